@@ -1,0 +1,104 @@
+import { Command, Option } from 'commander'
+import { createSandbox } from '../create-sandbox.js'
+import { ConfigError } from '../errors/config-error.js'
+import { startServer } from '../server/start-server.js'
+import { createRequestLogger, type LogFormat } from './create-request-logger.js'
+import { loadKeysFile } from './load-keys-file.js'
+import { formatBanner } from './format-banner.js'
+import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from './parse-options.js'
+
+export interface ProgramIo {
+  stdout: (line: string) => void
+  stderr: (line: string) => void
+  /** Whether stdout is a terminal (colour in pretty logs). */
+  colour: boolean
+  /** Registers what to do on SIGINT/SIGTERM; the CLI passes `process.once`. */
+  onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => void
+  version: string
+}
+
+interface StartOptions {
+  port: number
+  host: string
+  seed: number
+  pets: number
+  keys?: string
+  log: LogFormat
+  now?: number
+  banAfter: number
+  banSeconds: number
+  corsOrigin?: string[]
+}
+
+/**
+ * The commander program. Tests drive it directly; `bin/petstore-sandbox.js` only calls `main`.
+ */
+export function buildProgram(io: ProgramIo): Command {
+  const program = new Command('petstore-sandbox')
+    .description('A stateful, in-memory stand-in for the Animal Store API (v1) staging environment.')
+    .version(io.version)
+    .configureOutput({ writeOut: (text) => io.stdout(text.trimEnd()), writeErr: (text) => io.stderr(text.trimEnd()) })
+    .showHelpAfterError('(run petstore-sandbox start --help for the options)')
+
+  program
+    .command('start')
+    .description('Serve the API over HTTP under /v1, seeded with generated pets.')
+    .addOption(new Option('-p, --port <n>', 'port to listen on; 0 picks a free one').env('PORT').argParser(parsePort).default(4010))
+    .addOption(new Option('--host <addr>', 'address to bind').default('127.0.0.1'))
+    .addOption(new Option('--seed <n>', 'seed of the generated pets').argParser(parseSeed).default(1))
+    .addOption(new Option('--pets <n>', 'number of seeded pets, 0 to 100000').argParser(parsePets).default(50))
+    .addOption(new Option('--keys <file>', 'JSON keys file: { "keys": [ { "key", "plan", "perMinute"?, "perDay"? } ] }'))
+    .addOption(new Option('--log <format>', 'request log').choices(['pretty', 'json', 'off']).default('pretty'))
+    .addOption(new Option('--now <instant>', 'start the sandbox clock at this ISO 8601 instant').argParser(parseInstant))
+    .addOption(new Option('--ban-after <n>', 'refused requests in one window before a temporary ban').argParser(integerIn(0, 1_000_000)).default(10))
+    .addOption(new Option('--ban-seconds <n>', 'length of a temporary ban in seconds').argParser(parsePositiveNumber).default(900))
+    .addOption(new Option('--cors-origin <origin...>', 'origins allowed by CORS (default: any)').argParser(parseOrigin))
+    .action(async (options: StartOptions) => {
+      try {
+        await start(options, io)
+      } catch (error) {
+        if (error instanceof ConfigError || isListenError(error)) {
+          program.error(`error: ${(error as Error).message}`, { exitCode: 1 })
+        }
+        throw error
+      }
+    })
+  return program
+}
+
+async function start(options: StartOptions, io: ProgramIo): Promise<void> {
+  const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+  const sandbox = createSandbox({
+    seed: options.seed,
+    pets: options.pets,
+    banAfter: options.banAfter,
+    banSeconds: options.banSeconds,
+    ...(keys ? { keys } : {}),
+    ...(options.corsOrigin && !options.corsOrigin.includes('*') ? { corsOrigins: options.corsOrigin } : {}),
+  })
+  if (options.now !== undefined) sandbox.clock.set(options.now)
+  await sandbox.ready()
+  const log = createRequestLogger(options.log, io.stdout, io.colour)
+  const server = await startServer({
+    handlers: sandbox.originHandlers,
+    port: options.port,
+    host: options.host,
+    ...(log ? { onExchange: log } : {}),
+  })
+  io.stdout(formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }))
+
+  let closing = false
+  const shutdown = () => {
+    if (closing) return
+    closing = true
+    io.stdout('Shutting down: finishing in-flight requests')
+    void server.close()
+  }
+  io.onSignal('SIGINT', shutdown)
+  io.onSignal('SIGTERM', shutdown)
+}
+
+function isListenError(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  return code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+}

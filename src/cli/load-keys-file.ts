@@ -1,0 +1,28 @@
+import { readFile } from 'node:fs/promises'
+import { ConfigError } from '../errors/config-error.js'
+import type { KeyConfig } from '../keys/key-config.js'
+import { resolveKeys } from '../keys/resolve-keys.js'
+
+/**
+ * Reads a keys file: `{ "keys": [ { "key": "...", "plan": "free", "perMinute"?: n, "perDay"?: n } ] }`.
+ * Any problem is a ConfigError naming the file and, where there is one, the entry.
+ */
+export async function loadKeysFile(path: string): Promise<KeyConfig[]> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`cannot read keys file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new ConfigError(`keys file ${path} is not valid JSON: ${(error as Error).message}`)
+  }
+  if (typeof json !== 'object' || json === null || !('keys' in json)) {
+    throw new ConfigError(`keys file ${path} must be an object with a "keys" array`)
+  }
+  resolveKeys(json.keys, `${path}: keys`)
+  return json.keys as KeyConfig[]
+}

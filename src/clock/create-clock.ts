@@ -1,0 +1,39 @@
+/**
+ * The sandbox's one clock (D20): rate-limit windows, bans and the sunset all read it. It follows a
+ * time source (by default `Date.now`) shifted by an offset, so a clock that was `set` keeps
+ * running forward in real time, as `--now` promises, and tests move it instead of sleeping.
+ */
+export interface SandboxClock {
+  /** The current instant, in epoch milliseconds. */
+  now(): number
+  /** Moves the clock to `instant`; time keeps running from there. */
+  set(instant: Date | number | string): void
+  /** Moves the clock forward (or back, with a negative value) by `ms` milliseconds. */
+  advance(ms: number): void
+}
+
+export function createClock(source: () => number = Date.now): SandboxClock {
+  let offset = 0
+  return {
+    now: () => source() + offset,
+    set(instant) {
+      const target = toEpochMs(instant)
+      offset = target - source()
+    },
+    advance(ms) {
+      if (!Number.isFinite(ms)) throw new TypeError(`clock.advance expects a finite number of ms, got ${ms}`)
+      offset += ms
+    },
+  }
+}
+
+export function toEpochMs(instant: Date | number | string): number {
+  const ms =
+    typeof instant === 'number'
+      ? instant
+      : instant instanceof Date
+        ? instant.getTime()
+        : Date.parse(instant)
+  if (!Number.isFinite(ms)) throw new TypeError(`not a valid instant: ${String(instant)}`)
+  return ms
+}

@@ -1,0 +1,8 @@
+/** The parts of an OpenAPI 3.1 document the sandbox reads; the rest passes through untyped. */
+export interface OpenApiDocument {
+  openapi: string
+  info: { title: string; version: string; [key: string]: unknown }
+  paths: Record<string, Record<string, unknown>>
+  components?: Record<string, unknown>
+  [key: string]: unknown
+}

@@ -1,0 +1,10 @@
+/**
+ * A bad option or configuration file, found when a sandbox is created (never per request). The CLI
+ * prints its message as one line and exits non-zero.
+ */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigError'
+  }
+}

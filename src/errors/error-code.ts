@@ -1,0 +1,20 @@
+/**
+ * The stable `Error.code` values (decision D2): one per condition, snake_case. Clients may switch
+ * on them; they never change meaning.
+ */
+export const ErrorCode = {
+  invalidRequest: 'invalid_request',
+  unauthorized: 'unauthorized',
+  notFound: 'not_found',
+  methodNotAllowed: 'method_not_allowed',
+  gone: 'gone',
+  payloadTooLarge: 'payload_too_large',
+  unsupportedMediaType: 'unsupported_media_type',
+  rateLimited: 'rate_limited',
+  temporarilyBanned: 'temporarily_banned',
+  internalError: 'internal_error',
+  notImplemented: 'not_implemented',
+  serviceUnavailable: 'service_unavailable',
+} as const
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

@@ -1,0 +1,169 @@
+import { http, type HttpHandler } from 'msw'
+import type { SandboxClock } from '../clock/create-clock.js'
+import type { ApiScope } from '../contract/create-api-scope.js'
+import type { Router } from '../contract/create-router.js'
+import { ApiError } from '../errors/api-error.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { toErrorResponse } from '../errors/to-error-response.js'
+import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
+import type { KeyRing } from '../keys/create-key-ring.js'
+import { PLANS } from '../keys/plans.js'
+import type { Cors } from '../policies/create-cors.js'
+import type { Deprecations } from '../policies/create-deprecations.js'
+import type { RateDecision, RateLimiter } from '../policies/create-rate-limiter.js'
+import type { RequestValidator } from '../policies/create-request-validator.js'
+import { parseBearer } from '../policies/parse-bearer.js'
+import { readJsonBody } from '../policies/read-json-body.js'
+import type { Operation } from './operation.js'
+
+export interface ApiHandlerParts {
+  scope: ApiScope
+  router: Router
+  operations: Readonly<Record<string, Operation>>
+  keyRing: KeyRing
+  rateLimiter: RateLimiter
+  validator: RequestValidator
+  deprecations: Deprecations
+  cors: Cors
+  clock: SandboxClock
+  /** Waits for the store to be seeded (or re-seeded after `reset()`). */
+  ready: () => Promise<void>
+  onUnexpectedError: (error: unknown) => void
+}
+
+// D11: areas the spec says exist without saying how they behave.
+const UNSPECIFIED_AREAS = ['/store', '/categories']
+
+/**
+ * The sandbox as one msw handler. Every request under the API's prefix runs the same policies in
+ * the same order, so every answer, errors included, carries the same headers:
+ *
+ *   CORS -> deprecation headers -> rate limit (per key, or per address without a valid key)
+ *   -> auth -> routing (404/405/501) -> sunset (410) -> validation -> operation
+ *
+ * One handler instead of one per operation: the 404/405/501 fallbacks need the policies too, and
+ * msw tries a single predicate per request instead of a list of path patterns.
+ */
+export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
+  return http.all(
+    ({ request }) => parts.scope.claims(new URL(request.url)),
+    ({ request }) => handleRequest(parts, request),
+  )
+}
+
+async function handleRequest(parts: ApiHandlerParts, request: Request): Promise<Response> {
+  const headers = new Headers()
+  const method = request.method.toUpperCase()
+  const response = await answer(parts, request, method, headers).catch((error: unknown) =>
+    toErrorResponse(error, headers, parts.onUnexpectedError),
+  )
+  // HEAD is answered like GET, without the body (RFC 9110 9.3.2).
+  return method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response
+}
+
+async function answer(parts: ApiHandlerParts, request: Request, method: string, headers: Headers): Promise<Response> {
+  const url = new URL(request.url)
+  parts.cors.apply(request, headers)
+  const apiPath = parts.scope.apiPath(url)
+  const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
+
+  // OPTIONS is no operation of the document, so a known path reports it as not allowed.
+  if (method === 'OPTIONS' && route?.kind === 'method-not-allowed') {
+    return parts.cors.preflight(request, headers, withHead(route.allow).concat('OPTIONS'))
+  }
+
+  const deprecation = route?.kind === 'operation' ? parts.deprecations.of(route.operation.operationId) : undefined
+  if (deprecation !== undefined) for (const [name, value] of deprecation.headers) headers.set(name, value)
+
+  const token = parseBearer(request.headers.get('authorization'))
+  const apiKey = token === undefined ? undefined : parts.keyRing.find(token)
+  const decision = apiKey
+    ? parts.rateLimiter.take(`key:${apiKey.key}`, apiKey)
+    : parts.rateLimiter.take(`address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT}`, PLANS.free)
+  setRateLimitHeaders(headers, decision)
+  if (decision.outcome !== 'allowed') throw refusal(decision)
+
+  if (apiPath === undefined) {
+    throw new ApiError(404, ErrorCode.notFound, `${url.pathname} is not part of the API; it is served under ${parts.scope.prefix}`)
+  }
+  if (apiKey === undefined) {
+    throw new ApiError(
+      401,
+      ErrorCode.unauthorized,
+      token === undefined
+        ? 'An API key is required: send Authorization: Bearer <key>'
+        : 'The API key is not valid',
+      { 'www-authenticate': token === undefined ? 'Bearer' : 'Bearer error="invalid_token"' },
+    )
+  }
+  if (UNSPECIFIED_AREAS.some((area) => apiPath === area || apiPath.startsWith(`${area}/`))) {
+    throw new ApiError(501, ErrorCode.notImplemented, `${parts.scope.prefix}${apiPath}: this area exists, but its behaviour is not yet specified`)
+  }
+  if (route === undefined || route.kind === 'not-found') {
+    throw new ApiError(404, ErrorCode.notFound, `no resource at ${parts.scope.prefix}${apiPath}`)
+  }
+  if (route.kind === 'method-not-allowed') {
+    const allow = withHead(route.allow).concat('OPTIONS').join(', ')
+    throw new ApiError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${parts.scope.prefix}${apiPath}; allowed: ${allow}`, { allow })
+  }
+  if (deprecation !== undefined && parts.clock.now() >= deprecation.sunset) {
+    throw new ApiError(
+      410,
+      ErrorCode.gone,
+      `${route.operation.method} ${parts.scope.prefix}${route.operation.path} was removed on ${new Date(deprecation.sunset).toUTCString()}; use ${deprecation.successor} instead`,
+    )
+  }
+
+  const operation = parts.operations[route.operation.operationId]
+  if (operation === undefined) throw new Error(`no implementation for ${route.operation.operationId}`)
+  const params = decodeParams(route.params)
+  const path = decodeComponent(apiPath, 'path')
+  const body = operation.readsBody ? await readJsonBody(request) : undefined
+  await parts.validator.validate(route.operation.operationId, {
+    path,
+    query: queryOf(url),
+    ...(body === undefined ? {} : { body }),
+  })
+  await parts.ready()
+  return operation.handle({ url, params, body, headers })
+}
+
+function refusal(decision: RateDecision): ApiError {
+  const retryAfter = { 'retry-after': String(decision.retryAfter) }
+  return decision.outcome === 'temporarily_banned'
+    ? new ApiError(429, ErrorCode.temporarilyBanned, `This client is temporarily banned after repeated requests over its rate limit; retry in ${decision.retryAfter} s`, retryAfter)
+    : new ApiError(429, ErrorCode.rateLimited, `Rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfter} s`, retryAfter)
+}
+
+function setRateLimitHeaders(headers: Headers, decision: RateDecision): void {
+  headers.set('x-ratelimit-limit', String(decision.limit))
+  headers.set('x-ratelimit-remaining', String(decision.remaining))
+  headers.set('x-ratelimit-reset', String(decision.reset))
+}
+
+function withHead(methods: readonly string[]): string[] {
+  return methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : [...methods]
+}
+
+function decodeParams(params: Record<string, string>): Record<string, string> {
+  const decoded: Record<string, string> = {}
+  for (const [name, value] of Object.entries(params)) decoded[name] = decodeComponent(value, name)
+  return decoded
+}
+
+function decodeComponent(value: string, name: string): string {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    throw new ApiError(400, ErrorCode.invalidRequest, `${name} is not valid percent-encoded UTF-8`)
+  }
+}
+
+function queryOf(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {}
+  for (const [name, value] of url.searchParams) {
+    const existing = query[name]
+    query[name] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]
+  }
+  return query
+}

@@ -1,0 +1,15 @@
+/** What an operation gets from the pipeline once a request is authenticated, admitted and valid. */
+export interface OperationContext {
+  url: URL
+  params: Record<string, string>
+  /** The parsed JSON body, for operations that take one. */
+  body: Record<string, unknown> | undefined
+  /** Response headers set by the policies (rate limits, CORS, deprecation): send them. */
+  headers: Headers
+}
+
+export interface Operation {
+  /** Whether the pipeline reads and validates a JSON body before calling `handle`. */
+  readsBody: boolean
+  handle(context: OperationContext): Response | Promise<Response>
+}

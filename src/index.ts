@@ -1,0 +1,11 @@
+// The public in-process API. Exports are explicit so the package's surface is read here at once.
+export { createSandbox, type Sandbox } from './create-sandbox.js'
+export type { SandboxOptions } from './sandbox-options.js'
+export type { SandboxClock } from './clock/create-clock.js'
+export type { QuotaState } from './policies/create-rate-limiter.js'
+export type { KeyConfig, ApiKey } from './keys/key-config.js'
+export { DEMO_KEYS } from './keys/demo-keys.js'
+export { PLANS, type Plan, type Limits } from './keys/plans.js'
+export { PET_STATUSES, type Pet, type NewPet, type PetStatus } from './store/pet.js'
+export { ErrorCode } from './errors/error-code.js'
+export { ConfigError } from './errors/config-error.js'

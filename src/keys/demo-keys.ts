@@ -1,0 +1,12 @@
+import type { KeyConfig } from './key-config.js'
+
+/**
+ * The keys a sandbox has when none are configured: one per plan, documented in the README so a
+ * newcomer can call the API at once. They are sandbox-only values, never real credentials.
+ */
+export const DEMO_KEYS: readonly KeyConfig[] = Object.freeze([
+  { key: 'sandbox-free-key', plan: 'free' },
+  { key: 'sandbox-pro-key', plan: 'pro' },
+  { key: 'sandbox-business-key', plan: 'business' },
+  { key: 'sandbox-enterprise-key', plan: 'enterprise', perMinute: 5_000, perDay: 1_000_000 },
+])

@@ -1,0 +1,16 @@
+/** Rate limits per plan (spec section 8). Enterprise limits are agreed per key. */
+export const PLANS = {
+  free: { perMinute: 60, perDay: 1_000 },
+  pro: { perMinute: 300, perDay: 10_000 },
+  business: { perMinute: 1_000, perDay: 100_000 },
+  enterprise: undefined,
+} as const
+
+export type Plan = keyof typeof PLANS
+
+export const PLAN_NAMES = Object.keys(PLANS) as Plan[]
+
+export interface Limits {
+  perMinute: number
+  perDay: number
+}

@@ -1,0 +1,53 @@
+/** Response headers a browser app may read (D19). */
+export const EXPOSED_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Deprecation',
+  'Sunset',
+  'Link',
+].join(', ')
+
+export type CorsOrigins = '*' | readonly string[]
+
+/**
+ * CORS for browser frontends on other origins (D19): any origin by default, or only the listed
+ * ones. Bearer keys travel in `Authorization`, which is not a CORS credential, so `*` is safe.
+ */
+export function createCors(origins: CorsOrigins) {
+  const allowed = origins === '*' ? undefined : new Set(origins)
+
+  function allowOrigin(request: Request, headers: Headers): boolean {
+    const origin = request.headers.get('origin')
+    if (origin === null) return false
+    if (allowed === undefined) {
+      headers.set('access-control-allow-origin', '*')
+    } else {
+      headers.append('vary', 'Origin')
+      if (!allowed.has(origin)) return false
+      headers.set('access-control-allow-origin', origin)
+    }
+    return true
+  }
+
+  return {
+    /** Adds the CORS headers of an actual (non-preflight) response. */
+    apply(request: Request, headers: Headers): void {
+      if (allowOrigin(request, headers)) headers.set('access-control-expose-headers', EXPOSED_HEADERS)
+    },
+
+    /** Answers a preflight (or a plain OPTIONS) without a key and without spending quota. */
+    preflight(request: Request, headers: Headers, allow: readonly string[]): Response {
+      headers.set('allow', allow.join(', '))
+      if (allowOrigin(request, headers) && request.headers.has('access-control-request-method')) {
+        headers.set('access-control-allow-methods', allow.join(', '))
+        headers.set('access-control-allow-headers', 'Authorization, Content-Type')
+        headers.set('access-control-max-age', '600')
+      }
+      return new Response(null, { status: 204, headers })
+    },
+  }
+}
+
+export type Cors = ReturnType<typeof createCors>

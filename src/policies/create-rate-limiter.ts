@@ -1,0 +1,185 @@
+import type { Limits } from '../keys/plans.js'
+
+const MINUTE_MS = 60_000
+const DAY_MS = 86_400_000
+
+/** What the rate limiter decided for one request, and the `X-RateLimit-*` values to send. */
+export interface RateDecision {
+  outcome: 'allowed' | 'rate_limited' | 'temporarily_banned'
+  limit: number
+  remaining: number
+  /** Unix time in seconds at which the described window (or the ban) ends. */
+  reset: number
+  /** Whole seconds until a retry can succeed, at least 1; only for refusals (D14). */
+  retryAfter?: number
+}
+
+/** A bucket's state as tests and the admin API see it. */
+export interface QuotaState {
+  minute: { limit: number; used: number; remaining: number; reset: number }
+  day: { limit: number; used: number; remaining: number; reset: number }
+  /** Requests refused in the current refusal window, counted towards a ban. */
+  refused: number
+  /** Epoch ms at which the current ban ends, or undefined when not banned. */
+  bannedUntil: number | undefined
+}
+
+interface Bucket {
+  minuteStart: number
+  minuteUsed: number
+  dayStart: number
+  dayUsed: number
+  refusedWindowStart: number
+  refused: number
+  bannedUntil: number
+}
+
+export interface RateLimiterOptions {
+  now: () => number
+  /** Refused requests in one window after which a bucket is banned (D15). */
+  banAfter: number
+  /** Length of a ban in seconds (D15). */
+  banSeconds: number
+}
+
+/**
+ * Two fixed windows per bucket, the UTC minute and the UTC day (D12). `take` decides synchronously,
+ * so concurrent requests are admitted exactly up to the quota: JavaScript runs one `take` at a time.
+ */
+export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOptions) {
+  const buckets = new Map<string, Bucket>()
+
+  function current(id: string, t: number): Bucket {
+    const minuteStart = t - (t % MINUTE_MS)
+    const dayStart = t - (t % DAY_MS)
+    let bucket = buckets.get(id)
+    if (bucket === undefined) {
+      bucket = { minuteStart, minuteUsed: 0, dayStart, dayUsed: 0, refusedWindowStart: minuteStart, refused: 0, bannedUntil: 0 }
+      buckets.set(id, bucket)
+    }
+    // A clock moved backwards also starts a new window: counts from "the future" do not apply.
+    if (bucket.minuteStart !== minuteStart) {
+      bucket.minuteStart = minuteStart
+      bucket.minuteUsed = 0
+    }
+    if (bucket.dayStart !== dayStart) {
+      bucket.dayStart = dayStart
+      bucket.dayUsed = 0
+    }
+    return bucket
+  }
+
+  function take(id: string, limits: Limits): RateDecision {
+    const t = now()
+    const bucket = current(id, t)
+
+    if (bucket.bannedUntil > t) return banned(bucket, limits, t)
+
+    const minuteLeft = limits.perMinute - bucket.minuteUsed
+    const dayLeft = limits.perDay - bucket.dayUsed
+    if (minuteLeft <= 0 || dayLeft <= 0) {
+      // The refusing window is the one that must roll over before a retry can succeed: the day
+      // when it is spent (it ends last), otherwise the minute.
+      const dayBinds = dayLeft <= 0
+      const windowEnd = dayBinds ? bucket.dayStart + DAY_MS : bucket.minuteStart + MINUTE_MS
+      const windowStart = dayBinds ? bucket.dayStart : bucket.minuteStart
+      if (bucket.refusedWindowStart !== windowStart) {
+        bucket.refusedWindowStart = windowStart
+        bucket.refused = 0
+      }
+      bucket.refused++
+      if (bucket.refused > banAfter) {
+        bucket.bannedUntil = t + banSeconds * 1000
+        bucket.refused = 0
+        return banned(bucket, limits, t)
+      }
+      return {
+        outcome: 'rate_limited',
+        limit: dayBinds ? limits.perDay : limits.perMinute,
+        remaining: 0,
+        reset: Math.ceil(windowEnd / 1000),
+        retryAfter: secondsUntil(windowEnd, t),
+      }
+    }
+
+    bucket.minuteUsed++
+    bucket.dayUsed++
+    // D13: describe the window with fewer requests left, the minute on ties.
+    const dayBinds = dayLeft - 1 < minuteLeft - 1
+    return dayBinds
+      ? { outcome: 'allowed', limit: limits.perDay, remaining: dayLeft - 1, reset: (bucket.dayStart + DAY_MS) / 1000 }
+      : { outcome: 'allowed', limit: limits.perMinute, remaining: minuteLeft - 1, reset: (bucket.minuteStart + MINUTE_MS) / 1000 }
+  }
+
+  function banned(bucket: Bucket, limits: Limits, t: number): RateDecision {
+    return {
+      outcome: 'temporarily_banned',
+      limit: limits.perMinute,
+      remaining: 0,
+      reset: Math.ceil(bucket.bannedUntil / 1000),
+      retryAfter: secondsUntil(bucket.bannedUntil, t),
+    }
+  }
+
+  /** The state of a bucket, without counting a request. */
+  function inspect(id: string, limits: Limits): QuotaState {
+    const t = now()
+    const bucket = current(id, t)
+    return {
+      minute: {
+        limit: limits.perMinute,
+        used: bucket.minuteUsed,
+        remaining: Math.max(0, limits.perMinute - bucket.minuteUsed),
+        reset: (bucket.minuteStart + MINUTE_MS) / 1000,
+      },
+      day: {
+        limit: limits.perDay,
+        used: bucket.dayUsed,
+        remaining: Math.max(0, limits.perDay - bucket.dayUsed),
+        reset: (bucket.dayStart + DAY_MS) / 1000,
+      },
+      refused: bucket.refused,
+      bannedUntil: bucket.bannedUntil > t ? bucket.bannedUntil : undefined,
+    }
+  }
+
+  /**
+   * Arranges a bucket's state, for tests and the admin API: `remaining` sets what is left in both
+   * windows (capped by each limit), `banned` starts or lifts a ban.
+   */
+  function arrange(
+    id: string,
+    limits: Limits,
+    change: { remaining?: number; minuteRemaining?: number; dayRemaining?: number; banned?: boolean | number },
+  ): QuotaState {
+    const t = now()
+    const bucket = current(id, t)
+    const clamp = (value: number, limit: number) => Math.min(limit, Math.max(0, Math.floor(value)))
+    const minute = change.minuteRemaining ?? change.remaining
+    const day = change.dayRemaining ?? change.remaining
+    if (minute !== undefined) bucket.minuteUsed = limits.perMinute - clamp(minute, limits.perMinute)
+    if (day !== undefined) bucket.dayUsed = limits.perDay - clamp(day, limits.perDay)
+    if (change.banned === false) {
+      bucket.bannedUntil = 0
+      bucket.refused = 0
+    } else if (change.banned !== undefined) {
+      const seconds = change.banned === true ? banSeconds : change.banned
+      bucket.bannedUntil = t + seconds * 1000
+    }
+    return inspect(id, limits)
+  }
+
+  return {
+    take,
+    inspect,
+    arrange,
+    /** Forgets every counter and ban. */
+    clear: () => buckets.clear(),
+  }
+}
+
+export type RateLimiter = ReturnType<typeof createRateLimiter>
+
+function secondsUntil(end: number, t: number): number {
+  return Math.max(1, Math.ceil((end - t) / 1000))
+}

@@ -1,0 +1,72 @@
+import { ApiError } from '../errors/api-error.js'
+import { ErrorCode } from '../errors/error-code.js'
+
+/** D9: bodies over 1 MiB are refused. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/**
+ * Reads a request body as a JSON object (D9): `Content-Type` must be `application/json` (415),
+ * at most 1 MiB (413, found from `Content-Length` or while streaming, never after reading it all),
+ * valid UTF-8 and JSON (400), and an object (400).
+ */
+export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+  const mediaType = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase()
+  if (mediaType !== 'application/json') {
+    throw new ApiError(
+      415,
+      ErrorCode.unsupportedMediaType,
+      mediaType ? `Content-Type ${mediaType} is not supported; send application/json` : 'Content-Type is missing; send application/json',
+    )
+  }
+  const declared = request.headers.get('content-length')
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
+
+  const bytes = await readAtMost(request, MAX_BODY_BYTES)
+  if (bytes.byteLength === 0) throw new ApiError(400, ErrorCode.invalidRequest, 'body is required: send a NewPet JSON object')
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new ApiError(400, ErrorCode.invalidRequest, 'body is not valid UTF-8')
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? error.message : 'it nests too deeply'
+    throw new ApiError(400, ErrorCode.invalidRequest, `body is not valid JSON: ${reason}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError(400, ErrorCode.invalidRequest, 'body must be a JSON object')
+  }
+  return value as Record<string, unknown>
+}
+
+async function readAtMost(request: Request, limit: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0)
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined)
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  if (chunks.length === 1) return chunks[0]!
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}
+
+function tooLarge(): ApiError {
+  return new ApiError(413, ErrorCode.payloadTooLarge, `body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`)
+}

@@ -1,0 +1,32 @@
+import type { DeprecationOverrides } from './policies/create-deprecations.js'
+import type { KeyConfig } from './keys/key-config.js'
+import type { PetStatus } from './store/pet.js'
+
+/** Options of {@link createSandbox}. Every one is optional. */
+export interface SandboxOptions {
+  /**
+   * Where the API lives, e.g. `http://localhost:4010/v1`. Default: any origin's `/v1` (D1).
+   * With a `baseUrl`, requests to other origins are left to other handlers.
+   */
+  baseUrl?: string
+  /** Seed of the generated pets: the same seed gives the same pets. Default `1`. */
+  seed?: number
+  /** How many pets to seed, 0 to 100000. Default `50`. */
+  pets?: number
+  /** API keys and their plans. Default: the demo keys, one per plan (see `DEMO_KEYS`). */
+  keys?: readonly KeyConfig[]
+  /** Time source in epoch ms; the sandbox clock starts from it. Default `Date.now`. */
+  now?: () => number
+  /** Refused requests in one window after which a key is banned (D15). Default `10`. */
+  banAfter?: number
+  /** Length of a temporary ban in seconds (D15). Default `900`. */
+  banSeconds?: number
+  /** Status of pets created without one (D4): a PetStatus, or `null` for none. Default `'available'`. */
+  defaultStatus?: PetStatus | null
+  /** Origins allowed by CORS (D19): `'*'` (default) or a list such as `['http://localhost:5173']`. */
+  corsOrigins?: '*' | readonly string[]
+  /** Other dates for the deprecation of `getPet`, to rehearse them (D18). */
+  deprecation?: DeprecationOverrides
+  /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
+  onUnexpectedError?: (error: unknown) => void
+}

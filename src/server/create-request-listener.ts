@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { Readable } from 'node:stream'
+import { getResponse, type RequestHandler } from 'msw'
+import { CLIENT_ADDRESS_HEADER } from '../http/client-address.js'
+import { JSON_CONTENT_TYPE } from '../http/json-response.js'
+
+/** One answered request, for the request log. */
+export interface ExchangeRecord {
+  method: string
+  url: string
+  status: number
+  durationMs: number
+  authorization: string | undefined
+}
+
+export interface RequestListenerOptions {
+  /** The origin requests are addressed to, e.g. `http://127.0.0.1:4010`. */
+  origin: string
+  onExchange?: (record: ExchangeRecord) => void
+}
+
+/**
+ * The node:http adapter: it only translates. An IncomingMessage becomes a fetch Request, msw's
+ * `getResponse` runs the sandbox's handlers, and the Response is written back. The handlers
+ * answer every request themselves (errors included), so this layer adds no behaviour of its own
+ * beyond a last-resort 500 should the translation itself fail.
+ */
+export function createRequestListener(handlers: RequestHandler[], { origin, onExchange }: RequestListenerOptions) {
+  return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    const started = performance.now()
+    const finish = (status: number) =>
+      onExchange?.({
+        method: incoming.method ?? 'GET',
+        url: incoming.url ?? '/',
+        status,
+        durationMs: performance.now() - started,
+        authorization: incoming.headers.authorization,
+      })
+    translate(handlers, origin, incoming, outgoing)
+      .then(finish)
+      .catch(() => {
+        if (!outgoing.headersSent) {
+          outgoing.writeHead(500, { 'content-type': JSON_CONTENT_TYPE })
+          outgoing.end(JSON.stringify({ code: 'internal_error', message: 'The sandbox failed to answer this request.', status: 500 }))
+        } else {
+          outgoing.destroy()
+        }
+        finish(500)
+      })
+  }
+}
+
+async function translate(
+  handlers: RequestHandler[],
+  origin: string,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<number> {
+  const controller = new AbortController()
+  outgoing.once('close', () => controller.abort())
+  const method = incoming.method ?? 'GET'
+  const headers = new Headers()
+  const raw = incoming.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) {
+    // The client address comes from the socket, never from what the client claims.
+    if (raw[i]!.toLowerCase() !== CLIENT_ADDRESS_HEADER) headers.append(raw[i]!, raw[i + 1]!)
+  }
+  headers.set(CLIENT_ADDRESS_HEADER, incoming.socket.remoteAddress ?? 'unknown')
+  const hasBody = method !== 'GET' && method !== 'HEAD' && (incoming.headers['content-length'] !== undefined || incoming.headers['transfer-encoding'] !== undefined)
+  const request = new Request(new URL(incoming.url ?? '/', origin), {
+    method,
+    headers,
+    signal: controller.signal,
+    ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream, duplex: 'half' } : {}),
+  } as RequestInit)
+
+  const response = (await getResponse(handlers, request, { quiet: true })) ?? notFound()
+  const body = method === 'HEAD' || response.body === null ? undefined : Buffer.from(await response.arrayBuffer())
+  const outgoingHeaders: Record<string, string> = {}
+  response.headers.forEach((value, name) => {
+    outgoingHeaders[name] = value
+  })
+  if (body !== undefined) outgoingHeaders['content-length'] = String(body.byteLength)
+  // A refused body that was not read whole: close the connection instead of draining it.
+  if (hasBody && !incoming.complete && response.status >= 400) outgoingHeaders.connection = 'close'
+  outgoing.writeHead(response.status, outgoingHeaders)
+  outgoing.end(body)
+  return response.status
+}
+
+function notFound(): Response {
+  return new Response(JSON.stringify({ code: 'not_found', message: 'Not found', status: 404 }), {
+    status: 404,
+    headers: { 'content-type': JSON_CONTENT_TYPE },
+  })
+}

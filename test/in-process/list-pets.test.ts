@@ -1,0 +1,44 @@
+import { expect, it } from 'vitest'
+import { useInProcessSandbox } from '../support/use-in-process-sandbox.js'
+
+const { api, sandbox } = useInProcessSandbox({ seed: 3, pets: 150 })
+
+it('returns the first 20 pets in ascending id order by default', async () => {
+  const response = await api('/pets')
+  expect(response.status).toBe(200)
+  const pets = (await response.json()) as Array<{ id: number }>
+  expect(pets.map((pet) => pet.id)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1))
+})
+
+it('returns at most limit pets, up to 100', async () => {
+  expect(await (await api('/pets?limit=1')).json()).toHaveLength(1)
+  expect(await (await api('/pets?limit=100')).json()).toHaveLength(100)
+})
+
+it('filters by status and keeps ascending ids', async () => {
+  const response = await api('/pets?status=sold&limit=100')
+  const pets = (await response.json()) as Array<{ id: number; status: string }>
+  const expected = sandbox.pets.all().filter((pet) => pet.status === 'sold').slice(0, 100)
+  expect(pets).toEqual(expected)
+  expect(pets.length).toBeGreaterThan(0)
+  expect(pets.every((pet) => pet.status === 'sold')).toBe(true)
+})
+
+it.each([
+  ['limit=0', 'limit must be between 1 and 100'],
+  ['limit=101', 'limit must be between 1 and 100'],
+  ['limit=abc', 'limit must be an integer'],
+  ['limit=2.5', 'limit must be an integer'],
+  ['status=adopted', 'status must be equal to one of the allowed values: available, pending, sold'],
+])('refuses %s with 400 naming the parameter', async (query, message) => {
+  const response = await api(`/pets?${query}`)
+  expect(response.status).toBe(400)
+  expect(await response.json()).toEqual({ code: 'invalid_request', message, status: 400 })
+})
+
+it('answers HEAD like GET without a body', async () => {
+  const response = await api('/pets', { method: 'HEAD' })
+  expect(response.status).toBe(200)
+  expect(await response.text()).toBe('')
+  expect(response.headers.get('x-ratelimit-remaining')).not.toBeNull()
+})
