@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander'
 import { createSandbox } from '../create-sandbox.js'
 import { ConfigError } from '../errors/config-error.js'
-import { startServer } from '../server/start-server.js'
+import { startServer, type RunningServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from './create-request-logger.js'
 import { loadKeysFile } from './load-keys-file.js'
 import { formatBanner } from './format-banner.js'
@@ -67,6 +67,20 @@ export function buildProgram(io: ProgramIo): Command {
 }
 
 async function start(options: StartOptions, io: ProgramIo): Promise<void> {
+  // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
+  let server: RunningServer | undefined
+  let closing = false
+  const shutdown = () => {
+    // A second signal means "now": give up on in-flight requests.
+    if (closing) process.exit(1)
+    closing = true
+    if (server === undefined) process.exit(0)
+    io.stdout('Shutting down: finishing in-flight requests')
+    void server.close()
+  }
+  io.onSignal('SIGINT', shutdown)
+  io.onSignal('SIGTERM', shutdown)
+
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   const sandbox = createSandbox({
     seed: options.seed,
@@ -79,23 +93,13 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   if (options.now !== undefined) sandbox.clock.set(options.now)
   await sandbox.ready()
   const log = createRequestLogger(options.log, io.stdout, io.colour)
-  const server = await startServer({
+  server = await startServer({
     handlers: sandbox.originHandlers,
     port: options.port,
     host: options.host,
     ...(log ? { onExchange: log } : {}),
   })
   io.stdout(formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }))
-
-  let closing = false
-  const shutdown = () => {
-    if (closing) return
-    closing = true
-    io.stdout('Shutting down: finishing in-flight requests')
-    void server.close()
-  }
-  io.onSignal('SIGINT', shutdown)
-  io.onSignal('SIGTERM', shutdown)
 }
 
 function isListenError(error: unknown): boolean {

@@ -8,7 +8,9 @@ export async function main(argv: string[]): Promise<void> {
     stdout: (line) => process.stdout.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),
     colour: process.stdout.isTTY === true,
-    onSignal: (signal, listener) => process.once(signal, listener),
+    // `on`, not `once`: a dependency (signal-exit) re-raises a signal when it sees no other
+    // listener, so ours must stay registered while the graceful shutdown runs.
+    onSignal: (signal, listener) => process.on(signal, listener),
     version,
   })
   await program.parseAsync(argv)

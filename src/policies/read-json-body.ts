@@ -52,7 +52,9 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
     if (done) break
     size += value.byteLength
     if (size > limit) {
-      await reader.cancel().catch(() => undefined)
+      // Not awaited: msw tees request bodies, and cancelling one branch of a tee settles only once
+      // the other branch is cancelled too, which nobody will do.
+      reader.cancel().catch(() => undefined)
       throw tooLarge()
     }
     chunks.push(value)

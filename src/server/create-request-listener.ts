@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { Readable } from 'node:stream'
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../http/client-address.js'
 import { JSON_CONTENT_TYPE } from '../http/json-response.js'
+import { incomingBody } from './incoming-body.js'
 
 /** One answered request, for the request log. */
 export interface ExchangeRecord {
@@ -67,24 +67,25 @@ async function translate(
   }
   headers.set(CLIENT_ADDRESS_HEADER, incoming.socket.remoteAddress ?? 'unknown')
   const hasBody = method !== 'GET' && method !== 'HEAD' && (incoming.headers['content-length'] !== undefined || incoming.headers['transfer-encoding'] !== undefined)
+  const body = hasBody ? incomingBody(incoming) : undefined
   const request = new Request(new URL(incoming.url ?? '/', origin), {
     method,
     headers,
     signal: controller.signal,
-    ...(hasBody ? { body: Readable.toWeb(incoming) as ReadableStream, duplex: 'half' } : {}),
+    ...(body ? { body: body.stream, duplex: 'half' } : {}),
   } as RequestInit)
 
   const response = (await getResponse(handlers, request, { quiet: true })) ?? notFound()
-  const body = method === 'HEAD' || response.body === null ? undefined : Buffer.from(await response.arrayBuffer())
+  const payload = method === 'HEAD' || response.body === null ? undefined : Buffer.from(await response.arrayBuffer())
   const outgoingHeaders: Record<string, string> = {}
   response.headers.forEach((value, name) => {
     outgoingHeaders[name] = value
   })
-  if (body !== undefined) outgoingHeaders['content-length'] = String(body.byteLength)
-  // A refused body that was not read whole: close the connection instead of draining it.
-  if (hasBody && !incoming.complete && response.status >= 400) outgoingHeaders.connection = 'close'
+  if (payload !== undefined) outgoingHeaders['content-length'] = String(payload.byteLength)
   outgoing.writeHead(response.status, outgoingHeaders)
-  outgoing.end(body)
+  outgoing.end(payload)
+  // A body the handlers refused before reading it whole (413, 415, 401...): drain the rest.
+  if (body !== undefined && !incoming.complete) body.discard()
   return response.status
 }
 
