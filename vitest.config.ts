@@ -2,7 +2,9 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Browser checks need Chromium and run with `npm run test:browser` (vitest.browser.config.ts).
+    include: ['test/unit/**/*.test.ts', 'test/in-process/**/*.test.ts', 'test/e2e/**/*.test.ts', 'examples/**/*.test.ts'],
+    exclude: ['**/node_modules/**'],
     // Each file builds its own sandbox (and e2e files their own processes); no shared state.
     pool: 'forks',
     testTimeout: 20_000,
