@@ -67,19 +67,22 @@ async function answer(parts: ApiHandlerParts, request: Request, method: string, 
   const apiPath = parts.scope.apiPath(url)
   const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
 
-  // OPTIONS is no operation of the document, so a known path reports it as not allowed.
-  if (method === 'OPTIONS' && route?.kind === 'method-not-allowed') {
-    return parts.cors.preflight(request, headers, withHead(route.allow).concat('OPTIONS'))
-  }
-
   const deprecation = route?.kind === 'operation' ? parts.deprecations.of(route.operation.operationId) : undefined
   if (deprecation !== undefined) for (const [name, value] of deprecation.headers) headers.set(name, value)
 
   const token = parseBearer(request.headers.get('authorization'))
   const apiKey = token === undefined ? undefined : parts.keyRing.find(token)
-  const decision = apiKey
-    ? parts.rateLimiter.take(`key:${apiKey.key}`, apiKey)
-    : parts.rateLimiter.take(`address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT}`, PLANS.free)
+  const bucket = apiKey ? `key:${apiKey.key}` : `address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT}`
+  const limits = apiKey ?? PLANS.free
+
+  // OPTIONS is no operation of the document, so a known path reports it as not allowed. A
+  // preflight needs no key and spends no quota, but still says where the caller's quota stands.
+  if (method === 'OPTIONS' && route?.kind === 'method-not-allowed') {
+    setRateLimitHeaders(headers, parts.rateLimiter.peek(bucket, limits))
+    return parts.cors.preflight(request, headers, withHead(route.allow).concat('OPTIONS'))
+  }
+
+  const decision = parts.rateLimiter.take(bucket, limits)
   setRateLimitHeaders(headers, decision)
   if (decision.outcome !== 'allowed') throw refusal(decision)
 

@@ -104,11 +104,26 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
 
     bucket.minuteUsed++
     bucket.dayUsed++
-    // D13: describe the window with fewer requests left, the minute on ties.
-    const dayBinds = dayLeft - 1 < minuteLeft - 1
-    return dayBinds
-      ? { outcome: 'allowed', limit: limits.perDay, remaining: dayLeft - 1, reset: (bucket.dayStart + DAY_MS) / 1000 }
-      : { outcome: 'allowed', limit: limits.perMinute, remaining: minuteLeft - 1, reset: (bucket.minuteStart + MINUTE_MS) / 1000 }
+    return binding(bucket, limits)
+  }
+
+  /** D13: the window with fewer requests left (the minute on ties), as headers describe it. */
+  function binding(bucket: Bucket, limits: Limits): RateDecision {
+    const minuteLeft = Math.max(0, limits.perMinute - bucket.minuteUsed)
+    const dayLeft = Math.max(0, limits.perDay - bucket.dayUsed)
+    return dayLeft < minuteLeft
+      ? { outcome: 'allowed', limit: limits.perDay, remaining: dayLeft, reset: (bucket.dayStart + DAY_MS) / 1000 }
+      : { outcome: 'allowed', limit: limits.perMinute, remaining: minuteLeft, reset: (bucket.minuteStart + MINUTE_MS) / 1000 }
+  }
+
+  /**
+   * The headers a response would carry for this bucket, without counting a request: for answers
+   * that spend no quota (CORS preflights).
+   */
+  function peek(id: string, limits: Limits): RateDecision {
+    const t = now()
+    const bucket = current(id, t)
+    return bucket.bannedUntil > t ? banned(bucket, limits, t) : binding(bucket, limits)
   }
 
   function banned(bucket: Bucket, limits: Limits, t: number): RateDecision {
@@ -171,6 +186,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
 
   return {
     take,
+    peek,
     inspect,
     arrange,
     /** Forgets every counter and ban. */

@@ -1,0 +1,148 @@
+import { expect, it } from 'vitest'
+import { createClock } from '../../src/clock/create-clock.js'
+import { createRateLimiter } from '../../src/policies/create-rate-limiter.js'
+
+const free = { perMinute: 60, perDay: 1000 }
+// 2030-01-01T10:00:30Z: half-way through a UTC minute.
+const START = Date.UTC(2030, 0, 1, 10, 0, 30)
+
+function setup(options: { banAfter?: number; banSeconds?: number } = {}) {
+  const clock = createClock(() => START)
+  const limiter = createRateLimiter({ now: clock.now, banAfter: options.banAfter ?? 10, banSeconds: options.banSeconds ?? 900 })
+  return { clock, limiter }
+}
+
+function spend(limiter: ReturnType<typeof setup>['limiter'], id: string, count: number, limits = free) {
+  return Array.from({ length: count }, () => limiter.take(id, limits))
+}
+
+it('admits exactly the per-minute limit, then refuses until the minute ends', () => {
+  const { limiter } = setup()
+  const admitted = spend(limiter, 'k', 60)
+  expect(admitted.every((decision) => decision.outcome === 'allowed')).toBe(true)
+  expect(admitted.map((decision) => decision.remaining).slice(-3)).toEqual([2, 1, 0])
+  const refused = limiter.take('k', free)
+  expect(refused).toEqual({ outcome: 'rate_limited', limit: 60, remaining: 0, reset: Date.UTC(2030, 0, 1, 10, 1, 0) / 1000, retryAfter: 30 })
+})
+
+it('describes the UTC minute window in Limit, Remaining and Reset', () => {
+  const { limiter } = setup()
+  expect(limiter.take('k', free)).toEqual({ outcome: 'allowed', limit: 60, remaining: 59, reset: Date.UTC(2030, 0, 1, 10, 1, 0) / 1000 })
+})
+
+it('rolls the minute window over at the next UTC minute', () => {
+  const { clock, limiter } = setup()
+  spend(limiter, 'k', 60)
+  expect(limiter.take('k', free).outcome).toBe('rate_limited')
+  clock.advance(29_999)
+  expect(limiter.take('k', free).outcome).toBe('rate_limited')
+  clock.advance(1)
+  const next = limiter.take('k', free)
+  expect(next).toMatchObject({ outcome: 'allowed', remaining: 59, reset: Date.UTC(2030, 0, 1, 10, 2, 0) / 1000 })
+})
+
+it('refused requests consume no quota', () => {
+  const { clock, limiter } = setup({ banAfter: 1000 })
+  spend(limiter, 'k', 60)
+  spend(limiter, 'k', 5)
+  clock.advance(30_000)
+  expect(limiter.inspect('k', free).day.used).toBe(60)
+})
+
+it('lets the day window bind once it has fewer requests left than the minute', () => {
+  const { clock, limiter } = setup()
+  const limits = { perMinute: 60, perDay: 100 }
+  spend(limiter, 'k', 50)
+  clock.advance(60_000)
+  // 50 left today, 60 this minute: the day binds.
+  const decision = limiter.take('k', limits)
+  expect(decision).toEqual({ outcome: 'allowed', limit: 100, remaining: 49, reset: Date.UTC(2030, 0, 2) / 1000 })
+})
+
+it('keeps describing the minute on a tie', () => {
+  const { limiter } = setup()
+  expect(limiter.take('k', { perMinute: 10, perDay: 10 })).toMatchObject({ limit: 10, remaining: 9, reset: Date.UTC(2030, 0, 1, 10, 1, 0) / 1000 })
+})
+
+it('refuses for the rest of the UTC day once the day is spent, and admits again after midnight', () => {
+  const { clock, limiter } = setup({ banAfter: 1000 })
+  const limits = { perMinute: 60, perDay: 100 }
+  spend(limiter, 'k', 60)
+  clock.advance(60_000)
+  spend(limiter, 'k', 40)
+  const refused = limiter.take('k', limits)
+  const midnight = Date.UTC(2030, 0, 2)
+  expect(refused).toMatchObject({ outcome: 'rate_limited', limit: 100, remaining: 0, reset: midnight / 1000 })
+  expect(refused.retryAfter).toBe(Math.ceil((midnight - clock.now()) / 1000))
+  clock.set(midnight - 1)
+  expect(limiter.take('k', limits).outcome).toBe('rate_limited')
+  clock.set(midnight)
+  expect(limiter.take('k', limits)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+})
+
+it('bans after banAfter refused requests in one window and ends the ban after banSeconds', () => {
+  const { clock, limiter } = setup({ banAfter: 3, banSeconds: 120 })
+  spend(limiter, 'k', 60)
+  const refusals = spend(limiter, 'k', 3)
+  expect(refusals.map((decision) => decision.outcome)).toEqual(['rate_limited', 'rate_limited', 'rate_limited'])
+  const ban = limiter.take('k', free)
+  expect(ban).toMatchObject({ outcome: 'temporarily_banned', remaining: 0, retryAfter: 120, reset: (START + 120_000) / 1000 })
+
+  // The minute rolls over, but the ban holds until it ends.
+  clock.advance(60_000)
+  expect(limiter.take('k', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 60 })
+  clock.advance(59_999)
+  expect(limiter.take('k', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 1 })
+  clock.advance(1)
+  expect(limiter.take('k', free)).toMatchObject({ outcome: 'allowed' })
+  expect(limiter.inspect('k', free).bannedUntil).toBeUndefined()
+})
+
+it('counts refusals per window: refusals in separate minutes do not add up to a ban', () => {
+  const { clock, limiter } = setup({ banAfter: 3 })
+  spend(limiter, 'k', 60)
+  spend(limiter, 'k', 3)
+  clock.advance(30_000)
+  spend(limiter, 'k', 60)
+  const refusals = spend(limiter, 'k', 3)
+  expect(refusals.every((decision) => decision.outcome === 'rate_limited')).toBe(true)
+})
+
+it('never lets two buckets share a counter', () => {
+  const { limiter } = setup()
+  spend(limiter, 'a', 60)
+  expect(limiter.take('a', free).outcome).toBe('rate_limited')
+  expect(limiter.take('b', free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+})
+
+it('applies custom (Enterprise) limits per key', () => {
+  const { limiter } = setup()
+  const enterprise = { perMinute: 3, perDay: 5 }
+  expect(spend(limiter, 'e', 3, enterprise).map((decision) => decision.remaining)).toEqual([2, 1, 0])
+  expect(limiter.take('e', enterprise)).toMatchObject({ outcome: 'rate_limited', limit: 3 })
+})
+
+it('arranges a bucket: remaining quota, a ban and its lifting', () => {
+  const { limiter } = setup()
+  expect(limiter.arrange('k', free, { remaining: 2 })).toMatchObject({ minute: { remaining: 2 }, day: { remaining: 2 } })
+  expect(spend(limiter, 'k', 3).map((decision) => decision.outcome)).toEqual(['allowed', 'allowed', 'rate_limited'])
+  limiter.arrange('k', free, { banned: 30 })
+  expect(limiter.take('k', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 30 })
+  limiter.arrange('k', free, { banned: false, remaining: 60 })
+  expect(limiter.take('k', free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+})
+
+it('peeks at a bucket without counting', () => {
+  const { limiter } = setup()
+  limiter.take('k', free)
+  expect(limiter.peek('k', free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+  expect(limiter.peek('k', free)).toMatchObject({ remaining: 59 })
+})
+
+it('forgets counters and bans on clear', () => {
+  const { limiter } = setup({ banAfter: 0 })
+  spend(limiter, 'k', 61)
+  expect(limiter.take('k', free).outcome).toBe('temporarily_banned')
+  limiter.clear()
+  expect(limiter.take('k', free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+})
