@@ -1,0 +1,64 @@
+import { expect, it } from 'vitest'
+import { useInProcessSandbox } from '../support/use-in-process-sandbox.js'
+
+const { api } = useInProcessSandbox()
+const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link'
+
+it('answers a preflight from any origin without a key and without spending quota', async () => {
+  const preflight = await api('/pets/1', {
+    method: 'OPTIONS',
+    key: null,
+    headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+  })
+  expect(preflight.status).toBe(204)
+  expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+  expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type')
+  expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS')
+  const first = await api('/pets', { key: null })
+  expect(first.headers.get('x-ratelimit-remaining')).toBe('59')
+})
+
+it('exposes the rate-limit and deprecation headers on successes and errors', async () => {
+  const origin = { origin: 'http://app.example' }
+  for (const response of [
+    await api('/pets/1', { headers: origin }),
+    await api('/pets/1', { headers: origin, key: null }),
+    await api('/pets?limit=0', { headers: origin }),
+  ]) {
+    expect(response.headers.get('access-control-allow-origin')).toBe('*')
+    expect(response.headers.get('access-control-expose-headers')).toBe(EXPOSED)
+  }
+})
+
+it('sends no CORS headers to requests without an Origin', async () => {
+  const response = await api('/pets')
+  expect(response.headers.get('access-control-allow-origin')).toBeNull()
+})
+
+it('answers HEAD like GET, without a body', async () => {
+  const get = await api('/pets/1')
+  const head = await api('/pets/1', { method: 'HEAD' })
+  expect(head.status).toBe(200)
+  expect(await head.text()).toBe('')
+  expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'))
+  expect(head.headers.get('deprecation')).toBe(get.headers.get('deprecation'))
+})
+
+it('answers 405 with an Allow header', async () => {
+  const response = await api('/pets/1', { method: 'PATCH' })
+  expect(response.status).toBe(405)
+  expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+})
+
+it('sends JSON with a charset on every body, errors included', async () => {
+  for (const response of [await api('/pets'), await api('/pets/1234567'), await api('/pets', { key: null })]) {
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+  }
+})
+
+it('answers JSON errors to a request that does not accept JSON', async () => {
+  const response = await api('/pets/abc', { headers: { accept: 'text/html' } })
+  expect(response.status).toBe(400)
+  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+  expect(await response.json()).toMatchObject({ code: 'invalid_request' })
+})
