@@ -1,0 +1,56 @@
+import { getResponse } from 'msw'
+import { expect, it, vi } from 'vitest'
+import { createClock } from '../../src/clock/create-clock.js'
+import { createApiScope } from '../../src/contract/create-api-scope.js'
+import { createRouter } from '../../src/contract/create-router.js'
+import { openapiDocument } from '../../src/contract/openapi-document.js'
+import { createApiHandler } from '../../src/handlers/create-api-handler.js'
+import { createKeyRing } from '../../src/keys/create-key-ring.js'
+import { DEMO_KEYS } from '../../src/keys/demo-keys.js'
+import { resolveKeys } from '../../src/keys/resolve-keys.js'
+import { createCors } from '../../src/policies/create-cors.js'
+import { createDeprecations } from '../../src/policies/create-deprecations.js'
+import { createRateLimiter } from '../../src/policies/create-rate-limiter.js'
+import { createRequestValidator } from '../../src/policies/create-request-validator.js'
+import { contractViolations } from '../support/contract.js'
+
+function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
+  const clock = createClock()
+  const router = createRouter(openapiDocument)
+  const handler = createApiHandler({
+    scope: createApiScope(undefined),
+    router,
+    operations: { listPets: { readsBody: false, handle: listPets } },
+    keyRing: createKeyRing(resolveKeys(DEMO_KEYS)),
+    rateLimiter: createRateLimiter({ now: clock.now, banAfter: 10, banSeconds: 900 }),
+    validator: createRequestValidator(openapiDocument),
+    deprecations: createDeprecations(router.operations()),
+    cors: createCors('*'),
+    clock,
+    ready: () => Promise.resolve(),
+    onUnexpectedError,
+  })
+  return { handler, onUnexpectedError }
+}
+
+it('turns an exception inside an operation into a 500 Error body with rate-limit headers', async () => {
+  const failure = new Error('store exploded')
+  const { handler, onUnexpectedError } = handlerWith(() => {
+    throw failure
+  })
+  const url = 'http://api.test/v1/pets'
+  const response = await getResponse([handler], new Request(url, { headers: { authorization: 'Bearer sandbox-free-key' } }))
+  expect(response?.status).toBe(500)
+  expect(await response!.clone().json()).toEqual({ code: 'internal_error', message: 'The sandbox failed to handle this request.', status: 500 })
+  expect(response!.headers.get('x-ratelimit-remaining')).toBe('59')
+  expect(onUnexpectedError).toHaveBeenCalledWith(failure)
+  expect(await contractViolations('GET', url, response!)).toEqual([])
+})
+
+it('does not leak the exception message to the client', async () => {
+  const { handler } = handlerWith(() => {
+    throw new Error('secret internal detail')
+  })
+  const response = await getResponse([handler], new Request('http://api.test/v1/pets', { headers: { authorization: 'Bearer sandbox-free-key' } }))
+  expect(await response!.text()).not.toContain('secret internal detail')
+})

@@ -1,0 +1,46 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { http, HttpResponse } from 'msw'
+import { expect, it } from 'vitest'
+import { createRequestListener, type ExchangeRecord } from '../../src/server/create-request-listener.js'
+
+async function serve(handlers: Parameters<typeof createRequestListener>[0]) {
+  const records: ExchangeRecord[] = []
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  server.on('request', createRequestListener(handlers, { origin, onExchange: (record) => records.push(record) }))
+  return { origin, records, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+}
+
+it('translates a request to msw and the response back, body and headers', async () => {
+  const server = await serve([
+    http.post('*/echo', async ({ request }) =>
+      HttpResponse.json({ method: request.method, body: await request.text(), address: request.headers.get('x-sandbox-client-address') }, { status: 202, headers: { 'x-extra': 'yes' } }),
+    ),
+  ])
+  try {
+    const response = await fetch(`${server.origin}/echo`, { method: 'POST', body: 'hello', headers: { 'x-sandbox-client-address': 'spoofed' } })
+    expect(response.status).toBe(202)
+    expect(response.headers.get('x-extra')).toBe('yes')
+    expect(await response.json()).toEqual({ method: 'POST', body: 'hello', address: '127.0.0.1' })
+    expect(server.records).toMatchObject([{ method: 'POST', url: '/echo', status: 202 }])
+  } finally {
+    await server.close()
+  }
+})
+
+it('answers 500 with an Error body when a handler throws past msw', async () => {
+  const server = await serve([
+    http.get('*/boom', () => {
+      throw new Error('kaput')
+    }),
+  ])
+  try {
+    const response = await fetch(`${server.origin}/boom`)
+    expect(response.status).toBe(500)
+    expect(await response.json()).toEqual({ code: 'internal_error', message: 'The sandbox failed to answer this request.', status: 500 })
+  } finally {
+    await server.close()
+  }
+})
