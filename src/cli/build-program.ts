@@ -28,6 +28,8 @@ interface StartOptions {
   banAfter: number
   banSeconds: number
   corsOrigin?: string[]
+  deprecatedAt?: number
+  sunset?: number
 }
 
 /**
@@ -53,6 +55,8 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--ban-after <n>', 'refused requests in one window before a temporary ban').argParser(integerIn(0, 1_000_000)).default(10))
     .addOption(new Option('--ban-seconds <n>', 'length of a temporary ban in seconds').argParser(parsePositiveNumber).default(900))
     .addOption(new Option('--cors-origin <origin...>', 'origins allowed by CORS (default: any)').argParser(parseOrigin))
+    .addOption(new Option('--deprecated-at <instant>', 'when getPet was deprecated (default: from the contract)').argParser(parseInstant))
+    .addOption(new Option('--sunset <instant>', 'when getPet goes away (default: from the contract)').argParser(parseInstant))
     .action(async (options: StartOptions) => {
       try {
         await start(options, io)
@@ -89,6 +93,10 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     banSeconds: options.banSeconds,
     ...(keys ? { keys } : {}),
     ...(options.corsOrigin && !options.corsOrigin.includes('*') ? { corsOrigins: options.corsOrigin } : {}),
+    deprecation: {
+      ...(options.deprecatedAt === undefined ? {} : { deprecatedAt: options.deprecatedAt }),
+      ...(options.sunset === undefined ? {} : { sunset: options.sunset }),
+    },
   })
   if (options.now !== undefined) sandbox.clock.set(options.now)
   await sandbox.ready()

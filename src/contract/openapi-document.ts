@@ -179,8 +179,7 @@ export const openapiDocument: OpenApiDocument = {
         "x-deprecation": {
           "deprecatedAt": "2025-12-05T00:00:00Z",
           "sunset": "2030-12-05T00:00:00Z",
-          "successor": "/v1/pets",
-          "documentation": "https://github.com/petstore-sandbox/petstore-sandbox#rehearsing-the-sunset-of-getpet"
+          "successor": "/v1/pets"
         },
         "security": [
           {

@@ -74,3 +74,12 @@ it('answers HEAD over HTTP with the headers of GET and no body', async () => {
   expect(await response.text()).toBe('')
   expectDeprecation(response)
 })
+
+const rehearsal = useCliSandbox(['--deprecated-at', '2026-01-01T00:00:00Z', '--sunset', '2026-02-01T00:00:00Z'])
+
+it('rehearses other deprecation dates given on the command line', async () => {
+  const response = await rehearsal.call('/pets/1')
+  expect(response.status).toBe(410)
+  expect(response.headers.get('deprecation')).toBe(`@${Date.UTC(2026, 0, 1) / 1000}`)
+  expect(response.headers.get('sunset')).toBe('Sun, 01 Feb 2026 00:00:00 GMT')
+})
