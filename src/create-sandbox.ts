@@ -11,7 +11,7 @@ import { createKeyRing } from './keys/create-key-ring.js'
 import type { ApiKey } from './keys/key-config.js'
 import { createCors } from './policies/create-cors.js'
 import { createDeprecations } from './policies/create-deprecations.js'
-import { createRateLimiter, type QuotaState } from './policies/create-rate-limiter.js'
+import { createRateLimiter, type QuotaChange, type QuotaState } from './policies/create-rate-limiter.js'
 import { createRequestValidator } from './policies/create-request-validator.js'
 import { resolveOptions } from './resolve-options.js'
 import type { SandboxOptions } from './sandbox-options.js'
@@ -19,6 +19,11 @@ import { createPetStore } from './store/create-pet-store.js'
 import type { NewPet, Pet } from './store/pet.js'
 import { seedPets } from './store/seed-pets.js'
 import { ConfigError } from './errors/config-error.js'
+import { createAdminHandler } from './admin/create-admin-handler.js'
+import type { StateSummary } from './admin/admin-controls.js'
+import { createFaultInjector } from './faults/create-fault-injector.js'
+import { resolveFaults, type FaultOptions, type ResolvedFaults } from './faults/fault-config.js'
+import { createRequestLog, type RequestLogEntry } from './request-log/create-request-log.js'
 
 /** A running sandbox: its msw handlers, and the controls tests use to arrange and inspect it. */
 export interface Sandbox {
@@ -51,8 +56,17 @@ export interface Sandbox {
     /** The minute and day windows and the ban state of `key`. */
     get(key: string): QuotaState
     /** Sets what is left (`remaining`, or per window) and starts or lifts a ban (`banned`). */
-    set(key: string, change: { remaining?: number; minuteRemaining?: number; dayRemaining?: number; banned?: boolean | number }): QuotaState
+    set(key: string, change: QuotaChange): QuotaState
   }
+  /** Injected faults: `get` the configuration, `set` a new one (the draws start over from its seed). */
+  readonly faults: {
+    get(): ResolvedFaults
+    set(options: FaultOptions): ResolvedFaults
+  }
+  /** The last `limit` answered requests (default: all kept), oldest first, keys masked. */
+  requests(limit?: number): RequestLogEntry[]
+  /** Pet count, next id, every key with its plan, quota and ban, and the faults: what `GET /__sandbox/state` shows. */
+  state(): Promise<StateSummary>
 }
 
 /**
@@ -73,10 +87,13 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const resolved = resolveOptions(options)
   const clock = createClock(resolved.now)
   const router = createRouter(openapiDocument)
-  const store = createPetStore({ seed: () => seedPets(resolved.seed, resolved.pets) })
+  const store = createPetStore({ seed: () => seedPets(resolved.seed, resolved.pets), ...(resolved.storage ? { storage: resolved.storage } : {}) })
   const keyRing = createKeyRing(resolved.keys)
   const rateLimiter = createRateLimiter({ now: clock.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds })
   const validator = createRequestValidator(openapiDocument)
+  const operationIds = router.operations().map((operation) => operation.operationId)
+  const faults = createFaultInjector({ faults: resolveFaults(resolved.faults, resolved.seed, operationIds), ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
+  const requestLog = createRequestLog(resolved.requestLogSize)
   // Loading prism starts now, in the background, so the first request rarely waits for it.
   validator.warm().catch(resolved.onUnexpectedError)
 
@@ -93,12 +110,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     deprecations: createDeprecations(router.operations(), resolved.deprecation),
     cors: createCors(resolved.corsOrigins),
     clock,
+    faults,
+    requestLog,
     ready: store.ready,
     onUnexpectedError: resolved.onUnexpectedError,
   }
-  const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
-  const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
-  void store.reset()
+  const handlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
+  const originHandlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
+  void store.start()
 
   const keyNamed = (key: string): ApiKey => {
     const found = keyRing.find(key)
@@ -106,13 +125,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return found
   }
 
-  return {
+  const sandbox: Sandbox = {
     handlers,
     originHandlers,
     clock,
     keys: resolved.keys,
     reset() {
       rateLimiter.clear()
+      faults.restart()
       return store.reset()
     },
     ready: store.ready,
@@ -128,5 +148,34 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       get: (key) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
       set: (key, change) => rateLimiter.arrange(`key:${key}`, keyNamed(key), change),
     },
+    faults: {
+      get: faults.config,
+      set(options) {
+        faults.configure(resolveFaults(options, resolved.seed, operationIds))
+        return faults.config()
+      },
+    },
+    requests: (limit) => requestLog.last(limit),
+    async state() {
+      await store.ready()
+      return {
+        now: new Date(clock.now()).toISOString(),
+        pets: { count: store.count(), nextId: store.nextId() },
+        keys: resolved.keys.map((key) => ({ key: key.key, plan: key.plan, quota: rateLimiter.inspect(`key:${key.key}`, key) })),
+        faults: faults.config(),
+      }
+    },
   }
+  if (resolved.adminToken !== undefined) {
+    // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
+    const admin = createAdminHandler({
+      controls: sandbox,
+      token: resolved.adminToken,
+      origin: resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
+      onUnexpectedError: resolved.onUnexpectedError,
+    })
+    handlers.unshift(admin)
+    originHandlers.unshift(admin)
+  }
+  return sandbox
 }

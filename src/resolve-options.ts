@@ -26,11 +26,28 @@ export function resolveOptions(options: SandboxOptions) {
   if (corsOrigins !== '*' && (!Array.isArray(corsOrigins) || corsOrigins.some((origin) => typeof origin !== 'string'))) {
     throw new ConfigError(`corsOrigins must be '*' or a list of origins`)
   }
+  const keys = resolveKeys(options.keys ?? DEMO_KEYS)
+  const adminToken = options.adminToken
+  if (adminToken !== undefined) {
+    if (typeof adminToken !== 'string' || adminToken.length < 8 || !/^[A-Za-z0-9\-._~+/]+=*$/.test(adminToken)) {
+      throw new ConfigError('adminToken must be at least 8 characters of A-Z a-z 0-9 - . _ ~ + / (a bearer token)')
+    }
+    if (keys.some((key) => key.key === adminToken)) throw new ConfigError('adminToken must differ from every API key')
+  }
+  const requestLogSize = options.requestLogSize ?? 100
+  if (!Number.isSafeInteger(requestLogSize) || requestLogSize < 0 || requestLogSize > 100_000) {
+    throw new ConfigError(`requestLogSize must be a whole number from 0 to 100000, got ${String(requestLogSize)}`)
+  }
   return {
     baseUrl: options.baseUrl,
     seed,
     pets,
-    keys: resolveKeys(options.keys ?? DEMO_KEYS),
+    keys,
+    adminToken,
+    faults: options.faults ?? {},
+    sleep: options.sleep,
+    requestLogSize,
+    storage: options.storage,
     now: options.now ?? Date.now,
     banAfter,
     banSeconds,

@@ -1,6 +1,8 @@
 import type { DeprecationOverrides } from './policies/create-deprecations.js'
 import type { KeyConfig } from './keys/key-config.js'
 import type { PetStatus } from './store/pet.js'
+import type { FaultOptions } from './faults/fault-config.js'
+import type { PetStorage } from './store/create-pet-store.js'
 
 /** Options of {@link createSandbox}. Every one is optional. */
 export interface SandboxOptions {
@@ -27,6 +29,22 @@ export interface SandboxOptions {
   corsOrigins?: '*' | readonly string[]
   /** Other dates for the deprecation of `getPet`, to rehearse them (D18). */
   deprecation?: DeprecationOverrides
+  /**
+   * Token of the admin API under `/__sandbox/` (`Authorization: Bearer <token>`). Without it the
+   * admin API does not exist: its paths are 404 like any path outside the API.
+   */
+  adminToken?: string
+  /** Injected latency and failures, seeded so runs repeat. Default: none. */
+  faults?: FaultOptions
+  /**
+   * Waits out injected latency. Default: a real timer (not the sandbox clock). Tests may pass
+   * one that records the delay instead of waiting.
+   */
+  sleep?: (ms: number) => Promise<void>
+  /** How many answered requests `requests()` and the admin API keep, 0 to 100000. Default `100`. */
+  requestLogSize?: number
+  /** Durable storage of created pets (the CLI's `--state <file>`). Default: memory only. */
+  storage?: PetStorage
   /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
   onUnexpectedError?: (error: unknown) => void
 }

@@ -1,17 +1,13 @@
 import type { ExchangeRecord } from '../server/create-request-listener.js'
-import { maskAuthorization } from './mask-key.js'
+import { maskAuthorization, maskUrl } from './mask-key.js'
 
 export type LogFormat = 'pretty' | 'json' | 'off'
-
-// Query parameters that look like credentials are masked too: a client may put a key there even
-// though the sandbox never accepts it from the query (D17).
-const SECRET_PARAMS = /([?&](?:api[_-]?key|key|token|access_token)=)[^&]*/gi
 
 /** One line per answered request, with keys masked; colour only on a terminal. */
 export function createRequestLogger(format: LogFormat, write: (line: string) => void, colour: boolean) {
   if (format === 'off') return undefined
   return (record: ExchangeRecord): void => {
-    const url = record.url.replace(SECRET_PARAMS, '$1…')
+    const url = maskUrl(record.url)
     const key = maskAuthorization(record.authorization)
     const ms = Math.round(record.durationMs * 10) / 10
     if (format === 'json') {

@@ -18,3 +18,12 @@ export function maskAuthorization(header: string | undefined): string {
   const token = header.trim().split(/\s+/)[1]
   return token === undefined ? '…' : maskKey(token)
 }
+
+// Query parameters that look like credentials are masked too: a client may put a key there even
+// though the sandbox never accepts it from the query (D17).
+const SECRET_PARAMS = /([?&](?:api[_-]?key|key|token|access_token)=)[^&]*/gi
+
+/** A request URL (or path) with credential-like query parameters masked. */
+export function maskUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1…')
+}

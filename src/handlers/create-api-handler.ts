@@ -6,12 +6,14 @@ import { ApiError } from '../errors/api-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { toErrorResponse } from '../errors/to-error-response.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
+import { DroppedConnection, FAULT_HEADER, type FaultInjector } from '../faults/create-fault-injector.js'
 import type { KeyRing } from '../keys/create-key-ring.js'
 import { PLANS } from '../keys/plans.js'
 import type { Cors } from '../policies/create-cors.js'
 import type { Deprecations } from '../policies/create-deprecations.js'
 import type { RateDecision, RateLimiter } from '../policies/create-rate-limiter.js'
 import type { RequestValidator } from '../policies/create-request-validator.js'
+import type { RequestLog } from '../request-log/create-request-log.js'
 import { parseBearer } from '../policies/parse-bearer.js'
 import { readJsonBody } from '../policies/read-json-body.js'
 import type { Operation } from './operation.js'
@@ -26,6 +28,8 @@ export interface ApiHandlerParts {
   deprecations: Deprecations
   cors: Cors
   clock: SandboxClock
+  faults: FaultInjector
+  requestLog: RequestLog
   /** Waits for the store to be seeded (or re-seeded after `reset()`). */
   ready: () => Promise<void>
   onUnexpectedError: (error: unknown) => void
@@ -39,7 +43,7 @@ const UNSPECIFIED_AREAS = ['/store', '/categories']
  * the same order, so every answer, errors included, carries the same headers:
  *
  *   CORS -> deprecation headers -> rate limit (per key, or per address without a valid key)
- *   -> auth -> routing (404/405/501) -> sunset (410) -> validation -> operation
+ *   -> auth -> routing (404/405/501) -> sunset (410) -> injected faults -> validation -> operation
  *
  * One handler instead of one per operation: the 404/405/501 fallbacks need the policies too, and
  * msw tries a single predicate per request instead of a list of path patterns.
@@ -52,11 +56,24 @@ export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
 }
 
 async function handleRequest(parts: ApiHandlerParts, request: Request): Promise<Response> {
+  const started = performance.now()
   const headers = new Headers()
   const method = request.method.toUpperCase()
   const response = await answer(parts, request, method, headers).catch((error: unknown) =>
-    toErrorResponse(error, headers, parts.onUnexpectedError),
+    // An injected dropped connection: in-process fetch rejects with a TypeError, and the HTTP
+    // adapter destroys the socket.
+    error instanceof DroppedConnection ? Response.error() : toErrorResponse(error, headers, parts.onUnexpectedError),
   )
+  parts.requestLog.record({
+    time: new Date(parts.clock.now()).toISOString(),
+    method,
+    url: new URL(request.url),
+    status: response.status,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    authorization: request.headers.get('authorization'),
+    ...(response.type === 'error' ? { fault: 'drop' } : headers.has(FAULT_HEADER) ? { fault: headers.get(FAULT_HEADER)! } : {}),
+  })
+  if (response.type === 'error') return response
   // HEAD is answered like GET, without the body (RFC 9110 9.3.2).
   return method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response
 }
@@ -119,6 +136,9 @@ async function answer(parts: ApiHandlerParts, request: Request, method: string, 
 
   const operation = parts.operations[route.operation.operationId]
   if (operation === undefined) throw new Error(`no implementation for ${route.operation.operationId}`)
+  // Faults hit requests that a healthy server would serve: after auth and the rate limit (a
+  // failed request still spent quota, as at a real gateway), before the body is even read.
+  await parts.faults.inject(route.operation.operationId, headers)
   const params = decodeParams(route.params)
   const path = decodeComponent(apiPath, 'path')
   const body = operation.readsBody ? await readJsonBody(request) : undefined

@@ -24,6 +24,14 @@ export interface QuotaState {
   bannedUntil: number | undefined
 }
 
+/** How a test or the admin API arranges a bucket (see `arrange`). */
+export interface QuotaChange {
+  remaining?: number
+  minuteRemaining?: number
+  dayRemaining?: number
+  banned?: boolean | number
+}
+
 interface Bucket {
   minuteStart: number
   minuteUsed: number
@@ -165,7 +173,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
   function arrange(
     id: string,
     limits: Limits,
-    change: { remaining?: number; minuteRemaining?: number; dayRemaining?: number; banned?: boolean | number },
+    change: QuotaChange,
   ): QuotaState {
     const t = now()
     const bucket = current(id, t)

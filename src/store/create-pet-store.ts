@@ -5,6 +5,20 @@ import { petSchema } from './pet-schema.js'
 export interface PetStoreOptions {
   /** The pets a reset restores, in id order from 1. */
   seed: () => readonly NewPet[]
+  /** Durable storage of created pets (`--state`); without it the store lives in memory only. */
+  storage?: PetStorage
+}
+
+/**
+ * Where created pets outlive the process. The store awaits `commit` before it stores a pet or
+ * resets, so nothing is acknowledged (201) or shown before it is durable.
+ */
+export interface PetStorage {
+  /** Pets created in earlier runs, ascending by id, stored after the seeded ones on start. */
+  restored: readonly Pet[]
+  /** The id the next created pet gets: ids keep ascending across restarts. */
+  nextId: number
+  commit(change: { created: Pet } | { reset: true }): Promise<void>
 }
 
 export interface ListQuery {
@@ -18,7 +32,7 @@ export interface ListQuery {
  * even across concurrent creates. Records sit in the collection in id order, so the first `limit`
  * matches of a scan are the answer of `listPets` (D8) without sorting.
  */
-export function createPetStore({ seed }: PetStoreOptions) {
+export function createPetStore({ seed, storage }: PetStoreOptions) {
   let collection = new Collection({ schema: petSchema })
   let byId = new Map<number, Pet>()
   let nextId = 1
@@ -30,18 +44,20 @@ export function createPetStore({ seed }: PetStoreOptions) {
     return record
   }
 
-  function fill(): Promise<void> {
+  function fill(restore?: PetStorage): Promise<void> {
     // A fresh collection rather than `clear()`: clearing deletes record by record, which is
     // quadratic for a large store, and requests awaiting `ready` never see a half-filled one.
     const next = new Collection({ schema: petSchema })
     const nextIndex = new Map<number, Pet>()
-    const pets = seed()
-    const created = next.createMany(pets.length, (index) => ({ id: index + 1, ...pets[index]! }))
+    const seeded = seed()
+    const pets: Pet[] = seeded.map((pet, index) => ({ id: index + 1, ...pet }))
+    if (restore !== undefined) pets.push(...restore.restored)
+    const created = next.createMany(pets.length, (index) => pets[index]!)
     return created.then((records) => {
       for (const record of records) nextIndex.set(record.id, record)
       collection = next
       byId = nextIndex
-      nextId = records.length + 1
+      nextId = Math.max(seeded.length + 1, restore?.nextId ?? 0)
     })
   }
 
@@ -49,9 +65,18 @@ export function createPetStore({ seed }: PetStoreOptions) {
     /** Resolves once seeding (or the last reset) has finished. */
     ready: () => ready,
 
-    /** Restores the seeded pets; ids restart at 1. */
+    /** Fills the store for the first time: the seeded pets, then those restored from storage. */
+    start(): Promise<void> {
+      ready = ready.then(() => fill(storage))
+      return ready
+    },
+
+    /** Restores the seeded pets (durably forgetting created ones); ids restart after them. */
     reset(): Promise<void> {
-      ready = ready.then(fill)
+      ready = ready.then(async () => {
+        await storage?.commit({ reset: true })
+        await fill()
+      })
       return ready
     },
 
@@ -63,15 +88,22 @@ export function createPetStore({ seed }: PetStoreOptions) {
 
     get: (id: number): Pet | undefined => byId.get(id),
 
-    create(pet: NewPet): Promise<Pet> {
+    async create(pet: NewPet): Promise<Pet> {
       const id = nextId++
-      return insert({ id, name: pet.name, categoryId: pet.categoryId, ...(pet.status === undefined ? {} : { status: pet.status }) })
+      const record: Pet = { id, name: pet.name, categoryId: pet.categoryId, ...(pet.status === undefined ? {} : { status: pet.status }) }
+      // Durable first, visible second: a pet nobody was told about may be lost in a crash, but
+      // never one that was acknowledged or listed.
+      if (storage !== undefined) await storage.commit({ created: record })
+      return insert(record)
     },
 
     /** Every stored pet, in id order. */
     all: (): Pet[] => collection.findMany(),
 
     count: (): number => byId.size,
+
+    /** The id the next created pet gets. */
+    nextId: (): number => nextId,
   }
 }
 

@@ -12,6 +12,9 @@ import { createCors } from '../../src/policies/create-cors.js'
 import { createDeprecations } from '../../src/policies/create-deprecations.js'
 import { createRateLimiter } from '../../src/policies/create-rate-limiter.js'
 import { createRequestValidator } from '../../src/policies/create-request-validator.js'
+import { createFaultInjector } from '../../src/faults/create-fault-injector.js'
+import { resolveFaults } from '../../src/faults/fault-config.js'
+import { createRequestLog } from '../../src/request-log/create-request-log.js'
 import { contractViolations } from '../support/contract.js'
 
 function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
@@ -27,6 +30,8 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     deprecations: createDeprecations(router.operations()),
     cors: createCors('*'),
     clock,
+    faults: createFaultInjector({ faults: resolveFaults({}, 1, ['listPets']) }),
+    requestLog: createRequestLog(10),
     ready: () => Promise.resolve(),
     onUnexpectedError,
   })
