@@ -5,6 +5,9 @@ import { startServer, type RunningServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from './create-request-logger.js'
 import { loadKeysFile } from './load-keys-file.js'
 import { formatBanner } from './format-banner.js'
+import { openStateFile, type StateFile } from '../persistence/open-state-file.js'
+import type { FaultKind, LatencyRange, OperationFaults } from '../faults/fault-config.js'
+import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
 import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from './parse-options.js'
 
 export interface ProgramIo {
@@ -30,6 +33,14 @@ interface StartOptions {
   corsOrigin?: string[]
   deprecatedAt?: number
   sunset?: number
+  adminToken?: string
+  state?: string
+  latency?: LatencyRange
+  errorRate?: number
+  errorKinds?: FaultKind[]
+  fault?: Record<string, OperationFaults>
+  faultSeed?: number
+  keepRequests: number
 }
 
 /**
@@ -57,6 +68,14 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--cors-origin <origin...>', 'origins allowed by CORS (default: any)').argParser(parseOrigin))
     .addOption(new Option('--deprecated-at <instant>', 'when getPet was deprecated (default: from the contract)').argParser(parseInstant))
     .addOption(new Option('--sunset <instant>', 'when getPet goes away (default: from the contract)').argParser(parseInstant))
+    .addOption(new Option('--admin-token <token>', 'enable the admin API under /__sandbox/ with this bearer token').env('PETSTORE_SANDBOX_ADMIN_TOKEN'))
+    .addOption(new Option('--state <file>', 'keep created pets in this file across restarts (created if missing)'))
+    .addOption(new Option('--latency <ms>', 'inject latency: ms, or a range such as 100-400').argParser(parseLatency))
+    .addOption(new Option('--error-rate <rate>', 'inject failures into this share of requests, 0 to 1').argParser(parseRate))
+    .addOption(new Option('--error-kinds <kinds>', 'injected failures: comma-separated 500, 503, drop (default: 500,503)').argParser(parseErrorKinds))
+    .addOption(new Option('--fault <op:settings>', 'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)').argParser(parseOperationFault))
+    .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed))
+    .addOption(new Option('--keep-requests <n>', 'answered requests the admin API keeps for reading').argParser(integerIn(0, 100_000)).default(100))
     .action(async (options: StartOptions) => {
       try {
         await start(options, io)
@@ -73,6 +92,7 @@ export function buildProgram(io: ProgramIo): Command {
 async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
   let server: RunningServer | undefined
+  let stateFile: StateFile | undefined
   let closing = false
   const shutdown = () => {
     // A second signal means "now": give up on in-flight requests.
@@ -80,12 +100,13 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     closing = true
     if (server === undefined) process.exit(0)
     io.stdout('Shutting down: finishing in-flight requests')
-    void server.close()
+    void server.close().then(() => stateFile?.close())
   }
   io.onSignal('SIGINT', shutdown)
   io.onSignal('SIGTERM', shutdown)
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+  if (options.state !== undefined) stateFile = await openStateFile(options.state, { seed: options.seed, pets: options.pets })
   const sandbox = createSandbox({
     seed: options.seed,
     pets: options.pets,
@@ -96,6 +117,16 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     deprecation: {
       ...(options.deprecatedAt === undefined ? {} : { deprecatedAt: options.deprecatedAt }),
       ...(options.sunset === undefined ? {} : { sunset: options.sunset }),
+    },
+    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+    ...(stateFile ? { storage: stateFile } : {}),
+    requestLogSize: options.keepRequests,
+    faults: {
+      ...(options.latency ? { latency: options.latency } : {}),
+      ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
+      ...(options.errorKinds ? { kinds: options.errorKinds } : {}),
+      ...(options.fault ? { operations: options.fault } : {}),
+      ...(options.faultSeed === undefined ? {} : { seed: options.faultSeed }),
     },
   })
   if (options.now !== undefined) sandbox.clock.set(options.now)
@@ -108,6 +139,8 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     ...(log ? { onExchange: log } : {}),
   })
   io.stdout(formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }))
+  if (options.adminToken !== undefined) io.stdout(`Admin API on ${server.url.replace(/\/v1$/, '')}/__sandbox/ (Authorization: Bearer <admin token>)`)
+  if (stateFile !== undefined) io.stdout(`State file ${options.state}: ${stateFile.restored.length} created pet(s) restored`)
 }
 
 function isListenError(error: unknown): boolean {

@@ -76,6 +76,12 @@ async function translate(
   } as RequestInit)
 
   const response = (await getResponse(handlers, request, { quiet: true })) ?? notFound()
+  if (response.type === 'error') {
+    // `Response.error()` (an injected dropped connection): the client sees the socket close
+    // without an answer, as when a real server dies mid-request.
+    outgoing.destroy()
+    return 0
+  }
   const payload = method === 'HEAD' || response.body === null ? undefined : Buffer.from(await response.arrayBuffer())
   const outgoingHeaders: Record<string, string> = {}
   response.headers.forEach((value, name) => {
