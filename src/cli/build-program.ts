@@ -138,9 +138,12 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     host: options.host,
     ...(log ? { onExchange: log } : {}),
   })
-  io.stdout(formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }))
-  if (options.adminToken !== undefined) io.stdout(`Admin API on ${server.url.replace(/\/v1$/, '')}/__sandbox/ (Authorization: Bearer <admin token>)`)
-  if (stateFile !== undefined) io.stdout(`State file ${options.state}: ${stateFile.restored.length} created pet(s) restored`)
+  // One write, so whoever waits for "Listening on" has read these lines too.
+  io.stdout([
+    formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
+    ...(options.adminToken === undefined ? [] : [`Admin API on ${server.url.replace(/\/v1$/, '')}/__sandbox/ (Authorization: Bearer <admin token>)`]),
+    ...(stateFile === undefined ? [] : [`State file ${options.state}: ${stateFile.restored.length} created pet(s) restored`]),
+  ].join('\n'))
 }
 
 function isListenError(error: unknown): boolean {
