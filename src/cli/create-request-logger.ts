@@ -14,13 +14,15 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
       write(JSON.stringify({ time: new Date().toISOString(), method: record.method, url, status: record.status, ms, key }))
       return
     }
-    const status = colour ? `${statusColour(record.status)}${record.status}\u001b[0m` : String(record.status)
+    // Status 0: an injected dropped connection, which has no HTTP status.
+    const text = record.status === 0 ? 'dropped' : String(record.status)
+    const status = colour ? `${statusColour(record.status)}${text}\u001b[0m` : text
     write(`${record.method} ${url} ${status} ${ms}ms key=${key}`)
   }
 }
 
 function statusColour(status: number): string {
-  if (status >= 500) return '\u001b[31m'
+  if (status >= 500 || status === 0) return '\u001b[31m'
   if (status >= 400) return '\u001b[33m'
   return '\u001b[32m'
 }
