@@ -46,6 +46,23 @@ it('keeps created pets across a restart, and ids continue above them', async () 
   }
 })
 
+it('makes an admin reset durable: after a restart the created pets stay gone and ids start over', async () => {
+  const file = await stateFile()
+  const args = ['--log', 'off', '--pets', '2', '--state', file, '--admin-token', 'admin-token-for-tests']
+  const first = await startCli(args)
+  expect((await create(first, 'Forgotten')).status).toBe(201)
+  const reset = await fetch(`${first.url.replace(/\/v1$/, '')}/__sandbox/reset`, { method: 'POST', headers: { authorization: 'Bearer admin-token-for-tests' } })
+  expect(reset.status).toBe(200)
+  await first.stop('SIGKILL')
+  const second = await startCli(args)
+  try {
+    expect((await getPet(second, 3)).status).toBe(404)
+    expect((await (await create(second, 'Fresh')).json()).id).toBe(3)
+  } finally {
+    await second.stop()
+  }
+})
+
 it('keeps every acknowledged pet when killed with SIGKILL at a random moment while creating', async () => {
   const file = await stateFile()
   const acknowledged = new Map<number, string>()
