@@ -1,0 +1,32 @@
+import { expect, it } from 'vitest'
+import { ConfigError } from '../../src/errors/config-error.js'
+import { readStateFile } from '../../src/persistence/read-state-file.js'
+
+const HEADER = '{"petstoreSandboxState":1,"seed":1,"pets":2}\n'
+const pet = (id: number) => `{"created":{"id":${id},"name":"P${id}","categoryId":1}}\n`
+
+it('replays created pets and resets into the pets since the last reset and the next id', () => {
+  expect(readStateFile(HEADER + pet(3) + pet(4), 'f', 2)).toMatchObject({ created: [{ id: 3 }, { id: 4 }], nextId: 5, tornTail: false })
+  expect(readStateFile(HEADER + pet(3) + '{"reset":true}\n' + pet(3), 'f', 2)).toMatchObject({ created: [{ id: 3 }], nextId: 4 })
+  expect(readStateFile(HEADER + pet(3) + '{"reset":true}\n', 'f', 2)).toMatchObject({ created: [], nextId: 3 })
+})
+
+it('drops an incomplete last line and says so', () => {
+  expect(readStateFile(HEADER + pet(3) + '{"created":{"id":4,', 'f', 2)).toMatchObject({ created: [{ id: 3 }], nextId: 4, tornTail: true })
+})
+
+it('reports corruption with the line number', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['', /line 1: the file is empty/],
+    ['{"petstoreSandboxState":1', /line 1: the header line is incomplete/],
+    ['{"something":"else"}\n', /line 1: not a petstore-sandbox state header/],
+    [HEADER + pet(3) + 'garbage\n', /line 3: not JSON/],
+    [HEADER + '{"created":{"id":3,"name":"","categoryId":1}}\n', /line 2: neither a created pet nor a reset/],
+    [HEADER + pet(4) + pet(4), /line 3: pet id 4 does not ascend/],
+    [HEADER + pet(2), /line 2: pet id 2 does not ascend/],
+  ]
+  for (const [text, message] of cases) {
+    expect(() => readStateFile(text, 'state.jsonl', 2), JSON.stringify(text)).toThrow(ConfigError)
+    expect(() => readStateFile(text, 'state.jsonl', 2)).toThrow(message)
+  }
+})
