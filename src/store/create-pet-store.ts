@@ -73,11 +73,14 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
 
     /** Restores the seeded pets (durably forgetting created ones); ids restart after them. */
     reset(): Promise<void> {
-      ready = ready.then(async () => {
+      const done = ready.then(async () => {
         await storage?.commit({ reset: true })
         await fill()
       })
-      return ready
+      // A reset that could not be made durable is reported to its caller and changes nothing;
+      // the store stays usable.
+      ready = done.catch(() => undefined)
+      return done
     },
 
     list({ status, limit }: ListQuery): Pet[] {

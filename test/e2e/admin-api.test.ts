@@ -5,7 +5,7 @@ import { startCli } from '../support/start-cli.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
 
 const TOKEN = 'admin-token-for-tests'
-const { call, url } = useCliSandbox(['--admin-token', TOKEN, '--pets', '5', '--keep-requests', '3'])
+const { call, url, cli } = useCliSandbox(['--admin-token', TOKEN, '--pets', '5', '--keep-requests', '3', '--log', 'json'])
 const adminContract = createAdminContractChecker()
 
 /** fetch below /__sandbox with the admin token (or `token`); every answer checked against the admin contract. */
@@ -132,6 +132,14 @@ it('serves the last requests with keys masked, at most --keep-requests of them',
   expect(last.requests[0]).toMatchObject({ method: 'GET', status: 200, key: expect.stringMatching(/^sand…#[0-9a-f]{4}$/) })
   expect(last.requests[1]).toMatchObject({ status: 401, key: '-' })
   expect(JSON.stringify(all)).not.toContain('sandbox-business-key')
+})
+
+it('logs admin calls without any part of the admin token', async () => {
+  await admin('/health')
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  const line = cli().output().split('\n').filter((entry) => entry.includes('"/__sandbox/health"')).at(-1)
+  expect(JSON.parse(line!)).toMatchObject({ method: 'GET', status: 200, key: 'admin' })
+  expect(cli().output()).not.toContain(TOKEN.slice(0, 8))
 })
 
 it('has no admin API without --admin-token: its paths are 404 like any path outside /v1', async () => {
