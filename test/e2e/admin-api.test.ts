@@ -1,7 +1,7 @@
 import { validate } from '@readme/openapi-parser'
 import { expect, it } from 'vitest'
 import { adminDocument, createAdminContractChecker } from '../support/admin-contract.js'
-import { startCli } from '../support/start-cli.js'
+import { runCli, startCli } from '../support/start-cli.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
 
 const TOKEN = 'admin-token-for-tests'
@@ -153,5 +153,23 @@ it('has no admin API without --admin-token: its paths are 404 like any path outs
     }
   } finally {
     await plain.stop()
+  }
+})
+
+it('takes the admin token from PETSTORE_SANDBOX_ADMIN_TOKEN, and refuses a weak one or one equal to an API key', async () => {
+  const fromEnv = await startCli(['--log', 'off', '--pets', '1'], { PETSTORE_SANDBOX_ADMIN_TOKEN: 'token-from-the-environment' })
+  try {
+    expect(fromEnv.output()).toContain('/__sandbox/')
+    const health = `${fromEnv.url.replace(/\/v1$/, '')}/__sandbox/health`
+    const response = await fetch(health, { headers: { authorization: 'Bearer token-from-the-environment' } })
+    adminContract.check('GET', health, response)
+    expect(response.status).toBe(200)
+  } finally {
+    await fromEnv.stop()
+  }
+  for (const token of ['short', 'sandbox-free-key', 'has space in it']) {
+    const result = await runCli(['start', '--port', '0', '--admin-token', token])
+    expect(result.code, token).toBe(1)
+    expect(result.stderr).toMatch(/^error: adminToken must/)
   }
 })
