@@ -70,8 +70,12 @@ it('keeps every acknowledged pet when killed with SIGKILL at a random moment whi
   for (let round = 0; round < 2; round++) {
     const cli = await startCli(['--log', 'off', '--pets', '3', '--state', file])
     // Ids only grow: the first pet of this run comes after everything acknowledged before.
-    const killAfterMs = 100 + Math.floor(Math.random() * 400)
+    // The random moment is counted from the first acknowledged create of the run, so a slow,
+    // shared machine still kills mid-stream rather than before anything was created.
+    const killAfterMs = 50 + Math.floor(Math.random() * 400)
     let killed = false
+    let firstAcknowledged: () => void = () => undefined
+    const started = new Promise<void>((resolve) => (firstAcknowledged = resolve))
     const worker = async (w: number) => {
       for (let i = 0; !killed; i++) {
         let response: Response
@@ -88,9 +92,12 @@ it('keeps every acknowledged pet when killed with SIGKILL at a random moment whi
         expect(acknowledged.has(pet.id), `id ${pet.id} handed out twice`).toBe(false)
         expect(pet.id).toBeGreaterThan(lastMaxId)
         acknowledged.set(pet.id, pet.name)
+        firstAcknowledged()
       }
     }
     const workers = [0, 1, 2, 3].map(worker)
+    // A worker that fails before anything was acknowledged fails the test instead of hanging it.
+    await Promise.race([started, Promise.all(workers)])
     await new Promise((resolve) => setTimeout(resolve, killAfterMs))
     killed = true
     const exit = await cli.stop('SIGKILL')
