@@ -2,7 +2,21 @@ import type { DeprecationOverrides } from './policies/create-deprecations.js'
 import type { KeyConfig } from './keys/key-config.js'
 import type { PetStatus } from './store/pet.js'
 
-/** Options of {@link createSandbox}. Every one is optional. */
+/**
+ * Options of {@link createSandbox}. Every one is optional.
+ *
+ * @example
+ * const sandbox = createSandbox({
+ *   baseUrl: 'https://staging.animal-store.example/v1',
+ *   seed: 7,
+ *   pets: 20,
+ *   keys: [{ key: 'team-a-key', plan: 'pro' }],
+ *   now: () => Date.parse('2030-01-01T10:00:00Z'),
+ *   banAfter: 3,
+ *   banSeconds: 60,
+ *   defaultStatus: null,
+ * })
+ */
 export interface SandboxOptions {
   /**
    * Where the API lives, e.g. `http://localhost:4010/v1`. Default: any origin's `/v1` (D1).
