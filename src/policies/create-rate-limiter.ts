@@ -192,7 +192,14 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
   function inspect(id: string, limits: Limits): QuotaState {
     const t = now()
     const bucket = current(id, t)
-    const headers = bucket.bannedUntil > t ? banned(bucket, limits, t) : binding(bucket, limits)
+    // As the next request would be told: the ban, else the window a refusal names (the day once
+    // it is spent, as in `take`), else the binding window.
+    const headers =
+      bucket.bannedUntil > t
+        ? banned(bucket, limits, t)
+        : bucket.dayUsed >= limits.perDay
+          ? { outcome: 'rate_limited' as const, limit: limits.perDay, remaining: 0, reset: (bucket.dayStart + DAY_MS) / 1000 }
+          : binding(bucket, limits)
     return {
       limit: headers.limit,
       remaining: headers.remaining,

@@ -64,3 +64,12 @@ it('rejects quota changes it could only misread, and unknown keys', () => {
   expect(() => sandbox.quota.get('no-such-key')).toThrow(ConfigError)
   expect(sandbox.quota.get('sandbox-free-key')).toMatchObject({ remaining: 60, banned: false })
 })
+
+it('reads the same reset as the refusal tells the client once both windows are spent', async () => {
+  const state = sandbox.quota.set('sandbox-free-key', { remaining: 0 })
+  const refused = await api('/pets')
+  expect(refused.status).toBe(429)
+  expect(state).toMatchObject({ limit: 1000, remaining: 0, reset: Date.UTC(2030, 0, 2) / 1000, banned: false })
+  expect(refused.headers.get('x-ratelimit-reset')).toBe(String(state.reset))
+  expect(refused.headers.get('x-ratelimit-limit')).toBe('1000')
+})
