@@ -39,6 +39,11 @@ const PROBES = {
     await import('msw')
     await import('msw/node')
     console.log(JSON.stringify({ import: performance.now() - t0 }))`,
+  // The store's library alone: most of it is es-toolkit/compat, a barrel of 336 modules.
+  data: `
+    const t0 = performance.now()
+    await import('@msw/data')
+    console.log(JSON.stringify({ import: performance.now() - t0 }))`,
   library: LIBRARY_PROBE,
   // The same with the browser build's Ajv validator swapped in for prism, through a resolve
   // hook: what the cold cost would be if Node validated as the browser does.
@@ -73,7 +78,7 @@ const median = (values) => {
  * figures.library.ready   // import + createSandbox() + ready(), median ms
  */
 export async function measureColdStart({ runs = 15 } = {}) {
-  const samples = { node: [], msw: [], library: [], libraryWithAjv: [] }
+  const samples = { node: [], msw: [], data: [], library: [], libraryWithAjv: [] }
   // One untimed round first: it fills the OS file cache as a previous test run would have.
   for (const name of Object.keys(samples)) await probe(name)
   for (let round = 0; round < runs; round++) {
@@ -87,6 +92,8 @@ export async function measureColdStart({ runs = 15 } = {}) {
     /** A process that imports nothing: Node's own start-up, for reference. */
     bareProcess: medianOf('node', 'process'),
     msw: { import: medianOf('msw', 'import'), process: medianOf('msw', 'process') },
+    /** `@msw/data` imported alone, in its own process. */
+    data: { import: medianOf('data', 'import') },
     library: {
       import: medianOf('library', 'import'),
       create: medianOf('library', 'create'),
@@ -114,6 +121,7 @@ function format(figures) {
     `cold start, median of ${figures.runs} fresh processes each (Node ${figures.node})`,
     `  msw import (msw + msw/node)                         ${ms(msw.import)}`,
     `  petstore-sandbox import                             ${ms(library.import)}   ${(library.import / msw.import).toFixed(2)}x msw`,
+    `    (@msw/data alone, in its own process               ${ms(figures.data.import)})`,
     `  petstore-sandbox import + createSandbox() + ready() ${ms(library.ready)}   target ${figures.target} ms: ${library.ready <= figures.target ? 'met' : 'MISSED'}`,
     `    of which createSandbox() + ready()                ${ms(library.create)}`,
     `  ... + first response (waits for prism to load)      ${ms(library.firstResponse)}`,
