@@ -117,17 +117,18 @@ export async function measureColdStart({ runs = 15 } = {}) {
 function format(figures) {
   const ms = (value) => `${value.toFixed(0).padStart(5)} ms`
   const { library, msw } = figures
+  const ratio = (value) => `${(value / msw.import).toFixed(1)}x msw`
   return [
     `cold start, median of ${figures.runs} fresh processes each (Node ${figures.node})`,
     `  msw import (msw + msw/node)                         ${ms(msw.import)}`,
-    `  petstore-sandbox import                             ${ms(library.import)}   ${(library.import / msw.import).toFixed(2)}x msw`,
+    `  petstore-sandbox import                             ${ms(library.import)}   ${ratio(library.import)}`,
     `    (@msw/data alone, in its own process               ${ms(figures.data.import)})`,
-    `  petstore-sandbox import + createSandbox() + ready() ${ms(library.ready)}   target ${figures.target} ms: ${library.ready <= figures.target ? 'met' : 'MISSED'}`,
+    `  petstore-sandbox import + createSandbox() + ready() ${ms(library.ready)}   ${ratio(library.ready)}, target ${figures.target} ms: ${library.ready <= figures.target ? 'met' : 'MISSED'}`,
     `    of which createSandbox() + ready()                ${ms(library.create)}`,
-    `  ... + first response (waits for prism to load)      ${ms(library.firstResponse)}`,
+    `  ... + first response (waits for prism to load)      ${ms(library.firstResponse)}   ${ratio(library.firstResponse)}`,
     `  with the Ajv validator instead of prism (as in the browser build):`,
-    `    import + createSandbox() + ready()                ${ms(figures.libraryWithAjv.ready)}`,
-    `    ... + first response                              ${ms(figures.libraryWithAjv.firstResponse)}`,
+    `    import + createSandbox() + ready()                ${ms(figures.libraryWithAjv.ready)}   ${ratio(figures.libraryWithAjv.ready)}`,
+    `    ... + first response                              ${ms(figures.libraryWithAjv.firstResponse)}   ${ratio(figures.libraryWithAjv.firstResponse)}`,
     `  whole process: bare node ${ms(figures.bareProcess).trim()}, msw ${ms(msw.process).trim()}, sandbox to first response ${ms(library.process).trim()}`,
   ].join('\n')
 }
