@@ -1,31 +1,48 @@
 #!/usr/bin/env node
-// Turns fixtures/openapi.yaml into a TypeScript module, so the runtime (Node and browser alike)
-// carries the contract without a YAML parser or a file read. `--check` fails when the committed
-// module is stale: CI runs it, so the YAML stays the single source of truth.
+// Turns fixtures/openapi.yaml into two TypeScript modules, so the YAML stays the single source of
+// truth and nothing is written twice:
+//   src/contract/openapi-document.ts  the document itself, so the runtime (Node and browser alike)
+//                                     carries the contract without a YAML parser or a file read;
+//   src/contract/openapi-types.ts     its types (openapi-typescript): Pet, NewPet, PetStatus,
+//                                     ApiError and the `paths` an openapi-fetch client is built on.
+// `--check` fails when a committed module is stale: CI runs it.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import openapiTS, { astToString } from 'openapi-typescript'
 import { parse } from 'yaml'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const source = `${root}fixtures/openapi.yaml`
-const target = `${root}src/contract/openapi-document.ts`
+const yaml = readFileSync(source, 'utf8')
+const document = parse(yaml)
 
-const document = parse(readFileSync(source, 'utf8'))
-const output = `// Generated from fixtures/openapi.yaml by scripts/generate-contract.mjs. Do not edit.
+const header = `// Generated from fixtures/openapi.yaml by scripts/generate-contract.mjs. Do not edit.
 // Regenerate with \`npm run generate\`; \`npm run generate -- --check\` fails when this file is stale.
-import type { OpenApiDocument } from './openapi-document-type.js'
-
-export const openapiDocument: OpenApiDocument = ${JSON.stringify(document, null, 2)}
 `
 
+const outputs = [
+  {
+    target: 'src/contract/openapi-document.ts',
+    text: `${header}import type { OpenApiDocument } from './openapi-document-type.js'
+
+export const openapiDocument: OpenApiDocument = ${JSON.stringify(document, null, 2)}
+`,
+  },
+  {
+    target: 'src/contract/openapi-types.ts',
+    // A parsed copy: openapi-typescript would otherwise resolve the document's $refs itself.
+    text: `${header}${astToString(await openapiTS(structuredClone(document), { silent: true }))}`,
+  },
+]
+
 if (process.argv.includes('--check')) {
-  const current = readFileSync(target, 'utf8')
-  if (current !== output) {
-    console.error(`${target} is stale: run \`npm run generate\` and commit the result.`)
-    process.exit(1)
-  }
-  console.log('src/contract/openapi-document.ts is up to date with fixtures/openapi.yaml')
+  const stale = outputs.filter(({ target, text }) => readFileSync(`${root}${target}`, 'utf8') !== text)
+  for (const { target } of stale) console.error(`${target} is stale: run \`npm run generate\` and commit the result.`)
+  if (stale.length > 0) process.exit(1)
+  console.log(`${outputs.map(({ target }) => target).join(' and ')} are up to date with fixtures/openapi.yaml`)
 } else {
-  writeFileSync(target, output)
-  console.log(`wrote ${target}`)
+  for (const { target, text } of outputs) {
+    writeFileSync(`${root}${target}`, text)
+    console.log(`wrote ${target}`)
+  }
 }

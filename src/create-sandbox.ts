@@ -18,6 +18,8 @@ import type { SandboxOptions } from './sandbox-options.js'
 import { createPetStore } from './store/create-pet-store.js'
 import type { NewPet, Pet } from './store/pet.js'
 import { seedPets } from './store/seed-pets.js'
+import { assertPet } from './store/assert-pet.js'
+import { assertQuotaChange } from './policies/assert-quota-change.js'
 import { ConfigError } from './errors/config-error.js'
 import { createAdminHandler } from './admin/create-admin-handler.js'
 import type { StateSummary } from './admin/admin-controls.js'
@@ -25,52 +27,159 @@ import { createFaultInjector } from './faults/create-fault-injector.js'
 import { resolveFaults, type FaultOptions, type ResolvedFaults } from './faults/fault-config.js'
 import { createRequestLog, type RequestLogEntry } from './request-log/create-request-log.js'
 
-/** A running sandbox: its msw handlers, and the controls tests use to arrange and inspect it. */
+/**
+ * A sandbox: the msw handlers of the Animal Store API and the state behind them, with the controls a
+ * test uses to arrange and inspect that state without HTTP. Made by {@link createSandbox}.
+ *
+ * @example
+ * import { setupServer } from 'msw/node'
+ * import { createSandbox } from 'petstore-sandbox'
+ *
+ * const sandbox = createSandbox()
+ * const server = setupServer(...sandbox.handlers)
+ * beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
+ * beforeEach(() => sandbox.reset())
+ * afterAll(() => server.close())
+ */
 export interface Sandbox {
-  /** The msw request handlers of the API: `setupServer(...sandbox.handlers)`. */
+  /**
+   * The msw request handlers of the API, for `setupServer` (Node) or `setupWorker` (browser).
+   * Without `baseUrl` they answer `/v1` on any origin and leave every other request alone.
+   *
+   * @example
+   * const server = setupServer(...sandbox.handlers)       // msw/node
+   * const worker = setupWorker(...sandbox.handlers)       // msw/browser
+   */
   readonly handlers: HttpHandler[]
   /**
    * The same, claiming the whole origin: paths outside the API prefix get a 404 Error body with
    * rate-limit headers. The HTTP server (`petstore-sandbox start`) serves these.
+   *
+   * @example
+   * const response = await getResponse(sandbox.originHandlers, request)
    */
   readonly originHandlers: HttpHandler[]
-  /** The sandbox clock: windows, bans and the sunset read it. `set` and `advance` move it. */
+  /**
+   * The sandbox clock (D20): rate-limit windows, bans and the sunset read it. `set` and
+   * `advance` move it; it keeps running forward from there.
+   *
+   * @example
+   * sandbox.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 from now on
+   * sandbox.clock.advance(60_000)               // a fresh minute window
+   */
   readonly clock: SandboxClock
-  /** The configured keys with their resolved limits. */
+  /**
+   * The configured keys with their resolved limits.
+   *
+   * @example
+   * sandbox.keys.find((key) => key.plan === 'pro')?.perMinute   // 300
+   */
   readonly keys: readonly ApiKey[]
-  /** Restores the seeded pets and forgets every rate-limit counter and ban. The clock stays. */
+  /**
+   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban. The
+   * clock stays where it is. Requests made meanwhile wait for it.
+   *
+   * @example
+   * beforeEach(() => sandbox.reset())
+   */
   reset(): Promise<void>
-  /** Resolves once the seeded pets are in the store. Requests wait for it by themselves. */
+  /**
+   * Resolves once the seeded pets are in the store. Requests wait for it by themselves; call it
+   * before reading `pets` right after `createSandbox()`.
+   *
+   * @example
+   * await sandbox.ready()
+   * sandbox.pets.all().length   // 50
+   */
   ready(): Promise<void>
-  /** Arrange and read stored pets without HTTP. */
-  readonly pets: {
-    /** Every stored pet, ascending by id. */
-    all(): Pet[]
-    /** The pet with this id, if stored. */
-    get(id: number): Pet | undefined
-    /** Stores a pet as `createPet` would (an id is assigned) and returns it. */
-    create(pet: NewPet): Promise<Pet>
-  }
-  /** Inspect and arrange a key's quota without looping over requests. */
-  readonly quota: {
-    /** The minute and day windows and the ban state of `key`. */
-    get(key: string): QuotaState
-    /** Sets what is left (`remaining`, or per window) and starts or lifts a ban (`banned`). */
-    set(key: string, change: QuotaChange): QuotaState
-  }
-  /** Injected faults: `get` the configuration, `set` a new one (the draws start over from its seed). */
+  /**
+   * Arrange and read stored pets without HTTP and without spending quota.
+   *
+   * @example
+   * const pet = await sandbox.pets.create({ name: 'Biscuit', categoryId: 2, status: 'sold' })
+   * await sandbox.pets.put({ ...pet, status: 'available' })
+   * sandbox.pets.get(pet.id)?.status   // 'available'
+   */
+  readonly pets: SandboxPets
+  /**
+   * Inspect and arrange a configured key's quota (both windows and the ban) without looping over
+   * requests. Throws `ConfigError` for a key that is not configured.
+   *
+   * @example
+   * sandbox.quota.set('sandbox-free-key', { remaining: 0 })   // the next request is a 429
+   * sandbox.quota.get('sandbox-free-key').reset               // when the minute ends, Unix seconds
+   */
+  readonly quota: SandboxQuota
+  /**
+   * Injected faults (latency, 500/503, dropped connections), seeded so runs repeat. `get` reads the
+   * configuration, `set` replaces it (the draws start over from its seed).
+   *
+   * @example
+   * sandbox.faults.set({ errorRate: 1, kinds: ['503'] })   // every operation answers 503
+   * sandbox.faults.set({})                                      // no faults
+   */
   readonly faults: {
     get(): ResolvedFaults
     set(options: FaultOptions): ResolvedFaults
   }
-  /** The last `limit` answered requests (default: all kept), oldest first, keys masked. */
+  /**
+   * The last `limit` answered requests (default: all kept), oldest first, keys masked.
+   *
+   * @example
+   * sandbox.requests(5).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)
+   */
   requests(limit?: number): RequestLogEntry[]
-  /** Pet count, next id, every key with its plan, quota and ban, and the faults: what `GET /__sandbox/state` shows. */
+  /**
+   * Pet count, next id, every key with its plan, quota and ban, and the faults: what
+   * `GET /__sandbox/state` shows.
+   *
+   * @example
+   * const { pets } = await sandbox.state()   // { count: 50, nextId: 51 }
+   */
   state(): Promise<StateSummary>
 }
 
 /**
- * Creates a stateful, in-memory Animal Store API: msw handlers plus the state behind them.
+ * The stored pets of a sandbox (`sandbox.pets`). Reads reflect the store as requests see it;
+ * writes validate the pet (throwing `TypeError` for one the contract does not allow) and are seen
+ * by the next request.
+ *
+ * @example
+ * await sandbox.ready()
+ * const sold = sandbox.pets.all().filter((pet) => pet.status === 'sold')
+ */
+export interface SandboxPets {
+  /** Every stored pet, ascending by id. Call after `ready()` (or any awaited request). */
+  all(): Pet[]
+  /** The pet with this id, if stored. */
+  get(id: number): Pet | undefined
+  /** Stores a new pet as `createPet` would (the next id is assigned) and returns it. */
+  create(pet: NewPet): Promise<Pet>
+  /**
+   * Stores `pet` under its own id: replaces the stored pet with that id, or adds it when the id
+   * is beyond every assigned one (later creates continue after it). Returns the stored pet.
+   */
+  put(pet: Pet): Promise<Pet>
+}
+
+/**
+ * The rate-limit state of a sandbox's keys (`sandbox.quota`).
+ *
+ * @example
+ * sandbox.quota.set('sandbox-free-key', { banned: true })
+ * sandbox.quota.get('sandbox-free-key').banned   // true
+ */
+export interface SandboxQuota {
+  /** Where `key` stands: binding window, both windows, ban. Counts no request. */
+  get(key: string): QuotaState
+  /** Sets what is left (both windows, or one) and starts or lifts a ban; returns the new state. */
+  set(key: string, change: QuotaChange): QuotaState
+}
+
+/**
+ * Creates a stateful, in-memory Animal Store API: msw handlers plus the state behind them. Options
+ * are checked here (a bad one throws `ConfigError`), never per request. Each call is independent:
+ * its own store, clock, counters and Faker instance.
  *
  * @example
  * import { setupServer } from 'msw/node'
@@ -140,13 +249,20 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       all: store.all,
       get: store.get,
       async create(pet) {
+        // Any valid id stands in: the store assigns the real one.
+        assertPet({ ...pet, id: 1 })
         await store.ready()
         return store.create(pet)
+      },
+      async put(pet) {
+        assertPet(pet)
+        await store.ready()
+        return store.put(pet)
       },
     },
     quota: {
       get: (key) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
-      set: (key, change) => rateLimiter.arrange(`key:${key}`, keyNamed(key), change),
+      set: (key, change) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
     },
     faults: {
       get: faults.config,

@@ -4,7 +4,21 @@ import type { PetStatus } from './store/pet.js'
 import type { FaultOptions } from './faults/fault-config.js'
 import type { PetStorage } from './store/create-pet-store.js'
 
-/** Options of {@link createSandbox}. Every one is optional. */
+/**
+ * Options of {@link createSandbox}. Every one is optional.
+ *
+ * @example
+ * const sandbox = createSandbox({
+ *   baseUrl: 'https://staging.animal-store.example/v1',
+ *   seed: 7,
+ *   pets: 20,
+ *   keys: [{ key: 'team-a-key', plan: 'pro' }],
+ *   now: () => Date.parse('2030-01-01T10:00:00Z'),
+ *   banAfter: 3,
+ *   banSeconds: 60,
+ *   defaultStatus: null,
+ * })
+ */
 export interface SandboxOptions {
   /**
    * Where the API lives, e.g. `http://localhost:4010/v1`. Default: any origin's `/v1` (D1).

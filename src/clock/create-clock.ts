@@ -2,6 +2,11 @@
  * The sandbox's one clock (D20): rate-limit windows, bans and the sunset all read it. It follows a
  * time source (by default `Date.now`) shifted by an offset, so a clock that was `set` keeps
  * running forward in real time, as `--now` promises, and tests move it instead of sleeping.
+ *
+ * @example
+ * sandbox.clock.set('2030-01-01T10:00:00Z')
+ * sandbox.clock.advance(60_000)
+ * sandbox.clock.now()   // 10:01:00 UTC as epoch ms, and running on
  */
 export interface SandboxClock {
   /** The current instant, in epoch milliseconds. */

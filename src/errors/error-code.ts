@@ -1,6 +1,9 @@
 /**
  * The stable `Error.code` values (decision D2): one per condition, snake_case. Clients may switch
  * on them; they never change meaning.
+ *
+ * @example
+ * if (body.code === ErrorCode.rateLimited) showRetryLater()
  */
 export const ErrorCode = {
   invalidRequest: 'invalid_request',

@@ -3,6 +3,9 @@ import type { KeyConfig } from './key-config.js'
 /**
  * The keys a sandbox has when none are configured: one per plan, documented in the README so a
  * newcomer can call the API at once. They are sandbox-only values, never real credentials.
+ *
+ * @example
+ * createSandbox({ keys: [...DEMO_KEYS, { key: 'team-a-key', plan: 'pro' }] })
  */
 export const DEMO_KEYS: readonly KeyConfig[] = Object.freeze([
   { key: 'sandbox-free-key', plan: 'free' },

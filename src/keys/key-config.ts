@@ -1,6 +1,14 @@
 import type { Limits, Plan } from './plans.js'
 
-/** One API key as configured (the `keys` option, or an entry of a keys file). */
+/**
+ * One API key as configured (the `keys` option, or an entry of a keys file).
+ *
+ * @example
+ * const keys: KeyConfig[] = [
+ *   { key: 'team-a-key', plan: 'pro' },
+ *   { key: 'big-customer', plan: 'enterprise', perMinute: 2000, perDay: 500000 },
+ * ]
+ */
 export interface KeyConfig {
   key: string
   plan: Plan
@@ -10,7 +18,12 @@ export interface KeyConfig {
   perDay?: number
 }
 
-/** A key after validation, with the limits that apply to it. */
+/**
+ * A key after validation, with the limits that apply to it (`sandbox.keys`).
+ *
+ * @example
+ * const free: ApiKey | undefined = sandbox.keys.find((key) => key.plan === 'free')
+ */
 export interface ApiKey extends Limits {
   key: string
   plan: Plan

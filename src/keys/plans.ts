@@ -1,4 +1,9 @@
-/** Rate limits per plan (spec section 8). Enterprise limits are agreed per key. */
+/**
+ * Rate limits per plan (spec section 8). Enterprise limits are agreed per key.
+ *
+ * @example
+ * PLANS.free.perMinute   // 60
+ */
 export const PLANS = {
   free: { perMinute: 60, perDay: 1_000 },
   pro: { perMinute: 300, perDay: 10_000 },
@@ -6,10 +11,22 @@ export const PLANS = {
   enterprise: undefined,
 } as const
 
+/**
+ * A plan name: `free`, `pro`, `business` or `enterprise`.
+ *
+ * @example
+ * const plan: Plan = 'pro'
+ */
 export type Plan = keyof typeof PLANS
 
 export const PLAN_NAMES = Object.keys(PLANS) as Plan[]
 
+/**
+ * A key's two limits.
+ *
+ * @example
+ * const limits: Limits = { perMinute: 60, perDay: 1000 }
+ */
 export interface Limits {
   perMinute: number
   perDay: number

@@ -14,17 +14,61 @@ export interface RateDecision {
   retryAfter?: number
 }
 
-/** A bucket's state as tests and the admin API see it. */
+/**
+ * A key's quota as tests see it (`sandbox.quota.get(key)`), without counting a request.
+ * `limit`, `remaining` and `reset` are what the next response's `X-RateLimit-*` headers would say
+ * before it is counted (the binding window, D13, or the ban).
+ *
+ * @example
+ * const quota = sandbox.quota.get('sandbox-free-key')
+ * quota.remaining          // 60 in a fresh minute
+ * quota.reset              // Unix seconds at which the minute ends
+ * quota.day.remaining      // 1000
+ * quota.banned             // false
+ */
 export interface QuotaState {
-  minute: { limit: number; used: number; remaining: number; reset: number }
-  day: { limit: number; used: number; remaining: number; reset: number }
+  /** The limit of the binding window (`X-RateLimit-Limit`). */
+  limit: number
+  /** Requests left in the binding window, 0 while banned (`X-RateLimit-Remaining`). */
+  remaining: number
+  /** Unix time in seconds at which the binding window, or the ban, ends (`X-RateLimit-Reset`). */
+  reset: number
+  /** Whether requests are refused with 429 `temporarily_banned` right now (D15). */
+  banned: boolean
+  /** The UTC-minute window: its limit, requests counted, requests left, end in Unix seconds. */
+  minute: QuotaWindow
+  /** The UTC-day window, likewise. */
+  day: QuotaWindow
   /** Requests refused in the current refusal window, counted towards a ban. */
   refused: number
   /** Epoch ms at which the current ban ends, or undefined when not banned. */
   bannedUntil: number | undefined
 }
 
-/** How a test or the admin API arranges a bucket (see `arrange`). */
+/**
+ * One fixed window of a key's quota.
+ *
+ * @example
+ * const { used, remaining } = sandbox.quota.get('sandbox-pro-key').minute
+ */
+export interface QuotaWindow {
+  limit: number
+  used: number
+  remaining: number
+  /** Unix time in seconds at which the window ends. */
+  reset: number
+}
+
+/**
+ * A change to a key's quota (`sandbox.quota.set(key, change)`): what is left in both windows or
+ * in one, and a ban to start (`true` for `banSeconds`, or a number of seconds) or lift (`false`).
+ * Values are capped by each window's limit.
+ *
+ * @example
+ * sandbox.quota.set('sandbox-free-key', { remaining: 0 })     // the next request is a 429
+ * sandbox.quota.set('sandbox-free-key', { dayRemaining: 5 })  // five left today
+ * sandbox.quota.set('sandbox-free-key', { banned: 120 })      // banned for two minutes
+ */
 export interface QuotaChange {
   remaining?: number
   minuteRemaining?: number
@@ -148,7 +192,19 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
   function inspect(id: string, limits: Limits): QuotaState {
     const t = now()
     const bucket = current(id, t)
+    // As the next request would be told: the ban, else the window a refusal names (the day once
+    // it is spent, as in `take`), else the binding window.
+    const headers =
+      bucket.bannedUntil > t
+        ? banned(bucket, limits, t)
+        : bucket.dayUsed >= limits.perDay
+          ? { outcome: 'rate_limited' as const, limit: limits.perDay, remaining: 0, reset: (bucket.dayStart + DAY_MS) / 1000 }
+          : binding(bucket, limits)
     return {
+      limit: headers.limit,
+      remaining: headers.remaining,
+      reset: headers.reset,
+      banned: headers.outcome === 'temporarily_banned',
       minute: {
         limit: limits.perMinute,
         used: bucket.minuteUsed,

@@ -100,6 +100,31 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
       return insert(record)
     },
 
+    /**
+     * Stores `pet` under its own id: replaces the pet with that id, or adds it when the id is
+     * beyond every assigned one (ids skipped on the way are never assigned afterwards, so records
+     * stay in id order and ids are still never reused).
+     */
+    async put(pet: Pet): Promise<Pet> {
+      const record: Pet = { id: pet.id, name: pet.name, categoryId: pet.categoryId, ...(pet.status === undefined ? {} : { status: pet.status }) }
+      const existing = byId.get(pet.id)
+      if (existing === undefined) {
+        nextId = Math.max(nextId, pet.id + 1)
+        return insert(record)
+      }
+      const updated = await collection.update((q) => q.where({ id: existing.id }), {
+        data(draft) {
+          draft.name = record.name
+          draft.categoryId = record.categoryId
+          if (record.status === undefined) delete draft.status
+          else draft.status = record.status
+        },
+        strict: true,
+      })
+      byId.set(updated.id, updated)
+      return updated
+    },
+
     /** Every stored pet, in id order. */
     all: (): Pet[] => collection.findMany(),
 

@@ -28,3 +28,12 @@ it('does not touch a shared generator: seeding twice in between changes nothing'
   seedPets(6, 10)
   expect(seedPets(5, 10)).toEqual(first)
 })
+
+it('keeps the pets of a seed from one release to the next', () => {
+  expect(seedPets(1, 4)).toEqual([
+    { name: 'Ace', categoryId: 2, status: 'available' },
+    { name: 'Bruno', categoryId: 1, status: 'sold' },
+    { name: 'Buddy', categoryId: 2, status: 'pending' },
+    { name: 'Kobe', categoryId: 3, status: 'pending' },
+  ])
+})

@@ -1,0 +1,15 @@
+import type { components } from '../contract/openapi-types.js'
+
+/**
+ * The body of every error response, from any layer: the contract's `Error` schema. `status`
+ * equals the HTTP status; `code` is one of the stable codes of `ErrorCode`. Exported from the
+ * package as `ApiError` (the name the contract's users know); inside, `ApiError` is the class the
+ * pipeline throws, which `toErrorResponse` turns into this body.
+ *
+ * @example
+ * import type { ApiError } from 'petstore-sandbox'
+ *
+ * const body = (await response.json()) as ApiError
+ * if (body.code === 'rate_limited') showRetryLater(body.message)
+ */
+export type ApiErrorBody = components['schemas']['Error']

@@ -1,0 +1,129 @@
+import { mkdir } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import type { Browser, Page } from 'playwright-core'
+import { build, preview, type PreviewServer } from 'vite'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createSandbox } from '../../src/index.js'
+import { createContractChecker } from '../support/contract-checker.js'
+import { launchChromium } from '../support/launch-chromium.js'
+
+// The browser demo (examples/browser-demo) as `npm run demo` serves it: built by Vite, served by
+// `vite preview`, the API answered by msw's service worker in the page. `npm run test:browser`
+// runs `msw init` first, so the worker script is the one the installed msw generates.
+const configFile = fileURLToPath(new URL('../../examples/browser-demo/vite.config.ts', import.meta.url))
+const outDir = fileURLToPath(new URL('../../test-results/browser-demo-dist', import.meta.url))
+const SCREENSHOT = 'test-results/browser-demo.png'
+
+let server: PreviewServer
+let browser: Browser
+let page: Page
+let moduleIds: string[] = []
+const contract = createContractChecker()
+const checks: Array<Promise<void>> = []
+
+beforeAll(async () => {
+  const output = await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } })
+  moduleIds = (Array.isArray(output) ? output : [output]).flatMap((result) => ('output' in result ? result.output : [])).flatMap((chunk) => ('moduleIds' in chunk ? chunk.moduleIds : []))
+  server = await preview({ configFile, logLevel: 'error', build: { outDir }, preview: { port: 0, strictPort: false } })
+  browser = await launchChromium()
+  page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
+  // What the service worker answered is held to the contract like any other response.
+  page.on('response', (response) => {
+    if (!new URL(response.url()).pathname.startsWith('/v1/')) return
+    checks.push(
+      (async () => {
+        const body = await response.body().catch(() => Buffer.alloc(0))
+        const status = response.status()
+        contract.check(response.request().method(), response.url(), new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers: await response.allHeaders() }))
+      })(),
+    )
+  })
+  // A fixed start, ten seconds into a minute: the 60 requests of the Free key's window are all
+  // sent before it rolls over, whatever the time of day the test runs at.
+  await page.goto(`${server.resolvedUrls!.local[0]!}?now=2030-01-01T10:00:10Z`)
+  await page.waitForSelector('#pets[aria-busy="false"]', { timeout: 30_000 })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()))
+})
+
+const requestsSoFar = async () => Number(await page.getAttribute('body', 'data-requests'))
+
+/** Clicks and waits until the app has shown the answer of one more request. */
+async function oneMoreRequest(click: () => Promise<void>) {
+  const before = await requestsSoFar()
+  await click()
+  await page.waitForFunction((count) => Number(document.body.dataset.requests) > count, before)
+}
+
+it('bundles the library for the browser without Node-only modules, the CLI or prism', () => {
+  expect(moduleIds.some((id) => id.includes('/dist/create-sandbox.js'))).toBe(true)
+  expect(moduleIds.some((id) => id.includes('create-request-validator.browser.js'))).toBe(true)
+  const forbidden = moduleIds.filter((id) => /@stoplight|\/dist\/(server|cli)\/|commander|__vite-browser-external|^node:/.test(id))
+  expect(forbidden).toEqual([])
+})
+
+it('lists the seeded pets, served by the service worker', async () => {
+  const expected = createSandbox({ seed: 1, pets: 12 })
+  await expected.ready()
+  const names = await page.$$eval('#pets li', (items) => items.map((item) => item.firstChild?.textContent))
+  expect(names).toEqual(expected.pets.all().map((pet) => `#${pet.id} ${pet.name}`))
+  expect(await page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/mockServiceWorker\.js$/)
+})
+
+it('creates a pet and shows it in the list', async () => {
+  await page.fill('#create input[name="name"]', 'Biscuit')
+  await page.selectOption('#create select[name="status"]', 'pending')
+  await oneMoreRequest(() => page.click('#create button[type="submit"]'))
+  await page.waitForSelector('#pets li[data-id="13"]')
+  expect(await page.textContent('#pets li[data-id="13"]')).toBe('#13 Biscuitpending')
+})
+
+it('filters the list by status', async () => {
+  await oneMoreRequest(() => page.selectOption('#status', 'pending').then(() => undefined))
+  await page.waitForSelector('#pets[aria-busy="false"]')
+  const statuses = await page.$$eval('#pets li .status', (badges) => badges.map((badge) => badge.textContent))
+  expect(statuses.length).toBeGreaterThan(0)
+  expect(new Set(statuses)).toEqual(new Set(['pending']))
+})
+
+it('shows the deprecation warning of the pet lookup, and the rate-limit headers', async () => {
+  await oneMoreRequest(() => page.click('#lookup button[type="submit"]'))
+  expect(await page.isVisible('#deprecation')).toBe(true)
+  expect(await page.textContent('#deprecation')).toBe('GET /pets/{petId} is deprecated and will be removed on Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.')
+  expect(await page.textContent('#limit')).toBe('60')
+  expect(await page.textContent('#reset')).toBe('10:01:00 UTC')
+  expect(Number(await page.textContent('#remaining'))).toBe(60 - (await requestsSoFar()))
+})
+
+it('shows a rate-limit message on the 61st request of a Free key', async () => {
+  while ((await requestsSoFar()) < 60) await oneMoreRequest(() => page.click('#refresh'))
+  expect(await page.textContent('#remaining')).toBe('0')
+  expect(await page.isVisible('#message')).toBe(false)
+
+  await oneMoreRequest(() => page.click('#refresh'))
+
+  expect(await requestsSoFar()).toBe(61)
+  expect(await page.isVisible('#message')).toBe(true)
+  expect(await page.getAttribute('#message', 'data-code')).toBe('rate_limited')
+  expect(await page.textContent('#message')).toMatch(/^Rate limit reached: Rate limit of 60 requests exceeded; retry in (\d+) s \(Retry-After: \1 s\)$/)
+  await mkdir('test-results', { recursive: true })
+  await page.screenshot({ path: SCREENSHOT, fullPage: true })
+
+  await Promise.all(checks)
+  expect(contract.count()).toBeGreaterThanOrEqual(61)
+})
+
+it('validates requests in the page with the same 400 messages as in Node', async () => {
+  const answer = await page.evaluate(async () => {
+    const response = await fetch('/v1/pets?limit=0&status=adopted', { headers: { Authorization: 'Bearer sandbox-pro-key' } })
+    return { status: response.status, body: await response.json() }
+  })
+  expect(answer).toEqual({
+    status: 400,
+    body: { code: 'invalid_request', message: 'limit must be between 1 and 100; status must be equal to one of the allowed values: available, pending, sold', status: 400 },
+  })
+  await Promise.all(checks)
+})

@@ -1,0 +1,75 @@
+import { expect, it } from 'vitest'
+import { ConfigError } from '../../src/index.js'
+import { useInProcessSandbox } from '../support/use-in-process-sandbox.js'
+
+// 2030-01-01T09:30:15Z, held still: the sandbox clock follows `time`.
+const START = Date.UTC(2030, 0, 1, 9, 30, 15)
+let time = START
+const { api, sandbox } = useInProcessSandbox({ pets: 5, now: () => time, banSeconds: 300 })
+const json = { 'content-type': 'application/json' }
+
+it('replaces a stored pet with put, and the API answers with the replacement', async () => {
+  const stored = await sandbox.pets.put({ id: 2, name: 'Replaced', categoryId: 7 })
+  expect(stored).toEqual({ id: 2, name: 'Replaced', categoryId: 7 })
+  expect(sandbox.pets.get(2)).toEqual({ id: 2, name: 'Replaced', categoryId: 7 })
+  expect(await (await api('/pets/2')).json()).toEqual({ id: 2, name: 'Replaced', categoryId: 7 })
+  expect(sandbox.pets.all().map((pet) => pet.id)).toEqual([1, 2, 3, 4, 5])
+})
+
+it('adds a pet under a higher id with put, and later creates continue after it', async () => {
+  await sandbox.pets.put({ id: 40, name: 'Forty', categoryId: 1, status: 'pending' })
+  const listed = (await (await api('/pets?status=pending&limit=100')).json()) as Array<{ id: number }>
+  expect(listed.at(-1)).toEqual({ id: 40, name: 'Forty', categoryId: 1, status: 'pending' })
+  const created = await api('/pets', { method: 'POST', headers: json, body: '{"name":"Next","categoryId":1}' })
+  expect(((await created.json()) as { id: number }).id).toBe(41)
+  expect(sandbox.pets.all().map((pet) => pet.id)).toEqual([1, 2, 3, 4, 5, 40, 41])
+})
+
+it('rejects an arranged pet the store cannot hold, naming the field, and stores nothing', async () => {
+  const before = sandbox.pets.all()
+  await expect(sandbox.pets.create({ name: '', categoryId: 1 })).rejects.toThrow('not a valid pet: name must be a non-empty string')
+  await expect(sandbox.pets.put({ id: 0, name: 'Zero', categoryId: 1 })).rejects.toThrow('id must be a positive safe integer')
+  await expect(sandbox.pets.put({ id: 3, name: 'Odd', categoryId: 1, status: 'adopted' as 'sold' })).rejects.toThrow('status is not a PetStatus')
+  expect(sandbox.pets.all()).toEqual(before)
+})
+
+it('reads a key quota as the next response headers will show it', async () => {
+  const fresh = sandbox.quota.get('sandbox-free-key')
+  expect(fresh).toMatchObject({ limit: 60, remaining: 60, reset: Date.UTC(2030, 0, 1, 9, 31) / 1000, banned: false })
+  const response = await api('/pets')
+  expect(response.headers.get('x-ratelimit-remaining')).toBe('59')
+  expect(sandbox.quota.get('sandbox-free-key')).toMatchObject({ remaining: 59, minute: { used: 1 }, day: { used: 1, remaining: 999 } })
+})
+
+it('reports the day window once it binds', async () => {
+  sandbox.quota.set('sandbox-free-key', { dayRemaining: 4 })
+  const state = sandbox.quota.get('sandbox-free-key')
+  expect(state).toMatchObject({ limit: 1000, remaining: 4, reset: Date.UTC(2030, 0, 2) / 1000 })
+  expect((await api('/pets')).headers.get('x-ratelimit-reset')).toBe(String(state.reset))
+})
+
+it('starts a ban for given seconds and reads its end, then lifts it', async () => {
+  const banned = sandbox.quota.set('sandbox-free-key', { banned: 120 })
+  expect(banned).toMatchObject({ banned: true, remaining: 0, reset: START / 1000 + 120, bannedUntil: START + 120_000 })
+  const refused = await api('/pets')
+  expect(refused.status).toBe(429)
+  expect(refused.headers.get('retry-after')).toBe('120')
+  expect(sandbox.quota.set('sandbox-free-key', { banned: false }).banned).toBe(false)
+  expect((await api('/pets')).status).toBe(200)
+})
+
+it('rejects quota changes it could only misread, and unknown keys', () => {
+  expect(() => sandbox.quota.set('sandbox-free-key', { remaining: Number.NaN })).toThrow('remaining must be a number of 0 or more')
+  expect(() => sandbox.quota.set('sandbox-free-key', { banned: -5 })).toThrow('banned must be true, false or a positive number of seconds')
+  expect(() => sandbox.quota.get('no-such-key')).toThrow(ConfigError)
+  expect(sandbox.quota.get('sandbox-free-key')).toMatchObject({ remaining: 60, banned: false })
+})
+
+it('reads the same reset as the refusal tells the client once both windows are spent', async () => {
+  const state = sandbox.quota.set('sandbox-free-key', { remaining: 0 })
+  const refused = await api('/pets')
+  expect(refused.status).toBe(429)
+  expect(state).toMatchObject({ limit: 1000, remaining: 0, reset: Date.UTC(2030, 0, 2) / 1000, banned: false })
+  expect(refused.headers.get('x-ratelimit-reset')).toBe(String(state.reset))
+  expect(refused.headers.get('x-ratelimit-limit')).toBe('1000')
+})
