@@ -7,6 +7,8 @@ export const EXPOSED_HEADERS = [
   'Deprecation',
   'Sunset',
   'Link',
+  // Injected faults are marked so a page can tell them from real failures (issue 6).
+  'X-Sandbox-Fault',
 ].join(', ')
 
 export type CorsOrigins = '*' | readonly string[]

@@ -2,7 +2,7 @@ import { expect, it } from 'vitest'
 import { useInProcessSandbox } from '../support/use-in-process-sandbox.js'
 
 const { api } = useInProcessSandbox()
-const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link'
+const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link, X-Sandbox-Fault'
 
 it('answers a preflight from any origin without a key and without spending quota', async () => {
   const preflight = await api('/pets/1', {
