@@ -30,6 +30,10 @@ interface StartOptions {
   corsOrigin?: string[]
   deprecatedAt?: number
   sunset?: number
+  headersTimeout?: number
+  requestTimeout?: number
+  keepAliveTimeout?: number
+  shutdownGrace?: number
 }
 
 /**
@@ -57,6 +61,12 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--cors-origin <origin...>', 'origins allowed by CORS (default: any)').argParser(parseOrigin))
     .addOption(new Option('--deprecated-at <instant>', 'when getPet was deprecated (default: from the contract)').argParser(parseInstant))
     .addOption(new Option('--sunset <instant>', 'when getPet goes away (default: from the contract)').argParser(parseInstant))
+    // Internal, for tests that play slow clients or a stuck shutdown without waiting the real
+    // limits out (src/server/server-limits.ts); hidden from --help.
+    .addOption(new Option('--headers-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
+    .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
+    .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
+    .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
     .action(async (options: StartOptions) => {
       try {
         await start(options, io)
@@ -106,6 +116,12 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     port: options.port,
     host: options.host,
     ...(log ? { onExchange: log } : {}),
+    limits: {
+      ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
+      ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
+      ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
+      ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
+    },
   })
   io.stdout(formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }))
 }
