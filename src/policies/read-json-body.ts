@@ -57,7 +57,15 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch {
+      // The client disconnected or timed out mid-body: its fault, not a bug of ours (no 500, no
+      // "unexpected error" in the log). Nobody reads this answer; nothing has been stored.
+      throw new ApiError(400, ErrorCode.invalidRequest, 'body was not received in full')
+    }
+    const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > limit) {
