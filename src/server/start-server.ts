@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
 import { ErrorCode } from '../errors/error-code.js'
@@ -53,10 +53,17 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const origin = `http://${hostForUrl}:${address.port}`
   let closing = false
-  // Registered before the adapter: once closing, every answer says `Connection: close`, so
-  // keep-alive clients leave after their in-flight request and `close()` can resolve.
-  server.on('request', (_incoming, outgoing) => {
+  const inFlight = new Set<ServerResponse>()
+  // Registered before the adapter. Once closing, every answer not yet written says
+  // `Connection: close`, and a connection is closed as soon as its answer is out, so keep-alive
+  // clients leave after their in-flight request and `close()` can resolve.
+  server.on('request', (_incoming, outgoing: ServerResponse) => {
     if (closing) outgoing.shouldKeepAlive = false
+    inFlight.add(outgoing)
+    outgoing.once('close', () => {
+      inFlight.delete(outgoing)
+      if (closing) server.closeIdleConnections()
+    })
   })
   server.on('request', createRequestListener(handlers, { origin, ...(onExchange ? { onExchange } : {}) }))
   server.on('clientError', answerClientError(handlers, origin))
@@ -72,6 +79,7 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
     close: () =>
       new Promise<void>((resolve) => {
         closing = true
+        for (const outgoing of inFlight) if (!outgoing.headersSent) outgoing.shouldKeepAlive = false
         const cut = setTimeout(() => server.closeAllConnections(), shutdownGraceMs)
         server.close(() => {
           clearTimeout(cut)
