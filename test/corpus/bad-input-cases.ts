@@ -248,4 +248,7 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   get('a forged client address without a key', 401, '/v1/pets', [['X-Sandbox-Client-Address', '10.9.8.7']]),
   post('a create without a key', 401, '{"name":"Rex","categoryId":1}', [JSON_TYPE]),
   post('a create with an unknown key', 401, '{"name":"Rex","categoryId":1}', [['Authorization', 'Bearer nobody'], JSON_TYPE]),
+  // Found by the fuzzers (test/in-process/fuzz-requests.test.ts, test/e2e/fuzz-http.test.ts), as shrunk.
+  { ...get('a raw space inside the query of getPet (fuzz seed 20261122)', 400, '/v1/pets/3?limit= 1'), beforeRouting: true },
+  wire('a NUL before the method of a HEAD (fuzz seed 20261122)', 400, 'HEAD', '/', `\u0000HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`),
 ]

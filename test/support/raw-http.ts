@@ -14,6 +14,8 @@ export interface RawExchangeOptions {
   timeoutMs?: number
   /** Set for HEAD: the answer has headers only. */
   head?: boolean
+  /** Half-close after sending, so the server sees the end of a truncated request at once. */
+  halfClose?: boolean
 }
 
 /**
@@ -47,6 +49,7 @@ export function rawExchange(url: string, bytes: string | Buffer, options: RawExc
     socket.on('error', () => settle(parseResponse(received, options.head === true, true)))
     socket.on('close', () => settle(parseResponse(received, options.head === true, true)))
     socket.write(bytes)
+    if (options.halfClose) socket.end()
   })
 }
 

@@ -31,7 +31,7 @@ const path = fc.oneof(
 )
 
 const queryValue = fc.oneof(
-  fc.constantFrom('1', '20', '100', '0', '101', '-1', '1.5', 'abc', '', 'available', 'pending', 'sold', 'SOLD', '%FF', '%00', '1e1', ' 1'),
+  fc.constantFrom('1', '20', '100', '0', '101', '-1', '1.5', 'abc', '', 'available', 'pending', 'sold', 'SOLD', '%FF', '%00', '1e1', '%201', '+1'),
   fc.integer().map(String),
   fc.string({ maxLength: 10 }).map(encodeURIComponent),
 )
