@@ -110,7 +110,7 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   })
   if (options.now !== undefined) sandbox.clock.set(options.now)
   await sandbox.ready()
-  const log = createRequestLogger(options.log, io.stdout, io.colour)
+  const log = createRequestLogger(options.log, io.stdout, io.colour, sandbox.keys.map((apiKey) => apiKey.key))
   server = await startServer({
     handlers: sandbox.originHandlers,
     port: options.port,

@@ -1,4 +1,5 @@
 import type { ExchangeRecord } from '../server/create-request-listener.js'
+import { redactKeys } from '../keys/redact-keys.js'
 import { maskAuthorization } from './mask-key.js'
 
 export type LogFormat = 'pretty' | 'json' | 'off'
@@ -7,11 +8,14 @@ export type LogFormat = 'pretty' | 'json' | 'off'
 // though the sandbox never accepts it from the query (D17).
 const SECRET_PARAMS = /([?&](?:api[_-]?key|key|token|access_token)=)[^&]*/gi
 
-/** One line per answered request, with keys masked; colour only on a terminal. */
-export function createRequestLogger(format: LogFormat, write: (line: string) => void, colour: boolean) {
+/**
+ * One line per answered request, with keys masked; colour only on a terminal. `keys` (the
+ * configured ones) are masked wherever they appear in the URL too.
+ */
+export function createRequestLogger(format: LogFormat, write: (line: string) => void, colour: boolean, keys: readonly string[] = []) {
   if (format === 'off') return undefined
   return (record: ExchangeRecord): void => {
-    const url = record.url.replace(SECRET_PARAMS, '$1…')
+    const url = redactKeys(record.url.replace(SECRET_PARAMS, '$1…'), keys)
     const key = maskAuthorization(record.authorization)
     const ms = Math.round(record.durationMs * 10) / 10
     if (format === 'json') {

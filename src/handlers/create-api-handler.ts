@@ -7,6 +7,7 @@ import { ErrorCode } from '../errors/error-code.js'
 import { toErrorResponse } from '../errors/to-error-response.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
 import type { KeyRing } from '../keys/create-key-ring.js'
+import { redactKeys } from '../keys/redact-keys.js'
 import { PLANS } from '../keys/plans.js'
 import type { Cors } from '../policies/create-cors.js'
 import type { Deprecations } from '../policies/create-deprecations.js'
@@ -55,7 +56,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request): Promise<
   const headers = new Headers()
   const method = request.method.toUpperCase()
   const response = await answer(parts, request, method, headers).catch((error: unknown) =>
-    toErrorResponse(error, headers, parts.onUnexpectedError),
+    toErrorResponse(withKeysRedacted(error, parts.keyRing), headers, parts.onUnexpectedError),
   )
   // HEAD is answered like GET, without the body (RFC 9110 9.3.2).
   return method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response
@@ -129,6 +130,13 @@ async function answer(parts: ApiHandlerParts, request: Request, method: string, 
   })
   await parts.ready()
   return operation.handle({ url, params, body, headers })
+}
+
+/** Messages echo paths and values the client sent; a key among them is masked (security basics). */
+function withKeysRedacted(error: unknown, keyRing: KeyRing): unknown {
+  if (!(error instanceof ApiError)) return error
+  const message = redactKeys(error.message, keyRing.keys.map((apiKey) => apiKey.key))
+  return message === error.message ? error : new ApiError(error.status, error.code, message, { ...error.headers })
 }
 
 function refusal(decision: RateDecision): ApiError {
