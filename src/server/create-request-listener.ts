@@ -3,7 +3,7 @@ import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../http/client-address.js'
 import { JSON_CONTENT_TYPE } from '../http/json-response.js'
 import { incomingBody } from './incoming-body.js'
-import { refusalAnswer } from './refusal-answer.js'
+import { refusalAnswer, type Refusal } from './refusal-answer.js'
 import { unservableRequest } from './unservable-request.js'
 
 /** One answered request, for the request log. */
@@ -99,7 +99,7 @@ async function refuse(
   origin: string,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
-  refusal: Parameters<typeof refusalAnswer>[3],
+  refusal: Refusal,
 ): Promise<number> {
   const { status, headers, body } = await refusalAnswer(handlers, origin, incoming.socket.remoteAddress ?? 'unknown', refusal)
   outgoing.shouldKeepAlive = false
