@@ -202,7 +202,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const validator = createRequestValidator(openapiDocument)
   const operationIds = router.operations().map((operation) => operation.operationId)
   const faults = createFaultInjector({ faults: resolveFaults(resolved.faults, resolved.seed, operationIds), ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
-  const requestLog = createRequestLog(resolved.requestLogSize)
+  const requestLog = createRequestLog(resolved.requestLogSize, resolved.keys.map((apiKey) => apiKey.key))
   // Loading prism starts now, in the background, so the first request rarely waits for it.
   validator.warm().catch(resolved.onUnexpectedError)
 

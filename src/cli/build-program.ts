@@ -41,6 +41,10 @@ interface StartOptions {
   fault?: Record<string, OperationFaults>
   faultSeed?: number
   keepRequests: number
+  headersTimeout?: number
+  requestTimeout?: number
+  keepAliveTimeout?: number
+  shutdownGrace?: number
 }
 
 /**
@@ -76,6 +80,12 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--fault <op:settings>', 'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)').argParser(parseOperationFault))
     .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed))
     .addOption(new Option('--keep-requests <n>', 'answered requests the admin API keeps for reading').argParser(integerIn(0, 100_000)).default(100))
+    // Internal, for tests that play slow clients or a stuck shutdown without waiting the real
+    // limits out (src/server/server-limits.ts); hidden from --help.
+    .addOption(new Option('--headers-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
+    .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
+    .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
+    .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
     .action(async (options: StartOptions) => {
       try {
         await start(options, io)
@@ -131,12 +141,18 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   })
   if (options.now !== undefined) sandbox.clock.set(options.now)
   await sandbox.ready()
-  const log = createRequestLogger(options.log, io.stdout, io.colour)
+  const log = createRequestLogger(options.log, io.stdout, io.colour, sandbox.keys.map((apiKey) => apiKey.key))
   server = await startServer({
     handlers: sandbox.originHandlers,
     port: options.port,
     host: options.host,
     ...(log ? { onExchange: log } : {}),
+    limits: {
+      ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
+      ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
+      ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
+      ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
+    },
   })
   // One write, so whoever waits for "Listening on" has read these lines too.
   io.stdout([

@@ -1,13 +1,17 @@
 import type { ExchangeRecord } from '../server/create-request-listener.js'
-import { maskAuthorization, maskUrl } from './mask-key.js'
+import { redactKeys } from '../keys/redact-keys.js'
+import { maskAuthorization, maskUrl } from '../keys/mask-key.js'
 
 export type LogFormat = 'pretty' | 'json' | 'off'
 
-/** One line per answered request, with keys masked; colour only on a terminal. */
-export function createRequestLogger(format: LogFormat, write: (line: string) => void, colour: boolean) {
+/**
+ * One line per answered request, with keys masked; colour only on a terminal. `keys` (the
+ * configured ones) are masked wherever they appear in the URL too.
+ */
+export function createRequestLogger(format: LogFormat, write: (line: string) => void, colour: boolean, keys: readonly string[] = []) {
   if (format === 'off') return undefined
   return (record: ExchangeRecord): void => {
-    const url = maskUrl(record.url)
+    const url = redactKeys(maskUrl(record.url), keys)
     // Not even a prefix of the admin token: it opens more than any key.
     const key = record.url.startsWith('/__sandbox') ? 'admin' : maskAuthorization(record.authorization)
     const ms = Math.round(record.durationMs * 10) / 10

@@ -23,9 +23,12 @@ export function formatBanner({ url, version, options, keys, showKeys, now }: Ban
   } else {
     lines.push(`${keys.length} key(s) loaded from the keys file`)
   }
-  if (options.host === '0.0.0.0' || options.host === '::') {
+  // The bound address, not the option as typed: '::0' or '0:0:0:0:0:0:0:0' are all interfaces too.
+  const bound = new URL(url).hostname
+  if (bound === '0.0.0.0' || bound === '[::]') {
     lines.push(`Warning: bound to all interfaces (${options.host}); anyone who can reach this machine can call the sandbox`)
   }
-  lines.push(`Try: curl -H 'Authorization: Bearer ${keys[0]?.key ?? '<key>'}' ${url}/pets?limit=3`)
+  // Keys from a keys file are secrets: only demo keys are printed.
+  lines.push(`Try: curl -H 'Authorization: Bearer ${showKeys ? (keys[0]?.key ?? '<key>') : '<key>'}' ${url}/pets?limit=3`)
   return lines.join('\n')
 }

@@ -18,7 +18,9 @@ export async function loadKeysFile(path: string): Promise<KeyConfig[]> {
   try {
     json = JSON.parse(text)
   } catch (error) {
-    throw new ConfigError(`keys file ${path} is not valid JSON: ${(error as Error).message}`)
+    // V8 quotes the text around a bad token ("...key":"abc"x..."), which may be a key: drop it.
+    const reason = (error as Error).message.replace(/,\s*(?:\.\.\.)?".*" is not valid JSON$/s, '')
+    throw new ConfigError(`keys file ${path} is not valid JSON: ${reason}`)
   }
   if (typeof json !== 'object' || json === null || !('keys' in json)) {
     throw new ConfigError(`keys file ${path} must be an object with a "keys" array`)

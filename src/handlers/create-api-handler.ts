@@ -8,6 +8,7 @@ import { toErrorResponse } from '../errors/to-error-response.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
 import { DroppedConnection, FAULT_HEADER, type FaultInjector } from '../faults/create-fault-injector.js'
 import type { KeyRing } from '../keys/create-key-ring.js'
+import { redactKeys } from '../keys/redact-keys.js'
 import { PLANS } from '../keys/plans.js'
 import type { Cors } from '../policies/create-cors.js'
 import type { Deprecations } from '../policies/create-deprecations.js'
@@ -62,7 +63,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request): Promise<
   const response = await answer(parts, request, method, headers).catch((error: unknown) =>
     // An injected dropped connection: in-process fetch rejects with a TypeError, and the HTTP
     // adapter destroys the socket.
-    error instanceof DroppedConnection ? Response.error() : toErrorResponse(error, headers, parts.onUnexpectedError),
+    error instanceof DroppedConnection ? Response.error() : toErrorResponse(withKeysRedacted(error, parts.keyRing), headers, parts.onUnexpectedError),
   )
   parts.requestLog.record({
     time: new Date(parts.clock.now()).toISOString(),
@@ -149,6 +150,13 @@ async function answer(parts: ApiHandlerParts, request: Request, method: string, 
   })
   await parts.ready()
   return operation.handle({ url, params, body, headers })
+}
+
+/** Messages echo paths and values the client sent; a key among them is masked (security basics). */
+function withKeysRedacted(error: unknown, keyRing: KeyRing): unknown {
+  if (!(error instanceof ApiError)) return error
+  const message = redactKeys(error.message, keyRing.keys.map((apiKey) => apiKey.key))
+  return message === error.message ? error : new ApiError(error.status, error.code, message, { ...error.headers })
 }
 
 function refusal(decision: RateDecision): ApiError {

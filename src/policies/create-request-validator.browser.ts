@@ -3,6 +3,7 @@ import type { OpenApiDocument } from '../contract/openapi-document-type.js'
 import { ApiError } from '../errors/api-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import type { RequestToValidate } from './create-request-validator.js'
+import { checkParameterSyntax, type ParameterSyntax } from './check-parameter-syntax.js'
 import { describeDiagnostics, type Diagnostic, type ParameterBounds } from './describe-diagnostics.js'
 
 // The browser build's request validator, swapped in for create-request-validator.js by the
@@ -20,8 +21,12 @@ interface Parameter {
 }
 
 interface CompiledOperation {
-  /** `/pets/{petId}` as segments, to read path parameters from a request path. */
+  /** `/pets/{petId}`, the operation's path template. */
+  template: string
+  /** The template as segments, to read path parameters from a request path. */
   segments: string[]
+  /** D3's syntax rules, checked before the schemas exactly as the Node build does. */
+  syntax: ParameterSyntax[]
   query: ValidateFunction | undefined
   path: ValidateFunction | undefined
   body: ValidateFunction | undefined
@@ -46,6 +51,7 @@ export function createRequestValidator(document: OpenApiDocument) {
     async validate(operationId: string, request: RequestToValidate): Promise<void> {
       const entry = load().get(operationId)
       if (entry === undefined) throw new Error(`operation ${operationId} is not in the document`)
+      checkParameterSyntax(entry.syntax, entry.template, request.path, request.query)
       const diagnostics: Diagnostic[] = []
       const pathParams: Record<string, string> = {}
       const actual = request.path.split('/')
@@ -99,6 +105,7 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
       const parameters = [...((item.parameters as unknown[] | undefined) ?? []), ...(operation.parameters ?? [])].map((parameter) => inline(document, parameter) as Parameter)
       const bounds: ParameterBounds = {}
       const names: CompiledOperation['names'] = { query: {}, path: {} }
+      const syntax: ParameterSyntax[] = []
       const schemas: Record<'query' | 'path', { type: 'object'; properties: Record<string, object>; required: string[] }> = {
         query: { type: 'object', properties: {}, required: [] },
         path: { type: 'object', properties: {}, required: [] },
@@ -111,6 +118,7 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
         schemas[parameter.in].properties[parameter.name] = schema
         if (parameter.required === true) schemas[parameter.in].required.push(parameter.name)
         names[parameter.in][parameter.name] = parameter.name
+        syntax.push({ name: parameter.name, in: parameter.in, integer: declared.type === 'integer', enumerated: Array.isArray((declared as { enum?: unknown }).enum) })
         bounds[parameter.name.toLowerCase()] = {
           name: parameter.name,
           ...(schema.minimum === undefined ? {} : { minimum: schema.minimum }),
@@ -119,7 +127,9 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
       }
       const body = (inline(document, operation.requestBody) as { content?: Record<string, { schema?: object }> } | undefined)?.content?.['application/json']?.schema
       byId.set(operation.operationId, {
+        template: path,
         segments: path.split('/'),
+        syntax,
         query: Object.keys(schemas.query.properties).length > 0 ? coercing.compile(schemas.query) : undefined,
         path: Object.keys(schemas.path.properties).length > 0 ? coercing.compile(schemas.path) : undefined,
         body: body === undefined ? undefined : exact.compile(body),

@@ -2,6 +2,7 @@ import type { IHttpOperation } from '@stoplight/types'
 import type { OpenApiDocument } from '../contract/openapi-document-type.js'
 import { ApiError } from '../errors/api-error.js'
 import { ErrorCode } from '../errors/error-code.js'
+import { checkParameterSyntax, parameterSyntaxOf, type ParameterSyntax } from './check-parameter-syntax.js'
 import { describeDiagnostics, type Diagnostic, type ParameterBounds } from './describe-diagnostics.js'
 
 export interface RequestToValidate {
@@ -14,6 +15,7 @@ export interface RequestToValidate {
 interface CompiledOperation {
   operation: IHttpOperation
   bounds: ParameterBounds
+  syntax: ParameterSyntax[]
 }
 
 type ValidateInput = (typeof import('@stoplight/prism-http/dist/validator/index.js'))['validateInput']
@@ -45,6 +47,7 @@ export function createRequestValidator(document: OpenApiDocument) {
       const { operations, validateInput } = await load()
       const entry = operations.get(operationId)
       if (entry === undefined) throw new Error(`operation ${operationId} is not in the document`)
+      checkParameterSyntax(entry.syntax, entry.operation.path, request.path, request.query)
       const hasBody = request.body !== undefined
       const result = validateInput({
         resource: entry.operation,
@@ -84,7 +87,7 @@ async function compile(document: OpenApiDocument) {
         ...(schema.maximum === undefined ? {} : { maximum: schema.maximum }),
       }
     }
-    byId.set(operation.iid ?? operation.id, { operation, bounds })
+    byId.set(operation.iid ?? operation.id, { operation, bounds, syntax: parameterSyntaxOf(operation) })
   }
   return { operations: byId, validateInput }
 }

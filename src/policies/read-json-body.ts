@@ -1,5 +1,6 @@
 import { ApiError } from '../errors/api-error.js'
 import { ErrorCode } from '../errors/error-code.js'
+import { findDuplicateKey } from './find-duplicate-key.js'
 
 /** D9: bodies over 1 MiB are refused. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -7,7 +8,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 /**
  * Reads a request body as a JSON object (D9): `Content-Type` must be `application/json` (415),
  * at most 1 MiB (413, found from `Content-Length` or while streaming, never after reading it all),
- * valid UTF-8 and JSON (400), and an object (400).
+ * valid UTF-8 without a byte order mark and JSON without duplicate keys (400), and an object (400).
  */
 export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
   const mediaType = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase()
@@ -25,9 +26,13 @@ export async function readJsonBody(request: Request): Promise<Record<string, unk
   if (bytes.byteLength === 0) throw new ApiError(400, ErrorCode.invalidRequest, 'body is required: send a NewPet JSON object')
   let text: string
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    // ignoreBOM keeps a byte order mark in the text, so it is refused below instead of dropped.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
     throw new ApiError(400, ErrorCode.invalidRequest, 'body is not valid UTF-8')
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    throw new ApiError(400, ErrorCode.invalidRequest, 'body starts with a byte order mark; send JSON without one (RFC 8259 8.1)')
   }
   let value: unknown
   try {
@@ -39,6 +44,10 @@ export async function readJsonBody(request: Request): Promise<Record<string, unk
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ApiError(400, ErrorCode.invalidRequest, 'body must be a JSON object')
   }
+  const duplicate = findDuplicateKey(text)
+  if (duplicate !== undefined) {
+    throw new ApiError(400, ErrorCode.invalidRequest, `body has the key ${JSON.stringify(duplicate.slice(0, 100))} twice in one object`)
+  }
   return value as Record<string, unknown>
 }
 
@@ -48,7 +57,15 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
   const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch {
+      // The client disconnected or timed out mid-body: its fault, not a bug of ours (no 500, no
+      // "unexpected error" in the log). Nobody reads this answer; nothing has been stored.
+      throw new ApiError(400, ErrorCode.invalidRequest, 'body was not received in full')
+    }
+    const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > limit) {

@@ -1,4 +1,5 @@
-import { maskAuthorization, maskUrl } from '../cli/mask-key.js'
+import { maskAuthorization, maskUrl } from '../keys/mask-key.js'
+import { redactKeys } from '../keys/redact-keys.js'
 
 /** One answered request as the admin API and `sandbox.requests` show it; the key is masked. */
 export interface RequestLogEntry {
@@ -18,9 +19,10 @@ export interface RequestLogEntry {
 
 /**
  * The last `capacity` exchanges, oldest first, in a ring buffer: memory stays bounded however
- * long a shared sandbox runs. Keys are masked as they enter, so the buffer never holds one.
+ * long a shared sandbox runs. Keys are masked as they enter (the Authorization key, and any
+ * configured key a client put in the URL), so the buffer never holds one.
  */
-export function createRequestLog(capacity: number) {
+export function createRequestLog(capacity: number, keys: readonly string[] = []) {
   const entries: Array<RequestLogEntry | undefined> = new Array<RequestLogEntry | undefined>(capacity)
   let next = 0
   let size = 0
@@ -30,7 +32,7 @@ export function createRequestLog(capacity: number) {
     record(entry: Omit<RequestLogEntry, 'key' | 'path'> & { url: URL; authorization: string | null }): void {
       if (capacity === 0) return
       const { url, authorization, ...rest } = entry
-      entries[next] = { ...rest, path: maskUrl(url.pathname + url.search), key: maskAuthorization(authorization ?? undefined) }
+      entries[next] = { ...rest, path: redactKeys(maskUrl(url.pathname + url.search), keys), key: maskAuthorization(authorization ?? undefined) }
       next = (next + 1) % capacity
       size = Math.min(size + 1, capacity)
     },

@@ -3,6 +3,8 @@ import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../http/client-address.js'
 import { JSON_CONTENT_TYPE } from '../http/json-response.js'
 import { incomingBody } from './incoming-body.js'
+import { refusalAnswer, type Refusal } from './refusal-answer.js'
+import { unservableRequest } from './unservable-request.js'
 
 /** One answered request, for the request log. */
 export interface ExchangeRecord {
@@ -36,7 +38,10 @@ export function createRequestListener(handlers: RequestHandler[], { origin, onEx
         durationMs: performance.now() - started,
         authorization: incoming.headers.authorization,
       })
-    translate(handlers, origin, incoming, outgoing)
+    // A request fetch cannot carry gets its Error body here instead of a 500 from `new Request`.
+    const refusal = unservableRequest(incoming, origin)
+    const answering = refusal === undefined ? translate(handlers, origin, incoming, outgoing) : refuse(handlers, origin, incoming, outgoing, refusal)
+    answering
       .then(finish)
       .catch(() => {
         if (!outgoing.headersSent) {
@@ -93,6 +98,21 @@ async function translate(
   // A body the handlers refused before reading it whole (413, 415, 401...): drain the rest.
   if (body !== undefined && !incoming.complete) body.discard()
   return response.status
+}
+
+async function refuse(
+  handlers: RequestHandler[],
+  origin: string,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  refusal: Refusal,
+): Promise<number> {
+  const { status, headers, body } = await refusalAnswer(handlers, origin, incoming.socket.remoteAddress ?? 'unknown', refusal)
+  outgoing.shouldKeepAlive = false
+  outgoing.writeHead(status, headers)
+  outgoing.end(body)
+  incoming.resume()
+  return status
 }
 
 function notFound(): Response {

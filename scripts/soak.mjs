@@ -1,0 +1,255 @@
+#!/usr/bin/env node
+// npm run soak [-- --seconds 30 --warmup 15 --connections 200]
+//
+// Soaks the real CLI (a child process on 127.0.0.1, port 0) with mixed traffic from keep-alive
+// connections: list, create, get, 401 (no key) and 429 (a Free key far over its limit). Then
+// checks what the issue asks: no 5xx, no socket errors, every status the expected one, the
+// server's RSS flat after warm-up (growth under 20%), and every acknowledged pet retrievable with
+// unique ids. Prints a summary table and exits 1 when a check fails. Loopback only, bounded.
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { Agent, request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '30' },
+    // V8 grows its heap for the first ten-odd seconds of this load before RSS levels off.
+    warmup: { type: 'string', default: '15' },
+    connections: { type: 'string', default: '200' },
+  },
+})
+const SECONDS = Number(values.seconds)
+const WARMUP = Number(values.warmup)
+const CONNECTIONS = Number(values.connections)
+if (!(SECONDS > 0 && SECONDS <= 600) || !(WARMUP >= 0 && WARMUP <= 600) || !(CONNECTIONS > 0 && CONNECTIONS <= 1000)) {
+  console.error('usage: soak [--seconds 1..600] [--warmup 0..600] [--connections 1..1000]')
+  process.exit(2)
+}
+
+const BULK_KEY = 'soak-enterprise-key'
+const FREE_KEY = 'soak-free-key'
+// Share of each kind of request, out of 100.
+const MIX = [
+  ['list', 40],
+  ['get', 25],
+  ['create', 20],
+  ['unauthorized', 10],
+  ['rateLimited', 5],
+]
+// Requests without a valid key are limited per client address (D16, Free: 60 a minute): the 401
+// share comes from many loopback addresses, each used at most this often, so it stays 401s.
+const PER_ADDRESS = 50
+
+const dir = await mkdtemp(join(tmpdir(), 'petstore-soak-'))
+const keysFile = join(dir, 'keys.json')
+await writeFile(keysFile, JSON.stringify({ keys: [
+  { key: BULK_KEY, plan: 'enterprise', perMinute: 100_000_000, perDay: 1_000_000_000 },
+  { key: FREE_KEY, plan: 'free' },
+] }))
+
+const bin = new URL('../bin/petstore-sandbox.js', import.meta.url).pathname
+const child = spawn(process.execPath, [bin, 'start', '--port', '0', '--log', 'off', '--keys', keysFile], { stdio: ['ignore', 'pipe', 'pipe'] })
+let childOutput = ''
+child.stderr.on('data', (chunk) => (childOutput += chunk))
+const base = await new Promise((resolve, reject) => {
+  child.stdout.on('data', (chunk) => {
+    childOutput += chunk
+    const match = /Listening on (http:\/\/\S+\/v1)/.exec(childOutput)
+    if (match) resolve(new URL(match[1]))
+  })
+  child.once('exit', (code) => reject(new Error(`the CLI exited with ${code}:\n${childOutput}`)))
+})
+
+// FIFO, so every pooled connection keeps being used: with LIFO a connection can sit idle past the
+// server's keep-alive timeout (5 s) and be reused just as the server closes it, an ECONNRESET that
+// is the client's race, not the server's fault.
+const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS, maxFreeSockets: CONNECTIONS, scheduling: 'fifo' })
+const stats = {
+  requests: 0,
+  byKind: Object.fromEntries(MIX.map(([kind]) => [kind, 0])),
+  statuses: {},
+  serverErrors: 0,
+  socketErrors: 0,
+  unexpected: [],
+  latencies: [],
+}
+const acknowledged = new Map()
+let unauthorizedSent = 0
+
+function send({ method, path, key, body, localAddress, useAgent = agent }) {
+  return new Promise((resolve, reject) => {
+    const headers = { host: base.host }
+    if (key) headers.authorization = `Bearer ${key}`
+    if (body) {
+      headers['content-type'] = 'application/json'
+      headers['content-length'] = Buffer.byteLength(body)
+    }
+    const req = request({ host: base.hostname, port: base.port, method, path: `/v1${path}`, headers, agent: useAgent, ...(localAddress ? { localAddress } : {}) }, (res) => {
+      const chunks = []
+      res.on('data', (chunk) => chunks.push(chunk))
+      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
+}
+
+// A small deterministic generator, so two runs send the same mix.
+function random(seed) {
+  let state = seed >>> 0 || 1
+  return () => {
+    state ^= state << 13
+    state ^= state >>> 17
+    state ^= state << 5
+    return (state >>> 0) / 4294967296
+  }
+}
+
+function pick(next) {
+  let roll = next() * 100
+  for (const [kind, share] of MIX) {
+    if ((roll -= share) < 0) return kind
+  }
+  return MIX[0][0]
+}
+
+const unauthorizedAgent = new Agent({ keepAlive: false })
+function requestFor(kind, next) {
+  switch (kind) {
+    case 'list':
+      return { expect: [200], method: 'GET', path: `/pets?limit=${1 + Math.floor(next() * 20)}${next() < 0.3 ? '&status=available' : ''}`, key: BULK_KEY }
+    case 'get': {
+      const id = 1 + Math.floor(next() * 50)
+      return { expect: [200], method: 'GET', path: `/pets/${id}`, key: BULK_KEY }
+    }
+    case 'create':
+      return { expect: [201], method: 'POST', path: '/pets', key: BULK_KEY, body: JSON.stringify({ name: `Soak ${Math.floor(next() * 1e9)}`, categoryId: 1 + Math.floor(next() * 9), status: 'pending' }) }
+    case 'unauthorized': {
+      const n = Math.floor(unauthorizedSent++ / PER_ADDRESS)
+      const localAddress = `127.${1 + (Math.floor(n / 250) % 250)}.${Math.floor(n / 62_500) % 250}.${2 + (n % 250)}`
+      return { expect: [401], method: 'GET', path: '/pets', key: next() < 0.5 ? undefined : 'not-a-key', localAddress, useAgent: unauthorizedAgent }
+    }
+    default:
+      return { expect: [200, 429], method: 'GET', path: '/pets?limit=1', key: FREE_KEY }
+  }
+}
+
+// RSS of the server process, sampled through the run.
+const samples = []
+function sampleRss() {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))
+    if (match) samples.push({ at: performance.now() - started, rssMb: Number(match[1]) / 1024 })
+  } catch {
+    // The process is gone: the checks below report it.
+  }
+}
+
+const started = performance.now()
+const measuredFrom = WARMUP * 1000
+const deadline = started + (WARMUP + SECONDS) * 1000
+const sampler = setInterval(sampleRss, 250)
+sampleRss()
+
+await Promise.all(
+  Array.from({ length: CONNECTIONS }, async (_, worker) => {
+    const next = random(worker * 7919 + 17)
+    while (performance.now() < deadline) {
+      const kind = pick(next)
+      const spec = requestFor(kind, next)
+      const sentAt = performance.now()
+      try {
+        const { status, body } = await send(spec)
+        stats.latencies.push(performance.now() - sentAt)
+        stats.requests++
+        stats.byKind[kind]++
+        stats.statuses[status] = (stats.statuses[status] ?? 0) + 1
+        if (status >= 500) stats.serverErrors++
+        if (!spec.expect.includes(status)) {
+          if (stats.unexpected.length < 20) stats.unexpected.push(`${spec.method} ${spec.path} -> ${status} ${body.slice(0, 200)}`)
+        } else if (status === 201) {
+          const pet = JSON.parse(body)
+          if (acknowledged.has(pet.id)) stats.unexpected.push(`id ${pet.id} acknowledged twice`)
+          acknowledged.set(pet.id, body)
+        }
+      } catch (error) {
+        stats.socketErrors++
+        if (stats.unexpected.length < 20) stats.unexpected.push(`${spec.method} ${spec.path}: ${error.code ?? error.message}`)
+      }
+    }
+  }),
+)
+clearInterval(sampler)
+sampleRss()
+const elapsed = (performance.now() - started) / 1000 - WARMUP
+
+// Every acknowledged pet, read back: same body as its 201, ids unique.
+let checked = 0
+let missing = 0
+const ids = [...acknowledged.keys()]
+await Promise.all(
+  Array.from({ length: 50 }, async (_, lane) => {
+    for (let i = lane; i < ids.length; i += 50) {
+      const id = ids[i]
+      const { status, body } = await send({ method: 'GET', path: `/pets/${id}`, key: BULK_KEY })
+      checked++
+      if (status !== 200 || body !== acknowledged.get(id)) {
+        missing++
+        if (stats.unexpected.length < 40) stats.unexpected.push(`pet ${id}: ${status} ${body.slice(0, 200)}`)
+      }
+    }
+  }),
+)
+const uniqueIds = new Set(ids).size === ids.length
+
+agent.destroy()
+unauthorizedAgent.destroy()
+child.kill('SIGTERM')
+const exitCode = await new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+await rm(dir, { recursive: true, force: true })
+
+// Memory: after the warm-up, the median RSS of the first fifth of the measured run is the
+// baseline, compared with the median of the last fifth.
+const median = (list) => {
+  const sorted = [...list].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN
+}
+const total = SECONDS * 1000
+const measured = samples.map((s) => ({ at: s.at - measuredFrom, rssMb: s.rssMb })).filter((s) => s.at >= 0)
+const baseline = median(measured.filter((s) => s.at < total / 5).map((s) => s.rssMb))
+const final = median(measured.filter((s) => s.at >= (total * 4) / 5).map((s) => s.rssMb))
+const peak = Math.max(...measured.map((s) => s.rssMb))
+const growth = final / baseline - 1
+const latencies = stats.latencies.sort((a, b) => a - b)
+const percentile = (p) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? NaN
+
+const checks = [
+  ['no 5xx', stats.serverErrors === 0],
+  ['no socket errors', stats.socketErrors === 0],
+  ['every status the expected one', stats.unexpected.length === 0],
+  ['RSS growth after warm-up under 20%', growth < 0.2],
+  ['every acknowledged pet retrievable', missing === 0 && checked === ids.length],
+  ['ids unique', uniqueIds],
+  ['server exits 0 on SIGTERM', exitCode === 0],
+]
+const fmt = (n, digits = 1) => n.toFixed(digits)
+console.log(`
+Soak: ${CONNECTIONS} connections for ${fmt(elapsed)} s after a ${WARMUP} s warm-up, against petstore-sandbox on ${base.host}
+| figure | value |
+|---|---|
+| requests (warm-up included) | ${stats.requests} (${fmt(stats.requests / (elapsed + WARMUP), 0)}/s): ${Object.entries(stats.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')} |
+| statuses | ${Object.entries(stats.statuses).map(([status, n]) => `${status}: ${n}`).join(', ')} |
+| 5xx / socket errors / unexpected | ${stats.serverErrors} / ${stats.socketErrors} / ${stats.unexpected.length} |
+| latency p50 / p99 | ${fmt(percentile(0.5))} ms / ${fmt(percentile(0.99))} ms |
+| server RSS after warm-up / at the end / peak of the measured run | ${fmt(baseline)} MB / ${fmt(final)} MB (${growth >= 0 ? '+' : ''}${fmt(growth * 100)}%) / ${fmt(peak)} MB |
+| server RSS at each tenth of the measured run | ${Array.from({ length: 10 }, (_, i) => fmt(median(measured.filter((s) => s.at >= (i * total) / 10 && s.at < ((i + 1) * total) / 10).map((s) => s.rssMb)), 0)).join(' ')} MB |
+| pets created and checked | ${ids.length} acknowledged, ${checked} read back, ${missing} missing or different, ids ${uniqueIds ? 'unique' : 'NOT unique'} |
+`)
+for (const line of stats.unexpected) console.log(`  ${line}`)
+for (const [name, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}`)
+process.exit(checks.every(([, ok]) => ok) ? 0 : 1)

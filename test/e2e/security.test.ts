@@ -1,0 +1,92 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { rawExchange } from '../support/raw-http.js'
+import { runCli, startCli } from '../support/start-cli.js'
+
+const SECRET = 'team-secret-9f8e7d6c5b4a'
+
+async function keysFile(content: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-security-'))
+  const file = join(dir, 'keys.json')
+  await writeFile(file, content)
+  return file
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Requests that carry the key everywhere a client might put it, right or wrong. */
+async function sendTheKeyEverywhere(url: string): Promise<string[]> {
+  const bodies: string[] = []
+  const call = async (path: string, init: RequestInit = {}) => {
+    const response = await fetch(`${url}${path}`, init)
+    bodies.push(`${response.status} ${await response.text()}`)
+  }
+  await call('/pets?limit=1', { headers: { authorization: `Bearer ${SECRET}` } })
+  await call('/pets?limit=1', { headers: { authorization: `bearer   ${SECRET}  ` } })
+  await call('/pets', { headers: { authorization: `Bearer ${SECRET} trailing` } })
+  await call('/pets', { headers: { authorization: `Basic ${SECRET}` } })
+  await call('/pets', { headers: { authorization: SECRET } })
+  await call('/pets', { headers: { authorization: `Bearer ${SECRET}x` } })
+  await call(`/pets?api_key=${SECRET}`)
+  await call(`/pets?key=${SECRET}&limit=1`, { headers: { authorization: `Bearer ${SECRET}` } })
+  await call(`/pets?limit=${SECRET}`, { headers: { authorization: `Bearer ${SECRET}` } })
+  await call(`/pets?status=${SECRET}`, { headers: { authorization: `Bearer ${SECRET}` } })
+  await call(`/pets/${SECRET}`, { headers: { authorization: `Bearer ${SECRET}` } })
+  await call(`/${SECRET}`, { headers: { authorization: `Bearer ${SECRET}` } })
+  await call(`/${SECRET}`)
+  await call('/pets', { headers: { 'x-api-key': SECRET } })
+  await call('/pets', { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: `{"name":"${SECRET}",` })
+  await call('/pets', { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: `{"name":1,"categoryId":"${SECRET}"}` })
+  await call('/pets', { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': `text/${SECRET}` }, body: '{}' })
+  // And through node's parser: a head it refuses, with the key in it.
+  const raw = await rawExchange(url, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRET}\r\nBad Header: ${SECRET}\r\n\r\n`)
+  bodies.push(`${raw?.status} ${raw?.body.toString('utf8')}`)
+  return bodies
+}
+
+it.each(['pretty', 'json'])('never shows a configured key whole in the %s log or in Error bodies', async (format) => {
+  const file = await keysFile(JSON.stringify({ keys: [{ key: SECRET, plan: 'pro' }] }))
+  const cli = await startCli(['--log', format, '--keys', file])
+  try {
+    const bodies = await sendTheKeyEverywhere(cli.url)
+    await sleep(200)
+    // The traffic was logged (so the check below looked at real log lines)...
+    expect(cli.output().split('\n').filter((line) => line.includes('/v1/')).length).toBeGreaterThanOrEqual(17)
+    // ...and neither the log, the banner nor any answer holds the key.
+    expect(cli.output()).not.toContain(SECRET)
+    for (const body of bodies) expect(body).not.toContain(SECRET)
+    // Answers that echo the path show the key masked.
+    expect(bodies.some((body) => body.includes('team…#'))).toBe(true)
+  } finally {
+    await cli.stop()
+  }
+})
+
+it('does not quote a keys file when it is not valid JSON', async () => {
+  // The bad token right after the key: V8's message would quote the text around it.
+  const file = await keysFile(`{"keys":[{"plan":"pro","key":"${SECRET}"x}]}`)
+  const { code, stdout, stderr } = await runCli(['start', '--port', '0', '--keys', file])
+  expect(code).toBe(1)
+  expect(stderr).toContain('is not valid JSON')
+  expect(stdout + stderr).not.toContain(SECRET.slice(-6))
+})
+
+it('binds 127.0.0.1 by default and warns whenever it is bound to all interfaces', async () => {
+  const local = await startCli(['--log', 'off'])
+  try {
+    expect(new URL(local.url).hostname).toBe('127.0.0.1')
+    expect(local.output()).not.toMatch(/all interfaces/)
+  } finally {
+    await local.stop()
+  }
+  for (const host of ['0.0.0.0', '::', '0:0:0:0:0:0:0:0']) {
+    const open = await startCli(['--log', 'off', '--host', host])
+    try {
+      expect(open.output()).toMatch(/Warning: bound to all interfaces/)
+    } finally {
+      await open.stop()
+    }
+  }
+})
