@@ -76,9 +76,10 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const store = createPetStore({ seed: () => seedPets(resolved.seed, resolved.pets) })
   const keyRing = createKeyRing(resolved.keys)
   const rateLimiter = createRateLimiter({ now: clock.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds })
+  // Prism is not loaded here any more: valid requests pass the validator's fast check without it,
+  // and loading it (200 ms or more) blocked the first requests of every start-up. The first
+  // request that needs it, an invalid one, loads it.
   const validator = createRequestValidator(openapiDocument)
-  // Loading prism starts now, in the background, so the first request rarely waits for it.
-  validator.warm().catch(resolved.onUnexpectedError)
 
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
