@@ -2,6 +2,8 @@ import { Collection } from '@msw/data'
 import type { NewPet, Pet, PetStatus } from './pet.js'
 import { petSchema } from './pet-schema.js'
 
+const SEED_BATCH = 1000
+
 export interface PetStoreOptions {
   /** The pets a reset restores, in id order from 1. */
   seed: () => readonly NewPet[]
@@ -30,19 +32,22 @@ export function createPetStore({ seed }: PetStoreOptions) {
     return record
   }
 
-  function fill(): Promise<void> {
+  async function fill(): Promise<void> {
     // A fresh collection rather than `clear()`: clearing deletes record by record, which is
     // quadratic for a large store, and requests awaiting `ready` never see a half-filled one.
     const next = new Collection({ schema: petSchema })
     const nextIndex = new Map<number, Pet>()
     const pets = seed()
-    const created = next.createMany(pets.length, (index) => ({ id: index + 1, ...pets[index]! }))
-    return created.then((records) => {
+    // In batches, in id order: one createMany of 100000 kept 100000 pending creates alive at
+    // once, and the garbage collector took half of a 2 s start-up and 400 MB copying them.
+    for (let start = 0; start < pets.length; start += SEED_BATCH) {
+      const count = Math.min(SEED_BATCH, pets.length - start)
+      const records = await next.createMany(count, (index) => ({ id: start + index + 1, ...pets[start + index]! }))
       for (const record of records) nextIndex.set(record.id, record)
-      collection = next
-      byId = nextIndex
-      nextId = records.length + 1
-    })
+    }
+    collection = next
+    byId = nextIndex
+    nextId = pets.length + 1
   }
 
   return {
