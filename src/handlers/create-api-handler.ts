@@ -45,24 +45,30 @@ const UNSPECIFIED_AREAS = ['/store', '/categories']
  * msw tries a single predicate per request instead of a list of path patterns.
  */
 export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
+  // msw hands the same Request to the predicate and then to the resolver: the URL parsed for the
+  // first is reused by the second instead of being parsed twice per request.
+  const parsed = new WeakMap<Request, URL>()
   return http.all(
-    ({ request }) => parts.scope.claims(new URL(request.url)),
-    ({ request }) => handleRequest(parts, request),
+    ({ request }) => {
+      const url = new URL(request.url)
+      parsed.set(request, url)
+      return parts.scope.claims(url)
+    },
+    ({ request }) => handleRequest(parts, request, parsed.get(request) ?? new URL(request.url)),
   )
 }
 
-async function handleRequest(parts: ApiHandlerParts, request: Request): Promise<Response> {
+async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL): Promise<Response> {
   const headers = new Headers()
   const method = request.method.toUpperCase()
-  const response = await answer(parts, request, method, headers).catch((error: unknown) =>
+  const response = await answer(parts, request, url, method, headers).catch((error: unknown) =>
     toErrorResponse(error, headers, parts.onUnexpectedError),
   )
   // HEAD is answered like GET, without the body (RFC 9110 9.3.2).
   return method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response
 }
 
-async function answer(parts: ApiHandlerParts, request: Request, method: string, headers: Headers): Promise<Response> {
-  const url = new URL(request.url)
+async function answer(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): Promise<Response> {
   parts.cors.apply(request, headers)
   const apiPath = parts.scope.apiPath(url)
   const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
@@ -164,6 +170,7 @@ function decodeComponent(value: string, name: string): string {
 
 function queryOf(url: URL): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {}
+  if (url.search === '') return query
   for (const [name, value] of url.searchParams) {
     const existing = query[name]
     query[name] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]
