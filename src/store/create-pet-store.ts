@@ -1,8 +1,13 @@
-import { Collection } from '@msw/data'
-import type { NewPet, Pet, PetStatus } from './pet.js'
+import { Collection, Query } from '@msw/data'
+import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { petSchema } from './pet-schema.js'
 
 const SEED_BATCH = 1000
+
+// The queries of listPets, built once (they hold no state) instead of two Query objects and
+// their closures per request: the store was about 4 µs of a list request's CPU profile.
+const ANY_PET = new Query<Pet>(() => true)
+const BY_STATUS = Object.fromEntries(PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)])) as Record<PetStatus, Query<Pet>>
 
 export interface PetStoreOptions {
   /** The pets a reset restores, in id order from 1. */
@@ -61,9 +66,7 @@ export function createPetStore({ seed }: PetStoreOptions) {
     },
 
     list({ status, limit }: ListQuery): Pet[] {
-      return status === undefined
-        ? collection.findMany(undefined, { take: limit })
-        : collection.findMany((q) => q.where((pet) => pet.status === status), { take: limit })
+      return collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit })
     },
 
     get: (id: number): Pet | undefined => byId.get(id),
