@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import {
-  AUTHORIZATION, CONTRACT, PRISM_BIN, ROOT, SANDBOX_BIN, answers200, freePort, median, residentBytes, runScript, spawnServer, writeKeysFile,
+  AUTHORIZATION, CONTRACT, PRISM_BIN, ROOT, SANDBOX_BIN, answers200, cpuMs, freePort, median, residentBytes, runScript, spawnServer, writeKeysFile,
 } from './support.mjs'
 
 const quick = process.argv.includes('--quick')
@@ -38,8 +38,13 @@ async function start(name, extraArgs = []) {
   return { ...running, origin, list: server.list }
 }
 
-/** One autocannon run; throws when anything but 2xx came back, so a figure never hides errors. */
-async function load(origin, seconds, requests) {
+/**
+ * One autocannon run; throws when anything but 2xx came back, so a figure never hides errors.
+ * Also reads the server's CPU time per request (clock ticks of 10 ms, so a 5 s run resolves it to
+ * a few per cent): unlike req/s it hardly moves when other work takes the machine's cores.
+ */
+async function load(origin, seconds, requests, pid) {
+  const cpuBefore = cpuMs(pid)
   const result = await autocannon({
     url: origin,
     connections: CONNECTIONS,
@@ -49,7 +54,9 @@ async function load(origin, seconds, requests) {
   })
   const bad = result.non2xx + result.errors + result.timeouts
   if (bad > 0) throw new Error(`${origin}: ${bad} of ${result.requests.total} requests were not answered 2xx`)
-  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99 }
+  const cpuAfter = cpuMs(pid)
+  const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.requests.total
+  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest }
 }
 
 // list 70 %, create 15 %, get 15 %: one request description whose setupRequest draws the operation.
@@ -80,16 +87,16 @@ async function httpThroughput() {
   for (const name of names) running[name] = await start(name)
   const rounds = Object.fromEntries([...names, 'mixed'].map((name) => [name, []]))
   try {
-    for (const name of names) await load(running[name].origin, plan.warmupSeconds, [{ path: running[name].list }])
+    for (const name of names) await load(running[name].origin, plan.warmupSeconds, [{ path: running[name].list }], running[name].child.pid)
     for (let round = 0; round < plan.rounds; round++) {
       // Rotate the order too, so no server always runs right after the same neighbour.
       const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)]
       for (const name of order) {
-        const figure = await load(running[name].origin, plan.seconds, [{ path: running[name].list }])
+        const figure = await load(running[name].origin, plan.seconds, [{ path: running[name].list }], running[name].child.pid)
         rounds[name].push(figure)
         log(`  http round ${round + 1}/${plan.rounds} ${name.padEnd(8)} ${figure.rps.toFixed(0)} req/s`)
       }
-      const mixed = await load(running.sandbox.origin, plan.seconds, mixedRequests())
+      const mixed = await load(running.sandbox.origin, plan.seconds, mixedRequests(), running.sandbox.child.pid)
       rounds.mixed.push(mixed)
       log(`  http round ${round + 1}/${plan.rounds} mixed    ${mixed.rps.toFixed(0)} req/s`)
     }
@@ -103,11 +110,18 @@ async function httpThroughput() {
       p50Ms: median(figures.map((f) => f.p50)),
       p99Ms: median(figures.map((f) => f.p99)),
       rounds: figures.map((f) => Math.round(f.rps)),
+      cpuUsPerRequest: figures[0]?.cpuUsPerRequest === undefined ? undefined : median(figures.map((f) => f.cpuUsPerRequest)),
     }
   }
   // Ratios per round (servers of one round ran back to back), then their median.
   const ratio = (a, b) => median(rounds[a].map((f, i) => f.rps / rounds[b][i].rps))
-  return { ...summary, ratios: { sandboxOverPrism: ratio('sandbox', 'prism'), sandboxOverFloor: ratio('sandbox', 'floor'), sandboxOverRaw: ratio('sandbox', 'raw'), floorOverRaw: ratio('floor', 'raw') } }
+  // The same ratios from server CPU per request (b's CPU / a's CPU: work per request, inverted).
+  const cpuRatio = (a, b) => (rounds[a][0]?.cpuUsPerRequest === undefined ? undefined : median(rounds[a].map((f, i) => rounds[b][i].cpuUsPerRequest / f.cpuUsPerRequest)))
+  return {
+    ...summary,
+    ratios: { sandboxOverPrism: ratio('sandbox', 'prism'), sandboxOverFloor: ratio('sandbox', 'floor'), sandboxOverRaw: ratio('sandbox', 'raw'), floorOverRaw: ratio('floor', 'raw') },
+    cpuRatios: { sandboxOverPrism: cpuRatio('sandbox', 'prism'), sandboxOverFloor: cpuRatio('sandbox', 'floor'), sandboxOverRaw: cpuRatio('sandbox', 'raw') },
+  }
 }
 
 // --- 2. Start-up --------------------------------------------------------------------------------
@@ -184,11 +198,15 @@ function table(r) {
     lines.push(`| ${name} | ${format(value)} | ${target} | ${met === undefined ? '—' : met ? 'yes' : '**no**'} |`)
   }
   lines.push('', `HTTP, \`GET /v1/pets?limit=20\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds of ${plan.seconds} s:`, '')
-  lines.push('| server | req/s | p50 ms | p99 ms | rounds (req/s) |', '|---|---|---|---|---|')
+  lines.push('| server | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |', '|---|---|---|---|---|---|')
   const labels = { sandbox: 'sandbox (CLI, full pipeline)', prism: 'Prism mock 5.16 (`GET /pets`)', floor: 'floor: adapter + one constant msw handler', raw: 'raw node:http, same bytes', mixed: 'sandbox, mixed 70/15/15' }
   for (const name of ['sandbox', 'prism', 'floor', 'raw', 'mixed']) {
     const s = r.http[name]
-    lines.push(`| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.rounds.join(', ')} |`)
+    lines.push(`| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`)
+  }
+  const c = r.http.cpuRatios
+  if (c.sandboxOverPrism !== undefined) {
+    lines.push('', `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)}.`)
   }
   lines.push('', `Start-up, spawn to first 200, median of ${plan.startups}:`, '')
   lines.push('| server | median ms | runs ms |', '|---|---|---|')

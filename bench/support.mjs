@@ -1,6 +1,6 @@
 // Shared helpers of the benchmarks: statistics, child processes, ports, the benchmark key.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -104,4 +104,14 @@ export async function residentBytes(pid) {
   const status = await readFile(`/proc/${pid}/status`, 'utf8')
   const match = /VmRSS:\s+(\d+) kB/.exec(status)
   return match ? Number(match[1]) * 1024 : undefined
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux); undefined elsewhere. */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
 }
