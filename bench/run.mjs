@@ -241,8 +241,10 @@ if (only !== undefined) {
 }
 const markdown = table(results)
 process.stdout.write(`${markdown}\n`)
-writeFileSync(join(ROOT, 'bench/results.json'), `${JSON.stringify(results, null, 2)}\n`)
-log('wrote bench/results.json')
+// A quick run writes beside the full run's results, so it never replaces the figures BENCHMARKS.md quotes.
+const resultsFile = quick ? 'bench/results-quick.json' : 'bench/results.json'
+writeFileSync(join(ROOT, resultsFile), `${JSON.stringify(results, null, 2)}\n`)
+log(`wrote ${resultsFile}`)
 if (!quick) updateBenchmarksMd(markdown)
 
 function machine() {
