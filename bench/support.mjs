@@ -1,6 +1,6 @@
 // Shared helpers of the benchmarks: statistics, child processes, ports, the benchmark key.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,10 +16,12 @@ export const BENCH_KEY = 'bench-enterprise-key'
 export const BENCH_KEYS = [{ key: BENCH_KEY, plan: 'enterprise', perMinute: 1_000_000_000_000, perDay: 1_000_000_000_000 }]
 export const AUTHORIZATION = `Bearer ${BENCH_KEY}`
 
-/** Writes the benchmark key to a keys file for the CLI. */
+/** Writes the benchmark key to a keys file for the CLI; the file goes when this process exits. */
 export function writeKeysFile() {
-  const file = join(mkdtempSync(join(tmpdir(), 'petstore-bench-')), 'keys.json')
+  const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
+  const file = join(directory, 'keys.json')
   writeFileSync(file, JSON.stringify({ keys: BENCH_KEYS }))
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
   return file
 }
 
