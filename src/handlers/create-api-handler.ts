@@ -50,17 +50,24 @@ const UNSPECIFIED_AREAS = ['/store', '/categories']
  * msw tries a single predicate per request instead of a list of path patterns.
  */
 export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
+  // msw hands the same Request to the predicate and then to the resolver: the URL parsed for the
+  // first is reused by the second instead of being parsed twice per request.
+  const parsed = new WeakMap<Request, URL>()
   return http.all(
-    ({ request }) => parts.scope.claims(new URL(request.url)),
-    ({ request }) => handleRequest(parts, request),
+    ({ request }) => {
+      const url = new URL(request.url)
+      parsed.set(request, url)
+      return parts.scope.claims(url)
+    },
+    ({ request }) => handleRequest(parts, request, parsed.get(request) ?? new URL(request.url)),
   )
 }
 
-async function handleRequest(parts: ApiHandlerParts, request: Request): Promise<Response> {
+async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL): Promise<Response> {
   const started = performance.now()
   const headers = new Headers()
   const method = request.method.toUpperCase()
-  const response = await answer(parts, request, method, headers).catch((error: unknown) =>
+  const response = await answer(parts, request, url, method, headers).catch((error: unknown) =>
     // An injected dropped connection: in-process fetch rejects with a TypeError, and the HTTP
     // adapter destroys the socket.
     error instanceof DroppedConnection ? Response.error() : toErrorResponse(withKeysRedacted(error, parts.keyRing), headers, parts.onUnexpectedError),
@@ -68,7 +75,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request): Promise<
   parts.requestLog.record({
     time: new Date(parts.clock.now()).toISOString(),
     method,
-    url: new URL(request.url),
+    url,
     status: response.status,
     durationMs: Math.round((performance.now() - started) * 10) / 10,
     authorization: request.headers.get('authorization'),
@@ -79,8 +86,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request): Promise<
   return method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response
 }
 
-async function answer(parts: ApiHandlerParts, request: Request, method: string, headers: Headers): Promise<Response> {
-  const url = new URL(request.url)
+async function answer(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): Promise<Response> {
   parts.cors.apply(request, headers)
   const apiPath = parts.scope.apiPath(url)
   const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
@@ -192,6 +198,7 @@ function decodeComponent(value: string, name: string): string {
 
 function queryOf(url: URL): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {}
+  if (url.search === '') return query
   for (const [name, value] of url.searchParams) {
     const existing = query[name]
     query[name] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]

@@ -3,6 +3,7 @@ import type { OpenApiDocument } from '../contract/openapi-document-type.js'
 import { ApiError } from '../errors/api-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { checkParameterSyntax, parameterSyntaxOf, type ParameterSyntax } from './check-parameter-syntax.js'
+import { compileFastCheck, type FastCheck } from './compile-fast-check.js'
 import { describeDiagnostics, type Diagnostic, type ParameterBounds } from './describe-diagnostics.js'
 
 export interface RequestToValidate {
@@ -23,13 +24,25 @@ type ValidateInput = (typeof import('@stoplight/prism-http/dist/validator/index.
 // The prism operations derived from a document never change, so sandboxes share them: a test
 // suite that creates a sandbox per test pays the dereferencing once.
 const compiled = new WeakMap<OpenApiDocument, Promise<{ operations: Map<string, CompiledOperation>; validateInput: ValidateInput }>>()
+const fastChecks = new WeakMap<OpenApiDocument, Map<string, FastCheck>>()
 
 /**
  * Validates requests against the OpenAPI document with `@stoplight/prism-http`, and throws a 400
  * `invalid_request` naming every offending field. Prism is imported on first use: it costs a few
  * hundred milliseconds to load, which a test file should not pay before its first request.
+ *
+ * Requests that a per-operation fast check (compileFastCheck) finds certainly valid skip prism:
+ * its per-request cost was most of the pipeline's, and such a request is one prism accepts too.
+ * Everything else, every invalid request among it, goes through prism exactly as before.
  */
 export function createRequestValidator(document: OpenApiDocument) {
+  let checks = fastChecks.get(document)
+  if (checks === undefined) {
+    checks = compileFastChecks(document)
+    fastChecks.set(document, checks)
+  }
+  const fast = checks
+
   function load() {
     let loading = compiled.get(document)
     if (loading === undefined) {
@@ -44,6 +57,7 @@ export function createRequestValidator(document: OpenApiDocument) {
     warm: (): Promise<void> => load().then(() => undefined),
 
     async validate(operationId: string, request: RequestToValidate): Promise<void> {
+      if (fast.get(operationId)?.(request) === true) return
       const { operations, validateInput } = await load()
       const entry = operations.get(operationId)
       if (entry === undefined) throw new Error(`operation ${operationId} is not in the document`)
@@ -68,6 +82,19 @@ export function createRequestValidator(document: OpenApiDocument) {
 }
 
 export type RequestValidator = ReturnType<typeof createRequestValidator>
+
+function compileFastChecks(document: OpenApiDocument): Map<string, FastCheck> {
+  const checks = new Map<string, FastCheck>()
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const operationId = (operation as { operationId?: unknown } | null)?.operationId
+      if (typeof operationId !== 'string') continue
+      const check = compileFastCheck(document, path, method)
+      if (check !== undefined) checks.set(operationId, check)
+    }
+  }
+  return checks
+}
 
 async function compile(document: OpenApiDocument) {
   const [{ getHttpOperationsFromSpec }, { validateInput }] = await Promise.all([

@@ -62,7 +62,11 @@ async function translate(
   outgoing: ServerResponse,
 ): Promise<number> {
   const controller = new AbortController()
-  outgoing.once('close', () => controller.abort())
+  // Abort only for a client gone before its answer: aborting every finished exchange cost a
+  // DOMException and an abort event per request (about 5% of the floor's CPU profile).
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) controller.abort()
+  })
   const method = incoming.method ?? 'GET'
   const headers = new Headers()
   const raw = incoming.rawHeaders

@@ -1,6 +1,13 @@
-import { Collection } from '@msw/data'
-import type { NewPet, Pet, PetStatus } from './pet.js'
+import { Collection, Query } from '@msw/data'
+import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { petSchema } from './pet-schema.js'
+
+const SEED_BATCH = 1000
+
+// The queries of listPets, built once (they hold no state) instead of two Query objects and
+// their closures per request: the store was about 4 µs of a list request's CPU profile.
+const ANY_PET = new Query<Pet>(() => true)
+const BY_STATUS = Object.fromEntries(PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)])) as Record<PetStatus, Query<Pet>>
 
 export interface PetStoreOptions {
   /** The pets a reset restores, in id order from 1. */
@@ -44,7 +51,7 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     return record
   }
 
-  function fill(restore?: PetStorage): Promise<void> {
+  async function fill(restore?: PetStorage): Promise<void> {
     // A fresh collection rather than `clear()`: clearing deletes record by record, which is
     // quadratic for a large store, and requests awaiting `ready` never see a half-filled one.
     const next = new Collection({ schema: petSchema })
@@ -52,13 +59,16 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     const seeded = seed()
     const pets: Pet[] = seeded.map((pet, index) => ({ id: index + 1, ...pet }))
     if (restore !== undefined) pets.push(...restore.restored)
-    const created = next.createMany(pets.length, (index) => pets[index]!)
-    return created.then((records) => {
+    // In batches, in id order: one createMany of 100000 kept 100000 pending creates alive at
+    // once, and the garbage collector took half of a 2 s start-up and 400 MB copying them.
+    for (let start = 0; start < pets.length; start += SEED_BATCH) {
+      const count = Math.min(SEED_BATCH, pets.length - start)
+      const records = await next.createMany(count, (index) => pets[start + index]!)
       for (const record of records) nextIndex.set(record.id, record)
-      collection = next
-      byId = nextIndex
-      nextId = Math.max(seeded.length + 1, restore?.nextId ?? 0)
-    })
+    }
+    collection = next
+    byId = nextIndex
+    nextId = Math.max(seeded.length + 1, restore?.nextId ?? 0)
   }
 
   return {
@@ -84,9 +94,7 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     },
 
     list({ status, limit }: ListQuery): Pet[] {
-      return status === undefined
-        ? collection.findMany(undefined, { take: limit })
-        : collection.findMany((q) => q.where((pet) => pet.status === status), { take: limit })
+      return collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit })
     },
 
     get: (id: number): Pet | undefined => byId.get(id),

@@ -1,0 +1,11 @@
+import { seedPets } from '../dist/store/seed-pets.js'
+
+/**
+ * The bytes the sandbox answers to `GET /v1/pets?limit=20` with the default seed: the floor and
+ * raw servers send exactly these, so every server of the comparison moves the same payload.
+ */
+export function constantListBody() {
+  return JSON.stringify(seedPets(1, 20).map((pet, index) => ({ id: index + 1, ...pet })))
+}
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'

@@ -1,0 +1,50 @@
+// In-process throughput: `fetch` through msw's `setupServer`, one request at a time, the sandbox's
+// handlers against a bare msw handler answering the same bytes. Rounds alternate between the two
+// in one process (`resetHandlers` swaps them), so both see the same JIT and the same machine load.
+// Prints one JSON line.
+import { http, HttpResponse } from 'msw'
+import { setupServer } from 'msw/node'
+import { createSandbox } from '../dist/index.js'
+import { constantListBody, JSON_CONTENT_TYPE } from './constant-body.mjs'
+import { AUTHORIZATION, BENCH_KEYS, median } from './support.mjs'
+
+const rounds = Number(process.argv[2] ?? 7)
+const roundMs = Number(process.argv[3] ?? 2000)
+const URL_ = 'http://sandbox.test/v1/pets?limit=20'
+
+const sandbox = createSandbox({ keys: BENCH_KEYS })
+await sandbox.ready()
+const body = constantListBody()
+const bare = [http.get('http://sandbox.test/v1/pets', () => new HttpResponse(body, { headers: { 'content-type': JSON_CONTENT_TYPE } }))]
+const server = setupServer()
+server.listen({ onUnhandledFrame: 'error' })
+
+async function round(handlers, ms) {
+  server.resetHandlers(...handlers)
+  let count = 0
+  const started = performance.now()
+  while (performance.now() - started < ms) {
+    const response = await fetch(URL_, { headers: { authorization: AUTHORIZATION } })
+    const text = await response.text()
+    if (response.status !== 200 || text !== body) throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`)
+    count++
+  }
+  return ((performance.now() - started) * 1000) / count
+}
+
+await round(sandbox.handlers, 500)
+await round(bare, 500)
+const sandboxUs = []
+const bareUs = []
+for (let i = 0; i < rounds; i++) {
+  sandboxUs.push(await round(sandbox.handlers, roundMs))
+  bareUs.push(await round(bare, roundMs))
+}
+server.close()
+const summary = (us) => ({ usPerRequest: median(us), rps: 1e6 / median(us), roundsUs: us.map(Math.round) })
+process.stdout.write(`${JSON.stringify({
+  rounds,
+  sandbox: summary(sandboxUs),
+  bare: summary(bareUs),
+  ratio: median(sandboxUs.map((us, i) => us / bareUs[i])),
+})}\n`)

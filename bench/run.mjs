@@ -1,0 +1,291 @@
+// `npm run bench [-- --quick]`: every figure of issue 7 in one run. A benchmark, never a test.
+//
+// Each server runs in a child process of its own, so autocannon (here) and the server do not share
+// an event loop. Rounds are interleaved (sandbox, prism, floor, raw, sandbox, ...) and every figure
+// is the median of its rounds, so noise from other work on the machine hits all servers alike and
+// the ratios stay meaningful even when the absolute numbers wander.
+import autocannon from 'autocannon'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { join } from 'node:path'
+import {
+  AUTHORIZATION, CONTRACT, PRISM_BIN, ROOT, SANDBOX_BIN, answers200, cpuMs, freePort, median, residentBytes, runScript, spawnServer, writeKeysFile,
+} from './support.mjs'
+import { measureColdStart } from './cold-start-library.mjs'
+
+const quick = process.argv.includes('--quick')
+const plan = quick
+  ? { rounds: 2, seconds: 2, warmupSeconds: 1, startups: 2, inProcessRounds: 3, inProcessMs: 600, scaleSamples: 300 }
+  : { rounds: 5, seconds: 5, warmupSeconds: 2, startups: 5, inProcessRounds: 7, inProcessMs: 2000, scaleSamples: 2000 }
+const CONNECTIONS = 50
+const keysFile = writeKeysFile()
+const log = (line) => process.stderr.write(`${line}\n`)
+
+// --- 1. HTTP throughput ---------------------------------------------------------------------------
+
+const SERVERS = {
+  sandbox: { args: (port) => [SANDBOX_BIN, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile], list: '/v1/pets?limit=20' },
+  // Prism ignores the servers' /v1 prefix and serves the document's paths at the root.
+  prism: { args: (port) => [PRISM_BIN, 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', CONTRACT], list: '/pets?limit=20' },
+  floor: { args: (port) => [join(ROOT, 'bench/servers/floor-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
+  raw: { args: (port) => [join(ROOT, 'bench/servers/raw-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
+}
+
+async function start(name, extraArgs = []) {
+  const port = await freePort()
+  const server = SERVERS[name]
+  const origin = `http://127.0.0.1:${port}`
+  const running = await spawnServer([...server.args(port), ...extraArgs], { ready: answers200(`${origin}${server.list}`) })
+  return { ...running, origin, list: server.list }
+}
+
+/**
+ * One autocannon run; throws when anything but 2xx came back, so a figure never hides errors.
+ * Also reads the server's CPU time per request (clock ticks of 10 ms, so a 5 s run resolves it to
+ * a few per cent): unlike req/s it hardly moves when other work takes the machine's cores.
+ */
+async function load(origin, seconds, requests, pid) {
+  const cpuBefore = cpuMs(pid)
+  const result = await autocannon({
+    url: origin,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { authorization: AUTHORIZATION },
+    requests,
+  })
+  const bad = result.non2xx + result.errors + result.timeouts
+  if (bad > 0) throw new Error(`${origin}: ${bad} of ${result.requests.total} requests were not answered 2xx`)
+  const cpuAfter = cpuMs(pid)
+  const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.requests.total
+  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest }
+}
+
+// list 70 %, create 15 %, get 15 %: one request description whose setupRequest draws the operation.
+function mixedRequests() {
+  let created = 0
+  return [{
+    setupRequest(request) {
+      const draw = Math.random()
+      if (draw < 0.7) return { ...request, method: 'GET', path: '/v1/pets?limit=20' }
+      if (draw < 0.85) {
+        created++
+        return {
+          ...request,
+          method: 'POST',
+          path: '/v1/pets',
+          headers: { ...request.headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `Bench ${created}`, categoryId: 1 + (created % 5), status: 'available' }),
+        }
+      }
+      return { ...request, method: 'GET', path: `/v1/pets/${1 + Math.floor(Math.random() * 50)}` }
+    },
+  }]
+}
+
+async function httpThroughput() {
+  const names = Object.keys(SERVERS)
+  const running = {}
+  for (const name of names) running[name] = await start(name)
+  const rounds = Object.fromEntries([...names, 'mixed'].map((name) => [name, []]))
+  try {
+    for (const name of names) await load(running[name].origin, plan.warmupSeconds, [{ path: running[name].list }], running[name].child.pid)
+    for (let round = 0; round < plan.rounds; round++) {
+      // Rotate the order too, so no server always runs right after the same neighbour.
+      const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)]
+      for (const name of order) {
+        const figure = await load(running[name].origin, plan.seconds, [{ path: running[name].list }], running[name].child.pid)
+        rounds[name].push(figure)
+        log(`  http round ${round + 1}/${plan.rounds} ${name.padEnd(8)} ${figure.rps.toFixed(0)} req/s`)
+      }
+      const mixed = await load(running.sandbox.origin, plan.seconds, mixedRequests(), running.sandbox.child.pid)
+      rounds.mixed.push(mixed)
+      log(`  http round ${round + 1}/${plan.rounds} mixed    ${mixed.rps.toFixed(0)} req/s`)
+    }
+  } finally {
+    for (const name of names) await running[name].stop()
+  }
+  const summary = {}
+  for (const [name, figures] of Object.entries(rounds)) {
+    summary[name] = {
+      rps: median(figures.map((f) => f.rps)),
+      p50Ms: median(figures.map((f) => f.p50)),
+      p99Ms: median(figures.map((f) => f.p99)),
+      rounds: figures.map((f) => Math.round(f.rps)),
+      cpuUsPerRequest: figures[0]?.cpuUsPerRequest === undefined ? undefined : median(figures.map((f) => f.cpuUsPerRequest)),
+    }
+  }
+  // Ratios per round (servers of one round ran back to back), then their median.
+  const ratio = (a, b) => median(rounds[a].map((f, i) => f.rps / rounds[b][i].rps))
+  // The same ratios from server CPU per request (b's CPU / a's CPU: work per request, inverted).
+  const cpuRatio = (a, b) => (rounds[a][0]?.cpuUsPerRequest === undefined ? undefined : median(rounds[a].map((f, i) => rounds[b][i].cpuUsPerRequest / f.cpuUsPerRequest)))
+  return {
+    ...summary,
+    ratios: { sandboxOverPrism: ratio('sandbox', 'prism'), sandboxOverFloor: ratio('sandbox', 'floor'), sandboxOverRaw: ratio('sandbox', 'raw'), floorOverRaw: ratio('floor', 'raw') },
+    cpuRatios: { sandboxOverPrism: cpuRatio('sandbox', 'prism'), sandboxOverFloor: cpuRatio('sandbox', 'floor'), sandboxOverRaw: cpuRatio('sandbox', 'raw') },
+  }
+}
+
+// --- 2. Start-up --------------------------------------------------------------------------------
+
+async function startUp() {
+  const runs = { sandbox50: [], sandbox100000: [], prism: [] }
+  const rss100000 = []
+  for (let i = 0; i < plan.startups; i++) {
+    for (const [name, server, args] of [['sandbox50', 'sandbox', []], ['sandbox100000', 'sandbox', ['--pets', '100000']], ['prism', 'prism', []]]) {
+      const running = await start(server, args)
+      runs[name].push(running.startupMs)
+      if (name === 'sandbox100000') {
+        // Read once the server is up and idle, a second after its first answer.
+        await new Promise((resolve) => setTimeout(resolve, 1000))
+        rss100000.push(await residentBytes(running.child.pid))
+      }
+      await running.stop()
+      log(`  start-up ${i + 1}/${plan.startups} ${name.padEnd(14)} ${running.startupMs.toFixed(0)} ms`)
+    }
+  }
+  const ms = Object.fromEntries(Object.entries(runs).map(([name, values]) => [name, { medianMs: median(values), runsMs: values.map(Math.round) }]))
+  return { ...ms, sandbox50OverPrism: median(runs.sandbox50.map((v, i) => v / runs.prism[i])), cliRssAt100000Bytes: median(rss100000) }
+}
+
+// --- 3, 4. In-process, scale and memory (fresh processes of their own) -------------------------------
+
+const inProcess = () => runScript('in-process.mjs', [String(plan.inProcessRounds), String(plan.inProcessMs)])
+const scale = () => runScript('scale.mjs', [String(plan.scaleSamples)])
+// The library cannot choose V8's flags for its host; what a host can do about the young
+// generation is measured beside the default.
+const memory = async () => ({
+  ...(await runScript('memory.mjs', [], ['--expose-gc'])),
+  withSmallYoungGeneration: await runScript('memory.mjs', [], ['--expose-gc', '--max-semi-space-size=16']),
+})
+
+// What a test file pays before its first test (issue 5): fresh processes importing the library
+// and calling createSandbox(), beside msw's own import (bench/cold-start-library.mjs).
+const coldStart = () => measureColdStart({ runs: quick ? 5 : 15 })
+
+// Sections run in this order.
+const SECTIONS = [
+  ['http', httpThroughput],
+  ['startUp', startUp],
+  ['inProcess', inProcess],
+  ['scale', scale],
+  ['memory', memory],
+  ['coldStart', coldStart],
+]
+
+// --- report ---------------------------------------------------------------------------------------
+
+const TARGETS = [
+  ['sandbox / Prism, HTTP throughput', (r) => r.http.ratios.sandboxOverPrism, (v) => v >= 2, 'at least 2.0', ratioText],
+  ['sandbox / bare-msw floor, HTTP throughput', (r) => r.http.ratios.sandboxOverFloor, (v) => v >= 0.8, 'at least 0.8', ratioText],
+  ['sandbox / raw node:http, HTTP throughput', (r) => r.http.ratios.sandboxOverRaw, () => undefined, 'reported', ratioText],
+  ['start-up 50 pets / Prism start-up', (r) => r.startUp.sandbox50OverPrism, (v) => v <= 0.5, 'at most 0.5', ratioText],
+  ['start-up, 100000 pets', (r) => r.startUp.sandbox100000.medianMs, (v) => v < 1500, 'under 1500 ms', (v) => `${v.toFixed(0)} ms`],
+  ['in-process, sandbox / bare msw, time per request', (r) => r.inProcess.ratio, (v) => v <= 1.3, 'at most 1.3', ratioText],
+  ['list p50 at 100000 / at 1000 pets', (r) => r.scale.listP50Ratio, (v) => v <= 3, 'at most 3', ratioText],
+  ['resident memory with 100000 pets (CLI, idle after start-up)', (r) => r.startUp.cliRssAt100000Bytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
+  ['resident memory with 100000 pets (library)', (r) => r.memory.rssBytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
+  ['cold cost of a test file: import + createSandbox() + ready()', (r) => r.coldStart.library.ready, (v) => v <= 250, 'at most 250 ms', (v) => `${v.toFixed(0)} ms`],
+]
+
+function ratioText(v) {
+  return v.toFixed(2)
+}
+function mb(bytes) {
+  return `${(bytes / 2 ** 20).toFixed(0)} MB`
+}
+
+function table(r) {
+  const lines = []
+  lines.push('| figure | measured | target | met |', '|---|---|---|---|')
+  for (const [name, get, check, target, format] of TARGETS) {
+    const value = get(r)
+    const met = check(value)
+    lines.push(`| ${name} | ${format(value)} | ${target} | ${met === undefined ? '—' : met ? 'yes' : '**no**'} |`)
+  }
+  lines.push('', `HTTP, \`GET /v1/pets?limit=20\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds of ${plan.seconds} s:`, '')
+  lines.push('| server | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |', '|---|---|---|---|---|---|')
+  const labels = { sandbox: 'sandbox (CLI, full pipeline)', prism: 'Prism mock 5.16 (`GET /pets`)', floor: 'floor: adapter + one constant msw handler', raw: 'raw node:http, same bytes', mixed: 'sandbox, mixed 70/15/15' }
+  for (const name of ['sandbox', 'prism', 'floor', 'raw', 'mixed']) {
+    const s = r.http[name]
+    lines.push(`| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`)
+  }
+  const c = r.http.cpuRatios
+  if (c.sandboxOverPrism !== undefined) {
+    lines.push('', `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)}.`)
+  }
+  lines.push('', `Start-up, spawn to first 200, median of ${plan.startups}:`, '')
+  lines.push('| server | median ms | runs ms |', '|---|---|---|')
+  for (const [name, label] of [['sandbox50', 'sandbox, 50 pets'], ['sandbox100000', 'sandbox, 100000 pets'], ['prism', 'Prism mock']]) {
+    lines.push(`| ${label} | ${r.startUp[name].medianMs.toFixed(0)} | ${r.startUp[name].runsMs.join(', ')} |`)
+  }
+  lines.push('', `In-process (\`setupServer\` + \`fetch\`, one request at a time), median of ${r.inProcess.rounds} interleaved rounds:`, '')
+  lines.push('| handlers | req/s | µs per request |', '|---|---|---|')
+  lines.push(`| sandbox | ${r.inProcess.sandbox.rps.toFixed(0)} | ${r.inProcess.sandbox.usPerRequest.toFixed(0)} |`)
+  lines.push(`| bare msw handler, constant body | ${r.inProcess.bare.rps.toFixed(0)} | ${r.inProcess.bare.usPerRequest.toFixed(0)} |`)
+  lines.push('', `Scale, in-process, ${r.scale.samples} requests of each kind per size:`, '')
+  lines.push('| stored pets | list sold, limit 100: p50 / p99 ms | create: p50 / p99 ms |', '|---|---|---|')
+  for (const size of r.scale.sizes) {
+    const s = r.scale.bySize[size]
+    lines.push(`| ${size} | ${s.list.p50Ms.toFixed(3)} / ${s.list.p99Ms.toFixed(3)} | ${s.create.p50Ms.toFixed(3)} / ${s.create.p99Ms.toFixed(3)} |`)
+  }
+  lines.push('', `Memory with 100000 pets: the CLI process 1 s after its first 200, ${mb(r.startUp.cliRssAt100000Bytes)} RSS (median of ${plan.startups}); the library in a fresh process (\`createSandbox\`, seeded, one request, full GC) ${mb(r.memory.rssBytes)} RSS and ${mb(r.memory.heapUsedBytes)} heap used; ${mb(r.memory.withSmallYoungGeneration.rssBytes)} RSS under \`node --max-semi-space-size=16\` (the same process before \`createSandbox\`: ${mb(r.memory.baselineRssBytes)}).`)
+  const cold = r.coldStart
+  lines.push('', `Cold cost of a test file, median of ${cold.runs} fresh processes each (\`npm run bench:cold\` for this part alone):`, '')
+  lines.push('| step | median ms | / msw import |', '|---|---|---|')
+  const coldRow = (label, value) => lines.push(`| ${label} | ${value.toFixed(0)} | ${(value / cold.msw.import).toFixed(1)} |`)
+  coldRow('`import \'msw\'` + `msw/node`', cold.msw.import)
+  coldRow('`import \'petstore-sandbox\'`', cold.library.import)
+  coldRow('... + `createSandbox()` + `ready()`', cold.library.ready)
+  coldRow('... + the first response (`GET /v1/pets?limit=1`)', cold.library.firstResponse)
+  return lines.join('\n')
+}
+
+// `--only http,startUp` runs some sections, for development; it prints their raw results only.
+const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',')
+const results = { date: new Date().toISOString(), quick, plan, machine: machine() }
+for (const [name, run] of SECTIONS) {
+  if (only !== undefined && !only.includes(name)) continue
+  log(`${name}...`)
+  results[name] = await run()
+}
+if (only !== undefined) {
+  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`)
+  process.exit(0)
+}
+const markdown = table(results)
+process.stdout.write(`${markdown}\n`)
+// A quick run writes beside the full run's results, so it never replaces the figures BENCHMARKS.md quotes.
+const resultsFile = quick ? 'bench/results-quick.json' : 'bench/results.json'
+writeFileSync(join(ROOT, resultsFile), `${JSON.stringify(results, null, 2)}\n`)
+log(`wrote ${resultsFile}`)
+if (!quick) updateBenchmarksMd(markdown)
+
+function machine() {
+  return {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryBytes: totalmem(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  }
+}
+
+/** Replaces the generated part of BENCHMARKS.md, between its two markers, with this run's tables. */
+function updateBenchmarksMd(markdown) {
+  const file = join(ROOT, 'BENCHMARKS.md')
+  let text
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    return
+  }
+  const begin = '<!-- bench:results:begin -->'
+  const end = '<!-- bench:results:end -->'
+  const from = text.indexOf(begin)
+  const to = text.indexOf(end)
+  if (from === -1 || to === -1) return
+  const m = results.machine
+  const header = `Run of ${results.date.slice(0, 16).replace('T', ' ')} UTC on ${m.cpu}, ${m.cores} cores (shared), ${(m.memoryBytes / 2 ** 30).toFixed(0)} GB, Node ${m.node}, ${m.platform}.`
+  writeFileSync(file, `${text.slice(0, from + begin.length)}\n${header}\n\n${markdown}\n${text.slice(to)}`)
+  log('updated BENCHMARKS.md')
+}

@@ -1,0 +1,119 @@
+// Shared helpers of the benchmarks: statistics, child processes, ports, the benchmark key.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url))
+export const SANDBOX_BIN = join(ROOT, 'bin/petstore-sandbox.js')
+export const PRISM_BIN = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js')
+export const CONTRACT = join(ROOT, 'fixtures/openapi.yaml')
+
+/** A key whose quota no benchmark reaches: every request runs the whole pipeline and is answered 200. */
+export const BENCH_KEY = 'bench-enterprise-key'
+export const BENCH_KEYS = [{ key: BENCH_KEY, plan: 'enterprise', perMinute: 1_000_000_000_000, perDay: 1_000_000_000_000 }]
+export const AUTHORIZATION = `Bearer ${BENCH_KEY}`
+
+/** Writes the benchmark key to a keys file for the CLI; the file goes when this process exits. */
+export function writeKeysFile() {
+  const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
+  const file = join(directory, 'keys.json')
+  writeFileSync(file, JSON.stringify({ keys: BENCH_KEYS }))
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
+  return file
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+/** The nearest-rank percentile `p` (0..100) of `values`. */
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+}
+
+/** A port that was free a moment ago (the servers are spawned with it so start-up can be polled). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Spawns a server process and resolves once `ready()` answers true (polled every 5 ms), with the
+ * milliseconds from spawn to that moment.
+ */
+export async function spawnServer(args, { ready, env = {}, timeoutMs = 30_000 }) {
+  const started = performance.now()
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  let exited = false
+  child.once('exit', () => (exited = true))
+  const stop = () =>
+    new Promise((resolve) => {
+      if (exited) return resolve()
+      child.once('exit', () => resolve())
+      child.kill('SIGKILL')
+    })
+  for (;;) {
+    if (exited) throw new Error(`${args.join(' ')} exited before answering:\n${stderr}`)
+    if (performance.now() - started > timeoutMs) {
+      await stop()
+      throw new Error(`${args.join(' ')} did not answer within ${timeoutMs} ms:\n${stderr}`)
+    }
+    if (await ready().catch(() => false)) return { child, startupMs: performance.now() - started, stop }
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+/** True once `url` answers 200 to a GET with the benchmark key. */
+export function answers200(url) {
+  return async () => {
+    const response = await fetch(url, { headers: { authorization: AUTHORIZATION } })
+    await response.arrayBuffer()
+    return response.status === 200
+  }
+}
+
+/** Runs a benchmark script in a fresh Node process and returns the JSON it prints last. */
+export function runScript(script, args = [], nodeArgs = []) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bench', script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+    let stdout = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`bench/${script} exited with ${code}`))
+      const lines = stdout.trim().split('\n')
+      resolve(JSON.parse(lines[lines.length - 1]))
+    })
+  })
+}
+
+/** Resident set size of a process, from /proc (Linux), in bytes. */
+export async function residentBytes(pid) {
+  const { readFile } = await import('node:fs/promises')
+  const status = await readFile(`/proc/${pid}/status`, 'utf8')
+  const match = /VmRSS:\s+(\d+) kB/.exec(status)
+  return match ? Number(match[1]) * 1024 : undefined
+}
+
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux); undefined elsewhere. */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
+}
