@@ -73,7 +73,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
     error instanceof DroppedConnection ? Response.error() : toErrorResponse(withKeysRedacted(error, parts.keyRing), headers, parts.onUnexpectedError),
   )
   parts.requestLog.record({
-    time: new Date(parts.clock.now()).toISOString(),
+    time: parts.clock.now(),
     method,
     url,
     status: response.status,

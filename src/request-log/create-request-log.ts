@@ -17,22 +17,41 @@ export interface RequestLogEntry {
   fault?: string
 }
 
+/** What the pipeline hands over per request: raw, so recording costs no masking or formatting. */
+export interface RequestRecord {
+  /** Epoch ms, by the sandbox clock. */
+  time: number
+  method: string
+  url: URL
+  status: number
+  durationMs: number
+  authorization: string | null
+  fault?: string
+}
+
 /**
  * The last `capacity` exchanges, oldest first, in a ring buffer: memory stays bounded however
- * long a shared sandbox runs. Keys are masked as they enter (the Authorization key, and any
- * configured key a client put in the URL), so the buffer never holds one.
+ * long a shared sandbox runs. Entries are kept raw and masked when read (the Authorization key,
+ * credential-like query parameters, and any configured key a client put in the URL): recording
+ * runs on every request, reading only when someone asks, and no masked value ever leaves.
  */
 export function createRequestLog(capacity: number, keys: readonly string[] = []) {
-  const entries: Array<RequestLogEntry | undefined> = new Array<RequestLogEntry | undefined>(capacity)
+  const entries: Array<RequestRecord | undefined> = new Array<RequestRecord | undefined>(capacity)
   let next = 0
   let size = 0
 
+  const shown = ({ time, url, authorization, ...rest }: RequestRecord): RequestLogEntry => ({
+    time: new Date(time).toISOString(),
+    ...rest,
+    path: redactKeys(maskUrl(url.pathname + url.search), keys),
+    key: maskAuthorization(authorization ?? undefined),
+  })
+
   return {
     capacity,
-    record(entry: Omit<RequestLogEntry, 'key' | 'path'> & { url: URL; authorization: string | null }): void {
+    record(entry: RequestRecord): void {
       if (capacity === 0) return
-      const { url, authorization, ...rest } = entry
-      entries[next] = { ...rest, path: redactKeys(maskUrl(url.pathname + url.search), keys), key: maskAuthorization(authorization ?? undefined) }
+      entries[next] = entry
       next = (next + 1) % capacity
       size = Math.min(size + 1, capacity)
     },
@@ -40,7 +59,7 @@ export function createRequestLog(capacity: number, keys: readonly string[] = [])
     last(limit = capacity): RequestLogEntry[] {
       const count = Math.min(Math.max(0, limit), size)
       const out: RequestLogEntry[] = []
-      for (let i = count; i > 0; i--) out.push(entries[(next - i + capacity) % capacity]!)
+      for (let i = count; i > 0; i--) out.push(shown(entries[(next - i + capacity) % capacity]!))
       return out
     },
     clear(): void {
