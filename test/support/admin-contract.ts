@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs'
-import { afterEach, expect } from 'vitest'
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http/dist/utils/operations.js'
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js'
 import { parse } from 'yaml'
 import { createRouter } from '../../src/contract/create-router.js'
 import type { OpenApiDocument } from '../../src/contract/openapi-document-type.js'
+import { createContractChecker } from './contract-checker.js'
 
 /** fixtures/admin-openapi.yaml, the contract of the admin API under /__sandbox/. */
 export const adminDocument = parse(readFileSync(new URL('../../fixtures/admin-openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument
@@ -46,18 +46,5 @@ export async function adminContractViolations(method: string, url: string, respo
 
 /** Collects admin contract checks and fails the test in `afterEach` on any violation. */
 export function createAdminContractChecker() {
-  let pending: Array<Promise<string[]>> = []
-  let checked = 0
-  afterEach(async () => {
-    const results = await Promise.all(pending)
-    pending = []
-    expect(results.flat(), 'admin responses that break fixtures/admin-openapi.yaml').toEqual([])
-  })
-  return {
-    check(method: string, url: string, response: Response): void {
-      checked++
-      pending.push(adminContractViolations(method, url, response.clone()))
-    },
-    count: () => checked,
-  }
+  return createContractChecker(adminContractViolations, 'admin responses that break fixtures/admin-openapi.yaml')
 }
