@@ -45,17 +45,6 @@ const PROBES = {
     await import('@msw/data')
     console.log(JSON.stringify({ import: performance.now() - t0 }))`,
   library: LIBRARY_PROBE,
-  // The same with the browser build's Ajv validator swapped in for prism, through a resolve
-  // hook: what the cold cost would be if Node validated as the browser does.
-  libraryWithAjv: `
-    const { registerHooks } = await import('node:module')
-    registerHooks({
-      resolve(specifier, context, next) {
-        const resolved = next(specifier, context)
-        return resolved.url.endsWith('/dist/policies/create-request-validator.js') ? { ...resolved, url: resolved.url.replace(/\\.js$/, '.browser.js') } : resolved
-      },
-    })
-    ${LIBRARY_PROBE}`,
 }
 
 async function probe(name) {
@@ -78,7 +67,7 @@ const median = (values) => {
  * figures.library.ready   // import + createSandbox() + ready(), median ms
  */
 export async function measureColdStart({ runs = 15 } = {}) {
-  const samples = { node: [], msw: [], data: [], library: [], libraryWithAjv: [] }
+  const samples = { node: [], msw: [], data: [], library: [] }
   // One untimed round first: it fills the OS file cache as a previous test run would have.
   for (const name of Object.keys(samples)) await probe(name)
   for (let round = 0; round < runs; round++) {
@@ -99,17 +88,9 @@ export async function measureColdStart({ runs = 15 } = {}) {
       create: medianOf('library', 'create'),
       /** import + createSandbox() + ready(): the figure held to the target. */
       ready: medianOf('library', 'ready'),
-      /** ... + the first request answered, which also waits for the validator (prism) to load. */
+      /** ... + the first request answered (a valid one: Ajv's verdict, prism is not loaded). */
       firstResponse: medianOf('library', 'firstResponse'),
       process: medianOf('library', 'process'),
-    },
-    /** The same figures with the Ajv validator of the browser build instead of prism. */
-    libraryWithAjv: {
-      import: medianOf('libraryWithAjv', 'import'),
-      create: medianOf('libraryWithAjv', 'create'),
-      ready: medianOf('libraryWithAjv', 'ready'),
-      firstResponse: medianOf('libraryWithAjv', 'firstResponse'),
-      process: medianOf('libraryWithAjv', 'process'),
     },
   }
 }
@@ -125,10 +106,7 @@ function format(figures) {
     `    (@msw/data alone, in its own process               ${ms(figures.data.import)})`,
     `  petstore-sandbox import + createSandbox() + ready() ${ms(library.ready)}   ${ratio(library.ready)}, target ${figures.target} ms: ${library.ready <= figures.target ? 'met' : 'MISSED'}`,
     `    of which createSandbox() + ready()                ${ms(library.create)}`,
-    `  ... + first response (waits for prism to load)      ${ms(library.firstResponse)}   ${ratio(library.firstResponse)}`,
-    `  with the Ajv validator instead of prism (as in the browser build):`,
-    `    import + createSandbox() + ready()                ${ms(figures.libraryWithAjv.ready)}   ${ratio(figures.libraryWithAjv.ready)}`,
-    `    ... + first response                              ${ms(figures.libraryWithAjv.firstResponse)}   ${ratio(figures.libraryWithAjv.firstResponse)}`,
+    `  ... + first response                                ${ms(library.firstResponse)}   ${ratio(library.firstResponse)}`,
     `  whole process: bare node ${ms(figures.bareProcess).trim()}, msw ${ms(msw.process).trim()}, sandbox to first response ${ms(library.process).trim()}`,
   ].join('\n')
 }
