@@ -1,15 +1,8 @@
 import { readFileSync } from 'node:fs'
-import { validate } from '@readme/openapi-parser'
 import { parse } from 'yaml'
 import { expect, it } from 'vitest'
 
 const yaml = readFileSync(new URL('../../fixtures/admin-openapi.yaml', import.meta.url), 'utf8')
-
-it('is a valid OpenAPI document', async () => {
-  const result = await validate(parse(yaml))
-  expect(result.valid ? [] : result.errors).toEqual([])
-  expect(result.valid).toBe(true)
-})
 
 it('puts every admin operation behind the admin bearer token', () => {
   const document = parse(yaml)

@@ -6,8 +6,8 @@ import { openapiDocument } from '../../src/contract/openapi-document.js'
 
 const yaml = readFileSync(new URL('../../fixtures/openapi.yaml', import.meta.url), 'utf8')
 
-it('is a valid OpenAPI document', async () => {
-  const result = await validate(parse(yaml))
+it.each(['openapi.yaml', 'admin-openapi.yaml'])('finds fixtures/%s a valid OpenAPI document', async (file) => {
+  const result = await validate(parse(readFileSync(new URL(`../../fixtures/${file}`, import.meta.url), 'utf8')))
   expect(result.valid ? [] : result.errors).toEqual([])
   expect(result.valid).toBe(true)
 })
