@@ -11,6 +11,7 @@ export function toErrorResponse(
   error: unknown,
   headers: Headers,
   onUnexpected?: (error: unknown) => void,
+  request?: Request,
 ): Response {
   const apiError =
     error instanceof ApiError
@@ -22,5 +23,6 @@ export function toErrorResponse(
     { code: apiError.code, message: apiError.message, status: apiError.status },
     apiError.status,
     headers,
+    request,
   )
 }

@@ -70,7 +70,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
   const response = await answer(parts, request, url, method, headers).catch((error: unknown) =>
     // An injected dropped connection: in-process fetch rejects with a TypeError, and the HTTP
     // adapter destroys the socket.
-    error instanceof DroppedConnection ? Response.error() : toErrorResponse(withKeysRedacted(error, parts.keyRing), headers, parts.onUnexpectedError),
+    error instanceof DroppedConnection ? Response.error() : toErrorResponse(withKeysRedacted(error, parts.keyRing), headers, parts.onUnexpectedError, request),
   )
   parts.requestLog.record({
     time: parts.clock.now(),
@@ -155,7 +155,7 @@ async function answer(parts: ApiHandlerParts, request: Request, url: URL, method
     ...(body === undefined ? {} : { body }),
   })
   await parts.ready()
-  return operation.handle({ url, params, body, headers })
+  return operation.handle({ url, params, body, headers, request })
 }
 
 /** Messages echo paths and values the client sent; a key among them is masked (security basics). */

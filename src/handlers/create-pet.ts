@@ -16,14 +16,14 @@ export const MAX_NAME_LENGTH = 200
 export function createPet(store: PetStore, defaultStatus: PetStatus | undefined): Operation {
   return {
     readsBody: true,
-    async handle({ body, headers }) {
+    async handle({ body, headers, request }) {
       const name = String(body?.name).trim()
       if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
         throw new ApiError(400, ErrorCode.invalidRequest, `name must be 1 to ${MAX_NAME_LENGTH} characters after trimming`)
       }
       const status = (body?.status as PetStatus | undefined) ?? defaultStatus
       const pet = await store.create({ name, categoryId: body?.categoryId as number, ...(status === undefined ? {} : { status }) })
-      return jsonResponse(pet, 201, headers)
+      return jsonResponse(pet, 201, headers, request)
     },
   }
 }

@@ -8,12 +8,12 @@ import type { Operation } from './operation.js'
 export function getPet(store: PetStore): Operation {
   return {
     readsBody: false,
-    handle({ params, headers }) {
+    handle({ params, headers, request }) {
       // petId is an integer of 1 or more by now; one beyond 2^53 can't be stored, so it is a 404.
       const id = Number(params.petId)
       const pet = store.get(id)
       if (pet === undefined) throw new ApiError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`)
-      return jsonResponse(pet, 200, headers)
+      return jsonResponse(pet, 200, headers, request)
     },
   }
 }

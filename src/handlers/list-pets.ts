@@ -9,12 +9,12 @@ const DEFAULT_LIMIT = 20
 export function listPets(store: PetStore): Operation {
   return {
     readsBody: false,
-    handle({ url, headers }) {
+    handle({ url, headers, request }) {
       // Validation has run: limit is an integer in 1..100 and status a PetStatus, when present.
       const limit = url.searchParams.get('limit')
       const status = url.searchParams.get('status') as PetStatus | null
       const pets = store.list({ limit: limit === null ? DEFAULT_LIMIT : Number(limit), status: status ?? undefined })
-      return jsonResponse(pets, 200, headers)
+      return jsonResponse(pets, 200, headers, request)
     },
   }
 }

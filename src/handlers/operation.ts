@@ -6,6 +6,8 @@ export interface OperationContext {
   body: Record<string, unknown> | undefined
   /** Response headers set by the policies (rate limits, CORS, deprecation): send them. */
   headers: Headers
+  /** The request itself, for `jsonResponse` (the node:http adapter's needs no body stream). */
+  request: Request
 }
 
 export interface Operation {

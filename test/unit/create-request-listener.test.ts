@@ -2,6 +2,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { http, HttpResponse } from 'msw'
 import { expect, it } from 'vitest'
+import { AdapterRequest } from '../../src/http/adapter-request.js'
+import { JSON_CONTENT_TYPE, jsonResponse, jsonText } from '../../src/http/json-response.js'
 import { createRequestListener, type ExchangeRecord } from '../../src/server/create-request-listener.js'
 
 async function serve(handlers: Parameters<typeof createRequestListener>[0]) {
@@ -43,4 +45,39 @@ it('answers 500 with an Error body when a handler throws past msw', async () => 
   } finally {
     await server.close()
   }
+})
+
+it('writes the JSON text of a body-less jsonResponse, made for its AdapterRequest, with its byte length', async () => {
+  const seen: boolean[] = []
+  const server = await serve([
+    http.get('*/pets', ({ request }) => {
+      const response = jsonResponse({ name: 'Zoë 🐾', n: 1 }, 200, new Headers({ 'x-extra': 'yes' }), request)
+      seen.push(request instanceof AdapterRequest, response.body === null)
+      return response
+    }),
+  ])
+  try {
+    const response = await fetch(`${server.origin}/pets`)
+    const bytes = Buffer.from(await response.arrayBuffer())
+    expect(seen).toEqual([true, true])
+    expect(response.headers.get('content-type')).toBe(JSON_CONTENT_TYPE)
+    expect(response.headers.get('x-extra')).toBe('yes')
+    expect(Number(response.headers.get('content-length'))).toBe(bytes.byteLength)
+    expect(JSON.parse(bytes.toString('utf8'))).toEqual({ name: 'Zoë 🐾', n: 1 })
+
+    const head = await fetch(`${server.origin}/pets`, { method: 'HEAD' })
+    expect(head.headers.get('content-length')).toBe(null)
+    expect(await head.text()).toBe('')
+  } finally {
+    await server.close()
+  }
+})
+
+it('gives any other request an ordinary Response whose body is the JSON text', async () => {
+  const response = jsonResponse({ a: [1, 2] }, 201, new Headers(), new Request('http://x/'))
+  expect(jsonText(response)).toBe('{"a":[1,2]}')
+  expect(response.status).toBe(201)
+  expect(await response.json()).toEqual({ a: [1, 2] })
+  // Once the body was read, the text is no longer offered in its place.
+  expect(jsonText(response)).toBe(undefined)
 })
