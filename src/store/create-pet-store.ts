@@ -1,6 +1,7 @@
 import { Collection, Query } from '@msw/data'
 import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { petSchema } from './pet-schema.js'
+import { createPrimaryKeys } from './create-primary-keys.js'
 
 const SEED_BATCH = 1000
 
@@ -44,9 +45,11 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
   let byId = new Map<number, Pet>()
   let nextId = 1
   let ready: Promise<void> = Promise.resolve()
+  const primaryKeys = createPrimaryKeys()
 
   async function insert(pet: Pet): Promise<Pet> {
-    const record = await collection.create(pet)
+    const record = await collection.create(primaryKeys.keyed(pet))
+    primaryKeys.learn(record)
     byId.set(record.id, record)
     return record
   }
@@ -61,10 +64,14 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     if (restore !== undefined) pets.push(...restore.restored)
     // In batches, in id order: one createMany of 100000 kept 100000 pending creates alive at
     // once, and the garbage collector took half of a 2 s start-up and 400 MB copying them.
-    for (let start = 0; start < pets.length; start += SEED_BATCH) {
-      const count = Math.min(SEED_BATCH, pets.length - start)
-      const records = await next.createMany(count, (index) => pets[start + index]!)
+    // The first batch is one pet: the primary-key symbol is learnt from it, so every later pet
+    // is keyed by its id.
+    for (let start = 0; start < pets.length; ) {
+      const count = Math.min(start === 0 ? 1 : SEED_BATCH, pets.length - start)
+      const records = await next.createMany(count, (index) => primaryKeys.keyed(pets[start + index]!))
       for (const record of records) nextIndex.set(record.id, record)
+      if (records[0] !== undefined) primaryKeys.learn(records[0])
+      start += count
     }
     collection = next
     byId = nextIndex
