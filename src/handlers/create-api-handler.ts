@@ -17,6 +17,7 @@ import type { RequestValidator } from '../policies/create-request-validator.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
 import { parseBearer } from '../policies/parse-bearer.js'
 import { readJsonBody } from '../policies/read-json-body.js'
+import { queryOf } from '../http/query-of.js'
 import type { Operation } from './operation.js'
 
 export interface ApiHandlerParts {
@@ -149,13 +150,14 @@ async function answer(parts: ApiHandlerParts, request: Request, url: URL, method
   const params = decodeParams(route.params)
   const path = decodeComponent(apiPath, 'path')
   const body = operation.readsBody ? await readJsonBody(request) : undefined
+  const query = queryOf(url)
   await parts.validator.validate(route.operation.operationId, {
     path,
-    query: queryOf(url),
+    query,
     ...(body === undefined ? {} : { body }),
   })
   await parts.ready()
-  return operation.handle({ url, params, body, headers, request })
+  return operation.handle({ url, query, params, body, headers, request })
 }
 
 /** Messages echo paths and values the client sent; a key among them is masked (security basics). */
@@ -196,12 +198,3 @@ function decodeComponent(value: string, name: string): string {
   }
 }
 
-function queryOf(url: URL): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {}
-  if (url.search === '') return query
-  for (const [name, value] of url.searchParams) {
-    const existing = query[name]
-    query[name] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]
-  }
-  return query
-}

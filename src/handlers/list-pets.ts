@@ -9,12 +9,17 @@ const DEFAULT_LIMIT = 20
 export function listPets(store: PetStore): Operation {
   return {
     readsBody: false,
-    handle({ url, headers, request }) {
+    handle({ query, headers, request }) {
       // Validation has run: limit is an integer in 1..100 and status a PetStatus, when present.
-      const limit = url.searchParams.get('limit')
-      const status = url.searchParams.get('status') as PetStatus | null
-      const pets = store.list({ limit: limit === null ? DEFAULT_LIMIT : Number(limit), status: status ?? undefined })
+      const limit = first(query.limit)
+      const status = first(query.status) as PetStatus | undefined
+      const pets = store.list({ limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), status })
       return jsonResponse(pets, 200, headers, request)
     },
   }
+}
+
+/** The first of a parameter's values, as `URLSearchParams.get` reads a repeated one. */
+function first(value: string | readonly string[] | undefined): string | undefined {
+  return typeof value === 'string' ? value : value?.[0]
 }

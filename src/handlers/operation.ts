@@ -1,6 +1,8 @@
 /** What an operation gets from the pipeline once a request is authenticated, admitted and valid. */
 export interface OperationContext {
   url: URL
+  /** The query, form-decoded; a repeated name has its values in order. */
+  query: Readonly<Record<string, string | string[]>>
   params: Record<string, string>
   /** The parsed JSON body, for operations that take one. */
   body: Record<string, unknown> | undefined

@@ -23,8 +23,9 @@ interface Parameter {
 interface CompiledOperation {
   /** `/pets/{petId}`, the operation's path template. */
   template: string
-  /** The template as segments, to read path parameters from a request path. */
-  segments: string[]
+  /** The template's parameters and their segment positions, to read them from a request path. */
+  pathParameters: { name: string; index: number }[]
+  segmentCount: number
   /** D3's syntax rules, checked before the schemas exactly as the Node build does. */
   syntax: ParameterSyntax[]
   query: ValidateFunction | undefined
@@ -102,14 +103,12 @@ function diagnose(entry: CompiledOperation, request: RequestToValidate): Diagnos
   const diagnostics: Diagnostic[] = []
   const pathParams: Record<string, string> = {}
   const actual = request.path.split('/')
-  entry.segments.forEach((segment, index) => {
-    const name = /^\{(.+)\}$/.exec(segment)?.[1]
-    if (name === undefined) return
+  for (const { name, index } of entry.pathParameters) {
     // A last parameter takes the rest of the path, as prism reads it: `/pets/1%2F2` decodes to
     // `/pets/1/2`, whose petId `1/2` is no integer.
-    const value = index === entry.segments.length - 1 ? actual.slice(index).join('/') : actual[index]
+    const value = index === entry.segmentCount - 1 ? actual.slice(index).join('/') : actual[index]
     if (value !== undefined) pathParams[name] = value
-  })
+  }
   // Copies: Ajv coerces query and path values to their declared types in place.
   check(entry.path, { ...pathParams }, 'path', entry, diagnostics)
   check(entry.query, queryByDeclaredName(entry, request.query), 'query', entry, diagnostics)
@@ -125,8 +124,10 @@ function queryByDeclaredName(entry: CompiledOperation, query: Record<string, str
   const byName: Record<string, string | string[]> = {}
   for (const [key, value] of Object.entries(query)) {
     const name = Object.keys(entry.names.query).find((declared) => declared.toLowerCase() === key.toLowerCase()) ?? key
-    const existing = byName[name]
-    byName[name] = existing === undefined ? value : [...[existing].flat(), ...[value].flat()]
+    // Own properties, defined: a parameter named `constructor` or `__proto__` is just a name.
+    const existing = Object.hasOwn(byName, name) ? byName[name] : undefined
+    const values = existing === undefined ? value : [...[existing].flat(), ...[value].flat()]
+    Object.defineProperty(byName, name, { value: values, enumerable: true, writable: true, configurable: true })
   }
   return byName
 }
@@ -190,7 +191,11 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
       const body = (inline(document, operation.requestBody) as { content?: Record<string, { schema?: object }> } | undefined)?.content?.['application/json']?.schema
       byId.set(operation.operationId, {
         template: path,
-        segments: path.split('/'),
+        pathParameters: path.split('/').flatMap((segment, index) => {
+          const name = /^\{(.+)\}$/.exec(segment)?.[1]
+          return name === undefined ? [] : [{ name, index }]
+        }),
+        segmentCount: path.split('/').length,
         syntax,
         query: Object.keys(schemas.query.properties).length > 0 ? coercing.compile(schemas.query) : undefined,
         path: Object.keys(schemas.path.properties).length > 0 ? coercing.compile(schemas.path) : undefined,

@@ -1,0 +1,32 @@
+/**
+ * The query string as form-decoded names and values, as `URLSearchParams` reads them; a repeated
+ * name gathers its values in order.
+ *
+ * @example
+ * queryOf(new URL('http://x/v1/pets?limit=5&tag=a&tag=b')) // { limit: '5', tag: ['a', 'b'] }
+ */
+export function queryOf(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {}
+  const add = (name: string, value: string) => {
+    // Own properties only, defined rather than assigned: `?constructor=` must not find
+    // Object.prototype's, and `?__proto__=` must be a parameter, not a new prototype.
+    const existing = Object.hasOwn(query, name) ? query[name] : undefined
+    const values = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]
+    Object.defineProperty(query, name, { value: values, enumerable: true, writable: true, configurable: true })
+  }
+  const search = url.search
+  if (search === '') return query
+  if (!/[%+]/.test(search)) {
+    // Without `%` or `+`, form decoding changes nothing: splitting by hand gives what
+    // URLSearchParams gives, without building one (about 2 µs of every request).
+    for (const pair of search.slice(1).split('&')) {
+      if (pair === '') continue
+      const equals = pair.indexOf('=')
+      if (equals === -1) add(pair, '')
+      else add(pair.slice(0, equals), pair.slice(equals + 1))
+    }
+    return query
+  }
+  for (const [name, value] of url.searchParams) add(name, value)
+  return query
+}
