@@ -180,3 +180,10 @@ it('asks for a key before saying an area is not implemented', async () => {
   const response = await call('/store/orders', { key: null })
   expect(response.status).toBe(401)
 })
+
+it('reads percent-encoded and plain query strings alike over HTTP', async () => {
+  const plain = await (await call('/pets?status=available&limit=2')).json()
+  expect(plain).toHaveLength(2)
+  expect(await (await call('/pets?status=av%61ilable&limit=%32')).json()).toEqual(plain)
+  expect(await (await call('/pets?constructor=&__proto__=1&status=available&limit=2')).json()).toEqual(plain)
+})
