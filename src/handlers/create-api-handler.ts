@@ -157,7 +157,7 @@ async function answer(parts: ApiHandlerParts, request: Request, url: URL, method
     ...(body === undefined ? {} : { body }),
   })
   await parts.ready()
-  return operation.handle({ url, query, params, body, headers, request })
+  return operation.handle({ query, params, body, headers, request })
 }
 
 /** Messages echo paths and values the client sent; a key among them is masked (security basics). */

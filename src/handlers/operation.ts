@@ -1,6 +1,5 @@
 /** What an operation gets from the pipeline once a request is authenticated, admitted and valid. */
 export interface OperationContext {
-  url: URL
   /** The query, form-decoded; a repeated name has its values in order. */
   query: Readonly<Record<string, string | string[]>>
   params: Record<string, string>
