@@ -7,13 +7,7 @@
  */
 export function queryOf(url: URL): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {}
-  const add = (name: string, value: string) => {
-    // Own properties only, defined rather than assigned: `?constructor=` must not find
-    // Object.prototype's, and `?__proto__=` must be a parameter, not a new prototype.
-    const existing = Object.hasOwn(query, name) ? query[name] : undefined
-    const values = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value]
-    Object.defineProperty(query, name, { value: values, enumerable: true, writable: true, configurable: true })
-  }
+  const add = (name: string, value: string) => addQueryValue(query, name, value)
   const search = url.search
   if (search === '') return query
   if (!/[%+]/.test(search)) {
@@ -29,4 +23,19 @@ export function queryOf(url: URL): Record<string, string | string[]> {
   }
   for (const [name, value] of url.searchParams) add(name, value)
   return query
+}
+
+/**
+ * Adds `value` (one or several) under `name`, after any values already there. Own properties
+ * only, defined rather than assigned: `?constructor=` must not find Object.prototype's, and
+ * `?__proto__=` must be a parameter, not a new prototype.
+ *
+ * @example
+ * const query = { tag: 'a' }
+ * addQueryValue(query, 'tag', 'b') // query.tag is ['a', 'b']
+ */
+export function addQueryValue(query: Record<string, string | string[]>, name: string, value: string | string[]): void {
+  const existing = Object.hasOwn(query, name) ? query[name] : undefined
+  const values = existing === undefined ? value : [...[existing].flat(), ...[value].flat()]
+  Object.defineProperty(query, name, { value: values, enumerable: true, writable: true, configurable: true })
 }

@@ -3,6 +3,7 @@ import type { OpenApiDocument } from '../contract/openapi-document-type.js'
 import { ApiError } from '../errors/api-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import type { RequestToValidate } from './create-request-validator.js'
+import { addQueryValue } from '../http/query-of.js'
 import { checkParameterSyntax, type ParameterSyntax } from './check-parameter-syntax.js'
 import { describeDiagnostics, type Diagnostic, type ParameterBounds } from './describe-diagnostics.js'
 
@@ -124,10 +125,7 @@ function queryByDeclaredName(entry: CompiledOperation, query: Record<string, str
   const byName: Record<string, string | string[]> = {}
   for (const [key, value] of Object.entries(query)) {
     const name = Object.keys(entry.names.query).find((declared) => declared.toLowerCase() === key.toLowerCase()) ?? key
-    // Own properties, defined: a parameter named `constructor` or `__proto__` is just a name.
-    const existing = Object.hasOwn(byName, name) ? byName[name] : undefined
-    const values = existing === undefined ? value : [...[existing].flat(), ...[value].flat()]
-    Object.defineProperty(byName, name, { value: values, enumerable: true, writable: true, configurable: true })
+    addQueryValue(byName, name, value)
   }
   return byName
 }
@@ -189,13 +187,14 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
         }
       }
       const body = (inline(document, operation.requestBody) as { content?: Record<string, { schema?: object }> } | undefined)?.content?.['application/json']?.schema
+      const segments = path.split('/')
       byId.set(operation.operationId, {
         template: path,
-        pathParameters: path.split('/').flatMap((segment, index) => {
+        pathParameters: segments.flatMap((segment, index) => {
           const name = /^\{(.+)\}$/.exec(segment)?.[1]
           return name === undefined ? [] : [{ name, index }]
         }),
-        segmentCount: path.split('/').length,
+        segmentCount: segments.length,
         syntax,
         query: Object.keys(schemas.query.properties).length > 0 ? coercing.compile(schemas.query) : undefined,
         path: Object.keys(schemas.path.properties).length > 0 ? coercing.compile(schemas.path) : undefined,
