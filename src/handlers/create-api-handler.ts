@@ -1,4 +1,4 @@
-import { http, type HttpHandler } from 'msw'
+import type { HttpHandler } from 'msw'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { ApiScope } from '../contract/create-api-scope.js'
 import type { Router } from '../contract/create-router.js'
@@ -19,6 +19,7 @@ import { parseBearer } from '../policies/parse-bearer.js'
 import { readJsonBody } from '../policies/read-json-body.js'
 import { queryOf } from '../http/query-of.js'
 import type { Operation } from './operation.js'
+import { ClaimingHandler } from './claiming-handler.js'
 
 export interface ApiHandlerParts {
   scope: ApiScope
@@ -48,19 +49,13 @@ const UNSPECIFIED_AREAS = ['/store', '/categories']
  *   -> auth -> routing (404/405/501) -> sunset (410) -> injected faults -> validation -> operation
  *
  * One handler instead of one per operation: the 404/405/501 fallbacks need the policies too, and
- * msw tries a single predicate per request instead of a list of path patterns.
+ * msw tries a single predicate per request instead of a list of path patterns. It is a
+ * `ClaimingHandler`, which parses the URL once and skips the parts of msw's `run` it never uses.
  */
 export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
-  // msw hands the same Request to the predicate and then to the resolver: the URL parsed for the
-  // first is reused by the second instead of being parsed twice per request.
-  const parsed = new WeakMap<Request, URL>()
-  return http.all(
-    ({ request }) => {
-      const url = new URL(request.url)
-      parsed.set(request, url)
-      return parts.scope.claims(url)
-    },
-    ({ request }) => handleRequest(parts, request, parsed.get(request) ?? new URL(request.url)),
+  return new ClaimingHandler(
+    (url) => parts.scope.claims(url),
+    (request, url) => handleRequest(parts, request, url),
   )
 }
 

@@ -1,0 +1,83 @@
+import { getResponse, http, RequestHandler } from 'msw'
+import { setupServer } from 'msw/node'
+import { expect, it, vi } from 'vitest'
+import { ClaimingHandler } from '../../src/handlers/claiming-handler.js'
+import { jsonResponse } from '../../src/http/json-response.js'
+import { contractViolations } from '../support/contract.js'
+
+const claimsApi = (url: URL) => url.pathname.startsWith('/v1/')
+
+// An answer the contract accepts for GET /v1/pets: an empty page with the rate-limit headers.
+function emptyPage(): Response {
+  return jsonResponse([], 200, new Headers({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1795418100' }))
+}
+
+it('answers a request it claims, with the URL parsed from that request', async () => {
+  const answer = vi.fn(async () => emptyPage())
+  const handler = new ClaimingHandler(claimsApi, answer)
+  const request = new Request('http://api.test/v1/pets?limit=2')
+
+  const response = await getResponse([handler], request)
+
+  expect(response?.status).toBe(200)
+  expect(answer).toHaveBeenCalledTimes(1)
+  const [answered, url] = answer.mock.calls[0] as unknown as [Request, URL]
+  expect(answered).toBe(request)
+  expect(url.href).toBe(request.url)
+  expect(url.searchParams.get('limit')).toBe('2')
+  expect(handler.isUsed).toBe(true)
+  expect(await contractViolations('GET', request.url, response!)).toEqual([])
+})
+
+it('lets a request it does not claim fall through to the next handler', async () => {
+  const answer = vi.fn(async () => emptyPage())
+  const next = http.get('*/health', () => new Response('ok'))
+  const response = await getResponse([new ClaimingHandler(claimsApi, answer), next], new Request('http://api.test/health'))
+
+  expect(await response?.text()).toBe('ok')
+  expect(answer).not.toHaveBeenCalled()
+})
+
+it('tells whether it matches through msw test(), as a custom handler does', async () => {
+  const handler = new ClaimingHandler(claimsApi, async () => emptyPage())
+  expect(await handler.test({ request: new Request('http://api.test/v1/pets') })).toBe(true)
+  expect(await handler.test({ request: new Request('http://api.test/v2/pets') })).toBe(false)
+})
+
+it('passes an exception from its answer on to msw, as a resolver that throws does', async () => {
+  const failure = new Error('answer failed')
+  const handler = new ClaimingHandler(claimsApi, async () => {
+    throw failure
+  })
+  await expect(getResponse([handler], new Request('http://api.test/v1/pets'))).rejects.toBe(failure)
+})
+
+it('serves fetch through setupServer and is the handler msw reports as matched', async () => {
+  const handler = new ClaimingHandler(claimsApi, async () => emptyPage())
+  const server = setupServer(handler)
+  const matched: unknown[] = []
+  server.events.on('request:match', ({ handler: matchedHandler }) => matched.push(matchedHandler))
+  server.listen({ onUnhandledFrame: 'error' })
+  try {
+    const url = 'http://api.test/v1/pets'
+    const response = await fetch(url)
+    expect(await response.clone().json()).toEqual([])
+    expect(await contractViolations('GET', url, response)).toEqual([])
+    expect(matched).toEqual([handler])
+  } finally {
+    server.close()
+  }
+})
+
+it('answers without cloning the request, so a body is read once and never teed', async () => {
+  // msw's own run() clones every request into RequestHandler.cache; a POST body is then teed and
+  // each chunk kept for a clone nobody reads.
+  const handler = new ClaimingHandler(claimsApi, async (request) => {
+    await request.text()
+    return emptyPage()
+  })
+  const request = new Request('http://api.test/v1/pets', { method: 'POST', body: '{"name":"Rex"}' })
+  await getResponse([handler], request)
+  expect(RequestHandler.cache.has(request)).toBe(false)
+  expect(request.bodyUsed).toBe(true)
+})
