@@ -5,7 +5,7 @@ import { seedPets } from '../dist/store/seed-pets.js'
  * raw servers send exactly these, so every server of the comparison moves the same payload.
  */
 export function constantListBody() {
-  return JSON.stringify(seedPets(1, 20).map((pet, index) => ({ id: index + 1, ...pet })))
+  return JSON.stringify(Array.from(seedPets(1, 20), (pet, index) => ({ id: index + 1, ...pet })))
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
