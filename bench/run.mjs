@@ -28,6 +28,7 @@ const SERVERS = {
   // Prism ignores the servers' /v1 prefix and serves the document's paths at the root.
   prism: { args: (port) => [PRISM_BIN, 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', CONTRACT], list: '/pets?limit=20' },
   floor: { args: (port) => [join(ROOT, 'bench/servers/floor-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
+  claimingFloor: { args: (port) => [join(ROOT, 'bench/servers/claiming-floor-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
   raw: { args: (port) => [join(ROOT, 'bench/servers/raw-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
 }
 
@@ -95,11 +96,11 @@ async function httpThroughput() {
       for (const name of order) {
         const figure = await load(running[name].origin, plan.seconds, [{ path: running[name].list }], running[name].child.pid)
         rounds[name].push(figure)
-        log(`  http round ${round + 1}/${plan.rounds} ${name.padEnd(8)} ${figure.rps.toFixed(0)} req/s`)
+        log(`  http round ${round + 1}/${plan.rounds} ${name.padEnd(13)} ${figure.rps.toFixed(0)} req/s`)
       }
       const mixed = await load(running.sandbox.origin, plan.seconds, mixedRequests(), running.sandbox.child.pid)
       rounds.mixed.push(mixed)
-      log(`  http round ${round + 1}/${plan.rounds} mixed    ${mixed.rps.toFixed(0)} req/s`)
+      log(`  http round ${round + 1}/${plan.rounds} mixed         ${mixed.rps.toFixed(0)} req/s`)
     }
   } finally {
     for (const name of names) await running[name].stop()
@@ -120,8 +121,8 @@ async function httpThroughput() {
   const cpuRatio = (a, b) => (rounds[a][0]?.cpuUsPerRequest === undefined ? undefined : median(rounds[a].map((f, i) => rounds[b][i].cpuUsPerRequest / f.cpuUsPerRequest)))
   return {
     ...summary,
-    ratios: { sandboxOverPrism: ratio('sandbox', 'prism'), sandboxOverFloor: ratio('sandbox', 'floor'), sandboxOverRaw: ratio('sandbox', 'raw'), floorOverRaw: ratio('floor', 'raw') },
-    cpuRatios: { sandboxOverPrism: cpuRatio('sandbox', 'prism'), sandboxOverFloor: cpuRatio('sandbox', 'floor'), sandboxOverRaw: cpuRatio('sandbox', 'raw') },
+    ratios: { sandboxOverPrism: ratio('sandbox', 'prism'), sandboxOverFloor: ratio('sandbox', 'floor'), sandboxOverClaimingFloor: ratio('sandbox', 'claimingFloor'), sandboxOverRaw: ratio('sandbox', 'raw'), floorOverRaw: ratio('floor', 'raw'), claimingFloorOverRaw: ratio('claimingFloor', 'raw') },
+    cpuRatios: { sandboxOverPrism: cpuRatio('sandbox', 'prism'), sandboxOverFloor: cpuRatio('sandbox', 'floor'), sandboxOverClaimingFloor: cpuRatio('sandbox', 'claimingFloor'), sandboxOverRaw: cpuRatio('sandbox', 'raw') },
   }
 }
 
@@ -177,6 +178,7 @@ const SECTIONS = [
 const TARGETS = [
   ['sandbox / Prism, HTTP throughput', (r) => r.http.ratios.sandboxOverPrism, (v) => v >= 2, 'at least 2.0', ratioText],
   ['sandbox / bare-msw floor, HTTP throughput', (r) => r.http.ratios.sandboxOverFloor, (v) => v >= 0.8, 'at least 0.8', ratioText],
+  ['sandbox / floor under the sandbox\'s own handler class (ClaimingHandler), HTTP throughput', (r) => r.http.ratios.sandboxOverClaimingFloor, () => undefined, 'reported', ratioText],
   ['sandbox / raw node:http, HTTP throughput', (r) => r.http.ratios.sandboxOverRaw, () => undefined, 'reported', ratioText],
   ['start-up 50 pets / Prism start-up', (r) => r.startUp.sandbox50OverPrism, (v) => v <= 0.5, 'at most 0.5', ratioText],
   ['start-up, 100000 pets', (r) => r.startUp.sandbox100000.medianMs, (v) => v < 1500, 'under 1500 ms', (v) => `${v.toFixed(0)} ms`],
@@ -205,14 +207,14 @@ function table(r) {
   }
   lines.push('', `HTTP, \`GET /v1/pets?limit=20\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds of ${plan.seconds} s:`, '')
   lines.push('| server | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |', '|---|---|---|---|---|---|')
-  const labels = { sandbox: 'sandbox (CLI, full pipeline)', prism: 'Prism mock 5.16 (`GET /pets`)', floor: 'floor: adapter + one constant msw handler', raw: 'raw node:http, same bytes', mixed: 'sandbox, mixed 70/15/15' }
-  for (const name of ['sandbox', 'prism', 'floor', 'raw', 'mixed']) {
+  const labels = { sandbox: 'sandbox (CLI, full pipeline)', prism: 'Prism mock 5.16 (`GET /pets`)', floor: 'floor: adapter + one constant msw `http.get` handler', claimingFloor: 'floor: adapter + one constant `ClaimingHandler`', raw: 'raw node:http, same bytes', mixed: 'sandbox, mixed 70/15/15' }
+  for (const name of ['sandbox', 'prism', 'floor', 'claimingFloor', 'raw', 'mixed']) {
     const s = r.http[name]
     lines.push(`| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`)
   }
   const c = r.http.cpuRatios
   if (c.sandboxOverPrism !== undefined) {
-    lines.push('', `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)}.`)
+    lines.push('', `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / ClaimingHandler floor ${c.sandboxOverClaimingFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)}.`)
   }
   lines.push('', `Start-up, spawn to first 200, median of ${plan.startups}:`, '')
   lines.push('| server | median ms | runs ms |', '|---|---|---|')
