@@ -1,4 +1,4 @@
-import { http, type HttpHandler } from 'msw'
+import type { HttpHandler } from 'msw'
 import { ApiError } from '../errors/api-error.js'
 import { ConfigError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
@@ -9,6 +9,7 @@ import { parseBearer } from '../policies/parse-bearer.js'
 import { readJsonBody } from '../policies/read-json-body.js'
 import type { QuotaChange } from '../policies/create-rate-limiter.js'
 import type { AdminControls } from './admin-controls.js'
+import { ClaimingHandler } from '../handlers/claiming-handler.js'
 
 /** Where the admin API lives on the sandbox's origin, outside the API's `/v1`. */
 export const ADMIN_PREFIX = '/__sandbox'
@@ -94,8 +95,7 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError 
     return { now: new Date(controls.clock.now()).toISOString() }
   }
 
-  async function answer(request: Request, headers: Headers): Promise<Response> {
-    const url = new URL(request.url)
+  async function answer(request: Request, url: URL, headers: Headers): Promise<Response> {
     const presented = parseBearer(request.headers.get('authorization'))
     if (presented === undefined || !constantTimeEqual(presented, token)) {
       throw new ApiError(
@@ -127,14 +127,13 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError 
     throw new ApiError(404, ErrorCode.notFound, `no admin resource at ${url.pathname}`)
   }
 
-  return http.all(
-    ({ request }) => {
-      const url = new URL(request.url)
-      return (origin === undefined || url.origin === origin) && (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`))
-    },
-    async ({ request }) => {
+  // A ClaimingHandler, like the API handler: first in line, this handler sees every request, and
+  // msw's own run() would clone each of them before its predicate said no.
+  return new ClaimingHandler(
+    (url) => (origin === undefined || url.origin === origin) && (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)),
+    async (request, url) => {
       const headers = new Headers({ 'cache-control': 'no-store' })
-      return answer(request, headers).catch((error: unknown) => toErrorResponse(error, headers, onUnexpectedError))
+      return answer(request, url, headers).catch((error: unknown) => toErrorResponse(error, headers, onUnexpectedError))
     },
   )
 }
