@@ -7,9 +7,11 @@ import { contractViolations } from '../support/contract.js'
 
 const claimsApi = (url: URL) => url.pathname.startsWith('/v1/')
 
+const rateLimitHeaders = () => new Headers({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1795418100' })
+
 // An answer the contract accepts for GET /v1/pets: an empty page with the rate-limit headers.
 function emptyPage(): Response {
-  return jsonResponse([], 200, new Headers({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1795418100' }))
+  return jsonResponse([], 200, rateLimitHeaders())
 }
 
 it('answers a request it claims, with the URL parsed from that request', async () => {
@@ -31,10 +33,12 @@ it('answers a request it claims, with the URL parsed from that request', async (
 
 it('lets a request it does not claim fall through to the next handler', async () => {
   const answer = vi.fn(async () => emptyPage())
-  const next = http.get('*/health', () => new Response('ok'))
-  const response = await getResponse([new ClaimingHandler(claimsApi, answer), next], new Request('http://api.test/health'))
+  const next = http.get('*/health', () => jsonResponse({ code: 'not_found', message: 'from the next handler', status: 404 }, 404, rateLimitHeaders()))
+  const url = 'http://api.test/health'
+  const response = await getResponse([new ClaimingHandler(claimsApi, answer), next], new Request(url))
 
-  expect(await response?.text()).toBe('ok')
+  expect(await response!.clone().json()).toMatchObject({ message: 'from the next handler' })
+  expect(await contractViolations('GET', url, response!)).toEqual([])
   expect(answer).not.toHaveBeenCalled()
 })
 
@@ -73,11 +77,13 @@ it('answers without cloning the request, so a body is read once and never teed',
   // msw's own run() clones every request into RequestHandler.cache; a POST body is then teed and
   // each chunk kept for a clone nobody reads.
   const handler = new ClaimingHandler(claimsApi, async (request) => {
-    await request.text()
-    return emptyPage()
+    const { name } = (await request.json()) as { name: string }
+    return jsonResponse({ id: 1, name, categoryId: 1 }, 201, rateLimitHeaders())
   })
-  const request = new Request('http://api.test/v1/pets', { method: 'POST', body: '{"name":"Rex"}' })
-  await getResponse([handler], request)
+  const request = new Request('http://api.test/v1/pets', { method: 'POST', body: '{"name":"Rex","categoryId":1}' })
+  const response = await getResponse([handler], request)
+  expect(await response!.clone().json()).toEqual({ id: 1, name: 'Rex', categoryId: 1 })
+  expect(await contractViolations('POST', request.url, response!)).toEqual([])
   expect(RequestHandler.cache.has(request)).toBe(false)
   expect(request.bodyUsed).toBe(true)
 })
