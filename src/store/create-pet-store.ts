@@ -3,7 +3,10 @@ import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { petSchema } from './pet-schema.js'
 import { createPrimaryKeys } from './create-primary-keys.js'
 
-const SEED_BATCH = 1000
+// Pets stored per createMany while filling. Small batches keep little of each batch in flight
+// when a scavenge runs: with 100000 pets, batches of 1000 against 100 took 226 against 217 MB of
+// library RSS right after seeding, and 450 against 420 ms.
+const SEED_BATCH = 100
 
 // The queries of listPets, built once (they hold no state) instead of two Query objects and
 // their closures per request: the store was about 4 µs of a list request's CPU profile.
