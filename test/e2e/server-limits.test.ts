@@ -1,7 +1,7 @@
-import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { contractViolations } from '../support/contract.js'
 import { parseResponse, toFetchResponse } from '../support/raw-http.js'
+import { openSocket, untilClosed } from '../support/raw-socket.js'
 import { startCli, type CliProcess } from '../support/start-cli.js'
 
 let cli: CliProcess
@@ -15,22 +15,6 @@ afterAll(async () => {
   await cli.stop()
 })
 
-function open(): Promise<Socket> {
-  const { hostname, port } = new URL(cli.url)
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => resolve(socket))
-    socket.once('error', reject)
-  })
-}
-
-/** Everything the server sends until it closes the connection. */
-function received(socket: Socket): Promise<Buffer> {
-  let data = Buffer.alloc(0)
-  socket.on('data', (chunk: Buffer) => (data = Buffer.concat([data, chunk])))
-  socket.on('error', () => undefined)
-  return new Promise((resolve) => socket.once('close', () => resolve(data)))
-}
-
 async function petCount(): Promise<number> {
   const response = await fetch(`${cli.url}/pets?limit=100`, { headers: { authorization: KEY } })
   expect(response.status).toBe(200)
@@ -40,8 +24,8 @@ async function petCount(): Promise<number> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 it('cuts off a client that sends its headers byte by byte, with a 408 Error body', async () => {
-  const socket = await open()
-  const closed = received(socket)
+  const socket = await openSocket(cli.url)
+  const closed = untilClosed(socket)
   let open_ = true
   void closed.then(() => (open_ = false))
   socket.write('GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\n')
@@ -61,8 +45,8 @@ it('cuts off a client that sends its headers byte by byte, with a 408 Error body
 })
 
 it('cuts off a client that sends its body byte by byte, and stores nothing', async () => {
-  const socket = await open()
-  const closed = received(socket)
+  const socket = await openSocket(cli.url)
+  const closed = untilClosed(socket)
   let open_ = true
   void closed.then(() => (open_ = false))
   const body = `{"name":"Slow","categoryId":1,"pad":"${'p'.repeat(600)}"}`
@@ -79,8 +63,8 @@ it('cuts off a client that sends its body byte by byte, and stores nothing', asy
 })
 
 it('closes an idle keep-alive connection after the keep-alive timeout', async () => {
-  const socket = await open()
-  const closed = received(socket)
+  const socket = await openSocket(cli.url)
+  const closed = untilClosed(socket)
   socket.write(`GET /v1/pets?limit=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${KEY}\r\n\r\n`)
   const answer = parseResponse(await closed, false, true)
   expect(answer?.status).toBe(200)
@@ -91,7 +75,7 @@ it('leaves no trace of clients that disconnect mid-request, and keeps answering'
   const body = '{"name":"Gone","categoryId":1}'
   await Promise.all(
     Array.from({ length: 20 }, async (_, i) => {
-      const socket = await open()
+      const socket = await openSocket(cli.url)
       socket.on('error', () => undefined)
       const head = `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`
       // Cut at every point: inside the head, right after it, and inside the body.

@@ -1,26 +1,12 @@
-import { connect, type Socket } from 'node:net'
+import { connect } from 'node:net'
 import { expect, it } from 'vitest'
 import { contractViolations } from '../support/contract.js'
 import { parseResponse, toFetchResponse } from '../support/raw-http.js'
+import { openSocket, untilClosed } from '../support/raw-socket.js'
 import { startCli } from '../support/start-cli.js'
 
 const KEY = 'Bearer sandbox-enterprise-key'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function open(url: string): Promise<Socket> {
-  const { hostname, port } = new URL(url)
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => resolve(socket))
-    socket.once('error', reject)
-  })
-}
-
-function untilClosed(socket: Socket): Promise<Buffer> {
-  let data = Buffer.alloc(0)
-  socket.on('data', (chunk: Buffer) => (data = Buffer.concat([data, chunk])))
-  socket.on('error', () => undefined)
-  return new Promise((resolve) => socket.once('close', () => resolve(data)))
-}
 
 async function waitFor(condition: () => boolean): Promise<void> {
   while (!condition()) await sleep(10)
@@ -60,14 +46,14 @@ it('finishes in-flight requests on SIGTERM under load, refuses new ones and exit
   const body = '{"name":"In flight","categoryId":2}'
   const inFlight = await Promise.all(
     Array.from({ length: 5 }, async () => {
-      const socket = await open(cli.url)
+      const socket = await openSocket(cli.url)
       const closed = untilClosed(socket)
       socket.write(`POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`)
       return { socket, closed }
     }),
   )
   // A stalled client: it never finishes its request, and must not hold the process open.
-  const stalled = await open(cli.url)
+  const stalled = await openSocket(cli.url)
   stalled.on('error', () => undefined)
   stalled.write('GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\n')
 
