@@ -69,7 +69,9 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     // are drawn from the seed as the batches need them, so the drafts of one batch die young:
     // with every draft alive until the end, the CLI with 100000 pets took 12 MB more RSS. The
     // first batch is one pet: the primary-key symbol is learnt from it, so every later pet is
-    // keyed by its id.
+    // keyed by its id; and that record has its hidden properties before the next is built, which
+    // is what lets V8 size every later record with room for them (`storedPet`: with a first batch
+    // of 100, 328 instead of 303 bytes per pet).
     let seeded = 0
     const pets = function* (): Generator<Pet> {
       for (const pet of seed()) yield { id: ++seeded, ...pet }

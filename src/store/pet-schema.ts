@@ -1,10 +1,13 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { PET_STATUSES, type Pet } from './pet.js'
+import { storedPet } from './stored-pet.js'
 
 /**
  * The Standard Schema of a stored pet, for the `@msw/data` collection. Requests are validated
  * against the OpenAPI document before they reach the store, so this is a guard against our own
  * bugs, written by hand to keep a schema library (and its import cost) out of every test file.
+ * Its output is what the collection keeps: a fresh `storedPet`, laid out for the collection's
+ * own hidden properties.
  */
 export const petSchema: StandardSchemaV1<Pet, Pet> = {
   '~standard': {
@@ -18,7 +21,7 @@ export const petSchema: StandardSchemaV1<Pet, Pet> = {
       if (typeof pet.name !== 'string' || pet.name.length === 0) issues.push({ message: 'name must be a non-empty string', path: ['name'] })
       if (!Number.isSafeInteger(pet.categoryId) || (pet.categoryId as number) < 1) issues.push({ message: 'categoryId must be a positive safe integer', path: ['categoryId'] })
       if (pet.status !== undefined && !PET_STATUSES.includes(pet.status)) issues.push({ message: 'status is not a PetStatus', path: ['status'] })
-      return issues.length > 0 ? { issues } : { value: pet as Pet }
+      return issues.length > 0 ? { issues } : { value: storedPet(pet as Pet) }
     },
   },
 }
