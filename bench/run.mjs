@@ -15,8 +15,8 @@ import { measureColdStart } from './cold-start-library.mjs'
 
 const quick = process.argv.includes('--quick')
 const plan = quick
-  ? { rounds: 2, seconds: 2, warmupSeconds: 1, startups: 2, inProcessRounds: 3, inProcessMs: 600, scaleSamples: 300 }
-  : { rounds: 5, seconds: 5, warmupSeconds: 2, startups: 5, inProcessRounds: 7, inProcessMs: 2000, scaleSamples: 2000 }
+  ? { rounds: 2, seconds: 2, warmupSeconds: 1, startups: 2, inProcessRounds: 3, inProcessMs: 600, scaleSamples: 300, memoryRounds: 1 }
+  : { rounds: 5, seconds: 5, warmupSeconds: 2, startups: 5, inProcessRounds: 7, inProcessMs: 2000, scaleSamples: 2000, memoryRounds: 5 }
 const CONNECTIONS = 50
 const keysFile = writeKeysFile()
 const log = (line) => process.stderr.write(`${line}\n`)
@@ -154,10 +154,28 @@ const inProcess = () => runScript('in-process.mjs', [String(plan.inProcessRounds
 const scale = () => runScript('scale.mjs', [String(plan.scaleSamples)])
 // The library cannot choose V8's flags for its host; what a host can do about the young
 // generation is measured beside the default.
-const memory = async () => ({
-  ...(await runScript('memory.mjs', [], ['--expose-gc'])),
-  withSmallYoungGeneration: await runScript('memory.mjs', [], ['--expose-gc', '--max-semi-space-size=16']),
-})
+// Interleaved rounds of fresh processes: 100000 pets, no pets (the host with the library loaded
+// and one request served: what the pets add is the difference), and 100000 pets under a small
+// young generation. Each field is the median over the rounds of its kind.
+const memory = async () => {
+  const runs = { full: [], empty: [], small: [] }
+  for (let round = 0; round < plan.memoryRounds; round++) {
+    runs.full.push(await runScript('memory.mjs', ['100000'], ['--expose-gc']))
+    runs.empty.push(await runScript('memory.mjs', ['0'], ['--expose-gc']))
+    runs.small.push(await runScript('memory.mjs', ['100000'], ['--expose-gc', '--max-semi-space-size=16']))
+    log(`  memory round ${round + 1}/${plan.memoryRounds} ${(runs.full[round].rssBytes / 2 ** 20).toFixed(0)} MB RSS with 100000 pets`)
+  }
+  const medianOf = (kind) => Object.fromEntries(['rssBytes', 'heapUsedBytes', 'rssAfterMemoryReducingGcBytes'].map((field) => [field, median(runs[kind].map((run) => run[field]))]))
+  const full = medianOf('full')
+  const empty = medianOf('empty')
+  return {
+    ...full,
+    rssRunsBytes: runs.full.map((run) => run.rssBytes),
+    baselineRssBytes: empty.rssBytes,
+    heapBytesPerPet: (full.heapUsedBytes - empty.heapUsedBytes) / 100000,
+    withSmallYoungGeneration: medianOf('small'),
+  }
+}
 
 // What a test file pays before its first test (issue 5): fresh processes importing the library
 // and calling createSandbox(), beside msw's own import (bench/cold-start-library.mjs).
@@ -231,7 +249,8 @@ function table(r) {
     const s = r.scale.bySize[size]
     lines.push(`| ${size} | ${s.list.p50Ms.toFixed(3)} / ${s.list.p99Ms.toFixed(3)} | ${s.create.p50Ms.toFixed(3)} / ${s.create.p99Ms.toFixed(3)} |`)
   }
-  lines.push('', `Memory with 100000 pets: the CLI process 1 s after its first 200, ${mb(r.startUp.cliRssAt100000Bytes)} RSS (median of ${plan.startups}); the library in a fresh process (\`createSandbox\`, seeded, one request, full GC) ${mb(r.memory.rssBytes)} RSS and ${mb(r.memory.heapUsedBytes)} heap used, ${mb(r.memory.rssAfterMemoryReducingGcBytes)} RSS once a memory-reducing GC has given back the young generation that seeding grew; ${mb(r.memory.withSmallYoungGeneration.rssBytes)} RSS under \`node --max-semi-space-size=16\` (the same process before \`createSandbox\`: ${mb(r.memory.baselineRssBytes)}).`)
+  const m = r.memory
+  lines.push('', `Memory with 100000 pets: the CLI process 1 s after its first 200, ${mb(r.startUp.cliRssAt100000Bytes)} RSS (median of ${plan.startups}). The library, in fresh processes (\`createSandbox\`, seeded, one request, full GC; median of ${m.rssRunsBytes.length}, runs ${m.rssRunsBytes.map(mb).join(', ')}): ${mb(m.rssBytes)} RSS and ${mb(m.heapUsedBytes)} heap used; the same with no pets, ${mb(m.baselineRssBytes)} RSS, so the pets take ${m.heapBytesPerPet.toFixed(0)} bytes of heap each. ${mb(m.rssAfterMemoryReducingGcBytes)} RSS once a memory-reducing GC has given back the young generation that seeding grew; ${mb(m.withSmallYoungGeneration.rssBytes)} RSS under \`node --max-semi-space-size=16\`.`)
   const cold = r.coldStart
   lines.push('', `Cold cost of a test file, median of ${cold.runs} fresh processes each (\`npm run bench:cold\` for this part alone):`, '')
   lines.push('| step | median ms | / msw import |', '|---|---|---|')
