@@ -2,6 +2,7 @@ import { Collection, Query } from '@msw/data'
 import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { petSchema } from './pet-schema.js'
 import { createPrimaryKeys } from './create-primary-keys.js'
+import { storedPet } from './stored-pet.js'
 
 // Pets stored per createMany while filling. Small batches keep little of each batch in flight
 // when a scavenge runs (V8's GC trace of seeding 100000 pets: 79 MB found alive by scavenges with
@@ -125,7 +126,7 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
 
     async create(pet: NewPet): Promise<Pet> {
       const id = nextId++
-      const record: Pet = { id, name: pet.name, categoryId: pet.categoryId, ...(pet.status === undefined ? {} : { status: pet.status }) }
+      const record = storedPet({ ...pet, id })
       // Durable first, visible second: a pet nobody was told about may be lost in a crash, but
       // never one that was acknowledged or listed.
       if (storage !== undefined) await storage.commit({ created: record })
@@ -138,7 +139,7 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
      * stay in id order and ids are still never reused).
      */
     async put(pet: Pet): Promise<Pet> {
-      const record: Pet = { id: pet.id, name: pet.name, categoryId: pet.categoryId, ...(pet.status === undefined ? {} : { status: pet.status }) }
+      const record = storedPet(pet)
       const existing = byId.get(pet.id)
       if (existing === undefined) {
         nextId = Math.max(nextId, pet.id + 1)
