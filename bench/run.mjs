@@ -157,13 +157,14 @@ const scale = () => runScript('scale.mjs', [String(plan.scaleSamples)])
 // Interleaved rounds of fresh processes: 100000 pets, no pets (the host with the library loaded
 // and one request served: what the pets add is the difference), and 100000 pets under a small
 // young generation. Each field is the median over the rounds of its kind.
+const MEMORY_PETS = 100000
 const memory = async () => {
   const runs = { full: [], empty: [], small: [] }
   for (let round = 0; round < plan.memoryRounds; round++) {
-    runs.full.push(await runScript('memory.mjs', ['100000'], ['--expose-gc']))
+    runs.full.push(await runScript('memory.mjs', [String(MEMORY_PETS)], ['--expose-gc']))
     runs.empty.push(await runScript('memory.mjs', ['0'], ['--expose-gc']))
-    runs.small.push(await runScript('memory.mjs', ['100000'], ['--expose-gc', '--max-semi-space-size=16']))
-    log(`  memory round ${round + 1}/${plan.memoryRounds} ${(runs.full[round].rssBytes / 2 ** 20).toFixed(0)} MB RSS with 100000 pets`)
+    runs.small.push(await runScript('memory.mjs', [String(MEMORY_PETS)], ['--expose-gc', '--max-semi-space-size=16']))
+    log(`  memory round ${round + 1}/${plan.memoryRounds} ${(runs.full[round].rssBytes / 2 ** 20).toFixed(0)} MB RSS with ${MEMORY_PETS} pets`)
   }
   const medianOf = (kind) => Object.fromEntries(['rssBytes', 'heapUsedBytes', 'rssAfterMemoryReducingGcBytes'].map((field) => [field, median(runs[kind].map((run) => run[field]))]))
   const full = medianOf('full')
@@ -172,7 +173,7 @@ const memory = async () => {
     ...full,
     rssRunsBytes: runs.full.map((run) => run.rssBytes),
     baselineRssBytes: empty.rssBytes,
-    heapBytesPerPet: (full.heapUsedBytes - empty.heapUsedBytes) / 100000,
+    heapBytesPerPet: (full.heapUsedBytes - empty.heapUsedBytes) / MEMORY_PETS,
     withSmallYoungGeneration: medianOf('small'),
   }
 }
