@@ -7,10 +7,19 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 // about a tenth of the adapter's cost per request, and making that stream about as much again.
 const JSON_TEXT = Symbol('petstore-sandbox.jsonText')
 
+const utf8 = new TextEncoder()
+
 /**
  * A JSON response with the sandbox's content type; `headers` is taken over as is. For the
  * request of the node:http adapter (`AdapterRequest`) the Response carries no body stream, only
- * the text; for any other it is an ordinary Response whose body is that text.
+ * the text (the adapter frames it); for any other it is an ordinary Response whose body is that
+ * text's UTF-8 bytes, with their `Content-Length`.
+ *
+ * Why the length in-process: msw 3.0.5 (`@mswjs/interceptors` 0.45.12) ends the connection after
+ * a mocked response of unknown length, and never closes that socket's TCP handle, so every such
+ * request left about 42 KB of heap and an open handle behind for good (a suite of 10000 requests:
+ * 400 MB). A response that says its length is complete without the end of the connection: the
+ * client keeps the connection and sends the next request on it, as it would to a real server.
  *
  * @example
  * await jsonResponse({ a: 1 }, 200, new Headers()).json() // { a: 1 }
@@ -18,8 +27,10 @@ const JSON_TEXT = Symbol('petstore-sandbox.jsonText')
 export function jsonResponse(body: unknown, status: number, headers: Headers, request?: Request): Response {
   headers.set('content-type', JSON_CONTENT_TYPE)
   const text = JSON.stringify(body)
-  const response = new Response(request instanceof AdapterRequest ? null : text, { status, headers })
-  return Object.assign(response, { [JSON_TEXT]: text })
+  if (request instanceof AdapterRequest) return Object.assign(new Response(null, { status, headers }), { [JSON_TEXT]: text })
+  const bytes = utf8.encode(text)
+  headers.set('content-length', String(bytes.byteLength))
+  return Object.assign(new Response(bytes, { status, headers }), { [JSON_TEXT]: text })
 }
 
 /**

@@ -42,6 +42,28 @@ it('answers HEAD like GET, without a body', async () => {
   expect(await head.text()).toBe('')
   expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'))
   expect(head.headers.get('deprecation')).toBe(get.headers.get('deprecation'))
+  expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'))
+})
+
+it('says the length of every body in bytes, so the client keeps its connection', async () => {
+  const created = await api('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ænima 🐕', categoryId: 1 }) })
+  for (const response of [created, await api('/pets'), await api('/pets/1234567'), await api('/pets', { key: null })]) {
+    const bytes = new Uint8Array(await response.arrayBuffer())
+    expect(response.headers.get('content-length')).toBe(String(bytes.byteLength))
+  }
+})
+
+// msw 3.0.5 ends the connection after a mocked response of unknown length and never closes that
+// socket's TCP handle: every such request left one open handle and about 42 KB of heap for good.
+it('leaves no connection open per request', async () => {
+  const openTcpHandles = () => process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 20))
+  await (await api('/pets')).arrayBuffer()
+  await settle()
+  const before = openTcpHandles()
+  for (let i = 0; i < 30; i++) await (await api(i % 2 === 0 ? '/pets' : '/pets/1')).arrayBuffer()
+  await settle()
+  expect(openTcpHandles()).toBe(before)
 })
 
 it('answers 405 with an Allow header', async () => {
