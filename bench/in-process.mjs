@@ -15,7 +15,10 @@ const URL_ = 'http://sandbox.test/v1/pets?limit=20'
 const sandbox = createSandbox({ keys: BENCH_KEYS })
 await sandbox.ready()
 const body = constantListBody()
-const bare = [http.get('http://sandbox.test/v1/pets', () => new HttpResponse(body, { headers: { 'content-type': JSON_CONTENT_TYPE } }))]
+// The bare handler frames its body as the sandbox does, with a Content-Length, so the ratio is
+// the sandbox's pipeline alone. Without one, msw ends the connection after each response and
+// the next fetch opens another (bench/in-process-retention.mjs measures what that leaves behind).
+const bare = [http.get('http://sandbox.test/v1/pets', () => new HttpResponse(body, { headers: { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(Buffer.byteLength(body)) } }))]
 const server = setupServer()
 server.listen({ onUnhandledFrame: 'error' })
 

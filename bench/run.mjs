@@ -15,8 +15,8 @@ import { measureColdStart } from './cold-start-library.mjs'
 
 const quick = process.argv.includes('--quick')
 const plan = quick
-  ? { rounds: 2, seconds: 2, warmupSeconds: 1, startups: 2, inProcessRounds: 3, inProcessMs: 600, scaleSamples: 300, memoryRounds: 1 }
-  : { rounds: 5, seconds: 5, warmupSeconds: 2, startups: 5, inProcessRounds: 7, inProcessMs: 2000, scaleSamples: 2000, memoryRounds: 5 }
+  ? { rounds: 2, seconds: 2, warmupSeconds: 1, startups: 2, inProcessRounds: 3, inProcessMs: 600, retentionRounds: 1, retentionRequests: 2000, scaleSamples: 300, memoryRounds: 1 }
+  : { rounds: 5, seconds: 5, warmupSeconds: 2, startups: 5, inProcessRounds: 7, inProcessMs: 2000, retentionRounds: 3, retentionRequests: 5000, scaleSamples: 2000, memoryRounds: 5 }
 const CONNECTIONS = 50
 const keysFile = writeKeysFile()
 const log = (line) => process.stderr.write(`${line}\n`)
@@ -151,6 +151,21 @@ async function startUp() {
 // --- 3, 4. In-process, scale and memory (fresh processes of their own) -------------------------------
 
 const inProcess = () => runScript('in-process.mjs', [String(plan.inProcessRounds), String(plan.inProcessMs)])
+// What an in-process request leaves behind after a full GC, the sandbox beside a bare msw handler
+// (no Content-Length, as one is usually written), fresh processes alternating.
+const inProcessRetention = async () => {
+  const runs = { sandbox: [], bare: [] }
+  for (let round = 0; round < plan.retentionRounds; round++) {
+    for (const handlers of ['sandbox', 'bare']) {
+      runs[handlers].push(await runScript('in-process-retention.mjs', [handlers, String(plan.retentionRequests)], ['--expose-gc']))
+    }
+  }
+  const summary = (kind) => ({
+    heapBytesPerRequest: median(runs[kind].map((run) => run.heapBytesPerRequest)),
+    tcpHandlesPerRequest: median(runs[kind].map((run) => run.tcpHandlesPerRequest)),
+  })
+  return { requests: plan.retentionRequests, rounds: plan.retentionRounds, sandbox: summary('sandbox'), bare: summary('bare') }
+}
 const scale = () => runScript('scale.mjs', [String(plan.scaleSamples)])
 // The library cannot choose V8's flags for its host; what a host can do about the young
 // generation is measured beside the default.
@@ -187,6 +202,7 @@ const SECTIONS = [
   ['http', httpThroughput],
   ['startUp', startUp],
   ['inProcess', inProcess],
+  ['inProcessRetention', inProcessRetention],
   ['scale', scale],
   ['memory', memory],
   ['coldStart', coldStart],
@@ -202,6 +218,7 @@ const TARGETS = [
   ['start-up 50 pets / Prism start-up', (r) => r.startUp.sandbox50OverPrism, (v) => v <= 0.5, 'at most 0.5', ratioText],
   ['start-up, 100000 pets', (r) => r.startUp.sandbox100000.medianMs, (v) => v < 1500, 'under 1500 ms', (v) => `${v.toFixed(0)} ms`],
   ['in-process, sandbox / bare msw, time per request', (r) => r.inProcess.ratio, (v) => v <= 1.3, 'at most 1.3', ratioText],
+  ['in-process, heap left per request after a full GC: sandbox (bare msw handler)', (r) => r.inProcessRetention.sandbox.heapBytesPerRequest, () => undefined, 'reported', (v, r) => `${kb(v)} (${kb(r.inProcessRetention.bare.heapBytesPerRequest)})`],
   ['list p50 at 100000 / at 1000 pets', (r) => r.scale.listP50Ratio, (v) => v <= 3, 'at most 3', ratioText],
   ['resident memory with 100000 pets (CLI, idle after start-up)', (r) => r.startUp.cliRssAt100000Bytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
   ['resident memory with 100000 pets (library, right after seeding)', (r) => r.memory.rssBytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
@@ -211,6 +228,9 @@ const TARGETS = [
 
 function ratioText(v) {
   return v.toFixed(2)
+}
+function kb(bytes) {
+  return `${(bytes / 1024).toFixed(1)} KB`
 }
 function mb(bytes) {
   return `${(bytes / 2 ** 20).toFixed(0)} MB`
@@ -222,7 +242,7 @@ function table(r) {
   for (const [name, get, check, target, format] of TARGETS) {
     const value = get(r)
     const met = check(value)
-    lines.push(`| ${name} | ${format(value)} | ${target} | ${met === undefined ? '—' : met ? 'yes' : '**no**'} |`)
+    lines.push(`| ${name} | ${format(value, r)} | ${target} | ${met === undefined ? '—' : met ? 'yes' : '**no**'} |`)
   }
   lines.push('', `HTTP, \`GET /v1/pets?limit=20\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds of ${plan.seconds} s:`, '')
   lines.push('| server | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |', '|---|---|---|---|---|---|')
@@ -244,6 +264,8 @@ function table(r) {
   lines.push('| handlers | req/s | µs per request |', '|---|---|---|')
   lines.push(`| sandbox | ${r.inProcess.sandbox.rps.toFixed(0)} | ${r.inProcess.sandbox.usPerRequest.toFixed(0)} |`)
   lines.push(`| bare msw handler, constant body | ${r.inProcess.bare.rps.toFixed(0)} | ${r.inProcess.bare.usPerRequest.toFixed(0)} |`)
+  const kept = r.inProcessRetention
+  lines.push('', `What an in-process request leaves behind, after ${kept.requests} requests and a full GC (fresh processes, median of ${kept.rounds}): the sandbox ${kb(kept.sandbox.heapBytesPerRequest)} of heap and ${kept.sandbox.tcpHandlesPerRequest} open TCP handles per request; a bare msw handler whose response has no Content-Length ${kb(kept.bare.heapBytesPerRequest)} and ${kept.bare.tcpHandlesPerRequest} (msw 3 never closes the socket of a connection it ended; see docs/upstream-reports.md).`)
   lines.push('', `Scale, in-process, ${r.scale.samples} requests of each kind per size:`, '')
   lines.push('| stored pets | list sold, limit 100: p50 / p99 ms | create: p50 / p99 ms |', '|---|---|---|')
   for (const size of r.scale.sizes) {
