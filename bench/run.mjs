@@ -230,7 +230,7 @@ function ratioText(v) {
   return v.toFixed(2)
 }
 function kb(bytes) {
-  return `${(bytes / 1024).toFixed(1)} KB`
+  return Math.abs(bytes) < 1024 ? `${bytes.toFixed(0)} B` : `${(bytes / 1024).toFixed(1)} KB`
 }
 function mb(bytes) {
   return `${(bytes / 2 ** 20).toFixed(0)} MB`
