@@ -15,7 +15,7 @@ import { measureColdStart } from './cold-start-library.mjs'
 
 const quick = process.argv.includes('--quick')
 const plan = quick
-  ? { rounds: 2, seconds: 2, warmupSeconds: 1, startups: 2, inProcessRounds: 3, inProcessMs: 600, retentionRounds: 1, retentionRequests: 2000, scaleSamples: 300, memoryRounds: 1 }
+  ? { rounds: 2, seconds: 2, warmupSeconds: 1, startups: 2, inProcessRounds: 3, inProcessMs: 600, retentionRounds: 1, retentionRequests: 1000, scaleSamples: 300, memoryRounds: 1 }
   : { rounds: 5, seconds: 5, warmupSeconds: 2, startups: 5, inProcessRounds: 7, inProcessMs: 2000, retentionRounds: 3, retentionRequests: 5000, scaleSamples: 2000, memoryRounds: 5 }
 const CONNECTIONS = 50
 const keysFile = writeKeysFile()
