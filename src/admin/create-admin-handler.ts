@@ -116,7 +116,7 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError 
         throw new ApiError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, { allow })
       }
       try {
-        return jsonResponse(await route(request, url, match), 200, headers)
+        return jsonResponse(await route(request, url, match), 200, headers, request)
       } catch (error) {
         // Controls check their input by throwing ConfigError (as they do for in-process
         // callers); over HTTP that is the client's bad input: 400.
@@ -133,7 +133,7 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError 
     (url) => (origin === undefined || url.origin === origin) && (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)),
     async (request, url) => {
       const headers = new Headers({ 'cache-control': 'no-store' })
-      return answer(request, url, headers).catch((error: unknown) => toErrorResponse(error, headers, onUnexpectedError))
+      return answer(request, url, headers).catch((error: unknown) => toErrorResponse(error, headers, onUnexpectedError, request))
     },
   )
 }

@@ -27,9 +27,11 @@ const utf8 = new TextEncoder()
 export function jsonResponse(body: unknown, status: number, headers: Headers, request?: Request): Response {
   headers.set('content-type', JSON_CONTENT_TYPE)
   const text = JSON.stringify(body)
-  if (request instanceof AdapterRequest) return Object.assign(new Response(null, { status, headers }), { [JSON_TEXT]: text })
-  const bytes = utf8.encode(text)
-  headers.set('content-length', String(bytes.byteLength))
+  let bytes: Uint8Array<ArrayBuffer> | null = null
+  if (!(request instanceof AdapterRequest)) {
+    bytes = utf8.encode(text)
+    headers.set('content-length', String(bytes.byteLength))
+  }
   return Object.assign(new Response(bytes, { status, headers }), { [JSON_TEXT]: text })
 }
 
