@@ -12,6 +12,7 @@ import { setupServer } from 'msw/node'
 import { createSandbox } from '../dist/index.js'
 import { constantListBody, JSON_CONTENT_TYPE } from './constant-body.mjs'
 import { AUTHORIZATION, BENCH_KEYS } from './support.mjs'
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises'
 
 const handlersName = process.argv[2] ?? 'sandbox'
 const requests = Number(process.argv[3] ?? 5000)
@@ -36,11 +37,11 @@ async function send(count) {
     const text = await response.text()
     if (response.status !== 200 || text !== body) throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`)
     // A turn of the event loop between requests, as in bench/in-process.mjs (which says why).
-    await new Promise((resolve) => setImmediate(resolve))
+    await nextTurn()
   }
 }
 const tcpHandles = () => process.getActiveResourcesInfo().filter((name) => name === 'TCPSocketWrap').length
-const turn = () => new Promise((resolve) => setTimeout(resolve, 20))
+const turn = () => sleep(20)
 const settle = async () => {
   // Sockets close on the next turns of the event loop, and what a fetch holds through its
   // WeakRefs and FinalizationRegistry entries (undici makes several per request) is let go only
