@@ -1,5 +1,7 @@
 import type { Pet } from './pet.js'
-import { petSchema } from './pet-schema.js'
+import { createPetSchema } from './create-pet-schema.js'
+
+const petSchema = createPetSchema()
 
 /**
  * Checks a pet arranged by a test (`sandbox.pets.create` / `put`) against the same schema the

@@ -1,7 +1,7 @@
 import { Collection, Query } from '@msw/data'
 import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
-import { petSchema } from './pet-schema.js'
-import { createPrimaryKeys } from './create-primary-keys.js'
+import { createPetSchema } from './create-pet-schema.js'
+import { createRecordSymbols } from './create-record-symbols.js'
 import { storedPet } from './stored-pet.js'
 
 // Pets stored per createMany while filling. Small batches keep little of each batch in flight
@@ -47,15 +47,16 @@ export interface ListQuery {
  * matches of a scan are the answer of `listPets` (D8) without sorting.
  */
 export function createPetStore({ seed, storage }: PetStoreOptions) {
-  let collection = new Collection({ schema: petSchema })
+  const symbols = createRecordSymbols()
+  const schema = createPetSchema((pet) => symbols.prepared(storedPet(pet)))
+  let collection = new Collection({ schema })
   let byId = new Map<number, Pet>()
   let nextId = 1
   let ready: Promise<void> = Promise.resolve()
-  const primaryKeys = createPrimaryKeys()
 
   async function insert(pet: Pet): Promise<Pet> {
-    const record = await collection.create(primaryKeys.keyed(pet))
-    primaryKeys.learn(record)
+    const record = await collection.create(symbols.keyed(pet))
+    symbols.settle(record)
     byId.set(record.id, record)
     return record
   }
@@ -63,16 +64,17 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
   async function fill(restore?: PetStorage): Promise<void> {
     // A fresh collection rather than `clear()`: clearing deletes record by record, which is
     // quadratic for a large store, and requests awaiting `ready` never see a half-filled one.
-    const next = new Collection({ schema: petSchema })
+    const next = new Collection({ schema })
     const nextIndex = new Map<number, Pet>()
     // In batches, in id order: one createMany of 100000 kept 100000 pending creates alive at
     // once, and the garbage collector took half of a 2 s start-up and 400 MB copying them. Pets
     // are drawn from the seed as the batches need them, so the drafts of one batch die young:
     // with every draft alive until the end, the CLI with 100000 pets took 12 MB more RSS. The
-    // first batch is one pet: the primary-key symbol is learnt from it, so every later pet is
-    // keyed by its id; and that record has its hidden properties before the next is built, which
-    // is what lets V8 size every later record with room for them (`storedPet`: with a first batch
-    // of 100, 328 instead of 303 bytes per pet).
+    // first batch is one pet: the collection's symbols are learnt from it, so every later pet is
+    // keyed by its id and shares one empty relation map (`createRecordSymbols`); and that record
+    // has its hidden properties before the next is built, which is what lets V8 size every later
+    // record with room for them (`storedPet`: with a first batch of 100, 328 instead of 303 bytes
+    // per pet).
     let seeded = 0
     const pets = function* (): Generator<Pet> {
       for (const pet of seed()) yield { id: ++seeded, ...pet }
@@ -82,9 +84,11 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     const store = async () => {
       const stored = batch
       batch = []
-      const records = await next.createMany(stored.length, (index) => primaryKeys.keyed(stored[index]!))
-      for (const record of records) nextIndex.set(record.id, record)
-      if (records[0] !== undefined) primaryKeys.learn(records[0])
+      const records = await next.createMany(stored.length, (index) => symbols.keyed(stored[index]!))
+      for (const record of records) {
+        symbols.settle(record)
+        nextIndex.set(record.id, record)
+      }
     }
     for (const pet of pets()) {
       batch.push(pet)
