@@ -17,7 +17,8 @@
  *   collection hands it back (`settle`). Each per-record map then dies young: with 100000 pets,
  *   the records and their maps survived V8's scavenges with 51 MB, which made V8 grow its young
  *   generation to 2 × 64 MB and keep it (library RSS right after seeding 220 MB); without the
- *   maps it stays at 2 × 32 MB (about 180 MB). Upstream's own fix is in docs/upstream-reports.md.
+ *   maps it stays at 2 × 32 MB (170 to 184 MB in the runs measured). Upstream's own fix is in
+ *   docs/upstream-reports.md.
  *
  * @example
  * const symbols = createRecordSymbols()
