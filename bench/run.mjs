@@ -14,8 +14,9 @@ import {
 import { measureColdStart } from './cold-start-library.mjs'
 
 const quick = process.argv.includes('--quick')
+// Seconds are whole: autocannon ends a run on its one-second tick, so 1.5 s runs for 2 s.
 const plan = quick
-  ? { rounds: 2, seconds: 2, warmupSeconds: 1, startups: 2, inProcessRounds: 3, inProcessMs: 600, retentionRounds: 1, retentionRequests: 1000, scaleSamples: 300, memoryRounds: 1 }
+  ? { rounds: 2, seconds: 1, warmupSeconds: 1, startups: 2, inProcessRounds: 3, inProcessMs: 600, retentionRounds: 1, retentionRequests: 1000, scaleSamples: 300, memoryRounds: 1 }
   : { rounds: 5, seconds: 5, warmupSeconds: 2, startups: 5, inProcessRounds: 7, inProcessMs: 2000, retentionRounds: 3, retentionRequests: 5000, scaleSamples: 2000, memoryRounds: 5 }
 const CONNECTIONS = 50
 const keysFile = writeKeysFile()
@@ -291,7 +292,10 @@ const results = { date: new Date().toISOString(), quick, plan, machine: machine(
 for (const [name, run] of SECTIONS) {
   if (only !== undefined && !only.includes(name)) continue
   log(`${name}...`)
+  const began = performance.now()
   results[name] = await run()
+  // Per section, so a --quick run that creeps towards its minute shows where.
+  log(`  ${name}: ${((performance.now() - began) / 1000).toFixed(1)} s`)
 }
 if (only !== undefined) {
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`)
