@@ -1,5 +1,7 @@
 // The public in-process API. Exports are explicit so the package's surface is read here at once.
 // Nothing here imports node:* modules: the same entry point serves Node and the browser.
+// First, so that an old Node is named before msw fails on it.
+import './assert-node-floor.js'
 export { createSandbox, type Sandbox, type SandboxPets, type SandboxQuota, type SandboxResetOptions } from './create-sandbox.js'
 export type { SandboxOptions } from './sandbox-options.js'
 export type { SandboxClock } from './clock/create-clock.js'
