@@ -223,9 +223,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const store = createPetStore({ seed: () => seedPets(resolved.seed, resolved.pets), ...(resolved.storage ? { storage: resolved.storage } : {}) })
   const keyRing = createKeyRing(resolved.keys)
   const rateLimiter = createRateLimiter({ now: clock.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds })
-  // Prism is not loaded here any more: valid requests pass the validator's fast check without it,
-  // and loading it (200 ms or more) blocked the first requests of every start-up. The first
-  // request that needs it, an invalid one, loads it.
   const validator = createRequestValidator(openapiDocument)
   const operationIds = router.operations().map((operation) => operation.operationId)
   const faults = createFaultInjector({ faults: resolveFaults(resolved.faults, resolved.seed, operationIds), ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
