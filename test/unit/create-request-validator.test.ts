@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { openapiDocument } from '../../src/core/contract/openapi-document.js'
-import { ApiError } from '../../src/core/errors/api-error.js'
+import { HttpError } from '../../src/core/errors/http-error.js'
 import { createRequestValidator, type RequestToValidate } from '../../src/core/validation/create-request-validator.js'
 import { createPrismRequestValidator } from '../support/create-prism-request-validator.js'
 
@@ -46,7 +46,7 @@ async function outcome(validator: { validate(id: string, request: RequestToValid
     await validator.validate(operationId, request)
     return 'accepted'
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error
+    if (!(error instanceof HttpError)) throw error
     return `${error.status} ${error.code}: ${error.message}`
   }
 }

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import type { OpenApiDocument } from '../contract/openapi-document-type.js'
-import { ApiError } from '../errors/api-error.js'
+import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { addQueryValue } from '../http/query-of.js'
 import { checkParameterSyntax, type ParameterSyntax } from './check-parameter-syntax.js'
@@ -75,7 +75,7 @@ export function createRequestValidator(document: OpenApiDocument) {
       checkParameterSyntax(entry.syntax, entry.template, request.path, request.query)
       const diagnostics = diagnose(entry, request)
       if (diagnostics.length > 0) {
-        throw new ApiError(400, ErrorCode.invalidRequest, describeDiagnostics(diagnostics, entry.bounds))
+        throw new HttpError(400, ErrorCode.invalidRequest, describeDiagnostics(diagnostics, entry.bounds))
       }
     },
   }
