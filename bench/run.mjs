@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick]`: every figure of issue 7 in one run. A benchmark, never a test.
+// `npm run bench [-- --quick]`: every figure of BENCHMARKS.md in one run. A benchmark, never a test.
 //
 // Each server runs in a child process of its own, so autocannon (here) and the server do not share
 // an event loop. Rounds are interleaved (sandbox, prism, floor, raw, sandbox, ...) and every figure
@@ -194,7 +194,7 @@ const memory = async () => {
   }
 }
 
-// What a test file pays before its first test (issue 5): fresh processes importing the library
+// What a test file pays before its first test: fresh processes importing the library
 // and calling createSandbox(), beside msw's own import (bench/cold-start-library.mjs).
 const coldStart = () => measureColdStart({ runs: quick ? 5 : 15 })
 
