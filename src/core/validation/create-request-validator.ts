@@ -122,7 +122,13 @@ function toDiagnostic(error: ErrorObject, location: 'query' | 'path' | 'body', e
   const steps = error.instancePath.split('/').slice(1).map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'))
   // Prism lists an enum's values after Ajv's message; so do we.
   const allowed = error.keyword === 'enum' ? (error.params as { allowedValues?: unknown[] }).allowedValues : undefined
-  const message = `${error.message ?? 'is invalid'}${allowed === undefined ? '' : `: ${allowed.join(', ')}`}`
+  let message = `${error.message ?? 'is invalid'}${allowed === undefined ? '' : `: ${allowed.join(', ')}`}`
+  // An unknown field is named, rather than its object said to have "additional properties".
+  const unknown = error.keyword === 'additionalProperties' ? (error.params as { additionalProperty?: string }).additionalProperty : undefined
+  if (unknown !== undefined) {
+    steps.push(unknown)
+    message = 'is not a field here'
+  }
   if (location === 'body') {
     return { path: ['body', ...steps], code: error.keyword, message: steps.length > 0 ? `Request body property ${steps.join('.')} ${message}` : `Request body ${message}` }
   }
