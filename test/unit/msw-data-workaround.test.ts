@@ -74,7 +74,12 @@ it('leaves a record the collection made itself (an update) its map rather than t
   symbols.settle(await collection.create(symbols.keyed({ id: 1, name: 'Ace', categoryId: 1 })))
   const second = await collection.create(symbols.keyed({ id: 2, name: 'Bo', categoryId: 2 }))
   symbols.settle(second)
-  const updated = await collection.update((q) => q.where({ id: 2 }), { data: (draft) => void (draft.name = 'Bea'), strict: true })
+  const updated = await collection.update((q) => q.where({ id: 2 }), {
+    data: (draft) => {
+      draft.name = 'Bea'
+    },
+    strict: true,
+  })
   expect(() => symbols.settle(updated)).not.toThrow()
   // The update carried the shared map over, and the record is the updated pet.
   expect(relationMapOf(updated)).toBe(relationMapOf(second))
