@@ -179,7 +179,9 @@ it('exits non-zero with a one-line message when the port is taken', async () => 
     const port = new URL(cli.url).port
     const result = await runCli(['start', '--port', port])
     expect(result.code).not.toBe(0)
-    expect(result.stderr.split('\n')[0]).toMatch(/EADDRINUSE/)
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `error: port ${port} on 127.0.0.1 is already in use (another sandbox?); stop that process, choose another --port, or use --port 0 for a free one`,
+    ])
   } finally {
     await cli.stop()
   }

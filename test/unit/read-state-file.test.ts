@@ -21,7 +21,7 @@ it('reports corruption with the line number', () => {
     ['{"petstoreSandboxState":1', /line 1: the header line is incomplete/],
     ['{"something":"else"}\n', /line 1: not a petstore-sandbox state header/],
     [`${HEADER + pet(3)}garbage\n`, /line 3: not JSON/],
-    [`${HEADER}{"created":{"id":3,"name":"","categoryId":1}}\n`, /line 2: neither a created pet nor a reset/],
+    [`${HEADER}{"created":{"id":3,"name":"","categoryId":1}}\n`, /line 2: neither a created pet, a put pet nor a reset/],
     [HEADER + pet(4) + pet(4), /line 3: pet id 4 does not ascend/],
     [HEADER + pet(2), /line 2: pet id 2 does not ascend/],
   ]

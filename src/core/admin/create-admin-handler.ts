@@ -15,6 +15,8 @@ import { createRequestValidator } from '../validation/create-request-validator.j
 import { readJsonBody } from '../validation/read-json-body.js'
 import type { AdminControls } from './admin-controls.js'
 import { createAdminOperations } from './create-admin-operations.js'
+import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
+import { createAttemptLimiter } from './create-attempt-limiter.js'
 
 /** Where the admin API lives on the sandbox's origin, outside the API's `/v1`. */
 export const ADMIN_PREFIX = '/__sandbox'
@@ -26,20 +28,36 @@ export interface AdminHandlerOptions {
   /** Only this origin's admin paths are claimed; any origin when undefined. */
   origin: string | undefined
   onUnexpectedError: (error: unknown) => void
+  /** The sandbox clock, which times the limit on wrong tokens. */
+  now: () => number
 }
+
+// Wrong admin tokens each client address may send per minute (docs/running-for-a-team.md#admin-api).
+const WRONG_TOKENS_PER_MINUTE = 10
 
 /**
  * The admin API: a thin HTTP face over the same controls the in-process sandbox offers as
  * methods, routed and validated from fixtures/admin-openapi.yaml with the API's own router and
  * validator. Errors are Error bodies from the one error path.
  */
-export function createAdminHandler({ controls, token, origin, onUnexpectedError }: AdminHandlerOptions): HttpHandler {
+export function createAdminHandler({ controls, token, origin, onUnexpectedError, now }: AdminHandlerOptions): HttpHandler {
   const router = createRouter(adminOpenapiDocument)
   const validator = createRequestValidator(adminOpenapiDocument)
   const operations = createAdminOperations(controls)
+  const wrongTokens = createAttemptLimiter({ limit: WRONG_TOKENS_PER_MINUTE, windowMs: 60_000, now })
 
   async function answer(request: Request, url: URL, headers: Headers): Promise<Reply> {
     const presented = parseBearer(request.headers.get('authorization'))
+    if (presented !== undefined && !constantTimeEqual(presented, token)) {
+      const client = request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT
+      const decision = wrongTokens.blocked(client)
+      if (!decision.allowed) {
+        throw new HttpError(429, ErrorCode.rateLimited, `Too many wrong admin tokens from this address; retry in ${decision.retryAfter} s`, {
+          'retry-after': String(decision.retryAfter),
+        })
+      }
+      wrongTokens.fail(client)
+    }
     if (presented === undefined || !constantTimeEqual(presented, token)) {
       throw new HttpError(
         401,
@@ -53,7 +71,10 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError 
     const path = url.pathname.slice(ADMIN_PREFIX.length)
     const method = request.method.toUpperCase()
     const route = router.match(method, path)
-    if (route.kind === 'not-found') throw new HttpError(404, ErrorCode.notFound, `no admin resource at ${url.pathname}`)
+    // The probes are described in the same document but served at the origin's root.
+    if (route.kind === 'not-found' || (route.kind === 'operation' && operations[route.operation.operationId] === undefined)) {
+      throw new HttpError(404, ErrorCode.notFound, `no admin resource at ${url.pathname}`)
+    }
     if (route.kind === 'method-not-allowed') {
       const allow = route.allow.join(', ')
       throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, { allow })

@@ -7,7 +7,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
   "info": {
     "title": "petstore-sandbox admin API",
     "version": "1.0.0",
-    "description": "Controls of a running sandbox, for a shared staging stand-in: health, state, reset, clock, quotas and bans, injected faults, the last requests. Served under /__sandbox/ (outside the Animal Store API's /v1) only when the sandbox has an admin token (`--admin-token`, `PETSTORE_SANDBOX_ADMIN_TOKEN`, or the `adminToken` option); otherwise these paths are 404. API keys never open it. Every error is an Error body whose `status` equals the HTTP status.\n"
+    "description": "Controls of a running sandbox, for a shared staging stand-in: health, state, reset, clock, quotas and bans, injected faults, the last requests. Served under /__sandbox/ (outside the Animal Store API's /v1) only when the sandbox has an admin token (`--admin-token`, `PETSTORE_SANDBOX_ADMIN_TOKEN`, or the `adminToken` option); otherwise these paths are 404. API keys never open it. Wrong admin tokens are limited per client address (429 with Retry-After); the right token never is. The probes /healthz and /readyz are served at the origin's root, always, with no token. Every error is an Error body whose `status` equals the HTTP status.\n"
   },
   "servers": [
     {
@@ -20,6 +20,115 @@ export const adminOpenapiDocument: OpenApiDocument = {
     }
   ],
   "paths": {
+    "/healthz": {
+      "servers": [
+        {
+          "url": "/"
+        }
+      ],
+      "get": {
+        "operationId": "probeHealth",
+        "summary": "Liveness probe - the process serves. No token, no key, no quota spent.",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The process serves.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "status"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "status": {
+                      "const": "ok"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/readyz": {
+      "servers": [
+        {
+          "url": "/"
+        }
+      ],
+      "get": {
+        "operationId": "probeReady",
+        "summary": "Readiness probe - seeded and able to serve; 503 service_unavailable (with Retry-After) while not.",
+        "description": "503 while the pets are being seeded or reset, or while a storage the sandbox depends on cannot serve; the message names each failing check. No token, no key, no quota spent.\n",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "Ready.",
+            "headers": {
+              "Cache-Control": {
+                "$ref": "#/components/headers/NoStore"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "status",
+                    "checks"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "status": {
+                      "const": "ready"
+                    },
+                    "checks": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "required": [
+                          "name",
+                          "ready"
+                        ],
+                        "additionalProperties": false,
+                        "properties": {
+                          "name": {
+                            "type": "string"
+                          },
+                          "ready": {
+                            "type": "boolean"
+                          },
+                          "reason": {
+                            "type": "string"
+                          }
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "503": {
+            "$ref": "#/components/responses/Error"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
     "/health": {
       "get": {
         "operationId": "health",
@@ -347,6 +456,14 @@ export const adminOpenapiDocument: OpenApiDocument = {
     }
   },
   "components": {
+    "headers": {
+      "NoStore": {
+        "description": "Probes and admin answers are never cached.",
+        "schema": {
+          "const": "no-store"
+        }
+      }
+    },
     "securitySchemes": {
       "adminToken": {
         "type": "http",
@@ -356,7 +473,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
     },
     "responses": {
       "Error": {
-        "description": "400 invalid_request, 401 unauthorized, 404 not_found, 405 method_not_allowed, 415 unsupported_media_type.",
+        "description": "400 invalid_request, 401 unauthorized, 404 not_found, 405 method_not_allowed, 415 unsupported_media_type, 429 rate_limited (wrong admin tokens, with Retry-After), 503 service_unavailable (/readyz while not ready, with Retry-After).\n",
         "content": {
           "application/json": {
             "schema": {

@@ -161,6 +161,9 @@ export const openapiDocument: OpenApiDocument = {
           "429": {
             "$ref": "#/components/responses/TooManyRequests"
           },
+          "507": {
+            "$ref": "#/components/responses/InsufficientStorage"
+          },
           "default": {
             "$ref": "#/components/responses/UnexpectedError"
           }
@@ -513,6 +516,27 @@ export const openapiDocument: OpenApiDocument = {
           },
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "InsufficientStorage": {
+        "description": "sandbox - the sandbox stores at most its `maxPets` (`--max-pets`, default 1000000) pets; a create beyond it stores nothing (`storage_full`) and spends quota like any answered request.\n",
+        "headers": {
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
           }
         },
         "content": {

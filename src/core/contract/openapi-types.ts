@@ -144,6 +144,18 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description sandbox - the sandbox stores at most its `maxPets` (`--max-pets`, default 1000000) pets; a create beyond it stores nothing (`storage_full`) and spends quota like any answered request. */
+        InsufficientStorage: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Any other error, as an Error body whose `status` equals the HTTP status. */
         UnexpectedError: {
             headers: {
@@ -272,6 +284,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            507: components["responses"]["InsufficientStorage"];
             default: components["responses"]["UnexpectedError"];
         };
     };

@@ -20,6 +20,8 @@ export const ErrorCode = {
   internalError: 'internal_error',
   notImplemented: 'not_implemented',
   serviceUnavailable: 'service_unavailable',
+  storageFull: 'storage_full',
+  expectationFailed: 'expectation_failed',
 } as const
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

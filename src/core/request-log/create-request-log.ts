@@ -1,5 +1,5 @@
-import { maskAuthorization, maskUrl } from '../auth/mask-key.js'
-import { redactKeys } from '../auth/redact-keys.js'
+import { maskAuthorization } from '../auth/mask-key.js'
+import { redactUrl } from '../auth/redact-url.js'
 
 /** One answered request as the admin API and `sandbox.requests` show it; the key is masked. */
 export interface RequestLogEntry {
@@ -43,7 +43,7 @@ export function createRequestLog(capacity: number, keys: readonly string[] = [])
   const shown = ({ time, url, authorization, ...rest }: RequestRecord): RequestLogEntry => ({
     time: new Date(time).toISOString(),
     ...rest,
-    path: redactKeys(maskUrl(url.pathname + url.search), keys),
+    path: redactUrl(url.pathname + url.search, keys),
     key: maskAuthorization(authorization ?? undefined),
   })
 

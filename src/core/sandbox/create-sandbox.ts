@@ -27,6 +27,8 @@ import { createFaultInjector } from '../faults/create-fault-injector.js'
 import { resolveFaults, type FaultOptions, type ResolvedFaults } from '../faults/fault-config.js'
 import { createRequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
+import { createReadiness, type Readiness } from '../probes/create-readiness.js'
+import { createProbeHandler } from '../probes/create-probe-handler.js'
 
 /**
  * A sandbox: the msw handlers of the Animal Store API and the state behind them, with the controls a
@@ -105,6 +107,15 @@ export interface Sandbox {
    * sandbox.pets.all().length   // 50
    */
   ready(): Promise<void>
+  /**
+   * Whether the sandbox can serve right now, and why not: what `GET /readyz` answers over HTTP.
+   * Not ready while the pets are seeded or a reset runs, or while a check added by a storage
+   * (`storage.notReady`) fails.
+   *
+   * @example
+   * sandbox.readiness()   // { ready: false, checks: [{ name: 'store', ready: false, reason: 'seeding the pets' }] }
+   */
+  readiness(): Readiness
   /**
    * Arrange and read stored pets without HTTP and without spending quota.
    *
@@ -220,7 +231,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const resolved = resolveOptions(options)
   const clock = createClock(resolved.now)
   const router = createRouter(openapiDocument)
-  const store = createPetStore({ seed: () => seedPets(resolved.seed, resolved.pets), ...(resolved.storage ? { storage: resolved.storage } : {}) })
+  const store = createPetStore({
+    seed: () => seedPets(resolved.seed, resolved.pets),
+    maxPets: resolved.maxPets,
+    ...(resolved.storage ? { storage: resolved.storage } : {}),
+  })
   const keyRing = createKeyRing(resolved.keys)
   const rateLimiter = createRateLimiter({ now: clock.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds })
   const validator = createRequestValidator(openapiDocument)
@@ -255,6 +270,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const handlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
   void store.start()
+  const readiness = createReadiness([{ name: 'store', notReady: () => (store.filling() ? 'seeding the pets' : undefined) }])
+  const storage = resolved.storage
+  if (storage?.notReady) readiness.add({ name: 'storage', notReady: () => storage.notReady?.() })
 
   const keyNamed = (key: string): ApiKey => {
     const found = keyRing.find(key)
@@ -275,6 +293,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return store.reset()
     },
     ready: store.ready,
+    readiness: readiness.current,
     pets: {
       all: store.all,
       get: store.get,
@@ -319,9 +338,18 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       token: resolved.adminToken,
       origin: resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
       onUnexpectedError: resolved.onUnexpectedError,
+      now: clock.now,
     })
     handlers.unshift(admin)
     originHandlers.unshift(admin)
   }
+  // Origin-wide only: in-process handlers without a baseUrl must leave other servers' probes alone.
+  originHandlers.unshift(
+    createProbeHandler({
+      readiness: readiness.current,
+      origin: resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
+      onUnexpectedError: resolved.onUnexpectedError,
+    }),
+  )
   return sandbox
 }

@@ -6,6 +6,9 @@ import { PET_STATUSES, type PetStatus } from '../store/pet.js'
 
 export const MAX_PETS = 100_000
 
+/** The default bound on stored pets: what a day of Enterprise creates could otherwise fill (BENCHMARKS.md#memory-per-stored-pet). */
+export const DEFAULT_MAX_PETS = 1_000_000
+
 /** Checks options once, when the sandbox is created, and fills in the defaults. */
 export function resolveOptions(options: SandboxOptions) {
   const seed = options.seed ?? 1
@@ -13,6 +16,10 @@ export function resolveOptions(options: SandboxOptions) {
   const pets = options.pets ?? 50
   if (!Number.isSafeInteger(pets) || pets < 0 || pets > MAX_PETS) {
     throw new ConfigError(`pets must be a whole number from 0 to ${MAX_PETS}, got ${String(pets)}`)
+  }
+  const maxPets = options.maxPets ?? DEFAULT_MAX_PETS
+  if (!Number.isSafeInteger(maxPets) || maxPets < pets) {
+    throw new ConfigError(`maxPets must be a whole number no smaller than pets (${pets}), got ${String(maxPets)}`)
   }
   const banAfter = options.banAfter ?? 10
   if (!Number.isSafeInteger(banAfter) || banAfter < 0) throw new ConfigError(`banAfter must be a whole number of 0 or more, got ${String(banAfter)}`)
@@ -42,6 +49,7 @@ export function resolveOptions(options: SandboxOptions) {
     baseUrl: options.baseUrl,
     seed,
     pets,
+    maxPets,
     keys,
     adminToken,
     faults: options.faults ?? {},

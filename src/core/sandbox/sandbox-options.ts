@@ -29,6 +29,11 @@ export interface SandboxOptions {
   seed?: number
   /** How many pets to seed, 0 to 100000. Default `50`. */
   pets?: number
+  /**
+   * The most pets the sandbox stores, seeded ones included: a create beyond it is answered 507
+   * `storage_full` and stores nothing. At least `pets`. Default `1000000`.
+   */
+  maxPets?: number
   /** API keys and their plans. Default: the demo keys, one per plan (see `DEMO_KEYS`). */
   keys?: readonly KeyConfig[]
   /** Time source in epoch ms; the sandbox clock starts from it. Default `Date.now`. */

@@ -3,6 +3,8 @@ import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { createPetSchema } from './create-pet-schema.js'
 import { createMswDataWorkaround } from './msw-data-workaround.js'
 import { storedPet } from './stored-pet.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { HttpError } from '../errors/http-error.js'
 
 // The queries of listPets, built once: they hold no state, and building them per request showed
 // in the list request's profile (BENCHMARKS.md, "What the profiles changed").
@@ -14,6 +16,8 @@ export interface PetStoreOptions {
   seed: () => Iterable<NewPet>
   /** Durable storage of created pets (`--state`); without it the store lives in memory only. */
   storage?: PetStorage
+  /** The most pets stored at once; a create beyond it is refused with 507 `storage_full`. */
+  maxPets?: number
 }
 
 /**
@@ -23,9 +27,13 @@ export interface PetStoreOptions {
 export interface PetStorage {
   /** Pets created in earlier runs, ascending by id, stored after the seeded ones on start. */
   restored: readonly Pet[]
+  /** Seeded pets replaced by `pets.put` in earlier runs: they take the seeded ones' places on start. */
+  replaced?: readonly Pet[]
   /** The id the next created pet gets: ids keep ascending across restarts. */
   nextId: number
-  commit(change: { created: Pet } | { reset: true }): Promise<void>
+  commit(change: { created: Pet } | { put: Pet } | { reset: true }): Promise<void>
+  /** Why the storage cannot serve right now, or undefined: `GET /readyz` answers 503 meanwhile. */
+  notReady?: () => string | undefined
 }
 
 export interface ListQuery {
@@ -39,13 +47,21 @@ export interface ListQuery {
  * even across concurrent creates. Records sit in the collection in id order, so the first `limit`
  * matches of a scan are the answer of `listPets` (D8) without sorting.
  */
-export function createPetStore({ seed, storage }: PetStoreOptions) {
+export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINITY }: PetStoreOptions) {
   const symbols = createMswDataWorkaround()
   const schema = createPetSchema((pet) => symbols.prepared(storedPet(pet)))
   let collection = new Collection({ schema })
   let byId = new Map<number, Pet>()
   let nextId = 1
   let ready: Promise<void> = Promise.resolve()
+  // Fills queued or running: readiness probes answer 503 while there is one (docs/running-for-a-team.md#probes).
+  let filling = 0
+  // Creates counted against maxPets while their journal line is written, so a burst cannot overshoot it.
+  let creating = 0
+  const tracked = <T>(work: Promise<T>): Promise<T> => {
+    filling++
+    return work.finally(() => filling--)
+  }
 
   async function insert(pet: Pet): Promise<Pet> {
     const record = await collection.create(symbols.keyed(pet))
@@ -62,8 +78,12 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     // In batches, in id order, drawn from the seed as the batches need them, so each batch's
     // drafts die young; the batch sizes are part of the @msw/data workaround.
     let seeded = 0
+    const replaced = new Map((restore?.replaced ?? []).map((pet) => [pet.id, pet]))
     const pets = function* (): Generator<Pet> {
-      for (const pet of seed()) yield { id: ++seeded, ...pet }
+      for (const pet of seed()) {
+        seeded++
+        yield replaced.get(seeded) ?? { id: seeded, ...pet }
+      }
       yield* restore?.restored ?? []
     }
     let batch: Pet[] = []
@@ -90,18 +110,23 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     /** Resolves once seeding (or the last reset) has finished. */
     ready: () => ready,
 
+    /** Whether a seeding or a reset is queued or running. */
+    filling: (): boolean => filling > 0,
+
     /** Fills the store for the first time: the seeded pets, then those restored from storage. */
     start(): Promise<void> {
-      ready = ready.then(() => fill(storage))
+      ready = tracked(ready.then(() => fill(storage)))
       return ready
     },
 
     /** Restores the seeded pets (durably forgetting created ones); ids restart after them. */
     reset(): Promise<void> {
-      const done = ready.then(async () => {
-        await storage?.commit({ reset: true })
-        await fill()
-      })
+      const done = tracked(
+        ready.then(async () => {
+          await storage?.commit({ reset: true })
+          await fill()
+        }),
+      )
       // A reset that could not be made durable is reported to its caller and changes nothing;
       // the store stays usable.
       ready = done.catch(() => undefined)
@@ -115,12 +140,20 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     get: (id: number): Pet | undefined => byId.get(id),
 
     async create(pet: NewPet): Promise<Pet> {
+      if (byId.size + creating >= maxPets) {
+        throw new HttpError(507, ErrorCode.storageFull, `The sandbox stores at most ${maxPets} pets and is full; nothing was stored`)
+      }
       const id = nextId++
       const record = storedPet({ ...pet, id })
-      // Durable first, visible second: a pet nobody was told about may be lost in a crash, but
-      // never one that was acknowledged or listed.
-      if (storage !== undefined) await storage.commit({ created: record })
-      return insert(record)
+      creating++
+      try {
+        // Durable first, visible second: a pet nobody was told about may be lost in a crash, but
+        // never one that was acknowledged or listed.
+        if (storage !== undefined) await storage.commit({ created: record })
+        return await insert(record)
+      } finally {
+        creating--
+      }
     },
 
     /**
@@ -130,6 +163,7 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
      */
     async put(pet: Pet): Promise<Pet> {
       const record = storedPet(pet)
+      if (storage !== undefined) await storage.commit({ put: record })
       const existing = byId.get(pet.id)
       if (existing === undefined) {
         nextId = Math.max(nextId, pet.id + 1)

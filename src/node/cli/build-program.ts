@@ -9,6 +9,11 @@ import { openStateFile, type StateFile } from '../persistence/open-state-file.js
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
 import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from './parse-options.js'
+import { fromEnvironment } from './env-var-of.js'
+import { describeListenError } from './describe-listen-error.js'
+import { watchParent } from './watch-parent.js'
+import { parseMaxPets, parseTrustedProxy } from './parse-operational-options.js'
+import { DEFAULT_MAX_PETS } from '../../core/sandbox/resolve-options.js'
 
 export interface ProgramIo {
   stdout: (line: string) => void
@@ -41,6 +46,8 @@ interface StartOptions {
   fault?: Record<string, OperationFaults>
   faultSeed?: number
   keepRequests: number
+  maxPets: number
+  trustProxy?: string[]
   headersTimeout?: number
   requestTimeout?: number
   keepAliveTimeout?: number
@@ -57,10 +64,9 @@ export function buildProgram(io: ProgramIo): Command {
     .configureOutput({ writeOut: (text) => io.stdout(text.trimEnd()), writeErr: (text) => io.stderr(text.trimEnd()) })
     .showHelpAfterError('(run petstore-sandbox start --help for the options)')
 
-  program
-    .command('start')
+  fromEnvironment(program.command('start'))
     .description('Serve the API over HTTP under /v1, seeded with generated pets.')
-    .addOption(new Option('-p, --port <n>', 'port to listen on; 0 picks a free one').env('PORT').argParser(parsePort).default(4010))
+    .addOption(new Option('-p, --port <n>', 'port to listen on; 0 picks a free one (or PORT)').argParser(parsePort).default(4010))
     .addOption(new Option('--host <addr>', 'address to bind').default('127.0.0.1'))
     .addOption(new Option('--seed <n>', 'seed of the generated pets').argParser(parseSeed).default(1))
     .addOption(new Option('--pets <n>', 'number of seeded pets, 0 to 100000').argParser(parsePets).default(50))
@@ -72,8 +78,16 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--cors-origin <origin...>', 'origins allowed by CORS (default: any)').argParser(parseOrigin))
     .addOption(new Option('--deprecated-at <instant>', 'when getPet was deprecated (default: from the contract)').argParser(parseInstant))
     .addOption(new Option('--sunset <instant>', 'when getPet goes away (default: from the contract)').argParser(parseInstant))
-    .addOption(new Option('--admin-token <token>', 'enable the admin API under /__sandbox/ with this bearer token').env('PETSTORE_SANDBOX_ADMIN_TOKEN'))
-    .addOption(new Option('--state <file>', 'keep created pets in this file across restarts (created if missing)'))
+    .addOption(new Option('--admin-token <token>', 'enable the admin API under /__sandbox/ with this bearer token'))
+    .addOption(new Option('--state <file>', 'keep created pets in this file across restarts (created if missing; one process per file)'))
+    .addOption(
+      new Option('--max-pets <n>', 'most pets stored, seeded ones included; creates beyond it get 507').argParser(parseMaxPets).default(DEFAULT_MAX_PETS),
+    )
+    .addOption(
+      new Option('--trust-proxy <address...>', 'proxies (addresses or CIDR ranges) whose Forwarded / X-Forwarded-For name the client').argParser(
+        parseTrustedProxy,
+      ),
+    )
     .addOption(new Option('--latency <ms>', 'inject latency: ms, or a range such as 100-400').argParser(parseLatency))
     .addOption(new Option('--error-rate <rate>', 'inject failures into this share of requests, 0 to 1').argParser(parseRate))
     .addOption(new Option('--error-kinds <kinds>', 'injected failures: comma-separated 500, 503, drop (default: 500,503)').argParser(parseErrorKinds))
@@ -90,10 +104,13 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
     .action(async (options: StartOptions) => {
       try {
-        await start(options, io)
+        await runStart(options, io)
       } catch (error) {
-        if (error instanceof ConfigError || isListenError(error)) {
-          program.error(`error: ${(error as Error).message}`, { exitCode: 1 })
+        const listen = describeListenError(error, options.host, options.port)
+        if (error instanceof ConfigError || listen !== undefined) {
+          // A problem with the configuration, not with how the command was typed: one line, no usage hint.
+          program.showHelpAfterError(false)
+          program.error(`error: ${listen ?? (error as Error).message}`, { exitCode: 1 })
         }
         throw error
       }
@@ -101,7 +118,7 @@ export function buildProgram(io: ProgramIo): Command {
   return program
 }
 
-async function start(options: StartOptions, io: ProgramIo): Promise<void> {
+async function runStart(options: StartOptions, io: ProgramIo): Promise<void> {
   // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
   let server: RunningServer | undefined
   let stateFile: StateFile | undefined
@@ -116,12 +133,24 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   }
   io.onSignal('SIGINT', shutdown)
   io.onSignal('SIGTERM', shutdown)
+  // npx does not pass its signals on: a sandbox whose parent is gone stops as if signalled.
+  watchParent(shutdown)
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
-  if (options.state !== undefined) stateFile = await openStateFile(options.state, { seed: options.seed, pets: options.pets })
+  if (options.state !== undefined) {
+    stateFile = await openStateFile(options.state, {
+      seed: options.seed,
+      pets: options.pets,
+      onLockLost: (error) => {
+        io.stderr(`error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`)
+        process.exit(1)
+      },
+    })
+  }
   const sandbox = createSandbox({
     seed: options.seed,
     pets: options.pets,
+    maxPets: options.maxPets,
     banAfter: options.banAfter,
     banSeconds: options.banSeconds,
     ...(keys ? { keys } : {}),
@@ -142,7 +171,6 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     },
   })
   if (options.now !== undefined) sandbox.clock.set(options.now)
-  await sandbox.ready()
   const log = createRequestLogger(
     options.log,
     io.stdout,
@@ -154,6 +182,7 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     port: options.port,
     host: options.host,
     ...(log ? { onExchange: log } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     limits: {
       ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
       ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
@@ -161,17 +190,21 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
       ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
     },
   })
+  // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).
+  const origin = server.url.replace(/\/v1$/, '')
+  if (!sandbox.readiness().ready) io.stdout(`Seeding ${options.pets} pets; ${origin}/readyz answers 503 until done`)
+  await sandbox.ready()
   // One write, so whoever waits for "Listening on" has read these lines too.
   io.stdout(
     [
       formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
-      ...(options.adminToken === undefined ? [] : [`Admin API on ${server.url.replace(/\/v1$/, '')}/__sandbox/ (Authorization: Bearer <admin token>)`]),
-      ...(stateFile === undefined ? [] : [`State file ${options.state}: ${stateFile.restored.length} created pet(s) restored`]),
+      ...(options.adminToken === undefined ? [] : [`Admin API on ${origin}/__sandbox/ (Authorization: Bearer <admin token>)`]),
+      ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
     ].join('\n'),
   )
 }
 
-function isListenError(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code
-  return code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+function stateFileLine(path: string, file: StateFile): string {
+  const torn = file.droppedTornLine ? '; dropped an incomplete last line (a write cut short by a crash, never acknowledged)' : ''
+  return `State file ${path}: ${file.restored.length} created pet(s) restored${torn}`
 }

@@ -1,6 +1,6 @@
 import type { ExchangeRecord } from '../server/create-request-listener.js'
-import { redactKeys } from '../../core/auth/redact-keys.js'
-import { maskAuthorization, maskUrl } from '../../core/auth/mask-key.js'
+import { redactUrl } from '../../core/auth/redact-url.js'
+import { maskAuthorization, maskSecret } from '../../core/auth/mask-key.js'
 
 export type LogFormat = 'pretty' | 'json' | 'off'
 
@@ -11,9 +11,8 @@ export type LogFormat = 'pretty' | 'json' | 'off'
 export function createRequestLogger(format: LogFormat, write: (line: string) => void, colour: boolean, keys: readonly string[] = []) {
   if (format === 'off') return undefined
   return (record: ExchangeRecord): void => {
-    const url = redactKeys(maskUrl(record.url), keys)
-    // Not even a prefix of the admin token: it opens more than any key.
-    const key = record.url.startsWith('/__sandbox') ? 'admin' : maskAuthorization(record.authorization)
+    const url = redactUrl(record.url, keys)
+    const key = record.url.startsWith('/__sandbox') ? adminKey(record) : maskAuthorization(record.authorization)
     const ms = Math.round(record.durationMs * 10) / 10
     if (format === 'json') {
       write(JSON.stringify({ time: new Date().toISOString(), method: record.method, url, status: record.status, ms, key }))
@@ -24,6 +23,16 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
     const status = colour ? `${statusColour(record.status)}${text}\u001b[0m` : text
     write(`${record.method} ${url} ${status} ${ms}ms key=${key}`)
   }
+}
+
+/**
+ * Not even a prefix of the admin token: it opens more than any key. A refused call shows the
+ * fingerprint of what it presented, so repeated guesses from one client can be told apart.
+ */
+function adminKey({ status, authorization }: ExchangeRecord): string {
+  if (status !== 401 && status !== 429) return 'admin'
+  const presented = authorization?.trim().split(/\s+/).pop()
+  return presented === undefined || presented === '' ? 'refused:-' : `refused:${maskSecret(presented)}`
 }
 
 function statusColour(status: number): string {

@@ -1,9 +1,10 @@
 import type { ApiKey } from '../../core/auth/key-config.js'
+import { maskKey } from '../../core/auth/mask-key.js'
 
 export interface BannerInput {
   url: string
   version: string
-  options: { seed: number; pets: number; host: string }
+  options: { seed: number; pets: number; host: string; maxPets?: number; trustProxy?: string[] }
   keys: readonly ApiKey[]
   showKeys: boolean
   now: number
@@ -15,20 +16,21 @@ export function formatBanner({ url, version, options, keys, showKeys, now }: Ban
     `petstore-sandbox ${version}: Animal Store API v1, ${options.pets} pets (seed ${options.seed}), clock at ${new Date(now).toISOString()}`,
     `Listening on ${url}`,
   ]
-  if (showKeys) {
-    lines.push('Demo keys (send Authorization: Bearer <key>):')
-    for (const key of keys) {
-      lines.push(`  ${key.plan.padEnd(10)} ${key.key.padEnd(24)} ${String(key.perMinute).padStart(5)}/min ${String(key.perDay).padStart(8)}/day`)
-    }
-  } else {
-    lines.push(`${keys.length} key(s) loaded from the keys file`)
+  // Keys from a keys file are secrets: listed masked, with the limits in force.
+  lines.push(showKeys ? 'Demo keys (send Authorization: Bearer <key>):' : `${keys.length} key(s) from the keys file (masked):`)
+  for (const key of keys) {
+    const shown = showKeys ? key.key : maskKey(key.key)
+    lines.push(`  ${key.plan.padEnd(10)} ${shown.padEnd(24)} ${String(key.perMinute).padStart(5)}/min ${String(key.perDay).padStart(8)}/day`)
   }
+  const origin = new URL(url).origin
+  lines.push(`Probes: ${origin}/healthz (alive), ${origin}/readyz (ready to serve); no key needed`)
+  if (options.maxPets !== undefined) lines.push(`Stores at most ${options.maxPets} pets (--max-pets)`)
+  if (options.trustProxy !== undefined) lines.push(`Client addresses from Forwarded / X-Forwarded-For of trusted proxies: ${options.trustProxy.join(', ')}`)
   // The bound address, not the option as typed: '::0' or '0:0:0:0:0:0:0:0' are all interfaces too.
   const bound = new URL(url).hostname
   if (bound === '0.0.0.0' || bound === '[::]') {
     lines.push(`Warning: bound to all interfaces (${options.host}); anyone who can reach this machine can call the sandbox`)
   }
-  // Keys from a keys file are secrets: only demo keys are printed.
   lines.push(`Try: curl -H 'Authorization: Bearer ${showKeys ? (keys[0]?.key ?? '<key>') : '<key>'}' ${url}/pets?limit=3`)
   return lines.join('\n')
 }

@@ -2,10 +2,15 @@ import { readFile } from 'node:fs/promises'
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { KeyConfig } from '../../core/auth/key-config.js'
 import { resolveKeys } from '../../core/auth/resolve-keys.js'
+import { unknownField } from './unknown-field.js'
+
+const FILE_FIELDS = ['keys']
+const KEY_FIELDS = ['key', 'plan', 'perMinute', 'perDay']
 
 /**
  * Reads a keys file: `{ "keys": [ { "key": "...", "plan": "free", "perMinute"?: n, "perDay"?: n } ] }`.
- * Any problem is a ConfigError naming the file and, where there is one, the entry.
+ * Any problem is a ConfigError naming the file and, where there is one, the entry; a field the
+ * file does not know (a typo such as `permin`) is one, named with the nearest known field.
  */
 export async function loadKeysFile(path: string): Promise<KeyConfig[]> {
   let text: string
@@ -24,6 +29,14 @@ export async function loadKeysFile(path: string): Promise<KeyConfig[]> {
   }
   if (typeof json !== 'object' || json === null || !('keys' in json)) {
     throw new ConfigError(`keys file ${path} must be an object with a "keys" array`)
+  }
+  const unknown = unknownField(json, FILE_FIELDS)
+  if (unknown !== undefined) throw new ConfigError(`keys file ${path}: ${unknown}`)
+  if (Array.isArray(json.keys)) {
+    json.keys.forEach((entry: unknown, index) => {
+      const field = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? unknownField(entry, KEY_FIELDS) : undefined
+      if (field !== undefined) throw new ConfigError(`keys file ${path}: keys[${index}].${field}`)
+    })
   }
   resolveKeys(json.keys, `${path}: keys`)
   return json.keys as KeyConfig[]

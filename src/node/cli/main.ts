@@ -9,6 +9,8 @@ export async function main(argv: string[]): Promise<void> {
   // (BENCHMARKS.md, "Why the figures are what they are"). The library never sets flags in its host.
   setFlagsFromString('--semi-space-growth-factor=1')
   const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+  // PORT, which hosting platforms set, is read when PETSTORE_SANDBOX_PORT is not.
+  if (process.env.PETSTORE_SANDBOX_PORT === undefined && process.env.PORT !== undefined) process.env.PETSTORE_SANDBOX_PORT = process.env.PORT
   const program = buildProgram({
     stdout: (line) => process.stdout.write(`${line}\n`),
     stderr: (line) => process.stderr.write(`${line}\n`),

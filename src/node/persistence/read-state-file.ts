@@ -10,16 +10,18 @@ export interface StateHeader {
 
 export interface StateContents {
   header: StateHeader
-  /** Created pets since the last reset, ascending by id. */
+  /** Created (or put beyond the seeded ids) pets since the last reset, ascending by id. */
   created: Pet[]
+  /** Seeded pets replaced by `pets.put` since the last reset, ascending by id. */
+  replaced: Pet[]
   nextId: number
   /** Whether the last line was cut short by a crash mid-append (never acknowledged). */
   tornTail: boolean
 }
 
 /**
- * Parses a state file: a header line, then one JSON line per change (`{"created": Pet}` or
- * `{"reset": true}`). A last line without its newline is a crash in the middle of an append: that
+ * Parses a state file: a header line, then one JSON line per change (`{"created": Pet}`,
+ * `{"put": Pet}` or `{"reset": true}`). A last line without its newline is a crash in the middle of an append: that
  * change was never acknowledged, so it is dropped. Anything else that does not parse is
  * corruption, reported with the line number, and the caller leaves the file alone.
  */
@@ -35,22 +37,31 @@ export function readStateFile(text: string, path: string, seeded: number): State
   if (header.petstoreSandboxState !== 1 || !isCount(header.seed) || !isCount(header.pets)) {
     throw corrupt(1, 'not a petstore-sandbox state header')
   }
-  let created: Pet[] = []
+  const created = new Map<number, Pet>()
+  const replaced = new Map<number, Pet>()
   let nextId = seeded + 1
   for (let index = 1; index < lines.length; index++) {
     const record = parseLine(lines[index]!, () => corrupt(index + 1, 'not JSON'))
     if (record.reset === true && Object.keys(record).length === 1) {
-      created = []
+      created.clear()
+      replaced.clear()
       nextId = seeded + 1
       continue
     }
+    if (isPet(record.put)) {
+      const pet = record.put
+      ;(pet.id <= seeded ? replaced : created).set(pet.id, pet)
+      nextId = Math.max(nextId, pet.id + 1)
+      continue
+    }
     const pet = record.created
-    if (!isPet(pet)) throw corrupt(index + 1, 'neither a created pet nor a reset')
+    if (!isPet(pet)) throw corrupt(index + 1, 'neither a created pet, a put pet nor a reset')
     if (pet.id < nextId) throw corrupt(index + 1, `pet id ${pet.id} does not ascend`)
-    created.push(pet)
+    created.set(pet.id, pet)
     nextId = pet.id + 1
   }
-  return { header: header as unknown as StateHeader, created, nextId, tornTail }
+  const ascending = (pets: Map<number, Pet>) => [...pets.values()].sort((a, b) => a.id - b.id)
+  return { header: header as unknown as StateHeader, created: ascending(created), replaced: ascending(replaced), nextId, tornTail }
 }
 
 function parseLine(line: string, fail: () => Error): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { RequestHandler } from 'msw'
 import { ErrorCode } from '../../core/errors/error-code.js'
@@ -23,11 +23,14 @@ interface ClientError extends Error {
 export function answerClientError(handlers: RequestHandler[], origin: string) {
   return (error: ClientError, socket: Duplex): void => {
     const refusal = refusalOf(error)
-    if (refusal === undefined || !socket.writable || responseStarted(socket)) {
+    if (refusal === undefined || !socket.writable) {
       socket.destroy()
       return
     }
-    writeRefusal(handlers, origin, socket, refusal)
+    // A pipelined request before the broken one is answered first, then the refusal, in order.
+    const current = responseInProgress(socket)
+    if (current === undefined) writeRefusal(handlers, origin, socket, refusal)
+    else current.once('close', () => (socket.writable ? writeRefusal(handlers, origin, socket, refusal) : socket.destroy()))
   }
 }
 
@@ -64,8 +67,8 @@ function refusalOf(error: ClientError): Refusal | undefined {
   }
 }
 
-/** Whether node already wrote part of a response on this socket (a pipelined request). */
-function responseStarted(socket: Duplex): boolean {
-  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
-  return current?.headersSent === true
+/** The response of a pipelined request still being answered on this socket, if any. */
+function responseInProgress(socket: Duplex): ServerResponse | undefined {
+  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+  return current != null && !current.writableFinished ? current : undefined
 }

@@ -5,7 +5,7 @@ import { AdapterRequest } from '../../core/http/adapter-request.js'
 import { JSON_CONTENT_TYPE, jsonText } from '../../core/http/to-response.js'
 import { incomingBody } from './incoming-body.js'
 import { refusalAnswer, type Refusal } from './refusal-answer.js'
-import { unservableRequest } from './unservable-request.js'
+import { requestUrl, unservableRequest } from './unservable-request.js'
 
 /** One answered request, for the request log. */
 export interface ExchangeRecord {
@@ -20,6 +20,8 @@ export interface RequestListenerOptions {
   /** The origin requests are addressed to, e.g. `http://127.0.0.1:4010`. */
   origin: string
   onExchange?: (record: ExchangeRecord) => void
+  /** Who the client is (create-client-address.ts); the socket's peer by default. */
+  clientAddress?: (incoming: IncomingMessage) => string
 }
 
 /**
@@ -28,7 +30,7 @@ export interface RequestListenerOptions {
  * answer every request themselves (errors included), so this layer adds no behaviour of its own
  * beyond a last-resort 500 should the translation itself fail.
  */
-export function createRequestListener(handlers: RequestHandler[], { origin, onExchange }: RequestListenerOptions) {
+export function createRequestListener(handlers: RequestHandler[], { origin, onExchange, clientAddress = peerAddress }: RequestListenerOptions) {
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     const started = performance.now()
     const finish = (status: number) =>
@@ -41,7 +43,9 @@ export function createRequestListener(handlers: RequestHandler[], { origin, onEx
       })
     // A request fetch cannot carry gets its Error body here instead of a 500 from `new Request`.
     const refusal = unservableRequest(incoming, origin)
-    const answering = refusal === undefined ? translate(handlers, origin, incoming, outgoing) : refuse(handlers, origin, incoming, outgoing, refusal)
+    const client = clientAddress(incoming)
+    const answering =
+      refusal === undefined ? translate(handlers, origin, client, incoming, outgoing) : refuse(handlers, origin, client, incoming, outgoing, refusal)
     answering.then(finish).catch(() => {
       if (!outgoing.headersSent) {
         outgoing.writeHead(500, { 'content-type': JSON_CONTENT_TYPE })
@@ -54,7 +58,7 @@ export function createRequestListener(handlers: RequestHandler[], { origin, onEx
   }
 }
 
-async function translate(handlers: RequestHandler[], origin: string, incoming: IncomingMessage, outgoing: ServerResponse): Promise<number> {
+async function translate(handlers: RequestHandler[], origin: string, client: string, incoming: IncomingMessage, outgoing: ServerResponse): Promise<number> {
   const method = incoming.method ?? 'GET'
   const headers = new Headers()
   const raw = incoming.rawHeaders
@@ -62,14 +66,14 @@ async function translate(handlers: RequestHandler[], origin: string, incoming: I
     // The client address comes from the socket, never from what the client claims.
     if (raw[i]!.toLowerCase() !== CLIENT_ADDRESS_HEADER) headers.append(raw[i]!, raw[i + 1]!)
   }
-  headers.set(CLIENT_ADDRESS_HEADER, incoming.socket.remoteAddress ?? 'unknown')
+  headers.set(CLIENT_ADDRESS_HEADER, client)
   const hasBody =
     method !== 'GET' && method !== 'HEAD' && (incoming.headers['content-length'] !== undefined || incoming.headers['transfer-encoding'] !== undefined)
   const body = hasBody ? incomingBody(incoming) : undefined
   // No AbortSignal: nothing in the handlers reads `request.signal` (a client gone mid-body errors
   // the body stream instead), and undici follows a passed signal with a WeakRef and a
   // FinalizationRegistry entry per request.
-  const request = new AdapterRequest(new URL(incoming.url ?? '/', origin), {
+  const request = new AdapterRequest(requestUrl(incoming, origin), {
     method,
     headers,
     ...(body ? { body: body.stream, duplex: 'half' } : {}),
@@ -96,13 +100,24 @@ async function translate(handlers: RequestHandler[], origin: string, incoming: I
   return response.status
 }
 
-async function refuse(handlers: RequestHandler[], origin: string, incoming: IncomingMessage, outgoing: ServerResponse, refusal: Refusal): Promise<number> {
-  const { status, headers, body } = await refusalAnswer(handlers, origin, incoming.socket.remoteAddress ?? 'unknown', refusal)
+async function refuse(
+  handlers: RequestHandler[],
+  origin: string,
+  client: string,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  refusal: Refusal,
+): Promise<number> {
+  const { status, headers, body } = await refusalAnswer(handlers, origin, client, refusal)
   outgoing.shouldKeepAlive = false
   outgoing.writeHead(status, headers)
   outgoing.end(body)
   incoming.resume()
   return status
+}
+
+function peerAddress(incoming: IncomingMessage): string {
+  return incoming.socket.remoteAddress ?? 'unknown'
 }
 
 function notFound(): Response {

@@ -5,6 +5,7 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { answerClientError, writeRefusal } from './answer-client-error.js'
 import { createRequestListener, type ExchangeRecord } from './create-request-listener.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
+import { createClientAddress } from './create-client-address.js'
 
 export interface StartServerOptions {
   handlers: RequestHandler[]
@@ -13,6 +14,8 @@ export interface StartServerOptions {
   onExchange?: (record: ExchangeRecord) => void
   /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: Partial<ServerLimits>
+  /** Proxies whose Forwarded / X-Forwarded-For headers name the client (create-client-address.ts). */
+  trustProxy?: readonly string[]
 }
 
 export interface RunningServer {
@@ -28,7 +31,7 @@ export interface RunningServer {
 }
 
 /** Serves sandbox handlers over node:http until `close()`. */
-export async function startServer({ handlers, port, host, onExchange, limits = {} }: StartServerOptions): Promise<RunningServer> {
+export async function startServer({ handlers, port, host, onExchange, limits = {}, trustProxy }: StartServerOptions): Promise<RunningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes, shutdownGraceMs } = { ...DEFAULT_SERVER_LIMITS, ...limits }
   const server = createServer({
     headersTimeout: headersTimeoutMs,
@@ -65,8 +68,11 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
       if (closing) server.closeIdleConnections()
     })
   })
-  server.on('request', createRequestListener(handlers, { origin, ...(onExchange ? { onExchange } : {}) }))
+  const clientAddress = createClientAddress(trustProxy)
+  server.on('request', createRequestListener(handlers, { origin, clientAddress, ...(onExchange ? { onExchange } : {}) }))
   server.on('clientError', answerClientError(handlers, origin))
+  // node answers an Expect it does not know with a bare 417; the adapter answers it with an Error body.
+  server.on('checkExpectation', (incoming, outgoing) => server.emit('request', incoming, outgoing))
   // Without a listener node drops CONNECT connections unanswered; the sandbox is no proxy.
   server.on('connect', (_incoming, socket) =>
     writeRefusal(handlers, origin, socket, { status: 400, code: ErrorCode.invalidRequest, message: 'CONNECT requests are not supported by the sandbox' }),

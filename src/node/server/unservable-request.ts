@@ -23,8 +23,28 @@ export function unservableRequest(incoming: IncomingMessage, origin: string): Re
     for (let i = 0; i < incoming.rawHeaders.length; i += 2) if (incoming.rawHeaders[i]!.toLowerCase() === 'host') hosts++
     if (hosts !== 1) return { status: 400, code: ErrorCode.invalidRequest, message: `An HTTP/1.1 request needs exactly one Host header; this one has ${hosts}` }
   }
-  if (!URL.canParse(incoming.url ?? '/', origin)) {
+  const expect = incoming.headers.expect
+  if (expect !== undefined && expect.trim().toLowerCase() !== '100-continue') {
+    return { status: 417, code: ErrorCode.expectationFailed, message: `Expect ${JSON.stringify(expect)} is not supported; only 100-continue is` }
+  }
+  const encoding = incoming.headers['transfer-encoding']
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') {
+    // node reads the body as chunked whatever codings come first: refuse instead of misreading it (RFC 9112 6.1).
+    return { status: 400, code: ErrorCode.invalidRequest, message: `Transfer-Encoding ${JSON.stringify(encoding)} is not supported; send chunked alone` }
+  }
+  try {
+    requestUrl(incoming, origin)
+  } catch {
     return { status: 400, code: ErrorCode.invalidRequest, message: 'The request target is not a valid URL' }
   }
   return undefined
+}
+
+/**
+ * The URL of a request. An origin-form target (`/v1/pets`) is a path on `origin`, even one that
+ * starts with `//`, which `new URL(target, origin)` would read as another host.
+ */
+export function requestUrl(incoming: IncomingMessage, origin: string): URL {
+  const target = incoming.url ?? '/'
+  return target.startsWith('/') ? new URL(`${origin}${target}`) : new URL(target, origin)
 }

@@ -1,0 +1,26 @@
+import { InvalidArgumentError } from 'commander'
+import proxyaddr from 'proxy-addr'
+
+/** `--max-pets`: the most pets stored, seeded ones included (at least `--pets`, checked at start). */
+export function parseMaxPets(value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('expected a whole number such as 1000000.')
+  return Number(value)
+}
+
+/**
+ * `--trust-proxy`: addresses or CIDR ranges (`10.0.0.0/8`, `::1`, or proxy-addr's names
+ * `loopback`, `linklocal`, `uniquelocal`); repeatable, and a list separated by commas or spaces,
+ * as an environment variable gives it.
+ */
+export function parseTrustedProxy(value: string, previous: string[] | undefined): string[] {
+  const entries = value.split(/[\s,]+/).filter(Boolean)
+  for (const entry of entries) {
+    try {
+      proxyaddr.compile(entry)
+    } catch {
+      throw new InvalidArgumentError(`${JSON.stringify(entry)} is not an address, a CIDR range such as 10.0.0.0/8, or loopback, linklocal, uniquelocal.`)
+    }
+  }
+  if (entries.length === 0) throw new InvalidArgumentError('expected an address or a CIDR range such as 10.0.0.0/8.')
+  return [...(previous ?? []), ...entries]
+}
