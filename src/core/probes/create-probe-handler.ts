@@ -27,9 +27,7 @@ export interface ProbeHandlerOptions {
  */
 export function createProbeHandler({ readiness, origin, onUnexpectedError }: ProbeHandlerOptions): HttpHandler {
   function answer(path: string, method: string, headers: Headers): Reply {
-    if (method !== 'GET' && method !== 'HEAD') {
-      throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${path}; allowed: GET, HEAD`, { allow: 'GET, HEAD' })
-    }
+    if (method !== 'GET') throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${path}; allowed: GET`, { allow: 'GET' })
     if (path === '/healthz') return { status: 200, headers, body: { status: 'ok' } }
     const current = readiness()
     if (!current.ready) {

@@ -11,6 +11,11 @@ import { HttpError } from '../errors/http-error.js'
 const ANY_PET = new Query<Pet>(() => true)
 const BY_STATUS = Object.fromEntries(PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)])) as Record<PetStatus, Query<Pet>>
 
+// Pets seeded between two yields to the event loop, so that a large seed does not keep the
+// process from answering its probes (docs/running-for-a-team.md#probes).
+const PETS_PER_YIELD = 5_000
+const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
 export interface PetStoreOptions {
   /** The pets a reset restores, in id order from 1. */
   seed: () => Iterable<NewPet>
@@ -87,6 +92,7 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
       yield* restore?.restored ?? []
     }
     let batch: Pet[] = []
+    let sinceYield = 0
     const store = async () => {
       const stored = batch
       batch = []
@@ -94,6 +100,11 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
       for (const record of records) {
         symbols.settle(record)
         nextIndex.set(record.id, record)
+      }
+      sinceYield += records.length
+      if (sinceYield >= PETS_PER_YIELD) {
+        sinceYield = 0
+        await yieldToEventLoop()
       }
     }
     for (const pet of pets()) {

@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { connect } from 'node:net'
+import { expect, it } from 'vitest'
+import { consumerProject } from '../support/consumer-project.js'
+import { BIN } from '../support/start-cli.js'
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Pids of live processes whose command line holds `marker` (a seed no other test uses). */
+function processesWith(marker: string): number[] {
+  const pids: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
+      if (args.includes(marker) && args.includes('start')) pids.push(Number(entry))
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids
+}
+
+function refused(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', () => resolve(true))
+  })
+}
+
+/**
+ * Runs `<command> &` in sh, as a CI script does, and resolves once the sandbox listens, with the
+ * pid of the background job (`$!`): npx itself, or node.
+ */
+async function startInBackground(command: string, cwd: string, ownGroup = false) {
+  // In its own process group, the shell and everything it started can be signalled as a terminal does.
+  const shell = spawn('sh', ['-c', `${command} & echo "job $!"; wait`], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: ownGroup })
+  let output = ''
+  shell.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const started = await new Promise<{ job: number; url: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`did not start within 30 s:\n${output}`)), 30_000)
+    shell.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      const job = /job (\d+)/.exec(output)
+      const url = /Listening on (http:\/\/\S+\/v1)/.exec(output)
+      if (job && url) {
+        clearTimeout(timer)
+        resolve({ job: Number(job[1]), url: url[1]! })
+      }
+    })
+  })
+  return { ...started, shell, output: () => output }
+}
+
+async function expectStopped(marker: string, url: string): Promise<void> {
+  for (let i = 0; i < 200 && processesWith(marker).length > 0; i++) await sleep(50)
+  expect(processesWith(marker), 'processes left running').toEqual([])
+  expect(await refused(url), 'the port is free').toBe(true)
+}
+
+const marker = () => String(1_000_000 + Math.floor(Math.random() * 1_000_000_000))
+
+// npm ignores a SIGINT sent to the npx process alone (a terminal's Ctrl-C reaches the whole
+// process group, the sandbox included): SIGINT is sent the way Ctrl-C sends it.
+it.each([
+  ['SIGTERM to npx (`kill $!`)', 'SIGTERM', false],
+  ['SIGINT to its process group (Ctrl-C)', 'SIGINT', true],
+] as const)(
+  'stops gracefully when `npx petstore-sandbox start &` gets %s, leaving no process on the port',
+  async (_case, signal, group) => {
+    const seed = marker()
+    const cli = await startInBackground(`npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed}`, await consumerProject(), group)
+    expect(processesWith(seed).length).toBeGreaterThan(0)
+    expect((await fetch(`${cli.url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key' } })).status).toBe(200)
+    process.kill(group ? -cli.shell.pid! : cli.job, signal)
+    await expectStopped(seed, cli.url)
+    expect(cli.output()).toContain('Shutting down')
+  },
+  60_000,
+)
+
+it('stops when the npx process is killed outright: its parent gone, the server follows', async () => {
+  const seed = marker()
+  const cli = await startInBackground(`npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed}`, await consumerProject())
+  process.kill(cli.job, 'SIGKILL')
+  await expectStopped(seed, cli.url)
+  expect(cli.output()).toContain('Shutting down')
+}, 60_000)
+
+it('stops on SIGTERM as `node bin/petstore-sandbox.js start &`, and when the shell that started it is killed', async () => {
+  const seed = marker()
+  const direct = await startInBackground(`"${process.execPath}" "${BIN}" start --port 0 --log off --pets 3 --seed ${seed}`, process.cwd())
+  process.kill(direct.job, 'SIGTERM')
+  await expectStopped(seed, direct.url)
+
+  const orphaned = marker()
+  const child = await startInBackground(`"${process.execPath}" "${BIN}" start --port 0 --log off --pets 3 --seed ${orphaned}`, process.cwd())
+  child.shell.kill('SIGKILL')
+  await expectStopped(orphaned, child.url)
+  expect(child.output()).toContain('Shutting down')
+}, 60_000)
