@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { contractViolations } from '../support/contract.js'
+import { rawExchange, rawRequest, toFetchResponse } from '../support/raw-http.js'
+import { startCli, type CliProcess } from '../support/start-cli.js'
+
+let trusting: CliProcess
+let plain: CliProcess
+
+beforeAll(async () => {
+  // The proxy is 127.0.0.1 (and the 127.0.0.8/29 range); every other loopback address is a client.
+  ;[trusting, plain] = await Promise.all([
+    startCli(['--log', 'off', '--pets', '1', '--trust-proxy', '127.0.0.1', '127.0.0.8/29']),
+    startCli(['--log', 'off', '--pets', '1']),
+  ])
+})
+afterAll(async () => {
+  await Promise.all([trusting.stop(), plain.stop()])
+})
+
+/**
+ * What is left of the per-address quota (D16) of whoever the server takes the client of this
+ * keyless request to be: each call spends one request of that bucket.
+ */
+async function remaining(cli: CliProcess, from: string, headers: Array<[string, string]> = []): Promise<number> {
+  const answer = await rawExchange(cli.url, rawRequest({ target: '/v1/pets', headers }), { localAddress: from })
+  expect(answer?.status).toBe(401)
+  expect(await contractViolations('GET', `${new URL(cli.url).origin}/v1/pets`, toFetchResponse(answer!))).toEqual([])
+  return Number(answer!.headers.get('x-ratelimit-remaining'))
+}
+
+it('takes the client from X-Forwarded-For when the peer is a trusted proxy: one bucket per forwarded client', async () => {
+  const a = await remaining(trusting, '127.0.0.1', [['X-Forwarded-For', '203.0.113.1']])
+  expect(await remaining(trusting, '127.0.0.1', [['X-Forwarded-For', '203.0.113.1']])).toBe(a - 1)
+  expect(await remaining(trusting, '127.0.0.1', [['X-Forwarded-For', '203.0.113.2']])).toBe(a)
+  // Through two trusted proxies, the address before them is the client's.
+  expect(await remaining(trusting, '127.0.0.1', [['X-Forwarded-For', '203.0.113.1, 127.0.0.9']])).toBe(a - 2)
+})
+
+it('prefers Forwarded (RFC 7239), with quoted IPv6 and ports, over X-Forwarded-For', async () => {
+  const first = await remaining(trusting, '127.0.0.1', [
+    ['Forwarded', 'for="[2001:db8:cafe::17]:4711";proto=https'],
+    ['X-Forwarded-For', '203.0.113.50'],
+  ])
+  expect(await remaining(trusting, '127.0.0.1', [['Forwarded', 'for="[2001:db8:cafe::17]:80"']])).toBe(first - 1)
+  expect(await remaining(trusting, '127.0.0.1', [['X-Forwarded-For', '203.0.113.50']])).toBe(first)
+  expect(await remaining(trusting, '127.0.0.1', [['Forwarded', 'for=198.51.100.7:1234, for=127.0.0.10']])).toBe(first)
+})
+
+it('ignores both headers from a peer it does not trust: a spoofed header does not buy a fresh bucket', async () => {
+  const spoofer = '127.0.0.40'
+  const start = await remaining(trusting, spoofer)
+  expect(await remaining(trusting, spoofer, [['X-Forwarded-For', '198.51.100.1']])).toBe(start - 1)
+  expect(await remaining(trusting, spoofer, [['Forwarded', 'for=198.51.100.2']])).toBe(start - 2)
+  expect(await remaining(trusting, spoofer, [['X-Forwarded-For', '127.0.0.1']])).toBe(start - 3)
+  // Without --trust-proxy nobody is trusted, 127.0.0.1 included.
+  const local = await remaining(plain, '127.0.0.1', [['X-Forwarded-For', '198.51.100.3']])
+  expect(await remaining(plain, '127.0.0.1', [['X-Forwarded-For', '198.51.100.4']])).toBe(local - 1)
+})
+
+it('survives hostile Forwarded headers from a trusted proxy: each is a 401 with its quota headers, never a 5xx', async () => {
+  const hostile: Array<Array<[string, string]>> = [
+    [['Forwarded', 'for=']],
+    [['Forwarded', 'for="unterminated']],
+    [['Forwarded', 'for=unknown']],
+    [['Forwarded', 'for=_hidden, for=_secret']],
+    [['Forwarded', ';;;,,,===']],
+    [['Forwarded', `for=${'9'.repeat(4000)}`]],
+    [['Forwarded', Array.from({ length: 500 }, (_, i) => `for=10.0.${i % 250}.1`).join(', ')]],
+    [['Forwarded', 'by=127.0.0.1;proto=http']],
+    [
+      ['Forwarded', 'for=198.51.100.9'],
+      ['Forwarded', 'for=not an address'],
+    ],
+    [['X-Forwarded-For', ' , ,,']],
+    [['X-Forwarded-For', '::ffff:198.51.100.10']],
+    [['X-Forwarded-For', '999.999.999.999']],
+  ]
+  for (const headers of hostile) expect(await remaining(trusting, '127.0.0.1', headers)).toBeGreaterThanOrEqual(0)
+  // A malformed Forwarded falls back to X-Forwarded-For.
+  const fallback = await remaining(trusting, '127.0.0.1', [['X-Forwarded-For', '203.0.113.77']])
+  expect(
+    await remaining(trusting, '127.0.0.1', [
+      ['Forwarded', 'for="broken'],
+      ['X-Forwarded-For', '203.0.113.77'],
+    ]),
+  ).toBe(fallback - 1)
+})
