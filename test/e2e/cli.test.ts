@@ -104,7 +104,8 @@ it.each([
   ],
   [{ keys: [{ key: 'k-one-two-three', plan: 'free', perMinute: -1 }] }, /keys\[0\]\.perMinute must be a whole number/],
   [{ keys: [{ key: 'has space', plan: 'free' }] }, /keys\[0\]\.key must be a non-empty token/],
-  [{ nokeys: true }, /must be an object with a "keys" array/],
+  [{ nokeys: true }, /nokeys: unknown field; did you mean keys\?/],
+  [[], /must be an object with a "keys" array/],
   ['{ not json', /is not valid JSON/],
 ])('refuses a bad keys file with a one-line message naming the entry (%#)', async (content, message) => {
   const file = await keysFile(content)

@@ -27,11 +27,11 @@ export async function loadKeysFile(path: string): Promise<KeyConfig[]> {
     const reason = (error as Error).message.replace(/,\s*(?:\.\.\.)?".*" is not valid JSON$/s, '')
     throw new ConfigError(`keys file ${path} is not valid JSON: ${reason}`)
   }
-  if (typeof json !== 'object' || json === null || !('keys' in json)) {
+  const unknown = typeof json === 'object' && json !== null && !Array.isArray(json) ? unknownField(json, FILE_FIELDS) : undefined
+  if (unknown !== undefined) throw new ConfigError(`keys file ${path}: ${unknown}`)
+  if (typeof json !== 'object' || json === null || Array.isArray(json) || !('keys' in json)) {
     throw new ConfigError(`keys file ${path} must be an object with a "keys" array`)
   }
-  const unknown = unknownField(json, FILE_FIELDS)
-  if (unknown !== undefined) throw new ConfigError(`keys file ${path}: ${unknown}`)
   if (Array.isArray(json.keys)) {
     json.keys.forEach((entry: unknown, index) => {
       const field = typeof entry === 'object' && entry !== null && !Array.isArray(entry) ? unknownField(entry, KEY_FIELDS) : undefined
