@@ -305,4 +305,20 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     '/',
     `\u0000HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`,
   ),
+  // Found by a red-team pass; test/e2e/red-team.test.ts checks their messages.
+  post('an Expect the server does not know', 417, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Expect', 'nope']]),
+  get('an Expect on a GET', 417, '/v1/pets', [KEY, ['Expect', '200-ok']]),
+  post('a Transfer-Encoding of gzip then chunked, read as plain chunked before', 400, '1d\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [
+    KEY,
+    JSON_TYPE,
+    ['Transfer-Encoding', 'gzip, chunked'],
+  ]),
+  post('a Transfer-Encoding of identity then chunked', 400, '1d\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [
+    KEY,
+    JSON_TYPE,
+    ['Transfer-Encoding', 'identity, chunked'],
+  ]),
+  post('a create at //v1/pets, a path and no other host', 404, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE], { target: '//v1/pets' }),
+  get('a list at //v1/pets', 404, '//v1/pets'),
+  get('a list at ///v1/pets', 404, '///v1/pets'),
 ]

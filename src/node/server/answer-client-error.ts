@@ -27,10 +27,18 @@ export function answerClientError(handlers: RequestHandler[], origin: string) {
       socket.destroy()
       return
     }
-    // A pipelined request before the broken one is answered first, then the refusal, in order.
-    const current = responseInProgress(socket)
-    if (current === undefined) writeRefusal(handlers, origin, socket, refusal)
-    else current.once('close', () => (socket.writable ? writeRefusal(handlers, origin, socket, refusal) : socket.destroy()))
+    const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined
+    if (current === undefined || current.writableFinished) {
+      writeRefusal(handlers, origin, socket, refusal)
+    } else if (current.req.complete) {
+      // A pipelined request before the broken one is still being answered: its answer goes first.
+      current.once('close', () => (socket.writable ? writeRefusal(handlers, origin, socket, refusal) : socket.destroy()))
+    } else if (current.headersSent) {
+      // The broken part is the body of a request already being answered: no second answer fits.
+      socket.destroy()
+    } else {
+      writeRefusal(handlers, origin, socket, refusal)
+    }
   }
 }
 
@@ -65,10 +73,4 @@ function refusalOf(error: ClientError): Refusal | undefined {
       return { status: 400, code: ErrorCode.invalidRequest, message: `The request is not valid HTTP/1.1: ${reason}` }
     }
   }
-}
-
-/** The response of a pipelined request still being answered on this socket, if any. */
-function responseInProgress(socket: Duplex): ServerResponse | undefined {
-  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
-  return current != null && !current.writableFinished ? current : undefined
 }
