@@ -9,6 +9,7 @@ import { openStateFile, type StateFile } from '../persistence/open-state-file.js
 import type { FaultKind, LatencyRange, OperationFaults } from '../faults/fault-config.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
 import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from './parse-options.js'
+import { addVerifyCommand } from '../node/verify/add-verify-command.js'
 
 export interface ProgramIo {
   stdout: (line: string) => void
@@ -96,6 +97,7 @@ export function buildProgram(io: ProgramIo): Command {
         throw error
       }
     })
+  addVerifyCommand(program, io)
   return program
 }
 
