@@ -9,12 +9,15 @@ const DETAILS_KEPT = 3
 /** Collects failures and skips per promise while verify runs; a failure outranks a skip. */
 export function createPromiseLedger(key: string) {
   const failures = new Map<string, PromiseOutcome['failures']>()
-  const counts = new Map<string, number>()
+  // Distinct exchanges per promise: the scenario and the per-answer check may both flag one.
+  const seen = new Map<string, Set<Exchange>>()
   const skips = new Map<string, string>()
 
   return {
     fail(promise: string, expected: string, exchange: Exchange): void {
-      counts.set(promise, (counts.get(promise) ?? 0) + 1)
+      const exchanges = seen.get(promise) ?? new Set<Exchange>()
+      if (exchanges.has(exchange)) return
+      seen.set(promise, exchanges.add(exchange))
       const details = failures.get(promise) ?? []
       const detail = { ...describeExchange(exchange, key), expected }
       if (details.length < DETAILS_KEPT && !details.some((kept) => kept.request === detail.request && kept.expected === expected)) details.push(detail)
@@ -25,7 +28,7 @@ export function createPromiseLedger(key: string) {
     },
     report(run: Omit<VerifyReport, 'promises' | 'passed' | 'failed' | 'skipped'>): VerifyReport {
       const promises: PromiseOutcome[] = VERIFY_PROMISES.map(({ id, title }) => {
-        const failureCount = counts.get(id) ?? 0
+        const failureCount = seen.get(id)?.size ?? 0
         if (failureCount > 0) return { id, title, outcome: 'failed', failures: failures.get(id)!, failureCount }
         const reason = skips.get(id)
         return reason === undefined ? { id, title, outcome: 'passed', failures: [], failureCount } : { id, title, outcome: 'skipped', reason, failures: [], failureCount }
