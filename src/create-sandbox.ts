@@ -26,6 +26,7 @@ import type { StateSummary } from './admin/admin-controls.js'
 import { createFaultInjector } from './faults/create-fault-injector.js'
 import { resolveFaults, type FaultOptions, type ResolvedFaults } from './faults/fault-config.js'
 import { createRequestLog, type RequestLogEntry } from './request-log/create-request-log.js'
+import { createSandboxFetch } from './fetch/create-sandbox-fetch.js'
 
 /**
  * A sandbox: the msw handlers of the Animal Store API and the state behind them, with the controls a
@@ -52,6 +53,17 @@ export interface Sandbox {
    */
   readonly handlers: HttpHandler[]
   /**
+   * A `fetch` answered by the sandbox directly, with no interception and no msw server: give it
+   * to the client under test, and its requests can never reach the network, whenever the client
+   * was built. Requests outside the API reject with a TypeError. Relative URLs resolve against
+   * `baseUrl`, or the page's location.
+   *
+   * @example
+   * const client = createClient<paths>({ baseUrl: 'http://api.test/v1', fetch: sandbox.fetch })
+   * const { data } = await client.GET('/pets', { headers: { Authorization: 'Bearer sandbox-free-key' } })
+   */
+  readonly fetch: typeof fetch
+  /**
    * The same, claiming the whole origin: paths outside the API prefix get a 404 Error body with
    * rate-limit headers. The HTTP server (`petstore-sandbox start`) serves these.
    *
@@ -77,12 +89,13 @@ export interface Sandbox {
   readonly keys: readonly ApiKey[]
   /**
    * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban. The
-   * clock stays where it is. Requests made meanwhile wait for it.
+   * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
+   * meanwhile wait for it.
    *
    * @example
-   * beforeEach(() => sandbox.reset())
+   * beforeEach(() => sandbox.reset({ clock: true }))
    */
-  reset(): Promise<void>
+  reset(options?: SandboxResetOptions): Promise<void>
   /**
    * Resolves once the seeded pets are in the store. Requests wait for it by themselves; call it
    * before reading `pets` right after `createSandbox()`.
@@ -137,6 +150,17 @@ export interface Sandbox {
    * const { pets } = await sandbox.state()   // { count: 50, nextId: 51 }
    */
   state(): Promise<StateSummary>
+}
+
+/**
+ * What `sandbox.reset()` restores besides the pets, counters and bans.
+ *
+ * @example
+ * await sandbox.reset({ clock: true })   // and the clock back on real time
+ */
+export interface SandboxResetOptions {
+  /** Also put the clock back on its time source (undoes `clock.set` and `clock.advance`). */
+  clock?: boolean
 }
 
 /**
@@ -199,9 +223,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const store = createPetStore({ seed: () => seedPets(resolved.seed, resolved.pets), ...(resolved.storage ? { storage: resolved.storage } : {}) })
   const keyRing = createKeyRing(resolved.keys)
   const rateLimiter = createRateLimiter({ now: clock.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds })
-  // Prism is not loaded here any more: valid requests pass the validator's fast check without it,
-  // and loading it (200 ms or more) blocked the first requests of every start-up. The first
-  // request that needs it, an invalid one, loads it.
   const validator = createRequestValidator(openapiDocument)
   const operationIds = router.operations().map((operation) => operation.operationId)
   const faults = createFaultInjector({ faults: resolveFaults(resolved.faults, resolved.seed, operationIds), ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
@@ -238,9 +259,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const sandbox: Sandbox = {
     handlers,
     originHandlers,
+    fetch: createSandboxFetch(handlers, resolved.baseUrl),
     clock,
     keys: resolved.keys,
-    reset() {
+    reset(options = {}) {
+      if (options.clock === true) clock.reset()
       rateLimiter.clear()
       faults.restart()
       return store.reset()

@@ -1,6 +1,8 @@
 // The public in-process API. Exports are explicit so the package's surface is read here at once.
 // Nothing here imports node:* modules: the same entry point serves Node and the browser.
-export { createSandbox, type Sandbox, type SandboxPets, type SandboxQuota } from './create-sandbox.js'
+// First, so that an old Node is named before msw fails on it.
+import './assert-node-floor.js'
+export { createSandbox, type Sandbox, type SandboxPets, type SandboxQuota, type SandboxResetOptions } from './create-sandbox.js'
 export type { SandboxOptions } from './sandbox-options.js'
 export type { SandboxClock } from './clock/create-clock.js'
 export type { QuotaState, QuotaWindow, QuotaChange } from './policies/create-rate-limiter.js'

@@ -24,7 +24,7 @@ export interface StateSummary {
 /** The controls the admin API serves; the sandbox object offers the same as methods. */
 export interface AdminControls {
   readonly clock: SandboxClock
-  reset(): Promise<void>
+  reset(options?: { clock?: boolean }): Promise<void>
   state(): Promise<StateSummary>
   readonly quota: {
     get(key: string): QuotaState

@@ -36,8 +36,10 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError 
     {
       pattern: /^\/reset$/,
       methods: {
-        POST: async () => {
-          await controls.reset()
+        POST: async (_request, url) => {
+          const clock = url.searchParams.get('clock')
+          if (clock !== null && clock !== 'true' && clock !== 'false') throw invalid('clock must be true or false')
+          await controls.reset({ clock: clock === 'true' })
           return controls.state()
         },
       },

@@ -3,6 +3,9 @@
  * time source (by default `Date.now`) shifted by an offset, so a clock that was `set` keeps
  * running forward in real time, as `--now` promises, and tests move it instead of sleeping.
  *
+ * The default source is the `Date.now` of the moment the sandbox is made, so fake timers installed
+ * later do not move it; `createSandbox({ now: () => Date.now() })` makes it follow them.
+ *
  * @example
  * sandbox.clock.set('2030-01-01T10:00:00Z')
  * sandbox.clock.advance(60_000)
@@ -15,6 +18,8 @@ export interface SandboxClock {
   set(instant: Date | number | string): void
   /** Moves the clock forward (or back, with a negative value) by `ms` milliseconds. */
   advance(ms: number): void
+  /** Puts the clock back on its time source (real time, unless the sandbox was given `now`). */
+  reset(): void
 }
 
 export function createClock(source: () => number = Date.now): SandboxClock {
@@ -28,6 +33,9 @@ export function createClock(source: () => number = Date.now): SandboxClock {
     advance(ms) {
       if (!Number.isFinite(ms)) throw new TypeError(`clock.advance expects a finite number of ms, got ${ms}`)
       offset += ms
+    },
+    reset() {
+      offset = 0
     },
   }
 }

@@ -1,4 +1,5 @@
 import type { components } from '../contract/openapi-types.js'
+import type { ErrorCode } from './error-code.js'
 
 /**
  * The body of every error response, from any layer: the contract's `Error` schema. `status`
@@ -12,4 +13,4 @@ import type { components } from '../contract/openapi-types.js'
  * const body = (await response.json()) as ApiError
  * if (body.code === 'rate_limited') showRetryLater(body.message)
  */
-export type ApiErrorBody = components['schemas']['Error']
+export type ApiErrorBody = Omit<components['schemas']['Error'], 'code'> & { code: ErrorCode }

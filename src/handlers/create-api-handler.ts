@@ -146,7 +146,7 @@ async function answer(parts: ApiHandlerParts, request: Request, url: URL, method
   const path = decodeComponent(apiPath, 'path')
   const body = operation.readsBody ? await readJsonBody(request) : undefined
   const query = queryOf(url)
-  await parts.validator.validate(route.operation.operationId, {
+  parts.validator.validate(route.operation.operationId, {
     path,
     query,
     ...(body === undefined ? {} : { body }),

@@ -1,4 +1,4 @@
-import { AdapterRequest } from './adapter-request.js'
+import { isAdapterRequest } from './adapter-request.js'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
@@ -28,7 +28,7 @@ export function jsonResponse(body: unknown, status: number, headers: Headers, re
   headers.set('content-type', JSON_CONTENT_TYPE)
   const text = JSON.stringify(body)
   let bytes: Uint8Array<ArrayBuffer> | null = null
-  if (!(request instanceof AdapterRequest)) {
+  if (!isAdapterRequest(request)) {
     bytes = utf8.encode(text)
     headers.set('content-length', String(bytes.byteLength))
   }

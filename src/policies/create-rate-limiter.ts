@@ -60,12 +60,13 @@ export interface QuotaWindow {
 }
 
 /**
- * A change to a key's quota (`sandbox.quota.set(key, change)`): what is left in both windows or
- * in one, and a ban to start (`true` for `banSeconds`, or a number of seconds) or lift (`false`).
- * Values are capped by each window's limit.
+ * A change to a key's quota (`sandbox.quota.set(key, change)`): what the next response's
+ * `X-RateLimit-Remaining` says (`remaining`: the minute window, with the day keeping at least as
+ * much, D13), what is left in one window, and a ban to start (`true` for `banSeconds`, or a number
+ * of seconds) or lift (`false`). Values are capped by each window's limit.
  *
  * @example
- * sandbox.quota.set('sandbox-free-key', { remaining: 0 })     // the next request is a 429
+ * sandbox.quota.set('sandbox-free-key', { remaining: 0 })     // the next request is a 429 for the rest of the minute
  * sandbox.quota.set('sandbox-free-key', { dayRemaining: 5 })  // five left today
  * sandbox.quota.set('sandbox-free-key', { banned: 120 })      // banned for two minutes
  */
@@ -223,8 +224,8 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
   }
 
   /**
-   * Arranges a bucket's state, for tests and the admin API: `remaining` sets what is left in both
-   * windows (capped by each limit), `banned` starts or lifts a ban.
+   * Arranges a bucket's state, for tests and the admin API (see `QuotaChange`): `remaining` sets
+   * the binding window, `minuteRemaining` and `dayRemaining` one window, `banned` a ban.
    */
   function arrange(
     id: string,
@@ -235,9 +236,15 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     const bucket = current(id, t)
     const clamp = (value: number, limit: number) => Math.min(limit, Math.max(0, Math.floor(value)))
     const minute = change.minuteRemaining ?? change.remaining
-    const day = change.dayRemaining ?? change.remaining
     if (minute !== undefined) bucket.minuteUsed = limits.perMinute - clamp(minute, limits.perMinute)
-    if (day !== undefined) bucket.dayUsed = limits.perDay - clamp(day, limits.perDay)
+    if (change.dayRemaining !== undefined) {
+      bucket.dayUsed = limits.perDay - clamp(change.dayRemaining, limits.perDay)
+    } else if (change.remaining !== undefined) {
+      // `remaining` is what the headers will say, and the minute binds on ties (D13): the day
+      // keeps at least as much, so a 0 is a minute-window 429 rather than a day-long one.
+      const dayLeft = limits.perDay - bucket.dayUsed
+      bucket.dayUsed = limits.perDay - Math.max(dayLeft, clamp(change.remaining, limits.perDay))
+    }
     if (change.banned === false) {
       bucket.bannedUntil = 0
       bucket.refused = 0

@@ -124,7 +124,7 @@ it('applies custom (Enterprise) limits per key', () => {
 
 it('arranges a bucket: remaining quota, a ban and its lifting', () => {
   const { limiter } = setup()
-  expect(limiter.arrange('k', free, { remaining: 2 })).toMatchObject({ minute: { remaining: 2 }, day: { remaining: 2 } })
+  expect(limiter.arrange('k', free, { remaining: 2 })).toMatchObject({ minute: { remaining: 2 }, day: { remaining: 1000 } })
   expect(spend(limiter, 'k', 3).map((decision) => decision.outcome)).toEqual(['allowed', 'allowed', 'rate_limited'])
   limiter.arrange('k', free, { banned: 30 })
   expect(limiter.take('k', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 30 })

@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { http, HttpResponse } from 'msw'
 import { expect, it } from 'vitest'
-import { AdapterRequest } from '../../src/http/adapter-request.js'
+import { isAdapterRequest } from '../../src/http/adapter-request.js'
 import { JSON_CONTENT_TYPE, jsonResponse, jsonText } from '../../src/http/json-response.js'
 import { createRequestListener, type ExchangeRecord } from '../../src/server/create-request-listener.js'
 
@@ -52,7 +52,7 @@ it('writes the JSON text of a body-less jsonResponse, made for its AdapterReques
   const server = await serve([
     http.get('*/pets', ({ request }) => {
       const response = jsonResponse({ name: 'Zoë 🐾', n: 1 }, 200, new Headers({ 'x-extra': 'yes' }), request)
-      seen.push(request instanceof AdapterRequest, response.body === null)
+      seen.push(isAdapterRequest(request), response.body === null)
       return response
     }),
   ])
