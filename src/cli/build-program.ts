@@ -10,6 +10,7 @@ import type { FaultKind, LatencyRange, OperationFaults } from '../faults/fault-c
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
 import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from './parse-options.js'
 import { addVerifyCommand } from '../node/verify/add-verify-command.js'
+import { addProxyCommand } from '../node/proxy/add-proxy-command.js'
 
 export interface ProgramIo {
   stdout: (line: string) => void
@@ -98,6 +99,7 @@ export function buildProgram(io: ProgramIo): Command {
       }
     })
   addVerifyCommand(program, io)
+  addProxyCommand(program, io)
   return program
 }
 
