@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Turns fixtures/openapi.yaml into two TypeScript modules, so the YAML stays the single source of
 // truth and nothing is written twice:
-//   src/contract/openapi-document.ts  the document itself, so the runtime (Node and browser alike)
+//   src/core/contract/openapi-document.ts  the document itself, so the runtime (Node and browser alike)
 //                                     carries the contract without a YAML parser or a file read;
-//   src/contract/openapi-types.ts     its types (openapi-typescript): Pet, NewPet, PetStatus,
+//   src/core/contract/openapi-types.ts     its types (openapi-typescript): Pet, NewPet, PetStatus,
 //                                     ApiError and the `paths` an openapi-fetch client is built on.
 // `--check` fails when a committed module is stale: CI runs it.
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -22,14 +22,14 @@ const header = `// Generated from fixtures/openapi.yaml by scripts/generate-cont
 
 const outputs = [
   {
-    target: 'src/contract/openapi-document.ts',
+    target: 'src/core/contract/openapi-document.ts',
     text: `${header}import type { OpenApiDocument } from './openapi-document-type.js'
 
 export const openapiDocument: OpenApiDocument = ${JSON.stringify(document, null, 2)}
 `,
   },
   {
-    target: 'src/contract/openapi-types.ts',
+    target: 'src/core/contract/openapi-types.ts',
     // A parsed copy: openapi-typescript would otherwise resolve the document's $refs itself.
     text: `${header}${astToString(await openapiTS(structuredClone(document), { silent: true }))}`,
   },

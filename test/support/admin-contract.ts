@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs'
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http/dist/utils/operations.js'
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js'
 import { parse } from 'yaml'
-import { createRouter } from '../../src/contract/create-router.js'
-import type { OpenApiDocument } from '../../src/contract/openapi-document-type.js'
+import { createRouter } from '../../src/core/contract/create-router.js'
+import type { OpenApiDocument } from '../../src/core/contract/openapi-document-type.js'
 import { createContractChecker } from './contract-checker.js'
 
 /** fixtures/admin-openapi.yaml, the contract of the admin API under /__sandbox/. */

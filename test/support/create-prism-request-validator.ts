@@ -1,10 +1,10 @@
 import type { IHttpOperation } from '@stoplight/types'
-import type { OpenApiDocument } from '../../src/contract/openapi-document-type.js'
-import { ApiError } from '../../src/errors/api-error.js'
-import { ErrorCode } from '../../src/errors/error-code.js'
-import { checkParameterSyntax, parameterSyntaxOf, type ParameterSyntax } from '../../src/policies/check-parameter-syntax.js'
-import type { RequestToValidate } from '../../src/policies/create-request-validator.js'
-import { describeDiagnostics, type Diagnostic, type ParameterBounds } from '../../src/policies/describe-diagnostics.js'
+import type { OpenApiDocument } from '../../src/core/contract/openapi-document-type.js'
+import { ApiError } from '../../src/core/errors/api-error.js'
+import { ErrorCode } from '../../src/core/errors/error-code.js'
+import { checkParameterSyntax, parameterSyntaxOf, type ParameterSyntax } from '../../src/core/validation/check-parameter-syntax.js'
+import type { RequestToValidate } from '../../src/core/validation/create-request-validator.js'
+import { describeDiagnostics, type Diagnostic, type ParameterBounds } from '../../src/core/validation/describe-diagnostics.js'
 
 // The oracle the sandbox's validator is held to: @stoplight/prism-http's own request validation
 // of the same document, with the sandbox's D3 syntax rules in front and its messages.

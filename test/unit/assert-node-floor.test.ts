@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { assertNodeFloor } from '../../src/assert-node-floor.js'
+import { assertNodeFloor } from '../../src/core/assert-node-floor.js'
 
 it('names the floor and the running version on a Node older than 22.12', () => {
   expect(() => assertNodeFloor('20.20.2')).toThrow('petstore-sandbox needs Node 22.12 or newer (this is v20.20.2)')

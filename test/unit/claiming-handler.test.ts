@@ -1,8 +1,8 @@
 import { getResponse, http, RequestHandler } from 'msw'
 import { setupServer } from 'msw/node'
 import { expect, it, vi } from 'vitest'
-import { ClaimingHandler } from '../../src/handlers/claiming-handler.js'
-import { jsonResponse } from '../../src/http/json-response.js'
+import { ClaimingHandler } from '../../src/core/pipeline/claiming-handler.js'
+import { jsonResponse } from '../../src/core/http/json-response.js'
 import { contractViolations } from '../support/contract.js'
 
 const claimsApi = (url: URL) => url.pathname.startsWith('/v1/')

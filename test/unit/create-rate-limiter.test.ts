@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import { createClock } from '../../src/clock/create-clock.js'
-import { createRateLimiter } from '../../src/policies/create-rate-limiter.js'
+import { createClock } from '../../src/core/clock/create-clock.js'
+import { createRateLimiter } from '../../src/core/rate-limit/create-rate-limiter.js'
 
 const free = { perMinute: 60, perDay: 1000 }
 // 2030-01-01T10:00:30Z: half-way through a UTC minute.

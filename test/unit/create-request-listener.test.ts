@@ -2,9 +2,9 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { http, HttpResponse } from 'msw'
 import { expect, it } from 'vitest'
-import { isAdapterRequest } from '../../src/http/adapter-request.js'
-import { JSON_CONTENT_TYPE, jsonResponse, jsonText } from '../../src/http/json-response.js'
-import { createRequestListener, type ExchangeRecord } from '../../src/server/create-request-listener.js'
+import { isAdapterRequest } from '../../src/core/http/adapter-request.js'
+import { JSON_CONTENT_TYPE, jsonResponse, jsonText } from '../../src/core/http/json-response.js'
+import { createRequestListener, type ExchangeRecord } from '../../src/node/server/create-request-listener.js'
 
 async function serve(handlers: Parameters<typeof createRequestListener>[0]) {
   const records: ExchangeRecord[] = []

@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { openapiDocument } from '../../src/contract/openapi-document.js'
-import { ApiError } from '../../src/errors/api-error.js'
-import { createRequestValidator, type RequestToValidate } from '../../src/policies/create-request-validator.js'
+import { openapiDocument } from '../../src/core/contract/openapi-document.js'
+import { ApiError } from '../../src/core/errors/api-error.js'
+import { createRequestValidator, type RequestToValidate } from '../../src/core/validation/create-request-validator.js'
 import { createPrismRequestValidator } from '../support/create-prism-request-validator.js'
 
 // The sandbox validates with Ajv alone, in Node and in the browser; prism-http, which validates
