@@ -9,8 +9,8 @@ import { openStateFile, type StateFile } from '../persistence/open-state-file.js
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
 import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from './parse-options.js'
-import { addVerifyCommand } from '../node/verify/add-verify-command.js'
-import { addProxyCommand } from '../node/proxy/add-proxy-command.js'
+import { addVerifyCommand } from '../verify/add-verify-command.js'
+import { addProxyCommand } from '../proxy/add-proxy-command.js'
 
 export interface ProgramIo {
   stdout: (line: string) => void

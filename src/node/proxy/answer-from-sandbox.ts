@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { getResponse, type RequestHandler } from 'msw'
-import { CLIENT_ADDRESS_HEADER } from '../../http/client-address.js'
+import { CLIENT_ADDRESS_HEADER } from '../../core/http/client-address.js'
 import { HOP_BY_HOP_HEADERS } from './hop-by-hop-headers.js'
 
 /** An answer ready to write: status, headers, body bytes. */

@@ -1,5 +1,5 @@
-import { ErrorCode } from '../../errors/error-code.js'
-import { constantTimeEqual } from '../../policies/constant-time-equal.js'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { constantTimeEqual } from '../../core/auth/constant-time-equal.js'
 import type { WrittenAnswer } from './answer-from-sandbox.js'
 import type { ProxyStats } from './create-proxy-stats.js'
 import { errorAnswer } from './error-answer.js'

@@ -1,4 +1,4 @@
-import type { LogFormat } from '../../cli/create-request-logger.js'
+import type { LogFormat } from '../cli/create-request-logger.js'
 import type { ShownViolation } from './create-proxy-stats.js'
 
 /** One answered request, keys already masked. */

@@ -1,4 +1,4 @@
-import { JSON_CONTENT_TYPE } from '../../http/json-response.js'
+import { JSON_CONTENT_TYPE } from '../../core/http/json-response.js'
 import type { WrittenAnswer } from './answer-from-sandbox.js'
 
 /** An Error body answer of the proxy's own (its admin endpoint, an upstream that gave no answer). */

@@ -1,5 +1,5 @@
-import type { OperationInfo } from '../../contract/create-router.js'
-import { openapiDocument } from '../../contract/openapi-document.js'
+import type { OperationInfo } from '../../core/contract/create-router.js'
+import { openapiDocument } from '../../core/contract/openapi-document.js'
 
 /**
  * Whether an upstream status means "this operation is not there yet": 501 for any operation of

@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander'
-import type { ProgramIo } from '../../cli/build-program.js'
-import { integerIn } from '../../cli/parse-options.js'
+import type { ProgramIo } from '../cli/build-program.js'
+import { integerIn } from '../cli/parse-options.js'
 import { formatJunitReport } from './format-junit-report.js'
 import { formatTerminalReport } from './format-terminal-report.js'
 import { parseBaseUrl } from './parse-base-url.js'

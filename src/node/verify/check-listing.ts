@@ -1,4 +1,4 @@
-import { PET_STATUSES } from '../../store/pet.js'
+import { PET_STATUSES } from '../../core/store/pet.js'
 import type { Exchange } from './exchange.js'
 import type { Scenario, ScenarioContext } from './scenario.js'
 

@@ -1,5 +1,5 @@
-import { createRouter } from '../../contract/create-router.js'
-import { openapiDocument } from '../../contract/openapi-document.js'
+import { createRouter } from '../../core/contract/create-router.js'
+import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { checkHeaders } from './check-headers.js'
 import { checkListAnswer } from './check-list-answer.js'
 import { createResponseValidator } from './create-response-validator.js'

@@ -1,5 +1,5 @@
 import type { IHttpOperation } from '@stoplight/types'
-import { openapiDocument } from '../../contract/openapi-document.js'
+import { openapiDocument } from '../../core/contract/openapi-document.js'
 
 /**
  * Validates answers against fixtures/openapi.yaml with prism's `validateOutput` (status code,

@@ -1,5 +1,5 @@
-import { maskKey } from '../../keys/mask-key.js'
-import { redactKeys } from '../../keys/redact-keys.js'
+import { maskKey } from '../../core/auth/mask-key.js'
+import { redactKeys } from '../../core/auth/redact-keys.js'
 import type { Exchange } from './exchange.js'
 
 // Headers the promises speak of, shown in a failure; other headers would only bury them.

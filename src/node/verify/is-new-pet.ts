@@ -1,4 +1,4 @@
-import { PET_STATUSES } from '../../store/pet.js'
+import { PET_STATUSES } from '../../core/store/pet.js'
 
 /** Whether `body` is a NewPet the spec allows: an object with a string name, an integer categoryId, and a known status if any. */
 export function isNewPet(body: unknown): boolean {

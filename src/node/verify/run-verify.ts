@@ -1,4 +1,4 @@
-import { maskKey } from '../../keys/mask-key.js'
+import { maskKey } from '../../core/auth/mask-key.js'
 import { checkAuth } from './check-auth.js'
 import { checkCountDown } from './check-count-down.js'
 import { checkCreateThenGet } from './check-create-then-get.js'

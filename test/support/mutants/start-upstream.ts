@@ -1,7 +1,7 @@
 import { getResponse } from 'msw'
-import { createSandbox, type Sandbox } from '../../../src/create-sandbox.js'
-import { ClaimingHandler } from '../../../src/handlers/claiming-handler.js'
-import { startServer } from '../../../src/server/start-server.js'
+import { createSandbox, type Sandbox } from '../../../src/core/sandbox/create-sandbox.js'
+import { ClaimingHandler } from '../../../src/core/pipeline/claiming-handler.js'
+import { startServer } from '../../../src/node/server/start-server.js'
 
 /** The key the upstreams accept: its window is small so --spend-quota stays quick. */
 export const UPSTREAM_KEY = 'upstream-test-key-0001'
