@@ -164,12 +164,15 @@ it('the CLI against a mutant: a report naming the broken promise with request, a
     expect(terminal.stdout).toContain('15 passed, 1 failed, 1 skipped')
     expect(terminal.stdout + terminal.stderr).not.toContain(UPSTREAM_KEY)
 
+    // Each run spends most of the key's minute: a fresh window per run, or verify would wait one out.
+    await upstream.sandbox.reset()
     const json = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY, '--format', 'json'])
     expect(json.code).toBe(1)
     const report = JSON.parse(json.stdout) as VerifyReport
     expect(outcomes(report)['invalid-limit-refused']).toBe('failed')
     expect(json.stderr).toMatch(/^Sending \d+ requests/)
 
+    await upstream.sandbox.reset()
     const junit = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY, '--format', 'junit', '--no-writes'])
     expect(junit.code).toBe(1)
     expect(junit.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="petstore-sandbox verify" tests="17" failures="1" skipped="3"/)
