@@ -14,7 +14,7 @@ import { promisify } from 'node:util'
 const run = promisify(execFile)
 const root = fileURLToPath(new URL('..', import.meta.url))
 
-/** Target of the issue: what a test file pays before its first test, at most. */
+/** The target in BENCHMARKS.md: what a test file pays before its first test, at most. */
 export const TARGET_MS = 250
 
 const LIBRARY_PROBE = `

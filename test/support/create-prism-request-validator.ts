@@ -1,6 +1,6 @@
 import type { IHttpOperation } from '@stoplight/types'
 import type { OpenApiDocument } from '../../src/core/contract/openapi-document-type.js'
-import { ApiError } from '../../src/core/errors/api-error.js'
+import { HttpError } from '../../src/core/errors/http-error.js'
 import { ErrorCode } from '../../src/core/errors/error-code.js'
 import { checkParameterSyntax, parameterSyntaxOf, type ParameterSyntax } from '../../src/core/validation/check-parameter-syntax.js'
 import type { RequestToValidate } from '../../src/core/validation/create-request-validator.js'
@@ -15,7 +15,7 @@ interface CompiledOperation {
   syntax: ParameterSyntax[]
 }
 
-type ValidateInput = (typeof import('@stoplight/prism-http/dist/validator/index.js'))['validateInput']
+type ValidateInput = typeof import('@stoplight/prism-http/dist/validator/index.js')['validateInput']
 
 // The prism operations derived from a document never change, so sandboxes share them: a test
 // suite that creates a sandbox per test pays the dereferencing once.
@@ -54,7 +54,7 @@ export function createPrismRequestValidator(document: OpenApiDocument) {
         },
       })
       if (result._tag === 'Left') {
-        throw new ApiError(400, ErrorCode.invalidRequest, describeDiagnostics(result.left as Diagnostic[], entry.bounds))
+        throw new HttpError(400, ErrorCode.invalidRequest, describeDiagnostics(result.left as Diagnostic[], entry.bounds))
       }
     },
   }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { http, HttpResponse } from 'msw'
 import { expect, it } from 'vitest'
 import { isAdapterRequest } from '../../src/core/http/adapter-request.js'
-import { JSON_CONTENT_TYPE, jsonResponse, jsonText } from '../../src/core/http/json-response.js'
+import { JSON_CONTENT_TYPE, jsonText, toResponse } from '../../src/core/http/to-response.js'
 import { createRequestListener, type ExchangeRecord } from '../../src/node/server/create-request-listener.js'
 
 async function serve(handlers: Parameters<typeof createRequestListener>[0]) {
@@ -18,7 +18,10 @@ async function serve(handlers: Parameters<typeof createRequestListener>[0]) {
 it('translates a request to msw and the response back, body and headers', async () => {
   const server = await serve([
     http.post('*/echo', async ({ request }) =>
-      HttpResponse.json({ method: request.method, body: await request.text(), address: request.headers.get('x-sandbox-client-address') }, { status: 202, headers: { 'x-extra': 'yes' } }),
+      HttpResponse.json(
+        { method: request.method, body: await request.text(), address: request.headers.get('x-sandbox-client-address') },
+        { status: 202, headers: { 'x-extra': 'yes' } },
+      ),
     ),
   ])
   try {
@@ -47,11 +50,11 @@ it('answers 500 with an Error body when a handler throws past msw', async () => 
   }
 })
 
-it('writes the JSON text of a body-less jsonResponse, made for its AdapterRequest, with its byte length', async () => {
+it('writes the JSON text of a body-less response, made for its AdapterRequest, with its byte length', async () => {
   const seen: boolean[] = []
   const server = await serve([
     http.get('*/pets', ({ request }) => {
-      const response = jsonResponse({ name: 'Zoë 🐾', n: 1 }, 200, new Headers({ 'x-extra': 'yes' }), request)
+      const response = toResponse({ status: 200, headers: new Headers({ 'x-extra': 'yes' }), body: { name: 'Zoë 🐾', n: 1 } }, request)
       seen.push(isAdapterRequest(request), response.body === null)
       return response
     }),
@@ -73,11 +76,10 @@ it('writes the JSON text of a body-less jsonResponse, made for its AdapterReques
   }
 })
 
-it('gives any other request an ordinary Response whose body is the JSON text', async () => {
-  const response = jsonResponse({ a: [1, 2] }, 201, new Headers(), new Request('http://x/'))
-  expect(jsonText(response)).toBe('{"a":[1,2]}')
-  expect(response.status).toBe(201)
-  expect(await response.json()).toEqual({ a: [1, 2] })
-  // Once the body was read, the text is no longer offered in its place.
+it('gives any other request an ordinary Response whose body is the JSON text, with its length', async () => {
+  const response = toResponse({ status: 201, headers: new Headers(), body: { a: [1, 2], name: 'Zoë' } }, new Request('http://x/'))
   expect(jsonText(response)).toBe(undefined)
+  expect(response.status).toBe(201)
+  expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength('{"a":[1,2],"name":"Zoë"}')))
+  expect(await response.json()).toEqual({ a: [1, 2], name: 'Zoë' })
 })

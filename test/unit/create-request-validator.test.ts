@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { openapiDocument } from '../../src/core/contract/openapi-document.js'
-import { ApiError } from '../../src/core/errors/api-error.js'
+import { HttpError } from '../../src/core/errors/http-error.js'
 import { createRequestValidator, type RequestToValidate } from '../../src/core/validation/create-request-validator.js'
 import { createPrismRequestValidator } from '../support/create-prism-request-validator.js'
 
@@ -46,7 +46,7 @@ async function outcome(validator: { validate(id: string, request: RequestToValid
     await validator.validate(operationId, request)
     return 'accepted'
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error
+    if (!(error instanceof HttpError)) throw error
     return `${error.status} ${error.code}: ${error.message}`
   }
 }
@@ -69,14 +69,29 @@ it('names the parameter and its bounds', () => {
 })
 
 it('agrees with the prism validator on generated query strings and bodies', async () => {
-  const text = fc.oneof(fc.string({ maxLength: 6 }), fc.integer({ min: -5, max: 200 }).map(String), fc.double({ noNaN: true, min: -10, max: 200 }).map(String), fc.constantFrom('available', 'pending', 'sold', 'Sold', ''))
+  const text = fc.oneof(
+    fc.string({ maxLength: 6 }),
+    fc.integer({ min: -5, max: 200 }).map(String),
+    fc.double({ noNaN: true, min: -10, max: 200 }).map(String),
+    fc.constantFrom('available', 'pending', 'sold', 'Sold', ''),
+  )
   const nonEmpty = text.filter((candidate) => candidate !== '')
-  const value = fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -3, max: 2 ** 53 }), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('available', 'pending', 'sold'), fc.array(fc.integer(), { maxLength: 2 }))
+  const value = fc.oneof(
+    fc.string({ maxLength: 4 }),
+    fc.integer({ min: -3, max: 2 ** 53 }),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom('available', 'pending', 'sold'),
+    fc.array(fc.integer(), { maxLength: 2 }),
+  )
   const request = fc.oneof(
     // Empty values (`?limit=`) are left out: prism lets them through, see the next test.
     fc.record({ limit: nonEmpty, status: nonEmpty }, { requiredKeys: [] }).map((query): [string, RequestToValidate] => ['listPets', { path: '/pets', query }]),
     text.map((id): [string, RequestToValidate] => ['getPet', { path: `/pets/${encodeURIComponent(id) || '1'}`, query: {} }]),
-    fc.record({ name: value, categoryId: value, status: value, extra: value }, { requiredKeys: [] }).map((body): [string, RequestToValidate] => ['createPet', { path: '/pets', query: {}, body }]),
+    fc
+      .record({ name: value, categoryId: value, status: value, extra: value }, { requiredKeys: [] })
+      .map((body): [string, RequestToValidate] => ['createPet', { path: '/pets', query: {}, body }]),
   )
   await fc.assert(
     fc.asyncProperty(request, async ([operationId, input]) => {
@@ -98,14 +113,22 @@ it('refuses empty query values and non-decimal integers (D3)', async () => {
 })
 
 const prismAccepts = (operationId: string, request: RequestToValidate) =>
-  prism.validate(operationId, request).then(() => true, () => false)
+  prism.validate(operationId, request).then(
+    () => true,
+    () => false,
+  )
 
 const numberish = fc.oneof(
   fc.integer({ min: -3, max: 130 }).map(String),
   fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String),
   fc.constantFrom('', ' 5', '05', '+5', '1e1', '1.0', '0x10', '9007199254740991', '9007199254740992', '2147483648', 'NaN', 'sold'),
 )
-const queryValue = fc.oneof(numberish, fc.constantFrom('available', 'pending', 'sold', 'Sold', 'lost'), fc.string(), fc.array(numberish, { minLength: 2, maxLength: 3 }))
+const queryValue = fc.oneof(
+  numberish,
+  fc.constantFrom('available', 'pending', 'sold', 'Sold', 'lost'),
+  fc.string(),
+  fc.array(numberish, { minLength: 2, maxLength: 3 }),
+)
 const query = fc.dictionary(fc.constantFrom('limit', 'status', 'Limit', 'offset'), queryValue, { maxKeys: 3 })
 const anyJson = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}))
 const body = fc.oneof(
@@ -145,5 +168,6 @@ it('accepts the everyday valid requests', async () => {
     ['getPet', { path: '/pets/9007199254740991', query: {} }],
     ['createPet', { path: '/pets', query: {}, body: { name: 'Rex', categoryId: 2, status: 'pending', id: 7 } }],
     ['createPet', { path: '/pets', query: {}, body: { name: ' Rex ', categoryId: 1 } }],
-  ] as const) expect(await outcome(sandbox, operationId, input)).toBe('accepted')
+  ] as const)
+    expect(await outcome(sandbox, operationId, input)).toBe('accepted')
 })

@@ -1,15 +1,20 @@
 import type { HttpHandler } from 'msw'
-import { ApiError } from '../errors/api-error.js'
-import { ConfigError } from '../errors/config-error.js'
-import { ErrorCode } from '../errors/error-code.js'
-import { toErrorResponse } from '../errors/to-error-response.js'
-import { jsonResponse } from '../http/json-response.js'
 import { constantTimeEqual } from '../auth/constant-time-equal.js'
 import { parseBearer } from '../auth/parse-bearer.js'
-import { readJsonBody } from '../validation/read-json-body.js'
-import type { QuotaChange } from '../rate-limit/create-rate-limiter.js'
-import type { AdminControls } from './admin-controls.js'
+import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
+import { createRouter } from '../contract/create-router.js'
+import { ConfigError } from '../errors/config-error.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { errorReply } from '../http/error-reply.js'
+import { HttpError } from '../errors/http-error.js'
+import type { Reply } from '../http/reply.js'
+import { toResponse } from '../http/to-response.js'
+import { queryOf } from '../http/query-of.js'
 import { ClaimingHandler } from '../pipeline/claiming-handler.js'
+import { createRequestValidator } from '../validation/create-request-validator.js'
+import { readJsonBody } from '../validation/read-json-body.js'
+import type { AdminControls } from './admin-controls.js'
+import { createAdminOperations } from './create-admin-operations.js'
 
 /** Where the admin API lives on the sandbox's origin, outside the API's `/v1`. */
 export const ADMIN_PREFIX = '/__sandbox'
@@ -23,110 +28,50 @@ export interface AdminHandlerOptions {
   onUnexpectedError: (error: unknown) => void
 }
 
-type Route = (request: Request, url: URL, match: RegExpExecArray) => Promise<unknown> | unknown
-
 /**
- * The admin API (fixtures/admin-openapi.yaml): a thin HTTP face over the same controls the
- * in-process sandbox offers as methods. Errors are Error bodies from the one error path.
+ * The admin API: a thin HTTP face over the same controls the in-process sandbox offers as
+ * methods, routed and validated from fixtures/admin-openapi.yaml with the API's own router and
+ * validator. Errors are Error bodies from the one error path.
  */
 export function createAdminHandler({ controls, token, origin, onUnexpectedError }: AdminHandlerOptions): HttpHandler {
-  const routes: Array<{ pattern: RegExp; methods: Record<string, Route> }> = [
-    { pattern: /^\/health$/, methods: { GET: () => ({ status: 'ok', now: new Date(controls.clock.now()).toISOString() }) } },
-    { pattern: /^\/state$/, methods: { GET: () => controls.state() } },
-    {
-      pattern: /^\/reset$/,
-      methods: {
-        POST: async (_request, url) => {
-          const clock = url.searchParams.get('clock')
-          if (clock !== null && clock !== 'true' && clock !== 'false') throw invalid('clock must be true or false')
-          await controls.reset({ clock: clock === 'true' })
-          return controls.state()
-        },
-      },
-    },
-    {
-      pattern: /^\/clock$/,
-      methods: {
-        GET: () => clockBody(),
-        POST: async (request) => {
-          const body = await readJsonBody(request)
-          onlyFields(body, ['set', 'advanceMs'])
-          if ((body.set === undefined) === (body.advanceMs === undefined)) throw invalid('send exactly one of set (an ISO 8601 instant) or advanceMs (a number)')
-          if (body.set !== undefined) {
-            if (typeof body.set !== 'string' || !Number.isFinite(Date.parse(body.set))) throw invalid('set must be an ISO 8601 instant such as 2030-12-06T00:00:00Z')
-            controls.clock.set(body.set)
-          } else {
-            if (typeof body.advanceMs !== 'number' || !Number.isSafeInteger(body.advanceMs)) throw invalid('advanceMs must be a whole number of milliseconds')
-            controls.clock.advance(body.advanceMs)
-          }
-          return clockBody()
-        },
-      },
-    },
-    {
-      pattern: /^\/keys\/([^/]+)$/,
-      methods: {
-        GET: (_request, _url, match) => keyState(match, () => controls.quota.get(decodeKey(match))),
-        PATCH: async (request, _url, match) => {
-          const body = await readJsonBody(request)
-          const change = quotaChange(body)
-          return keyState(match, () => controls.quota.set(decodeKey(match), change))
-        },
-      },
-    },
-    {
-      pattern: /^\/faults$/,
-      methods: {
-        GET: () => controls.faults.get(),
-        PUT: async (request) => controls.faults.set(await readJsonBody(request)),
-      },
-    },
-    {
-      pattern: /^\/requests$/,
-      methods: {
-        GET: (_request, url) => {
-          const limit = url.searchParams.get('limit')
-          if (limit !== null && !/^\d{1,9}$/.test(limit)) throw invalid('limit must be a whole number')
-          return { requests: controls.requests(limit === null ? undefined : Number(limit)) }
-        },
-      },
-    },
-  ]
+  const router = createRouter(adminOpenapiDocument)
+  const validator = createRequestValidator(adminOpenapiDocument)
+  const operations = createAdminOperations(controls)
 
-  function clockBody() {
-    return { now: new Date(controls.clock.now()).toISOString() }
-  }
-
-  async function answer(request: Request, url: URL, headers: Headers): Promise<Response> {
+  async function answer(request: Request, url: URL, headers: Headers): Promise<Reply> {
     const presented = parseBearer(request.headers.get('authorization'))
     if (presented === undefined || !constantTimeEqual(presented, token)) {
-      throw new ApiError(
+      throw new HttpError(
         401,
         ErrorCode.unauthorized,
-        presented === undefined ? 'The admin API needs Authorization: Bearer <admin token>' : 'The admin token is not valid (API keys do not open the admin API)',
+        presented === undefined
+          ? 'The admin API needs Authorization: Bearer <admin token>'
+          : 'The admin token is not valid (API keys do not open the admin API)',
         { 'www-authenticate': 'Bearer realm="petstore-sandbox admin"' },
       )
     }
     const path = url.pathname.slice(ADMIN_PREFIX.length)
     const method = request.method.toUpperCase()
-    for (const { pattern, methods } of routes) {
-      const match = pattern.exec(path)
-      if (match === null) continue
-      const route = methods[method]
-      if (route === undefined) {
-        const allow = Object.keys(methods).join(', ')
-        throw new ApiError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, { allow })
-      }
-      try {
-        return jsonResponse(await route(request, url, match), 200, headers, request)
-      } catch (error) {
-        // Controls check their input by throwing ConfigError (as they do for in-process
-        // callers); over HTTP that is the client's bad input: 400.
-        if (error instanceof ConfigError) throw invalid(error.message)
-        throw error
-      }
+    const route = router.match(method, path)
+    if (route.kind === 'not-found') throw new HttpError(404, ErrorCode.notFound, `no admin resource at ${url.pathname}`)
+    if (route.kind === 'method-not-allowed') {
+      const allow = route.allow.join(', ')
+      throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, { allow })
     }
-    throw new ApiError(404, ErrorCode.notFound, `no admin resource at ${url.pathname}`)
+    const { operationId, readsBody } = route.operation
+    const params: Record<string, string> = {}
+    for (const [name, value] of Object.entries(route.params)) params[name] = decode(value, name)
+    const query = queryOf(url)
+    const body = readsBody ? await readJsonBody(request) : undefined
+    validator.validate(operationId, { path: decode(path, 'path'), query, ...(body === undefined ? {} : { body }) })
+    try {
+      return { status: 200, headers, body: await operations[operationId]!({ params, query, body }) }
+    } catch (error) {
+      // Controls check their input by throwing ConfigError (as they do for in-process callers);
+      // over HTTP that is the client's bad input.
+      if (error instanceof ConfigError) throw new HttpError(400, ErrorCode.invalidRequest, error.message)
+      throw error
+    }
   }
 
   // A ClaimingHandler, like the API handler: first in line, this handler sees every request, and
@@ -135,54 +80,16 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError 
     (url) => (origin === undefined || url.origin === origin) && (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)),
     async (request, url) => {
       const headers = new Headers({ 'cache-control': 'no-store' })
-      return answer(request, url, headers).catch((error: unknown) => toErrorResponse(error, headers, onUnexpectedError, request))
+      const reply = await answer(request, url, headers).catch((error: unknown) => errorReply(error, headers, onUnexpectedError))
+      return toResponse(reply, request)
     },
   )
 }
 
-function invalid(message: string): ApiError {
-  return new ApiError(400, ErrorCode.invalidRequest, message)
-}
-
-function decodeKey(match: RegExpExecArray): string {
+function decode(value: string, name: string): string {
   try {
-    return decodeURIComponent(match[1]!)
+    return decodeURIComponent(value)
   } catch {
-    throw invalid('the key in the path is not valid percent-encoded UTF-8')
+    throw new HttpError(400, ErrorCode.invalidRequest, `${name} is not valid percent-encoded UTF-8`)
   }
-}
-
-function keyState(match: RegExpExecArray, read: () => unknown): unknown {
-  try {
-    return { key: decodeKey(match), quota: read() }
-  } catch (error) {
-    if (error instanceof ConfigError) throw new ApiError(404, ErrorCode.notFound, error.message)
-    throw error
-  }
-}
-
-function onlyFields(body: Record<string, unknown>, allowed: readonly string[]): void {
-  for (const name of Object.keys(body)) {
-    if (!allowed.includes(name)) throw invalid(`${name} is not a field here; allowed: ${allowed.join(', ')}`)
-  }
-}
-
-function quotaChange(body: Record<string, unknown>): QuotaChange {
-  onlyFields(body, ['remaining', 'minuteRemaining', 'dayRemaining', 'banned'])
-  if (Object.keys(body).length === 0) throw invalid('send at least one of remaining, minuteRemaining, dayRemaining, banned')
-  const change: QuotaChange = {}
-  for (const name of ['remaining', 'minuteRemaining', 'dayRemaining'] as const) {
-    const value = body[name]
-    if (value === undefined) continue
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalid(`${name} must be a whole number of 0 or more`)
-    change[name] = value
-  }
-  const banned = body.banned
-  if (banned !== undefined) {
-    if (typeof banned !== 'boolean' && !(typeof banned === 'number' && Number.isFinite(banned) && banned > 0)) {
-      throw invalid('banned must be true, false, or a positive number of seconds')
-    }
-    change.banned = banned
-  }
-  return change
 }

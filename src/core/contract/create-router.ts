@@ -9,6 +9,8 @@ export interface OperationInfo {
   /** The path template, relative to the `/v1` server prefix: `/pets/{petId}`. */
   path: string
   deprecated: boolean
+  /** Whether the operation takes a JSON request body. */
+  readsBody: boolean
   extensions: Record<string, unknown>
 }
 
@@ -23,7 +25,7 @@ interface Route {
 }
 
 /**
- * Routes a path below `/v1` to an operation of the OpenAPI document, or says why it can't: an
+ * Routes a path below the server prefix (`/v1`, `/__sandbox`) to an operation of the OpenAPI document, or says why it can't: an
  * unknown path (404) or a known path with another method (405 and its `Allow`, D10). The routes
  * come from the document, so a path added there is routed without touching this code.
  */
@@ -38,6 +40,7 @@ export function createRouter(document: OpenApiDocument) {
         method: method.toUpperCase(),
         path,
         deprecated: operation.deprecated === true,
+        readsBody: operation.requestBody !== undefined,
         extensions: Object.fromEntries(Object.entries(operation).filter(([key]) => key.startsWith('x-'))),
       })
     }

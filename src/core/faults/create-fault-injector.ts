@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error.js'
+import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { createRandom, seedFor } from './create-random.js'
 import type { FaultKind, ResolvedFaults } from './fault-config.js'
@@ -57,7 +57,7 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
     },
     /**
      * Waits out this request's latency and marks it in `headers`; throws the injected failure,
-     * if one is drawn: an ApiError (500/503) or a DroppedConnection.
+     * if one is drawn: an HttpError (500/503) or a DroppedConnection.
      */
     async inject(operationId: string, headers: Headers): Promise<void> {
       const random = stream(operationId)
@@ -80,8 +80,10 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
       marks.push(`error=${kind}`)
       headers.set(FAULT_HEADER, marks.join(', '))
       throw kind === '503'
-        ? new ApiError(503, ErrorCode.serviceUnavailable, `Injected fault (${FAULT_HEADER}): the service is unavailable; this is a rehearsal, not a bug`, { 'retry-after': '1' })
-        : new ApiError(500, ErrorCode.internalError, `Injected fault (${FAULT_HEADER}): internal error; this is a rehearsal, not a bug`)
+        ? new HttpError(503, ErrorCode.serviceUnavailable, `Injected fault (${FAULT_HEADER}): the service is unavailable; this is a rehearsal, not a bug`, {
+            'retry-after': '1',
+          })
+        : new HttpError(500, ErrorCode.internalError, `Injected fault (${FAULT_HEADER}): internal error; this is a rehearsal, not a bug`)
     },
   }
 }

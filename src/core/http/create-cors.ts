@@ -1,3 +1,5 @@
+import type { Reply } from './reply.js'
+
 /** Response headers a browser app may read (D19). */
 export const EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
@@ -7,7 +9,7 @@ export const EXPOSED_HEADERS = [
   'Deprecation',
   'Sunset',
   'Link',
-  // Injected faults are marked so a page can tell them from real failures (issue 6).
+  // Injected faults are marked so a page can tell them from real failures (docs/running-for-a-team.md).
   'X-Sandbox-Fault',
 ].join(', ')
 
@@ -41,14 +43,14 @@ export function createCors(origins: CorsOrigins) {
     },
 
     /** Answers a preflight (or a plain OPTIONS) without a key and without spending quota. */
-    preflight(request: Request, headers: Headers, allow: readonly string[]): Response {
+    preflight(request: Request, headers: Headers, allow: readonly string[]): Reply {
       headers.set('allow', allow.join(', '))
       if (allowOrigin(request, headers)) {
         headers.set('access-control-allow-methods', allow.join(', '))
         headers.set('access-control-allow-headers', 'Authorization, Content-Type')
         headers.set('access-control-max-age', '600')
       }
-      return new Response(null, { status: 204, headers })
+      return { status: 204, headers }
     },
   }
 }

@@ -1,6 +1,5 @@
-import { ApiError } from '../errors/api-error.js'
+import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
-import { jsonResponse } from '../http/json-response.js'
 import type { PetStore } from '../store/create-pet-store.js'
 import type { PetStatus } from '../store/pet.js'
 import type { Operation } from './operation.js'
@@ -16,14 +15,14 @@ export const MAX_NAME_LENGTH = 200
 export function createPet(store: PetStore, defaultStatus: PetStatus | undefined): Operation {
   return {
     readsBody: true,
-    async handle({ body, headers, request }) {
+    async handle({ body }) {
       const name = String(body?.name).trim()
       if (name.length === 0 || name.length > MAX_NAME_LENGTH) {
-        throw new ApiError(400, ErrorCode.invalidRequest, `name must be 1 to ${MAX_NAME_LENGTH} characters after trimming`)
+        throw new HttpError(400, ErrorCode.invalidRequest, `name must be 1 to ${MAX_NAME_LENGTH} characters after trimming`)
       }
       const status = (body?.status as PetStatus | undefined) ?? defaultStatus
       const pet = await store.create({ name, categoryId: body?.categoryId as number, ...(status === undefined ? {} : { status }) })
-      return jsonResponse(pet, 201, headers, request)
+      return { status: 201, body: pet }
     },
   }
 }

@@ -1,6 +1,5 @@
-import { ApiError } from '../errors/api-error.js'
+import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
-import { jsonResponse } from '../http/json-response.js'
 import type { PetStore } from '../store/create-pet-store.js'
 import type { Operation } from './operation.js'
 
@@ -8,12 +7,12 @@ import type { Operation } from './operation.js'
 export function getPet(store: PetStore): Operation {
   return {
     readsBody: false,
-    handle({ params, headers, request }) {
+    handle({ params }) {
       // petId is an integer of 1 or more by now; one beyond 2^53 can't be stored, so it is a 404.
       const id = Number(params.petId)
       const pet = store.get(id)
-      if (pet === undefined) throw new ApiError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`)
-      return jsonResponse(pet, 200, headers, request)
+      if (pet === undefined) throw new HttpError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`)
+      return { status: 200, body: pet }
     },
   }
 }

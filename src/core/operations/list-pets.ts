@@ -1,4 +1,3 @@
-import { jsonResponse } from '../http/json-response.js'
 import type { PetStore } from '../store/create-pet-store.js'
 import type { PetStatus } from '../store/pet.js'
 import type { Operation } from './operation.js'
@@ -9,12 +8,12 @@ const DEFAULT_LIMIT = 20
 export function listPets(store: PetStore): Operation {
   return {
     readsBody: false,
-    handle({ query, headers, request }) {
+    handle({ query }) {
       // Validation has run: limit is an integer in 1..100 and status a PetStatus, when present.
       const limit = first(query.limit)
       const status = first(query.status) as PetStatus | undefined
       const pets = store.list({ limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), status })
-      return jsonResponse(pets, 200, headers, request)
+      return { status: 200, body: pets }
     },
   }
 }

@@ -1,5 +1,5 @@
 import type { IHttpOperation } from '@stoplight/types'
-import { ApiError } from '../errors/api-error.js'
+import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 
 /** What the syntax check needs to know of one query or path parameter. */
@@ -39,9 +39,9 @@ export function checkParameterSyntax(rules: ParameterSyntax[], template: string,
         ? [query[rule.name] ?? []].flat()
         : [pathSegments[templateSegments.indexOf(`{${rule.name}}`)]].filter((value): value is string => value !== undefined)
     for (const value of values) {
-      if (value === '' && (rule.integer || rule.enumerated)) throw new ApiError(400, ErrorCode.invalidRequest, `${rule.name} must not be empty`)
+      if (value === '' && (rule.integer || rule.enumerated)) throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must not be empty`)
       if (rule.integer && !DECIMAL_INTEGER.test(value)) {
-        throw new ApiError(400, ErrorCode.invalidRequest, `${rule.name} must be an integer`)
+        throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must be an integer`)
       }
     }
   }

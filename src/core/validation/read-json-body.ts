@@ -1,4 +1,4 @@
-import { ApiError } from '../errors/api-error.js'
+import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { findDuplicateKey } from './find-duplicate-key.js'
 
@@ -13,7 +13,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
   const mediaType = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') {
-    throw new ApiError(
+    throw new HttpError(
       415,
       ErrorCode.unsupportedMediaType,
       mediaType ? `Content-Type ${mediaType} is not supported; send application/json` : 'Content-Type is missing; send application/json',
@@ -23,30 +23,30 @@ export async function readJsonBody(request: Request): Promise<Record<string, unk
   if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
 
   const bytes = await readAtMost(request, MAX_BODY_BYTES)
-  if (bytes.byteLength === 0) throw new ApiError(400, ErrorCode.invalidRequest, 'body is required: send a NewPet JSON object')
+  if (bytes.byteLength === 0) throw new HttpError(400, ErrorCode.invalidRequest, 'body is required: send a NewPet JSON object')
   let text: string
   try {
     // ignoreBOM keeps a byte order mark in the text, so it is refused below instead of dropped.
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
-    throw new ApiError(400, ErrorCode.invalidRequest, 'body is not valid UTF-8')
+    throw new HttpError(400, ErrorCode.invalidRequest, 'body is not valid UTF-8')
   }
   if (text.charCodeAt(0) === 0xfeff) {
-    throw new ApiError(400, ErrorCode.invalidRequest, 'body starts with a byte order mark; send JSON without one (RFC 8259 8.1)')
+    throw new HttpError(400, ErrorCode.invalidRequest, 'body starts with a byte order mark; send JSON without one (RFC 8259 8.1)')
   }
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (error) {
     const reason = error instanceof SyntaxError ? error.message : 'it nests too deeply'
-    throw new ApiError(400, ErrorCode.invalidRequest, `body is not valid JSON: ${reason}`)
+    throw new HttpError(400, ErrorCode.invalidRequest, `body is not valid JSON: ${reason}`)
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError(400, ErrorCode.invalidRequest, 'body must be a JSON object')
+    throw new HttpError(400, ErrorCode.invalidRequest, 'body must be a JSON object')
   }
   const duplicate = findDuplicateKey(text)
   if (duplicate !== undefined) {
-    throw new ApiError(400, ErrorCode.invalidRequest, `body has the key ${JSON.stringify(duplicate.slice(0, 100))} twice in one object`)
+    throw new HttpError(400, ErrorCode.invalidRequest, `body has the key ${JSON.stringify(duplicate.slice(0, 100))} twice in one object`)
   }
   return value as Record<string, unknown>
 }
@@ -63,7 +63,7 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
     } catch {
       // The client disconnected or timed out mid-body: its fault, not a bug of ours (no 500, no
       // "unexpected error" in the log). Nobody reads this answer; nothing has been stored.
-      throw new ApiError(400, ErrorCode.invalidRequest, 'body was not received in full')
+      throw new HttpError(400, ErrorCode.invalidRequest, 'body was not received in full')
     }
     const { done, value } = chunk
     if (done) break
@@ -86,6 +86,6 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
   return bytes
 }
 
-function tooLarge(): ApiError {
-  return new ApiError(413, ErrorCode.payloadTooLarge, `body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`)
+function tooLarge(): HttpError {
+  return new HttpError(413, ErrorCode.payloadTooLarge, `body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`)
 }

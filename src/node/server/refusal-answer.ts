@@ -1,6 +1,6 @@
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/http/client-address.js'
-import { JSON_CONTENT_TYPE } from '../../core/http/json-response.js'
+import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 
 /** A request the transport refuses before the handlers can see it. */
 export interface Refusal {

@@ -1,11 +1,11 @@
-import type { components } from '../contract/openapi-types.js'
-import type { ErrorCode } from './error-code.js'
+import type { components } from './openapi-types.js'
+import type { ErrorCode } from '../errors/error-code.js'
 
 /**
  * The body of every error response, from any layer: the contract's `Error` schema. `status`
  * equals the HTTP status; `code` is one of the stable codes of `ErrorCode`. Exported from the
- * package as `ApiError` (the name the contract's users know); inside, `ApiError` is the class the
- * pipeline throws, which `toErrorResponse` turns into this body.
+ * package as `ApiError` (the name the contract's users know); inside, the pipeline throws
+ * `HttpError`, which `errorReply` turns into this body.
  *
  * @example
  * import type { ApiError } from 'petstore-sandbox'
