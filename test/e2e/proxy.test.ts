@@ -55,7 +55,14 @@ async function proxyState(cli: CliProcess) {
 }
 
 /** A raw upstream answering fixed bytes, to see that the proxy forwards them and the request untouched. */
-async function rawUpstream(answer: (request: { method: string; url: string; headers: Record<string, string | string[] | undefined>; body: Buffer }) => { status: number; headers: string[]; body: Buffer } | 'hang') {
+async function rawUpstream(
+  answer: (request: {
+    method: string
+    url: string
+    headers: Record<string, string | string[] | undefined>
+    body: Buffer
+  }) => { status: number; headers: string[]; body: Buffer } | 'hang',
+) {
   const seen: Array<{ method: string; url: string; headers: Record<string, string | string[] | undefined>; body: Buffer }> = []
   const server: Server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = []
@@ -70,10 +77,11 @@ async function rawUpstream(answer: (request: { method: string; url: string; head
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections()
-    server.close(() => resolve())
-  })
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections()
+      server.close(() => resolve())
+    })
   running.push({ close })
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, seen }
 }
@@ -95,16 +103,44 @@ it('forwards the request as the client sent it and the answer as the upstream se
   const pets = gzipSync(JSON.stringify([{ id: 1, name: 'Ace', categoryId: 2, status: 'sold' }]))
   const raw = await rawUpstream(() => ({
     status: 200,
-    headers: ['Content-Type', 'application/json; charset=utf-8', 'Content-Encoding', 'gzip', 'X-RateLimit-Limit', '60', 'X-RateLimit-Remaining', '59', 'X-RateLimit-Reset', '4102444800', 'X-Upstream-Trace', 'abc', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2'],
+    headers: [
+      'Content-Type',
+      'application/json; charset=utf-8',
+      'Content-Encoding',
+      'gzip',
+      'X-RateLimit-Limit',
+      '60',
+      'X-RateLimit-Remaining',
+      '59',
+      'X-RateLimit-Reset',
+      '4102444800',
+      'X-Upstream-Trace',
+      'abc',
+      'Set-Cookie',
+      'a=1',
+      'Set-Cookie',
+      'b=2',
+    ],
     body: pets,
   }))
   const cli = await proxy(raw.url)
-  const answer = await rawGet(`${cli.url}/pets?status=sold&limit=5`, { authorization: `Bearer ${UPSTREAM_KEY}`, 'x-client-trace': 'xyz', 'accept-encoding': 'gzip' })
+  const answer = await rawGet(`${cli.url}/pets?status=sold&limit=5`, {
+    authorization: `Bearer ${UPSTREAM_KEY}`,
+    'x-client-trace': 'xyz',
+    'accept-encoding': 'gzip',
+  })
   expect(answer.status).toBe(200)
   expect(answer.body.equals(pets)).toBe(true)
   const pairs = (raw: string[]) => Array.from({ length: raw.length / 2 }, (_, i) => `${raw[2 * i]}: ${raw[2 * i + 1]}`)
   expect(pairs(answer.rawHeaders)).toEqual(
-    expect.arrayContaining(['Content-Encoding: gzip', 'X-Upstream-Trace: abc', 'Set-Cookie: a=1', 'Set-Cookie: b=2', 'X-RateLimit-Remaining: 59', 'X-Sandbox-Source: upstream']),
+    expect.arrayContaining([
+      'Content-Encoding: gzip',
+      'X-Upstream-Trace: abc',
+      'Set-Cookie: a=1',
+      'Set-Cookie: b=2',
+      'X-RateLimit-Remaining: 59',
+      'X-Sandbox-Source: upstream',
+    ]),
   )
   const [seen] = raw.seen
   expect(seen).toMatchObject({ method: 'GET', url: '/api/v1/pets?status=sold&limit=5' })
@@ -117,7 +153,7 @@ it('forwards the request as the client sent it and the answer as the upstream se
   expect(raw.seen[1]!.headers['content-type']).toBe('application/json')
 })
 
-it('passes the sandbox as upstream with no violation, and the answers are the sandbox\'s', async () => {
+it("passes the sandbox as upstream with no violation, and the answers are the sandbox's", async () => {
   const sandbox = await upstream()
   const cli = await proxy(sandbox.url)
   const listed = await call(cli, '/pets?limit=3')
@@ -150,8 +186,19 @@ it('counts the violations of a drifting upstream per promise, logs them with the
   const state = await proxyState(cli)
   expect(state.violations.byPromise['rate-limit-headers']).toBe(3)
   expect(state.violations.byPromise['matches-contract']).toBe(3)
-  expect(state.violations.recent.find((entry) => entry.promise === 'rate-limit-headers')).toMatchObject({ key: expect.stringMatching(/^upst…#[0-9a-f]{4}$/), path: '/v1/pets?limit=2&api_key=…' })
-  await expect.poll(() => cli.output().split('\n').filter((line) => line.includes('"violation":"rate-limit-headers"')).length).toBe(3)
+  expect(state.violations.recent.find((entry) => entry.promise === 'rate-limit-headers')).toMatchObject({
+    key: expect.stringMatching(/^upst…#[0-9a-f]{4}$/),
+    path: '/v1/pets?limit=2&api_key=…',
+  })
+  await expect
+    .poll(
+      () =>
+        cli
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('"violation":"rate-limit-headers"')).length,
+    )
+    .toBe(3)
   expect(cli.output()).not.toContain(UPSTREAM_KEY)
   expect(cli.output()).toContain('"source":"upstream"')
 })
@@ -200,7 +247,7 @@ it('falls back to the sandbox when the upstream does not answer within --upstrea
   expect(await refused.json()).toMatchObject({ code: 'upstream_timeout', status: 504 })
 })
 
-it('mocks what is missing: 501 or a 404 for an operation of the contract goes to the sandbox; getPet\'s own 404 is forwarded', async () => {
+it("mocks what is missing: 501 or a 404 for an operation of the contract goes to the sandbox; getPet's own 404 is forwarded", async () => {
   const missing: Mutation = async (request, answer) => {
     const path = new URL(request.url).pathname
     if (request.method === 'POST') return Response.json({ code: 'not_implemented', message: 'later', status: 501 }, { status: 501 })
@@ -208,7 +255,11 @@ it('mocks what is missing: 501 or a 404 for an operation of the contract goes to
     return answer(request)
   }
   const cli = await proxy((await upstream(missing)).url, ['--fallback', '--keys', await keysFile()])
-  const created = await call(cli, '/pets', { method: 'POST', body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }), headers: { 'content-type': 'application/json' } })
+  const created = await call(cli, '/pets', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }),
+    headers: { 'content-type': 'application/json' },
+  })
   contract.check('POST', `${cli.url}/pets`, created.clone())
   expect(created.status).toBe(201)
   expect(created.headers.get('x-sandbox-source')).toBe('sandbox')

@@ -124,7 +124,10 @@ it('scores 100% on the mutants (at least 15, every one caught by its promise)', 
   const killed = caught.filter(({ mutant, by }) => by.includes(mutant.breaks))
   const score = (100 * killed.length) / MUTANTS.length
   console.log(
-    [`Mutation score: ${killed.length}/${MUTANTS.length} (${score.toFixed(0)}%)`, ...caught.map(({ mutant, by }) => `  ${mutant.name}: caught by ${by.join(', ') || 'nothing'}`)].join('\n'),
+    [
+      `Mutation score: ${killed.length}/${MUTANTS.length} (${score.toFixed(0)}%)`,
+      ...caught.map(({ mutant, by }) => `  ${mutant.name}: caught by ${by.join(', ') || 'nothing'}`),
+    ].join('\n'),
   )
   expect(MUTANTS.length).toBeGreaterThanOrEqual(15)
   expect(new Set(MUTANTS.map((mutant) => mutant.name)).size).toBe(MUTANTS.length)

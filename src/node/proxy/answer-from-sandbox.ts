@@ -28,6 +28,8 @@ export async function answerFromSandbox(
   if (response === undefined) throw new Error(`the sandbox's handlers left ${request.method} ${request.url.pathname} unanswered`)
   if (response.type === 'error') return undefined
   const written: Record<string, string> = {}
-  response.headers.forEach((value, name) => (written[name] = value))
+  response.headers.forEach((value, name) => {
+    written[name] = value
+  })
   return { status: response.status, headers: written, body: Buffer.from(await response.arrayBuffer()) }
 }

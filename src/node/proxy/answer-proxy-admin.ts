@@ -10,7 +10,9 @@ export const PROXY_ADMIN_PATH = '/__sandbox/proxy'
 /** `GET /__sandbox/proxy`, behind the admin token like the rest of the admin API. */
 export function answerProxyAdmin(method: string, presented: string | undefined, token: string, stats: ProxyStats): WrittenAnswer {
   if (presented === undefined || !constantTimeEqual(presented, token)) {
-    return errorAnswer(401, ErrorCode.unauthorized, 'The admin API needs Authorization: Bearer <admin token>', { 'www-authenticate': 'Bearer realm="petstore-sandbox admin"' })
+    return errorAnswer(401, ErrorCode.unauthorized, 'The admin API needs Authorization: Bearer <admin token>', {
+      'www-authenticate': 'Bearer realm="petstore-sandbox admin"',
+    })
   }
   if (method !== 'GET') return errorAnswer(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${PROXY_ADMIN_PATH}; allowed: GET`, { allow: 'GET' })
   const text = JSON.stringify(stats.snapshot())

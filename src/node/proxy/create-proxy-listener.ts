@@ -12,7 +12,7 @@ import type { createProxyLogger } from './create-proxy-logger.js'
 import type { ProxyStats } from './create-proxy-stats.js'
 import { errorAnswer } from './error-answer.js'
 import { fallsBackOn } from './falls-back-on.js'
-import { forwardRequest } from './forward-request.js'
+import { forwardRequest, type UpstreamAnswer } from './forward-request.js'
 import { answerProxyAdmin, PROXY_ADMIN_PATH } from './answer-proxy-admin.js'
 import { ProxyErrorCode } from './proxy-error-code.js'
 import { readIncoming } from './read-incoming.js'
@@ -60,7 +60,13 @@ export function createProxyListener(options: ProxyListenerOptions) {
       options.logger.answer({ method, path: shownPath, status, durationMs: performance.now() - started, key, source })
     }
     const fromSandbox = async (body: Buffer) => {
-      const answer = await answerFromSandbox(options.sandboxHandlers, { url, method, headers: incoming.headers, body, clientAddress: incoming.socket.remoteAddress ?? 'unknown' })
+      const answer = await answerFromSandbox(options.sandboxHandlers, {
+        url,
+        method,
+        headers: incoming.headers,
+        body,
+        clientAddress: incoming.socket.remoteAddress ?? 'unknown',
+      })
       if (answer === undefined) outgoing.destroy()
       else write(answer, answer.status, answer.body, 'sandbox')
     }
@@ -82,7 +88,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
       const target = new URL(`${options.upstream}${apiPath}${url.search}`)
       const match = router.match(method, apiPath)
       const operation = match.kind === 'operation' ? match.operation : undefined
-      let answer
+      let answer: UpstreamAnswer
       try {
         answer = await forwardRequest({ target, method, headers: incoming.headers, body, timeoutMs: options.upstreamTimeoutMs })
       } catch (error) {

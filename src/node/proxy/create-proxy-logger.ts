@@ -1,5 +1,7 @@
-import type { LogFormat } from '../cli/create-request-logger.js'
 import type { ShownViolation } from './create-proxy-stats.js'
+
+/** The formats of `start`'s request log, which the proxy's log follows. */
+export type ProxyLogFormat = 'pretty' | 'json' | 'off'
 
 /** One answered request, keys already masked. */
 export interface ProxyLogRecord {
@@ -15,20 +17,27 @@ export interface ProxyLogRecord {
  * The proxy's log: one line per answer (like `start`'s request log, plus where the answer came
  * from) and one per broken promise; `pretty` or `json` lines. Callers mask keys before this sees them.
  */
-export function createProxyLogger(format: LogFormat, write: (line: string) => void, colour: boolean, now: () => number) {
+export function createProxyLogger(format: ProxyLogFormat, write: (line: string) => void, colour: boolean, now: () => number) {
   const time = () => new Date(now()).toISOString()
   const paint = (code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text)
   return {
     answer(record: ProxyLogRecord): void {
       if (format === 'off') return
       const ms = Math.round(record.durationMs * 10) / 10
-      if (format === 'json') write(JSON.stringify({ time: time(), method: record.method, url: record.path, status: record.status, ms, key: record.key, source: record.source }))
-      else write(`${record.method} ${record.path} ${paint(record.status >= 400 ? '33' : '32', String(record.status))} ${ms}ms key=${record.key} source=${record.source}`)
+      if (format === 'json')
+        write(JSON.stringify({ time: time(), method: record.method, url: record.path, status: record.status, ms, key: record.key, source: record.source }))
+      else
+        write(
+          `${record.method} ${record.path} ${paint(record.status >= 400 ? '33' : '32', String(record.status))} ${ms}ms key=${record.key} source=${record.source}`,
+        )
     },
     violation(violation: ShownViolation): void {
       if (format === 'off') return
       if (format === 'json') write(JSON.stringify({ ...violation, violation: violation.promise }))
-      else write(`${paint('31', 'violation')} ${violation.promise}: expected ${violation.expected} (${violation.method} ${violation.path} ${violation.status} key=${violation.key})`)
+      else
+        write(
+          `${paint('31', 'violation')} ${violation.promise}: expected ${violation.expected} (${violation.method} ${violation.path} ${violation.status} key=${violation.key})`,
+        )
     },
   }
 }

@@ -56,7 +56,9 @@ export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, reque
       throw new VerifyConnectionError(`${method} ${url} got no answer (${reason})`, { cause: error })
     }
     const responseHeaders: Record<string, string> = {}
-    response.headers.forEach((value, name) => (responseHeaders[name] = value))
+    response.headers.forEach((value, name) => {
+      responseHeaders[name] = value
+    })
     const parsed = new URL(url)
     const exchange: Exchange = {
       method,

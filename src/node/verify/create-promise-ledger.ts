@@ -31,7 +31,9 @@ export function createPromiseLedger(key: string) {
         const failureCount = seen.get(id)?.size ?? 0
         if (failureCount > 0) return { id, title, outcome: 'failed', failures: failures.get(id)!, failureCount }
         const reason = skips.get(id)
-        return reason === undefined ? { id, title, outcome: 'passed', failures: [], failureCount } : { id, title, outcome: 'skipped', reason, failures: [], failureCount }
+        return reason === undefined
+          ? { id, title, outcome: 'passed', failures: [], failureCount }
+          : { id, title, outcome: 'skipped', reason, failures: [], failureCount }
       })
       const count = (outcome: PromiseOutcome['outcome']) => promises.filter((promise) => promise.outcome === outcome).length
       return { ...run, promises, passed: count('passed'), failed: count('failed'), skipped: count('skipped') }

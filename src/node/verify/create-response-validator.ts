@@ -28,7 +28,7 @@ export function createResponseValidator() {
 
 export type ResponseValidator = ReturnType<typeof createResponseValidator>
 
-type ValidateOutput = (typeof import('@stoplight/prism-http/dist/validator/index.js'))['validateOutput']
+type ValidateOutput = typeof import('@stoplight/prism-http/dist/validator/index.js')['validateOutput']
 
 async function compile() {
   const [{ getHttpOperationsFromSpec }, { validateOutput }] = await Promise.all([

@@ -21,5 +21,7 @@ export function formatJunitReport(report: VerifyReport): string {
 }
 
 function xml(text: string): string {
-  return text.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+  // XML 1.0 has no escape for control characters other than tab and line ends: they are dropped.
+  const printable = [...text].filter((char) => char >= ' ' || char === '\t' || char === '\n' || char === '\r').join('')
+  return printable.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }

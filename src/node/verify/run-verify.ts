@@ -31,7 +31,16 @@ export interface VerifyOptions {
   requestTimeoutMs?: number
 }
 
-const SCENARIOS: readonly Scenario[] = [checkAuth, checkListing, checkInvalidParameters, checkInvalidNewPets, checkCreateThenGet, checkGetPet, checkCountDown, spendQuota]
+const SCENARIOS: readonly Scenario[] = [
+  checkAuth,
+  checkListing,
+  checkInvalidParameters,
+  checkInvalidNewPets,
+  checkCreateThenGet,
+  checkGetPet,
+  checkCountDown,
+  spendQuota,
+]
 
 const OPTED_OUT = {
   writes: 'opted out with --no-writes',
@@ -57,8 +66,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
       for (const violation of await checker.check(exchange)) ledger.fail(violation.promise, violation.expected, violation.exchange)
     },
   })
-  const allowed = (scenario: Scenario) =>
-    scenario.needs === undefined || (scenario.needs === 'writes' ? options.writes : options.spendQuota)
+  const allowed = (scenario: Scenario) => scenario.needs === undefined || (scenario.needs === 'writes' ? options.writes : options.spendQuota)
   const enabled = SCENARIOS.filter(allowed)
   for (const scenario of SCENARIOS.filter((candidate) => !allowed(candidate))) {
     for (const promise of scenario.promises) ledger.skip(promise, OPTED_OUT[scenario.needs!])

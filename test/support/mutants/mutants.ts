@@ -32,7 +32,10 @@ export const MUTANTS: Mutant[] = [
     create: stateless(async (request, answer) => {
       const response = await answer(request)
       if (response.status !== 401) return response
-      return editResponse(response, { headers: (headers) => headers.set('content-type', 'text/html'), text: '<html><body><h1>401 Unauthorized</h1></body></html>' })
+      return editResponse(response, {
+        headers: (headers) => headers.set('content-type', 'text/html'),
+        text: '<html><body><h1>401 Unauthorized</h1></body></html>',
+      })
     }),
   },
   {
@@ -63,7 +66,10 @@ export const MUTANTS: Mutant[] = [
     breaks: 'invalid-new-pet-refused',
     create: stateless(async (request, answer) => {
       if (!isCreate(request)) return answer(request)
-      const body = (await request.clone().json().catch(() => undefined)) as Record<string, unknown> | undefined
+      const body = (await request
+        .clone()
+        .json()
+        .catch(() => undefined)) as Record<string, unknown> | undefined
       const lacksName = typeof body === 'object' && body !== null && !Array.isArray(body) && body.name === undefined && body.categoryId !== undefined
       return answer(lacksName ? editRequest(request, { body: { ...body, name: 'Unnamed' } }) : request)
     }),
