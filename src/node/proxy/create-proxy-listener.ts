@@ -5,6 +5,7 @@ import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { maskAuthorization, maskUrl } from '../../core/auth/mask-key.js'
 import { redactKeys } from '../../core/auth/redact-keys.js'
+import { reportViolations } from './report-violations.js'
 import { parseBearer } from '../../core/auth/parse-bearer.js'
 import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
 import { answerFromSandbox, type WrittenAnswer } from './answer-from-sandbox.js'
@@ -111,19 +112,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
       if (method === 'HEAD' || method === 'OPTIONS') return
       const exchange = toExchange({ method, target, apiPath, hasKey: incoming.headers.authorization !== undefined, body }, answer, options.now())
       const secrets = presented === undefined ? [] : [presented]
-      for (const violation of await options.checker.check(exchange)) {
-        const shown = {
-          time: new Date(exchange.receivedAt).toISOString(),
-          promise: violation.promise,
-          expected: redactKeys(violation.expected, secrets),
-          method,
-          path: shownPath,
-          status: answer.status,
-          key,
-        }
-        options.stats.violated(shown)
-        options.logger.violation(shown)
-      }
+      await reportViolations(options, exchange, { method, path: shownPath, status: answer.status, key }, secrets)
     }
 
     handle().catch(() => {

@@ -31,6 +31,11 @@ export function createProxyLogger(format: ProxyLogFormat, write: (line: string) 
           `${record.method} ${record.path} ${paint(record.status >= 400 ? '33' : '32', String(record.status))} ${ms}ms key=${record.key} source=${record.source}`,
         )
     },
+    /** Something that kept the proxy from checking an answer; the answer itself was sent. */
+    problem(message: string): void {
+      if (format === 'json') write(JSON.stringify({ time: time(), problem: message }))
+      else if (format === 'pretty') write(`${paint('33', 'problem')} ${message}`)
+    },
     violation(violation: ShownViolation): void {
       if (format === 'off') return
       if (format === 'json') write(JSON.stringify({ ...violation, violation: violation.promise }))

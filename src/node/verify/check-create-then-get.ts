@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util'
 import type { Scenario } from './scenario.js'
 
 /** createPet answers 201 with the stored Pet, and getPet returns the same Pet. */
@@ -14,7 +15,7 @@ export const checkCreateThenGet: Scenario = {
       return
     }
     const fetched = await client.send({ path: `/pets/${pet.id}` })
-    if (fetched.status !== 200 || JSON.stringify(fetched.body) !== JSON.stringify(pet)) {
+    if (fetched.status !== 200 || !isDeepStrictEqual(fetched.body, pet)) {
       fail('create-then-get', `200 with the Pet createPet returned: ${created.bodyText}`, fetched)
     }
   },

@@ -12,20 +12,23 @@ export const checkListing: Scenario = {
     if (all === undefined) return
     context.knownPetId = all.pets[0]?.id
     const byDefault = await listed(context, '/pets')
-    if (byDefault !== undefined && byDefault.pets.length !== Math.min(20, all.pets.length)) {
+    // Fewer than expected is the failure; more is the per-answer bound's to judge, and pets others
+    // create meanwhile on a shared backend must not fail this run.
+    if (byDefault !== undefined && byDefault.pets.length < Math.min(20, all.pets.length)) {
       fail('limit-default-and-bounds', `${Math.min(20, all.pets.length)} pets without limit (default 20), got ${byDefault.pets.length}`, byDefault.exchange)
     }
     const one = await listed(context, '/pets?limit=1')
-    if (one !== undefined && one.pets.length !== Math.min(1, all.pets.length)) {
+    if (one !== undefined && one.pets.length < Math.min(1, all.pets.length)) {
       fail('limit-default-and-bounds', `${Math.min(1, all.pets.length)} pet for limit=1, got ${one.pets.length}`, one.exchange)
     }
     for (const status of PET_STATUSES) {
       const filtered = await listed(context, `/pets?status=${status}&limit=100`)
-      // With fewer than 100 pets the full listing holds them all, so the filter's answer is known.
+      // With fewer than 100 pets the full listing holds them all, so each of that status must come back.
       if (filtered === undefined || all.pets.length >= 100) continue
-      const expected = all.pets.filter((pet) => pet.status === status).map((pet) => pet.id)
-      if (filtered.pets.map((pet) => pet.id).join() !== expected.join()) {
-        fail('status-filter', `the ${expected.length} pets with status ${status} of the full listing, got ${filtered.pets.length}`, filtered.exchange)
+      const returned = new Set(filtered.pets.map((pet) => pet.id))
+      const missing = all.pets.filter((pet) => pet.status === status && !returned.has(pet.id)).map((pet) => pet.id)
+      if (missing.length > 0) {
+        fail('status-filter', `every pet with status ${status} of the full listing, missing ${missing.slice(0, 5).join(', ')}`, filtered.exchange)
       }
     }
   },
