@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { gzipSync } from 'node:zlib'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterEach, expect, it } from 'vitest'
 import { adminContractViolations } from '../support/admin-contract.js'
 import { contractViolations } from '../support/contract.js'
@@ -101,28 +101,34 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
 
 it('forwards the request as the client sent it and the answer as the upstream sent it, bytes and headers', async () => {
   const pets = gzipSync(JSON.stringify([{ id: 1, name: 'Ace', categoryId: 2, status: 'sold' }]))
-  const raw = await rawUpstream(() => ({
-    status: 200,
-    headers: [
-      'Content-Type',
-      'application/json; charset=utf-8',
-      'Content-Encoding',
-      'gzip',
-      'X-RateLimit-Limit',
-      '60',
-      'X-RateLimit-Remaining',
-      '59',
-      'X-RateLimit-Reset',
-      '4102444800',
-      'X-Upstream-Trace',
-      'abc',
-      'Set-Cookie',
-      'a=1',
-      'Set-Cookie',
-      'b=2',
-    ],
-    body: pets,
-  }))
+  const stored = JSON.stringify({ id: 2, name: 'Biscuit', categoryId: 2, status: 'pending' })
+  const rateLimit = ['X-RateLimit-Limit', '60', 'X-RateLimit-Remaining', '58', 'X-RateLimit-Reset', '4102444800']
+  const raw = await rawUpstream(({ method }) =>
+    method === 'POST'
+      ? { status: 201, headers: ['Content-Type', 'application/json; charset=utf-8', ...rateLimit], body: Buffer.from(stored) }
+      : {
+          status: 200,
+          headers: [
+            'Content-Type',
+            'application/json; charset=utf-8',
+            'Content-Encoding',
+            'gzip',
+            'X-RateLimit-Limit',
+            '60',
+            'X-RateLimit-Remaining',
+            '59',
+            'X-RateLimit-Reset',
+            '4102444800',
+            'X-Upstream-Trace',
+            'abc',
+            'Set-Cookie',
+            'a=1',
+            'Set-Cookie',
+            'b=2',
+          ],
+          body: pets,
+        },
+  )
   const cli = await proxy(raw.url)
   const answer = await rawGet(`${cli.url}/pets?status=sold&limit=5`, {
     authorization: `Bearer ${UPSTREAM_KEY}`,
@@ -131,8 +137,14 @@ it('forwards the request as the client sent it and the answer as the upstream se
   })
   expect(answer.status).toBe(200)
   expect(answer.body.equals(pets)).toBe(true)
-  const pairs = (raw: string[]) => Array.from({ length: raw.length / 2 }, (_, i) => `${raw[2 * i]}: ${raw[2 * i + 1]}`)
-  expect(pairs(answer.rawHeaders)).toEqual(
+  const pairs = Array.from({ length: answer.rawHeaders.length / 2 }, (_, i) => [answer.rawHeaders[2 * i]!, answer.rawHeaders[2 * i + 1]!] as [string, string])
+  // The contract is checked on what a client reads: the body decompressed, as fetch would.
+  const decoded = new Response(gunzipSync(answer.body), {
+    status: 200,
+    headers: pairs.filter(([name]) => name !== 'Content-Encoding' && name !== 'Content-Length'),
+  })
+  contract.check('GET', `${cli.url}/pets?status=sold&limit=5`, decoded)
+  expect(pairs.map(([name, value]) => `${name}: ${value}`)).toEqual(
     expect.arrayContaining([
       'Content-Encoding: gzip',
       'X-Upstream-Trace: abc',
@@ -148,7 +160,9 @@ it('forwards the request as the client sent it and the answer as the upstream se
 
   const body = '{"name":"Biscuit","categoryId":2,   "status":"pending"}'
   const created = await call(cli, '/pets', { method: 'POST', body, headers: { 'content-type': 'application/json' } })
-  expect(created.status).toBe(200)
+  contract.check('POST', `${cli.url}/pets`, created.clone())
+  expect(created.status).toBe(201)
+  expect(await created.text()).toBe(stored)
   expect(raw.seen[1]!.body.toString()).toBe(body)
   expect(raw.seen[1]!.headers['content-type']).toBe('application/json')
 })
@@ -226,10 +240,7 @@ it('falls back to the sandbox when the upstream is unreachable, and answers 502 
   expect(refused.status).toBe(502)
   expect(refused.headers.get('x-sandbox-source')).toBe('sandbox')
   expect(await refused.clone().json()).toMatchObject({ code: 'upstream_unreachable', status: 502 })
-  // The proxy's own 502 cannot know the upstream's quota: the rate-limit headers are all it lacks.
-  const violations = await contractViolations('GET', `${without.url}/pets`, refused)
-  expect(violations).toHaveLength(6)
-  for (const violation of violations) expect(violation).toMatch(/x-ratelimit-(limit|remaining|reset)/)
+  await expectOnlyRateLimitHeadersMissing(`${without.url}/pets`, refused)
 })
 
 it('falls back to the sandbox when the upstream does not answer within --upstream-timeout, and answers 504 without --fallback', async () => {
@@ -244,7 +255,8 @@ it('falls back to the sandbox when the upstream does not answer within --upstrea
   const without = await proxy(silent.url, ['--upstream-timeout', '200'])
   const refused = await call(without, '/pets', { key: 'sandbox-free-key' })
   expect(refused.status).toBe(504)
-  expect(await refused.json()).toMatchObject({ code: 'upstream_timeout', status: 504 })
+  expect(await refused.clone().json()).toMatchObject({ code: 'upstream_timeout', status: 504 })
+  await expectOnlyRateLimitHeadersMissing(`${without.url}/pets`, refused)
 })
 
 it("mocks what is missing: 501 or a 404 for an operation of the contract goes to the sandbox; getPet's own 404 is forwarded", async () => {
@@ -264,6 +276,7 @@ it("mocks what is missing: 501 or a 404 for an operation of the contract goes to
   expect(created.status).toBe(201)
   expect(created.headers.get('x-sandbox-source')).toBe('sandbox')
   const listed = await call(cli, '/pets')
+  contract.check('GET', `${cli.url}/pets`, listed.clone())
   expect(listed.status).toBe(200)
   expect(listed.headers.get('x-sandbox-source')).toBe('sandbox')
   const unknown = await call(cli, '/pets/424242')
@@ -276,6 +289,7 @@ it("mocks what is missing: 501 or a 404 for an operation of the contract goes to
 it('says where every answer came from, outside /v1 and on the admin API too', async () => {
   const cli = await proxy((await upstream()).url)
   const outside = await call(cli, '/../health', { key: null })
+  contract.check('GET', `${cli.url.replace(/\/v1$/, '')}/health`, outside.clone())
   expect(outside.status).toBe(404)
   expect(outside.headers.get('x-sandbox-source')).toBe('sandbox')
   const origin = cli.url.replace(/\/v1$/, '')
@@ -300,6 +314,13 @@ it('refuses bad options with one line and no stack trace', async () => {
   expect(runs[2]!.stderr).toMatch(/^error: option '--upstream-timeout <ms>' argument '0' is invalid\. expected a whole number from 1 to 600000\./)
   for (const run of runs) expect(run.stderr).not.toMatch(/\n\s+at /)
 })
+
+/** The proxy's own 502 and 504 cannot know the upstream's quota: the rate-limit headers are all they lack. */
+async function expectOnlyRateLimitHeadersMissing(url: string, response: Response): Promise<void> {
+  const violations = await contractViolations('GET', url, response)
+  expect(violations).toHaveLength(6)
+  for (const violation of violations) expect(violation).toMatch(/x-ratelimit-(limit|remaining|reset)/)
+}
 
 async function keysFile(): Promise<string> {
   const { mkdtemp, writeFile } = await import('node:fs/promises')
