@@ -8,6 +8,10 @@ import { createContractChecker } from '../support/contract-checker.js'
 import { MUTANTS } from '../support/mutants/mutants.js'
 import { startUpstream, UPSTREAM_KEY, type Mutation, type Upstream } from '../support/mutants/start-upstream.js'
 import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
+import { createSandbox } from '../../src/core/sandbox/create-sandbox.js'
+import { createProxyLogger } from '../../src/node/proxy/create-proxy-logger.js'
+import { startProxy } from '../../src/node/proxy/start-proxy.js'
+import { runVerify } from '../../src/node/verify/run-verify.js'
 
 const ADMIN_TOKEN = 'proxy-admin-token'
 // Answers of the sandbox (as upstream or as fallback) and of the admin API are held to fixtures/;
@@ -300,6 +304,50 @@ it('says where every answer came from, outside /v1 and on the admin API too', as
   const sandboxAdmin = await fetch(`${origin}/__sandbox/health`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
   admin.check('GET', `${origin}/__sandbox/health`, sandboxAdmin.clone())
   expect(sandboxAdmin.headers.get('x-sandbox-source')).toBe('sandbox')
+})
+
+const watched: Array<{ name: string; counted: boolean }> = []
+
+for (const mutant of MUTANTS.filter((candidate) => candidate.proxyCatches !== false)) {
+  it(`counts the drift of the mutant "${mutant.name}" under ${mutant.breaks} while verify's traffic passes through`, async () => {
+    const drifting = await upstream(mutant.create())
+    const clock = drifting.sandbox.clock
+    const proxied = await startProxy({
+      upstream: drifting.url,
+      port: 0,
+      host: '127.0.0.1',
+      fallback: false,
+      upstreamTimeoutMs: 5_000,
+      sandboxHandlers: createSandbox({ pets: 0 }).originHandlers,
+      logger: createProxyLogger('off', () => {}, false, clock.now),
+      now: clock.now,
+    })
+    try {
+      // verify only makes traffic here: the proxy's own counters are what is asserted.
+      await runVerify({
+        baseUrl: proxied.url,
+        key: UPSTREAM_KEY,
+        writes: true,
+        spendQuota: true,
+        maxQuotaRequests: 1000,
+        announce: () => {},
+        now: clock.now,
+        sleep: async (ms) => clock.advance(ms),
+      })
+      const { byPromise } = proxied.stats.snapshot().violations
+      watched.push({ name: mutant.name, counted: byPromise[mutant.breaks] !== undefined })
+      expect(Object.keys(byPromise)).toContain(mutant.breaks)
+    } finally {
+      await proxied.close()
+    }
+  })
+}
+
+it("counts every mutant one answer can show (the rest need verify's request sequences)", () => {
+  const counted = watched.filter((entry) => entry.counted).length
+  console.log(`Proxy mutation score: ${counted}/${watched.length} of the mutants one answer can show; ${MUTANTS.length - watched.length} more need verify`)
+  expect(watched.length).toBeGreaterThanOrEqual(15)
+  expect(counted).toBe(watched.length)
 })
 
 it('refuses bad options with one line and no stack trace', async () => {

@@ -7,6 +7,8 @@ export interface Mutant {
   breaks: string
   /** Whether only --spend-quota reaches the broken behaviour. */
   needsQuota?: boolean
+  /** False when no single answer shows the drift, so only verify's request sequences catch it, not the proxy. */
+  proxyCatches?: false
   /** A fresh mutation per server: some keep state (what they answered before). */
   create(): Mutation
 }
@@ -85,6 +87,7 @@ export const MUTANTS: Mutant[] = [
   {
     name: 'a default limit of 10',
     breaks: 'limit-default-and-bounds',
+    proxyCatches: false,
     create: stateless(async (request, answer) =>
       answer(isList(request) && query(request, 'limit') === null ? editRequest(request, { url: (url) => url.searchParams.set('limit', '10') }) : request),
     ),
@@ -130,6 +133,7 @@ export const MUTANTS: Mutant[] = [
   {
     name: 'a created pet getPet cannot find',
     breaks: 'create-then-get',
+    proxyCatches: false,
     create: () => {
       const created = new Set<string>()
       return async (request, answer) => {
@@ -144,6 +148,7 @@ export const MUTANTS: Mutant[] = [
   {
     name: 'a Pet for an id that does not exist',
     breaks: 'get-pet-not-found',
+    proxyCatches: false,
     create: stateless(async (request, answer) =>
       answer(isGet(request) && path(request).endsWith(`/${UNKNOWN_ID}`) ? editRequest(request, { url: (url) => (url.pathname = '/v1/pets/1') }) : request),
     ),
@@ -176,6 +181,7 @@ export const MUTANTS: Mutant[] = [
   {
     name: 'any key accepted',
     breaks: 'unauthorized-with-wrong-key',
+    proxyCatches: false,
     create: stateless(async (request, answer) => {
       const wrongKey = request.headers.has('authorization') && request.headers.get('authorization') !== `Bearer ${UPSTREAM_KEY}`
       const forwarded = editRequest(request, {})
@@ -186,6 +192,7 @@ export const MUTANTS: Mutant[] = [
   {
     name: 'X-RateLimit-Remaining that never goes down',
     breaks: 'remaining-counts-down',
+    proxyCatches: false,
     create: stateless(async (request, answer) => {
       const response = await answer(request)
       return response.status < 300 ? editResponse(response, { headers: (headers) => headers.set('x-ratelimit-remaining', '50') }) : response
@@ -220,6 +227,7 @@ export const MUTANTS: Mutant[] = [
   {
     name: 'no recovery after a 429',
     breaks: 'quota-429-and-recovery',
+    proxyCatches: false,
     needsQuota: true,
     create: () => {
       let refusal: Response | undefined
