@@ -1,3 +1,4 @@
+import { HttpError } from '../../core/errors/http-error.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { constantTimeEqual } from '../../core/auth/constant-time-equal.js'
 import type { WrittenAnswer } from './answer-from-sandbox.js'
@@ -10,11 +11,14 @@ export const PROXY_ADMIN_PATH = '/__sandbox/proxy'
 /** `GET /__sandbox/proxy`, behind the admin token like the rest of the admin API. */
 export function answerProxyAdmin(method: string, presented: string | undefined, token: string, stats: ProxyStats): WrittenAnswer {
   if (presented === undefined || !constantTimeEqual(presented, token)) {
-    return errorAnswer(401, ErrorCode.unauthorized, 'The admin API needs Authorization: Bearer <admin token>', {
-      'www-authenticate': 'Bearer realm="petstore-sandbox admin"',
-    })
+    return errorAnswer(
+      new HttpError(401, ErrorCode.unauthorized, 'The admin API needs Authorization: Bearer <admin token>', {
+        'www-authenticate': 'Bearer realm="petstore-sandbox admin"',
+      }),
+    )
   }
-  if (method !== 'GET') return errorAnswer(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${PROXY_ADMIN_PATH}; allowed: GET`, { allow: 'GET' })
+  if (method !== 'GET')
+    return errorAnswer(new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${PROXY_ADMIN_PATH}; allowed: GET`, { allow: 'GET' }))
   const text = JSON.stringify(stats.snapshot())
   return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body: Buffer.from(text) }
 }

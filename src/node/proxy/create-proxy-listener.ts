@@ -1,3 +1,4 @@
+import { HttpError } from '../../core/errors/http-error.js'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestHandler } from 'msw'
 import { createRouter } from '../../core/contract/create-router.js'
@@ -15,10 +16,10 @@ import { errorAnswer } from './error-answer.js'
 import { fallsBackOn } from './falls-back-on.js'
 import { forwardRequest, type UpstreamAnswer } from './forward-request.js'
 import { answerProxyAdmin, PROXY_ADMIN_PATH } from './answer-proxy-admin.js'
-import { ProxyErrorCode } from './proxy-error-code.js'
 import { readIncoming } from './read-incoming.js'
 import { toExchange } from './to-exchange.js'
-import { SOURCE_HEADER, upstreamHeaders } from './upstream-headers.js'
+import { SOURCE_HEADER } from './source-header.js'
+import { upstreamHeaders } from './upstream-headers.js'
 import { UpstreamError } from './upstream-error.js'
 
 export interface ProxyListenerOptions {
@@ -75,7 +76,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
     const handle = async () => {
       const body = await readIncoming(incoming)
       if (body === undefined) {
-        const answer = errorAnswer(413, ErrorCode.payloadTooLarge, 'The request body is larger than the proxy buffers')
+        const answer = errorAnswer(new HttpError(413, ErrorCode.payloadTooLarge, 'The request body is larger than the proxy buffers'))
         outgoing.shouldKeepAlive = false
         return write(answer, 413, answer.body, 'sandbox')
       }
@@ -100,8 +101,8 @@ export function createProxyListener(options: ProxyListenerOptions) {
         }
         const refusal =
           error.kind === 'timeout'
-            ? errorAnswer(504, ProxyErrorCode.upstreamTimeout, `The upstream did not answer within ${options.upstreamTimeoutMs} ms`)
-            : errorAnswer(502, ProxyErrorCode.upstreamUnreachable, `The upstream could not be reached (${error.message})`)
+            ? errorAnswer(new HttpError(504, ErrorCode.upstreamTimeout, `The upstream did not answer within ${options.upstreamTimeoutMs} ms`))
+            : errorAnswer(new HttpError(502, ErrorCode.upstreamUnreachable, `The upstream could not be reached (${error.message})`))
         return write(refusal, refusal.status, refusal.body, 'sandbox')
       }
       if (options.fallback && fallsBackOn(answer.status, operation)) {
@@ -117,7 +118,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
 
     handle().catch(() => {
       if (outgoing.headersSent) return void outgoing.destroy()
-      const answer = errorAnswer(500, ErrorCode.internalError, 'The proxy failed to answer this request')
+      const answer = errorAnswer(new HttpError(500, ErrorCode.internalError, 'The proxy failed to answer this request'))
       write(answer, 500, answer.body, 'sandbox')
     })
   }

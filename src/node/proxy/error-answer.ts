@@ -1,11 +1,14 @@
+import type { HttpError } from '../../core/errors/http-error.js'
+import { errorReply } from '../../core/http/error-reply.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { WrittenAnswer } from './answer-from-sandbox.js'
 
-/** An Error body answer of the proxy's own (its admin endpoint, an upstream that gave no answer). */
-export function errorAnswer(status: number, code: string, message: string, headers: Record<string, string> = {}): WrittenAnswer {
-  return {
-    status,
-    headers: { ...headers, 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' },
-    body: Buffer.from(JSON.stringify({ code, message, status })),
-  }
+/** An answer of the proxy's own (its admin endpoint, an upstream that gave no answer), through the one Error body path. */
+export function errorAnswer(refusal: HttpError): WrittenAnswer {
+  const reply = errorReply(refusal, new Headers({ 'content-type': JSON_CONTENT_TYPE, 'cache-control': 'no-store' }))
+  const headers: Record<string, string> = {}
+  reply.headers.forEach((value, name) => {
+    headers[name] = value
+  })
+  return { status: reply.status, headers, body: Buffer.from(JSON.stringify(reply.body)) }
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 
 /** The most body the proxy buffers before forwarding; the sandbox itself refuses bodies far smaller. */
-export const MAX_BODY_BYTES = 16 * 1024 * 1024
+const MAX_BODY_BYTES = 16 * 1024 * 1024
 
 /** The whole request body, or undefined when it is larger than MAX_BODY_BYTES. */
 export async function readIncoming(incoming: IncomingMessage): Promise<Buffer | undefined> {

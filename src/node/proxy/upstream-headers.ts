@@ -1,7 +1,5 @@
 import { HOP_BY_HOP_HEADERS } from './hop-by-hop-headers.js'
-
-/** The header name every proxy answer carries: `upstream` or `sandbox`. */
-export const SOURCE_HEADER = 'X-Sandbox-Source'
+import { SOURCE_HEADER } from './source-header.js'
 
 /**
  * The upstream's raw header pairs as the client gets them: unchanged, less the connection's own
