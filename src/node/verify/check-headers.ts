@@ -3,7 +3,7 @@ import type { Exchange } from './exchange.js'
 type Found = Array<{ promise: string; expected: string }>
 
 /** How far a backend's clock may lag ours before its X-RateLimit-Reset counts as past. */
-export const CLOCK_SKEW_MS = 5_000
+const CLOCK_SKEW_MS = 5_000
 
 /** The sunset of getPet (spec, Versioning): 5 December 2030. */
 const SUNSET_MS = Date.parse('2030-12-05T00:00:00Z')

@@ -3,7 +3,8 @@ import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { checkHeaders } from './check-headers.js'
 import { checkListAnswer } from './check-list-answer.js'
 import { createResponseValidator } from './create-response-validator.js'
-import type { Exchange, Violation } from './exchange.js'
+import type { Exchange } from './exchange.js'
+import type { Violation } from './violation.js'
 import { isNewPet } from './is-new-pet.js'
 
 /**

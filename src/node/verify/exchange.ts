@@ -19,10 +19,3 @@ export interface Exchange {
   /** When the answer arrived, epoch ms by the checker's clock. */
   receivedAt: number
 }
-
-/** A broken promise: which one, what was wrong, and the exchange that showed it. */
-export interface Violation {
-  promise: string
-  expected: string
-  exchange: Exchange
-}
