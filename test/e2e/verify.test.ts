@@ -95,8 +95,10 @@ it('waits out a 429 as its Retry-After says, then sends the request again', asyn
   }
   await withUpstream(slowDown, async (upstream) => {
     const waits: number[] = []
-    const report = await verify(upstream, { spendQuota: false, sleep: async (ms) => void waits.push(ms) })
+    const announced: string[] = []
+    const report = await verify(upstream, { spendQuota: false, sleep: async (ms) => void waits.push(ms), announce: (line) => announced.push(line) })
     expect(waits).toEqual([7000])
+    expect(announced[1]).toBe('429 for GET /pets?limit=100: waiting 7 s as its Retry-After asks, then sending it again')
     const listings = upstream.received.filter((request) => request.url.endsWith('/v1/pets?limit=100'))
     expect(listings).toHaveLength(2)
     expect(outcomes(report)['limit-default-and-bounds']).toBe('passed')
@@ -169,7 +171,7 @@ it('the CLI against a mutant: a report naming the broken promise with request, a
 
     // Each run spends most of the key's minute: a fresh window per run, or verify would wait one out.
     await upstream.sandbox.reset()
-    const json = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY, '--format', 'json'])
+    const json = await runCli(['verify', upstream.url, '--format', 'json'], { PETSTORE_SANDBOX_VERIFY_KEY: UPSTREAM_KEY })
     expect(json.code).toBe(1)
     const report = JSON.parse(json.stdout) as VerifyReport
     expect(outcomes(report)['invalid-limit-refused']).toBe('failed')

@@ -11,6 +11,8 @@ export interface PoliteClientOptions {
   /** Sees every exchange, retried ones included. */
   onExchange: (exchange: Exchange) => Promise<void>
   requestTimeoutMs: number
+  /** Told before a 429 is waited out, so a pause is never a mystery. */
+  onWait: (seconds: number, exchange: Exchange) => void
 }
 
 export interface SendRequest {
@@ -30,7 +32,7 @@ const MAX_RETRIES = 2
  * Sends verify's requests one at a time (callers await each), obeying Retry-After: a backend's
  * quota is real, and verify must never be the reason a staging key gets banned.
  */
-export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, requestTimeoutMs }: PoliteClientOptions) {
+export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, requestTimeoutMs, onWait }: PoliteClientOptions) {
   let sent = 0
 
   async function once(request: SendRequest): Promise<Exchange> {
@@ -85,6 +87,7 @@ export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, reque
       for (let retry = 0; retry < MAX_RETRIES && exchange.status === 429 && request.retryAfter429 !== false; retry++) {
         const seconds = exchange.headers['retry-after']
         if (seconds === undefined || !/^\d+$/.test(seconds)) break
+        onWait(Number(seconds), exchange)
         await sleep(Number(seconds) * 1000)
         exchange = await once(request)
       }

@@ -62,6 +62,10 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     now,
     sleep,
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    onWait: (seconds, exchange) =>
+      options.announce(
+        `429 for ${exchange.method} ${exchange.path}${exchange.query.size > 0 ? `?${exchange.query}` : ''}: waiting ${seconds} s as its Retry-After asks, then sending it again`,
+      ),
     onExchange: async (exchange) => {
       for (const violation of await checker.check(exchange)) ledger.fail(violation.promise, violation.expected, violation.exchange)
     },
