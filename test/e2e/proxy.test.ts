@@ -7,6 +7,7 @@ import { contractViolations } from '../support/contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
 import { MUTANTS } from '../support/mutants/mutants.js'
 import { startUpstream, UPSTREAM_KEY, type Mutation, type Upstream } from '../support/mutants/start-upstream.js'
+import { rawExchange } from '../support/raw-http.js'
 import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
 import { createSandbox } from '../../src/core/sandbox/create-sandbox.js'
 import { createProxyLogger } from '../../src/node/proxy/create-proxy-logger.js'
@@ -348,6 +349,18 @@ it("counts every mutant one answer can show (the rest need verify's request sequ
   console.log(`Proxy mutation score: ${counted}/${watched.length} of the mutants one answer can show; ${MUTANTS.length - watched.length} more need verify`)
   expect(watched.length).toBeGreaterThanOrEqual(15)
   expect(counted).toBe(watched.length)
+})
+
+it('refuses a request target that is no URL with a 400 Error body, and keeps serving', async () => {
+  const cli = await proxy((await upstream()).url)
+  const refused = await rawExchange(cli.url, 'GET http://[::1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+  // No contract check: the contract's paths cannot hold a target that is no URL.
+  expect(refused?.status).toBe(400)
+  expect(refused?.headers.get('x-sandbox-source')).toBe('sandbox')
+  expect(JSON.parse(refused!.body.toString())).toEqual({ code: 'invalid_request', message: 'The request target is not a valid URL', status: 400 })
+  const next = await call(cli, '/pets?limit=1')
+  contract.check('GET', `${cli.url}/pets?limit=1`, next.clone())
+  expect(next.status).toBe(200)
 })
 
 it('refuses bad options with one line and no stack trace', async () => {

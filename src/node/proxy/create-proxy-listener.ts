@@ -49,11 +49,13 @@ export function createProxyListener(options: ProxyListenerOptions) {
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     const started = performance.now()
     const method = incoming.method ?? 'GET'
-    const url = new URL(incoming.url ?? '/', options.origin)
+    // node lets through request targets that are no URL (`http://[::1`): refused below, never thrown.
+    const url = URL.parse(incoming.url ?? '/', options.origin) ?? new URL('/', options.origin)
+    const validTarget = URL.canParse(incoming.url ?? '/', options.origin)
     const presented = parseBearer(incoming.headers.authorization ?? null)
     // Not even a prefix of the admin token: it opens more than any key.
     const key = url.pathname.startsWith('/__sandbox') ? 'admin' : maskAuthorization(incoming.headers.authorization)
-    const shownPath = redactKeys(maskUrl(url.pathname + url.search), presented === undefined ? [] : [presented])
+    const shownPath = validTarget ? redactKeys(maskUrl(url.pathname + url.search), presented === undefined ? [] : [presented]) : '(not a URL)'
     const write = (answer: WrittenAnswer | string[], status: number, body: Buffer, source: 'upstream' | 'sandbox') => {
       if (Array.isArray(answer)) outgoing.writeHead(status, answer)
       else outgoing.writeHead(status, { ...answer.headers, 'content-length': String(body.length), [SOURCE_HEADER]: source })
@@ -74,6 +76,11 @@ export function createProxyListener(options: ProxyListenerOptions) {
     }
 
     const handle = async () => {
+      if (!validTarget) {
+        const answer = errorAnswer(new HttpError(400, ErrorCode.invalidRequest, 'The request target is not a valid URL'))
+        incoming.resume()
+        return write(answer, 400, answer.body, 'sandbox')
+      }
       const body = await readIncoming(incoming)
       if (body === undefined) {
         const answer = errorAnswer(new HttpError(413, ErrorCode.payloadTooLarge, 'The request body is larger than the proxy buffers'))
