@@ -305,6 +305,8 @@ it('says where every answer came from, outside /v1 and on the admin API too', as
   const sandboxAdmin = await fetch(`${origin}/__sandbox/health`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
   admin.check('GET', `${origin}/__sandbox/health`, sandboxAdmin.clone())
   expect(sandboxAdmin.headers.get('x-sandbox-source')).toBe('sandbox')
+  expect(await cli.stop('SIGTERM')).toEqual({ code: 0, signal: null })
+  expect(cli.output()).toContain('Shutting down: finishing in-flight requests')
 })
 
 const watched: Array<{ name: string; counted: boolean }> = []

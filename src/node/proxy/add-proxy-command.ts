@@ -52,6 +52,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
       const shutdown = () => {
         if (closing || proxy === undefined) process.exit(closing ? 1 : 0)
         closing = true
+        io.stdout('Shutting down: finishing in-flight requests')
         void proxy.close()
       }
       io.onSignal('SIGINT', shutdown)
