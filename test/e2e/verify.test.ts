@@ -105,6 +105,25 @@ it('waits out a 429 as its Retry-After says, then sends the request again', asyn
   })
 })
 
+it('does not wait out a Retry-After longer than two minutes: that 429 stands in the report', async () => {
+  const banned: Mutation = async (request, answer) => {
+    const response = await answer(request)
+    if (new URL(request.url).search !== '?limit=100') return response
+    const headers = new Headers(response.headers)
+    headers.set('retry-after', '900')
+    headers.delete('content-length')
+    return new Response(JSON.stringify({ code: 'temporarily_banned', message: 'banned', status: 429 }), { status: 429, headers })
+  }
+  await withUpstream(banned, async (upstream) => {
+    const waits: number[] = []
+    const report = await verify(upstream, { spendQuota: false, sleep: async (ms) => void waits.push(ms) })
+    expect(waits).toEqual([])
+    const listing = report.promises.find((promise) => promise.id === 'limit-default-and-bounds')!
+    expect(listing.outcome).toBe('failed')
+    expect(listing.failures[0]!.got).toMatch(/^429 \|.*retry-after: 900/)
+  })
+})
+
 const caught: Array<{ mutant: Mutant; by: string[] }> = []
 
 for (const mutant of MUTANTS) {

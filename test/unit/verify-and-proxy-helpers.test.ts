@@ -6,6 +6,7 @@ import { decodeBody } from '../../src/node/proxy/decode-body.js'
 import { fallsBackOn } from '../../src/node/proxy/falls-back-on.js'
 import { upstreamHeaders } from '../../src/node/proxy/upstream-headers.js'
 import { checkHeaders } from '../../src/node/verify/check-headers.js'
+import { retryAfterSeconds } from '../../src/node/verify/retry-after-seconds.js'
 import type { Exchange } from '../../src/node/verify/exchange.js'
 import { formatJunitReport } from '../../src/node/verify/format-junit-report.js'
 import type { VerifyReport } from '../../src/node/verify/verify-report.js'
@@ -120,4 +121,13 @@ it('writes JUnit XML with markup and control characters of an answer made harmle
   expect(xml).toContain('got:      401 | &#60;html a=&#34;b&#34;&#62;&#38;&#60;/html&#62;')
   expect(xml.includes('\u0000') || xml.includes('\u001b')).toBe(false)
   expect(xml).toContain('<testsuites name="petstore-sandbox verify" tests="1" failures="1" skipped="0" errors="0"')
+})
+
+it('reads Retry-After in seconds or as an HTTP-date', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z')
+  expect(retryAfterSeconds('7', now)).toBe(7)
+  expect(retryAfterSeconds('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30)
+  expect(retryAfterSeconds('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0)
+  expect(retryAfterSeconds('soon', now)).toBeUndefined()
+  expect(retryAfterSeconds(undefined, now)).toBeUndefined()
 })

@@ -1,5 +1,6 @@
 import type { Exchange } from './exchange.js'
 import { VerifyConnectionError } from './verify-connection-error.js'
+import { retryAfterSeconds } from './retry-after-seconds.js'
 import { WRONG_KEY } from './wrong-key.js'
 
 export interface PoliteClientOptions {
@@ -27,6 +28,8 @@ export interface SendRequest {
 
 /** Retries of one request after 429s before its 429 stands. */
 const MAX_RETRIES = 2
+/** A longer Retry-After (a ban, a daily window) is not waited out: the 429 stands and says why. */
+const MAX_WAIT_SECONDS = 120
 
 /**
  * Sends verify's requests one at a time (callers await each), obeying Retry-After: a backend's
@@ -85,10 +88,10 @@ export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, reque
     async send(request: SendRequest): Promise<Exchange> {
       let exchange = await once(request)
       for (let retry = 0; retry < MAX_RETRIES && exchange.status === 429 && request.retryAfter429 !== false; retry++) {
-        const seconds = exchange.headers['retry-after']
-        if (seconds === undefined || !/^\d+$/.test(seconds)) break
-        onWait(Number(seconds), exchange)
-        await sleep(Number(seconds) * 1000)
+        const seconds = retryAfterSeconds(exchange.headers['retry-after'], now())
+        if (seconds === undefined || seconds > MAX_WAIT_SECONDS) break
+        onWait(seconds, exchange)
+        await sleep(seconds * 1000)
         exchange = await once(request)
       }
       return exchange
