@@ -32,6 +32,9 @@ export interface AdminHandlerOptions {
   now: () => number
 }
 
+// Described in the same document, but served at the origin's root (core/probes).
+const PROBE_OPERATIONS = ['probeHealth', 'probeReady']
+
 // Wrong admin tokens each client address may send per minute (docs/running-for-a-team.md#admin-api).
 const WRONG_TOKENS_PER_MINUTE = 10
 
@@ -71,8 +74,7 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError,
     const path = url.pathname.slice(ADMIN_PREFIX.length)
     const method = request.method.toUpperCase()
     const route = router.match(method, path)
-    // The probes are described in the same document but served at the origin's root.
-    if (route.kind === 'not-found' || (route.kind === 'operation' && operations[route.operation.operationId] === undefined)) {
+    if (route.kind === 'not-found' || (route.kind === 'operation' && PROBE_OPERATIONS.includes(route.operation.operationId))) {
       throw new HttpError(404, ErrorCode.notFound, `no admin resource at ${url.pathname}`)
     }
     if (route.kind === 'method-not-allowed') {
@@ -80,13 +82,16 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError,
       throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, { allow })
     }
     const { operationId, readsBody } = route.operation
+    // The document also describes what only other commands serve (the proxy's counts).
+    const operation = operations[operationId]
+    if (operation === undefined) throw new HttpError(404, ErrorCode.notFound, `${url.pathname} is served only by petstore-sandbox proxy`)
     const params: Record<string, string> = {}
     for (const [name, value] of Object.entries(route.params)) params[name] = decode(value, name)
     const query = queryOf(url)
     const body = readsBody ? await readJsonBody(request) : undefined
     validator.validate(operationId, { path: decode(path, 'path'), query, ...(body === undefined ? {} : { body }) })
     try {
-      return { status: 200, headers, body: await operations[operationId]!({ params, query, body }) }
+      return { status: 200, headers, body: await operation({ params, query, body }) }
     } catch (error) {
       // Controls check their input by throwing ConfigError (as they do for in-process callers);
       // over HTTP that is the client's bad input.

@@ -22,6 +22,9 @@ export const ErrorCode = {
   serviceUnavailable: 'service_unavailable',
   storageFull: 'storage_full',
   expectationFailed: 'expectation_failed',
+  /** Only from `petstore-sandbox proxy`, without --fallback. */
+  upstreamUnreachable: 'upstream_unreachable',
+  upstreamTimeout: 'upstream_timeout',
 } as const
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
