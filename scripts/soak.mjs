@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// npm run soak [-- --seconds 30 --warmup 15 --connections 200]
+// npm run soak [-- --seconds 30 --warmup 15 --connections 200 --crash-seconds 10]
 //
 // Soaks the real CLI (a child process on 127.0.0.1, port 0) with mixed traffic from keep-alive
 // connections: list, create, get, 401 (no key) and 429 (a Free key far over its limit). Then
 // checks what docs/reliability.md promises: no 5xx, no socket errors, every status the expected one, the
 // server's memory flat after warm-up (the V8 heap after a full GC grows under 20% once the memory of
 // the pets stored meanwhile, measured in the same run, is taken out; RSS is reported beside it),
-// and every acknowledged pet retrievable with unique ids. Prints a summary table and exits 1 when a check fails. Loopback only, bounded.
+// and every acknowledged pet retrievable with unique ids. Then the crash half
+// (scripts/soak-restarts.mjs): --state under SIGKILL at random moments, for --crash-seconds
+// (default a third of --seconds). Prints summary tables and exits 1 when a check fails. Loopback only, bounded.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -21,13 +23,20 @@ const { values } = parseArgs({
     // V8 grows its heap for the first ten-odd seconds of this load before RSS levels off.
     warmup: { type: 'string', default: '15' },
     connections: { type: 'string', default: '200' },
+    'crash-seconds': { type: 'string' },
   },
 })
 const SECONDS = Number(values.seconds)
 const WARMUP = Number(values.warmup)
 const CONNECTIONS = Number(values.connections)
-if (!(SECONDS > 0 && SECONDS <= 600) || !(WARMUP >= 0 && WARMUP <= 600) || !(CONNECTIONS > 0 && CONNECTIONS <= 1000)) {
-  console.error('usage: soak [--seconds 1..600] [--warmup 0..600] [--connections 1..1000]')
+const CRASH_SECONDS = values['crash-seconds'] === undefined ? Math.max(5, Math.round(SECONDS / 3)) : Number(values['crash-seconds'])
+if (
+  !(SECONDS > 0 && SECONDS <= 600) ||
+  !(WARMUP >= 0 && WARMUP <= 600) ||
+  !(CONNECTIONS > 0 && CONNECTIONS <= 1000) ||
+  !(CRASH_SECONDS >= 0 && CRASH_SECONDS <= 600)
+) {
+  console.error('usage: soak [--seconds 1..600] [--warmup 0..600] [--connections 1..1000] [--crash-seconds 0..600]')
   process.exit(2)
 }
 
@@ -359,4 +368,13 @@ Soak: ${CONNECTIONS} connections for ${fmt(elapsed)} s after a ${WARMUP} s warm-
 `)
 for (const line of stats.unexpected) console.log(`  ${line}`)
 for (const [name, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}`)
-process.exit(checks.every(([, ok]) => ok) ? 0 : 1)
+const crashed =
+  CRASH_SECONDS === 0
+    ? 0
+    : await new Promise((resolve) =>
+        spawn(process.execPath, [new URL('./soak-restarts.mjs', import.meta.url).pathname, '--seconds', String(CRASH_SECONDS)], { stdio: 'inherit' }).once(
+          'exit',
+          resolve,
+        ),
+      )
+process.exit(checks.every(([, ok]) => ok) && crashed === 0 ? 0 : 1)
