@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { expect, it } from 'vitest'
 import { consumerProject } from '../support/consumer-project.js'
+import { contractViolations } from '../support/contract.js'
 import { BIN } from '../support/start-cli.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -76,7 +77,9 @@ it.each([
     const seed = marker()
     const cli = await startInBackground(`npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed}`, await consumerProject(), group)
     expect(processesWith(seed).length).toBeGreaterThan(0)
-    expect((await fetch(`${cli.url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key' } })).status).toBe(200)
+    const served = await fetch(`${cli.url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+    expect(await contractViolations('GET', `${cli.url}/pets`, served.clone())).toEqual([])
+    expect(served.status).toBe(200)
     process.kill(group ? -cli.shell.pid! : cli.job, signal)
     await expectStopped(seed, cli.url)
     expect(cli.output()).toContain('Shutting down')
