@@ -113,6 +113,7 @@ while (performance.now() < deadline) {
 
 // Every acknowledged pet, read back from a last start on the same file.
 const last = await start(port)
+stats.restartMs.push(last.ms)
 let missing = 0
 const ids = [...acknowledged.keys()]
 for (let lane = 0; lane < ids.length; lane += 50) {

@@ -100,7 +100,7 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
     .action(async (options: StartOptions) => {
       try {
-        await runStart(options, io)
+        await start(options, io)
       } catch (error) {
         const listen = describeListenError(error, options.host, options.port)
         if (error instanceof ConfigError || listen !== undefined) {
@@ -116,7 +116,7 @@ export function buildProgram(io: ProgramIo): Command {
   return program
 }
 
-async function runStart(options: StartOptions, io: ProgramIo): Promise<void> {
+async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
   let server: RunningServer | undefined
   let stateFile: StateFile | undefined
