@@ -116,7 +116,7 @@ const INSPECT = '--inspect=127.0.0.1:0'
 // The store grows by every create: that memory is data, not a leak. What one created pet holds is
 // measured here, in this run: the heap of a CLI with no pets, before and after PET_PROBE creates of
 // the same shape as the soak's. Seeded pets would not do: their names are shorter, and the
-// difference alone outgrew the 20% margin over a 300 s run.
+// difference alone outgrew the margin over a long run (docs/reliability.md#the-soak).
 const PET_PROBE = 20_000
 async function heapPerCreatedPetMb() {
   const probe = spawn(process.execPath, [INSPECT, bin, 'start', '--port', '0', '--log', 'off', '--pets', '0', '--keys', keysFile], {

@@ -3,7 +3,7 @@ import { hostname } from 'node:os'
 import lockfile from 'proper-lockfile'
 import { ConfigError } from '../../core/errors/config-error.js'
 
-// A holder refreshes its lock every second; a lock not refreshed for this long belongs to a
+// A holder keeps refreshing its lock; a lock not refreshed for this long belongs to a
 // process that died (kill -9, a crash, a lost machine) and is taken over (docs/running-for-a-team.md#one-writer-per-state-file).
 const STALE_MS = 3_000
 const RETRY_MS = 250
