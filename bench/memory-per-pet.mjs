@@ -28,4 +28,6 @@ for (let i = 1; i <= count; i += 100) {
 }
 const after = heap()
 const perPet = (after - before) / count
-process.stdout.write(`${JSON.stringify({ created: count, heapBytesPerPet: Math.round(perPet), atDefaultMaxPetsMb: Math.round((perPet * 1_000_000) / 2 ** 20) })}\n`)
+process.stdout.write(
+  `${JSON.stringify({ created: count, heapBytesPerPet: Math.round(perPet), atDefaultMaxPetsMb: Math.round((perPet * 1_000_000) / 2 ** 20) })}\n`,
+)
