@@ -12,6 +12,8 @@ export { FAULT_HEADER } from './core/faults/create-fault-injector.js'
 export type { RequestLogEntry } from './core/request-log/create-request-log.js'
 export type { PetStorage } from './core/store/create-pet-store.js'
 export type { KeyConfig, ApiKey } from './core/auth/key-config.js'
+export type { SandboxApiKeys } from './core/auth/create-key-controls.js'
+export type { KeyStorage, KeyChanges } from './core/auth/key-storage.js'
 export { DEMO_KEYS } from './core/auth/demo-keys.js'
 export { PLANS, type Plan, type Limits } from './core/auth/plans.js'
 // Types generated from fixtures/openapi.yaml (src/core/contract/openapi-types.ts).

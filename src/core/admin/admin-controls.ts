@@ -4,11 +4,16 @@ import type { QuotaChange } from '../rate-limit/create-rate-limiter.js'
 import type { QuotaState } from '../rate-limit/create-rate-limiter.js'
 import type { RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Plan } from '../auth/plans.js'
+import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
   key: string
+  /** The key as logs show it (`sand…#1a2b`): the dashboard shows this until asked to reveal. */
+  masked: string
   plan: Plan
+  perMinute: number
+  perDay: number
   quota: QuotaState
 }
 
@@ -17,6 +22,8 @@ export interface StateSummary {
   /** The sandbox clock, ISO 8601. */
   now: string
   pets: { count: number; nextId: number }
+  /** What a reset restores: the seed and how many pets it generates. */
+  seeded: { seed: number; pets: number }
   keys: KeySummary[]
   faults: ResolvedFaults
 }
@@ -35,4 +42,5 @@ export interface AdminControls {
     set(options: FaultOptions): ResolvedFaults
   }
   requests(limit?: number): RequestLogEntry[]
+  readonly apiKeys: SandboxApiKeys
 }

@@ -4,6 +4,8 @@ import { HttpError } from '../errors/http-error.js'
 import type { FaultOptions } from '../faults/fault-config.js'
 import type { QuotaChange } from '../rate-limit/create-rate-limiter.js'
 import type { AdminControls } from './admin-controls.js'
+import type { ApiKey, KeyConfig } from '../auth/key-config.js'
+import type { Plan } from '../auth/plans.js'
 
 /** An admin operation's input, valid against fixtures/admin-openapi.yaml by the time it runs. */
 export interface AdminInput {
@@ -20,14 +22,8 @@ type AdminOperation = (input: AdminInput) => unknown
  */
 export function createAdminOperations(controls: AdminControls): Record<string, AdminOperation> {
   const clockBody = () => ({ now: new Date(controls.clock.now()).toISOString() })
-  const keyState = (key: string, read: () => unknown) => {
-    try {
-      return { key, quota: read() }
-    } catch (error) {
-      if (error instanceof ConfigError) throw new HttpError(404, ErrorCode.notFound, error.message)
-      throw error
-    }
-  }
+  const keyState = (key: string, read: () => unknown) => ({ key, quota: known(read) })
+  const keyEntry = (apiKey: ApiKey) => ({ ...apiKey, quota: controls.quota.get(apiKey.key) })
   return {
     health: () => ({ status: 'ok', now: clockBody().now }),
     getState: () => controls.state(),
@@ -48,6 +44,15 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     },
     getKey: ({ params }) => keyState(params.key!, () => controls.quota.get(params.key!)),
     arrangeKey: ({ params, body }) => keyState(params.key!, () => controls.quota.set(params.key!, body as QuotaChange)),
+    addKey: async ({ body }) => keyEntry(await controls.apiKeys.add(body as unknown as KeyConfig)),
+    async setKeyPlan({ params, body }) {
+      const { plan, ...limits } = body as { plan: Plan; perMinute?: number; perDay?: number }
+      return keyEntry(await knownAsync(() => controls.apiKeys.setPlan(params.key!, plan, limits)))
+    },
+    async revokeKey({ params }) {
+      await knownAsync(() => controls.apiKeys.revoke(params.key!))
+      return { key: params.key!, revoked: true }
+    },
     getFaults: () => controls.faults.get(),
     setFaults: ({ body }) => controls.faults.set(body as FaultOptions),
     listRequests({ query }) {
@@ -55,4 +60,25 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       return { requests: controls.requests(typeof limit === 'string' ? Number(limit) : undefined) }
     },
   }
+}
+
+/** A call about a key that must exist: "no configured key" is a 404, not a 400. */
+function known<T>(read: () => T): T {
+  try {
+    return read()
+  } catch (error) {
+    throw notFound(error)
+  }
+}
+
+async function knownAsync<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw notFound(error)
+  }
+}
+
+function notFound(error: unknown): unknown {
+  return error instanceof ConfigError && error.message.startsWith('no configured key') ? new HttpError(404, ErrorCode.notFound, error.message) : error
 }

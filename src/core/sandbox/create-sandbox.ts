@@ -8,7 +8,9 @@ import { createPet } from '../operations/create-pet.js'
 import { getPet } from '../operations/get-pet.js'
 import { listPets } from '../operations/list-pets.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
+import { createKeyControls, type SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { ApiKey } from '../auth/key-config.js'
+import { maskKey } from '../auth/mask-key.js'
 import { createCors } from '../http/create-cors.js'
 import { createDeprecations } from '../http/create-deprecations.js'
 import { createRateLimiter, type QuotaChange, type QuotaState } from '../rate-limit/create-rate-limiter.js'
@@ -81,14 +83,25 @@ export interface Sandbox {
    */
   readonly clock: SandboxClock
   /**
-   * The configured keys with their resolved limits.
+   * The keys in force with their resolved limits: the configured ones, as changed by `apiKeys`.
    *
    * @example
    * sandbox.keys.find((key) => key.plan === 'pro')?.perMinute   // 300
    */
   readonly keys: readonly ApiKey[]
+  /** Add a key, change its plan, revoke it, at runtime (the admin API's `/keys`). */
+  readonly apiKeys: SandboxApiKeys
   /**
-   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban. The
+   * Calls `listener` with each request as it is answered, masked as in `requests()` (the
+   * dashboard's live log); returns the function that stops it.
+   *
+   * @example
+   * const stop = sandbox.onRequest((entry) => console.log(entry.status, entry.path))
+   */
+  onRequest(listener: (entry: RequestLogEntry) => void): () => void
+  /**
+   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban and the
+   * kept requests; keys added or changed at runtime stay (docs/decisions.md#d21). The
    * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
    * meanwhile wait for it.
    *
@@ -229,10 +242,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
     ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
   })
-  const requestLog = createRequestLog(
-    resolved.requestLogSize,
-    resolved.keys.map((apiKey) => apiKey.key),
-  )
+  const apiKeys = createKeyControls({ keyRing, storage: resolved.keyStorage, adminToken: resolved.adminToken })
+  const requestLog = createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
 
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
@@ -267,10 +278,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     originHandlers,
     fetch: createSandboxFetch(handlers, resolved.baseUrl),
     clock,
-    keys: resolved.keys,
+    get keys() {
+      return keyRing.keys
+    },
+    apiKeys,
+    onRequest: requestLog.subscribe,
     reset(options = {}) {
       if (options.clock === true) clock.reset()
       rateLimiter.clear()
+      requestLog.clear()
       faults.restart()
       return store.reset()
     },
@@ -307,7 +323,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       return {
         now: new Date(clock.now()).toISOString(),
         pets: { count: store.count(), nextId: store.nextId() },
-        keys: resolved.keys.map((key) => ({ key: key.key, plan: key.plan, quota: rateLimiter.inspect(`key:${key.key}`, key) })),
+        seeded: { seed: resolved.seed, pets: resolved.pets },
+        keys: keyRing.keys.map((key) => ({
+          key: key.key,
+          masked: maskKey(key.key),
+          plan: key.plan,
+          perMinute: key.perMinute,
+          perDay: key.perDay,
+          quota: rateLimiter.inspect(`key:${key.key}`, key),
+        })),
         faults: faults.config(),
       }
     },

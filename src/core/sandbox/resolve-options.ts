@@ -48,6 +48,7 @@ export function resolveOptions(options: SandboxOptions) {
     sleep: options.sleep,
     requestLogSize,
     storage: options.storage,
+    keyStorage: options.keyStorage,
     now: options.now ?? Date.now,
     banAfter,
     banSeconds,

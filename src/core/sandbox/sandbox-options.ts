@@ -1,5 +1,6 @@
 import type { DeprecationOverrides } from '../http/create-deprecations.js'
 import type { KeyConfig } from '../auth/key-config.js'
+import type { KeyStorage } from '../auth/key-storage.js'
 import type { PetStatus } from '../store/pet.js'
 import type { FaultOptions } from '../faults/fault-config.js'
 import type { PetStorage } from '../store/create-pet-store.js'
@@ -59,6 +60,8 @@ export interface SandboxOptions {
   requestLogSize?: number
   /** Durable storage of created pets (the CLI's `--state <file>`). Default: memory only. */
   storage?: PetStorage
+  /** Durable storage of keys added, changed or revoked at runtime (the CLI's `--state`). Default: memory only. */
+  keyStorage?: KeyStorage
   /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
   onUnexpectedError?: (error: unknown) => void
 }

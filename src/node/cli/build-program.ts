@@ -6,6 +6,8 @@ import { createRequestLogger, type LogFormat } from './create-request-logger.js'
 import { loadKeysFile } from './load-keys-file.js'
 import { formatBanner } from './format-banner.js'
 import { openStateFile, type StateFile } from '../persistence/open-state-file.js'
+import { openKeyFile } from '../persistence/open-key-file.js'
+import { createPagesListener } from '../pages/create-pages-listener.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
 import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from './parse-options.js'
@@ -119,6 +121,8 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   if (options.state !== undefined) stateFile = await openStateFile(options.state, { seed: options.seed, pets: options.pets })
+  // Keys added, re-planned or revoked at runtime are kept beside the pets (docs/decisions.md#d21).
+  const keyFile = options.state === undefined ? undefined : await openKeyFile(`${options.state}.keys.json`)
   const sandbox = createSandbox({
     seed: options.seed,
     pets: options.pets,
@@ -132,6 +136,7 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     },
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     ...(stateFile ? { storage: stateFile } : {}),
+    ...(keyFile ? { keyStorage: keyFile } : {}),
     requestLogSize: options.keepRequests,
     faults: {
       ...(options.latency ? { latency: options.latency } : {}),
@@ -160,12 +165,16 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
       ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
       ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
     },
+    pages: (origin) => createPagesListener({ sandbox, version: io.version, origin, demoKeys: keys === undefined, adminToken: options.adminToken }),
   })
   // One write, so whoever waits for "Listening on" has read these lines too.
   io.stdout(
     [
       formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
-      ...(options.adminToken === undefined ? [] : [`Admin API on ${server.url.replace(/\/v1$/, '')}/__sandbox/ (Authorization: Bearer <admin token>)`]),
+      `Reference on ${server.url.replace(/\/v1$/, '')}/reference`,
+      ...(options.adminToken === undefined
+        ? []
+        : [`Admin API and dashboard on ${server.url.replace(/\/v1$/, '')}/__sandbox/ (Authorization: Bearer <admin token>)`]),
       ...(stateFile === undefined ? [] : [`State file ${options.state}: ${stateFile.restored.length} created pet(s) restored`]),
     ].join('\n'),
   )

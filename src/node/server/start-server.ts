@@ -5,6 +5,7 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { answerClientError, writeRefusal } from './answer-client-error.js'
 import { createRequestListener, type ExchangeRecord } from './create-request-listener.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
+import type { PagesListener } from '../pages/create-pages-listener.js'
 
 export interface StartServerOptions {
   handlers: RequestHandler[]
@@ -13,6 +14,8 @@ export interface StartServerOptions {
   onExchange?: (record: ExchangeRecord) => void
   /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: Partial<ServerLimits>
+  /** Answers the requests it claims before the handlers see them (the pages), given the origin. */
+  pages?: (origin: string) => PagesListener
 }
 
 export interface RunningServer {
@@ -28,7 +31,7 @@ export interface RunningServer {
 }
 
 /** Serves sandbox handlers over node:http until `close()`. */
-export async function startServer({ handlers, port, host, onExchange, limits = {} }: StartServerOptions): Promise<RunningServer> {
+export async function startServer({ handlers, port, host, onExchange, limits = {}, pages: makePages }: StartServerOptions): Promise<RunningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes, shutdownGraceMs } = { ...DEFAULT_SERVER_LIMITS, ...limits }
   const server = createServer({
     headersTimeout: headersTimeoutMs,
@@ -65,7 +68,11 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
       if (closing) server.closeIdleConnections()
     })
   })
-  server.on('request', createRequestListener(handlers, { origin, ...(onExchange ? { onExchange } : {}) }))
+  const answer = createRequestListener(handlers, { origin, ...(onExchange ? { onExchange } : {}) })
+  const pages = makePages?.(origin)
+  server.on('request', (incoming, outgoing) => {
+    if (pages?.handle(incoming, outgoing) !== true) answer(incoming, outgoing)
+  })
   server.on('clientError', answerClientError(handlers, origin))
   // Without a listener node drops CONNECT connections unanswered; the sandbox is no proxy.
   server.on('connect', (_incoming, socket) =>
@@ -79,6 +86,7 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
     close: () =>
       new Promise<void>((resolve) => {
         closing = true
+        pages?.close()
         for (const outgoing of inFlight) if (!outgoing.headersSent) outgoing.shouldKeepAlive = false
         const cut = setTimeout(() => server.closeAllConnections(), shutdownGraceMs)
         server.close(() => {

@@ -1,0 +1,62 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { constantTimeEqual } from '../../core/auth/constant-time-equal.js'
+import { parseBearer } from '../../core/auth/parse-bearer.js'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { HttpError } from '../../core/errors/http-error.js'
+import { errorReply } from '../../core/http/error-reply.js'
+import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
+import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
+import { PAGE_HEADERS } from './page-headers.js'
+
+// A comment line this often keeps proxies and the browser from closing an idle stream.
+const HEARTBEAT_MS = 15_000
+
+/**
+ * `GET /__sandbox/events`: the request log as server-sent events (`event: request`, the entry as
+ * JSON, key masked), pushed as each request is answered. It needs the admin token in
+ * `Authorization`, so the dashboard reads it with fetch rather than EventSource, which cannot send
+ * one; the token never goes into a URL.
+ */
+export function createEventStream(sandbox: Sandbox, token: string) {
+  const open = new Set<ServerResponse>()
+  return {
+    open(incoming: IncomingMessage, outgoing: ServerResponse): void {
+      const presented = parseBearer(incoming.headers.authorization ?? null)
+      if (presented === undefined || !constantTimeEqual(presented, token)) {
+        const reply = errorReply(
+          new HttpError(401, ErrorCode.unauthorized, 'The event stream needs Authorization: Bearer <admin token>', {
+            'www-authenticate': 'Bearer realm="petstore-sandbox admin"',
+          }),
+          new Headers(),
+        )
+        const body = JSON.stringify(reply.body)
+        outgoing.writeHead(401, {
+          ...PAGE_HEADERS,
+          ...Object.fromEntries(reply.headers),
+          'content-type': JSON_CONTENT_TYPE,
+          'content-length': String(Buffer.byteLength(body)),
+        })
+        outgoing.end(incoming.method === 'HEAD' ? undefined : body)
+        return
+      }
+      outgoing.writeHead(200, { ...PAGE_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' })
+      outgoing.write(': petstore-sandbox request log\n\n')
+      if (incoming.method === 'HEAD') {
+        outgoing.end()
+        return
+      }
+      open.add(outgoing)
+      const unsubscribe = sandbox.onRequest((entry) => outgoing.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`))
+      const heartbeat = setInterval(() => outgoing.write(': heartbeat\n\n'), HEARTBEAT_MS)
+      heartbeat.unref()
+      outgoing.once('close', () => {
+        unsubscribe()
+        clearInterval(heartbeat)
+        open.delete(outgoing)
+      })
+    },
+    close(): void {
+      for (const outgoing of open) outgoing.end()
+    },
+  }
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { pagesCss } from './pages-css.js'
+
+/** One asset: its bytes and its type. */
+export interface StaticAsset {
+  body: string | Buffer
+  type: string
+  /** Whether it may be cached for an hour (a dependency's file, fixed by its version). */
+  immutable: boolean
+}
+
+const JS = 'text/javascript; charset=utf-8'
+const CSS = 'text/css; charset=utf-8'
+
+/**
+ * The files under /assets/, by exact name (nothing else of the disk is reachable): the pages'
+ * stylesheet, their scripts (compiled from ./assets/ next to this module), and Swagger UI's
+ * bundle from the `swagger-ui-dist` dependency, so the reference works with no network. Each is
+ * read once, on first request.
+ */
+export function createStaticAssets(): (path: string) => StaticAsset | undefined {
+  const require = createRequire(import.meta.url)
+  const own = (name: string) => () => ({ body: readFileSync(new URL(`./assets/${name}`, import.meta.url)), type: JS, immutable: false })
+  const swagger = (name: string, type: string) => () => ({ body: readFileSync(require.resolve(`swagger-ui-dist/${name}`)), type, immutable: true })
+  const sources: Record<string, () => StaticAsset> = {
+    '/assets/pages.css': () => ({ body: pagesCss, type: CSS, immutable: false }),
+    '/assets/reference.js': own('reference.js'),
+    '/assets/dashboard.js': own('dashboard.js'),
+    '/assets/dashboard-view.js': own('dashboard-view.js'),
+    '/assets/admin-client.js': own('admin-client.js'),
+    '/assets/swagger-ui/swagger-ui-bundle.js': swagger('swagger-ui-bundle.js', JS),
+    '/assets/swagger-ui/swagger-ui.css': swagger('swagger-ui.css', CSS),
+  }
+  const loaded = new Map<string, StaticAsset>()
+  return (path) => {
+    const source = Object.hasOwn(sources, path) ? sources[path] : undefined
+    if (source === undefined) return undefined
+    let asset = loaded.get(path)
+    if (asset === undefined) {
+      asset = source()
+      loaded.set(path, asset)
+    }
+    return asset
+  }
+}
