@@ -12,21 +12,24 @@ code { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; 
 .version { font-weight: normal; opacity: .85; font-size: 15px; }
 main { padding: 16px 20px; max-width: 1200px; margin: 0 auto; }
 .door { max-width: 860px; }
-h2 { font-size: 17px; margin: 20px 0 8px; }
-table { border-collapse: collapse; width: 100%; }
-th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
-th { font-size: 13px; color: var(--muted); font-weight: 600; }
+main:not(.reference) h2 { font-size: 17px; margin: 20px 0 8px; }
+main:not(.reference) table { border-collapse: collapse; width: 100%; }
+main:not(.reference) :is(th, td) { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+main:not(.reference) th { font-size: 13px; color: var(--muted); font-weight: 600; }
 .links li { margin: 4px 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .table-scroll { overflow-x: auto; }
-button, input, select { font: inherit; }
-button { border: 1px solid var(--accent); background: var(--accent); color: #fff; border-radius: 4px; padding: 4px 10px; cursor: pointer; }
-button.secondary { background: #fff; color: var(--accent); }
-button:focus-visible, input:focus-visible, select:focus-visible, a:focus-visible { outline: 3px solid #f0b400; outline-offset: 1px; }
-input, select { border: 1px solid #8a93a0; border-radius: 4px; padding: 3px 6px; background: #fff; color: var(--ink); }
+/* Controls are styled inside cards only: the reference page's controls are Swagger UI's own. */
+.card button, .card input, .card select { font: inherit; }
+.card button { border: 1px solid var(--accent); background: var(--accent); color: #fff; border-radius: 4px; padding: 4px 10px; cursor: pointer; }
+.card button.secondary { background: #fff; color: var(--accent); }
+a:focus-visible, .card button:focus-visible, .card input:focus-visible, .card select:focus-visible { outline: 3px solid #f0b400; outline-offset: 1px; }
+.card input, .card select { border: 1px solid #8a93a0; border-radius: 4px; padding: 3px 6px; background: #fff; color: var(--ink); }
 .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(320px, 1fr)); gap: 16px; }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; background: #fff; min-width: 0; }
 .card h2 { margin-top: 0; }
+main > form.card, #board > .card, #board > .grid { margin-top: 16px; }
+.card input[type=number] { width: 7em; }
 .row { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 6px 0; }
 .meter { display: flex; align-items: center; gap: 6px; font-size: 13px; }
 .meter progress { width: 110px; height: 10px; }
@@ -36,5 +39,5 @@ input, select { border: 1px solid #8a93a0; border-radius: 4px; padding: 3px 6px;
 .chart { display: block; width: 100%; height: 90px; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); }
 .legend span { margin-right: 12px; font-size: 13px; }
 .notice { padding: 8px 12px; border-radius: 4px; background: #fff4e5; border: 1px solid #e7b66b; }
-@media (max-width: 600px) { main { padding: 12px; } .bar { padding: 10px 12px; } th, td { padding: 4px; } }
+@media (max-width: 600px) { main { padding: 12px; } .bar { padding: 10px 12px; } main:not(.reference) :is(th, td) { padding: 4px; } }
 `

@@ -10,7 +10,7 @@ export function referencePage(demoKey: string | undefined): SafeHtml {
     title: 'Animal Store API reference · petstore-sandbox',
     styles: ['/assets/swagger-ui/swagger-ui.css'],
     body: html`<header class="bar"><p class="crumbs"><a href="/">petstore-sandbox</a> · API reference</p></header>
-<main>
+<main class="reference">
 <h1 class="visually-hidden">Animal Store API reference</h1>
 <div id="swagger-ui" data-spec="/openapi.json" data-demo-key="${demoKey ?? ''}"></div>
 </main>
