@@ -19,6 +19,8 @@ main:not(.reference) th { font-size: 13px; color: var(--muted); font-weight: 600
 .links li { margin: 4px 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .table-scroll { overflow-x: auto; }
+/* Narrow screens scroll a table sideways rather than squeeze its columns unreadable. */
+.table-scroll table { min-width: 640px; }
 /* Controls are styled inside cards only: the reference page's controls are Swagger UI's own. */
 .card button, .card input, .card select { font: inherit; }
 .card button { border: 1px solid var(--accent); background: var(--accent); color: #fff; border-radius: 4px; padding: 4px 10px; cursor: pointer; }
@@ -39,5 +41,17 @@ main > form.card, #board > .card, #board > .grid { margin-top: 16px; }
 .chart { display: block; width: 100%; height: 90px; border: 1px solid var(--line); border-radius: 4px; background: var(--bg); }
 .legend span { margin-right: 12px; font-size: 13px; }
 .notice { padding: 8px 12px; border-radius: 4px; background: #fff4e5; border: 1px solid #e7b66b; }
-@media (max-width: 600px) { main { padding: 12px; } .bar { padding: 10px 12px; } main:not(.reference) :is(th, td) { padding: 4px; } }
+/* Swagger UI's own colours fall short of WCAG AA contrast in places; these darken them (axe-core checks it). */
+main.reference .swagger-ui .info .title small { background: #4a5260; }
+main.reference .swagger-ui .info .title small.version-stamp { background: #2f6200; }
+main.reference .swagger-ui .info a.link, main.reference .swagger-ui .info .url { color: #0b5cad; }
+main.reference .swagger-ui .btn.authorize { color: #1a7f37; border-color: #1a7f37; }
+main.reference .swagger-ui .btn.authorize svg { fill: #1a7f37; }
+main.reference .swagger-ui .opblock.opblock-get .opblock-summary-method { background: #0b5cad; }
+main.reference .swagger-ui .opblock.opblock-post .opblock-summary-method { background: #1a7f37; }
+main.reference .swagger-ui .opblock.opblock-deprecated { opacity: 1; }
+main.reference .swagger-ui .opblock.opblock-deprecated .opblock-summary-method { background: #4a5260; }
+main.reference .swagger-ui .opblock-deprecated .opblock-summary-path__deprecated span, main.reference .swagger-ui .opblock-deprecated .opblock-summary-description { color: #4a5260; }
+main.reference .swagger-ui .json-schema-2020-12-expand-deep-button { color: #4a5260; }
+@media (max-width: 600px) { main { padding: 12px; } .bar { padding: 10px 12px; } main:not(.reference) :is(th, td) { padding: 4px; } .card input[type=number] { width: 5em; } }
 `

@@ -69,6 +69,14 @@ function renderLog(): void {
   logBody.replaceChildren(...entries.filter((entry) => shown(entry, status, key)).map(logRow))
 }
 
+function chart(): void {
+  const now = Math.floor(Date.now() / 1000)
+  const seconds = []
+  for (let t = now - 59; t <= now; t++) seconds.push(perSecond.get(t) ?? { ok: 0, client: 0, server: 0 })
+  for (const t of perSecond.keys()) if (t < now - 60) perSecond.delete(t)
+  drawChart($<HTMLCanvasElement>('chart'), seconds)
+}
+
 function record(entry: LogEntry): void {
   entries.unshift(entry)
   if (entries.length > LOG_ROWS) entries.length = LOG_ROWS
@@ -79,14 +87,7 @@ function record(entry: LogEntry): void {
   else counts.server++
   perSecond.set(second, counts)
   renderLog()
-}
-
-function chart(): void {
-  const now = Math.floor(Date.now() / 1000)
-  const seconds = []
-  for (let t = now - 59; t <= now; t++) seconds.push(perSecond.get(t) ?? { ok: 0, client: 0, server: 0 })
-  for (const t of perSecond.keys()) if (t < now - 60) perSecond.delete(t)
-  drawChart($<HTMLCanvasElement>('chart'), seconds)
+  chart()
 }
 
 function keyRow(entry: KeyState, nowMs: number): HTMLElement {
@@ -288,6 +289,7 @@ $('reset').addEventListener('click', () =>
     entries = []
     perSecond = new Map()
     renderLog()
+    chart()
   }),
 )
 $('add-key').addEventListener('submit', (event) => {

@@ -19,6 +19,8 @@ const ui: SwaggerUi = SwaggerUIBundle({
   deepLinking: false,
   onComplete() {
     if (demoKey !== '') ui.preauthorizeApiKey('bearerAuth', demoKey)
+    // Swagger UI's server picker has a caption but no label: name it for screen readers.
+    document.getElementById('servers')?.setAttribute('aria-label', 'Server')
     document.body.dataset.ready = 'true'
   },
 })
