@@ -62,6 +62,7 @@ it('shows the front door with the base URL and the demo keys, accessibly', async
   ])
   expect(await checks.accessibility(page)).toEqual([])
   await screenshots(page, 'front-door')
+  await checks.settled()
   await page.close()
 })
 
@@ -86,6 +87,7 @@ it("runs the reference's Try it out against this sandbox with the demo key fille
   await page.waitForFunction((name) => document.querySelector('#operations-pets-listPets .live-responses-table')?.textContent?.includes(name), HOSTILE)
   expect(await page.$$('img[src="x"]')).toEqual([])
   expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined()
+  await checks.settled()
   await page.close()
 })
 
@@ -102,6 +104,7 @@ it('asks for the admin token, keeps it in sessionStorage only, and refuses a wro
   expect(await page.evaluate(() => sessionStorage.getItem('petstore-sandbox-admin-token'))).toBe(TOKEN)
   expect(await page.evaluate(() => document.cookie)).toBe('')
   expect(await page.content()).not.toContain(TOKEN)
+  await checks.settled()
   await page.close()
 })
 
@@ -159,9 +162,9 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   await page.click('#reset')
   await page.waitForFunction(() => document.getElementById('message')?.textContent === 'reset done')
   expect(await page.$$('#log-table tbody tr')).toEqual([])
+  await checks.settled()
   await page.close()
 
-  await checks.settled()
   expect(checks.contract.count()).toBeGreaterThan(0)
   expect(checks.admin.count()).toBeGreaterThan(0)
   expect(checks.cspViolations).toEqual([])

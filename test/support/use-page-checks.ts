@@ -43,7 +43,7 @@ export function usePageChecks() {
           (async () => {
             const body = await response.body().catch(() => Buffer.alloc(0))
             const status = response.status()
-            const replay = new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers: await response.allHeaders() })
+            const replay = new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers: response.headers() })
             ;(isApi ? contract : admin).check(response.request().method(), response.url(), replay)
           })(),
         )
