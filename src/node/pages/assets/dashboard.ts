@@ -228,7 +228,7 @@ async function open(): Promise<void> {
   await refresh()
   $('login').hidden = true
   $('board').hidden = false
-  entries = (await admin<{ requests: LogEntry[] }>('/requests')).requests.reverse()
+  entries = (await admin<{ requests: LogEntry[] }>(`/requests?limit=${LOG_ROWS}`)).requests.reverse()
   renderLog()
   events?.abort()
   events = new AbortController()

@@ -17,6 +17,8 @@ const ui: SwaggerUi = SwaggerUIBundle({
   validatorUrl: null,
   tryItOutEnabled: true,
   deepLinking: false,
+  // The schemas show inside each operation; a separate Schemas section only adds render time.
+  defaultModelsExpandDepth: -1,
   onComplete() {
     if (demoKey !== '') ui.preauthorizeApiKey('bearerAuth', demoKey)
     // Swagger UI's server picker has a caption but no label: name it for screen readers.
