@@ -108,7 +108,7 @@ it('asks for the admin token, keeps it in sessionStorage only, and refuses a wro
   await page.close()
 })
 
-it('shows requests as they happen, the key bar moving, a 429 once the quota is spent, 410 past the sunset, and an empty log after reset', async () => {
+it('shows requests as they happen, the key bar moving, a 429 once the quota is spent, 410 past the sunset, faults, and an empty log after reset', async () => {
   const page = await open('/__sandbox/')
   await page.fill('#token', TOKEN)
   await page.click('#login button[type="submit"]')
@@ -154,6 +154,17 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   await page.waitForFunction(() => document.getElementById('clock-now')?.textContent?.startsWith('2030-12-06'))
   expect((await api('/pets/1', 'sandbox-enterprise-key')).status).toBe(410)
   await page.waitForSelector('#log-table tbody tr[data-status="410"]')
+
+  // Faults for one operation: on, seen in the log, then off.
+  const faults = page.locator('#faults-table tbody tr', { hasText: 'listPets' })
+  await faults.locator('input[aria-label="listPets error rate"]').fill('1')
+  await faults.getByRole('button', { name: 'On' }).click()
+  await page.waitForFunction(() => document.getElementById('message')?.textContent === 'faults on for listPets')
+  expect([500, 503]).toContain((await api('/pets', 'sandbox-enterprise-key')).status)
+  await page.waitForSelector('#log-table tbody tr:first-child td:nth-child(7):text-matches("error=50[03]")')
+  await page.locator('#faults-table tbody tr', { hasText: 'listPets' }).getByRole('button', { name: 'Off' }).click()
+  await page.waitForFunction(() => document.getElementById('message')?.textContent === 'faults off for listPets')
+  expect((await api('/pets', 'sandbox-enterprise-key')).status).toBe(200)
 
   expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined()
   expect(await checks.accessibility(page)).toEqual([])

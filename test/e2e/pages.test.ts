@@ -6,6 +6,7 @@ import { expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { adminDocument } from '../support/admin-contract.js'
 import { contractDocument } from '../support/contract.js'
+import { startCli } from '../support/start-cli.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
 import { isPageAnswer, pagesDocument } from '../support/pages-contract.js'
 
@@ -147,4 +148,15 @@ it('pushes each answered request on the event stream, key masked, only with the 
   expect(isLogEntry(entry)).toBe(true)
   expect(entry).toMatchObject({ method: 'GET', path: '/v1/pets/%3Cimg%20src=x%3E', status: 400, key: 'sand…#f4a4' })
   expect(text).not.toContain('sandbox-pro-key')
+})
+
+it('ends open event streams on SIGTERM, so the process exits cleanly', async () => {
+  const own = await startCli(['--log', 'off', '--pets', '1', '--admin-token', TOKEN])
+  const stream = await fetch(`${own.url.replace(/\/v1$/, '')}/__sandbox/events`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  contract.check('GET', stream.url, stream)
+  const reader = stream.body!.getReader()
+  await reader.read()
+  expect(await own.stop('SIGTERM')).toEqual({ code: 0, signal: null })
+  let done = false
+  while (!done) done = (await reader.read().catch(() => ({ done: true }))).done
 })

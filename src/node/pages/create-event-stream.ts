@@ -10,6 +10,8 @@ import { PAGE_HEADERS } from './page-headers.js'
 
 // A comment line this often keeps proxies and the browser from closing an idle stream.
 const HEARTBEAT_MS = 15_000
+// A reader this far behind is cut off rather than buffered for without end; the dashboard reconnects.
+const MAX_BUFFERED_BYTES = 1024 * 1024
 
 /**
  * `GET /__sandbox/events`: the request log as server-sent events (`event: request`, the entry as
@@ -46,7 +48,10 @@ export function createEventStream(sandbox: Sandbox, token: string) {
         return
       }
       open.add(outgoing)
-      const unsubscribe = sandbox.onRequest((entry) => outgoing.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`))
+      const unsubscribe = sandbox.onRequest((entry) => {
+        if (outgoing.writableLength > MAX_BUFFERED_BYTES) outgoing.destroy()
+        else outgoing.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`)
+      })
       const heartbeat = setInterval(() => outgoing.write(': heartbeat\n\n'), HEARTBEAT_MS)
       heartbeat.unref()
       outgoing.once('close', () => {

@@ -231,10 +231,17 @@ async function open(): Promise<void> {
   entries = (await admin<{ requests: LogEntry[] }>(`/requests?limit=${LOG_ROWS}`)).requests.reverse()
   renderLog()
   events?.abort()
-  events = new AbortController()
-  void readEvents((name, data) => {
-    if (name === 'request') record(data as LogEntry)
-  }, events.signal).catch(() => undefined)
+  const controller = new AbortController()
+  events = controller
+  // Reconnects after a cut (a restart, a proxy's timeout) while the dashboard is open.
+  void (async () => {
+    while (!controller.signal.aborted) {
+      await readEvents((name, data) => {
+        if (name === 'request') record(data as LogEntry)
+      }, controller.signal).catch(() => undefined)
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
+  })()
   document.body.dataset.live = 'true'
   // The sunset the contract records, for "past the sunset".
   const document_ = await (await fetch('/openapi.json')).json()
