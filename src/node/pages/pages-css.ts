@@ -53,5 +53,12 @@ main.reference .swagger-ui .opblock.opblock-deprecated { opacity: 1; }
 main.reference .swagger-ui .opblock.opblock-deprecated .opblock-summary-method { background: #4a5260; }
 main.reference .swagger-ui .opblock-deprecated .opblock-summary-path__deprecated span, main.reference .swagger-ui .opblock-deprecated .opblock-summary-description { color: #4a5260; }
 main.reference .swagger-ui .json-schema-2020-12-expand-deep-button { color: #4a5260; }
+@media (max-width: 600px) {
+  /* Each key becomes a block of its own on a phone: its controls need the whole width. */
+  #keys-table { min-width: 0; }
+  #keys-table thead { display: none; }
+  #keys-table tr { display: block; border-bottom: 1px solid var(--line); padding: 6px 0; }
+  #keys-table td { display: block; border: 0; padding: 2px 0; }
+}
 @media (max-width: 600px) { main { padding: 12px; } .bar { padding: 10px 12px; } main:not(.reference) :is(th, td) { padding: 4px; } .card input[type=number] { width: 5em; } }
 `
