@@ -106,6 +106,9 @@ it('serves the reference and the dashboard shell with no token in them, and thei
     '/assets/dashboard.js',
     '/assets/dashboard-view.js',
     '/assets/admin-client.js',
+    '/assets/key-row.js',
+    '/assets/fault-row.js',
+    '/assets/request-log-view.js',
   ]) {
     const response = await page(asset)
     expect(response.status, asset).toBe(200)

@@ -3,10 +3,9 @@ import { constantTimeEqual } from '../../core/auth/constant-time-equal.js'
 import { parseBearer } from '../../core/auth/parse-bearer.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
-import { errorReply } from '../../core/http/error-reply.js'
-import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
 import { PAGE_HEADERS } from './page-headers.js'
+import { sendError } from './send-page.js'
 
 // A comment line this often keeps proxies and the browser from closing an idle stream.
 const HEARTBEAT_MS = 15_000
@@ -25,20 +24,13 @@ export function createEventStream(sandbox: Sandbox, token: string) {
     open(incoming: IncomingMessage, outgoing: ServerResponse): void {
       const presented = parseBearer(incoming.headers.authorization ?? null)
       if (presented === undefined || !constantTimeEqual(presented, token)) {
-        const reply = errorReply(
+        sendError(
+          incoming,
+          outgoing,
           new HttpError(401, ErrorCode.unauthorized, 'The event stream needs Authorization: Bearer <admin token>', {
             'www-authenticate': 'Bearer realm="petstore-sandbox admin"',
           }),
-          new Headers(),
         )
-        const body = JSON.stringify(reply.body)
-        outgoing.writeHead(401, {
-          ...PAGE_HEADERS,
-          ...Object.fromEntries(reply.headers),
-          'content-type': JSON_CONTENT_TYPE,
-          'content-length': String(Buffer.byteLength(body)),
-        })
-        outgoing.end(incoming.method === 'HEAD' ? undefined : body)
         return
       }
       outgoing.writeHead(200, { ...PAGE_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' })

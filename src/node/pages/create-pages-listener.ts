@@ -2,18 +2,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { DEMO_KEYS } from '../../core/auth/demo-keys.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
-import { errorReply } from '../../core/http/error-reply.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
 import { createEventStream } from './create-event-stream.js'
 import { dashboardPage } from './dashboard-page.js'
 import { frontDoor } from './front-door.js'
 import { frontDoorPage } from './front-door-page.js'
-import { PAGE_HEADERS } from './page-headers.js'
 import { pageOrigin } from './page-origin.js'
 import { prefersJson } from './prefers-json.js'
 import { referencePage } from './reference-page.js'
 import { createServedContract } from './served-contract.js'
+import { sendError, sendPage } from './send-page.js'
 import { createStaticAssets } from './static-assets.js'
 
 export interface PagesOptions {
@@ -52,8 +51,8 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, adminT
       case '/':
         return (incoming, outgoing) => {
           const door = frontDoor({ version, origin: pageOrigin(incoming, origin), demoKeys: shownDemoKeys(), dashboard: adminToken !== undefined })
-          if (prefersJson(incoming.headers.accept)) send(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(door), { vary: 'Accept' })
-          else send(incoming, outgoing, 200, 'text/html; charset=utf-8', frontDoorPage(door).markup, { vary: 'Accept' })
+          if (prefersJson(incoming.headers.accept)) sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(door), { vary: 'Accept' })
+          else sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', frontDoorPage(door).markup, { vary: 'Accept' })
         }
       case '/openapi.yaml':
       case '/openapi.json':
@@ -61,21 +60,24 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, adminT
           const served = contract(pageOrigin(incoming, origin))
           const yaml = path === '/openapi.yaml'
           // Anyone may read the contract from another origin (a client generator, a hosted viewer).
-          send(incoming, outgoing, 200, yaml ? 'application/yaml; charset=utf-8' : JSON_CONTENT_TYPE, yaml ? served.yaml : served.json, {
+          sendPage(incoming, outgoing, 200, yaml ? 'application/yaml; charset=utf-8' : JSON_CONTENT_TYPE, yaml ? served.yaml : served.json, {
             'access-control-allow-origin': '*',
           })
         }
       case '/reference':
-        return (incoming, outgoing) => send(incoming, outgoing, 200, 'text/html; charset=utf-8', referencePage(shownDemoKeys()?.[0]?.key).markup)
+        return (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', referencePage(shownDemoKeys()?.[0]?.key).markup)
       case '/__sandbox/':
-        return adminToken === undefined ? undefined : (incoming, outgoing) => send(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage().markup)
+        return adminToken === undefined
+          ? undefined
+          : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage().markup)
       case '/__sandbox/events':
         return events === undefined ? undefined : (incoming, outgoing) => events.open(incoming, outgoing)
       default: {
         const asset = assets(path)
         return asset === undefined
           ? undefined
-          : (incoming, outgoing) => send(incoming, outgoing, 200, asset.type, asset.body, asset.immutable ? { 'cache-control': 'public, max-age=3600' } : {})
+          : (incoming, outgoing) =>
+              sendPage(incoming, outgoing, 200, asset.type, asset.body, asset.immutable ? { 'cache-control': 'public, max-age=3600' } : {})
       }
     }
   }
@@ -87,15 +89,11 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, adminT
       if (answer === undefined) return false
       const method = incoming.method ?? 'GET'
       if (method !== 'GET' && method !== 'HEAD') {
-        const reply = errorReply(
+        sendError(
+          incoming,
+          outgoing,
           new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${path}; allowed: GET, HEAD`, { allow: 'GET, HEAD' }),
-          new Headers(),
         )
-        const headers: Record<string, string> = {}
-        reply.headers.forEach((value, name) => {
-          headers[name] = value
-        })
-        send(incoming, outgoing, reply.status, JSON_CONTENT_TYPE, JSON.stringify(reply.body), headers)
         incoming.resume()
         return true
       }
@@ -104,22 +102,4 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, adminT
     },
     close: () => events?.close(),
   }
-}
-
-function send(
-  incoming: IncomingMessage,
-  outgoing: ServerResponse,
-  status: number,
-  type: string,
-  body: string | Buffer,
-  extra: Record<string, string> = {},
-): void {
-  outgoing.writeHead(status, {
-    ...PAGE_HEADERS,
-    'cache-control': 'no-cache',
-    ...extra,
-    'content-type': type,
-    'content-length': String(Buffer.byteLength(body)),
-  })
-  outgoing.end(incoming.method === 'HEAD' ? undefined : body)
 }

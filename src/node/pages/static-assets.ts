@@ -29,6 +29,9 @@ export function createStaticAssets(): (path: string) => StaticAsset | undefined 
     '/assets/dashboard.js': own('dashboard.js'),
     '/assets/dashboard-view.js': own('dashboard-view.js'),
     '/assets/admin-client.js': own('admin-client.js'),
+    '/assets/key-row.js': own('key-row.js'),
+    '/assets/fault-row.js': own('fault-row.js'),
+    '/assets/request-log-view.js': own('request-log-view.js'),
     '/assets/swagger-ui/swagger-ui-bundle.js': swagger('swagger-ui-bundle.js', JS),
     '/assets/swagger-ui/swagger-ui.css': swagger('swagger-ui.css', CSS),
   }

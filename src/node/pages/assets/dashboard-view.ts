@@ -1,3 +1,5 @@
+import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
+
 // Builds the dashboard's DOM from admin API data. Everything shown goes in through textContent
 // or attribute setters, never as markup, so paths and keys sent by clients stay text.
 
@@ -27,17 +29,7 @@ export function until(resetSeconds: number, nowMs: number): string {
 }
 
 /** One entry of the request log as a table row. */
-export interface LogEntry {
-  time: string
-  method: string
-  path: string
-  status: number
-  durationMs: number
-  key: string
-  fault?: string
-}
-
-export function logRow(entry: LogEntry): HTMLElement {
+export function logRow(entry: RequestLogEntry): HTMLElement {
   const status = entry.status === 0 ? 'dropped' : String(entry.status)
   return el(
     'tr',
@@ -53,7 +45,7 @@ export function logRow(entry: LogEntry): HTMLElement {
 }
 
 /** Whether a log entry passes the status filter (`2`, `4`, `5`, `429`, `0`) and the key filter. */
-export function shown(entry: LogEntry, status: string, key: string): boolean {
+export function shown(entry: RequestLogEntry, status: string, key: string): boolean {
   const statusOk =
     status === '' || (status.length === 3 ? String(entry.status) === status : status === '0' ? entry.status === 0 : String(entry.status)[0] === status)
   return statusOk && (key === '' || entry.key === key)
