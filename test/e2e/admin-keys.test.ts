@@ -1,10 +1,10 @@
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { createAdminContractChecker } from '../support/admin-contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
-import { startCli, type CliProcess } from '../support/start-cli.js'
+import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
 
 const TOKEN = 'admin-token-for-keys'
 const adminContract = createAdminContractChecker()
@@ -86,4 +86,22 @@ it('refuses bad key changes with Error bodies and changes nothing', async () => 
   } finally {
     await cli.stop()
   }
+})
+
+it.each([
+  ['not a key file', 'not json', /^error: key file .*state\.jsonl\.keys\.json is not a petstore-sandbox key file; it was left untouched/],
+  [
+    'an entry that is no valid key',
+    JSON.stringify({ petstoreSandboxKeys: 1, put: [{ key: 'k-1', plan: 'gold' }], revoked: [] }),
+    /^error: restored key "k-1"\.plan must be one of/,
+  ],
+])('refuses to start on a key file with %s, with its reason in one line, and leaves it alone', async (_, contents, message) => {
+  const file = join(await mkdtemp(join(tmpdir(), 'petstore-keys-')), 'state.jsonl')
+  await writeFile(`${file}.keys.json`, contents)
+  const { code, stderr } = await runCli(['start', '--port', '0', '--log', 'off', '--state', file])
+  expect(code).toBe(1)
+  // The reason in one line; the CLI's usual pointer to --help follows it.
+  expect(stderr.trim().split('\n')[0]).toMatch(message)
+  expect(stderr.trim().split('\n')[1]).toBe('(run petstore-sandbox start --help for the options)')
+  expect(await readFile(`${file}.keys.json`, 'utf8')).toBe(contents)
 })
