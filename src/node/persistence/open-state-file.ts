@@ -1,9 +1,9 @@
-import { open, readFile } from 'node:fs/promises'
+import { open, readFile, rename } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { PetStorage } from '../../core/store/create-pet-store.js'
 import type { Pet } from '../../core/store/pet.js'
 import { readStateFile, type StateHeader } from './read-state-file.js'
-import { replaceAtomically } from './replace-atomically.js'
 
 export interface StateFile extends PetStorage {
   /** Waits for pending writes, then closes the file. */
@@ -92,5 +92,24 @@ export async function openStateFile(path: string, seeded: { seed: number; pets: 
       await flushing
       await handle.close()
     },
+  }
+}
+
+/** temp file + fsync + rename + fsync of the directory: the file is either old or new. */
+async function replaceAtomically(path: string, contents: string): Promise<void> {
+  const temporary = `${path}.${process.pid}.tmp`
+  const file = await open(temporary, 'w')
+  try {
+    await file.writeFile(contents)
+    await file.sync()
+  } finally {
+    await file.close()
+  }
+  await rename(temporary, path)
+  const directory = await open(dirname(path), 'r')
+  try {
+    await directory.sync()
+  } finally {
+    await directory.close()
   }
 }

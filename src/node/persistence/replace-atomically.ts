@@ -1,7 +1,7 @@
 import { open, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
-/** temp file + fsync + rename + fsync of the directory: the file is either old or new. */
+/** temp file + fsync + rename + fsync of the directory: the file is either old or new (as the --state journal is compacted). */
 export async function replaceAtomically(path: string, contents: string): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`
   const file = await open(temporary, 'w')
