@@ -1,10 +1,13 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { validate } from '@readme/openapi-parser'
 import { Ajv } from 'ajv'
 import addFormats from 'ajv-formats'
 import { expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { adminDocument } from '../support/admin-contract.js'
+import { adminDocument, createAdminContractChecker } from '../support/admin-contract.js'
 import { contractDocument } from '../support/contract.js'
 import { startCli } from '../support/start-cli.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
@@ -13,6 +16,7 @@ import { isPageAnswer, pagesDocument } from '../support/pages-contract.js'
 const TOKEN = 'admin-token-for-pages'
 const { call, url, contract } = useCliSandbox(['--admin-token', TOKEN, '--pets', '5'])
 const origin = () => url().replace(/\/v1$/, '')
+const adminContract = createAdminContractChecker()
 const schemas = (adminDocument.components as { schemas: Record<string, object> }).schemas
 const ajv = new Ajv({ strict: false })
 addFormats.default(ajv)
@@ -162,4 +166,50 @@ it('ends open event streams on SIGTERM, so the process exits cleanly', async () 
   expect(await own.stop('SIGTERM')).toEqual({ code: 0, signal: null })
   let done = false
   while (!done) done = (await reader.read().catch(() => ({ done: true }))).done
+})
+
+it('without demo keys or an admin token: no keys on the front door or in the reference, and no dashboard', async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'petstore-pages-'))
+  await writeFile(join(directory, 'keys.json'), JSON.stringify({ keys: [{ key: 'team-secret-key', plan: 'pro' }] }))
+  const own = await startCli(['--log', 'off', '--pets', '1', '--keys', join(directory, 'keys.json')])
+  try {
+    const base = own.url.replace(/\/v1$/, '')
+    const door = await fetch(`${base}/`, { headers: { accept: 'application/json' } })
+    contract.check('GET', door.url, door)
+    const json = await door.json()
+    expect(json.demoKeys).toBeUndefined()
+    expect(Object.keys(json.links)).toEqual(['reference', 'openapiYaml', 'openapiJson'])
+    const reference = await fetch(`${base}/reference`)
+    contract.check('GET', reference.url, reference)
+    const text = await reference.text()
+    expect(text).toContain('data-demo-key=""')
+    expect(text).not.toContain('team-secret-key')
+    expect((await call(`${base}/__sandbox/`)).status).toBe(404)
+    expect((await call(`${base}/__sandbox/events`)).status).toBe(404)
+  } finally {
+    await own.stop()
+  }
+})
+
+it('never writes the admin token to the log, whatever the dashboard calls', async () => {
+  const own = await startCli(['--log', 'json', '--pets', '1', '--admin-token', TOKEN])
+  const base = own.url.replace(/\/v1$/, '')
+  const authorization = `Bearer ${TOKEN}`
+  const checked = async (url: string, checker: { check: typeof contract.check }) => {
+    const response = await fetch(url, { headers: { authorization } })
+    checker.check('GET', url, response)
+    return response
+  }
+  const answers = [
+    await checked(`${base}/__sandbox/`, contract),
+    await checked(`${base}/__sandbox/state`, adminContract),
+    await checked(`${base}/__sandbox/requests?limit=5`, adminContract),
+    await checked(`${own.url}/pets`, contract),
+  ]
+  const stream = await checked(`${base}/__sandbox/events`, contract)
+  await stream.body!.getReader().read()
+  await own.stop()
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 401])
+  expect(own.output()).toContain('"status":401')
+  expect(own.output()).not.toContain(TOKEN)
 })
