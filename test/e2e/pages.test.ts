@@ -63,7 +63,12 @@ it('points servers at the host the client used when it is a plain host name, and
       request(`${origin()}/openapi.json`, { headers: { host } }, (response) => {
         let text = ''
         response.on('data', (chunk) => (text += chunk))
-        response.on('end', () => resolve(JSON.parse(text).servers))
+        response.on('end', () => {
+          const headers = new Headers()
+          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value)
+          contract.check('GET', `${origin()}/openapi.json`, new Response(text, { status: response.statusCode ?? 0, headers }))
+          resolve(JSON.parse(text).servers)
+        })
       })
         .on('error', reject)
         .end()
