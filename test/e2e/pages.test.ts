@@ -218,3 +218,22 @@ it('never writes the admin token to the log, whatever the dashboard calls', asyn
   expect(own.output()).toContain('"status":401')
   expect(own.output()).not.toContain(TOKEN)
 })
+
+it('sends the assets gzipped to clients that accept it, and as they are to the others', async () => {
+  const plain = await new Promise<{ encoding: string | undefined; length: number }>((resolve, reject) => {
+    request(`${origin()}/assets/swagger-ui/swagger-ui-bundle.js`, (response) => {
+      let length = 0
+      response.on('data', (chunk: Buffer) => (length += chunk.byteLength))
+      response.on('end', () => resolve({ encoding: response.headers['content-encoding'], length }))
+    })
+      .on('error', reject)
+      .end()
+  })
+  expect(plain.encoding).toBeUndefined()
+  // fetch asks for gzip and decodes it: the same bytes arrive.
+  const gzipped = await page('/assets/swagger-ui/swagger-ui-bundle.js')
+  expect(gzipped.headers.get('content-encoding')).toBe('gzip')
+  expect(gzipped.headers.get('vary')).toBe('Accept-Encoding')
+  expect(Number(gzipped.headers.get('content-length'))).toBeLessThan(plain.length / 2)
+  expect((await gzipped.arrayBuffer()).byteLength).toBe(plain.length)
+})

@@ -9,6 +9,7 @@ import { dashboardPage } from './dashboard-page.js'
 import { frontDoor } from './front-door.js'
 import { frontDoorPage } from './front-door-page.js'
 import { pageOrigin } from './page-origin.js'
+import { acceptsGzip } from './accepts-gzip.js'
 import { prefersJson } from './prefers-json.js'
 import { referencePage } from './reference-page.js'
 import { createServedContract } from './served-contract.js'
@@ -74,10 +75,15 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, adminT
         return events === undefined ? undefined : (incoming, outgoing) => events.open(incoming, outgoing)
       default: {
         const asset = assets(path)
-        return asset === undefined
-          ? undefined
-          : (incoming, outgoing) =>
-              sendPage(incoming, outgoing, 200, asset.type, asset.body, asset.immutable ? { 'cache-control': 'public, max-age=3600' } : {})
+        if (asset === undefined) return undefined
+        return (incoming, outgoing) => {
+          const caching: Record<string, string> = asset.immutable ? { 'cache-control': 'public, max-age=3600' } : {}
+          if (acceptsGzip(incoming.headers['accept-encoding'])) {
+            sendPage(incoming, outgoing, 200, asset.type, asset.gzipped, { ...caching, 'content-encoding': 'gzip', vary: 'Accept-Encoding' })
+          } else {
+            sendPage(incoming, outgoing, 200, asset.type, asset.body, { ...caching, vary: 'Accept-Encoding' })
+          }
+        }
       }
     }
   }

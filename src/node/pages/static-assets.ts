@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { gzipSync } from 'node:zlib'
 import { pagesCss } from './pages-css.js'
 
 /** One asset: its bytes and its type. */
@@ -8,6 +9,8 @@ export interface StaticAsset {
   type: string
   /** Whether it may be cached for an hour (a dependency's file, fixed by its version). */
   immutable: boolean
+  /** The same bytes gzipped, for clients that accept it: Swagger UI's bundle shrinks to about a third. */
+  gzipped: Buffer
 }
 
 const JS = 'text/javascript; charset=utf-8'
@@ -21,9 +24,14 @@ const CSS = 'text/css; charset=utf-8'
  */
 export function createStaticAssets(): (path: string) => StaticAsset | undefined {
   const require = createRequire(import.meta.url)
-  const own = (name: string) => () => ({ body: readFileSync(new URL(`./assets/${name}`, import.meta.url)), type: JS, immutable: false })
-  const swagger = (name: string, type: string) => () => ({ body: readFileSync(require.resolve(`swagger-ui-dist/${name}`)), type, immutable: true })
-  const sources: Record<string, () => StaticAsset> = {
+  type Source = () => Omit<StaticAsset, 'gzipped'>
+  const own =
+    (name: string): Source =>
+    () => ({ body: readFileSync(new URL(`./assets/${name}`, import.meta.url)), type: JS, immutable: false })
+  const swagger =
+    (name: string, type: string): Source =>
+    () => ({ body: readFileSync(require.resolve(`swagger-ui-dist/${name}`)), type, immutable: true })
+  const sources: Record<string, Source> = {
     '/assets/pages.css': () => ({ body: pagesCss, type: CSS, immutable: false }),
     '/assets/reference.js': own('reference.js'),
     '/assets/dashboard.js': own('dashboard.js'),
@@ -41,7 +49,8 @@ export function createStaticAssets(): (path: string) => StaticAsset | undefined 
     if (source === undefined) return undefined
     let asset = loaded.get(path)
     if (asset === undefined) {
-      asset = source()
+      const { body, type, immutable } = source()
+      asset = { body, type, immutable, gzipped: gzipSync(body) }
       loaded.set(path, asset)
     }
     return asset

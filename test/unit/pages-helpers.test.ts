@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 import { escapeHtml, html } from '../../src/node/pages/html.js'
+import { acceptsGzip } from '../../src/node/pages/accepts-gzip.js'
 import { prefersJson } from '../../src/node/pages/prefers-json.js'
 
 it('escapes every value of a template, unless it is already markup', () => {
@@ -21,4 +22,16 @@ it.each([
   [undefined, false],
 ])('Accept %s asks for JSON: %s', (accept, expected) => {
   expect(prefersJson(accept)).toBe(expected)
+})
+
+it.each([
+  ['gzip, deflate, br', true],
+  ['br;q=1.0, gzip;q=0.8', true],
+  ['*', true],
+  ['gzip;q=0, identity', false],
+  ['gzip;q=0.0', false],
+  ['br', false],
+  [undefined, false],
+])('Accept-Encoding %s takes gzip: %s', (header, expected) => {
+  expect(acceptsGzip(header)).toBe(expected)
 })
