@@ -9,7 +9,7 @@ export interface StaticAsset {
   type: string
   /** Whether it may be cached for an hour (a dependency's file, fixed by its version). */
   immutable: boolean
-  /** The same bytes gzipped, for clients that accept it: Swagger UI's bundle shrinks to about a quarter. */
+  /** The same bytes gzipped, for clients that accept it: Swagger UI's bundle is large to send over a network as it is. */
   gzipped: Buffer
 }
 
