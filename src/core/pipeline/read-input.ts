@@ -15,12 +15,12 @@ export async function readInput(
   request: Request,
   url: URL,
   apiPath: string,
-  { info, operation, params }: Resolution,
+  { info, params }: Resolution,
 ): Promise<OperationInput> {
   const decoded: Record<string, string> = {}
   for (const [name, value] of Object.entries(params)) decoded[name] = decodeComponent(value, name)
   const path = decodeComponent(apiPath, 'path')
-  const body = operation.readsBody ? await readJsonBody(request) : undefined
+  const body = info.readsBody ? await readJsonBody(request) : undefined
   const query = queryOf(url)
   parts.validator.validate(info.operationId, { path, query, ...(body === undefined ? {} : { body }) })
   return { query, params: decoded, body }
