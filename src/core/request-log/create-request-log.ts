@@ -49,6 +49,8 @@ export function createRequestLog(capacity: number, keys: readonly string[] = [])
 
   return {
     capacity,
+    /** An entry as it is shown: masked and formatted. */
+    show: shown,
     record(entry: RequestRecord): void {
       if (capacity === 0) return
       entries[next] = entry

@@ -6,6 +6,8 @@ import { createRequestLogger, type LogFormat } from './create-request-logger.js'
 import { loadKeysFile } from './load-keys-file.js'
 import { formatBanner } from './format-banner.js'
 import { openStateFile, type StateFile } from '../persistence/open-state-file.js'
+import { connectRedisState, DEFAULT_REDIS_PREFIX } from '../redis/connect-redis-state.js'
+import type { SharedState } from '../../core/state/shared-state.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
 import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from './parse-options.js'
@@ -45,6 +47,8 @@ interface StartOptions {
   requestTimeout?: number
   keepAliveTimeout?: number
   shutdownGrace?: number
+  redis?: string
+  redisPrefix: string
 }
 
 /**
@@ -81,6 +85,8 @@ export function buildProgram(io: ProgramIo): Command {
       new Option('--fault <op:settings>', 'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)').argParser(parseOperationFault),
     )
     .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed))
+    .addOption(new Option('--redis <url>', 'share the state with every process started with this Redis URL and prefix').env('PETSTORE_SANDBOX_REDIS_URL'))
+    .addOption(new Option('--redis-prefix <prefix>', "prefix of the shared state's Redis keys").default(DEFAULT_REDIS_PREFIX))
     .addOption(new Option('--keep-requests <n>', 'answered requests the admin API keeps for reading').argParser(integerIn(0, 100_000)).default(100))
     // Internal, for tests that play slow clients or a stuck shutdown without waiting the real
     // limits out (src/node/server/server-limits.ts); hidden from --help.
@@ -105,6 +111,7 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
   let server: RunningServer | undefined
   let stateFile: StateFile | undefined
+  let shared: SharedState | undefined
   let closing = false
   const shutdown = () => {
     // A second signal means "now": give up on in-flight requests.
@@ -112,12 +119,18 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     closing = true
     if (server === undefined) process.exit(0)
     io.stdout('Shutting down: finishing in-flight requests')
-    void server.close().then(() => stateFile?.close())
+    void server.close().then(() => Promise.all([stateFile?.close(), shared?.close()]))
   }
   io.onSignal('SIGINT', shutdown)
   io.onSignal('SIGTERM', shutdown)
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+  if (options.redis !== undefined) {
+    // The clock of a shared sandbox belongs to all its processes: a restarted one must not move it.
+    if (options.now !== undefined) throw new ConfigError('--now cannot be combined with --redis: move the shared clock through the admin API')
+    if (options.state !== undefined) throw new ConfigError('--state cannot be combined with --redis: the pets live in Redis')
+    shared = await connectRedisState({ url: options.redis, prefix: options.redisPrefix })
+  }
   if (options.state !== undefined) stateFile = await openStateFile(options.state, { seed: options.seed, pets: options.pets })
   const sandbox = createSandbox({
     seed: options.seed,
@@ -132,6 +145,7 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     },
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     ...(stateFile ? { storage: stateFile } : {}),
+    ...(shared ? { shared } : {}),
     requestLogSize: options.keepRequests,
     faults: {
       ...(options.latency ? { latency: options.latency } : {}),
@@ -142,7 +156,12 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     },
   })
   if (options.now !== undefined) sandbox.clock.set(options.now)
-  await sandbox.ready()
+  try {
+    await sandbox.ready()
+  } catch (error) {
+    await shared?.close()
+    throw error
+  }
   const log = createRequestLogger(
     options.log,
     io.stdout,
@@ -167,6 +186,7 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
       formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
       ...(options.adminToken === undefined ? [] : [`Admin API on ${server.url.replace(/\/v1$/, '')}/__sandbox/ (Authorization: Bearer <admin token>)`]),
       ...(stateFile === undefined ? [] : [`State file ${options.state}: ${stateFile.restored.length} created pet(s) restored`]),
+      ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
     ].join('\n'),
   )
 }
