@@ -14,6 +14,8 @@ export interface RedisServer {
   dir: string
   /** Stops it (SIGKILL: as a crash, SIGTERM: as a shutdown) and resolves once it is gone. */
   stop(signal?: NodeJS.Signals): Promise<void>
+  /** Freezes it (SIGSTOP: connections stay open, nothing answers) or thaws it (SIGCONT). */
+  freeze(frozen: boolean): void
   /** Starts it again on the same port and directory, as an orchestrator would. */
   restart(): Promise<void>
   /** Stops it and removes its directory. */
@@ -52,6 +54,9 @@ export async function startRedis(options: { appendfsync?: 'always' } = {}): Prom
       const exited = new Promise((resolve) => child.once('exit', resolve))
       child.kill(signal)
       await exited
+    },
+    freeze(frozen) {
+      child.kill(frozen ? 'SIGSTOP' : 'SIGCONT')
     },
     async restart() {
       await server.stop()

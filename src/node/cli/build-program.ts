@@ -99,6 +99,8 @@ export function buildProgram(io: ProgramIo): Command {
         await start(options, io)
       } catch (error) {
         if (error instanceof ConfigError || isListenError(error)) {
+          // The options were understood; what failed is named in one line, without the usage hint.
+          program.showHelpAfterError(false)
           program.error(`error: ${(error as Error).message}`, { exitCode: 1 })
         }
         throw error
