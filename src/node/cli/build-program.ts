@@ -1,3 +1,4 @@
+import cluster from 'node:cluster'
 import { Command, Option } from 'commander'
 import { createSandbox } from '../../core/sandbox/create-sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
@@ -5,6 +6,7 @@ import { startServer, type RunningServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from './create-request-logger.js'
 import { loadKeysFile } from './load-keys-file.js'
 import { formatBanner } from './format-banner.js'
+import { runWorkers } from './run-workers.js'
 import { openStateFile, type StateFile } from '../persistence/open-state-file.js'
 import { connectRedisState, DEFAULT_REDIS_PREFIX } from '../redis/connect-redis-state.js'
 import type { SharedState } from '../../core/state/shared-state.js'
@@ -49,6 +51,7 @@ interface StartOptions {
   shutdownGrace?: number
   redis?: string
   redisPrefix: string
+  workers: number
 }
 
 /**
@@ -87,6 +90,7 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed))
     .addOption(new Option('--redis <url>', 'share the state with every process started with this Redis URL and prefix').env('PETSTORE_SANDBOX_REDIS_URL'))
     .addOption(new Option('--redis-prefix <prefix>', "prefix of the shared state's Redis keys").default(DEFAULT_REDIS_PREFIX))
+    .addOption(new Option('--workers <n>', 'serve the port from n processes sharing the state (requires --redis)').argParser(integerIn(1, 64)).default(1))
     .addOption(new Option('--keep-requests <n>', 'answered requests the admin API keeps for reading').argParser(integerIn(0, 100_000)).default(100))
     // Internal, for tests that play slow clients or a stuck shutdown without waiting the real
     // limits out (src/node/server/server-limits.ts); hidden from --help.
@@ -96,7 +100,14 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
     .action(async (options: StartOptions) => {
       try {
-        await start(options, io)
+        if (options.workers > 1 && cluster.isPrimary) {
+          if (options.redis === undefined) throw new ConfigError('--workers requires --redis: the workers share their state through it')
+          // Checked once here, so an unreachable Redis is one line rather than one per worker.
+          await (await connectRedisState({ url: options.redis, prefix: options.redisPrefix })).close()
+          await runWorkers(options.workers, io)
+        } else {
+          await start(options, io)
+        }
       } catch (error) {
         if (error instanceof ConfigError || isListenError(error)) {
           // The options were understood; what failed is named in one line, without the usage hint.
@@ -121,7 +132,11 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     closing = true
     if (server === undefined) process.exit(0)
     io.stdout('Shutting down: finishing in-flight requests')
-    void server.close().then(() => Promise.all([stateFile?.close(), shared?.close()]))
+    void server
+      .close()
+      .then(() => Promise.all([stateFile?.close(), shared?.close()]))
+      // A worker's channel to the primary would keep it alive: let go of it once all is closed.
+      .then(() => cluster.worker?.disconnect())
   }
   io.onSignal('SIGINT', shutdown)
   io.onSignal('SIGTERM', shutdown)
@@ -182,6 +197,11 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
       ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
     },
   })
+  // The first worker speaks for all of them; the others only say that they serve.
+  if (cluster.isWorker && cluster.worker?.id !== 1) {
+    io.stdout(`Worker ${process.pid} serving ${server.url}`)
+    return
+  }
   // One write, so whoever waits for "Listening on" has read these lines too.
   io.stdout(
     [
@@ -189,6 +209,7 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
       ...(options.adminToken === undefined ? [] : [`Admin API on ${server.url.replace(/\/v1$/, '')}/__sandbox/ (Authorization: Bearer <admin token>)`]),
       ...(stateFile === undefined ? [] : [`State file ${options.state}: ${stateFile.restored.length} created pet(s) restored`]),
       ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
+      ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
     ].join('\n'),
   )
 }
