@@ -25,7 +25,10 @@ async function replica(redis: RedisServer, args: string[] = []): Promise<CliProc
 
 async function call(cli: CliProcess, path: string, init: RequestInit = {}): Promise<Response> {
   const url = `${cli.url}${path}`
-  const response = await fetch(url, { ...init, headers: { authorization: 'Bearer sandbox-enterprise-key', 'content-type': 'application/json', ...init.headers } })
+  const response = await fetch(url, {
+    ...init,
+    headers: { authorization: 'Bearer sandbox-enterprise-key', 'content-type': 'application/json', ...init.headers },
+  })
   contract.check(init.method ?? 'GET', url, response)
   return response
 }
@@ -80,7 +83,10 @@ it('answers 503 with Retry-After while Redis is away, stays up, and serves again
 it('refuses to start on a Redis seeded with another seed or pet count, in one line', async () => {
   const redis = await redisServer()
   await replica(redis)
-  for (const args of [['--seed', '2'], ['--pets', '11']]) {
+  for (const args of [
+    ['--seed', '2'],
+    ['--pets', '11'],
+  ]) {
     const refused = await runCli(['start', '--port', '0', '--log', 'off', '--redis', redis.url, '--pets', '10', ...args])
     expect(refused.code).toBe(1)
     expect(refused.stderr.trim().split('\n')).toHaveLength(1)
@@ -129,7 +135,10 @@ it('keeps sandboxes with different prefixes apart on one Redis, and reads the UR
 
 it('refuses --now and --state with --redis: the clock and the pets are shared', async () => {
   const redis = await redisServer()
-  for (const args of [['--now', '2030-01-01T00:00:00Z'], ['--state', '/tmp/never-written.jsonl']]) {
+  for (const args of [
+    ['--now', '2030-01-01T00:00:00Z'],
+    ['--state', '/tmp/never-written.jsonl'],
+  ]) {
     const refused = await runCli(['start', '--port', '0', '--redis', redis.url, ...args])
     expect(refused.code).toBe(1)
     expect(refused.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: --(now|state) cannot be combined with --redis/)])

@@ -29,7 +29,9 @@ export interface RedisServer {
  */
 export async function startRedis(options: { appendfsync?: 'always' } = {}): Promise<RedisServer> {
   if (spawnSync(REDIS_SERVER, ['--version']).error !== undefined) {
-    throw new Error(`The Redis tier of the tests needs redis-server (Debian: apt-get install redis-server), or REDIS_SERVER_PATH; ${REDIS_SERVER} was not found`)
+    throw new Error(
+      `The Redis tier of the tests needs redis-server (Debian: apt-get install redis-server), or REDIS_SERVER_PATH; ${REDIS_SERVER} was not found`,
+    )
   }
   const dir = mkdtempSync(join(tmpdir(), 'petstore-sandbox-redis-'))
   const port = await freePort()
