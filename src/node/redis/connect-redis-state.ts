@@ -1,9 +1,9 @@
 import { Redis } from 'ioredis'
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { ResolvedFaults } from '../../core/faults/fault-config.js'
-import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import type { SharedState } from '../../core/state/shared-state.js'
 import { createRedisPets } from './create-redis-pets.js'
+import { createRedisRequestLog } from './create-redis-request-log.js'
 import { createRedisRateLimits, type SharedNews } from './create-redis-rate-limits.js'
 import { redisKeys } from './redis-keys.js'
 import { redisScriptsClient } from './redis-scripts-client.js'
@@ -113,18 +113,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
         faultsVersion = String(version)
       },
     },
-    requestLog(capacity) {
-      return {
-        record(entry) {
-          if (capacity > 0) scripts.logRequest(keys.log, JSON.stringify(entry), capacity).catch(() => undefined)
-        },
-        async last(limit = capacity) {
-          if (limit <= 0 || capacity === 0) return []
-          const newest = await client.lrange(keys.log, 0, Math.min(limit, capacity) - 1).catch(redisUnavailable)
-          return newest.reverse().map((json) => JSON.parse(json) as RequestLogEntry)
-        },
-      }
-    },
+    requestLog: (capacity) => createRedisRequestLog({ scripts, client, key: keys.log, capacity }),
     async close() {
       await client.quit().catch(() => client.disconnect())
     },

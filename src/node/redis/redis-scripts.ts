@@ -159,10 +159,10 @@ if old and old ~= gen then drop(old) end
 return gen
 `,
 
-  /** Appends an answered request (ARGV[1], JSON) to the log KEYS[1], keeping the last ARGV[2]. */
-  logRequest: `
-redis.call('LPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+  /** Appends answered requests (ARGV[2…], JSON, oldest first) to the log KEYS[1], keeping the last ARGV[1]. */
+  logRequests: `
+redis.call('LPUSH', KEYS[1], unpack(ARGV, 2))
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 return 1
 `,
 } as const
