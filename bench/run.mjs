@@ -252,7 +252,8 @@ const memory = async () => {
 // What a test file pays before its first test: fresh processes importing the library
 // and calling createSandbox(), beside msw's own import (bench/cold-start-library.mjs).
 const coldStart = () => measureColdStart({ runs: quick ? 5 : 15 })
-const redis = () => measureRedisThroughput({ rounds: plan.rounds, seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, connections: CONNECTIONS, keysFile, log })
+const redis = () =>
+  measureRedisThroughput({ rounds: plan.rounds, seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, connections: CONNECTIONS, keysFile, log })
 
 // Sections run in this order.
 /** @type {Array<[string, () => Promise<any>]>} */
@@ -407,7 +408,11 @@ function table(r) {
     `First refusal: the first \`GET /v1/pets?limit=0\` of a fresh process is answered 400 in ${cold.library.firstRefusal.toFixed(1)} ms, a warm one in ${cold.library.warmRefusal.toFixed(2)} ms (medians of ${cold.runs} processes).`,
   )
   if (r.redis.skipped === undefined) {
-    lines.push('', `Shared state on Redis (\`--redis\`, a local redis-server 7), \`GET ${'/v1/pets?limit=20'}\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds:`, '')
+    lines.push(
+      '',
+      `Shared state on Redis (\`--redis\`, a local redis-server 7), \`GET ${'/v1/pets?limit=20'}\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds:`,
+      '',
+    )
     lines.push('| setup | req/s | p50 ms | p99 ms | Redis commands / request | rounds (req/s) |', '|---|---|---|---|---|---|')
     for (const [name, label] of [
       ['memory', 'one process, in memory'],
