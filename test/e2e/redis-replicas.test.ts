@@ -99,6 +99,12 @@ it('shares quotas set, faults set and the request log through the admin API', as
   expect((await call(1, '/pets?limit=1')).status).toBe(200)
 
   await call(0, '/pets?limit=2&from=replica-0')
-  const { requests } = await (await admin(1, '/requests?limit=5')).json()
-  expect(requests.map((entry: { path: string }) => entry.path)).toContain('/v1/pets?limit=2&from=replica-0')
+  // Each process sends its log lines in batches, a moment after they were answered.
+  let paths: string[] = []
+  for (let attempt = 0; attempt < 50 && !paths.includes('/v1/pets?limit=2&from=replica-0'); attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20))
+    const { requests } = await (await admin(1, '/requests?limit=5')).json()
+    paths = requests.map((entry: { path: string }) => entry.path)
+  }
+  expect(paths).toContain('/v1/pets?limit=2&from=replica-0')
 })

@@ -33,8 +33,9 @@ export function createRedisPets({ client, scripts, keys, where, seeding }: Redis
   let reseeding: Promise<void> | undefined
 
   const statusArgs = [...PET_STATUSES]
+  // Stored as the JSON of the contract's Pet, id first; the scripts put the id in.
   const encode = ({ name, categoryId, status }: NewPet) => JSON.stringify(status === undefined ? { name, categoryId } : { name, categoryId, status })
-  const decode = (id: number, json: string): Pet => storedPet({ id, ...(JSON.parse(json) as NewPet) })
+  const withId = (id: number, pet: NewPet) => JSON.stringify(storedPet({ id, ...pet }))
 
   /** Fills a new generation with the seeded pets and switches to it; answers the generation in force. */
   async function fill(mode: 'seed' | 'reset', clock: boolean): Promise<string> {
@@ -44,7 +45,7 @@ export function createRedisPets({ client, scripts, keys, where, seeding }: Redis
     let id = 0
     for (const pet of seeding.draw()) {
       id++
-      batch.hset(keys.pets(gen), String(id), encode(pet))
+      batch.hset(keys.pets(gen), String(id), withId(id, pet))
       batch.zadd(keys.ids(gen), id, String(id))
       if (pet.status !== undefined) batch.zadd(keys.ids(gen, pet.status), id, String(id))
       if (++size >= SEED_BATCH) {
@@ -127,19 +128,15 @@ export function createRedisPets({ client, scripts, keys, where, seeding }: Redis
     list: ({ status, limit }) =>
       seeded(
         () => scripts.listPets(keys.meta, keys.prefix, status ?? '', limit),
-        (reply) => {
-          const flat = reply as string[]
-          const pets: Pet[] = []
-          for (let i = 0; i < flat.length; i += 2) pets.push(decode(Number(flat[i]), flat[i + 1]!))
-          return pets
-        },
+        // One parse for the whole page.
+        (reply) => JSON.parse(`[${(reply as string[]).join(',')}]`) as Pet[],
       ),
     get: (id) =>
       seeded(
         () => scripts.getPet(keys.meta, keys.prefix, String(id)),
         (reply) => {
           const [json] = reply as string[]
-          return json === undefined ? undefined : decode(id, json)
+          return json === undefined ? undefined : (JSON.parse(json) as Pet)
         },
       ),
     create: (pet) => save('', { id: 0, ...pet }),
@@ -148,9 +145,7 @@ export function createRedisPets({ client, scripts, keys, where, seeding }: Redis
       const gen = await client.hget(keys.meta, 'gen').catch(redisUnavailable)
       if (gen === null) return []
       const stored = await client.hgetall(keys.pets(gen)).catch(redisUnavailable)
-      return Object.entries(stored)
-        .map(([id, json]) => decode(Number(id), json))
-        .sort((a, b) => a.id - b.id)
+      return (JSON.parse(`[${Object.values(stored).join(',')}]`) as Pet[]).sort((a, b) => a.id - b.id)
     },
     async count() {
       const gen = await client.hget(keys.meta, 'gen').catch(redisUnavailable)

@@ -82,7 +82,7 @@ if m[3] and m[3] ~= ARGV[9] then faults = m[4] end
 return {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, m[3] or '0', faults}
 `,
 
-  /** The first ARGV[3] pets, by status ARGV[2] or all, in id order: id, JSON, id, JSON, … */
+  /** The JSON of the first ARGV[3] pets, by status ARGV[2] or all, in id order. */
   listPets: `
 local gen = redis.call('HGET', KEYS[1], 'gen')
 if not gen then return -1 end
@@ -90,13 +90,7 @@ local ids = ARGV[1] .. 'ids:' .. gen
 if ARGV[2] ~= '' then ids = ids .. ':' .. ARGV[2] end
 local found = redis.call('ZRANGE', ids, 0, tonumber(ARGV[3]) - 1)
 if #found == 0 then return {} end
-local pets = redis.call('HMGET', ARGV[1] .. 'pets:' .. gen, unpack(found))
-local out = {}
-for i = 1, #found do
-  out[#out + 1] = found[i]
-  out[#out + 1] = pets[i]
-end
-return out
+return redis.call('HMGET', ARGV[1] .. 'pets:' .. gen, unpack(found))
 `,
 
   /** The JSON of pet ARGV[2], in a list: empty when there is no such pet. */
@@ -109,8 +103,9 @@ return {pet}
 `,
 
   /**
-   * Stores a pet: ARGV prefix, id ('' assigns the next one), JSON without the id, status ('' for
-   * none). An id beyond every assigned one moves the next id past it. Answers the id.
+   * Stores a pet: ARGV prefix, id ('' assigns the next one), its JSON without the id, status (''
+   * for none). The id goes first into the stored JSON, so reads answer the text as stored. An id
+   * beyond every assigned one moves the next id past it. Answers the id.
    */
   putPet: `
 local gen = redis.call('HGET', KEYS[1], 'gen')
@@ -130,7 +125,7 @@ else
     redis.call('HSET', KEYS[1], 'nextId', tonumber(id) + 1)
   end
 end
-redis.call('HSET', pets, id, ARGV[3])
+redis.call('HSET', pets, id, '{"id":' .. id .. ',' .. string.sub(ARGV[3], 2))
 redis.call('ZADD', ids, id, id)
 if ARGV[4] ~= '' then redis.call('ZADD', ids .. ':' .. ARGV[4], id, id) end
 return tonumber(id)
