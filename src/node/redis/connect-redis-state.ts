@@ -16,7 +16,10 @@ export interface RedisStateOptions {
   url: string
   /** Every key's prefix: processes with the same URL and prefix are one sandbox. Default `petstore-sandbox:`. */
   prefix?: string
-  /** How long a request waits for Redis before it is answered 503. Default 1000 ms. */
+  /**
+   * How long one Redis command may take, in ms, before its request is answered 503; the default
+   * keeps a request's answer within the bound of docs/reliability.md#redis-trouble.
+   */
   commandTimeoutMs?: number
 }
 
@@ -32,7 +35,7 @@ export interface RedisStateOptions {
  * const sandbox = createSandbox({ shared, seed: 7 })
  * await sandbox.ready()
  */
-export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, commandTimeoutMs = 1_000 }: RedisStateOptions): Promise<SharedState> {
+export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, commandTimeoutMs = 800 }: RedisStateOptions): Promise<SharedState> {
   if (typeof prefix !== 'string' || prefix.length === 0) throw new ConfigError('the Redis key prefix must not be empty')
   let shown: string
   try {
@@ -52,8 +55,9 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
     commandTimeout: commandTimeoutMs,
     connectTimeout: commandTimeoutMs,
     retryStrategy: () => 250,
-    // Commands issued in the same tick travel together: a burst costs fewer packets.
-    enableAutoPipelining: true,
+    // Not auto-pipelining: it holds new commands back while a batch waits for its answers, so one
+    // slow answer would delay every request behind it past its own timeout.
+    enableAutoPipelining: false,
   })
   // Without a listener ioredis would throw its connection errors at the process.
   client.on('error', () => undefined)
