@@ -48,6 +48,21 @@ it('shares pets, quotas and the clock between sandboxes given the same Redis sta
   expect((await call(first, '/pets?limit=1')).status).toBe(200)
 })
 
+it('says why it cannot serve while Redis is away, and nothing once it is back', async () => {
+  // A Redis of its own: this one goes away.
+  const own = await startRedis()
+  const shared = await connectRedisState({ url: own.url, prefix: 'probe:' })
+  expect(shared.notReady()).toBeUndefined()
+  await own.stop()
+  for (let attempt = 0; attempt < 50 && shared.notReady() === undefined; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+  expect(shared.notReady()).toBe(`Redis at ${own.url} (prefix probe:) is unreachable`)
+  await own.restart()
+  for (let attempt = 0; attempt < 100 && shared.notReady() !== undefined; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+  expect(shared.notReady()).toBeUndefined()
+  await shared.close()
+  await own.remove()
+})
+
 it('refuses, when ready, a sandbox seeded otherwise than the state it joins', async () => {
   const other = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library:' }), pets: 6 })
   await expect(other.ready()).rejects.toThrow(/holds pets seeded with --seed 1 --pets 5/)

@@ -35,5 +35,7 @@ export interface SharedState {
     record(entry: RequestLogEntry): void
     last(limit: number | undefined): MaybePromise<RequestLogEntry[]>
   }
+  /** Why the shared state cannot serve right now (Redis unreachable), or undefined: for readiness probes. */
+  notReady(): string | undefined
   close(): Promise<void>
 }

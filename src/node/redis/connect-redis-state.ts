@@ -118,6 +118,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
       },
     },
     requestLog: (capacity) => createRedisRequestLog({ scripts, client, key: keys.log, capacity }),
+    notReady: () => (client.status === 'ready' ? undefined : `${where} is unreachable`),
     async close() {
       await client.quit().catch(() => client.disconnect())
     },
