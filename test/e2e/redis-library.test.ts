@@ -20,8 +20,8 @@ beforeAll(async () => {
   await second.ready()
 })
 afterAll(async () => {
-  await Promise.all([first.close(), second.close()])
-  await redis.remove()
+  await Promise.all([first?.close(), second?.close()])
+  await redis?.remove()
 })
 
 async function call(sandbox: SharedSandbox, path: string, key = 'sandbox-free-key'): Promise<Response> {

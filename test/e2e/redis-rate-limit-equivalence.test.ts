@@ -22,8 +22,8 @@ beforeAll(async () => {
   await shared.pets({ seed: 1, pets: 0, draw: () => [] }).start()
 })
 afterAll(async () => {
-  await shared.close()
-  await redis.remove()
+  await shared?.close()
+  await redis?.remove()
 })
 
 const step = fc.oneof(

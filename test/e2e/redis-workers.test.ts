@@ -16,8 +16,8 @@ beforeAll(async () => {
   cli = await startCli(['--log', 'off', '--redis', redis.url, '--workers', '2', '--admin-token', ADMIN_TOKEN])
 })
 afterAll(async () => {
-  await cli.stop()
-  await redis.remove()
+  await cli?.stop()
+  await redis?.remove()
 })
 
 it('serves one port from two workers that keep one quota: a burst over many connections gets exactly 60', async () => {
