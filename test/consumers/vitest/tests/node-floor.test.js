@@ -1,0 +1,28 @@
+// The machine's own Node, older than the package supports, must get one clear sentence on import.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { delimiter, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url))
+
+// npm puts the project's pinned Node first on PATH; the machine's own Node comes after it.
+function olderNodeOnPath() {
+  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(directory, 'node')
+    if (!existsSync(candidate)) continue
+    const version = execFileSync(candidate, ['-p', 'process.version'], { encoding: 'utf8' }).trim()
+    const [major, minor] = version.slice(1).split('.').map(Number)
+    if (major < 22 || (major === 22 && minor < 12)) return { path: candidate, version }
+  }
+  throw new Error('no Node older than 22.12 on PATH to import the package with')
+}
+
+it('throws a sentence naming Node 22.12 when imported on an older Node', () => {
+  const { path, version } = olderNodeOnPath()
+
+  const result = spawnSync(path, ['--input-type=module', '--eval', "await import('petstore-sandbox')"], { cwd: projectRoot, encoding: 'utf8' })
+
+  expect(result.status).not.toBe(0)
+  expect(result.stderr).toContain(`petstore-sandbox needs Node 22.12 or newer (this is ${version})`)
+})
