@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url))
 

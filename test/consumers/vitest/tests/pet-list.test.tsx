@@ -3,6 +3,7 @@
 import { render, screen, within } from '@testing-library/react'
 import { setupServer } from 'msw/node'
 import { createSandbox } from 'petstore-sandbox'
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
 import { contractCheckedFetch, contractViolations } from '../suite/contract.js'
 import { PetList } from '../src/PetList.js'
 
