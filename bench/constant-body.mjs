@@ -1,4 +1,4 @@
-import { seedPets } from '../dist/store/seed-pets.js'
+import { seedPets } from '../dist/core/store/seed-pets.js'
 
 /**
  * The bytes the sandbox answers to `GET /v1/pets?limit=20` with the default seed: the floor and

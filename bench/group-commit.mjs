@@ -2,7 +2,7 @@
 // 200 durable commits to a state file, one at a time (one fdatasync each) vs all at once (group
 // commit: one append and one sync for the batch), three rounds side by side.
 // Run: npm run build && npx node bench/group-commit.mjs
-import { openStateFile } from '../dist/persistence/open-state-file.js'
+import { openStateFile } from '../dist/node/persistence/open-state-file.js'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick]`: every figure of issue 7 in one run. A benchmark, never a test.
+// `npm run bench [-- --quick]`: every figure of BENCHMARKS.md in one run. A benchmark, never a test.
 //
 // Each server runs in a child process of its own, so autocannon (here) and the server do not share
 // an event loop. Rounds are interleaved (sandbox, prism, floor, raw, sandbox, ...) and every figure
@@ -194,7 +194,7 @@ const memory = async () => {
   }
 }
 
-// What a test file pays before its first test (issue 5): fresh processes importing the library
+// What a test file pays before its first test: fresh processes importing the library
 // and calling createSandbox(), beside msw's own import (bench/cold-start-library.mjs).
 const coldStart = () => measureColdStart({ runs: quick ? 5 : 15 })
 
@@ -225,6 +225,7 @@ const TARGETS = [
   ['resident memory with 100000 pets (library, right after seeding)', (r) => r.memory.rssBytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
   ['resident memory with 100000 pets (library, after a memory-reducing GC)', (r) => r.memory.rssAfterMemoryReducingGcBytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
   ['cold cost of a test file: import + createSandbox() + ready()', (r) => r.coldStart.library.ready, (v) => v <= 250, 'at most 250 ms', (v) => `${v.toFixed(0)} ms`],
+  ['first refusal (400) of a fresh process, beyond a warm one', (r) => r.coldStart.library.firstRefusal - r.coldStart.library.warmRefusal, (v) => v <= 50, 'at most 50 ms', (v, r) => `${v.toFixed(1)} ms (${r.coldStart.library.firstRefusal.toFixed(1)} vs ${r.coldStart.library.warmRefusal.toFixed(2)} ms)`],
 ]
 
 function ratioText(v) {
@@ -283,6 +284,7 @@ function table(r) {
   coldRow('`import \'petstore-sandbox\'`', cold.library.import)
   coldRow('... + `createSandbox()` + `ready()`', cold.library.ready)
   coldRow('... + the first response (`GET /v1/pets?limit=1`)', cold.library.firstResponse)
+  lines.push('', `First refusal: the first \`GET /v1/pets?limit=0\` of a fresh process is answered 400 in ${cold.library.firstRefusal.toFixed(1)} ms, a warm one in ${cold.library.warmRefusal.toFixed(2)} ms (medians of ${cold.runs} processes).`)
   return lines.join('\n')
 }
 

@@ -1,4 +1,8 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/main.js'
-
+// The floor is checked before the CLI's modules load, so an old Node gets one line, not a trace.
+await import('../dist/core/assert-node-floor.js').catch((error) => {
+  console.error(error.message)
+  process.exit(1)
+})
+const { main } = await import('../dist/node/cli/main.js')
 await main(process.argv)

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Turns fixtures/openapi.yaml into two TypeScript modules, so the YAML stays the single source of
-// truth and nothing is written twice:
-//   src/contract/openapi-document.ts  the document itself, so the runtime (Node and browser alike)
+// Turns fixtures/openapi.yaml (and the admin API's fixtures/admin-openapi.yaml) into TypeScript
+// modules, so the YAML stays the single source of truth and nothing is written twice:
+//   src/core/contract/openapi-document.ts  the document itself, so the runtime (Node and browser alike)
 //                                     carries the contract without a YAML parser or a file read;
-//   src/contract/openapi-types.ts     its types (openapi-typescript): Pet, NewPet, PetStatus,
-//                                     ApiError and the `paths` an openapi-fetch client is built on.
+//   src/core/contract/openapi-types.ts     its types (openapi-typescript): Pet, NewPet, PetStatus,
+//                                     ApiError and the `paths` an openapi-fetch client is built on;
+//   src/core/contract/admin-openapi-document.ts  the admin API's document, which routes and validates it.
 // `--check` fails when a committed module is stale: CI runs it.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -16,22 +17,32 @@ const source = `${root}fixtures/openapi.yaml`
 const yaml = readFileSync(source, 'utf8')
 const document = parse(yaml)
 
-const header = `// Generated from fixtures/openapi.yaml by scripts/generate-contract.mjs. Do not edit.
+const adminDocument = parse(readFileSync(`${root}fixtures/admin-openapi.yaml`, 'utf8'))
+
+const headerOf = (file) => `// Generated from fixtures/${file} by scripts/generate-contract.mjs. Do not edit.
 // Regenerate with \`npm run generate\`; \`npm run generate -- --check\` fails when this file is stale.
 `
+const header = headerOf('openapi.yaml')
 
 const outputs = [
   {
-    target: 'src/contract/openapi-document.ts',
+    target: 'src/core/contract/openapi-document.ts',
     text: `${header}import type { OpenApiDocument } from './openapi-document-type.js'
 
 export const openapiDocument: OpenApiDocument = ${JSON.stringify(document, null, 2)}
 `,
   },
   {
-    target: 'src/contract/openapi-types.ts',
+    target: 'src/core/contract/openapi-types.ts',
     // A parsed copy: openapi-typescript would otherwise resolve the document's $refs itself.
     text: `${header}${astToString(await openapiTS(structuredClone(document), { silent: true }))}`,
+  },
+  {
+    target: 'src/core/contract/admin-openapi-document.ts',
+    text: `${headerOf('admin-openapi.yaml')}import type { OpenApiDocument } from './openapi-document-type.js'
+
+export const adminOpenapiDocument: OpenApiDocument = ${JSON.stringify(adminDocument, null, 2)}
+`,
   },
 ]
 
@@ -39,7 +50,7 @@ if (process.argv.includes('--check')) {
   const stale = outputs.filter(({ target, text }) => readFileSync(`${root}${target}`, 'utf8') !== text)
   for (const { target } of stale) console.error(`${target} is stale: run \`npm run generate\` and commit the result.`)
   if (stale.length > 0) process.exit(1)
-  console.log(`${outputs.map(({ target }) => target).join(' and ')} are up to date with fixtures/openapi.yaml`)
+  console.log(`${outputs.map(({ target }) => target).join(' and ')} are up to date with fixtures/`)
 } else {
   for (const { target, text } of outputs) {
     writeFileSync(`${root}${target}`, text)

@@ -3,7 +3,7 @@
 //
 // Soaks the real CLI (a child process on 127.0.0.1, port 0) with mixed traffic from keep-alive
 // connections: list, create, get, 401 (no key) and 429 (a Free key far over its limit). Then
-// checks what the issue asks: no 5xx, no socket errors, every status the expected one, the
+// checks what docs/reliability.md promises: no 5xx, no socket errors, every status the expected one, the
 // server's memory flat after warm-up (the V8 heap after a full GC grows under 20% once the memory of
 // the pets stored meanwhile, measured in the same run, is taken out; RSS is reported beside it),
 // and every acknowledged pet retrievable with unique ids. Prints a summary table and exits 1 when a check fails. Loopback only, bounded.

@@ -2,8 +2,8 @@
 // ClaimingHandler (the class the sandbox's API handler is) that answers the constant 20-pet body.
 // Beside the msw `http.get` floor, it shows what msw's own `run` costs and what the sandbox's
 // pipeline adds on top of the adapter.
-import { ClaimingHandler } from '../../dist/handlers/claiming-handler.js'
-import { startServer } from '../../dist/server/start-server.js'
+import { ClaimingHandler } from '../../dist/core/pipeline/claiming-handler.js'
+import { startServer } from '../../dist/node/server/start-server.js'
 import { constantListBody, JSON_CONTENT_TYPE } from '../constant-body.mjs'
 
 const body = constantListBody()

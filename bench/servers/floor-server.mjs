@@ -1,7 +1,7 @@
-// The floor of the design: the sandbox's own node:http adapter (dist/server/start-server.js) serving
+// The floor of the design: the sandbox's own node:http adapter (dist/node/server/start-server.js) serving
 // one msw handler that answers a constant 20-pet body. No policy, no validation, no store.
 import { http, HttpResponse } from 'msw'
-import { startServer } from '../../dist/server/start-server.js'
+import { startServer } from '../../dist/node/server/start-server.js'
 import { constantListBody, JSON_CONTENT_TYPE } from '../constant-body.mjs'
 
 const body = constantListBody()

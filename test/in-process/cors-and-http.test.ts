@@ -30,9 +30,18 @@ it('exposes the rate-limit and deprecation headers on successes and errors', asy
   }
 })
 
-it('sends no CORS headers to requests without an Origin', async () => {
+it('allows any origin on every answer, with or without an Origin header', async () => {
   const response = await api('/pets')
-  expect(response.headers.get('access-control-allow-origin')).toBeNull()
+  expect(response.headers.get('access-control-allow-origin')).toBe('*')
+  expect(response.headers.get('access-control-expose-headers')).toBe(EXPOSED)
+})
+
+it('answers a preflight without Origin or Access-Control-Request-Method with the allow headers', async () => {
+  const preflight = await api('/pets', { method: 'OPTIONS', key: null })
+  expect(preflight.status).toBe(204)
+  expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+  expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, HEAD, OPTIONS')
+  expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type')
 })
 
 it('answers HEAD like GET, without a body', async () => {

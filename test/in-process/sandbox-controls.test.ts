@@ -65,11 +65,35 @@ it('rejects quota changes it could only misread, and unknown keys', () => {
   expect(sandbox.quota.get('sandbox-free-key')).toMatchObject({ remaining: 60, banned: false })
 })
 
-it('reads the same reset as the refusal tells the client once both windows are spent', async () => {
+it('spends the minute window, not the day, when remaining is set to 0 (D13)', async () => {
   const state = sandbox.quota.set('sandbox-free-key', { remaining: 0 })
+  expect(state).toMatchObject({ limit: 60, remaining: 0, reset: Date.UTC(2030, 0, 1, 9, 31) / 1000, day: { remaining: 1000 } })
+  const refused = await api('/pets')
+  expect(refused.status).toBe(429)
+  expect(refused.headers.get('x-ratelimit-limit')).toBe('60')
+  expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60)
+  expect(refused.headers.get('x-ratelimit-reset')).toBe(String(state.reset))
+})
+
+it('keeps at least as much in the day as remaining asks for, and no less than it had', () => {
+  sandbox.quota.set('sandbox-free-key', { dayRemaining: 3 })
+  expect(sandbox.quota.set('sandbox-free-key', { remaining: 5 })).toMatchObject({ minute: { remaining: 5 }, day: { remaining: 5 } })
+  expect(sandbox.quota.set('sandbox-free-key', { remaining: 2 })).toMatchObject({ limit: 60, remaining: 2, day: { remaining: 5 } })
+})
+
+it('reads the same reset as the refusal tells the client once both windows are spent', async () => {
+  const state = sandbox.quota.set('sandbox-free-key', { minuteRemaining: 0, dayRemaining: 0 })
   const refused = await api('/pets')
   expect(refused.status).toBe(429)
   expect(state).toMatchObject({ limit: 1000, remaining: 0, reset: Date.UTC(2030, 0, 2) / 1000, banned: false })
   expect(refused.headers.get('x-ratelimit-reset')).toBe(String(state.reset))
   expect(refused.headers.get('x-ratelimit-limit')).toBe('1000')
+})
+
+it('puts the clock back on its time source with reset({ clock: true }), and keeps it otherwise', async () => {
+  sandbox.clock.advance(3_600_000)
+  await sandbox.reset()
+  expect(sandbox.clock.now()).toBe(START + 3_600_000)
+  await sandbox.reset({ clock: true })
+  expect(sandbox.clock.now()).toBe(START)
 })

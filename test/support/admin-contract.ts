@@ -1,13 +1,14 @@
+import { fileURLToPath } from 'node:url'
 import { readFileSync } from 'node:fs'
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http/dist/utils/operations.js'
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js'
 import { parse } from 'yaml'
-import { createRouter } from '../../src/contract/create-router.js'
-import type { OpenApiDocument } from '../../src/contract/openapi-document-type.js'
+import { createRouter } from '../../src/core/contract/create-router.js'
+import type { OpenApiDocument } from '../../src/core/contract/openapi-document-type.js'
 import { createContractChecker } from './contract-checker.js'
 
 /** fixtures/admin-openapi.yaml, the contract of the admin API under /__sandbox/. */
-export const adminDocument = parse(readFileSync(new URL('../../fixtures/admin-openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument
+export const adminDocument = parse(readFileSync(fileURLToPath(import.meta.resolve('../../fixtures/admin-openapi.yaml')), 'utf8')) as OpenApiDocument
 
 const operationsPromise = getHttpOperationsFromSpec(structuredClone(adminDocument) as never)
 const router = createRouter(adminDocument)

@@ -1,13 +1,14 @@
+import { fileURLToPath } from 'node:url'
 import { readFileSync } from 'node:fs'
 import { Ajv } from 'ajv'
 import { getHttpOperationsFromSpec } from '@stoplight/prism-http/dist/utils/operations.js'
 import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js'
 import { parse } from 'yaml'
-import { createRouter } from '../../src/contract/create-router.js'
-import type { OpenApiDocument } from '../../src/contract/openapi-document-type.js'
+import { createRouter } from '../../src/core/contract/create-router.js'
+import type { OpenApiDocument } from '../../src/core/contract/openapi-document-type.js'
 
 /** fixtures/openapi.yaml, read as the contract tests hold the sandbox to (not the generated copy). */
-export const contractDocument = parse(readFileSync(new URL('../../fixtures/openapi.yaml', import.meta.url), 'utf8')) as OpenApiDocument
+export const contractDocument = parse(readFileSync(fileURLToPath(import.meta.resolve('../../fixtures/openapi.yaml')), 'utf8')) as OpenApiDocument
 
 const operationsPromise = getHttpOperationsFromSpec(structuredClone(contractDocument) as never)
 const router = createRouter(contractDocument)

@@ -1,17 +1,18 @@
 import { getResponse, http, RequestHandler } from 'msw'
 import { setupServer } from 'msw/node'
 import { expect, it, vi } from 'vitest'
-import { ClaimingHandler } from '../../src/handlers/claiming-handler.js'
-import { jsonResponse } from '../../src/http/json-response.js'
+import { ClaimingHandler } from '../../src/core/pipeline/claiming-handler.js'
+import { toResponse } from '../../src/core/http/to-response.js'
 import { contractViolations } from '../support/contract.js'
 
 const claimsApi = (url: URL) => url.pathname.startsWith('/v1/')
 
+const json = (body: unknown, status: number, headers: Headers) => toResponse({ status, headers, body }, new Request('http://api.test/'))
 const rateLimitHeaders = () => new Headers({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1795418100' })
 
 // An answer the contract accepts for GET /v1/pets: an empty page with the rate-limit headers.
 function emptyPage(): Response {
-  return jsonResponse([], 200, rateLimitHeaders())
+  return json([], 200, rateLimitHeaders())
 }
 
 it('answers a request it claims, with the URL parsed from that request', async () => {
@@ -33,7 +34,7 @@ it('answers a request it claims, with the URL parsed from that request', async (
 
 it('lets a request it does not claim fall through to the next handler', async () => {
   const answer = vi.fn(async () => emptyPage())
-  const next = http.get('*/health', () => jsonResponse({ code: 'not_found', message: 'from the next handler', status: 404 }, 404, rateLimitHeaders()))
+  const next = http.get('*/health', () => json({ code: 'not_found', message: 'from the next handler', status: 404 }, 404, rateLimitHeaders()))
   const url = 'http://api.test/health'
   const response = await getResponse([new ClaimingHandler(claimsApi, answer), next], new Request(url))
 
@@ -78,7 +79,7 @@ it('answers without cloning the request, so a body is read once and never teed',
   // each chunk kept for a clone nobody reads.
   const handler = new ClaimingHandler(claimsApi, async (request) => {
     const { name } = (await request.json()) as { name: string }
-    return jsonResponse({ id: 1, name, categoryId: 1 }, 201, rateLimitHeaders())
+    return json({ id: 1, name, categoryId: 1 }, 201, rateLimitHeaders())
   })
   const request = new Request('http://api.test/v1/pets', { method: 'POST', body: '{"name":"Rex","categoryId":1}' })
   const response = await getResponse([handler], request)

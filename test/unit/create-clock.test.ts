@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createClock } from '../../src/clock/create-clock.js'
+import { createClock } from '../../src/core/clock/create-clock.js'
 
 it('follows its time source until moved', () => {
   let source = 1_000

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createRandom, seedFor } from '../../src/faults/create-random.js'
+import { createRandom, seedFor } from '../../src/core/faults/create-random.js'
 
 it('repeats its sequence for a seed and differs for another', () => {
   const draw = (seed: number) => {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import { createClock } from '../../src/clock/create-clock.js'
-import { createRateLimiter } from '../../src/policies/create-rate-limiter.js'
+import { createClock } from '../../src/core/clock/create-clock.js'
+import { createRateLimiter } from '../../src/core/rate-limit/create-rate-limiter.js'
 
 const free = { perMinute: 60, perDay: 1000 }
 // 2030-01-01T10:00:30Z: half-way through a UTC minute.
@@ -124,7 +124,7 @@ it('applies custom (Enterprise) limits per key', () => {
 
 it('arranges a bucket: remaining quota, a ban and its lifting', () => {
   const { limiter } = setup()
-  expect(limiter.arrange('k', free, { remaining: 2 })).toMatchObject({ minute: { remaining: 2 }, day: { remaining: 2 } })
+  expect(limiter.arrange('k', free, { remaining: 2 })).toMatchObject({ minute: { remaining: 2 }, day: { remaining: 1000 } })
   expect(spend(limiter, 'k', 3).map((decision) => decision.outcome)).toEqual(['allowed', 'allowed', 'rate_limited'])
   limiter.arrange('k', free, { banned: 30 })
   expect(limiter.take('k', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 30 })

@@ -1,9 +1,9 @@
 import { Collection } from '@msw/data'
 import { expect, it } from 'vitest'
-import { createPetStore } from '../../src/store/create-pet-store.js'
-import { createPetSchema } from '../../src/store/create-pet-schema.js'
-import { createRecordSymbols } from '../../src/store/create-record-symbols.js'
-import { storedPet } from '../../src/store/stored-pet.js'
+import { createPetStore } from '../../src/core/store/create-pet-store.js'
+import { createPetSchema } from '../../src/core/store/create-pet-schema.js'
+import { createRecordSymbols } from '../../src/core/store/create-record-symbols.js'
+import { storedPet } from '../../src/core/store/stored-pet.js'
 
 const hidden = (record: object, description: string): unknown => {
   const symbol = Object.getOwnPropertySymbols(record).find((candidate) => candidate.description === description)

@@ -2,9 +2,9 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { http, HttpResponse } from 'msw'
 import { expect, it } from 'vitest'
-import { AdapterRequest } from '../../src/http/adapter-request.js'
-import { JSON_CONTENT_TYPE, jsonResponse, jsonText } from '../../src/http/json-response.js'
-import { createRequestListener, type ExchangeRecord } from '../../src/server/create-request-listener.js'
+import { isAdapterRequest } from '../../src/core/http/adapter-request.js'
+import { JSON_CONTENT_TYPE, jsonText, toResponse } from '../../src/core/http/to-response.js'
+import { createRequestListener, type ExchangeRecord } from '../../src/node/server/create-request-listener.js'
 
 async function serve(handlers: Parameters<typeof createRequestListener>[0]) {
   const records: ExchangeRecord[] = []
@@ -47,12 +47,12 @@ it('answers 500 with an Error body when a handler throws past msw', async () => 
   }
 })
 
-it('writes the JSON text of a body-less jsonResponse, made for its AdapterRequest, with its byte length', async () => {
+it('writes the JSON text of a body-less response, made for its AdapterRequest, with its byte length', async () => {
   const seen: boolean[] = []
   const server = await serve([
     http.get('*/pets', ({ request }) => {
-      const response = jsonResponse({ name: 'Zoë 🐾', n: 1 }, 200, new Headers({ 'x-extra': 'yes' }), request)
-      seen.push(request instanceof AdapterRequest, response.body === null)
+      const response = toResponse({ status: 200, headers: new Headers({ 'x-extra': 'yes' }), body: { name: 'Zoë 🐾', n: 1 } }, request)
+      seen.push(isAdapterRequest(request), response.body === null)
       return response
     }),
   ])
@@ -73,11 +73,10 @@ it('writes the JSON text of a body-less jsonResponse, made for its AdapterReques
   }
 })
 
-it('gives any other request an ordinary Response whose body is the JSON text', async () => {
-  const response = jsonResponse({ a: [1, 2] }, 201, new Headers(), new Request('http://x/'))
-  expect(jsonText(response)).toBe('{"a":[1,2]}')
-  expect(response.status).toBe(201)
-  expect(await response.json()).toEqual({ a: [1, 2] })
-  // Once the body was read, the text is no longer offered in its place.
+it('gives any other request an ordinary Response whose body is the JSON text, with its length', async () => {
+  const response = toResponse({ status: 201, headers: new Headers(), body: { a: [1, 2], name: 'Zoë' } }, new Request('http://x/'))
   expect(jsonText(response)).toBe(undefined)
+  expect(response.status).toBe(201)
+  expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength('{"a":[1,2],"name":"Zoë"}')))
+  expect(await response.json()).toEqual({ a: [1, 2], name: 'Zoë' })
 })

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import { createRouter } from '../../src/contract/create-router.js'
-import { openapiDocument } from '../../src/contract/openapi-document.js'
+import { createRouter } from '../../src/core/contract/create-router.js'
+import { openapiDocument } from '../../src/core/contract/openapi-document.js'
 
 const router = createRouter(openapiDocument)
 

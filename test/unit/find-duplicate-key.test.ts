@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { findDuplicateKey } from '../../src/policies/find-duplicate-key.js'
+import { findDuplicateKey } from '../../src/core/validation/find-duplicate-key.js'
 
 it.each([
   ['{"a":1,"b":2}', undefined],

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { validate } from '@readme/openapi-parser'
 import { parse } from 'yaml'
 import { expect, it } from 'vitest'
-import { openapiDocument } from '../../src/contract/openapi-document.js'
+import { openapiDocument } from '../../src/core/contract/openapi-document.js'
 
 const yaml = readFileSync(new URL('../../fixtures/openapi.yaml', import.meta.url), 'utf8')
 
@@ -26,6 +26,6 @@ it('declares the three operations with bearer security, and getPet deprecated', 
   expect(document.paths['/pets/{petId}'].get.deprecated).toBe(true)
 })
 
-it('is what the runtime carries: src/contract/openapi-document.ts matches the YAML', () => {
+it('is what the runtime carries: src/core/contract/openapi-document.ts matches the YAML', () => {
   expect(openapiDocument).toEqual(parse(yaml))
 })

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import { parseBearer } from '../../src/policies/parse-bearer.js'
-import { constantTimeEqual } from '../../src/policies/constant-time-equal.js'
+import { parseBearer } from '../../src/core/auth/parse-bearer.js'
+import { constantTimeEqual } from '../../src/core/auth/constant-time-equal.js'
 
 it.each([
   ['Bearer abc123', 'abc123'],

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander'
 import { expect, it } from 'vitest'
-import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from '../../src/cli/parse-fault-options.js'
+import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from '../../src/node/cli/parse-fault-options.js'
 
 it('reads a latency as fixed ms or a min-max range', () => {
   expect(parseLatency('200')).toEqual({ min: 200, max: 200 })

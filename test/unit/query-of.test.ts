@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
-import { queryOf } from '../../src/http/query-of.js'
+import { queryOf } from '../../src/core/http/query-of.js'
 
 // What URLSearchParams reads, grouped the same way: the reference the fast path must match.
 function reference(url: URL): Record<string, string | string[]> {

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import { ConfigError } from '../../src/errors/config-error.js'
-import { readStateFile } from '../../src/persistence/read-state-file.js'
+import { ConfigError } from '../../src/core/errors/config-error.js'
+import { readStateFile } from '../../src/node/persistence/read-state-file.js'
 
 const HEADER = '{"petstoreSandboxState":1,"seed":1,"pets":2}\n'
 const pet = (id: number) => `{"created":{"id":${id},"name":"P${id}","categoryId":1}}\n`

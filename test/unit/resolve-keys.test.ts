@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import { resolveKeys } from '../../src/keys/resolve-keys.js'
-import { DEMO_KEYS } from '../../src/keys/demo-keys.js'
+import { resolveKeys } from '../../src/core/auth/resolve-keys.js'
+import { DEMO_KEYS } from '../../src/core/auth/demo-keys.js'
 
 it('gives each plan its limits, and lets a key override them', () => {
   expect(resolveKeys([

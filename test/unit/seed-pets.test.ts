@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { SEED_CATEGORY_IDS, seedPets } from '../../src/store/seed-pets.js'
+import { SEED_CATEGORY_IDS, seedPets } from '../../src/core/store/seed-pets.js'
 
 it('gives byte-identical pets for the same seed', () => {
   expect(JSON.stringify([...seedPets(42, 200)])).toBe(JSON.stringify([...seedPets(42, 200)]))

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
-import { createPetStore } from '../../src/store/create-pet-store.js'
-import { storedPet } from '../../src/store/stored-pet.js'
+import { createPetStore } from '../../src/core/store/create-pet-store.js'
+import { storedPet } from '../../src/core/store/stored-pet.js'
 
 it('builds a plain object with the fields of the pet and nothing else', () => {
   const pet = storedPet({ id: 3, name: 'Ace', categoryId: 2, status: 'sold' })

@@ -1,0 +1,93 @@
+import type { HttpHandler } from 'msw'
+import { constantTimeEqual } from '../auth/constant-time-equal.js'
+import { parseBearer } from '../auth/parse-bearer.js'
+import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
+import { createRouter } from '../contract/create-router.js'
+import { ConfigError } from '../errors/config-error.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { errorReply } from '../errors/error-reply.js'
+import { HttpError } from '../errors/http-error.js'
+import type { Reply } from '../http/reply.js'
+import { toResponse } from '../http/to-response.js'
+import { queryOf } from '../http/query-of.js'
+import { ClaimingHandler } from '../pipeline/claiming-handler.js'
+import { createRequestValidator } from '../validation/create-request-validator.js'
+import { readJsonBody } from '../validation/read-json-body.js'
+import type { AdminControls } from './admin-controls.js'
+import { createAdminOperations } from './create-admin-operations.js'
+
+/** Where the admin API lives on the sandbox's origin, outside the API's `/v1`. */
+export const ADMIN_PREFIX = '/__sandbox'
+
+export interface AdminHandlerOptions {
+  controls: AdminControls
+  /** The admin token: `Authorization: Bearer <token>`. API keys never open the admin API. */
+  token: string
+  /** Only this origin's admin paths are claimed; any origin when undefined. */
+  origin: string | undefined
+  onUnexpectedError: (error: unknown) => void
+}
+
+/**
+ * The admin API: a thin HTTP face over the same controls the in-process sandbox offers as
+ * methods, routed and validated from fixtures/admin-openapi.yaml with the API's own router and
+ * validator. Errors are Error bodies from the one error path.
+ */
+export function createAdminHandler({ controls, token, origin, onUnexpectedError }: AdminHandlerOptions): HttpHandler {
+  const router = createRouter(adminOpenapiDocument)
+  const validator = createRequestValidator(adminOpenapiDocument)
+  const operations = createAdminOperations(controls)
+
+  async function answer(request: Request, url: URL, headers: Headers): Promise<Reply> {
+    const presented = parseBearer(request.headers.get('authorization'))
+    if (presented === undefined || !constantTimeEqual(presented, token)) {
+      throw new HttpError(
+        401,
+        ErrorCode.unauthorized,
+        presented === undefined ? 'The admin API needs Authorization: Bearer <admin token>' : 'The admin token is not valid (API keys do not open the admin API)',
+        { 'www-authenticate': 'Bearer realm="petstore-sandbox admin"' },
+      )
+    }
+    const path = url.pathname.slice(ADMIN_PREFIX.length)
+    const method = request.method.toUpperCase()
+    const route = router.match(method, path)
+    if (route.kind === 'not-found') throw new HttpError(404, ErrorCode.notFound, `no admin resource at ${url.pathname}`)
+    if (route.kind === 'method-not-allowed') {
+      const allow = route.allow.join(', ')
+      throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, { allow })
+    }
+    const { operationId, readsBody } = route.operation
+    const params: Record<string, string> = {}
+    for (const [name, value] of Object.entries(route.params)) params[name] = decode(value, name)
+    const query = queryOf(url)
+    const body = readsBody ? await readJsonBody(request) : undefined
+    validator.validate(operationId, { path: decode(path, 'path'), query, ...(body === undefined ? {} : { body }) })
+    try {
+      return { status: 200, headers, body: await operations[operationId]!({ params, query, body }) }
+    } catch (error) {
+      // Controls check their input by throwing ConfigError (as they do for in-process callers);
+      // over HTTP that is the client's bad input.
+      if (error instanceof ConfigError) throw new HttpError(400, ErrorCode.invalidRequest, error.message)
+      throw error
+    }
+  }
+
+  // A ClaimingHandler, like the API handler: first in line, this handler sees every request, and
+  // msw's own run() would clone each of them before its predicate said no.
+  return new ClaimingHandler(
+    (url) => (origin === undefined || url.origin === origin) && (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)),
+    async (request, url) => {
+      const headers = new Headers({ 'cache-control': 'no-store' })
+      const reply = await answer(request, url, headers).catch((error: unknown) => errorReply(error, headers, onUnexpectedError))
+      return toResponse(reply, request)
+    },
+  )
+}
+
+function decode(value: string, name: string): string {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    throw new HttpError(400, ErrorCode.invalidRequest, `${name} is not valid percent-encoded UTF-8`)
+  }
+}

@@ -1,0 +1,721 @@
+// Generated from fixtures/admin-openapi.yaml by scripts/generate-contract.mjs. Do not edit.
+// Regenerate with `npm run generate`; `npm run generate -- --check` fails when this file is stale.
+import type { OpenApiDocument } from './openapi-document-type.js'
+
+export const adminOpenapiDocument: OpenApiDocument = {
+  "openapi": "3.1.0",
+  "info": {
+    "title": "petstore-sandbox admin API",
+    "version": "1.0.0",
+    "description": "Controls of a running sandbox, for a shared staging stand-in: health, state, reset, clock, quotas and bans, injected faults, the last requests. Served under /__sandbox/ (outside the Animal Store API's /v1) only when the sandbox has an admin token (`--admin-token`, `PETSTORE_SANDBOX_ADMIN_TOKEN`, or the `adminToken` option); otherwise these paths are 404. API keys never open it. Every error is an Error body whose `status` equals the HTTP status.\n"
+  },
+  "servers": [
+    {
+      "url": "/__sandbox"
+    }
+  ],
+  "security": [
+    {
+      "adminToken": []
+    }
+  ],
+  "paths": {
+    "/health": {
+      "get": {
+        "operationId": "health",
+        "summary": "The sandbox answers, and what its clock says.",
+        "responses": {
+          "200": {
+            "description": "Up.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "status",
+                    "now"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "status": {
+                      "const": "ok"
+                    },
+                    "now": {
+                      "type": "string",
+                      "format": "date-time"
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/state": {
+      "get": {
+        "operationId": "getState",
+        "summary": "Pet count and next id, every key with its plan, quota and ban, the faults.",
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/State"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/reset": {
+      "post": {
+        "operationId": "reset",
+        "summary": "Restores the seeded pets (durably, with --state) and forgets counters and bans; the clock stays unless clock=true.",
+        "parameters": [
+          {
+            "name": "clock",
+            "in": "query",
+            "required": false,
+            "description": "true also puts the clock back on real time (undoes set and advance).",
+            "schema": {
+              "type": "boolean"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/State"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/clock": {
+      "get": {
+        "operationId": "getClock",
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Clock"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "post": {
+        "operationId": "moveClock",
+        "summary": "Sets the clock to an instant, or advances it (negative moves it back). It keeps running.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "oneOf": [
+                  {
+                    "type": "object",
+                    "required": [
+                      "set"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "set": {
+                        "type": "string",
+                        "format": "date-time"
+                      }
+                    }
+                  },
+                  {
+                    "type": "object",
+                    "required": [
+                      "advanceMs"
+                    ],
+                    "additionalProperties": false,
+                    "properties": {
+                      "advanceMs": {
+                        "type": "integer"
+                      }
+                    }
+                  }
+                ]
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Clock"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/keys/{key}": {
+      "parameters": [
+        {
+          "name": "key",
+          "in": "path",
+          "required": true,
+          "description": "A configured API key, percent-encoded.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "get": {
+        "operationId": "getKey",
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Key"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "patch": {
+        "operationId": "arrangeKey",
+        "summary": "Sets what is left of a key's quota, and bans or unbans it.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "minProperties": 1,
+                "properties": {
+                  "remaining": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "description": "Left in both windows (capped by each limit)."
+                  },
+                  "minuteRemaining": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "dayRemaining": {
+                    "type": "integer",
+                    "minimum": 0
+                  },
+                  "banned": {
+                    "description": "true (ban for banSeconds), false (lift the ban), or a ban length in seconds.",
+                    "oneOf": [
+                      {
+                        "type": "boolean"
+                      },
+                      {
+                        "type": "number",
+                        "exclusiveMinimum": 0
+                      }
+                    ]
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Key"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/faults": {
+      "get": {
+        "operationId": "getFaults",
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Faults"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "put": {
+        "operationId": "setFaults",
+        "summary": "Replaces the fault configuration; the draws start over from its seed.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "additionalProperties": false,
+                "properties": {
+                  "latency": {
+                    "oneOf": [
+                      {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": 60000
+                      },
+                      {
+                        "$ref": "#/components/schemas/LatencyRange"
+                      }
+                    ]
+                  },
+                  "errorRate": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 1
+                  },
+                  "kinds": {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                      "$ref": "#/components/schemas/FaultKind"
+                    }
+                  },
+                  "operations": {
+                    "type": "object",
+                    "additionalProperties": {
+                      "$ref": "#/components/schemas/OperationFaults"
+                    }
+                  },
+                  "seed": {
+                    "type": "integer",
+                    "minimum": 0
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Faults"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/requests": {
+      "get": {
+        "operationId": "listRequests",
+        "summary": "The last requests answered under /v1, oldest first, keys masked.",
+        "parameters": [
+          {
+            "name": "limit",
+            "in": "query",
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The kept requests (at most --keep-requests).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "requests"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "requests": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/RequestLogEntry"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "securitySchemes": {
+      "adminToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The admin token; API keys are refused with 401."
+      }
+    },
+    "responses": {
+      "Error": {
+        "description": "400 invalid_request, 401 unauthorized, 404 not_found, 405 method_not_allowed, 415 unsupported_media_type.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            }
+          }
+        }
+      },
+      "State": {
+        "description": "The state summary.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/State"
+            }
+          }
+        }
+      },
+      "Clock": {
+        "description": "The sandbox clock.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "required": [
+                "now"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "now": {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              }
+            }
+          }
+        }
+      },
+      "Key": {
+        "description": "A key's quota and ban.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "required": [
+                "key",
+                "quota"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "key": {
+                  "type": "string"
+                },
+                "quota": {
+                  "$ref": "#/components/schemas/Quota"
+                }
+              }
+            }
+          }
+        }
+      },
+      "Faults": {
+        "description": "The fault configuration in force.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Faults"
+            }
+          }
+        }
+      }
+    },
+    "schemas": {
+      "Error": {
+        "type": "object",
+        "required": [
+          "code",
+          "message",
+          "status"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "pattern": "^[a-z][a-z0-9_]*$"
+          },
+          "message": {
+            "type": "string",
+            "minLength": 1
+          },
+          "status": {
+            "type": "integer",
+            "minimum": 400,
+            "maximum": 599
+          }
+        }
+      },
+      "State": {
+        "type": "object",
+        "required": [
+          "now",
+          "pets",
+          "keys",
+          "faults"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "now": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "pets": {
+            "type": "object",
+            "required": [
+              "count",
+              "nextId"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "count": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "nextId": {
+                "type": "integer",
+                "minimum": 1
+              }
+            }
+          },
+          "keys": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "key",
+                "plan",
+                "quota"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "key": {
+                  "type": "string"
+                },
+                "plan": {
+                  "enum": [
+                    "free",
+                    "pro",
+                    "business",
+                    "enterprise"
+                  ]
+                },
+                "quota": {
+                  "$ref": "#/components/schemas/Quota"
+                }
+              }
+            }
+          },
+          "faults": {
+            "$ref": "#/components/schemas/Faults"
+          }
+        }
+      },
+      "Window": {
+        "type": "object",
+        "required": [
+          "limit",
+          "used",
+          "remaining",
+          "reset"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "limit": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "used": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "remaining": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "reset": {
+            "type": "integer",
+            "description": "Unix seconds at which the window ends."
+          }
+        }
+      },
+      "Quota": {
+        "type": "object",
+        "required": [
+          "limit",
+          "remaining",
+          "reset",
+          "banned",
+          "minute",
+          "day",
+          "refused"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "limit": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The limit of the binding window (what X-RateLimit-Limit says)."
+          },
+          "remaining": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Requests left in the binding window; 0 while banned."
+          },
+          "reset": {
+            "type": "integer",
+            "description": "Unix seconds at which the binding window",
+            "or the ban": null,
+            "ends.": null
+          },
+          "banned": {
+            "type": "boolean",
+            "description": "Whether requests are refused with 429 temporarily_banned right now."
+          },
+          "minute": {
+            "$ref": "#/components/schemas/Window"
+          },
+          "day": {
+            "$ref": "#/components/schemas/Window"
+          },
+          "refused": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Refusals counted towards a ban in the current window."
+          },
+          "bannedUntil": {
+            "type": "integer",
+            "description": "Epoch ms at which the ban ends; absent when not banned."
+          }
+        }
+      },
+      "FaultKind": {
+        "enum": [
+          "500",
+          "503",
+          "drop"
+        ]
+      },
+      "LatencyRange": {
+        "type": "object",
+        "required": [
+          "min",
+          "max"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "min": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 60000
+          },
+          "max": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 60000
+          }
+        }
+      },
+      "OperationFaults": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "latency": {
+            "$ref": "#/components/schemas/LatencyRange"
+          },
+          "errorRate": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1
+          }
+        }
+      },
+      "Faults": {
+        "type": "object",
+        "required": [
+          "latency",
+          "errorRate",
+          "kinds",
+          "operations",
+          "seed"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "latency": {
+            "$ref": "#/components/schemas/LatencyRange"
+          },
+          "errorRate": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1
+          },
+          "kinds": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FaultKind"
+            }
+          },
+          "operations": {
+            "type": "object",
+            "additionalProperties": {
+              "$ref": "#/components/schemas/OperationFaults"
+            }
+          },
+          "seed": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
+      },
+      "RequestLogEntry": {
+        "type": "object",
+        "required": [
+          "time",
+          "method",
+          "path",
+          "status",
+          "durationMs",
+          "key"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "time": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "method": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string"
+          },
+          "status": {
+            "type": "integer",
+            "description": "The HTTP status",
+            "0 for an injected dropped connection.": null
+          },
+          "durationMs": {
+            "type": "number",
+            "minimum": 0
+          },
+          "key": {
+            "type": "string",
+            "description": "Masked key, or - without one."
+          },
+          "fault": {
+            "type": "string",
+            "description": "The X-Sandbox-Fault mark",
+            "or drop.": null
+          }
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import { HttpError } from '../errors/http-error.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { createRandom, seedFor } from './create-random.js'
+import type { FaultKind, ResolvedFaults } from './fault-config.js'
+
+/** Marks every response that carries an injected fault, so nobody mistakes it for a bug. */
+export const FAULT_HEADER = 'x-sandbox-fault'
+
+/** Thrown for an injected dropped connection: the pipeline answers it with `Response.error()`. */
+export class DroppedConnection extends Error {
+  constructor() {
+    super('injected fault: connection dropped')
+    this.name = 'DroppedConnection'
+  }
+}
+
+export interface FaultInjectorOptions {
+  faults: ResolvedFaults
+  /**
+   * Waits out injected latency. Default: a real `setTimeout`, independent of the sandbox clock
+   * (moving the clock must not shorten a delay). Tests pass one that records instead of waiting.
+   */
+  sleep?: (ms: number) => Promise<void>
+}
+
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Draws the faults of each request that reaches an operation. Each operation has its own PRNG
+ * stream, and every request takes exactly three draws (latency, failure, kind) whatever the
+ * configuration, so the n-th request to an operation meets the same faults in every run with the
+ * same seed, however requests to other operations interleave.
+ */
+export function createFaultInjector({ faults, sleep = realSleep }: FaultInjectorOptions) {
+  let config = faults
+  let streams = new Map<string, () => number>()
+
+  function stream(operationId: string): () => number {
+    let random = streams.get(operationId)
+    if (random === undefined) {
+      random = createRandom(seedFor(config.seed, operationId))
+      streams.set(operationId, random)
+    }
+    return random
+  }
+
+  return {
+    config: (): ResolvedFaults => config,
+    /** Replaces the configuration; the draws start over from the seed. */
+    configure(next: ResolvedFaults): void {
+      config = next
+      streams = new Map()
+    },
+    /** Starts the draws over from the seed (on `reset()`), so a reset run repeats too. */
+    restart(): void {
+      streams = new Map()
+    },
+    /**
+     * Waits out this request's latency and marks it in `headers`; throws the injected failure,
+     * if one is drawn: an HttpError (500/503) or a DroppedConnection.
+     */
+    async inject(operationId: string, headers: Headers): Promise<void> {
+      const random = stream(operationId)
+      const latencyDraw = random()
+      const failureDraw = random()
+      const kindDraw = random()
+      const override = config.operations[operationId]
+      const latency = override?.latency ?? config.latency
+      const errorRate = override?.errorRate ?? config.errorRate
+      const marks: string[] = []
+      const ms = latency.min + Math.floor(latencyDraw * (latency.max - latency.min + 1))
+      if (ms > 0) {
+        marks.push(`latency=${ms}ms`)
+        headers.set(FAULT_HEADER, marks.join(', '))
+        await sleep(ms)
+      }
+      if (failureDraw >= errorRate) return
+      const kind: FaultKind = config.kinds[Math.floor(kindDraw * config.kinds.length)] ?? '500'
+      if (kind === 'drop') throw new DroppedConnection()
+      marks.push(`error=${kind}`)
+      headers.set(FAULT_HEADER, marks.join(', '))
+      throw kind === '503'
+        ? new HttpError(503, ErrorCode.serviceUnavailable, `Injected fault (${FAULT_HEADER}): the service is unavailable; this is a rehearsal, not a bug`, { 'retry-after': '1' })
+        : new HttpError(500, ErrorCode.internalError, `Injected fault (${FAULT_HEADER}): internal error; this is a rehearsal, not a bug`)
+    },
+  }
+}
+
+export type FaultInjector = ReturnType<typeof createFaultInjector>

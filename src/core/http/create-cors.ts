@@ -1,0 +1,58 @@
+import type { Reply } from './reply.js'
+
+/** Response headers a browser app may read (D19). */
+export const EXPOSED_HEADERS = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Deprecation',
+  'Sunset',
+  'Link',
+  // Injected faults are marked so a page can tell them from real failures (issue 6).
+  'X-Sandbox-Fault',
+].join(', ')
+
+export type CorsOrigins = '*' | readonly string[]
+
+/**
+ * CORS for browser frontends on other origins (D19): any origin by default, or only the listed
+ * ones. Bearer keys travel in `Authorization`, which is not a CORS credential, so `*` is safe.
+ */
+export function createCors(origins: CorsOrigins) {
+  const allowed = origins === '*' ? undefined : new Set(origins)
+
+  // With `*` every answer says so, Origin or not: happy-dom preflights cross-origin requests
+  // without an Origin header and refuses the real request unless the allow headers come back.
+  function allowOrigin(request: Request, headers: Headers): boolean {
+    if (allowed === undefined) {
+      headers.set('access-control-allow-origin', '*')
+      return true
+    }
+    headers.append('vary', 'Origin')
+    const origin = request.headers.get('origin')
+    if (origin === null || !allowed.has(origin)) return false
+    headers.set('access-control-allow-origin', origin)
+    return true
+  }
+
+  return {
+    /** Adds the CORS headers of an actual (non-preflight) response. */
+    apply(request: Request, headers: Headers): void {
+      if (allowOrigin(request, headers)) headers.set('access-control-expose-headers', EXPOSED_HEADERS)
+    },
+
+    /** Answers a preflight (or a plain OPTIONS) without a key and without spending quota. */
+    preflight(request: Request, headers: Headers, allow: readonly string[]): Reply {
+      headers.set('allow', allow.join(', '))
+      if (allowOrigin(request, headers)) {
+        headers.set('access-control-allow-methods', allow.join(', '))
+        headers.set('access-control-allow-headers', 'Authorization, Content-Type')
+        headers.set('access-control-max-age', '600')
+      }
+      return { status: 204, headers }
+    },
+  }
+}
+
+export type Cors = ReturnType<typeof createCors>

@@ -1,0 +1,75 @@
+import type { ApiKey } from '../auth/key-config.js'
+import { parseBearer } from '../auth/parse-bearer.js'
+import { PLANS } from '../auth/plans.js'
+import type { RouteMatch } from '../contract/create-router.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { HttpError } from '../errors/http-error.js'
+import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
+import type { Deprecation } from '../http/create-deprecations.js'
+import type { Reply } from '../http/reply.js'
+import type { RateDecision } from '../rate-limit/create-rate-limiter.js'
+import type { ApiHandlerParts } from './api-handler-parts.js'
+import { withHead } from './with-head.js'
+
+/** A request let in: its path below the API prefix, its route, and the deprecation it falls under. */
+export interface Admission {
+  apiPath: string
+  route: RouteMatch | undefined
+  deprecation: Deprecation | undefined
+}
+
+/**
+ * The first step of every request: CORS and deprecation headers, the rate limit (per key, or per
+ * client address without a valid key, D16), then the API's scope and the key (D17). Every answer
+ * from here on carries the rate-limit headers. A preflight is answered here, without a key and
+ * without spending quota.
+ */
+export function admit(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): Admission | Reply {
+  parts.cors.apply(request, headers)
+  const apiPath = parts.scope.apiPath(url)
+  const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
+
+  const deprecation = route?.kind === 'operation' ? parts.deprecations.of(route.operation.operationId) : undefined
+  if (deprecation !== undefined) for (const [name, value] of deprecation.headers) headers.set(name, value)
+
+  const token = parseBearer(request.headers.get('authorization'))
+  const apiKey: ApiKey | undefined = token === undefined ? undefined : parts.keyRing.find(token)
+  const bucket = apiKey ? `key:${apiKey.key}` : `address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT}`
+  const limits = apiKey ?? PLANS.free
+
+  // OPTIONS is no operation of the document, so a known path reports it as not allowed.
+  if (method === 'OPTIONS' && route?.kind === 'method-not-allowed') {
+    setRateLimitHeaders(headers, parts.rateLimiter.peek(bucket, limits))
+    return parts.cors.preflight(request, headers, withHead(route.allow).concat('OPTIONS'))
+  }
+
+  const decision = parts.rateLimiter.take(bucket, limits)
+  setRateLimitHeaders(headers, decision)
+  if (decision.outcome !== 'allowed') throw refusal(decision)
+
+  if (apiPath === undefined) {
+    throw new HttpError(404, ErrorCode.notFound, `${url.pathname} is not part of the API; it is served under ${parts.scope.prefix}`)
+  }
+  if (apiKey === undefined) {
+    throw new HttpError(
+      401,
+      ErrorCode.unauthorized,
+      token === undefined ? 'An API key is required: send Authorization: Bearer <key>' : 'The API key is not valid',
+      { 'www-authenticate': token === undefined ? 'Bearer' : 'Bearer error="invalid_token"' },
+    )
+  }
+  return { apiPath, route, deprecation }
+}
+
+function refusal(decision: RateDecision): HttpError {
+  const retryAfter = { 'retry-after': String(decision.retryAfter) }
+  return decision.outcome === 'temporarily_banned'
+    ? new HttpError(429, ErrorCode.temporarilyBanned, `This client is temporarily banned after repeated requests over its rate limit; retry in ${decision.retryAfter} s`, retryAfter)
+    : new HttpError(429, ErrorCode.rateLimited, `Rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfter} s`, retryAfter)
+}
+
+function setRateLimitHeaders(headers: Headers, decision: RateDecision): void {
+  headers.set('x-ratelimit-limit', String(decision.limit))
+  headers.set('x-ratelimit-remaining', String(decision.remaining))
+  headers.set('x-ratelimit-reset', String(decision.reset))
+}

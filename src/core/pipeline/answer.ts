@@ -1,0 +1,22 @@
+import type { Reply } from '../http/reply.js'
+import { admit } from './admit.js'
+import type { ApiHandlerParts } from './api-handler-parts.js'
+import { readInput } from './read-input.js'
+import { resolve } from './resolve.js'
+
+/**
+ * The request pipeline, in order: every request under the API's scope takes these steps, so every
+ * answer, refusals included, carries the same headers. A step refuses by throwing `HttpError`.
+ */
+export async function answer(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): Promise<Reply> {
+  const admitted = admit(parts, request, url, method, headers)
+  if ('status' in admitted) return admitted
+  const resolved = resolve(parts, admitted, method)
+  // Faults hit requests a healthy server would serve: after auth and the rate limit (a failed
+  // request still spent quota, as at a real gateway), before the body is read.
+  await parts.faults.inject(resolved.info.operationId, headers)
+  const input = await readInput(parts, request, url, admitted.apiPath, resolved)
+  await parts.ready()
+  const { status, body } = await resolved.operation.handle(input)
+  return { status, headers, body }
+}

@@ -1,0 +1,29 @@
+import type { KeyRing } from '../auth/create-key-ring.js'
+import type { SandboxClock } from '../clock/create-clock.js'
+import type { ApiScope } from '../contract/create-api-scope.js'
+import type { Router } from '../contract/create-router.js'
+import type { FaultInjector } from '../faults/create-fault-injector.js'
+import type { Cors } from '../http/create-cors.js'
+import type { Deprecations } from '../http/create-deprecations.js'
+import type { Operation } from '../operations/operation.js'
+import type { RateLimiter } from '../rate-limit/create-rate-limiter.js'
+import type { RequestLog } from '../request-log/create-request-log.js'
+import type { RequestValidator } from '../validation/create-request-validator.js'
+
+/** Everything the request pipeline reads, composed once per sandbox by `createSandbox`. */
+export interface ApiHandlerParts {
+  scope: ApiScope
+  router: Router
+  operations: Readonly<Record<string, Operation>>
+  keyRing: KeyRing
+  rateLimiter: RateLimiter
+  validator: RequestValidator
+  deprecations: Deprecations
+  cors: Cors
+  clock: SandboxClock
+  faults: FaultInjector
+  requestLog: RequestLog
+  /** Waits for the store to be seeded (or re-seeded after `reset()`). */
+  ready: () => Promise<void>
+  onUnexpectedError: (error: unknown) => void
+}

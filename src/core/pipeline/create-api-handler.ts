@@ -1,0 +1,52 @@
+import type { HttpHandler } from 'msw'
+import { redactKeys } from '../auth/redact-keys.js'
+import { errorReply } from '../errors/error-reply.js'
+import { HttpError } from '../errors/http-error.js'
+import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
+import { toResponse } from '../http/to-response.js'
+import type { ApiHandlerParts } from './api-handler-parts.js'
+import { answer } from './answer.js'
+import { ClaimingHandler } from './claiming-handler.js'
+
+export type { ApiHandlerParts } from './api-handler-parts.js'
+
+/**
+ * The sandbox as one msw handler: `answer` runs the pipeline, and this edge logs the request and
+ * builds the Response. One handler instead of one per operation: the 404/405/501 fallbacks need
+ * the policies too, and msw tries a single predicate per request instead of a list of path
+ * patterns. It is a `ClaimingHandler`, which parses the URL once.
+ */
+export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
+  return new ClaimingHandler(
+    (url) => parts.scope.claims(url),
+    (request, url) => handleRequest(parts, request, url),
+  )
+}
+
+async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL): Promise<Response> {
+  const started = performance.now()
+  const headers = new Headers()
+  const method = request.method.toUpperCase()
+  const reply = await answer(parts, request, url, method, headers).catch((error: unknown) =>
+    // An injected dropped connection: in-process fetch rejects with a TypeError, and the HTTP
+    // adapter destroys the socket.
+    error instanceof DroppedConnection ? undefined : errorReply(withKeysRedacted(error, parts), headers, parts.onUnexpectedError),
+  )
+  parts.requestLog.record({
+    time: parts.clock.now(),
+    method,
+    url,
+    status: reply?.status ?? 0,
+    durationMs: Math.round((performance.now() - started) * 10) / 10,
+    authorization: request.headers.get('authorization'),
+    ...(reply === undefined ? { fault: 'drop' } : headers.has(FAULT_HEADER) ? { fault: headers.get(FAULT_HEADER)! } : {}),
+  })
+  return reply === undefined ? Response.error() : toResponse(reply, request)
+}
+
+/** Messages echo paths and values the client sent; a key among them is masked. */
+function withKeysRedacted(error: unknown, parts: ApiHandlerParts): unknown {
+  if (!(error instanceof HttpError)) return error
+  const message = redactKeys(error.message, parts.keyRing.keys.map((apiKey) => apiKey.key))
+  return message === error.message ? error : new HttpError(error.status, error.code, message, { ...error.headers })
+}

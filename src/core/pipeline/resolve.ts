@@ -1,0 +1,46 @@
+import type { OperationInfo } from '../contract/create-router.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { HttpError } from '../errors/http-error.js'
+import type { Operation } from '../operations/operation.js'
+import type { Admission } from './admit.js'
+import type { ApiHandlerParts } from './api-handler-parts.js'
+import { withHead } from './with-head.js'
+
+// D11: areas the spec says exist without saying how they behave.
+const UNSPECIFIED_AREAS = ['/store', '/categories']
+
+/** An admitted request's operation, and the route's raw path parameters. */
+export interface Resolution {
+  info: OperationInfo
+  operation: Operation
+  params: Record<string, string>
+}
+
+/**
+ * The operation an admitted request is for, or the refusal that says why there is none:
+ * 501 for the areas the spec leaves unspecified (D11), 404 and 405 with `Allow` (D10), and 410
+ * once the sandbox clock has passed a deprecated operation's sunset (D18).
+ */
+export function resolve(parts: ApiHandlerParts, { apiPath, route, deprecation }: Admission, method: string): Resolution {
+  const prefix = parts.scope.prefix
+  if (UNSPECIFIED_AREAS.some((area) => apiPath === area || apiPath.startsWith(`${area}/`))) {
+    throw new HttpError(501, ErrorCode.notImplemented, `${prefix}${apiPath}: this area exists, but its behaviour is not yet specified`)
+  }
+  if (route === undefined || route.kind === 'not-found') {
+    throw new HttpError(404, ErrorCode.notFound, `no resource at ${prefix}${apiPath}`)
+  }
+  if (route.kind === 'method-not-allowed') {
+    const allow = withHead(route.allow).concat('OPTIONS').join(', ')
+    throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${prefix}${apiPath}; allowed: ${allow}`, { allow })
+  }
+  if (deprecation !== undefined && parts.clock.now() >= deprecation.sunset) {
+    throw new HttpError(
+      410,
+      ErrorCode.gone,
+      `${route.operation.method} ${prefix}${route.operation.path} was removed on ${new Date(deprecation.sunset).toUTCString()}; use ${deprecation.successor} instead`,
+    )
+  }
+  const operation = parts.operations[route.operation.operationId]
+  if (operation === undefined) throw new Error(`no implementation for ${route.operation.operationId}`)
+  return { info: route.operation, operation, params: route.params }
+}

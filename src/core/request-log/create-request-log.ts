@@ -1,0 +1,73 @@
+import { maskAuthorization, maskUrl } from '../auth/mask-key.js'
+import { redactKeys } from '../auth/redact-keys.js'
+
+/** One answered request as the admin API and `sandbox.requests` show it; the key is masked. */
+export interface RequestLogEntry {
+  /** ISO 8601, by the sandbox clock. */
+  time: string
+  method: string
+  /** Path and query, with credential-like query parameters masked. */
+  path: string
+  /** The HTTP status, or 0 for an injected dropped connection. */
+  status: number
+  durationMs: number
+  /** The masked key (`sand…#1a2b`), `-` without an Authorization header. */
+  key: string
+  /** The `X-Sandbox-Fault` mark (`latency=120ms, error=503`, `drop`), when a fault was injected. */
+  fault?: string
+}
+
+/** What the pipeline hands over per request: raw, so recording costs no masking or formatting. */
+export interface RequestRecord {
+  /** Epoch ms, by the sandbox clock. */
+  time: number
+  method: string
+  url: URL
+  status: number
+  durationMs: number
+  authorization: string | null
+  fault?: string
+}
+
+/**
+ * The last `capacity` exchanges, oldest first, in a ring buffer: memory stays bounded however
+ * long a shared sandbox runs. Entries are kept raw and masked when read (the Authorization key,
+ * credential-like query parameters, and any configured key a client put in the URL): recording
+ * runs on every request, reading only when someone asks, and no masked value ever leaves.
+ */
+export function createRequestLog(capacity: number, keys: readonly string[] = []) {
+  const entries: Array<RequestRecord | undefined> = new Array<RequestRecord | undefined>(capacity)
+  let next = 0
+  let size = 0
+
+  const shown = ({ time, url, authorization, ...rest }: RequestRecord): RequestLogEntry => ({
+    time: new Date(time).toISOString(),
+    ...rest,
+    path: redactKeys(maskUrl(url.pathname + url.search), keys),
+    key: maskAuthorization(authorization ?? undefined),
+  })
+
+  return {
+    capacity,
+    record(entry: RequestRecord): void {
+      if (capacity === 0) return
+      entries[next] = entry
+      next = (next + 1) % capacity
+      size = Math.min(size + 1, capacity)
+    },
+    /** The last `limit` entries (default all kept), oldest first. */
+    last(limit = capacity): RequestLogEntry[] {
+      const count = Math.min(Math.max(0, limit), size)
+      const out: RequestLogEntry[] = []
+      for (let i = count; i > 0; i--) out.push(shown(entries[(next - i + capacity) % capacity]!))
+      return out
+    },
+    clear(): void {
+      entries.fill(undefined)
+      next = 0
+      size = 0
+    },
+  }
+}
+
+export type RequestLog = ReturnType<typeof createRequestLog>

@@ -1,0 +1,321 @@
+import type { HttpHandler } from 'msw'
+import { createClock, type SandboxClock } from '../clock/create-clock.js'
+import { createApiScope } from '../contract/create-api-scope.js'
+import { createRouter } from '../contract/create-router.js'
+import { openapiDocument } from '../contract/openapi-document.js'
+import { createApiHandler, type ApiHandlerParts } from '../pipeline/create-api-handler.js'
+import { createPet } from '../operations/create-pet.js'
+import { getPet } from '../operations/get-pet.js'
+import { listPets } from '../operations/list-pets.js'
+import { createKeyRing } from '../auth/create-key-ring.js'
+import type { ApiKey } from '../auth/key-config.js'
+import { createCors } from '../http/create-cors.js'
+import { createDeprecations } from '../http/create-deprecations.js'
+import { createRateLimiter, type QuotaChange, type QuotaState } from '../rate-limit/create-rate-limiter.js'
+import { createRequestValidator } from '../validation/create-request-validator.js'
+import { resolveOptions } from './resolve-options.js'
+import type { SandboxOptions } from './sandbox-options.js'
+import { createPetStore } from '../store/create-pet-store.js'
+import type { NewPet, Pet } from '../store/pet.js'
+import { seedPets } from '../store/seed-pets.js'
+import { assertPet } from '../store/assert-pet.js'
+import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
+import { ConfigError } from '../errors/config-error.js'
+import { createAdminHandler } from '../admin/create-admin-handler.js'
+import type { StateSummary } from '../admin/admin-controls.js'
+import { createFaultInjector } from '../faults/create-fault-injector.js'
+import { resolveFaults, type FaultOptions, type ResolvedFaults } from '../faults/fault-config.js'
+import { createRequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
+import { createSandboxFetch } from './create-sandbox-fetch.js'
+
+/**
+ * A sandbox: the msw handlers of the Animal Store API and the state behind them, with the controls a
+ * test uses to arrange and inspect that state without HTTP. Made by {@link createSandbox}.
+ *
+ * @example
+ * import { setupServer } from 'msw/node'
+ * import { createSandbox } from 'petstore-sandbox'
+ *
+ * const sandbox = createSandbox()
+ * const server = setupServer(...sandbox.handlers)
+ * beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
+ * beforeEach(() => sandbox.reset())
+ * afterAll(() => server.close())
+ */
+export interface Sandbox {
+  /**
+   * The msw request handlers of the API, for `setupServer` (Node) or `setupWorker` (browser).
+   * Without `baseUrl` they answer `/v1` on any origin and leave every other request alone.
+   *
+   * @example
+   * const server = setupServer(...sandbox.handlers)       // msw/node
+   * const worker = setupWorker(...sandbox.handlers)       // msw/browser
+   */
+  readonly handlers: HttpHandler[]
+  /**
+   * A `fetch` answered by the sandbox directly, with no interception and no msw server: give it
+   * to the client under test, and its requests can never reach the network, whenever the client
+   * was built. Requests outside the API reject with a TypeError. Relative URLs resolve against
+   * `baseUrl`, or the page's location.
+   *
+   * @example
+   * const client = createClient<paths>({ baseUrl: 'http://api.test/v1', fetch: sandbox.fetch })
+   * const { data } = await client.GET('/pets', { headers: { Authorization: 'Bearer sandbox-free-key' } })
+   */
+  readonly fetch: typeof fetch
+  /**
+   * The same, claiming the whole origin: paths outside the API prefix get a 404 Error body with
+   * rate-limit headers. The HTTP server (`petstore-sandbox start`) serves these.
+   *
+   * @example
+   * const response = await getResponse(sandbox.originHandlers, request)
+   */
+  readonly originHandlers: HttpHandler[]
+  /**
+   * The sandbox clock (D20): rate-limit windows, bans and the sunset read it. `set` and
+   * `advance` move it; it keeps running forward from there.
+   *
+   * @example
+   * sandbox.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 from now on
+   * sandbox.clock.advance(60_000)               // a fresh minute window
+   */
+  readonly clock: SandboxClock
+  /**
+   * The configured keys with their resolved limits.
+   *
+   * @example
+   * sandbox.keys.find((key) => key.plan === 'pro')?.perMinute   // 300
+   */
+  readonly keys: readonly ApiKey[]
+  /**
+   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban. The
+   * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
+   * meanwhile wait for it.
+   *
+   * @example
+   * beforeEach(() => sandbox.reset({ clock: true }))
+   */
+  reset(options?: SandboxResetOptions): Promise<void>
+  /**
+   * Resolves once the seeded pets are in the store. Requests wait for it by themselves; call it
+   * before reading `pets` right after `createSandbox()`.
+   *
+   * @example
+   * await sandbox.ready()
+   * sandbox.pets.all().length   // 50
+   */
+  ready(): Promise<void>
+  /**
+   * Arrange and read stored pets without HTTP and without spending quota.
+   *
+   * @example
+   * const pet = await sandbox.pets.create({ name: 'Biscuit', categoryId: 2, status: 'sold' })
+   * await sandbox.pets.put({ ...pet, status: 'available' })
+   * sandbox.pets.get(pet.id)?.status   // 'available'
+   */
+  readonly pets: SandboxPets
+  /**
+   * Inspect and arrange a configured key's quota (both windows and the ban) without looping over
+   * requests. Throws `ConfigError` for a key that is not configured.
+   *
+   * @example
+   * sandbox.quota.set('sandbox-free-key', { remaining: 0 })   // the next request is a 429
+   * sandbox.quota.get('sandbox-free-key').reset               // when the minute ends, Unix seconds
+   */
+  readonly quota: SandboxQuota
+  /**
+   * Injected faults (latency, 500/503, dropped connections), seeded so runs repeat. `get` reads the
+   * configuration, `set` replaces it (the draws start over from its seed).
+   *
+   * @example
+   * sandbox.faults.set({ errorRate: 1, kinds: ['503'] })   // every operation answers 503
+   * sandbox.faults.set({})                                      // no faults
+   */
+  readonly faults: {
+    get(): ResolvedFaults
+    set(options: FaultOptions): ResolvedFaults
+  }
+  /**
+   * The last `limit` answered requests (default: all kept), oldest first, keys masked.
+   *
+   * @example
+   * sandbox.requests(5).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)
+   */
+  requests(limit?: number): RequestLogEntry[]
+  /**
+   * Pet count, next id, every key with its plan, quota and ban, and the faults: what
+   * `GET /__sandbox/state` shows.
+   *
+   * @example
+   * const { pets } = await sandbox.state()   // { count: 50, nextId: 51 }
+   */
+  state(): Promise<StateSummary>
+}
+
+/**
+ * What `sandbox.reset()` restores besides the pets, counters and bans.
+ *
+ * @example
+ * await sandbox.reset({ clock: true })   // and the clock back on real time
+ */
+export interface SandboxResetOptions {
+  /** Also put the clock back on its time source (undoes `clock.set` and `clock.advance`). */
+  clock?: boolean
+}
+
+/**
+ * The stored pets of a sandbox (`sandbox.pets`). Reads reflect the store as requests see it;
+ * writes validate the pet (throwing `TypeError` for one the contract does not allow) and are seen
+ * by the next request.
+ *
+ * @example
+ * await sandbox.ready()
+ * const sold = sandbox.pets.all().filter((pet) => pet.status === 'sold')
+ */
+export interface SandboxPets {
+  /** Every stored pet, ascending by id. Call after `ready()` (or any awaited request). */
+  all(): Pet[]
+  /** The pet with this id, if stored. */
+  get(id: number): Pet | undefined
+  /** Stores a new pet as `createPet` would (the next id is assigned) and returns it. */
+  create(pet: NewPet): Promise<Pet>
+  /**
+   * Stores `pet` under its own id: replaces the stored pet with that id, or adds it when the id
+   * is beyond every assigned one (later creates continue after it). Returns the stored pet.
+   */
+  put(pet: Pet): Promise<Pet>
+}
+
+/**
+ * The rate-limit state of a sandbox's keys (`sandbox.quota`).
+ *
+ * @example
+ * sandbox.quota.set('sandbox-free-key', { banned: true })
+ * sandbox.quota.get('sandbox-free-key').banned   // true
+ */
+export interface SandboxQuota {
+  /** Where `key` stands: binding window, both windows, ban. Counts no request. */
+  get(key: string): QuotaState
+  /** Sets what is left (both windows, or one) and starts or lifts a ban; returns the new state. */
+  set(key: string, change: QuotaChange): QuotaState
+}
+
+/**
+ * Creates a stateful, in-memory Animal Store API: msw handlers plus the state behind them. Options
+ * are checked here (a bad one throws `ConfigError`), never per request. Each call is independent:
+ * its own store, clock, counters and Faker instance.
+ *
+ * @example
+ * import { setupServer } from 'msw/node'
+ * import { createSandbox } from 'petstore-sandbox'
+ *
+ * const sandbox = createSandbox({ seed: 7, pets: 20 })
+ * const server = setupServer(...sandbox.handlers)
+ * server.listen()
+ * const response = await fetch('http://api.test/v1/pets?status=sold', {
+ *   headers: { Authorization: 'Bearer sandbox-free-key' },
+ * })
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const resolved = resolveOptions(options)
+  const clock = createClock(resolved.now)
+  const router = createRouter(openapiDocument)
+  const store = createPetStore({ seed: () => seedPets(resolved.seed, resolved.pets), ...(resolved.storage ? { storage: resolved.storage } : {}) })
+  const keyRing = createKeyRing(resolved.keys)
+  const rateLimiter = createRateLimiter({ now: clock.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds })
+  const validator = createRequestValidator(openapiDocument)
+  const operationIds = router.operations().map((operation) => operation.operationId)
+  const faults = createFaultInjector({ faults: resolveFaults(resolved.faults, resolved.seed, operationIds), ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
+  const requestLog = createRequestLog(resolved.requestLogSize, resolved.keys.map((apiKey) => apiKey.key))
+
+  const parts: Omit<ApiHandlerParts, 'scope'> = {
+    router,
+    operations: {
+      listPets: listPets(store),
+      createPet: createPet(store, resolved.defaultStatus),
+      getPet: getPet(store),
+    },
+    keyRing,
+    rateLimiter,
+    validator,
+    deprecations: createDeprecations(router.operations(), resolved.deprecation),
+    cors: createCors(resolved.corsOrigins),
+    clock,
+    faults,
+    requestLog,
+    ready: store.ready,
+    onUnexpectedError: resolved.onUnexpectedError,
+  }
+  const handlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
+  const originHandlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
+  void store.start()
+
+  const keyNamed = (key: string): ApiKey => {
+    const found = keyRing.find(key)
+    if (found === undefined) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+    return found
+  }
+
+  const sandbox: Sandbox = {
+    handlers,
+    originHandlers,
+    fetch: createSandboxFetch(handlers, resolved.baseUrl),
+    clock,
+    keys: resolved.keys,
+    reset(options = {}) {
+      if (options.clock === true) clock.reset()
+      rateLimiter.clear()
+      faults.restart()
+      return store.reset()
+    },
+    ready: store.ready,
+    pets: {
+      all: store.all,
+      get: store.get,
+      async create(pet) {
+        // Any valid id stands in: the store assigns the real one.
+        assertPet({ ...pet, id: 1 })
+        await store.ready()
+        return store.create(pet)
+      },
+      async put(pet) {
+        assertPet(pet)
+        await store.ready()
+        return store.put(pet)
+      },
+    },
+    quota: {
+      get: (key) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
+      set: (key, change) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
+    },
+    faults: {
+      get: faults.config,
+      set(options) {
+        faults.configure(resolveFaults(options, resolved.seed, operationIds))
+        return faults.config()
+      },
+    },
+    requests: (limit) => requestLog.last(limit),
+    async state() {
+      await store.ready()
+      return {
+        now: new Date(clock.now()).toISOString(),
+        pets: { count: store.count(), nextId: store.nextId() },
+        keys: resolved.keys.map((key) => ({ key: key.key, plan: key.plan, quota: rateLimiter.inspect(`key:${key.key}`, key) })),
+        faults: faults.config(),
+      }
+    },
+  }
+  if (resolved.adminToken !== undefined) {
+    // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
+    const admin = createAdminHandler({
+      controls: sandbox,
+      token: resolved.adminToken,
+      origin: resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
+      onUnexpectedError: resolved.onUnexpectedError,
+    })
+    handlers.unshift(admin)
+    originHandlers.unshift(admin)
+  }
+  return sandbox
+}

@@ -1,0 +1,61 @@
+import { ConfigError } from '../errors/config-error.js'
+import { DEMO_KEYS } from '../auth/demo-keys.js'
+import { resolveKeys } from '../auth/resolve-keys.js'
+import type { SandboxOptions } from './sandbox-options.js'
+import { PET_STATUSES, type PetStatus } from '../store/pet.js'
+
+export const MAX_PETS = 100_000
+
+/** Checks options once, when the sandbox is created, and fills in the defaults. */
+export function resolveOptions(options: SandboxOptions) {
+  const seed = options.seed ?? 1
+  if (!Number.isSafeInteger(seed)) throw new ConfigError(`seed must be an integer, got ${String(seed)}`)
+  const pets = options.pets ?? 50
+  if (!Number.isSafeInteger(pets) || pets < 0 || pets > MAX_PETS) {
+    throw new ConfigError(`pets must be a whole number from 0 to ${MAX_PETS}, got ${String(pets)}`)
+  }
+  const banAfter = options.banAfter ?? 10
+  if (!Number.isSafeInteger(banAfter) || banAfter < 0) throw new ConfigError(`banAfter must be a whole number of 0 or more, got ${String(banAfter)}`)
+  const banSeconds = options.banSeconds ?? 900
+  if (!Number.isFinite(banSeconds) || banSeconds <= 0) throw new ConfigError(`banSeconds must be a positive number, got ${String(banSeconds)}`)
+  const defaultStatus = options.defaultStatus === undefined ? 'available' : options.defaultStatus
+  if (defaultStatus !== null && !PET_STATUSES.includes(defaultStatus)) {
+    throw new ConfigError(`defaultStatus must be one of ${PET_STATUSES.join(', ')} or null, got ${String(defaultStatus)}`)
+  }
+  const corsOrigins = options.corsOrigins ?? '*'
+  if (corsOrigins !== '*' && (!Array.isArray(corsOrigins) || corsOrigins.some((origin) => typeof origin !== 'string'))) {
+    throw new ConfigError(`corsOrigins must be '*' or a list of origins`)
+  }
+  const keys = resolveKeys(options.keys ?? DEMO_KEYS)
+  const adminToken = options.adminToken
+  if (adminToken !== undefined) {
+    if (typeof adminToken !== 'string' || adminToken.length < 8 || !/^[A-Za-z0-9\-._~+/]+=*$/.test(adminToken)) {
+      throw new ConfigError('adminToken must be at least 8 characters of A-Z a-z 0-9 - . _ ~ + / (a bearer token)')
+    }
+    if (keys.some((key) => key.key === adminToken)) throw new ConfigError('adminToken must differ from every API key')
+  }
+  const requestLogSize = options.requestLogSize ?? 100
+  if (!Number.isSafeInteger(requestLogSize) || requestLogSize < 0 || requestLogSize > 100_000) {
+    throw new ConfigError(`requestLogSize must be a whole number from 0 to 100000, got ${String(requestLogSize)}`)
+  }
+  return {
+    baseUrl: options.baseUrl,
+    seed,
+    pets,
+    keys,
+    adminToken,
+    faults: options.faults ?? {},
+    sleep: options.sleep,
+    requestLogSize,
+    storage: options.storage,
+    now: options.now ?? Date.now,
+    banAfter,
+    banSeconds,
+    defaultStatus: (defaultStatus ?? undefined) as PetStatus | undefined,
+    corsOrigins,
+    deprecation: options.deprecation ?? {},
+    onUnexpectedError: options.onUnexpectedError ?? ((error: unknown) => console.error('petstore-sandbox: unexpected error', error)),
+  }
+}
+
+export type ResolvedOptions = ReturnType<typeof resolveOptions>

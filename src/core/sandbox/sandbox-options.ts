@@ -1,0 +1,64 @@
+import type { DeprecationOverrides } from '../http/create-deprecations.js'
+import type { KeyConfig } from '../auth/key-config.js'
+import type { PetStatus } from '../store/pet.js'
+import type { FaultOptions } from '../faults/fault-config.js'
+import type { PetStorage } from '../store/create-pet-store.js'
+
+/**
+ * Options of {@link createSandbox}. Every one is optional.
+ *
+ * @example
+ * const sandbox = createSandbox({
+ *   baseUrl: 'https://staging.animal-store.example/v1',
+ *   seed: 7,
+ *   pets: 20,
+ *   keys: [{ key: 'team-a-key', plan: 'pro' }],
+ *   now: () => Date.parse('2030-01-01T10:00:00Z'),
+ *   banAfter: 3,
+ *   banSeconds: 60,
+ *   defaultStatus: null,
+ * })
+ */
+export interface SandboxOptions {
+  /**
+   * Where the API lives, e.g. `http://localhost:4010/v1`. Default: any origin's `/v1` (D1).
+   * With a `baseUrl`, requests to other origins are left to other handlers.
+   */
+  baseUrl?: string
+  /** Seed of the generated pets: the same seed gives the same pets. Default `1`. */
+  seed?: number
+  /** How many pets to seed, 0 to 100000. Default `50`. */
+  pets?: number
+  /** API keys and their plans. Default: the demo keys, one per plan (see `DEMO_KEYS`). */
+  keys?: readonly KeyConfig[]
+  /** Time source in epoch ms; the sandbox clock starts from it. Default `Date.now`. */
+  now?: () => number
+  /** Refused requests in one window after which a key is banned (D15). Default `10`. */
+  banAfter?: number
+  /** Length of a temporary ban in seconds (D15). Default `900`. */
+  banSeconds?: number
+  /** Status of pets created without one (D4): a PetStatus, or `null` for none. Default `'available'`. */
+  defaultStatus?: PetStatus | null
+  /** Origins allowed by CORS (D19): `'*'` (default) or a list such as `['http://localhost:5173']`. */
+  corsOrigins?: '*' | readonly string[]
+  /** Other dates for the deprecation of `getPet`, to rehearse them (D18). */
+  deprecation?: DeprecationOverrides
+  /**
+   * Token of the admin API under `/__sandbox/` (`Authorization: Bearer <token>`). Without it the
+   * admin API does not exist: its paths are 404 like any path outside the API.
+   */
+  adminToken?: string
+  /** Injected latency and failures, seeded so runs repeat. Default: none. */
+  faults?: FaultOptions
+  /**
+   * Waits out injected latency. Default: a real timer (not the sandbox clock). Tests may pass
+   * one that records the delay instead of waiting.
+   */
+  sleep?: (ms: number) => Promise<void>
+  /** How many answered requests `requests()` and the admin API keep, 0 to 100000. Default `100`. */
+  requestLogSize?: number
+  /** Durable storage of created pets (the CLI's `--state <file>`). Default: memory only. */
+  storage?: PetStorage
+  /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
+  onUnexpectedError?: (error: unknown) => void
+}

@@ -1,0 +1,91 @@
+import { HttpError } from '../errors/http-error.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { findDuplicateKey } from './find-duplicate-key.js'
+
+/** D9: bodies over 1 MiB are refused. */
+export const MAX_BODY_BYTES = 1024 * 1024
+
+/**
+ * Reads a request body as a JSON object (D9): `Content-Type` must be `application/json` (415),
+ * at most 1 MiB (413, found from `Content-Length` or while streaming, never after reading it all),
+ * valid UTF-8 without a byte order mark and JSON without duplicate keys (400), and an object (400).
+ */
+export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+  const mediaType = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase()
+  if (mediaType !== 'application/json') {
+    throw new HttpError(
+      415,
+      ErrorCode.unsupportedMediaType,
+      mediaType ? `Content-Type ${mediaType} is not supported; send application/json` : 'Content-Type is missing; send application/json',
+    )
+  }
+  const declared = request.headers.get('content-length')
+  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
+
+  const bytes = await readAtMost(request, MAX_BODY_BYTES)
+  if (bytes.byteLength === 0) throw new HttpError(400, ErrorCode.invalidRequest, 'body is required: send a NewPet JSON object')
+  let text: string
+  try {
+    // ignoreBOM keeps a byte order mark in the text, so it is refused below instead of dropped.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+  } catch {
+    throw new HttpError(400, ErrorCode.invalidRequest, 'body is not valid UTF-8')
+  }
+  if (text.charCodeAt(0) === 0xfeff) {
+    throw new HttpError(400, ErrorCode.invalidRequest, 'body starts with a byte order mark; send JSON without one (RFC 8259 8.1)')
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    const reason = error instanceof SyntaxError ? error.message : 'it nests too deeply'
+    throw new HttpError(400, ErrorCode.invalidRequest, `body is not valid JSON: ${reason}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new HttpError(400, ErrorCode.invalidRequest, 'body must be a JSON object')
+  }
+  const duplicate = findDuplicateKey(text)
+  if (duplicate !== undefined) {
+    throw new HttpError(400, ErrorCode.invalidRequest, `body has the key ${JSON.stringify(duplicate.slice(0, 100))} twice in one object`)
+  }
+  return value as Record<string, unknown>
+}
+
+async function readAtMost(request: Request, limit: number): Promise<Uint8Array> {
+  if (request.body === null) return new Uint8Array(0)
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>
+    try {
+      chunk = await reader.read()
+    } catch {
+      // The client disconnected or timed out mid-body: its fault, not a bug of ours (no 500, no
+      // "unexpected error" in the log). Nobody reads this answer; nothing has been stored.
+      throw new HttpError(400, ErrorCode.invalidRequest, 'body was not received in full')
+    }
+    const { done, value } = chunk
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      // Not awaited: msw tees request bodies, and cancelling one branch of a tee settles only once
+      // the other branch is cancelled too, which nobody will do.
+      reader.cancel().catch(() => undefined)
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  if (chunks.length === 1) return chunks[0]!
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}
+
+function tooLarge(): HttpError {
+  return new HttpError(413, ErrorCode.payloadTooLarge, `body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`)
+}

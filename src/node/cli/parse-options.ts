@@ -1,0 +1,46 @@
+import { InvalidArgumentError } from 'commander'
+import { MAX_PETS } from '../../core/sandbox/resolve-options.js'
+
+/** commander argument parsers: each rejects a bad value with a one-line reason. */
+export function integerIn(min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}.`)
+    }
+    return Number(value)
+  }
+}
+
+export const parsePort = integerIn(0, 65_535)
+export const parsePets = integerIn(0, MAX_PETS)
+export const parseSeed = integerIn(0, Number.MAX_SAFE_INTEGER)
+
+export function parsePositiveNumber(value: string): number {
+  const number = Number(value)
+  if (!/^\d+(\.\d+)?$/.test(value) || number <= 0) throw new InvalidArgumentError('expected a positive number.')
+  return number
+}
+
+/** `--now`: an ISO 8601 instant with a time zone, e.g. 2030-12-06T00:00:00Z. */
+export function parseInstant(value: string): number {
+  const ms = Date.parse(value)
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) || !Number.isFinite(ms)) {
+    throw new InvalidArgumentError('expected an ISO 8601 instant such as 2030-12-06T00:00:00Z.')
+  }
+  return ms
+}
+
+/** `--cors-origin`: an origin such as http://localhost:5173, or `*`. */
+export function parseOrigin(value: string, previous: string[] | undefined): string[] {
+  if (value !== '*') {
+    let origin: string
+    try {
+      origin = new URL(value).origin
+    } catch {
+      throw new InvalidArgumentError('expected an origin such as http://localhost:5173.')
+    }
+    if (origin === 'null' || origin !== value.replace(/\/$/, '')) throw new InvalidArgumentError('expected an origin such as http://localhost:5173 (scheme, host and port only).')
+    value = origin
+  }
+  return [...(previous ?? []), value]
+}

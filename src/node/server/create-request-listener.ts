@@ -1,0 +1,125 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { getResponse, type RequestHandler } from 'msw'
+import { CLIENT_ADDRESS_HEADER } from '../../core/http/client-address.js'
+import { AdapterRequest } from '../../core/http/adapter-request.js'
+import { JSON_CONTENT_TYPE, jsonText } from '../../core/http/to-response.js'
+import { incomingBody } from './incoming-body.js'
+import { refusalAnswer, type Refusal } from './refusal-answer.js'
+import { unservableRequest } from './unservable-request.js'
+
+/** One answered request, for the request log. */
+export interface ExchangeRecord {
+  method: string
+  url: string
+  status: number
+  durationMs: number
+  authorization: string | undefined
+}
+
+export interface RequestListenerOptions {
+  /** The origin requests are addressed to, e.g. `http://127.0.0.1:4010`. */
+  origin: string
+  onExchange?: (record: ExchangeRecord) => void
+}
+
+/**
+ * The node:http adapter: it only translates. An IncomingMessage becomes a fetch Request, msw's
+ * `getResponse` runs the sandbox's handlers, and the Response is written back. The handlers
+ * answer every request themselves (errors included), so this layer adds no behaviour of its own
+ * beyond a last-resort 500 should the translation itself fail.
+ */
+export function createRequestListener(handlers: RequestHandler[], { origin, onExchange }: RequestListenerOptions) {
+  return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    const started = performance.now()
+    const finish = (status: number) =>
+      onExchange?.({
+        method: incoming.method ?? 'GET',
+        url: incoming.url ?? '/',
+        status,
+        durationMs: performance.now() - started,
+        authorization: incoming.headers.authorization,
+      })
+    // A request fetch cannot carry gets its Error body here instead of a 500 from `new Request`.
+    const refusal = unservableRequest(incoming, origin)
+    const answering = refusal === undefined ? translate(handlers, origin, incoming, outgoing) : refuse(handlers, origin, incoming, outgoing, refusal)
+    answering
+      .then(finish)
+      .catch(() => {
+        if (!outgoing.headersSent) {
+          outgoing.writeHead(500, { 'content-type': JSON_CONTENT_TYPE })
+          outgoing.end(JSON.stringify({ code: 'internal_error', message: 'The sandbox failed to answer this request.', status: 500 }))
+        } else {
+          outgoing.destroy()
+        }
+        finish(500)
+      })
+  }
+}
+
+async function translate(
+  handlers: RequestHandler[],
+  origin: string,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+): Promise<number> {
+  const method = incoming.method ?? 'GET'
+  const headers = new Headers()
+  const raw = incoming.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) {
+    // The client address comes from the socket, never from what the client claims.
+    if (raw[i]!.toLowerCase() !== CLIENT_ADDRESS_HEADER) headers.append(raw[i]!, raw[i + 1]!)
+  }
+  headers.set(CLIENT_ADDRESS_HEADER, incoming.socket.remoteAddress ?? 'unknown')
+  const hasBody = method !== 'GET' && method !== 'HEAD' && (incoming.headers['content-length'] !== undefined || incoming.headers['transfer-encoding'] !== undefined)
+  const body = hasBody ? incomingBody(incoming) : undefined
+  // No AbortSignal: nothing in the handlers reads `request.signal` (a client gone mid-body errors
+  // the body stream instead), and undici follows a passed signal with a WeakRef and a
+  // FinalizationRegistry entry per request.
+  const request = new AdapterRequest(new URL(incoming.url ?? '/', origin), {
+    method,
+    headers,
+    ...(body ? { body: body.stream, duplex: 'half' } : {}),
+  } as RequestInit)
+
+  const response = (await getResponse(handlers, request, { quiet: true })) ?? notFound()
+  if (response.type === 'error') {
+    // `Response.error()` (an injected dropped connection): the client sees the socket close
+    // without an answer, as when a real server dies mid-request.
+    outgoing.destroy()
+    return 0
+  }
+  const text = jsonText(response)
+  const payload = method === 'HEAD' ? undefined : text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer()))
+  const outgoingHeaders: Record<string, string> = {}
+  response.headers.forEach((value, name) => {
+    outgoingHeaders[name] = value
+  })
+  if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
+  outgoing.writeHead(response.status, outgoingHeaders)
+  outgoing.end(payload)
+  // A body the handlers refused before reading it whole (413, 415, 401...): drain the rest.
+  if (body !== undefined && !incoming.complete) body.discard()
+  return response.status
+}
+
+async function refuse(
+  handlers: RequestHandler[],
+  origin: string,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  refusal: Refusal,
+): Promise<number> {
+  const { status, headers, body } = await refusalAnswer(handlers, origin, incoming.socket.remoteAddress ?? 'unknown', refusal)
+  outgoing.shouldKeepAlive = false
+  outgoing.writeHead(status, headers)
+  outgoing.end(body)
+  incoming.resume()
+  return status
+}
+
+function notFound(): Response {
+  return new Response(JSON.stringify({ code: 'not_found', message: 'Not found', status: 404 }), {
+    status: 404,
+    headers: { 'content-type': JSON_CONTENT_TYPE },
+  })
+}

@@ -1,0 +1,91 @@
+import { createServer, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { RequestHandler } from 'msw'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { answerClientError, writeRefusal } from './answer-client-error.js'
+import { createRequestListener, type ExchangeRecord } from './create-request-listener.js'
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
+
+export interface StartServerOptions {
+  handlers: RequestHandler[]
+  port: number
+  host: string
+  onExchange?: (record: ExchangeRecord) => void
+  /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
+  limits?: Partial<ServerLimits>
+}
+
+export interface RunningServer {
+  /** The API's base address, e.g. `http://127.0.0.1:4010/v1`. */
+  url: string
+  port: number
+  server: Server
+  /**
+   * Stops accepting connections, lets in-flight requests finish (their connections close after
+   * the answer), then resolves; connections still busy after `shutdownGraceMs` are cut.
+   */
+  close(): Promise<void>
+}
+
+/** Serves sandbox handlers over node:http until `close()`. */
+export async function startServer({ handlers, port, host, onExchange, limits = {} }: StartServerOptions): Promise<RunningServer> {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes, shutdownGraceMs } = { ...DEFAULT_SERVER_LIMITS, ...limits }
+  const server = createServer({
+    headersTimeout: headersTimeoutMs,
+    requestTimeout: requestTimeoutMs,
+    keepAliveTimeout: keepAliveTimeoutMs,
+    maxHeaderSize: maxHeaderBytes,
+    // The adapter answers a missing or doubled Host with an Error body (unservable-request.ts);
+    // node's own check would answer a bare 400.
+    requireHostHeader: false,
+    // node checks the two timeouts above only this often (30 s by default): check often enough
+    // that they mean what they say.
+    connectionsCheckingInterval: Math.max(100, Math.min(1_000, headersTimeoutMs / 4)),
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  const origin = `http://${hostForUrl}:${address.port}`
+  let closing = false
+  const inFlight = new Set<ServerResponse>()
+  // Registered before the adapter. Once closing, every answer not yet written says
+  // `Connection: close`, and a connection is closed as soon as its answer is out, so keep-alive
+  // clients leave after their in-flight request and `close()` can resolve.
+  server.on('request', (_incoming, outgoing: ServerResponse) => {
+    if (closing) outgoing.shouldKeepAlive = false
+    inFlight.add(outgoing)
+    outgoing.once('close', () => {
+      inFlight.delete(outgoing)
+      if (closing) server.closeIdleConnections()
+    })
+  })
+  server.on('request', createRequestListener(handlers, { origin, ...(onExchange ? { onExchange } : {}) }))
+  server.on('clientError', answerClientError(handlers, origin))
+  // Without a listener node drops CONNECT connections unanswered; the sandbox is no proxy.
+  server.on('connect', (_incoming, socket) =>
+    writeRefusal(handlers, origin, socket, { status: 400, code: ErrorCode.invalidRequest, message: 'CONNECT requests are not supported by the sandbox' }),
+  )
+
+  return {
+    url: `${origin}/v1`,
+    port: address.port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing = true
+        for (const outgoing of inFlight) if (!outgoing.headersSent) outgoing.shouldKeepAlive = false
+        const cut = setTimeout(() => server.closeAllConnections(), shutdownGraceMs)
+        server.close(() => {
+          clearTimeout(cut)
+          resolve()
+        })
+        server.closeIdleConnections()
+      }),
+  }
+}

@@ -1,0 +1,42 @@
+import { expect, it } from 'vitest'
+import { createSandbox, type ApiError } from '../../src/index.js'
+import { createAdminContractChecker } from '../support/admin-contract.js'
+
+// The admin API is routed and validated from fixtures/admin-openapi.yaml; its refusals name the
+// field at fault, and change nothing.
+const sandbox = createSandbox({ pets: 2, adminToken: 'admin-token-1' })
+const contract = createAdminContractChecker()
+
+async function admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: ApiError }> {
+  const url = `http://api.test/__sandbox${path}`
+  const response = await sandbox.fetch(url, {
+    method,
+    headers: { authorization: 'Bearer admin-token-1', 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  contract.check(method, url, response)
+  return { status: response.status, body: (await response.json()) as ApiError }
+}
+
+it('names an unknown field of a body', async () => {
+  expect(await admin('PATCH', '/keys/sandbox-pro-key', { plan: 'free' })).toMatchObject({ status: 400, body: { code: 'invalid_request', message: 'plan is not a field here' } })
+  expect(sandbox.quota.get('sandbox-pro-key').remaining).toBe(300)
+})
+
+it('refuses a clock move with neither or both of set and advanceMs, and an instant that does not parse', async () => {
+  const before = sandbox.clock.now()
+  expect((await admin('POST', '/clock', {})).body.message).toContain('set is required; advanceMs is required')
+  expect((await admin('POST', '/clock', { set: '2030-01-01T00:00:00Z', advanceMs: 5 })).body.message).toContain('advanceMs is not a field here')
+  expect((await admin('POST', '/clock', { set: 'soon' })).body.message).toBe('set must be an ISO 8601 instant such as 2030-12-06T00:00:00Z')
+  expect(sandbox.clock.now() - before).toBeLessThan(60_000)
+})
+
+it('refuses query values the document rules out', async () => {
+  expect(await admin('GET', '/requests?limit=many')).toMatchObject({ status: 400, body: { message: 'limit must be an integer' } })
+  expect(await admin('POST', '/reset?clock=maybe')).toMatchObject({ status: 400, body: { message: 'clock must be a boolean' } })
+})
+
+it('answers 404 for an unknown key and 405 with Allow for an unknown method', async () => {
+  expect(await admin('GET', '/keys/no-such-key')).toMatchObject({ status: 404, body: { code: 'not_found' } })
+  expect(await admin('DELETE', '/state')).toMatchObject({ status: 405, body: { code: 'method_not_allowed' } })
+})

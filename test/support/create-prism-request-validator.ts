@@ -1,0 +1,84 @@
+import type { IHttpOperation } from '@stoplight/types'
+import type { OpenApiDocument } from '../../src/core/contract/openapi-document-type.js'
+import { HttpError } from '../../src/core/errors/http-error.js'
+import { ErrorCode } from '../../src/core/errors/error-code.js'
+import { checkParameterSyntax, parameterSyntaxOf, type ParameterSyntax } from '../../src/core/validation/check-parameter-syntax.js'
+import type { RequestToValidate } from '../../src/core/validation/create-request-validator.js'
+import { describeDiagnostics, type Diagnostic, type ParameterBounds } from '../../src/core/validation/describe-diagnostics.js'
+
+// The oracle the sandbox's validator is held to: @stoplight/prism-http's own request validation
+// of the same document, with the sandbox's D3 syntax rules in front and its messages.
+
+interface CompiledOperation {
+  operation: IHttpOperation
+  bounds: ParameterBounds
+  syntax: ParameterSyntax[]
+}
+
+type ValidateInput = (typeof import('@stoplight/prism-http/dist/validator/index.js'))['validateInput']
+
+// The prism operations derived from a document never change, so sandboxes share them: a test
+// suite that creates a sandbox per test pays the dereferencing once.
+const compiled = new WeakMap<OpenApiDocument, Promise<{ operations: Map<string, CompiledOperation>; validateInput: ValidateInput }>>()
+
+/**
+ * Validates requests against the OpenAPI document with `@stoplight/prism-http`, and throws a 400
+ * `invalid_request` naming every offending field. Prism is imported on first use.
+ */
+export function createPrismRequestValidator(document: OpenApiDocument) {
+  function load() {
+    let loading = compiled.get(document)
+    if (loading === undefined) {
+      loading = compile(document)
+      compiled.set(document, loading)
+    }
+    return loading
+  }
+
+  return {
+    async validate(operationId: string, request: RequestToValidate): Promise<void> {
+      const { operations, validateInput } = await load()
+      const entry = operations.get(operationId)
+      if (entry === undefined) throw new Error(`operation ${operationId} is not in the document`)
+      checkParameterSyntax(entry.syntax, entry.operation.path, request.path, request.query)
+      const hasBody = request.body !== undefined
+      const result = validateInput({
+        resource: entry.operation,
+        element: {
+          method: entry.operation.method as 'get',
+          url: { path: request.path, query: request.query },
+          // The body was read and parsed already; these headers make prism validate it whatever
+          // framing (chunked, no Content-Length) the client used.
+          headers: hasBody ? { 'content-type': 'application/json', 'content-length': '1' } : {},
+          ...(hasBody ? { body: request.body } : {}),
+        },
+      })
+      if (result._tag === 'Left') {
+        throw new HttpError(400, ErrorCode.invalidRequest, describeDiagnostics(result.left as Diagnostic[], entry.bounds))
+      }
+    },
+  }
+}
+
+async function compile(document: OpenApiDocument) {
+  const [{ getHttpOperationsFromSpec }, { validateInput }] = await Promise.all([
+    import('@stoplight/prism-http/dist/utils/operations.js'),
+    import('@stoplight/prism-http/dist/validator/index.js'),
+  ])
+  // Prism dereferences in place: give it a copy so the shared document stays as written.
+  const operations = await getHttpOperationsFromSpec(structuredClone(document) as never)
+  const byId = new Map<string, CompiledOperation>()
+  for (const operation of operations) {
+    const bounds: ParameterBounds = {}
+    for (const parameter of [...(operation.request?.query ?? []), ...(operation.request?.path ?? [])]) {
+      const schema = (parameter.schema ?? {}) as { minimum?: number; maximum?: number }
+      bounds[parameter.name.toLowerCase()] = {
+        name: parameter.name,
+        ...(schema.minimum === undefined ? {} : { minimum: schema.minimum }),
+        ...(schema.maximum === undefined ? {} : { maximum: schema.maximum }),
+      }
+    }
+    byId.set(operation.iid ?? operation.id, { operation, bounds, syntax: parameterSyntaxOf(operation) })
+  }
+  return { operations: byId, validateInput }
+}
