@@ -79,7 +79,8 @@ export function contractCheckedFetch(fetchImpl) {
     const method = input instanceof Request ? input.method : (init?.method ?? 'GET').toUpperCase()
     const url = input instanceof Request ? input.url : String(input)
     const response = await fetchImpl(input, init)
-    const text = await response.clone().text()
+    // The body is read once and handed on in a new Response: happy-dom's clone() of a fetched response empties both copies.
+    const text = await response.text()
     let body = text === '' ? undefined : text
     try {
       body = body === undefined ? undefined : JSON.parse(body)
@@ -89,7 +90,7 @@ export function contractCheckedFetch(fetchImpl) {
       contractViolations.push(...violations)
       throw new Error(`response breaks the contract:\n${violations.join('\n')}`)
     }
-    return response
+    return new Response(text === '' ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers })
   }
 }
 

@@ -1,7 +1,8 @@
-// The machine's own Node, older than the package supports, must get one clear sentence on import.
+// The machine's own Node, older than the package supports, must get one clear sentence, on import and from the CLI.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { delimiter, join } from 'node:path'
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 
@@ -26,4 +27,15 @@ it('throws a sentence naming Node 22.12 when imported on an older Node', () => {
 
   expect(result.status).not.toBe(0)
   expect(result.stderr).toContain(`petstore-sandbox needs Node 22.12 or newer (this is ${version})`)
+})
+
+it('makes the CLI print that sentence alone and exit 1 on an older Node', () => {
+  const { path, version } = olderNodeOnPath()
+  const manifestPath = createRequire(import.meta.url).resolve('petstore-sandbox/package.json')
+  const bin = join(dirname(manifestPath), JSON.parse(readFileSync(manifestPath, 'utf8')).bin['petstore-sandbox'])
+
+  const result = spawnSync(path, [bin, 'start', '--port', '0'], { cwd: projectRoot, encoding: 'utf8', timeout: 10_000 })
+
+  expect(result.status).toBe(1)
+  expect(result.stderr.trim()).toBe(`petstore-sandbox needs Node 22.12 or newer (this is ${version})`)
 })
