@@ -63,9 +63,11 @@ await send(requests)
 await settle()
 const after = { heap: process.memoryUsage().heapUsed, tcp: tcpHandles() }
 server.close()
-process.stdout.write(`${JSON.stringify({
-  handlers: handlersName,
-  requests,
-  heapBytesPerRequest: (after.heap - before.heap) / requests,
-  tcpHandlesPerRequest: (after.tcp - before.tcp) / requests,
-})}\n`)
+process.stdout.write(
+  `${JSON.stringify({
+    handlers: handlersName,
+    requests,
+    heapBytesPerRequest: (after.heap - before.heap) / requests,
+    tcpHandlesPerRequest: (after.tcp - before.tcp) / requests,
+  })}\n`,
+)

@@ -19,7 +19,12 @@ const body = constantListBody()
 // The bare handler frames its body as the sandbox does, with a Content-Length, so the ratio is
 // the sandbox's pipeline alone. Without one, msw ends the connection after each response and
 // the next fetch opens another (bench/in-process-retention.mjs measures what that leaves behind).
-const bare = [http.get('http://sandbox.test/v1/pets', () => new HttpResponse(body, { headers: { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(Buffer.byteLength(body)) } }))]
+const bare = [
+  http.get(
+    'http://sandbox.test/v1/pets',
+    () => new HttpResponse(body, { headers: { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(Buffer.byteLength(body)) } }),
+  ),
+]
 const server = setupServer()
 server.listen({ onUnhandledFrame: 'error' })
 
@@ -52,9 +57,11 @@ for (let i = 0; i < rounds; i++) {
 }
 server.close()
 const summary = (us) => ({ usPerRequest: median(us), rps: 1e6 / median(us), roundsUs: us.map(Math.round) })
-process.stdout.write(`${JSON.stringify({
-  rounds,
-  sandbox: summary(sandboxUs),
-  bare: summary(bareUs),
-  ratio: median(sandboxUs.map((us, i) => us / bareUs[i])),
-})}\n`)
+process.stdout.write(
+  `${JSON.stringify({
+    rounds,
+    sandbox: summary(sandboxUs),
+    bare: summary(bareUs),
+    ratio: median(sandboxUs.map((us, i) => us / bareUs[i])),
+  })}\n`,
+)

@@ -31,4 +31,6 @@ const usage = process.memoryUsage()
 globalThis.gc?.({ type: 'major', execution: 'sync', flavor: 'last-resort' })
 const reduced = process.memoryUsage()
 server.close()
-process.stdout.write(`${JSON.stringify({ pets: sandbox.pets.all().length, rssBytes: usage.rss, heapUsedBytes: usage.heapUsed, rssAfterMemoryReducingGcBytes: reduced.rss })}\n`)
+process.stdout.write(
+  `${JSON.stringify({ pets: sandbox.pets.all().length, rssBytes: usage.rss, heapUsedBytes: usage.heapUsed, rssAfterMemoryReducingGcBytes: reduced.rss })}\n`,
+)

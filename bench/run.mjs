@@ -9,15 +9,49 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
 import {
-  AUTHORIZATION, CONTRACT, PRISM_BIN, ROOT, SANDBOX_BIN, answers200, cpuMs, freePort, median, residentBytes, runScript, spawnServer, writeKeysFile,
+  AUTHORIZATION,
+  CONTRACT,
+  PRISM_BIN,
+  ROOT,
+  SANDBOX_BIN,
+  answers200,
+  cpuMs,
+  freePort,
+  median,
+  residentBytes,
+  runScript,
+  spawnServer,
+  writeKeysFile,
 } from './support.mjs'
 import { measureColdStart } from './cold-start-library.mjs'
 
 const quick = process.argv.includes('--quick')
 // Seconds are whole: autocannon ends a run on its one-second tick, so 1.5 s runs for 2 s.
 const plan = quick
-  ? { rounds: 2, seconds: 1, warmupSeconds: 1, startups: 2, inProcessRounds: 3, inProcessMs: 600, retentionRounds: 1, retentionRequests: 1000, scaleSamples: 300, memoryRounds: 1 }
-  : { rounds: 5, seconds: 5, warmupSeconds: 2, startups: 5, inProcessRounds: 7, inProcessMs: 2000, retentionRounds: 3, retentionRequests: 5000, scaleSamples: 2000, memoryRounds: 5 }
+  ? {
+      rounds: 2,
+      seconds: 1,
+      warmupSeconds: 1,
+      startups: 2,
+      inProcessRounds: 3,
+      inProcessMs: 600,
+      retentionRounds: 1,
+      retentionRequests: 1000,
+      scaleSamples: 300,
+      memoryRounds: 1,
+    }
+  : {
+      rounds: 5,
+      seconds: 5,
+      warmupSeconds: 2,
+      startups: 5,
+      inProcessRounds: 7,
+      inProcessMs: 2000,
+      retentionRounds: 3,
+      retentionRequests: 5000,
+      scaleSamples: 2000,
+      memoryRounds: 5,
+    }
 const CONNECTIONS = 50
 const keysFile = writeKeysFile()
 const log = (line) => process.stderr.write(`${line}\n`)
@@ -65,23 +99,25 @@ async function load(origin, seconds, requests, pid) {
 // list 70 %, create 15 %, get 15 %: one request description whose setupRequest draws the operation.
 function mixedRequests() {
   let created = 0
-  return [{
-    setupRequest(request) {
-      const draw = Math.random()
-      if (draw < 0.7) return { ...request, method: 'GET', path: '/v1/pets?limit=20' }
-      if (draw < 0.85) {
-        created++
-        return {
-          ...request,
-          method: 'POST',
-          path: '/v1/pets',
-          headers: { ...request.headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ name: `Bench ${created}`, categoryId: 1 + (created % 5), status: 'available' }),
+  return [
+    {
+      setupRequest(request) {
+        const draw = Math.random()
+        if (draw < 0.7) return { ...request, method: 'GET', path: '/v1/pets?limit=20' }
+        if (draw < 0.85) {
+          created++
+          return {
+            ...request,
+            method: 'POST',
+            path: '/v1/pets',
+            headers: { ...request.headers, 'content-type': 'application/json' },
+            body: JSON.stringify({ name: `Bench ${created}`, categoryId: 1 + (created % 5), status: 'available' }),
+          }
         }
-      }
-      return { ...request, method: 'GET', path: `/v1/pets/${1 + Math.floor(Math.random() * 50)}` }
+        return { ...request, method: 'GET', path: `/v1/pets/${1 + Math.floor(Math.random() * 50)}` }
+      },
     },
-  }]
+  ]
 }
 
 async function httpThroughput() {
@@ -119,11 +155,24 @@ async function httpThroughput() {
   // Ratios per round (servers of one round ran back to back), then their median.
   const ratio = (a, b) => median(rounds[a].map((f, i) => f.rps / rounds[b][i].rps))
   // The same ratios from server CPU per request (b's CPU / a's CPU: work per request, inverted).
-  const cpuRatio = (a, b) => (rounds[a][0]?.cpuUsPerRequest === undefined ? undefined : median(rounds[a].map((f, i) => rounds[b][i].cpuUsPerRequest / f.cpuUsPerRequest)))
+  const cpuRatio = (a, b) =>
+    rounds[a][0]?.cpuUsPerRequest === undefined ? undefined : median(rounds[a].map((f, i) => rounds[b][i].cpuUsPerRequest / f.cpuUsPerRequest))
   return {
     ...summary,
-    ratios: { sandboxOverPrism: ratio('sandbox', 'prism'), sandboxOverFloor: ratio('sandbox', 'floor'), sandboxOverClaimingFloor: ratio('sandbox', 'claimingFloor'), sandboxOverRaw: ratio('sandbox', 'raw'), floorOverRaw: ratio('floor', 'raw'), claimingFloorOverRaw: ratio('claimingFloor', 'raw') },
-    cpuRatios: { sandboxOverPrism: cpuRatio('sandbox', 'prism'), sandboxOverFloor: cpuRatio('sandbox', 'floor'), sandboxOverClaimingFloor: cpuRatio('sandbox', 'claimingFloor'), sandboxOverRaw: cpuRatio('sandbox', 'raw') },
+    ratios: {
+      sandboxOverPrism: ratio('sandbox', 'prism'),
+      sandboxOverFloor: ratio('sandbox', 'floor'),
+      sandboxOverClaimingFloor: ratio('sandbox', 'claimingFloor'),
+      sandboxOverRaw: ratio('sandbox', 'raw'),
+      floorOverRaw: ratio('floor', 'raw'),
+      claimingFloorOverRaw: ratio('claimingFloor', 'raw'),
+    },
+    cpuRatios: {
+      sandboxOverPrism: cpuRatio('sandbox', 'prism'),
+      sandboxOverFloor: cpuRatio('sandbox', 'floor'),
+      sandboxOverClaimingFloor: cpuRatio('sandbox', 'claimingFloor'),
+      sandboxOverRaw: cpuRatio('sandbox', 'raw'),
+    },
   }
 }
 
@@ -133,7 +182,11 @@ async function startUp() {
   const runs = { sandbox50: [], sandbox100000: [], prism: [] }
   const rss100000 = []
   for (let i = 0; i < plan.startups; i++) {
-    for (const [name, server, args] of [['sandbox50', 'sandbox', []], ['sandbox100000', 'sandbox', ['--pets', '100000']], ['prism', 'prism', []]]) {
+    for (const [name, server, args] of /** @type {Array<[string, string, string[]]>} */ ([
+      ['sandbox50', 'sandbox', []],
+      ['sandbox100000', 'sandbox', ['--pets', '100000']],
+      ['prism', 'prism', []],
+    ])) {
       const running = await start(server, args)
       runs[name].push(running.startupMs)
       if (name === 'sandbox100000') {
@@ -182,7 +235,8 @@ const memory = async () => {
     runs.small.push(await runScript('memory.mjs', [String(MEMORY_PETS)], ['--expose-gc', '--max-semi-space-size=16']))
     log(`  memory round ${round + 1}/${plan.memoryRounds} ${(runs.full[round].rssBytes / 2 ** 20).toFixed(0)} MB RSS with ${MEMORY_PETS} pets`)
   }
-  const medianOf = (kind) => Object.fromEntries(['rssBytes', 'heapUsedBytes', 'rssAfterMemoryReducingGcBytes'].map((field) => [field, median(runs[kind].map((run) => run[field]))]))
+  const medianOf = (kind) =>
+    Object.fromEntries(['rssBytes', 'heapUsedBytes', 'rssAfterMemoryReducingGcBytes'].map((field) => [field, median(runs[kind].map((run) => run[field]))]))
   const full = medianOf('full')
   const empty = medianOf('empty')
   return {
@@ -199,6 +253,7 @@ const memory = async () => {
 const coldStart = () => measureColdStart({ runs: quick ? 5 : 15 })
 
 // Sections run in this order.
+/** @type {Array<[string, () => Promise<any>]>} */
 const SECTIONS = [
   ['http', httpThroughput],
   ['startUp', startUp],
@@ -211,21 +266,52 @@ const SECTIONS = [
 
 // --- report ---------------------------------------------------------------------------------------
 
+/** @type {Array<[string, (r: any) => number, (v: number) => boolean | undefined, string, (v: number, r: any) => string]>} */
 const TARGETS = [
   ['sandbox / Prism, HTTP throughput', (r) => r.http.ratios.sandboxOverPrism, (v) => v >= 2, 'at least 2.0', ratioText],
   ['sandbox / bare-msw floor, HTTP throughput', (r) => r.http.ratios.sandboxOverFloor, (v) => v >= 0.8, 'at least 0.8', ratioText],
-  ['sandbox / floor under the sandbox\'s own handler class (ClaimingHandler), HTTP throughput', (r) => r.http.ratios.sandboxOverClaimingFloor, () => undefined, 'reported', ratioText],
+  [
+    "sandbox / floor under the sandbox's own handler class (ClaimingHandler), HTTP throughput",
+    (r) => r.http.ratios.sandboxOverClaimingFloor,
+    () => undefined,
+    'reported',
+    ratioText,
+  ],
   ['sandbox / raw node:http, HTTP throughput', (r) => r.http.ratios.sandboxOverRaw, () => undefined, 'reported', ratioText],
   ['start-up 50 pets / Prism start-up', (r) => r.startUp.sandbox50OverPrism, (v) => v <= 0.5, 'at most 0.5', ratioText],
   ['start-up, 100000 pets', (r) => r.startUp.sandbox100000.medianMs, (v) => v < 1500, 'under 1500 ms', (v) => `${v.toFixed(0)} ms`],
   ['in-process, sandbox / bare msw, time per request', (r) => r.inProcess.ratio, (v) => v <= 1.3, 'at most 1.3', ratioText],
-  ['in-process, heap left per request after a full GC: sandbox (bare msw handler)', (r) => r.inProcessRetention.sandbox.heapBytesPerRequest, () => undefined, 'reported', (v, r) => `${kb(v)} (${kb(r.inProcessRetention.bare.heapBytesPerRequest)})`],
+  [
+    'in-process, heap left per request after a full GC: sandbox (bare msw handler)',
+    (r) => r.inProcessRetention.sandbox.heapBytesPerRequest,
+    () => undefined,
+    'reported',
+    (v, r) => `${kb(v)} (${kb(r.inProcessRetention.bare.heapBytesPerRequest)})`,
+  ],
   ['list p50 at 100000 / at 1000 pets', (r) => r.scale.listP50Ratio, (v) => v <= 3, 'at most 3', ratioText],
   ['resident memory with 100000 pets (CLI, idle after start-up)', (r) => r.startUp.cliRssAt100000Bytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
   ['resident memory with 100000 pets (library, right after seeding)', (r) => r.memory.rssBytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
-  ['resident memory with 100000 pets (library, after a memory-reducing GC)', (r) => r.memory.rssAfterMemoryReducingGcBytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
-  ['cold cost of a test file: import + createSandbox() + ready()', (r) => r.coldStart.library.ready, (v) => v <= 250, 'at most 250 ms', (v) => `${v.toFixed(0)} ms`],
-  ['first refusal (400) of a fresh process, beyond a warm one', (r) => r.coldStart.library.firstRefusal - r.coldStart.library.warmRefusal, (v) => v <= 50, 'at most 50 ms', (v, r) => `${v.toFixed(1)} ms (${r.coldStart.library.firstRefusal.toFixed(1)} vs ${r.coldStart.library.warmRefusal.toFixed(2)} ms)`],
+  [
+    'resident memory with 100000 pets (library, after a memory-reducing GC)',
+    (r) => r.memory.rssAfterMemoryReducingGcBytes,
+    (v) => v < 200 * 2 ** 20,
+    'under 200 MB',
+    mb,
+  ],
+  [
+    'cold cost of a test file: import + createSandbox() + ready()',
+    (r) => r.coldStart.library.ready,
+    (v) => v <= 250,
+    'at most 250 ms',
+    (v) => `${v.toFixed(0)} ms`,
+  ],
+  [
+    'first refusal (400) of a fresh process, beyond a warm one',
+    (r) => r.coldStart.library.firstRefusal - r.coldStart.library.warmRefusal,
+    (v) => v <= 50,
+    'at most 50 ms',
+    (v, r) => `${v.toFixed(1)} ms (${r.coldStart.library.firstRefusal.toFixed(1)} vs ${r.coldStart.library.warmRefusal.toFixed(2)} ms)`,
+  ],
 ]
 
 function ratioText(v) {
@@ -248,18 +334,34 @@ function table(r) {
   }
   lines.push('', `HTTP, \`GET /v1/pets?limit=20\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds of ${plan.seconds} s:`, '')
   lines.push('| server | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |', '|---|---|---|---|---|---|')
-  const labels = { sandbox: 'sandbox (CLI, full pipeline)', prism: 'Prism mock 5.16 (`GET /pets`)', floor: 'floor: adapter + one constant msw `http.get` handler', claimingFloor: 'floor: adapter + one constant `ClaimingHandler`', raw: 'raw node:http, same bytes', mixed: 'sandbox, mixed 70/15/15' }
+  const labels = {
+    sandbox: 'sandbox (CLI, full pipeline)',
+    prism: 'Prism mock 5.16 (`GET /pets`)',
+    floor: 'floor: adapter + one constant msw `http.get` handler',
+    claimingFloor: 'floor: adapter + one constant `ClaimingHandler`',
+    raw: 'raw node:http, same bytes',
+    mixed: 'sandbox, mixed 70/15/15',
+  }
   for (const name of ['sandbox', 'prism', 'floor', 'claimingFloor', 'raw', 'mixed']) {
     const s = r.http[name]
-    lines.push(`| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`)
+    lines.push(
+      `| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`,
+    )
   }
   const c = r.http.cpuRatios
   if (c.sandboxOverPrism !== undefined) {
-    lines.push('', `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / ClaimingHandler floor ${c.sandboxOverClaimingFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)}.`)
+    lines.push(
+      '',
+      `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / ClaimingHandler floor ${c.sandboxOverClaimingFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)}.`,
+    )
   }
   lines.push('', `Start-up, spawn to first 200, median of ${plan.startups}:`, '')
   lines.push('| server | median ms | runs ms |', '|---|---|---|')
-  for (const [name, label] of [['sandbox50', 'sandbox, 50 pets'], ['sandbox100000', 'sandbox, 100000 pets'], ['prism', 'Prism mock']]) {
+  for (const [name, label] of [
+    ['sandbox50', 'sandbox, 50 pets'],
+    ['sandbox100000', 'sandbox, 100000 pets'],
+    ['prism', 'Prism mock'],
+  ]) {
     lines.push(`| ${label} | ${r.startUp[name].medianMs.toFixed(0)} | ${r.startUp[name].runsMs.join(', ')} |`)
   }
   lines.push('', `In-process (\`setupServer\` + \`fetch\`, one request at a time), median of ${r.inProcess.rounds} interleaved rounds:`, '')
@@ -267,7 +369,10 @@ function table(r) {
   lines.push(`| sandbox | ${r.inProcess.sandbox.rps.toFixed(0)} | ${r.inProcess.sandbox.usPerRequest.toFixed(0)} |`)
   lines.push(`| bare msw handler, constant body | ${r.inProcess.bare.rps.toFixed(0)} | ${r.inProcess.bare.usPerRequest.toFixed(0)} |`)
   const kept = r.inProcessRetention
-  lines.push('', `What an in-process request leaves behind, after ${kept.requests} requests and a full GC (fresh processes, median of ${kept.rounds}): the sandbox ${kb(kept.sandbox.heapBytesPerRequest)} of heap and ${kept.sandbox.tcpHandlesPerRequest} open TCP handles per request; a bare msw handler whose response has no Content-Length ${kb(kept.bare.heapBytesPerRequest)} and ${kept.bare.tcpHandlesPerRequest} (msw 3 never closes the socket of a connection it ended; see docs/upstream-reports.md).`)
+  lines.push(
+    '',
+    `What an in-process request leaves behind, after ${kept.requests} requests and a full GC (fresh processes, median of ${kept.rounds}): the sandbox ${kb(kept.sandbox.heapBytesPerRequest)} of heap and ${kept.sandbox.tcpHandlesPerRequest} open TCP handles per request; a bare msw handler whose response has no Content-Length ${kb(kept.bare.heapBytesPerRequest)} and ${kept.bare.tcpHandlesPerRequest} (msw 3 never closes the socket of a connection it ended; see docs/upstream-reports.md).`,
+  )
   lines.push('', `Scale, in-process, ${r.scale.samples} requests of each kind per size:`, '')
   lines.push('| stored pets | list sold, limit 100: p50 / p99 ms | create: p50 / p99 ms |', '|---|---|---|')
   for (const size of r.scale.sizes) {
@@ -275,21 +380,30 @@ function table(r) {
     lines.push(`| ${size} | ${s.list.p50Ms.toFixed(3)} / ${s.list.p99Ms.toFixed(3)} | ${s.create.p50Ms.toFixed(3)} / ${s.create.p99Ms.toFixed(3)} |`)
   }
   const m = r.memory
-  lines.push('', `Memory with 100000 pets: the CLI process 1 s after its first 200, ${mb(r.startUp.cliRssAt100000Bytes)} RSS (median of ${plan.startups}). The library, in fresh processes (\`createSandbox\`, seeded, one request, full GC; median of ${m.rssRunsBytes.length}, runs ${m.rssRunsBytes.map(mb).join(', ')}): ${mb(m.rssBytes)} RSS and ${mb(m.heapUsedBytes)} heap used; the same with no pets, ${mb(m.baselineRssBytes)} RSS, so the pets take ${m.heapBytesPerPet.toFixed(0)} bytes of heap each. ${mb(m.rssAfterMemoryReducingGcBytes)} RSS once a memory-reducing GC has given back the young generation that seeding grew; ${mb(m.withSmallYoungGeneration.rssBytes)} RSS under \`node --max-semi-space-size=16\`.`)
+  lines.push(
+    '',
+    `Memory with 100000 pets: the CLI process 1 s after its first 200, ${mb(r.startUp.cliRssAt100000Bytes)} RSS (median of ${plan.startups}). The library, in fresh processes (\`createSandbox\`, seeded, one request, full GC; median of ${m.rssRunsBytes.length}, runs ${m.rssRunsBytes.map(mb).join(', ')}): ${mb(m.rssBytes)} RSS and ${mb(m.heapUsedBytes)} heap used; the same with no pets, ${mb(m.baselineRssBytes)} RSS, so the pets take ${m.heapBytesPerPet.toFixed(0)} bytes of heap each. ${mb(m.rssAfterMemoryReducingGcBytes)} RSS once a memory-reducing GC has given back the young generation that seeding grew; ${mb(m.withSmallYoungGeneration.rssBytes)} RSS under \`node --max-semi-space-size=16\`.`,
+  )
   const cold = r.coldStart
   lines.push('', `Cold cost of a test file, median of ${cold.runs} fresh processes each (\`npm run bench:cold\` for this part alone):`, '')
   lines.push('| step | median ms | / msw import |', '|---|---|---|')
   const coldRow = (label, value) => lines.push(`| ${label} | ${value.toFixed(0)} | ${(value / cold.msw.import).toFixed(1)} |`)
-  coldRow('`import \'msw\'` + `msw/node`', cold.msw.import)
-  coldRow('`import \'petstore-sandbox\'`', cold.library.import)
+  coldRow("`import 'msw'` + `msw/node`", cold.msw.import)
+  coldRow("`import 'petstore-sandbox'`", cold.library.import)
   coldRow('... + `createSandbox()` + `ready()`', cold.library.ready)
   coldRow('... + the first response (`GET /v1/pets?limit=1`)', cold.library.firstResponse)
-  lines.push('', `First refusal: the first \`GET /v1/pets?limit=0\` of a fresh process is answered 400 in ${cold.library.firstRefusal.toFixed(1)} ms, a warm one in ${cold.library.warmRefusal.toFixed(2)} ms (medians of ${cold.runs} processes).`)
+  lines.push(
+    '',
+    `First refusal: the first \`GET /v1/pets?limit=0\` of a fresh process is answered 400 in ${cold.library.firstRefusal.toFixed(1)} ms, a warm one in ${cold.library.warmRefusal.toFixed(2)} ms (medians of ${cold.runs} processes).`,
+  )
   return lines.join('\n')
 }
 
 // `--only http,startUp` runs some sections, for development; it prints their raw results only.
-const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length).split(',')
+const only = process.argv
+  .find((arg) => arg.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
 const results = { date: new Date().toISOString(), quick, plan, machine: machine() }
 for (const [name, run] of SECTIONS) {
   if (only !== undefined && !only.includes(name)) continue

@@ -42,7 +42,10 @@ async function batch(send, count, expected) {
 }
 
 const results = Object.fromEntries(SIZES.map((size) => [size, { list: [], create: [] }]))
-for (const [kind, send, expected] of [['list', list, 200], ['create', create, 201]]) {
+for (const [kind, send, expected] of /** @type {Array<['list' | 'create', () => Promise<Response>, number]>} */ ([
+  ['list', list, 200],
+  ['create', create, 201],
+])) {
   for (const size of SIZES) {
     server.resetHandlers(...sandboxes.get(size).handlers)
     await batch(send, 50, expected) // warm-up
@@ -58,12 +61,14 @@ server.close()
 
 const stats = (times) => ({ p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), meanMs: times.reduce((a, b) => a + b, 0) / times.length })
 const bySize = Object.fromEntries(SIZES.map((size) => [size, { list: stats(results[size].list), create: stats(results[size].create) }]))
-process.stdout.write(`${JSON.stringify({
-  samples,
-  sizes: SIZES,
-  bySize,
-  listP50Ratio: bySize[100000].list.p50Ms / bySize[1000].list.p50Ms,
-  listP99Ratio: bySize[100000].list.p99Ms / bySize[1000].list.p99Ms,
-  createP50Ratio: bySize[100000].create.p50Ms / bySize[1000].create.p50Ms,
-  medianCheck: median(results[1000].list),
-})}\n`)
+process.stdout.write(
+  `${JSON.stringify({
+    samples,
+    sizes: SIZES,
+    bySize,
+    listP50Ratio: bySize[100000].list.p50Ms / bySize[1000].list.p50Ms,
+    listP99Ratio: bySize[100000].list.p99Ms / bySize[1000].list.p99Ms,
+    createP50Ratio: bySize[100000].create.p50Ms / bySize[1000].create.p50Ms,
+    medianCheck: median(results[1000].list),
+  })}\n`,
+)

@@ -51,4 +51,6 @@ for (let round = 0; round < rounds; round++) {
   durable.push(await measure(['--state', join(mkdtempSync(join(tmpdir(), 'bench-state-')), 'state.jsonl')]))
   console.log(`round ${round + 1}: in memory ${memory.at(-1).toFixed(0)} creates/s, --state ${durable.at(-1).toFixed(0)} creates/s`)
 }
-console.log(`median: in memory ${median(memory).toFixed(0)} creates/s, --state ${median(durable).toFixed(0)} creates/s, ratio ${(median(durable) / median(memory)).toFixed(2)}`)
+console.log(
+  `median: in memory ${median(memory).toFixed(0)} creates/s, --state ${median(durable).toFixed(0)} creates/s, ratio ${(median(durable) / median(memory)).toFixed(2)}`,
+)

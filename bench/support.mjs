@@ -13,6 +13,7 @@ export const CONTRACT = join(ROOT, 'fixtures/openapi.yaml')
 
 /** A key whose quota no benchmark reaches: every request runs the whole pipeline and is answered 200. */
 export const BENCH_KEY = 'bench-enterprise-key'
+/** @type {import('../dist/index.js').KeyConfig[]} */
 export const BENCH_KEYS = [{ key: BENCH_KEY, plan: 'enterprise', perMinute: 1_000_000_000_000, perDay: 1_000_000_000_000 }]
 export const AUTHORIZATION = `Bearer ${BENCH_KEY}`
 
@@ -43,7 +44,7 @@ export function freePort() {
     const server = createServer()
     server.once('error', reject)
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
       server.close(() => resolve(port))
     })
   })

@@ -34,6 +34,7 @@ if (!(SECONDS > 0 && SECONDS <= 600) || !(WARMUP >= 0 && WARMUP <= 600) || !(CON
 const BULK_KEY = 'soak-enterprise-key'
 const FREE_KEY = 'soak-free-key'
 // Share of each kind of request, out of 100.
+/** @type {Array<[string, number]>} */
 const MIX = [
   ['list', 40],
   ['get', 25],
@@ -47,10 +48,15 @@ const PER_ADDRESS = 50
 
 const dir = await mkdtemp(join(tmpdir(), 'petstore-soak-'))
 const keysFile = join(dir, 'keys.json')
-await writeFile(keysFile, JSON.stringify({ keys: [
-  { key: BULK_KEY, plan: 'enterprise', perMinute: 100_000_000, perDay: 1_000_000_000 },
-  { key: FREE_KEY, plan: 'free' },
-] }))
+await writeFile(
+  keysFile,
+  JSON.stringify({
+    keys: [
+      { key: BULK_KEY, plan: 'enterprise', perMinute: 100_000_000, perDay: 1_000_000_000 },
+      { key: FREE_KEY, plan: 'free' },
+    ],
+  }),
+)
 
 const bin = new URL('../bin/petstore-sandbox.js', import.meta.url).pathname
 
@@ -80,11 +86,12 @@ async function inspect(process) {
     pending.get(message.id)?.(message.result)
     pending.delete(message.id)
   })
-  const call = (method) => new Promise((resolve) => {
-    const id = nextId++
-    pending.set(id, resolve)
-    socket.send(JSON.stringify({ id, method }))
-  })
+  const call = (method) =>
+    new Promise((resolve) => {
+      const id = nextId++
+      pending.set(id, resolve)
+      socket.send(JSON.stringify({ id, method }))
+    })
   return {
     /** MB of V8 heap in use right after a full collection. */
     async heapAfterGcMb() {
@@ -148,6 +155,7 @@ const stats = {
 const acknowledged = new Map()
 let unauthorizedSent = 0
 
+/** @param {{ method: string, path: string, key?: string, body?: string, localAddress?: string, useAgent?: import('node:http').Agent }} request */
 function send({ method, path, key, body, localAddress, useAgent = agent }) {
   return new Promise((resolve, reject) => {
     const headers = { host: base.host }
@@ -156,12 +164,15 @@ function send({ method, path, key, body, localAddress, useAgent = agent }) {
       headers['content-type'] = 'application/json'
       headers['content-length'] = Buffer.byteLength(body)
     }
-    const req = request({ host: base.hostname, port: base.port, method, path: `/v1${path}`, headers, agent: useAgent, ...(localAddress ? { localAddress } : {}) }, (res) => {
-      const chunks = []
-      res.on('data', (chunk) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }))
-      res.on('error', reject)
-    })
+    const req = request(
+      { host: base.hostname, port: base.port, method, path: `/v1${path}`, headers, agent: useAgent, ...(localAddress ? { localAddress } : {}) },
+      (res) => {
+        const chunks = []
+        res.on('data', (chunk) => chunks.push(chunk))
+        res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }))
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -181,7 +192,8 @@ function random(seed) {
 function pick(next) {
   let roll = next() * 100
   for (const [kind, share] of MIX) {
-    if ((roll -= share) < 0) return kind
+    roll -= share
+    if (roll < 0) return kind
   }
   return MIX[0][0]
 }
@@ -196,7 +208,13 @@ function requestFor(kind, next) {
       return { expect: [200], method: 'GET', path: `/pets/${id}`, key: BULK_KEY }
     }
     case 'create':
-      return { expect: [201], method: 'POST', path: '/pets', key: BULK_KEY, body: JSON.stringify({ name: `Soak ${Math.floor(next() * 1e9)}`, categoryId: 1 + Math.floor(next() * 9), status: 'pending' }) }
+      return {
+        expect: [201],
+        method: 'POST',
+        path: '/pets',
+        key: BULK_KEY,
+        body: JSON.stringify({ name: `Soak ${Math.floor(next() * 1e9)}`, categoryId: 1 + Math.floor(next() * 9), status: 'pending' }),
+      }
     case 'unauthorized': {
       const n = Math.floor(unauthorizedSent++ / PER_ADDRESS)
       const localAddress = `127.${1 + (Math.floor(n / 250) % 250)}.${Math.floor(n / 62_500) % 250}.${2 + (n % 250)}`
@@ -223,10 +241,12 @@ const measuredFrom = WARMUP * 1000
 const deadline = started + (WARMUP + SECONDS) * 1000
 const sampler = setInterval(sampleRss, 250)
 // The heap in use once the warm-up is over, and the pets stored by then.
-const heapAtWarmup = new Promise((resolve) => setTimeout(() => {
-  const pets = acknowledged.size
-  inspector.heapAfterGcMb().then((heapMb) => resolve({ heapMb, pets }))
-}, measuredFrom))
+const heapAtWarmup = new Promise((resolve) =>
+  setTimeout(() => {
+    const pets = acknowledged.size
+    inspector.heapAfterGcMb().then((heapMb) => resolve({ heapMb, pets }))
+  }, measuredFrom),
+)
 sampleRss()
 
 await Promise.all(
@@ -323,8 +343,12 @@ console.log(`
 Soak: ${CONNECTIONS} connections for ${fmt(elapsed)} s after a ${WARMUP} s warm-up, against petstore-sandbox on ${base.host}
 | figure | value |
 |---|---|
-| requests (warm-up included) | ${stats.requests} (${fmt(stats.requests / (elapsed + WARMUP), 0)}/s): ${Object.entries(stats.byKind).map(([kind, n]) => `${kind} ${n}`).join(', ')} |
-| statuses | ${Object.entries(stats.statuses).map(([status, n]) => `${status}: ${n}`).join(', ')} |
+| requests (warm-up included) | ${stats.requests} (${fmt(stats.requests / (elapsed + WARMUP), 0)}/s): ${Object.entries(stats.byKind)
+  .map(([kind, n]) => `${kind} ${n}`)
+  .join(', ')} |
+| statuses | ${Object.entries(stats.statuses)
+  .map(([status, n]) => `${status}: ${n}`)
+  .join(', ')} |
 | 5xx / socket errors / unexpected | ${stats.serverErrors} / ${stats.socketErrors} / ${stats.unexpected.length} |
 | latency p50 / p99 | ${fmt(percentile(0.5))} ms / ${fmt(percentile(0.99))} ms |
 | server RSS after warm-up / at the end / peak of the measured run | ${fmt(baseline)} MB / ${fmt(final)} MB (${growth >= 0 ? '+' : ''}${fmt(growth * 100)}%) / ${fmt(peak)} MB |

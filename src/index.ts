@@ -16,7 +16,7 @@ export { DEMO_KEYS } from './core/auth/demo-keys.js'
 export { PLANS, type Plan, type Limits } from './core/auth/plans.js'
 // Types generated from fixtures/openapi.yaml (src/core/contract/openapi-types.ts).
 export { PET_STATUSES, type Pet, type NewPet, type PetStatus } from './core/store/pet.js'
-export type { ApiErrorBody as ApiError } from './core/errors/api-error-body.js'
+export type { ApiErrorBody as ApiError } from './core/contract/api-error-body.js'
 export type { paths, components, operations } from './core/contract/openapi-types.js'
 export { ErrorCode } from './core/errors/error-code.js'
 export { ConfigError } from './core/errors/config-error.js'

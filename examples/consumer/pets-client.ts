@@ -21,7 +21,9 @@ export interface Deprecation {
   successor: string | undefined
 }
 
-export type Result<T> = { ok: true; data: T; rateLimit: RateLimit; deprecation?: Deprecation } | { ok: false; error: ApiError; rateLimit: RateLimit; deprecation?: Deprecation }
+export type Result<T> =
+  | { ok: true; data: T; rateLimit: RateLimit; deprecation?: Deprecation }
+  | { ok: false; error: ApiError; rateLimit: RateLimit; deprecation?: Deprecation }
 
 export interface PetsClientOptions {
   /** e.g. `https://staging.animal-store.example/v1` */
@@ -65,7 +67,9 @@ function toResult<T>(answer: { data?: T; error?: Omit<ApiError, 'code'> & { code
   }
   const deprecation = readDeprecation(headers)
   const extra = deprecation === undefined ? {} : { deprecation }
-  return answer.error !== undefined ? { ok: false, error: answer.error as ApiError, rateLimit, ...extra } : { ok: true, data: answer.data as T, rateLimit, ...extra }
+  return answer.error !== undefined
+    ? { ok: false, error: answer.error as ApiError, rateLimit, ...extra }
+    : { ok: true, data: answer.data as T, rateLimit, ...extra }
 }
 
 function readDeprecation(headers: Headers): Deprecation | undefined {

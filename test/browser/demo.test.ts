@@ -23,7 +23,9 @@ const checks: Array<Promise<void>> = []
 
 beforeAll(async () => {
   const output = await build({ configFile, logLevel: 'error', build: { outDir, emptyOutDir: true } })
-  moduleIds = (Array.isArray(output) ? output : [output]).flatMap((result) => ('output' in result ? result.output : [])).flatMap((chunk) => ('moduleIds' in chunk ? chunk.moduleIds : []))
+  moduleIds = (Array.isArray(output) ? output : [output])
+    .flatMap((result) => ('output' in result ? result.output : []))
+    .flatMap((chunk) => ('moduleIds' in chunk ? chunk.moduleIds : []))
   server = await preview({ configFile, logLevel: 'error', build: { outDir }, preview: { port: 0, strictPort: false } })
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
@@ -34,7 +36,11 @@ beforeAll(async () => {
       (async () => {
         const body = await response.body().catch(() => Buffer.alloc(0))
         const status = response.status()
-        contract.check(response.request().method(), response.url(), new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers: await response.allHeaders() }))
+        contract.check(
+          response.request().method(),
+          response.url(),
+          new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers: await response.allHeaders() }),
+        )
       })(),
     )
   })
@@ -92,7 +98,9 @@ it('filters the list by status', async () => {
 it('shows the deprecation warning of the pet lookup, and the rate-limit headers', async () => {
   await oneMoreRequest(() => page.click('#lookup button[type="submit"]'))
   expect(await page.isVisible('#deprecation')).toBe(true)
-  expect(await page.textContent('#deprecation')).toBe('GET /pets/{petId} is deprecated and will be removed on Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.')
+  expect(await page.textContent('#deprecation')).toBe(
+    'GET /pets/{petId} is deprecated and will be removed on Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.',
+  )
   expect(await page.textContent('#limit')).toBe('60')
   expect(await page.textContent('#reset')).toBe('10:01:00 UTC')
   expect(Number(await page.textContent('#remaining'))).toBe(60 - (await requestsSoFar()))
@@ -123,7 +131,11 @@ it('validates requests in the page with the same 400 messages as in Node', async
   })
   expect(answer).toEqual({
     status: 400,
-    body: { code: 'invalid_request', message: 'limit must be between 1 and 100; status must be equal to one of the allowed values: available, pending, sold', status: 400 },
+    body: {
+      code: 'invalid_request',
+      message: 'limit must be between 1 and 100; status must be equal to one of the allowed values: available, pending, sold',
+      status: 400,
+    },
   })
   await Promise.all(checks)
 })

@@ -24,7 +24,13 @@ function make(name: string, status: number, parts: RawRequestParts): BadInputCas
 }
 
 /** POST /v1/pets with the corpus key and `Content-Type: application/json` unless told otherwise. */
-function post(name: string, status: number, body: string | Buffer | undefined, headers: Array<[string, string | Buffer]> = [KEY, JSON_TYPE], extra: Partial<RawRequestParts> = {}) {
+function post(
+  name: string,
+  status: number,
+  body: string | Buffer | undefined,
+  headers: Array<[string, string | Buffer]> = [KEY, JSON_TYPE],
+  extra: Partial<RawRequestParts> = {},
+) {
   return make(name, status, { method: 'POST', target: '/v1/pets', headers, ...(body === undefined ? {} : { body }), ...extra })
 }
 
@@ -36,7 +42,8 @@ function wire(name: string, status: number, method: string, target: string, text
   return { name, status, method, target, bytes: Buffer.isBuffer(text) ? text : Buffer.from(text, 'latin1') }
 }
 
-const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))))
+const bytes = (...parts: Array<string | number[]>) =>
+  Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))))
 const deep = (levels: number, open: string, close: string, inner = '1') => `${open.repeat(levels)}${inner}${close.repeat(levels)}`
 const MiB = 1024 * 1024
 
@@ -123,7 +130,11 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   post('a body of 2 MiB', 413, JSON.stringify({ name: 'Rex', categoryId: 1, pad: 'p'.repeat(2 * MiB) })),
   // Content-Length far beyond what is sent: refused from the header, before any body arrives.
   post('a declared 100 MiB body', 413, '{"name":"Rex","categoryId":1', [KEY, JSON_TYPE, ['Content-Length', String(100 * MiB)]], { contentLength: false }),
-  post('a chunked body over 1 MiB', 413, `100000\r\n${'a'.repeat(0x100000)}\r\n100\r\n${'a'.repeat(0x100)}\r\n0\r\n\r\n`, [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked']]),
+  post('a chunked body over 1 MiB', 413, `100000\r\n${'a'.repeat(0x100000)}\r\n100\r\n${'a'.repeat(0x100)}\r\n0\r\n\r\n`, [
+    KEY,
+    JSON_TYPE,
+    ['Transfer-Encoding', 'chunked'],
+  ]),
   // Content types.
   post('no Content-Type', 415, '{"name":"Rex","categoryId":1}', [KEY]),
   post('text/plain', 415, '{"name":"Rex","categoryId":1}', [KEY, ['Content-Type', 'text/plain']]),
@@ -139,20 +150,54 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   post('a chunked empty body', 400, '0\r\n\r\n', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked']]),
   post('a chunk size that is not hexadecimal', 400, 'zz\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked']]),
   post('a chunk longer than its size', 400, '2\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked']]),
-  post('Content-Length and Transfer-Encoding together', 400, '1d\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked'], ['Content-Length', '29']], { contentLength: false }),
-  post('two different Content-Lengths', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Content-Length', '29'], ['Content-Length', '5']], { contentLength: false }),
+  post(
+    'Content-Length and Transfer-Encoding together',
+    400,
+    '1d\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n',
+    [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked'], ['Content-Length', '29']],
+    { contentLength: false },
+  ),
+  post('two different Content-Lengths', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Content-Length', '29'], ['Content-Length', '5']], {
+    contentLength: false,
+  }),
   post('a negative Content-Length', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Content-Length', '-1']], { contentLength: false }),
   post('a non-numeric Content-Length', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Content-Length', 'abc']], { contentLength: false }),
   post('a Transfer-Encoding of gzip', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Transfer-Encoding', 'gzip']], { contentLength: false }),
-  post('a Transfer-Encoding of chunked then gzip', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked, gzip']], { contentLength: false }),
+  post('a Transfer-Encoding of chunked then gzip', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked, gzip']], {
+    contentLength: false,
+  }),
   wire('bare LF line endings', 400, 'GET', '/v1/pets', 'GET /v1/pets HTTP/1.1\nHost: 127.0.0.1\nConnection: close\n\n'),
   wire('a bare CR in a header value', 400, 'GET', '/v1/pets', `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Odd: a\rb\r\nConnection: close\r\n\r\n`),
-  wire('a folded header line', 400, 'GET', '/v1/pets', `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer\r\n ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`),
+  wire(
+    'a folded header line',
+    400,
+    'GET',
+    '/v1/pets',
+    `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer\r\n ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`,
+  ),
   wire('a header without a colon', 400, 'GET', '/v1/pets', 'GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nNoColonHere\r\nConnection: close\r\n\r\n'),
-  wire('a space before the colon', 400, 'GET', '/v1/pets', `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization : Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`),
-  wire('a NUL in a header value', 400, 'GET', '/v1/pets', `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer corpus\u0000key\r\nConnection: close\r\n\r\n`),
+  wire(
+    'a space before the colon',
+    400,
+    'GET',
+    '/v1/pets',
+    `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization : Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`,
+  ),
+  wire(
+    'a NUL in a header value',
+    400,
+    'GET',
+    '/v1/pets',
+    `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer corpus\u0000key\r\nConnection: close\r\n\r\n`,
+  ),
   wire('no Host header', 400, 'GET', '/v1/pets', `GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`),
-  wire('two Host headers', 400, 'GET', '/v1/pets', `GET /v1/pets HTTP/1.1\r\nHost: a\r\nHost: b\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`),
+  wire(
+    'two Host headers',
+    400,
+    'GET',
+    '/v1/pets',
+    `GET /v1/pets HTTP/1.1\r\nHost: a\r\nHost: b\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`,
+  ),
   wire('an HTTP/2 preface', 400, 'PRI', '*', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'),
   wire('HTTP version 9.9', 400, 'GET', '/v1/pets', 'GET /v1/pets HTTP/9.9\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
   wire('no HTTP version (HTTP/0.9) without a key', 401, 'GET', '/v1/pets', 'GET /v1/pets\r\nHost: 127.0.0.1\r\n\r\n'),
@@ -163,7 +208,10 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   wire('a CONNECT request', 400, 'CONNECT', '127.0.0.1:443', 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n'),
   get('an asterisk target', 404, '*'),
   get('an absolute-form target with no key', 401, 'http://evil.example/v1/pets', []),
-  get('a WebSocket upgrade without a key', 401, '/v1/pets', [['Connection', 'Upgrade'], ['Upgrade', 'websocket']]),
+  get('a WebSocket upgrade without a key', 401, '/v1/pets', [
+    ['Connection', 'Upgrade'],
+    ['Upgrade', 'websocket'],
+  ]),
   get('a header name with non-ASCII bytes', 400, '/v1/pets', [KEY, [Buffer.from([0x58, 0xff]).toString('latin1'), 'x']]),
   // Headers that are too big for node's parser, before our code runs.
   get('one header of 20 KiB', 431, '/v1/pets', [KEY, ['X-Big', 'b'.repeat(20 * 1024)]]),
@@ -250,5 +298,11 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   post('a create with an unknown key', 401, '{"name":"Rex","categoryId":1}', [['Authorization', 'Bearer nobody'], JSON_TYPE]),
   // Found by the fuzzers (test/in-process/fuzz-requests.test.ts, test/e2e/fuzz-http.test.ts), as shrunk.
   { ...get('a raw space inside the query of getPet (fuzz seed 20261122)', 400, '/v1/pets/3?limit= 1'), beforeRouting: true },
-  wire('a NUL before the method of a HEAD (fuzz seed 20261122)', 400, 'HEAD', '/', `\u0000HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`),
+  wire(
+    'a NUL before the method of a HEAD (fuzz seed 20261122)',
+    400,
+    'HEAD',
+    '/',
+    `\u0000HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`,
+  ),
 ]

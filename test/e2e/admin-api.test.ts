@@ -55,7 +55,11 @@ it('summarises the state: pet count, next id, every key with plan, quota and ban
 })
 
 it('resets to the seeded pets and forgets counters', async () => {
-  const created = await call('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Gone soon', categoryId: 1 }) })
+  const created = await call('/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Gone soon', categoryId: 1 }),
+  })
   expect(created.status).toBe(201)
   const response = await admin('/reset', { method: 'POST' })
   expect(response.status).toBe(200)
@@ -137,7 +141,11 @@ it('serves the last requests with keys masked, at most --keep-requests of them',
 it('logs admin calls without any part of the admin token', async () => {
   await admin('/health')
   await new Promise((resolve) => setTimeout(resolve, 100))
-  const line = cli().output().split('\n').filter((entry) => entry.includes('"/__sandbox/health"')).at(-1)
+  const line = cli()
+    .output()
+    .split('\n')
+    .filter((entry) => entry.includes('"/__sandbox/health"'))
+    .at(-1)
   expect(JSON.parse(line!)).toMatchObject({ method: 'GET', status: 200, key: 'admin' })
   expect(cli().output()).not.toContain(TOKEN.slice(0, 8))
 })

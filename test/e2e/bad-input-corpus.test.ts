@@ -36,19 +36,27 @@ it('holds at least 100 cases with distinct names', () => {
   expect(new Set(BAD_INPUT_CASES.map((entry) => entry.name)).size).toBe(BAD_INPUT_CASES.length)
 })
 
-it.each(BAD_INPUT_CASES.map((entry, index) => ({ ...entry, index })))('answers $name with $status and an Error body, and changes nothing', async ({ method, target, bytes, status, beforeRouting, index }) => {
-  const answer = await rawExchange(cli.url, bytes, { localAddress: addressOf(index) })
-  expect(answer, 'an HTTP answer before the connection closed').toBeDefined()
-  expect(answer!.status).toBe(status)
-  const origin = new URL(cli.url).origin
-  const url = !beforeRouting && URL.canParse(target, origin) ? new URL(target, origin).href : `${origin}/`
-  expect(await contractViolations(method, url, toFetchResponse(answer!))).toEqual([])
-  expect(await storedPets()).toBe(stored)
-})
+it.each(BAD_INPUT_CASES.map((entry, index) => ({ ...entry, index })))(
+  'answers $name with $status and an Error body, and changes nothing',
+  async ({ method, target, bytes, status, beforeRouting, index }) => {
+    const answer = await rawExchange(cli.url, bytes, { localAddress: addressOf(index) })
+    expect(answer, 'an HTTP answer before the connection closed').toBeDefined()
+    expect(answer!.status).toBe(status)
+    const origin = new URL(cli.url).origin
+    const url = !beforeRouting && URL.canParse(target, origin) ? new URL(target, origin).href : `${origin}/`
+    expect(await contractViolations(method, url, toFetchResponse(answer!))).toEqual([])
+    expect(await storedPets()).toBe(stored)
+  },
+)
 
 it('creates a pet from the body the cases spoil, so each case is refused for its own defect', async () => {
   const valid = '{"name":"Rex","categoryId":1}'
-  const answer = await rawExchange(cli.url, Buffer.from(`POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${valid.length}\r\nConnection: close\r\n\r\n${valid}`))
+  const answer = await rawExchange(
+    cli.url,
+    Buffer.from(
+      `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${valid.length}\r\nConnection: close\r\n\r\n${valid}`,
+    ),
+  )
   expect(answer?.status).toBe(201)
   expect(await storedPets()).not.toBe(stored)
 })

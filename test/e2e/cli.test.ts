@@ -30,7 +30,10 @@ it('logs one line per request with the key masked', async () => {
   try {
     await fetch(`${cli.url}/pets?limit=2`, { headers: { authorization: 'Bearer sandbox-business-key' } })
     await new Promise((resolve) => setTimeout(resolve, 100))
-    const line = cli.output().split('\n').find((entry) => entry.startsWith('GET /v1/pets?limit=2'))
+    const line = cli
+      .output()
+      .split('\n')
+      .find((entry) => entry.startsWith('GET /v1/pets?limit=2'))
     expect(line).toMatch(/^GET \/v1\/pets\?limit=2 200 [\d.]+ms key=sand…#[0-9a-f]{4}$/)
     expect(cli.output()).not.toContain('Bearer sandbox-business-key')
   } finally {
@@ -43,7 +46,10 @@ it('logs JSON lines with --log json', async () => {
   try {
     await fetch(`${cli.url}/pets`, { headers: { authorization: 'Bearer sandbox-pro-key' } })
     await new Promise((resolve) => setTimeout(resolve, 100))
-    const line = cli.output().split('\n').find((entry) => entry.startsWith('{'))
+    const line = cli
+      .output()
+      .split('\n')
+      .find((entry) => entry.startsWith('{'))
     expect(JSON.parse(line!)).toMatchObject({ method: 'GET', url: '/v1/pets', status: 200 })
     expect(line).not.toContain('sandbox-pro-key')
   } finally {
@@ -64,7 +70,12 @@ it('serves the same pets for the same seed in two processes, and others for anot
 })
 
 it('uses the keys of a keys file and no demo keys', async () => {
-  const file = await keysFile({ keys: [{ key: 'team-a-secret-key', plan: 'pro' }, { key: 'big-customer-key', plan: 'enterprise', perMinute: 2, perDay: 5 }] })
+  const file = await keysFile({
+    keys: [
+      { key: 'team-a-secret-key', plan: 'pro' },
+      { key: 'big-customer-key', plan: 'enterprise', perMinute: 2, perDay: 5 },
+    ],
+  })
   const cli = await startCli(['--keys', file])
   try {
     expect(cli.output()).not.toContain('sandbox-free-key')
@@ -82,7 +93,15 @@ it('uses the keys of a keys file and no demo keys', async () => {
 
 it.each([
   [{ keys: [{ key: 'k-one-two-three', plan: 'gold' }] }, /keys\[0\]\.plan must be one of free, pro, business, enterprise/],
-  [{ keys: [{ key: 'k-one-two-three', plan: 'free' }, { key: 'vip-key-value', plan: 'enterprise', perMinute: 10 }] }, /keys\[1\]\.perDay is required for enterprise keys/],
+  [
+    {
+      keys: [
+        { key: 'k-one-two-three', plan: 'free' },
+        { key: 'vip-key-value', plan: 'enterprise', perMinute: 10 },
+      ],
+    },
+    /keys\[1\]\.perDay is required for enterprise keys/,
+  ],
   [{ keys: [{ key: 'k-one-two-three', plan: 'free', perMinute: -1 }] }, /keys\[0\]\.perMinute must be a whole number/],
   [{ keys: [{ key: 'has space', plan: 'free' }] }, /keys\[0\]\.key must be a non-empty token/],
   [{ nokeys: true }, /must be an object with a "keys" array/],

@@ -40,7 +40,13 @@ it('injects the same faults over HTTP in two processes started with the same see
 })
 
 it('rejects bad fault options with a one-line reason', async () => {
-  for (const args of [['--error-rate', '1.5'], ['--latency', '9-1'], ['--error-kinds', '500,418'], ['--fault', 'createPet'], ['--fault', 'deletePet:error-rate=1']]) {
+  for (const args of [
+    ['--error-rate', '1.5'],
+    ['--latency', '9-1'],
+    ['--error-kinds', '500,418'],
+    ['--fault', 'createPet'],
+    ['--fault', 'deletePet:error-rate=1'],
+  ]) {
     const result = await runCli(['start', '--port', '0', ...args])
     expect(result.code, args.join(' ')).toBe(1)
     expect(result.stderr.split('\n')[0]).toMatch(/^error: /)

@@ -32,8 +32,19 @@ async function nothingCreatedSilently(): Promise<void> {
 }
 
 function send(request: FuzzRequest, client: number, bytes?: Buffer): Promise<RawResponse | undefined> {
-  const wire = bytes ?? rawRequest({ method: request.method, target: request.target, headers: request.headers, ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }) })
-  return rawExchange(cli.url, wire, { localAddress: addressOf(client), head: request.method === 'HEAD', ...(bytes ? { halfClose: true, timeoutMs: 5_000 } : {}) })
+  const wire =
+    bytes ??
+    rawRequest({
+      method: request.method,
+      target: request.target,
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }),
+    })
+  return rawExchange(cli.url, wire, {
+    localAddress: addressOf(client),
+    head: request.method === 'HEAD',
+    ...(bytes ? { halfClose: true, timeoutMs: 5_000 } : {}),
+  })
 }
 
 async function record201(answer: RawResponse): Promise<void> {
@@ -85,14 +96,23 @@ it('survives mutated raw requests: any answer is a 4xx Error body or a success, 
   let answered = 0
   await fc.assert(
     fc.asyncProperty(fuzzRequest, fc.array(mutation, { minLength: 1, maxLength: 3 }), fc.nat(), async (request, mutations, client) => {
-      const bytes = mutate(rawRequest({ method: request.method, target: request.target, headers: request.headers, ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }) }), mutations)
+      const bytes = mutate(
+        rawRequest({
+          method: request.method,
+          target: request.target,
+          headers: request.headers,
+          ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }),
+        }),
+        mutations,
+      )
       const answer = await send(request, client, bytes)
       if (answer !== undefined) {
         answered++
         expect(answer.status === 501 || answer.status < 500, `${JSON.stringify(bytes.toString('latin1'))} -> ${answer.status}`).toBe(true)
         // What node parsed from mangled bytes is unknown here: hold refusals to the rules of every
         // Error answer (successes are the other fuzzer's to check against their operation).
-        if (answer.status >= 400 && answer.status !== 501) expect(await contractViolations(request.method === 'HEAD' ? 'HEAD' : 'RAW', `${origin}/`, toFetchResponse(answer))).toEqual([])
+        if (answer.status >= 400 && answer.status !== 501)
+          expect(await contractViolations(request.method === 'HEAD' ? 'HEAD' : 'RAW', `${origin}/`, toFetchResponse(answer))).toEqual([])
         if (answer.status === 201) await record201(answer)
       }
       if (answer?.status !== 201) await nothingCreatedSilently()

@@ -99,7 +99,11 @@ it.each([
 })
 
 it('accepts application/json with a charset parameter', async () => {
-  const response = await call('/pets', { method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"name":"Rex","categoryId":1}' })
+  const response = await call('/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: '{"name":"Rex","categoryId":1}',
+  })
   expect(response.status).toBe(201)
 })
 
@@ -130,16 +134,13 @@ it('answers 401 without a key, with WWW-Authenticate: Bearer', async () => {
   expect(await response.json()).toMatchObject({ code: 'unauthorized', status: 401 })
 })
 
-it.each([
-  ['Bearer not-a-key'],
-  ['Basic c2FuZGJveC1mcmVlLWtleTo='],
-  ['Bearer'],
-  ['sandbox-free-key'],
-  ['Bearer sandbox-free-key extra'],
-])('answers 401 to Authorization: %s', async (authorization) => {
-  const response = await call('/pets', { key: null, headers: { authorization } })
-  expect(response.status).toBe(401)
-})
+it.each([['Bearer not-a-key'], ['Basic c2FuZGJveC1mcmVlLWtleTo='], ['Bearer'], ['sandbox-free-key'], ['Bearer sandbox-free-key extra']])(
+  'answers 401 to Authorization: %s',
+  async (authorization) => {
+    const response = await call('/pets', { key: null, headers: { authorization } })
+    expect(response.status).toBe(401)
+  },
+)
 
 it('accepts the scheme name in any case', async () => {
   const response = await call('/pets', { key: null, headers: { authorization: 'bEaReR sandbox-free-key' } })

@@ -134,7 +134,12 @@ it('drops an incomplete last line (a crash mid-append) and keeps the rest', asyn
     expect((await getPet(cli, 3)).status).toBe(200)
     expect((await getPet(cli, 4)).status).toBe(404)
     expect((await (await create(cli, 'Next')).json()).id).toBe(4)
-    expect((await readFile(file, 'utf8')).split('\n').filter(Boolean).map((line) => JSON.parse(line))).toHaveLength(3)
+    expect(
+      (await readFile(file, 'utf8'))
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toHaveLength(3)
   } finally {
     await cli.stop()
   }

@@ -38,7 +38,11 @@ async function sendTheKeyEverywhere(url: string): Promise<string[]> {
   await call(`/${SECRET}`)
   await call('/pets', { headers: { 'x-api-key': SECRET } })
   await call('/pets', { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: `{"name":"${SECRET}",` })
-  await call('/pets', { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: `{"name":1,"categoryId":"${SECRET}"}` })
+  await call('/pets', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+    body: `{"name":1,"categoryId":"${SECRET}"}`,
+  })
   await call('/pets', { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': `text/${SECRET}` }, body: '{}' })
   // And through node's parser: a head it refuses, with the key in it.
   const raw = await rawExchange(url, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRET}\r\nBad Header: ${SECRET}\r\n\r\n`)
@@ -53,7 +57,12 @@ it.each(['pretty', 'json'])('never shows a configured key whole in the %s log or
     const bodies = await sendTheKeyEverywhere(cli.url)
     await sleep(200)
     // The traffic was logged (so the check below looked at real log lines)...
-    expect(cli.output().split('\n').filter((line) => line.includes('/v1/')).length).toBeGreaterThanOrEqual(17)
+    expect(
+      cli
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('/v1/')).length,
+    ).toBeGreaterThanOrEqual(17)
     // ...and neither the log, the banner nor any answer holds the key.
     expect(cli.output()).not.toContain(SECRET)
     for (const body of bodies) expect(body).not.toContain(SECRET)

@@ -48,7 +48,9 @@ it('finishes in-flight requests on SIGTERM under load, refuses new ones and exit
     Array.from({ length: 5 }, async () => {
       const socket = await openSocket(cli.url)
       const closed = untilClosed(socket)
-      socket.write(`POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`)
+      socket.write(
+        `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+      )
       return { socket, closed }
     }),
   )

@@ -19,7 +19,10 @@ async function admin(method: string, path: string, body?: unknown): Promise<{ st
 }
 
 it('names an unknown field of a body', async () => {
-  expect(await admin('PATCH', '/keys/sandbox-pro-key', { plan: 'free' })).toMatchObject({ status: 400, body: { code: 'invalid_request', message: 'plan is not a field here' } })
+  expect(await admin('PATCH', '/keys/sandbox-pro-key', { plan: 'free' })).toMatchObject({
+    status: 400,
+    body: { code: 'invalid_request', message: 'plan is not a field here' },
+  })
   expect(sandbox.quota.get('sandbox-pro-key').remaining).toBe(300)
 })
 

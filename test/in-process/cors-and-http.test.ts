@@ -55,7 +55,11 @@ it('answers HEAD like GET, without a body', async () => {
 })
 
 it('says the length of every body in bytes, so the client keeps its connection', async () => {
-  const created = await api('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Ænima 🐕', categoryId: 1 }) })
+  const created = await api('/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Ænima 🐕', categoryId: 1 }),
+  })
   for (const response of [created, await api('/pets'), await api('/pets/1234567'), await api('/pets', { key: null })]) {
     const bytes = new Uint8Array(await response.arrayBuffer())
     expect(response.headers.get('content-length')).toBe(String(bytes.byteLength))

@@ -1,7 +1,13 @@
 import { expect, it } from 'vitest'
 import { useInProcessSandbox } from '../support/use-in-process-sandbox.js'
 
-const { api, sandbox } = useInProcessSandbox({ banAfter: 0, keys: [{ key: 'only-one-request', plan: 'enterprise', perMinute: 1, perDay: 100 }, { key: 'plenty-of-quota', plan: 'business' }] })
+const { api, sandbox } = useInProcessSandbox({
+  banAfter: 0,
+  keys: [
+    { key: 'only-one-request', plan: 'enterprise', perMinute: 1, perDay: 100 },
+    { key: 'plenty-of-quota', plan: 'business' },
+  ],
+})
 
 const DEPRECATION_HEADERS = {
   deprecation: `@${Date.UTC(2025, 11, 5) / 1000}`,

@@ -41,7 +41,12 @@ it('answers thousands of generated requests with no 5xx, within the contract, ch
     }),
     { seed, numRuns: RUNS },
   )
-  console.log(`in-process fuzz statuses: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(', ')}`)
+  console.log(
+    `in-process fuzz statuses: ${[...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(', ')}`,
+  )
   // The generator reaches every layer: successes, validation, auth, routing, media types, quotas.
   for (const status of [200, 201, 400, 401, 404, 405, 415, 429]) expect(statuses.get(status) ?? 0, `status ${status} seen`).toBeGreaterThan(0)
   // Still answering.

@@ -18,7 +18,10 @@ it('returns at most limit pets, up to 100', async () => {
 it('filters by status and keeps ascending ids', async () => {
   const response = await api('/pets?status=sold&limit=100')
   const pets = (await response.json()) as Array<{ id: number; status: string }>
-  const expected = sandbox.pets.all().filter((pet) => pet.status === 'sold').slice(0, 100)
+  const expected = sandbox.pets
+    .all()
+    .filter((pet) => pet.status === 'sold')
+    .slice(0, 100)
   expect(pets).toEqual(expected)
   expect(pets.length).toBeGreaterThan(0)
   expect(pets.every((pet) => pet.status === 'sold')).toBe(true)

@@ -20,7 +20,10 @@ afterAll(() => server.close())
 const unavailable = () =>
   HttpResponse.json(
     { code: 'service_unavailable', message: 'forced by the test', status: 503 },
-    { status: 503, headers: { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '60', 'x-ratelimit-reset': '0' } },
+    {
+      status: 503,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '60', 'x-ratelimit-reset': '0' },
+    },
   )
 
 it('answers with a handler put in front of it by server.use(), and serves everything else itself', async () => {
@@ -30,7 +33,11 @@ it('answers with a handler put in front of it by server.use(), and serves everyt
   expect(overridden.status).toBe(503)
   expect(await overridden.json()).toMatchObject({ message: 'forced by the test' })
 
-  const created = await fetch('http://api.test/v1/pets', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) })
+  const created = await fetch('http://api.test/v1/pets', {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+  })
   expect(created.status).toBe(201)
   expect(await created.json()).toMatchObject({ id: 4, name: 'Rex' })
   // The overridden request never reached the sandbox: only the create spent quota.

@@ -41,7 +41,9 @@ it('gives a Free key 60 answers in a minute, then 429 with Retry-After and Remai
 })
 
 it('applies the plan of each key', async () => {
-  const limits = await Promise.all(['free-key-one', 'pro-key-0001', 'business-key'].map(async (key) => (await api('/pets', { key })).headers.get('x-ratelimit-limit')))
+  const limits = await Promise.all(
+    ['free-key-one', 'pro-key-0001', 'business-key'].map(async (key) => (await api('/pets', { key })).headers.get('x-ratelimit-limit')),
+  )
   expect(limits).toEqual(['60', '300', '1000'])
 })
 

@@ -4,7 +4,7 @@ import { useInProcessSandbox } from '../support/use-in-process-sandbox.js'
 
 // 2030-01-01T09:30:15Z, held still: the sandbox clock follows `time`.
 const START = Date.UTC(2030, 0, 1, 9, 30, 15)
-let time = START
+const time = START
 const { api, sandbox } = useInProcessSandbox({ pets: 5, now: () => time, banSeconds: 300 })
 const json = { 'content-type': 'application/json' }
 

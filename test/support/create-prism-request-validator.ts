@@ -15,7 +15,7 @@ interface CompiledOperation {
   syntax: ParameterSyntax[]
 }
 
-type ValidateInput = (typeof import('@stoplight/prism-http/dist/validator/index.js'))['validateInput']
+type ValidateInput = typeof import('@stoplight/prism-http/dist/validator/index.js')['validateInput']
 
 // The prism operations derived from a document never change, so sandboxes share them: a test
 // suite that creates a sandbox per test pays the dereferencing once.

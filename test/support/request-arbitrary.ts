@@ -16,7 +16,32 @@ export function fuzzSeed(): number {
   return Number.isSafeInteger(fromEnv) && process.env.FUZZ_SEED !== '' ? fromEnv : 20261122
 }
 
-const SEGMENTS = ['pets', 'store', 'categories', 'order', '1', '2', '50', '0', '-1', '1.5', '1e3', '0x10', '%FF', '%2e%2e', '..', '.', '', '%00', '%2F', 'PETS', '9007199254740993', '%E2%82', '%C3%A9', '%25']
+const SEGMENTS = [
+  'pets',
+  'store',
+  'categories',
+  'order',
+  '1',
+  '2',
+  '50',
+  '0',
+  '-1',
+  '1.5',
+  '1e3',
+  '0x10',
+  '%FF',
+  '%2e%2e',
+  '..',
+  '.',
+  '',
+  '%00',
+  '%2F',
+  'PETS',
+  '9007199254740993',
+  '%E2%82',
+  '%C3%A9',
+  '%25',
+]
 
 const segment = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...SEGMENTS) },
@@ -25,7 +50,23 @@ const segment = fc.oneof(
 )
 
 const path = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom('/v1/pets', '/v1/pets', '/v1/pets', '/v1/pets', '/v1/pets/1', '/v1/pets/3', '/v1/pets/999', '/v1/store/inventory', '/v1/categories', '/v1', '/', '/pets') },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom(
+      '/v1/pets',
+      '/v1/pets',
+      '/v1/pets',
+      '/v1/pets',
+      '/v1/pets/1',
+      '/v1/pets/3',
+      '/v1/pets/999',
+      '/v1/store/inventory',
+      '/v1/categories',
+      '/v1',
+      '/',
+      '/pets',
+    ),
+  },
   { weight: 3, arbitrary: fc.array(segment, { minLength: 0, maxLength: 4 }).map((segments) => `/v1/${segments.join('/')}`) },
   { weight: 1, arbitrary: fc.array(segment, { minLength: 0, maxLength: 3 }).map((segments) => `/${segments.join('/')}`) },
 )
@@ -47,7 +88,17 @@ const authorization = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom('Bearer sandbox-enterprise-key', 'bearer sandbox-enterprise-key', 'Bearer sandbox-business-key') },
   { weight: 1, arbitrary: fc.constantFrom('Bearer sandbox-free-key', 'Bearer sandbox-pro-key') },
   { weight: 1, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.constantFrom('Bearer nobody', 'Bearer', 'Basic dXNlcjpwYXNz', 'sandbox-enterprise-key', 'Bearer sandbox-enterprise-key extra', 'Bearer  sandbox-enterprise-key') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      'Bearer nobody',
+      'Bearer',
+      'Basic dXNlcjpwYXNz',
+      'sandbox-enterprise-key',
+      'Bearer sandbox-enterprise-key extra',
+      'Bearer  sandbox-enterprise-key',
+    ),
+  },
   { weight: 1, arbitrary: headerValue },
 )
 
@@ -73,11 +124,14 @@ const newPetLike = fc
     fc.option(
       fc.oneof(
         { weight: 6, arbitrary: fc.integer({ min: 1, max: 20 }) },
-        { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -5, max: 0 }), fc.double(), fc.constantFrom(9007199254740993, '1', 'NaN', null)) },
+        { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -5, max: 0 }), fc.double(), fc.constantFrom(Number('9007199254740993'), '1', 'NaN', null)) },
       ),
       { nil: undefined, freq: 8 },
     ),
-    fc.option(fc.oneof({ weight: 6, arbitrary: fc.constantFrom('available', 'pending', 'sold') }, { weight: 1, arbitrary: fc.constantFrom('SOLD', '', null, 'lost') }), { nil: undefined, freq: 3 }),
+    fc.option(
+      fc.oneof({ weight: 6, arbitrary: fc.constantFrom('available', 'pending', 'sold') }, { weight: 1, arbitrary: fc.constantFrom('SOLD', '', null, 'lost') }),
+      { nil: undefined, freq: 3 },
+    ),
     fc.array(fc.tuple(fc.constantFrom('id', '__proto__', 'constructor', 'prototype', 'name', 'extra'), fc.jsonValue({ maxDepth: 2 })), { maxLength: 1 }),
   )
   .map(([name, categoryId, status, extra]) => {
@@ -117,7 +171,13 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc
     authorization,
     contentType,
     body: fc.option(body, { nil: undefined, freq: 6 }),
-    extra: fc.option(fc.array(fc.tuple(fc.constantFrom('X-Fuzz', 'Accept', 'Origin', 'X-Forwarded-For', 'Access-Control-Request-Method'), headerValue), { minLength: 1, maxLength: 2 }), { nil: [], freq: 3 }),
+    extra: fc.option(
+      fc.array(fc.tuple(fc.constantFrom('X-Fuzz', 'Accept', 'Origin', 'X-Forwarded-For', 'Access-Control-Request-Method'), headerValue), {
+        minLength: 1,
+        maxLength: 2,
+      }),
+      { nil: [], freq: 3 },
+    ),
   })
   .map(({ method, path, query, authorization, contentType, body, extra }) => {
     const headers: Array<[string, string]> = [...extra]

@@ -23,7 +23,7 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
   const handler = createApiHandler({
     scope: createApiScope(undefined),
     router,
-    operations: { listPets: { readsBody: false, handle: listPets } },
+    operations: { listPets: { handle: listPets } },
     keyRing: createKeyRing(resolveKeys(DEMO_KEYS)),
     rateLimiter: createRateLimiter({ now: clock.now, banAfter: 10, banSeconds: 900 }),
     validator: createRequestValidator(openapiDocument),

@@ -18,7 +18,10 @@ async function serve(handlers: Parameters<typeof createRequestListener>[0]) {
 it('translates a request to msw and the response back, body and headers', async () => {
   const server = await serve([
     http.post('*/echo', async ({ request }) =>
-      HttpResponse.json({ method: request.method, body: await request.text(), address: request.headers.get('x-sandbox-client-address') }, { status: 202, headers: { 'x-extra': 'yes' } }),
+      HttpResponse.json(
+        { method: request.method, body: await request.text(), address: request.headers.get('x-sandbox-client-address') },
+        { status: 202, headers: { 'x-extra': 'yes' } },
+      ),
     ),
   ])
   try {

@@ -1,7 +1,14 @@
 import { expect, it } from 'vitest'
 import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
 
-const entry = (n: number) => ({ time: 0, method: 'GET', url: new URL(`http://x/v1/pets?n=${n}&token=abc`), status: 200, durationMs: 1, authorization: 'Bearer sandbox-free-key' })
+const entry = (n: number) => ({
+  time: 0,
+  method: 'GET',
+  url: new URL(`http://x/v1/pets?n=${n}&token=abc`),
+  status: 200,
+  durationMs: 1,
+  authorization: 'Bearer sandbox-free-key',
+})
 
 it('keeps the last entries, oldest first, once the ring wraps around', () => {
   const log = createRequestLog(3)

@@ -69,14 +69,29 @@ it('names the parameter and its bounds', () => {
 })
 
 it('agrees with the prism validator on generated query strings and bodies', async () => {
-  const text = fc.oneof(fc.string({ maxLength: 6 }), fc.integer({ min: -5, max: 200 }).map(String), fc.double({ noNaN: true, min: -10, max: 200 }).map(String), fc.constantFrom('available', 'pending', 'sold', 'Sold', ''))
+  const text = fc.oneof(
+    fc.string({ maxLength: 6 }),
+    fc.integer({ min: -5, max: 200 }).map(String),
+    fc.double({ noNaN: true, min: -10, max: 200 }).map(String),
+    fc.constantFrom('available', 'pending', 'sold', 'Sold', ''),
+  )
   const nonEmpty = text.filter((candidate) => candidate !== '')
-  const value = fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -3, max: 2 ** 53 }), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom('available', 'pending', 'sold'), fc.array(fc.integer(), { maxLength: 2 }))
+  const value = fc.oneof(
+    fc.string({ maxLength: 4 }),
+    fc.integer({ min: -3, max: 2 ** 53 }),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom('available', 'pending', 'sold'),
+    fc.array(fc.integer(), { maxLength: 2 }),
+  )
   const request = fc.oneof(
     // Empty values (`?limit=`) are left out: prism lets them through, see the next test.
     fc.record({ limit: nonEmpty, status: nonEmpty }, { requiredKeys: [] }).map((query): [string, RequestToValidate] => ['listPets', { path: '/pets', query }]),
     text.map((id): [string, RequestToValidate] => ['getPet', { path: `/pets/${encodeURIComponent(id) || '1'}`, query: {} }]),
-    fc.record({ name: value, categoryId: value, status: value, extra: value }, { requiredKeys: [] }).map((body): [string, RequestToValidate] => ['createPet', { path: '/pets', query: {}, body }]),
+    fc
+      .record({ name: value, categoryId: value, status: value, extra: value }, { requiredKeys: [] })
+      .map((body): [string, RequestToValidate] => ['createPet', { path: '/pets', query: {}, body }]),
   )
   await fc.assert(
     fc.asyncProperty(request, async ([operationId, input]) => {
@@ -98,14 +113,22 @@ it('refuses empty query values and non-decimal integers (D3)', async () => {
 })
 
 const prismAccepts = (operationId: string, request: RequestToValidate) =>
-  prism.validate(operationId, request).then(() => true, () => false)
+  prism.validate(operationId, request).then(
+    () => true,
+    () => false,
+  )
 
 const numberish = fc.oneof(
   fc.integer({ min: -3, max: 130 }).map(String),
   fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String),
   fc.constantFrom('', ' 5', '05', '+5', '1e1', '1.0', '0x10', '9007199254740991', '9007199254740992', '2147483648', 'NaN', 'sold'),
 )
-const queryValue = fc.oneof(numberish, fc.constantFrom('available', 'pending', 'sold', 'Sold', 'lost'), fc.string(), fc.array(numberish, { minLength: 2, maxLength: 3 }))
+const queryValue = fc.oneof(
+  numberish,
+  fc.constantFrom('available', 'pending', 'sold', 'Sold', 'lost'),
+  fc.string(),
+  fc.array(numberish, { minLength: 2, maxLength: 3 }),
+)
 const query = fc.dictionary(fc.constantFrom('limit', 'status', 'Limit', 'offset'), queryValue, { maxKeys: 3 })
 const anyJson = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}))
 const body = fc.oneof(
@@ -145,5 +168,6 @@ it('accepts the everyday valid requests', async () => {
     ['getPet', { path: '/pets/9007199254740991', query: {} }],
     ['createPet', { path: '/pets', query: {}, body: { name: 'Rex', categoryId: 2, status: 'pending', id: 7 } }],
     ['createPet', { path: '/pets', query: {}, body: { name: ' Rex ', categoryId: 1 } }],
-  ] as const) expect(await outcome(sandbox, operationId, input)).toBe('accepted')
+  ] as const)
+    expect(await outcome(sandbox, operationId, input)).toBe('accepted')
 })

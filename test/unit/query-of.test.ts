@@ -35,5 +35,9 @@ it('gathers a repeated name in order and keeps empty values', () => {
 it("takes names of Object.prototype's properties as parameters like any other", () => {
   const query = queryOf(new URL('http://x/?constructor=1&__proto__=a&__proto__=b&toString='))
   expect(Object.getPrototypeOf(query)).toBe(Object.prototype)
-  expect(Object.entries(query)).toEqual([['constructor', '1'], ['__proto__', ['a', 'b']], ['toString', '']])
+  expect(Object.entries(query)).toEqual([
+    ['constructor', '1'],
+    ['__proto__', ['a', 'b']],
+    ['toString', ''],
+  ])
 })

@@ -7,12 +7,12 @@ const pet = (id: number) => `{"created":{"id":${id},"name":"P${id}","categoryId"
 
 it('replays created pets and resets into the pets since the last reset and the next id', () => {
   expect(readStateFile(HEADER + pet(3) + pet(4), 'f', 2)).toMatchObject({ created: [{ id: 3 }, { id: 4 }], nextId: 5, tornTail: false })
-  expect(readStateFile(HEADER + pet(3) + '{"reset":true}\n' + pet(3), 'f', 2)).toMatchObject({ created: [{ id: 3 }], nextId: 4 })
-  expect(readStateFile(HEADER + pet(3) + '{"reset":true}\n', 'f', 2)).toMatchObject({ created: [], nextId: 3 })
+  expect(readStateFile(`${HEADER + pet(3)}{"reset":true}\n${pet(3)}`, 'f', 2)).toMatchObject({ created: [{ id: 3 }], nextId: 4 })
+  expect(readStateFile(`${HEADER + pet(3)}{"reset":true}\n`, 'f', 2)).toMatchObject({ created: [], nextId: 3 })
 })
 
 it('drops an incomplete last line and says so', () => {
-  expect(readStateFile(HEADER + pet(3) + '{"created":{"id":4,', 'f', 2)).toMatchObject({ created: [{ id: 3 }], nextId: 4, tornTail: true })
+  expect(readStateFile(`${HEADER + pet(3)}{"created":{"id":4,`, 'f', 2)).toMatchObject({ created: [{ id: 3 }], nextId: 4, tornTail: true })
 })
 
 it('reports corruption with the line number', () => {
@@ -20,8 +20,8 @@ it('reports corruption with the line number', () => {
     ['', /line 1: the file is empty/],
     ['{"petstoreSandboxState":1', /line 1: the header line is incomplete/],
     ['{"something":"else"}\n', /line 1: not a petstore-sandbox state header/],
-    [HEADER + pet(3) + 'garbage\n', /line 3: not JSON/],
-    [HEADER + '{"created":{"id":3,"name":"","categoryId":1}}\n', /line 2: neither a created pet nor a reset/],
+    [`${HEADER + pet(3)}garbage\n`, /line 3: not JSON/],
+    [`${HEADER}{"created":{"id":3,"name":"","categoryId":1}}\n`, /line 2: neither a created pet nor a reset/],
     [HEADER + pet(4) + pet(4), /line 3: pet id 4 does not ascend/],
     [HEADER + pet(2), /line 2: pet id 2 does not ascend/],
   ]

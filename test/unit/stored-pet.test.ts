@@ -23,7 +23,12 @@ it('copies: the stored record does not change with the object it was made from',
 })
 
 it('is what the store keeps: its pets compare strictly equal to plain literals', async () => {
-  const store = createPetStore({ seed: () => [{ name: 'Ace', categoryId: 2, status: 'sold' as const }, { name: 'Bo', categoryId: 1 }] })
+  const store = createPetStore({
+    seed: () => [
+      { name: 'Ace', categoryId: 2, status: 'sold' as const },
+      { name: 'Bo', categoryId: 1 },
+    ],
+  })
   await store.start()
   const created = await store.create({ name: 'Cy', categoryId: 3, status: 'pending' })
   expect(store.all()).toStrictEqual([

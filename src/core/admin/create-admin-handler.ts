@@ -5,7 +5,7 @@ import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
 import { createRouter } from '../contract/create-router.js'
 import { ConfigError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
-import { errorReply } from '../errors/error-reply.js'
+import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Reply } from '../http/reply.js'
 import { toResponse } from '../http/to-response.js'
@@ -44,7 +44,9 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError 
       throw new HttpError(
         401,
         ErrorCode.unauthorized,
-        presented === undefined ? 'The admin API needs Authorization: Bearer <admin token>' : 'The admin token is not valid (API keys do not open the admin API)',
+        presented === undefined
+          ? 'The admin API needs Authorization: Bearer <admin token>'
+          : 'The admin token is not valid (API keys do not open the admin API)',
         { 'www-authenticate': 'Bearer realm="petstore-sandbox admin"' },
       )
     }

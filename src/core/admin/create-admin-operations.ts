@@ -38,7 +38,8 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     getClock: clockBody,
     moveClock({ body }) {
       if (typeof body?.set === 'string') {
-        if (!Number.isFinite(Date.parse(body.set))) throw new HttpError(400, ErrorCode.invalidRequest, 'set must be an ISO 8601 instant such as 2030-12-06T00:00:00Z')
+        if (!Number.isFinite(Date.parse(body.set)))
+          throw new HttpError(400, ErrorCode.invalidRequest, 'set must be an ISO 8601 instant such as 2030-12-06T00:00:00Z')
         controls.clock.set(body.set)
       } else {
         controls.clock.advance(body?.advanceMs as number)

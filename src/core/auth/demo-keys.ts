@@ -1,7 +1,7 @@
 import type { KeyConfig } from './key-config.js'
 
 /**
- * The keys a sandbox has when none are configured: one per plan, documented in the README so a
+ * The keys a sandbox has when none are configured: one per plan, listed in docs/getting-started.md so a
  * newcomer can call the API at once. They are sandbox-only values, never real credentials.
  *
  * @example

@@ -41,12 +41,7 @@ export function createClock(source: () => number = Date.now): SandboxClock {
 }
 
 export function toEpochMs(instant: Date | number | string): number {
-  const ms =
-    typeof instant === 'number'
-      ? instant
-      : instant instanceof Date
-        ? instant.getTime()
-        : Date.parse(instant)
+  const ms = typeof instant === 'number' ? instant : instant instanceof Date ? instant.getTime() : Date.parse(instant)
   if (!Number.isFinite(ms)) throw new TypeError(`not a valid instant: ${String(instant)}`)
   return ms
 }

@@ -11,12 +11,7 @@ export class HttpError extends Error {
   /** Headers the refusal itself needs (`Allow`, `Retry-After`, `WWW-Authenticate`). */
   readonly headers: Readonly<Record<string, string>>
 
-  constructor(
-    status: number,
-    code: ErrorCode,
-    message: string,
-    headers: Record<string, string> = {},
-  ) {
+  constructor(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
     super(message)
     this.name = 'HttpError'
     this.status = status

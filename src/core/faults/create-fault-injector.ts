@@ -80,7 +80,9 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
       marks.push(`error=${kind}`)
       headers.set(FAULT_HEADER, marks.join(', '))
       throw kind === '503'
-        ? new HttpError(503, ErrorCode.serviceUnavailable, `Injected fault (${FAULT_HEADER}): the service is unavailable; this is a rehearsal, not a bug`, { 'retry-after': '1' })
+        ? new HttpError(503, ErrorCode.serviceUnavailable, `Injected fault (${FAULT_HEADER}): the service is unavailable; this is a rehearsal, not a bug`, {
+            'retry-after': '1',
+          })
         : new HttpError(500, ErrorCode.internalError, `Injected fault (${FAULT_HEADER}): internal error; this is a rehearsal, not a bug`)
     },
   }

@@ -53,7 +53,8 @@ export function resolveFaults(options: unknown, defaultSeed: number, operationId
   if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new ConfigError(`${where} must be an object`)
   const input = options as Record<string, unknown>
   for (const name of Object.keys(input)) {
-    if (!['latency', 'errorRate', 'kinds', 'operations', 'seed'].includes(name)) throw new ConfigError(`${where}.${name} is not a fault setting (latency, errorRate, kinds, operations, seed)`)
+    if (!['latency', 'errorRate', 'kinds', 'operations', 'seed'].includes(name))
+      throw new ConfigError(`${where}.${name} is not a fault setting (latency, errorRate, kinds, operations, seed)`)
   }
   const seed = input.seed ?? defaultSeed
   if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) throw new ConfigError(`${where}.seed must be a whole number of 0 or more`)
@@ -63,12 +64,15 @@ export function resolveFaults(options: unknown, defaultSeed: number, operationId
   }
   const operations: ResolvedFaults['operations'] = {}
   const overrides = input.operations ?? {}
-  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides)) throw new ConfigError(`${where}.operations must be an object keyed by operationId`)
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
+    throw new ConfigError(`${where}.operations must be an object keyed by operationId`)
   for (const [operationId, override] of Object.entries(overrides)) {
     if (!operationIds.includes(operationId)) throw new ConfigError(`${where}.operations: ${operationId} is not an operation (${operationIds.join(', ')})`)
-    if (typeof override !== 'object' || override === null || Array.isArray(override)) throw new ConfigError(`${where}.operations.${operationId} must be an object`)
+    if (typeof override !== 'object' || override === null || Array.isArray(override))
+      throw new ConfigError(`${where}.operations.${operationId} must be an object`)
     for (const name of Object.keys(override)) {
-      if (name !== 'latency' && name !== 'errorRate') throw new ConfigError(`${where}.operations.${operationId}.${name} is not a per-operation setting (latency, errorRate)`)
+      if (name !== 'latency' && name !== 'errorRate')
+        throw new ConfigError(`${where}.operations.${operationId}.${name} is not a per-operation setting (latency, errorRate)`)
     }
     const { latency, errorRate } = override as Record<string, unknown>
     operations[operationId] = {

@@ -9,7 +9,7 @@ export const EXPOSED_HEADERS = [
   'Deprecation',
   'Sunset',
   'Link',
-  // Injected faults are marked so a page can tell them from real failures (issue 6).
+  // Injected faults are marked so a page can tell them from real failures (docs/running-for-a-team.md).
   'X-Sandbox-Fault',
 ].join(', ')
 

@@ -12,7 +12,7 @@ export function queryOf(url: URL): Record<string, string | string[]> {
   if (search === '') return query
   if (!/[%+]/.test(search)) {
     // Without `%` or `+`, form decoding changes nothing: splitting by hand gives what
-    // URLSearchParams gives, without building one (about 2 µs of every request).
+    // URLSearchParams gives, without building one, which showed in every request's profile.
     for (const pair of search.slice(1).split('&')) {
       if (pair === '') continue
       const equals = pair.indexOf('=')

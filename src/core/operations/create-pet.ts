@@ -14,7 +14,6 @@ export const MAX_NAME_LENGTH = 200
  */
 export function createPet(store: PetStore, defaultStatus: PetStatus | undefined): Operation {
   return {
-    readsBody: true,
     async handle({ body }) {
       const name = String(body?.name).trim()
       if (name.length === 0 || name.length > MAX_NAME_LENGTH) {

@@ -6,7 +6,6 @@ import type { Operation } from './operation.js'
 /** `GET /pets/{petId}`: one pet, or 404 `not_found`. Deprecated: the pipeline adds its headers. */
 export function getPet(store: PetStore): Operation {
   return {
-    readsBody: false,
     handle({ params }) {
       // petId is an integer of 1 or more by now; one beyond 2^53 can't be stored, so it is a 404.
       const id = Number(params.petId)

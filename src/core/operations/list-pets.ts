@@ -7,7 +7,6 @@ const DEFAULT_LIMIT = 20
 /** `GET /pets`: the first `limit` pets (default 20) in ascending id order, optionally by status. */
 export function listPets(store: PetStore): Operation {
   return {
-    readsBody: false,
     handle({ query }) {
       // Validation has run: limit is an integer in 1..100 and status a PetStatus, when present.
       const limit = first(query.limit)

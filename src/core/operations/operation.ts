@@ -14,8 +14,7 @@ export interface OperationResult {
   body: unknown
 }
 
+/** An operation of the contract; the pipeline reads its JSON body when the contract says it takes one. */
 export interface Operation {
-  /** Whether the pipeline reads and validates a JSON body before calling `handle`. */
-  readsBody: boolean
   handle(input: OperationInput): OperationResult | Promise<OperationResult>
 }

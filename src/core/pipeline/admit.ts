@@ -64,7 +64,12 @@ export function admit(parts: ApiHandlerParts, request: Request, url: URL, method
 function refusal(decision: RateDecision): HttpError {
   const retryAfter = { 'retry-after': String(decision.retryAfter) }
   return decision.outcome === 'temporarily_banned'
-    ? new HttpError(429, ErrorCode.temporarilyBanned, `This client is temporarily banned after repeated requests over its rate limit; retry in ${decision.retryAfter} s`, retryAfter)
+    ? new HttpError(
+        429,
+        ErrorCode.temporarilyBanned,
+        `This client is temporarily banned after repeated requests over its rate limit; retry in ${decision.retryAfter} s`,
+        retryAfter,
+      )
     : new HttpError(429, ErrorCode.rateLimited, `Rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfter} s`, retryAfter)
 }
 

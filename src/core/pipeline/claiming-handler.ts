@@ -11,14 +11,10 @@ export type ClaimedRequestAnswer = (request: Request, url: URL) => Promise<Respo
  * with the URL parsed once for both.
  *
  * `run` is msw's own, less what this handler's answer never uses: `{ once }`, `finalize`,
- * generator resolvers, path parameters and cookies. Those parts cost more than the sandbox's
- * whole pipeline: per request, msw's `run` aborts a fresh AbortController (kept for `finalize`),
- * and Node builds a DOMException with a stack trace for the abort; it clones the request into
- * `RequestHandler.cache`, which nothing reads in msw 3 and which makes undici follow the
- * original's AbortSignal; and it parses cookies. Measured over HTTP as server CPU per request,
- * those were about 30, 19 and 6 µs of the 101 µs the sandbox took with msw's `run`; it takes
- * 50 µs with this one. Everything msw reads from a handler (the execution result, `info`, `log`,
- * `test`, `isUsed`) stays as an `http.all` handler has it.
+ * generator resolvers, path parameters and cookies. Those parts cost more than the sandbox's whole
+ * pipeline (an AbortController aborted per request, a request clone nothing reads, cookie parsing:
+ * BENCHMARKS.md, "What the profiles changed"). Everything msw reads from a handler (the execution
+ * result, `info`, `log`, `test`, `isUsed`) stays as an `http.all` handler has it.
  *
  * @example
  * setupServer(new ClaimingHandler((url) => url.pathname.startsWith('/v1/'), async () => Response.json([])))

@@ -1,6 +1,6 @@
 import type { HttpHandler } from 'msw'
 import { redactKeys } from '../auth/redact-keys.js'
-import { errorReply } from '../errors/error-reply.js'
+import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { toResponse } from '../http/to-response.js'
@@ -47,6 +47,9 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
 /** Messages echo paths and values the client sent; a key among them is masked. */
 function withKeysRedacted(error: unknown, parts: ApiHandlerParts): unknown {
   if (!(error instanceof HttpError)) return error
-  const message = redactKeys(error.message, parts.keyRing.keys.map((apiKey) => apiKey.key))
+  const message = redactKeys(
+    error.message,
+    parts.keyRing.keys.map((apiKey) => apiKey.key),
+  )
   return message === error.message ? error : new HttpError(error.status, error.code, message, { ...error.headers })
 }

@@ -10,11 +10,17 @@ import type { Resolution } from './resolve.js'
  * The operation's input, decoded and valid against the contract: path parameters, the query and,
  * for an operation that takes one, the JSON body (D9). Anything else is a 400 naming the field (D3).
  */
-export async function readInput(parts: ApiHandlerParts, request: Request, url: URL, apiPath: string, { info, operation, params }: Resolution): Promise<OperationInput> {
+export async function readInput(
+  parts: ApiHandlerParts,
+  request: Request,
+  url: URL,
+  apiPath: string,
+  { info, params }: Resolution,
+): Promise<OperationInput> {
   const decoded: Record<string, string> = {}
   for (const [name, value] of Object.entries(params)) decoded[name] = decodeComponent(value, name)
   const path = decodeComponent(apiPath, 'path')
-  const body = operation.readsBody ? await readJsonBody(request) : undefined
+  const body = info.readsBody ? await readJsonBody(request) : undefined
   const query = queryOf(url)
   parts.validator.validate(info.operationId, { path, query, ...(body === undefined ? {} : { body }) })
   return { query, params: decoded, body }

@@ -227,11 +227,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
    * Arranges a bucket's state, for tests and the admin API (see `QuotaChange`): `remaining` sets
    * the binding window, `minuteRemaining` and `dayRemaining` one window, `banned` a ban.
    */
-  function arrange(
-    id: string,
-    limits: Limits,
-    change: QuotaChange,
-  ): QuotaState {
+  function arrange(id: string, limits: Limits, change: QuotaChange): QuotaState {
     const t = now()
     const bucket = current(id, t)
     const clamp = (value: number, limit: number) => Math.min(limit, Math.max(0, Math.floor(value)))

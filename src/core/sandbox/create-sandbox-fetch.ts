@@ -17,7 +17,9 @@ export function createSandboxFetch(handlers: RequestHandler[], baseUrl: string |
     request.signal.throwIfAborted()
     const response = await abortable(getResponse(handlers, request, { quiet: true }), request.signal)
     if (response === undefined) {
-      throw new TypeError(`petstore-sandbox: ${request.method} ${request.url} is outside the sandbox's API${baseUrl === undefined ? ' (/v1 on any origin)' : ` (${baseUrl})`}; sandbox.fetch sends nothing to the network`)
+      throw new TypeError(
+        `petstore-sandbox: ${request.method} ${request.url} is outside the sandbox's API${baseUrl === undefined ? ' (/v1 on any origin)' : ` (${baseUrl})`}; sandbox.fetch sends nothing to the network`,
+      )
     }
     if (response.type === 'error') throw new TypeError('Failed to fetch: the sandbox dropped the connection (an injected fault)')
     return response

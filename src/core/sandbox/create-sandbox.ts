@@ -225,8 +225,14 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const rateLimiter = createRateLimiter({ now: clock.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds })
   const validator = createRequestValidator(openapiDocument)
   const operationIds = router.operations().map((operation) => operation.operationId)
-  const faults = createFaultInjector({ faults: resolveFaults(resolved.faults, resolved.seed, operationIds), ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
-  const requestLog = createRequestLog(resolved.requestLogSize, resolved.keys.map((apiKey) => apiKey.key))
+  const faults = createFaultInjector({
+    faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
+    ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
+  })
+  const requestLog = createRequestLog(
+    resolved.requestLogSize,
+    resolved.keys.map((apiKey) => apiKey.key),
+  )
 
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,

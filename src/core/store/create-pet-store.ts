@@ -1,18 +1,11 @@
 import { Collection, Query } from '@msw/data'
 import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { createPetSchema } from './create-pet-schema.js'
-import { createRecordSymbols } from './create-record-symbols.js'
+import { createMswDataWorkaround } from './msw-data-workaround.js'
 import { storedPet } from './stored-pet.js'
 
-// Pets stored per createMany while filling. Small batches keep little of each batch in flight
-// when a scavenge runs (V8's GC trace of seeding 100000 pets: 79 MB found alive by scavenges with
-// batches of 1000, 72 MB with 100), and V8 grows the young generation by what survives: with
-// batches of 1000 against 100, 226 against 217 MB of library RSS right after seeding, and 450
-// against 420 ms.
-const SEED_BATCH = 100
-
-// The queries of listPets, built once (they hold no state) instead of two Query objects and
-// their closures per request: the store was about 4 µs of a list request's CPU profile.
+// The queries of listPets, built once: they hold no state, and building them per request showed
+// in the list request's profile (BENCHMARKS.md, "What the profiles changed").
 const ANY_PET = new Query<Pet>(() => true)
 const BY_STATUS = Object.fromEntries(PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)])) as Record<PetStatus, Query<Pet>>
 
@@ -47,7 +40,7 @@ export interface ListQuery {
  * matches of a scan are the answer of `listPets` (D8) without sorting.
  */
 export function createPetStore({ seed, storage }: PetStoreOptions) {
-  const symbols = createRecordSymbols()
+  const symbols = createMswDataWorkaround()
   const schema = createPetSchema((pet) => symbols.prepared(storedPet(pet)))
   let collection = new Collection({ schema })
   let byId = new Map<number, Pet>()
@@ -66,15 +59,8 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     // quadratic for a large store, and requests awaiting `ready` never see a half-filled one.
     const next = new Collection({ schema })
     const nextIndex = new Map<number, Pet>()
-    // In batches, in id order: one createMany of 100000 kept 100000 pending creates alive at
-    // once, and the garbage collector took half of a 2 s start-up and 400 MB copying them. Pets
-    // are drawn from the seed as the batches need them, so the drafts of one batch die young:
-    // with every draft alive until the end, the CLI with 100000 pets took 12 MB more RSS. The
-    // first batch is one pet: the collection's symbols are learnt from it, so every later pet is
-    // keyed by its id and shares one empty relation map (`createRecordSymbols`); and that record
-    // has its hidden properties before the next is built, which is what lets V8 size every later
-    // record with room for them (`storedPet`: with a first batch of 100, 328 instead of 303 bytes
-    // per pet).
+    // In batches, in id order, drawn from the seed as the batches need them, so each batch's
+    // drafts die young; the batch sizes are part of the @msw/data workaround.
     let seeded = 0
     const pets = function* (): Generator<Pet> {
       for (const pet of seed()) yield { id: ++seeded, ...pet }
@@ -92,7 +78,7 @@ export function createPetStore({ seed, storage }: PetStoreOptions) {
     }
     for (const pet of pets()) {
       batch.push(pet)
-      if (batch.length >= (nextIndex.size === 0 ? 1 : SEED_BATCH)) await store()
+      if (batch.length >= symbols.seedBatchSize(nextIndex.size)) await store()
     }
     if (batch.length > 0) await store()
     collection = next

@@ -1,6 +1,6 @@
 import type { Faker } from '@faker-js/faker'
-// The package root evaluates all seventy-odd locales (about 130 ms, paid by every test file that
-// creates a sandbox); this entry evaluates English only. Its ready-made instance is never used to
+// The package root evaluates every locale (a cost every test file that creates a sandbox would pay:
+// BENCHMARKS.md, cold cost); this entry evaluates English only. Its ready-made instance is never used to
 // generate anything: it lends its class and its English definitions (en over base) to a Faker
 // of our own per call. Same class, same definitions: the same pets as `new Faker({ locale: [en, base] })`.
 import { faker as english } from '@faker-js/faker/locale/en'

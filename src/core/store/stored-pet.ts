@@ -5,13 +5,9 @@ import type { Pet } from './pet.js'
  * equals, clones and serialises like the literal `{ id, name, categoryId, status }`) with the
  * contract's fields only, `status` left out when the pet has none.
  *
- * Why a constructor rather than a literal: every record the store keeps gets two hidden symbol
- * properties after it is built, `@msw/data`'s primary key and relation map (the map's slot
- * defined first by `createRecordSymbols`, so it can be shared). A literal has in-object room for
- * its own four fields only, so V8 hangs the two symbols off a separate property array. Objects built
- * by a constructor get room sized by V8's slack tracking, which sees the symbols added to the
- * first records and keeps space for them in the object itself: 72 instead of 96 bytes per record
- * (heap of a 100000-pet store, measured with `--expose-gc`: 327 against 303 bytes per pet).
+ * A constructor rather than a literal: the objects it builds get in-object room for the two hidden
+ * properties `@msw/data` adds to every record (see msw-data-workaround.ts), where a literal would
+ * hang them off a separate property array (BENCHMARKS.md, "What the profiles changed").
  *
  * @example
  * storedPet({ id: 1, name: 'Ace', categoryId: 2 }) // { id: 1, name: 'Ace', categoryId: 2 }

@@ -119,7 +119,10 @@ function check(validate: ValidateFunction | undefined, value: unknown, location:
 
 /** An Ajv error as prism words it: `Request query parameter limit must be >= 1`. */
 function toDiagnostic(error: ErrorObject, location: 'query' | 'path' | 'body', entry: CompiledOperation): Diagnostic {
-  const steps = error.instancePath.split('/').slice(1).map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'))
+  const steps = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'))
   // Prism lists an enum's values after Ajv's message; so do we.
   const allowed = error.keyword === 'enum' ? (error.params as { allowedValues?: unknown[] }).allowedValues : undefined
   let message = `${error.message ?? 'is invalid'}${allowed === undefined ? '' : `: ${allowed.join(', ')}`}`
@@ -130,7 +133,11 @@ function toDiagnostic(error: ErrorObject, location: 'query' | 'path' | 'body', e
     message = 'is not a field here'
   }
   if (location === 'body') {
-    return { path: ['body', ...steps], code: error.keyword, message: steps.length > 0 ? `Request body property ${steps.join('.')} ${message}` : `Request body ${message}` }
+    return {
+      path: ['body', ...steps],
+      code: error.keyword,
+      message: steps.length > 0 ? `Request body property ${steps.join('.')} ${message}` : `Request body ${message}`,
+    }
   }
   const name = entry.names[location][steps[0] ?? ''] ?? steps[0] ?? ''
   return { path: [location, name], code: error.keyword, message: `Request ${location} parameter ${name} ${message}` }
@@ -151,7 +158,9 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
       if (!['get', 'put', 'post', 'delete', 'patch', 'head', 'options'].includes(method)) continue
       const operation = raw as { operationId?: string; parameters?: unknown[]; requestBody?: unknown }
       if (operation.operationId === undefined) continue
-      const parameters = [...((item.parameters as unknown[] | undefined) ?? []), ...(operation.parameters ?? [])].map((parameter) => inline(document, parameter) as Parameter)
+      const parameters = [...((item.parameters as unknown[] | undefined) ?? []), ...(operation.parameters ?? [])].map(
+        (parameter) => inline(document, parameter) as Parameter,
+      )
       const bounds: ParameterBounds = {}
       const names: CompiledOperation['names'] = { query: {}, path: {} }
       const syntax: ParameterSyntax[] = []
@@ -163,18 +172,27 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
         if (parameter.in !== 'query' && parameter.in !== 'path') continue
         const declared = (parameter.schema ?? {}) as { type?: string; minimum?: number; maximum?: number }
         // Prism holds int64 bounds as JavaScript can: at most Number.MAX_SAFE_INTEGER.
-        const schema = declared.type === 'integer' && declared.maximum !== undefined ? { ...declared, maximum: Math.min(declared.maximum, Number.MAX_SAFE_INTEGER) } : declared
+        const schema =
+          declared.type === 'integer' && declared.maximum !== undefined
+            ? { ...declared, maximum: Math.min(declared.maximum, Number.MAX_SAFE_INTEGER) }
+            : declared
         schemas[parameter.in].properties[parameter.name] = schema
         if (parameter.required === true) schemas[parameter.in].required.push(parameter.name)
         names[parameter.in][parameter.name] = parameter.name
-        syntax.push({ name: parameter.name, in: parameter.in, integer: declared.type === 'integer', enumerated: Array.isArray((declared as { enum?: unknown }).enum) })
+        syntax.push({
+          name: parameter.name,
+          in: parameter.in,
+          integer: declared.type === 'integer',
+          enumerated: Array.isArray((declared as { enum?: unknown }).enum),
+        })
         bounds[parameter.name.toLowerCase()] = {
           name: parameter.name,
           ...(schema.minimum === undefined ? {} : { minimum: schema.minimum }),
           ...(schema.maximum === undefined ? {} : { maximum: schema.maximum }),
         }
       }
-      const body = (inline(document, operation.requestBody) as { content?: Record<string, { schema?: object }> } | undefined)?.content?.['application/json']?.schema
+      const body = (inline(document, operation.requestBody) as { content?: Record<string, { schema?: object }> } | undefined)?.content?.['application/json']
+        ?.schema
       const segments = path.split('/')
       byId.set(operation.operationId, {
         template: path,

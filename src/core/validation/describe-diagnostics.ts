@@ -33,7 +33,10 @@ export function describeDiagnostics(diagnostics: readonly Diagnostic[], bounds: 
       byField.set(field, `${field} must be between ${bound.minimum} and ${bound.maximum}`)
       continue
     }
-    const reason = diagnostic.message.replace(PREFIX, '').replace(/^must be (integer|object|array)$/, 'must be an $1').replace(/^must be (string|number|boolean)$/, 'must be a $1')
+    const reason = diagnostic.message
+      .replace(PREFIX, '')
+      .replace(/^must be (integer|object|array)$/, 'must be an $1')
+      .replace(/^must be (string|number|boolean)$/, 'must be a $1')
     byField.set(field, `${field} ${reason}`)
   }
   return [...byField.values()].join('; ')

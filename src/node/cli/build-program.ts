@@ -77,7 +77,9 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--latency <ms>', 'inject latency: ms, or a range such as 100-400').argParser(parseLatency))
     .addOption(new Option('--error-rate <rate>', 'inject failures into this share of requests, 0 to 1').argParser(parseRate))
     .addOption(new Option('--error-kinds <kinds>', 'injected failures: comma-separated 500, 503, drop (default: 500,503)').argParser(parseErrorKinds))
-    .addOption(new Option('--fault <op:settings>', 'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)').argParser(parseOperationFault))
+    .addOption(
+      new Option('--fault <op:settings>', 'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)').argParser(parseOperationFault),
+    )
     .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed))
     .addOption(new Option('--keep-requests <n>', 'answered requests the admin API keeps for reading').argParser(integerIn(0, 100_000)).default(100))
     // Internal, for tests that play slow clients or a stuck shutdown without waiting the real
@@ -141,7 +143,12 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   })
   if (options.now !== undefined) sandbox.clock.set(options.now)
   await sandbox.ready()
-  const log = createRequestLogger(options.log, io.stdout, io.colour, sandbox.keys.map((apiKey) => apiKey.key))
+  const log = createRequestLogger(
+    options.log,
+    io.stdout,
+    io.colour,
+    sandbox.keys.map((apiKey) => apiKey.key),
+  )
   server = await startServer({
     handlers: sandbox.originHandlers,
     port: options.port,
@@ -155,11 +162,13 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     },
   })
   // One write, so whoever waits for "Listening on" has read these lines too.
-  io.stdout([
-    formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
-    ...(options.adminToken === undefined ? [] : [`Admin API on ${server.url.replace(/\/v1$/, '')}/__sandbox/ (Authorization: Bearer <admin token>)`]),
-    ...(stateFile === undefined ? [] : [`State file ${options.state}: ${stateFile.restored.length} created pet(s) restored`]),
-  ].join('\n'))
+  io.stdout(
+    [
+      formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
+      ...(options.adminToken === undefined ? [] : [`Admin API on ${server.url.replace(/\/v1$/, '')}/__sandbox/ (Authorization: Bearer <admin token>)`]),
+      ...(stateFile === undefined ? [] : [`State file ${options.state}: ${stateFile.restored.length} created pet(s) restored`]),
+    ].join('\n'),
+  )
 }
 
 function isListenError(error: unknown): boolean {

@@ -4,10 +4,9 @@ import { buildProgram } from './build-program.js'
 
 /** Entry point of the `petstore-sandbox` command. */
 export async function main(argv: string[]): Promise<void> {
-  // The seeded pets live as long as the process, so every young-generation collection during
-  // seeding sees them survive and V8 grows the young generation to its maximum (2 x 64 MB), which
-  // it then keeps: with 100000 pets that was 275 MB resident instead of 185 MB, and slower. This
-  // process is ours (the library never sets flags in its host), and growth is read per collection.
+  // Seeded pets live as long as the process, and V8 grows the young generation by what survives
+  // its collections, then keeps it: this process is ours, so it asks V8 not to grow it
+  // (BENCHMARKS.md, "Why the figures are what they are"). The library never sets flags in its host.
   setFlagsFromString('--semi-space-growth-factor=1')
   const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
   const program = buildProgram({

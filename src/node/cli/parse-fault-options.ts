@@ -20,7 +20,8 @@ export function parseRate(value: string): number {
 /** `--error-kinds`: which failures to inject, e.g. `500,503,drop`. */
 export function parseErrorKinds(value: string): FaultKind[] {
   const kinds = value.split(',').map((kind) => kind.trim())
-  if (kinds.some((kind) => !FAULT_KINDS.includes(kind as FaultKind))) throw new InvalidArgumentError(`expected a comma-separated list of ${FAULT_KINDS.join(', ')}.`)
+  if (kinds.some((kind) => !FAULT_KINDS.includes(kind as FaultKind)))
+    throw new InvalidArgumentError(`expected a comma-separated list of ${FAULT_KINDS.join(', ')}.`)
   return kinds as FaultKind[]
 }
 

@@ -39,7 +39,8 @@ export function parseOrigin(value: string, previous: string[] | undefined): stri
     } catch {
       throw new InvalidArgumentError('expected an origin such as http://localhost:5173.')
     }
-    if (origin === 'null' || origin !== value.replace(/\/$/, '')) throw new InvalidArgumentError('expected an origin such as http://localhost:5173 (scheme, host and port only).')
+    if (origin === 'null' || origin !== value.replace(/\/$/, ''))
+      throw new InvalidArgumentError('expected an origin such as http://localhost:5173 (scheme, host and port only).')
     value = origin
   }
   return [...(previous ?? []), value]

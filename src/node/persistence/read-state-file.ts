@@ -72,9 +72,13 @@ function isPet(value: unknown): value is Pet {
   if (typeof value !== 'object' || value === null) return false
   const pet = value as Record<string, unknown>
   return (
-    isCount(pet.id) && pet.id >= 1 &&
-    typeof pet.name === 'string' && pet.name.length >= 1 && pet.name.length <= 200 &&
-    isCount(pet.categoryId) && pet.categoryId >= 1 &&
+    isCount(pet.id) &&
+    pet.id >= 1 &&
+    typeof pet.name === 'string' &&
+    pet.name.length >= 1 &&
+    pet.name.length <= 200 &&
+    isCount(pet.categoryId) &&
+    pet.categoryId >= 1 &&
     (pet.status === undefined || PET_STATUSES.includes(pet.status as never))
   )
 }

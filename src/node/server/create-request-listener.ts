@@ -42,26 +42,19 @@ export function createRequestListener(handlers: RequestHandler[], { origin, onEx
     // A request fetch cannot carry gets its Error body here instead of a 500 from `new Request`.
     const refusal = unservableRequest(incoming, origin)
     const answering = refusal === undefined ? translate(handlers, origin, incoming, outgoing) : refuse(handlers, origin, incoming, outgoing, refusal)
-    answering
-      .then(finish)
-      .catch(() => {
-        if (!outgoing.headersSent) {
-          outgoing.writeHead(500, { 'content-type': JSON_CONTENT_TYPE })
-          outgoing.end(JSON.stringify({ code: 'internal_error', message: 'The sandbox failed to answer this request.', status: 500 }))
-        } else {
-          outgoing.destroy()
-        }
-        finish(500)
-      })
+    answering.then(finish).catch(() => {
+      if (!outgoing.headersSent) {
+        outgoing.writeHead(500, { 'content-type': JSON_CONTENT_TYPE })
+        outgoing.end(JSON.stringify({ code: 'internal_error', message: 'The sandbox failed to answer this request.', status: 500 }))
+      } else {
+        outgoing.destroy()
+      }
+      finish(500)
+    })
   }
 }
 
-async function translate(
-  handlers: RequestHandler[],
-  origin: string,
-  incoming: IncomingMessage,
-  outgoing: ServerResponse,
-): Promise<number> {
+async function translate(handlers: RequestHandler[], origin: string, incoming: IncomingMessage, outgoing: ServerResponse): Promise<number> {
   const method = incoming.method ?? 'GET'
   const headers = new Headers()
   const raw = incoming.rawHeaders
@@ -70,7 +63,8 @@ async function translate(
     if (raw[i]!.toLowerCase() !== CLIENT_ADDRESS_HEADER) headers.append(raw[i]!, raw[i + 1]!)
   }
   headers.set(CLIENT_ADDRESS_HEADER, incoming.socket.remoteAddress ?? 'unknown')
-  const hasBody = method !== 'GET' && method !== 'HEAD' && (incoming.headers['content-length'] !== undefined || incoming.headers['transfer-encoding'] !== undefined)
+  const hasBody =
+    method !== 'GET' && method !== 'HEAD' && (incoming.headers['content-length'] !== undefined || incoming.headers['transfer-encoding'] !== undefined)
   const body = hasBody ? incomingBody(incoming) : undefined
   // No AbortSignal: nothing in the handlers reads `request.signal` (a client gone mid-body errors
   // the body stream instead), and undici follows a passed signal with a WeakRef and a
@@ -89,7 +83,7 @@ async function translate(
     return 0
   }
   const text = jsonText(response)
-  const payload = method === 'HEAD' ? undefined : text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer()))
+  const payload = method === 'HEAD' ? undefined : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
   const outgoingHeaders: Record<string, string> = {}
   response.headers.forEach((value, name) => {
     outgoingHeaders[name] = value
@@ -102,13 +96,7 @@ async function translate(
   return response.status
 }
 
-async function refuse(
-  handlers: RequestHandler[],
-  origin: string,
-  incoming: IncomingMessage,
-  outgoing: ServerResponse,
-  refusal: Refusal,
-): Promise<number> {
+async function refuse(handlers: RequestHandler[], origin: string, incoming: IncomingMessage, outgoing: ServerResponse, refusal: Refusal): Promise<number> {
   const { status, headers, body } = await refusalAnswer(handlers, origin, incoming.socket.remoteAddress ?? 'unknown', refusal)
   outgoing.shouldKeepAlive = false
   outgoing.writeHead(status, headers)

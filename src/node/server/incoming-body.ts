@@ -17,29 +17,32 @@ export function incomingBody(incoming: IncomingMessage) {
     discarding = true
     incoming.resume()
   }
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      incoming.on('data', (chunk: Buffer) => {
-        if (discarding) {
-          discarded += chunk.byteLength
-          if (discarded > MAX_DISCARD_BYTES) incoming.socket.destroy()
-          return
-        }
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-        if ((controller.desiredSize ?? 0) <= 0) incoming.pause()
-      })
-      incoming.once('end', () => {
-        if (!discarding) controller.close()
-      })
-      incoming.once('error', (error) => {
-        if (!discarding) controller.error(error)
-      })
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        incoming.on('data', (chunk: Buffer) => {
+          if (discarding) {
+            discarded += chunk.byteLength
+            if (discarded > MAX_DISCARD_BYTES) incoming.socket.destroy()
+            return
+          }
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
+          if ((controller.desiredSize ?? 0) <= 0) incoming.pause()
+        })
+        incoming.once('end', () => {
+          if (!discarding) controller.close()
+        })
+        incoming.once('error', (error) => {
+          if (!discarding) controller.error(error)
+        })
+      },
+      pull() {
+        incoming.resume()
+      },
+      cancel: discard,
     },
-    pull() {
-      incoming.resume()
-    },
-    cancel: discard,
-  }, { highWaterMark: 4 })
+    { highWaterMark: 4 },
+  )
   incoming.pause()
   return {
     stream,

@@ -1,5 +1,5 @@
-import type { components } from '../contract/openapi-types.js'
-import type { ErrorCode } from './error-code.js'
+import type { components } from './openapi-types.js'
+import type { ErrorCode } from '../errors/error-code.js'
 
 /**
  * The body of every error response, from any layer: the contract's `Error` schema. `status`

@@ -1,0 +1,28 @@
+// The import rules `npm run check:imports` enforces: no cycles between modules or between folders,
+// and an environment-free core (docs/architecture.md).
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'Modules that import each other', from: {}, to: { circular: true } },
+    { name: 'no-circular-folders', severity: 'error', scope: 'folder', comment: 'Folders that import each other', from: {}, to: { circular: true } },
+    {
+      name: 'core-knows-no-node',
+      severity: 'error',
+      comment: 'The core runs in browsers: nothing of src/node',
+      from: { path: '^src/(core/|index\\.ts)' },
+      to: { path: '^src/node/' },
+    },
+    {
+      name: 'core-imports-no-builtins',
+      severity: 'error',
+      comment: 'The core runs in browsers: no node: modules',
+      from: { path: '^src/(core/|index\\.ts)' },
+      to: { dependencyTypes: ['core'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+}
