@@ -82,7 +82,9 @@ async function main() {
   console.log('\n== consumer matrix')
   console.log(`${'environment'.padEnd(22)} ${'passed'.padStart(6)} ${'failed'.padStart(6)} ${'time'.padStart(8)}`)
   for (const result of results) {
-    console.log(`${result.environment.padEnd(22)} ${String(result.passed).padStart(6)} ${String(result.failed).padStart(6)} ${`${result.seconds.toFixed(1)} s`.padStart(8)}${result.failed > 0 || result.passed === 0 ? '  FAILED' : ''}`)
+    console.log(
+      `${result.environment.padEnd(22)} ${String(result.passed).padStart(6)} ${String(result.failed).padStart(6)} ${`${result.seconds.toFixed(1)} s`.padStart(8)}${result.failed > 0 || result.passed === 0 ? '  FAILED' : ''}`,
+    )
   }
   const passed = results.reduce((sum, result) => sum + result.passed, 0)
   const failed = results.reduce((sum, result) => sum + result.failed, 0)
@@ -109,7 +111,8 @@ async function findProjects() {
       const kind = '@playwright/test' in dependencies ? 'playwright' : 'jest' in dependencies ? 'jest' : 'vitest' in dependencies ? 'vitest' : undefined
       if (kind === undefined) throw new Error(`${name}: no test runner among its devDependencies`)
       const tarballSpec = dependencies['petstore-sandbox']
-      if (typeof tarballSpec !== 'string' || !tarballSpec.startsWith('file:')) throw new Error(`${name}: petstore-sandbox must be a file: dependency on the packed tarball`)
+      if (typeof tarballSpec !== 'string' || !tarballSpec.startsWith('file:'))
+        throw new Error(`${name}: petstore-sandbox must be a file: dependency on the packed tarball`)
       return /** @type {Project} */ ({ name, source, dir: join(work, name), kind, tarballSpec })
     }),
   )
@@ -177,15 +180,38 @@ async function test(project) {
   if (project.kind === 'vitest') {
     results = Object.entries(/** @type {Record<string, { passed: number, failed: number, skipped: number, durationMs: number }>} */ (parsed))
       .sort(([a], [b]) => a.localeCompare(b))
-      .map(([name, counts]) => ({ environment: `${project.name} ${name}`, passed: counts.passed, failed: counts.failed, skipped: counts.skipped, seconds: counts.durationMs / 1000 }))
+      .map(([name, counts]) => ({
+        environment: `${project.name} ${name}`,
+        passed: counts.passed,
+        failed: counts.failed,
+        skipped: counts.skipped,
+        seconds: counts.durationMs / 1000,
+      }))
   } else if (project.kind === 'jest') {
-    results = [{ environment: `${project.name} jsdom`, passed: parsed.numPassedTests, failed: parsed.numFailedTests + parsed.numRuntimeErrorTestSuites, skipped: parsed.numPendingTests, seconds: wall }]
+    results = [
+      {
+        environment: `${project.name} jsdom`,
+        passed: parsed.numPassedTests,
+        failed: parsed.numFailedTests + parsed.numRuntimeErrorTestSuites,
+        skipped: parsed.numPendingTests,
+        seconds: wall,
+      },
+    ]
   } else {
     const stats = parsed.stats
-    results = [{ environment: `${project.name} chromium`, passed: stats.expected, failed: stats.unexpected + stats.flaky + (parsed.errors?.length ?? 0), skipped: stats.skipped, seconds: wall }]
+    results = [
+      {
+        environment: `${project.name} chromium`,
+        passed: stats.expected,
+        failed: stats.unexpected + stats.flaky + (parsed.errors?.length ?? 0),
+        skipped: stats.skipped,
+        seconds: wall,
+      },
+    ]
   }
   // A runner that failed without a failing test (a crash, a config error) still fails the matrix.
-  if (result.code !== 0 && results.every((entry) => entry.failed === 0)) results.push({ environment: `${project.name} (exit ${result.code})`, passed: 0, failed: 1, skipped: 0, seconds: wall })
+  if (result.code !== 0 && results.every((entry) => entry.failed === 0))
+    results.push({ environment: `${project.name} (exit ${result.code})`, passed: 0, failed: 1, skipped: 0, seconds: wall })
   return results
 }
 

@@ -15,7 +15,8 @@ export default class CountsByProject {
     /** @type {Record<string, ProjectCounts>} */
     const byProject = {}
     for (const testModule of testModules) {
-      const counts = (byProject[testModule.project.name] ??= { passed: 0, failed: 0, skipped: 0, durationMs: 0 })
+      byProject[testModule.project.name] ??= { passed: 0, failed: 0, skipped: 0, durationMs: 0 }
+      const counts = byProject[testModule.project.name]
       // A file that fails to load has no tests to count, and must still fail its environment.
       if (testModule.state() === 'failed' && [...testModule.children.allTests()].length === 0) counts.failed += 1
       for (const test of testModule.children.allTests()) {
@@ -25,7 +26,8 @@ export default class CountsByProject {
         else counts.skipped += 1
       }
       const diagnostic = testModule.diagnostic()
-      counts.durationMs += diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.duration
+      counts.durationMs +=
+        diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.duration
     }
     const file = process.env.CONSUMER_REPORT
     if (file === undefined) throw new Error('CONSUMER_REPORT names no file for the counts')

@@ -39,7 +39,7 @@ export function checkResponse(method, url, { status, headers, body }) {
   const pathname = new URL(url).pathname
   const contract = contracts.find(({ prefix }) => pathname.startsWith(`${prefix}/`))
   const path = contract?.paths.find(({ pattern }) => pattern.test(pathname.slice(contract.prefix.length)))
-  const operationPointer = path && `/paths/${escape(path.template)}/${method.toLowerCase()}`
+  const operationPointer = path && `/paths/${escapePointer(path.template)}/${method.toLowerCase()}`
   if (contract === undefined || operationPointer === undefined || at(contract.document, operationPointer) === undefined) {
     return [`${where}: no operation of the contract`]
   }
@@ -60,7 +60,7 @@ export function checkResponse(method, url, { status, headers, body }) {
   if (response.content?.['application/json'] !== undefined) {
     const contentType = headers.get('content-type') ?? ''
     if (!contentType.startsWith('application/json')) violations.push(`${where}: content-type is ${contentType || 'missing'}`)
-    const validate = ajv.getSchema(`${contract.id}#${responsePointer}/content/${escape('application/json')}/schema`)
+    const validate = ajv.getSchema(`${contract.id}#${responsePointer}/content/${escapePointer('application/json')}/schema`)
     if (body === undefined) violations.push(`${where}: no body`)
     else if (!validate(body)) violations.push(`${where}: body ${ajv.errorsText(validate.errors)}: ${JSON.stringify(body).slice(0, 200)}`)
   }
@@ -106,6 +106,6 @@ function at(document, pointer) {
     .reduce((parent, key) => parent?.[key.replaceAll('~1', '/').replaceAll('~0', '~')], document)
 }
 
-function escape(key) {
+function escapePointer(key) {
   return key.replaceAll('~', '~0').replaceAll('/', '~1')
 }

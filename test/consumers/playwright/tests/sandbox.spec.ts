@@ -2,19 +2,25 @@
 // a page of a frontend on another origin in a real browser, and the sandbox arranged and reset
 // through the admin API.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test'
+import type { ApiError, Pet } from 'petstore-sandbox'
 import { checkResponse } from '../suite/contract.js'
 
 const APP = 'http://app.localhost:5173/'
 const admin = { Authorization: `Bearer ${process.env.SANDBOX_ADMIN_TOKEN}` }
 
-interface Answer {
+interface Answer<Body> {
   status: number
   headers: Headers
-  body: any
+  body: Body
 }
 
 /** Calls the API from the page, as the frontend does, and holds the answer to the contract. */
-async function fromPage(page: Page, method: string, path: string, { key = 'sandbox-free-key', body }: { key?: string; body?: unknown } = {}): Promise<Answer> {
+async function fromPage<Body = ApiError>(
+  page: Page,
+  method: string,
+  path: string,
+  { key = 'sandbox-free-key', body }: { key?: string; body?: unknown } = {},
+): Promise<Answer<Body>> {
   const url = `${test.info().project.use.baseURL}/v1${path}`
   const answer = await page.evaluate(
     async ({ url, method, key, body }) => {
@@ -31,7 +37,7 @@ async function fromPage(page: Page, method: string, path: string, { key = 'sandb
 }
 
 /** An admin call; its answer is held to the admin API's contract. */
-async function adminCall(request: APIRequestContext, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown): Promise<any> {
+async function adminCall(request: APIRequestContext, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown): Promise<unknown> {
   const response = await request.fetch(`/__sandbox${path}`, { method, headers: admin, data })
   const result = { status: response.status(), headers: new Headers(response.headers()), body: await response.json() }
   expect(checkResponse(method, response.url(), result)).toEqual([])
@@ -49,18 +55,18 @@ test.beforeEach(async ({ page, request }) => {
 })
 
 test('lists the seeded pets: the first 20 by default, and filtered by status', async ({ page }) => {
-  const first = await fromPage(page, 'GET', '/pets')
-  const sold = await fromPage(page, 'GET', '/pets?status=sold&limit=100')
+  const first = await fromPage<Pet[]>(page, 'GET', '/pets')
+  const sold = await fromPage<Pet[]>(page, 'GET', '/pets?status=sold&limit=100')
 
   expect(first.status).toBe(200)
-  expect(first.body.map((pet: { id: number }) => pet.id)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1))
+  expect(first.body.map((pet) => pet.id)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1))
   expect(sold.body.length).toBeGreaterThan(0)
-  expect(sold.body.every((pet: { status: string }) => pet.status === 'sold')).toBe(true)
+  expect(sold.body.every((pet) => pet.status === 'sold')).toBe(true)
 })
 
 test('creates a pet, then gets it with the Deprecation, Sunset and Link of getPet, readable by the page', async ({ page }) => {
-  const created = await fromPage(page, 'POST', '/pets', { body: { name: 'Biscuit', categoryId: 2, status: 'pending' } })
-  const got = await fromPage(page, 'GET', `/pets/${created.body.id}`)
+  const created = await fromPage<Pet>(page, 'POST', '/pets', { body: { name: 'Biscuit', categoryId: 2, status: 'pending' } })
+  const got = await fromPage<Pet>(page, 'GET', `/pets/${created.body.id}`)
 
   expect(created.status).toBe(201)
   expect(created.body).toEqual({ id: 51, name: 'Biscuit', categoryId: 2, status: 'pending' })
@@ -102,13 +108,13 @@ test('starts afresh after the admin reset: created pets gone, the quota full aga
   await fromPage(page, 'POST', '/pets', { body: { name: 'Leftover', categoryId: 1 } })
   await adminCall(request, 'PATCH', '/keys/sandbox-free-key', { remaining: 0 })
 
-  const state = await adminCall(request, 'POST', '/reset')
-  const result = await fromPage(page, 'GET', '/pets?limit=100')
+  const state = (await adminCall(request, 'POST', '/reset')) as { pets: { count: number } }
+  const result = await fromPage<Pet[]>(page, 'GET', '/pets?limit=100')
 
   expect(state.pets).toMatchObject({ count: 50 })
   expect(result.status).toBe(200)
   expect(result.body).toHaveLength(50)
-  expect(result.body.map((pet: { name: string }) => pet.name)).not.toContain('Leftover')
+  expect(result.body.map((pet) => pet.name)).not.toContain('Leftover')
   expect(result.headers.get('x-ratelimit-remaining')).toBe(String(60 - 1))
 })
 
