@@ -89,6 +89,7 @@ async function main() {
   const passed = results.reduce((sum, result) => sum + result.passed, 0)
   const failed = results.reduce((sum, result) => sum + result.failed, 0)
   const empty = results.filter((result) => result.passed + result.failed === 0)
+  console.log("(time: a vitest project's is the time spent in its files; Jest's and Playwright's is their run's)")
   console.log(`matrix time: ${seconds(started)} s`)
   if (empty.length > 0) console.log(`no test ran in: ${empty.map((result) => result.environment).join(', ')}`)
   console.log(`${passed} passed, ${failed} failed`)
