@@ -8,8 +8,10 @@
 // `npm install --save-dev ./<tarball>` writes, and test/consumers/suite/ (the in-process suite and
 // the contract check) is copied into each of them as suite/.
 //
-//   node scripts/test-consumers.mjs [--only <project>] [--keep] [--update-locks]
+//   node scripts/test-consumers.mjs [--only <project>] [--tarball <file>] [--keep] [--update-locks]
 //
+// --tarball runs the matrix against a tarball packed elsewhere (another commit, a release) instead
+// of packing this checkout.
 // --update-locks rewrites each project's package-lock.json by running that README command in a
 // fresh copy; it is needed when the package's own dependencies change.
 
@@ -17,7 +19,7 @@ import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
@@ -29,7 +31,12 @@ const vitestReporter = fileURLToPath(new URL('vitest-counts-by-project.mjs', imp
 const STEP_TIMEOUT_MS = 5 * 60_000
 
 const { values: flags } = parseArgs({
-  options: { only: { type: 'string' }, keep: { type: 'boolean', default: false }, 'update-locks': { type: 'boolean', default: false } },
+  options: {
+    only: { type: 'string' },
+    tarball: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    'update-locks': { type: 'boolean', default: false },
+  },
 })
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
@@ -57,12 +64,9 @@ process.exit(exitCode)
 async function main() {
   const projects = await findProjects()
 
-  const packStarted = performance.now()
-  const packed = await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: repo, quiet: true })
-  if (packed.code !== 0) return fail(`npm pack failed:\n${packed.output}`)
-  const tarball = join(work, packed.stdout.trim().split('\n').at(-1) ?? '')
+  const tarball = flags.tarball === undefined ? await pack() : resolve(flags.tarball)
+  if (tarball === undefined) return 1
   const tarballBytes = await readFile(tarball)
-  console.log(`== npm pack: ${tarball} (${seconds(packStarted)} s, build included)`)
 
   if (flags['update-locks']) return updateLocks(projects, tarball)
 
@@ -94,6 +98,19 @@ async function main() {
   if (empty.length > 0) console.log(`no test ran in: ${empty.map((result) => result.environment).join(', ')}`)
   console.log(`${passed} passed, ${failed} failed`)
   return failed === 0 && empty.length === 0 ? 0 : 1
+}
+
+/** Packs the repository once; returns the tarball's path, or undefined once the failure is printed. */
+async function pack() {
+  const packStarted = performance.now()
+  const packed = await run('npm', ['pack', '--silent', '--pack-destination', work], { cwd: repo, quiet: true })
+  if (packed.code !== 0) {
+    fail(`npm pack failed:\n${packed.output}`)
+    return undefined
+  }
+  const tarball = join(work, packed.stdout.trim().split('\n').at(-1) ?? '')
+  console.log(`== npm pack: ${tarball} (${seconds(packStarted)} s, build included)`)
+  return tarball
 }
 
 /** @returns {Promise<Project[]>} */
