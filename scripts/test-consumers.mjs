@@ -1,19 +1,11 @@
 // @ts-check
-// `npm run test:consumers`: the package as frontend teams get it. It is packed once (`npm pack`, which
-// builds dist/ first), then each project of test/consumers/ is copied into a fresh temporary
-// directory with the tarball beside it, installed from its own lockfile with `npm ci`, and its
-// tests run. Each environment prints its test count and time, then a summary; any failure exits 1.
-//
-// The projects depend on petstore-sandbox as `file:<tarball>`, which is what the README's
-// `npm install --save-dev ./<tarball>` writes, and test/consumers/suite/ (the in-process suite and
-// the contract check) is copied into each of them as suite/.
+// `npm run test:consumers` tries the package as frontend teams get it: packed once, then installed
+// with `npm ci` into a fresh copy of each project in test/consumers/ and run there.
 //
 //   node scripts/test-consumers.mjs [--only <project>] [--tarball <file>] [--keep] [--update-locks]
 //
-// --tarball runs the matrix against a tarball packed elsewhere (another commit, a release) instead
-// of packing this checkout.
-// --update-locks rewrites each project's package-lock.json by running that README command in a
-// fresh copy; it is needed when the package's own dependencies change.
+// --tarball takes a tarball packed elsewhere (an earlier commit, a release) instead of packing this checkout.
+// --update-locks rewrites each project's lockfile with the README's install command, for when the package's own dependencies change.
 
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -136,7 +128,7 @@ async function findProjects() {
   )
 }
 
-/** A fresh copy of the project with the suite and the new tarball in it. */
+/** A fresh copy of the project with the tarball beside it and the shared suite in it, so every project runs the same suite. */
 async function copyProject(/** @type {Project} */ project, /** @type {string} */ tarball) {
   await cp(project.source, project.dir, { recursive: true, filter: (path) => !/[/\\](node_modules|test-results)$/.test(path) })
   await cp(join(consumersDir, SUITE), join(project.dir, SUITE), { recursive: true })
