@@ -42,4 +42,5 @@ it('refuses query values the document rules out', async () => {
 it('answers 404 for an unknown key and 405 with Allow for an unknown method', async () => {
   expect(await admin('GET', '/keys/no-such-key')).toMatchObject({ status: 404, body: { code: 'not_found' } })
   expect(await admin('DELETE', '/state')).toMatchObject({ status: 405, body: { code: 'method_not_allowed' } })
+  expect(await admin('GET', '/proxy')).toMatchObject({ status: 404, body: { message: '/__sandbox/proxy is served only by petstore-sandbox proxy' } })
 })

@@ -29,9 +29,9 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ c
   })
 }
 
-/** Starts `petstore-sandbox start --port 0 <args>` and resolves once it listens. */
-export function startCli(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<CliProcess> {
-  const child = spawn(process.execPath, [BIN, 'start', '--port', '0', ...args], {
+/** Starts `petstore-sandbox <command> --port 0 <args>` (`start` by default) and resolves once it listens. */
+export function startCli(args: string[] = [], env: NodeJS.ProcessEnv = {}, command = 'start'): Promise<CliProcess> {
+  const child = spawn(process.execPath, [BIN, command, '--port', '0', ...args], {
     env: { ...process.env, PORT: undefined, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -59,13 +59,16 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError 
       throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, { allow })
     }
     const { operationId, readsBody } = route.operation
+    // The document also describes what only other commands serve (the proxy's counts).
+    const operation = operations[operationId]
+    if (operation === undefined) throw new HttpError(404, ErrorCode.notFound, `${url.pathname} is served only by petstore-sandbox proxy`)
     const params: Record<string, string> = {}
     for (const [name, value] of Object.entries(route.params)) params[name] = decode(value, name)
     const query = queryOf(url)
     const body = readsBody ? await readJsonBody(request) : undefined
     validator.validate(operationId, { path: decode(path, 'path'), query, ...(body === undefined ? {} : { body }) })
     try {
-      return { status: 200, headers, body: await operations[operationId]!({ params, query, body }) }
+      return { status: 200, headers, body: await operation({ params, query, body }) }
     } catch (error) {
       // Controls check their input by throwing ConfigError (as they do for in-process callers);
       // over HTTP that is the client's bad input.

@@ -344,6 +344,27 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       }
+    },
+    "/proxy": {
+      "get": {
+        "operationId": "getProxy",
+        "summary": "Only under `petstore-sandbox proxy`: where answers came from, and the promises the upstream broke, counted per promise, with the last violations (keys masked). 404 under `start`.\n",
+        "responses": {
+          "200": {
+            "description": "The proxy's counters since it started.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ProxyState"
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -713,6 +734,143 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "type": "string",
             "description": "The X-Sandbox-Fault mark",
             "or drop.": null
+          }
+        }
+      },
+      "ProxyState": {
+        "type": "object",
+        "required": [
+          "upstream",
+          "fallback",
+          "upstreamTimeoutMs",
+          "answers",
+          "fallbacks",
+          "violations"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "upstream": {
+            "type": "string",
+            "description": "The upstream API base requests are forwarded to."
+          },
+          "fallback": {
+            "type": "boolean",
+            "description": "Whether the sandbox answers when the upstream cannot."
+          },
+          "upstreamTimeoutMs": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "answers": {
+            "type": "object",
+            "description": "Answers sent, by the X-Sandbox-Source they carried.",
+            "required": [
+              "upstream",
+              "sandbox"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "upstream": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "sandbox": {
+                "type": "integer",
+                "minimum": 0
+              }
+            }
+          },
+          "fallbacks": {
+            "type": "object",
+            "description": "Requests the sandbox answered instead of the upstream, by reason.",
+            "required": [
+              "unreachable",
+              "timeout",
+              "missing"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "unreachable": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "timeout": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "missing": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "The upstream answered 404 or 501 for an operation of the contract."
+              }
+            }
+          },
+          "violations": {
+            "type": "object",
+            "required": [
+              "total",
+              "byPromise",
+              "recent"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "total": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "byPromise": {
+                "type": "object",
+                "description": "Violations per promise id (docs/verify-and-proxy.md lists the promises).",
+                "additionalProperties": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              },
+              "recent": {
+                "type": "array",
+                "description": "The last violations, oldest first.",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "time",
+                    "promise",
+                    "expected",
+                    "method",
+                    "path",
+                    "status",
+                    "key"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "time": {
+                      "type": "string",
+                      "format": "date-time"
+                    },
+                    "promise": {
+                      "type": "string"
+                    },
+                    "expected": {
+                      "type": "string"
+                    },
+                    "method": {
+                      "type": "string"
+                    },
+                    "path": {
+                      "type": "string",
+                      "description": "Path and query",
+                      "credential-like parameters masked.": null
+                    },
+                    "status": {
+                      "type": "integer"
+                    },
+                    "key": {
+                      "type": "string",
+                      "description": "The masked key (`sand…#1a2b`), `-` without one."
+                    }
+                  }
+                }
+              }
+            }
           }
         }
       }

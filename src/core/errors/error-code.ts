@@ -20,6 +20,9 @@ export const ErrorCode = {
   internalError: 'internal_error',
   notImplemented: 'not_implemented',
   serviceUnavailable: 'service_unavailable',
+  /** Only from `petstore-sandbox proxy`, without --fallback. */
+  upstreamUnreachable: 'upstream_unreachable',
+  upstreamTimeout: 'upstream_timeout',
 } as const
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

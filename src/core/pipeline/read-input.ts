@@ -10,13 +10,7 @@ import type { Resolution } from './resolve.js'
  * The operation's input, decoded and valid against the contract: path parameters, the query and,
  * for an operation that takes one, the JSON body (D9). Anything else is a 400 naming the field (D3).
  */
-export async function readInput(
-  parts: ApiHandlerParts,
-  request: Request,
-  url: URL,
-  apiPath: string,
-  { info, params }: Resolution,
-): Promise<OperationInput> {
+export async function readInput(parts: ApiHandlerParts, request: Request, url: URL, apiPath: string, { info, params }: Resolution): Promise<OperationInput> {
   const decoded: Record<string, string> = {}
   for (const [name, value] of Object.entries(params)) decoded[name] = decodeComponent(value, name)
   const path = decodeComponent(apiPath, 'path')

@@ -3,22 +3,18 @@ import { createSandbox } from '../../core/sandbox/create-sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { startServer, type RunningServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from './create-request-logger.js'
-import { loadKeysFile } from './load-keys-file.js'
+import { loadKeysFile } from '../options/load-keys-file.js'
 import { formatBanner } from './format-banner.js'
 import { openStateFile, type StateFile } from '../persistence/open-state-file.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
-import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from './parse-options.js'
+import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from '../options/parse-options.js'
+import type { ProgramIo } from '../options/program-io.js'
+import { addVerifyCommand } from '../verify/add-verify-command.js'
+import { addProxyCommand } from '../proxy/add-proxy-command.js'
 
-export interface ProgramIo {
-  stdout: (line: string) => void
-  stderr: (line: string) => void
-  /** Whether stdout is a terminal (colour in pretty logs). */
-  colour: boolean
-  /** Registers what to do on SIGINT/SIGTERM; the CLI passes `process.once`. */
-  onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => void
-  version: string
-}
+// The commands' shared IO lives beside the shared option parsers, where verify and proxy read it too.
+export type { ProgramIo }
 
 interface StartOptions {
   port: number
@@ -98,6 +94,8 @@ export function buildProgram(io: ProgramIo): Command {
         throw error
       }
     })
+  addVerifyCommand(program, io)
+  addProxyCommand(program, io)
   return program
 }
 

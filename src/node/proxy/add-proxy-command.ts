@@ -1,0 +1,97 @@
+import { type Command, Option } from 'commander'
+import type { ProgramIo } from '../options/program-io.js'
+import { loadKeysFile } from '../options/load-keys-file.js'
+import { integerIn, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
+import { createSandbox } from '../../core/sandbox/create-sandbox.js'
+import { ConfigError } from '../../core/errors/config-error.js'
+import { parseBaseUrl } from '../verify/parse-base-url.js'
+import { createProxyLogger, type ProxyLogFormat } from './create-proxy-logger.js'
+import { startProxy, type RunningProxy } from './start-proxy.js'
+
+interface ProxyCommandOptions {
+  upstream: string
+  port: number
+  host: string
+  fallback: boolean
+  upstreamTimeout: number
+  log: ProxyLogFormat
+  adminToken?: string
+  keys?: string
+  seed: number
+  pets: number
+}
+
+/** `petstore-sandbox proxy --upstream <url>`: forwards /v1 to a real backend and watches it keep the sandbox's promises. */
+export function addProxyCommand(program: Command, io: ProgramIo): void {
+  program
+    .command('proxy')
+    .description(
+      "Forward /v1 to a real backend, check each answer against the sandbox's promises, and optionally let the sandbox answer what the backend cannot.",
+    )
+    .showHelpAfterError('(run petstore-sandbox proxy --help for the options)')
+    .addOption(new Option('--upstream <url>', 'the real API base, e.g. https://staging.animal-store.example/v1').argParser(parseBaseUrl).makeOptionMandatory())
+    .addOption(new Option('-p, --port <n>', 'port to listen on; 0 picks a free one').argParser(parsePort).default(4010))
+    .addOption(new Option('--host <addr>', 'address to bind').default('127.0.0.1'))
+    .addOption(
+      new Option(
+        '--fallback',
+        'let the sandbox answer when the upstream is unreachable, times out, or answers 404/501 for an operation of the contract',
+      ).default(false),
+    )
+    .addOption(new Option('--upstream-timeout <ms>', 'time the upstream has to answer').argParser(integerIn(1, 600_000)).default(10_000))
+    .addOption(new Option('--log <format>', 'request and violation log; keys are always masked').choices(['pretty', 'json', 'off']).default('pretty'))
+    .addOption(
+      new Option('--admin-token <token>', 'enable GET /__sandbox/proxy and the sandbox admin API with this bearer token').env('PETSTORE_SANDBOX_ADMIN_TOKEN'),
+    )
+    .addOption(new Option('--keys <file>', "the fallback sandbox's keys file (give it the keys your clients send)"))
+    .addOption(new Option('--seed <n>', "seed of the fallback sandbox's pets").argParser(parseSeed).default(1))
+    .addOption(new Option('--pets <n>', "number of the fallback sandbox's pets").argParser(parsePets).default(50))
+    .action(async (options: ProxyCommandOptions, command: Command) => {
+      let proxy: RunningProxy | undefined
+      let closing = false
+      const shutdown = () => {
+        if (closing || proxy === undefined) process.exit(closing ? 1 : 0)
+        closing = true
+        io.stdout('Shutting down: finishing in-flight requests')
+        void proxy.close()
+      }
+      io.onSignal('SIGINT', shutdown)
+      io.onSignal('SIGTERM', shutdown)
+      try {
+        const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+        const sandbox = createSandbox({
+          seed: options.seed,
+          pets: options.pets,
+          ...(keys ? { keys } : {}),
+          ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+        })
+        await sandbox.ready()
+        proxy = await startProxy({
+          upstream: options.upstream,
+          port: options.port,
+          host: options.host,
+          fallback: options.fallback,
+          upstreamTimeoutMs: options.upstreamTimeout,
+          sandboxHandlers: sandbox.originHandlers,
+          ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+          logger: createProxyLogger(options.log, io.stdout, io.colour, Date.now),
+          now: Date.now,
+        })
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code
+        if (error instanceof ConfigError || code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+          command.error(`error: ${(error as Error).message}`, { exitCode: 1 })
+        }
+        throw error
+      }
+      io.stdout(
+        [
+          `petstore-sandbox ${io.version} proxy: /v1 forwarded to ${options.upstream} (fallback ${options.fallback ? 'on' : 'off'}, upstream timeout ${options.upstreamTimeout} ms)`,
+          `Listening on ${proxy.url}`,
+          ...(options.adminToken === undefined
+            ? []
+            : [`Violations counted at ${proxy.url.replace(/\/v1$/, '')}/__sandbox/proxy (Authorization: Bearer <admin token>)`]),
+        ].join('\n'),
+      )
+    })
+}

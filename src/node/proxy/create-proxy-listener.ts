@@ -1,0 +1,132 @@
+import { HttpError } from '../../core/errors/http-error.js'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestHandler } from 'msw'
+import { createRouter } from '../../core/contract/create-router.js'
+import { openapiDocument } from '../../core/contract/openapi-document.js'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { maskAuthorization, maskUrl } from '../../core/auth/mask-key.js'
+import { redactKeys } from '../../core/auth/redact-keys.js'
+import { reportViolations } from './report-violations.js'
+import { parseBearer } from '../../core/auth/parse-bearer.js'
+import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
+import { answerFromSandbox, type WrittenAnswer } from './answer-from-sandbox.js'
+import type { createProxyLogger } from './create-proxy-logger.js'
+import type { ProxyStats } from './create-proxy-stats.js'
+import { errorAnswer } from './error-answer.js'
+import { fallsBackOn } from './falls-back-on.js'
+import { forwardRequest, type UpstreamAnswer } from './forward-request.js'
+import { answerProxyAdmin, PROXY_ADMIN_PATH } from './answer-proxy-admin.js'
+import { readIncoming } from './read-incoming.js'
+import { toExchange } from './to-exchange.js'
+import { SOURCE_HEADER } from './source-header.js'
+import { upstreamHeaders } from './upstream-headers.js'
+import { UpstreamError } from './upstream-error.js'
+
+export interface ProxyListenerOptions {
+  /** The upstream API base, without a trailing slash: `/v1/<rest>` goes to `<upstream>/<rest>`. */
+  upstream: string
+  /** The proxy's own origin, e.g. `http://127.0.0.1:4010`. */
+  origin: string
+  fallback: boolean
+  upstreamTimeoutMs: number
+  /** The sandbox's origin handlers: the fallback, and everything outside /v1. */
+  sandboxHandlers: RequestHandler[]
+  adminToken: string | undefined
+  checker: ExchangeChecker
+  stats: ProxyStats
+  logger: ReturnType<typeof createProxyLogger>
+  now: () => number
+}
+
+/**
+ * The proxy's request listener: `/v1` goes to the upstream (or, with fallback, to the sandbox when
+ * the upstream cannot answer), everything else to the sandbox. Each upstream answer is written
+ * unchanged, then checked against verify's promises; violations are counted and logged.
+ */
+export function createProxyListener(options: ProxyListenerOptions) {
+  const router = createRouter(openapiDocument)
+
+  return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    const started = performance.now()
+    const method = incoming.method ?? 'GET'
+    // node lets through request targets that are no URL (`http://[::1`): refused below, never thrown.
+    const url = URL.parse(incoming.url ?? '/', options.origin) ?? new URL('/', options.origin)
+    const validTarget = URL.canParse(incoming.url ?? '/', options.origin)
+    const presented = parseBearer(incoming.headers.authorization ?? null)
+    // Not even a prefix of the admin token: it opens more than any key.
+    const key = url.pathname.startsWith('/__sandbox') ? 'admin' : maskAuthorization(incoming.headers.authorization)
+    const shownPath = validTarget ? redactKeys(maskUrl(url.pathname + url.search), presented === undefined ? [] : [presented]) : '(not a URL)'
+    const write = (answer: WrittenAnswer | string[], status: number, body: Buffer, source: 'upstream' | 'sandbox') => {
+      if (Array.isArray(answer)) outgoing.writeHead(status, answer)
+      else outgoing.writeHead(status, { ...answer.headers, 'content-length': String(body.length), [SOURCE_HEADER]: source })
+      outgoing.end(method === 'HEAD' ? undefined : body)
+      options.stats.answered(source)
+      options.logger.answer({ method, path: shownPath, status, durationMs: performance.now() - started, key, source })
+    }
+    const fromSandbox = async (body: Buffer) => {
+      const answer = await answerFromSandbox(options.sandboxHandlers, {
+        url,
+        method,
+        headers: incoming.headers,
+        body,
+        clientAddress: incoming.socket.remoteAddress ?? 'unknown',
+      })
+      if (answer === undefined) outgoing.destroy()
+      else write(answer, answer.status, answer.body, 'sandbox')
+    }
+
+    const handle = async () => {
+      if (!validTarget) {
+        const answer = errorAnswer(new HttpError(400, ErrorCode.invalidRequest, 'The request target is not a valid URL'))
+        incoming.resume()
+        return write(answer, 400, answer.body, 'sandbox')
+      }
+      const body = await readIncoming(incoming)
+      if (body === undefined) {
+        const answer = errorAnswer(new HttpError(413, ErrorCode.payloadTooLarge, 'The request body is larger than the proxy buffers'))
+        outgoing.shouldKeepAlive = false
+        return write(answer, 413, answer.body, 'sandbox')
+      }
+      if (url.pathname === PROXY_ADMIN_PATH && options.adminToken !== undefined) {
+        const answer = answerProxyAdmin(method, presented, options.adminToken, options.stats)
+        return write(answer, answer.status, answer.body, 'sandbox')
+      }
+      if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return fromSandbox(body)
+
+      const apiPath = url.pathname.slice('/v1'.length)
+      const target = new URL(`${options.upstream}${apiPath}${url.search}`)
+      const match = router.match(method, apiPath)
+      const operation = match.kind === 'operation' ? match.operation : undefined
+      let answer: UpstreamAnswer
+      try {
+        answer = await forwardRequest({ target, method, headers: incoming.headers, body, timeoutMs: options.upstreamTimeoutMs })
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error
+        if (options.fallback) {
+          options.stats.fellBack(error.kind)
+          return fromSandbox(body)
+        }
+        const refusal =
+          error.kind === 'timeout'
+            ? errorAnswer(new HttpError(504, ErrorCode.upstreamTimeout, `The upstream did not answer within ${options.upstreamTimeoutMs} ms`))
+            : errorAnswer(new HttpError(502, ErrorCode.upstreamUnreachable, `The upstream could not be reached (${error.message})`))
+        return write(refusal, refusal.status, refusal.body, 'sandbox')
+      }
+      if (options.fallback && fallsBackOn(answer.status, operation)) {
+        options.stats.fellBack('missing')
+        return fromSandbox(body)
+      }
+      write(upstreamHeaders(answer.rawHeaders, answer.body.length, method === 'HEAD'), answer.status, answer.body, 'upstream')
+      if (method === 'HEAD' || method === 'OPTIONS') return
+      const exchange = toExchange({ method, target, apiPath, hasKey: incoming.headers.authorization !== undefined, body }, answer, options.now())
+      const secrets = presented === undefined ? [] : [presented]
+      await reportViolations(options, exchange, { method, path: shownPath, status: answer.status, key }, secrets)
+    }
+
+    handle().catch(() => {
+      if (outgoing.headersSent) return void outgoing.destroy()
+      const answer = errorAnswer(new HttpError(500, ErrorCode.internalError, 'The proxy failed to answer this request'))
+      write(answer, 500, answer.body, 'sandbox')
+    })
+  }
+}

@@ -1,0 +1,37 @@
+import { redactKeys } from '../../core/auth/redact-keys.js'
+import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
+import type { Exchange } from '../verify/exchange.js'
+import type { createProxyLogger } from './create-proxy-logger.js'
+import type { ProxyStats, ShownViolation } from './create-proxy-stats.js'
+
+export interface ViolationReporting {
+  checker: ExchangeChecker
+  stats: ProxyStats
+  logger: ReturnType<typeof createProxyLogger>
+}
+
+/**
+ * Checks an upstream answer already sent on, and counts and logs what it breaks. A failure of the
+ * check itself is logged and goes no further: the client has its answer whatever the checker does.
+ */
+export async function reportViolations(
+  { checker, stats, logger }: ViolationReporting,
+  exchange: Exchange,
+  shown: Pick<ShownViolation, 'method' | 'path' | 'status' | 'key'>,
+  secrets: string[],
+): Promise<void> {
+  try {
+    for (const violation of await checker.check(exchange)) {
+      const entry = {
+        time: new Date(exchange.receivedAt).toISOString(),
+        promise: violation.promise,
+        expected: redactKeys(violation.expected, secrets),
+        ...shown,
+      }
+      stats.violated(entry)
+      logger.violation(entry)
+    }
+  } catch (error) {
+    logger.problem(`could not check ${shown.method} ${shown.path}: ${(error as Error).message}`)
+  }
+}

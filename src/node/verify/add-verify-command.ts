@@ -1,0 +1,56 @@
+import { type Command, Option } from 'commander'
+import type { ProgramIo } from '../options/program-io.js'
+import { integerIn } from '../options/parse-options.js'
+import { formatJunitReport } from './format-junit-report.js'
+import { formatTerminalReport } from './format-terminal-report.js'
+import { parseBaseUrl } from './parse-base-url.js'
+import { runVerify } from './run-verify.js'
+import { VerifyConnectionError } from './verify-connection-error.js'
+
+interface VerifyCommandOptions {
+  key: string
+  writes: boolean
+  spendQuota: boolean
+  maxQuotaRequests: number
+  format: 'terminal' | 'json' | 'junit'
+  timeout: number
+}
+
+/** `petstore-sandbox verify <baseUrl>`: holds a backend to the sandbox's promises; exit 1 when one fails. */
+export function addVerifyCommand(program: Command, io: ProgramIo): void {
+  program
+    .command('verify')
+    .description("Check that a server claiming to implement the API keeps the sandbox's promises.")
+    .showHelpAfterError('(run petstore-sandbox verify --help for the options)')
+    .argument('<baseUrl>', 'the API base, e.g. https://staging.animal-store.example/v1', parseBaseUrl)
+    .addOption(new Option('--key <key>', 'API key to send (Authorization: Bearer <key>)').env('PETSTORE_SANDBOX_VERIFY_KEY').makeOptionMandatory())
+    .addOption(new Option('--no-writes', 'do not call createPet (skips the promises that need it)'))
+    .addOption(new Option('--spend-quota', "spend the key's window to check the 429, Retry-After and recovery").default(false))
+    .addOption(new Option('--max-quota-requests <n>', 'the most requests --spend-quota may send').argParser(integerIn(1, 100_000)).default(1000))
+    .addOption(new Option('--format <format>', 'report format').choices(['terminal', 'json', 'junit']).default('terminal'))
+    .addOption(new Option('--timeout <ms>', 'time to wait for each answer').argParser(integerIn(1, 600_000)).default(30_000))
+    .action(async (baseUrl: string, options: VerifyCommandOptions) => {
+      // Progress goes to stderr when the report is for a machine, so stdout stays one document.
+      const announce = options.format === 'terminal' ? io.stdout : io.stderr
+      try {
+        const report = await runVerify({
+          baseUrl,
+          key: options.key,
+          writes: options.writes,
+          spendQuota: options.spendQuota,
+          maxQuotaRequests: options.maxQuotaRequests,
+          requestTimeoutMs: options.timeout,
+          announce,
+        })
+        if (options.format === 'json') io.stdout(JSON.stringify(report, null, 2))
+        else if (options.format === 'junit') io.stdout(formatJunitReport(report))
+        else io.stdout(formatTerminalReport(report, io.colour))
+        if (report.failed > 0) process.exitCode = 1
+      } catch (error) {
+        if (!(error instanceof VerifyConnectionError)) throw error
+        // Exit 2, not 1: nothing was judged, which CI should tell apart from drift.
+        io.stderr(`error: ${error.message}`)
+        process.exitCode = 2
+      }
+    })
+}

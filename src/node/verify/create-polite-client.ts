@@ -1,0 +1,118 @@
+import type { Exchange } from './exchange.js'
+import { VerifyConnectionError } from './verify-connection-error.js'
+import { retryAfterSeconds } from './retry-after-seconds.js'
+import { WRONG_KEY } from './wrong-key.js'
+
+export interface PoliteClientOptions {
+  /** The API base, e.g. `https://staging.animal-store.example/v1`, without a trailing slash. */
+  baseUrl: string
+  key: string
+  now: () => number
+  sleep: (ms: number) => Promise<void>
+  /** Sees every exchange, retried ones included. */
+  onExchange: (exchange: Exchange) => Promise<void>
+  requestTimeoutMs: number
+  /** Told before a 429 is waited out, so a pause is never a mystery. */
+  onWait: (seconds: number, exchange: Exchange) => void
+}
+
+export interface SendRequest {
+  method?: string
+  /** Below the base, with its query: `/pets?limit=5`. */
+  path: string
+  credential?: Exchange['credential']
+  body?: unknown
+  /** Whether a 429 is waited out (Retry-After) and the request sent again; false when the 429 is what is checked. */
+  retryAfter429?: boolean
+}
+
+/** Retries of one request after 429s before its 429 stands. */
+const MAX_RETRIES = 2
+/** A longer Retry-After (a ban, a daily window) is not waited out: the 429 stands and says why. */
+const MAX_WAIT_SECONDS = 120
+
+/**
+ * Sends verify's requests one at a time (callers await each), obeying Retry-After: a backend's
+ * quota is real, and verify must never be the reason a staging key gets banned.
+ */
+export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, requestTimeoutMs, onWait }: PoliteClientOptions) {
+  let sent = 0
+
+  async function once(request: SendRequest): Promise<Exchange> {
+    const method = request.method ?? 'GET'
+    const credential = request.credential ?? 'key'
+    const url = `${baseUrl}${request.path}`
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (credential !== 'none') headers.authorization = `Bearer ${credential === 'key' ? key : WRONG_KEY}`
+    if (request.body !== undefined) headers['content-type'] = 'application/json'
+    sent++
+    let response: Response
+    let bodyText: string
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+        signal: AbortSignal.timeout(requestTimeoutMs),
+      })
+      bodyText = await response.text()
+    } catch (error) {
+      const reason = describeFailure(error, requestTimeoutMs)
+      throw new VerifyConnectionError(`${method} ${url} got no answer (${reason})`, { cause: error })
+    }
+    const responseHeaders: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      responseHeaders[name] = value
+    })
+    const parsed = new URL(url)
+    const exchange: Exchange = {
+      method,
+      url,
+      path: request.path.split('?')[0]!,
+      query: parsed.searchParams,
+      credential,
+      ...(request.body === undefined ? {} : { requestBody: request.body }),
+      status: response.status,
+      headers: responseHeaders,
+      bodyText,
+      body: parseJson(bodyText),
+      receivedAt: now(),
+    }
+    await onExchange(exchange)
+    return exchange
+  }
+
+  return {
+    /** How many requests were sent so far. */
+    sent: () => sent,
+    async send(request: SendRequest): Promise<Exchange> {
+      let exchange = await once(request)
+      for (let retry = 0; retry < MAX_RETRIES && exchange.status === 429 && request.retryAfter429 !== false; retry++) {
+        const seconds = retryAfterSeconds(exchange.headers['retry-after'], now())
+        if (seconds === undefined || seconds > MAX_WAIT_SECONDS) break
+        onWait(seconds, exchange)
+        await sleep(seconds * 1000)
+        exchange = await once(request)
+      }
+      return exchange
+    },
+  }
+}
+
+export type PoliteClient = ReturnType<typeof createPoliteClient>
+
+function parseJson(text: string): unknown {
+  if (text === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function describeFailure(error: unknown, timeoutMs: number): string {
+  if ((error as Error).name === 'TimeoutError') return `no answer within ${timeoutMs} ms`
+  // undici wraps the socket's error, and an AggregateError of one per address tried.
+  const cause = (error as { cause?: { code?: string; message?: string; errors?: Array<{ code?: string }> } }).cause
+  return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message
+}

@@ -1,0 +1,227 @@
+import { afterAll, expect, it } from 'vitest'
+import { runVerify, type VerifyOptions } from '../../src/node/verify/run-verify.js'
+import type { VerifyReport } from '../../src/node/verify/verify-report.js'
+import { VERIFY_PROMISES } from '../../src/node/verify/verify-promises.js'
+import { createContractChecker } from '../support/contract-checker.js'
+import { MUTANTS, type Mutant } from '../support/mutants/mutants.js'
+import { startUpstream, UPSTREAM_KEY, type Mutation, type Upstream } from '../support/mutants/start-upstream.js'
+import { runCli, startCli } from '../support/start-cli.js'
+
+// The sandbox's own answers (before any mutation) are held to fixtures/openapi.yaml; the mutants'
+// answers break it on purpose, and catching that is what these tests assert.
+const contract = createContractChecker()
+
+async function withUpstream<T>(mutation: Mutation | undefined, use: (upstream: Upstream) => Promise<T>): Promise<T> {
+  const upstream = await startUpstream(mutation, (request, response) => contract.check(request.method, request.url, response))
+  try {
+    return await use(upstream)
+  } finally {
+    await upstream.close()
+  }
+}
+
+/** verify in-process against `upstream`: waiting out a Retry-After moves the upstream's clock instead of the test's time. */
+function verify(upstream: Upstream, options: Partial<VerifyOptions> = {}): Promise<VerifyReport> {
+  const announced: string[] = []
+  return runVerify({
+    baseUrl: upstream.url,
+    key: UPSTREAM_KEY,
+    writes: true,
+    spendQuota: true,
+    maxQuotaRequests: 1000,
+    announce: (line) => announced.push(line),
+    now: upstream.sandbox.clock.now,
+    sleep: async (ms) => upstream.sandbox.clock.advance(ms),
+    ...options,
+  })
+}
+
+const outcomes = (report: VerifyReport) => Object.fromEntries(report.promises.map((promise) => [promise.id, promise.outcome]))
+
+it('passes every promise against the sandbox with --spend-quota, none skipped', async () => {
+  await withUpstream(undefined, async (upstream) => {
+    const report = await verify(upstream)
+    expect(report.promises.filter((promise) => promise.outcome !== 'passed')).toEqual([])
+    expect(report.promises.map((promise) => promise.id)).toEqual(VERIFY_PROMISES.map((promise) => promise.id))
+    expect(report.failed).toBe(0)
+    expect(report.skipped).toBe(0)
+    // The quota was spent and came back: a 429 was seen, then a success after it.
+    expect(upstream.received.length).toBeGreaterThan(60)
+    expect(upstream.maxInFlight()).toBe(1)
+  })
+  expect(contract.count()).toBeGreaterThan(60)
+})
+
+it('with --no-writes sends no POST and skips only the promises that need one', async () => {
+  await withUpstream(undefined, async (upstream) => {
+    const report = await verify(upstream, { writes: false, spendQuota: false })
+    expect(upstream.received.filter((request) => request.method !== 'GET')).toEqual([])
+    expect(report.promises.filter((promise) => promise.outcome === 'skipped').map((promise) => [promise.id, promise.reason])).toEqual([
+      ['invalid-new-pet-refused', 'opted out with --no-writes'],
+      ['create-then-get', 'opted out with --no-writes'],
+      ['quota-429-and-recovery', "opted out: run with --spend-quota to spend the key's window and check the 429"],
+    ])
+    expect(report.failed).toBe(0)
+  })
+})
+
+it('announces how many requests it sends before sending them, and sends exactly that many', async () => {
+  await withUpstream(undefined, async (upstream) => {
+    const announced: string[] = []
+    let receivedWhenAnnounced = -1
+    const report = await verify(upstream, {
+      spendQuota: false,
+      announce: (line) => {
+        announced.push(line)
+        receivedWhenAnnounced = upstream.received.length
+      },
+    })
+    expect(receivedWhenAnnounced).toBe(0)
+    expect(announced[0]).toMatch(new RegExp(`^Sending ${upstream.received.length} requests to .*, one at a time`))
+    expect(report.requests).toBe(upstream.received.length)
+  })
+})
+
+it('waits out a 429 as its Retry-After says, then sends the request again', async () => {
+  let refused = false
+  const slowDown: Mutation = async (request, answer) => {
+    const response = await answer(request)
+    if (refused || new URL(request.url).search !== '?limit=100') return response
+    refused = true
+    const headers = new Headers(response.headers)
+    headers.set('retry-after', '7')
+    headers.delete('content-length')
+    return new Response(JSON.stringify({ code: 'rate_limited', message: 'slow down', status: 429 }), { status: 429, headers })
+  }
+  await withUpstream(slowDown, async (upstream) => {
+    const waits: number[] = []
+    const announced: string[] = []
+    const report = await verify(upstream, { spendQuota: false, sleep: async (ms) => void waits.push(ms), announce: (line) => announced.push(line) })
+    expect(waits).toEqual([7000])
+    expect(announced[1]).toBe('429 for GET /pets?limit=100: waiting 7 s as its Retry-After asks, then sending it again')
+    const listings = upstream.received.filter((request) => request.url.endsWith('/v1/pets?limit=100'))
+    expect(listings).toHaveLength(2)
+    expect(outcomes(report)['limit-default-and-bounds']).toBe('passed')
+  })
+})
+
+it('does not wait out a Retry-After longer than two minutes: that 429 stands in the report', async () => {
+  const banned: Mutation = async (request, answer) => {
+    const response = await answer(request)
+    if (new URL(request.url).search !== '?limit=100') return response
+    const headers = new Headers(response.headers)
+    headers.set('retry-after', '900')
+    headers.delete('content-length')
+    return new Response(JSON.stringify({ code: 'temporarily_banned', message: 'banned', status: 429 }), { status: 429, headers })
+  }
+  await withUpstream(banned, async (upstream) => {
+    const waits: number[] = []
+    const report = await verify(upstream, { spendQuota: false, sleep: async (ms) => void waits.push(ms) })
+    expect(waits).toEqual([])
+    const listing = report.promises.find((promise) => promise.id === 'limit-default-and-bounds')!
+    expect(listing.outcome).toBe('failed')
+    expect(listing.failures[0]!.got).toMatch(/^429 \|.*retry-after: 900/)
+  })
+})
+
+const caught: Array<{ mutant: Mutant; by: string[] }> = []
+
+for (const mutant of MUTANTS) {
+  it(`catches the mutant "${mutant.name}" by ${mutant.breaks}`, async () => {
+    await withUpstream(mutant.create(), async (upstream) => {
+      const report = await verify(upstream)
+      const failed = report.promises.filter((promise) => promise.outcome === 'failed')
+      caught.push({ mutant, by: failed.map((promise) => promise.id) })
+      expect(failed.map((promise) => promise.id)).toContain(mutant.breaks)
+      const detail = failed.find((promise) => promise.id === mutant.breaks)!.failures[0]!
+      expect(detail.request).toMatch(/^(GET|POST) http:\/\/127\.0\.0\.1:\d+\/v1\/pets/)
+      expect(detail.got).toMatch(/^\d{3} /)
+      expect(JSON.stringify(report)).not.toContain(UPSTREAM_KEY)
+    })
+  })
+}
+
+it('scores 100% on the mutants (at least 15, every one caught by its promise)', () => {
+  const killed = caught.filter(({ mutant, by }) => by.includes(mutant.breaks))
+  const score = (100 * killed.length) / MUTANTS.length
+  console.log(
+    [
+      `Mutation score: ${killed.length}/${MUTANTS.length} (${score.toFixed(0)}%)`,
+      ...caught.map(({ mutant, by }) => `  ${mutant.name}: caught by ${by.join(', ') || 'nothing'}`),
+    ].join('\n'),
+  )
+  expect(MUTANTS.length).toBeGreaterThanOrEqual(15)
+  expect(new Set(MUTANTS.map((mutant) => mutant.name)).size).toBe(MUTANTS.length)
+  expect(score).toBe(100)
+})
+
+afterAll(() => {
+  // Every promise has a mutant that breaks it, so no promise passes merely because it checks nothing.
+  const targeted = new Set(MUTANTS.map((mutant) => mutant.breaks))
+  expect(VERIFY_PROMISES.filter((promise) => !targeted.has(promise.id)).map((promise) => promise.id)).toEqual([])
+})
+
+it('the CLI against the sandbox: every promise passes, only the opted-out quota is skipped, exit 0', async () => {
+  const sandbox = await startCli(['--log', 'off'])
+  try {
+    const { code, stdout, stderr } = await runCli(['verify', sandbox.url, '--key', 'sandbox-enterprise-key'])
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^Sending \d+ requests to http:\/\/127\.0\.0\.1:\d+\/v1, one at a time/)
+    expect(stdout).toContain('16 passed, 0 failed, 1 skipped')
+    expect(stdout).toContain('- quota-429-and-recovery')
+    expect(stdout).not.toContain('sandbox-enterprise-key')
+  } finally {
+    await sandbox.stop()
+  }
+})
+
+it('the CLI against a mutant: a report naming the broken promise with request, answer and expectation, exit 1', async () => {
+  const mutant = MUTANTS.find((candidate) => candidate.name === 'limit=101 accepted')!
+  await withUpstream(mutant.create(), async (upstream) => {
+    const terminal = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY])
+    expect(terminal.code).toBe(1)
+    expect(terminal.stdout).toContain('✗ invalid-limit-refused')
+    expect(terminal.stdout).toMatch(/request: {2}GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=101 \(key upst…#[0-9a-f]{4}\)/)
+    expect(terminal.stdout).toMatch(/got: {6}200 \| content-type: application\/json/)
+    expect(terminal.stdout).toContain('expected: 400 for limit=101')
+    expect(terminal.stdout).toContain('15 passed, 1 failed, 1 skipped')
+    expect(terminal.stdout + terminal.stderr).not.toContain(UPSTREAM_KEY)
+
+    // Each run spends most of the key's minute: a fresh window per run, or verify would wait one out.
+    await upstream.sandbox.reset()
+    const json = await runCli(['verify', upstream.url, '--format', 'json'], { PETSTORE_SANDBOX_VERIFY_KEY: UPSTREAM_KEY })
+    expect(json.code).toBe(1)
+    const report = JSON.parse(json.stdout) as VerifyReport
+    expect(outcomes(report)['invalid-limit-refused']).toBe('failed')
+    expect(json.stderr).toMatch(/^Sending \d+ requests/)
+
+    await upstream.sandbox.reset()
+    const junit = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY, '--format', 'junit', '--no-writes'])
+    expect(junit.code).toBe(1)
+    expect(junit.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="petstore-sandbox verify" tests="17" failures="1" skipped="3"/)
+    expect(junit.stdout).toMatch(/<testcase classname="petstore-sandbox.verify" name="invalid-limit-refused" time="0">\n {6}<failure message=/)
+  })
+})
+
+it('refuses bad input with one line and no stack trace', async () => {
+  const badUrl = await runCli(['verify', 'not a url', '--key', 'k'])
+  expect(badUrl.code).toBe(1)
+  expect(badUrl.stderr).toMatch(/^error: command-argument value 'not a url' is invalid for argument 'baseUrl'\. expected an http\(s\) URL/)
+  const noKey = await runCli(['verify', 'http://127.0.0.1:9/v1'])
+  expect(noKey.code).toBe(1)
+  expect(noKey.stderr).toMatch(/^error: required option '--key <key>' not specified/)
+  const badFormat = await runCli(['verify', 'http://127.0.0.1:9/v1', '--key', 'k', '--format', 'xml'])
+  expect(badFormat.code).toBe(1)
+  expect(badFormat.stderr).toMatch(/^error: option '--format <format>' argument 'xml' is invalid/)
+  for (const run of [badUrl, noKey, badFormat]) expect(run.stderr).not.toMatch(/\n\s+at /)
+})
+
+it('says in one line that nothing answered, and exits 2 rather than report drift', async () => {
+  const upstream = await startUpstream()
+  const url = upstream.url
+  await upstream.close()
+  const { code, stderr } = await runCli(['verify', url, '--key', UPSTREAM_KEY])
+  expect(code).toBe(2)
+  expect(stderr.trim()).toMatch(/^error: GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets got no answer \(ECONNREFUSED\)$/)
+})

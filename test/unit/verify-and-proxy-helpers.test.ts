@@ -1,0 +1,133 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { expect, it } from 'vitest'
+import { createRouter } from '../../src/core/contract/create-router.js'
+import { openapiDocument } from '../../src/core/contract/openapi-document.js'
+import { decodeBody } from '../../src/node/proxy/decode-body.js'
+import { fallsBackOn } from '../../src/node/proxy/falls-back-on.js'
+import { upstreamHeaders } from '../../src/node/proxy/upstream-headers.js'
+import { checkHeaders } from '../../src/node/verify/check-headers.js'
+import { retryAfterSeconds } from '../../src/node/verify/retry-after-seconds.js'
+import type { Exchange } from '../../src/node/verify/exchange.js'
+import { formatJunitReport } from '../../src/node/verify/format-junit-report.js'
+import type { VerifyReport } from '../../src/node/verify/verify-report.js'
+
+const router = createRouter(openapiDocument)
+const operation = (method: string, path: string) => {
+  const match = router.match(method, path)
+  return match.kind === 'operation' ? match.operation : undefined
+}
+
+function getPetAnswer(url: string, headers: Record<string, string>): Exchange {
+  const base = {
+    'x-ratelimit-limit': '60',
+    'x-ratelimit-remaining': '59',
+    'x-ratelimit-reset': '4102444800',
+    deprecation: '@1764892800',
+    sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  }
+  return {
+    method: 'GET',
+    url,
+    path: '/pets/1',
+    query: new URLSearchParams(),
+    credential: 'key',
+    status: 200,
+    headers: { ...base, ...headers },
+    bodyText: '',
+    body: undefined,
+    receivedAt: Date.parse('2026-01-01T00:00:00Z'),
+  }
+}
+
+it('resolves the successor Link against the request, so a backend under another base path is judged by its own', () => {
+  const link = (value: string, url: string, basePath: string) =>
+    checkHeaders(getPetAnswer(url, { link: value }), 'getPet', basePath).map((found) => found.promise)
+  expect(link('</api/v1/pets>; rel="successor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual([])
+  expect(link('<../pets>; rel="successor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual([])
+  expect(link('</v1/pets>; rel="successor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual(['deprecation-headers'])
+  expect(link('</api/v1/pets>; rel="predecessor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual(['deprecation-headers'])
+})
+
+it('falls back on 501 for any operation, on 404 only where the operation has no 404 of its own', () => {
+  expect(fallsBackOn(501, operation('GET', '/pets/1'))).toBe(true)
+  expect(fallsBackOn(404, operation('GET', '/pets'))).toBe(true)
+  expect(fallsBackOn(404, operation('POST', '/pets'))).toBe(true)
+  expect(fallsBackOn(404, operation('GET', '/pets/1'))).toBe(false)
+  expect(fallsBackOn(501, operation('GET', '/store/orders'))).toBe(false)
+  expect(fallsBackOn(500, operation('GET', '/pets'))).toBe(false)
+})
+
+it('reads compressed bodies for checking, and an undecodable one as no body', () => {
+  expect(decodeBody(gzipSync('[1]'), 'gzip')).toBe('[1]')
+  expect(decodeBody(brotliCompressSync('[2]'), 'br')).toBe('[2]')
+  expect(decodeBody(Buffer.from('[3]'), undefined)).toBe('[3]')
+  expect(decodeBody(Buffer.from('not gzip'), 'gzip')).toBe('')
+})
+
+it("passes the upstream's headers on as they came, less the connection's own, with the length written and the source", () => {
+  const raw = [
+    'Content-Type',
+    'application/json',
+    'Set-Cookie',
+    'a=1',
+    'Set-Cookie',
+    'b=2',
+    'Connection',
+    'keep-alive',
+    'Transfer-Encoding',
+    'chunked',
+    'Content-Length',
+    '99',
+    'X-Sandbox-Source',
+    'forged',
+  ]
+  expect(upstreamHeaders(raw, 3, false)).toEqual([
+    'Content-Type',
+    'application/json',
+    'Set-Cookie',
+    'a=1',
+    'Set-Cookie',
+    'b=2',
+    'Content-Length',
+    '3',
+    'X-Sandbox-Source',
+    'upstream',
+  ])
+  // A HEAD answer keeps the upstream's length: it describes the GET's body, which is not sent.
+  expect(upstreamHeaders(['Content-Length', '99'], 0, true)).toEqual(['Content-Length', '99', 'X-Sandbox-Source', 'upstream'])
+})
+
+it('writes JUnit XML with markup and control characters of an answer made harmless', () => {
+  const report: VerifyReport = {
+    baseUrl: 'http://127.0.0.1/v1',
+    key: 'sand…#0000',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 1,
+    requests: 1,
+    passed: 0,
+    failed: 1,
+    skipped: 0,
+    promises: [
+      {
+        id: 'error-bodies',
+        title: 'errors',
+        outcome: 'failed',
+        failureCount: 1,
+        failures: [{ request: 'GET /v1/pets', got: '401 | <html a="b">&\u0000\u001b</html>', expected: 'an Error body' }],
+      },
+    ],
+  }
+  const xml = formatJunitReport(report)
+  expect(xml).toContain('got:      401 | &#60;html a=&#34;b&#34;&#62;&#38;&#60;/html&#62;')
+  expect(xml.includes('\u0000') || xml.includes('\u001b')).toBe(false)
+  expect(xml).toContain('<testsuites name="petstore-sandbox verify" tests="1" failures="1" skipped="0" errors="0"')
+})
+
+it('reads Retry-After in seconds or as an HTTP-date', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z')
+  expect(retryAfterSeconds('7', now)).toBe(7)
+  expect(retryAfterSeconds('Thu, 01 Jan 2026 00:00:30 GMT', now)).toBe(30)
+  expect(retryAfterSeconds('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0)
+  expect(retryAfterSeconds('soon', now)).toBeUndefined()
+  expect(retryAfterSeconds(undefined, now)).toBeUndefined()
+})
