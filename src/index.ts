@@ -3,7 +3,9 @@
 // First, so that an old Node is named before msw fails on it.
 import './core/assert-node-floor.js'
 export { createSandbox, type Sandbox, type SandboxPets, type SandboxQuota, type SandboxResetOptions } from './core/sandbox/create-sandbox.js'
-export type { SandboxOptions } from './core/sandbox/sandbox-options.js'
+export type { SandboxOptions, SharedSandboxOptions } from './core/sandbox/sandbox-options.js'
+export type { SharedSandbox } from './core/sandbox/shared-sandbox.js'
+export type { SharedState, PetSeeding } from './core/state/shared-state.js'
 export type { SandboxClock } from './core/clock/create-clock.js'
 export type { QuotaState, QuotaWindow, QuotaChange } from './core/rate-limit/create-rate-limiter.js'
 export type { StateSummary, KeySummary } from './core/admin/admin-controls.js'

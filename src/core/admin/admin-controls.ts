@@ -1,4 +1,5 @@
-import type { SandboxClock } from '../clock/create-clock.js'
+import type { MovableClock } from '../clock/create-clock.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { QuotaChange } from '../rate-limit/create-rate-limiter.js'
 import type { QuotaState } from '../rate-limit/create-rate-limiter.js'
@@ -30,17 +31,17 @@ export interface StateSummary {
 
 /** The controls the admin API serves; the sandbox object offers the same as methods. */
 export interface AdminControls {
-  readonly clock: SandboxClock
+  readonly clock: MovableClock
   reset(options?: { clock?: boolean }): Promise<void>
   state(): Promise<StateSummary>
   readonly quota: {
-    get(key: string): QuotaState
-    set(key: string, change: QuotaChange): QuotaState
+    get(key: string): MaybePromise<QuotaState>
+    set(key: string, change: QuotaChange): MaybePromise<QuotaState>
   }
   readonly faults: {
     get(): ResolvedFaults
-    set(options: FaultOptions): ResolvedFaults
+    set(options: FaultOptions): MaybePromise<ResolvedFaults>
   }
-  requests(limit?: number): RequestLogEntry[]
+  requests(limit?: number): MaybePromise<RequestLogEntry[]>
   readonly apiKeys: SandboxApiKeys
 }

@@ -41,6 +41,9 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
   let next = 0
   let size = 0
 
+  const publish = (entry: RequestLogEntry): void => {
+    for (const listener of listeners) listener(entry)
+  }
   const shown = ({ time, url, authorization, ...rest }: RequestRecord): RequestLogEntry => ({
     time: new Date(time).toISOString(),
     ...rest,
@@ -50,12 +53,11 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
 
   return {
     capacity,
+    /** An entry as it is shown: masked and formatted. */
+    show: shown,
     record(entry: RequestRecord): void {
       // Masked only when someone watches: recording stays cheap on every request.
-      if (listeners.size > 0) {
-        const visible = shown(entry)
-        for (const listener of listeners) listener(visible)
-      }
+      if (listeners.size > 0) publish(shown(entry))
       if (capacity === 0) return
       entries[next] = entry
       next = (next + 1) % capacity
@@ -68,6 +70,8 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
       for (let i = count; i > 0; i--) out.push(shown(entries[(next - i + capacity) % capacity]!))
       return out
     },
+    /** Tells the watchers of an entry recorded elsewhere (the shared log of several processes). */
+    publish,
     /** Calls `listener` with each entry as it is recorded (masked, like `last`); returns the unsubscribe. */
     subscribe(listener: (entry: RequestLogEntry) => void): () => void {
       listeners.add(listener)

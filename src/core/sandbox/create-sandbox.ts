@@ -16,7 +16,7 @@ import { createDeprecations } from '../http/create-deprecations.js'
 import { createRateLimiter, type QuotaChange, type QuotaState } from '../rate-limit/create-rate-limiter.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { resolveOptions } from './resolve-options.js'
-import type { SandboxOptions } from './sandbox-options.js'
+import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { createPetStore } from '../store/create-pet-store.js'
 import type { NewPet, Pet } from '../store/pet.js'
 import { seedPets } from '../store/seed-pets.js'
@@ -29,6 +29,11 @@ import { createFaultInjector } from '../faults/create-fault-injector.js'
 import { resolveFaults, type FaultOptions, type ResolvedFaults } from '../faults/fault-config.js'
 import { createRequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
+import type { PetRepository } from '../state/pet-repository.js'
+import type { RateLimitBackend } from '../state/rate-limit-backend.js'
+import type { RequestRecord } from '../request-log/create-request-log.js'
+import { followSharedFaults } from './follow-shared-faults.js'
+import type { SharedSandbox } from './shared-sandbox.js'
 
 /**
  * A sandbox: the msw handlers of the Animal Store API and the state behind them, with the controls a
@@ -101,7 +106,7 @@ export interface Sandbox {
   onRequest(listener: (entry: RequestLogEntry) => void): () => void
   /**
    * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban and the
-   * kept requests; keys added or changed at runtime stay (docs/decisions.md#d21). The
+   * kept requests; keys added or changed at runtime stay (docs/decisions.md#d22). The
    * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
    * meanwhile wait for it.
    *
@@ -229,21 +234,40 @@ export interface SandboxQuota {
  *   headers: { Authorization: 'Bearer sandbox-free-key' },
  * })
  */
-export function createSandbox(options: SandboxOptions = {}): Sandbox {
+export function createSandbox(options: SharedSandboxOptions): SharedSandbox
+export function createSandbox(options?: SandboxOptions): Sandbox
+export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {}): Sandbox | SharedSandbox {
   const resolved = resolveOptions(options)
-  const clock = createClock(resolved.now)
+  const { shared } = resolved
+  const clock = createClock(resolved.now, shared?.clockOffset)
   const router = createRouter(openapiDocument)
-  const store = createPetStore({ seed: () => seedPets(resolved.seed, resolved.pets), ...(resolved.storage ? { storage: resolved.storage } : {}) })
+  const seed = () => seedPets(resolved.seed, resolved.pets)
+  const store: PetRepository = shared
+    ? shared.pets({ seed: resolved.seed, pets: resolved.pets, draw: seed })
+    : createPetStore({ seed, ...(resolved.storage ? { storage: resolved.storage } : {}) })
   const keyRing = createKeyRing(resolved.keys)
-  const rateLimiter = createRateLimiter({ now: clock.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds })
+  const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
+  const rateLimiter: RateLimitBackend = shared ? shared.rateLimits({ source: resolved.now, ...policy }) : createRateLimiter({ now: clock.now, ...policy })
   const validator = createRequestValidator(openapiDocument)
   const operationIds = router.operations().map((operation) => operation.operationId)
-  const faults = createFaultInjector({
+  const injector = createFaultInjector({
     faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
     ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
   })
+  const faults = shared ? followSharedFaults(injector, shared) : injector
   const apiKeys = createKeyControls({ keyRing, storage: resolved.keyStorage, adminToken: resolved.adminToken })
-  const requestLog = createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
+  const localLog = createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
+  const sharedLog = shared?.requestLog(resolved.requestLogSize)
+  // With shared state the log lives there; this process still tells its own watchers (onRequest).
+  const requestLog = sharedLog
+    ? {
+        record(record: RequestRecord) {
+          const entry = localLog.show(record)
+          sharedLog.record(entry)
+          localLog.publish(entry)
+        },
+      }
+    : localLog
 
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
@@ -265,7 +289,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
   const handlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
-  void store.start()
+  // A store that cannot start (shared state seeded otherwise) rejects `ready()`: the caller hears it.
+  store.start().catch(() => undefined)
 
   const keyNamed = (key: string): ApiKey => {
     const found = keyRing.find(key)
@@ -273,27 +298,27 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return found
   }
 
-  const sandbox: Sandbox = {
+  const sandbox: Sandbox & SharedSandbox = {
     handlers,
     originHandlers,
     fetch: createSandboxFetch(handlers, resolved.baseUrl),
-    clock,
+    clock: clock as SandboxClock & SharedSandbox['clock'],
     get keys() {
       return keyRing.keys
     },
     apiKeys,
-    onRequest: requestLog.subscribe,
-    reset(options = {}) {
-      if (options.clock === true) clock.reset()
-      rateLimiter.clear()
-      requestLog.clear()
+    onRequest: localLog.subscribe,
+    async reset(options = {}) {
+      if (options.clock === true) await clock.reset()
+      await rateLimiter.clear()
+      localLog.clear()
       faults.restart()
       return store.reset()
     },
     ready: store.ready,
     pets: {
-      all: store.all,
-      get: store.get,
+      all: store.all as () => Pet[] & Promise<Pet[]>,
+      get: store.get as (id: number) => Pet & Promise<Pet | undefined>,
       async create(pet) {
         // Any valid id stands in: the store assigns the real one.
         assertPet({ ...pet, id: 1 })
@@ -307,39 +332,45 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       },
     },
     quota: {
-      get: (key) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
-      set: (key, change) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
+      get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)) as QuotaState & Promise<QuotaState>,
+      set: (key: string, change: QuotaChange) =>
+        rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)) as QuotaState & Promise<QuotaState>,
     },
     faults: {
       get: faults.config,
-      set(options) {
-        faults.configure(resolveFaults(options, resolved.seed, operationIds))
-        return faults.config()
+      set(options: FaultOptions) {
+        const next = resolveFaults(options, resolved.seed, operationIds)
+        faults.configure(next)
+        return (shared ? shared.faults.set(next).then(faults.config) : faults.config()) as ResolvedFaults & Promise<ResolvedFaults>
       },
     },
-    requests: (limit) => requestLog.last(limit),
+    requests: (limit?: number) => (sharedLog ? sharedLog.last(limit) : localLog.last(limit)) as RequestLogEntry[] & Promise<RequestLogEntry[]>,
     async state() {
       await store.ready()
+      await clock.sync()
       return {
         now: new Date(clock.now()).toISOString(),
-        pets: { count: store.count(), nextId: store.nextId() },
+        pets: { count: await store.count(), nextId: await store.nextId() },
         seeded: { seed: resolved.seed, pets: resolved.pets },
-        keys: keyRing.keys.map((key) => ({
-          key: key.key,
-          masked: maskKey(key.key),
-          plan: key.plan,
-          perMinute: key.perMinute,
-          perDay: key.perDay,
-          quota: rateLimiter.inspect(`key:${key.key}`, key),
-        })),
+        keys: await Promise.all(
+          keyRing.keys.map(async (key) => ({
+            key: key.key,
+            masked: maskKey(key.key),
+            plan: key.plan,
+            perMinute: key.perMinute,
+            perDay: key.perDay,
+            quota: await rateLimiter.inspect(`key:${key.key}`, key),
+          })),
+        ),
         faults: faults.config(),
       }
     },
+    close: () => shared?.close() ?? Promise.resolve(),
   }
   if (resolved.adminToken !== undefined) {
     // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
     const admin = createAdminHandler({
-      controls: sandbox,
+      controls: { ...sandbox, clock },
       token: resolved.adminToken,
       origin: resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
       onUnexpectedError: resolved.onUnexpectedError,

@@ -4,6 +4,7 @@ import type { KeyStorage } from '../auth/key-storage.js'
 import type { PetStatus } from '../store/pet.js'
 import type { FaultOptions } from '../faults/fault-config.js'
 import type { PetStorage } from '../store/create-pet-store.js'
+import type { SharedState } from '../state/shared-state.js'
 
 /**
  * Options of {@link createSandbox}. Every one is optional.
@@ -64,4 +65,14 @@ export interface SandboxOptions {
   keyStorage?: KeyStorage
   /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
   onUnexpectedError?: (error: unknown) => void
+}
+
+/** Options of a sandbox whose state other processes share: {@link SandboxOptions} plus `shared`. */
+export interface SharedSandboxOptions extends SandboxOptions {
+  /**
+   * State shared with other sandbox processes (Node only): `await connectRedisState({ url })` from
+   * `petstore-sandbox/redis`. Every process given the same state answers as one sandbox.
+   * Default: the sandbox's own memory.
+   */
+  shared: SharedState
 }
