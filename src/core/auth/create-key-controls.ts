@@ -24,6 +24,11 @@ export interface SandboxApiKeys {
   revoke(key: string): Promise<void>
 }
 
+/** The controls, and the key ring the requests read: it takes up other processes' changes first. */
+export interface KeyControls extends SandboxApiKeys {
+  readonly ring: KeyRing
+}
+
 export interface KeyControlsOptions {
   keyRing: KeyRing
   storage: KeyStorage | undefined
@@ -32,16 +37,20 @@ export interface KeyControlsOptions {
 }
 
 /** The runtime key controls over a key ring; applies the storage's restored changes at once. */
-export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsOptions): SandboxApiKeys {
+export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsOptions): KeyControls {
   // Per key, its runtime config, or null once revoked; what the storage keeps.
   const changes = new Map<string, KeyConfig | null>()
-  const configured = new Set(keyRing.keys.map((apiKey) => apiKey.key))
-  for (const key of storage?.restored.revoked ?? []) {
-    keyRing.remove(key)
-    changes.set(key, null)
+  const initial = keyRing.keys
+  const configured = new Set(initial.map((apiKey) => apiKey.key))
+  const apply = ({ put, revoked }: KeyChanges) => {
+    const resolved = put.map((config) => resolveKey(config, `restored key ${JSON.stringify(config.key)}`))
+    keyRing.replace(initial.filter((apiKey) => !revoked.includes(apiKey.key)))
+    for (const apiKey of resolved) keyRing.put(apiKey)
+    changes.clear()
+    for (const key of revoked) changes.set(key, null)
+    for (const config of put) changes.set(config.key, config)
   }
-  for (const config of storage?.restored.put ?? []) keyRing.put(resolveKey(config, `restored key ${JSON.stringify(config.key)}`))
-  for (const config of storage?.restored.put ?? []) changes.set(config.key, config)
+  if (storage !== undefined) apply(storage.restored)
 
   // Changes run one at a time, each durable before it is in force.
   let queue: Promise<unknown> = Promise.resolve()
@@ -68,7 +77,28 @@ export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsO
     return found
   }
 
+  const follow = () => {
+    const news = storage?.news?.()
+    if (news === undefined) return
+    try {
+      apply(news)
+    } catch {
+      // Another process stores only checked keys: changes this one cannot read are not taken up.
+    }
+  }
+
   return {
+    ring: {
+      ...keyRing,
+      find(token) {
+        follow()
+        return keyRing.find(token)
+      },
+      get keys() {
+        follow()
+        return keyRing.keys
+      },
+    },
     add: (config) =>
       change(() => {
         const apiKey = resolveKey(config)

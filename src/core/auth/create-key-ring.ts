@@ -10,6 +10,8 @@ export interface KeyRing {
   put(apiKey: ApiKey): void
   /** Removes a key; whether there was one. */
   remove(key: string): boolean
+  /** Puts `keys` in place of all of them (another process changed them). */
+  replace(keys: readonly ApiKey[]): void
 }
 
 /** The keys in force, changed at runtime by `sandbox.apiKeys` and the admin API. */
@@ -31,6 +33,9 @@ export function createKeyRing(initial: readonly ApiKey[]): KeyRing {
     put(apiKey) {
       const index = keys.findIndex((candidate) => candidate.key === apiKey.key)
       keys = Object.freeze(index === -1 ? [...keys, apiKey] : keys.map((candidate, i) => (i === index ? apiKey : candidate)))
+    },
+    replace(next) {
+      keys = Object.freeze([...next])
     },
     remove(key) {
       const next = keys.filter((candidate) => candidate.key !== key)

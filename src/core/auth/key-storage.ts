@@ -18,4 +18,9 @@ export interface KeyStorage {
   restored: KeyChanges
   /** Stores the whole set of changes as it now stands. */
   commit(changes: KeyChanges): Promise<void>
+  /**
+   * With state several processes share: the changes as another process last stored them, once
+   * each time they change, so this process follows; undefined when nothing is new.
+   */
+  news?(): KeyChanges | undefined
 }

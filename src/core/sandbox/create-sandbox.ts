@@ -245,7 +245,8 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const store: PetRepository = shared
     ? shared.pets({ seed: resolved.seed, pets: resolved.pets, draw: seed })
     : createPetStore({ seed, ...(resolved.storage ? { storage: resolved.storage } : {}) })
-  const keyRing = createKeyRing(resolved.keys)
+  const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: shared?.keys ?? resolved.keyStorage, adminToken: resolved.adminToken })
+  const keyRing = apiKeys.ring
   const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
   const rateLimiter: RateLimitBackend = shared ? shared.rateLimits({ source: resolved.now, ...policy }) : createRateLimiter({ now: clock.now, ...policy })
   const validator = createRequestValidator(openapiDocument)
@@ -255,7 +256,6 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
   })
   const faults = shared ? followSharedFaults(injector, shared) : injector
-  const apiKeys = createKeyControls({ keyRing, storage: resolved.keyStorage, adminToken: resolved.adminToken })
   const localLog = createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
   const sharedLog = shared?.requestLog(resolved.requestLogSize)
   // With shared state the log lives there; this process still tells its own watchers (onRequest).

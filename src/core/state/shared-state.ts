@@ -5,6 +5,7 @@ import type { PetRepository } from './pet-repository.js'
 import type { RateLimitBackend } from './rate-limit-backend.js'
 import type { MaybePromise } from './maybe-promise.js'
 import type { RequestLogEntry } from '../request-log/create-request-log.js'
+import type { KeyStorage } from '../auth/key-storage.js'
 
 /** What the seeded pets are, so processes sharing one state can tell whether they agree. */
 export interface PetSeeding {
@@ -35,6 +36,8 @@ export interface SharedState {
     record(entry: RequestLogEntry): void
     last(limit: number | undefined): MaybePromise<RequestLogEntry[]>
   }
+  /** Keys added, re-planned or revoked at runtime, followed by every process (docs/decisions.md#d22). */
+  readonly keys?: KeyStorage
   /** Why the shared state cannot serve right now (Redis unreachable), or undefined: for readiness probes. */
   notReady(): string | undefined
   close(): Promise<void>

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis'
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { ResolvedFaults } from '../../core/faults/fault-config.js'
 import type { SharedState } from '../../core/state/shared-state.js'
+import { createRedisKeys } from './create-redis-keys.js'
 import { createRedisPets } from './create-redis-pets.js'
 import { createRedisRequestLog } from './create-redis-request-log.js'
 import { createRedisRateLimits, type SharedNews } from './create-redis-rate-limits.js'
@@ -85,6 +86,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
   onNews({ offset: storedOffset ?? '0', faultsVersion: storedVersion ?? '', faults: storedFaults ?? null })
 
   let reseed: () => Promise<void> = () => Promise.resolve()
+  const apiKeys = await createRedisKeys({ client, meta: keys.meta })
 
   return {
     where: shown,
@@ -117,9 +119,11 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
         faultsVersion = String(version)
       },
     },
+    keys: apiKeys,
     requestLog: (capacity) => createRedisRequestLog({ scripts, client, key: keys.log, capacity }),
     notReady: () => (client.status === 'ready' ? undefined : `${where} is unreachable`),
     async close() {
+      apiKeys.close()
       await client.quit().catch(() => client.disconnect())
     },
   }
