@@ -24,6 +24,7 @@ import {
   writeKeysFile,
 } from './support.mjs'
 import { measureColdStart } from './cold-start-library.mjs'
+import { measureRedisThroughput } from './redis-throughput.mjs'
 
 const quick = process.argv.includes('--quick')
 // Seconds are whole: autocannon ends a run on its one-second tick, so 1.5 s runs for 2 s.
@@ -251,6 +252,8 @@ const memory = async () => {
 // What a test file pays before its first test: fresh processes importing the library
 // and calling createSandbox(), beside msw's own import (bench/cold-start-library.mjs).
 const coldStart = () => measureColdStart({ runs: quick ? 5 : 15 })
+const redis = () =>
+  measureRedisThroughput({ rounds: plan.rounds, seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, connections: CONNECTIONS, keysFile, log })
 
 // Sections run in this order.
 /** @type {Array<[string, () => Promise<any>]>} */
@@ -262,6 +265,7 @@ const SECTIONS = [
   ['scale', scale],
   ['memory', memory],
   ['coldStart', coldStart],
+  ['redis', redis],
 ]
 
 // --- report ---------------------------------------------------------------------------------------
@@ -297,6 +301,13 @@ const TARGETS = [
     (v) => v < 200 * 2 ** 20,
     'under 200 MB',
     mb,
+  ],
+  [
+    'one process on Redis / one in memory, HTTP throughput',
+    (r) => r.redis.ratios?.redisOverMemory ?? Number.NaN,
+    (v) => (Number.isNaN(v) ? undefined : v >= 0.5),
+    'at least 0.5',
+    (v, r) => (Number.isNaN(v) ? r.redis.skipped : ratioText(v)),
   ],
   [
     'cold cost of a test file: import + createSandbox() + ready()',
@@ -396,6 +407,22 @@ function table(r) {
     '',
     `First refusal: the first \`GET /v1/pets?limit=0\` of a fresh process is answered 400 in ${cold.library.firstRefusal.toFixed(1)} ms, a warm one in ${cold.library.warmRefusal.toFixed(2)} ms (medians of ${cold.runs} processes).`,
   )
+  if (r.redis.skipped === undefined) {
+    lines.push(
+      '',
+      `Shared state on Redis (\`--redis\`, a local redis-server 7), \`GET ${'/v1/pets?limit=20'}\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds:`,
+      '',
+    )
+    lines.push('| setup | req/s | p50 ms | p99 ms | Redis commands / request | rounds (req/s) |', '|---|---|---|---|---|---|')
+    for (const [name, label] of [
+      ['memory', 'one process, in memory'],
+      ['redis', 'one process on Redis'],
+      ['workers', 'two workers on Redis (`--workers 2`)'],
+    ]) {
+      const s = r.redis[name]
+      lines.push(`| ${label} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.redisCommandsPerRequest.toFixed(2)} | ${s.rounds.join(', ')} |`)
+    }
+  }
   return lines.join('\n')
 }
 

@@ -139,3 +139,61 @@ it('validates requests in the page with the same 400 messages as in Node', async
   })
   await Promise.all(checks)
 })
+
+it('offers a key of each of the four plans', async () => {
+  expect(await page.$$eval('#key option', (options) => options.map((option) => (option as HTMLOptionElement).value))).toEqual([
+    'sandbox-free-key',
+    'sandbox-pro-key',
+    'sandbox-business-key',
+    'sandbox-enterprise-key',
+  ])
+})
+
+it('rehearses a plan change through the sandbox object in the page', async () => {
+  expect(await page.inputValue('#plan')).toBe('free')
+  await page.selectOption('#plan', 'pro')
+  await oneMoreRequest(() => page.click('#set-plan'))
+  expect(await page.textContent('#limit')).toBe('300')
+  expect(await page.isVisible('#message')).toBe(false)
+})
+
+it('moves the clock past the sunset, and shows one deprecation banner at a time', async () => {
+  await oneMoreRequest(() => page.click('#past-sunset'))
+  expect(await page.textContent('#clock')).toMatch(/^2030-12-06 /)
+  await oneMoreRequest(() => page.click('#lookup button[type="submit"]'))
+  expect(await page.textContent('#deprecation')).toBe('GET /pets/{petId} was removed on Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.')
+  expect(await page.isVisible('#message')).toBe(false)
+  expect(await page.$$('.warning:visible, [role="alert"]:visible')).toHaveLength(1)
+})
+
+it('resets the sandbox from the page: the created pet is gone', async () => {
+  await oneMoreRequest(() => page.click('#reset-sandbox'))
+  await page.selectOption('#status', '')
+  await oneMoreRequest(() => page.click('#refresh'))
+  expect(await page.$$('#pets li[data-id="13"]')).toEqual([])
+  expect(await page.$$('#pets li[data-id]')).toHaveLength(12)
+  await Promise.all(checks)
+})
+
+it('never shows an empty list while the service worker starts', async () => {
+  const fresh = await browser.newPage()
+  // Recorded from the first parse on: the smallest number of items the list ever had.
+  await fresh.addInitScript(() => {
+    const w = window as unknown as { fewest: number }
+    w.fewest = Number.POSITIVE_INFINITY
+    const watch = () => {
+      const list = document.getElementById('pets')
+      if (list === null) return requestAnimationFrame(watch)
+      w.fewest = Math.min(w.fewest, list.children.length)
+      new MutationObserver(() => {
+        w.fewest = Math.min(w.fewest, list.children.length)
+      }).observe(list, { childList: true })
+    }
+    watch()
+  })
+  await fresh.goto(`${server.resolvedUrls!.local[0]!}?now=2030-01-01T10:00:10Z`)
+  await fresh.waitForSelector('#pets[aria-busy="false"]', { timeout: 30_000 })
+  expect(await fresh.evaluate(() => (window as unknown as { fewest: number }).fewest)).toBeGreaterThanOrEqual(1)
+  expect(await fresh.$$('#pets li[data-id]')).toHaveLength(12)
+  await fresh.close()
+})

@@ -6,6 +6,7 @@ import { validateOutput } from '@stoplight/prism-http/dist/validator/index.js'
 import { parse } from 'yaml'
 import { createRouter } from '../../src/core/contract/create-router.js'
 import type { OpenApiDocument } from '../../src/core/contract/openapi-document-type.js'
+import { isPageAnswer, pagesContractViolations } from './pages-contract.js'
 
 /** fixtures/openapi.yaml, read as the contract tests hold the sandbox to (not the generated copy). */
 export const contractDocument = parse(readFileSync(fileURLToPath(import.meta.resolve('../../fixtures/openapi.yaml')), 'utf8')) as OpenApiDocument
@@ -22,6 +23,8 @@ const validateError = new Ajv({ strict: false }).compile((contractDocument.compo
  * `Error.status` equal to the HTTP status, and a JSON content type with charset on every body.
  */
 export async function contractViolations(method: string, url: string, response: Response): Promise<string[]> {
+  // The Node server's pages, outside /v1, answer to their own document (pages-contract.ts).
+  if (isPageAnswer(method, url, response)) return pagesContractViolations(method, url, response)
   const violations: string[] = []
   const headers: Record<string, string> = {}
   response.headers.forEach((value, name) => {

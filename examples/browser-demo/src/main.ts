@@ -3,6 +3,7 @@
 import { setupWorker } from 'msw/browser'
 import { createSandbox } from 'petstore-sandbox'
 import { startApp } from './start-app.js'
+import { startRehearsal } from './start-rehearsal.js'
 
 const sandbox = createSandbox({ seed: 1, pets: 12 })
 // `?now=2030-12-06T00:00:00Z` starts the sandbox clock at that instant (it runs on from there):
@@ -14,4 +15,5 @@ const worker = setupWorker(...sandbox.handlers)
 // Requests outside the API (the page's own files) go to the network as usual.
 await worker.start({ onUnhandledFrame: 'bypass', quiet: true })
 
-startApp(document, { baseUrl: new URL('/v1', location.origin).href })
+const app = startApp(document, { baseUrl: new URL('/v1', location.origin).href })
+startRehearsal(document, sandbox, () => void app.refresh())

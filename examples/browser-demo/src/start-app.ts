@@ -80,14 +80,23 @@ export function startApp(document: Document, { baseUrl }: { baseUrl: string }) {
     const petId = Number(new FormData(event.target as HTMLFormElement).get('petId'))
     void (async () => {
       const result = await client().getPet(petId)
+      const found = show(result)
+      // One banner at a time: past the sunset the answer is a 410, and "was removed" replaces
+      // both "will be removed" and the refusal message.
+      const removed = !result.ok && result.error.status === 410
       if (result.deprecation !== undefined) {
         const { sunset, successor } = result.deprecation
-        deprecation.textContent = `GET /pets/{petId} is deprecated and will be removed on ${sunset.toUTCString()}${successor === undefined ? '' : `; use ${successor} instead`}.`
+        const instead = successor === undefined ? '' : `; use ${successor} instead`
+        deprecation.textContent = removed
+          ? `GET /pets/{petId} was removed on ${sunset.toUTCString()}${instead}.`
+          : `GET /pets/{petId} is deprecated and will be removed on ${sunset.toUTCString()}${instead}.`
         deprecation.hidden = false
       }
-      $('found').textContent = show(result) ? `#${result.data.id} ${result.data.name} (${result.data.status ?? 'no status'})` : ''
+      if (removed) message.hidden = true
+      $('found').textContent = found ? `#${result.data.id} ${result.data.name} (${result.data.status ?? 'no status'})` : ''
     })()
   })
 
   void refresh()
+  return { refresh }
 }

@@ -1,14 +1,20 @@
-import type { SandboxClock } from '../clock/create-clock.js'
+import type { MovableClock } from '../clock/create-clock.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { QuotaChange } from '../rate-limit/create-rate-limiter.js'
 import type { QuotaState } from '../rate-limit/create-rate-limiter.js'
 import type { RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Plan } from '../auth/plans.js'
+import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
   key: string
+  /** The key as logs show it (`sand…#1a2b`): the dashboard shows this until asked to reveal. */
+  masked: string
   plan: Plan
+  perMinute: number
+  perDay: number
   quota: QuotaState
 }
 
@@ -17,22 +23,25 @@ export interface StateSummary {
   /** The sandbox clock, ISO 8601. */
   now: string
   pets: { count: number; nextId: number }
+  /** What a reset restores: the seed and how many pets it generates. */
+  seeded: { seed: number; pets: number }
   keys: KeySummary[]
   faults: ResolvedFaults
 }
 
 /** The controls the admin API serves; the sandbox object offers the same as methods. */
 export interface AdminControls {
-  readonly clock: SandboxClock
+  readonly clock: MovableClock
   reset(options?: { clock?: boolean }): Promise<void>
   state(): Promise<StateSummary>
   readonly quota: {
-    get(key: string): QuotaState
-    set(key: string, change: QuotaChange): QuotaState
+    get(key: string): MaybePromise<QuotaState>
+    set(key: string, change: QuotaChange): MaybePromise<QuotaState>
   }
   readonly faults: {
     get(): ResolvedFaults
-    set(options: FaultOptions): ResolvedFaults
+    set(options: FaultOptions): MaybePromise<ResolvedFaults>
   }
-  requests(limit?: number): RequestLogEntry[]
+  requests(limit?: number): MaybePromise<RequestLogEntry[]>
+  readonly apiKeys: SandboxApiKeys
 }

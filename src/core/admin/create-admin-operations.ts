@@ -4,6 +4,8 @@ import { HttpError } from '../errors/http-error.js'
 import type { FaultOptions } from '../faults/fault-config.js'
 import type { QuotaChange } from '../rate-limit/create-rate-limiter.js'
 import type { AdminControls } from './admin-controls.js'
+import type { ApiKey, KeyConfig } from '../auth/key-config.js'
+import type { Plan } from '../auth/plans.js'
 
 /** An admin operation's input, valid against fixtures/admin-openapi.yaml by the time it runs. */
 export interface AdminInput {
@@ -19,40 +21,66 @@ type AdminOperation = (input: AdminInput) => unknown
  * the schema cannot say is checked here (an instant that parses, a key that is configured).
  */
 export function createAdminOperations(controls: AdminControls): Record<string, AdminOperation> {
-  const clockBody = () => ({ now: new Date(controls.clock.now()).toISOString() })
-  const keyState = (key: string, read: () => unknown) => {
+  const clockBody = async () => {
+    await controls.clock.sync()
+    return { now: new Date(controls.clock.now()).toISOString() }
+  }
+  const keyState = async (key: string, read: () => unknown) => {
     try {
-      return { key, quota: read() }
+      return { key, quota: await read() }
     } catch (error) {
       if (error instanceof ConfigError) throw new HttpError(404, ErrorCode.notFound, error.message)
       throw error
     }
   }
+  const keyEntry = async (apiKey: ApiKey) => ({ ...apiKey, quota: await controls.quota.get(apiKey.key) })
   return {
-    health: () => ({ status: 'ok', now: clockBody().now }),
+    health: async () => ({ status: 'ok', now: (await clockBody()).now }),
     getState: () => controls.state(),
     async reset({ query }) {
       await controls.reset({ clock: query.clock === 'true' })
       return controls.state()
     },
     getClock: clockBody,
-    moveClock({ body }) {
+    async moveClock({ body }) {
       if (typeof body?.set === 'string') {
         if (!Number.isFinite(Date.parse(body.set)))
           throw new HttpError(400, ErrorCode.invalidRequest, 'set must be an ISO 8601 instant such as 2030-12-06T00:00:00Z')
-        controls.clock.set(body.set)
+        await controls.clock.set(body.set)
       } else {
-        controls.clock.advance(body?.advanceMs as number)
+        await controls.clock.advance(body?.advanceMs as number)
       }
       return clockBody()
     },
     getKey: ({ params }) => keyState(params.key!, () => controls.quota.get(params.key!)),
     arrangeKey: ({ params, body }) => keyState(params.key!, () => controls.quota.set(params.key!, body as QuotaChange)),
+    addKey: async ({ body }) => keyEntry(await controls.apiKeys.add(body as unknown as KeyConfig)),
+    async setKeyPlan({ params, body }) {
+      const { plan, ...limits } = body as { plan: Plan; perMinute?: number; perDay?: number }
+      return keyEntry(await knownAsync(() => controls.apiKeys.setPlan(params.key!, plan, limits)))
+    },
+    async revokeKey({ params }) {
+      await knownAsync(() => controls.apiKeys.revoke(params.key!))
+      return { key: params.key!, revoked: true }
+    },
     getFaults: () => controls.faults.get(),
     setFaults: ({ body }) => controls.faults.set(body as FaultOptions),
-    listRequests({ query }) {
+    async listRequests({ query }) {
       const limit = query.limit
-      return { requests: controls.requests(typeof limit === 'string' ? Number(limit) : undefined) }
+      return { requests: await controls.requests(typeof limit === 'string' ? Number(limit) : undefined) }
     },
   }
+}
+
+/** A call about a key that must exist: "no configured key" is a 404, not a 400. */
+async function knownAsync<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw notFound(error)
+  }
+}
+
+function notFound(error: unknown): unknown {
+  return error instanceof ConfigError && error.message.startsWith('no configured key') ? new HttpError(404, ErrorCode.notFound, error.message) : error
 }

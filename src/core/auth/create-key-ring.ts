@@ -4,12 +4,24 @@ import type { ApiKey } from './key-config.js'
 export interface KeyRing {
   /** The configured key equal to `token`, compared in constant time against every key. */
   find(token: string): ApiKey | undefined
+  /** The keys in force, in the order they were configured or added. */
   readonly keys: readonly ApiKey[]
+  /** Adds a key, or replaces the one with the same `key` in its place. */
+  put(apiKey: ApiKey): void
+  /** Removes a key; whether there was one. */
+  remove(key: string): boolean
+  /** Puts `keys` in place of all of them (another process changed them). */
+  replace(keys: readonly ApiKey[]): void
 }
 
-export function createKeyRing(keys: readonly ApiKey[]): KeyRing {
+/** The keys in force, changed at runtime by `sandbox.apiKeys` and the admin API. */
+export function createKeyRing(initial: readonly ApiKey[]): KeyRing {
+  // Replaced, never mutated: a request holds a consistent list while a key is added or revoked.
+  let keys: readonly ApiKey[] = Object.freeze([...initial])
   return {
-    keys,
+    get keys() {
+      return keys
+    },
     find(token) {
       // No early exit: every key is compared, so timing does not tell which prefix matched.
       let found: ApiKey | undefined
@@ -17,6 +29,19 @@ export function createKeyRing(keys: readonly ApiKey[]): KeyRing {
         if (constantTimeEqual(candidate.key, token)) found = candidate
       }
       return found
+    },
+    put(apiKey) {
+      const index = keys.findIndex((candidate) => candidate.key === apiKey.key)
+      keys = Object.freeze(index === -1 ? [...keys, apiKey] : keys.map((candidate, i) => (i === index ? apiKey : candidate)))
+    },
+    replace(next) {
+      keys = Object.freeze([...next])
+    },
+    remove(key) {
+      const next = keys.filter((candidate) => candidate.key !== key)
+      const removed = next.length !== keys.length
+      keys = Object.freeze(next)
+      return removed
     },
   }
 }

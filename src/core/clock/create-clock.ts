@@ -22,20 +22,52 @@ export interface SandboxClock {
   reset(): void
 }
 
-export function createClock(source: () => number = Date.now): SandboxClock {
-  let offset = 0
+/**
+ * Where the clock's offset from its source lives: in the clock (the default), or shared by
+ * several processes, where `get` is the last offset seen and moves finish when `set` resolves.
+ */
+export interface ClockOffset {
+  get(): number
+  set(offset: number): void | Promise<void>
+  add(ms: number): void | Promise<void>
+  /** Reads the shared offset again, for a clock read that must see every process's moves. */
+  refresh?(): Promise<void>
+}
+
+/** A clock whose moves may be shared: they resolve once every process sharing it will see them. */
+export interface MovableClock extends SandboxClock {
+  set(instant: Date | number | string): void | Promise<void>
+  advance(ms: number): void | Promise<void>
+  reset(): void | Promise<void>
+  /** Takes up moves made by other processes sharing the offset; nothing to do for a local one. */
+  sync(): void | Promise<void>
+}
+
+export function createClock(source: () => number = Date.now, offset: ClockOffset = localOffset()): MovableClock {
   return {
-    now: () => source() + offset,
+    now: () => source() + offset.get(),
     set(instant) {
       const target = toEpochMs(instant)
-      offset = target - source()
+      return offset.set(target - source())
     },
     advance(ms) {
       if (!Number.isFinite(ms)) throw new TypeError(`clock.advance expects a finite number of ms, got ${ms}`)
-      offset += ms
+      return offset.add(ms)
     },
-    reset() {
-      offset = 0
+    reset: () => offset.set(0),
+    sync: () => offset.refresh?.(),
+  }
+}
+
+function localOffset(): ClockOffset {
+  let offset = 0
+  return {
+    get: () => offset,
+    set(value) {
+      offset = value
+    },
+    add(ms) {
+      offset += ms
     },
   }
 }

@@ -7,7 +7,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
   "info": {
     "title": "petstore-sandbox admin API",
     "version": "1.0.0",
-    "description": "Controls of a running sandbox, for a shared staging stand-in: health, state, reset, clock, quotas and bans, injected faults, the last requests. Served under /__sandbox/ (outside the Animal Store API's /v1) only when the sandbox has an admin token (`--admin-token`, `PETSTORE_SANDBOX_ADMIN_TOKEN`, or the `adminToken` option); otherwise these paths are 404. API keys never open it. Wrong admin tokens are limited per client address (429 with Retry-After); the right token never is. The probes /healthz and /readyz are served at the origin's root, always, with no token. Every error is an Error body whose `status` equals the HTTP status.\n"
+    "description": "Controls of a running sandbox, for a shared staging stand-in: health, state, reset, clock, quotas and bans, keys added, re-planned and revoked at runtime, injected faults, the last requests. Served under /__sandbox/ (outside the Animal Store API's /v1) only when the sandbox has an admin token (`--admin-token`, `PETSTORE_SANDBOX_ADMIN_TOKEN`, or the `adminToken` option); otherwise these paths are 404. API keys never open it. Wrong admin tokens are limited per client address (429 with Retry-After); the right token never is. The probes /healthz and /readyz are served at the origin's root, always, with no token. Every error is an Error body whose `status` equals the HTTP status.\n"
   },
   "servers": [
     {
@@ -264,6 +264,55 @@ export const adminOpenapiDocument: OpenApiDocument = {
         }
       }
     },
+    "/keys": {
+      "post": {
+        "operationId": "addKey",
+        "summary": "Adds an API key with a plan and optional limits (required for enterprise); kept across restarts with --state.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "key",
+                  "plan"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "key": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "A bearer token (letters",
+                    "digits": null,
+                    "-._~+/) that no key and not the admin token already is.": null
+                  },
+                  "plan": {
+                    "$ref": "#/components/schemas/Plan"
+                  },
+                  "perMinute": {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  "perDay": {
+                    "type": "integer",
+                    "minimum": 1
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/KeyEntry"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
     "/keys/{key}": {
       "parameters": [
         {
@@ -332,6 +381,90 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "responses": {
           "200": {
             "$ref": "#/components/responses/Key"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "revokeKey",
+        "summary": "Revokes a key; its requests get 401 from now on. Kept across restarts with --state.",
+        "responses": {
+          "200": {
+            "description": "Revoked.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "key",
+                    "revoked"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "key": {
+                      "type": "string"
+                    },
+                    "revoked": {
+                      "const": true
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/keys/{key}/plan": {
+      "parameters": [
+        {
+          "name": "key",
+          "in": "path",
+          "required": true,
+          "description": "A configured API key, percent-encoded.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "put": {
+        "operationId": "setKeyPlan",
+        "summary": "Moves a key to another plan; limits not given come from the plan (enterprise needs both). Its counters stay.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "plan"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "plan": {
+                    "$ref": "#/components/schemas/Plan"
+                  },
+                  "perMinute": {
+                    "type": "integer",
+                    "minimum": 1
+                  },
+                  "perDay": {
+                    "type": "integer",
+                    "minimum": 1
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/KeyEntry"
           },
           "default": {
             "$ref": "#/components/responses/Error"
@@ -556,6 +689,43 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       },
+      "KeyEntry": {
+        "description": "A key with its plan, limits and quota.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "required": [
+                "key",
+                "plan",
+                "perMinute",
+                "perDay",
+                "quota"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "key": {
+                  "type": "string"
+                },
+                "plan": {
+                  "$ref": "#/components/schemas/Plan"
+                },
+                "perMinute": {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                "perDay": {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                "quota": {
+                  "$ref": "#/components/schemas/Quota"
+                }
+              }
+            }
+          }
+        }
+      },
       "Faults": {
         "description": "The fault configuration in force.",
         "content": {
@@ -596,6 +766,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "required": [
           "now",
           "pets",
+          "seeded",
           "keys",
           "faults"
         ],
@@ -623,13 +794,34 @@ export const adminOpenapiDocument: OpenApiDocument = {
               }
             }
           },
+          "seeded": {
+            "type": "object",
+            "description": "What a reset restores.",
+            "required": [
+              "seed",
+              "pets"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "seed": {
+                "type": "integer"
+              },
+              "pets": {
+                "type": "integer",
+                "minimum": 0
+              }
+            }
+          },
           "keys": {
             "type": "array",
             "items": {
               "type": "object",
               "required": [
                 "key",
+                "masked",
                 "plan",
+                "perMinute",
+                "perDay",
                 "quota"
               ],
               "additionalProperties": false,
@@ -637,13 +829,20 @@ export const adminOpenapiDocument: OpenApiDocument = {
                 "key": {
                   "type": "string"
                 },
+                "masked": {
+                  "type": "string",
+                  "description": "The key as the request log shows it."
+                },
                 "plan": {
-                  "enum": [
-                    "free",
-                    "pro",
-                    "business",
-                    "enterprise"
-                  ]
+                  "$ref": "#/components/schemas/Plan"
+                },
+                "perMinute": {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                "perDay": {
+                  "type": "integer",
+                  "minimum": 1
                 },
                 "quota": {
                   "$ref": "#/components/schemas/Quota"
@@ -655,6 +854,14 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "$ref": "#/components/schemas/Faults"
           }
         }
+      },
+      "Plan": {
+        "enum": [
+          "free",
+          "pro",
+          "business",
+          "enterprise"
+        ]
       },
       "Window": {
         "type": "object",

@@ -1,6 +1,6 @@
 import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
-import type { PetStore } from '../store/create-pet-store.js'
+import type { PetRepository } from '../state/pet-repository.js'
 import type { PetStatus } from '../store/pet.js'
 import type { Operation } from './operation.js'
 
@@ -12,7 +12,7 @@ export const MAX_NAME_LENGTH = 200
  * NewPet by now; only what JSON Schema can't say is checked here (the trimmed name length, D5).
  * Other properties, a client-sent `id` among them, are ignored (D7).
  */
-export function createPet(store: PetStore, defaultStatus: PetStatus | undefined): Operation {
+export function createPet(store: PetRepository, defaultStatus: PetStatus | undefined): Operation {
   return {
     async handle({ body }) {
       const name = String(body?.name).trim()

@@ -1,18 +1,18 @@
-import type { PetStore } from '../store/create-pet-store.js'
+import type { PetRepository } from '../state/pet-repository.js'
 import type { PetStatus } from '../store/pet.js'
 import type { Operation } from './operation.js'
 
 const DEFAULT_LIMIT = 20
 
 /** `GET /pets`: the first `limit` pets (default 20) in ascending id order, optionally by status. */
-export function listPets(store: PetStore): Operation {
+export function listPets(store: PetRepository): Operation {
   return {
     handle({ query }) {
       // Validation has run: limit is an integer in 1..100 and status a PetStatus, when present.
       const limit = first(query.limit)
       const status = first(query.status) as PetStatus | undefined
       const pets = store.list({ limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), status })
-      return { status: 200, body: pets }
+      return pets instanceof Promise ? pets.then((body) => ({ status: 200, body })) : { status: 200, body: pets }
     },
   }
 }

@@ -1,6 +1,6 @@
 import type { ApiKey } from '../auth/key-config.js'
 import { parseBearer } from '../auth/parse-bearer.js'
-import { PLANS } from '../auth/plans.js'
+import { type Limits, PLANS } from '../auth/plans.js'
 import type { RouteMatch } from '../contract/create-router.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
@@ -8,6 +8,7 @@ import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import type { Reply } from '../http/reply.js'
 import type { RateDecision } from '../rate-limit/create-rate-limiter.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { withHead } from './with-head.js'
 
@@ -24,7 +25,7 @@ export interface Admission {
  * from here on carries the rate-limit headers. A preflight is answered here, without a key and
  * without spending quota.
  */
-export function admit(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): Admission | Reply {
+export function admit(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): MaybePromise<Admission | Reply> {
   parts.cors.apply(request, headers)
   const apiPath = parts.scope.apiPath(url)
   const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
@@ -39,11 +40,32 @@ export function admit(parts: ApiHandlerParts, request: Request, url: URL, method
 
   // OPTIONS is no operation of the document, so a known path reports it as not allowed.
   if (method === 'OPTIONS' && route?.kind === 'method-not-allowed') {
-    setRateLimitHeaders(headers, parts.rateLimiter.peek(bucket, limits))
-    return parts.cors.preflight(request, headers, withHead(route.allow).concat('OPTIONS'))
+    const preflight = (decision: RateDecision) => {
+      setRateLimitHeaders(headers, decision)
+      return parts.cors.preflight(request, headers, withHead(route.allow).concat('OPTIONS'))
+    }
+    const peeked = parts.rateLimiter.peek(bucket, limits)
+    return peeked instanceof Promise ? peeked.then(preflight, unknownQuota(headers, limits, parts.clock.now())) : preflight(peeked)
   }
 
+  // The in-memory limiter decides at once, and that path stays free of promises; a shared one
+  // answers in one round trip.
   const decision = parts.rateLimiter.take(bucket, limits)
+  const admitted = (decided: RateDecision) => afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
+  return decision instanceof Promise ? decision.then(admitted, unknownQuota(headers, limits, parts.clock.now())) : admitted(decision)
+}
+
+function afterDecision(
+  parts: ApiHandlerParts,
+  url: URL,
+  decision: RateDecision,
+  headers: Headers,
+  apiPath: string | undefined,
+  route: RouteMatch | undefined,
+  deprecation: Deprecation | undefined,
+  apiKey: ApiKey | undefined,
+  token: string | undefined,
+): Admission {
   setRateLimitHeaders(headers, decision)
   if (decision.outcome !== 'allowed') throw refusal(decision)
 
@@ -59,6 +81,18 @@ export function admit(parts: ApiHandlerParts, request: Request, url: URL, method
     )
   }
   return { apiPath, route, deprecation }
+}
+
+/**
+ * When the shared state cannot say where a quota stands, the answer still carries rate-limit
+ * headers: the plan's limit, nothing promised, the end of the minute.
+ */
+function unknownQuota(headers: Headers, limits: Limits, now: number) {
+  return (error: unknown): never => {
+    const minuteEnd = Math.floor(now / 60_000) * 60 + 60
+    setRateLimitHeaders(headers, { outcome: 'rate_limited', limit: limits.perMinute, remaining: 0, reset: minuteEnd })
+    throw error
+  }
 }
 
 function refusal(decision: RateDecision): HttpError {

@@ -9,7 +9,8 @@ import { resolve } from './resolve.js'
  * answer, refusals included, carries the same headers. A step refuses by throwing `HttpError`.
  */
 export async function answer(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): Promise<Reply> {
-  const admitted = admit(parts, request, url, method, headers)
+  const admission = admit(parts, request, url, method, headers)
+  const admitted = admission instanceof Promise ? await admission : admission
   if ('status' in admitted) return admitted
   const resolved = resolve(parts, admitted, method)
   // Faults hit requests a healthy server would serve: after auth and the rate limit (a failed

@@ -6,8 +6,8 @@ import type { FaultInjector } from '../faults/create-fault-injector.js'
 import type { Cors } from '../http/create-cors.js'
 import type { Deprecations } from '../http/create-deprecations.js'
 import type { Operation } from '../operations/operation.js'
-import type { RateLimiter } from '../rate-limit/create-rate-limiter.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
+import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { RequestValidator } from '../validation/create-request-validator.js'
 
 /** Everything the request pipeline reads, composed once per sandbox by `createSandbox`. */
@@ -16,13 +16,13 @@ export interface ApiHandlerParts {
   router: Router
   operations: Readonly<Record<string, Operation>>
   keyRing: KeyRing
-  rateLimiter: RateLimiter
+  rateLimiter: RateLimitBackend
   validator: RequestValidator
   deprecations: Deprecations
   cors: Cors
   clock: SandboxClock
   faults: FaultInjector
-  requestLog: RequestLog
+  requestLog: Pick<RequestLog, 'record'>
   /** Waits for the store to be seeded (or re-seeded after `reset()`). */
   ready: () => Promise<void>
   onUnexpectedError: (error: unknown) => void

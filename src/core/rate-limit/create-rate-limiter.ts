@@ -1,63 +1,7 @@
 import type { Limits } from '../auth/plans.js'
+import { type Bucket, DAY_MS, describeBucket, MINUTE_MS, type QuotaState, type RateDecision } from './describe-bucket.js'
 
-const MINUTE_MS = 60_000
-const DAY_MS = 86_400_000
-
-/** What the rate limiter decided for one request, and the `X-RateLimit-*` values to send. */
-export interface RateDecision {
-  outcome: 'allowed' | 'rate_limited' | 'temporarily_banned'
-  limit: number
-  remaining: number
-  /** Unix time in seconds at which the described window (or the ban) ends. */
-  reset: number
-  /** Whole seconds until a retry can succeed, at least 1; only for refusals (D14). */
-  retryAfter?: number
-}
-
-/**
- * A key's quota as tests see it (`sandbox.quota.get(key)`), without counting a request.
- * `limit`, `remaining` and `reset` are what the next response's `X-RateLimit-*` headers would say
- * before it is counted (the binding window, D13, or the ban).
- *
- * @example
- * const quota = sandbox.quota.get('sandbox-free-key')
- * quota.remaining          // 60 in a fresh minute
- * quota.reset              // Unix seconds at which the minute ends
- * quota.day.remaining      // 1000
- * quota.banned             // false
- */
-export interface QuotaState {
-  /** The limit of the binding window (`X-RateLimit-Limit`). */
-  limit: number
-  /** Requests left in the binding window, 0 while banned (`X-RateLimit-Remaining`). */
-  remaining: number
-  /** Unix time in seconds at which the binding window, or the ban, ends (`X-RateLimit-Reset`). */
-  reset: number
-  /** Whether requests are refused with 429 `temporarily_banned` right now (D15). */
-  banned: boolean
-  /** The UTC-minute window: its limit, requests counted, requests left, end in Unix seconds. */
-  minute: QuotaWindow
-  /** The UTC-day window, likewise. */
-  day: QuotaWindow
-  /** Requests refused in the current refusal window, counted towards a ban. */
-  refused: number
-  /** Epoch ms at which the current ban ends, or undefined when not banned. */
-  bannedUntil: number | undefined
-}
-
-/**
- * One fixed window of a key's quota.
- *
- * @example
- * const { used, remaining } = sandbox.quota.get('sandbox-pro-key').minute
- */
-export interface QuotaWindow {
-  limit: number
-  used: number
-  remaining: number
-  /** Unix time in seconds at which the window ends. */
-  reset: number
-}
+export type { QuotaState, QuotaWindow, RateDecision } from './describe-bucket.js'
 
 /**
  * A change to a key's quota (`sandbox.quota.set(key, change)`): what the next response's
@@ -75,16 +19,6 @@ export interface QuotaChange {
   minuteRemaining?: number
   dayRemaining?: number
   banned?: boolean | number
-}
-
-interface Bucket {
-  minuteStart: number
-  minuteUsed: number
-  dayStart: number
-  dayUsed: number
-  refusedWindowStart: number
-  refused: number
-  bannedUntil: number
 }
 
 export interface RateLimiterOptions {
@@ -126,16 +60,10 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     const t = now()
     const bucket = current(id, t)
 
-    if (bucket.bannedUntil > t) return banned(bucket, limits, t)
+    if (bucket.bannedUntil > t) return describeBucket.banned(bucket, limits, t)
 
-    const minuteLeft = limits.perMinute - bucket.minuteUsed
-    const dayLeft = limits.perDay - bucket.dayUsed
-    if (minuteLeft <= 0 || dayLeft <= 0) {
-      // The refusing window is the one that must roll over before a retry can succeed: the day
-      // when it is spent (it ends last), otherwise the minute.
-      const dayBinds = dayLeft <= 0
-      const windowEnd = dayBinds ? bucket.dayStart + DAY_MS : bucket.minuteStart + MINUTE_MS
-      const windowStart = dayBinds ? bucket.dayStart : bucket.minuteStart
+    if (limits.perMinute - bucket.minuteUsed <= 0 || limits.perDay - bucket.dayUsed <= 0) {
+      const windowStart = limits.perDay - bucket.dayUsed <= 0 ? bucket.dayStart : bucket.minuteStart
       if (bucket.refusedWindowStart !== windowStart) {
         bucket.refusedWindowStart = windowStart
         bucket.refused = 0
@@ -144,29 +72,14 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
       if (bucket.refused > banAfter) {
         bucket.bannedUntil = t + banSeconds * 1000
         bucket.refused = 0
-        return banned(bucket, limits, t)
+        return describeBucket.banned(bucket, limits, t)
       }
-      return {
-        outcome: 'rate_limited',
-        limit: dayBinds ? limits.perDay : limits.perMinute,
-        remaining: 0,
-        reset: Math.ceil(windowEnd / 1000),
-        retryAfter: secondsUntil(windowEnd, t),
-      }
+      return describeBucket.limited(bucket, limits, t)
     }
 
     bucket.minuteUsed++
     bucket.dayUsed++
-    return binding(bucket, limits)
-  }
-
-  /** D13: the window with fewer requests left (the minute on ties), as headers describe it. */
-  function binding(bucket: Bucket, limits: Limits): RateDecision {
-    const minuteLeft = Math.max(0, limits.perMinute - bucket.minuteUsed)
-    const dayLeft = Math.max(0, limits.perDay - bucket.dayUsed)
-    return dayLeft < minuteLeft
-      ? { outcome: 'allowed', limit: limits.perDay, remaining: dayLeft, reset: (bucket.dayStart + DAY_MS) / 1000 }
-      : { outcome: 'allowed', limit: limits.perMinute, remaining: minuteLeft, reset: (bucket.minuteStart + MINUTE_MS) / 1000 }
+    return describeBucket.allowed(bucket, limits)
   }
 
   /**
@@ -175,52 +88,13 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
    */
   function peek(id: string, limits: Limits): RateDecision {
     const t = now()
-    const bucket = current(id, t)
-    return bucket.bannedUntil > t ? banned(bucket, limits, t) : binding(bucket, limits)
-  }
-
-  function banned(bucket: Bucket, limits: Limits, t: number): RateDecision {
-    return {
-      outcome: 'temporarily_banned',
-      limit: limits.perMinute,
-      remaining: 0,
-      reset: Math.ceil(bucket.bannedUntil / 1000),
-      retryAfter: secondsUntil(bucket.bannedUntil, t),
-    }
+    return describeBucket.peek(current(id, t), limits, t)
   }
 
   /** The state of a bucket, without counting a request. */
   function inspect(id: string, limits: Limits): QuotaState {
     const t = now()
-    const bucket = current(id, t)
-    // As the next request would be told: the ban, else the window a refusal names (the day once
-    // it is spent, as in `take`), else the binding window.
-    const headers =
-      bucket.bannedUntil > t
-        ? banned(bucket, limits, t)
-        : bucket.dayUsed >= limits.perDay
-          ? { outcome: 'rate_limited' as const, limit: limits.perDay, remaining: 0, reset: (bucket.dayStart + DAY_MS) / 1000 }
-          : binding(bucket, limits)
-    return {
-      limit: headers.limit,
-      remaining: headers.remaining,
-      reset: headers.reset,
-      banned: headers.outcome === 'temporarily_banned',
-      minute: {
-        limit: limits.perMinute,
-        used: bucket.minuteUsed,
-        remaining: Math.max(0, limits.perMinute - bucket.minuteUsed),
-        reset: (bucket.minuteStart + MINUTE_MS) / 1000,
-      },
-      day: {
-        limit: limits.perDay,
-        used: bucket.dayUsed,
-        remaining: Math.max(0, limits.perDay - bucket.dayUsed),
-        reset: (bucket.dayStart + DAY_MS) / 1000,
-      },
-      refused: bucket.refused,
-      bannedUntil: bucket.bannedUntil > t ? bucket.bannedUntil : undefined,
-    }
+    return describeBucket.quota(current(id, t), limits, t)
   }
 
   /**
@@ -262,7 +136,3 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
 }
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>
-
-function secondsUntil(end: number, t: number): number {
-  return Math.max(1, Math.ceil((end - t) / 1000))
-}

@@ -35,21 +35,29 @@ export interface RequestRecord {
  * credential-like query parameters, and any configured key a client put in the URL): recording
  * runs on every request, reading only when someone asks, and no masked value ever leaves.
  */
-export function createRequestLog(capacity: number, keys: readonly string[] = []) {
+export function createRequestLog(capacity: number, keys: () => readonly string[] = () => []) {
+  const listeners = new Set<(entry: RequestLogEntry) => void>()
   const entries: Array<RequestRecord | undefined> = new Array<RequestRecord | undefined>(capacity)
   let next = 0
   let size = 0
 
+  const publish = (entry: RequestLogEntry): void => {
+    for (const listener of listeners) listener(entry)
+  }
   const shown = ({ time, url, authorization, ...rest }: RequestRecord): RequestLogEntry => ({
     time: new Date(time).toISOString(),
     ...rest,
-    path: redactUrl(url.pathname + url.search, keys),
+    path: redactUrl(url.pathname + url.search, keys()),
     key: maskAuthorization(authorization ?? undefined),
   })
 
   return {
     capacity,
+    /** An entry as it is shown: masked and formatted. */
+    show: shown,
     record(entry: RequestRecord): void {
+      // Masked only when someone watches: recording stays cheap on every request.
+      if (listeners.size > 0) publish(shown(entry))
       if (capacity === 0) return
       entries[next] = entry
       next = (next + 1) % capacity
@@ -61,6 +69,13 @@ export function createRequestLog(capacity: number, keys: readonly string[] = [])
       const out: RequestLogEntry[] = []
       for (let i = count; i > 0; i--) out.push(shown(entries[(next - i + capacity) % capacity]!))
       return out
+    },
+    /** Tells the watchers of an entry recorded elsewhere (the shared log of several processes). */
+    publish,
+    /** Calls `listener` with each entry as it is recorded (masked, like `last`); returns the unsubscribe. */
+    subscribe(listener: (entry: RequestLogEntry) => void): () => void {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
     },
     clear(): void {
       entries.fill(undefined)

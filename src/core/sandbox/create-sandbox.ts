@@ -8,13 +8,15 @@ import { createPet } from '../operations/create-pet.js'
 import { getPet } from '../operations/get-pet.js'
 import { listPets } from '../operations/list-pets.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
+import { createKeyControls, type SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { ApiKey } from '../auth/key-config.js'
+import { maskKey } from '../auth/mask-key.js'
 import { createCors } from '../http/create-cors.js'
 import { createDeprecations } from '../http/create-deprecations.js'
 import { createRateLimiter, type QuotaChange, type QuotaState } from '../rate-limit/create-rate-limiter.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { resolveOptions } from './resolve-options.js'
-import type { SandboxOptions } from './sandbox-options.js'
+import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { createPetStore } from '../store/create-pet-store.js'
 import type { NewPet, Pet } from '../store/pet.js'
 import { seedPets } from '../store/seed-pets.js'
@@ -27,6 +29,11 @@ import { createFaultInjector } from '../faults/create-fault-injector.js'
 import { resolveFaults, type FaultOptions, type ResolvedFaults } from '../faults/fault-config.js'
 import { createRequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
+import type { PetRepository } from '../state/pet-repository.js'
+import type { RateLimitBackend } from '../state/rate-limit-backend.js'
+import type { RequestRecord } from '../request-log/create-request-log.js'
+import { followSharedFaults } from './follow-shared-faults.js'
+import type { SharedSandbox } from './shared-sandbox.js'
 import { createReadiness, type Readiness } from '../probes/create-readiness.js'
 import { createProbeHandler } from '../probes/create-probe-handler.js'
 
@@ -83,14 +90,25 @@ export interface Sandbox {
    */
   readonly clock: SandboxClock
   /**
-   * The configured keys with their resolved limits.
+   * The keys in force with their resolved limits: the configured ones, as changed by `apiKeys`.
    *
    * @example
    * sandbox.keys.find((key) => key.plan === 'pro')?.perMinute   // 300
    */
   readonly keys: readonly ApiKey[]
+  /** Add a key, change its plan, revoke it, at runtime (the admin API's `/keys`). */
+  readonly apiKeys: SandboxApiKeys
   /**
-   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban. The
+   * Calls `listener` with each request as it is answered, masked as in `requests()` (the
+   * dashboard's live log); returns the function that stops it.
+   *
+   * @example
+   * const stop = sandbox.onRequest((entry) => console.log(entry.status, entry.path))
+   */
+  onRequest(listener: (entry: RequestLogEntry) => void): () => void
+  /**
+   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban and the
+   * kept requests; keys added or changed at runtime stay (docs/decisions.md#d22). The
    * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
    * meanwhile wait for it.
    *
@@ -227,27 +245,40 @@ export interface SandboxQuota {
  *   headers: { Authorization: 'Bearer sandbox-free-key' },
  * })
  */
-export function createSandbox(options: SandboxOptions = {}): Sandbox {
+export function createSandbox(options: SharedSandboxOptions): SharedSandbox
+export function createSandbox(options?: SandboxOptions): Sandbox
+export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {}): Sandbox | SharedSandbox {
   const resolved = resolveOptions(options)
-  const clock = createClock(resolved.now)
+  const { shared } = resolved
+  const clock = createClock(resolved.now, shared?.clockOffset)
   const router = createRouter(openapiDocument)
-  const store = createPetStore({
-    seed: () => seedPets(resolved.seed, resolved.pets),
-    maxPets: resolved.maxPets,
-    ...(resolved.storage ? { storage: resolved.storage } : {}),
-  })
-  const keyRing = createKeyRing(resolved.keys)
-  const rateLimiter = createRateLimiter({ now: clock.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds })
+  const seed = () => seedPets(resolved.seed, resolved.pets)
+  const store: PetRepository = shared
+    ? shared.pets({ seed: resolved.seed, pets: resolved.pets, draw: seed })
+    : createPetStore({ seed, maxPets: resolved.maxPets, ...(resolved.storage ? { storage: resolved.storage } : {}) })
+  const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: shared?.keys ?? resolved.keyStorage, adminToken: resolved.adminToken })
+  const keyRing = apiKeys.ring
+  const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
+  const rateLimiter: RateLimitBackend = shared ? shared.rateLimits({ source: resolved.now, ...policy }) : createRateLimiter({ now: clock.now, ...policy })
   const validator = createRequestValidator(openapiDocument)
   const operationIds = router.operations().map((operation) => operation.operationId)
-  const faults = createFaultInjector({
+  const injector = createFaultInjector({
     faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
     ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
   })
-  const requestLog = createRequestLog(
-    resolved.requestLogSize,
-    resolved.keys.map((apiKey) => apiKey.key),
-  )
+  const faults = shared ? followSharedFaults(injector, shared) : injector
+  const localLog = createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
+  const sharedLog = shared?.requestLog(resolved.requestLogSize)
+  // With shared state the log lives there; this process still tells its own watchers (onRequest).
+  const requestLog = sharedLog
+    ? {
+        record(record: RequestRecord) {
+          const entry = localLog.show(record)
+          sharedLog.record(entry)
+          localLog.publish(entry)
+        },
+      }
+    : localLog
 
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
@@ -269,8 +300,15 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   }
   const handlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
-  void store.start()
-  const readiness = createReadiness([{ name: 'store', notReady: () => (store.filling() ? 'seeding the pets' : undefined) }])
+  // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
+  let filling = 0
+  const tracked = (work: Promise<void>): Promise<void> => {
+    filling++
+    return work.finally(() => filling--)
+  }
+  // A store that cannot start (shared state seeded otherwise) rejects `ready()`: the caller hears it.
+  tracked(store.start()).catch(() => undefined)
+  const readiness = createReadiness([{ name: 'store', notReady: () => (filling > 0 ? 'seeding the pets' : undefined) }])
   const storage = resolved.storage
   if (storage?.notReady) readiness.add({ name: 'storage', notReady: () => storage.notReady?.() })
 
@@ -280,23 +318,28 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     return found
   }
 
-  const sandbox: Sandbox = {
+  const sandbox: Sandbox & SharedSandbox = {
     handlers,
     originHandlers,
     fetch: createSandboxFetch(handlers, resolved.baseUrl),
-    clock,
-    keys: resolved.keys,
-    reset(options = {}) {
-      if (options.clock === true) clock.reset()
-      rateLimiter.clear()
+    clock: clock as SandboxClock & SharedSandbox['clock'],
+    get keys() {
+      return keyRing.keys
+    },
+    apiKeys,
+    onRequest: localLog.subscribe,
+    async reset(options = {}) {
+      if (options.clock === true) await clock.reset()
+      await rateLimiter.clear()
+      localLog.clear()
       faults.restart()
-      return store.reset()
+      return tracked(store.reset())
     },
     ready: store.ready,
     readiness: readiness.current,
     pets: {
-      all: store.all,
-      get: store.get,
+      all: store.all as () => Pet[] & Promise<Pet[]>,
+      get: store.get as (id: number) => Pet & Promise<Pet | undefined>,
       async create(pet) {
         // Any valid id stands in: the store assigns the real one.
         assertPet({ ...pet, id: 1 })
@@ -310,31 +353,45 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       },
     },
     quota: {
-      get: (key) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
-      set: (key, change) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
+      get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)) as QuotaState & Promise<QuotaState>,
+      set: (key: string, change: QuotaChange) =>
+        rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)) as QuotaState & Promise<QuotaState>,
     },
     faults: {
       get: faults.config,
-      set(options) {
-        faults.configure(resolveFaults(options, resolved.seed, operationIds))
-        return faults.config()
+      set(options: FaultOptions) {
+        const next = resolveFaults(options, resolved.seed, operationIds)
+        faults.configure(next)
+        return (shared ? shared.faults.set(next).then(faults.config) : faults.config()) as ResolvedFaults & Promise<ResolvedFaults>
       },
     },
-    requests: (limit) => requestLog.last(limit),
+    requests: (limit?: number) => (sharedLog ? sharedLog.last(limit) : localLog.last(limit)) as RequestLogEntry[] & Promise<RequestLogEntry[]>,
     async state() {
       await store.ready()
+      await clock.sync()
       return {
         now: new Date(clock.now()).toISOString(),
-        pets: { count: store.count(), nextId: store.nextId() },
-        keys: resolved.keys.map((key) => ({ key: key.key, plan: key.plan, quota: rateLimiter.inspect(`key:${key.key}`, key) })),
+        pets: { count: await store.count(), nextId: await store.nextId() },
+        seeded: { seed: resolved.seed, pets: resolved.pets },
+        keys: await Promise.all(
+          keyRing.keys.map(async (key) => ({
+            key: key.key,
+            masked: maskKey(key.key),
+            plan: key.plan,
+            perMinute: key.perMinute,
+            perDay: key.perDay,
+            quota: await rateLimiter.inspect(`key:${key.key}`, key),
+          })),
+        ),
         faults: faults.config(),
       }
     },
+    close: () => shared?.close() ?? Promise.resolve(),
   }
   if (resolved.adminToken !== undefined) {
     // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
     const admin = createAdminHandler({
-      controls: sandbox,
+      controls: { ...sandbox, clock },
       token: resolved.adminToken,
       origin: resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
       onUnexpectedError: resolved.onUnexpectedError,

@@ -2,6 +2,7 @@ import { ConfigError } from '../errors/config-error.js'
 import { DEMO_KEYS } from '../auth/demo-keys.js'
 import { resolveKeys } from '../auth/resolve-keys.js'
 import type { SandboxOptions } from './sandbox-options.js'
+import type { SharedState } from '../state/shared-state.js'
 import { PET_STATUSES, type PetStatus } from '../store/pet.js'
 
 export const MAX_PETS = 100_000
@@ -10,7 +11,7 @@ export const MAX_PETS = 100_000
 export const DEFAULT_MAX_PETS = 1_000_000
 
 /** Checks options once, when the sandbox is created, and fills in the defaults. */
-export function resolveOptions(options: SandboxOptions) {
+export function resolveOptions(options: SandboxOptions & { shared?: SharedState | undefined }) {
   const seed = options.seed ?? 1
   if (!Number.isSafeInteger(seed)) throw new ConfigError(`seed must be an integer, got ${String(seed)}`)
   const pets = options.pets ?? 50
@@ -45,7 +46,9 @@ export function resolveOptions(options: SandboxOptions) {
   if (!Number.isSafeInteger(requestLogSize) || requestLogSize < 0 || requestLogSize > 100_000) {
     throw new ConfigError(`requestLogSize must be a whole number from 0 to 100000, got ${String(requestLogSize)}`)
   }
+  if (options.shared !== undefined && options.storage !== undefined) throw new ConfigError('storage and shared cannot be combined: shared state keeps the pets')
   return {
+    shared: options.shared,
     baseUrl: options.baseUrl,
     seed,
     pets,
@@ -56,6 +59,7 @@ export function resolveOptions(options: SandboxOptions) {
     sleep: options.sleep,
     requestLogSize,
     storage: options.storage,
+    keyStorage: options.keyStorage,
     now: options.now ?? Date.now,
     banAfter,
     banSeconds,

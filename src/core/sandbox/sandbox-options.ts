@@ -1,8 +1,10 @@
 import type { DeprecationOverrides } from '../http/create-deprecations.js'
 import type { KeyConfig } from '../auth/key-config.js'
+import type { KeyStorage } from '../auth/key-storage.js'
 import type { PetStatus } from '../store/pet.js'
 import type { FaultOptions } from '../faults/fault-config.js'
 import type { PetStorage } from '../store/create-pet-store.js'
+import type { SharedState } from '../state/shared-state.js'
 
 /**
  * Options of {@link createSandbox}. Every one is optional.
@@ -64,6 +66,18 @@ export interface SandboxOptions {
   requestLogSize?: number
   /** Durable storage of created pets (the CLI's `--state <file>`). Default: memory only. */
   storage?: PetStorage
+  /** Durable storage of keys added, changed or revoked at runtime (the CLI's `--state`). Default: memory only. */
+  keyStorage?: KeyStorage
   /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
   onUnexpectedError?: (error: unknown) => void
+}
+
+/** Options of a sandbox whose state other processes share: {@link SandboxOptions} plus `shared`. */
+export interface SharedSandboxOptions extends SandboxOptions {
+  /**
+   * State shared with other sandbox processes (Node only): `await connectRedisState({ url })` from
+   * `petstore-sandbox/redis`. Every process given the same state answers as one sandbox.
+   * Default: the sandbox's own memory.
+   */
+  shared: SharedState
 }

@@ -59,14 +59,8 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
   let byId = new Map<number, Pet>()
   let nextId = 1
   let ready: Promise<void> = Promise.resolve()
-  // Fills queued or running: readiness probes answer 503 while there is one (docs/running-for-a-team.md#probes).
-  let filling = 0
   // Creates counted against maxPets while their journal line is written, so a burst cannot overshoot it.
   let creating = 0
-  const tracked = <T>(work: Promise<T>): Promise<T> => {
-    filling++
-    return work.finally(() => filling--)
-  }
 
   async function insert(pet: Pet): Promise<Pet> {
     const record = await collection.create(symbols.keyed(pet))
@@ -121,23 +115,18 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
     /** Resolves once seeding (or the last reset) has finished. */
     ready: () => ready,
 
-    /** Whether a seeding or a reset is queued or running. */
-    filling: (): boolean => filling > 0,
-
     /** Fills the store for the first time: the seeded pets, then those restored from storage. */
     start(): Promise<void> {
-      ready = tracked(ready.then(() => fill(storage)))
+      ready = ready.then(() => fill(storage))
       return ready
     },
 
     /** Restores the seeded pets (durably forgetting created ones); ids restart after them. */
     reset(): Promise<void> {
-      const done = tracked(
-        ready.then(async () => {
-          await storage?.commit({ reset: true })
-          await fill()
-        }),
-      )
+      const done = ready.then(async () => {
+        await storage?.commit({ reset: true })
+        await fill()
+      })
       // A reset that could not be made durable is reported to its caller and changes nothing;
       // the store stays usable.
       ready = done.catch(() => undefined)

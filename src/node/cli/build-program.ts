@@ -1,3 +1,4 @@
+import cluster from 'node:cluster'
 import { Command, Option } from 'commander'
 import { createSandbox } from '../../core/sandbox/create-sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
@@ -5,7 +6,12 @@ import { startServer, type RunningServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from './create-request-logger.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { formatBanner } from './format-banner.js'
+import { runWorkers } from './run-workers.js'
 import { openStateFile, type StateFile } from '../persistence/open-state-file.js'
+import { openKeyFile } from '../persistence/open-key-file.js'
+import { createPagesListener } from '../pages/create-pages-listener.js'
+import { connectRedisState, DEFAULT_REDIS_PREFIX } from '../redis/connect-redis-state.js'
+import type { SharedState } from '../../core/state/shared-state.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
 import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from '../options/parse-options.js'
@@ -48,6 +54,9 @@ interface StartOptions {
   requestTimeout?: number
   keepAliveTimeout?: number
   shutdownGrace?: number
+  redis?: string
+  redisPrefix: string
+  workers: number
 }
 
 /**
@@ -91,6 +100,9 @@ export function buildProgram(io: ProgramIo): Command {
       new Option('--fault <op:settings>', 'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)').argParser(parseOperationFault),
     )
     .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed))
+    .addOption(new Option('--redis <url>', 'share the state with every process started with this Redis URL and prefix').env('PETSTORE_SANDBOX_REDIS_URL'))
+    .addOption(new Option('--redis-prefix <prefix>', "prefix of the shared state's Redis keys").default(DEFAULT_REDIS_PREFIX))
+    .addOption(new Option('--workers <n>', 'serve the port from n processes sharing the state (requires --redis)').argParser(integerIn(1, 64)).default(1))
     .addOption(new Option('--keep-requests <n>', 'answered requests the admin API keeps for reading').argParser(integerIn(0, 100_000)).default(100))
     // Internal, for tests that play slow clients or a stuck shutdown without waiting the real
     // limits out (src/node/server/server-limits.ts); hidden from --help.
@@ -100,11 +112,18 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
     .action(async (options: StartOptions) => {
       try {
-        await start(options, io)
+        if (options.workers > 1 && cluster.isPrimary) {
+          if (options.redis === undefined) throw new ConfigError('--workers requires --redis: the workers share their state through it')
+          // Checked once here, so an unreachable Redis is one line rather than one per worker.
+          await (await connectRedisState({ url: options.redis, prefix: options.redisPrefix })).close()
+          await runWorkers(options.workers, io)
+        } else {
+          await start(options, io)
+        }
       } catch (error) {
         const listen = describeListenError(error, options.host, options.port)
         if (error instanceof ConfigError || listen !== undefined) {
-          // A problem with the configuration, not with how the command was typed: one line, no usage hint.
+          // The options were understood; what failed is named in one line, without the usage hint.
           program.showHelpAfterError(false)
           program.error(`error: ${listen ?? (error as Error).message}`, { exitCode: 1 })
         }
@@ -120,6 +139,7 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
   let server: RunningServer | undefined
   let stateFile: StateFile | undefined
+  let shared: SharedState | undefined
   let closing = false
   const shutdown = () => {
     // A second signal means "now": give up on in-flight requests.
@@ -127,7 +147,11 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     closing = true
     if (server === undefined) process.exit(0)
     io.stdout('Shutting down: finishing in-flight requests')
-    void server.close().then(() => stateFile?.close())
+    void server
+      .close()
+      .then(() => Promise.all([stateFile?.close(), shared?.close()]))
+      // A worker's channel to the primary would keep it alive: let go of it once all is closed.
+      .then(() => cluster.worker?.disconnect())
   }
   io.onSignal('SIGINT', shutdown)
   io.onSignal('SIGTERM', shutdown)
@@ -135,6 +159,12 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   watchParent(shutdown)
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+  if (options.redis !== undefined) {
+    // The clock of a shared sandbox belongs to all its processes: a restarted one must not move it.
+    if (options.now !== undefined) throw new ConfigError('--now cannot be combined with --redis: move the shared clock through the admin API')
+    if (options.state !== undefined) throw new ConfigError('--state cannot be combined with --redis: the pets live in Redis')
+    shared = await connectRedisState({ url: options.redis, prefix: options.redisPrefix })
+  }
   if (options.state !== undefined) {
     stateFile = await openStateFile(options.state, {
       seed: options.seed,
@@ -145,6 +175,8 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
       },
     })
   }
+  // Keys added, re-planned or revoked at runtime are kept beside the pets (docs/decisions.md#d22).
+  const keyFile = options.state === undefined ? undefined : await openKeyFile(`${options.state}.keys.json`)
   const sandbox = createSandbox({
     seed: options.seed,
     pets: options.pets,
@@ -159,6 +191,8 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     },
     ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
     ...(stateFile ? { storage: stateFile } : {}),
+    ...(keyFile ? { keyStorage: keyFile } : {}),
+    ...(shared ? { shared } : {}),
     requestLogSize: options.keepRequests,
     faults: {
       ...(options.latency ? { latency: options.latency } : {}),
@@ -187,17 +221,32 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
       ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
       ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
     },
+    pages: (origin) => createPagesListener({ sandbox, version: io.version, origin, demoKeys: keys === undefined, adminToken: options.adminToken }),
   })
   // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).
   const origin = server.url.replace(/\/v1$/, '')
   if (!sandbox.readiness().ready) io.stdout(`Seeding ${options.pets} pets; ${origin}/readyz answers 503 until done`)
-  await sandbox.ready()
+  try {
+    await sandbox.ready()
+  } catch (error) {
+    await server.close()
+    await shared?.close()
+    throw error
+  }
+  // The first worker speaks for all of them; the others only say that they serve.
+  if (cluster.isWorker && cluster.worker?.id !== 1) {
+    io.stdout(`Worker ${process.pid} serving ${server.url}`)
+    return
+  }
   // One write, so whoever waits for "Listening on" has read these lines too.
   io.stdout(
     [
       formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
-      ...(options.adminToken === undefined ? [] : [`Admin API on ${origin}/__sandbox/ (Authorization: Bearer <admin token>)`]),
+      `Reference on ${origin}/reference`,
+      ...(options.adminToken === undefined ? [] : [`Admin API and dashboard on ${origin}/__sandbox/ (Authorization: Bearer <admin token>)`]),
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
+      ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
+      ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
     ].join('\n'),
   )
 }

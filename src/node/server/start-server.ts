@@ -5,6 +5,7 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { answerClientError, writeRefusal } from './answer-client-error.js'
 import { createRequestListener, type ExchangeRecord } from './create-request-listener.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
+import type { PagesListener } from '../pages/create-pages-listener.js'
 import { createClientAddress } from './create-client-address.js'
 
 export interface StartServerOptions {
@@ -14,6 +15,8 @@ export interface StartServerOptions {
   onExchange?: (record: ExchangeRecord) => void
   /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: Partial<ServerLimits>
+  /** Answers the requests it claims before the handlers see them (the pages), given the origin. */
+  pages?: (origin: string) => PagesListener
   /** Proxies whose Forwarded / X-Forwarded-For headers name the client (create-client-address.ts). */
   trustProxy?: readonly string[]
 }
@@ -31,7 +34,7 @@ export interface RunningServer {
 }
 
 /** Serves sandbox handlers over node:http until `close()`. */
-export async function startServer({ handlers, port, host, onExchange, limits = {}, trustProxy }: StartServerOptions): Promise<RunningServer> {
+export async function startServer({ handlers, port, host, onExchange, limits = {}, pages: makePages, trustProxy }: StartServerOptions): Promise<RunningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes, shutdownGraceMs } = { ...DEFAULT_SERVER_LIMITS, ...limits }
   const server = createServer({
     headersTimeout: headersTimeoutMs,
@@ -68,8 +71,11 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
       if (closing) server.closeIdleConnections()
     })
   })
-  const clientAddress = createClientAddress(trustProxy)
-  server.on('request', createRequestListener(handlers, { origin, clientAddress, ...(onExchange ? { onExchange } : {}) }))
+  const answer = createRequestListener(handlers, { origin, clientAddress: createClientAddress(trustProxy), ...(onExchange ? { onExchange } : {}) })
+  const pages = makePages?.(origin)
+  server.on('request', (incoming, outgoing) => {
+    if (pages?.handle(incoming, outgoing) !== true) answer(incoming, outgoing)
+  })
   server.on('clientError', answerClientError(handlers, origin))
   // node answers an Expect it does not know with a bare 417; the adapter answers it with an Error body.
   server.on('checkExpectation', (incoming, outgoing) => server.emit('request', incoming, outgoing))
@@ -85,6 +91,7 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
     close: () =>
       new Promise<void>((resolve) => {
         closing = true
+        pages?.close()
         for (const outgoing of inFlight) if (!outgoing.headersSent) outgoing.shouldKeepAlive = false
         const cut = setTimeout(() => server.closeAllConnections(), shutdownGraceMs)
         server.close(() => {

@@ -1,0 +1,65 @@
+import type { Plan, Sandbox } from 'petstore-sandbox'
+
+/**
+ * The demo's rehearsal panel: the clock, the selected key's plan and quota, and reset, moved
+ * through the sandbox object in the page, as a test or a demo script would. `changed` runs after
+ * each move so the app shows its effect.
+ */
+export function startRehearsal(document: Document, sandbox: Sandbox, changed: () => void) {
+  const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
+  const keySelect = $<HTMLSelectElement>('key')
+  const planSelect = $<HTMLSelectElement>('plan')
+  const clock = $<HTMLOutputElement>('clock')
+  // The sunset the contract records (D18), read from the key's getPet answers would need a request.
+  const sunset = Date.parse('2030-12-05T00:00:00Z')
+
+  const showClock = () => {
+    clock.textContent = new Date(sandbox.clock.now()).toISOString().slice(0, 19).replace('T', ' ')
+  }
+  const showPlan = () => {
+    planSelect.value = sandbox.keys.find((key) => key.key === keySelect.value)?.plan ?? 'free'
+  }
+  const after = (move: () => unknown) => async () => {
+    await move()
+    showClock()
+    showPlan()
+    changed()
+  }
+
+  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-advance]')) {
+    button.addEventListener(
+      'click',
+      after(() => sandbox.clock.advance(Number(button.dataset.advance))),
+    )
+  }
+  $('past-sunset').addEventListener(
+    'click',
+    after(() => sandbox.clock.set(sunset + 86_400_000)),
+  )
+  $('real-time').addEventListener(
+    'click',
+    after(() => sandbox.clock.reset()),
+  )
+  $('set-plan').addEventListener(
+    'click',
+    after(() => {
+      const plan = planSelect.value as Plan
+      const current = sandbox.keys.find((key) => key.key === keySelect.value)
+      // Enterprise limits are agreed per key: keep the key's own when it moves there.
+      const limits = plan === 'enterprise' && current ? { perMinute: current.perMinute, perDay: current.perDay } : {}
+      return sandbox.apiKeys.setPlan(keySelect.value, plan, limits)
+    }),
+  )
+  $('spend').addEventListener(
+    'click',
+    after(() => sandbox.quota.set(keySelect.value, { remaining: 0 })),
+  )
+  $('reset-sandbox').addEventListener(
+    'click',
+    after(() => sandbox.reset()),
+  )
+  keySelect.addEventListener('change', showPlan)
+  showClock()
+  showPlan()
+  setInterval(showClock, 1000)
+}

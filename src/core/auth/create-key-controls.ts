@@ -1,0 +1,141 @@
+import { ConfigError } from '../errors/config-error.js'
+import type { KeyRing } from './create-key-ring.js'
+import type { ApiKey, KeyConfig } from './key-config.js'
+import type { KeyChanges, KeyStorage } from './key-storage.js'
+import type { Limits, Plan } from './plans.js'
+import { resolveKey } from './resolve-key.js'
+
+/**
+ * Keys at runtime (`sandbox.apiKeys`, and the admin API's `/keys`): add one, change its plan,
+ * revoke it. Each change is checked like a configured key (ConfigError), kept by the key storage
+ * when there is one, and in force from the next request.
+ *
+ * @example
+ * await sandbox.apiKeys.add({ key: 'partner-key', plan: 'pro' })
+ * await sandbox.apiKeys.setPlan('partner-key', 'business')
+ * await sandbox.apiKeys.revoke('partner-key')   // its requests get 401 from now on
+ */
+export interface SandboxApiKeys {
+  /** Adds a key with a plan and optional limits (required for enterprise); returns it resolved. */
+  add(config: KeyConfig): Promise<ApiKey>
+  /** Moves a key to another plan; limits not given come from the plan. Its counters stay. */
+  setPlan(key: string, plan: Plan, limits?: Partial<Limits>): Promise<ApiKey>
+  /** Revokes a key: its requests are refused with 401 from then on. */
+  revoke(key: string): Promise<void>
+}
+
+/** The controls, and the key ring the requests read: it takes up other processes' changes first. */
+export interface KeyControls extends SandboxApiKeys {
+  readonly ring: KeyRing
+}
+
+export interface KeyControlsOptions {
+  keyRing: KeyRing
+  storage: KeyStorage | undefined
+  /** The admin token, which no API key may equal. */
+  adminToken: string | undefined
+}
+
+/** The runtime key controls over a key ring; applies the storage's restored changes at once. */
+export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsOptions): KeyControls {
+  // Per key, its runtime config, or null once revoked; what the storage keeps.
+  const changes = new Map<string, KeyConfig | null>()
+  const initial = keyRing.keys
+  const configured = new Set(initial.map((apiKey) => apiKey.key))
+  const apply = ({ put, revoked }: KeyChanges) => {
+    const resolved = put.map((config) => resolveKey(config, `restored key ${JSON.stringify(config.key)}`))
+    keyRing.replace(initial.filter((apiKey) => !revoked.includes(apiKey.key)))
+    for (const apiKey of resolved) keyRing.put(apiKey)
+    changes.clear()
+    for (const key of revoked) changes.set(key, null)
+    for (const config of put) changes.set(config.key, config)
+  }
+  if (storage !== undefined) apply(storage.restored)
+
+  // Changes run one at a time, each durable before it is in force.
+  let queue: Promise<unknown> = Promise.resolve()
+  function change<T>(apply: () => { key: string; config: KeyConfig | null; result: T }): Promise<T> {
+    const run = queue.then(async () => {
+      const { key, config, result } = apply()
+      const next = new Map(changes).set(key, config)
+      // A revoked key that was only ever added at runtime leaves nothing to remember.
+      if (config === null && !configured.has(key)) next.delete(key)
+      await storage?.commit(snapshot(next))
+      changes.clear()
+      for (const [name, value] of next) changes.set(name, value)
+      if (config === null) keyRing.remove(key)
+      else keyRing.put(result as ApiKey)
+      return result
+    })
+    queue = run.catch(() => undefined)
+    return run
+  }
+
+  const existing = (key: string): ApiKey => {
+    const found = keyRing.keys.find((apiKey) => apiKey.key === key)
+    if (found === undefined) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+    return found
+  }
+
+  const follow = () => {
+    const news = storage?.news?.()
+    if (news === undefined) return
+    try {
+      apply(news)
+    } catch {
+      // Another process stores only checked keys: changes this one cannot read are not taken up.
+    }
+  }
+
+  return {
+    ring: {
+      ...keyRing,
+      find(token) {
+        follow()
+        return keyRing.find(token)
+      },
+      get keys() {
+        follow()
+        return keyRing.keys
+      },
+    },
+    add: (config) =>
+      change(() => {
+        const apiKey = resolveKey(config)
+        if (keyRing.keys.some((candidate) => candidate.key === apiKey.key)) throw new ConfigError('key is already configured')
+        if (apiKey.key === adminToken) throw new ConfigError('key must differ from the admin token')
+        return { key: apiKey.key, config: configOf(apiKey, config), result: apiKey }
+      }),
+    setPlan: (key, plan, limits = {}) =>
+      change(() => {
+        existing(key)
+        const config = { key, plan, ...limits }
+        const apiKey = resolveKey(config)
+        return { key, config: configOf(apiKey, config), result: apiKey }
+      }),
+    revoke: (key) =>
+      change(() => {
+        existing(key)
+        return { key, config: null, result: undefined }
+      }),
+  }
+}
+
+function configOf(apiKey: ApiKey, given: Partial<KeyConfig>): KeyConfig {
+  return {
+    key: apiKey.key,
+    plan: apiKey.plan,
+    ...(given.perMinute === undefined ? {} : { perMinute: apiKey.perMinute }),
+    ...(given.perDay === undefined ? {} : { perDay: apiKey.perDay }),
+  }
+}
+
+function snapshot(changes: Map<string, KeyConfig | null>): KeyChanges {
+  const put: KeyConfig[] = []
+  const revoked: string[] = []
+  for (const [key, config] of changes) {
+    if (config === null) revoked.push(key)
+    else put.push(config)
+  }
+  return { put, revoked }
+}

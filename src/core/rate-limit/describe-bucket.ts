@@ -1,0 +1,153 @@
+import type { Limits } from '../auth/plans.js'
+
+export const MINUTE_MS = 60_000
+export const DAY_MS = 86_400_000
+
+/** What the rate limiter decided for one request, and the `X-RateLimit-*` values to send. */
+export interface RateDecision {
+  outcome: 'allowed' | 'rate_limited' | 'temporarily_banned'
+  limit: number
+  remaining: number
+  /** Unix time in seconds at which the described window (or the ban) ends. */
+  reset: number
+  /** Whole seconds until a retry can succeed, at least 1; only for refusals (D14). */
+  retryAfter?: number
+}
+
+/**
+ * A key's quota as tests see it (`sandbox.quota.get(key)`), without counting a request.
+ * `limit`, `remaining` and `reset` are what the next response's `X-RateLimit-*` headers would say
+ * before it is counted (the binding window, D13, or the ban).
+ *
+ * @example
+ * const quota = sandbox.quota.get('sandbox-free-key')
+ * quota.remaining          // 60 in a fresh minute
+ * quota.reset              // Unix seconds at which the minute ends
+ * quota.day.remaining      // 1000
+ * quota.banned             // false
+ */
+export interface QuotaState {
+  /** The limit of the binding window (`X-RateLimit-Limit`). */
+  limit: number
+  /** Requests left in the binding window, 0 while banned (`X-RateLimit-Remaining`). */
+  remaining: number
+  /** Unix time in seconds at which the binding window, or the ban, ends (`X-RateLimit-Reset`). */
+  reset: number
+  /** Whether requests are refused with 429 `temporarily_banned` right now (D15). */
+  banned: boolean
+  /** The UTC-minute window: its limit, requests counted, requests left, end in Unix seconds. */
+  minute: QuotaWindow
+  /** The UTC-day window, likewise. */
+  day: QuotaWindow
+  /** Requests refused in the current refusal window, counted towards a ban. */
+  refused: number
+  /** Epoch ms at which the current ban ends, or undefined when not banned. */
+  bannedUntil: number | undefined
+}
+
+/**
+ * One fixed window of a key's quota.
+ *
+ * @example
+ * const { used, remaining } = sandbox.quota.get('sandbox-pro-key').minute
+ */
+export interface QuotaWindow {
+  limit: number
+  used: number
+  remaining: number
+  /** Unix time in seconds at which the window ends. */
+  reset: number
+}
+
+/** A key's (or a client address's) counters: the two windows (D12), the refusals and the ban (D15). */
+export interface Bucket {
+  minuteStart: number
+  minuteUsed: number
+  dayStart: number
+  dayUsed: number
+  refusedWindowStart: number
+  refused: number
+  bannedUntil: number
+}
+
+/**
+ * What a bucket says in headers and in `quota.get`, once a decision has been made on it: shared by
+ * the in-memory limiter and the Redis one, so both answer alike.
+ */
+export const describeBucket = {
+  /** D13: the window with fewer requests left (the minute on ties), as headers describe it. */
+  allowed(bucket: Bucket, limits: Limits): RateDecision {
+    const minuteLeft = Math.max(0, limits.perMinute - bucket.minuteUsed)
+    const dayLeft = Math.max(0, limits.perDay - bucket.dayUsed)
+    return dayLeft < minuteLeft
+      ? { outcome: 'allowed', limit: limits.perDay, remaining: dayLeft, reset: (bucket.dayStart + DAY_MS) / 1000 }
+      : { outcome: 'allowed', limit: limits.perMinute, remaining: minuteLeft, reset: (bucket.minuteStart + MINUTE_MS) / 1000 }
+  },
+
+  /**
+   * A refusal: the refusing window is the one that must roll over before a retry can succeed, the
+   * day when it is spent (it ends last), otherwise the minute.
+   */
+  limited(bucket: Bucket, limits: Limits, t: number): RateDecision {
+    const dayBinds = limits.perDay - bucket.dayUsed <= 0
+    const windowEnd = dayBinds ? bucket.dayStart + DAY_MS : bucket.minuteStart + MINUTE_MS
+    return {
+      outcome: 'rate_limited',
+      limit: dayBinds ? limits.perDay : limits.perMinute,
+      remaining: 0,
+      reset: Math.ceil(windowEnd / 1000),
+      retryAfter: secondsUntil(windowEnd, t),
+    }
+  },
+
+  banned(bucket: Bucket, limits: Limits, t: number): RateDecision {
+    return {
+      outcome: 'temporarily_banned',
+      limit: limits.perMinute,
+      remaining: 0,
+      reset: Math.ceil(bucket.bannedUntil / 1000),
+      retryAfter: secondsUntil(bucket.bannedUntil, t),
+    }
+  },
+
+  /** The headers of an answer that spends no quota (CORS preflights). */
+  peek(bucket: Bucket, limits: Limits, t: number): RateDecision {
+    return bucket.bannedUntil > t ? describeBucket.banned(bucket, limits, t) : describeBucket.allowed(bucket, limits)
+  },
+
+  /** The state of a bucket, as `quota.get` shows it. */
+  quota(bucket: Bucket, limits: Limits, t: number): QuotaState {
+    // As the next request would be told: the ban, else the window a refusal names (the day once
+    // it is spent, as in `take`), else the binding window.
+    const headers =
+      bucket.bannedUntil > t
+        ? describeBucket.banned(bucket, limits, t)
+        : bucket.dayUsed >= limits.perDay
+          ? { outcome: 'rate_limited' as const, limit: limits.perDay, remaining: 0, reset: (bucket.dayStart + DAY_MS) / 1000 }
+          : describeBucket.allowed(bucket, limits)
+    return {
+      limit: headers.limit,
+      remaining: headers.remaining,
+      reset: headers.reset,
+      banned: headers.outcome === 'temporarily_banned',
+      minute: {
+        limit: limits.perMinute,
+        used: bucket.minuteUsed,
+        remaining: Math.max(0, limits.perMinute - bucket.minuteUsed),
+        reset: (bucket.minuteStart + MINUTE_MS) / 1000,
+      },
+      day: {
+        limit: limits.perDay,
+        used: bucket.dayUsed,
+        remaining: Math.max(0, limits.perDay - bucket.dayUsed),
+        reset: (bucket.dayStart + DAY_MS) / 1000,
+      },
+      refused: bucket.refused,
+      bannedUntil: bucket.bannedUntil > t ? bucket.bannedUntil : undefined,
+    }
+  },
+}
+
+function secondsUntil(end: number, t: number): number {
+  return Math.max(1, Math.ceil((end - t) / 1000))
+}

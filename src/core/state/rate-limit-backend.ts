@@ -1,0 +1,15 @@
+import type { Limits } from '../auth/plans.js'
+import type { QuotaChange, QuotaState, RateDecision } from '../rate-limit/create-rate-limiter.js'
+import type { MaybePromise } from './maybe-promise.js'
+
+/**
+ * Where the rate-limit windows, refusal counts and bans live. The in-memory limiter answers at
+ * once; a shared one answers each decision in one round trip, so it is exact across processes.
+ */
+export interface RateLimitBackend {
+  take(id: string, limits: Limits): MaybePromise<RateDecision>
+  peek(id: string, limits: Limits): MaybePromise<RateDecision>
+  inspect(id: string, limits: Limits): MaybePromise<QuotaState>
+  arrange(id: string, limits: Limits, change: QuotaChange): MaybePromise<QuotaState>
+  clear(): MaybePromise<void>
+}

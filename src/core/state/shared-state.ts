@@ -1,0 +1,44 @@
+import type { ClockOffset } from '../clock/create-clock.js'
+import type { NewPet } from '../store/pet.js'
+import type { ResolvedFaults } from '../faults/fault-config.js'
+import type { PetRepository } from './pet-repository.js'
+import type { RateLimitBackend } from './rate-limit-backend.js'
+import type { MaybePromise } from './maybe-promise.js'
+import type { RequestLogEntry } from '../request-log/create-request-log.js'
+import type { KeyStorage } from '../auth/key-storage.js'
+
+/** What the seeded pets are, so processes sharing one state can tell whether they agree. */
+export interface PetSeeding {
+  seed: number
+  pets: number
+  draw: () => Iterable<NewPet>
+}
+
+/**
+ * State several sandbox processes share, so they answer as one sandbox (docs/decisions.md#d21):
+ * made in Node by `connectRedisState` (petstore-sandbox/redis) and given to `createSandbox` as
+ * its `shared` option. The core only knows this interface.
+ */
+export interface SharedState {
+  /** A short name of where the state lives, for the banner, e.g. `redis://127.0.0.1:6379`. */
+  readonly where: string
+  pets(seeding: PetSeeding): PetRepository
+  /** `source` is the time source without the shared clock offset, which the backend adds. */
+  rateLimits(policy: { source: () => number; banAfter: number; banSeconds: number }): RateLimitBackend
+  readonly clockOffset: ClockOffset
+  readonly faults: {
+    /** The configuration set through any process, or undefined while none was set. */
+    current(): ResolvedFaults | undefined
+    set(faults: ResolvedFaults): Promise<void>
+  }
+  /** The last `capacity` answered requests of every process, masked as the sandbox shows them. */
+  requestLog(capacity: number): {
+    record(entry: RequestLogEntry): void
+    last(limit: number | undefined): MaybePromise<RequestLogEntry[]>
+  }
+  /** Keys added, re-planned or revoked at runtime, followed by every process (docs/decisions.md#d22). */
+  readonly keys?: KeyStorage
+  /** Why the shared state cannot serve right now (Redis unreachable), or undefined: for readiness probes. */
+  notReady(): string | undefined
+  close(): Promise<void>
+}

@@ -1,0 +1,45 @@
+import cluster, { type Worker } from 'node:cluster'
+
+/**
+ * `--workers <n>`: the primary forks n processes that serve one port (node:cluster hands them its
+ * connections) and share their state through Redis, so they answer as one sandbox. A worker that
+ * dies while serving is replaced; one that dies before it listened (a bad option, Redis refusing)
+ * stops them all, since its siblings would fail alike. Signals stop every worker gracefully.
+ */
+export function runWorkers(
+  count: number,
+  io: { stderr: (line: string) => void; onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => void },
+): Promise<void> {
+  let stopping = false
+  const listened = new Set<number>()
+  const fork = (): Worker => {
+    const worker = cluster.fork()
+    worker.once('listening', () => listened.add(worker.id))
+    return worker
+  }
+  const stopAll = (signal: NodeJS.Signals) => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal)
+  }
+  return new Promise((resolve) => {
+    cluster.on('exit', (worker, code) => {
+      if (!stopping && listened.has(worker.id)) {
+        io.stderr(`worker ${worker.process.pid} ended (${code ?? 'signal'}); starting another`)
+        fork()
+        return
+      }
+      if (!stopping) {
+        stopping = true
+        process.exitCode = code === 0 || code === null ? 1 : code
+        stopAll('SIGTERM')
+      }
+      if (Object.keys(cluster.workers ?? {}).length === 0) resolve()
+    })
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      io.onSignal(signal, () => {
+        stopping = true
+        stopAll(signal)
+      })
+    }
+    for (let i = 0; i < count; i++) fork()
+  })
+}

@@ -1,0 +1,76 @@
+import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
+
+// Builds the dashboard's DOM from admin API data. Everything shown goes in through textContent
+// or attribute setters, never as markup, so paths and keys sent by clients stay text.
+
+/** An element with text and attributes; children appended in order. */
+export function el(tag: string, props: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElement {
+  const element = document.createElement(tag)
+  for (const [name, value] of Object.entries(props)) {
+    if (name === 'text') element.textContent = value
+    else element.setAttribute(name, value)
+  }
+  for (const child of children) element.append(child)
+  return element
+}
+
+/** A usage bar: what is used of a limit, with the figures as text beside it. */
+export function meter(label: string, used: number, limit: number): HTMLElement {
+  const bar = el('progress', { max: String(limit), value: String(Math.min(used, limit)), 'aria-label': label })
+  return el('span', { class: 'meter' }, bar, `${used} / ${limit}`)
+}
+
+/** "in 42 s", "in 3 min", "in 5 h" until a Unix time in seconds, by the sandbox clock. */
+export function until(resetSeconds: number, nowMs: number): string {
+  const seconds = Math.max(0, Math.round(resetSeconds - nowMs / 1000))
+  if (seconds < 120) return `in ${seconds} s`
+  if (seconds < 7200) return `in ${Math.round(seconds / 60)} min`
+  return `in ${Math.round(seconds / 3600)} h`
+}
+
+/** One entry of the request log as a table row. */
+export function logRow(entry: RequestLogEntry): HTMLElement {
+  const status = entry.status === 0 ? 'dropped' : String(entry.status)
+  return el(
+    'tr',
+    { 'data-status': String(entry.status), 'data-key': entry.key },
+    el('td', { text: entry.time.slice(11, 23) }),
+    el('td', { class: `status-${String(entry.status)[0]}`, text: status }),
+    el('td', { text: entry.method }),
+    el('td', {}, el('code', { text: entry.path })),
+    el('td', { text: entry.key }),
+    el('td', { text: String(entry.durationMs) }),
+    el('td', { text: entry.fault ?? '' }),
+  )
+}
+
+/** Whether a log entry passes the status filter (`2`, `4`, `5`, `429`, `0`) and the key filter. */
+export function shown(entry: RequestLogEntry, status: string, key: string): boolean {
+  const statusOk =
+    status === '' || (status.length === 3 ? String(entry.status) === status : status === '0' ? entry.status === 0 : String(entry.status)[0] === status)
+  return statusOk && (key === '' || entry.key === key)
+}
+
+/** Draws requests per second by status class for the last 60 s, from per-second counts. */
+export function drawChart(canvas: HTMLCanvasElement, seconds: Array<{ ok: number; client: number; server: number }>): void {
+  const context = canvas.getContext('2d')
+  if (context === null) return
+  const { width, height } = canvas
+  context.clearRect(0, 0, width, height)
+  const peak = Math.max(1, ...seconds.map((second) => second.ok + second.client + second.server))
+  const step = width / seconds.length
+  seconds.forEach((second, index) => {
+    let y = height
+    for (const [count, colour] of [
+      [second.ok, '#1a7f37'],
+      [second.client, '#9a6700'],
+      [second.server, '#b42318'],
+    ] as const) {
+      const bar = (count / peak) * (height - 4)
+      context.fillStyle = colour
+      context.fillRect(index * step, y - bar, Math.max(1, step - 1), bar)
+      y -= bar
+    }
+  })
+  canvas.setAttribute('aria-label', `Requests per second by status class, last 60 seconds; peak ${peak} per second`)
+}

@@ -1,0 +1,53 @@
+import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
+import { drawChart, logRow, shown } from './dashboard-view.js'
+
+// The log shows this many requests at most; older ones stay readable through the admin API.
+export const LOG_ROWS = 200
+
+type Counts = { ok: number; client: number; server: number }
+
+/** The dashboard's request log: newest first, filtered by status and key, and the chart by second. */
+export function createRequestLogView(body: HTMLTableSectionElement, canvas: HTMLCanvasElement, status: HTMLSelectElement, key: HTMLSelectElement) {
+  let entries: RequestLogEntry[] = []
+  let perSecond = new Map<number, Counts>()
+
+  const render = () => body.replaceChildren(...entries.filter((entry) => shown(entry, status.value, key.value)).map(logRow))
+  const chart = () => {
+    const now = Math.floor(Date.now() / 1000)
+    for (const second of perSecond.keys()) if (second < now - 60) perSecond.delete(second)
+    const seconds: Counts[] = []
+    for (let second = now - 59; second <= now; second++) seconds.push(perSecond.get(second) ?? { ok: 0, client: 0, server: 0 })
+    drawChart(canvas, seconds)
+  }
+  status.addEventListener('change', render)
+  key.addEventListener('change', render)
+
+  return {
+    render,
+    chart,
+    /** Shows the kept requests, oldest first as the admin API gives them. */
+    load(kept: RequestLogEntry[]): void {
+      entries = kept.slice(-LOG_ROWS).reverse()
+      render()
+    },
+    /** A request pushed by the event stream. */
+    add(entry: RequestLogEntry): void {
+      entries.unshift(entry)
+      if (entries.length > LOG_ROWS) entries.length = LOG_ROWS
+      const second = Math.floor(Date.now() / 1000)
+      const counts = perSecond.get(second) ?? { ok: 0, client: 0, server: 0 }
+      if (entry.status >= 200 && entry.status < 400) counts.ok++
+      else if (entry.status >= 400 && entry.status < 500) counts.client++
+      else counts.server++
+      perSecond.set(second, counts)
+      render()
+      chart()
+    },
+    clear(): void {
+      entries = []
+      perSecond = new Map()
+      render()
+      chart()
+    },
+  }
+}

@@ -1,0 +1,111 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { DEMO_KEYS } from '../../core/auth/demo-keys.js'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { HttpError } from '../../core/errors/http-error.js'
+import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
+import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
+import { createEventStream } from './create-event-stream.js'
+import { dashboardPage } from './dashboard-page.js'
+import { frontDoor } from './front-door.js'
+import { frontDoorPage } from './front-door-page.js'
+import { pageOrigin } from './page-origin.js'
+import { acceptsGzip } from './accepts-gzip.js'
+import { prefersJson } from './prefers-json.js'
+import { referencePage } from './reference-page.js'
+import { createServedContract } from './served-contract.js'
+import { sendError, sendPage } from './send-page.js'
+import { createStaticAssets } from './static-assets.js'
+
+export interface PagesOptions {
+  sandbox: Sandbox
+  version: string
+  /** The origin the server listens on, e.g. `http://127.0.0.1:4010`. */
+  origin: string
+  /** The demo keys are in use (no keys file): the front door and the reference show them. */
+  demoKeys: boolean
+  /** The admin token: the dashboard and its event stream exist only with one. */
+  adminToken: string | undefined
+}
+
+/** The pages, in front of the API: `handle` answers a request for a page and says whether it did. */
+export interface PagesListener {
+  handle(incoming: IncomingMessage, outgoing: ServerResponse): boolean
+  /** Ends the open event streams, so a shutdown does not wait for them. */
+  close(): void
+}
+
+/**
+ * The pages people read (docs/running-for-a-team.md#pages): `/` the front door, `/openapi.yaml`
+ * and `/openapi.json`, `/reference`, the dashboard under `/__sandbox/` with its event stream, and
+ * their assets. They need no API key and spend no quota; everything else goes on to the API.
+ */
+export function createPagesListener({ sandbox, version, origin, demoKeys, adminToken }: PagesOptions): PagesListener {
+  const assets = createStaticAssets()
+  const contract = createServedContract()
+  const events = adminToken === undefined ? undefined : createEventStream(sandbox, adminToken)
+  const demo = new Set(DEMO_KEYS.map((key) => key.key))
+  // The demo keys still configured (one revoked at runtime is no longer offered).
+  const shownDemoKeys = () => (demoKeys ? sandbox.keys.filter((key) => demo.has(key.key)) : undefined)
+
+  function route(path: string): ((incoming: IncomingMessage, outgoing: ServerResponse) => void) | undefined {
+    switch (path) {
+      case '/':
+        return (incoming, outgoing) => {
+          const door = frontDoor({ version, origin: pageOrigin(incoming, origin), demoKeys: shownDemoKeys(), dashboard: adminToken !== undefined })
+          if (prefersJson(incoming.headers.accept)) sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(door), { vary: 'Accept' })
+          else sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', frontDoorPage(door).markup, { vary: 'Accept' })
+        }
+      case '/openapi.yaml':
+      case '/openapi.json':
+        return (incoming, outgoing) => {
+          const served = contract(pageOrigin(incoming, origin))
+          const yaml = path === '/openapi.yaml'
+          // Anyone may read the contract from another origin (a client generator, a hosted viewer).
+          sendPage(incoming, outgoing, 200, yaml ? 'application/yaml; charset=utf-8' : JSON_CONTENT_TYPE, yaml ? served.yaml : served.json, {
+            'access-control-allow-origin': '*',
+          })
+        }
+      case '/reference':
+        return (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', referencePage(shownDemoKeys()?.[0]?.key).markup)
+      case '/__sandbox/':
+        return adminToken === undefined
+          ? undefined
+          : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage().markup)
+      case '/__sandbox/events':
+        return events === undefined ? undefined : (incoming, outgoing) => events.open(incoming, outgoing)
+      default: {
+        const asset = assets(path)
+        if (asset === undefined) return undefined
+        return (incoming, outgoing) => {
+          const caching: Record<string, string> = asset.immutable ? { 'cache-control': 'public, max-age=3600' } : {}
+          if (acceptsGzip(incoming.headers['accept-encoding'])) {
+            sendPage(incoming, outgoing, 200, asset.type, asset.gzipped, { ...caching, 'content-encoding': 'gzip', vary: 'Accept-Encoding' })
+          } else {
+            sendPage(incoming, outgoing, 200, asset.type, asset.body, { ...caching, vary: 'Accept-Encoding' })
+          }
+        }
+      }
+    }
+  }
+
+  return {
+    handle(incoming, outgoing) {
+      const path = (incoming.url ?? '/').split('?')[0]!
+      const answer = route(path)
+      if (answer === undefined) return false
+      const method = incoming.method ?? 'GET'
+      if (method !== 'GET' && method !== 'HEAD') {
+        sendError(
+          incoming,
+          outgoing,
+          new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${path}; allowed: GET, HEAD`, { allow: 'GET, HEAD' }),
+        )
+        incoming.resume()
+        return true
+      }
+      answer(incoming, outgoing)
+      return true
+    },
+    close: () => events?.close(),
+  }
+}

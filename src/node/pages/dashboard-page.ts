@@ -1,0 +1,72 @@
+import { html, type SafeHtml } from './html.js'
+import { pageShell } from './page-shell.js'
+
+/**
+ * /__sandbox/: the dashboard's static shell. It holds no data and no token: the script asks for
+ * the admin token, keeps it in the tab's sessionStorage, and reads everything through the admin
+ * API with it.
+ */
+export function dashboardPage(): SafeHtml {
+  return pageShell({
+    title: 'Dashboard · petstore-sandbox',
+    body: html`<header class="bar"><p class="crumbs"><a href="/">petstore-sandbox</a> · Dashboard</p></header>
+<main>
+<h1 class="visually-hidden">Sandbox dashboard</h1>
+<form id="login" class="card" autocomplete="off">
+<h2>Admin token</h2>
+<p class="muted">The token the sandbox was started with (<code>--admin-token</code>). It is kept in this tab only.</p>
+<div class="row"><label for="token">Admin token</label><input id="token" name="token" type="password" required minlength="8"><button type="submit">Open</button></div>
+<p id="login-error" role="alert"></p>
+</form>
+<div id="board" hidden>
+<div class="grid">
+<section class="card" aria-labelledby="clock-title">
+<h2 id="clock-title">Clock</h2>
+<p>Now: <output id="clock-now">…</output></p>
+<div class="row">
+<button type="button" data-advance="60000" class="secondary">+1 min</button>
+<button type="button" data-advance="3600000" class="secondary">+1 h</button>
+<button type="button" data-advance="86400000" class="secondary">+1 day</button>
+<button type="button" id="past-sunset" class="secondary">Past the sunset</button>
+<button type="button" id="real-time" class="secondary">Back to real time</button>
+</div>
+<form id="clock-set" class="row"><label for="clock-at">Set to</label><input id="clock-at" name="at" placeholder="2030-12-06T00:00:00Z" required><button type="submit">Set</button></form>
+</section>
+<section class="card" aria-labelledby="reset-title">
+<h2 id="reset-title">Reset</h2>
+<p id="reset-what">…</p>
+<div class="row"><button type="button" id="reset">Reset the sandbox</button><button type="button" id="sign-out" class="secondary">Forget the token</button></div>
+<p id="message" role="status"></p>
+</section>
+</div>
+<section class="card" aria-labelledby="keys-title">
+<h2 id="keys-title">Keys</h2>
+<div class="table-scroll"><table id="keys-table"><thead><tr><th scope="col">key</th><th scope="col">plan</th><th scope="col">this minute</th><th scope="col">today</th><th scope="col">ban</th><th scope="col">actions</th></tr></thead><tbody></tbody></table></div>
+<form id="add-key" class="row">
+<label for="new-key">New key</label><input id="new-key" name="key" required>
+<label for="new-plan">plan</label><select id="new-plan" name="plan"><option>free</option><option>pro</option><option>business</option><option>enterprise</option></select>
+<label for="new-minute">per minute</label><input id="new-minute" name="perMinute" type="number" min="1" size="6">
+<label for="new-day">per day</label><input id="new-day" name="perDay" type="number" min="1" size="8">
+<button type="submit">Add key</button>
+</form>
+</section>
+<section class="card" aria-labelledby="faults-title">
+<h2 id="faults-title">Faults</h2>
+<div class="table-scroll"><table id="faults-table"><thead><tr><th scope="col">operation</th><th scope="col">latency ms (min–max)</th><th scope="col">error rate</th><th scope="col">actions</th></tr></thead><tbody></tbody></table></div>
+<div class="row"><button type="button" id="faults-off" class="secondary">All faults off</button></div>
+</section>
+<section class="card" aria-labelledby="log-title">
+<h2 id="log-title">Requests</h2>
+<canvas id="chart" class="chart" width="600" height="90" role="img" aria-label="Requests per second by status class, last 60 seconds"></canvas>
+<p class="legend"><span class="status-2">■ 2xx</span><span class="status-4">■ 4xx</span><span class="status-5">■ 5xx and dropped</span></p>
+<div class="row">
+<label for="filter-status">Status</label><select id="filter-status"><option value="">any</option><option value="2">2xx</option><option value="4">4xx</option><option value="429">429</option><option value="5">5xx</option><option value="0">dropped</option></select>
+<label for="filter-key">Key</label><select id="filter-key"><option value="">any</option></select>
+</div>
+<div class="table-scroll"><table id="log-table"><thead><tr><th scope="col">time</th><th scope="col">status</th><th scope="col">method</th><th scope="col">path</th><th scope="col">key</th><th scope="col">ms</th><th scope="col">fault</th></tr></thead><tbody></tbody></table></div>
+</section>
+</div>
+</main>`,
+    scripts: ['/assets/dashboard.js'],
+  })
+}

@@ -1,0 +1,34 @@
+import type { FrontDoor } from './front-door.js'
+import { html, type SafeHtml } from './html.js'
+import { pageShell } from './page-shell.js'
+
+/** The front door as a page: what the sandbox is, where the API is, the keys to try it with. */
+export function frontDoorPage(door: FrontDoor): SafeHtml {
+  const keys = door.demoKeys
+  return pageShell({
+    title: `${door.name} ${door.version}`,
+    body: html`<header class="bar"><h1>${door.name} <span class="version">${door.version}</span></h1></header>
+<main class="door">
+<p>${door.description}</p>
+<section aria-labelledby="base">
+<h2 id="base">Base URL</h2>
+<p><code id="base-url">${door.baseUrl}</code></p>
+</section>
+${
+  keys === undefined
+    ? html`<p>Keys come from the keys file; ask whoever runs this sandbox for one.</p>`
+    : html`<section aria-labelledby="keys">
+<h2 id="keys">Demo keys</h2>
+<p>Send <code>Authorization: Bearer &lt;key&gt;</code>.</p>
+<table class="keys"><thead><tr><th scope="col">plan</th><th scope="col">key</th><th scope="col">per minute</th><th scope="col">per day</th></tr></thead>
+<tbody>${keys.map((key) => html`<tr><td>${key.plan}</td><td><code>${key.key}</code></td><td>${key.perMinute}</td><td>${key.perDay}</td></tr>`)}</tbody></table>
+<p>Try: <code>curl -H 'Authorization: Bearer ${keys[0]?.key ?? '<key>'}' ${door.baseUrl}/pets?limit=3</code></p>
+</section>`
+}
+<section aria-labelledby="links">
+<h2 id="links">Links</h2>
+<ul class="links">${Object.values(door.links).map((link) => html`<li><a href="${link.href}">${link.title}</a> <code>${link.href}</code></li>`)}</ul>
+</section>
+</main>`,
+  })
+}

@@ -1,0 +1,41 @@
+import type { ApiKey } from '../../core/auth/key-config.js'
+
+/** What `/` says, as JSON for `Accept: application/json` and as the page. */
+export interface FrontDoor {
+  name: string
+  version: string
+  description: string
+  baseUrl: string
+  /** The demo keys still configured, when the sandbox runs with them; absent with a keys file. */
+  demoKeys?: Array<{ key: string; plan: string; perMinute: number; perDay: number }>
+  links: Record<string, { href: string; title: string }>
+}
+
+export interface FrontDoorInput {
+  version: string
+  origin: string
+  demoKeys: readonly ApiKey[] | undefined
+  dashboard: boolean
+}
+
+/** The front door's content: no key and no quota are needed to read it. */
+export function frontDoor({ version, origin, demoKeys, dashboard }: FrontDoorInput): FrontDoor {
+  return {
+    name: 'petstore-sandbox',
+    version,
+    description: 'A stateful stand-in for the Animal Store API (v1) staging environment.',
+    baseUrl: `${origin}/v1`,
+    ...(demoKeys === undefined ? {} : { demoKeys: demoKeys.map(({ key, plan, perMinute, perDay }) => ({ key, plan, perMinute, perDay })) }),
+    links: {
+      reference: { href: '/reference', title: 'Interactive API reference' },
+      openapiYaml: { href: '/openapi.yaml', title: 'OpenAPI document (YAML)' },
+      openapiJson: { href: '/openapi.json', title: 'OpenAPI document (JSON)' },
+      ...(dashboard
+        ? {
+            dashboard: { href: '/__sandbox/', title: 'Dashboard (admin token)' },
+            health: { href: '/__sandbox/health', title: 'Health probe (admin token)' },
+          }
+        : {}),
+    },
+  }
+}

@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises'
+import type { KeyChanges, KeyStorage } from '../../core/auth/key-storage.js'
+import { ConfigError } from '../../core/errors/config-error.js'
+import { replaceAtomically } from './replace-atomically.js'
+
+/**
+ * Opens (or starts) the file that keeps runtime key changes beside the `--state` journal:
+ * `{ "petstoreSandboxKeys": 1, "put": [KeyConfig…], "revoked": ["key"…] }`, replaced whole and
+ * atomically on each change (a crash leaves the old file or the new one). The entries are checked
+ * like a keys file when the sandbox applies them; a file that is not this shape stops start-up.
+ */
+export async function openKeyFile(path: string): Promise<KeyStorage> {
+  let text: string | undefined
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT') throw new ConfigError(`cannot read key file ${path}: ${code ?? String(error)}`)
+  }
+  const restored = text === undefined ? { put: [], revoked: [] } : parse(text, path)
+  return {
+    restored,
+    commit: (changes: KeyChanges) => replaceAtomically(path, `${JSON.stringify({ petstoreSandboxKeys: 1, ...changes }, null, 2)}\n`),
+  }
+}
+
+function parse(text: string, path: string): KeyChanges {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    value = undefined
+  }
+  const file = value as { petstoreSandboxKeys?: unknown; put?: unknown; revoked?: unknown } | undefined
+  if (
+    typeof file !== 'object' ||
+    file === null ||
+    file.petstoreSandboxKeys !== 1 ||
+    !Array.isArray(file.put) ||
+    !Array.isArray(file.revoked) ||
+    file.revoked.some((key) => typeof key !== 'string')
+  ) {
+    throw new ConfigError(`key file ${path} is not a petstore-sandbox key file; it was left untouched (repair it, or start with another --state file)`)
+  }
+  return { put: file.put, revoked: file.revoked as string[] }
+}

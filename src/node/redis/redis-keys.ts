@@ -1,0 +1,18 @@
+/** The names of a shared sandbox's keys, all under its prefix (`--redis-prefix`). */
+export function redisKeys(prefix: string) {
+  return {
+    prefix,
+    /** Hash: gen, seed, pets, nextId, offset (the clock's), faults and fv (their version). */
+    meta: `${prefix}meta`,
+    /** Counter of generations: each seeding or reset fills a new one. */
+    generations: `${prefix}generations`,
+    /** Held by the one process seeding, so the others wait rather than seed too. */
+    seeding: `${prefix}seeding`,
+    /** List of the last answered requests, newest first. */
+    log: `${prefix}log`,
+    pets: (gen: string) => `${prefix}pets:${gen}`,
+    ids: (gen: string, status?: string) => `${prefix}ids:${gen}${status === undefined ? '' : `:${status}`}`,
+  }
+}
+
+export type RedisKeys = ReturnType<typeof redisKeys>

@@ -1,0 +1,163 @@
+/**
+ * The Lua scripts of the shared state. Each reads the generation from the meta hash (KEYS[1]) and
+ * names its keys from it, so a reset is one switch of generation; each decision is one script,
+ * one round trip, never a read then a write from Node (docs/decisions.md#d21). Keys are built inside
+ * the scripts, which standalone Redis and Valkey allow and Redis Cluster does not.
+ * A script answers -1 when the meta hash has no generation: the state is not seeded (yet, or any
+ * more, after Redis came back empty).
+ */
+export const REDIS_SCRIPTS = {
+  /**
+   * A rate-limit bucket (D12, D15). ARGV: prefix, bucket, perMinute, perDay, now without offset,
+   * banAfter, ban ms, mode ('take' | 'peek' | 'arrange'), faults version known, then for 'arrange'
+   * minute left, day left, remaining, ban ('' | 'lift' | ms), each '' when not changed. Answers the
+   * outcome (0 allowed, 1 refused, 2 banned), the instant, the bucket's fields, the clock offset,
+   * the faults version, and the faults when their version differs from the one known.
+   */
+  quota: `
+local m = redis.call('HMGET', KEYS[1], 'gen', 'offset', 'fv', 'faults')
+if not m[1] then return -1 end
+local offset = m[2] or '0'
+local t = math.floor(tonumber(ARGV[5]) + tonumber(offset))
+local key = ARGV[1] .. 'rl:' .. m[1] .. ':' .. ARGV[2]
+local perMinute, perDay = tonumber(ARGV[3]), tonumber(ARGV[4])
+local ms = t - (t % 60000)
+local ds = t - (t % 86400000)
+local mu, du, rs, rc, bu = 0, 0, ms, 0, 0
+local b = redis.call('HMGET', key, 'ms', 'mu', 'ds', 'du', 'rs', 'rc', 'bu')
+if b[1] then
+  mu, du, rs, rc, bu = tonumber(b[2]), tonumber(b[4]), tonumber(b[5]), tonumber(b[6]), tonumber(b[7])
+  if tonumber(b[1]) ~= ms then mu = 0 end
+  if tonumber(b[3]) ~= ds then du = 0 end
+end
+local outcome = 0
+local mode = ARGV[8]
+if mode == 'take' then
+  if bu > t then
+    outcome = 2
+  elseif perMinute - mu <= 0 or perDay - du <= 0 then
+    local ws = ms
+    if perDay - du <= 0 then ws = ds end
+    if rs ~= ws then rs = ws; rc = 0 end
+    rc = rc + 1
+    if rc > tonumber(ARGV[6]) then
+      bu = t + tonumber(ARGV[7]); rc = 0; outcome = 2
+    else
+      outcome = 1
+    end
+  else
+    mu = mu + 1; du = du + 1
+  end
+elseif mode == 'arrange' then
+  local function clamp(v, limit)
+    v = math.floor(tonumber(v))
+    if v < 0 then v = 0 end
+    if v > limit then v = limit end
+    return v
+  end
+  local minute = ARGV[10]
+  if minute == '' then minute = ARGV[12] end
+  if minute ~= '' then mu = perMinute - clamp(minute, perMinute) end
+  if ARGV[11] ~= '' then
+    du = perDay - clamp(ARGV[11], perDay)
+  elseif ARGV[12] ~= '' then
+    local left = clamp(ARGV[12], perDay)
+    if perDay - du > left then left = perDay - du end
+    du = perDay - left
+  end
+  if ARGV[13] == 'lift' then
+    bu = 0; rc = 0
+  elseif ARGV[13] ~= '' then
+    bu = t + tonumber(ARGV[13])
+  end
+end
+if mode ~= 'peek' then
+  redis.call('HSET', key, 'ms', ms, 'mu', mu, 'ds', ds, 'du', du, 'rs', rs, 'rc', rc, 'bu', bu)
+  local keep = ds + 86400000 - t
+  if bu - t > keep then keep = bu - t end
+  redis.call('PEXPIRE', key, keep + 60000)
+end
+local faults = false
+if m[3] and m[3] ~= ARGV[9] then faults = m[4] end
+return {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, m[3] or '0', faults}
+`,
+
+  /** The JSON of the first ARGV[3] pets, by status ARGV[2] or all, in id order. */
+  listPets: `
+local gen = redis.call('HGET', KEYS[1], 'gen')
+if not gen then return -1 end
+local ids = ARGV[1] .. 'ids:' .. gen
+if ARGV[2] ~= '' then ids = ids .. ':' .. ARGV[2] end
+local found = redis.call('ZRANGE', ids, 0, tonumber(ARGV[3]) - 1)
+if #found == 0 then return {} end
+return redis.call('HMGET', ARGV[1] .. 'pets:' .. gen, unpack(found))
+`,
+
+  /** The JSON of pet ARGV[2], in a list: empty when there is no such pet. */
+  getPet: `
+local gen = redis.call('HGET', KEYS[1], 'gen')
+if not gen then return -1 end
+local pet = redis.call('HGET', ARGV[1] .. 'pets:' .. gen, ARGV[2])
+if not pet then return {} end
+return {pet}
+`,
+
+  /**
+   * Stores a pet: ARGV prefix, id ('' assigns the next one), its JSON without the id, status (''
+   * for none). The id goes first into the stored JSON, so reads answer the text as stored. An id
+   * beyond every assigned one moves the next id past it. Answers the id.
+   */
+  putPet: `
+local gen = redis.call('HGET', KEYS[1], 'gen')
+if not gen then return -1 end
+local prefix = ARGV[1]
+local pets = prefix .. 'pets:' .. gen
+local ids = prefix .. 'ids:' .. gen
+local id = ARGV[2]
+if id == '' then
+  id = tostring(redis.call('HINCRBY', KEYS[1], 'nextId', 1) - 1)
+else
+  local old = redis.call('HGET', pets, id)
+  if old then
+    local status = cjson.decode(old).status
+    if status then redis.call('ZREM', ids .. ':' .. status, id) end
+  elseif tonumber(id) >= tonumber(redis.call('HGET', KEYS[1], 'nextId')) then
+    redis.call('HSET', KEYS[1], 'nextId', tonumber(id) + 1)
+  end
+end
+redis.call('HSET', pets, id, '{"id":' .. id .. ',' .. string.sub(ARGV[3], 2))
+redis.call('ZADD', ids, id, id)
+if ARGV[4] ~= '' then redis.call('ZADD', ids .. ':' .. ARGV[4], id, id) end
+return tonumber(id)
+`,
+
+  /**
+   * Makes generation ARGV[2] the current one, filled with the seeded pets: ARGV prefix, generation,
+   * seed, pets, 'reset' or 'seed', '1' to put the clock back, then the statuses. Seeding keeps a
+   * generation already there (another process was first); a reset drops the previous one.
+   * Answers the generation in force.
+   */
+  switchGeneration: `
+local prefix, gen = ARGV[1], ARGV[2]
+local old = redis.call('HGET', KEYS[1], 'gen')
+local function drop(g)
+  redis.call('UNLINK', prefix .. 'pets:' .. g, prefix .. 'ids:' .. g)
+  for i = 7, #ARGV do redis.call('UNLINK', prefix .. 'ids:' .. g .. ':' .. ARGV[i]) end
+end
+if ARGV[5] == 'seed' and old then
+  drop(gen)
+  return old
+end
+redis.call('HSET', KEYS[1], 'gen', gen, 'seed', ARGV[3], 'pets', ARGV[4], 'nextId', tonumber(ARGV[4]) + 1)
+if ARGV[6] == '1' then redis.call('HSET', KEYS[1], 'offset', '0') end
+if old and old ~= gen then drop(old) end
+return gen
+`,
+
+  /** Appends answered requests (ARGV[2…], JSON, oldest first) to the log KEYS[1], keeping the last ARGV[1]. */
+  logRequests: `
+redis.call('LPUSH', KEYS[1], unpack(ARGV, 2))
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+return 1
+`,
+} as const

@@ -1,0 +1,182 @@
+import { mkdir } from 'node:fs/promises'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { launchChromium } from '../support/launch-chromium.js'
+import { startCli, type CliProcess } from '../support/start-cli.js'
+import { usePageChecks } from '../support/use-page-checks.js'
+
+// The pages the Node server serves, in Debian's headless Chromium: the front door, the reference
+// (Swagger UI) and the dashboard, with their real Content-Security-Policy.
+const TOKEN = 'admin-token-for-browser'
+const HOSTILE = '<img src=x onerror=document.body.dataset.xss=1>'
+let cli: CliProcess
+let browser: Browser
+let origin: string
+const checks = usePageChecks()
+
+beforeAll(async () => {
+  cli = await startCli(['--log', 'off', '--admin-token', TOKEN, '--pets', '5', '--now', '2030-01-01T10:00:05Z'])
+  origin = cli.url.replace(/\/v1$/, '')
+  browser = await launchChromium()
+  await mkdir('test-results', { recursive: true })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await cli?.stop()
+})
+
+async function open(path: string, width = 1280): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height: 900 } })
+  checks.watch(page)
+  await page.goto(`${origin}${path}`)
+  return page
+}
+
+/** A request to the API from outside the pages, as a frontend under test would make it. */
+async function api(path: string, key: string, init: RequestInit = {}): Promise<Response> {
+  const response = await fetch(`${cli.url}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...init.headers },
+  })
+  checks.contract.check(init.method ?? 'GET', `${cli.url}${path}`, response)
+  return response
+}
+
+async function screenshots(page: Page, name: string): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.screenshot({ path: `test-results/${name}-${width}.png`, fullPage: true })
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+}
+
+it('shows the front door with the base URL and the demo keys, accessibly', async () => {
+  const page = await open('/')
+  expect(await page.textContent('#base-url')).toBe(cli.url)
+  expect(await page.$$eval('table.keys tbody tr td:first-child', (cells) => cells.map((cell) => cell.textContent))).toEqual([
+    'free',
+    'pro',
+    'business',
+    'enterprise',
+  ])
+  expect(await checks.accessibility(page)).toEqual([])
+  await screenshots(page, 'front-door')
+  await checks.settled()
+  await page.close()
+})
+
+it("runs the reference's Try it out against this sandbox with the demo key filled in, hostile names staying text", async () => {
+  expect((await api('/pets', 'sandbox-enterprise-key', { method: 'POST', body: JSON.stringify({ name: HOSTILE, categoryId: 1 }) })).status).toBe(201)
+  const page = await open('/reference')
+  await page.waitForSelector('body[data-ready="true"]')
+  expect(await checks.accessibility(page)).toEqual([])
+  await screenshots(page, 'reference')
+
+  await page.click('#operations-pets-listPets .opblock-summary-control')
+  const tryItOut = page.locator('#operations-pets-listPets button.try-out__btn')
+  if ((await tryItOut.textContent())?.includes('Try it out')) await tryItOut.click()
+  const sent = page.waitForRequest((request) => request.url().startsWith(`${cli.url}/pets`))
+  await page.click('#operations-pets-listPets button.execute')
+  const request = await sent
+  expect(request.headers().authorization).toBe('Bearer sandbox-free-key')
+  const response = await request.response()
+  expect(response?.status()).toBe(200)
+  await page.waitForSelector('#operations-pets-listPets .live-responses-table tbody .response-col_status')
+  expect((await page.textContent('#operations-pets-listPets .live-responses-table tbody .response-col_status'))?.trim()).toBe('200')
+  await page.waitForFunction((name) => document.querySelector('#operations-pets-listPets .live-responses-table')?.textContent?.includes(name), HOSTILE)
+  expect(await page.$$('img[src="x"]')).toEqual([])
+  expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined()
+  await checks.settled()
+  await page.close()
+})
+
+it('asks for the admin token, keeps it in sessionStorage only, and refuses a wrong one', async () => {
+  const page = await open('/__sandbox/')
+  await page.fill('#token', 'not-the-admin-token')
+  await page.click('#login button[type="submit"]')
+  await page.waitForFunction(() => document.getElementById('login-error')?.textContent !== '')
+  expect(await page.textContent('#login-error')).toBe('That token was refused.')
+  await page.fill('#token', TOKEN)
+  await page.click('#login button[type="submit"]')
+  await page.waitForSelector('body[data-live="true"]')
+  expect(page.url()).toBe(`${origin}/__sandbox/`)
+  expect(await page.evaluate(() => sessionStorage.getItem('petstore-sandbox-admin-token'))).toBe(TOKEN)
+  expect(await page.evaluate(() => document.cookie)).toBe('')
+  expect(await page.content()).not.toContain(TOKEN)
+  await checks.settled()
+  await page.close()
+})
+
+it('shows requests as they happen, the key bar moving, a 429 once the quota is spent, 410 past the sunset, faults, and an empty log after reset', async () => {
+  const page = await open('/__sandbox/')
+  await page.fill('#token', TOKEN)
+  await page.click('#login button[type="submit"]')
+  await page.waitForSelector('body[data-live="true"]')
+  const free = await page.evaluate(() => document.querySelector('#keys-table tbody tr')?.getAttribute('data-key'))
+  expect(free).toMatch(/^sand…#[0-9a-f]{4}$/)
+  const used = () => page.getAttribute(`progress[aria-label="Used this minute by ${free}"]`, 'value')
+  const before = Number(await used())
+
+  // Pushed as it happens: the row is there without a reload.
+  expect((await api('/pets?limit=2', 'sandbox-free-key')).status).toBe(200)
+  await page.waitForSelector('#log-table tbody tr[data-status="200"]')
+  expect(await page.textContent('#log-table tbody tr:first-child td:nth-child(4)')).toBe('/v1/pets?limit=2')
+  await page.waitForFunction(([selector, value]) => Number(document.querySelector(selector!)?.getAttribute('value')) > Number(value), [
+    `progress[aria-label="Used this minute by ${free}"]`,
+    String(before),
+  ] as const)
+
+  // A hostile Authorization and path stay text in the log.
+  await fetch(`${cli.url}/pets/'%22%3E%3Cimg%20src=x%3E`, { headers: { authorization: 'Bearer <img/src=x/onerror=document.body.dataset.xss=1>' } })
+  await page.waitForSelector('#log-table tbody tr[data-status="400"], #log-table tbody tr[data-status="401"]')
+  expect(await page.$$('img[src="x"]')).toEqual([])
+
+  // Spend the quota from the dashboard, then the next request is a 429 in the log.
+  const row = page.locator(`#keys-table tbody tr[data-key="${free}"]`)
+  await row.locator('input[type="number"]').fill('0')
+  await row.getByRole('button', { name: 'Set remaining' }).click()
+  await page.waitForFunction(() => document.getElementById('message')?.textContent?.endsWith('0 left'))
+  expect((await api('/pets', 'sandbox-free-key')).status).toBe(429)
+  await page.waitForSelector('#log-table tbody tr[data-status="429"]')
+  await page.selectOption('#filter-status', '429')
+  expect(await page.$$eval('#log-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-status')))).toEqual(['429'])
+  await page.selectOption('#filter-status', '')
+
+  // Change the plan: the next answer says the new limit.
+  await row.locator('select').selectOption('pro')
+  await row.getByRole('button', { name: 'Change plan' }).click()
+  await page.waitForFunction(() => document.getElementById('message')?.textContent?.includes('is now on pro'))
+  expect((await api('/pets?limit=1', 'sandbox-free-key')).headers.get('x-ratelimit-limit')).toBe('300')
+
+  // Past the sunset, getPet is gone.
+  await page.click('#past-sunset')
+  await page.waitForFunction(() => document.getElementById('clock-now')?.textContent?.startsWith('2030-12-06'))
+  expect((await api('/pets/1', 'sandbox-enterprise-key')).status).toBe(410)
+  await page.waitForSelector('#log-table tbody tr[data-status="410"]')
+
+  // Faults for one operation: on, seen in the log, then off.
+  const faults = page.locator('#faults-table tbody tr', { hasText: 'listPets' })
+  await faults.locator('input[aria-label="listPets error rate"]').fill('1')
+  await faults.getByRole('button', { name: 'On' }).click()
+  await page.waitForFunction(() => document.getElementById('message')?.textContent === 'faults on for listPets')
+  expect([500, 503]).toContain((await api('/pets', 'sandbox-enterprise-key')).status)
+  await page.waitForSelector('#log-table tbody tr:first-child td:nth-child(7):text-matches("error=50[03]")')
+  await page.locator('#faults-table tbody tr', { hasText: 'listPets' }).getByRole('button', { name: 'Off' }).click()
+  await page.waitForFunction(() => document.getElementById('message')?.textContent === 'faults off for listPets')
+  expect((await api('/pets', 'sandbox-enterprise-key')).status).toBe(200)
+
+  expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined()
+  expect(await checks.accessibility(page)).toEqual([])
+  await screenshots(page, 'dashboard')
+
+  await page.click('#reset')
+  await page.waitForFunction(() => document.getElementById('message')?.textContent === 'reset done')
+  expect(await page.$$('#log-table tbody tr')).toEqual([])
+  await checks.settled()
+  await page.close()
+
+  expect(checks.contract.count()).toBeGreaterThan(0)
+  expect(checks.admin.count()).toBeGreaterThan(0)
+  expect(checks.cspViolations).toEqual([])
+})

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createAdminContractChecker } from '../support/admin-contract.js'
+import { createContractChecker } from '../support/contract-checker.js'
+import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
+import { startRedis, type RedisServer } from '../support/start-redis.js'
+
+// `--workers <n>`: n processes on one port, one sandbox through Redis.
+const contract = createContractChecker()
+const adminContract = createAdminContractChecker()
+const ADMIN_TOKEN = 'admin-token-for-worker-tests'
+let redis: RedisServer
+let cli: CliProcess
+
+beforeAll(async () => {
+  redis = await startRedis()
+  cli = await startCli(['--log', 'off', '--redis', redis.url, '--workers', '2', '--admin-token', ADMIN_TOKEN])
+})
+afterAll(async () => {
+  await cli?.stop()
+  await redis?.remove()
+})
+
+it('serves one port from two workers that keep one quota: a burst over many connections gets exactly 60', async () => {
+  expect(cli.output()).toContain('2 worker processes serve this port')
+  // The top of a minute, so the window cannot roll over during the burst.
+  const clock = `${cli.url.replace(/\/v1$/, '')}/__sandbox/clock`
+  const moved = await fetch(clock, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ set: '2030-01-01T00:00:00Z' }),
+  })
+  adminContract.check('POST', clock, moved)
+  expect(moved.status).toBe(200)
+  const responses = await Promise.all(
+    Array.from({ length: 100 }, async () => {
+      const url = `${cli.url}/pets?limit=1`
+      // A connection each, so the primary hands them to both workers.
+      const response = await fetch(url, { headers: { authorization: 'Bearer sandbox-free-key', connection: 'close' } })
+      contract.check('GET', url, response)
+      return response
+    }),
+  )
+  expect(responses.filter((response) => response.status === 200)).toHaveLength(60)
+  expect(responses.filter((response) => response.status === 429)).toHaveLength(40)
+})
+
+it('stops every worker on SIGTERM and exits 0', async () => {
+  const other = await startCli(['--log', 'off', '--redis', redis.url, '--redis-prefix', 'stopping:', '--workers', '2'])
+  expect(await other.stop('SIGTERM')).toEqual({ code: 0, signal: null })
+})
+
+it('refuses --workers without --redis, in one line', async () => {
+  const refused = await runCli(['start', '--port', '0', '--workers', '2'])
+  expect(refused.code).toBe(1)
+  expect(refused.stderr.trim().split('\n')).toEqual(['error: --workers requires --redis: the workers share their state through it'])
+})
