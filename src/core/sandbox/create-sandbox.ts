@@ -328,12 +328,17 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     },
     apiKeys,
     onRequest: localLog.subscribe,
-    async reset(options = {}) {
-      if (options.clock === true) await clock.reset()
-      await rateLimiter.clear()
-      localLog.clear()
-      faults.restart()
-      return tracked(store.reset())
+    reset(options = {}) {
+      // Not ready from the call on, not only once the store starts over.
+      return tracked(
+        (async () => {
+          if (options.clock === true) await clock.reset()
+          await rateLimiter.clear()
+          localLog.clear()
+          faults.restart()
+          await store.reset()
+        })(),
+      )
     },
     ready: store.ready,
     readiness: readiness.current,
