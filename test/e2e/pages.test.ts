@@ -95,8 +95,9 @@ it('answers / with the front door: HTML for browsers, JSON for Accept: applicati
     '/reference',
     '/openapi.yaml',
     '/openapi.json',
+    '/healthz',
+    '/readyz',
     '/__sandbox/',
-    '/__sandbox/health',
   ])
   // The pages spent nothing: the free key's whole minute is still there.
   expect((await call('/pets?limit=1', { key: 'sandbox-free-key' })).headers.get('x-ratelimit-remaining')).toBe('59')
@@ -183,7 +184,7 @@ it('without demo keys or an admin token: no keys on the front door or in the ref
     contract.check('GET', door.url, door)
     const json = await door.json()
     expect(json.demoKeys).toBeUndefined()
-    expect(Object.keys(json.links)).toEqual(['reference', 'openapiYaml', 'openapiJson'])
+    expect(Object.keys(json.links)).toEqual(['reference', 'openapiYaml', 'openapiJson', 'healthz', 'readyz'])
     const reference = await fetch(`${base}/reference`)
     contract.check('GET', reference.url, reference)
     const text = await reference.text()

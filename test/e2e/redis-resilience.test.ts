@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis'
 import { afterEach, expect, it } from 'vitest'
+import { createAdminContractChecker } from '../support/admin-contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
 import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
 import { startRedis, type RedisServer } from '../support/start-redis.js'
@@ -7,6 +8,7 @@ import { startRedis, type RedisServer } from '../support/start-redis.js'
 // What happens around Redis: restarts, outages, disagreements and durability
 // (docs/reliability.md#redis-trouble, docs/running-for-a-team.md#durability).
 const contract = createContractChecker()
+const adminContract = createAdminContractChecker()
 const cleanup: Array<() => Promise<unknown>> = []
 afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step()
@@ -32,6 +34,14 @@ async function call(cli: CliProcess, path: string, init: RequestInit = {}): Prom
   })
   contract.check(init.method ?? 'GET', url, response)
   return response
+}
+
+/** The replica's readiness probe, outside /v1: 503 while it cannot serve. */
+async function readyz(cli: CliProcess): Promise<number> {
+  const url = `${cli.url.replace(/\/v1$/, '')}/readyz`
+  const response = await fetch(url, { signal: AbortSignal.timeout(2_000) })
+  adminContract.check('GET', url, response)
+  return response.status
 }
 
 const create = (cli: CliProcess, name: string) => call(cli, '/pets', { method: 'POST', body: JSON.stringify({ name, categoryId: 1 }) })
@@ -69,6 +79,8 @@ it('answers 503 with Retry-After while Redis is away, stays up, and serves again
       expect(await response.json()).toMatchObject({ code: 'service_unavailable', status: 503 })
     }
   }
+  // A load balancer takes the replica out meanwhile: its readiness names the trouble.
+  expect(await readyz(cli)).toBe(503)
   expect(cli.child.exitCode).toBeNull()
   // Redis comes back empty (this one persists nothing): the replicas seed it again by themselves,
   // once between them, however many requests notice at the same moment.
@@ -80,6 +92,7 @@ it('answers 503 with Retry-After while Redis is away, stays up, and serves again
     statuses = burst.map((response) => response.status)
   }
   expect(statuses).toEqual(Array(10).fill(200))
+  expect(await readyz(cli)).toBe(200)
   const client = new Redis(redis.url)
   expect(await client.get('petstore-sandbox:generations')).toBe('1')
   client.disconnect()

@@ -311,6 +311,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const readiness = createReadiness([{ name: 'store', notReady: () => (filling > 0 ? 'seeding the pets' : undefined) }])
   const storage = resolved.storage
   if (storage?.notReady) readiness.add({ name: 'storage', notReady: () => storage.notReady?.() })
+  if (shared) readiness.add({ name: 'shared state', notReady: () => shared.notReady() })
 
   const keyNamed = (key: string): ApiKey => {
     const found = keyRing.find(key)

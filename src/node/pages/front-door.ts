@@ -30,12 +30,9 @@ export function frontDoor({ version, origin, demoKeys, dashboard }: FrontDoorInp
       reference: { href: '/reference', title: 'Interactive API reference' },
       openapiYaml: { href: '/openapi.yaml', title: 'OpenAPI document (YAML)' },
       openapiJson: { href: '/openapi.json', title: 'OpenAPI document (JSON)' },
-      ...(dashboard
-        ? {
-            dashboard: { href: '/__sandbox/', title: 'Dashboard (admin token)' },
-            health: { href: '/__sandbox/health', title: 'Health probe (admin token)' },
-          }
-        : {}),
+      healthz: { href: '/healthz', title: 'Liveness probe (no key)' },
+      readyz: { href: '/readyz', title: 'Readiness probe (no key)' },
+      ...(dashboard ? { dashboard: { href: '/__sandbox/', title: 'Dashboard (admin token)' } } : {}),
     },
   }
 }
