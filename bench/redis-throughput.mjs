@@ -7,7 +7,7 @@ import { createConnection } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { AUTHORIZATION, SANDBOX_BIN, answers200, freePort, median, spawnServer } from './support.mjs'
+import { AUTHORIZATION, SANDBOX_BIN, answers200, freePort, median, spawnServer, summarizeRounds } from './support.mjs'
 
 const LIST = '/v1/pets?limit=20'
 
@@ -40,16 +40,7 @@ export async function measureRedisThroughput(plan) {
     for (const server of Object.values(running)) await server.stop()
     await redis.stop()
   }
-  const summary = {}
-  for (const [name, figures] of Object.entries(rounds)) {
-    summary[name] = {
-      rps: median(figures.map((f) => f.rps)),
-      p50Ms: median(figures.map((f) => f.p50)),
-      p99Ms: median(figures.map((f) => f.p99)),
-      rounds: figures.map((f) => Math.round(f.rps)),
-      redisCommandsPerRequest: median(figures.map((f) => f.redisCommandsPerRequest)),
-    }
-  }
+  const summary = summarizeRounds(rounds, ['redisCommandsPerRequest'])
   const ratio = (a, b) => median(rounds[a].map((f, i) => f.rps / rounds[b][i].rps))
   return { ...summary, ratios: { redisOverMemory: ratio('redis', 'memory'), workersOverMemory: ratio('workers', 'memory') } }
 }

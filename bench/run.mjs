@@ -21,6 +21,7 @@ import {
   residentBytes,
   runScript,
   spawnServer,
+  summarizeRounds,
   writeKeysFile,
 } from './support.mjs'
 import { measureColdStart } from './cold-start-library.mjs'
@@ -143,16 +144,7 @@ async function httpThroughput() {
   } finally {
     for (const name of names) await running[name].stop()
   }
-  const summary = {}
-  for (const [name, figures] of Object.entries(rounds)) {
-    summary[name] = {
-      rps: median(figures.map((f) => f.rps)),
-      p50Ms: median(figures.map((f) => f.p50)),
-      p99Ms: median(figures.map((f) => f.p99)),
-      rounds: figures.map((f) => Math.round(f.rps)),
-      cpuUsPerRequest: figures[0]?.cpuUsPerRequest === undefined ? undefined : median(figures.map((f) => f.cpuUsPerRequest)),
-    }
-  }
+  const summary = summarizeRounds(rounds, ['cpuUsPerRequest'])
   // Ratios per round (servers of one round ran back to back), then their median.
   const ratio = (a, b) => median(rounds[a].map((f, i) => f.rps / rounds[b][i].rps))
   // The same ratios from server CPU per request (b's CPU / a's CPU: work per request, inverted).

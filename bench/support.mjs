@@ -118,3 +118,25 @@ export function cpuMs(pid) {
     return undefined
   }
 }
+
+/**
+ * The medians of load rounds per server (`rps`, `p50Ms`, `p99Ms`, and the rounds' rps), plus the
+ * median of each extra per-round figure named in `extras`.
+ *
+ * @param {Record<string, Array<Record<string, number>>>} rounds
+ * @param {string[]} [extras]
+ */
+export function summarizeRounds(rounds, extras = []) {
+  /** @type {Record<string, Record<string, unknown>>} */
+  const summary = {}
+  for (const [name, figures] of Object.entries(rounds)) {
+    summary[name] = {
+      rps: median(figures.map((f) => f.rps)),
+      p50Ms: median(figures.map((f) => f.p50)),
+      p99Ms: median(figures.map((f) => f.p99)),
+      rounds: figures.map((f) => Math.round(f.rps)),
+      ...Object.fromEntries(extras.map((extra) => [extra, figures[0]?.[extra] === undefined ? undefined : median(figures.map((f) => f[extra]))])),
+    }
+  }
+  return summary
+}

@@ -2,33 +2,10 @@ import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { createContractChecker } from '../support/contract-checker.js'
-import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
+import { useStateFileCalls } from '../support/state-file-calls.js'
+import { runCli, startCli } from '../support/start-cli.js'
 
-const contract = createContractChecker()
-const KEY = 'sandbox-enterprise-key'
-
-async function stateFile(): Promise<string> {
-  return join(await mkdtemp(join(tmpdir(), 'petstore-state-')), 'state.jsonl')
-}
-
-async function create(cli: CliProcess, name: string): Promise<Response> {
-  const url = `${cli.url}/pets`
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, categoryId: 2 }),
-  })
-  contract.check('POST', url, response)
-  return response
-}
-
-async function getPet(cli: CliProcess, id: number): Promise<Response> {
-  const url = `${cli.url}/pets/${id}`
-  const response = await fetch(url, { headers: { authorization: `Bearer ${KEY}` } })
-  contract.check('GET', url, response)
-  return response
-}
+const { stateFile, create, getPet } = useStateFileCalls('petstore-state-')
 
 it('keeps created pets across a restart, and ids continue above them', async () => {
   const file = await stateFile()

@@ -1,34 +1,10 @@
-import { chmod, mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { createContractChecker } from '../support/contract-checker.js'
-import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
+import { useStateFileCalls } from '../support/state-file-calls.js'
+import { runCli, startCli } from '../support/start-cli.js'
 
-const contract = createContractChecker()
-const KEY = 'sandbox-enterprise-key'
-
-async function stateFile(): Promise<string> {
-  return join(await mkdtemp(join(tmpdir(), 'petstore-lock-')), 'state.jsonl')
-}
-
-async function create(cli: CliProcess, name: string): Promise<Response> {
-  const url = `${cli.url}/pets`
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, categoryId: 2 }),
-  })
-  contract.check('POST', url, response)
-  return response
-}
-
-async function getPet(cli: CliProcess, id: number): Promise<Response> {
-  const url = `${cli.url}/pets/${id}`
-  const response = await fetch(url, { headers: { authorization: `Bearer ${KEY}` } })
-  contract.check('GET', url, response)
-  return response
-}
+const { stateFile, create, getPet } = useStateFileCalls('petstore-lock-')
 
 it('refuses a second process on a state file a live one holds, naming its pid, and leaves the file alone', async () => {
   const file = await stateFile()

@@ -1,6 +1,7 @@
 import type { Exchange } from '../verify/exchange.js'
 import { decodeBody } from './decode-body.js'
 import type { UpstreamAnswer } from './forward-request.js'
+import { parseJsonBody } from '../verify/parse-json-body.js'
 
 /** A forwarded request and the upstream's answer, as the promises judge it (verify's Exchange). */
 export function toExchange(
@@ -21,20 +22,11 @@ export function toExchange(
     path: request.apiPath,
     query: request.target.searchParams,
     credential: request.hasKey ? 'key' : 'none',
-    ...(request.method === 'POST' || sent !== '' ? { requestBody: parseJson(sent) ?? sent } : {}),
+    ...(request.method === 'POST' || sent !== '' ? { requestBody: parseJsonBody(sent) ?? sent } : {}),
     status: answer.status,
     headers,
     bodyText,
-    body: parseJson(bodyText),
+    body: parseJsonBody(bodyText),
     receivedAt,
-  }
-}
-
-function parseJson(text: string): unknown {
-  if (text === '') return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
   }
 }

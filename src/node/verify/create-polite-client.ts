@@ -2,6 +2,7 @@ import type { Exchange } from './exchange.js'
 import { VerifyConnectionError } from './verify-connection-error.js'
 import { retryAfterSeconds } from './retry-after-seconds.js'
 import { WRONG_KEY } from './wrong-key.js'
+import { parseJsonBody } from './parse-json-body.js'
 
 export interface PoliteClientOptions {
   /** The API base, e.g. `https://staging.animal-store.example/v1`, without a trailing slash. */
@@ -75,7 +76,7 @@ export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, reque
       status: response.status,
       headers: responseHeaders,
       bodyText,
-      body: parseJson(bodyText),
+      body: parseJsonBody(bodyText),
       receivedAt: now(),
     }
     await onExchange(exchange)
@@ -100,15 +101,6 @@ export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, reque
 }
 
 export type PoliteClient = ReturnType<typeof createPoliteClient>
-
-function parseJson(text: string): unknown {
-  if (text === '') return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
 
 function describeFailure(error: unknown, timeoutMs: number): string {
   if ((error as Error).name === 'TimeoutError') return `no answer within ${timeoutMs} ms`
