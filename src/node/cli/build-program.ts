@@ -7,10 +7,10 @@ import { createRequestLogger, type LogFormat } from './create-request-logger.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { formatBanner } from './format-banner.js'
 import { runWorkers } from './run-workers.js'
-import { openStateFile, type StateFile } from '../persistence/open-state-file.js'
+import type { StateFile } from '../persistence/open-state-file.js'
 import { openKeyFile } from '../persistence/open-key-file.js'
 import { createPagesListener } from '../pages/create-pages-listener.js'
-import { connectRedisState, DEFAULT_REDIS_PREFIX } from '../redis/connect-redis-state.js'
+import { DEFAULT_REDIS_PREFIX } from '../redis/default-redis-prefix.js'
 import type { SharedState } from '../../core/state/shared-state.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
@@ -115,6 +115,7 @@ export function buildProgram(io: ProgramIo): Command {
         if (options.workers > 1 && cluster.isPrimary) {
           if (options.redis === undefined) throw new ConfigError('--workers requires --redis: the workers share their state through it')
           // Checked once here, so an unreachable Redis is one line rather than one per worker.
+          const { connectRedisState } = await import('../redis/connect-redis-state.js')
           await (await connectRedisState({ url: options.redis, prefix: options.redisPrefix })).close()
           await runWorkers(options.workers, io)
         } else {
@@ -163,9 +164,12 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
     // The clock of a shared sandbox belongs to all its processes: a restarted one must not move it.
     if (options.now !== undefined) throw new ConfigError('--now cannot be combined with --redis: move the shared clock through the admin API')
     if (options.state !== undefined) throw new ConfigError('--state cannot be combined with --redis: the pets live in Redis')
+    // Loaded only when asked for, as is the state file's lock: a plain start pays for neither.
+    const { connectRedisState } = await import('../redis/connect-redis-state.js')
     shared = await connectRedisState({ url: options.redis, prefix: options.redisPrefix })
   }
   if (options.state !== undefined) {
+    const { openStateFile } = await import('../persistence/open-state-file.js')
     stateFile = await openStateFile(options.state, {
       seed: options.seed,
       pets: options.pets,

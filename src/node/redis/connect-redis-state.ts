@@ -8,9 +8,10 @@ import { createRedisRequestLog } from './create-redis-request-log.js'
 import { createRedisRateLimits, type SharedNews } from './create-redis-rate-limits.js'
 import { redisKeys } from './redis-keys.js'
 import { redisScriptsClient } from './redis-scripts-client.js'
+import { DEFAULT_REDIS_PREFIX } from './default-redis-prefix.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
-export const DEFAULT_REDIS_PREFIX = 'petstore-sandbox:'
+export { DEFAULT_REDIS_PREFIX }
 
 export interface RedisStateOptions {
   /** e.g. `redis://127.0.0.1:6379`, `rediss://user:password@host:6380/2`. */
