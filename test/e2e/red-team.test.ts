@@ -27,6 +27,17 @@ async function checked(method: string, path: string, answer: RawResponse | undef
   return answer!
 }
 
+/** A raw POST /v1/pets with the key, a JSON content type and one more header, checked against the contract. */
+async function postPet(header: [string, string], body: string): Promise<RawResponse> {
+  const request = rawRequest({
+    method: 'POST',
+    target: '/v1/pets',
+    headers: [['Authorization', `Bearer ${KEY}`], ['Content-Type', 'application/json'], header],
+    body,
+  })
+  return checked('POST', '/v1/pets', await rawExchange(cli.url, request))
+}
+
 const names = async () => {
   const answer = await checked(
     'GET',
@@ -58,23 +69,7 @@ it('answers a pipelined valid POST before refusing the malformed request after i
 
 it('answers Expect it does not know with a 417 Error body and the rate-limit headers, storing nothing', async () => {
   const before = await names()
-  const answer = await checked(
-    'POST',
-    '/v1/pets',
-    await rawExchange(
-      cli.url,
-      rawRequest({
-        method: 'POST',
-        target: '/v1/pets',
-        headers: [
-          ['Authorization', `Bearer ${KEY}`],
-          ['Content-Type', 'application/json'],
-          ['Expect', 'nope'],
-        ],
-        body: '{"name":"Expected","categoryId":1}',
-      }),
-    ),
-  )
+  const answer = await postPet(['Expect', 'nope'], '{"name":"Expected","categoryId":1}')
   expect(answer.status).toBe(417)
   expect(JSON.parse(answer.body.toString())).toEqual({
     code: 'expectation_failed',
@@ -86,23 +81,7 @@ it('answers Expect it does not know with a 417 Error body and the rate-limit hea
 
 it('refuses Transfer-Encoding gzip, chunked instead of reading it as plain chunked', async () => {
   const before = await names()
-  const answer = await checked(
-    'POST',
-    '/v1/pets',
-    await rawExchange(
-      cli.url,
-      rawRequest({
-        method: 'POST',
-        target: '/v1/pets',
-        headers: [
-          ['Authorization', `Bearer ${KEY}`],
-          ['Content-Type', 'application/json'],
-          ['Transfer-Encoding', 'gzip, chunked'],
-        ],
-        body: '1e\r\n{"name":"Gzipped","categoryId":1}\r\n0\r\n\r\n',
-      }),
-    ),
-  )
+  const answer = await postPet(['Transfer-Encoding', 'gzip, chunked'], '1e\r\n{"name":"Gzipped","categoryId":1}\r\n0\r\n\r\n')
   expect(answer.status).toBe(400)
   expect(JSON.parse(answer.body.toString()).message).toBe('Transfer-Encoding "gzip, chunked" is not supported; send chunked alone')
   expect(await names()).toEqual(before)
