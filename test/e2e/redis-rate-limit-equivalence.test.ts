@@ -19,7 +19,7 @@ let shared: SharedState
 beforeAll(async () => {
   redis = await startRedis()
   shared = await connectRedisState({ url: redis.url, prefix: 'equivalence:' })
-  await shared.pets({ seed: 1, pets: 0, draw: () => [] }).start()
+  await shared.pets({ seed: 1, pets: 0, draw: () => [] }, { maxPets: 0 }).start()
 })
 afterAll(async () => {
   await shared?.close()

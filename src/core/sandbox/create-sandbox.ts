@@ -254,7 +254,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const router = createRouter(openapiDocument)
   const seed = () => seedPets(resolved.seed, resolved.pets)
   const store: PetRepository = shared
-    ? shared.pets({ seed: resolved.seed, pets: resolved.pets, draw: seed })
+    ? shared.pets({ seed: resolved.seed, pets: resolved.pets, draw: seed }, { maxPets: resolved.maxPets })
     : createPetStore({ seed, maxPets: resolved.maxPets, ...(resolved.storage ? { storage: resolved.storage } : {}) })
   const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: shared?.keys ?? resolved.keyStorage, adminToken: resolved.adminToken })
   const keyRing = apiKeys.ring
@@ -269,7 +269,8 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const faults = shared ? followSharedFaults(injector, shared) : injector
   const localLog = createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
   const sharedLog = shared?.requestLog(resolved.requestLogSize)
-  // With shared state the log lives there; this process still tells its own watchers (onRequest).
+  // With shared state the log lives there; this process tells its own watchers (onRequest) of its
+  // own entries at once, and the shared log brings them the other processes' entries.
   const requestLog = sharedLog
     ? {
         record(record: RequestRecord) {
@@ -328,13 +329,23 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
       return keyRing.keys
     },
     apiKeys,
-    onRequest: localLog.subscribe,
+    onRequest: sharedLog
+      ? (listener) => {
+          const stopLocal = localLog.subscribe(listener)
+          const stopOthers = sharedLog.watchOthers(listener)
+          return () => {
+            stopLocal()
+            stopOthers()
+          }
+        }
+      : localLog.subscribe,
     reset(options = {}) {
       // Not ready from the call on, not only once the store starts over.
       return tracked(
         (async () => {
           if (options.clock === true) await clock.reset()
           await rateLimiter.clear()
+          // A shared log is emptied by the store's reset, in the step that switches the pets.
           localLog.clear()
           faults.restart()
           await store.reset()

@@ -30,6 +30,12 @@ export interface SharedSandbox {
     reset(): Promise<void>
   }
   readonly keys: readonly ApiKey[]
+  /**
+   * Calls `listener` with each request answered by any process sharing the state, masked as in
+   * `requests()`; returns the function that stops it. Another process's requests arrive a moment
+   * after they were answered (they travel in batches).
+   */
+  onRequest(listener: (entry: RequestLogEntry) => void): () => void
   reset(options?: { clock?: boolean }): Promise<void>
   /** Resolves once the shared pets are seeded; rejects (ConfigError) when they were seeded otherwise. */
   ready(): Promise<void>

@@ -22,7 +22,8 @@ export interface PetSeeding {
 export interface SharedState {
   /** A short name of where the state lives, for the banner, e.g. `redis://127.0.0.1:6379`. */
   readonly where: string
-  pets(seeding: PetSeeding): PetRepository
+  /** `maxPets` bounds the pets stored across every process: a create beyond it is refused (D23). */
+  pets(seeding: PetSeeding, limits: { maxPets: number }): PetRepository
   /** `source` is the time source without the shared clock offset, which the backend adds. */
   rateLimits(policy: { source: () => number; banAfter: number; banSeconds: number }): RateLimitBackend
   readonly clockOffset: ClockOffset
@@ -32,13 +33,22 @@ export interface SharedState {
     set(faults: ResolvedFaults): Promise<void>
   }
   /** The last `capacity` answered requests of every process, masked as the sandbox shows them. */
-  requestLog(capacity: number): {
-    record(entry: RequestLogEntry): void
-    last(limit: number | undefined): MaybePromise<RequestLogEntry[]>
-  }
+  requestLog(capacity: number): SharedRequestLog
   /** Keys added, re-planned or revoked at runtime, followed by every process (docs/decisions.md#d22). */
   readonly keys?: KeyStorage
   /** Why the shared state cannot serve right now (Redis unreachable), or undefined: for readiness probes. */
   notReady(): string | undefined
   close(): Promise<void>
+}
+
+/** The request log of every process sharing the state. */
+export interface SharedRequestLog {
+  /** Records an entry this process answered (already masked); never waits, never fails. */
+  record(entry: RequestLogEntry): void
+  last(limit: number | undefined): MaybePromise<RequestLogEntry[]>
+  /**
+   * Calls `listener` with each entry the other processes record, as they send it; this process's
+   * own entries are not repeated (the sandbox tells its watchers of them itself). Returns the stop.
+   */
+  watchOthers(listener: (entry: RequestLogEntry) => void): () => void
 }

@@ -3,8 +3,7 @@ import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { createPetSchema } from './create-pet-schema.js'
 import { createMswDataWorkaround } from './msw-data-workaround.js'
 import { storedPet } from './stored-pet.js'
-import { ErrorCode } from '../errors/error-code.js'
-import { HttpError } from '../errors/http-error.js'
+import { storageFull } from './storage-full.js'
 
 // The queries of listPets, built once: they hold no state, and building them per request showed
 // in the list request's profile (BENCHMARKS.md, "What the profiles changed").
@@ -140,9 +139,7 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
     get: (id: number): Pet | undefined => byId.get(id),
 
     async create(pet: NewPet): Promise<Pet> {
-      if (byId.size + creating >= maxPets) {
-        throw new HttpError(507, ErrorCode.storageFull, `The sandbox stores at most ${maxPets} pets and is full; nothing was stored`)
-      }
+      if (byId.size + creating >= maxPets) throw storageFull(maxPets)
       const id = nextId++
       const record = storedPet({ ...pet, id })
       creating++

@@ -76,23 +76,26 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
   let offset = 0
   let faults: ResolvedFaults | undefined
   let faultsVersion = ''
-  const [storedOffset, storedFaults, storedVersion] = await client.hmget(keys.meta, 'offset', 'faults', 'fv')
+  let generation = ''
+  const [storedOffset, storedFaults, storedVersion, storedGeneration] = await client.hmget(keys.meta, 'offset', 'faults', 'fv', 'gen')
   const onNews = (news: SharedNews) => {
     offset = Number(news.offset)
+    generation = news.generation
     if (news.faults !== null) {
       faults = JSON.parse(news.faults) as ResolvedFaults
       faultsVersion = news.faultsVersion
     }
   }
-  onNews({ offset: storedOffset ?? '0', faultsVersion: storedVersion ?? '', faults: storedFaults ?? null })
+  onNews({ offset: storedOffset ?? '0', faultsVersion: storedVersion ?? '', faults: storedFaults ?? null, generation: storedGeneration ?? '' })
 
   let reseed: () => Promise<void> = () => Promise.resolve()
+  const logs: Array<{ close(): void }> = []
   const apiKeys = await createRedisKeys({ client, meta: keys.meta })
 
   return {
     where: shown,
-    pets(seeding) {
-      const pets = createRedisPets({ client, scripts, keys, where, seeding })
+    pets(seeding, { maxPets }) {
+      const pets = createRedisPets({ client, scripts, keys, where, seeding, maxPets })
       reseed = pets.reseed
       return pets
     },
@@ -121,10 +124,15 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
       },
     },
     keys: apiKeys,
-    requestLog: (capacity) => createRedisRequestLog({ scripts, client, key: keys.log, capacity }),
+    requestLog(capacity) {
+      const log = createRedisRequestLog({ scripts, client, keys, capacity, generation: () => generation })
+      logs.push(log)
+      return log
+    },
     notReady: () => (client.status === 'ready' ? undefined : `${where} is unreachable`),
     async close() {
       apiKeys.close()
+      for (const log of logs) log.close()
       await client.quit().catch(() => client.disconnect())
     },
   }

@@ -5,6 +5,7 @@ import { ConfigError } from '../../core/errors/config-error.js'
 import type { PetSeeding } from '../../core/state/shared-state.js'
 import type { PetRepository } from '../../core/state/pet-repository.js'
 import { PET_STATUSES, type NewPet, type Pet } from '../../core/store/pet.js'
+import { storageFull } from '../../core/store/storage-full.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisKeys } from './redis-keys.js'
 import type { RedisScripts } from './redis-scripts-client.js'
@@ -21,6 +22,8 @@ export interface RedisPetsOptions {
   /** Where the state lives, for the message of a disagreeing seed. */
   where: string
   seeding: PetSeeding
+  /** The most pets stored at once, over every process: a create beyond it is refused (D23). */
+  maxPets: number
 }
 
 /**
@@ -28,7 +31,7 @@ export interface RedisPetsOptions {
  * generation. Seeded once: the first process to take the seeding lease fills a new generation and
  * switches to it; the others wait for it and seed nothing (docs/decisions.md#d21).
  */
-export function createRedisPets({ client, scripts, keys, where, seeding }: RedisPetsOptions): PetRepository & { reseed(): Promise<void> } {
+export function createRedisPets({ client, scripts, keys, where, seeding, maxPets }: RedisPetsOptions): PetRepository & { reseed(): Promise<void> } {
   let ready: Promise<void> = Promise.resolve()
   let reseeding: Promise<void> | undefined
 
@@ -104,10 +107,14 @@ export function createRedisPets({ client, scripts, keys, where, seeding }: Redis
     return reseeding
   }
 
+  // Counted and stored in one script, so creates racing on every process never pass the limit.
   const save = (id: string, pet: Pet) =>
     seeded(
-      () => scripts.putPet(keys.meta, keys.prefix, id, encode(pet), pet.status ?? ''),
-      (reply) => storedPet({ ...pet, id: Number(reply) }),
+      () => scripts.putPet(keys.meta, keys.prefix, id, encode(pet), pet.status ?? '', ...(id === '' ? [maxPets] : [])),
+      (reply) => {
+        if (reply === -2) throw storageFull(maxPets)
+        return storedPet({ ...pet, id: Number(reply) })
+      },
     )
 
   return {

@@ -12,6 +12,8 @@ export interface SharedNews {
   faultsVersion: string
   /** The faults' JSON, only when their version differs from `known()`. */
   faults: string | null
+  /** The generation in force: it changes with each reset. */
+  generation: string
 }
 
 export interface RedisRateLimitsOptions {
@@ -46,21 +48,9 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
         await options.reseed()
         reply = await call()
       }
-      const [outcome, t, minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil, offset, faultsVersion, faults] = reply as [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        string,
-        string,
-        string | null,
-      ]
-      options.onNews({ offset, faultsVersion, faults })
+      const [outcome, t, minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil, offset, faultsVersion, faults, generation] =
+        reply as [number, number, number, number, number, number, number, number, number, string, string, string | null, string]
+      options.onNews({ offset, faultsVersion, faults, generation })
       const bucket: Bucket = { minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil }
       return { outcome, t, bucket }
     } catch (error) {

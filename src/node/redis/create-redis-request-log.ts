@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
 import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
+import type { SharedRequestLog } from '../../core/state/shared-state.js'
+import type { RedisKeys } from './redis-keys.js'
 import type { RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
@@ -7,27 +10,112 @@ import { redisUnavailable } from './redis-unavailable.js'
 // (BENCHMARKS.md, the Redis rows).
 const FLUSH_AFTER_MS = 20
 
+export interface RedisRequestLogOptions {
+  scripts: RedisScripts
+  client: Redis
+  keys: RedisKeys
+  capacity: number
+  /** The generation this process last saw in force: a batch answered before a reset is not kept. */
+  generation: () => string
+}
+
 /**
- * The request log shared by every process: a capped Redis list, newest first. Recording never
- * waits and never fails a request; an entry lost while Redis is away is only a log line.
+ * The request log shared by every process: a capped Redis list, newest first, emptied by a reset
+ * (the script that switches the generation drops it). Each batch written is also published on
+ * the prefix's channel, for the live logs of the other processes (docs/running-for-a-team.md#several-replicas-one-redis).
+ * Recording never waits and never fails a request; an entry lost while Redis is away is only a
+ * log line.
  */
-export function createRedisRequestLog({ scripts, client, key, capacity }: { scripts: RedisScripts; client: Redis; key: string; capacity: number }) {
+export function createRedisRequestLog({ scripts, client, keys, capacity, generation }: RedisRequestLogOptions): SharedRequestLog & { close(): void } {
+  // Names this process's batches on the channel, so it does not hear its own entries twice.
+  const sender = randomUUID()
+  const watchers = new Set<(entry: RequestLogEntry) => void>()
+  let subscriber: Redis | undefined
+  let closed = false
   let pending: string[] = []
+  let pendingGeneration = ''
+  let timer: ReturnType<typeof setTimeout> | undefined
+
   const flush = () => {
+    clearTimeout(timer)
+    timer = undefined
     const batch = pending
     pending = []
-    scripts.logRequests(key, capacity, ...batch).catch(() => undefined)
+    scripts.logRequests(keys.meta, keys.prefix, capacity, pendingGeneration, sender, ...batch).catch(() => undefined)
   }
+
+  const hear = (_channel: string, message: string) => {
+    const space = message.indexOf(' ')
+    if (message.slice(0, space) === sender) return
+    let entries: RequestLogEntry[]
+    try {
+      entries = JSON.parse(message.slice(space + 1)) as RequestLogEntry[]
+    } catch {
+      return
+    }
+    for (const entry of entries) {
+      for (const watcher of watchers) {
+        // One watcher's failure must not keep the others, or the connection, from the next entries.
+        try {
+          watcher(entry)
+        } catch {}
+      }
+    }
+  }
+
+  // A connection of its own, opened for the first watcher and closed after the last: a connection
+  // that subscribes can send nothing else, and a process nobody watches subscribes to nothing.
+  const subscribe = () => {
+    const connection = client.duplicate({
+      lazyConnect: false,
+      // Waits for Redis, however long it is away, rather than failing: ioredis subscribes again
+      // by itself after a reconnect.
+      enableOfflineQueue: true,
+      maxRetriesPerRequest: null,
+      commandTimeout: undefined,
+    })
+    connection.on('error', () => undefined)
+    connection.on('message', hear)
+    connection.subscribe(keys.requests).catch(() => undefined)
+    return connection
+  }
+  const unsubscribe = () => {
+    const connection = subscriber
+    subscriber = undefined
+    connection?.quit().catch(() => connection.disconnect())
+  }
+
   return {
     record(entry: RequestLogEntry): void {
-      if (capacity === 0) return
-      if (pending.length === 0) setTimeout(flush, FLUSH_AFTER_MS).unref()
+      const current = generation()
+      // A batch holds one generation's entries, so a reset between two of them drops only the older.
+      if (pending.length > 0 && current !== pendingGeneration) flush()
+      if (pending.length === 0) {
+        pendingGeneration = current
+        timer = setTimeout(flush, FLUSH_AFTER_MS)
+        timer.unref()
+      }
       pending.push(JSON.stringify(entry))
     },
     async last(limit = capacity): Promise<RequestLogEntry[]> {
       if (limit <= 0 || capacity === 0) return []
-      const newest = await client.lrange(key, 0, Math.min(limit, capacity) - 1).catch(redisUnavailable)
+      const newest = await client.lrange(keys.log, 0, Math.min(limit, capacity) - 1).catch(redisUnavailable)
       return newest.reverse().map((json) => JSON.parse(json) as RequestLogEntry)
+    },
+    watchOthers(listener) {
+      const watcher = (entry: RequestLogEntry) => listener(entry)
+      watchers.add(watcher)
+      if (subscriber === undefined && !closed) subscriber = subscribe()
+      return () => {
+        if (watchers.delete(watcher) && watchers.size === 0) unsubscribe()
+      }
+    },
+    close() {
+      // Sent before the connection quits, so the last entries are not lost on a clean shutdown.
+      if (pending.length > 0) flush()
+      closed = true
+      watchers.clear()
+      unsubscribe()
     },
   }
 }

@@ -10,6 +10,8 @@ export function redisKeys(prefix: string) {
     seeding: `${prefix}seeding`,
     /** List of the last answered requests, newest first. */
     log: `${prefix}log`,
+    /** Pub/sub channel of the answered requests, as each process sends them: the live logs. */
+    requests: `${prefix}requests`,
     pets: (gen: string) => `${prefix}pets:${gen}`,
     ids: (gen: string, status?: string) => `${prefix}ids:${gen}${status === undefined ? '' : `:${status}`}`,
   }

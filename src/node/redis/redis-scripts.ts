@@ -12,7 +12,8 @@ export const REDIS_SCRIPTS = {
    * banAfter, ban ms, mode ('take' | 'peek' | 'arrange'), faults version known, then for 'arrange'
    * minute left, day left, remaining, ban ('' | 'lift' | ms), each '' when not changed. Answers the
    * outcome (0 allowed, 1 refused, 2 banned), the instant, the bucket's fields, the clock offset,
-   * the faults version, and the faults when their version differs from the one known.
+   * the faults version, the faults when their version differs from the one known, and the
+   * generation in force.
    */
   quota: `
 local m = redis.call('HMGET', KEYS[1], 'gen', 'offset', 'fv', 'faults')
@@ -79,7 +80,7 @@ if mode ~= 'peek' then
 end
 local faults = false
 if m[3] and m[3] ~= ARGV[9] then faults = m[4] end
-return {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, m[3] or '0', faults}
+return {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, m[3] or '0', faults, m[1]}
 `,
 
   /** The JSON of the first ARGV[3] pets, by status ARGV[2] or all, in id order. */
@@ -104,8 +105,9 @@ return {pet}
 
   /**
    * Stores a pet: ARGV prefix, id ('' assigns the next one), its JSON without the id, status (''
-   * for none). The id goes first into the stored JSON, so reads answer the text as stored. An id
-   * beyond every assigned one moves the next id past it. Answers the id.
+   * for none), and for a new id assigned the most pets stored (D23). The id goes first into the
+   * stored JSON, so reads answer the text as stored. An id beyond every assigned one moves the
+   * next id past it. Answers the id, or -2 when the store is full and nothing was stored.
    */
   putPet: `
 local gen = redis.call('HGET', KEYS[1], 'gen')
@@ -115,6 +117,7 @@ local pets = prefix .. 'pets:' .. gen
 local ids = prefix .. 'ids:' .. gen
 local id = ARGV[2]
 if id == '' then
+  if redis.call('HLEN', pets) >= tonumber(ARGV[5]) then return -2 end
   id = tostring(redis.call('HINCRBY', KEYS[1], 'nextId', 1) - 1)
 else
   local old = redis.call('HGET', pets, id)
@@ -134,7 +137,8 @@ return tonumber(id)
   /**
    * Makes generation ARGV[2] the current one, filled with the seeded pets: ARGV prefix, generation,
    * seed, pets, 'reset' or 'seed', '1' to put the clock back, then the statuses. Seeding keeps a
-   * generation already there (another process was first); a reset drops the previous one.
+   * generation already there (another process was first); a reset drops the previous one, and the
+   * request log starts over with the new generation.
    * Answers the generation in force.
    */
   switchGeneration: `
@@ -151,13 +155,25 @@ end
 redis.call('HSET', KEYS[1], 'gen', gen, 'seed', ARGV[3], 'pets', ARGV[4], 'nextId', tonumber(ARGV[4]) + 1)
 if ARGV[6] == '1' then redis.call('HSET', KEYS[1], 'offset', '0') end
 if old and old ~= gen then drop(old) end
+redis.call('UNLINK', prefix .. 'log')
 return gen
 `,
 
-  /** Appends answered requests (ARGV[2…], JSON, oldest first) to the log KEYS[1], keeping the last ARGV[1]. */
+  /**
+   * Appends answered requests to the log, keeping the last ARGV[2], and publishes them on the
+   * requests channel as `<sender> [entries]`. ARGV prefix, capacity, the generation they were
+   * answered in ('' when unknown), sender, then the entries' JSON, oldest first. Entries answered
+   * before a reset are published but not kept, so a reset's empty log stays empty.
+   */
   logRequests: `
-redis.call('LPUSH', KEYS[1], unpack(ARGV, 2))
-redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[1]) - 1)
+local prefix = ARGV[1]
+local capacity = tonumber(ARGV[2])
+local gen = redis.call('HGET', KEYS[1], 'gen')
+if capacity > 0 and (ARGV[3] == '' or ARGV[3] == gen) then
+  redis.call('LPUSH', prefix .. 'log', unpack(ARGV, 5))
+  redis.call('LTRIM', prefix .. 'log', 0, capacity - 1)
+end
+redis.call('PUBLISH', prefix .. 'requests', ARGV[4] .. ' [' .. table.concat(ARGV, ',', 5) .. ']')
 return 1
 `,
 } as const
