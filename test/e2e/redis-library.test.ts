@@ -68,3 +68,23 @@ it('refuses, when ready, a sandbox seeded otherwise than the state it joins', as
   await expect(other.ready()).rejects.toThrow(/holds pets seeded with --seed 1 --pets 5/)
   await other.close()
 })
+
+it('empties the shared request log on reset, requests answered just before it on another sandbox included', async () => {
+  await call(first, '/pets?limit=1&from=kept-until-reset')
+  const paths = async (sandbox: SharedSandbox) => (await sandbox.requests()).map((entry) => entry.path)
+  for (let attempt = 0; attempt < 50 && !(await paths(second)).includes('/v1/pets?limit=1&from=kept-until-reset'); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  expect(await paths(second)).toContain('/v1/pets?limit=1&from=kept-until-reset')
+  // Answered, but still in the second sandbox's batch when the first one resets.
+  await call(second, '/pets?limit=1&from=answered-before-reset')
+  await first.reset()
+  expect(await second.requests()).toEqual([])
+  // Long after the batch was sent: the reset's empty log stays empty.
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  expect(await first.requests()).toEqual([])
+  expect(await second.requests()).toEqual([])
+  await call(second, '/pets?limit=1&from=after-reset')
+  for (let attempt = 0; attempt < 50 && (await first.requests()).length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+  expect(await paths(first)).toEqual(['/v1/pets?limit=1&from=after-reset'])
+})

@@ -108,3 +108,19 @@ it('shares quotas set, faults set and the request log through the admin API', as
   }
   expect(paths).toContain('/v1/pets?limit=2&from=replica-0')
 })
+
+it('empties the request log of both replicas from either, as on one process', async () => {
+  await call(0, '/pets?limit=1&from=before-reset-0')
+  await call(1, '/pets?limit=1&from=before-reset-1')
+  const paths = async (replica: number) => ((await (await admin(replica, '/requests')).json()).requests as Array<{ path: string }>).map((entry) => entry.path)
+  // Each process sends its log lines in batches, a moment after they were answered.
+  for (let attempt = 0; attempt < 50 && (await paths(1)).length < 2; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+  expect(await paths(1)).toEqual(['/v1/pets?limit=1&from=before-reset-0', '/v1/pets?limit=1&from=before-reset-1'])
+
+  expect((await admin(0, '/reset', { method: 'POST' })).status).toBe(200)
+  expect(await paths(1)).toEqual([])
+  expect(await paths(0)).toEqual([])
+  await call(1, '/pets?limit=1&from=after-reset')
+  for (let attempt = 0; attempt < 50 && (await paths(0)).length < 1; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+  expect(await paths(0)).toEqual(['/v1/pets?limit=1&from=after-reset'])
+})
