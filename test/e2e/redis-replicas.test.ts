@@ -124,3 +124,23 @@ it('empties the request log of both replicas from either, as on one process', as
   for (let attempt = 0; attempt < 50 && (await paths(0)).length < 1; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
   expect(await paths(0)).toEqual(['/v1/pets?limit=1&from=after-reset'])
 })
+
+it('starts the fault draws of both replicas over on a reset through either, as on one process', async () => {
+  expect((await admin(0, '/faults', { method: 'PUT', json: { errorRate: 0.5, kinds: ['503'], seed: 9 } })).status).toBe(200)
+  const run = async () => {
+    const statuses: number[] = []
+    for (let i = 0; i < 24; i++) statuses.push((await call(1, '/pets?limit=1')).status)
+    return statuses
+  }
+  try {
+    const before = await run()
+    expect(before).toContain(503)
+    expect(before).toContain(200)
+    // The reset goes through the replica that is not drawing.
+    expect((await admin(0, '/reset', { method: 'POST' })).status).toBe(200)
+    expect(await run()).toEqual(before)
+  } finally {
+    // A reset keeps the faults: the next test must not meet them.
+    await admin(0, '/faults', { method: 'PUT', json: {} })
+  }
+})

@@ -31,6 +31,12 @@ export interface SharedState {
     /** The configuration set through any process, or undefined while none was set. */
     current(): ResolvedFaults | undefined
     set(faults: ResolvedFaults): Promise<void>
+    /**
+     * Changes whenever any process resets the shared state, as this process learns it (with its
+     * next request's rate-limit decision): each process then starts its fault draws over, as a
+     * reset does on one process.
+     */
+    resets(): string
   }
   /** The last `capacity` answered requests of every process, masked as the sandbox shows them. */
   requestLog(capacity: number): SharedRequestLog

@@ -116,6 +116,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
     },
     faults: {
       current: () => faults,
+      resets: () => generation,
       async set(next) {
         const [[, version] = []] =
           (await client.multi().hincrby(keys.meta, 'fv', 1).hset(keys.meta, 'faults', JSON.stringify(next)).exec().catch(redisUnavailable)) ?? []
