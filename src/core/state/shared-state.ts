@@ -38,7 +38,10 @@ export interface SharedState {
      */
     resets(): string
   }
-  /** The last `capacity` answered requests of every process, masked as the sandbox shows them. */
+  /**
+   * The last `capacity` answered requests of every process, masked as the sandbox shows them;
+   * the pets' reset empties it, for every process.
+   */
   requestLog(capacity: number): SharedRequestLog
   /** Keys added, re-planned or revoked at runtime, followed by every process (docs/decisions.md#d22). */
   readonly keys?: KeyStorage
