@@ -6,6 +6,7 @@ import { createSandbox, type RequestLogEntry, type SharedSandbox } from '../../s
 import { connectRedisState } from '../../src/redis.js'
 import { adminDocument } from '../support/admin-contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
+import { startRedis } from '../support/start-redis.js'
 import { ADMIN_TOKEN, useRedisReplicas } from '../support/use-redis-replicas.js'
 
 // The live request log (onRequest, the dashboard's event stream) of a replica shows the requests
@@ -157,4 +158,33 @@ it("streams the other replica's requests on a replica's /__sandbox/events, over 
   expect(text).not.toContain('sandbox-free-key')
   // The stream closed, nobody watches replica 1 any more: it lets go of its subscription.
   await until(async () => (await subscribers('petstore-sandbox:')) === 0, 'replica 1 to unsubscribe once its stream closed')
+})
+
+it('keeps a watcher after Redis went away and came back, and closes while Redis is away', async () => {
+  // A Redis of its own: this one goes away.
+  const own = await startRedis()
+  const open = async () => {
+    const sandbox = createSandbox({ shared: await connectRedisState({ url: own.url, prefix: PREFIX }), baseUrl: api, pets: 5 })
+    await sandbox.ready()
+    return sandbox
+  }
+  const [answering, watched] = [await open(), await open()]
+  const ownProbe = new Redis(own.url)
+  ownProbe.on('error', () => undefined)
+  const ownSubscribers = async () => ((await ownProbe.pubsub('NUMSUB', `${PREFIX}requests`)) as [string, number])[1]
+  try {
+    const watcher = watch(watched)
+    await until(async () => (await ownSubscribers()) === 1, 'the watched sandbox to subscribe')
+    await own.restart()
+    // The client subscribes again by itself once Redis is back.
+    await until(async () => (await ownSubscribers().catch(() => 0)) === 1, 'the subscription to come back')
+    // Redis came back empty: the first request seeds it again, then answers.
+    await until(async () => (await call(answering, '/pets?limit=1&from=after-restart')).status === 200, 'an answer after the restart')
+    await until(() => watcher.paths().includes('/v1/pets?limit=1&from=after-restart'), 'the watcher to hear a request after the restart')
+    await own.stop()
+    await Promise.all([answering.close(), watched.close()])
+  } finally {
+    ownProbe.disconnect()
+    await own.remove()
+  }
 })

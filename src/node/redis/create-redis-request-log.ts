@@ -79,10 +79,11 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
     connection.subscribe(keys.requests).catch(() => undefined)
     return connection
   }
+  // Closed at once rather than quit: a subscriber has nothing to finish, and a QUIT queued while
+  // Redis is away would keep it reconnecting, and the process alive, after a shutdown.
   const unsubscribe = () => {
-    const connection = subscriber
+    subscriber?.disconnect()
     subscriber = undefined
-    connection?.quit().catch(() => connection.disconnect())
   }
 
   return {
