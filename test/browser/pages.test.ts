@@ -167,8 +167,36 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   expect((await api('/pets', 'sandbox-enterprise-key')).status).toBe(200)
 
   expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined()
+  // `start` is no proxy: GET /__sandbox/proxy is a 404, and the Proxy panel stays hidden.
+  expect(await page.isHidden('#proxy')).toBe(true)
   expect(await checks.accessibility(page)).toEqual([])
   await screenshots(page, 'dashboard')
+
+  // At 390 px the keys' column headers are gone: each bar carries its caption and figures, in view.
+  await page.setViewportSize({ width: 390, height: 900 })
+  // Measured in one evaluation: the rows are rebuilt every second.
+  const measure = () =>
+    page.$$eval('#keys-table tbody tr:first-child .meter', (meters) =>
+      meters.map((meter) => {
+        const inView = (selector: string) => {
+          const part = meter.querySelector(selector)!
+          const box = part.getBoundingClientRect()
+          return getComputedStyle(part).display !== 'none' && box.width > 0 && box.left >= 0 && box.right <= document.documentElement.clientWidth
+        }
+        return {
+          caption: meter.querySelector('.meter-caption')?.textContent,
+          figures: meter.querySelector('.meter-figures')?.textContent,
+          inView: inView('.meter-caption') && inView('.meter-figures'),
+        }
+      }),
+    )
+  expect(await measure()).toEqual([
+    { caption: 'minute', figures: expect.stringMatching(/^\d+ \/ 300$/), inView: true },
+    { caption: 'day', figures: expect.stringMatching(/^\d+ \/ 10000$/), inView: true },
+  ])
+  await page.setViewportSize({ width: 1280, height: 900 })
+  // Wide, the column headers say it: the captions are not repeated.
+  expect((await measure()).map((meter) => meter.inView)).toEqual([false, false])
 
   await page.click('#reset')
   await page.waitForFunction(() => document.getElementById('message')?.textContent === 'reset done')

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -106,7 +107,14 @@ it('answers / with the front door: HTML for browsers, JSON for Accept: applicati
 it('serves the reference and the dashboard shell with no token in them, and their assets from the package', async () => {
   const reference = await (await page('/reference')).text()
   expect(reference).toContain('data-demo-key="sandbox-free-key"')
-  expect(reference).toContain('<script src="/assets/swagger-ui/swagger-ui-bundle.js"></script>')
+  const swaggerUi = (createRequire(import.meta.url)('swagger-ui-dist/package.json') as { version: string }).version
+  expect(reference).toContain(`<script defer src="/assets/swagger-ui/swagger-ui-bundle.js?v=${swaggerUi}"></script>`)
+  // The document travels in the page, as /openapi.json serves it, with no `<` to end its element.
+  const block = /<script type="application\/json" id="openapi-document">([^<]*)<\/script>/.exec(reference)
+  expect(JSON.parse(block![1]!)).toEqual(await (await page('/openapi.json')).json())
+  // Under the versioned URL Swagger UI's files are cached for good; under another, for an hour.
+  expect((await page(`/assets/swagger-ui/swagger-ui-bundle.js?v=${swaggerUi}`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  expect((await page('/assets/swagger-ui/swagger-ui.css?v=0.0.1')).headers.get('cache-control')).toBe('public, max-age=3600')
   const dashboard = await (await page('/__sandbox/')).text()
   expect(dashboard).toContain('<script type="module" src="/assets/dashboard.js"></script>')
   expect(dashboard).not.toContain(TOKEN)
@@ -119,6 +127,7 @@ it('serves the reference and the dashboard shell with no token in them, and thei
     '/assets/key-row.js',
     '/assets/fault-row.js',
     '/assets/request-log-view.js',
+    '/assets/render-proxy-panel.js',
   ]) {
     const response = await page(asset)
     expect(response.status, asset).toBe(200)

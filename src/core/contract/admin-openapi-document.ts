@@ -1087,7 +1087,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           },
           "answers": {
             "type": "object",
-            "description": "Answers sent, by the X-Sandbox-Source they carried.",
+            "description": "Answers sent, by the X-Sandbox-Source they carried; the pages' and the admin API's own are not counted.",
             "required": [
               "upstream",
               "sandbox"

@@ -19,6 +19,19 @@ export function dashboardPage(): SafeHtml {
 <p id="login-error" role="alert"></p>
 </form>
 <div id="board" hidden>
+<section class="card" id="proxy" aria-labelledby="proxy-title" hidden>
+<h2 id="proxy-title">Proxy</h2>
+<dl class="facts">
+<div><dt>Upstream</dt><dd><code id="proxy-upstream">…</code></dd></div>
+<div><dt>Fallback</dt><dd id="proxy-fallback">…</dd></div>
+<div><dt>Answered by the upstream</dt><dd id="proxy-answers-upstream">…</dd></div>
+<div><dt>Answered by the sandbox</dt><dd id="proxy-answers-sandbox">…</dd></div>
+<div><dt>Fallbacks</dt><dd id="proxy-fallbacks">…</dd></div>
+</dl>
+<h3 id="violations-title">Broken promises <span class="muted" id="proxy-violations-total"></span></h3>
+<p id="violations-none" class="muted">None so far: every upstream answer kept the sandbox's promises.</p>
+<div class="table-scroll"><table id="violations-table" aria-labelledby="violations-title"><thead><tr><th scope="col">promise</th><th scope="col">violations</th><th scope="col">last example</th></tr></thead><tbody></tbody></table></div>
+</section>
 <div class="grid">
 <section class="card" aria-labelledby="clock-title">
 <h2 id="clock-title">Clock</h2>

@@ -1,20 +1,28 @@
-import { html, type SafeHtml } from './html.js'
+import { html, SafeHtml } from './html.js'
 import { pageShell } from './page-shell.js'
 
 /**
- * /reference: Swagger UI over /openapi.json, served from the package. Its "Try it out" calls this
+ * /reference: Swagger UI over the contract, served from the package. Its "Try it out" calls this
  * sandbox (the document's servers point here) with `demoKey` already authorised, when there is one.
+ * Swagger UI's files are named with its version, `swaggerUi`, so browsers may keep them. The document travels in the page as a JSON data block, which runs nothing (the CSP allows it), so
+ * Swagger UI has it the moment its bundle has run instead of fetching it then (BENCHMARKS.md#page-load).
  */
-export function referencePage(demoKey: string | undefined): SafeHtml {
+export function referencePage({ demoKey, contractJson, swaggerUi }: { demoKey: string | undefined; contractJson: string; swaggerUi: string }): SafeHtml {
   return pageShell({
     title: 'Animal Store API reference · petstore-sandbox',
-    styles: ['/assets/swagger-ui/swagger-ui.css'],
-    body: html`<header class="bar"><p class="crumbs"><a href="/">petstore-sandbox</a> · API reference</p></header>
+    styles: [`/assets/swagger-ui/swagger-ui.css?v=${swaggerUi}`],
+    body: html`<header class="bar"><p class="crumbs"><a href="/">petstore-sandbox</a> · API reference · <a href="/openapi.yaml">openapi.yaml</a> · <a href="/openapi.json">openapi.json</a></p></header>
 <main class="reference">
 <h1 class="visually-hidden">Animal Store API reference</h1>
-<div id="swagger-ui" data-spec="/openapi.json" data-demo-key="${demoKey ?? ''}"></div>
+<div id="swagger-ui" data-demo-key="${demoKey ?? ''}"></div>
 </main>
-<script src="/assets/swagger-ui/swagger-ui-bundle.js"></script>`,
+<script type="application/json" id="openapi-document">${dataBlock(contractJson)}</script>
+<script defer src="/assets/swagger-ui/swagger-ui-bundle.js?v=${swaggerUi}"></script>`,
     scripts: ['/assets/reference.js'],
   })
+}
+
+/** JSON as the text of a script element: no `<` at all, so nothing in it can end the element. */
+function dataBlock(json: string): SafeHtml {
+  return new SafeHtml(json.replaceAll('<', '\\u003c'))
 }

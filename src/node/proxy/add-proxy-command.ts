@@ -5,6 +5,7 @@ import { integerIn, parsePets, parsePort, parseSeed } from '../options/parse-opt
 import { createSandbox } from '../../core/sandbox/create-sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { parseBaseUrl } from '../verify/parse-base-url.js'
+import { createPagesListener } from '../pages/create-pages-listener.js'
 import { createProxyLogger, type ProxyLogFormat } from './create-proxy-logger.js'
 import { startProxy, type RunningProxy } from './start-proxy.js'
 
@@ -74,6 +75,8 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           upstreamTimeoutMs: options.upstreamTimeout,
           sandboxHandlers: sandbox.originHandlers,
           ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+          // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
+          pages: (origin) => createPagesListener({ sandbox, version: io.version, origin, demoKeys: false, adminToken: options.adminToken }),
           logger: createProxyLogger(options.log, io.stdout, io.colour, Date.now),
           now: Date.now,
         })
@@ -84,13 +87,15 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         }
         throw error
       }
+      const origin = proxy.url.replace(/\/v1$/, '')
       io.stdout(
         [
           `petstore-sandbox ${io.version} proxy: /v1 forwarded to ${options.upstream} (fallback ${options.fallback ? 'on' : 'off'}, upstream timeout ${options.upstreamTimeout} ms)`,
           `Listening on ${proxy.url}`,
+          `Reference on ${origin}/reference`,
           ...(options.adminToken === undefined
             ? []
-            : [`Violations counted at ${proxy.url.replace(/\/v1$/, '')}/__sandbox/proxy (Authorization: Bearer <admin token>)`]),
+            : [`Violations counted at ${origin}/__sandbox/proxy (Authorization: Bearer <admin token>)`, `Dashboard on ${origin}/__sandbox/`]),
         ].join('\n'),
       )
     })

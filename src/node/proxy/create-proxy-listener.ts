@@ -9,6 +9,7 @@ import { redactKeys } from '../../core/auth/redact-keys.js'
 import { reportViolations } from './report-violations.js'
 import { parseBearer } from '../../core/auth/parse-bearer.js'
 import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
+import type { PagesListener } from '../pages/create-pages-listener.js'
 import { answerFromSandbox, type WrittenAnswer } from './answer-from-sandbox.js'
 import type { createProxyLogger } from './create-proxy-logger.js'
 import type { ProxyStats } from './create-proxy-stats.js'
@@ -33,6 +34,8 @@ export interface ProxyListenerOptions {
   sandboxHandlers: RequestHandler[]
   adminToken: string | undefined
   checker: ExchangeChecker
+  /** The sandbox's pages, answered before anything else as `start` answers them. */
+  pages: PagesListener | undefined
   stats: ProxyStats
   logger: ReturnType<typeof createProxyLogger>
   now: () => number
@@ -47,6 +50,13 @@ export function createProxyListener(options: ProxyListenerOptions) {
   const router = createRouter(openapiDocument)
 
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    if (options.pages !== undefined) {
+      // A page carries the source header like every answer of the proxy; it is no API answer, so
+      // it is neither counted nor logged, as under `start`.
+      outgoing.setHeader(SOURCE_HEADER, 'sandbox')
+      if (options.pages.handle(incoming, outgoing)) return
+      outgoing.removeHeader(SOURCE_HEADER)
+    }
     const started = performance.now()
     const method = incoming.method ?? 'GET'
     // node lets through request targets that are no URL (`http://[::1`): refused below, never thrown.
@@ -60,7 +70,8 @@ export function createProxyListener(options: ProxyListenerOptions) {
       if (Array.isArray(answer)) outgoing.writeHead(status, answer)
       else outgoing.writeHead(status, { ...answer.headers, 'content-length': String(body.length), [SOURCE_HEADER]: source })
       outgoing.end(method === 'HEAD' ? undefined : body)
-      options.stats.answered(source)
+      // The admin API's answers are not counted: the dashboard polling them would swamp the counts.
+      if (!url.pathname.startsWith('/__sandbox/')) options.stats.answered(source)
       options.logger.answer({ method, path: shownPath, status, durationMs: performance.now() - started, key, source })
     }
     const fromSandbox = async (body: Buffer) => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
+import type { PagesListener } from '../pages/create-pages-listener.js'
 import { createExchangeChecker } from '../verify/create-exchange-checker.js'
 import type { createProxyLogger } from './create-proxy-logger.js'
 import { createProxyListener } from './create-proxy-listener.js'
@@ -16,6 +17,8 @@ export interface StartProxyOptions {
   /** The sandbox's origin handlers (`sandbox.originHandlers`). */
   sandboxHandlers: RequestHandler[]
   adminToken?: string
+  /** The pages (front door, contract, reference, dashboard), given the proxy's origin. */
+  pages?: (origin: string) => PagesListener
   logger: ReturnType<typeof createProxyLogger>
   now: () => number
 }
@@ -47,13 +50,16 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   })
   const address = server.address() as AddressInfo
   const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
-  server.on('request', createProxyListener({ ...options, upstream, origin, adminToken: options.adminToken, checker, stats }))
+  const pages = options.pages?.(origin)
+  server.on('request', createProxyListener({ ...options, upstream, origin, adminToken: options.adminToken, checker, stats, pages }))
   return {
     url: `${origin}/v1`,
     server,
     stats,
     close: () =>
       new Promise<void>((resolve) => {
+        // The dashboard's event streams never end by themselves.
+        pages?.close()
         const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS)
         server.close(() => {
           clearTimeout(cut)

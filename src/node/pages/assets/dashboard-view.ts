@@ -14,10 +14,19 @@ export function el(tag: string, props: Record<string, string> = {}, ...children:
   return element
 }
 
-/** A usage bar: what is used of a limit, with the figures as text beside it. */
-export function meter(label: string, used: number, limit: number): HTMLElement {
+/**
+ * A usage bar: what is used of a limit, with the figures as text beside it. The caption ("minute")
+ * shows only where the table's column headers are hidden (narrow screens, pages-css.ts).
+ */
+export function meter(caption: string, label: string, used: number, limit: number): HTMLElement {
   const bar = el('progress', { max: String(limit), value: String(Math.min(used, limit)), 'aria-label': label })
-  return el('span', { class: 'meter' }, bar, `${used} / ${limit}`)
+  return el(
+    'span',
+    { class: 'meter' },
+    el('span', { class: 'meter-caption', 'aria-hidden': 'true', text: caption }),
+    bar,
+    el('span', { class: 'meter-figures', text: `${used} / ${limit}` }),
+  )
 }
 
 /** "in 42 s", "in 3 min", "in 5 h" until a Unix time in seconds, by the sandbox clock. */

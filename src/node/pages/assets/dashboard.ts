@@ -6,6 +6,7 @@ import { AdminError, admin, readEvents, token } from './admin-client.js'
 import { el } from './dashboard-view.js'
 import { faultRow } from './fault-row.js'
 import { keyRow } from './key-row.js'
+import { type ProxyState, renderProxyPanel } from './render-proxy-panel.js'
 import { createRequestLogView, LOG_ROWS } from './request-log-view.js'
 
 const OPERATIONS = ['listPets', 'createPet', 'getPet']
@@ -17,6 +18,9 @@ const log = createRequestLogView($<HTMLTableElement>('log-table').tBodies[0]!, $
 const revealed = new Set<string>()
 let state: StateSummary | undefined
 let events: AbortController | undefined
+// Whether GET /__sandbox/proxy answered: only `petstore-sandbox proxy` has it (404 under `start`),
+// so it is asked once when the board opens and polled only when it is there.
+let proxied = false
 // The contract's sunset (D18), read from /openapi.json once the board opens.
 let sunset = Date.parse('2030-12-05T00:00:00Z')
 
@@ -52,9 +56,23 @@ async function refresh(): Promise<void> {
     `Restores ${current.seeded.pets} pets from seed ${current.seeded.seed} (now ${current.pets.count}, next id ${current.pets.nextId}), clears counters, bans and the request log.`
   renderKeys()
   if (!faultsBody.contains(document.activeElement)) faultsBody.replaceChildren(...OPERATIONS.map((operation) => faultRow(operation, current.faults, act)))
+  if (proxied) renderProxyPanel(await admin<ProxyState>('/proxy'))
+}
+
+/** Shows the Proxy panel when the server is a proxy, and keeps it hidden otherwise. */
+async function findProxy(): Promise<void> {
+  try {
+    renderProxyPanel(await admin<ProxyState>('/proxy'))
+    proxied = true
+  } catch (error) {
+    if (!(error instanceof AdminError && error.status === 404)) throw error
+    proxied = false
+  }
+  $('proxy').hidden = !proxied
 }
 
 async function open(): Promise<void> {
+  await findProxy()
   await refresh()
   $('login').hidden = true
   $('board').hidden = false

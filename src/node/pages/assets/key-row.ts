@@ -61,11 +61,16 @@ export function keyRow(entry: KeySummary, { nowMs, revealed, act, rerender }: Ke
     el(
       'td',
       {},
-      meter(`Used this minute by ${entry.masked}`, minute.used, minute.limit),
+      meter('minute', `Used this minute by ${entry.masked}`, minute.used, minute.limit),
       el('span', { class: 'muted', text: ` resets ${until(minute.reset, nowMs)}` }),
     ),
-    el('td', {}, meter(`Used today by ${entry.masked}`, day.used, day.limit), el('span', { class: 'muted', text: ` resets ${until(day.reset, nowMs)}` })),
-    el('td', { class: 'ban', text: banned && bannedUntil ? `until ${new Date(bannedUntil).toISOString().slice(11, 19)}` : '—' }),
+    el(
+      'td',
+      {},
+      meter('day', `Used today by ${entry.masked}`, day.used, day.limit),
+      el('span', { class: 'muted', text: ` resets ${until(day.reset, nowMs)}` }),
+    ),
+    el('td', { class: 'ban', 'data-caption': 'ban', text: banned && bannedUntil ? `until ${new Date(bannedUntil).toISOString().slice(11, 19)}` : '—' }),
     el('td', {}, el('span', { class: 'row' }, remaining, setRemaining, ban, revoke)),
   )
 }

@@ -1,0 +1,113 @@
+import { mkdir } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { launchChromium } from '../support/launch-chromium.js'
+import { startCli, type CliProcess } from '../support/start-cli.js'
+import { usePageChecks } from '../support/use-page-checks.js'
+
+// `petstore-sandbox proxy` serves the sandbox's pages, and its dashboard shows the promises the
+// upstream breaks. The upstream here is the test's own: it never sends X-RateLimit-Remaining, and
+// answers `limit=0` with an Error body whose status is hostile markup.
+const TOKEN = 'proxy-admin-token-for-browser'
+const HOSTILE = '<img src=x onerror=document.body.dataset.xss=1>'
+let upstream: Server
+let upstreamUrl: string
+let proxy: CliProcess
+let browser: Browser
+let origin: string
+const checks = usePageChecks()
+
+beforeAll(async () => {
+  upstream = createServer((incoming, outgoing) => {
+    const reset = String(Math.floor(Date.now() / 1000) + 60)
+    if (incoming.url?.includes('limit=0')) {
+      outgoing.writeHead(400, { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': reset })
+      outgoing.end(JSON.stringify({ code: 'invalid_request', message: 'limit must be between 1 and 100', status: HOSTILE }))
+    } else {
+      outgoing.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-reset': reset })
+      outgoing.end('[]')
+    }
+  })
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve))
+  upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`
+  proxy = await startCli(['--upstream', upstreamUrl, '--log', 'off', '--admin-token', TOKEN], {}, 'proxy')
+  origin = proxy.url.replace(/\/v1$/, '')
+  browser = await launchChromium()
+  await mkdir('test-results', { recursive: true })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await proxy?.stop()
+  await new Promise((resolve) => upstream?.close(resolve))
+})
+
+async function open(path: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  checks.watch(page)
+  await page.goto(`${origin}${path}`)
+  return page
+}
+
+/** A request through the proxy, as the frontend under test would make it. */
+async function through(path: string): Promise<number> {
+  const response = await fetch(`${proxy.url}${path}`, { headers: { authorization: 'Bearer a-key-of-the-upstream' } })
+  expect(response.headers.get('x-sandbox-source')).toBe('upstream')
+  return response.status
+}
+
+const count = (page: Page, promise: string) => page.textContent(`#violations-table tr[data-promise="${promise}"] td.count`)
+
+it('serves the front door, the contract and the reference, pointing at the proxy', async () => {
+  const door = await open('/')
+  expect(await door.textContent('#base-url')).toBe(proxy.url)
+  expect(await door.getAttribute('a[href="/__sandbox/"]', 'href')).toBe('/__sandbox/')
+  const contract = await fetch(`${origin}/openapi.json`)
+  checks.contract.check('GET', `${origin}/openapi.json`, contract.clone())
+  expect(contract.headers.get('x-sandbox-source')).toBe('sandbox')
+  expect((await contract.json()).servers[0].url).toBe(proxy.url)
+  await door.goto(`${origin}/reference`)
+  await door.waitForSelector('body[data-ready="true"]')
+  await checks.settled()
+  await door.close()
+})
+
+it('shows the upstream, the answers by source and each broken promise counted as it happens, hostile data as text', async () => {
+  const page = await open('/__sandbox/')
+  await page.fill('#token', TOKEN)
+  await page.click('#login button[type="submit"]')
+  await page.waitForSelector('body[data-live="true"]')
+  await page.waitForSelector('#proxy:not([hidden])')
+  expect(await page.textContent('#proxy-upstream')).toBe(upstreamUrl)
+  expect(await page.textContent('#proxy-fallback')).toBe('off')
+  expect(await page.isVisible('#violations-none')).toBe(true)
+
+  expect(await through('/pets?limit=2')).toBe(200)
+  await page.waitForSelector('#violations-table tr[data-promise="rate-limit-headers"]')
+  expect(await count(page, 'rate-limit-headers')).toBe('1')
+  expect(await page.textContent('#violations-table tr[data-promise="rate-limit-headers"] td:last-child')).toContain('expected integer x-ratelimit-remaining')
+  expect(await through('/pets?limit=2')).toBe(200)
+  await page.waitForFunction(() => document.querySelector('#violations-table tr[data-promise="rate-limit-headers"] td.count')?.textContent === '2')
+
+  expect(await through('/pets?limit=0')).toBe(400)
+  await page.waitForSelector('#violations-table tr[data-promise="error-bodies"]')
+  expect(await page.textContent('#violations-table tr[data-promise="error-bodies"] td:last-child')).toContain(`got ${HOSTILE}`)
+  expect(await page.$$('img[src="x"]')).toEqual([])
+  expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined()
+  // The dashboard's own calls to the admin API are not counted as answers.
+  expect(await page.textContent('#proxy-answers-upstream')).toBe('3')
+  expect(await page.textContent('#proxy-answers-sandbox')).toBe('0')
+  expect(await page.isHidden('#violations-none')).toBe(true)
+
+  expect(await checks.accessibility(page)).toEqual([])
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.screenshot({ path: `test-results/proxy-dashboard-${width}.png`, fullPage: true })
+  }
+  await checks.settled()
+  await page.close()
+  expect(checks.admin.count()).toBeGreaterThan(0)
+  expect(checks.cspViolations).toEqual([])
+})
