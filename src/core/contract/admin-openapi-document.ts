@@ -548,6 +548,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       "get": {
         "operationId": "listRequests",
         "summary": "The last requests answered under /v1, oldest first, keys masked.",
+        "description": "Under `petstore-sandbox proxy`, every request the proxy answered (forwarded to the upstream, fallen back to the sandbox, or refused by the proxy itself), each once and with its `source`; the admin API's own answers and the probes are not listed.\n",
         "parameters": [
           {
             "name": "limit",
@@ -1058,6 +1059,14 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "type": "string",
             "description": "The X-Sandbox-Fault mark",
             "or drop.": null
+          },
+          "source": {
+            "type": "string",
+            "enum": [
+              "upstream",
+              "sandbox"
+            ],
+            "description": "Only under `petstore-sandbox proxy`, who answered (as X-Sandbox-Source says); absent under `start`."
           }
         }
       },

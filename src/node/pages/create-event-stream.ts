@@ -3,7 +3,7 @@ import { constantTimeEqual } from '../../core/auth/constant-time-equal.js'
 import { parseBearer } from '../../core/auth/parse-bearer.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
-import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
+import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import { PAGE_HEADERS } from './page-headers.js'
 import { sendError } from './send-page.js'
 
@@ -12,13 +12,18 @@ const HEARTBEAT_MS = 15_000
 // A reader this far behind is cut off rather than buffered for without end; the dashboard reconnects.
 const MAX_BUFFERED_BYTES = 1024 * 1024
 
+/** Where the stream's entries come from: the sandbox (`sandbox.onRequest`), or the proxy's own log. */
+export interface RequestEntrySource {
+  onRequest(listener: (entry: RequestLogEntry) => void): () => void
+}
+
 /**
  * `GET /__sandbox/events`: the request log as server-sent events (`event: request`, the entry as
  * JSON, key masked), pushed as each request is answered. It needs the admin token in
  * `Authorization`, so the dashboard reads it with fetch rather than EventSource, which cannot send
  * one; the token never goes into a URL.
  */
-export function createEventStream(sandbox: Sandbox, token: string) {
+export function createEventStream(requests: RequestEntrySource, token: string) {
   const open = new Set<ServerResponse>()
   return {
     open(incoming: IncomingMessage, outgoing: ServerResponse): void {
@@ -40,7 +45,7 @@ export function createEventStream(sandbox: Sandbox, token: string) {
         return
       }
       open.add(outgoing)
-      const unsubscribe = sandbox.onRequest((entry) => {
+      const unsubscribe = requests.onRequest((entry) => {
         if (outgoing.writableLength > MAX_BUFFERED_BYTES) outgoing.destroy()
         else outgoing.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`)
       })

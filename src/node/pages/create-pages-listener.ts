@@ -4,7 +4,7 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
-import { createEventStream } from './create-event-stream.js'
+import { createEventStream, type RequestEntrySource } from './create-event-stream.js'
 import { dashboardPage } from './dashboard-page.js'
 import { frontDoor } from './front-door.js'
 import { frontDoorPage } from './front-door-page.js'
@@ -26,6 +26,8 @@ export interface PagesOptions {
   demoKeys: boolean
   /** The admin token: the dashboard and its event stream exist only with one. */
   adminToken: string | undefined
+  /** What the dashboard's live request list shows; the sandbox's own log when not given (the proxy gives its own). */
+  requests?: RequestEntrySource
 }
 
 /** The pages, in front of the API: `handle` answers a request for a page and says whether it did. */
@@ -40,11 +42,11 @@ export interface PagesListener {
  * and `/openapi.json`, `/reference`, the dashboard under `/__sandbox/` with its event stream, and
  * their assets. They need no API key and spend no quota; everything else goes on to the API.
  */
-export function createPagesListener({ sandbox, version, origin, demoKeys, adminToken }: PagesOptions): PagesListener {
+export function createPagesListener({ sandbox, version, origin, demoKeys, adminToken, requests = sandbox }: PagesOptions): PagesListener {
   const assets = createStaticAssets()
   const swaggerUi = swaggerUiVersion()
   const contract = createServedContract()
-  const events = adminToken === undefined ? undefined : createEventStream(sandbox, adminToken)
+  const events = adminToken === undefined ? undefined : createEventStream(requests, adminToken)
   const demo = new Set(DEMO_KEYS.map((key) => key.key))
   // The demo keys still configured (one revoked at runtime is no longer offered).
   const shownDemoKeys = () => (demoKeys ? sandbox.keys.filter((key) => demo.has(key.key)) : undefined)

@@ -76,7 +76,7 @@ export function dashboardPage(): SafeHtml {
 <label for="filter-status">Status</label><select id="filter-status"><option value="">any</option><option value="2">2xx</option><option value="4">4xx</option><option value="429">429</option><option value="5">5xx</option><option value="0">dropped</option></select>
 <label for="filter-key">Key</label><select id="filter-key"><option value="">any</option></select>
 </div>
-<div class="table-scroll"><table id="log-table"><thead><tr><th scope="col">time</th><th scope="col">status</th><th scope="col">method</th><th scope="col">path</th><th scope="col">key</th><th scope="col">ms</th><th scope="col">fault</th></tr></thead><tbody></tbody></table></div>
+<div class="table-scroll"><table id="log-table"><thead><tr><th scope="col">time</th><th scope="col">status</th><th scope="col" id="log-source" hidden>source</th><th scope="col">method</th><th scope="col">path</th><th scope="col">key</th><th scope="col">ms</th><th scope="col">fault</th></tr></thead><tbody></tbody></table></div>
 </section>
 </div>
 </main>`,

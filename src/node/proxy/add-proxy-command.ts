@@ -76,7 +76,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           sandboxHandlers: sandbox.originHandlers,
           ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
           // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
-          pages: (origin) => createPagesListener({ sandbox, version: io.version, origin, demoKeys: false, adminToken: options.adminToken }),
+          pages: (origin, requests) => createPagesListener({ sandbox, version: io.version, origin, demoKeys: false, adminToken: options.adminToken, requests }),
           logger: createProxyLogger(options.log, io.stdout, io.colour, Date.now),
           now: Date.now,
         })

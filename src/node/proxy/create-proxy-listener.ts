@@ -4,8 +4,11 @@ import type { RequestHandler } from 'msw'
 import { createRouter } from '../../core/contract/create-router.js'
 import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
-import { maskAuthorization, maskUrl } from '../../core/auth/mask-key.js'
-import { redactKeys } from '../../core/auth/redact-keys.js'
+import { maskAuthorization } from '../../core/auth/mask-key.js'
+import { redactUrl } from '../../core/auth/redact-url.js'
+import { ADMIN_PREFIX } from '../../core/admin/create-admin-handler.js'
+import { FAULT_HEADER } from '../../core/faults/create-fault-injector.js'
+import { PROBE_PATHS } from '../../core/probes/create-probe-handler.js'
 import { reportViolations } from './report-violations.js'
 import { parseBearer } from '../../core/auth/parse-bearer.js'
 import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
@@ -16,7 +19,8 @@ import type { ProxyStats } from './create-proxy-stats.js'
 import { errorAnswer } from './error-answer.js'
 import { fallsBackOn } from './falls-back-on.js'
 import { forwardRequest, type UpstreamAnswer } from './forward-request.js'
-import { answerProxyAdmin, PROXY_ADMIN_PATH } from './answer-proxy-admin.js'
+import type { ProxyAdmin } from './create-proxy-admin.js'
+import type { ProxyRequestEntry, ProxyRequestLog } from './create-proxy-request-log.js'
 import { readIncoming } from './read-incoming.js'
 import { toExchange } from './to-exchange.js'
 import { SOURCE_HEADER } from './source-header.js'
@@ -32,11 +36,14 @@ export interface ProxyListenerOptions {
   upstreamTimeoutMs: number
   /** The sandbox's origin handlers: the fallback, and everything outside /v1. */
   sandboxHandlers: RequestHandler[]
-  adminToken: string | undefined
+  /** The admin paths the proxy answers itself; undefined without an admin token. */
+  admin: ProxyAdmin | undefined
   checker: ExchangeChecker
   /** The sandbox's pages, answered before anything else as `start` answers them. */
   pages: PagesListener | undefined
   stats: ProxyStats
+  /** What the dashboard's request list and `GET /__sandbox/requests` show. */
+  requests: ProxyRequestLog
   logger: ReturnType<typeof createProxyLogger>
   now: () => number
 }
@@ -44,7 +51,9 @@ export interface ProxyListenerOptions {
 /**
  * The proxy's request listener: `/v1` goes to the upstream (or, with fallback, to the sandbox when
  * the upstream cannot answer), everything else to the sandbox. Each upstream answer is written
- * unchanged, then checked against verify's promises; violations are counted and logged.
+ * unchanged, then checked against verify's promises; violations are counted and logged. Every
+ * answer is listed in the proxy's request log, once, whoever gave it, but those of the admin API
+ * and the probes, which `start` does not list either.
  */
 export function createProxyListener(options: ProxyListenerOptions) {
   const router = createRouter(openapiDocument)
@@ -65,7 +74,13 @@ export function createProxyListener(options: ProxyListenerOptions) {
     const presented = parseBearer(incoming.headers.authorization ?? null)
     // Not even a prefix of the admin token: it opens more than any key.
     const key = url.pathname.startsWith('/__sandbox') ? 'admin' : maskAuthorization(incoming.headers.authorization)
-    const shownPath = validTarget ? redactKeys(maskUrl(url.pathname + url.search), presented === undefined ? [] : [presented]) : '(not a URL)'
+    const shownPath = validTarget ? redactUrl(url.pathname + url.search, presented === undefined ? [] : [presented]) : '(not a URL)'
+    const list = (status: number, source: ProxyRequestEntry['source'], fault: string | undefined) => {
+      if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`) || (PROBE_PATHS as readonly string[]).includes(url.pathname)) return
+      const durationMs = Math.round((performance.now() - started) * 10) / 10
+      const entry = { time: new Date(options.now()).toISOString(), method, path: shownPath, status, durationMs, key, source }
+      options.requests.record(fault === undefined ? entry : { ...entry, fault })
+    }
     const write = (answer: WrittenAnswer | string[], status: number, body: Buffer, source: 'upstream' | 'sandbox') => {
       if (Array.isArray(answer)) outgoing.writeHead(status, answer)
       else outgoing.writeHead(status, { ...answer.headers, 'content-length': String(body.length), [SOURCE_HEADER]: source })
@@ -73,6 +88,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
       // The admin API's answers are not counted: the dashboard polling them would swamp the counts.
       if (!url.pathname.startsWith('/__sandbox/')) options.stats.answered(source)
       options.logger.answer({ method, path: shownPath, status, durationMs: performance.now() - started, key, source })
+      list(status, source, Array.isArray(answer) ? undefined : answer.headers[FAULT_HEADER])
     }
     const fromSandbox = async (body: Buffer) => {
       const answer = await answerFromSandbox(options.sandboxHandlers, {
@@ -82,8 +98,14 @@ export function createProxyListener(options: ProxyListenerOptions) {
         body,
         clientAddress: incoming.socket.remoteAddress ?? 'unknown',
       })
-      if (answer === undefined) outgoing.destroy()
-      else write(answer, answer.status, answer.body, 'sandbox')
+      if (answer === undefined) {
+        // An injected dropped connection, listed as `start` lists it.
+        outgoing.destroy()
+        return list(0, 'sandbox', 'drop')
+      }
+      write(answer, answer.status, answer.body, 'sandbox')
+      // A reset clears "the request log", the dashboard says: under the proxy, that is the proxy's.
+      if (method === 'POST' && url.pathname === `${ADMIN_PREFIX}/reset` && answer.status === 200) options.requests.clear()
     }
 
     const handle = async () => {
@@ -98,10 +120,8 @@ export function createProxyListener(options: ProxyListenerOptions) {
         outgoing.shouldKeepAlive = false
         return write(answer, 413, answer.body, 'sandbox')
       }
-      if (url.pathname === PROXY_ADMIN_PATH && options.adminToken !== undefined) {
-        const answer = answerProxyAdmin(method, presented, options.adminToken, options.stats)
-        return write(answer, answer.status, answer.body, 'sandbox')
-      }
+      const own = options.admin?.answer({ method, url, presented, clientAddress: incoming.socket.remoteAddress ?? 'unknown' })
+      if (own !== undefined) return write(own, own.status, own.body, 'sandbox')
       if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return fromSandbox(body)
 
       const apiPath = url.pathname.slice('/v1'.length)

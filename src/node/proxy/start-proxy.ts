@@ -2,9 +2,12 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
 import type { PagesListener } from '../pages/create-pages-listener.js'
+import type { RequestEntrySource } from '../pages/create-event-stream.js'
 import { createExchangeChecker } from '../verify/create-exchange-checker.js'
 import type { createProxyLogger } from './create-proxy-logger.js'
+import { createProxyAdmin } from './create-proxy-admin.js'
 import { createProxyListener } from './create-proxy-listener.js'
+import { createProxyRequestLog, type ProxyRequestLog } from './create-proxy-request-log.js'
 import { createProxyStats, type ProxyStats } from './create-proxy-stats.js'
 
 export interface StartProxyOptions {
@@ -17,8 +20,13 @@ export interface StartProxyOptions {
   /** The sandbox's origin handlers (`sandbox.originHandlers`). */
   sandboxHandlers: RequestHandler[]
   adminToken?: string
-  /** The pages (front door, contract, reference, dashboard), given the proxy's origin. */
-  pages?: (origin: string) => PagesListener
+  /**
+   * The pages (front door, contract, reference, dashboard), given the proxy's origin and its
+   * request log, which the dashboard's live list shows instead of the sandbox's.
+   */
+  pages?: (origin: string, requests: RequestEntrySource) => PagesListener
+  /** Answers the request log keeps (`start`'s `--keep-requests`); 100 when not given. */
+  keepRequests?: number
   logger: ReturnType<typeof createProxyLogger>
   now: () => number
 }
@@ -28,6 +36,7 @@ export interface RunningProxy {
   url: string
   server: Server
   stats: ProxyStats
+  requests: ProxyRequestLog
   close(): Promise<void>
 }
 
@@ -50,12 +59,15 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   })
   const address = server.address() as AddressInfo
   const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
-  const pages = options.pages?.(origin)
-  server.on('request', createProxyListener({ ...options, upstream, origin, adminToken: options.adminToken, checker, stats, pages }))
+  const requests = createProxyRequestLog(options.keepRequests ?? 100)
+  const pages = options.pages?.(origin, requests)
+  const admin = options.adminToken === undefined ? undefined : createProxyAdmin({ token: options.adminToken, stats, requests, now: options.now })
+  server.on('request', createProxyListener({ ...options, upstream, origin, admin, checker, stats, requests, pages }))
   return {
     url: `${origin}/v1`,
     server,
     stats,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         // The dashboard's event streams never end by themselves.
