@@ -122,6 +122,9 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   expect((await api('/pets?limit=2', 'sandbox-free-key')).status).toBe(200)
   await page.waitForSelector('#log-table tbody tr[data-status="200"]')
   expect(await page.textContent('#log-table tbody tr:first-child td:nth-child(4)')).toBe('/v1/pets?limit=2')
+  // Only a proxy's list says where each answer came from.
+  expect(await page.isHidden('#log-source')).toBe(true)
+  expect(await page.$$('#log-table tbody tr:first-child td')).toHaveLength(7)
   await page.waitForFunction(([selector, value]) => Number(document.querySelector(selector!)?.getAttribute('value')) > Number(value), [
     `progress[aria-label="Used this minute by ${free}"]`,
     String(before),

@@ -52,8 +52,8 @@ async function open(path: string): Promise<Page> {
 }
 
 /** A request through the proxy, as the frontend under test would make it. */
-async function through(path: string): Promise<number> {
-  const response = await fetch(`${proxy.url}${path}`, { headers: { authorization: 'Bearer a-key-of-the-upstream' } })
+async function through(path: string, authorization = 'Bearer a-key-of-the-upstream'): Promise<number> {
+  const response = await fetch(`${proxy.url}${path}`, { headers: { authorization } })
   expect(response.headers.get('x-sandbox-source')).toBe('upstream')
   return response.status
 }
@@ -109,5 +109,52 @@ it('shows the upstream, the answers by source and each broken promise counted as
   await checks.settled()
   await page.close()
   expect(checks.admin.count()).toBeGreaterThan(0)
+  expect(checks.cspViolations).toEqual([])
+})
+
+it('lists every request the proxy answers as it happens, newest first, marked with where the answer came from, hostile data as text', async () => {
+  const page = await open('/__sandbox/')
+  const listReads: string[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/__sandbox/requests') listReads.push(request.url())
+  })
+  await page.fill('#token', TOKEN)
+  await page.click('#login button[type="submit"]')
+  await page.waitForSelector('body[data-live="true"]')
+  expect(await page.isVisible('#log-source')).toBe(true)
+
+  // What the proxy answered before the page opened, newest first: the admin API's list reversed.
+  const listUrl = `${origin}/__sandbox/requests`
+  const kept = await fetch(listUrl, { headers: { authorization: `Bearer ${TOKEN}` } })
+  checks.admin.check('GET', listUrl, kept.clone())
+  const earlier = ((await kept.json()) as { requests: Array<{ path: string; source: string }> }).requests
+  expect(earlier.length).toBeGreaterThan(0)
+  const rows = () => page.$$eval('#log-table tbody tr', (all) => all.map((row) => [...row.children].map((cell) => cell.textContent)))
+  expect((await rows()).map((cells) => [cells[2], cells[4]])).toEqual(earlier.map((entry) => [entry.source, entry.path]).reverse())
+
+  // Forwarded to the upstream, with a key and a query that would turn into markup if read as HTML.
+  const path = '/pets?q=&lt;i&gt;x&lt;/i&gt;'
+  expect(await through(path, 'Bearer <i>hostile-client-key')).toBe(200)
+  await page.waitForFunction((shown) => document.querySelector('#log-table tbody tr:first-child td:nth-child(5)')?.textContent === shown, `/v1${path}`)
+  const [time, status, source, method, shownPath, key] = (await rows())[0]!
+  expect([status, source, method, shownPath]).toEqual(['200', 'upstream', 'GET', `/v1${path}`])
+  expect(time).toMatch(/^\d\d:\d\d:\d\d\.\d{3}$/)
+  expect(key).toMatch(/^<i>h…#[0-9a-f]{4}$/)
+  expect(await page.getAttribute('#log-table tbody tr:first-child', 'data-source')).toBe('upstream')
+  expect(await page.$$('#log-table i')).toEqual([])
+
+  // Outside /v1 the sandbox answers, and says so.
+  const outside = await fetch(`${origin}/nowhere`)
+  checks.contract.check('GET', `${origin}/nowhere`, outside.clone())
+  expect(outside.headers.get('x-sandbox-source')).toBe('sandbox')
+  await page.waitForSelector('#log-table tbody tr:first-child[data-source="sandbox"][data-status="404"]')
+  expect((await rows())[0]!.slice(1, 5)).toEqual(['404', 'sandbox', 'GET', '/nowhere'])
+  // Pushed by the event stream: the list was read once, when the board opened.
+  expect(listReads).toHaveLength(1)
+
+  expect(await checks.accessibility(page)).toEqual([])
+  await page.screenshot({ path: 'test-results/proxy-dashboard-requests.png', fullPage: true })
+  await checks.settled()
+  await page.close()
   expect(checks.cspViolations).toEqual([])
 })
