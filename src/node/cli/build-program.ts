@@ -21,6 +21,7 @@ import { addProxyCommand } from '../proxy/add-proxy-command.js'
 import { fromEnvironment } from './env-var-of.js'
 import { describeListenError } from './describe-listen-error.js'
 import { watchParent } from './watch-parent.js'
+import { watchShellWake } from './watch-shell-wake.js'
 import { parseMaxPets, parseTrustedProxy } from '../options/parse-operational-options.js'
 import { DEFAULT_MAX_PETS } from '../../core/sandbox/resolve-options.js'
 
@@ -156,8 +157,13 @@ async function start(options: StartOptions, io: ProgramIo): Promise<void> {
   }
   io.onSignal('SIGINT', shutdown)
   io.onSignal('SIGTERM', shutdown)
-  // npx does not pass its signals on: a sandbox whose parent is gone stops as if signalled.
-  watchParent(shutdown)
+  // npx does not pass its signals on (docs/cli.md#stopping): a sandbox whose parent is gone, or
+  // whose npm shell was sent a SIGINT, stops as if signalled. These are not a second signal.
+  const stopAsked = () => {
+    if (!closing) shutdown()
+  }
+  watchParent(stopAsked)
+  watchShellWake(stopAsked)
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   if (options.redis !== undefined) {
