@@ -74,7 +74,8 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   const stopAsked = () => {
     if (!closing) shutdown()
   }
-  watchParent(stopAsked)
+  // A worker watches only its primary, which watches npm for all of them (run-workers.ts).
+  watchParent(stopAsked, cluster.isWorker ? false : undefined)
   watchShellWake(stopAsked)
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
