@@ -5,6 +5,7 @@ import { expect, it } from 'vitest'
 import { consumerProject } from '../support/consumer-project.js'
 import { contractViolations } from '../support/contract.js'
 import { BIN } from '../support/start-cli.js'
+import { startRedis } from '../support/start-redis.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -21,6 +22,10 @@ function processesWith(marker: string): number[] {
     }
   }
   return pids
+}
+
+function childrenOf(pid: number): number[] {
+  return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number)
 }
 
 function refused(url: string): Promise<boolean> {
@@ -64,12 +69,19 @@ async function expectStopped(marker: string, url: string): Promise<void> {
   expect(await refused(url), 'the port is free').toBe(true)
 }
 
+async function expectServing(url: string): Promise<void> {
+  const served = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+  expect(await contractViolations('GET', `${url}/pets`, served.clone())).toEqual([])
+  expect(served.status).toBe(200)
+}
+
 const marker = () => String(1_000_000 + Math.floor(Math.random() * 1_000_000_000))
 
-// npm ignores a SIGINT sent to the npx process alone (a terminal's Ctrl-C reaches the whole
-// process group, the sandbox included): SIGINT is sent the way Ctrl-C sends it.
+// npm passes SIGINT and SIGTERM to the `sh -c` it runs the CLI through, and no further: `$!` alone
+// is signalled, as a CI script's `kill` does; the group is signalled as a terminal's Ctrl-C does.
 it.each([
   ['SIGTERM to npx (`kill $!`)', 'SIGTERM', false],
+  ['SIGINT to npx alone (`kill -INT $!`)', 'SIGINT', false],
   ['SIGINT to its process group (Ctrl-C)', 'SIGINT', true],
 ] as const)(
   'stops gracefully when `npx petstore-sandbox start &` gets %s, leaving no process on the port',
@@ -77,15 +89,35 @@ it.each([
     const seed = marker()
     const cli = await startInBackground(`npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed}`, await consumerProject(), group)
     expect(processesWith(seed).length).toBeGreaterThan(0)
-    const served = await fetch(`${cli.url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key' } })
-    expect(await contractViolations('GET', `${cli.url}/pets`, served.clone())).toEqual([])
-    expect(served.status).toBe(200)
+    await expectServing(cli.url)
     process.kill(group ? -cli.shell.pid! : cli.job, signal)
     await expectStopped(seed, cli.url)
     expect(cli.output()).toContain('Shutting down')
   },
   60_000,
 )
+
+it('keeps serving under npx when nothing asks it to stop, even once stopped and continued', async () => {
+  const seed = marker()
+  const cli = await startInBackground(`npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed}`, await consumerProject())
+  // Several times the interval at which the CLI looks at the shell npm started it through.
+  await sleep(4_000)
+  await expectServing(cli.url)
+  // Stopping and continuing the sandbox wakes that shell (SIGCHLD), as a signal would.
+  // npx (`$!`) runs `sh -c`, which runs the sandbox.
+  const [shell] = childrenOf(cli.job)
+  const [sandbox] = childrenOf(shell!)
+  expect(processesWith(seed)).toContain(sandbox)
+  process.kill(sandbox!, 'SIGSTOP')
+  await sleep(300)
+  process.kill(sandbox!, 'SIGCONT')
+  await sleep(3_000)
+  await expectServing(cli.url)
+  expect(cli.output()).not.toContain('Shutting down')
+  process.kill(cli.job, 'SIGINT')
+  await expectStopped(seed, cli.url)
+  expect(cli.output()).toContain('Shutting down')
+}, 60_000)
 
 it('stops when the npx process is killed outright: its parent gone, the server follows', async () => {
   const seed = marker()
@@ -94,6 +126,25 @@ it('stops when the npx process is killed outright: its parent gone, the server f
   await expectStopped(seed, cli.url)
   expect(cli.output()).toContain('Shutting down')
 }, 60_000)
+
+it('stops the primary and every worker when `npx petstore-sandbox start --workers 2 &` gets SIGTERM or SIGINT', async () => {
+  const redis = await startRedis()
+  try {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      const seed = marker()
+      const command = `npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed} --workers 2 --redis ${redis.url} --redis-prefix s${seed}:`
+      const cli = await startInBackground(command, await consumerProject())
+      // The primary and its two workers.
+      expect(processesWith(seed).length).toBeGreaterThanOrEqual(3)
+      await expectServing(cli.url)
+      process.kill(cli.job, signal)
+      await expectStopped(seed, cli.url)
+      expect(cli.output(), signal).not.toContain('starting another')
+    }
+  } finally {
+    await redis.remove()
+  }
+}, 90_000)
 
 it('stops on SIGTERM as `node bin/petstore-sandbox.js start &`, and when the shell that started it is killed', async () => {
   const seed = marker()

@@ -1,18 +1,8 @@
 import cluster from 'node:cluster'
 import { Command, Option } from 'commander'
-import { createSandbox } from '../../core/sandbox/create-sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { startServer, type RunningServer } from '../server/start-server.js'
-import { createRequestLogger, type LogFormat } from './create-request-logger.js'
-import { loadKeysFile } from '../options/load-keys-file.js'
-import { formatBanner } from './format-banner.js'
 import { runWorkers } from './run-workers.js'
-import type { StateFile } from '../persistence/open-state-file.js'
-import { openKeyFile } from '../persistence/open-key-file.js'
-import { createPagesListener } from '../pages/create-pages-listener.js'
 import { DEFAULT_REDIS_PREFIX } from '../redis/default-redis-prefix.js'
-import type { SharedState } from '../../core/state/shared-state.js'
-import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
 import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from '../options/parse-options.js'
 import type { ProgramIo } from '../options/program-io.js'
@@ -20,44 +10,12 @@ import { addVerifyCommand } from '../verify/add-verify-command.js'
 import { addProxyCommand } from '../proxy/add-proxy-command.js'
 import { fromEnvironment } from './env-var-of.js'
 import { describeListenError } from './describe-listen-error.js'
-import { watchParent } from './watch-parent.js'
+import type { StartOptions } from './start-sandbox.js'
 import { parseMaxPets, parseTrustedProxy } from '../options/parse-operational-options.js'
 import { DEFAULT_MAX_PETS } from '../../core/sandbox/resolve-options.js'
 
 // The commands' shared IO lives beside the shared option parsers, where verify and proxy read it too.
 export type { ProgramIo }
-
-interface StartOptions {
-  port: number
-  host: string
-  seed: number
-  pets: number
-  keys?: string
-  log: LogFormat
-  now?: number
-  banAfter: number
-  banSeconds: number
-  corsOrigin?: string[]
-  deprecatedAt?: number
-  sunset?: number
-  adminToken?: string
-  state?: string
-  latency?: LatencyRange
-  errorRate?: number
-  errorKinds?: FaultKind[]
-  fault?: Record<string, OperationFaults>
-  faultSeed?: number
-  keepRequests: number
-  maxPets: number
-  trustProxy?: string[]
-  headersTimeout?: number
-  requestTimeout?: number
-  keepAliveTimeout?: number
-  shutdownGrace?: number
-  redis?: string
-  redisPrefix: string
-  workers: number
-}
 
 /**
  * The commander program. Tests drive it directly; `bin/petstore-sandbox.js` only calls `main`.
@@ -119,7 +77,9 @@ export function buildProgram(io: ProgramIo): Command {
           await (await connectRedisState({ url: options.redis, prefix: options.redisPrefix })).close()
           await runWorkers(options.workers, io)
         } else {
-          await start(options, io)
+          // Each command loads its modules when it runs, so one pays nothing for the others.
+          const { startSandbox } = await import('./start-sandbox.js')
+          await startSandbox(options, io)
         }
       } catch (error) {
         const listen = describeListenError(error, options.host, options.port)
@@ -134,128 +94,4 @@ export function buildProgram(io: ProgramIo): Command {
   addVerifyCommand(program, io)
   addProxyCommand(program, io)
   return program
-}
-
-async function start(options: StartOptions, io: ProgramIo): Promise<void> {
-  // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
-  let server: RunningServer | undefined
-  let stateFile: StateFile | undefined
-  let shared: SharedState | undefined
-  let closing = false
-  const shutdown = () => {
-    // A second signal means "now": give up on in-flight requests.
-    if (closing) process.exit(1)
-    closing = true
-    if (server === undefined) process.exit(0)
-    io.stdout('Shutting down: finishing in-flight requests')
-    void server
-      .close()
-      .then(() => Promise.all([stateFile?.close(), shared?.close()]))
-      // A worker's channel to the primary would keep it alive: let go of it once all is closed.
-      .then(() => cluster.worker?.disconnect())
-  }
-  io.onSignal('SIGINT', shutdown)
-  io.onSignal('SIGTERM', shutdown)
-  // npx does not pass its signals on: a sandbox whose parent is gone stops as if signalled.
-  watchParent(shutdown)
-
-  const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
-  if (options.redis !== undefined) {
-    // The clock of a shared sandbox belongs to all its processes: a restarted one must not move it.
-    if (options.now !== undefined) throw new ConfigError('--now cannot be combined with --redis: move the shared clock through the admin API')
-    if (options.state !== undefined) throw new ConfigError('--state cannot be combined with --redis: the pets live in Redis')
-    // Loaded only when asked for, as is the state file's lock: a plain start pays for neither.
-    const { connectRedisState } = await import('../redis/connect-redis-state.js')
-    shared = await connectRedisState({ url: options.redis, prefix: options.redisPrefix })
-  }
-  if (options.state !== undefined) {
-    const { openStateFile } = await import('../persistence/open-state-file.js')
-    stateFile = await openStateFile(options.state, {
-      seed: options.seed,
-      pets: options.pets,
-      onLockLost: (error) => {
-        io.stderr(`error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`)
-        process.exit(1)
-      },
-    })
-  }
-  // Keys added, re-planned or revoked at runtime are kept beside the pets (docs/decisions.md#d22).
-  const keyFile = options.state === undefined ? undefined : await openKeyFile(`${options.state}.keys.json`)
-  const sandbox = createSandbox({
-    seed: options.seed,
-    pets: options.pets,
-    maxPets: options.maxPets,
-    banAfter: options.banAfter,
-    banSeconds: options.banSeconds,
-    ...(keys ? { keys } : {}),
-    ...(options.corsOrigin && !options.corsOrigin.includes('*') ? { corsOrigins: options.corsOrigin } : {}),
-    deprecation: {
-      ...(options.deprecatedAt === undefined ? {} : { deprecatedAt: options.deprecatedAt }),
-      ...(options.sunset === undefined ? {} : { sunset: options.sunset }),
-    },
-    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
-    ...(stateFile ? { storage: stateFile } : {}),
-    ...(keyFile ? { keyStorage: keyFile } : {}),
-    ...(shared ? { shared } : {}),
-    requestLogSize: options.keepRequests,
-    faults: {
-      ...(options.latency ? { latency: options.latency } : {}),
-      ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
-      ...(options.errorKinds ? { kinds: options.errorKinds } : {}),
-      ...(options.fault ? { operations: options.fault } : {}),
-      ...(options.faultSeed === undefined ? {} : { seed: options.faultSeed }),
-    },
-  })
-  if (options.now !== undefined) sandbox.clock.set(options.now)
-  const log = createRequestLogger(
-    options.log,
-    io.stdout,
-    io.colour,
-    sandbox.keys.map((apiKey) => apiKey.key),
-  )
-  server = await startServer({
-    handlers: sandbox.originHandlers,
-    port: options.port,
-    host: options.host,
-    ...(log ? { onExchange: log } : {}),
-    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
-    limits: {
-      ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
-      ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
-      ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
-      ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
-    },
-    pages: (origin) => createPagesListener({ sandbox, version: io.version, origin, demoKeys: keys === undefined, adminToken: options.adminToken }),
-  })
-  // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).
-  const origin = server.url.replace(/\/v1$/, '')
-  if (!sandbox.readiness().ready) io.stdout(`Seeding ${options.pets} pets; ${origin}/readyz answers 503 until done`)
-  try {
-    await sandbox.ready()
-  } catch (error) {
-    await server.close()
-    await shared?.close()
-    throw error
-  }
-  // The first worker speaks for all of them; the others only say that they serve.
-  if (cluster.isWorker && cluster.worker?.id !== 1) {
-    io.stdout(`Worker ${process.pid} serving ${server.url}`)
-    return
-  }
-  // One write, so whoever waits for "Listening on" has read these lines too.
-  io.stdout(
-    [
-      formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
-      `Reference on ${origin}/reference`,
-      ...(options.adminToken === undefined ? [] : [`Admin API and dashboard on ${origin}/__sandbox/ (Authorization: Bearer <admin token>)`]),
-      ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
-      ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
-      ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
-    ].join('\n'),
-  )
-}
-
-function stateFileLine(path: string, file: StateFile): string {
-  const torn = file.droppedTornLine ? '; dropped an incomplete last line (a write cut short by a crash, never acknowledged)' : ''
-  return `State file ${path}: ${file.restored.length} created pet(s) restored${torn}`
 }

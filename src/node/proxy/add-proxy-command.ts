@@ -1,13 +1,10 @@
 import { type Command, Option } from 'commander'
 import type { ProgramIo } from '../options/program-io.js'
-import { loadKeysFile } from '../options/load-keys-file.js'
 import { integerIn, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
-import { createSandbox } from '../../core/sandbox/create-sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { parseBaseUrl } from '../verify/parse-base-url.js'
-import { createPagesListener } from '../pages/create-pages-listener.js'
-import { createProxyLogger, type ProxyLogFormat } from './create-proxy-logger.js'
-import { startProxy, type RunningProxy } from './start-proxy.js'
+import type { ProxyLogFormat } from './create-proxy-logger.js'
+import type { RunningProxy } from './start-proxy.js'
 
 interface ProxyCommandOptions {
   upstream: string
@@ -59,6 +56,14 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
       io.onSignal('SIGINT', shutdown)
       io.onSignal('SIGTERM', shutdown)
       try {
+        // Loaded when proxy runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
+        const [{ loadKeysFile }, { createSandbox }, { createProxyLogger }, { startProxy }, { createPagesListener }] = await Promise.all([
+          import('../options/load-keys-file.js'),
+          import('../../core/sandbox/create-sandbox.js'),
+          import('./create-proxy-logger.js'),
+          import('./start-proxy.js'),
+          import('../pages/create-pages-listener.js'),
+        ])
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
         const sandbox = createSandbox({
           seed: options.seed,

@@ -15,8 +15,11 @@ export interface StartServerOptions {
   onExchange?: (record: ExchangeRecord) => void
   /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: Partial<ServerLimits>
-  /** Answers the requests it claims before the handlers see them (the pages), given the origin. */
-  pages?: (origin: string) => PagesListener
+  /**
+   * Answers the requests it claims before the handlers see them (the pages), given the origin.
+   * Made on the first request outside /v1, where pages never are, so start-up does not wait for it.
+   */
+  pages?: (origin: string) => Promise<PagesListener>
   /** Proxies whose Forwarded / X-Forwarded-For headers name the client (create-client-address.ts). */
   trustProxy?: readonly string[]
 }
@@ -31,6 +34,12 @@ export interface RunningServer {
    * the answer), then resolves; connections still busy after `shutdownGraceMs` are cut.
    */
   close(): Promise<void>
+}
+
+/** Whether a request target is the API's (/v1), where no page is. */
+function underApi(target = '/'): boolean {
+  const path = target.split('?')[0]!
+  return path === '/v1' || path.startsWith('/v1/')
 }
 
 /** Serves sandbox handlers over node:http until `close()`. */
@@ -72,8 +81,23 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
     })
   })
   const answer = createRequestListener(handlers, { origin, clientAddress: createClientAddress(trustProxy), ...(onExchange ? { onExchange } : {}) })
-  const pages = makePages?.(origin)
+  let pages: PagesListener | undefined
+  let pagesMade: Promise<PagesListener> | undefined
+  const makePagesOnce = (make: (origin: string) => Promise<PagesListener>) =>
+    (pagesMade ??= make(origin).then((made) => {
+      // Made while closing: its event streams must not hold the process open.
+      if (closing) made.close()
+      pages = made
+      return made
+    }))
   server.on('request', (incoming, outgoing) => {
+    if (pages === undefined && makePages !== undefined && !underApi(incoming.url)) {
+      // The request waits unread (its body stays buffered) until the pages exist; it happens once.
+      void makePagesOnce(makePages).then((made) => {
+        if (!made.handle(incoming, outgoing)) answer(incoming, outgoing)
+      })
+      return
+    }
     if (pages?.handle(incoming, outgoing) !== true) answer(incoming, outgoing)
   })
   server.on('clientError', answerClientError(handlers, origin))

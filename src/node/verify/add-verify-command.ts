@@ -1,11 +1,7 @@
 import { type Command, Option } from 'commander'
 import type { ProgramIo } from '../options/program-io.js'
 import { integerIn } from '../options/parse-options.js'
-import { formatJunitReport } from './format-junit-report.js'
-import { formatTerminalReport } from './format-terminal-report.js'
 import { parseBaseUrl } from './parse-base-url.js'
-import { runVerify } from './run-verify.js'
-import { VerifyConnectionError } from './verify-connection-error.js'
 
 interface VerifyCommandOptions {
   key: string
@@ -32,6 +28,13 @@ export function addVerifyCommand(program: Command, io: ProgramIo): void {
     .action(async (baseUrl: string, options: VerifyCommandOptions) => {
       // Progress goes to stderr when the report is for a machine, so stdout stays one document.
       const announce = options.format === 'terminal' ? io.stdout : io.stderr
+      // Loaded when verify runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
+      const [{ runVerify }, { formatJunitReport }, { formatTerminalReport }, { VerifyConnectionError }] = await Promise.all([
+        import('./run-verify.js'),
+        import('./format-junit-report.js'),
+        import('./format-terminal-report.js'),
+        import('./verify-connection-error.js'),
+      ])
       try {
         const report = await runVerify({
           baseUrl,

@@ -1,0 +1,188 @@
+import cluster from 'node:cluster'
+import { createSandbox } from '../../core/sandbox/create-sandbox.js'
+import { ConfigError } from '../../core/errors/config-error.js'
+import { startServer, type RunningServer } from '../server/start-server.js'
+import { createRequestLogger, type LogFormat } from './create-request-logger.js'
+import { loadKeysFile } from '../options/load-keys-file.js'
+import { formatBanner } from './format-banner.js'
+import type { StateFile } from '../persistence/open-state-file.js'
+import type { SharedState } from '../../core/state/shared-state.js'
+import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
+import type { ProgramIo } from '../options/program-io.js'
+import { watchParent } from './watch-parent.js'
+import { watchShellWake } from './watch-shell-wake.js'
+
+/** The options of `petstore-sandbox start`, as commander parsed them. */
+export interface StartOptions {
+  port: number
+  host: string
+  seed: number
+  pets: number
+  keys?: string
+  log: LogFormat
+  now?: number
+  banAfter: number
+  banSeconds: number
+  corsOrigin?: string[]
+  deprecatedAt?: number
+  sunset?: number
+  adminToken?: string
+  state?: string
+  latency?: LatencyRange
+  errorRate?: number
+  errorKinds?: FaultKind[]
+  fault?: Record<string, OperationFaults>
+  faultSeed?: number
+  keepRequests: number
+  maxPets: number
+  trustProxy?: string[]
+  headersTimeout?: number
+  requestTimeout?: number
+  keepAliveTimeout?: number
+  shutdownGrace?: number
+  redis?: string
+  redisPrefix: string
+  workers: number
+}
+
+/**
+ * `petstore-sandbox start` in this process: the sandbox, served over HTTP until a signal, or the
+ * process that started it going away, stops it.
+ */
+export async function startSandbox(options: StartOptions, io: ProgramIo): Promise<void> {
+  // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
+  let server: RunningServer | undefined
+  let stateFile: StateFile | undefined
+  let shared: SharedState | undefined
+  let closing = false
+  const shutdown = () => {
+    // A second signal means "now": give up on in-flight requests.
+    if (closing) process.exit(1)
+    closing = true
+    if (server === undefined) process.exit(0)
+    io.stdout('Shutting down: finishing in-flight requests')
+    void server
+      .close()
+      .then(() => Promise.all([stateFile?.close(), shared?.close()]))
+      // A worker's channel to the primary would keep it alive: let go of it once all is closed.
+      .then(() => cluster.worker?.disconnect())
+  }
+  io.onSignal('SIGINT', shutdown)
+  io.onSignal('SIGTERM', shutdown)
+  // npx does not pass its signals on (docs/cli.md#stopping): a sandbox whose parent is gone, or
+  // whose npm shell was sent a SIGINT, stops as if signalled. These are not a second signal.
+  const stopAsked = () => {
+    if (!closing) shutdown()
+  }
+  // A worker watches only its primary, which watches npm for all of them (run-workers.ts).
+  watchParent(stopAsked, cluster.isWorker ? false : undefined)
+  watchShellWake(stopAsked)
+
+  const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+  if (options.redis !== undefined) {
+    // The clock of a shared sandbox belongs to all its processes: a restarted one must not move it.
+    if (options.now !== undefined) throw new ConfigError('--now cannot be combined with --redis: move the shared clock through the admin API')
+    if (options.state !== undefined) throw new ConfigError('--state cannot be combined with --redis: the pets live in Redis')
+    // Loaded only when asked for, as is the state file's lock: a plain start pays for neither.
+    const { connectRedisState } = await import('../redis/connect-redis-state.js')
+    shared = await connectRedisState({ url: options.redis, prefix: options.redisPrefix })
+  }
+  if (options.state !== undefined) {
+    const { openStateFile } = await import('../persistence/open-state-file.js')
+    stateFile = await openStateFile(options.state, {
+      seed: options.seed,
+      pets: options.pets,
+      onLockLost: (error) => {
+        io.stderr(`error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`)
+        process.exit(1)
+      },
+    })
+  }
+  // Keys added, re-planned or revoked at runtime are kept beside the pets (docs/decisions.md#d22).
+  const keyFile = options.state === undefined ? undefined : await (await import('../persistence/open-key-file.js')).openKeyFile(`${options.state}.keys.json`)
+  const sandbox = createSandbox({
+    seed: options.seed,
+    pets: options.pets,
+    maxPets: options.maxPets,
+    banAfter: options.banAfter,
+    banSeconds: options.banSeconds,
+    ...(keys ? { keys } : {}),
+    ...(options.corsOrigin && !options.corsOrigin.includes('*') ? { corsOrigins: options.corsOrigin } : {}),
+    deprecation: {
+      ...(options.deprecatedAt === undefined ? {} : { deprecatedAt: options.deprecatedAt }),
+      ...(options.sunset === undefined ? {} : { sunset: options.sunset }),
+    },
+    ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+    ...(stateFile ? { storage: stateFile } : {}),
+    ...(keyFile ? { keyStorage: keyFile } : {}),
+    ...(shared ? { shared } : {}),
+    requestLogSize: options.keepRequests,
+    faults: {
+      ...(options.latency ? { latency: options.latency } : {}),
+      ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
+      ...(options.errorKinds ? { kinds: options.errorKinds } : {}),
+      ...(options.fault ? { operations: options.fault } : {}),
+      ...(options.faultSeed === undefined ? {} : { seed: options.faultSeed }),
+    },
+  })
+  if (options.now !== undefined) sandbox.clock.set(options.now)
+  const log = createRequestLogger(
+    options.log,
+    io.stdout,
+    io.colour,
+    sandbox.keys.map((apiKey) => apiKey.key),
+  )
+  server = await startServer({
+    handlers: sandbox.originHandlers,
+    port: options.port,
+    host: options.host,
+    ...(log ? { onExchange: log } : {}),
+    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+    limits: {
+      ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
+      ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
+      ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
+      ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
+    },
+    // Loaded on the first request for a page, not before the first answer.
+    pages: async (origin) =>
+      (await import('../pages/create-pages-listener.js')).createPagesListener({
+        sandbox,
+        version: io.version,
+        origin,
+        demoKeys: keys === undefined,
+        adminToken: options.adminToken,
+      }),
+  })
+  // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).
+  const origin = server.url.replace(/\/v1$/, '')
+  if (!sandbox.readiness().ready) io.stdout(`Seeding ${options.pets} pets; ${origin}/readyz answers 503 until done`)
+  try {
+    await sandbox.ready()
+  } catch (error) {
+    await server.close()
+    await shared?.close()
+    throw error
+  }
+  // The first worker speaks for all of them; the others only say that they serve.
+  if (cluster.isWorker && cluster.worker?.id !== 1) {
+    io.stdout(`Worker ${process.pid} serving ${server.url}`)
+    return
+  }
+  // One write, so whoever waits for "Listening on" has read these lines too.
+  io.stdout(
+    [
+      formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
+      `Reference on ${origin}/reference`,
+      ...(options.adminToken === undefined ? [] : [`Admin API and dashboard on ${origin}/__sandbox/ (Authorization: Bearer <admin token>)`]),
+      ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
+      ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
+      ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
+    ].join('\n'),
+  )
+}
+
+function stateFileLine(path: string, file: StateFile): string {
+  const torn = file.droppedTornLine ? '; dropped an incomplete last line (a write cut short by a crash, never acknowledged)' : ''
+  return `State file ${path}: ${file.restored.length} created pet(s) restored${torn}`
+}
