@@ -30,7 +30,7 @@ it('answers pages, probes, the admin API and the API alike when they are the fir
       ['GET', '/no-such-page', { headers: key }, 404, contract],
     ]
     const answers = await Promise.all(
-      requests.map(async ([method, path, init, status, checker]) => {
+      requests.map(async ([method, path, init, , checker]) => {
         const response = await fetch(`${origin}${path}`, { ...init, method })
         checker.check(method, response.url, response)
         await response.arrayBuffer()
