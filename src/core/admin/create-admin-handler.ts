@@ -1,5 +1,4 @@
 import type { HttpHandler } from 'msw'
-import { constantTimeEqual } from '../auth/constant-time-equal.js'
 import { parseBearer } from '../auth/parse-bearer.js'
 import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
 import { createRouter } from '../contract/create-router.js'
@@ -16,7 +15,7 @@ import { readJsonBody } from '../validation/read-json-body.js'
 import type { AdminControls } from './admin-controls.js'
 import { createAdminOperations } from './create-admin-operations.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
-import { createAttemptLimiter } from './create-attempt-limiter.js'
+import { createAdminGate } from './create-admin-gate.js'
 
 /** Where the admin API lives on the sandbox's origin, outside the API's `/v1`. */
 export const ADMIN_PREFIX = '/__sandbox'
@@ -35,9 +34,6 @@ export interface AdminHandlerOptions {
 // Described in the same document, but served at the origin's root (core/probes).
 const PROBE_OPERATIONS = ['probeHealth', 'probeReady']
 
-// Wrong admin tokens each client address may send per minute (docs/running-for-a-team.md#admin-api).
-const WRONG_TOKENS_PER_MINUTE = 10
-
 /**
  * The admin API: a thin HTTP face over the same controls the in-process sandbox offers as
  * methods, routed and validated from fixtures/admin-openapi.yaml with the API's own router and
@@ -47,30 +43,10 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError,
   const router = createRouter(adminOpenapiDocument)
   const validator = createRequestValidator(adminOpenapiDocument)
   const operations = createAdminOperations(controls)
-  const wrongTokens = createAttemptLimiter({ limit: WRONG_TOKENS_PER_MINUTE, windowMs: 60_000, now })
+  const gate = createAdminGate({ token, now })
 
   async function answer(request: Request, url: URL, headers: Headers): Promise<Reply> {
-    const presented = parseBearer(request.headers.get('authorization'))
-    if (presented !== undefined && !constantTimeEqual(presented, token)) {
-      const client = request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT
-      const decision = wrongTokens.blocked(client)
-      if (!decision.allowed) {
-        throw new HttpError(429, ErrorCode.rateLimited, `Too many wrong admin tokens from this address; retry in ${decision.retryAfter} s`, {
-          'retry-after': String(decision.retryAfter),
-        })
-      }
-      wrongTokens.fail(client)
-    }
-    if (presented === undefined || !constantTimeEqual(presented, token)) {
-      throw new HttpError(
-        401,
-        ErrorCode.unauthorized,
-        presented === undefined
-          ? 'The admin API needs Authorization: Bearer <admin token>'
-          : 'The admin token is not valid (API keys do not open the admin API)',
-        { 'www-authenticate': 'Bearer realm="petstore-sandbox admin"' },
-      )
-    }
+    gate.admit(parseBearer(request.headers.get('authorization')), request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)
     const path = url.pathname.slice(ADMIN_PREFIX.length)
     const method = request.method.toUpperCase()
     const route = router.match(method, path)

@@ -1,5 +1,6 @@
 import { maskAuthorization } from '../auth/mask-key.js'
 import { redactUrl } from '../auth/redact-url.js'
+import { createRingBuffer } from './create-ring-buffer.js'
 
 /** One answered request as the admin API and `sandbox.requests` show it; the key is masked. */
 export interface RequestLogEntry {
@@ -37,9 +38,7 @@ export interface RequestRecord {
  */
 export function createRequestLog(capacity: number, keys: () => readonly string[] = () => []) {
   const listeners = new Set<(entry: RequestLogEntry) => void>()
-  const entries: Array<RequestRecord | undefined> = new Array<RequestRecord | undefined>(capacity)
-  let next = 0
-  let size = 0
+  const entries = createRingBuffer<RequestRecord>(capacity)
 
   const publish = (entry: RequestLogEntry): void => {
     for (const listener of listeners) listener(entry)
@@ -58,17 +57,11 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
     record(entry: RequestRecord): void {
       // Masked only when someone watches: recording stays cheap on every request.
       if (listeners.size > 0) publish(shown(entry))
-      if (capacity === 0) return
-      entries[next] = entry
-      next = (next + 1) % capacity
-      size = Math.min(size + 1, capacity)
+      entries.push(entry)
     },
     /** The last `limit` entries (default all kept), oldest first. */
     last(limit = capacity): RequestLogEntry[] {
-      const count = Math.min(Math.max(0, limit), size)
-      const out: RequestLogEntry[] = []
-      for (let i = count; i > 0; i--) out.push(shown(entries[(next - i + capacity) % capacity]!))
-      return out
+      return entries.last(limit).map(shown)
     },
     /** Tells the watchers of an entry recorded elsewhere (the shared log of several processes). */
     publish,
@@ -77,11 +70,7 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    clear(): void {
-      entries.fill(undefined)
-      next = 0
-      size = 0
-    },
+    clear: entries.clear,
   }
 }
 

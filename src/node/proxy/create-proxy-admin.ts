@@ -1,5 +1,4 @@
-import { constantTimeEqual } from '../../core/auth/constant-time-equal.js'
-import { createAttemptLimiter } from '../../core/admin/create-attempt-limiter.js'
+import { createAdminGate } from '../../core/admin/create-admin-gate.js'
 import { adminOpenapiDocument } from '../../core/contract/admin-openapi-document.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
@@ -14,10 +13,6 @@ import { errorAnswer } from './error-answer.js'
 export const PROXY_ADMIN_PATH = '/__sandbox/proxy'
 /** The request log: the proxy answers it from its own log, which holds what the upstream answered too. */
 export const PROXY_REQUESTS_PATH = '/__sandbox/requests'
-
-// As many wrong admin tokens per client address and minute as the sandbox's admin API allows
-// (docs/running-for-a-team.md#admin-api): these paths must not be a way around its limit.
-const WRONG_TOKENS_PER_MINUTE = 10
 
 export interface ProxyAdminOptions {
   token: string
@@ -42,28 +37,10 @@ export interface ProxyAdminRequest {
  */
 export function createProxyAdmin({ token, stats, requests, now }: ProxyAdminOptions) {
   const validator = createRequestValidator(adminOpenapiDocument)
-  const wrongTokens = createAttemptLimiter({ limit: WRONG_TOKENS_PER_MINUTE, windowMs: 60_000, now })
+  const gate = createAdminGate({ token, now })
 
   function reply({ method, url, presented, clientAddress }: ProxyAdminRequest): unknown {
-    if (presented !== undefined && !constantTimeEqual(presented, token)) {
-      const decision = wrongTokens.blocked(clientAddress)
-      if (!decision.allowed) {
-        throw new HttpError(429, ErrorCode.rateLimited, `Too many wrong admin tokens from this address; retry in ${decision.retryAfter} s`, {
-          'retry-after': String(decision.retryAfter),
-        })
-      }
-      wrongTokens.fail(clientAddress)
-    }
-    if (presented === undefined || !constantTimeEqual(presented, token)) {
-      throw new HttpError(
-        401,
-        ErrorCode.unauthorized,
-        presented === undefined
-          ? 'The admin API needs Authorization: Bearer <admin token>'
-          : 'The admin token is not valid (API keys do not open the admin API)',
-        { 'www-authenticate': 'Bearer realm="petstore-sandbox admin"' },
-      )
-    }
+    gate.admit(presented, clientAddress)
     if (method !== 'GET') throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${url.pathname}; allowed: GET`, { allow: 'GET' })
     if (url.pathname === PROXY_ADMIN_PATH) return stats.snapshot()
     const query = queryOf(url)

@@ -1,4 +1,5 @@
 import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
+import { createRingBuffer } from '../../core/request-log/create-ring-buffer.js'
 
 /** One answer of the proxy as its dashboard and `GET /__sandbox/requests` show it: masked, with its source. */
 export interface ProxyRequestEntry extends RequestLogEntry {
@@ -13,36 +14,22 @@ export interface ProxyRequestEntry extends RequestLogEntry {
  */
 export function createProxyRequestLog(capacity: number) {
   const listeners = new Set<(entry: ProxyRequestEntry) => void>()
-  const entries = new Array<ProxyRequestEntry | undefined>(capacity)
-  let next = 0
-  let size = 0
+  const entries = createRingBuffer<ProxyRequestEntry>(capacity)
 
   return {
     capacity,
     record(entry: ProxyRequestEntry): void {
       for (const listener of listeners) listener(entry)
-      if (capacity === 0) return
-      entries[next] = entry
-      next = (next + 1) % capacity
-      size = Math.min(size + 1, capacity)
+      entries.push(entry)
     },
     /** The last `limit` entries (default all kept), oldest first, as the admin API lists them. */
-    last(limit = capacity): ProxyRequestEntry[] {
-      const count = Math.min(Math.max(0, limit), size)
-      const out: ProxyRequestEntry[] = []
-      for (let i = count; i > 0; i--) out.push(entries[(next - i + capacity) % capacity]!)
-      return out
-    },
+    last: entries.last,
     /** Calls `listener` with each entry as it is recorded; returns the unsubscribe (as `sandbox.onRequest`). */
     onRequest(listener: (entry: ProxyRequestEntry) => void): () => void {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    clear(): void {
-      entries.fill(undefined)
-      next = 0
-      size = 0
-    },
+    clear: entries.clear,
   }
 }
 
