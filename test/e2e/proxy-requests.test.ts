@@ -205,3 +205,11 @@ it('pushes each answer on the event stream as it is written, with its source, an
   expect((await adminCall(cli.origin, '/reset', { method: 'POST' })).status).toBe(200)
   expect(await listed(cli.origin)).toEqual([])
 })
+
+it('keeps as many answers as --keep-requests says, the newest, as `start` does', async () => {
+  const upstream = await startUpstream()
+  running.push(upstream)
+  const cli = await proxy(upstream.url, ['--keep-requests', '2'])
+  for (const limit of [1, 2, 3]) expect((await call(cli, `/pets?limit=${limit}`)).status).toBe(200)
+  expect((await listed(cli.origin)).map((entry) => entry.path)).toEqual(['/v1/pets?limit=2', '/v1/pets?limit=3'])
+})

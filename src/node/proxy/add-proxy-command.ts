@@ -17,6 +17,7 @@ interface ProxyCommandOptions {
   keys?: string
   seed: number
   pets: number
+  keepRequests: number
 }
 
 /** `petstore-sandbox proxy --upstream <url>`: forwards /v1 to a real backend and watches it keep the sandbox's promises. */
@@ -44,6 +45,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
     .addOption(new Option('--keys <file>', "the fallback sandbox's keys file (give it the keys your clients send)"))
     .addOption(new Option('--seed <n>', "seed of the fallback sandbox's pets").argParser(parseSeed).default(1))
     .addOption(new Option('--pets <n>', "number of the fallback sandbox's pets").argParser(parsePets).default(50))
+    .addOption(new Option('--keep-requests <n>', 'answered requests the admin API and the dashboard keep for reading').argParser(integerIn(0, 100_000)).default(100))
     .action(async (options: ProxyCommandOptions, command: Command) => {
       let proxy: RunningProxy | undefined
       let closing = false
@@ -78,6 +80,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           host: options.host,
           fallback: options.fallback,
           upstreamTimeoutMs: options.upstreamTimeout,
+          keepRequests: options.keepRequests,
           sandboxHandlers: sandbox.originHandlers,
           ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
           // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
