@@ -45,7 +45,9 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
     .addOption(new Option('--keys <file>', "the fallback sandbox's keys file (give it the keys your clients send)"))
     .addOption(new Option('--seed <n>', "seed of the fallback sandbox's pets").argParser(parseSeed).default(1))
     .addOption(new Option('--pets <n>', "number of the fallback sandbox's pets").argParser(parsePets).default(50))
-    .addOption(new Option('--keep-requests <n>', 'answered requests the admin API and the dashboard keep for reading').argParser(integerIn(0, 100_000)).default(100))
+    .addOption(
+      new Option('--keep-requests <n>', 'answered requests the admin API and the dashboard keep for reading').argParser(integerIn(0, 100_000)).default(100),
+    )
     .action(async (options: ProxyCommandOptions, command: Command) => {
       let proxy: RunningProxy | undefined
       let closing = false
