@@ -2,6 +2,8 @@ import { expect, it } from 'vitest'
 import { createAdminContractChecker } from '../support/admin-contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
 import { pagesContractViolations } from '../support/pages-contract.js'
+import { createSandbox } from '../../src/core/sandbox/create-sandbox.js'
+import { startServer } from '../../src/node/server/start-server.js'
 import { startCli } from '../support/start-cli.js'
 
 // The pages load on the first request outside /v1 (src/node/server/start-server.ts): requests
@@ -40,5 +42,35 @@ it('answers pages, probes, the admin API and the API alike when they are the fir
     expect(Object.fromEntries(answers)).toEqual(Object.fromEntries(requests.map(([method, path, , status]) => [`${method} ${path}`, status])))
   } finally {
     expect(await cli.stop()).toEqual({ code: 0, signal: null })
+  }
+})
+
+it('answers as the API does, and stays up, when the pages cannot be made', async () => {
+  const sandbox = createSandbox({ pets: 3 })
+  await sandbox.ready()
+  let attempts = 0
+  const server = await startServer({
+    handlers: sandbox.originHandlers,
+    port: 0,
+    host: '127.0.0.1',
+    pages: () => {
+      attempts++
+      return Promise.reject(new Error('a broken install'))
+    },
+  })
+  try {
+    const origin = server.url.replace(/\/v1$/, '')
+    for (const path of ['/', '/reference']) {
+      const response = await fetch(`${origin}${path}`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+      contract.check('GET', response.url, response)
+      expect(response.status).toBe(404)
+      expect(((await response.json()) as { code: string }).code).toBe('not_found')
+    }
+    const listed = await fetch(`${server.url}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+    contract.check('GET', listed.url, listed)
+    expect(listed.status).toBe(200)
+    expect(attempts).toBe(1)
+  } finally {
+    await server.close()
   }
 })

@@ -93,9 +93,13 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
   server.on('request', (incoming, outgoing) => {
     if (pages === undefined && makePages !== undefined && !underApi(incoming.url)) {
       // The request waits unread (its body stays buffered) until the pages exist; it happens once.
-      void makePagesOnce(makePages).then((made) => {
-        if (!made.handle(incoming, outgoing)) answer(incoming, outgoing)
-      })
+      // Pages that cannot be made (a broken install) leave the API's own answer, never a crash.
+      makePagesOnce(makePages).then(
+        (made) => {
+          if (!made.handle(incoming, outgoing)) answer(incoming, outgoing)
+        },
+        () => answer(incoming, outgoing),
+      )
       return
     }
     if (pages?.handle(incoming, outgoing) !== true) answer(incoming, outgoing)
