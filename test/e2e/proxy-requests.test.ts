@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
+import type { ProxyRequestEntry } from '../../src/node/proxy/create-proxy-request-log.js'
 import { adminContractViolations } from '../support/admin-contract.js'
 import { contractViolations } from '../support/contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
@@ -20,16 +21,8 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((item) => ('stop' in item ? item.stop() : item.close())))
 })
 
-interface Listed {
-  time: string
-  method: string
-  path: string
-  status: number
-  durationMs: number
-  key: string
-  source: 'upstream' | 'sandbox'
-  fault?: string
-}
+/** An entry of the proxy's list, as the admin document describes it. */
+type Listed = ProxyRequestEntry
 
 /** An upstream that has not built createPet yet (501), so the proxy falls back for it; the rest is the sandbox's. */
 const withoutCreate: Mutation = async (request, answer) =>
