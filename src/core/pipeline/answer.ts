@@ -18,6 +18,6 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
   await parts.faults.inject(resolved.info.operationId, headers)
   const input = await readInput(parts, request, url, admitted.apiPath, resolved)
   await parts.ready()
-  const { status, body } = await resolved.operation.handle(input)
+  const { status, body } = admitted.prefetched ?? (await resolved.operation.handle(input))
   return { status, headers, body }
 }

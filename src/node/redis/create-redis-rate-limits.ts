@@ -2,6 +2,8 @@ import type { Limits } from '../../core/auth/plans.js'
 import { type Bucket, describeBucket } from '../../core/rate-limit/describe-bucket.js'
 import type { QuotaChange, RateDecision } from '../../core/rate-limit/create-rate-limiter.js'
 import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
+import type { ListQuery } from '../../core/store/create-pet-store.js'
+import type { Pet } from '../../core/store/pet.js'
 import type { RedisKeys } from './redis-keys.js'
 import type { RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
@@ -39,30 +41,73 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
   const { scripts, keys, source, banAfter, banSeconds } = options
   const banMs = Math.round(banSeconds * 1000)
 
-  async function run(mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits, change: string[] = []) {
+  async function run(mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits, change: string[] = [], list?: ListQuery) {
     const call = () =>
-      scripts.quota(keys.meta, keys.prefix, id, limits.perMinute, limits.perDay, source(), banAfter, banMs, mode, options.knownFaultsVersion(), ...change)
+      list === undefined
+        ? scripts.quota(keys.meta, keys.prefix, id, limits.perMinute, limits.perDay, source(), banAfter, banMs, mode, options.knownFaultsVersion(), ...change)
+        : scripts.quotaThenList(
+            keys.meta,
+            keys.prefix,
+            id,
+            limits.perMinute,
+            limits.perDay,
+            source(),
+            banAfter,
+            banMs,
+            mode,
+            options.knownFaultsVersion(),
+            '',
+            '',
+            '',
+            '',
+            list.status ?? '',
+            list.limit,
+          )
     try {
       let reply = await call()
       if (reply === -1) {
         await options.reseed()
         reply = await call()
       }
-      const [outcome, t, minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil, offset, faultsVersion, faults, generation] =
-        reply as [number, number, number, number, number, number, number, number, number, string, string, string | null, string]
+      const [
+        outcome,
+        t,
+        minuteStart,
+        minuteUsed,
+        dayStart,
+        dayUsed,
+        refusedWindowStart,
+        refused,
+        bannedUntil,
+        offset,
+        faultsVersion,
+        faults,
+        generation,
+        page,
+      ] = reply as [number, number, number, number, number, number, number, number, number, string, string, string | null, string, string[] | undefined]
       options.onNews({ offset, faultsVersion, faults, generation })
       const bucket: Bucket = { minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil }
-      return { outcome, t, bucket }
+      return { outcome, t, bucket, page }
     } catch (error) {
       return redisUnavailable(error)
     }
   }
 
+  const decide = (outcome: number, bucket: Bucket, limits: Limits, t: number): RateDecision => {
+    if (outcome === 2) return describeBucket.banned(bucket, limits, t)
+    return outcome === 1 ? describeBucket.limited(bucket, limits, t) : describeBucket.allowed(bucket, limits)
+  }
+
   return {
-    async take(id, limits): Promise<RateDecision> {
+    async take(id, limits) {
       const { outcome, t, bucket } = await run('take', id, limits)
-      if (outcome === 2) return describeBucket.banned(bucket, limits, t)
-      return outcome === 1 ? describeBucket.limited(bucket, limits, t) : describeBucket.allowed(bucket, limits)
+      return decide(outcome, bucket, limits, t)
+    },
+    async takeThenList(id, limits, query) {
+      const { outcome, t, bucket, page } = await run('take', id, limits, [], query)
+      // One parse for the whole page, as the pets' own listing does.
+      const pets = outcome === 0 && page !== undefined ? (JSON.parse(`[${page.join(',')}]`) as Pet[]) : undefined
+      return { decision: decide(outcome, bucket, limits, t), pets }
     },
     async peek(id, limits) {
       const { t, bucket } = await run('peek', id, limits)
