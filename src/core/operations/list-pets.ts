@@ -1,4 +1,5 @@
 import type { PetRepository } from '../state/pet-repository.js'
+import type { JsonText } from '../http/json-text.js'
 import type { ListQuery } from '../store/create-pet-store.js'
 import type { Pet, PetStatus } from '../store/pet.js'
 import type { Operation, OperationInput, OperationResult } from './operation.js'
@@ -14,7 +15,7 @@ export function listPets(store: PetRepository): Operation {
       const status = first(query.status) as PetStatus | undefined
       return { limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), status }
     },
-    answer: (pets: Pet[]): OperationResult => ({ status: 200, body: pets }),
+    answer: (pets: Pet[] | JsonText): OperationResult => ({ status: 200, body: pets }),
   }
   return {
     listing,

@@ -1,4 +1,5 @@
 import type { ListQuery } from '../store/create-pet-store.js'
+import type { JsonText } from '../http/json-text.js'
 import type { Pet } from '../store/pet.js'
 
 /** What an operation gets from the pipeline once a request is admitted, resolved and valid. */
@@ -26,6 +27,6 @@ export interface Operation {
    */
   listing?: {
     query(input: OperationInput): ListQuery
-    answer(pets: Pet[]): OperationResult
+    answer(pets: Pet[] | JsonText): OperationResult
   }
 }

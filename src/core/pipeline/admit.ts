@@ -60,9 +60,9 @@ export function admit(parts: ApiHandlerParts, request: Request, url: URL, method
     return planListing(parts, request, url, method, apiPath, route, deprecation).then((listing) => {
       const unknown = unknownQuota(headers, limits, parts.clock.now())
       if (listing === undefined) return Promise.resolve(parts.rateLimiter.take(bucket, limits)).then(admitted, unknown)
-      return takeThenList(bucket, limits, listing.query).then(({ decision, pets }) => {
+      return takeThenList(bucket, limits, listing.query).then(({ decision, page }) => {
         const admission = admitted(decision)
-        return pets === undefined ? admission : { ...admission, prefetched: listing.answer(pets) }
+        return page === undefined ? admission : { ...admission, prefetched: listing.answer(page) }
       }, unknown)
     })
   }

@@ -1,4 +1,5 @@
 import type { RouteMatch } from '../contract/create-router.js'
+import type { JsonText } from '../http/json-text.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import type { OperationResult } from '../operations/operation.js'
 import type { ListQuery } from '../store/create-pet-store.js'
@@ -10,7 +11,7 @@ import { resolve } from './resolve.js'
 /** A listing a shared backend may read together with the rate-limit decision. */
 export interface PlannedListing {
   query: ListQuery
-  answer: (pets: Pet[]) => OperationResult
+  answer: (pets: Pet[] | JsonText) => OperationResult
 }
 
 /**

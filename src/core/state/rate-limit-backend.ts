@@ -1,7 +1,7 @@
 import type { Limits } from '../auth/plans.js'
 import type { QuotaChange, QuotaState, RateDecision } from '../rate-limit/create-rate-limiter.js'
 import type { ListQuery } from '../store/create-pet-store.js'
-import type { Pet } from '../store/pet.js'
+import type { JsonText } from '../http/json-text.js'
 import type { MaybePromise } from './maybe-promise.js'
 
 /**
@@ -17,7 +17,7 @@ export interface RateLimitBackend {
   /**
    * A shared backend's shortcut: takes like `take` and, only when the request is allowed, reads the
    * page of pets in the same atomic step, one round trip instead of two (BENCHMARKS.md, the Redis
-   * section). `pets` is undefined when the request was refused.
+   * section). `page` is the pets' JSON as stored, undefined when the request was refused.
    */
-  takeThenList?(id: string, limits: Limits, query: ListQuery): Promise<{ decision: RateDecision; pets: Pet[] | undefined }>
+  takeThenList?(id: string, limits: Limits, query: ListQuery): Promise<{ decision: RateDecision; page: JsonText | undefined }>
 }

@@ -92,18 +92,21 @@ export const REDIS_SCRIPTS = {
   /**
    * `quota` in mode 'take' (ARGV 1 to 9 as there, 10 to 13 ''), then, only when the request is
    * allowed, the JSON of the first ARGV[15] pets, by status ARGV[14] or all, as `listPets` reads
-   * them: one round trip for a listing instead of two. Answers `quota`'s reply with the page's JSON
-   * after it (an empty list when refused).
+   * them: one round trip for a listing instead of two. Answers one text, cheaper to send and to
+   * decode than a nested reply: `quota`'s 13 fields, each followed by a newline (the faults '' when
+   * not sent; JSON text has no raw newline), then the page as a JSON array ('' when refused).
    */
-  quotaThenList: `${DECIDE}local page = {}
+  quotaThenList: `${DECIDE}local page = ''
 if outcome == 0 then
   local ids = ARGV[1] .. 'ids:' .. m[1]
   if ARGV[14] ~= '' then ids = ids .. ':' .. ARGV[14] end
   local found = redis.call('ZRANGE', ids, 0, tonumber(ARGV[15]) - 1)
-  if #found > 0 then page = redis.call('HMGET', ARGV[1] .. 'pets:' .. m[1], unpack(found)) end
+  page = '[]'
+  if #found > 0 then page = '[' .. table.concat(redis.call('HMGET', ARGV[1] .. 'pets:' .. m[1], unpack(found)), ',') .. ']' end
 end
-reply[14] = page
-return reply
+for i = 1, 9 do reply[i] = string.format('%.0f', reply[i]) end
+if not reply[12] then reply[12] = '' end
+return table.concat(reply, '\\n') .. '\\n' .. page
 `,
 
   /** The JSON of the first ARGV[3] pets, by status ARGV[2] or all, in id order. */
