@@ -8,7 +8,7 @@ import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import type { Reply } from '../http/reply.js'
 import type { RateDecision } from '../rate-limit/create-rate-limiter.js'
-import type { OperationResult } from '../operations/operation.js'
+import type { OperationInput, OperationResult } from '../operations/operation.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { planListing } from './plan-listing.js'
@@ -19,8 +19,8 @@ export interface Admission {
   apiPath: string
   route: RouteMatch | undefined
   deprecation: Deprecation | undefined
-  /** The operation's answer, when it was read with the rate-limit decision (planListing). */
-  prefetched?: OperationResult
+  /** The operation's valid input and its answer, when it was read with the rate-limit decision (planListing). */
+  prefetched?: { input: OperationInput; result: OperationResult }
 }
 
 /**
@@ -62,7 +62,7 @@ export function admit(parts: ApiHandlerParts, request: Request, url: URL, method
       if (listing === undefined) return Promise.resolve(parts.rateLimiter.take(bucket, limits)).then(admitted, unknown)
       return takeThenList(bucket, limits, listing.query).then(({ decision, page }) => {
         const admission = admitted(decision)
-        return page === undefined ? admission : { ...admission, prefetched: listing.answer(page) }
+        return page === undefined ? admission : { ...admission, prefetched: { input: listing.input, result: listing.answer(page) } }
       }, unknown)
     })
   }

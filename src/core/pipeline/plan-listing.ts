@@ -1,7 +1,7 @@
 import type { RouteMatch } from '../contract/create-router.js'
 import type { JsonText } from '../http/json-text.js'
 import type { Deprecation } from '../http/create-deprecations.js'
-import type { OperationResult } from '../operations/operation.js'
+import type { OperationInput, OperationResult } from '../operations/operation.js'
 import type { ListQuery } from '../store/create-pet-store.js'
 import type { Pet } from '../store/pet.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
@@ -10,6 +10,8 @@ import { resolve } from './resolve.js'
 
 /** A listing a shared backend may read together with the rate-limit decision. */
 export interface PlannedListing {
+  /** The request's input, valid: the pipeline does not read it twice. */
+  input: OperationInput
   query: ListQuery
   answer: (pets: Pet[] | JsonText) => OperationResult
 }
@@ -35,7 +37,8 @@ export async function planListing(
   if (listing === undefined || !parts.storeSettled() || !faultsQuiet(parts, route.operation.operationId)) return undefined
   try {
     const resolved = resolve(parts, { apiPath, route, deprecation }, method)
-    return { query: listing.query(await readInput(parts, request, url, apiPath, resolved)), answer: listing.answer }
+    const input = await readInput(parts, request, url, apiPath, resolved)
+    return { input, query: listing.query(input), answer: listing.answer }
   } catch {
     // The usual steps refuse it, after the decision, with the same error.
     return undefined

@@ -196,7 +196,8 @@ local prefix = ARGV[1]
 local capacity = tonumber(ARGV[2])
 local gen = redis.call('HGET', KEYS[1], 'gen')
 if capacity > 0 and (ARGV[3] == '' or ARGV[3] == gen) then
-  redis.call('LPUSH', prefix .. 'log', unpack(ARGV, 5))
+  -- Entries beyond the capacity would be trimmed at once: only the newest are pushed.
+  redis.call('LPUSH', prefix .. 'log', unpack(ARGV, math.max(5, #ARGV - capacity + 1)))
   redis.call('LTRIM', prefix .. 'log', 0, capacity - 1)
 end
 redis.call('PUBLISH', prefix .. 'requests', ARGV[4] .. ' [' .. table.concat(ARGV, ',', 5) .. ']')
