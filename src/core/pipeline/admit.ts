@@ -8,20 +8,11 @@ import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import type { Reply } from '../http/reply.js'
 import type { RateDecision } from '../rate-limit/create-rate-limiter.js'
-import type { OperationInput, OperationResult } from '../operations/operation.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
+import type { Admission } from './admission.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { planListing } from './plan-listing.js'
 import { withHead } from './with-head.js'
-
-/** A request let in: its path below the API prefix, its route, and the deprecation it falls under. */
-export interface Admission {
-  apiPath: string
-  route: RouteMatch | undefined
-  deprecation: Deprecation | undefined
-  /** The operation's valid input and its answer, when it was read with the rate-limit decision (planListing). */
-  prefetched?: { input: OperationInput; result: OperationResult }
-}
 
 /**
  * The first step of every request: CORS and deprecation headers, the rate limit (per key, or per
