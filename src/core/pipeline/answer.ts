@@ -16,8 +16,9 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
   // Faults hit requests a healthy server would serve: after auth and the rate limit (a failed
   // request still spent quota, as at a real gateway), before the body is read.
   await parts.faults.inject(resolved.info.operationId, headers)
-  const input = await readInput(parts, request, url, admitted.apiPath, resolved)
+  const { prefetched } = admitted
+  const input = prefetched?.input ?? (await readInput(parts, request, url, admitted.apiPath, resolved))
   await parts.ready()
-  const { status, body } = await resolved.operation.handle(input)
+  const { status, body } = prefetched?.result ?? (await resolved.operation.handle(input))
   return { status, headers, body }
 }

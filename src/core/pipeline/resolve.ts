@@ -2,7 +2,7 @@ import type { OperationInfo } from '../contract/create-router.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Operation } from '../operations/operation.js'
-import type { Admission } from './admit.js'
+import type { Admission } from './admission.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { withHead } from './with-head.js'
 

@@ -281,6 +281,8 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
       }
     : localLog
 
+  // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
+  let filling = 0
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
     operations: {
@@ -297,12 +299,11 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     faults,
     requestLog,
     ready: store.ready,
+    storeSettled: () => filling === 0,
     onUnexpectedError: resolved.onUnexpectedError,
   }
   const handlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
-  // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
-  let filling = 0
   const tracked = (work: Promise<void>): Promise<void> => {
     filling++
     return work.finally(() => filling--)

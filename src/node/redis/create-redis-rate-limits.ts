@@ -2,6 +2,7 @@ import type { Limits } from '../../core/auth/plans.js'
 import { type Bucket, describeBucket } from '../../core/rate-limit/describe-bucket.js'
 import type { QuotaChange, RateDecision } from '../../core/rate-limit/create-rate-limiter.js'
 import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
+import { JsonText } from '../../core/http/json-text.js'
 import type { RedisKeys } from './redis-keys.js'
 import type { RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
@@ -39,47 +40,123 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
   const { scripts, keys, source, banAfter, banSeconds } = options
   const banMs = Math.round(banSeconds * 1000)
 
-  async function run(mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits, change: string[] = []) {
-    const call = () =>
-      scripts.quota(keys.meta, keys.prefix, id, limits.perMinute, limits.perDay, source(), banAfter, banMs, mode, options.knownFaultsVersion(), ...change)
+  type Decided = { outcome: number; t: number; bucket: Bucket; news: SharedNews; page?: string | undefined }
+
+  async function run(script: () => Promise<unknown>, read: (reply: unknown) => Decided): Promise<Decided> {
     try {
-      let reply = await call()
+      let reply = await script()
       if (reply === -1) {
         await options.reseed()
-        reply = await call()
+        reply = await script()
       }
-      const [outcome, t, minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil, offset, faultsVersion, faults, generation] =
-        reply as [number, number, number, number, number, number, number, number, number, string, string, string | null, string]
-      options.onNews({ offset, faultsVersion, faults, generation })
-      const bucket: Bucket = { minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil }
-      return { outcome, t, bucket }
+      const decided = read(reply)
+      options.onNews(decided.news)
+      return decided
     } catch (error) {
       return redisUnavailable(error)
     }
   }
 
+  const quota = (mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits, change: string[] = []) =>
+    run(
+      () =>
+        scripts.quota(keys.meta, keys.prefix, id, limits.perMinute, limits.perDay, source(), banAfter, banMs, mode, options.knownFaultsVersion(), ...change),
+      fromFields,
+    )
+
+  const decide = (outcome: number, bucket: Bucket, limits: Limits, t: number): RateDecision => {
+    if (outcome === 2) return describeBucket.banned(bucket, limits, t)
+    return outcome === 1 ? describeBucket.limited(bucket, limits, t) : describeBucket.allowed(bucket, limits)
+  }
+
   return {
-    async take(id, limits): Promise<RateDecision> {
-      const { outcome, t, bucket } = await run('take', id, limits)
-      if (outcome === 2) return describeBucket.banned(bucket, limits, t)
-      return outcome === 1 ? describeBucket.limited(bucket, limits, t) : describeBucket.allowed(bucket, limits)
+    async take(id, limits) {
+      const { outcome, t, bucket } = await quota('take', id, limits)
+      return decide(outcome, bucket, limits, t)
+    },
+    async takeThenList(id, limits, { status, limit }) {
+      const { outcome, t, bucket, page } = await run(
+        () =>
+          scripts.quotaThenList(
+            keys.meta,
+            keys.prefix,
+            id,
+            limits.perMinute,
+            limits.perDay,
+            source(),
+            banAfter,
+            banMs,
+            'take',
+            options.knownFaultsVersion(),
+            '',
+            '',
+            '',
+            '',
+            status ?? '',
+            limit,
+          ),
+        (reply) => fromText(reply as string),
+      )
+      // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
+      return { decision: decide(outcome, bucket, limits, t), page: outcome === 0 && page !== undefined ? new JsonText(page) : undefined }
     },
     async peek(id, limits) {
-      const { t, bucket } = await run('peek', id, limits)
+      const { t, bucket } = await quota('peek', id, limits)
       return describeBucket.peek(bucket, limits, t)
     },
     async inspect(id, limits) {
-      const { t, bucket } = await run('peek', id, limits)
+      const { t, bucket } = await quota('peek', id, limits)
       return describeBucket.quota(bucket, limits, t)
     },
     async arrange(id, limits, change: QuotaChange) {
       const text = (value: number | undefined) => (value === undefined ? '' : String(value))
       const ban =
         change.banned === false ? 'lift' : change.banned === undefined ? '' : String(Math.round((change.banned === true ? banSeconds : change.banned) * 1000))
-      const { t, bucket } = await run('arrange', id, limits, [text(change.minuteRemaining), text(change.dayRemaining), text(change.remaining), ban])
+      const { t, bucket } = await quota('arrange', id, limits, [text(change.minuteRemaining), text(change.dayRemaining), text(change.remaining), ban])
       return describeBucket.quota(bucket, limits, t)
     },
     // A reset switches the generation the buckets are named after: nothing to clear here.
     clear: () => undefined,
   }
+}
+
+type Fields = [number, number, number, number, number, number, number, number, number, string, string, string | null, string]
+
+function decided([
+  outcome,
+  t,
+  minuteStart,
+  minuteUsed,
+  dayStart,
+  dayUsed,
+  refusedWindowStart,
+  refused,
+  bannedUntil,
+  offset,
+  faultsVersion,
+  faults,
+  generation,
+]: Fields) {
+  const bucket: Bucket = { minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil }
+  return { outcome, t, bucket, news: { offset, faultsVersion, faults, generation } }
+}
+
+/** The quota script's reply: its 13 fields. */
+function fromFields(reply: unknown) {
+  return decided(reply as Fields)
+}
+
+/** `quotaThenList`'s one text: 13 fields, each ended by a newline, then the page's JSON ('' when refused). */
+function fromText(text: string) {
+  const fields: string[] = []
+  let start = 0
+  for (let i = 0; i < 13; i++) {
+    const end = text.indexOf('\n', start)
+    fields.push(text.slice(start, end))
+    start = end + 1
+  }
+  const numbers = fields.slice(0, 9).map(Number)
+  const [offset = '0', faultsVersion = '0', faults = '', generation = ''] = fields.slice(9)
+  const page = text.slice(start)
+  return { ...decided([...numbers, offset, faultsVersion, faults === '' ? null : faults, generation] as Fields), page: page === '' ? undefined : page }
 }
