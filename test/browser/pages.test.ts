@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchChromium } from '../support/launch-chromium.js'
 import { startCli, type CliProcess } from '../support/start-cli.js'
 import { usePageChecks } from '../support/use-page-checks.js'
+import { signInToDashboard } from '../support/sign-in-to-dashboard.js'
 
 // The pages the Node server serves, in Debian's headless Chromium: the front door, the reference
 // (Swagger UI) and the dashboard, with their real Content-Security-Policy.
@@ -97,9 +98,7 @@ it('asks for the admin token, keeps it in sessionStorage only, and refuses a wro
   await page.click('#login button[type="submit"]')
   await page.waitForFunction(() => document.getElementById('login-error')?.textContent !== '')
   expect(await page.textContent('#login-error')).toBe('That token was refused.')
-  await page.fill('#token', TOKEN)
-  await page.click('#login button[type="submit"]')
-  await page.waitForSelector('body[data-live="true"]')
+  await signInToDashboard(page, TOKEN)
   expect(page.url()).toBe(`${origin}/__sandbox/`)
   expect(await page.evaluate(() => sessionStorage.getItem('petstore-sandbox-admin-token'))).toBe(TOKEN)
   expect(await page.evaluate(() => document.cookie)).toBe('')
@@ -110,9 +109,7 @@ it('asks for the admin token, keeps it in sessionStorage only, and refuses a wro
 
 it('shows requests as they happen, the key bar moving, a 429 once the quota is spent, 410 past the sunset, faults, and an empty log after reset', async () => {
   const page = await open('/__sandbox/')
-  await page.fill('#token', TOKEN)
-  await page.click('#login button[type="submit"]')
-  await page.waitForSelector('body[data-live="true"]')
+  await signInToDashboard(page, TOKEN)
   const free = await page.evaluate(() => document.querySelector('#keys-table tbody tr')?.getAttribute('data-key'))
   expect(free).toMatch(/^sand…#[0-9a-f]{4}$/)
   const used = () => page.getAttribute(`progress[aria-label="Used this minute by ${free}"]`, 'value')

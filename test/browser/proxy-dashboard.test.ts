@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchChromium } from '../support/launch-chromium.js'
 import { startCli, type CliProcess } from '../support/start-cli.js'
 import { usePageChecks } from '../support/use-page-checks.js'
+import { signInToDashboard } from '../support/sign-in-to-dashboard.js'
 
 // `petstore-sandbox proxy` serves the sandbox's pages, and its dashboard shows the promises the
 // upstream breaks. The upstream here is the test's own: it never sends X-RateLimit-Remaining, and
@@ -76,9 +77,7 @@ it('serves the front door, the contract and the reference, pointing at the proxy
 
 it('shows the upstream, the answers by source and each broken promise counted as it happens, hostile data as text', async () => {
   const page = await open('/__sandbox/')
-  await page.fill('#token', TOKEN)
-  await page.click('#login button[type="submit"]')
-  await page.waitForSelector('body[data-live="true"]')
+  await signInToDashboard(page, TOKEN)
   await page.waitForSelector('#proxy:not([hidden])')
   expect(await page.textContent('#proxy-upstream')).toBe(upstreamUrl)
   expect(await page.textContent('#proxy-fallback')).toBe('off')
@@ -118,9 +117,7 @@ it('lists every request the proxy answers as it happens, newest first, marked wi
   page.on('request', (request) => {
     if (new URL(request.url()).pathname === '/__sandbox/requests') listReads.push(request.url())
   })
-  await page.fill('#token', TOKEN)
-  await page.click('#login button[type="submit"]')
-  await page.waitForSelector('body[data-live="true"]')
+  await signInToDashboard(page, TOKEN)
   expect(await page.isVisible('#log-source')).toBe(true)
 
   // What the proxy answered before the page opened, newest first: the admin API's list reversed.
