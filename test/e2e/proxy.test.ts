@@ -10,7 +10,8 @@ import { startUpstream, UPSTREAM_KEY, type Mutation, type Upstream } from '../su
 import { rawExchange } from '../support/raw-http.js'
 import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
 import { createSandbox } from '../../src/core/sandbox/create-sandbox.js'
-import { createProxyLogger } from '../../src/node/proxy/create-proxy-logger.js'
+import { createRequestLogger } from '../../src/node/cli/create-request-logger.js'
+import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
 import { startProxy } from '../../src/node/proxy/start-proxy.js'
 import { runVerify } from '../../src/node/verify/run-verify.js'
 
@@ -322,7 +323,8 @@ for (const mutant of MUTANTS.filter((candidate) => candidate.proxyCatches !== fa
       fallback: false,
       upstreamTimeoutMs: 5_000,
       sandboxHandlers: createSandbox({ pets: 0 }).originHandlers,
-      logger: createProxyLogger('off', () => {}, false, clock.now),
+      logger: createRequestLogger('off', () => {}, false, clock.now),
+      requestLog: createRequestLog(100),
       now: clock.now,
     })
     try {

@@ -4,15 +4,14 @@ import { http, HttpResponse } from 'msw'
 import { expect, it } from 'vitest'
 import { isAdapterRequest } from '../../src/core/http/adapter-request.js'
 import { JSON_CONTENT_TYPE, jsonText, toResponse } from '../../src/core/http/to-response.js'
-import { createRequestListener, type ExchangeRecord } from '../../src/node/server/create-request-listener.js'
+import { createRequestListener } from '../../src/node/server/create-request-listener.js'
 
 async function serve(handlers: Parameters<typeof createRequestListener>[0]) {
-  const records: ExchangeRecord[] = []
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  server.on('request', createRequestListener(handlers, { origin, onExchange: (record) => records.push(record) }))
-  return { origin, records, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  server.on('request', createRequestListener(handlers, { origin }))
+  return { origin, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
 }
 
 it('translates a request to msw and the response back, body and headers', async () => {
@@ -29,7 +28,6 @@ it('translates a request to msw and the response back, body and headers', async 
     expect(response.status).toBe(202)
     expect(response.headers.get('x-extra')).toBe('yes')
     expect(await response.json()).toEqual({ method: 'POST', body: 'hello', address: '127.0.0.1' })
-    expect(server.records).toMatchObject([{ method: 'POST', url: '/echo', status: 202 }])
   } finally {
     await server.close()
   }

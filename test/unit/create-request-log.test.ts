@@ -1,32 +1,101 @@
 import { expect, it } from 'vitest'
-import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
+import { createRequestLog, describeAnswer, type DeferredEntry } from '../../src/core/request-log/create-request-log.js'
 
-const entry = (n: number) => ({
-  time: 0,
-  method: 'GET',
-  url: new URL(`http://x/v1/pets?n=${n}&token=abc`),
-  status: 200,
-  durationMs: 1,
-  authorization: 'Bearer sandbox-free-key',
-})
+const answer =
+  (n: number, extra: Partial<Parameters<typeof describeAnswer>[0]> = {}): DeferredEntry =>
+  (keys) =>
+    describeAnswer(
+      {
+        time: n * 1000,
+        method: 'GET',
+        target: `/v1/pets?n=${n}&token=abc`,
+        status: 200,
+        durationMs: 1.26,
+        requestHeaders: [
+          ['Authorization', 'Bearer sandbox-free-key'],
+          ['Accept', 'application/json'],
+        ],
+        responseHeaders: new Headers({ 'content-type': 'application/json' }),
+        ...extra,
+      },
+      keys,
+    )
 
-it('keeps the last entries, oldest first, once the ring wraps around', () => {
+it('keeps the last listed entries, oldest first, once the ring wraps around', () => {
   const log = createRequestLog(3)
-  for (let n = 1; n <= 7; n++) log.record(entry(n))
+  for (let n = 1; n <= 7; n++) log.record(answer(n))
   expect(log.last().map((e) => e.path)).toEqual(['/v1/pets?n=5&token=…', '/v1/pets?n=6&token=…', '/v1/pets?n=7&token=…'])
   expect(log.last(1).map((e) => e.path)).toEqual(['/v1/pets?n=7&token=…'])
   expect(log.last(0)).toEqual([])
+  expect(log.last(100)).toHaveLength(3)
   expect(JSON.stringify(log.last())).not.toContain('sandbox-free-key')
+  log.clear()
+  log.record(answer(8))
+  expect(log.last().map((e) => e.path)).toEqual(['/v1/pets?n=8&token=…'])
 })
 
-it('keeps nothing with a capacity of 0', () => {
+it('shows one entry with what a HAR entry needs: time, both header lists masked, status, timing, source', () => {
+  const log = createRequestLog(1)
+  log.record(answer(1, { source: 'upstream', fault: 'latency=5ms' }))
+  expect(log.last()).toEqual([
+    {
+      time: '1970-01-01T00:00:01.000Z',
+      method: 'GET',
+      path: '/v1/pets?n=1&token=…',
+      status: 200,
+      durationMs: 1.3,
+      key: expect.stringMatching(/^sand…#[0-9a-f]{4}$/),
+      fault: 'latency=5ms',
+      source: 'upstream',
+      requestHeaders: [
+        { name: 'Authorization', value: expect.stringMatching(/^Bearer sand…#[0-9a-f]{4}$/) },
+        { name: 'Accept', value: 'application/json' },
+      ],
+      responseHeaders: [{ name: 'content-type', value: 'application/json' }],
+    },
+  ])
+})
+
+it('keeps nothing with a capacity of 0, and still tells its watchers', () => {
   const log = createRequestLog(0)
-  log.record(entry(1))
+  const seen: string[] = []
+  const stop = log.subscribe((entry) => seen.push(entry.path))
+  log.record(answer(1))
+  stop()
+  log.record(answer(2))
+  expect(seen).toEqual(['/v1/pets?n=1&token=…'])
   expect(log.last()).toEqual([])
 })
 
-it('masks a configured key that a client put in the path', () => {
-  const log = createRequestLog(2, () => ['team-secret-key'])
-  log.record({ ...entry(1), url: new URL('http://x/v1/pets/team-secret-key') })
-  expect(log.last()[0]?.path).toMatch(/^\/v1\/pets\/team…#[0-9a-f]{4}$/)
+it('masks the keys in force when read, a key added after the answer included', () => {
+  const keys = ['team-secret-key']
+  const log = createRequestLog(2, () => keys)
+  log.record(answer(1, { target: '/v1/pets/team-secret-key' }))
+  log.record(answer(2, { target: '/v1/pets?q=later-added-key' }))
+  keys.push('later-added-key')
+  const [first, second] = log.last()
+  expect(first?.path).toMatch(/^\/v1\/pets\/team…#[0-9a-f]{4}$/)
+  expect(second?.path).toMatch(/^\/v1\/pets\?q=late…#[0-9a-f]{4}$/)
+})
+
+it('gives an unlisted answer (an admin call the gate let through) to the watchers of every answer only', () => {
+  const log = createRequestLog(5)
+  const listed: string[] = []
+  const every: string[] = []
+  log.subscribe((entry) => listed.push(`${entry.path} ${entry.key}`))
+  log.watch((entry) => every.push(`${entry.path} ${entry.key}`))
+  const admin = (status: number, token: string): DeferredEntry =>
+    answer(0, { target: '/__sandbox/state', status, requestHeaders: [['authorization', `Bearer ${token}`]] })
+  log.record(admin(200, 'the-admin-token'), { listed: false })
+  log.record(admin(401, 'a-wrong-guess'))
+  expect(every).toEqual(['/__sandbox/state admin', expect.stringMatching(/^\/__sandbox\/state refused:…#[0-9a-f]{4}$/)])
+  expect(listed).toEqual([every[1]])
+  expect(log.last().map((entry) => entry.status)).toEqual([401])
+  expect(JSON.stringify(log.last())).not.toMatch(/the-admin-token|a-wrong-guess|Bearer the|Bearer a-/)
+})
+
+it('keeps a URL encoded: a key the client percent-encoded is masked, and what decodes to controls stays encoded', () => {
+  const log = createRequestLog(1, () => ['sandbox-free-key'])
+  log.record(answer(1, { target: '/v1/pets?limit=1&q=sandbox%2Dfree%2Dkey%0d%0aPOST%20/__sandbox/reset%20200%1b[2K' }))
+  expect(log.last()[0]?.path).toMatch(/^\/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0D%0APOST%20\/__sandbox\/reset%20200%1b\[2K$/)
 })

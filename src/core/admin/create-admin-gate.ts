@@ -7,24 +7,26 @@ import { createAttemptLimiter } from './create-attempt-limiter.js'
 const WRONG_TOKENS_PER_MINUTE = 10
 
 /**
- * The admin token's check, shared by the sandbox's admin API and the proxy's admin paths so that
- * neither is a way around the other's limit on wrong tokens: `admit` throws the 401, or the 429
- * once an address has sent too many wrong tokens; the right token is never counted nor slowed.
+ * The admin token's check: one per process, in front of every admin path (the admin API, the
+ * dashboard's event stream, the proxy's own admin paths), so that none is a way around the others'
+ * limit on wrong tokens. `admit` throws the 401 for a missing or wrong token. Once an address has
+ * sent too many wrong tokens it throws the 429 with Retry-After for every request of that address,
+ * whatever token it carries, until the window ends: were the right token let through, a locked-out
+ * guesser would learn from a 200 among the 429s that it guessed right. Other addresses are not
+ * affected, and the right token is never counted.
  */
 export function createAdminGate({ token, now }: { token: string; now: () => number }) {
   const wrongTokens = createAttemptLimiter({ limit: WRONG_TOKENS_PER_MINUTE, windowMs: 60_000, now })
   return {
     admit(presented: string | undefined, clientAddress: string): void {
-      if (presented !== undefined && constantTimeEqual(presented, token)) return
-      if (presented !== undefined) {
-        const decision = wrongTokens.blocked(clientAddress)
-        if (!decision.allowed) {
-          throw new HttpError(429, ErrorCode.rateLimited, `Too many wrong admin tokens from this address; retry in ${decision.retryAfter} s`, {
-            'retry-after': String(decision.retryAfter),
-          })
-        }
-        wrongTokens.fail(clientAddress)
+      const decision = wrongTokens.blocked(clientAddress)
+      if (!decision.allowed) {
+        throw new HttpError(429, ErrorCode.rateLimited, `Too many wrong admin tokens from this address; retry in ${decision.retryAfter} s`, {
+          'retry-after': String(decision.retryAfter),
+        })
       }
+      if (presented !== undefined && constantTimeEqual(presented, token)) return
+      if (presented !== undefined) wrongTokens.fail(clientAddress)
       throw new HttpError(
         401,
         ErrorCode.unauthorized,
@@ -36,3 +38,5 @@ export function createAdminGate({ token, now }: { token: string; now: () => numb
     },
   }
 }
+
+export type AdminGate = ReturnType<typeof createAdminGate>

@@ -15,20 +15,23 @@ import { readJsonBody } from '../validation/read-json-body.js'
 import type { AdminControls } from './admin-controls.js'
 import { createAdminOperations } from './create-admin-operations.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
-import { createAdminGate } from './create-admin-gate.js'
+import type { AdminGate } from './create-admin-gate.js'
+import { describeAnswer, type RequestLog } from '../request-log/create-request-log.js'
 
 /** Where the admin API lives on the sandbox's origin, outside the API's `/v1`. */
 export const ADMIN_PREFIX = '/__sandbox'
 
 export interface AdminHandlerOptions {
   controls: AdminControls
-  /** The admin token: `Authorization: Bearer <token>`. API keys never open the admin API. */
-  token: string
+  /** The check of the admin token (`Authorization: Bearer <token>`), shared by every admin path of the process. */
+  gate: AdminGate
   /** Only this origin's admin paths are claimed; any origin when undefined. */
   origin: string | undefined
   onUnexpectedError: (error: unknown) => void
-  /** The sandbox clock, which times the limit on wrong tokens. */
+  /** The sandbox clock, which dates the log's entries. */
   now: () => number
+  /** Where each answer goes: the gate's refusals listed, the rest only to the watchers of every answer. */
+  requestLog: Pick<RequestLog, 'record'>
 }
 
 // Described in the same document, but served at the origin's root (core/probes).
@@ -39,14 +42,22 @@ const PROBE_OPERATIONS = ['probeHealth', 'probeReady']
  * methods, routed and validated from fixtures/admin-openapi.yaml with the API's own router and
  * validator. Errors are Error bodies from the one error path.
  */
-export function createAdminHandler({ controls, token, origin, onUnexpectedError, now }: AdminHandlerOptions): HttpHandler {
+export function createAdminHandler({ controls, gate, origin, onUnexpectedError, now, requestLog }: AdminHandlerOptions): HttpHandler {
   const router = createRouter(adminOpenapiDocument)
   const validator = createRequestValidator(adminOpenapiDocument)
   const operations = createAdminOperations(controls)
-  const gate = createAdminGate({ token, now })
+
+  function refusedByGate(request: Request): HttpError | undefined {
+    try {
+      gate.admit(parseBearer(request.headers.get('authorization')), request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)
+      return undefined
+    } catch (error) {
+      if (error instanceof HttpError) return error
+      throw error
+    }
+  }
 
   async function answer(request: Request, url: URL, headers: Headers): Promise<Reply> {
-    gate.admit(parseBearer(request.headers.get('authorization')), request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)
     const path = url.pathname.slice(ADMIN_PREFIX.length)
     const method = request.method.toUpperCase()
     const route = router.match(method, path)
@@ -81,8 +92,35 @@ export function createAdminHandler({ controls, token, origin, onUnexpectedError,
   return new ClaimingHandler(
     (url) => (origin === undefined || url.origin === origin) && (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)),
     async (request, url) => {
+      const started = performance.now()
+      const time = now()
       const headers = new Headers({ 'cache-control': 'no-store' })
-      const reply = await answer(request, url, headers).catch((error: unknown) => errorReply(error, headers, onUnexpectedError))
+      const refusal = refusedByGate(request)
+      const reply =
+        refusal === undefined
+          ? await answer(request, url, headers).catch((error: unknown) => errorReply(error, headers, onUnexpectedError))
+          : errorReply(refusal, headers)
+      // Every refusal of the gate is listed; an admin call it let through is only printed (the
+      // dashboard's own calls would push the API's answers out of the list).
+      const listed = refusal !== undefined
+      const durationMs = performance.now() - started
+      const requestHeaders = request.headers
+      requestLog.record(
+        (keys) =>
+          describeAnswer(
+            {
+              time,
+              method: request.method,
+              target: url.pathname + url.search,
+              status: reply.status,
+              durationMs,
+              requestHeaders,
+              responseHeaders: reply.headers,
+            },
+            keys,
+          ),
+        { listed },
+      )
       return toResponse(reply, request)
     },
   )

@@ -547,8 +547,8 @@ export const adminOpenapiDocument: OpenApiDocument = {
     "/requests": {
       "get": {
         "operationId": "listRequests",
-        "summary": "The last requests answered under /v1, oldest first, keys masked.",
-        "description": "Under `petstore-sandbox proxy`, every request the proxy answered (forwarded to the upstream, fallen back to the sandbox, or refused by the proxy itself), each once and with its `source`; the admin API's own answers and the probes are not listed.\n",
+        "summary": "The last requests answered under /v1 and the admin gate's refusals, oldest first, keys masked.",
+        "description": "Every refusal of the admin token (401, and 429 once an address sent too many wrong tokens) on any admin path is listed, the event stream's included; admin calls the token let through and the probes are not. Under `petstore-sandbox proxy`, every request the proxy answered (forwarded to the upstream, fallen back to the sandbox, or refused by the proxy itself), each once and with its `source`.\n",
         "parameters": [
           {
             "name": "limit",
@@ -1067,6 +1067,46 @@ export const adminOpenapiDocument: OpenApiDocument = {
               "sandbox"
             ],
             "description": "Only under `petstore-sandbox proxy`, who answered (as X-Sandbox-Source says); absent under `start`."
+          },
+          "requestHeaders": {
+            "type": "array",
+            "description": "The request's headers in order, as HAR lists them; credentials (Authorization, Cookie) and configured keys masked.",
+            "items": {
+              "type": "object",
+              "required": [
+                "name",
+                "value"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "value": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "responseHeaders": {
+            "type": "array",
+            "description": "The answer's headers in order, masked alike; absent for a dropped connection.",
+            "items": {
+              "type": "object",
+              "required": [
+                "name",
+                "value"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "value": {
+                  "type": "string"
+                }
+              }
+            }
           }
         }
       },

@@ -4,6 +4,7 @@ import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { toResponse } from '../http/to-response.js'
+import { describeAnswer } from '../request-log/create-request-log.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
 import { ClaimingHandler } from './claiming-handler.js'
@@ -25,6 +26,7 @@ export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
 
 async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL): Promise<Response> {
   const started = performance.now()
+  const time = parts.clock.now()
   const headers = new Headers()
   const method = request.method.toUpperCase()
   const reply = await answer(parts, request, url, method, headers).catch((error: unknown) =>
@@ -32,16 +34,27 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
     // adapter destroys the socket.
     error instanceof DroppedConnection ? undefined : errorReply(withKeysRedacted(error, parts), headers, parts.onUnexpectedError),
   )
-  parts.requestLog.record({
-    time: parts.clock.now(),
-    method,
-    url,
-    status: reply?.status ?? 0,
-    durationMs: Math.round((performance.now() - started) * 10) / 10,
-    authorization: request.headers.get('authorization'),
-    ...(reply === undefined ? { fault: 'drop' } : headers.has(FAULT_HEADER) ? { fault: headers.get(FAULT_HEADER)! } : {}),
-  })
-  return reply === undefined ? Response.error() : toResponse(reply, request)
+  const durationMs = performance.now() - started
+  const response = reply === undefined ? Response.error() : toResponse(reply, request)
+  // Deferred: the entry is built (and masked) only when read. It holds the two header lists,
+  // never the request or the response, whose bodies the log must not keep alive.
+  const requestHeaders = request.headers
+  parts.requestLog.record((keys) =>
+    describeAnswer(
+      {
+        time,
+        method,
+        target: url.pathname + url.search,
+        status: reply?.status ?? 0,
+        durationMs,
+        requestHeaders,
+        responseHeaders: reply?.headers,
+        fault: reply === undefined ? 'drop' : (headers.get(FAULT_HEADER) ?? undefined),
+      },
+      keys,
+    ),
+  )
+  return response
 }
 
 /** Messages echo paths and values the client sent; a key among them is masked. */

@@ -31,7 +31,8 @@ import { createRequestLog, type RequestLogEntry } from '../request-log/create-re
 import { createSandboxFetch } from './create-sandbox-fetch.js'
 import type { PetRepository } from '../state/pet-repository.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
-import type { RequestRecord } from '../request-log/create-request-log.js'
+import type { DeferredEntry } from '../request-log/create-request-log.js'
+import { createAdminGate } from '../admin/create-admin-gate.js'
 import { followSharedFaults } from './follow-shared-faults.js'
 import type { SharedSandbox } from './shared-sandbox.js'
 import { createReadiness, type Readiness } from '../probes/create-readiness.js'
@@ -267,16 +268,16 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
   })
   const faults = shared ? followSharedFaults(injector, shared) : injector
-  const localLog = createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
+  const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
   const sharedLog = shared?.requestLog(resolved.requestLogSize)
   // With shared state the log lives there; this process tells its own watchers (onRequest) of its
   // own entries at once, and the shared log brings them the other processes' entries.
   const requestLog = sharedLog
     ? {
-        record(record: RequestRecord) {
-          const entry = localLog.show(record)
-          sharedLog.record(entry)
-          localLog.publish(entry)
+        record(deferred: DeferredEntry, { listed = true }: { listed?: boolean } = {}) {
+          const entry = localLog.show(deferred)
+          if (listed) sharedLog.record(entry)
+          localLog.publish(entry, listed)
         },
       }
     : localLog
@@ -410,7 +411,8 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
     const admin = createAdminHandler({
       controls: { ...sandbox, clock },
-      token: resolved.adminToken,
+      gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: clock.now }),
+      requestLog,
       origin: resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
       onUnexpectedError: resolved.onUnexpectedError,
       now: clock.now,

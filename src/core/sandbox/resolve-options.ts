@@ -60,6 +60,8 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     requestLogSize,
     storage: options.storage,
     keyStorage: options.keyStorage,
+    requestLog: options.requestLog,
+    adminGate: options.adminGate,
     now: options.now ?? Date.now,
     banAfter,
     banSeconds,

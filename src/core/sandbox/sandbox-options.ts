@@ -5,6 +5,8 @@ import type { PetStatus } from '../store/pet.js'
 import type { FaultOptions } from '../faults/fault-config.js'
 import type { PetStorage } from '../store/create-pet-store.js'
 import type { SharedState } from '../state/shared-state.js'
+import type { AdminGate } from '../admin/create-admin-gate.js'
+import type { RequestLog } from '../request-log/create-request-log.js'
 
 /**
  * Options of {@link createSandbox}. Every one is optional.
@@ -68,6 +70,17 @@ export interface SandboxOptions {
   storage?: PetStorage
   /** Durable storage of keys added, changed or revoked at runtime (the CLI's `--state`). Default: memory only. */
   keyStorage?: KeyStorage
+  /**
+   * The request log the sandbox writes its answers into, for a server that writes into it too and
+   * prints it (the CLI): `createRequestLog`. Default: the sandbox's own, of `requestLogSize`.
+   */
+  requestLog?: RequestLog
+  /**
+   * The check of `adminToken`, for a server that serves admin paths of its own beside the admin API
+   * (the CLI's event stream, the proxy's paths), so that one limit on wrong tokens holds for all:
+   * `createAdminGate`. Default: the sandbox's own.
+   */
+  adminGate?: AdminGate
   /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
   onUnexpectedError?: (error: unknown) => void
 }

@@ -1,42 +1,85 @@
-import type { ExchangeRecord } from '../server/create-request-listener.js'
-import { redactUrl } from '../../core/auth/redact-url.js'
-import { maskAuthorization, maskSecret } from '../../core/auth/mask-key.js'
+import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
 
 export type LogFormat = 'pretty' | 'json' | 'off'
 
+/** A broken promise of the upstream, as the proxy logs it (create-proxy-stats.ts). */
+export interface LoggedViolation {
+  time: string
+  promise: string
+  expected: string
+  method: string
+  path: string
+  status: number
+  key: string
+}
+
 /**
- * One line per answered request, with keys masked; colour only on a terminal. `keys` (the
- * configured ones) are masked wherever they appear in the URL too.
+ * The stdout log of `start` and `proxy`: one line per answered request, read from the request log
+ * (keys already masked there, runtime ones included), and under `proxy` one per broken promise or
+ * check that could not run; `pretty` or `json` lines, colour only on a terminal. Whatever a client
+ * sent is printed with its control characters escaped, so no request can forge a line or move the
+ * cursor of the terminal that shows the log.
  */
-export function createRequestLogger(format: LogFormat, write: (line: string) => void, colour: boolean, keys: readonly string[] = []) {
-  if (format === 'off') return undefined
-  return (record: ExchangeRecord): void => {
-    const url = redactUrl(record.url, keys)
-    const key = record.url.startsWith('/__sandbox') ? adminKey(record) : maskAuthorization(record.authorization)
-    const ms = Math.round(record.durationMs * 10) / 10
-    if (format === 'json') {
-      write(JSON.stringify({ time: new Date().toISOString(), method: record.method, url, status: record.status, ms, key }))
-      return
-    }
-    // Status 0: an injected dropped connection, which has no HTTP status.
-    const text = record.status === 0 ? 'dropped' : String(record.status)
-    const status = colour ? `${statusColour(record.status)}${text}\u001b[0m` : text
-    write(`${record.method} ${url} ${status} ${ms}ms key=${key}`)
+export function createRequestLogger(format: LogFormat, write: (line: string) => void, colour: boolean, now: () => number = Date.now) {
+  const paint = (code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text)
+  const json = (value: object) => write(escapeJsonLine(JSON.stringify(value)))
+  return {
+    answer(entry: RequestLogEntry): void {
+      if (format === 'off') return
+      const ms = entry.durationMs
+      if (format === 'json') {
+        const { time, method, path: url, status, key, fault, source } = entry
+        json({ time, method, url, status, ms, key, ...(fault === undefined ? {} : { fault }), ...(source === undefined ? {} : { source }) })
+        return
+      }
+      // Status 0: an injected dropped connection, which has no HTTP status.
+      const status = paint(statusColour(entry.status), entry.status === 0 ? 'dropped' : String(entry.status))
+      const source = entry.source === undefined ? '' : ` source=${entry.source}`
+      write(`${escapeControls(entry.method)} ${escapeControls(entry.path)} ${status} ${ms}ms key=${escapeControls(entry.key)}${source}`)
+    },
+    /** Something that kept the proxy from checking an answer; the answer itself was sent. */
+    problem(message: string): void {
+      if (format === 'json') json({ time: new Date(now()).toISOString(), problem: message })
+      else if (format === 'pretty') write(`${paint('33', 'problem')} ${escapeControls(message)}`)
+    },
+    violation(violation: LoggedViolation): void {
+      if (format === 'off') return
+      if (format === 'json') json({ ...violation, violation: violation.promise })
+      else
+        write(
+          `${paint('31', 'violation')} ${escapeControls(`${violation.promise}: expected ${violation.expected} (${violation.method} ${violation.path} ${violation.status} key=${violation.key})`)}`,
+        )
+    },
   }
 }
 
-/**
- * Not even a prefix of the admin token: it opens more than any key. A refused call shows the
- * fingerprint of what it presented, so repeated guesses from one client can be told apart.
- */
-function adminKey({ status, authorization }: ExchangeRecord): string {
-  if (status !== 401 && status !== 429) return 'admin'
-  const presented = authorization?.trim().split(/\s+/).pop()
-  return presented === undefined || presented === '' ? 'refused:-' : `refused:${maskSecret(presented)}`
-}
+export type RequestLogger = ReturnType<typeof createRequestLogger>
 
 function statusColour(status: number): string {
-  if (status >= 500 || status === 0) return '\u001b[31m'
-  if (status >= 400) return '\u001b[33m'
-  return '\u001b[32m'
+  if (status >= 500 || status === 0) return '31'
+  if (status >= 400) return '33'
+  return '32'
+}
+
+// C0 and C1 controls, DEL, and the Unicode line and paragraph separators: any of them could end a
+// line or drive the terminal (ESC, CSI) when printed.
+const CONTROLS = /[\p{Cc}\u2028\u2029]/gu
+
+/**
+ * `text` with every control character written as `\xNN` (`\uNNNN` above 0xff), so that it prints
+ * on one line and as itself.
+ *
+ * @example
+ * escapeControls('a\r\nb\u001b[2K') // 'a\\x0d\\x0ab\\x1b[2K'
+ */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (control) => {
+    const code = control.charCodeAt(0)
+    return code > 0xff ? `\\u${code.toString(16).padStart(4, '0')}` : `\\x${code.toString(16).padStart(2, '0')}`
+  })
+}
+
+/** A JSON line with the controls JSON itself leaves raw (DEL, C1, U+2028/9) escaped as well. */
+function escapeJsonLine(line: string): string {
+  return line.replace(/[\u007f-\u009f\u2028\u2029]/g, (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }

@@ -1,8 +1,11 @@
 import cluster from 'node:cluster'
-import { createSandbox } from '../../core/sandbox/create-sandbox.js'
+import { createSandbox, type Sandbox } from '../../core/sandbox/create-sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { startServer, type RunningServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from './create-request-logger.js'
+import { createRequestLog } from '../../core/request-log/create-request-log.js'
+import { createAdminGate } from '../../core/admin/create-admin-gate.js'
+import { createClientAddress } from '../server/create-client-address.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { formatBanner } from './format-banner.js'
 import type { StateFile } from '../persistence/open-state-file.js'
@@ -100,7 +103,11 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   }
   // Keys added, re-planned or revoked at runtime are kept beside the pets (docs/decisions.md#d22).
   const keyFile = options.state === undefined ? undefined : await (await import('../persistence/open-key-file.js')).openKeyFile(`${options.state}.keys.json`)
-  const sandbox = createSandbox({
+  // One request log and one admin gate for the sandbox's handlers and the pages' event stream;
+  // masked with the keys in force when read, runtime ones included, and timed by the sandbox clock.
+  const requestLog = createRequestLog(options.keepRequests, (): string[] => sandbox.keys.map((apiKey) => apiKey.key))
+  const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
+  const sandbox: Sandbox = createSandbox({
     seed: options.seed,
     pets: options.pets,
     maxPets: options.maxPets,
@@ -117,6 +124,8 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     ...(keyFile ? { keyStorage: keyFile } : {}),
     ...(shared ? { shared } : {}),
     requestLogSize: options.keepRequests,
+    requestLog,
+    ...(adminGate ? { adminGate } : {}),
     faults: {
       ...(options.latency ? { latency: options.latency } : {}),
       ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
@@ -126,17 +135,13 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     },
   })
   if (options.now !== undefined) sandbox.clock.set(options.now)
-  const log = createRequestLogger(
-    options.log,
-    io.stdout,
-    io.colour,
-    sandbox.keys.map((apiKey) => apiKey.key),
-  )
+  const logger = createRequestLogger(options.log, io.stdout, io.colour)
+  if (options.log !== 'off') requestLog.watch(logger.answer)
+  const clientAddress = createClientAddress(options.trustProxy)
   server = await startServer({
     handlers: sandbox.originHandlers,
     port: options.port,
     host: options.host,
-    ...(log ? { onExchange: log } : {}),
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     limits: {
       ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
@@ -151,7 +156,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
         version: io.version,
         origin,
         demoKeys: keys === undefined,
-        adminToken: options.adminToken,
+        ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress } } : {}),
       }),
   })
   // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).

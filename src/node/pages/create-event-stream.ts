@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { constantTimeEqual } from '../../core/auth/constant-time-equal.js'
+import type { AdminGate } from '../../core/admin/create-admin-gate.js'
 import { parseBearer } from '../../core/auth/parse-bearer.js'
-import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
-import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
+import { describeAnswer, type RequestLog, type RequestLogEntry } from '../../core/request-log/create-request-log.js'
+import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import { PAGE_HEADERS } from './page-headers.js'
 import { sendError } from './send-page.js'
 
@@ -17,25 +17,46 @@ export interface RequestEntrySource {
   onRequest(listener: (entry: RequestLogEntry) => void): () => void
 }
 
+/** The admin paths' gate, and what the event stream needs to use it as the admin API does. */
+export interface EventStreamAdmin {
+  /** The process's one admin gate (create-admin-gate.ts), shared with the admin API. */
+  gate: AdminGate
+  /** Where the gate's refusals are listed. */
+  requestLog: Pick<RequestLog, 'record'>
+  /** Who the client is (create-client-address.ts, `--trust-proxy`). */
+  clientAddress: (incoming: IncomingMessage) => string
+  /** The sandbox clock, which dates the log's entries. */
+  now: () => number
+}
+
 /**
  * `GET /__sandbox/events`: the request log as server-sent events (`event: request`, the entry as
- * JSON, key masked), pushed as each request is answered. It needs the admin token in
- * `Authorization`, so the dashboard reads it with fetch rather than EventSource, which cannot send
- * one; the token never goes into a URL.
+ * JSON, key masked), pushed as each request is answered. It is behind the admin gate like every
+ * admin path (the same limit on wrong tokens, each refusal listed in the request log); the token
+ * goes in `Authorization`, so the dashboard reads it with fetch rather than EventSource, which
+ * cannot send one, and the token never goes into a URL.
  */
-export function createEventStream(requests: RequestEntrySource, token: string) {
+export function createEventStream(requests: RequestEntrySource, { gate, requestLog, clientAddress, now }: EventStreamAdmin) {
   const open = new Set<ServerResponse>()
+  const refuse = (incoming: IncomingMessage, outgoing: ServerResponse, refusal: HttpError, time: number, started: number) => {
+    sendError(incoming, outgoing, refusal)
+    const durationMs = performance.now() - started
+    const requestHeaders = pairs(incoming.rawHeaders)
+    const responseHeaders: Array<[string, string]> = [['content-type', JSON_CONTENT_TYPE], ...Object.entries(refusal.headers)]
+    const target = incoming.url ?? '/'
+    requestLog.record((keys) =>
+      describeAnswer({ time, method: incoming.method ?? 'GET', target, status: refusal.status, durationMs, requestHeaders, responseHeaders }, keys),
+    )
+  }
   return {
     open(incoming: IncomingMessage, outgoing: ServerResponse): void {
-      const presented = parseBearer(incoming.headers.authorization ?? null)
-      if (presented === undefined || !constantTimeEqual(presented, token)) {
-        sendError(
-          incoming,
-          outgoing,
-          new HttpError(401, ErrorCode.unauthorized, 'The event stream needs Authorization: Bearer <admin token>', {
-            'www-authenticate': 'Bearer realm="petstore-sandbox admin"',
-          }),
-        )
+      const started = performance.now()
+      const time = now()
+      try {
+        gate.admit(parseBearer(incoming.headers.authorization ?? null), clientAddress(incoming))
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error
+        refuse(incoming, outgoing, error, time, started)
         return
       }
       outgoing.writeHead(200, { ...PAGE_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' })
@@ -61,4 +82,10 @@ export function createEventStream(requests: RequestEntrySource, token: string) {
       for (const outgoing of open) outgoing.end()
     },
   }
+}
+
+function pairs(raw: string[]): Array<[string, string]> {
+  const out: Array<[string, string]> = []
+  for (let i = 0; i < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!])
+  return out
 }

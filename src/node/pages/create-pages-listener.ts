@@ -4,7 +4,7 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
-import { createEventStream, type RequestEntrySource } from './create-event-stream.js'
+import { createEventStream, type EventStreamAdmin, type RequestEntrySource } from './create-event-stream.js'
 import { dashboardPage } from './dashboard-page.js'
 import { frontDoor } from './front-door.js'
 import { frontDoorPage } from './front-door-page.js'
@@ -24,8 +24,8 @@ export interface PagesOptions {
   origin: string
   /** The demo keys are in use (no keys file): the front door and the reference show them. */
   demoKeys: boolean
-  /** The admin token: the dashboard and its event stream exist only with one. */
-  adminToken: string | undefined
+  /** The admin gate and where its refusals go: the dashboard and its event stream exist only with an admin token. */
+  admin?: Omit<EventStreamAdmin, 'now'>
   /** What the dashboard's live request list shows; the sandbox's own log when not given (the proxy gives its own). */
   requests?: RequestEntrySource
 }
@@ -42,11 +42,11 @@ export interface PagesListener {
  * and `/openapi.json`, `/reference`, the dashboard under `/__sandbox/` with its event stream, and
  * their assets. They need no API key and spend no quota; everything else goes on to the API.
  */
-export function createPagesListener({ sandbox, version, origin, demoKeys, adminToken, requests = sandbox }: PagesOptions): PagesListener {
+export function createPagesListener({ sandbox, version, origin, demoKeys, admin, requests = sandbox }: PagesOptions): PagesListener {
   const assets = createStaticAssets()
   const swaggerUi = swaggerUiVersion()
   const contract = createServedContract()
-  const events = adminToken === undefined ? undefined : createEventStream(requests, adminToken)
+  const events = admin === undefined ? undefined : createEventStream(requests, { ...admin, now: () => sandbox.clock.now() })
   const demo = new Set(DEMO_KEYS.map((key) => key.key))
   // The demo keys still configured (one revoked at runtime is no longer offered).
   const shownDemoKeys = () => (demoKeys ? sandbox.keys.filter((key) => demo.has(key.key)) : undefined)
@@ -55,7 +55,7 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, adminT
     switch (path) {
       case '/':
         return (incoming, outgoing) => {
-          const door = frontDoor({ version, origin: pageOrigin(incoming, origin), demoKeys: shownDemoKeys(), dashboard: adminToken !== undefined })
+          const door = frontDoor({ version, origin: pageOrigin(incoming, origin), demoKeys: shownDemoKeys(), dashboard: admin !== undefined })
           if (prefersJson(incoming.headers.accept)) sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(door), { vary: 'Accept' })
           else sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', frontDoorPage(door).markup, { vary: 'Accept' })
         }
@@ -79,9 +79,7 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, adminT
             referencePage({ demoKey: shownDemoKeys()?.[0]?.key, contractJson: contract(pageOrigin(incoming, origin)).json, swaggerUi }).markup,
           )
       case '/__sandbox/':
-        return adminToken === undefined
-          ? undefined
-          : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage().markup)
+        return admin === undefined ? undefined : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage().markup)
       case '/__sandbox/events':
         return events === undefined ? undefined : (incoming, outgoing) => events.open(incoming, outgoing)
       default: {

@@ -3,7 +3,8 @@ import type { ProgramIo } from '../options/program-io.js'
 import { integerIn, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { parseBaseUrl } from '../verify/parse-base-url.js'
-import type { ProxyLogFormat } from './create-proxy-logger.js'
+import type { LogFormat } from '../cli/create-request-logger.js'
+import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
 import type { RunningProxy } from './start-proxy.js'
 
 interface ProxyCommandOptions {
@@ -12,7 +13,7 @@ interface ProxyCommandOptions {
   host: string
   fallback: boolean
   upstreamTimeout: number
-  log: ProxyLogFormat
+  log: LogFormat
   adminToken?: string
   keys?: string
   seed: number
@@ -61,19 +62,38 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
       io.onSignal('SIGTERM', shutdown)
       try {
         // Loaded when proxy runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
-        const [{ loadKeysFile }, { createSandbox }, { createProxyLogger }, { startProxy }, { createPagesListener }] = await Promise.all([
+        const [
+          { loadKeysFile },
+          { createSandbox },
+          { createRequestLogger },
+          { startProxy },
+          { createPagesListener },
+          { createRequestLog },
+          { createAdminGate },
+          { createClientAddress },
+        ] = await Promise.all([
           import('../options/load-keys-file.js'),
           import('../../core/sandbox/create-sandbox.js'),
-          import('./create-proxy-logger.js'),
+          import('../cli/create-request-logger.js'),
           import('./start-proxy.js'),
           import('../pages/create-pages-listener.js'),
+          import('../../core/request-log/create-request-log.js'),
+          import('../../core/admin/create-admin-gate.js'),
+          import('../server/create-client-address.js'),
         ])
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
-        const sandbox = createSandbox({
+        // One admin gate for the proxy's admin paths, the sandbox's admin API and the event stream;
+        // one request log of every answer the proxy gives, masked with the sandbox's keys in force.
+        const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
+        const requestLog = createRequestLog(options.keepRequests, (): string[] => sandbox.keys.map((apiKey) => apiKey.key))
+        const logger = createRequestLogger(options.log, io.stdout, io.colour)
+        if (options.log !== 'off') requestLog.watch(logger.answer)
+        const sandbox: Sandbox = createSandbox({
           seed: options.seed,
           pets: options.pets,
           ...(keys ? { keys } : {}),
           ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+          ...(adminGate ? { adminGate } : {}),
         })
         await sandbox.ready()
         proxy = await startProxy({
@@ -82,12 +102,20 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           host: options.host,
           fallback: options.fallback,
           upstreamTimeoutMs: options.upstreamTimeout,
-          keepRequests: options.keepRequests,
+          requestLog,
           sandboxHandlers: sandbox.originHandlers,
-          ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
+          ...(adminGate ? { adminGate } : {}),
           // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
-          pages: (origin, requests) => createPagesListener({ sandbox, version: io.version, origin, demoKeys: false, adminToken: options.adminToken, requests }),
-          logger: createProxyLogger(options.log, io.stdout, io.colour, Date.now),
+          pages: (origin, requests) =>
+            createPagesListener({
+              sandbox,
+              version: io.version,
+              origin,
+              demoKeys: false,
+              ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress: createClientAddress() } } : {}),
+              requests,
+            }),
+          logger,
           now: Date.now,
         })
       } catch (error) {

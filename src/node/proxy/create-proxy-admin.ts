@@ -1,11 +1,11 @@
-import { createAdminGate } from '../../core/admin/create-admin-gate.js'
+import type { AdminGate } from '../../core/admin/create-admin-gate.js'
+import type { RequestLog } from '../../core/request-log/create-request-log.js'
 import { adminOpenapiDocument } from '../../core/contract/admin-openapi-document.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { queryOf } from '../../core/http/query-of.js'
 import { createRequestValidator } from '../../core/validation/create-request-validator.js'
 import type { WrittenAnswer } from './answer-from-sandbox.js'
-import type { ProxyRequestLog } from './create-proxy-request-log.js'
 import type { ProxyStats } from './create-proxy-stats.js'
 import { errorAnswer } from './error-answer.js'
 
@@ -15,11 +15,10 @@ export const PROXY_ADMIN_PATH = '/__sandbox/proxy'
 export const PROXY_REQUESTS_PATH = '/__sandbox/requests'
 
 export interface ProxyAdminOptions {
-  token: string
+  /** The process's one admin gate (create-admin-gate.ts). */
+  gate: AdminGate
   stats: ProxyStats
-  requests: ProxyRequestLog
-  /** The proxy's clock, which times the limit on wrong tokens. */
-  now: () => number
+  requests: Pick<RequestLog, 'last'>
 }
 
 export interface ProxyAdminRequest {
@@ -35,9 +34,8 @@ export interface ProxyAdminRequest {
  * with its Error bodies and its validation of `limit` (fixtures/admin-openapi.yaml): `answer`
  * gives undefined for every other path, which the sandbox answers.
  */
-export function createProxyAdmin({ token, stats, requests, now }: ProxyAdminOptions) {
+export function createProxyAdmin({ gate, stats, requests }: ProxyAdminOptions) {
   const validator = createRequestValidator(adminOpenapiDocument)
-  const gate = createAdminGate({ token, now })
 
   function reply({ method, url, presented, clientAddress }: ProxyAdminRequest): unknown {
     gate.admit(presented, clientAddress)

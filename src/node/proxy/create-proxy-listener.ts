@@ -14,13 +14,13 @@ import { parseBearer } from '../../core/auth/parse-bearer.js'
 import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
 import { answerFromSandbox, type WrittenAnswer } from './answer-from-sandbox.js'
-import type { createProxyLogger } from './create-proxy-logger.js'
+import type { RequestLogger } from '../cli/create-request-logger.js'
 import type { ProxyStats } from './create-proxy-stats.js'
 import { errorAnswer } from './error-answer.js'
 import { fallsBackOn } from './falls-back-on.js'
 import { forwardRequest, type UpstreamAnswer } from './forward-request.js'
 import type { ProxyAdmin } from './create-proxy-admin.js'
-import type { ProxyRequestEntry, ProxyRequestLog } from './create-proxy-request-log.js'
+import { describeAnswer, type RequestLog } from '../../core/request-log/create-request-log.js'
 import { readIncoming } from './read-incoming.js'
 import { toExchange } from './to-exchange.js'
 import { SOURCE_HEADER } from './source-header.js'
@@ -43,8 +43,9 @@ export interface ProxyListenerOptions {
   pages: PagesListener | undefined
   stats: ProxyStats
   /** What the dashboard's request list and `GET /__sandbox/requests` show. */
-  requests: ProxyRequestLog
-  logger: ReturnType<typeof createProxyLogger>
+  /** Every answer goes here, once, whoever gave it: the stdout log, the dashboard and `GET /__sandbox/requests` read it. */
+  requests: RequestLog
+  logger: RequestLogger
   now: () => number
 }
 
@@ -52,8 +53,8 @@ export interface ProxyListenerOptions {
  * The proxy's request listener: `/v1` goes to the upstream (or, with fallback, to the sandbox when
  * the upstream cannot answer), everything else to the sandbox. Each upstream answer is written
  * unchanged, then checked against verify's promises; violations are counted and logged. Every
- * answer is listed in the proxy's request log, once, whoever gave it, but those of the admin API
- * and the probes, which `start` does not list either.
+ * answer is written to the request log, once, whoever gave it; as under `start`, the admin API's
+ * answers are listed only when the admin gate refused them, and the probes' not at all.
  */
 export function createProxyListener(options: ProxyListenerOptions) {
   const router = createRouter(openapiDocument)
@@ -74,21 +75,35 @@ export function createProxyListener(options: ProxyListenerOptions) {
     const presented = parseBearer(incoming.headers.authorization ?? null)
     // Not even a prefix of the admin token: it opens more than any key.
     const key = url.pathname.startsWith('/__sandbox') ? 'admin' : maskAuthorization(incoming.headers.authorization)
+    // What a violation shows (the log's entries are masked when read, with the keys in force then).
     const shownPath = validTarget ? redactUrl(url.pathname + url.search, presented === undefined ? [] : [presented]) : '(not a URL)'
-    const list = (status: number, source: ProxyRequestEntry['source'], fault: string | undefined) => {
-      if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`) || (PROBE_PATHS as readonly string[]).includes(url.pathname)) return
-      const durationMs = Math.round((performance.now() - started) * 10) / 10
-      const entry = { time: new Date(options.now()).toISOString(), method, path: shownPath, status, durationMs, key, source }
-      options.requests.record(fault === undefined ? entry : { ...entry, fault })
+    const time = options.now()
+    const requestHeaders: Array<[string, string]> = []
+    for (let i = 0; i < incoming.rawHeaders.length; i += 2) requestHeaders.push([incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!])
+    const record = (status: number, source: 'upstream' | 'sandbox', responseHeaders: Array<[string, string]> | undefined, fault: string | undefined) => {
+      const adminPath = url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)
+      const listed = adminPath ? status === 401 || status === 429 : !(PROBE_PATHS as readonly string[]).includes(url.pathname)
+      const durationMs = performance.now() - started
+      const target = validTarget ? url.pathname + url.search : '(not a URL)'
+      options.requests.record(
+        (keys) =>
+          describeAnswer(
+            { time, method, target, status, durationMs, requestHeaders, responseHeaders, fault, source },
+            presented === undefined ? keys : [...keys, presented],
+          ),
+        { listed },
+      )
     }
     const write = (answer: WrittenAnswer | string[], status: number, body: Buffer, source: 'upstream' | 'sandbox') => {
-      if (Array.isArray(answer)) outgoing.writeHead(status, answer)
-      else outgoing.writeHead(status, { ...answer.headers, 'content-length': String(body.length), [SOURCE_HEADER]: source })
+      const headers = Array.isArray(answer) ? answer : { ...answer.headers, 'content-length': String(body.length), [SOURCE_HEADER]: source }
+      outgoing.writeHead(status, headers)
       outgoing.end(method === 'HEAD' ? undefined : body)
       // The admin API's answers are not counted: the dashboard polling them would swamp the counts.
       if (!url.pathname.startsWith('/__sandbox/')) options.stats.answered(source)
-      options.logger.answer({ method, path: shownPath, status, durationMs: performance.now() - started, key, source })
-      list(status, source, Array.isArray(answer) ? undefined : answer.headers[FAULT_HEADER])
+      const written: Array<[string, string]> = []
+      if (Array.isArray(headers)) for (let i = 0; i < headers.length; i += 2) written.push([headers[i]!, headers[i + 1]!])
+      else for (const [name, value] of Object.entries(headers)) written.push([name, String(value)])
+      record(status, source, written, Array.isArray(answer) ? undefined : answer.headers[FAULT_HEADER])
     }
     const fromSandbox = async (body: Buffer) => {
       const answer = await answerFromSandbox(options.sandboxHandlers, {
@@ -101,7 +116,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
       if (answer === undefined) {
         // An injected dropped connection, listed as `start` lists it.
         outgoing.destroy()
-        return list(0, 'sandbox', 'drop')
+        return record(0, 'sandbox', undefined, 'drop')
       }
       write(answer, answer.status, answer.body, 'sandbox')
       // A reset clears "the request log", the dashboard says: under the proxy, that is the proxy's.

@@ -1,13 +1,13 @@
 import { redactKeys } from '../../core/auth/redact-keys.js'
 import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
 import type { Exchange } from '../verify/exchange.js'
-import type { createProxyLogger } from './create-proxy-logger.js'
+import type { RequestLogger } from '../cli/create-request-logger.js'
 import type { ProxyStats, ShownViolation } from './create-proxy-stats.js'
 
 export interface ViolationReporting {
   checker: ExchangeChecker
   stats: ProxyStats
-  logger: ReturnType<typeof createProxyLogger>
+  logger: RequestLogger
 }
 
 /**

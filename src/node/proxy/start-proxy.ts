@@ -4,10 +4,11 @@ import type { RequestHandler } from 'msw'
 import type { PagesListener } from '../pages/create-pages-listener.js'
 import type { RequestEntrySource } from '../pages/create-event-stream.js'
 import { createExchangeChecker } from '../verify/create-exchange-checker.js'
-import type { createProxyLogger } from './create-proxy-logger.js'
+import type { AdminGate } from '../../core/admin/create-admin-gate.js'
+import type { RequestLog } from '../../core/request-log/create-request-log.js'
+import type { RequestLogger } from '../cli/create-request-logger.js'
 import { createProxyAdmin } from './create-proxy-admin.js'
 import { createProxyListener } from './create-proxy-listener.js'
-import { createProxyRequestLog, type ProxyRequestLog } from './create-proxy-request-log.js'
 import { createProxyStats, type ProxyStats } from './create-proxy-stats.js'
 
 export interface StartProxyOptions {
@@ -19,15 +20,16 @@ export interface StartProxyOptions {
   upstreamTimeoutMs: number
   /** The sandbox's origin handlers (`sandbox.originHandlers`). */
   sandboxHandlers: RequestHandler[]
-  adminToken?: string
+  /** The process's one admin gate, shared with the sandbox's admin API and the event stream; none without an admin token. */
+  adminGate?: AdminGate
   /**
    * The pages (front door, contract, reference, dashboard), given the proxy's origin and its
    * request log, which the dashboard's live list shows instead of the sandbox's.
    */
   pages?: (origin: string, requests: RequestEntrySource) => PagesListener
-  /** Answers the request log keeps (`start`'s `--keep-requests`); 100 when not given. */
-  keepRequests?: number
-  logger: ReturnType<typeof createProxyLogger>
+  /** Where every answer of the proxy is written, whoever gave it (the stdout log reads it too). */
+  requestLog: RequestLog
+  logger: RequestLogger
   now: () => number
 }
 
@@ -36,7 +38,7 @@ export interface RunningProxy {
   url: string
   server: Server
   stats: ProxyStats
-  requests: ProxyRequestLog
+  requests: RequestLog
   close(): Promise<void>
 }
 
@@ -59,9 +61,9 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   })
   const address = server.address() as AddressInfo
   const origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
-  const requests = createProxyRequestLog(options.keepRequests ?? 100)
-  const pages = options.pages?.(origin, requests)
-  const admin = options.adminToken === undefined ? undefined : createProxyAdmin({ token: options.adminToken, stats, requests, now: options.now })
+  const requests = options.requestLog
+  const pages = options.pages?.(origin, { onRequest: requests.subscribe })
+  const admin = options.adminGate === undefined ? undefined : createProxyAdmin({ gate: options.adminGate, stats, requests })
   server.on('request', createProxyListener({ ...options, upstream, origin, admin, checker, stats, requests, pages }))
   return {
     url: `${origin}/v1`,

@@ -7,19 +7,9 @@ import { incomingBody } from './incoming-body.js'
 import { refusalAnswer, type Refusal } from './refusal-answer.js'
 import { requestUrl, unservableRequest } from './unservable-request.js'
 
-/** One answered request, for the request log. */
-export interface ExchangeRecord {
-  method: string
-  url: string
-  status: number
-  durationMs: number
-  authorization: string | undefined
-}
-
 export interface RequestListenerOptions {
   /** The origin requests are addressed to, e.g. `http://127.0.0.1:4010`. */
   origin: string
-  onExchange?: (record: ExchangeRecord) => void
   /** Who the client is (create-client-address.ts); the socket's peer by default. */
   clientAddress?: (incoming: IncomingMessage) => string
 }
@@ -30,30 +20,21 @@ export interface RequestListenerOptions {
  * answer every request themselves (errors included), so this layer adds no behaviour of its own
  * beyond a last-resort 500 should the translation itself fail.
  */
-export function createRequestListener(handlers: RequestHandler[], { origin, onExchange, clientAddress = peerAddress }: RequestListenerOptions) {
+export function createRequestListener(handlers: RequestHandler[], { origin, clientAddress = peerAddress }: RequestListenerOptions) {
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
-    const started = performance.now()
-    const finish = (status: number) =>
-      onExchange?.({
-        method: incoming.method ?? 'GET',
-        url: incoming.url ?? '/',
-        status,
-        durationMs: performance.now() - started,
-        authorization: incoming.headers.authorization,
-      })
     // A request fetch cannot carry gets its Error body here instead of a 500 from `new Request`.
     const refusal = unservableRequest(incoming, origin)
     const client = clientAddress(incoming)
     const answering =
       refusal === undefined ? translate(handlers, origin, client, incoming, outgoing) : refuse(handlers, origin, client, incoming, outgoing, refusal)
-    answering.then(finish).catch(() => {
+    // The handlers write each answer to the request log themselves (core/request-log).
+    answering.catch(() => {
       if (!outgoing.headersSent) {
         outgoing.writeHead(500, { 'content-type': JSON_CONTENT_TYPE })
         outgoing.end(JSON.stringify({ code: 'internal_error', message: 'The sandbox failed to answer this request.', status: 500 }))
       } else {
         outgoing.destroy()
       }
-      finish(500)
     })
   }
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { answerClientError, writeRefusal } from './answer-client-error.js'
-import { createRequestListener, type ExchangeRecord } from './create-request-listener.js'
+import { createRequestListener } from './create-request-listener.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
 import { createClientAddress } from './create-client-address.js'
@@ -12,7 +12,6 @@ export interface StartServerOptions {
   handlers: RequestHandler[]
   port: number
   host: string
-  onExchange?: (record: ExchangeRecord) => void
   /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: Partial<ServerLimits>
   /**
@@ -43,7 +42,7 @@ function underApi(target = '/'): boolean {
 }
 
 /** Serves sandbox handlers over node:http until `close()`. */
-export async function startServer({ handlers, port, host, onExchange, limits = {}, pages: makePages, trustProxy }: StartServerOptions): Promise<RunningServer> {
+export async function startServer({ handlers, port, host, limits = {}, pages: makePages, trustProxy }: StartServerOptions): Promise<RunningServer> {
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes, shutdownGraceMs } = { ...DEFAULT_SERVER_LIMITS, ...limits }
   const server = createServer({
     headersTimeout: headersTimeoutMs,
@@ -80,7 +79,7 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
       if (closing) server.closeIdleConnections()
     })
   })
-  const answer = createRequestListener(handlers, { origin, clientAddress: createClientAddress(trustProxy), ...(onExchange ? { onExchange } : {}) })
+  const answer = createRequestListener(handlers, { origin, clientAddress: createClientAddress(trustProxy) })
   let pages: PagesListener | undefined
   let pagesMade: Promise<PagesListener> | undefined
   const makePagesOnce = (make: (origin: string) => Promise<PagesListener>) =>

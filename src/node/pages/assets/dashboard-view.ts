@@ -3,12 +3,6 @@ import type { RequestLogEntry } from '../../../core/request-log/create-request-l
 // Builds the dashboard's DOM from admin API data. Everything shown goes in through textContent
 // or attribute setters, never as markup, so paths and keys sent by clients stay text.
 
-/**
- * A request as the dashboard lists it: under `petstore-sandbox proxy` it also says who answered
- * (`source` in fixtures/admin-openapi.yaml); the pages may not import the proxy's own type.
- */
-export type ListedRequest = RequestLogEntry & { source?: 'upstream' | 'sandbox' }
-
 /** An element with text and attributes; children appended in order. */
 export function el(tag: string, props: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElement {
   const element = document.createElement(tag)
@@ -44,7 +38,7 @@ export function until(resetSeconds: number, nowMs: number): string {
 }
 
 /** One entry of the request log as a table row; its source cell only when it has one (under the proxy). */
-export function logRow(entry: ListedRequest): HTMLElement {
+export function logRow(entry: RequestLogEntry): HTMLElement {
   const status = entry.status === 0 ? 'dropped' : String(entry.status)
   const { source } = entry
   return el(

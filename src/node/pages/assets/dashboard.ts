@@ -1,8 +1,9 @@
+import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
 // The dashboard at /__sandbox/: asks for the admin token, then shows and steers the sandbox
 // through the admin API, with the request log pushed as server-sent events.
 import type { StateSummary } from '../../../core/admin/admin-controls.js'
 import { AdminError, admin, readEvents, token } from './admin-client.js'
-import { el, type ListedRequest } from './dashboard-view.js'
+import { el } from './dashboard-view.js'
 import { faultRow } from './fault-row.js'
 import { keyRow } from './key-row.js'
 import { type ProxyState, renderProxyPanel } from './render-proxy-panel.js'
@@ -77,7 +78,7 @@ async function open(): Promise<void> {
   await refresh()
   $('login').hidden = true
   $('board').hidden = false
-  log.load((await admin<{ requests: ListedRequest[] }>(`/requests?limit=${LOG_ROWS}`)).requests)
+  log.load((await admin<{ requests: RequestLogEntry[] }>(`/requests?limit=${LOG_ROWS}`)).requests)
   events?.abort()
   const controller = new AbortController()
   events = controller
@@ -85,7 +86,7 @@ async function open(): Promise<void> {
   void (async () => {
     while (!controller.signal.aborted) {
       await readEvents((name, data) => {
-        if (name === 'request') log.add(data as ListedRequest)
+        if (name === 'request') log.add(data as RequestLogEntry)
       }, controller.signal).catch(() => undefined)
       await new Promise((resolve) => setTimeout(resolve, 1000))
     }

@@ -1,4 +1,5 @@
-import { drawChart, type ListedRequest, logRow, shown } from './dashboard-view.js'
+import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
+import { drawChart, logRow, shown } from './dashboard-view.js'
 
 // The log shows this many requests at most; older ones stay readable through the admin API.
 export const LOG_ROWS = 200
@@ -7,7 +8,7 @@ type Counts = { ok: number; client: number; server: number }
 
 /** The dashboard's request log: newest first, filtered by status and key, and the chart by second. */
 export function createRequestLogView(body: HTMLTableSectionElement, canvas: HTMLCanvasElement, status: HTMLSelectElement, key: HTMLSelectElement) {
-  let entries: ListedRequest[] = []
+  let entries: RequestLogEntry[] = []
   let perSecond = new Map<number, Counts>()
 
   const render = () => body.replaceChildren(...entries.filter((entry) => shown(entry, status.value, key.value)).map(logRow))
@@ -25,12 +26,12 @@ export function createRequestLogView(body: HTMLTableSectionElement, canvas: HTML
     render,
     chart,
     /** Shows the kept requests, oldest first as the admin API gives them. */
-    load(kept: ListedRequest[]): void {
+    load(kept: RequestLogEntry[]): void {
       entries = kept.slice(-LOG_ROWS).reverse()
       render()
     },
     /** A request pushed by the event stream. */
-    add(entry: ListedRequest): void {
+    add(entry: RequestLogEntry): void {
       entries.unshift(entry)
       if (entries.length > LOG_ROWS) entries.length = LOG_ROWS
       const second = Math.floor(Date.now() / 1000)
