@@ -10,7 +10,7 @@ import { startUpstream, UPSTREAM_KEY, type Mutation, type Upstream } from '../su
 import { rawExchange } from '../support/raw-http.js'
 import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
 import { createSandbox } from '../../src/core/sandbox/create-sandbox.js'
-import { createRequestLogger } from '../../src/node/cli/create-request-logger.js'
+import { createRequestLogger } from '../../src/core/request-log/create-request-logger.js'
 import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
 import { startProxy } from '../../src/node/proxy/start-proxy.js'
 import { runVerify } from '../../src/node/verify/run-verify.js'

@@ -3,7 +3,7 @@ import type { ProgramIo } from '../options/program-io.js'
 import { integerIn, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { parseBaseUrl } from '../verify/parse-base-url.js'
-import type { LogFormat } from '../cli/create-request-logger.js'
+import type { LogFormat } from '../../core/request-log/create-request-logger.js'
 import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
 import type { RunningProxy } from './start-proxy.js'
 
@@ -74,7 +74,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         ] = await Promise.all([
           import('../options/load-keys-file.js'),
           import('../../core/sandbox/create-sandbox.js'),
-          import('../cli/create-request-logger.js'),
+          import('../../core/request-log/create-request-logger.js'),
           import('./start-proxy.js'),
           import('../pages/create-pages-listener.js'),
           import('../../core/request-log/create-request-log.js'),

@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
+import type { RequestLogEntry } from './create-request-log.js'
 
 export type LogFormat = 'pretty' | 'json' | 'off'
 
