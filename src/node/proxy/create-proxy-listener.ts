@@ -148,7 +148,10 @@ export function createProxyListener(options: ProxyListenerOptions) {
         answer = await forwardRequest({ target, method, headers: incoming.headers, body, timeoutMs: options.upstreamTimeoutMs })
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error
-        if (error.kind === 'too_large') return refuse(new HttpError(502, ErrorCode.upstreamTooLarge, `The upstream's answer is too large: ${error.message}`))
+        if (error.kind === 'too_large') {
+          const message = `The upstream's answer is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy passes on (${error.message})`
+          return refuse(new HttpError(502, ErrorCode.upstreamTooLarge, message))
+        }
         if (error.reached && !SAFE_METHODS.has(method)) {
           // The upstream may have acted on it: another answer could make a second pet (D25).
           const what = error.kind === 'timeout' ? `did not answer within ${options.upstreamTimeoutMs} ms` : `gave no complete answer (${error.message})`

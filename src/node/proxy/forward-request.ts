@@ -53,15 +53,14 @@ export function forwardRequest({ target, method, headers, body, timeoutMs }: For
       } else resolve(answer!)
     }
     const request = send(target, { method, headers: outgoing }, (response) => {
-      const tooLarge = (size: string) =>
-        settle(new UpstreamError('too_large', `the answer of ${target.origin} is ${size}, over the ${MAX_FORWARDED_BYTES} bytes the proxy passes on`, true))
+      const tooLarge = (size: string) => settle(new UpstreamError('too_large', size, true))
       const announced = Number(response.headers['content-length'])
-      if (announced > MAX_FORWARDED_BYTES) return tooLarge(`${announced} bytes`)
+      if (announced > MAX_FORWARDED_BYTES) return tooLarge(`Content-Length ${announced}`)
       const chunks: Buffer[] = []
       let size = 0
       response.on('data', (chunk: Buffer) => {
         size += chunk.length
-        if (size > MAX_FORWARDED_BYTES) return tooLarge('larger')
+        if (size > MAX_FORWARDED_BYTES) return tooLarge(`more than ${MAX_FORWARDED_BYTES} bytes sent`)
         chunks.push(chunk)
       })
       response.on('end', () => settle(undefined, { status: response.statusCode ?? 502, rawHeaders: response.rawHeaders, body: Buffer.concat(chunks) }))
