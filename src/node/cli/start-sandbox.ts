@@ -6,14 +6,14 @@ import { createRequestLogger, type LogFormat } from '../../core/request-log/crea
 import { createRequestLog } from '../../core/request-log/create-request-log.js'
 import { createAdminGate } from '../../core/admin/create-admin-gate.js'
 import { createClientAddress } from '../server/create-client-address.js'
+import { rateLimitHeaders } from '../server/refusal-answer.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { formatBanner } from './format-banner.js'
 import type { StateFile } from '../persistence/open-state-file.js'
 import type { SharedState } from '../../core/state/shared-state.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import type { ProgramIo } from '../options/program-io.js'
-import { watchParent } from './watch-parent.js'
-import { watchShellWake } from './watch-shell-wake.js'
+import { watchParent } from '../server/watch-parent.js'
 
 /** The options of `petstore-sandbox start`, as commander parsed them. */
 export interface StartOptions {
@@ -72,14 +72,15 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   }
   io.onSignal('SIGINT', shutdown)
   io.onSignal('SIGTERM', shutdown)
-  // npx does not pass its signals on (docs/cli.md#stopping): a sandbox whose parent is gone, or
-  // whose npm shell was sent a SIGINT, stops as if signalled. These are not a second signal.
-  const stopAsked = () => {
-    if (!closing) shutdown()
-  }
-  // A worker watches only its primary, which watches npm for all of them (run-workers.ts).
-  watchParent(stopAsked, cluster.isWorker ? false : undefined)
-  watchShellWake(stopAsked)
+  // npx does not pass its signals on (docs/cli.md#stopping): a sandbox whose parent is gone stops
+  // as if signalled. That is not a second signal. A worker watches only its primary, which
+  // watches npm for all of them (run-workers.ts).
+  watchParent(
+    () => {
+      if (!closing) shutdown()
+    },
+    cluster.isWorker ? false : undefined,
+  )
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   if (options.redis !== undefined) {
@@ -142,6 +143,9 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     handlers: sandbox.originHandlers,
     port: options.port,
     host: options.host,
+    // A request refused before it could be read names its address's quota (D24).
+    refusalHeaders: async (address) => rateLimitHeaders(await sandbox.quota.ofAddress(address)),
+    requestLog: { log: requestLog, now: () => sandbox.clock.now() },
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     limits: {
       ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),

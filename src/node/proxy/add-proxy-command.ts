@@ -6,6 +6,7 @@ import { parseBaseUrl } from '../verify/parse-base-url.js'
 import type { LogFormat } from '../../core/request-log/create-request-logger.js'
 import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
 import type { RunningProxy } from './start-proxy.js'
+import { watchParent } from '../server/watch-parent.js'
 
 interface ProxyCommandOptions {
   upstream: string
@@ -60,6 +61,10 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
       }
       io.onSignal('SIGINT', shutdown)
       io.onSignal('SIGTERM', shutdown)
+      // As for `start`: under npx, the parent going away is the stop (docs/cli.md#stopping).
+      watchParent(() => {
+        if (!closing) shutdown()
+      })
       try {
         // Loaded when proxy runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
         const [
