@@ -99,3 +99,15 @@ it('keeps a URL encoded: a key the client percent-encoded is masked, and what de
   log.record(answer(1, { target: '/v1/pets?limit=1&q=sandbox%2Dfree%2Dkey%0d%0aPOST%20/__sandbox/reset%20200%1b[2K' }))
   expect(log.last()[0]?.path).toMatch(/^\/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0D%0APOST%20\/__sandbox\/reset%20200%1b\[2K$/)
 })
+
+it('forwards each listed entry, built once, to the shared log, and no unlisted one', () => {
+  const log = createRequestLog(2)
+  const shared: string[] = []
+  const watched: string[] = []
+  log.forward((entry) => shared.push(`${entry.path} ${entry.status}`))
+  log.watch((entry) => watched.push(`${entry.path} ${entry.status}`))
+  log.record(answer(1))
+  log.record(answer(0, { target: '/__sandbox/state' }), { listed: false })
+  expect(shared).toEqual(['/v1/pets?n=1&token=… 200'])
+  expect(watched).toEqual(['/v1/pets?n=1&token=… 200', '/__sandbox/state 200'])
+})

@@ -123,6 +123,7 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
   const entries = createRingBuffer<DeferredEntry>(capacity)
+  let sink: ((entry: RequestLogEntry) => void) | undefined
 
   const publish = (entry: RequestLogEntry, listed = true): void => {
     for (const watcher of watchers) watcher(entry)
@@ -132,19 +133,23 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
 
   return {
     capacity,
-    /** An entry as it is shown: masked with the keys in force. */
-    show,
     record(deferred: DeferredEntry, { listed = true }: { listed?: boolean } = {}): void {
       // Built only when someone watches: recording stays cheap on every request.
-      if (watchers.size > 0 || (listed && listeners.size > 0)) publish(show(deferred), listed)
+      if (watchers.size > 0 || (listed && (listeners.size > 0 || sink !== undefined))) {
+        const entry = show(deferred)
+        if (listed) sink?.(entry)
+        publish(entry, listed)
+      }
       if (listed) entries.push(deferred)
     },
     /** The last `limit` listed entries (default all kept), oldest first. */
     last(limit = capacity): RequestLogEntry[] {
       return entries.last(limit).map(show)
     },
-    /** Tells the watchers of an entry recorded elsewhere (the shared log of several processes). */
-    publish,
+    /** Hands each listed entry, built, to `to` as well: the shared log of several processes (core/state). */
+    forward(to: (entry: RequestLogEntry) => void): void {
+      sink = to
+    },
     /** Calls `listener` with each listed entry as it is recorded (masked, like `last`); returns the unsubscribe. */
     subscribe(listener: (entry: RequestLogEntry) => void): () => void {
       listeners.add(listener)

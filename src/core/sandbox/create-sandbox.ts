@@ -32,7 +32,6 @@ import { createRequestLog, type RequestLogEntry } from '../request-log/create-re
 import { createSandboxFetch } from './create-sandbox-fetch.js'
 import type { PetRepository } from '../state/pet-repository.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
-import type { DeferredEntry } from '../request-log/create-request-log.js'
 import { createAdminGate } from '../admin/create-admin-gate.js'
 import { followSharedFaults } from './follow-shared-faults.js'
 import type { SharedSandbox } from './shared-sandbox.js'
@@ -276,17 +275,11 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const faults = shared ? followSharedFaults(injector, shared) : injector
   const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
   const sharedLog = shared?.requestLog(resolved.requestLogSize)
-  // With shared state the log lives there; this process tells its own watchers (onRequest) of its
-  // own entries at once, and the shared log brings them the other processes' entries.
-  const requestLog = sharedLog
-    ? {
-        record(deferred: DeferredEntry, { listed = true }: { listed?: boolean } = {}) {
-          const entry = localLog.show(deferred)
-          if (listed) sharedLog.record(entry)
-          localLog.publish(entry, listed)
-        },
-      }
-    : localLog
+  // With shared state the log lives there: every listed entry this process writes goes to it (the
+  // writers outside the handlers too, the server's refusals and the event stream's), and this
+  // process tells its own watchers (onRequest) of its own entries at once; the shared log brings
+  // them the other processes' entries.
+  if (sharedLog) localLog.forward(sharedLog.record)
 
   // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
   let filling = 0
@@ -304,7 +297,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     cors: createCors(resolved.corsOrigins),
     clock,
     faults,
-    requestLog,
+    requestLog: localLog,
     ready: store.ready,
     storeSettled: () => filling === 0,
     onUnexpectedError: resolved.onUnexpectedError,
@@ -419,7 +412,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     const admin = createAdminHandler({
       controls: { ...sandbox, clock },
       gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: clock.now }),
-      requestLog,
+      requestLog: localLog,
       origin: resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
       onUnexpectedError: resolved.onUnexpectedError,
       now: clock.now,

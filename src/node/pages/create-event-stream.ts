@@ -27,6 +27,8 @@ export interface EventStreamAdmin {
   clientAddress: (incoming: IncomingMessage) => string
   /** The sandbox clock, which dates the log's entries. */
   now: () => number
+  /** Under `proxy`, who answers the stream (the log's entries there all say). */
+  source?: 'sandbox'
 }
 
 /**
@@ -36,7 +38,7 @@ export interface EventStreamAdmin {
  * goes in `Authorization`, so the dashboard reads it with fetch rather than EventSource, which
  * cannot send one, and the token never goes into a URL.
  */
-export function createEventStream(requests: RequestEntrySource, { gate, requestLog, clientAddress, now }: EventStreamAdmin) {
+export function createEventStream(requests: RequestEntrySource, { gate, requestLog, clientAddress, now, source }: EventStreamAdmin) {
   const open = new Set<ServerResponse>()
   const refuse = (incoming: IncomingMessage, outgoing: ServerResponse, refusal: HttpError, time: number, started: number) => {
     sendError(incoming, outgoing, refusal)
@@ -45,7 +47,7 @@ export function createEventStream(requests: RequestEntrySource, { gate, requestL
     const responseHeaders: Array<[string, string]> = [['content-type', JSON_CONTENT_TYPE], ...Object.entries(refusal.headers)]
     const target = incoming.url ?? '/'
     requestLog.record((keys) =>
-      describeAnswer({ time, method: incoming.method ?? 'GET', target, status: refusal.status, durationMs, requestHeaders, responseHeaders }, keys),
+      describeAnswer({ time, method: incoming.method ?? 'GET', target, status: refusal.status, durationMs, requestHeaders, responseHeaders, source }, keys),
     )
   }
   return {

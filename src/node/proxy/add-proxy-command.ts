@@ -117,7 +117,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
               version: io.version,
               origin,
               demoKeys: false,
-              ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress: createClientAddress() } } : {}),
+              ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress: createClientAddress(), source: 'sandbox' as const } } : {}),
               requests,
             }),
           logger,
