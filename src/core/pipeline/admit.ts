@@ -33,11 +33,14 @@ export function admit(parts: ApiHandlerParts, request: Request, url: URL, method
   const bucket = apiKey ? `key:${apiKey.key}` : `address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT}`
   const limits = apiKey ?? PLANS.free
 
-  // OPTIONS is no operation of the document, so a known path reports it as not allowed.
-  if (method === 'OPTIONS' && route?.kind === 'method-not-allowed') {
+  // A preflight anywhere under the API's prefix, served path or not, so that a browser app sees
+  // the real request's 404 or 501 rather than a failed preflight (D19). OPTIONS is no operation
+  // of the document, so a served path reports it as not allowed, with the methods it has.
+  if (method === 'OPTIONS' && apiPath !== undefined) {
+    const allow = route?.kind === 'method-not-allowed' ? withHead(route.allow).concat('OPTIONS') : undefined
     const preflight = (decision: RateDecision) => {
       setRateLimitHeaders(headers, decision)
-      return parts.cors.preflight(request, headers, withHead(route.allow).concat('OPTIONS'))
+      return parts.cors.preflight(request, headers, allow)
     }
     const peeked = parts.rateLimiter.peek(bucket, limits)
     return peeked instanceof Promise ? peeked.then(preflight, unknownQuota(headers, limits, parts.clock.now())) : preflight(peeked)
