@@ -41,7 +41,9 @@ it('creates a pet as POST /pets does: the name trimmed, the default status, the 
   expect(posted).toEqual({ ...arranged, id: arranged.id + 1 })
   const before = sandbox.pets.all()
   const long = `${'x'.repeat(201)}`
-  await expect(sandbox.pets.create({ name: long, categoryId: 1 })).rejects.toThrow(new TypeError('not a valid pet: name must be 1 to 200 characters after trimming'))
+  await expect(sandbox.pets.create({ name: long, categoryId: 1 })).rejects.toThrow(
+    new TypeError('not a valid pet: name must be 1 to 200 characters after trimming'),
+  )
   await expect(sandbox.pets.create({ name: '   ', categoryId: 1 })).rejects.toThrow(TypeError)
   const refused = await api('/pets', { method: 'POST', headers: json, body: JSON.stringify({ name: long, categoryId: 1 }) })
   expect(refused.status).toBe(400)
