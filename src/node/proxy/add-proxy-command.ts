@@ -1,8 +1,7 @@
 import { type Command, Option } from 'commander'
 import type { ProgramIo } from '../options/program-io.js'
-import { integerIn, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
+import { integerIn, parseBaseUrl, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { parseBaseUrl } from '../verify/parse-base-url.js'
 import type { ProxyLogFormat } from './create-proxy-logger.js'
 import type { RunningProxy } from './start-proxy.js'
 
