@@ -15,6 +15,7 @@ export function formatTerminalReport(report: VerifyReport, colour: boolean): str
       const mark = colour ? `${COLOURS[promise.outcome]}${MARKS[promise.outcome]}\u001b[0m` : MARKS[promise.outcome]
       lines.push(`${mark} ${promise.id} (${describeSource(promise.source)}): ${promise.title}`)
       if (promise.reason !== undefined) lines.push(`    skipped: ${promise.reason}`)
+      if (promise.outcome === 'warned') lines.push(`    ${warningLine(promise)}`)
       for (const failure of promise.failures) {
         lines.push(`    request:  ${failure.request}`, `    got:      ${failure.got}`, `    expected: ${failure.expected}`)
       }
@@ -94,7 +95,8 @@ export function formatHtmlReport(report: VerifyReport): string {
           .join('')
         const more = promise.failureCount > promise.failures.length ? `<p>${promise.failureCount} failures in all</p>` : ''
         const reason = promise.reason === undefined ? '' : `<p>skipped: ${html(promise.reason)}</p>`
-        return `<tr class="${promise.outcome}"><td>${MARKS[promise.outcome]} ${promise.outcome}</td><td><code>${html(promise.id)}</code></td><td>${html(describeSource(promise.source))}</td><td>${html(promise.title)}${reason}${details}${more}</td></tr>`
+        const warning = promise.outcome === 'warned' ? `<p>${html(warningLine(promise))}</p>` : ''
+        return `<tr class="${promise.outcome}"><td>${MARKS[promise.outcome]} ${promise.outcome}</td><td><code>${html(promise.id)}</code></td><td>${html(describeSource(promise.source))}</td><td>${html(promise.title)}${reason}${warning}${details}${more}</td></tr>`
       })
       .join('\n')
   const table = (caption: string, promises: PromiseOutcome[]) =>
@@ -138,11 +140,13 @@ ${table(
 `
 }
 
-/** A warned promise in one line: "D3: the sandbox answers 400 for limit=0, this backend 422". */
+/** A warned promise in one line: "D3: the sandbox answers 400 for limit=0; this backend 422". */
 function warningLine(promise: PromiseOutcome): string {
   const first = promise.failures[0]
-  const got = first?.got.split(' | ')[0] ?? ''
-  return `${describeSource(promise.source)}: the sandbox answers ${first?.expected ?? promise.title}; this backend ${got}`
+  if (first === undefined) return `${describeSource(promise.source)}: this backend differs from the sandbox`
+  // A status against a status reads as one; other expectations are shown whole below.
+  const differs = /^\d{3}\b/.test(first.expected) ? `this backend ${first.got.split(' | ')[0]}` : 'this backend differs, as shown below'
+  return `${describeSource(promise.source)}: the sandbox answers ${first.expected}; ${differs}`
 }
 
 function failureText(promise: PromiseOutcome): string {
