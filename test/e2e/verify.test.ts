@@ -293,6 +293,9 @@ it("Prism's mock of the spec: exit 1, diagnosed as keeping no state, accepting a
     expect(terminal.stdout).toContain('! invalid-query-refused (D3)')
     expect(terminal.stdout).toMatch(/got: {6}422 \|/)
     expect(terminal.stdout).toContain('! deprecation-headers (D18)')
+    // Prism's int64 ids may be negative: only the sandbox's own contract says ids start at 1.
+    expect(terminal.stdout).toContain('! sandbox-contract (D2, D5, D6, D7)')
+    expect(terminal.stdout).toMatch(/expected: D7: Response body property 0\.id must be >= 1/)
 
     const json = await runCli(['verify', prism.url, '--key', UPSTREAM_KEY, '--spend-quota', '--format', 'json'])
     expect(json.code).toBe(1)

@@ -140,10 +140,15 @@ ${table(
 `
 }
 
-/** A warned promise in one line: "D3: the sandbox answers 400 for limit=0; this backend 422". */
+/**
+ * A warned promise in one line, from its first failure: "D3: the sandbox answers 400 for limit=0;
+ * this backend 422", or the sandbox contract's finding with the decision it names.
+ */
 function warningLine(promise: PromiseOutcome): string {
   const first = promise.failures[0]
   if (first === undefined) return `${describeSource(promise.source)}: this backend differs from the sandbox`
+  const named = /^(D\d+): (.*)$/.exec(first.expected)
+  if (named !== null) return `${named[1]}: the sandbox's contract says ${named[2]}; this backend differs, as shown below`
   // A status against a status reads as one; other expectations are shown whole below.
   const differs = /^\d{3}\b/.test(first.expected) ? `this backend ${first.got.split(' | ')[0]}` : 'this backend differs, as shown below'
   return `${describeSource(promise.source)}: the sandbox answers ${first.expected}; ${differs}`
