@@ -98,6 +98,27 @@ it('bans after banAfter refused requests in one window and ends the ban after ba
   expect(limiter.inspect('k', free).bannedUntil).toBeUndefined()
 })
 
+it('says in Retry-After when a request will succeed: the end of a spent day when it outlasts the ban (D14)', () => {
+  const { clock, limiter } = setup({ banAfter: 2, banSeconds: 3 })
+  limiter.arrange('k', free, { dayRemaining: 0 })
+  spend(limiter, 'k', 2)
+  const midnight = Date.UTC(2030, 0, 2)
+  const untilMidnight = Math.ceil((midnight - clock.now()) / 1000)
+  const ban = limiter.take('k', free)
+  // The ban's own end is still in X-RateLimit-Reset; Retry-After waits for the day.
+  expect(ban).toMatchObject({ outcome: 'temporarily_banned', reset: (START + 3_000) / 1000, retryAfter: untilMidnight })
+  clock.advance(3_000)
+  expect(limiter.take('k', free)).toMatchObject({ outcome: 'rate_limited', retryAfter: untilMidnight - 3 })
+  // A spent minute outlasting a short ban counts too.
+  const minute = setup({ banAfter: 0, banSeconds: 3 })
+  spend(minute.limiter, 'm', 60)
+  expect(minute.limiter.take('m', free)).toMatchObject({ outcome: 'temporarily_banned', reset: (START + 3_000) / 1000, retryAfter: 30 })
+  // A ban that outlasts every window is what Retry-After names.
+  const long = setup({ banAfter: 0, banSeconds: 900 })
+  spend(long.limiter, 'l', 60)
+  expect(long.limiter.take('l', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 900 })
+})
+
 it('counts refusals per window: refusals in separate minutes do not add up to a ban', () => {
   const { clock, limiter } = setup({ banAfter: 3 })
   spend(limiter, 'k', 60)
