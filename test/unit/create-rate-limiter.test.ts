@@ -167,3 +167,33 @@ it('forgets counters and bans on clear', () => {
   limiter.clear()
   expect(limiter.take('k', free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
 })
+
+it('forgets idle buckets of many client addresses once their windows are over, and keeps those still counting', () => {
+  const { clock, limiter } = setup({ banAfter: 0, banSeconds: 86_400 })
+  const addresses = Array.from({ length: 20_000 }, (_, i) => `10.0.${i >> 8}.${i & 255}`)
+  for (const address of addresses) limiter.take(address, free)
+  // Buckets only looked at hold nothing either.
+  for (let i = 0; i < 1_000; i++) limiter.peek(`192.168.0.${i}`, free)
+  limiter.arrange('banned', free, { banned: true })
+  spend(limiter, 'spent-day', 1, { perMinute: 60, perDay: 1 })
+  expect(limiter.take('spent-day', { perMinute: 60, perDay: 1 }).outcome).toBe('temporarily_banned')
+  expect(limiter.size()).toBe(21_002)
+
+  // The next minute: the day counts of today's addresses are still needed, peeked-only buckets are not.
+  clock.advance(30_000)
+  expect(limiter.take(addresses[0]!, free)).toMatchObject({ outcome: 'allowed' })
+  expect(limiter.size()).toBe(20_002)
+  expect(limiter.inspect(addresses[1]!, free).day.used).toBe(1)
+
+  // The next UTC day: every window is over; only the buckets under a ban that is still in force stay.
+  clock.set(Date.UTC(2030, 0, 2, 0, 0, 0))
+  expect(limiter.take('new', free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+  expect(limiter.size()).toBe(3)
+  // A forgotten bucket answers as a fresh one would.
+  expect(limiter.take(addresses[1]!, free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+  expect(limiter.inspect(addresses[1]!, free).day.used).toBe(1)
+  // Once the bans end (a day after they began), their buckets go too.
+  clock.set(Date.UTC(2030, 0, 2, 10, 1, 0))
+  limiter.take('new', free)
+  expect(limiter.size()).toBe(2)
+})
