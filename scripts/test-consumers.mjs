@@ -77,10 +77,10 @@ async function main() {
   for (const project of projects) results.push(...(await test(project)))
 
   console.log('\n== consumer matrix')
-  console.log(`${'environment'.padEnd(22)} ${'passed'.padStart(6)} ${'failed'.padStart(6)} ${'time'.padStart(8)}`)
+  console.log(`${'environment'.padEnd(28)} ${'passed'.padStart(6)} ${'failed'.padStart(6)} ${'time'.padStart(8)}`)
   for (const result of results) {
     console.log(
-      `${result.environment.padEnd(22)} ${String(result.passed).padStart(6)} ${String(result.failed).padStart(6)} ${`${result.seconds.toFixed(1)} s`.padStart(8)}${result.failed > 0 || result.passed === 0 ? '  FAILED' : ''}`,
+      `${result.environment.padEnd(28)} ${String(result.passed).padStart(6)} ${String(result.failed).padStart(6)} ${`${result.seconds.toFixed(1)} s`.padStart(8)}${result.failed > 0 || result.passed === 0 ? '  FAILED' : ''}`,
     )
   }
   const passed = results.reduce((sum, result) => sum + result.passed, 0)
