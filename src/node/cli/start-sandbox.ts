@@ -1,5 +1,6 @@
 import cluster from 'node:cluster'
-import { createSandbox, type Sandbox } from '../../core/sandbox/create-sandbox.js'
+import { createSandbox } from '../../core/sandbox/create-sandbox.js'
+import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { startServer, type RunningServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from '../../core/request-log/create-request-logger.js'

@@ -1,10 +1,9 @@
 import { type Command, Option } from 'commander'
 import type { ProgramIo } from '../options/program-io.js'
-import { integerIn, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
+import { integerIn, parseBaseUrl, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { parseBaseUrl } from '../verify/parse-base-url.js'
 import type { LogFormat } from '../../core/request-log/create-request-logger.js'
-import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
+import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { RunningProxy } from './start-proxy.js'
 import { watchParent } from '../server/watch-parent.js'
 
