@@ -74,6 +74,8 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
   const keyRing = apiKeys.ring
   const creates = createPet(store, resolved.defaultStatus)
 
+  // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
+  let filling = 0
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
     operations: { listPets: listPets(store), createPet: creates, getPet: getPet(store) },
@@ -86,13 +88,12 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     faults,
     requestLog,
     ready: store.ready,
+    storeSettled: () => filling === 0,
     onUnexpectedError: resolved.onUnexpectedError,
   }
   const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
 
-  // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
-  let filling = 0
   const tracked = (work: Promise<void>): Promise<void> => {
     filling++
     return work.finally(() => filling--)
