@@ -3,6 +3,7 @@ import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
+import { PLANS } from '../auth/plans.js'
 import { createApiScope } from '../contract/create-api-scope.js'
 import { createRouter } from '../contract/create-router.js'
 import { openapiDocument } from '../contract/openapi-document.js'
@@ -18,7 +19,7 @@ import { createProbeHandler } from '../probes/create-probe-handler.js'
 import { createReadiness } from '../probes/create-readiness.js'
 import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
 import type { Timing } from '../state/maybe-promise.js'
-import type { QuotaChange } from '../state/rate-limit-backend.js'
+import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
 import { assertPet } from '../store/assert-pet.js'
 import { seedPets } from '../store/seed-pets.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
@@ -151,6 +152,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     quota: {
       get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
       set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
+      ofAddress: async (address: string): Promise<QuotaState> => await rateLimiter.inspect(`address:${address}`, PLANS.free),
     },
     faults: {
       get: faults.config,

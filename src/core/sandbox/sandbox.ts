@@ -205,6 +205,11 @@ export interface SandboxQuota<Of extends Timing = 'now'> {
   get(key: string): Answer<QuotaState, Of>
   /** Sets what is left (both windows, or one) and starts or lifts a ban; returns the new state. */
   set(key: string, change: QuotaChange): Answer<QuotaState, Of>
+  /**
+   * Where a client address stands when it sends no valid key (D16): what the HTTP server names
+   * in a refusal it gives before the request can be read. Counts no request.
+   */
+  ofAddress(address: string): Promise<QuotaState>
 }
 
 /**
