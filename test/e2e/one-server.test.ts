@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { adminContractViolations } from '../support/admin-contract.js'
 import { contractViolations } from '../support/contract.js'
@@ -102,12 +102,41 @@ describe.each(['start', 'proxy'] as const)('%s, on the one server', (command) =>
     await expectRefusal(command, `${served.url}/pets`, 'GET', answer, 400, /exactly one Host header/)
   })
 
-  it('cuts a client that sends its head too slowly with a 408 Error body, as configured for start', async () => {
-    const served = await cli(command)
+  it('cuts a client that sends its head too slowly with a 408 Error body', async () => {
+    const served = await cli(command, ['--headers-timeout', '1000'])
     const origin = new URL(served.url).origin
-    // Only a request line, then nothing: the head never completes within the 10 s default.
-    const answer = await rawExchange(served.url, 'GET /v1/pets HTTP/1.1\r\n', { timeoutMs: 20_000 })
+    // Only a request line, then nothing: the head never completes.
+    const answer = await rawExchange(served.url, 'GET /v1/pets HTTP/1.1\r\n', { timeoutMs: 10_000 })
     await expectRefusal(command, `${origin}/`, 'GET', answer, 408, /not received in time/)
+  })
+
+  it('cuts a client that sends its body too slowly, and nothing is stored or forwarded', async () => {
+    const backend = await upstream()
+    const served = await cli(command, ['--headers-timeout', '1000', '--request-timeout', '1500', ...(command === 'proxy' ? ['--upstream', backend.url] : [])])
+    const { hostname, port } = new URL(served.url)
+    const socket = connect(Number(port), hostname)
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+    socket.on('error', () => {})
+    let open = true
+    void closed.then(() => (open = false))
+    const body = JSON.stringify({ name: 'Slow', categoryId: 1, pad: 'p'.repeat(600) })
+    socket.write(
+      `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${UPSTREAM_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    )
+    let sent = 0
+    while (open && sent < body.length) {
+      socket.write(body[sent]!)
+      sent++
+      await sleep(20)
+    }
+    await closed
+    expect(sent).toBeLessThan(body.length)
+    expect(backend.received).toEqual([])
+    if (command === 'start') {
+      const listed = await fetch(`${served.url}/pets?limit=100`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+      contract.check('GET', listed.url, listed.clone())
+      expect(await listed.json()).toHaveLength(50)
+    }
   }, 30_000)
 })
 
