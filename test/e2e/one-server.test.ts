@@ -209,6 +209,28 @@ describe('proxy, forwarding', () => {
     60_000,
   )
 
+  it('refuses a chunked request body over 16 MiB with 413, forwarding none of it', async () => {
+    const backend = await upstream()
+    const proxy = await cli('proxy', ['--upstream', backend.url])
+    const chunk = Buffer.alloc(1024 * 1024, 0x20)
+    const framed = Buffer.concat(Array.from({ length: 17 }, () => Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])))
+    const answer = await rawExchange(
+      proxy.url,
+      Buffer.concat([
+        Buffer.from(
+          `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${UPSTREAM_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        ),
+        framed,
+        Buffer.from('0\r\n\r\n'),
+      ]),
+      { timeoutMs: 20_000 },
+    )
+    expect(answer?.status).toBe(413)
+    expect(JSON.parse(answer!.body.toString())).toMatchObject({ code: 'payload_too_large', status: 413 })
+    expectOnlyRateLimitHeadersMissing(await contractViolations('POST', `${proxy.url}/pets`, toFetchResponse(answer!)))
+    expect(backend.received).toEqual([])
+  }, 30_000)
+
   it('drops the headers the Connection header names, both ways', async () => {
     const backend = await rawUpstream((_request, response) => {
       response.writeHead(200, {
