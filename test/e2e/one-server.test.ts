@@ -140,6 +140,24 @@ describe.each(['start', 'proxy'] as const)('%s, on the one server', (command) =>
   }, 30_000)
 })
 
+it('names the quota of the address in a refusal under start, spending none of it', async () => {
+  const served = await cli('start')
+  const origin = new URL(served.url).origin
+  const keyless = () => rawExchange(served.url, 'GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', { localAddress: '127.0.0.77' })
+  const first = await keyless()
+  expect(first?.status).toBe(401)
+  expect(await contractViolations('GET', `${served.url}/pets`, toFetchResponse(first!))).toEqual([])
+  const left = Number(first!.headers.get('x-ratelimit-remaining'))
+  const refused = await rawExchange(served.url, 'GARBAGE\r\n\r\n', { localAddress: '127.0.0.77' })
+  await expectRefusal('start', `${origin}/`, 'GET', refused, 400, /not valid HTTP/)
+  expect(Number(refused!.headers.get('x-ratelimit-remaining'))).toBe(left)
+  const elsewhere = await rawExchange(served.url, 'GARBAGE\r\n\r\n', { localAddress: '127.0.0.78' })
+  expect(Number(elsewhere!.headers.get('x-ratelimit-remaining'))).toBe(Number(elsewhere!.headers.get('x-ratelimit-limit')))
+  const second = await keyless()
+  expect(await contractViolations('GET', `${served.url}/pets`, toFetchResponse(second!))).toEqual([])
+  expect(Number(second!.headers.get('x-ratelimit-remaining'))).toBe(left - 1)
+})
+
 /** An upstream of fixed behaviour, on raw node:http, that records what it was sent. */
 async function rawUpstream(answer: (request: { method: string; url: string; headers: IncomingHttpHeaders }, response: ServerResponse) => void) {
   const seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders }> = []
