@@ -76,3 +76,19 @@ it('decides every generated sequence exactly as the in-memory limiter', async ()
     { numRuns: RUNS, seed },
   )
 })
+
+it('names in Retry-After the end of a spent day that outlasts a ban, on Redis as in memory (D14)', async () => {
+  let now = Date.UTC(2030, 0, 1, 10, 0, 30)
+  const source = () => now
+  const policy = { banAfter: 1, banSeconds: 3 }
+  const memory = createRateLimiter({ now: source, ...policy })
+  const onRedis = shared.rateLimits({ source, ...policy })
+  const untilMidnight = Math.ceil((Date.UTC(2030, 0, 2) - now) / 1000)
+  for (const limiter of [memory, onRedis]) {
+    await limiter.arrange('spent-day', LIMITS, { dayRemaining: 0 })
+    expect((await limiter.take('spent-day', LIMITS)).outcome).toBe('rate_limited')
+    expect(await limiter.take('spent-day', LIMITS)).toMatchObject({ outcome: 'temporarily_banned', reset: now / 1000 + 3, retryAfter: untilMidnight })
+  }
+  now += 3_000
+  expect(await onRedis.take('spent-day', LIMITS)).toMatchObject({ outcome: 'rate_limited', retryAfter: untilMidnight - 3 })
+})

@@ -16,10 +16,29 @@ export interface RateLimiterOptions {
  */
 export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOptions) {
   const buckets = new Map<string, Bucket>()
+  // The minute in which idle buckets were last evicted (see evictIdle).
+  let sweptMinute: number | undefined
+
+  /**
+   * Forgets every bucket that is equivalent to no bucket: its minute and day counts belong to
+   * windows that are over (or are zero), no ban is in force, and its refusals were counted in a
+   * window that is over. Without it every client address ever seen (D16) would stay in memory.
+   * Run once per minute of the limiter's clock, on the first decision of that minute.
+   */
+  function evictIdle(t: number, minuteStart: number, dayStart: number): void {
+    sweptMinute = minuteStart
+    for (const [id, bucket] of buckets) {
+      const minuteIdle = bucket.minuteStart !== minuteStart || bucket.minuteUsed === 0
+      const dayIdle = bucket.dayStart !== dayStart || bucket.dayUsed === 0
+      const refusalsIdle = bucket.refused === 0 || (bucket.refusedWindowStart !== minuteStart && bucket.refusedWindowStart !== dayStart)
+      if (minuteIdle && dayIdle && refusalsIdle && bucket.bannedUntil <= t) buckets.delete(id)
+    }
+  }
 
   function current(id: string, t: number): Bucket {
     const minuteStart = t - (t % MINUTE_MS)
     const dayStart = t - (t % DAY_MS)
+    if (sweptMinute !== minuteStart) evictIdle(t, minuteStart, dayStart)
     let bucket = buckets.get(id)
     if (bucket === undefined) {
       bucket = { minuteStart, minuteUsed: 0, dayStart, dayUsed: 0, refusedWindowStart: minuteStart, refused: 0, bannedUntil: 0 }
@@ -113,6 +132,8 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     arrange,
     /** Forgets every counter and ban. */
     clear: () => buckets.clear(),
+    /** How many buckets are held: idle ones are forgotten once a minute. */
+    size: () => buckets.size,
   }
 }
 

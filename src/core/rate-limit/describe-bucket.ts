@@ -45,13 +45,19 @@ export const describeBucket = {
     }
   },
 
+  /**
+   * A ban: `X-RateLimit-Reset` says when the ban ends, and `Retry-After` when a request will
+   * succeed (D14): the later of the ban's end and the end of a window that is spent, so a ban that
+   * ends before a spent day does not send its client back to be refused again.
+   */
   banned(bucket: Bucket, limits: Limits, t: number): RateDecision {
+    const spentUntil = bucket.dayUsed >= limits.perDay ? bucket.dayStart + DAY_MS : bucket.minuteUsed >= limits.perMinute ? bucket.minuteStart + MINUTE_MS : 0
     return {
       outcome: 'temporarily_banned',
       limit: limits.perMinute,
       remaining: 0,
       reset: Math.ceil(bucket.bannedUntil / 1000),
-      retryAfter: secondsUntil(bucket.bannedUntil, t),
+      retryAfter: secondsUntil(Math.max(bucket.bannedUntil, spentUntil), t),
     }
   },
 
