@@ -1,3 +1,5 @@
+import { ConfigError } from '../errors/config-error.js'
+
 /**
  * The sandbox's one clock (D20): rate-limit windows, bans and the sunset all read it. It follows a
  * time source (by default `Date.now`) shifted by an offset, so a clock that was `set` keeps
@@ -43,15 +45,23 @@ export interface MovableClock extends SandboxClock {
   sync(): void | Promise<void>
 }
 
+// The span the clock may show (fixtures/admin-openapi.yaml, moveClock): every instant in it is an
+// RFC 3339 date-time with a four-digit year, and no X-RateLimit-Reset in it goes below 0.
+const EARLIEST = 0
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
 export function createClock(source: () => number = Date.now, offset: ClockOffset = localOffset()): MovableClock {
+  const now = () => source() + offset.get()
   return {
-    now: () => source() + offset.get(),
+    now,
     set(instant) {
       const target = toEpochMs(instant)
+      assertInSpan(target)
       return offset.set(target - source())
     },
     advance(ms) {
       if (!Number.isFinite(ms)) throw new TypeError(`clock.advance expects a finite number of ms, got ${ms}`)
+      assertInSpan(now() + ms)
       return offset.add(ms)
     },
     reset: () => offset.set(0),
@@ -69,6 +79,13 @@ function localOffset(): ClockOffset {
     add(ms) {
       offset += ms
     },
+  }
+}
+
+/** A move beyond the span is the caller's bad input, refused before anything changes. */
+function assertInSpan(instant: number): void {
+  if (!(instant >= EARLIEST && instant <= LATEST)) {
+    throw new ConfigError('the clock must stay between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z')
   }
 }
 
