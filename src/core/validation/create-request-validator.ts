@@ -114,9 +114,29 @@ function queryByDeclaredName(entry: CompiledOperation, query: Record<string, str
 
 function check(validate: ValidateFunction | undefined, value: unknown, location: 'query' | 'path' | 'body', entry: CompiledOperation, into: Diagnostic[]) {
   if (validate === undefined || validate(value)) return
-  // An `if` error only says its `then` failed, which the `then`'s own errors name (the admin
-  // document's keys: an enterprise key needs both limits).
-  for (const error of validate.errors ?? []) if (error.keyword !== 'if') into.push(toDiagnostic(error, location, entry))
+  for (const error of telling(validate.errors ?? [])) into.push(toDiagnostic(error, location, entry))
+}
+
+/**
+ * The errors worth naming, for the admin document's combinators (the API's has none). An `if`
+ * error only says its `then` failed, which the `then`'s own errors name (an enterprise key needs
+ * both limits). A failed `oneOf` (a clock move: `set` or `advanceMs`) is told by the branches that
+ * came closest, those with the fewest errors: `{"advanceMs":1e308}` breaks the bound of the
+ * advance, not the rules of a `set`.
+ */
+function telling(errors: readonly ErrorObject[]): ErrorObject[] {
+  const branchOf = (error: ErrorObject) => /^(.*?\/oneOf\/\d+)\//.exec(error.schemaPath)?.[1]
+  const counts = new Map<string, number>()
+  for (const error of errors) {
+    const branch = branchOf(error)
+    if (branch !== undefined) counts.set(branch, (counts.get(branch) ?? 0) + 1)
+  }
+  const fewest = Math.min(...counts.values())
+  return errors.filter((error) => {
+    if (error.keyword === 'if' || (error.keyword === 'oneOf' && counts.size > 0)) return false
+    const branch = branchOf(error)
+    return branch === undefined || counts.get(branch) === fewest
+  })
 }
 
 /** An Ajv error as prism words it: `Request query parameter limit must be >= 1`. */
