@@ -10,6 +10,7 @@ import { listPets } from '../operations/list-pets.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
 import { createKeyControls, type SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { ApiKey } from '../auth/key-config.js'
+import { PLANS } from '../auth/plans.js'
 import { maskKey } from '../auth/mask-key.js'
 import { createCors } from '../http/create-cors.js'
 import { createDeprecations } from '../http/create-deprecations.js'
@@ -227,6 +228,11 @@ export interface SandboxQuota {
   get(key: string): QuotaState
   /** Sets what is left (both windows, or one) and starts or lifts a ban; returns the new state. */
   set(key: string, change: QuotaChange): QuotaState
+  /**
+   * Where a client address stands when it sends no valid key (D16): what the HTTP server names
+   * in a refusal it gives before the request can be read. Counts no request.
+   */
+  ofAddress(address: string): Promise<QuotaState>
 }
 
 /**
@@ -374,6 +380,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
       get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)) as QuotaState & Promise<QuotaState>,
       set: (key: string, change: QuotaChange) =>
         rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)) as QuotaState & Promise<QuotaState>,
+      ofAddress: async (address: string) => rateLimiter.inspect(`address:${address}`, PLANS.free),
     },
     faults: {
       get: faults.config,
