@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { resolveKeys } from '../../src/core/auth/resolve-keys.js'
+import { resolveDemoKeys, resolveKeys } from '../../src/core/auth/resolve-keys.js'
 import { DEMO_KEYS } from '../../src/core/auth/demo-keys.js'
 
 it('gives each plan its limits, and lets a key override them', () => {
@@ -18,8 +18,9 @@ it('gives each plan its limits, and lets a key override them', () => {
   ])
 })
 
-it('resolves the demo keys, one per plan', () => {
+it('resolves the demo keys, one per plan, valid against the schema they skip at start-up', () => {
   expect(resolveKeys(DEMO_KEYS).map((key) => key.plan)).toEqual(['free', 'pro', 'business', 'enterprise'])
+  expect(resolveDemoKeys()).toEqual(resolveKeys(DEMO_KEYS))
 })
 
 const TOKEN_RULE = 'must be a bearer token (RFC 6750 b64token) of 8 to 256 characters: letters, digits and - . _ ~ + /, with = only at the end'

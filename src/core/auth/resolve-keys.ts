@@ -1,6 +1,7 @@
 import { ConfigError } from '../errors/config-error.js'
 import { checkInput } from '../validation/check-input.js'
 import type { ApiKey, KeyConfig } from './key-config.js'
+import { DEMO_KEYS } from './demo-keys.js'
 import { PLANS, type Limits } from './plans.js'
 
 /**
@@ -30,6 +31,15 @@ export function resolveKeys(input: unknown): ApiKey[] {
  */
 export function resolveKey(entry: unknown, where = ''): ApiKey {
   return limitsOf(checkInput<KeyConfig>('KeyConfig', entry, where))
+}
+
+/**
+ * The demo keys, resolved without compiling the schema: they are constants (a unit test holds
+ * them to it), and a sandbox made with the defaults, as a test file makes it, then compiles
+ * nothing it does not use (BENCHMARKS.md, cold cost of a test file).
+ */
+export function resolveDemoKeys(): ApiKey[] {
+  return DEMO_KEYS.map(limitsOf)
 }
 
 function limitsOf({ key, plan, perMinute, perDay }: KeyConfig): ApiKey {

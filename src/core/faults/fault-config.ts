@@ -51,7 +51,9 @@ export interface ResolvedFaults {
  * `where` prefixes messages so they name the field that was wrong.
  */
 export function resolveFaults(options: unknown, defaultSeed: number, operationIds: readonly string[], where = 'faults'): ResolvedFaults {
-  const input = checkInput<FaultSettings>('FaultSettings', options, where)
+  // No faults, the default of every sandbox, needs no schema compiled (BENCHMARKS.md, cold cost).
+  const none = typeof options === 'object' && options !== null && !Array.isArray(options) && Object.keys(options).length === 0
+  const input = none ? {} : checkInput<FaultSettings>('FaultSettings', options, where)
   const operations: ResolvedFaults['operations'] = {}
   for (const [operationId, override] of Object.entries(input.operations ?? {})) {
     if (!operationIds.includes(operationId)) throw new ConfigError(`${where}.operations: ${operationId} is not an operation (${operationIds.join(', ')})`)

@@ -1,6 +1,5 @@
 import { ConfigError } from '../errors/config-error.js'
-import { DEMO_KEYS } from '../auth/demo-keys.js'
-import { resolveKeys } from '../auth/resolve-keys.js'
+import { resolveDemoKeys, resolveKeys } from '../auth/resolve-keys.js'
 import { checkInput } from '../validation/check-input.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import type { SharedState } from '../state/shared-state.js'
@@ -35,7 +34,7 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
   if (corsOrigins !== '*' && (!Array.isArray(corsOrigins) || corsOrigins.some((origin) => typeof origin !== 'string'))) {
     throw new ConfigError(`corsOrigins must be '*' or a list of origins`)
   }
-  const keys = resolveKeys(options.keys ?? DEMO_KEYS)
+  const keys = options.keys === undefined ? resolveDemoKeys() : resolveKeys(options.keys)
   const adminToken = options.adminToken
   if (adminToken !== undefined) {
     checkInput('BearerToken', adminToken, 'adminToken')
