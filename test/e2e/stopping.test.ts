@@ -7,6 +7,7 @@ import { contractViolations } from '../support/contract.js'
 import { pagesContractViolations } from '../support/pages-contract.js'
 import { BIN } from '../support/start-cli.js'
 import { startRedis } from '../support/start-redis.js'
+import { tierMissing } from '../support/tiers.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -140,27 +141,32 @@ it('stops when the npx process is killed outright: its parent gone, the server f
   expect(cli.output()).toContain('Shutting down')
 }, 60_000)
 
-it('stops the primary and every worker when `npx petstore-sandbox start --workers 2 &` gets `kill $!` or Ctrl-C', async () => {
-  const redis = await startRedis()
-  try {
-    for (const [signal, group] of [
-      ['SIGTERM', false],
-      ['SIGINT', true],
-    ] as const) {
-      const seed = marker()
-      const command = `npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed} --workers 2 --redis ${redis.url} --redis-prefix s${seed}:`
-      const cli = await startInBackground(command, await consumerProject(), group)
-      // The primary and its two workers.
-      expect(processesWith(seed).length).toBeGreaterThanOrEqual(3)
-      await expectServing(cli.url)
-      process.kill(group ? -cli.shell.pid! : cli.job, signal)
-      await expectStopped(seed, cli.url)
-      expect(cli.output(), signal).not.toContain('starting another')
+// Part of the Redis tier: skipped where redis-server is missing, as the tier's files are (test/support/tiers.ts).
+it.skipIf(tierMissing('redis'))(
+  'stops the primary and every worker when `npx petstore-sandbox start --workers 2 &` gets `kill $!` or Ctrl-C',
+  async () => {
+    const redis = await startRedis()
+    try {
+      for (const [signal, group] of [
+        ['SIGTERM', false],
+        ['SIGINT', true],
+      ] as const) {
+        const seed = marker()
+        const command = `npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed} --workers 2 --redis ${redis.url} --redis-prefix s${seed}:`
+        const cli = await startInBackground(command, await consumerProject(), group)
+        // The primary and its two workers.
+        expect(processesWith(seed).length).toBeGreaterThanOrEqual(3)
+        await expectServing(cli.url)
+        process.kill(group ? -cli.shell.pid! : cli.job, signal)
+        await expectStopped(seed, cli.url)
+        expect(cli.output(), signal).not.toContain('starting another')
+      }
+    } finally {
+      await redis.remove()
     }
-  } finally {
-    await redis.remove()
-  }
-}, 90_000)
+  },
+  90_000,
+)
 
 it('stops on SIGTERM as `node bin/petstore-sandbox.js start &`, and when the shell that started it is killed', async () => {
   const seed = marker()

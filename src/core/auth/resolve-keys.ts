@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors/config-error.js'
-import { checkInput } from '../validation/check-input.js'
+import { checkInput } from '../contract/check-input.js'
 import type { ApiKey, KeyConfig } from './key-config.js'
 import { DEMO_KEYS } from './demo-keys.js'
 import { PLANS, type Limits } from './plans.js'

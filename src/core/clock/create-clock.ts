@@ -1,4 +1,12 @@
+import type { Answer, Timing } from '../state/maybe-promise.js'
+import type { ClockOffset } from '../state/shared-state.js'
 import { ConfigError } from '../errors/config-error.js'
+
+// The span the clock may show (fixtures/admin-openapi.yaml, moveClock; D28 in docs/decisions.md):
+// every instant in it is an RFC 3339 date-time with a four-digit year, and no X-RateLimit-Reset in
+// it goes below 0.
+const EARLIEST = 0
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
 
 /**
  * The sandbox's one clock (D20): rate-limit windows, bans and the sunset all read it. It follows a
@@ -13,43 +21,26 @@ import { ConfigError } from '../errors/config-error.js'
  * sandbox.clock.advance(60_000)
  * sandbox.clock.now()   // 10:01:00 UTC as epoch ms, and running on
  */
-export interface SandboxClock {
+export interface SandboxClock<Of extends Timing = 'now'> {
   /** The current instant, in epoch milliseconds. */
   now(): number
   /** Moves the clock to `instant`; time keeps running from there. */
-  set(instant: Date | number | string): void
+  set(instant: Date | number | string): Answer<void, Of>
   /** Moves the clock forward (or back, with a negative value) by `ms` milliseconds. */
-  advance(ms: number): void
+  advance(ms: number): Answer<void, Of>
   /** Puts the clock back on its time source (real time, unless the sandbox was given `now`). */
-  reset(): void
+  reset(): Answer<void, Of>
 }
 
-/**
- * Where the clock's offset from its source lives: in the clock (the default), or shared by
- * several processes, where `get` is the last offset seen and moves finish when `set` resolves.
- */
-export interface ClockOffset {
-  get(): number
-  set(offset: number): void | Promise<void>
-  add(ms: number): void | Promise<void>
-  /** Reads the shared offset again, for a clock read that must see every process's moves. */
-  refresh?(): Promise<void>
-}
-
-/** A clock whose moves may be shared: they resolve once every process sharing it will see them. */
-export interface MovableClock extends SandboxClock {
-  set(instant: Date | number | string): void | Promise<void>
-  advance(ms: number): void | Promise<void>
-  reset(): void | Promise<void>
+/** The clock as the sandbox composes it: moves resolve once every process sharing it will see them. */
+export interface MovableClock<Of extends Timing = Timing> extends SandboxClock<Of> {
   /** Takes up moves made by other processes sharing the offset; nothing to do for a local one. */
   sync(): void | Promise<void>
 }
 
-// The span the clock may show (fixtures/admin-openapi.yaml, moveClock): every instant in it is an
-// RFC 3339 date-time with a four-digit year, and no X-RateLimit-Reset in it goes below 0.
-const EARLIEST = 0
-const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
-
+/** A clock on `source` (default `Date.now`) whose offset lives in `offset`, by default its own. */
+export function createClock(source?: () => number): MovableClock<'now'>
+export function createClock<Of extends Timing>(source: () => number, offset: ClockOffset<Of>): MovableClock<Of>
 export function createClock(source: () => number = Date.now, offset: ClockOffset = localOffset()): MovableClock {
   const now = () => source() + offset.get()
   return {
@@ -69,7 +60,8 @@ export function createClock(source: () => number = Date.now, offset: ClockOffset
   }
 }
 
-function localOffset(): ClockOffset {
+/** The offset of a clock of its own: moves are done when they return. */
+export function localOffset(): ClockOffset<'now'> {
   let offset = 0
   return {
     get: () => offset,

@@ -1,5 +1,5 @@
 import { ConfigError } from '../errors/config-error.js'
-import { checkInput } from '../validation/check-input.js'
+import { checkInput } from '../contract/check-input.js'
 
 /** What an injected failure looks like: an Error body with 500 or 503, or a dropped connection. */
 export const FAULT_KINDS = ['500', '503', 'drop'] as const

@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/config-error.js'
 import { resolveDemoKeys, resolveKeys } from '../auth/resolve-keys.js'
-import { checkInput } from '../validation/check-input.js'
+import { checkInput } from '../contract/check-input.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import type { SharedState } from '../state/shared-state.js'
 import { PET_STATUSES, type PetStatus } from '../store/pet.js'

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { resolveLatency, type FaultKind, type LatencyRange, type OperationFaults } from '../../core/faults/fault-config.js'
-import { checkInput } from '../../core/validation/check-input.js'
+import { checkInput } from '../../core/contract/check-input.js'
 
 // The flags' own syntax is read here; their values are held to the admin document's fault schema,
 // as the admin API's and the faults option's are, so every way in keeps one rule.

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { checkInput, type InputSchema } from '../../core/validation/check-input.js'
+import { checkInput, type InputSchema } from '../../core/contract/check-input.js'
 
 /**
  * Reads a structured input file (a keys file, and any other JSON file a command takes) and holds

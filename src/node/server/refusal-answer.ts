@@ -1,7 +1,7 @@
 import type { HttpError } from '../../core/errors/http-error.js'
 import { errorReply } from '../../core/http/error-reply.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
-import type { QuotaState } from '../../core/rate-limit/create-rate-limiter.js'
+import type { QuotaState } from '../../core/state/rate-limit-backend.js'
 
 /** An answer ready to write: status, headers, body bytes. */
 export interface WrittenAnswer {

@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { distance } from 'fastest-levenshtein'
-import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
+import { adminOpenapiDocument } from './admin-openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 
 /** The schemas of fixtures/admin-openapi.yaml that structured inputs are held to. */
