@@ -13,6 +13,7 @@ export { FAULT_KINDS, type FaultKind, type FaultOptions, type LatencyRange, type
 export { FAULT_HEADER } from './core/faults/create-fault-injector.js'
 export type { RequestLogEntry } from './core/request-log/create-request-log.js'
 export type { PetStorage } from './core/store/create-pet-store.js'
+export type { GivenPet } from './core/store/resolve-pets.js'
 export type { Readiness, ReadinessCheck } from './core/probes/create-readiness.js'
 export type { KeyConfig, ApiKey } from './core/auth/key-config.js'
 export type { SandboxApiKeys } from './core/auth/create-key-controls.js'

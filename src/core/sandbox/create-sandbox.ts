@@ -252,9 +252,10 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const { shared } = resolved
   const clock = createClock(resolved.now, shared?.clockOffset)
   const router = createRouter(openapiDocument)
-  const seed = () => seedPets(resolved.seed, resolved.pets)
+  const { givenPets } = resolved
+  const seed = givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => givenPets
   const store: PetRepository = shared
-    ? shared.pets({ seed: resolved.seed, pets: resolved.pets, draw: seed }, { maxPets: resolved.maxPets })
+    ? shared.pets({ seed: resolved.seed, pets: resolved.lastSeededId, draw: seed }, { maxPets: resolved.maxPets })
     : createPetStore({ seed, maxPets: resolved.maxPets, ...(resolved.storage ? { storage: resolved.storage } : {}) })
   const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: shared?.keys ?? resolved.keyStorage, adminToken: resolved.adminToken })
   const keyRing = apiKeys.ring

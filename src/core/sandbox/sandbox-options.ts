@@ -2,6 +2,7 @@ import type { DeprecationOverrides } from '../http/create-deprecations.js'
 import type { KeyConfig } from '../auth/key-config.js'
 import type { KeyStorage } from '../auth/key-storage.js'
 import type { PetStatus } from '../store/pet.js'
+import type { GivenPet } from '../store/resolve-pets.js'
 import type { FaultOptions } from '../faults/fault-config.js'
 import type { PetStorage } from '../store/create-pet-store.js'
 import type { SharedState } from '../state/shared-state.js'
@@ -29,8 +30,12 @@ export interface SandboxOptions {
   baseUrl?: string
   /** Seed of the generated pets: the same seed gives the same pets. Default `1`. */
   seed?: number
-  /** How many pets to seed, 0 to 100000. Default `50`. */
-  pets?: number
+  /**
+   * How many pets to seed, 0 to 100000; or the pets themselves, which replace the generated ones
+   * (ids ascend in the order given where absent; a bad pet throws `ConfigError` naming its index
+   * and field). Default `50`.
+   */
+  pets?: number | readonly GivenPet[]
   /**
    * The most pets the sandbox stores, seeded ones included: a create beyond it is answered 507
    * `storage_full` and stores nothing. At least `pets`. Default `1000000`.

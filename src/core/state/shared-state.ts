@@ -10,8 +10,10 @@ import type { KeyStorage } from '../auth/key-storage.js'
 /** What the seeded pets are, so processes sharing one state can tell whether they agree. */
 export interface PetSeeding {
   seed: number
+  /** The highest seeded id: the count of generated pets, or the last given pet's id. */
   pets: number
-  draw: () => Iterable<NewPet>
+  /** The seeded pets in id order; one without an id takes the one after the pet before it. */
+  draw: () => Iterable<NewPet & { id?: number }>
 }
 
 /**

@@ -33,6 +33,7 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--host <addr>', 'address to bind').default('127.0.0.1'))
     .addOption(new Option('--seed <n>', 'seed of the generated pets').argParser(parseSeed).default(1))
     .addOption(new Option('--pets <n>', 'number of seeded pets, 0 to 100000').argParser(parsePets).default(50))
+    .addOption(new Option('--pets-file <file>', 'JSON array of pets ({ "name", "categoryId", "status"?, "id"? }) instead of generated ones'))
     .addOption(new Option('--keys <file>', 'JSON keys file: { "keys": [ { "key", "plan", "perMinute"?, "perDay"? } ] }'))
     .addOption(new Option('--log <format>', 'request log').choices(['pretty', 'json', 'off']).default('pretty'))
     .addOption(new Option('--now <instant>', 'start the sandbox clock at this ISO 8601 instant').argParser(parseInstant))
@@ -68,8 +69,11 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
     .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
     .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
-    .action(async (options: StartOptions) => {
+    .action(async (options: StartOptions, command: Command) => {
       try {
+        if (options.petsFile !== undefined && command.getOptionValueSource('pets') !== 'default') {
+          throw new ConfigError('--pets and --pets-file cannot be combined: the file says which pets there are')
+        }
         if (options.workers > 1 && cluster.isPrimary) {
           if (options.redis === undefined) throw new ConfigError('--workers requires --redis: the workers share their state through it')
           // Checked once here, so an unreachable Redis is one line rather than one per worker.

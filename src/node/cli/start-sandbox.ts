@@ -4,6 +4,7 @@ import { ConfigError } from '../../core/errors/config-error.js'
 import { startServer, type RunningServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from './create-request-logger.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
+import { loadPetsFile } from '../options/load-pets-file.js'
 import { formatBanner } from './format-banner.js'
 import type { StateFile } from '../persistence/open-state-file.js'
 import type { SharedState } from '../../core/state/shared-state.js'
@@ -18,6 +19,7 @@ export interface StartOptions {
   host: string
   seed: number
   pets: number
+  petsFile?: string
   keys?: string
   log: LogFormat
   now?: number
@@ -79,6 +81,9 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   watchShellWake(stopAsked)
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+  const givenPets = options.petsFile === undefined ? undefined : await loadPetsFile(options.petsFile)
+  // A state file holds what came after the seeded ids: with a pets file, they end at its last id.
+  const lastSeededId = givenPets === undefined ? options.pets : (givenPets.at(-1)?.id ?? 0)
   if (options.redis !== undefined) {
     // The clock of a shared sandbox belongs to all its processes: a restarted one must not move it.
     if (options.now !== undefined) throw new ConfigError('--now cannot be combined with --redis: move the shared clock through the admin API')
@@ -91,7 +96,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     const { openStateFile } = await import('../persistence/open-state-file.js')
     stateFile = await openStateFile(options.state, {
       seed: options.seed,
-      pets: options.pets,
+      pets: lastSeededId,
       onLockLost: (error) => {
         io.stderr(`error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`)
         process.exit(1)
@@ -102,7 +107,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   const keyFile = options.state === undefined ? undefined : await (await import('../persistence/open-key-file.js')).openKeyFile(`${options.state}.keys.json`)
   const sandbox = createSandbox({
     seed: options.seed,
-    pets: options.pets,
+    pets: givenPets ?? options.pets,
     maxPets: options.maxPets,
     banAfter: options.banAfter,
     banSeconds: options.banSeconds,
@@ -156,7 +161,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   })
   // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).
   const origin = server.url.replace(/\/v1$/, '')
-  if (!sandbox.readiness().ready) io.stdout(`Seeding ${options.pets} pets; ${origin}/readyz answers 503 until done`)
+  if (!sandbox.readiness().ready) io.stdout(`Seeding ${givenPets?.length ?? options.pets} pets; ${origin}/readyz answers 503 until done`)
   try {
     await sandbox.ready()
   } catch (error) {
@@ -172,7 +177,15 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   // One write, so whoever waits for "Listening on" has read these lines too.
   io.stdout(
     [
-      formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
+      formatBanner({
+        url: server.url,
+        version: io.version,
+        options,
+        petsFrom: givenPets && { file: options.petsFile!, count: givenPets.length },
+        keys: sandbox.keys,
+        showKeys: keys === undefined,
+        now: sandbox.clock.now(),
+      }),
       `Reference on ${origin}/reference`,
       ...(options.adminToken === undefined ? [] : [`Admin API and dashboard on ${origin}/__sandbox/ (Authorization: Bearer <admin token>)`]),
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
