@@ -63,6 +63,14 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       await knownAsync(() => controls.apiKeys.revoke(params.key!))
       return { key: params.key!, revoked: true }
     },
+    async setKeyScenario({ params, body }) {
+      await knownAsync(async () => controls.scenarios.set(params.key!, body?.name as string))
+      return { key: params.key!, scenario: body?.name as string }
+    },
+    async clearKeyScenario({ params }) {
+      await knownAsync(async () => controls.scenarios.clear(params.key!))
+      return { key: params.key!, scenario: null }
+    },
     getFaults: () => controls.faults.get(),
     setFaults: ({ body }) => controls.faults.set(body as FaultOptions),
     async listRequests({ query }) {

@@ -472,6 +472,64 @@ export const adminOpenapiDocument: OpenApiDocument = {
         }
       }
     },
+    "/keys/{key}/scenario": {
+      "parameters": [
+        {
+          "name": "key",
+          "in": "path",
+          "required": true,
+          "description": "A configured API key, percent-encoded.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "put": {
+        "operationId": "setKeyScenario",
+        "summary": "Puts a key in a scenario (D25); only that key's answers change. An unknown name is a 400 listing the known ones.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "name"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "name": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "A built-in scenario (empty, slow, flaky, down, sunset, rate-limited) or one of --scenarios."
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/KeyScenario"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "clearKeyScenario",
+        "summary": "Takes a key out of its scenario.",
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/KeyScenario"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
     "/faults": {
       "get": {
         "operationId": "getFaults",
@@ -727,6 +785,32 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       },
+      "KeyScenario": {
+        "description": "A key's scenario, null when it has none.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "required": [
+                "key",
+                "scenario"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "key": {
+                  "type": "string"
+                },
+                "scenario": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              }
+            }
+          }
+        }
+      },
       "Faults": {
         "description": "The fault configuration in force.",
         "content": {
@@ -769,7 +853,8 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "pets",
           "seeded",
           "keys",
-          "faults"
+          "faults",
+          "scenarios"
         ],
         "additionalProperties": false,
         "properties": {
@@ -847,12 +932,36 @@ export const adminOpenapiDocument: OpenApiDocument = {
                 },
                 "quota": {
                   "$ref": "#/components/schemas/Quota"
+                },
+                "scenario": {
+                  "type": "string",
+                  "description": "The key's scenario (D25); absent when it has none."
                 }
               }
             }
           },
           "faults": {
             "$ref": "#/components/schemas/Faults"
+          },
+          "scenarios": {
+            "type": "array",
+            "description": "The scenarios a key can be put in, built-in first.",
+            "items": {
+              "type": "object",
+              "required": [
+                "name",
+                "description"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "description": {
+                  "type": "string"
+                }
+              }
+            }
           }
         }
       },
@@ -1020,6 +1129,105 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       },
+      "ScenarioBehaviour": {
+        "type": "object",
+        "description": "What a scenario does to one operation's answers (D25); a field left out does nothing.",
+        "additionalProperties": false,
+        "properties": {
+          "latency": {
+            "oneOf": [
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 60000
+              },
+              {
+                "$ref": "#/components/schemas/LatencyRange"
+              }
+            ],
+            "description": "Whole answers arrive this late",
+            "in ms.": null
+          },
+          "errorRate": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "Share of answers that are a drawn error."
+          },
+          "kinds": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "enum": [
+                "500",
+                "503"
+              ]
+            },
+            "description": "The drawn errors, chosen among uniformly. Default: 500 and 503."
+          },
+          "status": {
+            "type": "integer",
+            "minimum": 100,
+            "maximum": 599,
+            "description": "Every answer has this status (one the operation lists",
+            "or any 4xx/5xx).": null
+          }
+        }
+      },
+      "ScenarioDefinition": {
+        "description": "A custom scenario of a --scenarios file; `operations` override the rest per operationId.",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "description": {
+            "type": "string"
+          },
+          "latency": {
+            "$ref": "#/components/schemas/ScenarioBehaviour/properties/latency"
+          },
+          "errorRate": {
+            "$ref": "#/components/schemas/ScenarioBehaviour/properties/errorRate"
+          },
+          "kinds": {
+            "$ref": "#/components/schemas/ScenarioBehaviour/properties/kinds"
+          },
+          "status": {
+            "$ref": "#/components/schemas/ScenarioBehaviour/properties/status"
+          },
+          "operations": {
+            "type": "object",
+            "propertyNames": {
+              "enum": [
+                "listPets",
+                "createPet",
+                "getPet"
+              ]
+            },
+            "additionalProperties": {
+              "$ref": "#/components/schemas/ScenarioBehaviour"
+            }
+          }
+        }
+      },
+      "ScenariosFile": {
+        "type": "object",
+        "description": "The --scenarios file: { \"scenarios\": { \"<name>\": ScenarioDefinition } }.",
+        "required": [
+          "scenarios"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "scenarios": {
+            "type": "object",
+            "propertyNames": {
+              "pattern": "^[a-z0-9][a-z0-9-]{0,39}$"
+            },
+            "additionalProperties": {
+              "$ref": "#/components/schemas/ScenarioDefinition"
+            }
+          }
+        }
+      },
       "RequestLogEntry": {
         "type": "object",
         "required": [
@@ -1059,6 +1267,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "type": "string",
             "description": "The X-Sandbox-Fault mark",
             "or drop.": null
+          },
+          "scenario": {
+            "type": "string",
+            "description": "The scenario of the key that shaped the answer (X-Sandbox-Scenario, D25)."
           },
           "source": {
             "type": "string",

@@ -7,6 +7,8 @@ export interface Admission {
   apiPath: string
   route: RouteMatch | undefined
   deprecation: Deprecation | undefined
+  /** The request's API key. */
+  key: string
   /** The operation's valid input and its answer, when it was read with the rate-limit decision (planListing). */
   prefetched?: { input: OperationInput; result: OperationResult }
 }

@@ -46,8 +46,14 @@ export function admit(parts: ApiHandlerParts, request: Request, url: URL, method
   // The in-memory limiter decides at once, and that path stays free of promises; a shared one
   // answers in one round trip, which for a listing also reads the page.
   const admitted = (decided: RateDecision) => afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
+  const scenario = apiKey === undefined ? undefined : parts.scenarios.of(apiKey.key)
+  if (scenario !== undefined && route?.kind === 'operation' && parts.scenarios.sparesQuota(apiKey!.key, route.operation.operationId)) {
+    // The 429 of a spent window, without spending the real one (D25): the scenario step answers it.
+    const peeked = parts.rateLimiter.peek(bucket, limits)
+    return peeked instanceof Promise ? peeked.then(admitted, unknownQuota(headers, limits, parts.clock.now())) : admitted(peeked)
+  }
   const takeThenList = parts.rateLimiter.takeThenList?.bind(parts.rateLimiter)
-  if (takeThenList !== undefined && apiKey !== undefined) {
+  if (takeThenList !== undefined && apiKey !== undefined && scenario === undefined) {
     return planListing(parts, request, url, method, apiPath, route, deprecation).then((listing) => {
       const unknown = unknownQuota(headers, limits, parts.clock.now())
       if (listing === undefined) return Promise.resolve(parts.rateLimiter.take(bucket, limits)).then(admitted, unknown)
@@ -86,7 +92,7 @@ function afterDecision(
       { 'www-authenticate': token === undefined ? 'Bearer' : 'Bearer error="invalid_token"' },
     )
   }
-  return { apiPath, route, deprecation }
+  return { apiPath, route, deprecation, key: apiKey.key }
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Operation } from '../operations/operation.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { RequestValidator } from '../validation/create-request-validator.js'
+import type { Scenarios } from '../scenarios/create-scenarios.js'
 
 /** Everything the request pipeline reads, composed once per sandbox by `createSandbox`. */
 export interface ApiHandlerParts {
@@ -22,6 +23,8 @@ export interface ApiHandlerParts {
   cors: Cors
   clock: SandboxClock
   faults: FaultInjector
+  /** Each key's scenario (D25). */
+  scenarios: Scenarios
   requestLog: Pick<RequestLog, 'record'>
   /** Waits for the store to be seeded (or re-seeded after `reset()`). */
   ready: () => Promise<void>

@@ -4,6 +4,7 @@ import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { toResponse } from '../http/to-response.js'
+import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
 import { ClaimingHandler } from './claiming-handler.js'
@@ -40,6 +41,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
     durationMs: Math.round((performance.now() - started) * 10) / 10,
     authorization: request.headers.get('authorization'),
     ...(reply === undefined ? { fault: 'drop' } : headers.has(FAULT_HEADER) ? { fault: headers.get(FAULT_HEADER)! } : {}),
+    ...(headers.has(SCENARIO_HEADER) ? { scenario: headers.get(SCENARIO_HEADER)! } : {}),
   })
   return reply === undefined ? Response.error() : toResponse(reply, request)
 }

@@ -21,7 +21,7 @@ export interface Resolution {
  * 501 for the areas the spec leaves unspecified (D11), 404 and 405 with `Allow` (D10), and 410
  * once the sandbox clock has passed a deprecated operation's sunset (D18).
  */
-export function resolve(parts: ApiHandlerParts, { apiPath, route, deprecation }: Admission, method: string): Resolution {
+export function resolve(parts: ApiHandlerParts, { apiPath, route, deprecation }: Omit<Admission, 'key'>, method: string): Resolution {
   const prefix = parts.scope.prefix
   if (UNSPECIFIED_AREAS.some((area) => apiPath === area || apiPath.startsWith(`${area}/`))) {
     throw new HttpError(501, ErrorCode.notImplemented, `${prefix}${apiPath}: this area exists, but its behaviour is not yet specified`)

@@ -16,6 +16,8 @@ export interface RequestLogEntry {
   key: string
   /** The `X-Sandbox-Fault` mark (`latency=120ms, error=503`, `drop`), when a fault was injected. */
   fault?: string
+  /** The scenario of the key that shaped the answer (`X-Sandbox-Scenario`, D25). */
+  scenario?: string
 }
 
 /** What the pipeline hands over per request: raw, so recording costs no masking or formatting. */
@@ -28,6 +30,7 @@ export interface RequestRecord {
   durationMs: number
   authorization: string | null
   fault?: string
+  scenario?: string
 }
 
 /**

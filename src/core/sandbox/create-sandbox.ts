@@ -25,7 +25,7 @@ import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
 import { ConfigError } from '../errors/config-error.js'
 import { createAdminHandler } from '../admin/create-admin-handler.js'
 import type { StateSummary } from '../admin/admin-controls.js'
-import { createFaultInjector } from '../faults/create-fault-injector.js'
+import { createFaultInjector, realSleep } from '../faults/create-fault-injector.js'
 import { resolveFaults, type FaultOptions, type ResolvedFaults } from '../faults/fault-config.js'
 import { createRequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
@@ -36,6 +36,9 @@ import { followSharedFaults } from './follow-shared-faults.js'
 import type { SharedSandbox } from './shared-sandbox.js'
 import { createReadiness, type Readiness } from '../probes/create-readiness.js'
 import { createProbeHandler } from '../probes/create-probe-handler.js'
+import { createScenarios, type SandboxScenarios } from '../scenarios/create-scenarios.js'
+import { resolveScenarios } from '../scenarios/scenario-config.js'
+import { forcibleStatuses } from '../scenarios/forced-status.js'
 
 /**
  * A sandbox: the msw handlers of the Animal Store API and the state behind them, with the controls a
@@ -172,6 +175,16 @@ export interface Sandbox {
    */
   requests(limit?: number): RequestLogEntry[]
   /**
+   * Each key's scenario (D25): what that key sees, and nothing else. Built in: `empty`, `slow`,
+   * `flaky`, `down`, `sunset`, `rate-limited`; more from `scenarios.custom`. `reset()` restores
+   * those given at creation.
+   *
+   * @example
+   * await sandbox.scenarios.set('sandbox-free-key', 'down')   // 503 with Retry-After for that key only
+   * await sandbox.scenarios.clear('sandbox-free-key')
+   */
+  readonly scenarios: SandboxScenarios
+  /**
    * Pet count, next id, every key with its plan, quota and ban, and the faults: what
    * `GET /__sandbox/state` shows.
    *
@@ -268,6 +281,21 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
   })
   const faults = shared ? followSharedFaults(injector, shared) : injector
+  const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcibleStatuses(openapiDocument))
+  for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
+    // Checked now, as any option is; the key is masked, as a secret of a keys file may be.
+    if (keyRing.find(key) === undefined) throw new ConfigError(`scenarios.keys: ${maskKey(key)} is no configured key`)
+    if (!knownScenarios.has(name))
+      throw new ConfigError(`scenarios.keys: unknown scenario ${JSON.stringify(name)}; known: ${[...knownScenarios.keys()].join(', ')}`)
+  }
+  const scenarios = createScenarios({
+    known: knownScenarios,
+    initial: { ...resolved.scenarios.keys },
+    seed: resolved.seed,
+    sleep: resolved.sleep ?? realSleep,
+    isKey: (key) => keyRing.find(key) !== undefined,
+    shared: shared?.scenarios,
+  })
   const localLog = createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
   const sharedLog = shared?.requestLog(resolved.requestLogSize)
   // With shared state the log lives there; this process tells its own watchers (onRequest) of its
@@ -298,6 +326,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     cors: createCors(resolved.corsOrigins),
     clock,
     faults,
+    scenarios,
     requestLog,
     ready: store.ready,
     storeSettled: () => filling === 0,
@@ -350,6 +379,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
           // A shared log is emptied by the store's reset, in the step that switches the pets.
           localLog.clear()
           faults.restart()
+          await scenarios.reset()
           await store.reset()
         })(),
       )
@@ -400,10 +430,18 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
             perMinute: key.perMinute,
             perDay: key.perDay,
             quota: await rateLimiter.inspect(`key:${key.key}`, key),
+            ...(scenarios.of(key.key) === undefined ? {} : { scenario: scenarios.of(key.key) }),
           })),
         ),
         faults: faults.config(),
+        scenarios: scenarios.list(),
       }
+    },
+    scenarios: {
+      set: async (key, name) => scenarios.set(key, name),
+      clear: async (key) => scenarios.clear(key),
+      get: scenarios.of,
+      list: scenarios.list,
     },
     close: () => shared?.close() ?? Promise.resolve(),
   }

@@ -62,6 +62,7 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     keys,
     adminToken,
     faults: options.faults ?? {},
+    scenarios: options.scenarios ?? {},
     sleep: options.sleep,
     requestLogSize,
     storage: options.storage,

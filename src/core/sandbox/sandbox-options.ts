@@ -3,6 +3,7 @@ import type { KeyConfig } from '../auth/key-config.js'
 import type { KeyStorage } from '../auth/key-storage.js'
 import type { PetStatus } from '../store/pet.js'
 import type { GivenPet } from '../store/resolve-pets.js'
+import type { ScenarioDefinition, ScenarioName } from '../scenarios/scenario-config.js'
 import type { FaultOptions } from '../faults/fault-config.js'
 import type { PetStorage } from '../store/create-pet-store.js'
 import type { SharedState } from '../state/shared-state.js'
@@ -60,11 +61,22 @@ export interface SandboxOptions {
    * admin API does not exist: its paths are 404 like any path outside the API.
    */
   adminToken?: string
+  /**
+   * Each key's situation (D25): `keys` puts keys in scenarios from the start (what `reset()`
+   * restores), `custom` defines scenarios beside the built-in ones. Default: none.
+   *
+   * @example
+   * createSandbox({ scenarios: { keys: { 'sandbox-free-key': 'down' }, custom: { 'slow-creates': { operations: { createPet: { latency: 2000 } } } } } })
+   */
+  scenarios?: {
+    keys?: Readonly<Record<string, ScenarioName>>
+    custom?: Readonly<Record<string, ScenarioDefinition>>
+  }
   /** Injected latency and failures, seeded so runs repeat. Default: none. */
   faults?: FaultOptions
   /**
-   * Waits out injected latency. Default: a real timer (not the sandbox clock). Tests may pass
-   * one that records the delay instead of waiting.
+   * Waits out injected latency and a scenario's (`slow`). Default: a real timer (not the sandbox
+   * clock). Tests may pass one that records the delay instead of waiting.
    */
   sleep?: (ms: number) => Promise<void>
   /** How many answered requests `requests()` and the admin API keep, 0 to 100000. Default `100`. */
