@@ -4,7 +4,7 @@ import { ConfigError } from '../../core/errors/config-error.js'
 import { runWorkers } from './run-workers.js'
 import { DEFAULT_REDIS_PREFIX } from '../redis/default-redis-prefix.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
-import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from '../options/parse-options.js'
+import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseScenario, parseSeed, integerIn } from '../options/parse-options.js'
 import type { ProgramIo } from '../options/program-io.js'
 import { addVerifyCommand } from '../verify/add-verify-command.js'
 import { addProxyCommand } from '../proxy/add-proxy-command.js'
@@ -57,6 +57,18 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--error-kinds <kinds>', 'injected failures: comma-separated 500, 503, drop (default: 500,503)').argParser(parseErrorKinds))
     .addOption(
       new Option('--fault <op:settings>', 'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)').argParser(parseOperationFault),
+    )
+    .addOption(
+      new Option(
+        '--scenario <key=name>',
+        'put a key in a scenario: empty, slow, flaky, down, sunset, rate-limited, or one of --scenarios (repeatable)',
+      ).argParser(parseScenario),
+    )
+    .addOption(
+      new Option(
+        '--scenarios <file>',
+        'JSON file of custom scenarios: { "scenarios": { "<name>": { "latency"?, "errorRate"?, "kinds"?, "status"?, "operations"? } } }',
+      ),
     )
     .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed))
     .addOption(new Option('--redis <url>', 'share the state with every process started with this Redis URL and prefix').env('PETSTORE_SANDBOX_REDIS_URL'))

@@ -5,6 +5,7 @@ import { startServer, type RunningServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from './create-request-logger.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { loadPetsFile } from '../options/load-pets-file.js'
+import { loadScenariosFile } from '../options/load-scenarios-file.js'
 import { formatBanner } from './format-banner.js'
 import type { StateFile } from '../persistence/open-state-file.js'
 import type { SharedState } from '../../core/state/shared-state.js'
@@ -35,6 +36,8 @@ export interface StartOptions {
   errorKinds?: FaultKind[]
   fault?: Record<string, OperationFaults>
   faultSeed?: number
+  scenario?: Record<string, string>
+  scenarios?: string
   keepRequests: number
   maxPets: number
   trustProxy?: string[]
@@ -82,6 +85,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   const givenPets = options.petsFile === undefined ? undefined : await loadPetsFile(options.petsFile)
+  const customScenarios = options.scenarios === undefined ? undefined : await loadScenariosFile(options.scenarios)
   // A state file holds what came after the seeded ids: with a pets file, they end at its last id.
   const lastSeededId = givenPets === undefined ? options.pets : (givenPets.at(-1)?.id ?? 0)
   if (options.redis !== undefined) {
@@ -122,6 +126,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     ...(keyFile ? { keyStorage: keyFile } : {}),
     ...(shared ? { shared } : {}),
     requestLogSize: options.keepRequests,
+    scenarios: { ...(customScenarios ? { custom: customScenarios } : {}), ...(options.scenario ? { keys: options.scenario } : {}) },
     faults: {
       ...(options.latency ? { latency: options.latency } : {}),
       ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
