@@ -2,7 +2,7 @@ import { Redis } from 'ioredis'
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { ResolvedFaults } from '../../core/faults/fault-config.js'
 import type { SharedState } from '../../core/state/shared-state.js'
-import { createRedisKeys } from './create-redis-keys.js'
+import { createRedisKeys, createRedisScenarios } from './create-redis-keys.js'
 import { createRedisPets } from './create-redis-pets.js'
 import { createRedisRequestLog } from './create-redis-request-log.js'
 import { createRedisRateLimits, type SharedNews } from './create-redis-rate-limits.js'
@@ -91,6 +91,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
   let reseed: () => Promise<void> = () => Promise.resolve()
   const logs: Array<{ close(): void }> = []
   const apiKeys = await createRedisKeys({ client, meta: keys.meta })
+  const scenarios = await createRedisScenarios({ client, meta: keys.meta })
 
   return {
     where: shown,
@@ -125,6 +126,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
       },
     },
     keys: apiKeys,
+    scenarios,
     requestLog(capacity) {
       const log = createRedisRequestLog({ scripts, client, keys, capacity, generation: () => generation })
       logs.push(log)
@@ -133,6 +135,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
     notReady: () => (client.status === 'ready' ? undefined : `${where} is unreachable`),
     async close() {
       apiKeys.close()
+      scenarios.close()
       for (const log of logs) log.close()
       await client.quit().catch(() => client.disconnect())
     },
