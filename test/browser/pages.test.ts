@@ -144,7 +144,7 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   await page.selectOption('#filter-status', '')
 
   // Change the plan: the next answer says the new limit.
-  await row.locator('select').selectOption('pro')
+  await row.locator('select[aria-label^="Plan of"]').selectOption('pro')
   await row.getByRole('button', { name: 'Change plan' }).click()
   await page.waitForFunction(() => document.getElementById('message')?.textContent?.includes('is now on pro'))
   expect((await api('/pets?limit=1', 'sandbox-free-key')).headers.get('x-ratelimit-limit')).toBe('300')
@@ -207,4 +207,30 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   expect(checks.contract.count()).toBeGreaterThan(0)
   expect(checks.admin.count()).toBeGreaterThan(0)
   expect(checks.cspViolations).toEqual([])
+})
+
+it('puts one key in a scenario from its row, leaves the others alone, and shows the scenario in the log', async () => {
+  const page = await open('/__sandbox/')
+  await signInToDashboard(page, TOKEN)
+  const pro = await page.evaluate(() => document.querySelectorAll('#keys-table tbody tr')[1]?.getAttribute('data-key'))
+  const row = page.locator(`#keys-table tbody tr[data-key="${pro}"]`)
+  await row.locator(`select[aria-label="Scenario of ${pro}"]`).selectOption('down')
+  await page.waitForFunction((key) => document.getElementById('message')?.textContent === `${key}: scenario down`, pro)
+  const down = await api('/pets', 'sandbox-pro-key')
+  expect(down.status).toBe(503)
+  expect(down.headers.get('retry-after')).not.toBeNull()
+  expect((await api('/pets?limit=1', 'sandbox-enterprise-key')).status).toBe(200)
+  await page.waitForSelector('#log-table tbody tr[data-status="503"] td:nth-child(7):text-is("scenario=down")')
+  expect(await row.locator('select[aria-label^="Scenario of"]').inputValue()).toBe('down')
+
+  await row.locator('select[aria-label^="Scenario of"]').selectOption('')
+  await page.waitForFunction((key) => document.getElementById('message')?.textContent === `${key}: no scenario`, pro)
+  expect((await api('/pets', 'sandbox-pro-key')).status).toBe(200)
+  expect(await checks.accessibility(page)).toEqual([])
+  // Signed out, the board stops polling: no answer is cut short by closing the page.
+  await page.click('#sign-out')
+  await page.waitForSelector('body[data-live="false"]')
+  await page.waitForTimeout(1100)
+  await checks.settled()
+  await page.close()
 })

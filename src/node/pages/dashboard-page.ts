@@ -54,7 +54,7 @@ export function dashboardPage(): SafeHtml {
 </div>
 <section class="card" aria-labelledby="keys-title">
 <h2 id="keys-title">Keys</h2>
-<div class="table-scroll"><table id="keys-table"><thead><tr><th scope="col">key</th><th scope="col">plan</th><th scope="col">this minute</th><th scope="col">today</th><th scope="col">ban</th><th scope="col">actions</th></tr></thead><tbody></tbody></table></div>
+<div class="table-scroll"><table id="keys-table"><thead><tr><th scope="col">key</th><th scope="col">plan</th><th scope="col">this minute</th><th scope="col">today</th><th scope="col">scenario</th><th scope="col">ban</th><th scope="col">actions</th></tr></thead><tbody></tbody></table></div>
 <form id="add-key" class="row">
 <label for="new-key">New key</label><input id="new-key" name="key" required>
 <label for="new-plan">plan</label><select id="new-plan" name="plan"><option>free</option><option>pro</option><option>business</option><option>enterprise</option></select>

@@ -57,7 +57,7 @@ export function logRow(entry: ListedRequest): HTMLElement {
     el('td', {}, el('code', { text: entry.path })),
     el('td', { text: entry.key }),
     el('td', { text: String(entry.durationMs) }),
-    el('td', { text: entry.fault ?? '' }),
+    el('td', { text: [entry.fault, entry.scenario && `scenario=${entry.scenario}`].filter(Boolean).join(', ') }),
   )
 }
 

@@ -37,7 +37,7 @@ function renderKeys(): void {
   if (state === undefined) return
   // A row being edited is left alone until the edit is done.
   if (keysBody.contains(document.activeElement) && document.activeElement?.tagName !== 'BUTTON') return
-  const context = { nowMs: Date.parse(state.now), revealed, act, rerender: renderKeys }
+  const context = { nowMs: Date.parse(state.now), scenarios: state.scenarios, revealed, act, rerender: renderKeys }
   keysBody.replaceChildren(...state.keys.map((entry) => keyRow(entry, context)))
   const chosen = keyFilter.value
   keyFilter.replaceChildren(
