@@ -57,7 +57,7 @@ it('answers a preflight of an allowed origin without a key', async () => {
   expect(response.status).toBe(204)
   expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
   expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, HEAD, OPTIONS')
-  expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type')
+  expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer')
 })
 
 it('does not allow an origin outside --cors-origin', async () => {

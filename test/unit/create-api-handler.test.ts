@@ -33,6 +33,8 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     clock,
     faults: createFaultInjector({ faults: resolveFaults({}, 1, ['listPets']) }),
     scenarios: createScenarios({ known: new Map(), initial: {}, seed: 1, sleep: () => Promise.resolve(), isKey: () => true }),
+    forcible: new Map(),
+    prefer: false,
     requestLog: createRequestLog(10),
     ready: () => Promise.resolve(),
     storeSettled: () => true,

@@ -4,6 +4,7 @@ import type { ApiHandlerParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { resolve } from './resolve.js'
 import { emptyRead } from '../scenarios/create-scenarios.js'
+import { forcedError, preferredStatus } from '../scenarios/forced-status.js'
 
 /**
  * The request pipeline, in order: every request under the API's scope takes these steps, so every
@@ -14,13 +15,19 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
   const admitted = admission instanceof Promise ? await admission : admission
   if ('status' in admitted) return admitted
   const resolved = resolve(parts, admitted, method)
-  // A key's scenario, like faults, hits requests a healthy server would serve: after auth and the
-  // rate limit, before the body is read (D25).
-  const shaping = parts.scenarios.shape(admitted.key, resolved.info.operationId, headers, parts.clock.now, admitted.deprecation)
+  const { operationId } = resolved.info
+  // `Prefer: code=`, then a key's scenario, like faults, hit requests a healthy server would
+  // serve: after auth and the rate limit (so they spend quota), before the body is read (D25, D26).
+  const preferred = parts.prefer ? preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) : undefined
+  if (preferred !== undefined) {
+    headers.set('preference-applied', `code=${preferred}`)
+    if (preferred >= 400) throw forcedError(preferred, `Prefer: code=${preferred}`, headers, parts.clock.now(), admitted.deprecation)
+  }
+  const shaping = preferred === undefined ? parts.scenarios.shape(admitted.key, operationId, headers, parts.clock.now, admitted.deprecation) : undefined
   const shaped = shaping === undefined ? undefined : await shaping
   // Faults hit requests a healthy server would serve: after auth and the rate limit (a failed
   // request still spent quota, as at a real gateway), before the body is read.
-  await parts.faults.inject(resolved.info.operationId, headers)
+  await parts.faults.inject(operationId, headers)
   const { prefetched } = admitted
   const input = prefetched?.input ?? (await readInput(parts, request, url, admitted.apiPath, resolved))
   await parts.ready()

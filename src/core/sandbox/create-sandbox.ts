@@ -281,7 +281,8 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
   })
   const faults = shared ? followSharedFaults(injector, shared) : injector
-  const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcibleStatuses(openapiDocument))
+  const forcible = forcibleStatuses(openapiDocument)
+  const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
   for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
     // Checked now, as any option is; the key is masked, as a secret of a keys file may be.
     if (keyRing.find(key) === undefined) throw new ConfigError(`scenarios.keys: ${maskKey(key)} is no configured key`)
@@ -327,6 +328,8 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     clock,
     faults,
     scenarios,
+    forcible,
+    prefer: resolved.prefer,
     requestLog,
     ready: store.ready,
     storeSettled: () => filling === 0,

@@ -63,6 +63,7 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     adminToken,
     faults: options.faults ?? {},
     scenarios: options.scenarios ?? {},
+    prefer: options.prefer === true,
     sleep: options.sleep,
     requestLogSize,
     storage: options.storage,

@@ -72,6 +72,12 @@ export interface SandboxOptions {
     keys?: Readonly<Record<string, ScenarioName>>
     custom?: Readonly<Record<string, ScenarioDefinition>>
   }
+  /**
+   * Honour `Prefer: code=<status>` (Prism's convention, D26): a request is answered with that
+   * status when its operation lists it or its `default` covers it (an error), else 400. Default
+   * `false`: the header is ignored, as a real backend would.
+   */
+  prefer?: boolean
   /** Injected latency and failures, seeded so runs repeat. Default: none. */
   faults?: FaultOptions
   /**

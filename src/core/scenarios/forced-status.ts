@@ -97,3 +97,32 @@ export function forcedError(status: number, why: string, headers: Headers, nowMs
       return new HttpError(status, code, `${status} ${code.replaceAll('_', ' ')} (${why})`)
   }
 }
+
+/**
+ * The status a request asks for with `Prefer: code=<status>` (Prism's convention, D26), checked
+ * against what its operation may answer; undefined when it asks for none. A code the operation
+ * may not answer is a 400 naming the ones it may.
+ *
+ * @example
+ * preferredStatus('code=503', forcible.get('listPets'))   // 503
+ * preferredStatus('code=201', forcible.get('listPets'))   // throws 400: listPets may answer 200 or any 400 to 599
+ */
+export function preferredStatus(prefer: string | null, operationId: string, forcible: ForcibleStatuses | undefined): number | undefined {
+  if (prefer === null) return undefined
+  // RFC 7240: preferences separated by commas, each `name[=value]` with `;`-parameters.
+  for (const preference of prefer.split(',')) {
+    const [name = '', ...value] = (preference.split(';')[0] ?? '').split('=')
+    if (name.trim().toLowerCase() !== 'code') continue
+    const asked = value
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+    const status = /^\d{3}$/.test(asked) ? Number(asked) : Number.NaN
+    const allowed = status >= 100 && status <= 599 ? checkForcible(status, forcible) : checkForcible(0, forcible)
+    if (allowed !== undefined) {
+      throw new HttpError(400, ErrorCode.invalidRequest, `Prefer: code=${asked.slice(0, 20)} is not an answer of ${operationId}; it may answer ${allowed}`)
+    }
+    return status
+  }
+  return undefined
+}

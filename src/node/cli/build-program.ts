@@ -70,6 +70,7 @@ export function buildProgram(io: ProgramIo): Command {
         'JSON file of custom scenarios: { "scenarios": { "<name>": { "latency"?, "errorRate"?, "kinds"?, "status"?, "operations"? } } }',
       ),
     )
+    .addOption(new Option('--prefer', "honour Prefer: code=<status> (Prism's convention): answer with that status when the operation may"))
     .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed))
     .addOption(new Option('--redis <url>', 'share the state with every process started with this Redis URL and prefix').env('PETSTORE_SANDBOX_REDIS_URL'))
     .addOption(new Option('--redis-prefix <prefix>', "prefix of the shared state's Redis keys").default(DEFAULT_REDIS_PREFIX))

@@ -38,6 +38,7 @@ export interface StartOptions {
   faultSeed?: number
   scenario?: Record<string, string>
   scenarios?: string
+  prefer?: boolean
   keepRequests: number
   maxPets: number
   trustProxy?: string[]
@@ -126,6 +127,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     ...(keyFile ? { keyStorage: keyFile } : {}),
     ...(shared ? { shared } : {}),
     requestLogSize: options.keepRequests,
+    prefer: options.prefer === true,
     scenarios: { ...(customScenarios ? { custom: customScenarios } : {}), ...(options.scenario ? { keys: options.scenario } : {}) },
     faults: {
       ...(options.latency ? { latency: options.latency } : {}),
