@@ -20,6 +20,7 @@ export {
   type ScenarioBehaviour,
 } from './core/scenarios/scenario-config.js'
 export type { RequestLogEntry } from './core/request-log/create-request-log.js'
+export type { Har, HarEntry } from './core/request-log/to-har.js'
 export type { PetStorage } from './core/store/create-pet-store.js'
 export type { GivenPet } from './core/store/resolve-pets.js'
 export type { Readiness, ReadinessCheck } from './core/probes/create-readiness.js'

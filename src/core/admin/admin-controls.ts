@@ -7,6 +7,7 @@ import type { RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
+import type { Har } from '../request-log/to-har.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -49,5 +50,6 @@ export interface AdminControls {
   }
   requests(limit?: number): MaybePromise<RequestLogEntry[]>
   readonly scenarios: SandboxScenarios
+  har(options?: { id?: string }): Har
   readonly apiKeys: SandboxApiKeys
 }

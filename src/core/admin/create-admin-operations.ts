@@ -73,6 +73,18 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     },
     getFaults: () => controls.faults.get(),
     setFaults: ({ body }) => controls.faults.set(body as FaultOptions),
+    getHar({ query }) {
+      const id = typeof query.id === 'string' ? query.id : undefined
+      const har = controls.har(id === undefined ? {} : { id })
+      if (id !== undefined && har.log.entries.length === 0) {
+        throw new HttpError(
+          404,
+          ErrorCode.notFound,
+          `no exchange ${JSON.stringify(id.slice(0, 40))} kept here: it is older than the last kept, or another process answered it`,
+        )
+      }
+      return har
+    },
     async listRequests({ query }) {
       const limit = query.limit
       return { requests: await controls.requests(typeof limit === 'string' ? Number(limit) : undefined) }

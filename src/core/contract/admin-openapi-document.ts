@@ -646,6 +646,39 @@ export const adminOpenapiDocument: OpenApiDocument = {
         }
       }
     },
+    "/requests.har": {
+      "get": {
+        "operationId": "getHar",
+        "summary": "The exchanges this process answered under /v1, as a HAR 1.2 document, keys and the admin token masked.",
+        "description": "Headers and bodies (up to 64 KiB each) of the last 1000 answered requests the request log keeps, for a browser's network panel or Playwright's routeFromHAR; dropped connections are left out. On replicas sharing Redis, each process serves the exchanges it answered.\n",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "query",
+            "description": "One exchange, by the `id` of its request log entry.",
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A HAR 1.2 document.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Har"
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
     "/proxy": {
       "get": {
         "operationId": "getProxy",
@@ -1129,6 +1162,226 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       },
+      "Har": {
+        "type": "object",
+        "description": "HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/); the fields the sandbox writes.",
+        "required": [
+          "log"
+        ],
+        "properties": {
+          "log": {
+            "type": "object",
+            "required": [
+              "version",
+              "creator",
+              "entries"
+            ],
+            "properties": {
+              "version": {
+                "const": "1.2"
+              },
+              "creator": {
+                "type": "object",
+                "required": [
+                  "name",
+                  "version"
+                ],
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "version": {
+                    "type": "string"
+                  }
+                }
+              },
+              "entries": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "startedDateTime",
+                    "time",
+                    "request",
+                    "response",
+                    "cache",
+                    "timings"
+                  ],
+                  "properties": {
+                    "startedDateTime": {
+                      "type": "string",
+                      "format": "date-time"
+                    },
+                    "time": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "request": {
+                      "type": "object",
+                      "required": [
+                        "method",
+                        "url",
+                        "httpVersion",
+                        "cookies",
+                        "headers",
+                        "queryString",
+                        "headersSize",
+                        "bodySize"
+                      ],
+                      "properties": {
+                        "method": {
+                          "type": "string"
+                        },
+                        "url": {
+                          "type": "string"
+                        },
+                        "httpVersion": {
+                          "type": "string"
+                        },
+                        "cookies": {
+                          "type": "array"
+                        },
+                        "headers": {
+                          "$ref": "#/components/schemas/HarHeaders"
+                        },
+                        "queryString": {
+                          "$ref": "#/components/schemas/HarHeaders"
+                        },
+                        "postData": {
+                          "type": "object",
+                          "required": [
+                            "mimeType",
+                            "text"
+                          ],
+                          "properties": {
+                            "mimeType": {
+                              "type": "string"
+                            },
+                            "text": {
+                              "type": "string"
+                            }
+                          }
+                        },
+                        "headersSize": {
+                          "type": "integer"
+                        },
+                        "bodySize": {
+                          "type": "integer"
+                        }
+                      }
+                    },
+                    "response": {
+                      "type": "object",
+                      "required": [
+                        "status",
+                        "statusText",
+                        "httpVersion",
+                        "cookies",
+                        "headers",
+                        "content",
+                        "redirectURL",
+                        "headersSize",
+                        "bodySize"
+                      ],
+                      "properties": {
+                        "status": {
+                          "type": "integer",
+                          "minimum": 100,
+                          "maximum": 599
+                        },
+                        "statusText": {
+                          "type": "string"
+                        },
+                        "httpVersion": {
+                          "type": "string"
+                        },
+                        "cookies": {
+                          "type": "array"
+                        },
+                        "headers": {
+                          "$ref": "#/components/schemas/HarHeaders"
+                        },
+                        "content": {
+                          "type": "object",
+                          "required": [
+                            "size",
+                            "mimeType"
+                          ],
+                          "properties": {
+                            "size": {
+                              "type": "integer",
+                              "minimum": 0
+                            },
+                            "mimeType": {
+                              "type": "string"
+                            },
+                            "text": {
+                              "type": "string"
+                            },
+                            "comment": {
+                              "type": "string"
+                            }
+                          }
+                        },
+                        "redirectURL": {
+                          "type": "string"
+                        },
+                        "headersSize": {
+                          "type": "integer"
+                        },
+                        "bodySize": {
+                          "type": "integer"
+                        }
+                      }
+                    },
+                    "cache": {
+                      "type": "object"
+                    },
+                    "timings": {
+                      "type": "object",
+                      "required": [
+                        "send",
+                        "wait",
+                        "receive"
+                      ],
+                      "properties": {
+                        "send": {
+                          "type": "number"
+                        },
+                        "wait": {
+                          "type": "number"
+                        },
+                        "receive": {
+                          "type": "number"
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "HarHeaders": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "name",
+            "value"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            }
+          }
+        }
+      },
       "ScenarioBehaviour": {
         "type": "object",
         "description": "What a scenario does to one operation's answers (D25); a field left out does nothing.",
@@ -1240,6 +1493,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
         ],
         "additionalProperties": false,
         "properties": {
+          "id": {
+            "type": "string",
+            "description": "Names the exchange for /requests.har?id=, on the process that answered it."
+          },
           "time": {
             "type": "string",
             "format": "date-time"

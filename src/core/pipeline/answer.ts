@@ -36,5 +36,6 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
     return { status: 200, headers, body: [] }
   }
   const { status, body } = prefetched?.result ?? (await resolved.operation.handle(input))
-  return { status, headers, body }
+  const requestBody = (input as { bodyText?: string }).bodyText
+  return { status, headers, body, ...(requestBody === undefined ? {} : { requestBody }) }
 }

@@ -4,6 +4,7 @@ import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { toResponse } from '../http/to-response.js'
+import { JsonText } from '../http/json-text.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
@@ -33,6 +34,9 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
     // adapter destroys the socket.
     error instanceof DroppedConnection ? undefined : errorReply(withKeysRedacted(error, parts), headers, parts.onUnexpectedError),
   )
+  // The body's JSON text, made once: the Response and the request log's exchange share it.
+  if (reply?.body !== undefined && !(reply.body instanceof JsonText)) reply.body = new JsonText(JSON.stringify(reply.body))
+  const response = reply === undefined ? Response.error() : toResponse(reply, request)
   parts.requestLog.record({
     time: parts.clock.now(),
     method,
@@ -42,8 +46,15 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
     authorization: request.headers.get('authorization'),
     ...(reply === undefined ? { fault: 'drop' } : headers.has(FAULT_HEADER) ? { fault: headers.get(FAULT_HEADER)! } : {}),
     ...(headers.has(SCENARIO_HEADER) ? { scenario: headers.get(SCENARIO_HEADER)! } : {}),
+    // References only: they are copied, capped and masked when someone reads the exchange (HAR).
+    exchange: {
+      requestHeaders: request.headers,
+      ...(reply?.requestBody === undefined ? {} : { requestBody: reply.requestBody }),
+      responseHeaders: headers,
+      ...(reply?.body instanceof JsonText ? { responseBody: reply.body.text } : {}),
+    },
   })
-  return reply === undefined ? Response.error() : toResponse(reply, request)
+  return response
 }
 
 /** Messages echo paths and values the client sent; a key among them is masked. */

@@ -36,6 +36,7 @@ import { followSharedFaults } from './follow-shared-faults.js'
 import type { SharedSandbox } from './shared-sandbox.js'
 import { createReadiness, type Readiness } from '../probes/create-readiness.js'
 import { createProbeHandler } from '../probes/create-probe-handler.js'
+import { toHar, type Har } from '../request-log/to-har.js'
 import { createScenarios, type SandboxScenarios } from '../scenarios/create-scenarios.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
@@ -192,6 +193,15 @@ export interface Sandbox {
    * const { pets } = await sandbox.state()   // { count: 50, nextId: 51 }
    */
   state(): Promise<StateSummary>
+  /**
+   * The exchanges this process answered, kept by the request log, as a HAR 1.2 document (what
+   * `GET /__sandbox/requests.har` serves): headers and bodies (up to 64 KiB each) of the last 1000,
+   * keys and the admin token masked. `id` picks one exchange (a request log entry's `id`).
+   *
+   * @example
+   * const har = sandbox.har()   // for a browser's network panel, or Playwright's routeFromHAR
+   */
+  har(options?: { id?: string }): Har
 }
 
 /**
@@ -304,7 +314,8 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const requestLog = sharedLog
     ? {
         record(record: RequestRecord) {
-          const entry = localLog.show(record)
+          // Kept here too: the exchanges' headers and bodies stay with the process that answered.
+          const entry = localLog.show(localLog.keep(record))
           sharedLog.record(entry)
           localLog.publish(entry)
         },
@@ -439,6 +450,10 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
         faults: faults.config(),
         scenarios: scenarios.list(),
       }
+    },
+    har({ id } = {}) {
+      const records = id === undefined ? localLog.exchanges() : [localLog.exchange(id)].filter((record) => record !== undefined)
+      return toHar(records, { keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken, version: openapiDocument.info.version })
     },
     scenarios: {
       set: async (key, name) => scenarios.set(key, name),
