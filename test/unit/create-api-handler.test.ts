@@ -37,7 +37,6 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     prefer: false,
     requestLog: createRequestLog(10),
     ready: () => Promise.resolve(),
-    storeSettled: () => true,
     onUnexpectedError,
   })
   return { handler, onUnexpectedError }

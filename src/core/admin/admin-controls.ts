@@ -1,8 +1,8 @@
 import type { MovableClock } from '../clock/create-clock.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
-import type { QuotaChange } from '../rate-limit/create-rate-limiter.js'
-import type { QuotaState } from '../rate-limit/create-rate-limiter.js'
+import type { QuotaChange } from '../state/rate-limit-backend.js'
+import type { QuotaState } from '../state/rate-limit-backend.js'
 import type { RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
@@ -18,7 +18,7 @@ export interface KeySummary {
   perMinute: number
   perDay: number
   quota: QuotaState
-  /** The key's scenario (D25), when it has one. */
+  /** The key's scenario (D27), when it has one. */
   scenario?: string
 }
 

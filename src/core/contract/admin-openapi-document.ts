@@ -486,7 +486,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       ],
       "put": {
         "operationId": "setKeyScenario",
-        "summary": "Puts a key in a scenario (D25); only that key's answers change. An unknown name is a 400 listing the known ones.",
+        "summary": "Puts a key in a scenario (D27); only that key's answers change. An unknown name is a 400 listing the known ones.",
         "requestBody": {
           "required": true,
           "content": {
@@ -968,7 +968,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
                 },
                 "scenario": {
                   "type": "string",
-                  "description": "The key's scenario (D25); absent when it has none."
+                  "description": "The key's scenario (D27); absent when it has none."
                 }
               }
             }
@@ -1384,7 +1384,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       },
       "ScenarioBehaviour": {
         "type": "object",
-        "description": "What a scenario does to one operation's answers (D25); a field left out does nothing.",
+        "description": "What a scenario does to one operation's answers (D27); a field left out does nothing.",
         "additionalProperties": false,
         "properties": {
           "latency": {
@@ -1527,7 +1527,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           },
           "scenario": {
             "type": "string",
-            "description": "The scenario of the key that shaped the answer (X-Sandbox-Scenario, D25)."
+            "description": "The scenario of the key that shaped the answer (X-Sandbox-Scenario, D27)."
           },
           "source": {
             "type": "string",

@@ -22,11 +22,13 @@ export const ErrorCode = {
   serviceUnavailable: 'service_unavailable',
   storageFull: 'storage_full',
   expectationFailed: 'expectation_failed',
-  /** A status forced by a scenario or `Prefer: code=` that no condition of the sandbox answers with (D25). */
+  /** A status forced by a scenario or `Prefer: code=` that no condition of the sandbox answers with (D27). */
   forcedStatus: 'forced_status',
-  /** Only from `petstore-sandbox proxy`, without --fallback. */
+  /** Only from `petstore-sandbox proxy` (docs/verify-and-proxy.md). */
   upstreamUnreachable: 'upstream_unreachable',
   upstreamTimeout: 'upstream_timeout',
+  upstreamTooLarge: 'upstream_too_large',
+  upstreamOutcomeUnknown: 'upstream_outcome_unknown',
 } as const
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

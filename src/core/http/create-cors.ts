@@ -11,10 +11,13 @@ export const EXPOSED_HEADERS = [
   'Link',
   // Injected faults are marked so a page can tell them from real failures (docs/running-for-a-team.md).
   'X-Sandbox-Fault',
-  // So is the answer a key's scenario shaped (D25).
+  // So is the answer a key's scenario shaped (D27).
   'X-Sandbox-Scenario',
   'Preference-Applied',
 ].join(', ')
+
+// What a browser may send to a path the API does not serve: every method fetch preflights.
+const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 export type CorsOrigins = '*' | readonly string[]
 
@@ -45,12 +48,16 @@ export function createCors(origins: CorsOrigins) {
       if (allowOrigin(request, headers)) headers.set('access-control-expose-headers', EXPOSED_HEADERS)
     },
 
-    /** Answers a preflight (or a plain OPTIONS) without a key and without spending quota. */
-    preflight(request: Request, headers: Headers, allow: readonly string[]): Reply {
-      headers.set('allow', allow.join(', '))
+    /**
+     * Answers a preflight (or a plain OPTIONS) without a key and without spending quota. `allow`
+     * is the path's methods; for a path the API does not serve there are none, and the browser
+     * may send any method, so that the request itself gets its 404 or 501 (D19).
+     */
+    preflight(request: Request, headers: Headers, allow: readonly string[] | undefined): Reply {
+      if (allow !== undefined) headers.set('allow', allow.join(', '))
       if (allowOrigin(request, headers)) {
-        headers.set('access-control-allow-methods', allow.join(', '))
-        // Prefer: a page may force a status with --prefer (D26); without it the header is ignored.
+        headers.set('access-control-allow-methods', (allow ?? ANY_METHOD).join(', '))
+        // Prefer: a page may force a status with --prefer (D28); without it the header is ignored.
         headers.set('access-control-allow-headers', 'Authorization, Content-Type, Prefer')
         headers.set('access-control-max-age', '600')
       }

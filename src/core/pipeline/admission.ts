@@ -1,6 +1,5 @@
 import type { RouteMatch } from '../contract/create-router.js'
 import type { Deprecation } from '../http/create-deprecations.js'
-import type { OperationInput, OperationResult } from '../operations/operation.js'
 
 /** A request let in: its path below the API prefix, its route, and the deprecation it falls under. */
 export interface Admission {
@@ -9,6 +8,4 @@ export interface Admission {
   deprecation: Deprecation | undefined
   /** The request's API key. */
   key: string
-  /** The operation's valid input and its answer, when it was read with the rate-limit decision (planListing). */
-  prefetched?: { input: OperationInput; result: OperationResult }
 }

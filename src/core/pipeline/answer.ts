@@ -7,17 +7,22 @@ import { emptyRead } from '../scenarios/create-scenarios.js'
 import { forcedError, preferredStatus } from '../scenarios/forced-status.js'
 
 /**
- * The request pipeline, in order: every request under the API's scope takes these steps, so every
- * answer, refusals included, carries the same headers. A step refuses by throwing `HttpError`.
+ * The request pipeline, the whole of it, in order: every request under the API's scope takes these
+ * steps, so every answer, refusals included, carries the same headers. A step refuses by throwing
+ * `HttpError`, which the handler turns into an Error body.
  */
 export async function answer(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): Promise<Reply> {
+  // CORS and deprecation headers, the rate limit, the API's scope and the key (D16, D17); a
+  // preflight is answered here (D19).
   const admission = admit(parts, request, url, method, headers)
   const admitted = admission instanceof Promise ? await admission : admission
   if ('status' in admitted) return admitted
+  // The operation, or why there is none: 501, 404, 405, 410 (D10, D11, D18).
   const resolved = resolve(parts, admitted, method)
   const { operationId } = resolved.info
-  // `Prefer: code=`, then a key's scenario, like faults, hit requests a healthy server would
-  // serve: after auth and the rate limit (so they spend quota), before the body is read (D25, D26).
+  // `Prefer: code=` (with --prefer), then the key's scenario: like faults, they hit requests a
+  // healthy server would serve, after auth and the rate limit (so they spend quota), before the
+  // body is read (D27, D28).
   const preferred = parts.prefer ? preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) : undefined
   if (preferred !== undefined) {
     headers.set('preference-applied', `code=${preferred}`)
@@ -28,14 +33,16 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
   // Faults hit requests a healthy server would serve: after auth and the rate limit (a failed
   // request still spent quota, as at a real gateway), before the body is read.
   await parts.faults.inject(operationId, headers)
-  const { prefetched } = admitted
-  const input = prefetched?.input ?? (await readInput(parts, request, url, admitted.apiPath, resolved))
+  // The input, valid against the contract, or 400 naming the field (D3, D9).
+  const input = await readInput(parts, request, url, admitted.apiPath, resolved)
+  // A request made while the store is seeded or reset waits for it.
   await parts.ready()
+  // `empty` (D27): a read of the collection lists nothing, a read of one item (a path with a
+  // parameter) finds nothing; creates work.
   if (shaped?.empty === true && method !== 'POST') {
-    if (resolved.operation.listing === undefined) throw emptyRead(input.params)
+    if (Object.keys(input.params).length > 0) throw emptyRead(input.params)
     return { status: 200, headers, body: [] }
   }
-  const { status, body } = prefetched?.result ?? (await resolved.operation.handle(input))
-  const requestBody = (input as { bodyText?: string }).bodyText
-  return { status, headers, body, ...(requestBody === undefined ? {} : { requestBody }) }
+  const { status, body } = await resolved.operation.handle(input)
+  return { status, headers, body, ...(input.bodyText === undefined ? {} : { requestBody: input.bodyText }) }
 }

@@ -24,15 +24,13 @@ export interface ApiHandlerParts {
   cors: Cors
   clock: SandboxClock
   faults: FaultInjector
-  /** Each key's scenario (D25). */
+  /** Each key's scenario (D27). */
   scenarios: Scenarios
-  /** With `prefer`, `Prefer: code=` forces an answer's status (D26), among the statuses each operation may answer. */
+  /** With `prefer`, `Prefer: code=` forces an answer's status (D28), among the statuses each operation may answer. */
   forcible: ReadonlyMap<string, ForcibleStatuses>
   prefer: boolean
   requestLog: Pick<RequestLog, 'record'>
   /** Waits for the store to be seeded (or re-seeded after `reset()`). */
   ready: () => Promise<void>
-  /** False while this process seeds or resets the store: reads must then wait for `ready`. */
-  storeSettled: () => boolean
   onUnexpectedError: (error: unknown) => void
 }

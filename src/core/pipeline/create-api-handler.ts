@@ -3,8 +3,7 @@ import { redactKeys } from '../auth/redact-keys.js'
 import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
-import { toResponse } from '../http/to-response.js'
-import { JsonText } from '../http/json-text.js'
+import { toResponseAndText } from '../http/to-response.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
@@ -34,9 +33,8 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
     // adapter destroys the socket.
     error instanceof DroppedConnection ? undefined : errorReply(withKeysRedacted(error, parts), headers, parts.onUnexpectedError),
   )
-  // The body's JSON text, made once: the Response and the request log's exchange share it.
-  if (reply?.body !== undefined && !(reply.body instanceof JsonText)) reply.body = new JsonText(JSON.stringify(reply.body))
-  const response = reply === undefined ? Response.error() : toResponse(reply, request)
+  // The body's JSON text is made once: the Response and the request log's exchange share it.
+  const { response, text } = reply === undefined ? { response: Response.error(), text: undefined } : toResponseAndText(reply, request)
   parts.requestLog.record({
     time: parts.clock.now(),
     method,
@@ -51,7 +49,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
       requestHeaders: request.headers,
       ...(reply?.requestBody === undefined ? {} : { requestBody: reply.requestBody }),
       responseHeaders: headers,
-      ...(reply?.body instanceof JsonText ? { responseBody: reply.body.text } : {}),
+      ...(text === undefined ? {} : { responseBody: text }),
     },
   })
   return response

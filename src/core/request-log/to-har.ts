@@ -1,7 +1,6 @@
 import { maskAuthorization, maskSecret } from '../auth/mask-key.js'
 import { redactKeys } from '../auth/redact-keys.js'
 import { redactUrl } from '../auth/redact-url.js'
-import { CLIENT_ADDRESS_HEADER } from '../http/client-address.js'
 import type { RequestRecord } from './create-request-log.js'
 
 /** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as much of it as the sandbox writes. */
@@ -60,6 +59,8 @@ export interface HarOptions {
   adminToken?: string | undefined
   /** The creator's version: the served contract's. */
   version: string
+  /** Request headers that are the sandbox's own, not the client's (the transport's note of its address): left out. */
+  internalHeaders?: readonly string[]
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
@@ -91,7 +92,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
  * @example
  * const har = toHar(sandbox log records, { secrets: keys, version: '1.0.0' })
  */
-export function toHar(records: readonly RequestRecord[], { keys, adminToken, version }: HarOptions): Har {
+export function toHar(records: readonly RequestRecord[], { keys, adminToken, version, internalHeaders = [] }: HarOptions): Har {
   const mask = (text: string) => {
     const masked = redactKeys(text, keys)
     return adminToken !== undefined && masked.includes(adminToken) ? masked.replaceAll(adminToken, maskSecret(adminToken)) : masked
@@ -106,7 +107,8 @@ export function toHar(records: readonly RequestRecord[], { keys, adminToken, ver
     const exchange = record.exchange
     const url = `${record.url.origin}${mask(redactUrl(record.url.pathname + record.url.search, keys))}`
     const query = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
-    const requestHeaders = exchange === undefined ? [] : harHeaders(exchange.requestHeaders, mask, key)
+    const requestHeaders =
+      exchange === undefined ? [] : harHeaders(exchange.requestHeaders, mask, key).filter((header) => !internalHeaders.includes(header.name))
     const responseHeaders = exchange === undefined ? [] : harHeaders(exchange.responseHeaders, mask, key)
     const requestText = exchange?.requestBody === undefined ? undefined : mask(exchange.requestBody)
     const responseText = exchange?.responseBody === undefined || record.method === 'HEAD' ? undefined : mask(exchange.responseBody)
@@ -161,8 +163,6 @@ export function toHar(records: readonly RequestRecord[], { keys, adminToken, ver
 function harHeaders(headers: Headers, mask: (text: string) => string, key: (authorization: string) => string): HarHeader[] {
   const out: HarHeader[] = []
   headers.forEach((value, name) => {
-    // The transport's note of the client's address is the sandbox's own, not part of the exchange.
-    if (name === CLIENT_ADDRESS_HEADER) return
     out.push({ name, value: name === 'authorization' ? `${value.trim().split(/\s+/)[0] ?? ''} ${key(value)}`.trim() : mask(value) })
   })
   return out

@@ -5,7 +5,7 @@ import type { LatencyRange } from '../faults/fault-config.js'
 import { checkForcible, type ForcibleStatuses } from './forced-status.js'
 
 /**
- * The scenarios every sandbox knows (D25).
+ * The scenarios every sandbox knows (D27).
  *
  * @example
  * sandbox.scenarios.set('sandbox-free-key', BUILT_IN_SCENARIOS[3])   // 'down'
