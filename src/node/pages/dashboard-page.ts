@@ -75,8 +75,17 @@ export function dashboardPage(): SafeHtml {
 <div class="row">
 <label for="filter-status">Status</label><select id="filter-status"><option value="">any</option><option value="2">2xx</option><option value="4">4xx</option><option value="429">429</option><option value="5">5xx</option><option value="0">dropped</option></select>
 <label for="filter-key">Key</label><select id="filter-key"><option value="">any</option></select>
+<button type="button" id="download-har" class="secondary">Download HAR</button>
 </div>
 <div class="table-scroll"><table id="log-table"><thead><tr><th scope="col">time</th><th scope="col">status</th><th scope="col" id="log-source" hidden>source</th><th scope="col">method</th><th scope="col">path</th><th scope="col">key</th><th scope="col">ms</th><th scope="col">fault</th></tr></thead><tbody></tbody></table></div>
+<section id="exchange" aria-labelledby="exchange-title" hidden>
+<h3 id="exchange-title">Exchange <span id="exchange-summary" class="muted"></span></h3>
+<div class="grid">
+<div><h4>Request</h4><pre id="exchange-request" tabindex="0"></pre></div>
+<div><h4>Response</h4><pre id="exchange-response" tabindex="0"></pre></div>
+</div>
+<div class="row"><button type="button" id="exchange-close" class="secondary">Close</button></div>
+</section>
 </section>
 </div>
 </main>`,
