@@ -36,6 +36,7 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     forcible: new Map(),
     prefer: false,
     requestLog: createRequestLog(10),
+    storeSettled: () => true,
     ready: () => Promise.resolve(),
     onUnexpectedError,
   })

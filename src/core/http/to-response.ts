@@ -1,4 +1,5 @@
 import { isAdapterRequest } from './adapter-request.js'
+import { JsonText } from './json-text.js'
 import type { Reply } from './reply.js'
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
@@ -29,7 +30,7 @@ export function toResponseAndText(reply: Reply, request: Request): { response: R
   const { status, headers } = reply
   if (reply.body === undefined) return { response: new Response(null, { status, headers }), text: undefined }
   headers.set('content-type', JSON_CONTENT_TYPE)
-  const text = JSON.stringify(reply.body)
+  const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body)
   if (isAdapterRequest(request)) {
     return { response: Object.assign(new Response(null, { status, headers }), { [JSON_TEXT]: text }), text }
   }
