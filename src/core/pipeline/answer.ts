@@ -49,6 +49,5 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
     return { status: 200, headers, body: [] }
   }
   const { status, body } = admitted.listed?.result ?? (await resolved.operation.handle(input))
-  const requestBody = (input as { bodyText?: string }).bodyText
-  return { status, headers, body, ...(requestBody === undefined ? {} : { requestBody }) }
+  return { status, headers, body, requestBody: (input as { bodyText?: string }).bodyText }
 }

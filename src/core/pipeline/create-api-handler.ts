@@ -45,12 +45,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
     ...(reply === undefined ? { fault: 'drop' } : headers.has(FAULT_HEADER) ? { fault: headers.get(FAULT_HEADER)! } : {}),
     ...(headers.has(SCENARIO_HEADER) ? { scenario: headers.get(SCENARIO_HEADER)! } : {}),
     // References only: they are copied, capped and masked when someone reads the exchange (HAR).
-    exchange: {
-      requestHeaders: request.headers,
-      ...(reply?.requestBody === undefined ? {} : { requestBody: reply.requestBody }),
-      responseHeaders: headers,
-      ...(text === undefined ? {} : { responseBody: text }),
-    },
+    exchange: { requestHeaders: request.headers, requestBody: reply?.requestBody, responseHeaders: headers, responseBody: text },
   })
   return response
 }

@@ -24,7 +24,7 @@ export async function readInput(
   const body = read?.value
   const query = queryOf(url)
   parts.validator.validate(info.operationId, { path, query, ...(body === undefined ? {} : { body }) })
-  return { query, params: decoded, body, ...(read === undefined ? {} : { bodyText: read.text }) }
+  return { query, params: decoded, body, bodyText: read?.text }
 }
 
 function decodeComponent(value: string, name: string): string {

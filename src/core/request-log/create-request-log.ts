@@ -35,9 +35,12 @@ export interface RequestRecord {
   scenario?: string
   /** What was sent and answered, as references: copied, capped and masked only when read (HAR). */
   exchange?: Exchange
-  /** Set by the log when the record is kept. */
-  id?: string
+  /** Set by the log when the record is kept: its place in this log's sequence (the entry's `id` names it). */
+  seq?: number
 }
+
+/** A kept record as a HAR reads it, with the id its request log entry shows. */
+export type KeptExchange = RequestRecord & { id?: string | undefined }
 
 /** The headers and bodies of one exchange, as the pipeline saw them. */
 export interface Exchange {
@@ -74,7 +77,7 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
   // The records whose exchange is still kept, oldest first: memory stays bounded with a large log.
   let detailed: RequestRecord[] = []
   const keep = (entry: RequestRecord): RequestRecord => {
-    entry.id = `${tag}-${++sequence}`
+    entry.seq = ++sequence
     if (entry.exchange !== undefined && capacity > 0) {
       capBodies(entry.exchange)
       detailed.push(entry)
@@ -87,7 +90,9 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
   const publish = (entry: RequestLogEntry): void => {
     for (const listener of listeners) listener(entry)
   }
-  const shown = ({ time, url, authorization, exchange: _, ...rest }: RequestRecord): RequestLogEntry => ({
+  const idOf = (seq: number | undefined) => (seq === undefined ? undefined : `${tag}-${seq}`)
+  const shown = ({ time, url, authorization, exchange: _, seq, ...rest }: RequestRecord): RequestLogEntry => ({
+    ...(seq === undefined ? {} : { id: idOf(seq) }),
     time: new Date(time).toISOString(),
     ...rest,
     path: redactUrl(url.pathname + url.search, keys()),
@@ -110,9 +115,12 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
       return entries.last(limit).map(shown)
     },
     /** The last `limit` records with their exchanges, raw (default all kept), oldest first: for a HAR, which masks them. */
-    exchanges: (limit = capacity): RequestRecord[] => entries.last(limit),
+    exchanges: (limit = capacity): KeptExchange[] => entries.last(limit).map((record) => ({ ...record, id: idOf(record.seq) })),
     /** The record of the exchange with this id, if this log still keeps it. */
-    exchange: (id: string): RequestRecord | undefined => entries.last(capacity).find((record) => record.id === id),
+    exchange(id: string): KeptExchange | undefined {
+      const found = entries.last(capacity).find((record) => idOf(record.seq) === id)
+      return found === undefined ? undefined : { ...found, id }
+    },
     /** Tells the watchers of an entry recorded elsewhere (the shared log of several processes). */
     publish,
     /** Calls `listener` with each entry as it is recorded (masked, like `last`); returns the unsubscribe. */

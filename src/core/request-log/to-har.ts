@@ -1,7 +1,7 @@
 import { maskAuthorization, maskSecret } from '../auth/mask-key.js'
 import { redactKeys } from '../auth/redact-keys.js'
 import { redactUrl } from '../auth/redact-url.js'
-import type { RequestRecord } from './create-request-log.js'
+import type { KeptExchange } from './create-request-log.js'
 
 /** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as much of it as the sandbox writes. */
 export interface Har {
@@ -92,7 +92,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
  * @example
  * const har = toHar(sandbox log records, { secrets: keys, version: '1.0.0' })
  */
-export function toHar(records: readonly RequestRecord[], { keys, adminToken, version, internalHeaders = [] }: HarOptions): Har {
+export function toHar(records: readonly KeptExchange[], { keys, adminToken, version, internalHeaders = [] }: HarOptions): Har {
   const mask = (text: string) => {
     const masked = redactKeys(text, keys)
     return adminToken !== undefined && masked.includes(adminToken) ? masked.replaceAll(adminToken, maskSecret(adminToken)) : masked

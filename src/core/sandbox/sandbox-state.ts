@@ -4,7 +4,7 @@ import { createFaultInjector, type FaultInjector } from '../faults/create-fault-
 import type { ResolvedFaults } from '../faults/fault-config.js'
 import type { ReadinessCheck } from '../probes/create-readiness.js'
 import { createRateLimiter } from '../rate-limit/create-rate-limiter.js'
-import { createRequestLog, type RequestLogEntry, type RequestRecord } from '../request-log/create-request-log.js'
+import { createRequestLog, type KeptExchange, type RequestLogEntry, type RequestRecord } from '../request-log/create-request-log.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { PetRepository } from '../state/pet-repository.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
@@ -32,8 +32,8 @@ export interface SandboxState<Of extends Timing> {
   requestLog: {
     record(record: RequestRecord): void
     /** This process's records with their exchanges (headers, bodies), oldest first: for a HAR. */
-    exchanges(): RequestRecord[]
-    exchange(id: string): RequestRecord | undefined
+    exchanges(): KeptExchange[]
+    exchange(id: string): KeptExchange | undefined
     last(limit: number | undefined): Answer<RequestLogEntry[], Of>
     /** Calls `listener` with each answered request this state hears of; returns the stop. */
     onRequest(listener: (entry: RequestLogEntry) => void): () => void
