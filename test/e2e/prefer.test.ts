@@ -3,7 +3,7 @@ import { createContractChecker } from '../support/contract-checker.js'
 import { startCli, type CliProcess } from '../support/start-cli.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
 
-// Prefer: code=<status> with --prefer (docs/decisions.md#d28).
+// Prefer: code=<status> with --prefer (docs/decisions.md#d30).
 const { call } = useCliSandbox(['--prefer', '--pets', '5'])
 const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
 

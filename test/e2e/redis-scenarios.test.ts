@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest'
 import { useRedisReplicas } from '../support/use-redis-replicas.js'
 
-// A scenario set through one replica's admin API holds on every replica (docs/decisions.md#d27).
+// A scenario set through one replica's admin API holds on every replica (docs/decisions.md#d29).
 const { call, admin } = useRedisReplicas(2, ['--pets', '3'])
 const FREE = 'sandbox-free-key'
 

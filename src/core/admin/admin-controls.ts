@@ -18,7 +18,7 @@ export interface KeySummary {
   perMinute: number
   perDay: number
   quota: QuotaState
-  /** The key's scenario (D27), when it has one. */
+  /** The key's scenario (D29), when it has one. */
   scenario?: string
 }
 

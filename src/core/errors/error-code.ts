@@ -22,7 +22,7 @@ export const ErrorCode = {
   serviceUnavailable: 'service_unavailable',
   storageFull: 'storage_full',
   expectationFailed: 'expectation_failed',
-  /** A status forced by a scenario or `Prefer: code=` that no condition of the sandbox answers with (D27). */
+  /** A status forced by a scenario or `Prefer: code=` that no condition of the sandbox answers with (D29). */
   forcedStatus: 'forced_status',
   /** Only from `petstore-sandbox proxy` (docs/verify-and-proxy.md). */
   upstreamUnreachable: 'upstream_unreachable',

@@ -62,7 +62,7 @@ export function admit(
   const unknown = () => unknownQuota(headers, limits, parts.clock.now())
   const scenario = apiKey === undefined ? undefined : parts.scenarios.of(apiKey.key)
   if (scenario !== undefined && route?.kind === 'operation' && parts.scenarios.sparesQuota(apiKey!.key, route.operation.operationId)) {
-    // The 429 of a spent window, without spending the real one (D27): the scenario step answers it.
+    // The 429 of a spent window, without spending the real one (D29): the scenario step answers it.
     const peeked = parts.rateLimiter.peek(bucket, limits)
     return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
   }

@@ -27,7 +27,7 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
   const { operationId } = resolved.info
   // `Prefer: code=` (with --prefer), then the key's scenario: like faults, they hit requests a
   // healthy server would serve, after auth and the rate limit (so they spend quota), before the
-  // body is read (D27, D28).
+  // body is read (D29, D30).
   const preferred = parts.prefer ? preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) : undefined
   if (preferred !== undefined) {
     headers.set('preference-applied', `code=${preferred}`)
@@ -42,7 +42,7 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
   const input = admitted.listed?.input ?? (await readInput(parts, request, url, admitted.apiPath, resolved))
   // A request made while the store is seeded or reset waits for it.
   await parts.ready()
-  // `empty` (D27): a read of the collection lists nothing, a read of one item (a path with a
+  // `empty` (D29): a read of the collection lists nothing, a read of one item (a path with a
   // parameter) finds nothing; creates work.
   if (shaped?.empty === true && method !== 'POST') {
     if (Object.keys(input.params).length > 0) throw emptyRead(input.params)

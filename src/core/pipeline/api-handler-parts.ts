@@ -24,9 +24,9 @@ export interface ApiHandlerParts {
   cors: Cors
   clock: SandboxClock
   faults: FaultInjector
-  /** Each key's scenario (D27). */
+  /** Each key's scenario (D29). */
   scenarios: Scenarios
-  /** With `prefer`, `Prefer: code=` forces an answer's status (D28), among the statuses each operation may answer. */
+  /** With `prefer`, `Prefer: code=` forces an answer's status (D30), among the statuses each operation may answer. */
   forcible: ReadonlyMap<string, ForcibleStatuses>
   prefer: boolean
   requestLog: Pick<RequestLog, 'record'>

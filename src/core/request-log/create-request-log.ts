@@ -18,7 +18,7 @@ export interface RequestLogEntry {
   key: string
   /** The `X-Sandbox-Fault` mark (`latency=120ms, error=503`, `drop`), when a fault was injected. */
   fault?: string
-  /** The scenario of the key that shaped the answer (`X-Sandbox-Scenario`, D27). */
+  /** The scenario of the key that shaped the answer (`X-Sandbox-Scenario`, D29). */
   scenario?: string
 }
 

@@ -62,7 +62,7 @@ export interface SandboxOptions {
    */
   adminToken?: string
   /**
-   * Each key's situation (D27): `keys` puts keys in scenarios from the start (what `reset()`
+   * Each key's situation (D29): `keys` puts keys in scenarios from the start (what `reset()`
    * restores), `custom` defines scenarios beside the built-in ones. Default: none.
    *
    * @example
@@ -73,7 +73,7 @@ export interface SandboxOptions {
     custom?: Readonly<Record<string, ScenarioDefinition>>
   }
   /**
-   * Honour `Prefer: code=<status>` (Prism's convention, D28): a request is answered with that
+   * Honour `Prefer: code=<status>` (Prism's convention, D30): a request is answered with that
    * status when its operation lists it or its `default` covers it (an error), else 400. Default
    * `false`: the header is ignored, as a real backend would.
    */

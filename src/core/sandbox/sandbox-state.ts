@@ -27,7 +27,7 @@ export interface SandboxState<Of extends Timing> {
   /** Makes a configuration just given to `faults` the one every process follows; answers it. */
   shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
   keyStorage: KeyStorage | undefined
-  /** Each key's scenario as every process sees it; undefined for a sandbox of its own (D27). */
+  /** Each key's scenario as every process sees it; undefined for a sandbox of its own (D29). */
   scenarios: SharedScenarios | undefined
   requestLog: {
     record(record: RequestRecord): void

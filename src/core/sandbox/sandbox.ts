@@ -155,7 +155,7 @@ export interface Sandbox<Of extends Timing = 'now'> {
    */
   state(): Promise<StateSummary>
   /**
-   * Each key's scenario (D27): what that key sees, and nothing else. Built in: `empty`, `slow`,
+   * Each key's scenario (D29): what that key sees, and nothing else. Built in: `empty`, `slow`,
    * `flaky`, `down`, `sunset`, `rate-limited`; more from `scenarios.custom`. `reset()` restores
    * those given at creation.
    *

@@ -30,7 +30,7 @@ export interface Shaped {
 }
 
 /**
- * Each key's scenario (D27), and the pipeline step that applies it to one request: the latency
+ * Each key's scenario (D29), and the pipeline step that applies it to one request: the latency
  * first, then a forced status or a drawn error (as an Error body, with the headers admission set),
  * or `empty` for the operation to honour. Draws come from a PRNG per key and operation seeded
  * from the sandbox's seed, three per request whatever the scenario, so a run repeats.

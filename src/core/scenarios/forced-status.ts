@@ -12,7 +12,7 @@ export interface ForcibleStatuses {
 }
 
 /**
- * Per operationId, the statuses a scenario or `Prefer: code=` may force (D27): one the operation's
+ * Per operationId, the statuses a scenario or `Prefer: code=` may force (D29): one the operation's
  * contract lists, or a 4xx/5xx its `default` response covers.
  *
  * @example
@@ -99,7 +99,7 @@ export function forcedError(status: number, why: string, headers: Headers, nowMs
 }
 
 /**
- * The status a request asks for with `Prefer: code=<status>` (Prism's convention, D28), checked
+ * The status a request asks for with `Prefer: code=<status>` (Prism's convention, D30), checked
  * against what its operation may answer; undefined when it asks for none. A code the operation
  * may not answer is a 400 naming the ones it may.
  *

@@ -1,11 +1,10 @@
-import { Ajv, type ErrorObject } from 'ajv'
-import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
+import { checkInput } from '../contract/check-input.js'
 import { ConfigError } from '../errors/config-error.js'
 import type { LatencyRange } from '../faults/fault-config.js'
 import { checkForcible, type ForcibleStatuses } from './forced-status.js'
 
 /**
- * The scenarios every sandbox knows (D27).
+ * The scenarios every sandbox knows (D29).
  *
  * @example
  * sandbox.scenarios.set('sandbox-free-key', BUILT_IN_SCENARIOS[3])   // 'down'
@@ -83,11 +82,11 @@ export function resolveScenarios(custom: unknown, forcible: ReadonlyMap<string, 
     })
   }
   if (custom === undefined) return known
-  const validate = new Ajv({ strict: false, allErrors: false, validateFormats: false, validateSchema: false })
-    .addSchema(adminOpenapiDocument, 'admin')
-    .compile({ $ref: 'admin#/components/schemas/ScenariosFile' })
-  const file = { scenarios: custom }
-  if (!validate(file)) throw new ConfigError(`${source}${describe(validate.errors?.[0])}`)
+  try {
+    checkInput('ScenariosFile', { scenarios: custom })
+  } catch (error) {
+    throw error instanceof ConfigError ? new ConfigError(`${source}: ${error.message}`) : error
+  }
   for (const [name, definition] of Object.entries(custom as Record<string, ScenarioDefinition>)) {
     if (known.has(name)) throw new ConfigError(`${source}: scenarios.${name}: a built-in scenario has this name; choose another`)
     const { description = 'a custom scenario', operations = {}, ...every } = definition
@@ -110,19 +109,4 @@ export function resolveScenarios(custom: unknown, forcible: ReadonlyMap<string, 
     known.set(name, { name, description, operations: resolved })
   }
   return known
-}
-
-/** Ajv's first error, as a field path and what it must be: `: scenarios.slowish.errorRate: must be <= 1`. */
-function describe(error: ErrorObject | undefined): string {
-  if (error === undefined) return ': not valid'
-  const path = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'))
-  const params = error.params as { additionalProperty?: string; allowedValues?: unknown[]; propertyName?: string }
-  if (params.additionalProperty !== undefined) path.push(params.additionalProperty)
-  const where = path.length === 0 ? '' : ` ${path.join('.')}`
-  if (error.keyword === 'additionalProperties') return `:${where}: unknown field`
-  if (error.keyword === 'propertyNames' || params.propertyName !== undefined) return `:${where}: ${params.propertyName ?? 'a name'} is not allowed here`
-  return `:${where}: ${error.message ?? 'is not valid'}${params.allowedValues ? ` (${params.allowedValues.join(', ')})` : ''}`
 }

@@ -57,7 +57,7 @@ export interface SharedState {
    * the pets' reset empties it, for every process.
    */
   requestLog(capacity: number): SharedRequestLog
-  /** Each key's scenario, followed by every process (docs/decisions.md#d27); without it a process keeps its own. */
+  /** Each key's scenario, followed by every process (docs/decisions.md#d29); without it a process keeps its own. */
   readonly scenarios?: SharedScenarios
   /** Keys added, re-planned or revoked at runtime, followed by every process (docs/decisions.md#d22). */
   readonly keys?: KeyStorage

@@ -36,7 +36,7 @@ export async function createRedisKeys({ client, meta }: RedisKeysOptions): Promi
   }
 }
 
-/** Each key's scenario in Redis, followed by every process as runtime keys are (docs/decisions.md#d27). */
+/** Each key's scenario in Redis, followed by every process as runtime keys are (docs/decisions.md#d29). */
 export async function createRedisScenarios({ client, meta }: RedisKeysOptions): Promise<SharedScenarios & { close(): void }> {
   const followed = await followMetaField<Readonly<Record<string, string>>>(client, meta, 'scenarios', 'sv')
   return { current: followed.value, set: followed.set, close: followed.close }

@@ -5,7 +5,7 @@ import { el, meter, until } from './dashboard-view.js'
 export interface KeyRowContext {
   /** The sandbox clock, epoch ms, for the time to each reset. */
   nowMs: number
-  /** The scenarios a key can be put in (D27). */
+  /** The scenarios a key can be put in (D29). */
   scenarios: ReadonlyArray<{ name: string; description: string }>
   /** Keys the user chose to see whole; the others show masked. */
   revealed: Set<string>
