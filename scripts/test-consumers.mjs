@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util'
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const consumersDir = join(repo, 'test', 'consumers')
 const SUITE = 'suite'
+const README_PROJECT = 'readme'
 const vitestReporter = fileURLToPath(new URL('vitest-counts-by-project.mjs', import.meta.url))
 /** No single install or test run of a consumer may hang CI. */
 const STEP_TIMEOUT_MS = 5 * 60_000
@@ -124,7 +125,8 @@ async function findProjects() {
       const tarballSpec = dependencies['petstore-sandbox']
       if (typeof tarballSpec !== 'string' || !tarballSpec.startsWith('file:'))
         throw new Error(`${name}: petstore-sandbox must be a file: dependency on the packed tarball`)
-      const recipe = join(repo, 'docs', 'recipes', `${name}.md`)
+      // The README is the recipe of the project that runs its snippets.
+      const recipe = name === README_PROJECT ? join(repo, 'README.md') : join(repo, 'docs', 'recipes', `${name}.md`)
       return /** @type {Project} */ ({ name, source, dir: join(work, name), kind, tarballSpec, recipe: existsSync(recipe) ? recipe : undefined })
     }),
   )
@@ -140,6 +142,11 @@ async function copyProject(/** @type {Project} */ project, /** @type {string} */
   if (project.recipe === undefined) {
     await cp(join(consumersDir, SUITE), join(project.dir, SUITE), { recursive: true })
   } else {
+    // The README's project also checks the snippets that are not files: it reads them from the page, and the recipes they quote.
+    if (project.name === README_PROJECT) {
+      await cp(project.recipe, join(project.dir, 'README.md'))
+      await cp(join(repo, 'docs', 'recipes'), join(project.dir, 'docs', 'recipes'), { recursive: true })
+    }
     for (const file of recipeFiles(await readFile(project.recipe, 'utf8'))) {
       await mkdir(dirname(join(project.dir, file.path)), { recursive: true })
       await writeFile(join(project.dir, file.path), file.text)
