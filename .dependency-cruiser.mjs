@@ -1,5 +1,5 @@
 // The import rules `npm run check:imports` enforces: no cycles between modules or between folders,
-// and an environment-free core (docs/architecture.md).
+// an environment-free core (docs/architecture.md), and browser-only page scripts (src/node/pages/assets/).
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
@@ -17,6 +17,20 @@ export default {
       severity: 'error',
       comment: 'The core runs in browsers: no node: modules',
       from: { path: '^src/(core/|index\\.ts)' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'browser-assets-know-no-node',
+      severity: 'error',
+      comment: 'src/node/pages/assets/ runs in the browser: nothing of src/node outside it (the core is fine)',
+      from: { path: '^src/node/pages/assets/' },
+      to: { path: '^src/node/', pathNot: '^src/node/pages/assets/' },
+    },
+    {
+      name: 'browser-assets-import-no-builtins',
+      severity: 'error',
+      comment: 'src/node/pages/assets/ runs in the browser: no node: modules',
+      from: { path: '^src/node/pages/assets/' },
       to: { dependencyTypes: ['core'] },
     },
   ],

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { QuotaChange } from '../../src/core/rate-limit/create-rate-limiter.js'
+import type { QuotaChange } from '../../src/core/state/rate-limit-backend.js'
 import { createRateLimiter } from '../../src/core/rate-limit/create-rate-limiter.js'
 import type { SharedState } from '../../src/core/state/shared-state.js'
 import { connectRedisState } from '../../src/redis.js'
@@ -75,4 +75,20 @@ it('decides every generated sequence exactly as the in-memory limiter', async ()
     }),
     { numRuns: RUNS, seed },
   )
+})
+
+it('names in Retry-After the end of a spent day that outlasts a ban, on Redis as in memory (D14)', async () => {
+  let now = Date.UTC(2030, 0, 1, 10, 0, 30)
+  const source = () => now
+  const policy = { banAfter: 1, banSeconds: 3 }
+  const memory = createRateLimiter({ now: source, ...policy })
+  const onRedis = shared.rateLimits({ source, ...policy })
+  const untilMidnight = Math.ceil((Date.UTC(2030, 0, 2) - now) / 1000)
+  for (const limiter of [memory, onRedis]) {
+    await limiter.arrange('spent-day', LIMITS, { dayRemaining: 0 })
+    expect((await limiter.take('spent-day', LIMITS)).outcome).toBe('rate_limited')
+    expect(await limiter.take('spent-day', LIMITS)).toMatchObject({ outcome: 'temporarily_banned', reset: now / 1000 + 3, retryAfter: untilMidnight })
+  }
+  now += 3_000
+  expect(await onRedis.take('spent-day', LIMITS)).toMatchObject({ outcome: 'rate_limited', retryAfter: untilMidnight - 3 })
 })

@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process'
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { useStateFileCalls } from '../support/state-file-calls.js'
-import { runCli, startCli } from '../support/start-cli.js'
+import { BIN, runCli, startCli } from '../support/start-cli.js'
 
 const { stateFile, create, getPet } = useStateFileCalls('petstore-lock-')
 
@@ -95,3 +96,48 @@ it('keeps the mode of the state file it compacts, and says when it dropped a tor
     await cli.stop()
   }
 })
+
+/** The state letter /proc gives a process (Z for a zombie), after the command name in parentheses. */
+async function procState(pid: number): Promise<string> {
+  const line = await readFile(`/proc/${pid}/stat`, 'utf8')
+  return line.slice(line.lastIndexOf(')') + 2, line.lastIndexOf(')') + 3)
+}
+
+it.runIf(process.platform === 'linux')(
+  'takes over at once from a holder killed with kill -9 that is still a zombie, its parent not reaping it',
+  async () => {
+    const file = await stateFile()
+    // sh starts the CLI in the background, then becomes `sleep`, which never waits for its child:
+    // the CLI killed with kill -9 stays a zombie, its pid still answering kill(pid, 0).
+    const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`
+    const command = [process.execPath, BIN, 'start', '--port', '0', '--log', 'off', '--pets', '2', '--state', file].map(quote).join(' ')
+    const parent = spawn('sh', ['-c', `${command} & exec sleep 60`], { stdio: ['ignore', 'pipe', 'inherit'] })
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let output = ''
+        parent.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString()
+          const match = /Listening on (http:\/\/\S+\/v1)/.exec(output)
+          if (match) resolve(match[1]!)
+        })
+        parent.on('exit', () => reject(new Error(`the CLI did not start:\n${output}`)))
+      })
+      const holder = { url } as Parameters<typeof create>[0]
+      const created = (await (await create(holder, 'Before the kill')).json()) as { id: number }
+      const { pid } = JSON.parse(await readFile(`${file}.lock-owner`, 'utf8')) as { pid: number }
+      process.kill(pid, 'SIGKILL')
+      while ((await procState(pid)) !== 'Z') await new Promise((resolve) => setTimeout(resolve, 10))
+
+      const next = await startCli(['--log', 'off', '--pets', '2', '--state', file])
+      try {
+        expect(await procState(pid)).toBe('Z')
+        expect(await (await getPet(next, created.id)).json()).toMatchObject({ name: 'Before the kill' })
+      } finally {
+        await next.stop()
+      }
+    } finally {
+      parent.kill('SIGKILL')
+    }
+  },
+  30_000,
+)

@@ -33,7 +33,6 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     faults: createFaultInjector({ faults: resolveFaults({}, 1, ['listPets']) }),
     requestLog: createRequestLog(10),
     ready: () => Promise.resolve(),
-    storeSettled: () => true,
     onUnexpectedError,
   })
   return { handler, onUnexpectedError }

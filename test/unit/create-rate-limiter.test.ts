@@ -98,6 +98,27 @@ it('bans after banAfter refused requests in one window and ends the ban after ba
   expect(limiter.inspect('k', free).bannedUntil).toBeUndefined()
 })
 
+it('says in Retry-After when a request will succeed: the end of a spent day when it outlasts the ban (D14)', () => {
+  const { clock, limiter } = setup({ banAfter: 2, banSeconds: 3 })
+  limiter.arrange('k', free, { dayRemaining: 0 })
+  spend(limiter, 'k', 2)
+  const midnight = Date.UTC(2030, 0, 2)
+  const untilMidnight = Math.ceil((midnight - clock.now()) / 1000)
+  const ban = limiter.take('k', free)
+  // The ban's own end is still in X-RateLimit-Reset; Retry-After waits for the day.
+  expect(ban).toMatchObject({ outcome: 'temporarily_banned', reset: (START + 3_000) / 1000, retryAfter: untilMidnight })
+  clock.advance(3_000)
+  expect(limiter.take('k', free)).toMatchObject({ outcome: 'rate_limited', retryAfter: untilMidnight - 3 })
+  // A spent minute outlasting a short ban counts too.
+  const minute = setup({ banAfter: 0, banSeconds: 3 })
+  spend(minute.limiter, 'm', 60)
+  expect(minute.limiter.take('m', free)).toMatchObject({ outcome: 'temporarily_banned', reset: (START + 3_000) / 1000, retryAfter: 30 })
+  // A ban that outlasts every window is what Retry-After names.
+  const long = setup({ banAfter: 0, banSeconds: 900 })
+  spend(long.limiter, 'l', 60)
+  expect(long.limiter.take('l', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 900 })
+})
+
 it('counts refusals per window: refusals in separate minutes do not add up to a ban', () => {
   const { clock, limiter } = setup({ banAfter: 3 })
   spend(limiter, 'k', 60)
@@ -145,4 +166,34 @@ it('forgets counters and bans on clear', () => {
   expect(limiter.take('k', free).outcome).toBe('temporarily_banned')
   limiter.clear()
   expect(limiter.take('k', free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+})
+
+it('forgets idle buckets of many client addresses once their windows are over, and keeps those still counting', () => {
+  const { clock, limiter } = setup({ banAfter: 0, banSeconds: 86_400 })
+  const addresses = Array.from({ length: 20_000 }, (_, i) => `10.0.${i >> 8}.${i & 255}`)
+  for (const address of addresses) limiter.take(address, free)
+  // Buckets only looked at hold nothing either.
+  for (let i = 0; i < 1_000; i++) limiter.peek(`192.168.0.${i}`, free)
+  limiter.arrange('banned', free, { banned: true })
+  spend(limiter, 'spent-day', 1, { perMinute: 60, perDay: 1 })
+  expect(limiter.take('spent-day', { perMinute: 60, perDay: 1 }).outcome).toBe('temporarily_banned')
+  expect(limiter.size()).toBe(21_002)
+
+  // The next minute: the day counts of today's addresses are still needed, peeked-only buckets are not.
+  clock.advance(30_000)
+  expect(limiter.take(addresses[0]!, free)).toMatchObject({ outcome: 'allowed' })
+  expect(limiter.size()).toBe(20_002)
+  expect(limiter.inspect(addresses[1]!, free).day.used).toBe(1)
+
+  // The next UTC day: every window is over; only the buckets under a ban that is still in force stay.
+  clock.set(Date.UTC(2030, 0, 2, 0, 0, 0))
+  expect(limiter.take('new', free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+  expect(limiter.size()).toBe(3)
+  // A forgotten bucket answers as a fresh one would.
+  expect(limiter.take(addresses[1]!, free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+  expect(limiter.inspect(addresses[1]!, free).day.used).toBe(1)
+  // Once the bans end (a day after they began), their buckets go too.
+  clock.set(Date.UTC(2030, 0, 2, 10, 1, 0))
+  limiter.take('new', free)
+  expect(limiter.size()).toBe(2)
 })

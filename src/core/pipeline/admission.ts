@@ -1,12 +1,9 @@
 import type { RouteMatch } from '../contract/create-router.js'
 import type { Deprecation } from '../http/create-deprecations.js'
-import type { OperationInput, OperationResult } from '../operations/operation.js'
 
 /** A request let in: its path below the API prefix, its route, and the deprecation it falls under. */
 export interface Admission {
   apiPath: string
   route: RouteMatch | undefined
   deprecation: Deprecation | undefined
-  /** The operation's valid input and its answer, when it was read with the rate-limit decision (planListing). */
-  prefetched?: { input: OperationInput; result: OperationResult }
 }

@@ -7,11 +7,10 @@ import { HttpError } from '../errors/http-error.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import type { Reply } from '../http/reply.js'
-import type { RateDecision } from '../rate-limit/create-rate-limiter.js'
+import type { RateDecision } from '../state/rate-limit-backend.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { Admission } from './admission.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
-import { planListing } from './plan-listing.js'
 import { withHead } from './with-head.js'
 
 /**
@@ -33,30 +32,22 @@ export function admit(parts: ApiHandlerParts, request: Request, url: URL, method
   const bucket = apiKey ? `key:${apiKey.key}` : `address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT}`
   const limits = apiKey ?? PLANS.free
 
-  // OPTIONS is no operation of the document, so a known path reports it as not allowed.
-  if (method === 'OPTIONS' && route?.kind === 'method-not-allowed') {
+  // A preflight anywhere under the API's prefix, served path or not, so that a browser app sees
+  // the real request's 404 or 501 rather than a failed preflight (D19). OPTIONS is no operation
+  // of the document, so a served path reports it as not allowed, with the methods it has.
+  if (method === 'OPTIONS' && apiPath !== undefined) {
+    const allow = route?.kind === 'method-not-allowed' ? withHead(route.allow).concat('OPTIONS') : undefined
     const preflight = (decision: RateDecision) => {
       setRateLimitHeaders(headers, decision)
-      return parts.cors.preflight(request, headers, withHead(route.allow).concat('OPTIONS'))
+      return parts.cors.preflight(request, headers, allow)
     }
     const peeked = parts.rateLimiter.peek(bucket, limits)
     return peeked instanceof Promise ? peeked.then(preflight, unknownQuota(headers, limits, parts.clock.now())) : preflight(peeked)
   }
 
   // The in-memory limiter decides at once, and that path stays free of promises; a shared one
-  // answers in one round trip, which for a listing also reads the page.
+  // answers in one round trip.
   const admitted = (decided: RateDecision) => afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
-  const takeThenList = parts.rateLimiter.takeThenList?.bind(parts.rateLimiter)
-  if (takeThenList !== undefined && apiKey !== undefined) {
-    return planListing(parts, request, url, method, apiPath, route, deprecation).then((listing) => {
-      const unknown = unknownQuota(headers, limits, parts.clock.now())
-      if (listing === undefined) return Promise.resolve(parts.rateLimiter.take(bucket, limits)).then(admitted, unknown)
-      return takeThenList(bucket, limits, listing.query).then(({ decision, page }) => {
-        const admission = admitted(decision)
-        return page === undefined ? admission : { ...admission, prefetched: { input: listing.input, result: listing.answer(page) } }
-      }, unknown)
-    })
-  }
   const decision = parts.rateLimiter.take(bucket, limits)
   return decision instanceof Promise ? decision.then(admitted, unknownQuota(headers, limits, parts.clock.now())) : admitted(decision)
 }

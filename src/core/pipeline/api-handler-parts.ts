@@ -25,7 +25,5 @@ export interface ApiHandlerParts {
   requestLog: Pick<RequestLog, 'record'>
   /** Waits for the store to be seeded (or re-seeded after `reset()`). */
   ready: () => Promise<void>
-  /** False while this process seeds or resets the store: reads must then wait for `ready`. */
-  storeSettled: () => boolean
   onUnexpectedError: (error: unknown) => void
 }

@@ -1,25 +1,6 @@
 import type { Limits } from '../auth/plans.js'
-import { type Bucket, DAY_MS, describeBucket, MINUTE_MS, type QuotaState, type RateDecision } from './describe-bucket.js'
-
-export type { QuotaState, QuotaWindow, RateDecision } from './describe-bucket.js'
-
-/**
- * A change to a key's quota (`sandbox.quota.set(key, change)`): what the next response's
- * `X-RateLimit-Remaining` says (`remaining`: the minute window, with the day keeping at least as
- * much, D13), what is left in one window, and a ban to start (`true` for `banSeconds`, or a number
- * of seconds) or lift (`false`). Values are capped by each window's limit.
- *
- * @example
- * sandbox.quota.set('sandbox-free-key', { remaining: 0 })     // the next request is a 429 for the rest of the minute
- * sandbox.quota.set('sandbox-free-key', { dayRemaining: 5 })  // five left today
- * sandbox.quota.set('sandbox-free-key', { banned: 120 })      // banned for two minutes
- */
-export interface QuotaChange {
-  remaining?: number
-  minuteRemaining?: number
-  dayRemaining?: number
-  banned?: boolean | number
-}
+import type { QuotaChange, QuotaState, RateDecision } from '../state/rate-limit-backend.js'
+import { type Bucket, DAY_MS, describeBucket, MINUTE_MS } from './describe-bucket.js'
 
 export interface RateLimiterOptions {
   now: () => number
@@ -35,10 +16,29 @@ export interface RateLimiterOptions {
  */
 export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOptions) {
   const buckets = new Map<string, Bucket>()
+  // The minute in which idle buckets were last evicted (see evictIdle).
+  let sweptMinute: number | undefined
+
+  /**
+   * Forgets every bucket that is equivalent to no bucket: its minute and day counts belong to
+   * windows that are over (or are zero), no ban is in force, and its refusals were counted in a
+   * window that is over. Without it every client address ever seen (D16) would stay in memory.
+   * Run once per minute of the limiter's clock, on the first decision of that minute.
+   */
+  function evictIdle(t: number, minuteStart: number, dayStart: number): void {
+    sweptMinute = minuteStart
+    for (const [id, bucket] of buckets) {
+      const minuteIdle = bucket.minuteStart !== minuteStart || bucket.minuteUsed === 0
+      const dayIdle = bucket.dayStart !== dayStart || bucket.dayUsed === 0
+      const refusalsIdle = bucket.refused === 0 || (bucket.refusedWindowStart !== minuteStart && bucket.refusedWindowStart !== dayStart)
+      if (minuteIdle && dayIdle && refusalsIdle && bucket.bannedUntil <= t) buckets.delete(id)
+    }
+  }
 
   function current(id: string, t: number): Bucket {
     const minuteStart = t - (t % MINUTE_MS)
     const dayStart = t - (t % DAY_MS)
+    if (sweptMinute !== minuteStart) evictIdle(t, minuteStart, dayStart)
     let bucket = buckets.get(id)
     if (bucket === undefined) {
       bucket = { minuteStart, minuteUsed: 0, dayStart, dayUsed: 0, refusedWindowStart: minuteStart, refused: 0, bannedUntil: 0 }
@@ -132,6 +132,8 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     arrange,
     /** Forgets every counter and ban. */
     clear: () => buckets.clear(),
+    /** How many buckets are held: idle ones are forgotten once a minute. */
+    size: () => buckets.size,
   }
 }
 

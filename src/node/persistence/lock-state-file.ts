@@ -1,4 +1,5 @@
-import { readFile, rm, writeFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import lockfile from 'proper-lockfile'
 import { ConfigError } from '../../core/errors/config-error.js'
@@ -6,6 +7,7 @@ import { ConfigError } from '../../core/errors/config-error.js'
 // A holder keeps refreshing its lock; a lock not refreshed for this long belongs to a
 // process that died (kill -9, a crash, a lost machine) and is taken over (docs/running-for-a-team.md#one-writer-per-state-file).
 const STALE_MS = 3_000
+const UPDATE_MS = 1_000
 const RETRY_MS = 250
 
 /** Who holds a state file, written beside its lock so a second process can name it. */
@@ -30,7 +32,7 @@ export async function lockStateFile(path: string, onCompromised: (error: Error) 
   const deadline = Date.now() + STALE_MS + 4 * RETRY_MS
   for (;;) {
     try {
-      const release = await lockfile.lock(path, { realpath: false, stale: STALE_MS, update: 1_000, retries: 0, onCompromised })
+      const release = await lockfile.lock(path, { realpath: false, stale: STALE_MS, update: UPDATE_MS, retries: 0, onCompromised })
       await writeFile(ownerPath, `${JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner)}\n`)
       return async () => {
         await rm(ownerPath, { force: true })
@@ -40,8 +42,9 @@ export async function lockStateFile(path: string, onCompromised: (error: Error) 
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'ELOCKED') throw new ConfigError(`cannot lock state file ${path}: ${code ?? String(error)}`)
       const owner = await readOwner(ownerPath)
-      // A live holder is named at once; a dead one's lock is waited out until it is stale.
-      if ((owner !== undefined && isAlive(owner)) || Date.now() > deadline) {
+      // A live holder that keeps its lock fresh is named at once; a lock whose holder is dead, or
+      // has stopped refreshing it, is about to go stale and is waited out.
+      if ((owner !== undefined && isAlive(owner) && (await isRefreshed(path))) || Date.now() > deadline) {
         const holder = owner === undefined ? 'another process' : `pid ${owner.pid}${owner.host === hostname() ? '' : ` on ${owner.host}`}`
         throw new ConfigError(`state file ${path} is in use by ${holder}; stop it first, or start with another --state file`)
       }
@@ -59,13 +62,36 @@ async function readOwner(ownerPath: string): Promise<Owner | undefined> {
   }
 }
 
-/** Whether the owner is a live process other than this one (a restarted container may reuse its pid). */
+/**
+ * Whether the owner is a live process other than this one (a restarted container may reuse its
+ * pid). A zombie (killed, not yet reaped by its parent) still answers `kill(pid, 0)` but holds
+ * nothing: where /proc exists its state says so.
+ */
 function isAlive({ pid, host }: Owner): boolean {
   if (host !== hostname() || pid === process.pid) return false
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  return !isZombie(pid)
+}
+
+/** Whether /proc says `pid` is a zombie: the state field follows the command name, which is in parentheses and may hold any character. */
+function isZombie(pid: number): boolean {
+  try {
+    const line = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return line.slice(line.lastIndexOf(')') + 2).startsWith('Z')
+  } catch {
+    return false
+  }
+}
+
+/** Whether the lock was refreshed lately, as its holder does every UPDATE_MS: one that was not is going stale. */
+async function isRefreshed(path: string): Promise<boolean> {
+  try {
+    return Date.now() - (await stat(`${path}.lock`)).mtimeMs < 2 * UPDATE_MS
+  } catch {
+    return false
   }
 }

@@ -1,6 +1,8 @@
-import { chown, open, readFile, rename, stat, unlink } from 'node:fs/promises'
+import { chown, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ConfigError } from '../../core/errors/config-error.js'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { HttpError } from '../../core/errors/http-error.js'
 import type { PetStorage } from '../../core/store/create-pet-store.js'
 import type { Pet } from '../../core/store/pet.js'
 import { lockStateFile } from './lock-state-file.js'
@@ -44,6 +46,11 @@ interface Pending {
  * leaves at most an incomplete last line, whose change was never acknowledged: it is dropped on
  * the next start, which says so. A file that is corrupt in any other way, or read-only, stops
  * start-up with a ConfigError and is not touched.
+ *
+ * A failed append (a full disk, an I/O error) is cut back to the last whole line before anything
+ * else is written, so the next line never lands on a partial one; the changes of that write are
+ * refused with 503 and `notReady` says so (`/readyz` 503) until a write succeeds again
+ * (docs/decisions.md, "a full disk under --state").
  */
 export async function openStateFile(path: string, { seed, pets, onLockLost = rethrow }: StateFileOptions): Promise<StateFile> {
   const release = await lockStateFile(path, onLockLost)
@@ -92,12 +99,21 @@ async function openLocked(path: string, seed: number, pets: number, release: () 
 
   const header: StateHeader = { petstoreSandboxState: 1, seed, pets }
   const lines = [header, ...replaced.map((pet) => ({ put: pet })), ...restored.map((pet) => ({ created: pet }))]
+  const contents = lines.map((line) => `${JSON.stringify(line)}\n`).join('')
   try {
-    await replaceAtomically(path, lines.map((line) => `${JSON.stringify(line)}\n`).join(''), existing)
+    await replaceAtomically(path, contents, existing)
   } catch (error) {
     throw new ConfigError(`cannot write state file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
   }
   const handle = await open(path, 'a')
+  // Bytes of whole lines in the file: a failed append is cut back to this length.
+  let length = Buffer.byteLength(contents)
+  // Why the last write failed (an error code such as ENOSPC), until one succeeds again.
+  let failure: string | undefined
+  // A write that failed and could not be cut back leaves a partial line: nothing more is written.
+  let torn = false
+  // Whether a probe of the disk is under way (see probe()).
+  let probing = false
 
   let pending: Pending[] = []
   let flushing: Promise<void> | undefined
@@ -106,15 +122,43 @@ async function openLocked(path: string, seed: number, pets: number, release: () 
     while (pending.length > 0) {
       const batch = pending
       pending = []
+      const text = batch.map((entry) => entry.line).join('')
+      if (torn) {
+        for (const entry of batch) entry.reject(unwritable(failure ?? 'EIO', true))
+        continue
+      }
       try {
-        await handle.appendFile(batch.map((entry) => entry.line).join(''))
+        await handle.appendFile(text)
         await handle.datasync()
+        length += Buffer.byteLength(text)
+        failure = undefined
         for (const entry of batch) entry.resolve()
       } catch (error) {
-        for (const entry of batch) entry.reject(error)
+        failure = (error as NodeJS.ErrnoException).code ?? 'EIO'
+        await handle.truncate(length).catch(() => (torn = true))
+        const refusal = unwritable(failure, torn)
+        for (const entry of batch) entry.reject(refusal)
       }
     }
     flushing = undefined
+  }
+
+  /**
+   * Whether the disk takes writes again, tried with a page of bytes beside the journal (never in
+   * it): the readiness check starts it, one try at a time, so `/readyz` recovers once space is
+   * freed even when no create arrives.
+   */
+  async function probe(): Promise<void> {
+    const probePath = `${path}.${process.pid}.probe`
+    try {
+      await writeFile(probePath, Buffer.alloc(4096), { flush: true })
+      failure = undefined
+    } catch {
+      // Still unwritable: the next readiness check tries again.
+    } finally {
+      await unlink(probePath).catch(() => undefined)
+      probing = false
+    }
   }
 
   return {
@@ -128,12 +172,29 @@ async function openLocked(path: string, seed: number, pets: number, release: () 
         flushing ??= flush()
       })
     },
+    notReady() {
+      if (torn) return `the --state file could not be written (${failure}) nor cut back to its last whole line; restart the sandbox`
+      if (failure === undefined) return undefined
+      if (!probing) {
+        probing = true
+        void probe()
+      }
+      return `the --state file cannot be written (${failure})`
+    },
     async close() {
       await flushing
       await handle.close()
       await release()
     },
   }
+}
+
+/** The refusal of a change that could not be made durable: the disk's trouble, not the client's. */
+function unwritable(code: string, torn: boolean): HttpError {
+  const next = torn ? 'the sandbox must be restarted' : 'retry once the disk has room again'
+  return new HttpError(503, ErrorCode.serviceUnavailable, `The sandbox cannot write its --state file (${code}); nothing was stored; ${next}`, {
+    'retry-after': '1',
+  })
 }
 
 /**

@@ -1,10 +1,10 @@
 import { type Command, Option } from 'commander'
 import type { ProgramIo } from '../options/program-io.js'
-import { integerIn, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
+import { integerIn, parseBaseUrl, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { parseBaseUrl } from '../verify/parse-base-url.js'
 import type { ProxyLogFormat } from './create-proxy-logger.js'
 import type { RunningProxy } from './start-proxy.js'
+import { watchParent } from '../server/watch-parent.js'
 
 interface ProxyCommandOptions {
   upstream: string
@@ -59,6 +59,10 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
       }
       io.onSignal('SIGINT', shutdown)
       io.onSignal('SIGTERM', shutdown)
+      // As for `start`: under npx, the parent going away is the stop (docs/cli.md#stopping).
+      watchParent(() => {
+        if (!closing) shutdown()
+      })
       try {
         // Loaded when proxy runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
         const [{ loadKeysFile }, { createSandbox }, { createProxyLogger }, { startProxy }, { createPagesListener }] = await Promise.all([

@@ -1,15 +1,12 @@
 import type { IncomingMessage } from 'node:http'
 
-/** The most body the proxy buffers before forwarding; the sandbox itself refuses bodies far smaller. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024
-
-/** The whole request body, or undefined when it is larger than MAX_BODY_BYTES. */
-export async function readIncoming(incoming: IncomingMessage): Promise<Buffer | undefined> {
+/** The whole request body, or undefined once it is larger than `maxBytes` (the rest is left unread). */
+export async function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of incoming as AsyncIterable<Buffer>) {
     size += chunk.length
-    if (size > MAX_BODY_BYTES) return undefined
+    if (size > maxBytes) return undefined
     chunks.push(chunk)
   }
   return Buffer.concat(chunks)

@@ -1,8 +1,7 @@
 import type { Limits } from '../../core/auth/plans.js'
 import { type Bucket, describeBucket } from '../../core/rate-limit/describe-bucket.js'
-import type { QuotaChange, RateDecision } from '../../core/rate-limit/create-rate-limiter.js'
+import type { QuotaChange, RateDecision } from '../../core/state/rate-limit-backend.js'
 import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
-import { JsonText } from '../../core/http/json-text.js'
 import type { RedisKeys } from './redis-keys.js'
 import type { RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
@@ -36,11 +35,11 @@ export interface RedisRateLimitsOptions {
  * key's quota is exact across every process sharing it, bursts included (docs/decisions.md#d21).
  * The headers are worded by the same code as in memory (describeBucket).
  */
-export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimitBackend {
+export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimitBackend<'later'> {
   const { scripts, keys, source, banAfter, banSeconds } = options
   const banMs = Math.round(banSeconds * 1000)
 
-  type Decided = { outcome: number; t: number; bucket: Bucket; news: SharedNews; page?: string | undefined }
+  type Decided = { outcome: number; t: number; bucket: Bucket; news: SharedNews }
 
   async function run(script: () => Promise<unknown>, read: (reply: unknown) => Decided): Promise<Decided> {
     try {
@@ -74,32 +73,6 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
       const { outcome, t, bucket } = await quota('take', id, limits)
       return decide(outcome, bucket, limits, t)
     },
-    async takeThenList(id, limits, { status, limit }) {
-      const { outcome, t, bucket, page } = await run(
-        () =>
-          scripts.quotaThenList(
-            keys.meta,
-            keys.prefix,
-            id,
-            limits.perMinute,
-            limits.perDay,
-            source(),
-            banAfter,
-            banMs,
-            'take',
-            options.knownFaultsVersion(),
-            '',
-            '',
-            '',
-            '',
-            status ?? '',
-            limit,
-          ),
-        (reply) => fromText(reply as string),
-      )
-      // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
-      return { decision: decide(outcome, bucket, limits, t), page: outcome === 0 && page !== undefined ? new JsonText(page) : undefined }
-    },
     async peek(id, limits) {
       const { t, bucket } = await quota('peek', id, limits)
       return describeBucket.peek(bucket, limits, t)
@@ -116,7 +89,7 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
       return describeBucket.quota(bucket, limits, t)
     },
     // A reset switches the generation the buckets are named after: nothing to clear here.
-    clear: () => undefined,
+    clear: async () => undefined,
   }
 }
 
@@ -144,19 +117,4 @@ function decided([
 /** The quota script's reply: its 13 fields. */
 function fromFields(reply: unknown) {
   return decided(reply as Fields)
-}
-
-/** `quotaThenList`'s one text: 13 fields, each ended by a newline, then the page's JSON ('' when refused). */
-function fromText(text: string) {
-  const fields: string[] = []
-  let start = 0
-  for (let i = 0; i < 13; i++) {
-    const end = text.indexOf('\n', start)
-    fields.push(text.slice(start, end))
-    start = end + 1
-  }
-  const numbers = fields.slice(0, 9).map(Number)
-  const [offset = '0', faultsVersion = '0', faults = '', generation = ''] = fields.slice(9)
-  const page = text.slice(start)
-  return { ...decided([...numbers, offset, faultsVersion, faults === '' ? null : faults, generation] as Fields), page: page === '' ? undefined : page }
 }
