@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { type AddressInfo, connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { adminContractViolations } from '../support/admin-contract.js'
 import { contractViolations } from '../support/contract.js'
@@ -102,13 +102,60 @@ describe.each(['start', 'proxy'] as const)('%s, on the one server', (command) =>
     await expectRefusal(command, `${served.url}/pets`, 'GET', answer, 400, /exactly one Host header/)
   })
 
-  it('cuts a client that sends its head too slowly with a 408 Error body, as configured for start', async () => {
-    const served = await cli(command)
+  it('cuts a client that sends its head too slowly with a 408 Error body', async () => {
+    const served = await cli(command, ['--headers-timeout', '1000'])
     const origin = new URL(served.url).origin
-    // Only a request line, then nothing: the head never completes within the 10 s default.
-    const answer = await rawExchange(served.url, 'GET /v1/pets HTTP/1.1\r\n', { timeoutMs: 20_000 })
+    // Only a request line, then nothing: the head never completes.
+    const answer = await rawExchange(served.url, 'GET /v1/pets HTTP/1.1\r\n', { timeoutMs: 10_000 })
     await expectRefusal(command, `${origin}/`, 'GET', answer, 408, /not received in time/)
+  })
+
+  it('cuts a client that sends its body too slowly, and nothing is stored or forwarded', async () => {
+    const backend = await upstream()
+    const served = await cli(command, ['--headers-timeout', '1000', '--request-timeout', '1500', ...(command === 'proxy' ? ['--upstream', backend.url] : [])])
+    const { hostname, port } = new URL(served.url)
+    const socket = connect(Number(port), hostname)
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+    socket.on('error', () => {})
+    let open = true
+    void closed.then(() => (open = false))
+    const body = JSON.stringify({ name: 'Slow', categoryId: 1, pad: 'p'.repeat(600) })
+    socket.write(
+      `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${UPSTREAM_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    )
+    let sent = 0
+    while (open && sent < body.length) {
+      socket.write(body[sent]!)
+      sent++
+      await sleep(20)
+    }
+    await closed
+    expect(sent).toBeLessThan(body.length)
+    expect(backend.received).toEqual([])
+    if (command === 'start') {
+      const listed = await fetch(`${served.url}/pets?limit=100`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+      contract.check('GET', listed.url, listed.clone())
+      expect(await listed.json()).toHaveLength(50)
+    }
   }, 30_000)
+})
+
+it('names the quota of the address in a refusal under start, spending none of it', async () => {
+  const served = await cli('start')
+  const origin = new URL(served.url).origin
+  const keyless = () => rawExchange(served.url, 'GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', { localAddress: '127.0.0.77' })
+  const first = await keyless()
+  expect(first?.status).toBe(401)
+  expect(await contractViolations('GET', `${served.url}/pets`, toFetchResponse(first!))).toEqual([])
+  const left = Number(first!.headers.get('x-ratelimit-remaining'))
+  const refused = await rawExchange(served.url, 'GARBAGE\r\n\r\n', { localAddress: '127.0.0.77' })
+  await expectRefusal('start', `${origin}/`, 'GET', refused, 400, /not valid HTTP/)
+  expect(Number(refused!.headers.get('x-ratelimit-remaining'))).toBe(left)
+  const elsewhere = await rawExchange(served.url, 'GARBAGE\r\n\r\n', { localAddress: '127.0.0.78' })
+  expect(Number(elsewhere!.headers.get('x-ratelimit-remaining'))).toBe(Number(elsewhere!.headers.get('x-ratelimit-limit')))
+  const second = await keyless()
+  expect(await contractViolations('GET', `${served.url}/pets`, toFetchResponse(second!))).toEqual([])
+  expect(Number(second!.headers.get('x-ratelimit-remaining'))).toBe(left - 1)
 })
 
 /** An upstream of fixed behaviour, on raw node:http, that records what it was sent. */
@@ -179,6 +226,28 @@ describe('proxy, forwarding', () => {
     },
     60_000,
   )
+
+  it('refuses a chunked request body over 16 MiB with 413, forwarding none of it', async () => {
+    const backend = await upstream()
+    const proxy = await cli('proxy', ['--upstream', backend.url])
+    const chunk = Buffer.alloc(1024 * 1024, 0x20)
+    const framed = Buffer.concat(Array.from({ length: 17 }, () => Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])))
+    const answer = await rawExchange(
+      proxy.url,
+      Buffer.concat([
+        Buffer.from(
+          `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${UPSTREAM_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        ),
+        framed,
+        Buffer.from('0\r\n\r\n'),
+      ]),
+      { timeoutMs: 20_000 },
+    )
+    expect(answer?.status).toBe(413)
+    expect(JSON.parse(answer!.body.toString())).toMatchObject({ code: 'payload_too_large', status: 413 })
+    expectOnlyRateLimitHeadersMissing(await contractViolations('POST', `${proxy.url}/pets`, toFetchResponse(answer!)))
+    expect(backend.received).toEqual([])
+  }, 30_000)
 
   it('drops the headers the Connection header names, both ways', async () => {
     const backend = await rawUpstream((_request, response) => {

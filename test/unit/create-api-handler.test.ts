@@ -32,6 +32,7 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     clock,
     faults: createFaultInjector({ faults: resolveFaults({}, 1, ['listPets']) }),
     requestLog: createRequestLog(10),
+    storeSettled: () => true,
     ready: () => Promise.resolve(),
     onUnexpectedError,
   })

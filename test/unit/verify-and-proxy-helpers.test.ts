@@ -7,7 +7,7 @@ import { fallsBackOn } from '../../src/node/proxy/falls-back-on.js'
 import { upstreamHeaders } from '../../src/node/proxy/upstream-headers.js'
 import { checkHeaders, type Exchange, retryAfterSeconds } from '../../src/node/verify/create-exchange-checker.js'
 import { formatHtmlReport, formatJunitReport } from '../../src/node/verify/format-report.js'
-import type { VerifyReport } from '../../src/node/verify/report.js'
+import { diagnose, type VerifyReport } from '../../src/node/verify/report.js'
 
 const router = createRouter(openapiDocument)
 const operation = (method: string, path: string) => {
@@ -137,4 +137,24 @@ it('reads Retry-After in seconds or as an HTTP-date', () => {
   expect(retryAfterSeconds('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0)
   expect(retryAfterSeconds('soon', now)).toBeUndefined()
   expect(retryAfterSeconds(undefined, now)).toBeUndefined()
+})
+
+it('diagnoses errors in another format, naming problem+json, and a base path without /v1', () => {
+  const problem: Exchange = {
+    ...getPetAnswer('https://staging.example/api/pets?limit=0', { 'content-type': 'application/problem+json' }),
+    path: '/pets',
+    query: new URLSearchParams('limit=0'),
+    status: 422,
+    bodyText: '{"type":"about:blank","title":"Unprocessable Entity","status":422}',
+  }
+  expect(diagnose([problem], { baseUrl: 'https://staging.example/api', spentQuota: false })).toEqual([
+    "a different base path: /api, where both of the spec's addresses end with /v1 (§1, §9)",
+    "validation errors in another format: 422 answered as application/problem+json (RFC 9457), not the spec's Error body (§7)",
+  ])
+  expect(
+    diagnose([{ ...problem, headers: { ...problem.headers, 'content-type': 'application/json' } }], {
+      baseUrl: 'https://staging.example/v1',
+      spentQuota: false,
+    }),
+  ).toEqual([])
 })

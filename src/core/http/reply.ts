@@ -9,6 +9,6 @@
 export interface Reply {
   status: number
   headers: Headers
-  /** The JSON value of the body; `undefined` for a reply without a body. */
+  /** The JSON value of the body, or its text (`JsonText`); `undefined` for a reply without a body. */
   body?: unknown
 }

@@ -1,22 +1,31 @@
-import type { PetRepository } from '../state/pet-repository.js'
+import type { JsonText } from '../http/json-text.js'
+import type { ListQuery, PetRepository } from '../state/pet-repository.js'
 import type { Pet, PetStatus } from '../store/pet.js'
-import type { Operation } from './operation.js'
+import type { Operation, OperationInput, OperationResult } from './operation.js'
 
 const DEFAULT_LIMIT = 20
-
-const listed = (pets: Pet[]) => ({ status: 200, body: pets })
 
 /** `GET /pets`: the first `limit` pets (default 20) in ascending id order, optionally by status. */
 export function listPets(store: PetRepository): Operation {
   return {
-    handle({ query }) {
-      // Validation has run: limit is an integer in 1..100 and status a PetStatus, when present.
-      const limit = first(query.limit)
-      const status = first(query.status) as PetStatus | undefined
-      const pets = store.list({ limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), status })
+    handle(input) {
+      const pets = store.list(listQuery(input))
       return pets instanceof Promise ? pets.then(listed) : listed(pets)
     },
   }
+}
+
+/** The page a valid listing asks for. */
+export function listQuery({ query }: OperationInput): ListQuery {
+  // Validation has run: limit is an integer in 1..100 and status a PetStatus, when present.
+  const limit = first(query.limit)
+  const status = first(query.status) as PetStatus | undefined
+  return { limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), status }
+}
+
+/** The answer of a listing: the page, as pets or as their JSON text read with the decision (plan-listing.ts). */
+export function listed(pets: Pet[] | JsonText): OperationResult {
+  return { status: 200, body: pets }
 }
 
 /** The first of a parameter's values, as `URLSearchParams.get` reads a repeated one. */

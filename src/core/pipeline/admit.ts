@@ -6,20 +6,31 @@ import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
 import type { Deprecation } from '../http/create-deprecations.js'
+import { JsonText } from '../http/json-text.js'
 import type { Reply } from '../http/reply.js'
+import { listed } from '../operations/list-pets.js'
 import type { RateDecision } from '../state/rate-limit-backend.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { Admission } from './admission.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
+import type { PlannedListing } from './plan-listing.js'
 import { withHead } from './with-head.js'
 
 /**
  * The first step of every request: CORS and deprecation headers, the rate limit (per key, or per
  * client address without a valid key, D16), then the API's scope and the key (D17). Every answer
  * from here on carries the rate-limit headers. A preflight is answered here, without a key and
- * without spending quota.
+ * without spending quota. With a `listing` planned ahead, a shared state reads its page with the
+ * decision (plan-listing.ts).
  */
-export function admit(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): MaybePromise<Admission | Reply> {
+export function admit(
+  parts: ApiHandlerParts,
+  request: Request,
+  url: URL,
+  method: string,
+  headers: Headers,
+  listing?: PlannedListing,
+): MaybePromise<Admission | Reply> {
   parts.cors.apply(request, headers)
   const apiPath = parts.scope.apiPath(url)
   const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
@@ -46,10 +57,17 @@ export function admit(parts: ApiHandlerParts, request: Request, url: URL, method
   }
 
   // The in-memory limiter decides at once, and that path stays free of promises; a shared one
-  // answers in one round trip.
+  // answers in one round trip, which for a planned listing also reads its page.
   const admitted = (decided: RateDecision) => afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
+  const unknown = () => unknownQuota(headers, limits, parts.clock.now())
+  if (listing !== undefined && apiKey !== undefined && parts.rateLimiter.takeThenList !== undefined) {
+    return parts.rateLimiter.takeThenList(bucket, limits, listing.query).then(({ decision, page }) => {
+      const admission = admitted(decision)
+      return page === undefined ? admission : { ...admission, listed: { input: listing.input, result: listed(new JsonText(page)) } }
+    }, unknown())
+  }
   const decision = parts.rateLimiter.take(bucket, limits)
-  return decision instanceof Promise ? decision.then(admitted, unknownQuota(headers, limits, parts.clock.now())) : admitted(decision)
+  return decision instanceof Promise ? decision.then(admitted, unknown()) : admitted(decision)
 }
 
 function afterDecision(

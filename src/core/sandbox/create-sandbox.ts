@@ -19,7 +19,7 @@ import { createProbeHandler } from '../probes/create-probe-handler.js'
 import { createReadiness } from '../probes/create-readiness.js'
 import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
 import type { Timing } from '../state/maybe-promise.js'
-import type { QuotaChange } from '../state/rate-limit-backend.js'
+import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
 import { assertPet } from '../store/assert-pet.js'
 import { seedPets } from '../store/seed-pets.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
@@ -75,6 +75,8 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
   const keyRing = apiKeys.ring
   const creates = createPet(store, resolved.defaultStatus)
 
+  // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
+  let filling = 0
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
     operations: { listPets: listPets(store), createPet: creates, getPet: getPet(store) },
@@ -87,13 +89,12 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     faults,
     requestLog,
     ready: store.ready,
+    storeSettled: () => filling === 0,
     onUnexpectedError: resolved.onUnexpectedError,
   }
   const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
 
-  // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
-  let filling = 0
   const tracked = (work: Promise<void>): Promise<void> => {
     filling++
     return work.finally(() => filling--)
@@ -151,7 +152,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     quota: {
       get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
       set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
-      ofAddress: (address: string) => rateLimiter.inspect(`address:${address}`, PLANS.free),
+      ofAddress: async (address: string): Promise<QuotaState> => await rateLimiter.inspect(`address:${address}`, PLANS.free),
     },
     faults: {
       get: faults.config,

@@ -209,7 +209,7 @@ export interface SandboxQuota<Of extends Timing = 'now'> {
    * Where a client address stands when it sends no valid key (D16): what the HTTP server names
    * in a refusal it gives before the request can be read. Counts no request.
    */
-  ofAddress(address: string): Answer<QuotaState, Of>
+  ofAddress(address: string): Promise<QuotaState>
 }
 
 /**

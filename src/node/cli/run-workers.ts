@@ -13,6 +13,11 @@ export function runWorkers(
   count: number,
   io: { stderr: (line: string) => void; onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => void },
 ): Promise<void> {
+  // Each worker accepts its own connections. Under node's default round robin the primary accepts
+  // them and hands each to a worker: one handed to a worker killed meanwhile (kill -9) is never
+  // closed by the primary, and its client hangs (docs/running-for-a-team.md#several-replicas-one-redis).
+  // Accepted by the worker itself, a connection dies with it, and the client sees it closed.
+  cluster.schedulingPolicy = cluster.SCHED_NONE
   let stopping = false
   const listened = new Set<number>()
   const fork = (): Worker => {

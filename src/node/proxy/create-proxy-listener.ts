@@ -159,7 +159,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
             new HttpError(
               504,
               ErrorCode.upstreamOutcomeUnknown,
-              `The upstream received this ${method} but ${what}: it may have stored it; check before sending it again.`,
+              `This ${method} was sent to the upstream, which ${what}: it may have stored it; check before sending it again.`,
             ),
           )
         }

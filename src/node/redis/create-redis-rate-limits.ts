@@ -39,7 +39,7 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
   const { scripts, keys, source, banAfter, banSeconds } = options
   const banMs = Math.round(banSeconds * 1000)
 
-  type Decided = { outcome: number; t: number; bucket: Bucket; news: SharedNews }
+  type Decided = { outcome: number; t: number; bucket: Bucket; news: SharedNews; page?: string | undefined }
 
   async function run(script: () => Promise<unknown>, read: (reply: unknown) => Decided): Promise<Decided> {
     try {
@@ -72,6 +72,32 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
     async take(id, limits) {
       const { outcome, t, bucket } = await quota('take', id, limits)
       return decide(outcome, bucket, limits, t)
+    },
+    async takeThenList(id, limits, { status, limit }) {
+      const { outcome, t, bucket, page } = await run(
+        () =>
+          scripts.quotaThenList(
+            keys.meta,
+            keys.prefix,
+            id,
+            limits.perMinute,
+            limits.perDay,
+            source(),
+            banAfter,
+            banMs,
+            'take',
+            options.knownFaultsVersion(),
+            '',
+            '',
+            '',
+            '',
+            status ?? '',
+            limit,
+          ),
+        (reply) => fromText(reply as string),
+      )
+      // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
+      return { decision: decide(outcome, bucket, limits, t), page: outcome === 0 ? page : undefined }
     },
     async peek(id, limits) {
       const { t, bucket } = await quota('peek', id, limits)
@@ -117,4 +143,19 @@ function decided([
 /** The quota script's reply: its 13 fields. */
 function fromFields(reply: unknown) {
   return decided(reply as Fields)
+}
+
+/** `quotaThenList`'s one text: 13 fields, each ended by a newline, then the page's JSON ('' when refused). */
+function fromText(text: string) {
+  const fields: string[] = []
+  let start = 0
+  for (let i = 0; i < 13; i++) {
+    const end = text.indexOf('\n', start)
+    fields.push(text.slice(start, end))
+    start = end + 1
+  }
+  const numbers = fields.slice(0, 9).map(Number)
+  const [offset = '0', faultsVersion = '0', faults = '', generation = ''] = fields.slice(9)
+  const page = text.slice(start)
+  return { ...decided([...numbers, offset, faultsVersion, faults === '' ? null : faults, generation] as Fields), page: page === '' ? undefined : page }
 }

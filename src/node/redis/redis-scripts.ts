@@ -1,4 +1,7 @@
-/** The rate-limit decision (D12, D15) of the `quota` script: it leaves the answer in `reply`. */
+/**
+ * The rate-limit decision (D12, D15), shared by `quota` and `quotaThenList`: it leaves the answer
+ * in `reply`, and `outcome` and the generation `m[1]` for what follows.
+ */
 const DECIDE = `local m = redis.call('HMGET', KEYS[1], 'gen', 'offset', 'fv', 'faults')
 if not m[1] then return -1 end
 local offset = m[2] or '0'
@@ -84,6 +87,26 @@ export const REDIS_SCRIPTS = {
    * generation in force.
    */
   quota: `${DECIDE}return reply
+`,
+
+  /**
+   * `quota` in mode 'take' (ARGV 1 to 9 as there, 10 to 13 ''), then, only when the request is
+   * allowed, the JSON of the first ARGV[15] pets, by status ARGV[14] or all, as `listPets` reads
+   * them: one round trip for a listing instead of two. Answers one text, cheaper to send and to
+   * decode than a nested reply: `quota`'s 13 fields, each followed by a newline (the faults '' when
+   * not sent; JSON text has no raw newline), then the page as a JSON array ('' when refused).
+   */
+  quotaThenList: `${DECIDE}local page = ''
+if outcome == 0 then
+  local ids = ARGV[1] .. 'ids:' .. m[1]
+  if ARGV[14] ~= '' then ids = ids .. ':' .. ARGV[14] end
+  local found = redis.call('ZRANGE', ids, 0, tonumber(ARGV[15]) - 1)
+  page = '[]'
+  if #found > 0 then page = '[' .. table.concat(redis.call('HMGET', ARGV[1] .. 'pets:' .. m[1], unpack(found)), ',') .. ']' end
+end
+for i = 1, 9 do reply[i] = string.format('%.0f', reply[i]) end
+if not reply[12] then reply[12] = '' end
+return table.concat(reply, '\\n') .. '\\n' .. page
 `,
 
   /** The JSON of the first ARGV[3] pets, by status ARGV[2] or all, in id order. */

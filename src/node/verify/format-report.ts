@@ -115,6 +115,7 @@ table { border-collapse: collapse; width: 100%; margin: 1.5rem 0; }
 caption { text-align: left; font-weight: 600; margin-bottom: .5rem; }
 th, td { border: 1px solid #ccc; padding: .4rem .6rem; text-align: left; vertical-align: top; }
 code { overflow-wrap: anywhere; }
+td:nth-child(2) code { white-space: nowrap; }
 dl { margin: .5rem 0 0; display: grid; grid-template-columns: max-content 1fr; gap: .1rem .6rem; }
 dt { font-weight: 600; } dd { margin: 0; }
 .passed td:first-child { color: #176117; } .failed td:first-child { color: #a11313; font-weight: 600; }
