@@ -5,11 +5,12 @@
 // build in turn, the order rotating from round to round, so the machine's load hits every side
 // alike; figures are medians of the rounds, ratios the medians of the per-round ratios.
 //
-//   node bench/ab.mjs --figure=http [--rounds=5] [--seconds=5] [--redis] a=/path/a b=/path/b
+//   node bench/ab.mjs --figure=http [--rounds=5] [--seconds=5] [--redis] [--rate=<req/s>] a=/path/a b=/path/b
 //
 // Figures:
 // - http: GET /v1/pets?limit=20 through the CLI, autocannon, 50 connections: req/s and server
-//   CPU µs per request (`--redis`: every build on its own prefix of one local redis-server);
+//   CPU µs per request (`--redis`: every build on its own prefix of one local redis-server;
+//   `--rate`: that many requests a second in all, rather than as many as the server answers);
 // - startup: spawn of `start` (50 pets) to its first 200, in ms;
 // - cli-memory: RSS of `start --pets 100000` one second after its first 200;
 // - library-memory: RSS of a process that creates a sandbox with 100000 pets, right after
@@ -27,6 +28,8 @@ const figure = option('figure', 'http')
 const rounds = Number(option('rounds', '5'))
 const seconds = Number(option('seconds', '5'))
 const useRedis = process.argv.includes('--redis')
+// A fixed request rate instead of saturation: then the CPU time per request is the figure.
+const rate = option('rate', undefined)
 const builds = process.argv
   .slice(2)
   .filter((arg) => !arg.startsWith('--'))
@@ -52,7 +55,13 @@ async function startCli(build, args = []) {
 
 async function loadOnce(origin, pid, duration) {
   const before = cpuMs(pid)
-  const result = await autocannon({ url: `${origin}${LIST}`, connections: 50, duration, headers: { authorization: AUTHORIZATION } })
+  const result = await autocannon({
+    url: `${origin}${LIST}`,
+    connections: 50,
+    duration,
+    headers: { authorization: AUTHORIZATION },
+    ...(rate === undefined ? {} : { overallRate: Number(rate) }),
+  })
   const bad = result.non2xx + result.errors + result.timeouts
   if (bad > 0) throw new Error(`${origin}: ${bad} of ${result.requests.total} requests were not answered 2xx`)
   const cpu = cpuMs(pid) - before
@@ -146,7 +155,7 @@ const summary = builds.map(({ name }) => ({
   rounds: results[name].map((r) => Number(r.value.toFixed(1))),
 }))
 const lines = [
-  `figure ${figure}${useRedis ? ' on Redis' : ''}, ${rounds} interleaved rounds${figure === 'http' ? ` of ${seconds} s` : ''}, load average (1 min) ${loads.join(', ')}`,
+  `figure ${figure}${useRedis ? ' on Redis' : ''}${rate === undefined ? '' : ` at ${rate} req/s`}, ${rounds} interleaved rounds${figure === 'http' ? ` of ${seconds} s` : ''}, load average (1 min) ${loads.join(', ')}`,
   `| build | median ${unit} | / ${reference} (median of per-round ratios) |${extra === undefined ? '' : ` ${extra === 'cpuUs' ? 'CPU µs / request' : 'CPU ms to first 200'} | CPU / ${reference} |`} rounds |`,
   `|---|---|---|${extra === undefined ? '' : '---|---|'}---|`,
   ...summary.map(
