@@ -5,7 +5,9 @@
 //                                     carries the contract without a YAML parser or a file read;
 //   src/core/contract/openapi-types.ts     its types (openapi-typescript): Pet, NewPet, PetStatus,
 //                                     ApiError and the `paths` an openapi-fetch client is built on;
-//   src/core/contract/admin-openapi-document.ts  the admin API's document, which routes and validates it.
+//   src/core/contract/admin-openapi-document.ts  the admin API's document, which routes and validates it;
+//   src/core/contract/spec-openapi-document.ts   fixtures/spec-openapi.yaml, the specification's own terms,
+//                                     which `verify` holds a backend's answers to (its seed promises).
 // `--check` fails when a committed module is stale: CI runs it.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -18,6 +20,7 @@ const yaml = readFileSync(source, 'utf8')
 const document = parse(yaml)
 
 const adminDocument = parse(readFileSync(`${root}fixtures/admin-openapi.yaml`, 'utf8'))
+const specDocument = parse(readFileSync(`${root}fixtures/spec-openapi.yaml`, 'utf8'))
 
 const headerOf = (file) => `// Generated from fixtures/${file} by scripts/generate-contract.mjs. Do not edit.
 // Regenerate with \`npm run generate\`; \`npm run generate -- --check\` fails when this file is stale.
@@ -42,6 +45,13 @@ export const openapiDocument: OpenApiDocument = ${JSON.stringify(document, null,
     text: `${headerOf('admin-openapi.yaml')}import type { OpenApiDocument } from './openapi-document-type.js'
 
 export const adminOpenapiDocument: OpenApiDocument = ${JSON.stringify(adminDocument, null, 2)}
+`,
+  },
+  {
+    target: 'src/core/contract/spec-openapi-document.ts',
+    text: `${headerOf('spec-openapi.yaml')}import type { OpenApiDocument } from './openapi-document-type.js'
+
+export const specOpenapiDocument: OpenApiDocument = ${JSON.stringify(specDocument, null, 2)}
 `,
   },
 ]

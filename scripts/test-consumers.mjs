@@ -9,9 +9,10 @@
 
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
@@ -38,7 +39,7 @@ if (major < 22 || (major === 22 && minor < 12)) {
 }
 
 /**
- * @typedef {{ name: string, source: string, dir: string, kind: 'vitest' | 'jest' | 'playwright', tarballSpec: string }} Project
+ * @typedef {{ name: string, source: string, dir: string, kind: 'vitest' | 'jest' | 'playwright', tarballSpec: string, recipe: string | undefined }} Project
  * @typedef {{ environment: string, passed: number, failed: number, skipped: number, seconds: number }} EnvironmentResult
  */
 
@@ -76,10 +77,10 @@ async function main() {
   for (const project of projects) results.push(...(await test(project)))
 
   console.log('\n== consumer matrix')
-  console.log(`${'environment'.padEnd(22)} ${'passed'.padStart(6)} ${'failed'.padStart(6)} ${'time'.padStart(8)}`)
+  console.log(`${'environment'.padEnd(28)} ${'passed'.padStart(6)} ${'failed'.padStart(6)} ${'time'.padStart(8)}`)
   for (const result of results) {
     console.log(
-      `${result.environment.padEnd(22)} ${String(result.passed).padStart(6)} ${String(result.failed).padStart(6)} ${`${result.seconds.toFixed(1)} s`.padStart(8)}${result.failed > 0 || result.passed === 0 ? '  FAILED' : ''}`,
+      `${result.environment.padEnd(28)} ${String(result.passed).padStart(6)} ${String(result.failed).padStart(6)} ${`${result.seconds.toFixed(1)} s`.padStart(8)}${result.failed > 0 || result.passed === 0 ? '  FAILED' : ''}`,
     )
   }
   const passed = results.reduce((sum, result) => sum + result.passed, 0)
@@ -123,16 +124,42 @@ async function findProjects() {
       const tarballSpec = dependencies['petstore-sandbox']
       if (typeof tarballSpec !== 'string' || !tarballSpec.startsWith('file:'))
         throw new Error(`${name}: petstore-sandbox must be a file: dependency on the packed tarball`)
-      return /** @type {Project} */ ({ name, source, dir: join(work, name), kind, tarballSpec })
+      const recipe = join(repo, 'docs', 'recipes', `${name}.md`)
+      return /** @type {Project} */ ({ name, source, dir: join(work, name), kind, tarballSpec, recipe: existsSync(recipe) ? recipe : undefined })
     }),
   )
 }
 
-/** A fresh copy of the project with the tarball beside it and the shared suite in it, so every project runs the same suite. */
+/**
+ * A fresh copy of the project with the tarball beside it. A project named after a recipe in docs/recipes/ gets that
+ * recipe's files, so the recipe runs as written; every other one gets the shared suite, so they all run the same suite.
+ */
 async function copyProject(/** @type {Project} */ project, /** @type {string} */ tarball) {
   await cp(project.source, project.dir, { recursive: true, filter: (path) => !/[/\\](node_modules|test-results)$/.test(path) })
-  await cp(join(consumersDir, SUITE), join(project.dir, SUITE), { recursive: true })
   await cp(tarball, join(project.dir, project.tarballSpec.slice('file:'.length)))
+  if (project.recipe === undefined) {
+    await cp(join(consumersDir, SUITE), join(project.dir, SUITE), { recursive: true })
+  } else {
+    for (const file of recipeFiles(await readFile(project.recipe, 'utf8'))) {
+      await mkdir(dirname(join(project.dir, file.path)), { recursive: true })
+      await writeFile(join(project.dir, file.path), file.text)
+    }
+  }
+}
+
+/**
+ * The files a Markdown page spells out: each fenced block whose info string names one (```ts file=src/app.ts).
+ * @param {string} markdown
+ * @returns {{ path: string, text: string }[]}
+ */
+function recipeFiles(markdown) {
+  const files = []
+  for (const match of markdown.matchAll(/^```[\w-]*[ \t]+file=(\S+)[^\n]*\n([\s\S]*?)^```$/gm)) {
+    const [, path = '', text = ''] = match
+    if (path.startsWith('/') || path.split('/').includes('..')) throw new Error(`recipe file ${path} is outside the project`)
+    files.push({ path, text })
+  }
+  return files
 }
 
 /**
@@ -191,7 +218,7 @@ async function test(project) {
     results = Object.entries(/** @type {Record<string, { passed: number, failed: number, skipped: number, durationMs: number }>} */ (parsed))
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, counts]) => ({
-        environment: `${project.name} ${name}`,
+        environment: name === '' ? project.name : `${project.name} ${name}`,
         passed: counts.passed,
         failed: counts.failed,
         skipped: counts.skipped,

@@ -2,12 +2,12 @@
 // Nothing here imports node:* modules: the same entry point serves Node and the browser.
 // First, so that an old Node is named before msw fails on it.
 import './core/assert-node-floor.js'
-export { createSandbox, type Sandbox, type SandboxPets, type SandboxQuota, type SandboxResetOptions } from './core/sandbox/create-sandbox.js'
+export { createSandbox } from './core/sandbox/create-sandbox.js'
+export type { Sandbox, SandboxPets, SandboxQuota, SandboxResetOptions, SharedSandbox } from './core/sandbox/sandbox.js'
 export type { SandboxOptions, SharedSandboxOptions } from './core/sandbox/sandbox-options.js'
-export type { SharedSandbox } from './core/sandbox/shared-sandbox.js'
 export type { SharedState, PetSeeding } from './core/state/shared-state.js'
 export type { SandboxClock } from './core/clock/create-clock.js'
-export type { QuotaState, QuotaWindow, QuotaChange } from './core/rate-limit/create-rate-limiter.js'
+export type { QuotaState, QuotaWindow, QuotaChange } from './core/state/rate-limit-backend.js'
 export type { StateSummary, KeySummary } from './core/admin/admin-controls.js'
 export { FAULT_KINDS, type FaultKind, type FaultOptions, type LatencyRange, type OperationFaults, type ResolvedFaults } from './core/faults/fault-config.js'
 export { FAULT_HEADER } from './core/faults/create-fault-injector.js'

@@ -56,8 +56,7 @@ export function createPetsClient({ baseUrl, apiKey }: PetsClientOptions) {
 
 export type PetsClient = ReturnType<typeof createPetsClient>
 
-// The contract types `code` as a string; the sandbox's ApiError narrows it to the codes it sends.
-function toResult<T>(answer: { data?: T; error?: Omit<ApiError, 'code'> & { code: string }; response: Response }): Result<T> {
+function toResult<T>(answer: { data?: T; error?: ApiError; response: Response }): Result<T> {
   const { headers } = answer.response
   const rateLimit: RateLimit = {
     limit: Number(headers.get('X-RateLimit-Limit')),
@@ -67,9 +66,7 @@ function toResult<T>(answer: { data?: T; error?: Omit<ApiError, 'code'> & { code
   }
   const deprecation = readDeprecation(headers)
   const extra = deprecation === undefined ? {} : { deprecation }
-  return answer.error !== undefined
-    ? { ok: false, error: answer.error as ApiError, rateLimit, ...extra }
-    : { ok: true, data: answer.data as T, rateLimit, ...extra }
+  return answer.error !== undefined ? { ok: false, error: answer.error, rateLimit, ...extra } : { ok: true, data: answer.data as T, rateLimit, ...extra }
 }
 
 function readDeprecation(headers: Headers): Deprecation | undefined {

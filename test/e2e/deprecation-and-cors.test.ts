@@ -60,6 +60,25 @@ it('answers a preflight of an allowed origin without a key', async () => {
   expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type')
 })
 
+it('answers a preflight to a path it does not serve over HTTP, spending nothing', async () => {
+  for (const path of ['/petz', '/store/orders']) {
+    const response = await today.call(path, {
+      method: 'OPTIONS',
+      key: null,
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    })
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
+    expect(response.headers.get('access-control-allow-methods')).toContain('GET')
+    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type')
+  }
+  const before = Number((await today.call('/petz', { method: 'OPTIONS', key: null })).headers.get('x-ratelimit-remaining'))
+  for (let i = 0; i < 5; i++) expect((await today.call('/petz', { method: 'OPTIONS', key: null })).status).toBe(204)
+  const after = Number((await today.call('/petz', { method: 'OPTIONS', key: null })).headers.get('x-ratelimit-remaining'))
+  // Equal, or more should the minute have rolled over meanwhile; six spent requests would show.
+  expect(after).toBeGreaterThanOrEqual(before)
+})
+
 it('does not allow an origin outside --cors-origin', async () => {
   const response = await today.call('/pets', { headers: { origin: 'http://localhost:9999' } })
   expect(response.headers.get('access-control-allow-origin')).toBeNull()

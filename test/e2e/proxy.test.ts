@@ -226,7 +226,7 @@ it('counts a limit=101 the upstream accepts under the promise that forbids it', 
   const mutant = MUTANTS.find((candidate) => candidate.name === 'limit=101 accepted')!
   const cli = await proxy((await upstream(mutant.create())).url)
   expect((await call(cli, '/pets?limit=101')).status).toBe(200)
-  expect((await proxyState(cli)).violations.byPromise).toEqual({ 'invalid-limit-refused': 1 })
+  expect((await proxyState(cli)).violations.byPromise).toEqual({ 'invalid-query-refused': 1 })
 })
 
 it('falls back to the sandbox when the upstream is unreachable, and answers 502 without --fallback', async () => {

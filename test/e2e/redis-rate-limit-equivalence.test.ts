@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { QuotaChange } from '../../src/core/rate-limit/create-rate-limiter.js'
+import type { QuotaChange } from '../../src/core/state/rate-limit-backend.js'
 import { createRateLimiter } from '../../src/core/rate-limit/create-rate-limiter.js'
 import type { SharedState } from '../../src/core/state/shared-state.js'
 import { connectRedisState } from '../../src/redis.js'

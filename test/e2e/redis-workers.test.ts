@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createAdminContractChecker } from '../support/admin-contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
@@ -54,3 +56,55 @@ it('refuses --workers without --redis, in one line', async () => {
   expect(refused.code).toBe(1)
   expect(refused.stderr.trim().split('\n')).toEqual(['error: --workers requires --redis: the workers share their state through it'])
 })
+
+it('leaves no connection hanging when a worker is killed outright: each is answered or closed, and the port keeps serving', async () => {
+  const other = await startCli(['--log', 'off', '--redis', redis.url, '--redis-prefix', 'killed:', '--workers', '2'])
+  try {
+    const { port } = new URL(other.url)
+    const workers = readFileSync(`/proc/${other.child.pid}/task/${other.child.pid}/children`, 'utf8').trim().split(' ').map(Number)
+    expect(workers).toHaveLength(2)
+    // Connections opened without pause while a worker is killed: one is being handed over, or
+    // accepted, at the moment it dies.
+    const outcomes: Array<Promise<'answered' | 'closed' | 'hanging'>> = []
+    const opening = setInterval(() => {
+      for (let i = 0; i < 5; i++) outcomes.push(probeConnection(Number(port)))
+    }, 5)
+    await sleep(300)
+    process.kill(workers[0]!, 'SIGKILL')
+    await sleep(300)
+    clearInterval(opening)
+    const settled = await Promise.all(outcomes)
+    expect(settled.length).toBeGreaterThan(50)
+    expect(settled.filter((outcome) => outcome === 'hanging')).toEqual([])
+    expect(settled.filter((outcome) => outcome === 'answered').length).toBeGreaterThan(settled.length / 2)
+    // The replacement serves.
+    await expect.poll(() => other.output(), { timeout: 10_000 }).toMatch(/starting another/)
+    const url = `${other.url}/pets?limit=1`
+    const served = await fetch(url, { headers: { authorization: 'Bearer sandbox-free-key', connection: 'close' } })
+    contract.check('GET', url, served)
+    expect(served.status).toBe(200)
+  } finally {
+    await other.stop()
+  }
+}, 30_000)
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** A request on a fresh connection: answered, closed without an answer, or still open after 5 s. */
+function probeConnection(port: number): Promise<'answered' | 'closed' | 'hanging'> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    let received = ''
+    const timer = setTimeout(() => {
+      socket.destroy()
+      resolve('hanging')
+    }, 5_000)
+    socket.on('connect', () => socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'))
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()))
+    socket.on('error', () => {})
+    socket.on('close', () => {
+      clearTimeout(timer)
+      resolve(received.startsWith('HTTP/1.1 200') ? 'answered' : 'closed')
+    })
+  })
+}

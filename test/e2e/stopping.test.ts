@@ -4,8 +4,10 @@ import { connect } from 'node:net'
 import { expect, it } from 'vitest'
 import { consumerProject } from '../support/consumer-project.js'
 import { contractViolations } from '../support/contract.js'
+import { pagesContractViolations } from '../support/pages-contract.js'
 import { BIN } from '../support/start-cli.js'
 import { startRedis } from '../support/start-redis.js'
+import { tierMissing } from '../support/tiers.js'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -16,7 +18,7 @@ function processesWith(marker: string): number[] {
     if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
     try {
       const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
-      if (args.includes(marker) && args.includes('start')) pids.push(Number(entry))
+      if (args.includes(marker) && (args.includes('start') || args.includes('proxy'))) pids.push(Number(entry))
     } catch {
       // Gone meanwhile.
     }
@@ -75,21 +77,33 @@ async function expectServing(url: string): Promise<void> {
   expect(served.status).toBe(200)
 }
 
+/** The proxy's front door, which needs no upstream, is answered. */
+async function expectAnswering(url: string): Promise<void> {
+  const door = await fetch(url.replace(/\/v1$/, '/'), { headers: { accept: 'application/json' } })
+  expect(await pagesContractViolations('GET', door.url, door.clone())).toEqual([])
+  expect(door.status).toBe(200)
+}
+
 const marker = () => String(1_000_000 + Math.floor(Math.random() * 1_000_000_000))
 
 // npm passes SIGINT and SIGTERM to the `sh -c` it runs the CLI through, and no further: `$!` alone
 // is signalled, as a CI script's `kill` does; the group is signalled as a terminal's Ctrl-C does.
+// `proxy` stops through the same watching of its parent as `start`.
 it.each([
-  ['SIGTERM to npx (`kill $!`)', 'SIGTERM', false],
-  ['SIGINT to npx alone (`kill -INT $!`)', 'SIGINT', false],
-  ['SIGINT to its process group (Ctrl-C)', 'SIGINT', true],
+  ['start', 'SIGTERM to npx (`kill $!`)', 'SIGTERM', false],
+  ['start', 'SIGINT to its process group (Ctrl-C)', 'SIGINT', true],
+  ['proxy', 'SIGTERM to npx (`kill $!`)', 'SIGTERM', false],
+  ['proxy', 'SIGINT to its process group (Ctrl-C)', 'SIGINT', true],
 ] as const)(
-  'stops gracefully when `npx petstore-sandbox start &` gets %s, leaving no process on the port',
-  async (_case, signal, group) => {
+  'stops gracefully when `npx petstore-sandbox %s &` gets %s, leaving no process on the port',
+  async (command, _case, signal, group) => {
     const seed = marker()
-    const cli = await startInBackground(`npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed}`, await consumerProject(), group)
+    // The proxy's upstream is never called here: it only has to parse.
+    const args = command === 'proxy' ? '--upstream http://127.0.0.1:9/v1' : '--log off'
+    const cli = await startInBackground(`npx petstore-sandbox ${command} --port 0 ${args} --pets 3 --seed ${seed}`, await consumerProject(), group)
     expect(processesWith(seed).length).toBeGreaterThan(0)
-    await expectServing(cli.url)
+    if (command === 'start') await expectServing(cli.url)
+    else await expectAnswering(cli.url)
     process.kill(group ? -cli.shell.pid! : cli.job, signal)
     await expectStopped(seed, cli.url)
     expect(cli.output()).toContain('Shutting down')
@@ -114,7 +128,7 @@ it('keeps serving under npx when nothing asks it to stop, even once stopped and 
   await sleep(3_000)
   await expectServing(cli.url)
   expect(cli.output()).not.toContain('Shutting down')
-  process.kill(cli.job, 'SIGINT')
+  process.kill(cli.job, 'SIGTERM')
   await expectStopped(seed, cli.url)
   expect(cli.output()).toContain('Shutting down')
 }, 60_000)
@@ -127,24 +141,32 @@ it('stops when the npx process is killed outright: its parent gone, the server f
   expect(cli.output()).toContain('Shutting down')
 }, 60_000)
 
-it('stops the primary and every worker when `npx petstore-sandbox start --workers 2 &` gets SIGTERM or SIGINT', async () => {
-  const redis = await startRedis()
-  try {
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      const seed = marker()
-      const command = `npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed} --workers 2 --redis ${redis.url} --redis-prefix s${seed}:`
-      const cli = await startInBackground(command, await consumerProject())
-      // The primary and its two workers.
-      expect(processesWith(seed).length).toBeGreaterThanOrEqual(3)
-      await expectServing(cli.url)
-      process.kill(cli.job, signal)
-      await expectStopped(seed, cli.url)
-      expect(cli.output(), signal).not.toContain('starting another')
+// Part of the Redis tier: skipped where redis-server is missing, as the tier's files are (test/support/tiers.ts).
+it.skipIf(tierMissing('redis'))(
+  'stops the primary and every worker when `npx petstore-sandbox start --workers 2 &` gets `kill $!` or Ctrl-C',
+  async () => {
+    const redis = await startRedis()
+    try {
+      for (const [signal, group] of [
+        ['SIGTERM', false],
+        ['SIGINT', true],
+      ] as const) {
+        const seed = marker()
+        const command = `npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed} --workers 2 --redis ${redis.url} --redis-prefix s${seed}:`
+        const cli = await startInBackground(command, await consumerProject(), group)
+        // The primary and its two workers.
+        expect(processesWith(seed).length).toBeGreaterThanOrEqual(3)
+        await expectServing(cli.url)
+        process.kill(group ? -cli.shell.pid! : cli.job, signal)
+        await expectStopped(seed, cli.url)
+        expect(cli.output(), signal).not.toContain('starting another')
+      }
+    } finally {
+      await redis.remove()
     }
-  } finally {
-    await redis.remove()
-  }
-}, 90_000)
+  },
+  90_000,
+)
 
 it('stops on SIGTERM as `node bin/petstore-sandbox.js start &`, and when the shell that started it is killed', async () => {
   const seed = marker()

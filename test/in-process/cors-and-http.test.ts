@@ -18,6 +18,27 @@ it('answers a preflight from any origin without a key and without spending quota
   expect(first.headers.get('x-ratelimit-remaining')).toBe('59')
 })
 
+it.each(['/petz', '/store/orders', '/categories'])('answers a preflight to %s, a path it does not serve, without spending quota', async (path) => {
+  for (let i = 0; i < 3; i++) {
+    const preflight = await api(path, {
+      method: 'OPTIONS',
+      key: null,
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('GET')
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type')
+    expect(preflight.headers.get('x-ratelimit-remaining')).toBe('60')
+  }
+  // The request the preflight let through gets its own answer, readable by the page.
+  const actual = await api(path, { headers: { origin: 'http://localhost:5173' } })
+  expect([404, 501]).toContain(actual.status)
+  expect(actual.headers.get('access-control-allow-origin')).toBe('*')
+  const first = await api('/pets', { key: null })
+  expect(first.headers.get('x-ratelimit-remaining')).toBe('59')
+})
+
 it('exposes the rate-limit and deprecation headers on successes and errors', async () => {
   const origin = { origin: 'http://app.example' }
   for (const response of [

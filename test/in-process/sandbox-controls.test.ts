@@ -33,6 +33,24 @@ it('rejects an arranged pet the store cannot hold, naming the field, and stores 
   expect(sandbox.pets.all()).toEqual(before)
 })
 
+it('creates a pet as POST /pets does: the name trimmed, the default status, the same refusal of a long name', async () => {
+  const arranged = await sandbox.pets.create({ name: '  Biscuit  ', categoryId: 2 })
+  const response = await api('/pets', { method: 'POST', headers: json, body: '{"name":"  Biscuit  ","categoryId":2}' })
+  const posted = (await response.json()) as { id: number }
+  expect(arranged).toEqual({ id: arranged.id, name: 'Biscuit', categoryId: 2, status: 'available' })
+  expect(posted).toEqual({ ...arranged, id: arranged.id + 1 })
+  const before = sandbox.pets.all()
+  const long = `${'x'.repeat(201)}`
+  await expect(sandbox.pets.create({ name: long, categoryId: 1 })).rejects.toThrow(
+    new TypeError('not a valid pet: name must be 1 to 200 characters after trimming'),
+  )
+  await expect(sandbox.pets.create({ name: '   ', categoryId: 1 })).rejects.toThrow(TypeError)
+  const refused = await api('/pets', { method: 'POST', headers: json, body: JSON.stringify({ name: long, categoryId: 1 }) })
+  expect(refused.status).toBe(400)
+  expect(((await refused.json()) as { message: string }).message).toContain('name must be 1 to 200 characters after trimming')
+  expect(sandbox.pets.all()).toEqual(before)
+})
+
 it('reads a key quota as the next response headers will show it', async () => {
   const fresh = sandbox.quota.get('sandbox-free-key')
   expect(fresh).toMatchObject({ limit: 60, remaining: 60, reset: Date.UTC(2030, 0, 1, 9, 31) / 1000, banned: false })

@@ -1,11 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-
-/** The Redis tier needs Debian's `redis-server`; `.ci/run` installs it when missing. */
-export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? 'redis-server'
+import { REDIS_SERVER, tierMissing, TIERS } from './tiers.js'
 
 export interface RedisServer {
   url: string
@@ -28,11 +26,8 @@ export interface RedisServer {
  * acknowledged (docs/running-for-a-team.md#durability); otherwise nothing is persisted.
  */
 export async function startRedis(options: { appendfsync?: 'always' } = {}): Promise<RedisServer> {
-  if (spawnSync(REDIS_SERVER, ['--version']).error !== undefined) {
-    throw new Error(
-      `The Redis tier of the tests needs redis-server (Debian: apt-get install redis-server), or REDIS_SERVER_PATH; ${REDIS_SERVER} was not found`,
-    )
-  }
+  const missing = tierMissing('redis')
+  if (missing !== undefined) throw new Error(`The Redis tier of the tests needs redis-server (or REDIS_SERVER_PATH): ${missing}. ${TIERS.redis.howToRun}`)
   const dir = mkdtempSync(join(tmpdir(), 'petstore-sandbox-redis-'))
   const port = await freePort()
   const args = [

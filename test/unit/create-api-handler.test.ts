@@ -32,8 +32,8 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     clock,
     faults: createFaultInjector({ faults: resolveFaults({}, 1, ['listPets']) }),
     requestLog: createRequestLog(10),
-    ready: () => Promise.resolve(),
     storeSettled: () => true,
+    ready: () => Promise.resolve(),
     onUnexpectedError,
   })
   return { handler, onUnexpectedError }

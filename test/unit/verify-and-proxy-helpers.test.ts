@@ -5,11 +5,9 @@ import { openapiDocument } from '../../src/core/contract/openapi-document.js'
 import { decodeBody } from '../../src/node/proxy/decode-body.js'
 import { fallsBackOn } from '../../src/node/proxy/falls-back-on.js'
 import { upstreamHeaders } from '../../src/node/proxy/upstream-headers.js'
-import { checkHeaders } from '../../src/node/verify/check-headers.js'
-import { retryAfterSeconds } from '../../src/node/verify/retry-after-seconds.js'
-import type { Exchange } from '../../src/node/verify/exchange.js'
-import { formatJunitReport } from '../../src/node/verify/format-junit-report.js'
-import type { VerifyReport } from '../../src/node/verify/verify-report.js'
+import { checkHeaders, type Exchange, retryAfterSeconds } from '../../src/node/verify/create-exchange-checker.js'
+import { formatHtmlReport, formatJunitReport } from '../../src/node/verify/format-report.js'
+import { diagnose, type VerifyReport } from '../../src/node/verify/report.js'
 
 const router = createRouter(openapiDocument)
 const operation = (method: string, path: string) => {
@@ -97,20 +95,24 @@ it("passes the upstream's headers on as they came, less the connection's own, wi
   expect(upstreamHeaders(['Content-Length', '99'], 0, true)).toEqual(['Content-Length', '99', 'X-Sandbox-Source', 'upstream'])
 })
 
-it('writes JUnit XML with markup and control characters of an answer made harmless', () => {
+it('writes JUnit XML and HTML with markup and control characters of an answer made harmless', () => {
   const report: VerifyReport = {
     baseUrl: 'http://127.0.0.1/v1',
     key: 'sand…#0000',
     startedAt: '2026-01-01T00:00:00.000Z',
     durationMs: 1,
     requests: 1,
+    strict: false,
+    diagnosis: ['errors in <script>alert(1)</script>'],
     passed: 0,
     failed: 1,
+    warned: 0,
     skipped: 0,
     promises: [
       {
         id: 'error-bodies',
         title: 'errors',
+        source: { kind: 'seed', sections: '§7 Errors' },
         outcome: 'failed',
         failureCount: 1,
         failures: [{ request: 'GET /v1/pets', got: '401 | <html a="b">&\u0000\u001b</html>', expected: 'an Error body' }],
@@ -121,6 +123,11 @@ it('writes JUnit XML with markup and control characters of an answer made harmle
   expect(xml).toContain('got:      401 | &#60;html a=&#34;b&#34;&#62;&#38;&#60;/html&#62;')
   expect(xml.includes('\u0000') || xml.includes('\u001b')).toBe(false)
   expect(xml).toContain('<testsuites name="petstore-sandbox verify" tests="1" failures="1" skipped="0" errors="0"')
+  expect(xml).toContain('<property name="diagnosis" value="errors in &#60;script&#62;alert(1)&#60;/script&#62;"/>')
+  const html = formatHtmlReport(report)
+  expect(html).toContain('<li>errors in &#60;script&#62;alert(1)&#60;/script&#62;</li>')
+  expect(html).toContain('<code>401 | &#60;html a=&#34;b&#34;&#62;&#38;&#60;/html&#62;</code>')
+  expect(html.includes('\u0000') || html.includes('\u001b') || html.includes('<script')).toBe(false)
 })
 
 it('reads Retry-After in seconds or as an HTTP-date', () => {
@@ -130,4 +137,24 @@ it('reads Retry-After in seconds or as an HTTP-date', () => {
   expect(retryAfterSeconds('Wed, 31 Dec 2025 23:00:00 GMT', now)).toBe(0)
   expect(retryAfterSeconds('soon', now)).toBeUndefined()
   expect(retryAfterSeconds(undefined, now)).toBeUndefined()
+})
+
+it('diagnoses errors in another format, naming problem+json, and a base path without /v1', () => {
+  const problem: Exchange = {
+    ...getPetAnswer('https://staging.example/api/pets?limit=0', { 'content-type': 'application/problem+json' }),
+    path: '/pets',
+    query: new URLSearchParams('limit=0'),
+    status: 422,
+    bodyText: '{"type":"about:blank","title":"Unprocessable Entity","status":422}',
+  }
+  expect(diagnose([problem], { baseUrl: 'https://staging.example/api', spentQuota: false })).toEqual([
+    "a different base path: /api, where both of the spec's addresses end with /v1 (§1, §9)",
+    "validation errors in another format: 422 answered as application/problem+json (RFC 9457), not the spec's Error body (§7)",
+  ])
+  expect(
+    diagnose([{ ...problem, headers: { ...problem.headers, 'content-type': 'application/json' } }], {
+      baseUrl: 'https://staging.example/v1',
+      spentQuota: false,
+    }),
+  ).toEqual([])
 })

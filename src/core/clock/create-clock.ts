@@ -1,3 +1,5 @@
+import type { Answer, Timing } from '../state/maybe-promise.js'
+import type { ClockOffset } from '../state/shared-state.js'
 /**
  * The sandbox's one clock (D20): rate-limit windows, bans and the sunset all read it. It follows a
  * time source (by default `Date.now`) shifted by an offset, so a clock that was `set` keeps
@@ -11,38 +13,26 @@
  * sandbox.clock.advance(60_000)
  * sandbox.clock.now()   // 10:01:00 UTC as epoch ms, and running on
  */
-export interface SandboxClock {
+export interface SandboxClock<Of extends Timing = 'now'> {
   /** The current instant, in epoch milliseconds. */
   now(): number
   /** Moves the clock to `instant`; time keeps running from there. */
-  set(instant: Date | number | string): void
+  set(instant: Date | number | string): Answer<void, Of>
   /** Moves the clock forward (or back, with a negative value) by `ms` milliseconds. */
-  advance(ms: number): void
+  advance(ms: number): Answer<void, Of>
   /** Puts the clock back on its time source (real time, unless the sandbox was given `now`). */
-  reset(): void
+  reset(): Answer<void, Of>
 }
 
-/**
- * Where the clock's offset from its source lives: in the clock (the default), or shared by
- * several processes, where `get` is the last offset seen and moves finish when `set` resolves.
- */
-export interface ClockOffset {
-  get(): number
-  set(offset: number): void | Promise<void>
-  add(ms: number): void | Promise<void>
-  /** Reads the shared offset again, for a clock read that must see every process's moves. */
-  refresh?(): Promise<void>
-}
-
-/** A clock whose moves may be shared: they resolve once every process sharing it will see them. */
-export interface MovableClock extends SandboxClock {
-  set(instant: Date | number | string): void | Promise<void>
-  advance(ms: number): void | Promise<void>
-  reset(): void | Promise<void>
+/** The clock as the sandbox composes it: moves resolve once every process sharing it will see them. */
+export interface MovableClock<Of extends Timing = Timing> extends SandboxClock<Of> {
   /** Takes up moves made by other processes sharing the offset; nothing to do for a local one. */
   sync(): void | Promise<void>
 }
 
+/** A clock on `source` (default `Date.now`) whose offset lives in `offset`, by default its own. */
+export function createClock(source?: () => number): MovableClock<'now'>
+export function createClock<Of extends Timing>(source: () => number, offset: ClockOffset<Of>): MovableClock<Of>
 export function createClock(source: () => number = Date.now, offset: ClockOffset = localOffset()): MovableClock {
   return {
     now: () => source() + offset.get(),
@@ -59,7 +49,8 @@ export function createClock(source: () => number = Date.now, offset: ClockOffset
   }
 }
 
-function localOffset(): ClockOffset {
+/** The offset of a clock of its own: moves are done when they return. */
+export function localOffset(): ClockOffset<'now'> {
   let offset = 0
   return {
     get: () => offset,

@@ -1,16 +1,16 @@
 import type { components } from './openapi-types.js'
-import type { ErrorCode } from '../errors/error-code.js'
 
 /**
- * The body of every error response, from any layer: the contract's `Error` schema. `status`
- * equals the HTTP status; `code` is one of the stable codes of `ErrorCode`. Exported from the
- * package as `ApiError` (the name the contract's users know); inside, the pipeline throws
+ * The body of every error response, from any layer: the contract's `Error` schema, the very type
+ * openapi-typescript generates for it, so the `error` a typed client (openapi-fetch) infers is an
+ * `ApiError` as it is. Exported from the package as `ApiError`. `code` is a string in the contract;
+ * the codes the sandbox sends are the values of `ErrorCode` (D2). Inside, the pipeline throws
  * `HttpError`, which `errorReply` turns into this body.
  *
  * @example
- * import type { ApiError } from 'petstore-sandbox'
+ * import { ErrorCode, type ApiError } from 'petstore-sandbox'
  *
  * const body = (await response.json()) as ApiError
- * if (body.code === 'rate_limited') showRetryLater(body.message)
+ * if (body.code === ErrorCode.rateLimited) showRetryLater(body.message)
  */
-export type ApiErrorBody = Omit<components['schemas']['Error'], 'code'> & { code: ErrorCode }
+export type ApiErrorBody = components['schemas']['Error']

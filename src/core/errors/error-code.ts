@@ -22,9 +22,11 @@ export const ErrorCode = {
   serviceUnavailable: 'service_unavailable',
   storageFull: 'storage_full',
   expectationFailed: 'expectation_failed',
-  /** Only from `petstore-sandbox proxy`, without --fallback. */
+  /** Only from `petstore-sandbox proxy` (docs/verify-and-proxy.md). */
   upstreamUnreachable: 'upstream_unreachable',
   upstreamTimeout: 'upstream_timeout',
+  upstreamTooLarge: 'upstream_too_large',
+  upstreamOutcomeUnknown: 'upstream_outcome_unknown',
 } as const
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

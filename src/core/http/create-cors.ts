@@ -13,6 +13,9 @@ export const EXPOSED_HEADERS = [
   'X-Sandbox-Fault',
 ].join(', ')
 
+// What a browser may send to a path the API does not serve: every method fetch preflights.
+const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+
 export type CorsOrigins = '*' | readonly string[]
 
 /**
@@ -42,11 +45,15 @@ export function createCors(origins: CorsOrigins) {
       if (allowOrigin(request, headers)) headers.set('access-control-expose-headers', EXPOSED_HEADERS)
     },
 
-    /** Answers a preflight (or a plain OPTIONS) without a key and without spending quota. */
-    preflight(request: Request, headers: Headers, allow: readonly string[]): Reply {
-      headers.set('allow', allow.join(', '))
+    /**
+     * Answers a preflight (or a plain OPTIONS) without a key and without spending quota. `allow`
+     * is the path's methods; for a path the API does not serve there are none, and the browser
+     * may send any method, so that the request itself gets its 404 or 501 (D19).
+     */
+    preflight(request: Request, headers: Headers, allow: readonly string[] | undefined): Reply {
+      if (allow !== undefined) headers.set('allow', allow.join(', '))
       if (allowOrigin(request, headers)) {
-        headers.set('access-control-allow-methods', allow.join(', '))
+        headers.set('access-control-allow-methods', (allow ?? ANY_METHOD).join(', '))
         headers.set('access-control-allow-headers', 'Authorization, Content-Type')
         headers.set('access-control-max-age', '600')
       }

@@ -7,6 +7,6 @@ export interface Admission {
   apiPath: string
   route: RouteMatch | undefined
   deprecation: Deprecation | undefined
-  /** The operation's valid input and its answer, when it was read with the rate-limit decision (planListing). */
-  prefetched?: { input: OperationInput; result: OperationResult }
+  /** A planned listing's valid input and its answer, when its page was read with the decision. */
+  listed?: { input: OperationInput; result: OperationResult }
 }

@@ -6,21 +6,31 @@ import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
 import type { Deprecation } from '../http/create-deprecations.js'
+import { JsonText } from '../http/json-text.js'
 import type { Reply } from '../http/reply.js'
-import type { RateDecision } from '../rate-limit/create-rate-limiter.js'
+import { listed } from '../operations/list-pets.js'
+import type { RateDecision } from '../state/rate-limit-backend.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { Admission } from './admission.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
-import { planListing } from './plan-listing.js'
+import type { PlannedListing } from './plan-listing.js'
 import { withHead } from './with-head.js'
 
 /**
  * The first step of every request: CORS and deprecation headers, the rate limit (per key, or per
  * client address without a valid key, D16), then the API's scope and the key (D17). Every answer
  * from here on carries the rate-limit headers. A preflight is answered here, without a key and
- * without spending quota.
+ * without spending quota. With a `listing` planned ahead, a shared state reads its page with the
+ * decision (plan-listing.ts).
  */
-export function admit(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): MaybePromise<Admission | Reply> {
+export function admit(
+  parts: ApiHandlerParts,
+  request: Request,
+  url: URL,
+  method: string,
+  headers: Headers,
+  listing?: PlannedListing,
+): MaybePromise<Admission | Reply> {
   parts.cors.apply(request, headers)
   const apiPath = parts.scope.apiPath(url)
   const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
@@ -33,32 +43,31 @@ export function admit(parts: ApiHandlerParts, request: Request, url: URL, method
   const bucket = apiKey ? `key:${apiKey.key}` : `address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT}`
   const limits = apiKey ?? PLANS.free
 
-  // OPTIONS is no operation of the document, so a known path reports it as not allowed.
-  if (method === 'OPTIONS' && route?.kind === 'method-not-allowed') {
+  // A preflight anywhere under the API's prefix, served path or not, so that a browser app sees
+  // the real request's 404 or 501 rather than a failed preflight (D19). OPTIONS is no operation
+  // of the document, so a served path reports it as not allowed, with the methods it has.
+  if (method === 'OPTIONS' && apiPath !== undefined) {
+    const allow = route?.kind === 'method-not-allowed' ? withHead(route.allow).concat('OPTIONS') : undefined
     const preflight = (decision: RateDecision) => {
       setRateLimitHeaders(headers, decision)
-      return parts.cors.preflight(request, headers, withHead(route.allow).concat('OPTIONS'))
+      return parts.cors.preflight(request, headers, allow)
     }
     const peeked = parts.rateLimiter.peek(bucket, limits)
     return peeked instanceof Promise ? peeked.then(preflight, unknownQuota(headers, limits, parts.clock.now())) : preflight(peeked)
   }
 
   // The in-memory limiter decides at once, and that path stays free of promises; a shared one
-  // answers in one round trip, which for a listing also reads the page.
+  // answers in one round trip, which for a planned listing also reads its page.
   const admitted = (decided: RateDecision) => afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
-  const takeThenList = parts.rateLimiter.takeThenList?.bind(parts.rateLimiter)
-  if (takeThenList !== undefined && apiKey !== undefined) {
-    return planListing(parts, request, url, method, apiPath, route, deprecation).then((listing) => {
-      const unknown = unknownQuota(headers, limits, parts.clock.now())
-      if (listing === undefined) return Promise.resolve(parts.rateLimiter.take(bucket, limits)).then(admitted, unknown)
-      return takeThenList(bucket, limits, listing.query).then(({ decision, page }) => {
-        const admission = admitted(decision)
-        return page === undefined ? admission : { ...admission, prefetched: { input: listing.input, result: listing.answer(page) } }
-      }, unknown)
-    })
+  const unknown = () => unknownQuota(headers, limits, parts.clock.now())
+  if (listing !== undefined && apiKey !== undefined && parts.rateLimiter.takeThenList !== undefined) {
+    return parts.rateLimiter.takeThenList(bucket, limits, listing.query).then(({ decision, page }) => {
+      const admission = admitted(decision)
+      return page === undefined ? admission : { ...admission, listed: { input: listing.input, result: listed(new JsonText(page)) } }
+    }, unknown())
   }
   const decision = parts.rateLimiter.take(bucket, limits)
-  return decision instanceof Promise ? decision.then(admitted, unknownQuota(headers, limits, parts.clock.now())) : admitted(decision)
+  return decision instanceof Promise ? decision.then(admitted, unknown()) : admitted(decision)
 }
 
 function afterDecision(

@@ -25,7 +25,7 @@ export interface ApiHandlerParts {
   requestLog: Pick<RequestLog, 'record'>
   /** Waits for the store to be seeded (or re-seeded after `reset()`). */
   ready: () => Promise<void>
-  /** False while this process seeds or resets the store: reads must then wait for `ready`. */
+  /** False while this process seeds or resets the store: a listing is then not read ahead. */
   storeSettled: () => boolean
   onUnexpectedError: (error: unknown) => void
 }

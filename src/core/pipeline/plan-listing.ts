@@ -1,52 +1,42 @@
-import type { RouteMatch } from '../contract/create-router.js'
-import type { JsonText } from '../http/json-text.js'
-import type { Deprecation } from '../http/create-deprecations.js'
-import type { OperationInput, OperationResult } from '../operations/operation.js'
-import type { ListQuery } from '../store/create-pet-store.js'
-import type { Pet } from '../store/pet.js'
+import type { OperationInput } from '../operations/operation.js'
+import { listQuery } from '../operations/list-pets.js'
+import type { ListQuery } from '../state/pet-repository.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { resolve } from './resolve.js'
 
-/** A listing a shared backend may read together with the rate-limit decision. */
+/** A listing whose page a shared state reads together with the rate-limit decision. */
 export interface PlannedListing {
   /** The request's input, valid: the pipeline does not read it twice. */
   input: OperationInput
   query: ListQuery
-  answer: (pets: Pet[] | JsonText) => OperationResult
 }
 
 /**
- * The page of pets a request will list if it is allowed, when nothing between the decision and
- * the operation could stop it or change what it reads: a listing operation without deprecation or
- * body, valid input, no fault configured for it, and no seeding or reset of this process under
- * way. Otherwise undefined, and the request takes the pipeline's usual steps one by one. Either
- * way the pipeline then takes every step as usual, so the answers and headers are the same.
+ * For a state that can read a page of pets with the rate-limit decision (`takeThenList`, one
+ * round trip instead of two: BENCHMARKS.md, the Redis section): the page a request will list if it
+ * is allowed, when nothing between the decision and the operation could stop it or change what it
+ * reads: a keyed `GET /pets` without deprecation, valid input, no fault configured for it, and no
+ * seeding or reset of this process under way. Otherwise undefined. It refuses nothing: a request
+ * it cannot plan takes the pipeline's steps one by one, which refuse it after the decision, as
+ * every request is refused, so the answers and headers are the same either way.
  */
-export async function planListing(
-  parts: ApiHandlerParts,
-  request: Request,
-  url: URL,
-  method: string,
-  apiPath: string | undefined,
-  route: RouteMatch | undefined,
-  deprecation: Deprecation | undefined,
-): Promise<PlannedListing | undefined> {
-  if (apiPath === undefined || route?.kind !== 'operation' || deprecation !== undefined || route.operation.readsBody) return undefined
-  const listing = parts.operations[route.operation.operationId]?.listing
-  if (listing === undefined || !parts.storeSettled() || !faultsQuiet(parts, route.operation.operationId)) return undefined
+export async function planListing(parts: ApiHandlerParts, request: Request, url: URL, method: string): Promise<PlannedListing | undefined> {
+  const apiPath = parts.scope.apiPath(url)
+  if (apiPath === undefined || (method !== 'GET' && method !== 'HEAD') || !request.headers.has('authorization')) return undefined
+  const route = parts.router.match('GET', apiPath)
+  if (route.kind !== 'operation' || route.operation.operationId !== 'listPets' || parts.deprecations.of('listPets') !== undefined) return undefined
+  if (!parts.storeSettled() || !faultsQuiet(parts)) return undefined
   try {
-    const resolved = resolve(parts, { apiPath, route, deprecation }, method)
-    const input = await readInput(parts, request, url, apiPath, resolved)
-    return { input, query: listing.query(input), answer: listing.answer }
+    const input = await readInput(parts, request, url, apiPath, resolve(parts, { apiPath, route, deprecation: undefined }, method))
+    return { input, query: listQuery(input) }
   } catch {
-    // The usual steps refuse it, after the decision, with the same error.
     return undefined
   }
 }
 
-function faultsQuiet(parts: ApiHandlerParts, operationId: string): boolean {
+function faultsQuiet(parts: ApiHandlerParts): boolean {
   const config = parts.faults.config()
-  const override = config.operations[operationId]
+  const override = config.operations.listPets
   return (override?.errorRate ?? config.errorRate) === 0 && (override?.latency ?? config.latency).max === 0
 }

@@ -1,4 +1,4 @@
-import type { QuotaChange } from './create-rate-limiter.js'
+import type { QuotaChange } from '../state/rate-limit-backend.js'
 
 /** Rejects a `sandbox.quota.set` change the rate limiter could only misread (NaN, negative). */
 export function assertQuotaChange(change: QuotaChange): QuotaChange {

@@ -1,25 +1,6 @@
 import type { Limits } from '../auth/plans.js'
-import { type Bucket, DAY_MS, describeBucket, MINUTE_MS, type QuotaState, type RateDecision } from './describe-bucket.js'
-
-export type { QuotaState, QuotaWindow, RateDecision } from './describe-bucket.js'
-
-/**
- * A change to a key's quota (`sandbox.quota.set(key, change)`): what the next response's
- * `X-RateLimit-Remaining` says (`remaining`: the minute window, with the day keeping at least as
- * much, D13), what is left in one window, and a ban to start (`true` for `banSeconds`, or a number
- * of seconds) or lift (`false`). Values are capped by each window's limit.
- *
- * @example
- * sandbox.quota.set('sandbox-free-key', { remaining: 0 })     // the next request is a 429 for the rest of the minute
- * sandbox.quota.set('sandbox-free-key', { dayRemaining: 5 })  // five left today
- * sandbox.quota.set('sandbox-free-key', { banned: 120 })      // banned for two minutes
- */
-export interface QuotaChange {
-  remaining?: number
-  minuteRemaining?: number
-  dayRemaining?: number
-  banned?: boolean | number
-}
+import type { QuotaChange, QuotaState, RateDecision } from '../state/rate-limit-backend.js'
+import { type Bucket, DAY_MS, describeBucket, MINUTE_MS } from './describe-bucket.js'
 
 export interface RateLimiterOptions {
   now: () => number

@@ -1,63 +1,8 @@
 import type { Limits } from '../auth/plans.js'
+import type { QuotaState, RateDecision } from '../state/rate-limit-backend.js'
 
 export const MINUTE_MS = 60_000
 export const DAY_MS = 86_400_000
-
-/** What the rate limiter decided for one request, and the `X-RateLimit-*` values to send. */
-export interface RateDecision {
-  outcome: 'allowed' | 'rate_limited' | 'temporarily_banned'
-  limit: number
-  remaining: number
-  /** Unix time in seconds at which the described window (or the ban) ends. */
-  reset: number
-  /** Whole seconds until a retry can succeed, at least 1; only for refusals (D14). */
-  retryAfter?: number
-}
-
-/**
- * A key's quota as tests see it (`sandbox.quota.get(key)`), without counting a request.
- * `limit`, `remaining` and `reset` are what the next response's `X-RateLimit-*` headers would say
- * before it is counted (the binding window, D13, or the ban).
- *
- * @example
- * const quota = sandbox.quota.get('sandbox-free-key')
- * quota.remaining          // 60 in a fresh minute
- * quota.reset              // Unix seconds at which the minute ends
- * quota.day.remaining      // 1000
- * quota.banned             // false
- */
-export interface QuotaState {
-  /** The limit of the binding window (`X-RateLimit-Limit`). */
-  limit: number
-  /** Requests left in the binding window, 0 while banned (`X-RateLimit-Remaining`). */
-  remaining: number
-  /** Unix time in seconds at which the binding window, or the ban, ends (`X-RateLimit-Reset`). */
-  reset: number
-  /** Whether requests are refused with 429 `temporarily_banned` right now (D15). */
-  banned: boolean
-  /** The UTC-minute window: its limit, requests counted, requests left, end in Unix seconds. */
-  minute: QuotaWindow
-  /** The UTC-day window, likewise. */
-  day: QuotaWindow
-  /** Requests refused in the current refusal window, counted towards a ban. */
-  refused: number
-  /** Epoch ms at which the current ban ends, or undefined when not banned. */
-  bannedUntil: number | undefined
-}
-
-/**
- * One fixed window of a key's quota.
- *
- * @example
- * const { used, remaining } = sandbox.quota.get('sandbox-pro-key').minute
- */
-export interface QuotaWindow {
-  limit: number
-  used: number
-  remaining: number
-  /** Unix time in seconds at which the window ends. */
-  reset: number
-}
 
 /** A key's (or a client address's) counters: the two windows (D12), the refusals and the ban (D15). */
 export interface Bucket {

@@ -1,233 +1,33 @@
-import type { HttpHandler } from 'msw'
-import { createClock, type SandboxClock } from '../clock/create-clock.js'
+import { createAdminHandler } from '../admin/create-admin-handler.js'
+import { createKeyControls } from '../auth/create-key-controls.js'
+import { createKeyRing } from '../auth/create-key-ring.js'
+import type { ApiKey } from '../auth/key-config.js'
+import { maskKey } from '../auth/mask-key.js'
+import { PLANS } from '../auth/plans.js'
 import { createApiScope } from '../contract/create-api-scope.js'
 import { createRouter } from '../contract/create-router.js'
 import { openapiDocument } from '../contract/openapi-document.js'
-import { createApiHandler, type ApiHandlerParts } from '../pipeline/create-api-handler.js'
+import { ConfigError } from '../errors/config-error.js'
+import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
+import { createCors } from '../http/create-cors.js'
+import { createDeprecations } from '../http/create-deprecations.js'
 import { createPet } from '../operations/create-pet.js'
 import { getPet } from '../operations/get-pet.js'
 import { listPets } from '../operations/list-pets.js'
-import { createKeyRing } from '../auth/create-key-ring.js'
-import { createKeyControls, type SandboxApiKeys } from '../auth/create-key-controls.js'
-import type { ApiKey } from '../auth/key-config.js'
-import { maskKey } from '../auth/mask-key.js'
-import { createCors } from '../http/create-cors.js'
-import { createDeprecations } from '../http/create-deprecations.js'
-import { createRateLimiter, type QuotaChange, type QuotaState } from '../rate-limit/create-rate-limiter.js'
-import { createRequestValidator } from '../validation/create-request-validator.js'
-import { resolveOptions } from './resolve-options.js'
-import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
-import { createPetStore } from '../store/create-pet-store.js'
-import type { NewPet, Pet } from '../store/pet.js'
-import { seedPets } from '../store/seed-pets.js'
-import { assertPet } from '../store/assert-pet.js'
-import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
-import { ConfigError } from '../errors/config-error.js'
-import { createAdminHandler } from '../admin/create-admin-handler.js'
-import type { StateSummary } from '../admin/admin-controls.js'
-import { createFaultInjector } from '../faults/create-fault-injector.js'
-import { resolveFaults, type FaultOptions, type ResolvedFaults } from '../faults/fault-config.js'
-import { createRequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
-import { createSandboxFetch } from './create-sandbox-fetch.js'
-import type { PetRepository } from '../state/pet-repository.js'
-import type { RateLimitBackend } from '../state/rate-limit-backend.js'
-import type { RequestRecord } from '../request-log/create-request-log.js'
-import { followSharedFaults } from './follow-shared-faults.js'
-import type { SharedSandbox } from './shared-sandbox.js'
-import { createReadiness, type Readiness } from '../probes/create-readiness.js'
+import { type ApiHandlerParts, createApiHandler } from '../pipeline/create-api-handler.js'
 import { createProbeHandler } from '../probes/create-probe-handler.js'
-
-/**
- * A sandbox: the msw handlers of the Animal Store API and the state behind them, with the controls a
- * test uses to arrange and inspect that state without HTTP. Made by {@link createSandbox}.
- *
- * @example
- * import { setupServer } from 'msw/node'
- * import { createSandbox } from 'petstore-sandbox'
- *
- * const sandbox = createSandbox()
- * const server = setupServer(...sandbox.handlers)
- * beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
- * beforeEach(() => sandbox.reset())
- * afterAll(() => server.close())
- */
-export interface Sandbox {
-  /**
-   * The msw request handlers of the API, for `setupServer` (Node) or `setupWorker` (browser).
-   * Without `baseUrl` they answer `/v1` on any origin and leave every other request alone.
-   *
-   * @example
-   * const server = setupServer(...sandbox.handlers)       // msw/node
-   * const worker = setupWorker(...sandbox.handlers)       // msw/browser
-   */
-  readonly handlers: HttpHandler[]
-  /**
-   * A `fetch` answered by the sandbox directly, with no interception and no msw server: give it
-   * to the client under test, and its requests can never reach the network, whenever the client
-   * was built. Requests outside the API reject with a TypeError. Relative URLs resolve against
-   * `baseUrl`, or the page's location.
-   *
-   * @example
-   * const client = createClient<paths>({ baseUrl: 'http://api.test/v1', fetch: sandbox.fetch })
-   * const { data } = await client.GET('/pets', { headers: { Authorization: 'Bearer sandbox-free-key' } })
-   */
-  readonly fetch: typeof fetch
-  /**
-   * The same, claiming the whole origin: paths outside the API prefix get a 404 Error body with
-   * rate-limit headers. The HTTP server (`petstore-sandbox start`) serves these.
-   *
-   * @example
-   * const response = await getResponse(sandbox.originHandlers, request)
-   */
-  readonly originHandlers: HttpHandler[]
-  /**
-   * The sandbox clock (D20): rate-limit windows, bans and the sunset read it. `set` and
-   * `advance` move it; it keeps running forward from there.
-   *
-   * @example
-   * sandbox.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 from now on
-   * sandbox.clock.advance(60_000)               // a fresh minute window
-   */
-  readonly clock: SandboxClock
-  /**
-   * The keys in force with their resolved limits: the configured ones, as changed by `apiKeys`.
-   *
-   * @example
-   * sandbox.keys.find((key) => key.plan === 'pro')?.perMinute   // 300
-   */
-  readonly keys: readonly ApiKey[]
-  /** Add a key, change its plan, revoke it, at runtime (the admin API's `/keys`). */
-  readonly apiKeys: SandboxApiKeys
-  /**
-   * Calls `listener` with each request as it is answered, masked as in `requests()` (the
-   * dashboard's live log); returns the function that stops it.
-   *
-   * @example
-   * const stop = sandbox.onRequest((entry) => console.log(entry.status, entry.path))
-   */
-  onRequest(listener: (entry: RequestLogEntry) => void): () => void
-  /**
-   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban and the
-   * kept requests; keys added or changed at runtime stay (docs/decisions.md#d22). The
-   * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
-   * meanwhile wait for it.
-   *
-   * @example
-   * beforeEach(() => sandbox.reset({ clock: true }))
-   */
-  reset(options?: SandboxResetOptions): Promise<void>
-  /**
-   * Resolves once the seeded pets are in the store. Requests wait for it by themselves; call it
-   * before reading `pets` right after `createSandbox()`.
-   *
-   * @example
-   * await sandbox.ready()
-   * sandbox.pets.all().length   // 50
-   */
-  ready(): Promise<void>
-  /**
-   * Whether the sandbox can serve right now, and why not: what `GET /readyz` answers over HTTP.
-   * Not ready while the pets are seeded or a reset runs, or while a check added by a storage
-   * (`storage.notReady`) fails.
-   *
-   * @example
-   * sandbox.readiness()   // { ready: false, checks: [{ name: 'store', ready: false, reason: 'seeding the pets' }] }
-   */
-  readiness(): Readiness
-  /**
-   * Arrange and read stored pets without HTTP and without spending quota.
-   *
-   * @example
-   * const pet = await sandbox.pets.create({ name: 'Biscuit', categoryId: 2, status: 'sold' })
-   * await sandbox.pets.put({ ...pet, status: 'available' })
-   * sandbox.pets.get(pet.id)?.status   // 'available'
-   */
-  readonly pets: SandboxPets
-  /**
-   * Inspect and arrange a configured key's quota (both windows and the ban) without looping over
-   * requests. Throws `ConfigError` for a key that is not configured.
-   *
-   * @example
-   * sandbox.quota.set('sandbox-free-key', { remaining: 0 })   // the next request is a 429
-   * sandbox.quota.get('sandbox-free-key').reset               // when the minute ends, Unix seconds
-   */
-  readonly quota: SandboxQuota
-  /**
-   * Injected faults (latency, 500/503, dropped connections), seeded so runs repeat. `get` reads the
-   * configuration, `set` replaces it (the draws start over from its seed).
-   *
-   * @example
-   * sandbox.faults.set({ errorRate: 1, kinds: ['503'] })   // every operation answers 503
-   * sandbox.faults.set({})                                      // no faults
-   */
-  readonly faults: {
-    get(): ResolvedFaults
-    set(options: FaultOptions): ResolvedFaults
-  }
-  /**
-   * The last `limit` answered requests (default: all kept), oldest first, keys masked.
-   *
-   * @example
-   * sandbox.requests(5).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)
-   */
-  requests(limit?: number): RequestLogEntry[]
-  /**
-   * Pet count, next id, every key with its plan, quota and ban, and the faults: what
-   * `GET /__sandbox/state` shows.
-   *
-   * @example
-   * const { pets } = await sandbox.state()   // { count: 50, nextId: 51 }
-   */
-  state(): Promise<StateSummary>
-}
-
-/**
- * What `sandbox.reset()` restores besides the pets, counters and bans.
- *
- * @example
- * await sandbox.reset({ clock: true })   // and the clock back on real time
- */
-export interface SandboxResetOptions {
-  /** Also put the clock back on its time source (undoes `clock.set` and `clock.advance`). */
-  clock?: boolean
-}
-
-/**
- * The stored pets of a sandbox (`sandbox.pets`). Reads reflect the store as requests see it;
- * writes validate the pet (throwing `TypeError` for one the contract does not allow) and are seen
- * by the next request.
- *
- * @example
- * await sandbox.ready()
- * const sold = sandbox.pets.all().filter((pet) => pet.status === 'sold')
- */
-export interface SandboxPets {
-  /** Every stored pet, ascending by id. Call after `ready()` (or any awaited request). */
-  all(): Pet[]
-  /** The pet with this id, if stored. */
-  get(id: number): Pet | undefined
-  /** Stores a new pet as `createPet` would (the next id is assigned) and returns it. */
-  create(pet: NewPet): Promise<Pet>
-  /**
-   * Stores `pet` under its own id: replaces the stored pet with that id, or adds it when the id
-   * is beyond every assigned one (later creates continue after it). Returns the stored pet.
-   */
-  put(pet: Pet): Promise<Pet>
-}
-
-/**
- * The rate-limit state of a sandbox's keys (`sandbox.quota`).
- *
- * @example
- * sandbox.quota.set('sandbox-free-key', { banned: true })
- * sandbox.quota.get('sandbox-free-key').banned   // true
- */
-export interface SandboxQuota {
-  /** Where `key` stands: binding window, both windows, ban. Counts no request. */
-  get(key: string): QuotaState
-  /** Sets what is left (both windows, or one) and starts or lifts a ban; returns the new state. */
-  set(key: string, change: QuotaChange): QuotaState
-}
+import { createReadiness } from '../probes/create-readiness.js'
+import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
+import type { Timing } from '../state/maybe-promise.js'
+import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
+import { assertPet } from '../store/assert-pet.js'
+import { seedPets } from '../store/seed-pets.js'
+import { createRequestValidator } from '../validation/create-request-validator.js'
+import { createSandboxFetch } from './create-sandbox-fetch.js'
+import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
+import type { Sandbox } from './sandbox.js'
+import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
+import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
 /**
  * Creates a stateful, in-memory Animal Store API: msw handlers plus the state behind them. Options
@@ -245,54 +45,44 @@ export interface SandboxQuota {
  *   headers: { Authorization: 'Bearer sandbox-free-key' },
  * })
  */
-export function createSandbox(options: SharedSandboxOptions): SharedSandbox
-export function createSandbox(options?: SandboxOptions): Sandbox
-export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {}): Sandbox | SharedSandbox {
+export function createSandbox(options: SharedSandboxOptions): Sandbox<'later'>
+export function createSandbox(options?: SandboxOptions): Sandbox<'now'>
+export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {}): Sandbox<'now'> | Sandbox<'later'> {
   const resolved = resolveOptions(options)
-  const { shared } = resolved
-  const clock = createClock(resolved.now, shared?.clockOffset)
   const router = createRouter(openapiDocument)
-  const seed = () => seedPets(resolved.seed, resolved.pets)
-  const store: PetRepository = shared
-    ? shared.pets({ seed: resolved.seed, pets: resolved.pets, draw: seed }, { maxPets: resolved.maxPets })
-    : createPetStore({ seed, maxPets: resolved.maxPets, ...(resolved.storage ? { storage: resolved.storage } : {}) })
-  const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: shared?.keys ?? resolved.keyStorage, adminToken: resolved.adminToken })
-  const keyRing = apiKeys.ring
-  const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
-  const rateLimiter: RateLimitBackend = shared ? shared.rateLimits({ source: resolved.now, ...policy }) : createRateLimiter({ now: clock.now, ...policy })
-  const validator = createRequestValidator(openapiDocument)
   const operationIds = router.operations().map((operation) => operation.operationId)
-  const injector = createFaultInjector({
+  // Read lazily: keys change at runtime, and the key ring is made from the state's key storage.
+  let keysInForce: () => readonly ApiKey[] = () => []
+  const inputs = {
+    resolved,
+    seed: () => seedPets(resolved.seed, resolved.pets),
+    keys: () => keysInForce().map((apiKey) => apiKey.key),
     faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
-    ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
-  })
-  const faults = shared ? followSharedFaults(injector, shared) : injector
-  const localLog = createRequestLog(resolved.requestLogSize, () => keyRing.keys.map((apiKey) => apiKey.key))
-  const sharedLog = shared?.requestLog(resolved.requestLogSize)
-  // With shared state the log lives there; this process tells its own watchers (onRequest) of its
-  // own entries at once, and the shared log brings them the other processes' entries.
-  const requestLog = sharedLog
-    ? {
-        record(record: RequestRecord) {
-          const entry = localLog.show(record)
-          sharedLog.record(entry)
-          localLog.publish(entry)
-        },
-      }
-    : localLog
+  }
+  const compose = <Of extends Timing>(state: SandboxState<Of>) => {
+    const sandbox = composeSandbox(resolved, router, state)
+    keysInForce = () => sandbox.keys
+    return sandbox
+  }
+  return resolved.shared ? compose(sharedState(inputs, resolved.shared)) : compose(ownState(inputs))
+}
+
+/** The sandbox's parts and controls over `state`, whichever kind it is. */
+function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: ReturnType<typeof createRouter>, state: SandboxState<Of>): Sandbox<Of> {
+  const { clock, store, rateLimiter, faults, requestLog } = state
+  const operationIds = router.operations().map((operation) => operation.operationId)
+  const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: state.keyStorage, adminToken: resolved.adminToken })
+  const keyRing = apiKeys.ring
+  const creates = createPet(store, resolved.defaultStatus)
 
   // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
   let filling = 0
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
-    operations: {
-      listPets: listPets(store),
-      createPet: createPet(store, resolved.defaultStatus),
-      getPet: getPet(store),
-    },
+    operations: { listPets: listPets(store), createPet: creates, getPet: getPet(store) },
     keyRing,
     rateLimiter,
-    validator,
+    validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations(), resolved.deprecation),
     cors: createCors(resolved.corsOrigins),
     clock,
@@ -302,18 +92,16 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     storeSettled: () => filling === 0,
     onUnexpectedError: resolved.onUnexpectedError,
   }
-  const handlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
-  const originHandlers: HttpHandler[] = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
+  const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
+  const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
+
   const tracked = (work: Promise<void>): Promise<void> => {
     filling++
     return work.finally(() => filling--)
   }
   // A store that cannot start (shared state seeded otherwise) rejects `ready()`: the caller hears it.
   tracked(store.start()).catch(() => undefined)
-  const readiness = createReadiness([{ name: 'store', notReady: () => (filling > 0 ? 'seeding the pets' : undefined) }])
-  const storage = resolved.storage
-  if (storage?.notReady) readiness.add({ name: 'storage', notReady: () => storage.notReady?.() })
-  if (shared) readiness.add({ name: 'shared state', notReady: () => shared.notReady() })
+  const readiness = createReadiness([{ name: 'store', notReady: () => (filling > 0 ? 'seeding the pets' : undefined) }, ...state.checks])
 
   const keyNamed = (key: string): ApiKey => {
     const found = keyRing.find(key)
@@ -321,25 +109,16 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     return found
   }
 
-  const sandbox: Sandbox & SharedSandbox = {
+  const sandbox: Sandbox<Of> = {
     handlers,
     originHandlers,
     fetch: createSandboxFetch(handlers, resolved.baseUrl),
-    clock: clock as SandboxClock & SharedSandbox['clock'],
+    clock,
     get keys() {
       return keyRing.keys
     },
     apiKeys,
-    onRequest: sharedLog
-      ? (listener) => {
-          const stopLocal = localLog.subscribe(listener)
-          const stopOthers = sharedLog.watchOthers(listener)
-          return () => {
-            stopLocal()
-            stopOthers()
-          }
-        }
-      : localLog.subscribe,
+    onRequest: requestLog.onRequest,
     reset(options = {}) {
       // Not ready from the call on, not only once the store starts over.
       return tracked(
@@ -347,7 +126,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
           if (options.clock === true) await clock.reset()
           await rateLimiter.clear()
           // A shared log is emptied by the store's reset, in the step that switches the pets.
-          localLog.clear()
+          requestLog.clear()
           faults.restart()
           await store.reset()
         })(),
@@ -356,13 +135,13 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     ready: store.ready,
     readiness: readiness.current,
     pets: {
-      all: store.all as () => Pet[] & Promise<Pet[]>,
-      get: store.get as (id: number) => Pet & Promise<Pet | undefined>,
+      all: store.all,
+      get: store.get,
       async create(pet) {
         // Any valid id stands in: the store assigns the real one.
         assertPet({ ...pet, id: 1 })
         await store.ready()
-        return store.create(pet)
+        return creates.store(pet)
       },
       async put(pet) {
         assertPet(pet)
@@ -371,19 +150,19 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
       },
     },
     quota: {
-      get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)) as QuotaState & Promise<QuotaState>,
-      set: (key: string, change: QuotaChange) =>
-        rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)) as QuotaState & Promise<QuotaState>,
+      get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
+      set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
+      ofAddress: async (address: string): Promise<QuotaState> => await rateLimiter.inspect(`address:${address}`, PLANS.free),
     },
     faults: {
       get: faults.config,
       set(options: FaultOptions) {
         const next = resolveFaults(options, resolved.seed, operationIds)
         faults.configure(next)
-        return (shared ? shared.faults.set(next).then(faults.config) : faults.config()) as ResolvedFaults & Promise<ResolvedFaults>
+        return state.shareFaults(next)
       },
     },
-    requests: (limit?: number) => (sharedLog ? sharedLog.last(limit) : localLog.last(limit)) as RequestLogEntry[] & Promise<RequestLogEntry[]>,
+    requests: (limit?: number) => requestLog.last(limit),
     async state() {
       await store.ready()
       await clock.sync()
@@ -404,14 +183,15 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
         faults: faults.config(),
       }
     },
-    close: () => shared?.close() ?? Promise.resolve(),
+    close: state.close,
   }
+  const origin = resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin
   if (resolved.adminToken !== undefined) {
     // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
     const admin = createAdminHandler({
       controls: { ...sandbox, clock },
       token: resolved.adminToken,
-      origin: resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
+      origin,
       onUnexpectedError: resolved.onUnexpectedError,
       now: clock.now,
     })
@@ -419,12 +199,6 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     originHandlers.unshift(admin)
   }
   // Origin-wide only: in-process handlers without a baseUrl must leave other servers' probes alone.
-  originHandlers.unshift(
-    createProbeHandler({
-      readiness: readiness.current,
-      origin: resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
-      onUnexpectedError: resolved.onUnexpectedError,
-    }),
-  )
+  originHandlers.unshift(createProbeHandler({ readiness: readiness.current, origin, onUnexpectedError: resolved.onUnexpectedError }))
   return sandbox
 }

@@ -1,20 +1,25 @@
-import type { ListQuery } from '../store/create-pet-store.js'
-import type { NewPet, Pet } from '../store/pet.js'
-import type { MaybePromise } from './maybe-promise.js'
+import type { NewPet, Pet, PetStatus } from '../store/pet.js'
+import type { Answer, Timing } from './maybe-promise.js'
 
-/** Where the pets live: the in-memory store, or a shared one. Reads answer at once or later. */
-export interface PetRepository {
+/** The page `listPets` reads: the first `limit` pets in id order, of one status or all. */
+export interface ListQuery {
+  status?: PetStatus | undefined
+  limit: number
+}
+
+/** Where the pets live: the in-memory store (`'now'`), or a shared one (`'later'`). */
+export interface PetRepository<Of extends Timing = Timing> {
   /** Resolves once the seeded pets are there; rejects (ConfigError) when they cannot be. */
   ready(): Promise<void>
   /** Seeds, or finds the pets another process seeded. */
   start(): Promise<void>
   /** Restores the seeded pets; ids restart after them. */
   reset(): Promise<void>
-  list(query: ListQuery): MaybePromise<Pet[]>
-  get(id: number): MaybePromise<Pet | undefined>
+  list(query: ListQuery): Answer<Pet[], Of>
+  get(id: number): Answer<Pet | undefined, Of>
   create(pet: NewPet): Promise<Pet>
   put(pet: Pet): Promise<Pet>
-  all(): MaybePromise<Pet[]>
-  count(): MaybePromise<number>
-  nextId(): MaybePromise<number>
+  all(): Answer<Pet[], Of>
+  count(): Answer<number, Of>
+  nextId(): Answer<number, Of>
 }

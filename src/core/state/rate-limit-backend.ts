@@ -1,23 +1,96 @@
 import type { Limits } from '../auth/plans.js'
-import type { QuotaChange, QuotaState, RateDecision } from '../rate-limit/create-rate-limiter.js'
-import type { ListQuery } from '../store/create-pet-store.js'
-import type { JsonText } from '../http/json-text.js'
-import type { MaybePromise } from './maybe-promise.js'
+import type { Answer, Timing } from './maybe-promise.js'
+import type { ListQuery } from './pet-repository.js'
 
 /**
- * Where the rate-limit windows, refusal counts and bans live. The in-memory limiter answers at
- * once; a shared one answers each decision in one round trip, so it is exact across processes.
+ * Where the rate-limit windows, refusal counts and bans live: in memory (`'now'`), deciding at
+ * once, or shared (`'later'`), deciding each request in one round trip, exact across processes.
  */
-export interface RateLimitBackend {
-  take(id: string, limits: Limits): MaybePromise<RateDecision>
-  peek(id: string, limits: Limits): MaybePromise<RateDecision>
-  inspect(id: string, limits: Limits): MaybePromise<QuotaState>
-  arrange(id: string, limits: Limits, change: QuotaChange): MaybePromise<QuotaState>
-  clear(): MaybePromise<void>
+export interface RateLimitBackend<Of extends Timing = Timing> {
+  take(id: string, limits: Limits): Answer<RateDecision, Of>
+  peek(id: string, limits: Limits): Answer<RateDecision, Of>
+  inspect(id: string, limits: Limits): Answer<QuotaState, Of>
+  arrange(id: string, limits: Limits, change: QuotaChange): Answer<QuotaState, Of>
+  clear(): Answer<void, Of>
   /**
-   * A shared backend's shortcut: takes like `take` and, only when the request is allowed, reads the
-   * page of pets in the same atomic step, one round trip instead of two (BENCHMARKS.md, the Redis
-   * section). `page` is the pets' JSON as stored, undefined when the request was refused.
+   * A shared state's shortcut: takes like `take` and, only when the request is allowed, reads the
+   * page of pets `query` asks for in the same atomic step, one round trip instead of two
+   * (BENCHMARKS.md, the Redis section). `page` is the pets' JSON text as stored, written into the
+   * answer as it is; undefined when the request was refused.
    */
-  takeThenList?(id: string, limits: Limits, query: ListQuery): Promise<{ decision: RateDecision; page: JsonText | undefined }>
+  takeThenList?(id: string, limits: Limits, query: ListQuery): Promise<{ decision: RateDecision; page: string | undefined }>
+}
+
+/** What the rate limiter decided for one request, and the `X-RateLimit-*` values to send. */
+export interface RateDecision {
+  outcome: 'allowed' | 'rate_limited' | 'temporarily_banned'
+  limit: number
+  remaining: number
+  /** Unix time in seconds at which the described window (or the ban) ends. */
+  reset: number
+  /** Whole seconds until a retry can succeed, at least 1; only for refusals (D14). */
+  retryAfter?: number
+}
+
+/**
+ * A key's quota as tests see it (`sandbox.quota.get(key)`), without counting a request.
+ * `limit`, `remaining` and `reset` are what the next response's `X-RateLimit-*` headers would say
+ * before it is counted (the binding window, D13, or the ban).
+ *
+ * @example
+ * const quota = sandbox.quota.get('sandbox-free-key')
+ * quota.remaining          // 60 in a fresh minute
+ * quota.reset              // Unix seconds at which the minute ends
+ * quota.day.remaining      // 1000
+ * quota.banned             // false
+ */
+export interface QuotaState {
+  /** The limit of the binding window (`X-RateLimit-Limit`). */
+  limit: number
+  /** Requests left in the binding window, 0 while banned (`X-RateLimit-Remaining`). */
+  remaining: number
+  /** Unix time in seconds at which the binding window, or the ban, ends (`X-RateLimit-Reset`). */
+  reset: number
+  /** Whether requests are refused with 429 `temporarily_banned` right now (D15). */
+  banned: boolean
+  /** The UTC-minute window: its limit, requests counted, requests left, end in Unix seconds. */
+  minute: QuotaWindow
+  /** The UTC-day window, likewise. */
+  day: QuotaWindow
+  /** Requests refused in the current refusal window, counted towards a ban. */
+  refused: number
+  /** Epoch ms at which the current ban ends, or undefined when not banned. */
+  bannedUntil: number | undefined
+}
+
+/**
+ * One fixed window of a key's quota.
+ *
+ * @example
+ * const { used, remaining } = sandbox.quota.get('sandbox-pro-key').minute
+ */
+export interface QuotaWindow {
+  limit: number
+  used: number
+  remaining: number
+  /** Unix time in seconds at which the window ends. */
+  reset: number
+}
+
+/**
+ * A change to a key's quota (`sandbox.quota.set(key, change)`): what the next response's
+ * `X-RateLimit-Remaining` says (`remaining`: the minute window, with the day keeping at least as
+ * much, D13), what is left in one window, and a ban to start (`true` for `banSeconds`, or a number
+ * of seconds) or lift (`false`). Values are capped by each window's limit.
+ *
+ * @example
+ * sandbox.quota.set('sandbox-free-key', { remaining: 0 })     // the next request is a 429 for the rest of the minute
+ * sandbox.quota.set('sandbox-free-key', { dayRemaining: 5 })  // five left today
+ * sandbox.quota.set('sandbox-free-key', { banned: 120 })      // banned for two minutes
+ */
+export interface QuotaChange {
+  remaining?: number
+  minuteRemaining?: number
+  dayRemaining?: number
+  banned?: boolean | number
 }

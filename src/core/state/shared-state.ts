@@ -1,11 +1,23 @@
-import type { ClockOffset } from '../clock/create-clock.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
 import type { PetRepository } from './pet-repository.js'
 import type { RateLimitBackend } from './rate-limit-backend.js'
-import type { MaybePromise } from './maybe-promise.js'
+import type { Answer, Timing } from './maybe-promise.js'
 import type { RequestLogEntry } from '../request-log/create-request-log.js'
 import type { KeyStorage } from '../auth/key-storage.js'
+
+/**
+ * Where the sandbox clock's offset from its time source lives (D20): in the clock (`'now'`), or
+ * shared by several processes (`'later'`), where `get` is the last offset seen and moves finish
+ * when they resolve.
+ */
+export interface ClockOffset<Of extends Timing = Timing> {
+  get(): number
+  set(offset: number): Answer<void, Of>
+  add(ms: number): Answer<void, Of>
+  /** Reads the shared offset again, for a clock read that must see every process's moves. */
+  refresh?(): Promise<void>
+}
 
 /** What the seeded pets are, so processes sharing one state can tell whether they agree. */
 export interface PetSeeding {
@@ -23,10 +35,10 @@ export interface SharedState {
   /** A short name of where the state lives, for the banner, e.g. `redis://127.0.0.1:6379`. */
   readonly where: string
   /** `maxPets` bounds the pets stored across every process: a create beyond it is refused (D23). */
-  pets(seeding: PetSeeding, limits: { maxPets: number }): PetRepository
+  pets(seeding: PetSeeding, limits: { maxPets: number }): PetRepository<'later'>
   /** `source` is the time source without the shared clock offset, which the backend adds. */
-  rateLimits(policy: { source: () => number; banAfter: number; banSeconds: number }): RateLimitBackend
-  readonly clockOffset: ClockOffset
+  rateLimits(policy: { source: () => number; banAfter: number; banSeconds: number }): RateLimitBackend<'later'>
+  readonly clockOffset: ClockOffset<'later'>
   readonly faults: {
     /** The configuration set through any process, or undefined while none was set. */
     current(): ResolvedFaults | undefined
@@ -54,7 +66,7 @@ export interface SharedState {
 export interface SharedRequestLog {
   /** Records an entry this process answered (already masked); never waits, never fails. */
   record(entry: RequestLogEntry): void
-  last(limit: number | undefined): MaybePromise<RequestLogEntry[]>
+  last(limit: number | undefined): Promise<RequestLogEntry[]>
   /**
    * Calls `listener` with each entry the other processes record, as they send it; this process's
    * own entries are not repeated (the sandbox tells its watchers of them itself). Returns the stop.

@@ -1,14 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { setFlagsFromString } from 'node:v8'
 import { buildProgram } from './build-program.js'
 import { slimMswDataImports } from './slim-msw-data-imports.js'
 
 /** Entry point of the `petstore-sandbox` command. */
 export async function main(argv: string[]): Promise<void> {
-  // Seeded pets live as long as the process, and V8 grows the young generation by what survives
-  // its collections, then keeps it: this process is ours, so it asks V8 not to grow it
-  // (BENCHMARKS.md, "Why the figures are what they are"). The library never sets flags in its host.
-  setFlagsFromString('--semi-space-growth-factor=1')
   // Before any command loads the sandbox, whose store imports @msw/data.
   slimMswDataImports()
   const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }

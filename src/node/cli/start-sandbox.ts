@@ -2,6 +2,7 @@ import cluster from 'node:cluster'
 import { createSandbox } from '../../core/sandbox/create-sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { startServer, type RunningServer } from '../server/start-server.js'
+import { rateLimitHeaders } from '../server/refusal-answer.js'
 import { createRequestLogger, type LogFormat } from './create-request-logger.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { formatBanner } from './format-banner.js'
@@ -9,8 +10,7 @@ import type { StateFile } from '../persistence/open-state-file.js'
 import type { SharedState } from '../../core/state/shared-state.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import type { ProgramIo } from '../options/program-io.js'
-import { watchParent } from './watch-parent.js'
-import { watchShellWake } from './watch-shell-wake.js'
+import { watchParent } from '../server/watch-parent.js'
 
 /** The options of `petstore-sandbox start`, as commander parsed them. */
 export interface StartOptions {
@@ -69,14 +69,15 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   }
   io.onSignal('SIGINT', shutdown)
   io.onSignal('SIGTERM', shutdown)
-  // npx does not pass its signals on (docs/cli.md#stopping): a sandbox whose parent is gone, or
-  // whose npm shell was sent a SIGINT, stops as if signalled. These are not a second signal.
-  const stopAsked = () => {
-    if (!closing) shutdown()
-  }
-  // A worker watches only its primary, which watches npm for all of them (run-workers.ts).
-  watchParent(stopAsked, cluster.isWorker ? false : undefined)
-  watchShellWake(stopAsked)
+  // npx does not pass its signals on (docs/cli.md#stopping): a sandbox whose parent is gone stops
+  // as if signalled. That is not a second signal. A worker watches only its primary, which
+  // watches npm for all of them (run-workers.ts).
+  watchParent(
+    () => {
+      if (!closing) shutdown()
+    },
+    cluster.isWorker ? false : undefined,
+  )
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   if (options.redis !== undefined) {
@@ -137,6 +138,8 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     port: options.port,
     host: options.host,
     ...(log ? { onExchange: log } : {}),
+    // A request refused before it could be read names its address's quota (D24).
+    refusalHeaders: async (address) => rateLimitHeaders(await sandbox.quota.ofAddress(address)),
     ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
     limits: {
       ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),

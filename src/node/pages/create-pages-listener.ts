@@ -3,7 +3,8 @@ import { DEMO_KEYS } from '../../core/auth/demo-keys.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
-import type { Sandbox } from '../../core/sandbox/create-sandbox.js'
+import type { Sandbox } from '../../core/sandbox/sandbox.js'
+import type { Timing } from '../../core/state/maybe-promise.js'
 import { createEventStream, type RequestEntrySource } from './create-event-stream.js'
 import { dashboardPage } from './dashboard-page.js'
 import { frontDoor } from './front-door.js'
@@ -18,7 +19,7 @@ import { createStaticAssets } from './static-assets.js'
 import { swaggerUiVersion } from './swagger-ui-version.js'
 
 export interface PagesOptions {
-  sandbox: Sandbox
+  sandbox: Sandbox<Timing>
   version: string
   /** The origin the server listens on, e.g. `http://127.0.0.1:4010`. */
   origin: string

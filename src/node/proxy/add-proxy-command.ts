@@ -1,10 +1,10 @@
 import { type Command, Option } from 'commander'
 import type { ProgramIo } from '../options/program-io.js'
-import { integerIn, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
+import { integerIn, parseBaseUrl, parsePets, parsePort, parseSeed } from '../options/parse-options.js'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { parseBaseUrl } from '../verify/parse-base-url.js'
 import type { ProxyLogFormat } from './create-proxy-logger.js'
 import type { RunningProxy } from './start-proxy.js'
+import { watchParent } from '../server/watch-parent.js'
 
 interface ProxyCommandOptions {
   upstream: string
@@ -18,6 +18,10 @@ interface ProxyCommandOptions {
   seed: number
   pets: number
   keepRequests: number
+  headersTimeout?: number
+  requestTimeout?: number
+  keepAliveTimeout?: number
+  shutdownGrace?: number
 }
 
 /** `petstore-sandbox proxy --upstream <url>`: forwards /v1 to a real backend and watches it keep the sandbox's promises. */
@@ -48,6 +52,11 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
     .addOption(
       new Option('--keep-requests <n>', 'answered requests the admin API and the dashboard keep for reading').argParser(integerIn(0, 100_000)).default(100),
     )
+    // The server's limits, hidden as under `start`: for tests that play slow clients (server-limits.ts).
+    .addOption(new Option('--headers-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
+    .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
+    .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
+    .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
     .action(async (options: ProxyCommandOptions, command: Command) => {
       let proxy: RunningProxy | undefined
       let closing = false
@@ -59,6 +68,10 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
       }
       io.onSignal('SIGINT', shutdown)
       io.onSignal('SIGTERM', shutdown)
+      // As for `start`: under npx, the parent going away is the stop (docs/cli.md#stopping).
+      watchParent(() => {
+        if (!closing) shutdown()
+      })
       try {
         // Loaded when proxy runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
         const [{ loadKeysFile }, { createSandbox }, { createProxyLogger }, { startProxy }, { createPagesListener }] = await Promise.all([
@@ -83,6 +96,12 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           fallback: options.fallback,
           upstreamTimeoutMs: options.upstreamTimeout,
           keepRequests: options.keepRequests,
+          limits: {
+            ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
+            ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
+            ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
+            ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
+          },
           sandboxHandlers: sandbox.originHandlers,
           ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
           // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.

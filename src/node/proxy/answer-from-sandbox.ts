@@ -1,14 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/http/client-address.js'
-import { HOP_BY_HOP_HEADERS } from './hop-by-hop-headers.js'
-
-/** An answer ready to write: status, headers, body bytes. */
-export interface WrittenAnswer {
-  status: number
-  headers: Record<string, string>
-  body: Buffer
-}
+import type { WrittenAnswer } from '../server/refusal-answer.js'
+import { notForwarded } from './hop-by-hop-headers.js'
 
 /** The sandbox's answer to a request the proxy already read whole; undefined for an injected dropped connection. */
 export async function answerFromSandbox(
@@ -16,8 +10,9 @@ export async function answerFromSandbox(
   request: { url: URL; method: string; headers: IncomingHttpHeaders; body: Buffer; clientAddress: string },
 ): Promise<WrittenAnswer | undefined> {
   const headers = new Headers()
+  const skipped = notForwarded(request.headers.connection)
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value === undefined || HOP_BY_HOP_HEADERS.has(name) || name === CLIENT_ADDRESS_HEADER) continue
+    if (value === undefined || skipped.has(name) || name === CLIENT_ADDRESS_HEADER) continue
     headers.set(name, Array.isArray(value) ? value.join(', ') : value)
   }
   // The client address comes from the socket, never from what the client claims (D16).

@@ -4,10 +4,9 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { queryOf } from '../../core/http/query-of.js'
 import { createRequestValidator } from '../../core/validation/create-request-validator.js'
-import type { WrittenAnswer } from './answer-from-sandbox.js'
+import { refusalAnswer, type WrittenAnswer } from '../server/refusal-answer.js'
 import type { ProxyRequestLog } from './create-proxy-request-log.js'
 import type { ProxyStats } from './create-proxy-stats.js'
-import { errorAnswer } from './error-answer.js'
 
 /** Where the proxy shows its counters, beside the sandbox's own admin API (fixtures/admin-openapi.yaml). */
 export const PROXY_ADMIN_PATH = '/__sandbox/proxy'
@@ -55,7 +54,7 @@ export function createProxyAdmin({ token, stats, requests, now }: ProxyAdminOpti
         const body = Buffer.from(JSON.stringify(reply(request)))
         return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body }
       } catch (error) {
-        if (error instanceof HttpError) return errorAnswer(error)
+        if (error instanceof HttpError) return refusalAnswer(error, { 'cache-control': 'no-store' })
         throw error
       }
     },

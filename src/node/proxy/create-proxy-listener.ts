@@ -13,12 +13,13 @@ import { reportViolations } from './report-violations.js'
 import { parseBearer } from '../../core/auth/parse-bearer.js'
 import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
-import { answerFromSandbox, type WrittenAnswer } from './answer-from-sandbox.js'
+import { refusalAnswer, type WrittenAnswer } from '../server/refusal-answer.js'
+import { requestUrl } from '../server/unservable-request.js'
+import { answerFromSandbox } from './answer-from-sandbox.js'
 import type { createProxyLogger } from './create-proxy-logger.js'
 import type { ProxyStats } from './create-proxy-stats.js'
-import { errorAnswer } from './error-answer.js'
 import { fallsBackOn } from './falls-back-on.js'
-import { forwardRequest, type UpstreamAnswer } from './forward-request.js'
+import { forwardRequest, MAX_FORWARDED_BYTES, type UpstreamAnswer } from './forward-request.js'
 import type { ProxyAdmin } from './create-proxy-admin.js'
 import type { ProxyRequestEntry, ProxyRequestLog } from './create-proxy-request-log.js'
 import { readIncoming } from './read-incoming.js'
@@ -46,6 +47,17 @@ export interface ProxyListenerOptions {
   requests: ProxyRequestLog
   logger: ReturnType<typeof createProxyLogger>
   now: () => number
+  /** Who the client of a request is, as the server names it. */
+  clientAddress: (incoming: IncomingMessage) => string
+}
+
+// Methods that change nothing (RFC 9110 9.2.1): the only ones the sandbox may answer once the
+// upstream may have the request, since no answer of the sandbox can then duplicate a change.
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/** An answer of the proxy's own, never to be cached: its Error body comes from the one place that builds them. */
+function ownAnswer(refusal: HttpError): WrittenAnswer {
+  return refusalAnswer(refusal, { 'cache-control': 'no-store' })
 }
 
 /**
@@ -53,7 +65,9 @@ export interface ProxyListenerOptions {
  * the upstream cannot answer), everything else to the sandbox. Each upstream answer is written
  * unchanged, then checked against verify's promises; violations are counted and logged. Every
  * answer is listed in the proxy's request log, once, whoever gave it, but those of the admin API
- * and the probes, which `start` does not list either.
+ * and the probes, which `start` does not list either. With fallback, the sandbox answers only
+ * where it cannot duplicate what the upstream did: a request that never reached it, a read, or
+ * an operation the upstream says it does not have (docs/decisions.md#d25).
  */
 export function createProxyListener(options: ProxyListenerOptions) {
   const router = createRouter(openapiDocument)
@@ -68,13 +82,13 @@ export function createProxyListener(options: ProxyListenerOptions) {
     }
     const started = performance.now()
     const method = incoming.method ?? 'GET'
-    // node lets through request targets that are no URL (`http://[::1`): refused below, never thrown.
-    const url = URL.parse(incoming.url ?? '/', options.origin) ?? new URL('/', options.origin)
-    const validTarget = URL.canParse(incoming.url ?? '/', options.origin)
+    // The server has refused targets that are no URL (unservable-request.ts).
+    const url = requestUrl(incoming, options.origin)
+    const clientAddress = options.clientAddress(incoming)
     const presented = parseBearer(incoming.headers.authorization ?? null)
     // Not even a prefix of the admin token: it opens more than any key.
     const key = url.pathname.startsWith('/__sandbox') ? 'admin' : maskAuthorization(incoming.headers.authorization)
-    const shownPath = validTarget ? redactUrl(url.pathname + url.search, presented === undefined ? [] : [presented]) : '(not a URL)'
+    const shownPath = redactUrl(url.pathname + url.search, presented === undefined ? [] : [presented])
     const list = (status: number, source: ProxyRequestEntry['source'], fault: string | undefined) => {
       if (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`) || (PROBE_PATHS as readonly string[]).includes(url.pathname)) return
       const durationMs = Math.round((performance.now() - started) * 10) / 10
@@ -96,7 +110,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
         method,
         headers: incoming.headers,
         body,
-        clientAddress: incoming.socket.remoteAddress ?? 'unknown',
+        clientAddress,
       })
       if (answer === undefined) {
         // An injected dropped connection, listed as `start` lists it.
@@ -108,19 +122,20 @@ export function createProxyListener(options: ProxyListenerOptions) {
       if (method === 'POST' && url.pathname === `${ADMIN_PREFIX}/reset` && answer.status === 200) options.requests.clear()
     }
 
+    const refuse = (refusal: HttpError) => {
+      const answer = ownAnswer(refusal)
+      write(answer, answer.status, answer.body, 'sandbox')
+    }
+
     const handle = async () => {
-      if (!validTarget) {
-        const answer = errorAnswer(new HttpError(400, ErrorCode.invalidRequest, 'The request target is not a valid URL'))
-        incoming.resume()
-        return write(answer, 400, answer.body, 'sandbox')
-      }
-      const body = await readIncoming(incoming)
+      // Refused before reading when it says it is too large; otherwise counted as it comes.
+      const announced = Number(incoming.headers['content-length'] ?? 0)
+      const body = announced > MAX_FORWARDED_BYTES ? undefined : await readIncoming(incoming, MAX_FORWARDED_BYTES)
       if (body === undefined) {
-        const answer = errorAnswer(new HttpError(413, ErrorCode.payloadTooLarge, 'The request body is larger than the proxy buffers'))
         outgoing.shouldKeepAlive = false
-        return write(answer, 413, answer.body, 'sandbox')
+        return refuse(new HttpError(413, ErrorCode.payloadTooLarge, `The request body is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy forwards`))
       }
-      const own = options.admin?.answer({ method, url, presented, clientAddress: incoming.socket.remoteAddress ?? 'unknown' })
+      const own = options.admin?.answer({ method, url, presented, clientAddress })
       if (own !== undefined) return write(own, own.status, own.body, 'sandbox')
       if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return fromSandbox(body)
 
@@ -133,15 +148,30 @@ export function createProxyListener(options: ProxyListenerOptions) {
         answer = await forwardRequest({ target, method, headers: incoming.headers, body, timeoutMs: options.upstreamTimeoutMs })
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error
+        if (error.kind === 'too_large') {
+          const message = `The upstream's answer is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy passes on (${error.message})`
+          return refuse(new HttpError(502, ErrorCode.upstreamTooLarge, message))
+        }
+        if (error.reached && !SAFE_METHODS.has(method)) {
+          // The upstream may have acted on it: another answer could make a second pet (D25).
+          const what = error.kind === 'timeout' ? `did not answer within ${options.upstreamTimeoutMs} ms` : `gave no complete answer (${error.message})`
+          return refuse(
+            new HttpError(
+              504,
+              ErrorCode.upstreamOutcomeUnknown,
+              `This ${method} was sent to the upstream, which ${what}: it may have stored it; check before sending it again.`,
+            ),
+          )
+        }
         if (options.fallback) {
           options.stats.fellBack(error.kind)
           return fromSandbox(body)
         }
-        const refusal =
+        return refuse(
           error.kind === 'timeout'
-            ? errorAnswer(new HttpError(504, ErrorCode.upstreamTimeout, `The upstream did not answer within ${options.upstreamTimeoutMs} ms`))
-            : errorAnswer(new HttpError(502, ErrorCode.upstreamUnreachable, `The upstream could not be reached (${error.message})`))
-        return write(refusal, refusal.status, refusal.body, 'sandbox')
+            ? new HttpError(504, ErrorCode.upstreamTimeout, `The upstream did not answer within ${options.upstreamTimeoutMs} ms`)
+            : new HttpError(502, ErrorCode.upstreamUnreachable, `The upstream could not be reached (${error.message})`),
+        )
       }
       if (options.fallback && fallsBackOn(answer.status, operation)) {
         options.stats.fellBack('missing')
@@ -156,8 +186,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
 
     handle().catch(() => {
       if (outgoing.headersSent) return void outgoing.destroy()
-      const answer = errorAnswer(new HttpError(500, ErrorCode.internalError, 'The proxy failed to answer this request'))
-      write(answer, 500, answer.body, 'sandbox')
+      refuse(new HttpError(500, ErrorCode.internalError, 'The proxy failed to answer this request'))
     })
   }
 }

@@ -1,16 +1,22 @@
 import type { IncomingMessage } from 'node:http'
 
-/** The most body the proxy buffers before forwarding; the sandbox itself refuses bodies far smaller. */
-const MAX_BODY_BYTES = 16 * 1024 * 1024
-
-/** The whole request body, or undefined when it is larger than MAX_BODY_BYTES. */
-export async function readIncoming(incoming: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of incoming as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_BODY_BYTES) return undefined
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
+/**
+ * The whole request body, or undefined once it is larger than `maxBytes`: reading then stops
+ * (the rest is left unread, the socket open) so that the refusal can still be written.
+ */
+export function readIncoming(incoming: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= maxBytes) return void chunks.push(chunk)
+      incoming.off('data', onData)
+      incoming.pause()
+      resolve(undefined)
+    }
+    incoming.on('data', onData)
+    incoming.once('end', () => resolve(Buffer.concat(chunks)))
+    incoming.once('error', reject)
+  })
 }

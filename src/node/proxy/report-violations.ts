@@ -1,6 +1,5 @@
 import { redactKeys } from '../../core/auth/redact-keys.js'
-import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
-import type { Exchange } from '../verify/exchange.js'
+import type { Exchange, ExchangeChecker } from '../verify/create-exchange-checker.js'
 import type { createProxyLogger } from './create-proxy-logger.js'
 import type { ProxyStats, ShownViolation } from './create-proxy-stats.js'
 

@@ -1,7 +1,6 @@
-import type { Exchange } from '../verify/exchange.js'
+import { type Exchange, parseJsonBody } from '../verify/create-exchange-checker.js'
 import { decodeBody } from './decode-body.js'
 import type { UpstreamAnswer } from './forward-request.js'
-import { parseJsonBody } from '../verify/parse-json-body.js'
 
 /** A forwarded request and the upstream's answer, as the promises judge it (verify's Exchange). */
 export function toExchange(

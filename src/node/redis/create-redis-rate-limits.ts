@@ -1,8 +1,7 @@
 import type { Limits } from '../../core/auth/plans.js'
 import { type Bucket, describeBucket } from '../../core/rate-limit/describe-bucket.js'
-import type { QuotaChange, RateDecision } from '../../core/rate-limit/create-rate-limiter.js'
+import type { QuotaChange, RateDecision } from '../../core/state/rate-limit-backend.js'
 import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
-import { JsonText } from '../../core/http/json-text.js'
 import type { RedisKeys } from './redis-keys.js'
 import type { RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
@@ -36,7 +35,7 @@ export interface RedisRateLimitsOptions {
  * key's quota is exact across every process sharing it, bursts included (docs/decisions.md#d21).
  * The headers are worded by the same code as in memory (describeBucket).
  */
-export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimitBackend {
+export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimitBackend<'later'> {
   const { scripts, keys, source, banAfter, banSeconds } = options
   const banMs = Math.round(banSeconds * 1000)
 
@@ -98,7 +97,7 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
         (reply) => fromText(reply as string),
       )
       // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
-      return { decision: decide(outcome, bucket, limits, t), page: outcome === 0 && page !== undefined ? new JsonText(page) : undefined }
+      return { decision: decide(outcome, bucket, limits, t), page: outcome === 0 ? page : undefined }
     },
     async peek(id, limits) {
       const { t, bucket } = await quota('peek', id, limits)
@@ -116,7 +115,7 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
       return describeBucket.quota(bucket, limits, t)
     },
     // A reset switches the generation the buckets are named after: nothing to clear here.
-    clear: () => undefined,
+    clear: async () => undefined,
   }
 }
 

@@ -1,8 +1,8 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { RequestHandler } from 'msw'
 import { ErrorCode } from '../../core/errors/error-code.js'
-import { refusalAnswer, type Refusal } from './refusal-answer.js'
+import { HttpError } from '../../core/errors/http-error.js'
+import type { WrittenAnswer } from './refusal-answer.js'
 
 // How long a socket answered here may linger for the client to read the answer before it is cut.
 const LINGER_MS = 2_000
@@ -11,16 +11,19 @@ interface ClientError extends Error {
   code?: string
 }
 
+/** The answer to a refusal for a client address: its Error body and the headers the server adds. */
+export type Refuse = (address: string, refusal: HttpError) => Promise<WrittenAnswer>
+
 /**
  * node:http's `clientError` listener: requests node rejects before any handler runs (a malformed
  * request line or header, a head over `maxHeaderBytes`, a client too slow to send its head) get
- * an Error body with the rate-limit headers instead of node's bare `400 Bad Request`. A socket
- * that is gone, or already carries a response, can take no answer: it is only destroyed.
+ * an Error body instead of node's bare `400 Bad Request`. A socket that is gone, or already
+ * carries a response, can take no answer: it is only destroyed.
  *
  * @example
- * server.on('clientError', answerClientError(sandbox.originHandlers, 'http://127.0.0.1:4010'))
+ * server.on('clientError', answerClientError(refuse))
  */
-export function answerClientError(handlers: RequestHandler[], origin: string) {
+export function answerClientError(refuse: Refuse) {
   return (error: ClientError, socket: Duplex): void => {
     const refusal = refusalOf(error)
     if (refusal === undefined || !socket.writable) {
@@ -29,23 +32,23 @@ export function answerClientError(handlers: RequestHandler[], origin: string) {
     }
     const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? undefined
     if (current === undefined || current.writableFinished) {
-      writeRefusal(handlers, origin, socket, refusal)
+      writeRefusal(refuse, socket, refusal)
     } else if (current.req.complete) {
       // A pipelined request before the broken one is still being answered: its answer goes first.
-      current.once('close', () => (socket.writable ? writeRefusal(handlers, origin, socket, refusal) : socket.destroy()))
+      current.once('close', () => (socket.writable ? writeRefusal(refuse, socket, refusal) : socket.destroy()))
     } else if (current.headersSent) {
       // The broken part is the body of a request already being answered: no second answer fits.
       socket.destroy()
     } else {
-      writeRefusal(handlers, origin, socket, refusal)
+      writeRefusal(refuse, socket, refusal)
     }
   }
 }
 
 /** Answers on a raw socket (no ServerResponse exists for it) and closes the connection. */
-export function writeRefusal(handlers: RequestHandler[], origin: string, socket: Duplex, refusal: Refusal): void {
+export function writeRefusal(refuse: Refuse, socket: Duplex, refusal: HttpError): void {
   const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown'
-  void refusalAnswer(handlers, origin, address, refusal).then(({ status, headers, body }) => {
+  void refuse(address, refusal).then(({ status, headers, body }) => {
     if (!socket.writable) return socket.destroy()
     const head = [
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
@@ -53,24 +56,25 @@ export function writeRefusal(handlers: RequestHandler[], origin: string, socket:
       'connection: close',
       `date: ${new Date().toUTCString()}`,
     ]
-    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
+    socket.write(`${head.join('\r\n')}\r\n\r\n`)
+    socket.end(body)
     // The client may still be sending (an oversized head): give it time to read the answer.
     setTimeout(() => socket.destroy(), LINGER_MS).unref()
   })
 }
 
-function refusalOf(error: ClientError): Refusal | undefined {
+function refusalOf(error: ClientError): HttpError | undefined {
   switch (error.code) {
     case 'ECONNRESET':
     case 'EPIPE':
       return undefined
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, code: ErrorCode.requestTimeout, message: 'The request was not received in time; the connection is closed' }
+      return new HttpError(408, ErrorCode.requestTimeout, 'The request was not received in time; the connection is closed')
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, code: ErrorCode.headersTooLarge, message: 'The request line and headers are too large' }
+      return new HttpError(431, ErrorCode.headersTooLarge, 'The request line and headers are too large')
     default: {
       const reason = error.message.replace(/^Parse Error: /, '')
-      return { status: 400, code: ErrorCode.invalidRequest, message: `The request is not valid HTTP/1.1: ${reason}` }
+      return new HttpError(400, ErrorCode.invalidRequest, `The request is not valid HTTP/1.1: ${reason}`)
     }
   }
 }

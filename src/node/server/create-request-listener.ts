@@ -4,8 +4,10 @@ import { CLIENT_ADDRESS_HEADER } from '../../core/http/client-address.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
 import { JSON_CONTENT_TYPE, jsonText } from '../../core/http/to-response.js'
 import { incomingBody } from './incoming-body.js'
-import { refusalAnswer, type Refusal } from './refusal-answer.js'
-import { requestUrl, unservableRequest } from './unservable-request.js'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { HttpError } from '../../core/errors/http-error.js'
+import { refusalAnswer } from './refusal-answer.js'
+import { requestUrl } from './unservable-request.js'
 
 /** One answered request, for the request log. */
 export interface ExchangeRecord {
@@ -28,7 +30,8 @@ export interface RequestListenerOptions {
  * The node:http adapter: it only translates. An IncomingMessage becomes a fetch Request, msw's
  * `getResponse` runs the sandbox's handlers, and the Response is written back. The handlers
  * answer every request themselves (errors included), so this layer adds no behaviour of its own
- * beyond a last-resort 500 should the translation itself fail.
+ * beyond a last-resort 500 should the translation itself fail. The server (start-server.ts) has
+ * already refused what cannot become a fetch Request (unservable-request.ts).
  */
 export function createRequestListener(handlers: RequestHandler[], { origin, onExchange, clientAddress = peerAddress }: RequestListenerOptions) {
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
@@ -41,20 +44,18 @@ export function createRequestListener(handlers: RequestHandler[], { origin, onEx
         durationMs: performance.now() - started,
         authorization: incoming.headers.authorization,
       })
-    // A request fetch cannot carry gets its Error body here instead of a 500 from `new Request`.
-    const refusal = unservableRequest(incoming, origin)
-    const client = clientAddress(incoming)
-    const answering =
-      refusal === undefined ? translate(handlers, origin, client, incoming, outgoing) : refuse(handlers, origin, client, incoming, outgoing, refusal)
-    answering.then(finish).catch(() => {
-      if (!outgoing.headersSent) {
-        outgoing.writeHead(500, { 'content-type': JSON_CONTENT_TYPE })
-        outgoing.end(JSON.stringify({ code: 'internal_error', message: 'The sandbox failed to answer this request.', status: 500 }))
-      } else {
-        outgoing.destroy()
-      }
-      finish(500)
-    })
+    translate(handlers, origin, clientAddress(incoming), incoming, outgoing)
+      .then(finish)
+      .catch(() => {
+        if (!outgoing.headersSent) {
+          const { status, headers, body } = refusalAnswer(new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'))
+          outgoing.writeHead(status, headers)
+          outgoing.end(body)
+        } else {
+          outgoing.destroy()
+        }
+        finish(500)
+      })
   }
 }
 
@@ -98,22 +99,6 @@ async function translate(handlers: RequestHandler[], origin: string, client: str
   // A body the handlers refused before reading it whole (413, 415, 401...): drain the rest.
   if (body !== undefined && !incoming.complete) body.discard()
   return response.status
-}
-
-async function refuse(
-  handlers: RequestHandler[],
-  origin: string,
-  client: string,
-  incoming: IncomingMessage,
-  outgoing: ServerResponse,
-  refusal: Refusal,
-): Promise<number> {
-  const { status, headers, body } = await refusalAnswer(handlers, origin, client, refusal)
-  outgoing.shouldKeepAlive = false
-  outgoing.writeHead(status, headers)
-  outgoing.end(body)
-  incoming.resume()
-  return status
 }
 
 function peerAddress(incoming: IncomingMessage): string {

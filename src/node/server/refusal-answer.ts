@@ -1,43 +1,38 @@
-import { getResponse, type RequestHandler } from 'msw'
-import { CLIENT_ADDRESS_HEADER } from '../../core/http/client-address.js'
+import type { HttpError } from '../../core/errors/http-error.js'
+import { errorReply } from '../../core/http/error-reply.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
+import type { QuotaState } from '../../core/state/rate-limit-backend.js'
 
-/** A request the transport refuses before the handlers can see it. */
-export interface Refusal {
-  status: number
-  code: string
-  message: string
-}
-
-/** What to write back for a refusal: an Error body and the client's `X-RateLimit-*` headers. */
-export interface RefusalAnswer {
+/** An answer ready to write: status, headers, body bytes. */
+export interface WrittenAnswer {
   status: number
   headers: Record<string, string>
-  body: string
+  body: Buffer
 }
 
 /**
- * The answer to a request node:http or fetch cannot hand to the handlers (malformed, too slow,
- * a method fetch forbids): the same Error body as every other refusal, with the rate-limit
- * headers of the client's address. They come from the handlers' quota-reporting preflight
- * (OPTIONS on a known path, D16), which counts nothing, so a refused request spends no quota.
+ * An answer the Node side gives by itself, with no handler behind it: the server's refusals of
+ * requests node:http or fetch cannot hand on (malformed, too slow, CONNECT, TRACE), and the proxy's
+ * own answers (502, 504, 413). The Error body comes from `errorReply`, the one place that builds it.
  *
  * @example
- * const answer = await refusalAnswer(handlers, origin, '127.0.0.1', { status: 400, code: 'invalid_request', message: 'Host is missing' })
+ * refusalAnswer(new HttpError(400, ErrorCode.invalidRequest, 'Host is missing'), rateLimitHeaders(quota))
  */
-export async function refusalAnswer(handlers: RequestHandler[], origin: string, address: string, refusal: Refusal): Promise<RefusalAnswer> {
-  const headers: Record<string, string> = {}
-  try {
-    const preflight = new Request(`${origin}/v1/pets`, { method: 'OPTIONS', headers: { [CLIENT_ADDRESS_HEADER]: address } })
-    const response = await getResponse(handlers, preflight, { quiet: true })
-    response?.headers.forEach((value, name) => {
-      if (name.startsWith('x-ratelimit-')) headers[name] = value
-    })
-  } catch {
-    // The Error body still goes out; only the quota headers are missing.
-  }
-  const body = JSON.stringify({ code: refusal.code, message: refusal.message, status: refusal.status })
-  headers['content-type'] = JSON_CONTENT_TYPE
-  headers['content-length'] = String(Buffer.byteLength(body))
-  return { status: refusal.status, headers, body }
+export function refusalAnswer(refusal: HttpError, headers: Record<string, string> = {}): WrittenAnswer {
+  const reply = errorReply(refusal, new Headers({ ...headers, 'content-type': JSON_CONTENT_TYPE }))
+  const body = Buffer.from(JSON.stringify(reply.body))
+  const written: Record<string, string> = {}
+  reply.headers.forEach((value, name) => {
+    written[name] = value
+  })
+  written['content-length'] = String(body.length)
+  return { status: reply.status, headers: written, body }
+}
+
+/**
+ * The `X-RateLimit-*` headers of a quota, for a refusal that spends none: a request refused
+ * before it could be read names the quota of its client's address (D16, D24).
+ */
+export function rateLimitHeaders(quota: QuotaState): Record<string, string> {
+  return { 'x-ratelimit-limit': String(quota.limit), 'x-ratelimit-remaining': String(quota.remaining), 'x-ratelimit-reset': String(quota.reset) }
 }

@@ -1,17 +1,42 @@
-import { createServer, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
 import { ErrorCode } from '../../core/errors/error-code.js'
-import { answerClientError, writeRefusal } from './answer-client-error.js'
+import { HttpError } from '../../core/errors/http-error.js'
+import { answerClientError, type Refuse, writeRefusal } from './answer-client-error.js'
 import { createRequestListener, type ExchangeRecord } from './create-request-listener.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
 import { createClientAddress } from './create-client-address.js'
+import { refusalAnswer } from './refusal-answer.js'
+import { unservableRequest } from './unservable-request.js'
 
-export interface StartServerOptions {
-  handlers: RequestHandler[]
+/** What the server tells the listener that answers its requests. */
+export interface ServerEdge {
+  /** The origin the server listens on, e.g. `http://127.0.0.1:4010`. */
+  origin: string
+  /** Who the client of a request is (create-client-address.ts, `--trust-proxy`). */
+  clientAddress: (incoming: IncomingMessage) => string
+}
+
+export type RequestListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
+
+/**
+ * What answers the requests the server accepts: msw handlers, translated by
+ * create-request-listener.ts (`start`), or a listener of its own, made once the origin is known
+ * (`proxy`, which forwards).
+ */
+export type ServerAnswerer = { handlers: RequestHandler[] } | { listener: (edge: ServerEdge) => RequestListener }
+
+export type StartServerOptions = ServerAnswerer & {
   port: number
   host: string
+  /**
+   * The headers the server's own refusals carry for a client address (a malformed head, CONNECT,
+   * TRACE): `start` names the address's quota (D16, D24). None when not given.
+   */
+  refusalHeaders?: (address: string) => Promise<Record<string, string>>
+  /** Each answered request, the server's own refusals included, for the request log. */
   onExchange?: (record: ExchangeRecord) => void
   /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: Partial<ServerLimits>
@@ -42,8 +67,13 @@ function underApi(target = '/'): boolean {
   return path === '/v1' || path.startsWith('/v1/')
 }
 
-/** Serves sandbox handlers over node:http until `close()`. */
-export async function startServer({ handlers, port, host, onExchange, limits = {}, pages: makePages, trustProxy }: StartServerOptions): Promise<RunningServer> {
+/**
+ * The one HTTP server of every command: the limits against slow and oversized clients, Error
+ * bodies for what node:http or fetch cannot take (a malformed head, CONNECT, TRACE, a missing
+ * Host), the pages, and a graceful close. Serves until `close()`.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const { port, host, limits = {}, pages: makePages, trustProxy, refusalHeaders, onExchange } = options
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes, shutdownGraceMs } = { ...DEFAULT_SERVER_LIMITS, ...limits }
   const server = createServer({
     headersTimeout: headersTimeoutMs,
@@ -80,7 +110,20 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
       if (closing) server.closeIdleConnections()
     })
   })
-  const answer = createRequestListener(handlers, { origin, clientAddress: createClientAddress(trustProxy), ...(onExchange ? { onExchange } : {}) })
+  const clientAddress = createClientAddress(trustProxy)
+  const refuse: Refuse = async (address, refusal) => {
+    let headers: Record<string, string> = {}
+    try {
+      headers = (await refusalHeaders?.(address)) ?? {}
+    } catch {
+      // The Error body still goes out (shared state down); only these headers are missing.
+    }
+    return refusalAnswer(refusal, headers)
+  }
+  const answer =
+    'listener' in options
+      ? options.listener({ origin, clientAddress })
+      : createRequestListener(options.handlers, { origin, clientAddress, ...(onExchange ? { onExchange } : {}) })
   let pages: PagesListener | undefined
   let pagesMade: Promise<PagesListener> | undefined
   const makePagesOnce = (make: (origin: string) => Promise<PagesListener>) =>
@@ -91,6 +134,25 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
       return made
     }))
   server.on('request', (incoming, outgoing) => {
+    // A request fetch cannot carry, or no one should forward, is refused before anything sees it.
+    const refusal = unservableRequest(incoming, origin)
+    if (refusal !== undefined) {
+      const started = performance.now()
+      void refuse(clientAddress(incoming), refusal).then(({ status, headers, body }) => {
+        outgoing.shouldKeepAlive = false
+        outgoing.writeHead(status, headers)
+        outgoing.end(body)
+        incoming.resume()
+        onExchange?.({
+          method: incoming.method ?? 'GET',
+          url: incoming.url ?? '/',
+          status,
+          durationMs: performance.now() - started,
+          authorization: incoming.headers.authorization,
+        })
+      })
+      return
+    }
     if (pages === undefined && makePages !== undefined && !underApi(incoming.url)) {
       // The request waits unread (its body stays buffered) until the pages exist; it happens once.
       // Pages that cannot be made (a broken install) leave the API's own answer, never a crash.
@@ -104,12 +166,12 @@ export async function startServer({ handlers, port, host, onExchange, limits = {
     }
     if (pages?.handle(incoming, outgoing) !== true) answer(incoming, outgoing)
   })
-  server.on('clientError', answerClientError(handlers, origin))
+  server.on('clientError', answerClientError(refuse))
   // node answers an Expect it does not know with a bare 417; the adapter answers it with an Error body.
   server.on('checkExpectation', (incoming, outgoing) => server.emit('request', incoming, outgoing))
   // Without a listener node drops CONNECT connections unanswered; the sandbox is no proxy.
   server.on('connect', (_incoming, socket) =>
-    writeRefusal(handlers, origin, socket, { status: 400, code: ErrorCode.invalidRequest, message: 'CONNECT requests are not supported by the sandbox' }),
+    writeRefusal(refuse, socket, new HttpError(400, ErrorCode.invalidRequest, 'CONNECT requests are not supported by the sandbox')),
   )
 
   return {

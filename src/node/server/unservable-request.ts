@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { ErrorCode } from '../../core/errors/error-code.js'
-import type { Refusal } from './refusal-answer.js'
+import { HttpError } from '../../core/errors/http-error.js'
 
 // Methods a fetch Request refuses to carry (Fetch standard, "forbidden method").
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
@@ -8,34 +8,35 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 /**
  * Why a request node:http parsed still cannot become a fetch Request for the handlers, or
  * undefined: a method fetch forbids, an HTTP/1.1 head without exactly one Host (RFC 9112 3.2), a
- * target that is no URL. Checked here so these get a 400 Error body instead of a 500.
+ * target that is no URL. The server checks them before anything answers, for `start` and `proxy`
+ * alike, so these get an Error body instead of a 500, and a TRACE is never forwarded.
  *
  * @example
- * unservableRequest(incoming, 'http://127.0.0.1:4010') // { status: 400, code: 'invalid_request', ... }
+ * unservableRequest(incoming, 'http://127.0.0.1:4010')?.status // 400 for a TRACE
  */
-export function unservableRequest(incoming: IncomingMessage, origin: string): Refusal | undefined {
+export function unservableRequest(incoming: IncomingMessage, origin: string): HttpError | undefined {
   const method = incoming.method ?? 'GET'
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
-    return { status: 400, code: ErrorCode.invalidRequest, message: `${method} requests are not supported by the sandbox` }
+    return new HttpError(400, ErrorCode.invalidRequest, `${method} requests are not supported by the sandbox`)
   }
   if (incoming.httpVersion === '1.1') {
     let hosts = 0
     for (let i = 0; i < incoming.rawHeaders.length; i += 2) if (incoming.rawHeaders[i]!.toLowerCase() === 'host') hosts++
-    if (hosts !== 1) return { status: 400, code: ErrorCode.invalidRequest, message: `An HTTP/1.1 request needs exactly one Host header; this one has ${hosts}` }
+    if (hosts !== 1) return new HttpError(400, ErrorCode.invalidRequest, `An HTTP/1.1 request needs exactly one Host header; this one has ${hosts}`)
   }
   const expect = incoming.headers.expect
   if (expect !== undefined && expect.trim().toLowerCase() !== '100-continue') {
-    return { status: 417, code: ErrorCode.expectationFailed, message: `Expect ${JSON.stringify(expect)} is not supported; only 100-continue is` }
+    return new HttpError(417, ErrorCode.expectationFailed, `Expect ${JSON.stringify(expect)} is not supported; only 100-continue is`)
   }
   const encoding = incoming.headers['transfer-encoding']
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') {
     // node reads the body as chunked whatever codings come first: refuse instead of misreading it (RFC 9112 6.1).
-    return { status: 400, code: ErrorCode.invalidRequest, message: `Transfer-Encoding ${JSON.stringify(encoding)} is not supported; send chunked alone` }
+    return new HttpError(400, ErrorCode.invalidRequest, `Transfer-Encoding ${JSON.stringify(encoding)} is not supported; send chunked alone`)
   }
   try {
     requestUrl(incoming, origin)
   } catch {
-    return { status: 400, code: ErrorCode.invalidRequest, message: 'The request target is not a valid URL' }
+    return new HttpError(400, ErrorCode.invalidRequest, 'The request target is not a valid URL')
   }
   return undefined
 }

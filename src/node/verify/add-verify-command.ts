@@ -1,39 +1,42 @@
 import { type Command, Option } from 'commander'
 import type { ProgramIo } from '../options/program-io.js'
-import { integerIn } from '../options/parse-options.js'
-import { parseBaseUrl } from './parse-base-url.js'
+import { integerIn, parseBaseUrl } from '../options/parse-options.js'
 
 interface VerifyCommandOptions {
   key: string
   writes: boolean
   spendQuota: boolean
   maxQuotaRequests: number
-  format: 'terminal' | 'json' | 'junit'
+  strict: boolean
+  format: 'terminal' | 'json' | 'junit' | 'html'
   timeout: number
 }
 
-/** `petstore-sandbox verify <baseUrl>`: holds a backend to the sandbox's promises; exit 1 when one fails. */
+/**
+ * `petstore-sandbox verify <baseUrl>`: holds a backend to the spec's promises and the sandbox's
+ * decisions; exit 1 when a spec promise fails (or, with --strict, a decision), 2 when nothing answered.
+ */
 export function addVerifyCommand(program: Command, io: ProgramIo): void {
   program
     .command('verify')
-    .description("Check that a server claiming to implement the API keeps the sandbox's promises.")
+    .description("Check that a server claiming to implement the API keeps the spec's promises, and where it takes the sandbox's decisions differently.")
     .showHelpAfterError('(run petstore-sandbox verify --help for the options)')
     .argument('<baseUrl>', 'the API base, e.g. https://staging.animal-store.example/v1', parseBaseUrl)
     .addOption(new Option('--key <key>', 'API key to send (Authorization: Bearer <key>)').env('PETSTORE_SANDBOX_VERIFY_KEY').makeOptionMandatory())
     .addOption(new Option('--no-writes', 'do not call createPet (skips the promises that need it)'))
     .addOption(new Option('--spend-quota', "spend the key's window to check the 429, Retry-After and recovery").default(false))
     .addOption(new Option('--max-quota-requests <n>', 'the most requests --spend-quota may send').argParser(integerIn(1, 100_000)).default(1000))
-    .addOption(new Option('--format <format>', 'report format').choices(['terminal', 'json', 'junit']).default('terminal'))
+    .addOption(new Option('--strict', "fail on the sandbox's decisions too, not only on the spec's promises").default(false))
+    .addOption(new Option('--format <format>', 'report format').choices(['terminal', 'json', 'junit', 'html']).default('terminal'))
     .addOption(new Option('--timeout <ms>', 'time to wait for each answer').argParser(integerIn(1, 600_000)).default(30_000))
     .action(async (baseUrl: string, options: VerifyCommandOptions) => {
       // Progress goes to stderr when the report is for a machine, so stdout stays one document.
       const announce = options.format === 'terminal' ? io.stdout : io.stderr
       // Loaded when verify runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
-      const [{ runVerify }, { formatJunitReport }, { formatTerminalReport }, { VerifyConnectionError }] = await Promise.all([
+      const [{ runVerify }, formats, { VerifyConnectionError }] = await Promise.all([
         import('./run-verify.js'),
-        import('./format-junit-report.js'),
-        import('./format-terminal-report.js'),
-        import('./verify-connection-error.js'),
+        import('./format-report.js'),
+        import('./client.js'),
       ])
       try {
         const report = await runVerify({
@@ -42,12 +45,14 @@ export function addVerifyCommand(program: Command, io: ProgramIo): void {
           writes: options.writes,
           spendQuota: options.spendQuota,
           maxQuotaRequests: options.maxQuotaRequests,
+          strict: options.strict,
           requestTimeoutMs: options.timeout,
           announce,
         })
         if (options.format === 'json') io.stdout(JSON.stringify(report, null, 2))
-        else if (options.format === 'junit') io.stdout(formatJunitReport(report))
-        else io.stdout(formatTerminalReport(report, io.colour))
+        else if (options.format === 'junit') io.stdout(formats.formatJunitReport(report))
+        else if (options.format === 'html') io.stdout(formats.formatHtmlReport(report))
+        else io.stdout(formats.formatTerminalReport(report, io.colour))
         if (report.failed > 0) process.exitCode = 1
       } catch (error) {
         if (!(error instanceof VerifyConnectionError)) throw error

@@ -1,43 +1,76 @@
+import type { IHttpOperation } from '@stoplight/types'
 import { createRouter } from '../../core/contract/create-router.js'
 import { openapiDocument } from '../../core/contract/openapi-document.js'
-import { checkHeaders } from './check-headers.js'
-import { checkListAnswer } from './check-list-answer.js'
-import { createResponseValidator } from './create-response-validator.js'
-import type { Exchange } from './exchange.js'
-import type { Violation } from './violation.js'
-import { isNewPet } from './is-new-pet.js'
+import type { OpenApiDocument } from '../../core/contract/openapi-document-type.js'
+import { specOpenapiDocument } from '../../core/contract/spec-openapi-document.js'
+import { PET_STATUSES } from '../../core/store/pet.js'
+
+/** One request and its answer, as the promises judge it: what verify sent, or what the proxy forwarded. */
+export interface Exchange {
+  method: string
+  /** The full URL requested. */
+  url: string
+  /** The path below the API base, e.g. `/pets/3`. */
+  path: string
+  query: URLSearchParams
+  /** Which kind of credential was sent: the user's key, a deliberately wrong one, or none. */
+  credential: 'key' | 'wrong-key' | 'none'
+  /** The JSON body sent, if any (text when it was sent as raw text). */
+  requestBody?: unknown
+  status: number
+  /** Response headers, names in lower case. */
+  headers: Record<string, string>
+  bodyText: string
+  /** The body parsed as JSON, or undefined when it is empty or not JSON. */
+  body: unknown
+  /** When the answer arrived, epoch ms by the checker's clock. */
+  receivedAt: number
+}
+
+/** A broken promise: which one, what was expected, and the exchange that showed it. */
+export interface Violation {
+  promise: string
+  expected: string
+  exchange: Exchange
+}
+
+type Found = Array<{ promise: string; expected: string }>
+
+/**
+ * The JSON value of a body's text, or undefined when it is empty or not JSON: a promise then
+ * reports the body as it came, rather than verify or the proxy failing on it.
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * The promises one exchange shows by itself, whoever sent it: `verify` runs this on every answer
  * it gets, `proxy` on every answer it forwards. Promises that need a sequence of requests (a round
- * trip, a count-down) are the verify scenarios' work (run-verify.ts).
+ * trip, a count-down) are the scenarios' work (scenarios.ts).
  */
 export function createExchangeChecker(basePath: string) {
-  const router = createRouter(openapiDocument)
-  const validator = createResponseValidator()
+  const router = createRouter(specOpenapiDocument)
+  const spec = createResponseValidator(specOpenapiDocument)
+  const sandbox = createResponseValidator(openapiDocument)
 
   return {
-    /** Loads the validator now rather than at the first answer. */
-    warm: () => validator.check('listPets', { status: 200, headers: {}, body: [] }).then(() => undefined),
+    /** Loads the validators now rather than at the first answer. */
+    warm: () =>
+      Promise.all([spec.check('listPets', { status: 200, headers: {}, body: [] }), sandbox.check('listPets', { status: 200, headers: {}, body: [] })]).then(
+        () => undefined,
+      ),
     async check(exchange: Exchange): Promise<Violation[]> {
       const match = router.match(exchange.method, exchange.path)
       const operationId = match.kind === 'operation' ? match.operation.operationId : undefined
-      const found: Array<{ promise: string; expected: string }> = []
-      if (operationId !== undefined) {
-        const problems = await validator.check(operationId, exchange)
-        const type = exchange.headers['content-type'] ?? ''
-        if (exchange.bodyText !== '' && !/^application\/json\s*(;|$)/i.test(type)) problems.unshift(`a JSON body (content-type ${type || 'missing'})`)
-        else if (exchange.bodyText !== '' && exchange.body === undefined) problems.unshift('a body that parses as JSON')
-        for (const problem of problems) found.push({ promise: 'matches-contract', expected: problem })
-      }
-      if (exchange.status >= 400) {
-        const body = exchange.body as { code?: unknown; message?: unknown; status?: unknown } | undefined
-        if (typeof body !== 'object' || body === null || typeof body.code !== 'string' || typeof body.message !== 'string') {
-          found.push({ promise: 'error-bodies', expected: `an Error body { code, message, status: ${exchange.status} }` })
-        } else if (body.status !== exchange.status) {
-          found.push({ promise: 'error-bodies', expected: `Error.status ${exchange.status}, got ${String(body.status)}` })
-        }
-      }
+      const found: Found = []
+      if (operationId !== undefined) found.push(...(await checkContracts(exchange, operationId, spec, sandbox)))
+      if (exchange.status >= 400 && exchange.status !== 429) found.push(...checkErrorBody(exchange))
       // A 429 may come first: requests without a valid key are rate-limited per address too (D16).
       const refused = exchange.status === 401 || exchange.status === 429
       if (exchange.credential === 'none' && !refused) found.push({ promise: 'unauthorized-without-key', expected: '401 without a key' })
@@ -52,7 +85,141 @@ export function createExchangeChecker(basePath: string) {
 
 export type ExchangeChecker = ReturnType<typeof createExchangeChecker>
 
-function checkCreateAnswer(exchange: Exchange): Array<{ promise: string; expected: string }> {
+/** Headers with promises of their own: the sandbox contract's word on them would only repeat those. */
+const OWN_PROMISE_HEADERS = /retry-after|deprecation|sunset|link/i
+
+/**
+ * The answer against the spec's own document (seed) and against the sandbox's stricter one: what
+ * only the latter finds is the sandbox's decision, named by the field it concerns.
+ */
+async function checkContracts(exchange: Exchange, operationId: string, spec: ResponseValidator, sandbox: ResponseValidator): Promise<Found> {
+  const found: Found = []
+  const type = exchange.headers['content-type'] ?? ''
+  if (exchange.bodyText !== '' && !/^application\/json\s*(;|$)/i.test(type)) {
+    found.push({ promise: 'matches-contract', expected: `a JSON body (content-type ${type || 'missing'})` })
+  } else if (exchange.bodyText !== '' && exchange.body === undefined) found.push({ promise: 'matches-contract', expected: 'a body that parses as JSON' })
+  const specProblems = await spec.check(operationId, exchange)
+  for (const problem of specProblems) found.push({ promise: 'matches-contract', expected: problem })
+  const seen = new Set(specProblems)
+  for (const problem of await sandbox.check(operationId, exchange)) {
+    if (seen.has(problem) || OWN_PROMISE_HEADERS.test(problem)) continue
+    found.push({ promise: 'sandbox-contract', expected: `${decisionOf(problem)}: ${problem}` })
+  }
+  return found
+}
+
+/** The decision behind a constraint only fixtures/openapi.yaml has, read from the field it names. */
+function decisionOf(problem: string): string {
+  // Error bodies from every layer, as JSON (a 429's body is not shown in the spec).
+  if (/\(body\.(code|message|status)\)$|media type/.test(problem)) return 'D2'
+  if (/\.name\)$/.test(problem)) return 'D5'
+  if (/\.categoryId\)$/.test(problem)) return 'D6'
+  // Ids from 1 and no fields beyond the Pet's (D7 assigns ids and ignores extra fields).
+  return 'D7'
+}
+
+function checkErrorBody(exchange: Exchange): Found {
+  const body = exchange.body as { code?: unknown; message?: unknown; status?: unknown } | undefined
+  if (typeof body !== 'object' || body === null || typeof body.code !== 'string' || typeof body.message !== 'string') {
+    return [{ promise: 'error-bodies', expected: `an Error body { code, message, status: ${exchange.status} }` }]
+  }
+  return body.status === exchange.status ? [] : [{ promise: 'error-bodies', expected: `Error.status ${exchange.status}, got ${String(body.status)}` }]
+}
+
+/** How far a backend's clock may lag ours before its X-RateLimit-Reset counts as past. */
+const CLOCK_SKEW_MS = 5_000
+
+/** The sunset of getPet (spec §9): 5 December 2030. */
+const SUNSET_MS = Date.parse('2030-12-05T00:00:00Z')
+const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
+
+/** The header promises: rate-limit headers and their arithmetic, Retry-After, and the deprecation of getPet. */
+export function checkHeaders(exchange: Exchange, operationId: string | undefined, basePath: string): Found {
+  const found: Found = []
+  const { headers } = exchange
+  const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((name) => !/^\d+$/.test(headers[name] ?? ''))
+  if (missing.length > 0) found.push({ promise: 'rate-limit-headers', expected: `integer ${missing.join(', ')}` })
+  else if (Number(headers['x-ratelimit-remaining']) > Number(headers['x-ratelimit-limit'])) {
+    found.push({ promise: 'rate-limit-headers', expected: 'X-RateLimit-Remaining no greater than X-RateLimit-Limit' })
+  }
+  const reset = headers['x-ratelimit-reset']
+  if (reset !== undefined && /^\d+$/.test(reset) && Number(reset) * 1000 + CLOCK_SKEW_MS <= exchange.receivedAt) {
+    found.push({ promise: 'reset-in-future', expected: `X-RateLimit-Reset after ${Math.floor(exchange.receivedAt / 1000)}, got ${reset}` })
+  }
+  if (exchange.status === 429) {
+    const retryAfter = headers['retry-after']
+    if (retryAfterSeconds(retryAfter, exchange.receivedAt) === undefined) {
+      found.push({ promise: 'quota-429-and-recovery', expected: 'a 429 with Retry-After (seconds or an HTTP-date)' })
+    } else if (!/^[1-9]\d*$/.test(retryAfter ?? '')) {
+      found.push({ promise: 'retry-after-seconds', expected: `Retry-After in whole seconds, at least 1, as the sandbox sends it; got ${retryAfter}` })
+    }
+  }
+  if (operationId === 'getPet') {
+    const wrong: string[] = []
+    if (!/^@\d+$/.test(headers.deprecation ?? '')) wrong.push('Deprecation: @<unix seconds>')
+    const sunset = headers.sunset ?? ''
+    if (!IMF_FIXDATE.test(sunset) || Date.parse(sunset) !== SUNSET_MS) wrong.push('Sunset: Thu, 05 Dec 2030 00:00:00 GMT')
+    if (!successorLinkOk(headers.link, exchange.url, basePath)) wrong.push(`Link: <${basePath}/pets>; rel="successor-version"`)
+    if (wrong.length > 0) found.push({ promise: 'deprecation-headers', expected: wrong.join('; ') })
+  } else if (operationId !== undefined && (headers.deprecation !== undefined || headers.sunset !== undefined)) {
+    found.push({ promise: 'deprecation-headers', expected: `no Deprecation or Sunset on ${operationId}` })
+  }
+  return found
+}
+
+/**
+ * The wait a Retry-After asks for, in whole seconds: delta-seconds or an HTTP-date (RFC 9110
+ * 10.2.3), so verify waits politely whichever form a backend sends; undefined when it is neither.
+ */
+export function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined
+  if (/^\d+$/.test(value.trim())) return Number(value.trim())
+  const date = Date.parse(value)
+  return Number.isFinite(date) ? Math.max(0, Math.ceil((date - now) / 1000)) : undefined
+}
+
+function successorLinkOk(link: string | undefined, url: string, basePath: string): boolean {
+  const match = /<([^>]*)>\s*;[^,]*rel="?successor-version"?/.exec(link ?? '')
+  if (match === null) return false
+  try {
+    return new URL(match[1]!, url).pathname === `${basePath}/pets`
+  } catch {
+    return false
+  }
+}
+
+/** The promises a listPets answer shows by itself: refusals of bad parameters, ordering, limit and filter. */
+function checkListAnswer(exchange: Exchange): Found {
+  const found: Found = []
+  const limit = exchange.query.get('limit')
+  const status = exchange.query.get('status')
+  const limitValid = limit === null || (/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 100)
+  const statusValid = status === null || (PET_STATUSES as readonly string[]).includes(status)
+  if (!limitValid && exchange.status < 400) found.push({ promise: 'invalid-query-refused', expected: `400 for limit=${limit}` })
+  if (!statusValid && exchange.status < 400) found.push({ promise: 'invalid-query-refused', expected: `400 for status=${status}` })
+  if (exchange.status !== 200 || !Array.isArray(exchange.body)) return found
+  const pets = exchange.body as Array<{ id?: unknown; status?: unknown }>
+  const ids = pets.map((pet) => pet?.id)
+  if (ids.some((id, index) => index > 0 && !((id as number) > (ids[index - 1] as number)))) {
+    found.push({ promise: 'ascending-ids', expected: `ids in ascending order, got ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}` })
+  }
+  // An invalid limit answered at all is invalid-query-refused's finding, not a bound to hold to.
+  const max = limit === null ? 20 : Number(limit)
+  if (limitValid && pets.length > max) found.push({ promise: 'limit-default-and-bounds', expected: `at most ${max} pets, got ${pets.length}` })
+  if (status !== null && statusValid && pets.some((pet) => pet?.status !== status)) {
+    found.push({ promise: 'status-filter', expected: `only pets with status ${status}` })
+  }
+  return found
+}
+
+/** Whether `body` is a NewPet the spec allows (§2): an object with a string name, an integer categoryId, and a known status if any. */
+export function isNewPet(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
+  const { name, categoryId, status } = body as Record<string, unknown>
+  return typeof name === 'string' && Number.isInteger(categoryId) && (status === undefined || (PET_STATUSES as readonly unknown[]).includes(status))
+}
+
+function checkCreateAnswer(exchange: Exchange): Found {
   if (!isNewPet(exchange.requestBody)) {
     return exchange.status < 400 ? [{ promise: 'invalid-new-pet-refused', expected: '400 for a body that is not a NewPet' }] : []
   }
@@ -62,4 +229,39 @@ function checkCreateAnswer(exchange: Exchange): Array<{ promise: string; expecte
   const pet = exchange.body as Record<string, unknown> | undefined
   const differs = ['name', 'categoryId', 'status'].filter((field) => sent[field] !== undefined && pet?.[field] !== sent[field])
   return differs.length > 0 ? [{ promise: 'create-then-get', expected: `the created Pet to echo ${differs.join(', ')}` }] : []
+}
+
+type Answer = { status: number; headers: Record<string, string>; body: unknown }
+type ResponseValidator = ReturnType<typeof createResponseValidator>
+type ValidateOutput = typeof import('@stoplight/prism-http/dist/validator/index.js')['validateOutput']
+
+/**
+ * Validates answers against an OpenAPI document with prism's `validateOutput` (status code,
+ * required headers and body schema per operation), the validator the test suite's own contract
+ * check uses, so the sandbox and a backend are judged alike. Prism loads on first use.
+ */
+function createResponseValidator(document: OpenApiDocument) {
+  let loading: Promise<{ operations: Map<string, IHttpOperation>; validateOutput: ValidateOutput }> | undefined
+  const load = () => (loading ??= compile(document))
+  return {
+    /** What is wrong with this answer of `operationId` (empty when it conforms). */
+    async check(operationId: string, answer: Answer): Promise<string[]> {
+      const { operations, validateOutput } = await load()
+      const operation = operations.get(operationId)
+      if (operation === undefined) return []
+      const result = validateOutput({ resource: operation, element: { statusCode: answer.status, headers: answer.headers, body: answer.body } })
+      if (result._tag === 'Right') return []
+      return result.left.map((diagnostic) => `${diagnostic.message}${diagnostic.path?.length ? ` (${diagnostic.path.join('.')})` : ''}`)
+    },
+  }
+}
+
+async function compile(document: OpenApiDocument) {
+  const [{ getHttpOperationsFromSpec }, { validateOutput }] = await Promise.all([
+    import('@stoplight/prism-http/dist/utils/operations.js'),
+    import('@stoplight/prism-http/dist/validator/index.js'),
+  ])
+  // Prism dereferences in place: it gets a copy so the shared document stays as written.
+  const list = await getHttpOperationsFromSpec(structuredClone(document) as never)
+  return { operations: new Map(list.map((operation) => [operation.iid ?? operation.id, operation])), validateOutput }
 }

@@ -1,17 +1,9 @@
 import { maskKey } from '../../core/auth/mask-key.js'
-import { checkAuth } from './check-auth.js'
-import { checkCountDown } from './check-count-down.js'
-import { checkCreateThenGet } from './check-create-then-get.js'
-import { checkGetPet } from './check-get-pet.js'
-import { checkInvalidNewPets } from './check-invalid-new-pets.js'
-import { checkInvalidParameters } from './check-invalid-parameters.js'
-import { checkListing } from './check-listing.js'
-import { createExchangeChecker } from './create-exchange-checker.js'
-import { createPoliteClient } from './create-polite-client.js'
-import { createPromiseLedger } from './create-promise-ledger.js'
-import type { Scenario, ScenarioContext } from './scenario.js'
-import { spendQuota } from './spend-quota.js'
-import type { VerifyReport } from './verify-report.js'
+import { redactKeys } from '../../core/auth/redact-keys.js'
+import { createPoliteClient } from './client.js'
+import { createExchangeChecker, type Exchange } from './create-exchange-checker.js'
+import { createPromiseLedger, diagnose, type VerifyReport } from './report.js'
+import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.js'
 
 export interface VerifyOptions {
   /** The API base, e.g. `https://staging.animal-store.example/v1`. */
@@ -23,6 +15,8 @@ export interface VerifyOptions {
   spendQuota: boolean
   /** The most requests verify spends on a quota; a key with more left is not spent. */
   maxQuotaRequests: number
+  /** Whether a decision taken differently fails the run (`--strict`) rather than warn. */
+  strict?: boolean
   /** Told before requests are sent: how many. */
   announce: (line: string) => void
   now?: () => number
@@ -31,31 +25,21 @@ export interface VerifyOptions {
   requestTimeoutMs?: number
 }
 
-const SCENARIOS: readonly Scenario[] = [
-  checkAuth,
-  checkListing,
-  checkInvalidParameters,
-  checkInvalidNewPets,
-  checkCreateThenGet,
-  checkGetPet,
-  checkCountDown,
-  spendQuota,
-]
-
 const OPTED_OUT = {
   writes: 'opted out with --no-writes',
   quota: "opted out: run with --spend-quota to spend the key's window and check the 429",
 }
 
-/** Runs every scenario against `baseUrl`, one request at a time, and reports each promise. */
+/** Runs every scenario against `baseUrl`, one request at a time, and reports each promise and what the run saw. */
 export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const now = options.now ?? Date.now
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const started = now()
-  const ledger = createPromiseLedger(options.key)
-  const checker = createExchangeChecker(new URL(baseUrl).pathname)
+  const ledger = createPromiseLedger(options.key, options.strict ?? false)
+  const checker = createExchangeChecker(new URL(baseUrl).pathname.replace(/\/+$/, ''))
   await checker.warm()
+  const exchanges: Exchange[] = []
   const client = createPoliteClient({
     baseUrl,
     key: options.key,
@@ -67,6 +51,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
         `429 for ${exchange.method} ${exchange.path}${exchange.query.size > 0 ? `?${exchange.query}` : ''}: waiting ${seconds} s as its Retry-After asks, then sending it again`,
       ),
     onExchange: async (exchange) => {
+      exchanges.push(exchange)
       for (const violation of await checker.check(exchange)) ledger.fail(violation.promise, violation.expected, violation.exchange)
     },
   })
@@ -87,7 +72,16 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     announce: options.announce,
     maxQuotaRequests: options.maxQuotaRequests,
     sleep,
+    now,
   }
   for (const scenario of enabled) await scenario.run(context)
-  return ledger.report({ baseUrl, key: maskKey(options.key), startedAt: new Date(started).toISOString(), durationMs: now() - started, requests: client.sent() })
+  const diagnosis = diagnose(exchanges, { baseUrl, spentQuota: context.quotaSpent === true }).map((line) => redactKeys(line, [options.key]))
+  return ledger.report({
+    baseUrl,
+    key: maskKey(options.key),
+    startedAt: new Date(started).toISOString(),
+    durationMs: now() - started,
+    requests: client.sent(),
+    diagnosis,
+  })
 }

@@ -51,14 +51,14 @@ export const MUTANTS: Mutant[] = [
   },
   {
     name: 'limit=101 accepted',
-    breaks: 'invalid-limit-refused',
+    breaks: 'invalid-query-refused',
     create: stateless(async (request, answer) =>
       answer(isList(request) && query(request, 'limit') === '101' ? editRequest(request, { url: (url) => url.searchParams.set('limit', '100') }) : request),
     ),
   },
   {
     name: 'status=adopted accepted',
-    breaks: 'invalid-status-refused',
+    breaks: 'invalid-query-refused',
     create: stateless(async (request, answer) =>
       answer(isList(request) && query(request, 'status') === 'adopted' ? editRequest(request, { url: (url) => url.searchParams.delete('status') }) : request),
     ),
@@ -115,7 +115,7 @@ export const MUTANTS: Mutant[] = [
   },
   {
     name: 'a Pet with a property the contract does not have',
-    breaks: 'matches-contract',
+    breaks: 'sandbox-contract',
     create: stateless(async (request, answer) => {
       const response = await answer(request)
       if (!isList(request) || response.status !== 200) return response
@@ -222,6 +222,18 @@ export const MUTANTS: Mutant[] = [
     create: stateless(async (request, answer) => {
       const response = await answer(request)
       return response.status === 429 ? editResponse(response, { headers: (headers) => headers.delete('retry-after') }) : response
+    }),
+  },
+  {
+    name: 'Retry-After as an HTTP-date',
+    breaks: 'retry-after-seconds',
+    needsQuota: true,
+    create: stateless(async (request, answer) => {
+      const response = await answer(request)
+      if (response.status !== 429) return response
+      // The same instant the sandbox's seconds point at, in the other form RFC 9110 allows.
+      const reset = new Date(Number(response.headers.get('x-ratelimit-reset')) * 1000).toUTCString()
+      return editResponse(response, { headers: (headers) => headers.set('retry-after', reset) })
     }),
   },
   {

@@ -1,5 +1,6 @@
 import { getResponse } from 'msw'
-import { createSandbox, type Sandbox } from '../../../src/core/sandbox/create-sandbox.js'
+import { createSandbox } from '../../../src/core/sandbox/create-sandbox.js'
+import type { Sandbox } from '../../../src/core/sandbox/sandbox.js'
 import { ClaimingHandler } from '../../../src/core/pipeline/claiming-handler.js'
 import { startServer } from '../../../src/node/server/start-server.js'
 

@@ -1,8 +1,15 @@
-import type { Exchange } from './exchange.js'
-import { VerifyConnectionError } from './verify-connection-error.js'
-import { retryAfterSeconds } from './retry-after-seconds.js'
-import { WRONG_KEY } from './wrong-key.js'
-import { parseJsonBody } from './parse-json-body.js'
+import { type Exchange, parseJsonBody, retryAfterSeconds } from './create-exchange-checker.js'
+
+/** The key verify sends to check that a wrong key is refused; no backend should ever accept it. */
+export const WRONG_KEY = 'petstore-sandbox-verify-not-a-key'
+
+/** The server under verification could not be reached or did not answer: nothing can be judged. */
+export class VerifyConnectionError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'VerifyConnectionError'
+  }
+}
 
 export interface PoliteClientOptions {
   /** The API base, e.g. `https://staging.animal-store.example/v1`, without a trailing slash. */
@@ -34,7 +41,7 @@ const MAX_WAIT_SECONDS = 120
 
 /**
  * Sends verify's requests one at a time (callers await each), obeying Retry-After: a backend's
- * quota is real, and verify must never be the reason a staging key gets banned.
+ * quota is real, and verify must never be the reason a staging key gets banned (spec §8).
  */
 export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, requestTimeoutMs, onWait }: PoliteClientOptions) {
   let sent = 0
@@ -58,19 +65,17 @@ export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, reque
       })
       bodyText = await response.text()
     } catch (error) {
-      const reason = describeFailure(error, requestTimeoutMs)
-      throw new VerifyConnectionError(`${method} ${url} got no answer (${reason})`, { cause: error })
+      throw new VerifyConnectionError(`${method} ${url} got no answer (${describeFailure(error, requestTimeoutMs)})`, { cause: error })
     }
     const responseHeaders: Record<string, string> = {}
     response.headers.forEach((value, name) => {
       responseHeaders[name] = value
     })
-    const parsed = new URL(url)
     const exchange: Exchange = {
       method,
       url,
       path: request.path.split('?')[0]!,
-      query: parsed.searchParams,
+      query: new URL(url).searchParams,
       credential,
       ...(request.body === undefined ? {} : { requestBody: request.body }),
       status: response.status,

@@ -1,0 +1,230 @@
+import type { HttpHandler } from 'msw'
+import type { StateSummary } from '../admin/admin-controls.js'
+import type { SandboxApiKeys } from '../auth/create-key-controls.js'
+import type { ApiKey } from '../auth/key-config.js'
+import type { SandboxClock } from '../clock/create-clock.js'
+import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
+import type { Readiness } from '../probes/create-readiness.js'
+import type { RequestLogEntry } from '../request-log/create-request-log.js'
+import type { Answer, Timing } from '../state/maybe-promise.js'
+import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
+import type { NewPet, Pet } from '../store/pet.js'
+
+/**
+ * A sandbox: the msw handlers of the Animal Store API and the state behind them, with the controls a
+ * test uses to arrange and inspect that state without HTTP. Made by {@link createSandbox}.
+ *
+ * @example
+ * import { setupServer } from 'msw/node'
+ * import { createSandbox } from 'petstore-sandbox'
+ *
+ * const sandbox = createSandbox()
+ * const server = setupServer(...sandbox.handlers)
+ * beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
+ * beforeEach(() => sandbox.reset())
+ * afterAll(() => server.close())
+ */
+export interface Sandbox<Of extends Timing = 'now'> {
+  /**
+   * The msw request handlers of the API, for `setupServer` (Node) or `setupWorker` (browser).
+   * Without `baseUrl` they answer `/v1` on any origin and leave every other request alone.
+   *
+   * @example
+   * const server = setupServer(...sandbox.handlers)       // msw/node
+   * const worker = setupWorker(...sandbox.handlers)       // msw/browser
+   */
+  readonly handlers: HttpHandler[]
+  /**
+   * A `fetch` answered by the sandbox directly, with no interception and no msw server: give it
+   * to the client under test, and its requests can never reach the network, whenever the client
+   * was built. Requests outside the API reject with a TypeError. Relative URLs resolve against
+   * `baseUrl`, or the page's location.
+   *
+   * @example
+   * const client = createClient<paths>({ baseUrl: 'http://api.test/v1', fetch: sandbox.fetch })
+   * const { data } = await client.GET('/pets', { headers: { Authorization: 'Bearer sandbox-free-key' } })
+   */
+  readonly fetch: typeof fetch
+  /**
+   * The same, claiming the whole origin: paths outside the API prefix get a 404 Error body with
+   * rate-limit headers. The HTTP server (`petstore-sandbox start`) serves these.
+   *
+   * @example
+   * const response = await getResponse(sandbox.originHandlers, request)
+   */
+  readonly originHandlers: HttpHandler[]
+  /**
+   * The sandbox clock (D20): rate-limit windows, bans and the sunset read it. `set` and
+   * `advance` move it; it keeps running forward from there.
+   *
+   * @example
+   * sandbox.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 from now on
+   * sandbox.clock.advance(60_000)               // a fresh minute window
+   */
+  readonly clock: SandboxClock<Of>
+  /**
+   * The keys in force with their resolved limits: the configured ones, as changed by `apiKeys`.
+   *
+   * @example
+   * sandbox.keys.find((key) => key.plan === 'pro')?.perMinute   // 300
+   */
+  readonly keys: readonly ApiKey[]
+  /** Add a key, change its plan, revoke it, at runtime (the admin API's `/keys`). */
+  readonly apiKeys: SandboxApiKeys
+  /**
+   * Calls `listener` with each request as it is answered, masked as in `requests()` (the
+   * dashboard's live log); returns the function that stops it.
+   *
+   * @example
+   * const stop = sandbox.onRequest((entry) => console.log(entry.status, entry.path))
+   */
+  onRequest(listener: (entry: RequestLogEntry) => void): () => void
+  /**
+   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban and the
+   * kept requests; keys added or changed at runtime stay (docs/decisions.md#d22). The
+   * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
+   * meanwhile wait for it.
+   *
+   * @example
+   * beforeEach(() => sandbox.reset({ clock: true }))
+   */
+  reset(options?: SandboxResetOptions): Promise<void>
+  /**
+   * Resolves once the seeded pets are in the store. Requests wait for it by themselves; call it
+   * before reading `pets` right after `createSandbox()`.
+   *
+   * @example
+   * await sandbox.ready()
+   * sandbox.pets.all().length   // 50
+   */
+  ready(): Promise<void>
+  /**
+   * Whether the sandbox can serve right now, and why not: what `GET /readyz` answers over HTTP.
+   * Not ready while the pets are seeded or a reset runs, or while a check added by a storage
+   * (`storage.notReady`) fails.
+   *
+   * @example
+   * sandbox.readiness()   // { ready: false, checks: [{ name: 'store', ready: false, reason: 'seeding the pets' }] }
+   */
+  readiness(): Readiness
+  /**
+   * Arrange and read stored pets without HTTP and without spending quota.
+   *
+   * @example
+   * const pet = await sandbox.pets.create({ name: 'Biscuit', categoryId: 2, status: 'sold' })
+   * await sandbox.pets.put({ ...pet, status: 'available' })
+   * sandbox.pets.get(pet.id)?.status   // 'available'
+   */
+  readonly pets: SandboxPets<Of>
+  /**
+   * Inspect and arrange a configured key's quota (both windows and the ban) without looping over
+   * requests. Throws `ConfigError` for a key that is not configured.
+   *
+   * @example
+   * sandbox.quota.set('sandbox-free-key', { remaining: 0 })   // the next request is a 429
+   * sandbox.quota.get('sandbox-free-key').reset               // when the minute ends, Unix seconds
+   */
+  readonly quota: SandboxQuota<Of>
+  /**
+   * Injected faults (latency, 500/503, dropped connections), seeded so runs repeat. `get` reads the
+   * configuration, `set` replaces it (the draws start over from its seed).
+   *
+   * @example
+   * sandbox.faults.set({ errorRate: 1, kinds: ['503'] })   // every operation answers 503
+   * sandbox.faults.set({})                                      // no faults
+   */
+  readonly faults: {
+    get(): ResolvedFaults
+    set(options: FaultOptions): Answer<ResolvedFaults, Of>
+  }
+  /**
+   * The last `limit` answered requests (default: all kept), oldest first, keys masked.
+   *
+   * @example
+   * sandbox.requests(5).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)
+   */
+  requests(limit?: number): Answer<RequestLogEntry[], Of>
+  /**
+   * Pet count, next id, every key with its plan, quota and ban, and the faults: what
+   * `GET /__sandbox/state` shows.
+   *
+   * @example
+   * const { pets } = await sandbox.state()   // { count: 50, nextId: 51 }
+   */
+  state(): Promise<StateSummary>
+  /** Lets go of the state: closes a shared state's connection; nothing to do for the sandbox's own. */
+  close(): Promise<void>
+}
+
+/**
+ * What `sandbox.reset()` restores besides the pets, counters and bans.
+ *
+ * @example
+ * await sandbox.reset({ clock: true })   // and the clock back on real time
+ */
+export interface SandboxResetOptions {
+  /** Also put the clock back on its time source (undoes `clock.set` and `clock.advance`). */
+  clock?: boolean
+}
+
+/**
+ * The stored pets of a sandbox (`sandbox.pets`). Reads reflect the store as requests see it;
+ * writes validate the pet (throwing `TypeError` for one the contract does not allow) and are seen
+ * by the next request.
+ *
+ * @example
+ * await sandbox.ready()
+ * const sold = sandbox.pets.all().filter((pet) => pet.status === 'sold')
+ */
+export interface SandboxPets<Of extends Timing = 'now'> {
+  /** Every stored pet, ascending by id. Call after `ready()` (or any awaited request). */
+  all(): Answer<Pet[], Of>
+  /** The pet with this id, if stored. */
+  get(id: number): Answer<Pet | undefined, Of>
+  /**
+   * Stores a new pet as `POST /pets` does, through the same code: the name trimmed (1 to 200
+   * characters, D5), the default status when none is given (D4), the next id assigned. Returns it.
+   */
+  create(pet: NewPet): Promise<Pet>
+  /**
+   * Stores `pet` under its own id: replaces the stored pet with that id, or adds it when the id
+   * is beyond every assigned one (later creates continue after it). Returns the stored pet.
+   */
+  put(pet: Pet): Promise<Pet>
+}
+
+/**
+ * The rate-limit state of a sandbox's keys (`sandbox.quota`).
+ *
+ * @example
+ * sandbox.quota.set('sandbox-free-key', { banned: true })
+ * sandbox.quota.get('sandbox-free-key').banned   // true
+ */
+export interface SandboxQuota<Of extends Timing = 'now'> {
+  /** Where `key` stands: binding window, both windows, ban. Counts no request. */
+  get(key: string): Answer<QuotaState, Of>
+  /** Sets what is left (both windows, or one) and starts or lifts a ban; returns the new state. */
+  set(key: string, change: QuotaChange): Answer<QuotaState, Of>
+  /**
+   * Where a client address stands when it sends no valid key (D16): what the HTTP server names
+   * in a refusal it gives before the request can be read. Counts no request.
+   */
+  ofAddress(address: string): Promise<QuotaState>
+}
+
+/**
+ * A sandbox whose state lives elsewhere, shared with other processes (`createSandbox({ shared })`):
+ * the same members as `Sandbox`, but every read of the state and every move of it is a promise,
+ * resolved once every process sharing the state will see it. `onRequest` hears the requests of
+ * every process sharing the state; another process's arrive a moment after they were answered
+ * (they travel in batches).
+ *
+ * @example
+ * import { createSandbox } from 'petstore-sandbox'
+ * import { connectRedisState } from 'petstore-sandbox/redis'
+ *
+ * const sandbox = createSandbox({ shared: await connectRedisState({ url: 'redis://127.0.0.1:6379' }) })
+ * await sandbox.ready()
+ * await sandbox.quota.set('sandbox-free-key', { remaining: 0 })   // every process refuses it now
+ */
+export type SharedSandbox = Sandbox<'later'>
