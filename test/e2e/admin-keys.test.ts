@@ -68,11 +68,15 @@ it('refuses bad key changes with Error bodies and changes nothing', async () => 
   try {
     const cases: Array<[string, string, unknown, number, string]> = [
       ['/keys', 'POST', { key: 'sandbox-pro-key', plan: 'free' }, 400, 'key is already configured'],
-      ['/keys', 'POST', { key: 'k-1', plan: 'gold' }, 400, 'plan must be equal to one of the allowed values'],
-      ['/keys', 'POST', { key: 'k-2', plan: 'enterprise' }, 400, 'perMinute is required for enterprise keys'],
-      ['/keys', 'POST', { key: 'a b', plan: 'free' }, 400, 'key must be a non-empty token'],
+      ['/keys', 'POST', { key: 'k-one-two', plan: 'gold' }, 400, 'plan must be equal to one of the allowed values'],
+      ['/keys', 'POST', { key: 'k-one-two', plan: 'enterprise' }, 400, 'perMinute is required; perDay is required'],
+      ['/keys', 'POST', { key: 'a b c d e', plan: 'free' }, 400, 'key must match pattern "^[A-Za-z0-9._~+/-]+=*$"'],
+      // One-character keys such as / and ~ matched every path in the masked request list.
+      ['/keys', 'POST', { key: '/', plan: 'free' }, 400, 'key must NOT have fewer than 8 characters'],
+      ['/keys', 'POST', { key: '~', plan: 'free' }, 400, 'key must NOT have fewer than 8 characters'],
+      ['/keys', 'POST', { key: 'k'.repeat(257), plan: 'free' }, 400, 'key must NOT have more than 256 characters'],
       ['/keys', 'POST', { key: TOKEN, plan: 'free' }, 400, 'key must differ from the admin token'],
-      ['/keys', 'POST', { key: 'k-3', plan: 'free', extra: 1 }, 400, 'extra'],
+      ['/keys', 'POST', { key: 'k-three-3', plan: 'free', extra: 1 }, 400, 'extra is not a field here'],
       ['/keys/nobody/plan', 'PUT', { plan: 'pro' }, 404, 'no configured key "nobody"'],
       ['/keys/nobody', 'DELETE', undefined, 404, 'no configured key "nobody"'],
     ]
@@ -92,8 +96,8 @@ it.each([
   ['not a key file', 'not json', /^error: key file .*state\.jsonl\.keys\.json is not a petstore-sandbox key file; it was left untouched/],
   [
     'an entry that is no valid key',
-    JSON.stringify({ petstoreSandboxKeys: 1, put: [{ key: 'k-1', plan: 'gold' }], revoked: [] }),
-    /^error: restored key "k-1"\.plan must be one of/,
+    JSON.stringify({ petstoreSandboxKeys: 1, put: [{ key: 'k-one-two', plan: 'gold' }], revoked: [] }),
+    /^error: restored keys: put\[0\]\.plan must be one of/,
   ],
 ])('refuses to start on a key file with %s, with its reason in one line, and leaves it alone', async (_, contents, message) => {
   const file = join(await mkdtemp(join(tmpdir(), 'petstore-keys-')), 'state.jsonl')

@@ -100,13 +100,14 @@ it.each([
         { key: 'vip-key-value', plan: 'enterprise', perMinute: 10 },
       ],
     },
-    /keys\[1\]\.perDay is required for enterprise keys/,
+    /keys\[1\]\.perDay is required when plan is enterprise/,
   ],
-  [{ keys: [{ key: 'k-one-two-three', plan: 'free', perMinute: -1 }] }, /keys\[0\]\.perMinute must be a whole number/],
-  [{ keys: [{ key: 'has space', plan: 'free' }] }, /keys\[0\]\.key must be a non-empty token/],
+  [{ keys: [{ key: 'k-one-two-three', plan: 'free', perMinute: -1 }] }, /keys\[0\]\.perMinute must be at least 1/],
+  [{ keys: [{ key: 'has space', plan: 'free' }] }, /keys\[0\]\.key must be a bearer token \(RFC 6750 b64token\) of 8 to 256 characters/],
+  [{ keys: [{ key: '/', plan: 'free' }] }, /keys\[0\]\.key must be a bearer token \(RFC 6750 b64token\) of 8 to 256 characters/],
   [{ nokeys: true }, /nokeys: unknown field; did you mean keys\?/],
-  [[], /must be an object with a "keys" array/],
-  ['{ not json', /is not valid JSON/],
+  [[], /: the input must be an object$/],
+  ['{ not json', /: not valid JSON at line 1, column 3$/],
 ])('refuses a bad keys file with a one-line message naming the entry (%#)', async (content, message) => {
   const file = await keysFile(content)
   const result = await runCli(['start', '--port', '0', '--keys', file])

@@ -67,7 +67,9 @@ it.each([
   ['{"categoryId":1}', 'name is required'],
   ['{"name":"Rex"}', 'categoryId is required'],
   ['{"name":"   ","categoryId":1}', 'name'],
-  [JSON.stringify({ name: 'x'.repeat(201), categoryId: 1 }), 'name must be 1 to 200 characters after trimming'],
+  [JSON.stringify({ name: 'x'.repeat(201), categoryId: 1 }), 'name must NOT have more than 200 characters'],
+  // D5 counts the name as sent, as the contract's maxLength does.
+  [JSON.stringify({ name: ` ${'x'.repeat(200)}`, categoryId: 1 }), 'name must NOT have more than 200 characters'],
   ['{"name":"Rex","categoryId":0}', 'categoryId'],
   ['{"name":"Rex","categoryId":1.5}', 'categoryId'],
   ['{"name":"Rex","categoryId":1,"status":"adopted"}', 'status'],

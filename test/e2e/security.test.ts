@@ -73,13 +73,33 @@ it.each(['pretty', 'json'])('never shows a configured key whole in the %s log or
   }
 })
 
-it('does not quote a keys file when it is not valid JSON', async () => {
-  // The bad token right after the key: V8's message would quote the text around it.
-  const file = await keysFile(`{"keys":[{"plan":"pro","key":"${SECRET}"x}]}`)
+it.each([
+  // V8 quotes the text around an unexpected token, which would be the key here...
+  ['an unexpected character right after the key', `{"keys":[{"plan":"pro","key":"${SECRET}"x}]}`, 'line 1, column 56'],
+  ['a key without quotes', `{"keys":[{"plan":"pro",\n "key":${SECRET}}]}`, 'line 2, column 9'],
+  // ...and gives a position for the others, which is all that is said of them too.
+  ['a line break inside the key', `{"keys":[{"plan":"pro","key":"${SECRET.slice(0, 6)}\n${SECRET.slice(6)}"}]}`, 'line 1, column 37'],
+  ['a trailing comma', `{"keys":[{"plan":"pro","key":"${SECRET}",}]}`, 'line 1, column 57'],
+])('does not quote a keys file that is not valid JSON (%s), and says the line and column', async (_, text, where) => {
+  const file = await keysFile(text)
   const { code, stdout, stderr } = await runCli(['start', '--port', '0', '--keys', file])
   expect(code).toBe(1)
-  expect(stderr).toContain('is not valid JSON')
+  expect(stderr.trim()).toBe(`error: keys file ${file}: not valid JSON at ${where}`)
   expect(stdout + stderr).not.toContain(SECRET.slice(-6))
+})
+
+it('does not quote a key pasted where a field name goes, nor a key that breaks the key rule', async () => {
+  const cases: Array<[string, string]> = [
+    [`{"keys":[{"plan":"pro","${SECRET}":"team"}]}`, 'keys[0] has an unknown field; known fields: key, plan, perMinute, perDay'],
+    [`{"keys":[{"plan":"pro","key":"${SECRET}!"}]}`, 'keys[0].key must be a bearer token'],
+  ]
+  for (const [text, message] of cases) {
+    const file = await keysFile(text)
+    const { code, stdout, stderr } = await runCli(['start', '--port', '0', '--keys', file])
+    expect(code).toBe(1)
+    expect(stderr).toContain(message)
+    expect(stdout + stderr).not.toContain(SECRET.slice(-6))
+  }
 })
 
 it('binds 127.0.0.1 by default and warns whenever it is bound to all interfaces', async () => {

@@ -44,3 +44,22 @@ it('answers 404 for an unknown key and 405 with Allow for an unknown method', as
   expect(await admin('DELETE', '/state')).toMatchObject({ status: 405, body: { code: 'method_not_allowed' } })
   expect(await admin('GET', '/proxy')).toMatchObject({ status: 404, body: { message: '/__sandbox/proxy is served only by petstore-sandbox proxy' } })
 })
+
+it('refuses clock moves past its bounds with 400 and moves nothing (1e308 ms was a 500)', async () => {
+  const before = sandbox.clock.now()
+  for (const [body, message] of [
+    [{ advanceMs: 1e308 }, 'advanceMs must be <= 3155760000000'],
+    [{ advanceMs: -3_155_760_000_001 }, 'advanceMs must be >= -3155760000000'],
+    [{ set: '1969-12-31T23:59:59Z' }, 'the clock must stay between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z'],
+    [{ set: '+010000-01-01T00:00:00Z' }, 'the clock must stay between'],
+  ] as const) {
+    const answer = await admin('POST', '/clock', body)
+    expect(answer, JSON.stringify(body)).toMatchObject({ status: 400, body: { code: 'invalid_request', status: 400 } })
+    expect(answer.body.message).toContain(message)
+  }
+  // Within a move's bound, but past year 9999 once added up: refused too.
+  expect((await admin('POST', '/clock', { set: '9990-01-01T00:00:00Z' })).status).toBe(200)
+  expect(await admin('POST', '/clock', { advanceMs: 3_155_760_000_000 })).toMatchObject({ status: 400 })
+  expect((await admin('POST', '/clock', { set: new Date(before).toISOString() })).status).toBe(200)
+  expect(sandbox.clock.now() - before).toBeLessThan(60_000)
+})

@@ -105,10 +105,16 @@ it('starts the draws over on reset, so a reset run repeats', async () => {
 
 it('refuses a bad fault configuration with a clear message, keeping the one in force', () => {
   sandbox.faults.set({ errorRate: 0.25 })
-  expect(() => sandbox.faults.set({ errorRate: 1.5 })).toThrow(/errorRate must be a number from 0 to 1/)
-  expect(() => sandbox.faults.set({ latency: { min: 5, max: 1 } })).toThrow(/latency/)
+  expect(() => sandbox.faults.set({ errorRate: 1.5 })).toThrow('faults.errorRate must be at most 1')
+  expect(() => sandbox.faults.set({ latency: { min: 5, max: 1 } })).toThrow('faults.latency: min must not be above max')
+  expect(() => sandbox.faults.set({ latency: 70_000 } as never)).toThrow('faults.latency must be at most 60000')
+  expect(() => sandbox.faults.set({ latency: { min: 5, max: 70_000 } })).toThrow('faults.latency.max must be at most 60000')
+  expect(() => sandbox.faults.set({ errorrate: 1 } as never)).toThrow('faults.errorrate: unknown field; did you mean errorRate?')
+  expect(() => sandbox.faults.set({ operations: { createPet: { latncy: 5 } } } as never)).toThrow(
+    'faults.operations.createPet.latncy: unknown field; did you mean latency?',
+  )
   expect(() => sandbox.faults.set({ operations: { deletePet: { errorRate: 1 } } })).toThrow(/deletePet is not an operation/)
-  expect(() => createSandbox({ faults: { kinds: ['418' as never] } })).toThrow(/kinds/)
+  expect(() => createSandbox({ faults: { kinds: ['418' as never] } })).toThrow('faults.kinds[0] must be one of 500, 503, drop')
   expect(sandbox.faults.get().errorRate).toBe(0.25)
 })
 

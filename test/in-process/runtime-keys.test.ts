@@ -39,8 +39,9 @@ it('refuses a revoked key with 401, and a reset does not bring it back', async (
 it.each([
   ['an existing key', () => sandbox.apiKeys.add({ key: 'sandbox-free-key', plan: 'pro' }), 'key is already configured'],
   ['an unknown plan', () => sandbox.apiKeys.add({ key: 'new-key-1', plan: 'gold' as never }), 'plan must be one of free, pro, business, enterprise'],
-  ['enterprise without limits', () => sandbox.apiKeys.add({ key: 'new-key-2', plan: 'enterprise' }), 'perMinute is required for enterprise keys'],
-  ['a key that is no bearer token', () => sandbox.apiKeys.add({ key: 'a b', plan: 'free' }), 'key must be a non-empty token'],
+  ['enterprise without limits', () => sandbox.apiKeys.add({ key: 'new-key-2', plan: 'enterprise' }), 'perMinute is required when plan is enterprise'],
+  ['a key that is no bearer token', () => sandbox.apiKeys.add({ key: 'a b c d e', plan: 'free' }), 'key must be a bearer token (RFC 6750 b64token)'],
+  ['a one-character key', () => sandbox.apiKeys.add({ key: '~', plan: 'free' }), 'key must be a bearer token (RFC 6750 b64token) of 8 to 256 characters'],
   ['a plan change of an unknown key', () => sandbox.apiKeys.setPlan('nobody', 'pro'), 'no configured key "nobody"'],
   ['revoking an unknown key', () => sandbox.apiKeys.revoke('nobody'), 'no configured key "nobody"'],
 ])('refuses %s with a ConfigError and changes nothing', async (_, change, message) => {
@@ -58,30 +59,30 @@ it('refuses a key equal to the admin token', async () => {
 it('commits each change to the key storage before it is in force, and starts from what it restored', async () => {
   const committed: KeyChanges[] = []
   const storage = {
-    restored: { put: [{ key: 'kept-key', plan: 'pro' as const }], revoked: ['sandbox-free-key'] },
+    restored: { put: [{ key: 'kept-key-1', plan: 'pro' as const }], revoked: ['sandbox-free-key'] },
     commit: async (changes: KeyChanges) => {
       committed.push(structuredClone(changes))
     },
   }
   const restarted = createSandbox({ keyStorage: storage })
-  expect(restarted.keys.map((key) => key.key)).toEqual(['sandbox-pro-key', 'sandbox-business-key', 'sandbox-enterprise-key', 'kept-key'])
-  await restarted.apiKeys.add({ key: 'new-key', plan: 'business', perMinute: 5 })
-  await restarted.apiKeys.revoke('kept-key')
+  expect(restarted.keys.map((key) => key.key)).toEqual(['sandbox-pro-key', 'sandbox-business-key', 'sandbox-enterprise-key', 'kept-key-1'])
+  await restarted.apiKeys.add({ key: 'new-key-two', plan: 'business', perMinute: 5 })
+  await restarted.apiKeys.revoke('kept-key-1')
   await restarted.apiKeys.add({ key: 'sandbox-free-key', plan: 'free' })
   expect(committed).toEqual([
     {
       put: [
-        { key: 'kept-key', plan: 'pro' },
-        { key: 'new-key', plan: 'business', perMinute: 5 },
+        { key: 'kept-key-1', plan: 'pro' },
+        { key: 'new-key-two', plan: 'business', perMinute: 5 },
       ],
       revoked: ['sandbox-free-key'],
     },
-    { put: [{ key: 'new-key', plan: 'business', perMinute: 5 }], revoked: ['sandbox-free-key'] },
+    { put: [{ key: 'new-key-two', plan: 'business', perMinute: 5 }], revoked: ['sandbox-free-key'] },
     // A revoked configured key added back keeps its place among the changes.
     {
       put: [
         { key: 'sandbox-free-key', plan: 'free' },
-        { key: 'new-key', plan: 'business', perMinute: 5 },
+        { key: 'new-key-two', plan: 'business', perMinute: 5 },
       ],
       revoked: [],
     },
@@ -92,13 +93,13 @@ it('leaves the keys as they were when the storage cannot commit', async () => {
   const failing = createSandbox({ keyStorage: { restored: { put: [], revoked: [] }, commit: () => Promise.reject(new Error('disk full')) } })
   await expect(failing.apiKeys.revoke('sandbox-free-key')).rejects.toThrow('disk full')
   expect(failing.keys.map((key) => key.key)).toContain('sandbox-free-key')
-  await expect(failing.apiKeys.add({ key: 'x-key-1', plan: 'free' })).rejects.toThrow('disk full')
+  await expect(failing.apiKeys.add({ key: 'x-key-one', plan: 'free' })).rejects.toThrow('disk full')
 })
 
 it('refuses restored entries that are not valid keys when the sandbox is created', () => {
-  expect(() => createSandbox({ keyStorage: { restored: { put: [{ key: 'k-1', plan: 'gold' as never }], revoked: [] }, commit: async () => {} } })).toThrow(
-    'restored key "k-1".plan must be one of',
-  )
+  expect(() =>
+    createSandbox({ keyStorage: { restored: { put: [{ key: 'k-one-two', plan: 'gold' as never }], revoked: [] }, commit: async () => {} } }),
+  ).toThrow('restored keys: put[0].plan must be one of')
 })
 
 it('pushes each answered request to onRequest listeners, masked, until they stop', async () => {

@@ -3,7 +3,7 @@ import type { KeyRing } from './create-key-ring.js'
 import type { ApiKey, KeyConfig } from './key-config.js'
 import type { KeyChanges, KeyStorage } from './key-storage.js'
 import type { Limits, Plan } from './plans.js'
-import { resolveKey } from './resolve-key.js'
+import { resolveKey } from './resolve-keys.js'
 
 /**
  * Keys at runtime (`sandbox.apiKeys`, and the admin API's `/keys`): add one, change its plan,
@@ -43,7 +43,7 @@ export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsO
   const initial = keyRing.keys
   const configured = new Set(initial.map((apiKey) => apiKey.key))
   const apply = ({ put, revoked }: KeyChanges) => {
-    const resolved = put.map((config) => resolveKey(config, `restored key ${JSON.stringify(config.key)}`))
+    const resolved = put.map((config, index) => resolveKey(config, `restored keys: put[${index}]`))
     keyRing.replace(initial.filter((apiKey) => !revoked.includes(apiKey.key)))
     for (const apiKey of resolved) keyRing.put(apiKey)
     changes.clear()

@@ -1,5 +1,13 @@
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { ClockOffset } from '../state/shared-state.js'
+import { ConfigError } from '../errors/config-error.js'
+
+// The span the clock may show (fixtures/admin-openapi.yaml, moveClock; D28 in docs/decisions.md):
+// every instant in it is an RFC 3339 date-time with a four-digit year, and no X-RateLimit-Reset in
+// it goes below 0.
+const EARLIEST = 0
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+
 /**
  * The sandbox's one clock (D20): rate-limit windows, bans and the sunset all read it. It follows a
  * time source (by default `Date.now`) shifted by an offset, so a clock that was `set` keeps
@@ -34,14 +42,17 @@ export interface MovableClock<Of extends Timing = Timing> extends SandboxClock<O
 export function createClock(source?: () => number): MovableClock<'now'>
 export function createClock<Of extends Timing>(source: () => number, offset: ClockOffset<Of>): MovableClock<Of>
 export function createClock(source: () => number = Date.now, offset: ClockOffset = localOffset()): MovableClock {
+  const now = () => source() + offset.get()
   return {
-    now: () => source() + offset.get(),
+    now,
     set(instant) {
       const target = toEpochMs(instant)
+      assertInSpan(target)
       return offset.set(target - source())
     },
     advance(ms) {
       if (!Number.isFinite(ms)) throw new TypeError(`clock.advance expects a finite number of ms, got ${ms}`)
+      assertInSpan(now() + ms)
       return offset.add(ms)
     },
     reset: () => offset.set(0),
@@ -60,6 +71,13 @@ export function localOffset(): ClockOffset<'now'> {
     add(ms) {
       offset += ms
     },
+  }
+}
+
+/** A move beyond the span is the caller's bad input, refused before anything changes. */
+function assertInSpan(instant: number): void {
+  if (!(instant >= EARLIEST && instant <= LATEST)) {
+    throw new ConfigError('the clock must stay between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z')
   }
 }
 

@@ -206,6 +206,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
     "/clock": {
       "get": {
         "operationId": "getClock",
+        "summary": "What the sandbox clock says.",
         "responses": {
           "200": {
             "$ref": "#/components/responses/Clock"
@@ -218,38 +219,13 @@ export const adminOpenapiDocument: OpenApiDocument = {
       "post": {
         "operationId": "moveClock",
         "summary": "Sets the clock to an instant, or advances it (negative moves it back). It keeps running.",
+        "description": "sandbox - the clock stays between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, where every instant it shows is an RFC 3339 date-time and every X-RateLimit-Reset a positive Unix time: a move that would leave that span is refused with 400 and changes nothing.\n",
         "requestBody": {
           "required": true,
           "content": {
             "application/json": {
               "schema": {
-                "oneOf": [
-                  {
-                    "type": "object",
-                    "required": [
-                      "set"
-                    ],
-                    "additionalProperties": false,
-                    "properties": {
-                      "set": {
-                        "type": "string",
-                        "format": "date-time"
-                      }
-                    }
-                  },
-                  {
-                    "type": "object",
-                    "required": [
-                      "advanceMs"
-                    ],
-                    "additionalProperties": false,
-                    "properties": {
-                      "advanceMs": {
-                        "type": "integer"
-                      }
-                    }
-                  }
-                ]
+                "$ref": "#/components/schemas/ClockMove"
               }
             }
           }
@@ -268,37 +244,13 @@ export const adminOpenapiDocument: OpenApiDocument = {
       "post": {
         "operationId": "addKey",
         "summary": "Adds an API key with a plan and optional limits (required for enterprise); kept across restarts with --state.",
+        "description": "The key must differ from every configured key and from the admin token.",
         "requestBody": {
           "required": true,
           "content": {
             "application/json": {
               "schema": {
-                "type": "object",
-                "required": [
-                  "key",
-                  "plan"
-                ],
-                "additionalProperties": false,
-                "properties": {
-                  "key": {
-                    "type": "string",
-                    "minLength": 1,
-                    "description": "A bearer token (letters",
-                    "digits": null,
-                    "-._~+/) that no key and not the admin token already is.": null
-                  },
-                  "plan": {
-                    "$ref": "#/components/schemas/Plan"
-                  },
-                  "perMinute": {
-                    "type": "integer",
-                    "minimum": 1
-                  },
-                  "perDay": {
-                    "type": "integer",
-                    "minimum": 1
-                  }
-                }
+                "$ref": "#/components/schemas/KeyConfig"
               }
             }
           }
@@ -327,6 +279,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getKey",
+        "summary": "A key's quota and ban.",
         "responses": {
           "200": {
             "$ref": "#/components/responses/Key"
@@ -440,24 +393,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "content": {
             "application/json": {
               "schema": {
-                "type": "object",
-                "required": [
-                  "plan"
-                ],
-                "additionalProperties": false,
-                "properties": {
-                  "plan": {
-                    "$ref": "#/components/schemas/Plan"
-                  },
-                  "perMinute": {
-                    "type": "integer",
-                    "minimum": 1
-                  },
-                  "perDay": {
-                    "type": "integer",
-                    "minimum": 1
-                  }
-                }
+                "$ref": "#/components/schemas/PlanChange"
               }
             }
           }
@@ -475,6 +411,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
     "/faults": {
       "get": {
         "operationId": "getFaults",
+        "summary": "The fault configuration in force.",
         "responses": {
           "200": {
             "$ref": "#/components/responses/Faults"
@@ -492,44 +429,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "content": {
             "application/json": {
               "schema": {
-                "type": "object",
-                "additionalProperties": false,
-                "properties": {
-                  "latency": {
-                    "oneOf": [
-                      {
-                        "type": "integer",
-                        "minimum": 0,
-                        "maximum": 60000
-                      },
-                      {
-                        "$ref": "#/components/schemas/LatencyRange"
-                      }
-                    ]
-                  },
-                  "errorRate": {
-                    "type": "number",
-                    "minimum": 0,
-                    "maximum": 1
-                  },
-                  "kinds": {
-                    "type": "array",
-                    "minItems": 1,
-                    "items": {
-                      "$ref": "#/components/schemas/FaultKind"
-                    }
-                  },
-                  "operations": {
-                    "type": "object",
-                    "additionalProperties": {
-                      "$ref": "#/components/schemas/OperationFaults"
-                    }
-                  },
-                  "seed": {
-                    "type": "integer",
-                    "minimum": 0
-                  }
-                }
+                "$ref": "#/components/schemas/FaultSettings"
               }
             }
           }
@@ -864,6 +764,140 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "enterprise"
         ]
       },
+      "BearerToken": {
+        "type": "string",
+        "minLength": 8,
+        "maxLength": 256,
+        "pattern": "^[A-Za-z0-9._~+/-]+=*$",
+        "description": "sandbox - a bearer token (RFC 6750 b64token) of 8 to 256 characters: letters, digits and - . _ ~ + /, with = only at the end"
+      },
+      "Limit": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 9007199254740991
+      },
+      "KeyConfig": {
+        "type": "object",
+        "description": "An API key with its plan; perMinute and perDay override the plan's limits, and an enterprise key needs both.",
+        "required": [
+          "key",
+          "plan"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "key": {
+            "$ref": "#/components/schemas/BearerToken"
+          },
+          "plan": {
+            "$ref": "#/components/schemas/Plan"
+          },
+          "perMinute": {
+            "$ref": "#/components/schemas/Limit"
+          },
+          "perDay": {
+            "$ref": "#/components/schemas/Limit"
+          }
+        },
+        "if": {
+          "required": [
+            "plan"
+          ],
+          "properties": {
+            "plan": {
+              "const": "enterprise"
+            }
+          }
+        },
+        "then": {
+          "required": [
+            "perMinute",
+            "perDay"
+          ]
+        }
+      },
+      "PlanChange": {
+        "type": "object",
+        "required": [
+          "plan"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "plan": {
+            "$ref": "#/components/schemas/Plan"
+          },
+          "perMinute": {
+            "$ref": "#/components/schemas/Limit"
+          },
+          "perDay": {
+            "$ref": "#/components/schemas/Limit"
+          }
+        },
+        "if": {
+          "required": [
+            "plan"
+          ],
+          "properties": {
+            "plan": {
+              "const": "enterprise"
+            }
+          }
+        },
+        "then": {
+          "required": [
+            "perMinute",
+            "perDay"
+          ]
+        }
+      },
+      "KeysFile": {
+        "type": "object",
+        "description": "The keys file of --keys.",
+        "required": [
+          "keys"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "keys": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/components/schemas/KeyConfig"
+            }
+          }
+        }
+      },
+      "ClockMove": {
+        "oneOf": [
+          {
+            "type": "object",
+            "required": [
+              "set"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "set": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          },
+          {
+            "type": "object",
+            "required": [
+              "advanceMs"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "advanceMs": {
+                "type": "integer",
+                "minimum": -3155760000000,
+                "maximum": 3155760000000,
+                "description": "sandbox - at most 100 years (of 365.25 days) either way."
+              }
+            }
+          }
+        ]
+      },
       "Window": {
         "type": "object",
         "required": [
@@ -917,9 +951,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           },
           "reset": {
             "type": "integer",
-            "description": "Unix seconds at which the binding window",
-            "or the ban": null,
-            "ends.": null
+            "description": "Unix seconds at which the binding window, or the ban, ends."
           },
           "banned": {
             "type": "boolean",
@@ -951,6 +983,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       },
       "LatencyRange": {
         "type": "object",
+        "description": "Added latency in ms, drawn uniformly from min to max; min must not be above max.",
         "required": [
           "min",
           "max"
@@ -969,6 +1002,19 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       },
+      "LatencySetting": {
+        "description": "Added latency in ms, or a range to draw it from.",
+        "oneOf": [
+          {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 60000
+          },
+          {
+            "$ref": "#/components/schemas/LatencyRange"
+          }
+        ]
+      },
       "OperationFaults": {
         "type": "object",
         "additionalProperties": false,
@@ -980,6 +1026,53 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "type": "number",
             "minimum": 0,
             "maximum": 1
+          }
+        }
+      },
+      "OperationFaultSettings": {
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "latency": {
+            "$ref": "#/components/schemas/LatencySetting"
+          },
+          "errorRate": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1
+          }
+        }
+      },
+      "FaultSettings": {
+        "type": "object",
+        "description": "Faults to inject (the admin API's PUT /faults, the faults option, the CLI's fault flags). Operations are named by operationId (listPets, createPet, getPet).\n",
+        "additionalProperties": false,
+        "properties": {
+          "latency": {
+            "$ref": "#/components/schemas/LatencySetting"
+          },
+          "errorRate": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1
+          },
+          "kinds": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "$ref": "#/components/schemas/FaultKind"
+            }
+          },
+          "operations": {
+            "type": "object",
+            "additionalProperties": {
+              "$ref": "#/components/schemas/OperationFaultSettings"
+            }
+          },
+          "seed": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991
           }
         }
       },
@@ -1044,8 +1137,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           },
           "status": {
             "type": "integer",
-            "description": "The HTTP status",
-            "0 for an injected dropped connection.": null
+            "description": "The HTTP status, 0 for an injected dropped connection."
           },
           "durationMs": {
             "type": "number",
@@ -1057,8 +1149,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           },
           "fault": {
             "type": "string",
-            "description": "The X-Sandbox-Fault mark",
-            "or drop.": null
+            "description": "The X-Sandbox-Fault mark, or drop."
           },
           "source": {
             "type": "string",
@@ -1190,8 +1281,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
                     },
                     "path": {
                       "type": "string",
-                      "description": "Path and query",
-                      "credential-like parameters masked.": null
+                      "description": "Path and query, credential-like parameters masked."
                     },
                     "status": {
                       "type": "integer"

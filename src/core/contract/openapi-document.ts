@@ -34,7 +34,7 @@ export const openapiDocument: OpenApiDocument = {
       "get": {
         "operationId": "listPets",
         "summary": "List animals",
-        "description": "Returns the first `limit` animals in ascending `id` order, optionally filtered by status.\nsandbox: no other paging parameter exists (D8).\n",
+        "description": "Returns the first `limit` animals in ascending `id` order, optionally filtered by status.\nsandbox - no other paging parameter exists (D8).\n",
         "tags": [
           "pets"
         ],
@@ -174,7 +174,7 @@ export const openapiDocument: OpenApiDocument = {
       "get": {
         "operationId": "getPet",
         "summary": "Get an animal (deprecated)",
-        "description": "Deprecated, removed on 5 December 2030. Use `GET /pets` with the `status` filter.\nEvery response carries `Deprecation`, `Sunset` and `Link` (D18); from the sunset on the\noperation answers 410.\n",
+        "description": "Deprecated, removed on 5 December 2030. Use `GET /pets` with the `status` filter.\nsandbox - every response carries `Deprecation`, `Sunset` and `Link`; from the sunset on the\noperation answers 410 (D18).\n",
         "tags": [
           "pets"
         ],
@@ -194,12 +194,12 @@ export const openapiDocument: OpenApiDocument = {
             "name": "petId",
             "in": "path",
             "required": true,
-            "description": "The identifier of the animal.",
+            "description": "The identifier of the animal. sandbox - an integer from 1 to 2^53-1 in plain decimal digits, since larger ids cannot be held exactly (D3).",
             "schema": {
               "type": "integer",
               "format": "int64",
               "minimum": 1,
-              "maximum": 9223372036854776000
+              "maximum": 9007199254740991
             }
           }
         ],
@@ -261,7 +261,7 @@ export const openapiDocument: OpenApiDocument = {
       "bearerAuth": {
         "type": "http",
         "scheme": "bearer",
-        "description": "`Authorization: Bearer <API key>`. The scheme name is case-insensitive (D17)."
+        "description": "`Authorization: Bearer <API key>`. sandbox - the scheme name is case-insensitive (D17)."
       }
     },
     "schemas": {
@@ -284,8 +284,9 @@ export const openapiDocument: OpenApiDocument = {
           "name": {
             "type": "string",
             "minLength": 1,
+            "maxLength": 200,
             "pattern": "\\S",
-            "description": "sandbox - 1 to 200 characters after trimming (D5); not unique."
+            "description": "sandbox - 1 to 200 characters (Unicode code points) as sent, at least one of them not white space; stored trimmed; not unique (D5)."
           },
           "categoryId": {
             "type": "integer",
@@ -295,7 +296,8 @@ export const openapiDocument: OpenApiDocument = {
             "description": "sandbox - any safe integer of 1 or more; categories are not checked (D6)."
           },
           "status": {
-            "$ref": "#/components/schemas/PetStatus"
+            "$ref": "#/components/schemas/PetStatus",
+            "description": "sandbox - available when left out (D4)."
           }
         }
       },
@@ -311,7 +313,7 @@ export const openapiDocument: OpenApiDocument = {
             "type": "integer",
             "format": "int64",
             "minimum": 1,
-            "description": "Assigned by the service; ascending, never reused."
+            "description": "Assigned by the service. sandbox - ascending, never reused (D7)."
           },
           "name": {
             "type": "string",
@@ -346,7 +348,7 @@ export const openapiDocument: OpenApiDocument = {
           "code": {
             "type": "string",
             "pattern": "^[a-z][a-z0-9_]*$",
-            "description": "Stable snake_case code, one per condition (D2)."
+            "description": "sandbox - stable snake_case code, one per condition (D2)."
           },
           "message": {
             "type": "string",
@@ -363,7 +365,7 @@ export const openapiDocument: OpenApiDocument = {
     "headers": {
       "X-RateLimit-Limit": {
         "required": true,
-        "description": "The limit of the binding window (D13).",
+        "description": "sandbox - the limit of the binding window, the one with fewer requests left (D13).",
         "schema": {
           "type": "integer",
           "minimum": 0
@@ -387,7 +389,7 @@ export const openapiDocument: OpenApiDocument = {
       },
       "Retry-After": {
         "required": true,
-        "description": "Whole seconds to wait, at least 1 (D14).",
+        "description": "sandbox - whole seconds to wait, at least 1 (D14).",
         "schema": {
           "type": "integer",
           "minimum": 1
@@ -395,7 +397,7 @@ export const openapiDocument: OpenApiDocument = {
       },
       "Deprecation": {
         "required": true,
-        "description": "RFC 9745 structured date, `@<unix seconds>`.",
+        "description": "sandbox - RFC 9745 structured date, `@<unix seconds>` (D18).",
         "schema": {
           "type": "string",
           "pattern": "^@-?[0-9]+$"
@@ -403,7 +405,7 @@ export const openapiDocument: OpenApiDocument = {
       },
       "Sunset": {
         "required": true,
-        "description": "RFC 8594 HTTP-date of the removal.",
+        "description": "sandbox - RFC 8594 HTTP-date of the removal (D18).",
         "schema": {
           "type": "string"
         }
@@ -419,7 +421,7 @@ export const openapiDocument: OpenApiDocument = {
     },
     "responses": {
       "BadRequest": {
-        "description": "Invalid parameters or body (`invalid_request`).",
+        "description": "Invalid parameters or body (`invalid_request`). sandbox - integers are plain decimal digits and integer or enumerated parameters must not be empty (D3); a body must be valid UTF-8 JSON without a byte order mark or a repeated key (D9).",
         "headers": {
           "X-RateLimit-Limit": {
             "$ref": "#/components/headers/X-RateLimit-Limit"
@@ -461,7 +463,7 @@ export const openapiDocument: OpenApiDocument = {
         }
       },
       "PayloadTooLarge": {
-        "description": "Body over 1 MiB (`payload_too_large`).",
+        "description": "sandbox - body over 1 MiB (`payload_too_large`, D9).",
         "headers": {
           "X-RateLimit-Limit": {
             "$ref": "#/components/headers/X-RateLimit-Limit"
@@ -482,7 +484,7 @@ export const openapiDocument: OpenApiDocument = {
         }
       },
       "UnsupportedMediaType": {
-        "description": "Body not sent as `application/json` (`unsupported_media_type`).",
+        "description": "sandbox - body not sent as `application/json` (`unsupported_media_type`, D9).",
         "headers": {
           "X-RateLimit-Limit": {
             "$ref": "#/components/headers/X-RateLimit-Limit"

@@ -11,7 +11,7 @@ export interface paths {
         /**
          * List animals
          * @description Returns the first `limit` animals in ascending `id` order, optionally filtered by status.
-         *     sandbox: no other paging parameter exists (D8).
+         *     sandbox - no other paging parameter exists (D8).
          */
         get: operations["listPets"];
         put?: never;
@@ -34,8 +34,8 @@ export interface paths {
          * Get an animal (deprecated)
          * @deprecated
          * @description Deprecated, removed on 5 December 2030. Use `GET /pets` with the `status` filter.
-         *     Every response carries `Deprecation`, `Sunset` and `Link` (D18); from the sunset on the
-         *     operation answers 410.
+         *     sandbox - every response carries `Deprecation`, `Sunset` and `Link`; from the sunset on the
+         *     operation answers 410 (D18).
          */
         get: operations["getPet"];
         put?: never;
@@ -54,19 +54,20 @@ export interface components {
         PetStatus: "available" | "pending" | "sold";
         /** @description sandbox - other properties (a client-sent `id` included) are ignored (D7). */
         NewPet: {
-            /** @description sandbox - 1 to 200 characters after trimming (D5); not unique. */
+            /** @description sandbox - 1 to 200 characters (Unicode code points) as sent, at least one of them not white space; stored trimmed; not unique (D5). */
             name: string;
             /**
              * Format: int64
              * @description sandbox - any safe integer of 1 or more; categories are not checked (D6).
              */
             categoryId: number;
+            /** @description sandbox - available when left out (D4). */
             status?: components["schemas"]["PetStatus"];
         };
         Pet: {
             /**
              * Format: int64
-             * @description Assigned by the service; ascending, never reused.
+             * @description Assigned by the service. sandbox - ascending, never reused (D7).
              */
             id: number;
             name: string;
@@ -76,14 +77,14 @@ export interface components {
         };
         Pets: components["schemas"]["Pet"][];
         Error: {
-            /** @description Stable snake_case code, one per condition (D2). */
+            /** @description sandbox - stable snake_case code, one per condition (D2). */
             code: string;
             message: string;
             status: number;
         };
     };
     responses: {
-        /** @description Invalid parameters or body (`invalid_request`). */
+        /** @description Invalid parameters or body (`invalid_request`). sandbox - integers are plain decimal digits and integer or enumerated parameters must not be empty (D3); a body must be valid UTF-8 JSON without a byte order mark or a repeated key (D9). */
         BadRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -107,7 +108,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Body over 1 MiB (`payload_too_large`). */
+        /** @description sandbox - body over 1 MiB (`payload_too_large`, D9). */
         PayloadTooLarge: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -119,7 +120,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Body not sent as `application/json` (`unsupported_media_type`). */
+        /** @description sandbox - body not sent as `application/json` (`unsupported_media_type`, D9). */
         UnsupportedMediaType: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -203,17 +204,17 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description The limit of the binding window (D13). */
+        /** @description sandbox - the limit of the binding window, the one with fewer requests left (D13). */
         "X-RateLimit-Limit": number;
         /** @description Requests remaining in the binding window. */
         "X-RateLimit-Remaining": number;
         /** @description Unix time in seconds at which the binding window resets. */
         "X-RateLimit-Reset": number;
-        /** @description Whole seconds to wait, at least 1 (D14). */
+        /** @description sandbox - whole seconds to wait, at least 1 (D14). */
         "Retry-After": number;
-        /** @description RFC 9745 structured date, `@<unix seconds>`. */
+        /** @description sandbox - RFC 9745 structured date, `@<unix seconds>` (D18). */
         Deprecation: string;
-        /** @description RFC 8594 HTTP-date of the removal. */
+        /** @description sandbox - RFC 8594 HTTP-date of the removal (D18). */
         Sunset: string;
         /** @description The successor operation, `</v1/pets>; rel="successor-version"`. */
         Link: string;
@@ -293,7 +294,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the animal. */
+                /** @description The identifier of the animal. sandbox - an integer from 1 to 2^53-1 in plain decimal digits, since larger ids cannot be held exactly (D3). */
                 petId: number;
             };
             cookie?: never;

@@ -1,4 +1,5 @@
 import { ConfigError } from '../errors/config-error.js'
+import { checkInput } from '../contract/check-input.js'
 
 /** What an injected failure looks like: an Error body with 500 or 503, or a dropped connection. */
 export const FAULT_KINDS = ['500', '503', 'drop'] as const
@@ -43,62 +44,51 @@ export interface ResolvedFaults {
   seed: number
 }
 
-const MAX_LATENCY_MS = 60_000
-
 /**
- * Checks a fault configuration once, when it is given (by option, CLI or admin API), and fills
- * in the defaults. `where` prefixes messages so they name the field that was wrong.
+ * Checks a fault configuration once, when it is given (by option, CLI or admin API), against the
+ * admin document's `FaultSettings` schema, and fills in the defaults. What a schema cannot say is
+ * checked here: operations of the contract, and a latency range whose min is not above its max.
+ * `where` prefixes messages so they name the field that was wrong.
  */
 export function resolveFaults(options: unknown, defaultSeed: number, operationIds: readonly string[], where = 'faults'): ResolvedFaults {
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) throw new ConfigError(`${where} must be an object`)
-  const input = options as Record<string, unknown>
-  for (const name of Object.keys(input)) {
-    if (!['latency', 'errorRate', 'kinds', 'operations', 'seed'].includes(name))
-      throw new ConfigError(`${where}.${name} is not a fault setting (latency, errorRate, kinds, operations, seed)`)
-  }
-  const seed = input.seed ?? defaultSeed
-  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) throw new ConfigError(`${where}.seed must be a whole number of 0 or more`)
-  const kinds = input.kinds ?? ['500', '503']
-  if (!Array.isArray(kinds) || kinds.length === 0 || kinds.some((kind) => !FAULT_KINDS.includes(kind as FaultKind))) {
-    throw new ConfigError(`${where}.kinds must be a non-empty list of ${FAULT_KINDS.join(', ')}`)
-  }
+  // No faults, the default of every sandbox, needs no schema compiled (BENCHMARKS.md, cold cost).
+  const none = typeof options === 'object' && options !== null && !Array.isArray(options) && Object.keys(options).length === 0
+  const input = none ? {} : checkInput<FaultSettings>('FaultSettings', options, where)
   const operations: ResolvedFaults['operations'] = {}
-  const overrides = input.operations ?? {}
-  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
-    throw new ConfigError(`${where}.operations must be an object keyed by operationId`)
-  for (const [operationId, override] of Object.entries(overrides)) {
+  for (const [operationId, override] of Object.entries(input.operations ?? {})) {
     if (!operationIds.includes(operationId)) throw new ConfigError(`${where}.operations: ${operationId} is not an operation (${operationIds.join(', ')})`)
-    if (typeof override !== 'object' || override === null || Array.isArray(override))
-      throw new ConfigError(`${where}.operations.${operationId} must be an object`)
-    for (const name of Object.keys(override)) {
-      if (name !== 'latency' && name !== 'errorRate')
-        throw new ConfigError(`${where}.operations.${operationId}.${name} is not a per-operation setting (latency, errorRate)`)
-    }
-    const { latency, errorRate } = override as Record<string, unknown>
     operations[operationId] = {
-      ...(latency === undefined ? {} : { latency: resolveLatency(latency, `${where}.operations.${operationId}.latency`) }),
-      ...(errorRate === undefined ? {} : { errorRate: resolveRate(errorRate, `${where}.operations.${operationId}.errorRate`) }),
+      ...(override.latency === undefined ? {} : { latency: rangeOf(override.latency, `${where}.operations.${operationId}.latency`) }),
+      ...(override.errorRate === undefined ? {} : { errorRate: override.errorRate }),
     }
   }
   return {
-    latency: input.latency === undefined ? { min: 0, max: 0 } : resolveLatency(input.latency, `${where}.latency`),
-    errorRate: input.errorRate === undefined ? 0 : resolveRate(input.errorRate, `${where}.errorRate`),
-    kinds: [...new Set(kinds as FaultKind[])],
+    latency: input.latency === undefined ? { min: 0, max: 0 } : rangeOf(input.latency, `${where}.latency`),
+    errorRate: input.errorRate ?? 0,
+    kinds: [...new Set(input.kinds ?? (['500', '503'] as const))],
     operations,
-    seed,
+    seed: input.seed ?? defaultSeed,
   }
 }
 
-function resolveLatency(value: unknown, where: string): LatencyRange {
-  const range = typeof value === 'number' ? { min: value, max: value } : value
-  if (typeof range !== 'object' || range === null) throw new ConfigError(`${where} must be ms or { min, max }`)
-  const { min, max } = range as Record<string, unknown>
-  const valid = (ms: unknown): ms is number => typeof ms === 'number' && Number.isSafeInteger(ms) && ms >= 0 && ms <= MAX_LATENCY_MS
-  if (!valid(min) || !valid(max) || min > max) throw new ConfigError(`${where} must be whole ms from 0 to ${MAX_LATENCY_MS}, min not above max`)
-  return { min, max }
+/** Fault settings as the schema admits them: a latency may be given as ms. */
+interface FaultSettings extends Omit<FaultOptions, 'latency' | 'operations'> {
+  latency?: LatencyRange | number
+  operations?: Record<string, { latency?: LatencyRange | number; errorRate?: number }>
 }
 
-function resolveRate(value: unknown, where: string): number {
-  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw new ConfigError(`${where} must be a number from 0 to 1`)
-  return value
+/**
+ * One latency setting, whole ms or `{ min, max }`, checked against the schema `LatencySetting`.
+ *
+ * @example
+ * resolveLatency(200, 'latency') // { min: 200, max: 200 }
+ */
+export function resolveLatency(latency: unknown, where: string): LatencyRange {
+  return rangeOf(checkInput<LatencyRange | number>('LatencySetting', latency, where), where)
+}
+
+function rangeOf(latency: LatencyRange | number, where: string): LatencyRange {
+  const range = typeof latency === 'number' ? { min: latency, max: latency } : latency
+  if (range.min > range.max) throw new ConfigError(`${where}: min must not be above max`)
+  return { min: range.min, max: range.max }
 }

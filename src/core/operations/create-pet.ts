@@ -4,20 +4,25 @@ import type { PetRepository } from '../state/pet-repository.js'
 import type { NewPet, Pet, PetStatus } from '../store/pet.js'
 import type { Operation } from './operation.js'
 
-/** D5: names are 1 to 200 characters once trimmed. */
+/** D5: names are 1 to 200 characters (code points) as sent, as the contract's maxLength says. */
 export const MAX_NAME_LENGTH = 200
 
 /**
  * `POST /pets` and `sandbox.pets.create`, one path for both: `store` stores a NewPet as the API
- * does (the name trimmed and 1 to 200 characters long, D5; the default status when none is given,
- * D4) and returns the stored Pet. A name out of bounds is refused with `refuse`'s error, which
- * the operation words as a 400 and the library as a `TypeError`. Over HTTP the body is valid
- * against NewPet by now; other properties, a client-sent `id` among them, are ignored (D7).
+ * does (a name of 1 to 200 characters as sent, not all white space, stored trimmed, D5; the
+ * default status when none is given, D4) and returns the stored Pet. Over HTTP the contract's
+ * NewPet schema has refused any other name by now; in-process a name out of bounds is refused
+ * with `refuse`'s error, a `TypeError`. Other properties, a client-sent `id` among them, are
+ * ignored (D7).
  */
 export function createPet(store: PetRepository, defaultStatus: PetStatus | undefined) {
   async function stored(pet: NewPet, refuse: (message: string) => Error): Promise<Pet> {
-    const name = String(pet.name).trim()
-    if (name.length === 0 || name.length > MAX_NAME_LENGTH) throw refuse(`name must be 1 to ${MAX_NAME_LENGTH} characters after trimming`)
+    // The contract's own rule, in its validator's words, for callers it has not checked: maxLength
+    // counts code points, and the pattern \S asks for one that is not white space.
+    const sent = String(pet.name)
+    if ([...sent].length > MAX_NAME_LENGTH) throw refuse(`name must NOT have more than ${MAX_NAME_LENGTH} characters`)
+    if (!/\S/.test(sent)) throw refuse('name must match pattern "\\S"')
+    const name = sent.trim()
     const status = pet.status ?? defaultStatus
     return store.create({ name, categoryId: pet.categoryId, ...(status === undefined ? {} : { status }) })
   }

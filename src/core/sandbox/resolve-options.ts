@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/config-error.js'
-import { DEMO_KEYS } from '../auth/demo-keys.js'
-import { resolveKeys } from '../auth/resolve-keys.js'
+import { resolveDemoKeys, resolveKeys } from '../auth/resolve-keys.js'
+import { checkInput } from '../contract/check-input.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import type { SharedState } from '../state/shared-state.js'
 import { PET_STATUSES, type PetStatus } from '../store/pet.js'
@@ -34,12 +34,10 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
   if (corsOrigins !== '*' && (!Array.isArray(corsOrigins) || corsOrigins.some((origin) => typeof origin !== 'string'))) {
     throw new ConfigError(`corsOrigins must be '*' or a list of origins`)
   }
-  const keys = resolveKeys(options.keys ?? DEMO_KEYS)
+  const keys = options.keys === undefined ? resolveDemoKeys() : resolveKeys(options.keys)
   const adminToken = options.adminToken
   if (adminToken !== undefined) {
-    if (typeof adminToken !== 'string' || adminToken.length < 8 || !/^[A-Za-z0-9\-._~+/]+=*$/.test(adminToken)) {
-      throw new ConfigError('adminToken must be at least 8 characters of A-Z a-z 0-9 - . _ ~ + / (a bearer token)')
-    }
+    checkInput('BearerToken', adminToken, 'adminToken')
     if (keys.some((key) => key.key === adminToken)) throw new ConfigError('adminToken must differ from every API key')
   }
   const requestLogSize = options.requestLogSize ?? 100

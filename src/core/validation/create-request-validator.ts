@@ -114,7 +114,29 @@ function queryByDeclaredName(entry: CompiledOperation, query: Record<string, str
 
 function check(validate: ValidateFunction | undefined, value: unknown, location: 'query' | 'path' | 'body', entry: CompiledOperation, into: Diagnostic[]) {
   if (validate === undefined || validate(value)) return
-  for (const error of validate.errors ?? []) into.push(toDiagnostic(error, location, entry))
+  for (const error of telling(validate.errors ?? [])) into.push(toDiagnostic(error, location, entry))
+}
+
+/**
+ * The errors worth naming, for the admin document's combinators (the API's has none). An `if`
+ * error only says its `then` failed, which the `then`'s own errors name (an enterprise key needs
+ * both limits). A failed `oneOf` (a clock move: `set` or `advanceMs`) is told by the branches that
+ * came closest, those with the fewest errors: `{"advanceMs":1e308}` breaks the bound of the
+ * advance, not the rules of a `set`.
+ */
+function telling(errors: readonly ErrorObject[]): ErrorObject[] {
+  const branchOf = (error: ErrorObject) => /^(.*?\/oneOf\/\d+)\//.exec(error.schemaPath)?.[1]
+  const counts = new Map<string, number>()
+  for (const error of errors) {
+    const branch = branchOf(error)
+    if (branch !== undefined) counts.set(branch, (counts.get(branch) ?? 0) + 1)
+  }
+  const fewest = Math.min(...counts.values())
+  return errors.filter((error) => {
+    if (error.keyword === 'if' || (error.keyword === 'oneOf' && counts.size > 0)) return false
+    const branch = branchOf(error)
+    return branch === undefined || counts.get(branch) === fewest
+  })
 }
 
 /** An Ajv error as prism words it: `Request query parameter limit must be >= 1`. */
@@ -170,20 +192,16 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
       }
       for (const parameter of parameters) {
         if (parameter.in !== 'query' && parameter.in !== 'path') continue
-        const declared = (parameter.schema ?? {}) as { type?: string; minimum?: number; maximum?: number }
-        // Prism holds int64 bounds as JavaScript can: at most Number.MAX_SAFE_INTEGER.
-        const schema =
-          declared.type === 'integer' && declared.maximum !== undefined
-            ? { ...declared, maximum: Math.min(declared.maximum, Number.MAX_SAFE_INTEGER) }
-            : declared
+        // The document declares the bounds it enforces (petId at most 2^53-1, D3): no clamping here.
+        const schema = (parameter.schema ?? {}) as { type?: string; minimum?: number; maximum?: number }
         schemas[parameter.in].properties[parameter.name] = schema
         if (parameter.required === true) schemas[parameter.in].required.push(parameter.name)
         names[parameter.in][parameter.name] = parameter.name
         syntax.push({
           name: parameter.name,
           in: parameter.in,
-          integer: declared.type === 'integer',
-          enumerated: Array.isArray((declared as { enum?: unknown }).enum),
+          integer: schema.type === 'integer',
+          enumerated: Array.isArray((schema as { enum?: unknown }).enum),
         })
         bounds[parameter.name.toLowerCase()] = {
           name: parameter.name,

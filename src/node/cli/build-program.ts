@@ -8,7 +8,6 @@ import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, p
 import type { ProgramIo } from '../options/program-io.js'
 import { addVerifyCommand } from '../verify/add-verify-command.js'
 import { addProxyCommand } from '../proxy/add-proxy-command.js'
-import { fromEnvironment } from './env-var-of.js'
 import { describeListenError } from './describe-listen-error.js'
 import type { StartOptions } from './start-sandbox.js'
 import { parseMaxPets, parseTrustedProxy } from '../options/parse-operational-options.js'
@@ -27,47 +26,82 @@ export function buildProgram(io: ProgramIo): Command {
     .configureOutput({ writeOut: (text) => io.stdout(text.trimEnd()), writeErr: (text) => io.stderr(text.trimEnd()) })
     .showHelpAfterError('(run petstore-sandbox start --help for the options)')
 
-  fromEnvironment(program.command('start'))
+  program
+    .command('start')
     .description('Serve the API over HTTP under /v1, seeded with generated pets.')
-    .addOption(new Option('-p, --port <n>', 'port to listen on; 0 picks a free one (or PORT)').argParser(parsePort).default(4010))
-    .addOption(new Option('--host <addr>', 'address to bind').default('127.0.0.1'))
-    .addOption(new Option('--seed <n>', 'seed of the generated pets').argParser(parseSeed).default(1))
-    .addOption(new Option('--pets <n>', 'number of seeded pets, 0 to 100000').argParser(parsePets).default(50))
-    .addOption(new Option('--keys <file>', 'JSON keys file: { "keys": [ { "key", "plan", "perMinute"?, "perDay"? } ] }'))
-    .addOption(new Option('--log <format>', 'request log').choices(['pretty', 'json', 'off']).default('pretty'))
-    .addOption(new Option('--now <instant>', 'start the sandbox clock at this ISO 8601 instant').argParser(parseInstant))
-    .addOption(new Option('--ban-after <n>', 'refused requests in one window before a temporary ban').argParser(integerIn(0, 1_000_000)).default(10))
-    .addOption(new Option('--ban-seconds <n>', 'length of a temporary ban in seconds').argParser(parsePositiveNumber).default(900))
-    .addOption(new Option('--cors-origin <origin...>', 'origins allowed by CORS (default: any)').argParser(parseOrigin))
-    .addOption(new Option('--deprecated-at <instant>', 'when getPet was deprecated (default: from the contract)').argParser(parseInstant))
-    .addOption(new Option('--sunset <instant>', 'when getPet goes away (default: from the contract)').argParser(parseInstant))
-    .addOption(new Option('--admin-token <token>', 'enable the admin API under /__sandbox/ with this bearer token'))
-    .addOption(new Option('--state <file>', 'keep created pets in this file across restarts (created if missing; one process per file)'))
+    .addOption(new Option('-p, --port <n>', 'port to listen on; 0 picks a free one (or PORT)').argParser(parsePort).default(4010).env('PETSTORE_SANDBOX_PORT'))
+    .addOption(new Option('--host <addr>', 'address to bind').default('127.0.0.1').env('PETSTORE_SANDBOX_HOST'))
+    .addOption(new Option('--seed <n>', 'seed of the generated pets').argParser(parseSeed).default(1).env('PETSTORE_SANDBOX_SEED'))
+    .addOption(new Option('--pets <n>', 'number of seeded pets, 0 to 100000').argParser(parsePets).default(50).env('PETSTORE_SANDBOX_PETS'))
+    .addOption(new Option('--keys <file>', 'JSON keys file: { "keys": [ { "key", "plan", "perMinute"?, "perDay"? } ] }').env('PETSTORE_SANDBOX_KEYS'))
+    .addOption(new Option('--log <format>', 'request log').choices(['pretty', 'json', 'off']).default('pretty').env('PETSTORE_SANDBOX_LOG'))
+    .addOption(new Option('--now <instant>', 'start the sandbox clock at this ISO 8601 instant').argParser(parseInstant).env('PETSTORE_SANDBOX_NOW'))
     .addOption(
-      new Option('--max-pets <n>', 'most pets stored, seeded ones included; creates beyond it get 507').argParser(parseMaxPets).default(DEFAULT_MAX_PETS),
+      new Option('--ban-after <n>', 'refused requests in one window before a temporary ban')
+        .argParser(integerIn(0, 1_000_000))
+        .default(10)
+        .env('PETSTORE_SANDBOX_BAN_AFTER'),
     )
     .addOption(
-      new Option('--trust-proxy <address...>', 'proxies (addresses or CIDR ranges) whose Forwarded / X-Forwarded-For name the client').argParser(
-        parseTrustedProxy,
-      ),
+      new Option('--ban-seconds <n>', 'length of a temporary ban in seconds').argParser(parsePositiveNumber).default(900).env('PETSTORE_SANDBOX_BAN_SECONDS'),
     )
-    .addOption(new Option('--latency <ms>', 'inject latency: ms, or a range such as 100-400').argParser(parseLatency))
-    .addOption(new Option('--error-rate <rate>', 'inject failures into this share of requests, 0 to 1').argParser(parseRate))
-    .addOption(new Option('--error-kinds <kinds>', 'injected failures: comma-separated 500, 503, drop (default: 500,503)').argParser(parseErrorKinds))
+    .addOption(new Option('--cors-origin <origin...>', 'origins allowed by CORS (default: any)').argParser(parseOrigin).env('PETSTORE_SANDBOX_CORS_ORIGIN'))
     .addOption(
-      new Option('--fault <op:settings>', 'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)').argParser(parseOperationFault),
+      new Option('--deprecated-at <instant>', 'when getPet was deprecated (default: from the contract)')
+        .argParser(parseInstant)
+        .env('PETSTORE_SANDBOX_DEPRECATED_AT'),
     )
-    .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed))
+    .addOption(new Option('--sunset <instant>', 'when getPet goes away (default: from the contract)').argParser(parseInstant).env('PETSTORE_SANDBOX_SUNSET'))
+    .addOption(new Option('--admin-token <token>', 'enable the admin API under /__sandbox/ with this bearer token').env('PETSTORE_SANDBOX_ADMIN_TOKEN'))
+    .addOption(
+      new Option('--state <file>', 'keep created pets in this file across restarts (created if missing; one process per file)').env('PETSTORE_SANDBOX_STATE'),
+    )
+    .addOption(
+      new Option('--max-pets <n>', 'most pets stored, seeded ones included; creates beyond it get 507')
+        .argParser(parseMaxPets)
+        .default(DEFAULT_MAX_PETS)
+        .env('PETSTORE_SANDBOX_MAX_PETS'),
+    )
+    .addOption(
+      new Option('--trust-proxy <address...>', 'proxies (addresses or CIDR ranges) whose Forwarded / X-Forwarded-For name the client')
+        .argParser(parseTrustedProxy)
+        .env('PETSTORE_SANDBOX_TRUST_PROXY'),
+    )
+    .addOption(new Option('--latency <ms>', 'inject latency: ms, or a range such as 100-400').argParser(parseLatency).env('PETSTORE_SANDBOX_LATENCY'))
+    .addOption(new Option('--error-rate <rate>', 'inject failures into this share of requests, 0 to 1').argParser(parseRate).env('PETSTORE_SANDBOX_ERROR_RATE'))
+    .addOption(
+      new Option('--error-kinds <kinds>', 'injected failures: comma-separated 500, 503, drop (default: 500,503)')
+        .argParser(parseErrorKinds)
+        .env('PETSTORE_SANDBOX_ERROR_KINDS'),
+    )
+    .addOption(
+      new Option('--fault <op:settings>', 'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)')
+        .argParser(parseOperationFault)
+        .env('PETSTORE_SANDBOX_FAULT'),
+    )
+    .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed).env('PETSTORE_SANDBOX_FAULT_SEED'))
     .addOption(new Option('--redis <url>', 'share the state with every process started with this Redis URL and prefix').env('PETSTORE_SANDBOX_REDIS_URL'))
-    .addOption(new Option('--redis-prefix <prefix>', "prefix of the shared state's Redis keys").default(DEFAULT_REDIS_PREFIX))
-    .addOption(new Option('--workers <n>', 'serve the port from n processes sharing the state (requires --redis)').argParser(integerIn(1, 64)).default(1))
-    .addOption(new Option('--keep-requests <n>', 'answered requests the admin API keeps for reading').argParser(integerIn(0, 100_000)).default(100))
+    .addOption(
+      new Option('--redis-prefix <prefix>', "prefix of the shared state's Redis keys").default(DEFAULT_REDIS_PREFIX).env('PETSTORE_SANDBOX_REDIS_PREFIX'),
+    )
+    .addOption(
+      new Option('--workers <n>', 'serve the port from n processes sharing the state (requires --redis)')
+        .argParser(integerIn(1, 64))
+        .default(1)
+        .env('PETSTORE_SANDBOX_WORKERS'),
+    )
+    .addOption(
+      new Option('--keep-requests <n>', 'answered requests the admin API keeps for reading')
+        .argParser(integerIn(0, 100_000))
+        .default(100)
+        .env('PETSTORE_SANDBOX_KEEP_REQUESTS'),
+    )
     // Internal, for tests that play slow clients or a stuck shutdown without waiting the real
     // limits out (src/node/server/server-limits.ts); hidden from --help.
-    .addOption(new Option('--headers-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
-    .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
-    .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
-    .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
+    .addOption(new Option('--headers-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_HEADERS_TIMEOUT'))
+    .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_REQUEST_TIMEOUT'))
+    .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_KEEP_ALIVE_TIMEOUT'))
+    .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_SHUTDOWN_GRACE'))
     .action(async (options: StartOptions) => {
       try {
         if (options.workers > 1 && cluster.isPrimary) {

@@ -1,27 +1,31 @@
 import { InvalidArgumentError } from 'commander'
-import { FAULT_KINDS, type FaultKind, type LatencyRange, type OperationFaults } from '../../core/faults/fault-config.js'
+import { ConfigError } from '../../core/errors/config-error.js'
+import { resolveLatency, type FaultKind, type LatencyRange, type OperationFaults } from '../../core/faults/fault-config.js'
+import { checkInput } from '../../core/contract/check-input.js'
+
+// The flags' own syntax is read here; their values are held to the admin document's fault schema,
+// as the admin API's and the faults option's are, so every way in keeps one rule.
 
 /** `--latency`: whole ms (`200`) or a range drawn from uniformly (`100-400`). */
 export function parseLatency(value: string): LatencyRange {
-  const match = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(value)
-  const min = Number(match?.[1])
-  const max = match?.[2] === undefined ? min : Number(match[2])
-  if (match === null || min > max || max > 60_000) throw new InvalidArgumentError('expected ms such as 200, or a range such as 100-400 (at most 60000).')
-  return { min, max }
+  const match = /^(\d{1,15})(?:-(\d{1,15}))?$/.exec(value)
+  if (match === null) throw new InvalidArgumentError('expected ms such as 200, or a range such as 100-400 (at most 60000).')
+  const min = Number(match[1])
+  return asArgument(() => resolveLatency(match[2] === undefined ? min : { min, max: Number(match[2]) }, 'latency'))
 }
 
 /** `--error-rate`: the share of requests answered with an injected failure, 0 to 1. */
 export function parseRate(value: string): number {
-  const rate = Number(value)
-  if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value) || !(rate >= 0 && rate <= 1)) throw new InvalidArgumentError('expected a number from 0 to 1, such as 0.1.')
-  return rate
+  if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value)) throw new InvalidArgumentError('expected a number from 0 to 1, such as 0.1.')
+  const errorRate = Number(value)
+  asArgument(() => checkInput('FaultSettings', { errorRate }))
+  return errorRate
 }
 
 /** `--error-kinds`: which failures to inject, e.g. `500,503,drop`. */
 export function parseErrorKinds(value: string): FaultKind[] {
   const kinds = value.split(',').map((kind) => kind.trim())
-  if (kinds.some((kind) => !FAULT_KINDS.includes(kind as FaultKind)))
-    throw new InvalidArgumentError(`expected a comma-separated list of ${FAULT_KINDS.join(', ')}.`)
+  asArgument(() => checkInput('FaultSettings', { kinds }))
   return kinds as FaultKind[]
 }
 
@@ -43,4 +47,14 @@ export function parseOperationFault(value: string, previous: Record<string, Oper
     else throw new InvalidArgumentError(usage)
   }
   return { ...previous, [match[1]!]: faults }
+}
+
+/** A schema's refusal as commander's: it prints the flag and the value with the reason. */
+function asArgument<T>(check: () => T): T {
+  try {
+    return check()
+  } catch (error) {
+    if (error instanceof ConfigError) throw new InvalidArgumentError(`${error.message}.`)
+    throw error
+  }
 }

@@ -1,0 +1,72 @@
+import { readFile } from 'node:fs/promises'
+import { ConfigError } from '../../core/errors/config-error.js'
+import { checkInput, type InputSchema } from '../../core/contract/check-input.js'
+
+/**
+ * Reads a structured input file (a keys file, and any other JSON file a command takes) and holds
+ * it to its schema in fixtures/admin-openapi.yaml. Every problem is one ConfigError that starts
+ * with `<what> <path>:` and names the place, never the text there, which may be a key: the line
+ * and column of a JSON syntax error (`keys file k.json: not valid JSON at line 3, column 18`), the
+ * field of a schema error (`keys file k.json: keys[0].permin: unknown field; did you mean perMinute?`).
+ * `check` runs further checks on the valid value, whose ConfigErrors get the same prefix.
+ *
+ * @example
+ * const { keys } = await readInputFile<{ keys: KeyConfig[] }>('keys.json', 'KeysFile', 'keys file')
+ */
+export async function readInputFile<T>(path: string, schema: InputSchema, what: string, check?: (value: T) => void): Promise<T> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new ConfigError(`${what} ${path}: not valid JSON ${describeSyntaxError(text, error)}`)
+  }
+  try {
+    const value = checkInput<T>(schema, json)
+    check?.(value)
+    return value
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`${what} ${path}: ${error.message}`)
+    throw error
+  }
+}
+
+/**
+ * Where JSON.parse failed, without V8's message, which quotes the text around a bad token. V8
+ * names the position of most errors; for an unexpected token it does not, and the position is
+ * found as the end of the longest prefix of the text that is still the start of valid JSON.
+ */
+function describeSyntaxError(text: string, error: unknown): string {
+  const message = error instanceof Error ? error.message : ''
+  if (/^Unexpected end of JSON input/.test(message)) return 'at its end: it stops before the JSON does'
+  const named = /at position (\d+)/.exec(message)
+  const offset = named === null ? firstBadOffset(text) : Number(named[1])
+  const before = text.slice(0, offset).split('\n')
+  return `at line ${before.length}, column ${before.at(-1)!.length + 1}`
+}
+
+/** The offset of the first character that cannot continue valid JSON (a binary search over prefixes). */
+function firstBadOffset(text: string): number {
+  const viable = (length: number): boolean => {
+    try {
+      JSON.parse(text.slice(0, length))
+      return true
+    } catch (error) {
+      const message = (error as Error).message
+      return /^Unexpected end of JSON input/.test(message) || new RegExp(`at position ${length}\\b`).test(message)
+    }
+  }
+  let low = 0
+  let high = text.length
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2)
+    if (viable(middle)) low = middle
+    else high = middle - 1
+  }
+  return low
+}
