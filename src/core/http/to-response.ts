@@ -1,6 +1,14 @@
 import { isAdapterRequest } from './adapter-request.js'
-import { JsonText } from './json-text.js'
 import type { Reply } from './reply.js'
+
+/**
+ * A JSON body that is already text, such as a page of pets as a shared store keeps them: the edge
+ * writes it as it is instead of parsing it and serializing it again (BENCHMARKS.md, the Redis
+ * section). The text must be the JSON of a value the contract allows there.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 

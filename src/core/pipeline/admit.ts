@@ -6,7 +6,7 @@ import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
 import type { Deprecation } from '../http/create-deprecations.js'
-import { JsonText } from '../http/json-text.js'
+import { JsonText } from '../http/to-response.js'
 import type { Reply } from '../http/reply.js'
 import { listed } from '../operations/list-pets.js'
 import type { RateDecision } from '../state/rate-limit-backend.js'
@@ -14,7 +14,7 @@ import type { MaybePromise } from '../state/maybe-promise.js'
 import type { Admission } from './admission.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import type { PlannedListing } from './plan-listing.js'
-import { withHead } from './with-head.js'
+import { withHead } from './resolve.js'
 
 /**
  * The first step of every request: CORS and deprecation headers, the rate limit (per key, or per

@@ -6,9 +6,8 @@ import { createRedisKeys, createRedisScenarios } from './create-redis-keys.js'
 import { createRedisPets } from './create-redis-pets.js'
 import { createRedisRequestLog } from './create-redis-request-log.js'
 import { createRedisRateLimits, type SharedNews } from './create-redis-rate-limits.js'
-import { redisKeys } from './redis-keys.js'
+import { DEFAULT_REDIS_PREFIX, redisKeys } from './redis-keys.js'
 import { redisScriptsClient } from './redis-scripts-client.js'
-import { DEFAULT_REDIS_PREFIX } from './default-redis-prefix.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 export { DEFAULT_REDIS_PREFIX }
