@@ -36,7 +36,9 @@ printf '{ "name": "sandbox-user", "private": true, "type": "module" }\n' > packa
 npm install --silent --no-audit --no-fund --prefer-offline "$work/$tarball"
 
 echo "== npx petstore-sandbox start --port 0"
-# Its own process group, so the cleanup stops npx and the server it runs, and nothing else.
+# Its own process group, so the cleanup stops npx and the server it runs, and nothing else. The
+# log exists before the background job opens it, so the first read below cannot fail under set -e.
+: > "$work/server.log"
 setsid npx --no-install petstore-sandbox start --port 0 --log off > "$work/server.log" 2>&1 &
 server_pid=$!
 url=""

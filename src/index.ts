@@ -11,8 +11,18 @@ export type { QuotaState, QuotaWindow, QuotaChange } from './core/state/rate-lim
 export type { StateSummary, KeySummary } from './core/admin/admin-controls.js'
 export { FAULT_KINDS, type FaultKind, type FaultOptions, type LatencyRange, type OperationFaults, type ResolvedFaults } from './core/faults/fault-config.js'
 export { FAULT_HEADER } from './core/faults/create-fault-injector.js'
+export { SCENARIO_HEADER, type SandboxScenarios } from './core/scenarios/create-scenarios.js'
+export {
+  BUILT_IN_SCENARIOS,
+  type BuiltInScenario,
+  type ScenarioName,
+  type ScenarioDefinition,
+  type ScenarioBehaviour,
+} from './core/scenarios/scenario-config.js'
 export type { RequestLogEntry } from './core/request-log/create-request-log.js'
+export type { Har, HarEntry } from './core/request-log/to-har.js'
 export type { PetStorage } from './core/store/create-pet-store.js'
+export type { GivenPet } from './core/store/resolve-pets.js'
 export type { Readiness, ReadinessCheck } from './core/probes/create-readiness.js'
 export type { KeyConfig, ApiKey } from './core/auth/key-config.js'
 export type { SandboxApiKeys } from './core/auth/create-key-controls.js'

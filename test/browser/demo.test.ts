@@ -175,6 +175,23 @@ it('resets the sandbox from the page: the created pet is gone', async () => {
   await Promise.all(checks)
 })
 
+it('puts the selected key in a scenario picked in the page; the other keys are untouched', async () => {
+  await page.selectOption('#key', 'sandbox-free-key')
+  await page.waitForFunction(() => document.querySelector('#pets')?.getAttribute('aria-busy') === 'false')
+  await oneMoreRequest(() => page.selectOption('#scenario', 'down').then(() => undefined))
+  expect(await page.getAttribute('#message', 'data-code')).toBe('service_unavailable')
+  expect(await page.textContent('#message')).toContain('scenario down of this key')
+  await oneMoreRequest(() => page.selectOption('#key', 'sandbox-pro-key').then(() => undefined))
+  expect(await page.isVisible('#message')).toBe(false)
+  expect(await page.$$('#pets li[data-id]')).toHaveLength(12)
+  expect(await page.inputValue('#scenario')).toBe('')
+  await oneMoreRequest(() => page.selectOption('#scenario', 'empty').then(() => undefined))
+  expect(await page.$$('#pets li[data-id]')).toHaveLength(0)
+  await oneMoreRequest(() => page.selectOption('#scenario', '').then(() => undefined))
+  expect(await page.$$('#pets li[data-id]')).toHaveLength(12)
+  await Promise.all(checks)
+})
+
 it('never shows an empty list while the service worker starts', async () => {
   const fresh = await browser.newPage()
   // Recorded from the first parse on: the smallest number of items the list ever had.

@@ -144,7 +144,7 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   await page.selectOption('#filter-status', '')
 
   // Change the plan: the next answer says the new limit.
-  await row.locator('select').selectOption('pro')
+  await row.locator('select[aria-label^="Plan of"]').selectOption('pro')
   await row.getByRole('button', { name: 'Change plan' }).click()
   await page.waitForFunction(() => document.getElementById('message')?.textContent?.includes('is now on pro'))
   expect((await api('/pets?limit=1', 'sandbox-free-key')).headers.get('x-ratelimit-limit')).toBe('300')
@@ -207,4 +207,66 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   expect(checks.contract.count()).toBeGreaterThan(0)
   expect(checks.admin.count()).toBeGreaterThan(0)
   expect(checks.cspViolations).toEqual([])
+})
+
+it('puts one key in a scenario from its row, leaves the others alone, and shows the scenario in the log', async () => {
+  const page = await open('/__sandbox/')
+  await signInToDashboard(page, TOKEN)
+  const pro = await page.evaluate(() => document.querySelectorAll('#keys-table tbody tr')[1]?.getAttribute('data-key'))
+  const row = page.locator(`#keys-table tbody tr[data-key="${pro}"]`)
+  await row.locator(`select[aria-label="Scenario of ${pro}"]`).selectOption('down')
+  await page.waitForFunction((key) => document.getElementById('message')?.textContent === `${key}: scenario down`, pro)
+  const down = await api('/pets', 'sandbox-pro-key')
+  expect(down.status).toBe(503)
+  expect(down.headers.get('retry-after')).not.toBeNull()
+  expect((await api('/pets?limit=1', 'sandbox-enterprise-key')).status).toBe(200)
+  await page.waitForSelector('#log-table tbody tr[data-status="503"] td:nth-child(7):text-is("scenario=down")')
+  expect(await row.locator('select[aria-label^="Scenario of"]').inputValue()).toBe('down')
+
+  await row.locator('select[aria-label^="Scenario of"]').selectOption('')
+  await page.waitForFunction((key) => document.getElementById('message')?.textContent === `${key}: no scenario`, pro)
+  expect((await api('/pets', 'sandbox-pro-key')).status).toBe(200)
+  expect(await checks.accessibility(page)).toEqual([])
+  // Signed out, the board stops polling: no answer is cut short by closing the page.
+  await page.click('#sign-out')
+  await page.waitForSelector('body[data-live="false"]')
+  await page.waitForTimeout(1100)
+  await checks.settled()
+  await page.close()
+})
+
+it('opens an exchange from the request list, masked, filtered by key, and downloads the log as HAR', async () => {
+  const page = await open('/__sandbox/')
+  await signInToDashboard(page, TOKEN)
+  const created = await api('/pets', 'sandbox-business-key', { method: 'POST', body: JSON.stringify({ name: 'Shown', categoryId: 3 }) })
+  expect(created.status).toBe(201)
+  await api('/pets?limit=1', 'sandbox-enterprise-key')
+  const business = await page.evaluate(() => document.querySelectorAll('#keys-table tbody tr')[2]?.getAttribute('data-key'))
+  await page.selectOption('#filter-key', business!)
+  await page.waitForSelector('#log-table tbody tr[data-status="201"]')
+  expect(await page.$$eval('#log-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-key')))).toEqual([business])
+
+  await page.click('#log-table tbody tr[data-status="201"] button[data-exchange]')
+  await page.waitForSelector('#exchange:not([hidden])')
+  const request = (await page.textContent('#exchange-request'))!
+  const response = (await page.textContent('#exchange-response'))!
+  expect(request).toMatch(/^POST http:\/\/127\.0\.0\.1:\d+\/v1\/pets\n/)
+  expect(request).toMatch(/authorization: Bearer sand…#[0-9a-f]{4}/)
+  expect(request).toContain('"name": "Shown"')
+  expect(response).toMatch(/^201 Created\n/)
+  expect(response).toContain('x-ratelimit-remaining: ')
+  expect(`${request}${response}`).not.toContain('sandbox-business-key')
+  expect(await checks.accessibility(page)).toEqual([])
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-har')])
+  expect(download.suggestedFilename()).toBe('petstore-sandbox.har')
+  const har = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8')
+  expect(JSON.parse(har).log.version).toBe('1.2')
+  for (const key of ['sandbox-business-key', 'sandbox-enterprise-key', TOKEN]) expect(har).not.toContain(key)
+
+  await page.click('#sign-out')
+  await page.waitForSelector('body[data-live="false"]')
+  await page.waitForTimeout(1100)
+  await checks.settled()
+  await page.close()
 })

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { REDIS_SERVER, tierMissing, TIERS } from './tiers.js'
+import { howToRun, REDIS_SERVER, TIERS, tierMissing } from './tiers.js'
 
 export interface RedisServer {
   url: string
@@ -27,7 +27,7 @@ export interface RedisServer {
  */
 export async function startRedis(options: { appendfsync?: 'always' } = {}): Promise<RedisServer> {
   const missing = tierMissing('redis')
-  if (missing !== undefined) throw new Error(`The Redis tier of the tests needs redis-server (or REDIS_SERVER_PATH): ${missing}. ${TIERS.redis.howToRun}`)
+  if (missing !== undefined) throw new Error(`The Redis tier of the tests needs redis-server (or REDIS_SERVER_PATH): ${missing}. ${howToRun([TIERS.redis])}`)
   const dir = mkdtempSync(join(tmpdir(), 'petstore-sandbox-redis-'))
   const port = await freePort()
   const args = [

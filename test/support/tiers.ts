@@ -1,4 +1,7 @@
-import { spawnSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Reporter } from 'vitest/node'
 
 /**
@@ -13,8 +16,10 @@ export interface Tier {
   files: string[]
   /** Why it cannot run here, or undefined when it can. */
   missing(): string | undefined
-  /** The one command that makes it run. */
-  howToRun: string
+  /** What to install first, if anything. */
+  install?: string
+  /** Whether it needs root. */
+  asRoot?: boolean
 }
 
 export const REQUIRE_TIERS = 'PETSTORE_REQUIRE_TIERS'
@@ -32,9 +37,29 @@ export const TIERS = {
         : process.env.REDIS_SERVER_PATH === undefined
           ? 'no redis-server on PATH'
           : `REDIS_SERVER_PATH=${REDIS_SERVER} does not run`,
-    howToRun: 'apt-get install redis-server && npm test',
+    install: 'apt-get install redis-server',
+  },
+  tmpfs: {
+    what: 'the full-disk test (test/e2e/full-disk.test.ts: a --state file on a 640 KiB tmpfs)',
+    files: ['test/e2e/full-disk.test.ts'],
+    missing: () => (canMountTmpfs() ? undefined : 'cannot mount a tmpfs here (it needs root)'),
+    asRoot: true,
   },
 } satisfies Record<string, Tier>
+
+/** Mounts and unmounts a tiny tmpfs, as full-disk.test.ts does for real. */
+function canMountTmpfs(): boolean {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-tier-probe-'))
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir], { stdio: 'ignore' })
+    execFileSync('umount', [dir], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  } finally {
+    rmdirSync(dir)
+  }
+}
 
 export type TierName = keyof typeof TIERS
 
@@ -46,29 +71,37 @@ export function tierMissing(name: TierName): string | undefined {
   return probed.get(name)
 }
 
+/** The one command that runs the given tiers too. */
+export function howToRun(tiers: Tier[]): string {
+  const installs = tiers.flatMap((tier) => (tier.install === undefined ? [] : [tier.install]))
+  return [...installs, `${tiers.some((tier) => tier.asRoot) ? 'sudo ' : ''}npm test`].join(' && ')
+}
+
 /**
  * For vitest.config.ts: the files of the tiers that cannot run here, to exclude, and a reporter that
- * ends the run with one line per skipped tier. Throws when a tier that PETSTORE_REQUIRE_TIERS lists
- * (or `all`) is missing, so CI never skips one.
+ * ends the run with one line saying what was skipped and the command that runs it. Throws when a
+ * tier that PETSTORE_REQUIRE_TIERS lists (or `all`) is missing, so CI never skips one.
  */
 export function planTiers(env: NodeJS.ProcessEnv = process.env): { exclude: string[]; reporter: Reporter } {
   const required = new Set((env[REQUIRE_TIERS] ?? '').split(',').map((name) => name.trim()))
-  const lines: string[] = []
-  const exclude: string[] = []
+  const skipped: { tier: Tier; reason: string }[] = []
   for (const [name, tier] of Object.entries(TIERS) as [TierName, Tier][]) {
     const reason = tierMissing(name)
     if (reason === undefined) continue
     if (required.has(name) || required.has('all')) {
-      throw new Error(`${REQUIRE_TIERS} requires ${name}, but ${reason}: ${tier.howToRun.replace(/ && npm test$/, '')}`)
+      throw new Error(`${REQUIRE_TIERS} requires ${name}, but ${reason}${tier.install === undefined ? '' : `: ${tier.install}`}`)
     }
-    exclude.push(...tier.files)
-    lines.push(`Skipped ${tier.what}: ${reason}. To run it: ${tier.howToRun}`)
+    skipped.push({ tier, reason })
   }
+  const line =
+    skipped.length === 0
+      ? undefined
+      : `Skipped ${skipped.map(({ tier, reason }) => `${tier.what}: ${reason}`).join('; ')}. To run ${skipped.length === 1 ? 'it' : 'them'}: ${howToRun(skipped.map(({ tier }) => tier))}`
   return {
-    exclude,
+    exclude: skipped.flatMap(({ tier }) => tier.files),
     reporter: {
       onTestRunEnd() {
-        for (const line of lines) console.log(line)
+        if (line !== undefined) console.log(line)
       },
     },
   }

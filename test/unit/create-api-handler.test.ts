@@ -16,6 +16,7 @@ import { createFaultInjector } from '../../src/core/faults/create-fault-injector
 import { resolveFaults } from '../../src/core/faults/fault-config.js'
 import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
 import { contractViolations } from '../support/contract.js'
+import { createScenarios } from '../../src/core/scenarios/create-scenarios.js'
 
 function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
   const clock = createClock()
@@ -31,6 +32,9 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     cors: createCors('*'),
     clock,
     faults: createFaultInjector({ faults: resolveFaults({}, 1, ['listPets']) }),
+    scenarios: createScenarios({ known: new Map(), initial: {}, seed: 1, sleep: () => Promise.resolve(), isKey: () => true }),
+    forcible: new Map(),
+    prefer: false,
     requestLog: createRequestLog(10),
     storeSettled: () => true,
     ready: () => Promise.resolve(),

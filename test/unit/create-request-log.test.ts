@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createRequestLog, describeAnswer, type DeferredEntry } from '../../src/core/request-log/create-request-log.js'
+import { BODY_LIMIT, createRequestLog, describeAnswer, type DeferredEntry, EXCHANGES_KEPT } from '../../src/core/request-log/create-request-log.js'
 
 const answer =
   (n: number, extra: Partial<Parameters<typeof describeAnswer>[0]> = {}): DeferredEntry =>
@@ -34,11 +34,12 @@ it('keeps the last listed entries, oldest first, once the ring wraps around', ()
   expect(log.last().map((e) => e.path)).toEqual(['/v1/pets?n=8&token=…'])
 })
 
-it('shows one entry with what a HAR entry needs: time, both header lists masked, status, timing, source', () => {
+it('shows one entry with what a HAR entry needs: id, time, both header lists masked, status, timing, source', () => {
   const log = createRequestLog(1)
   log.record(answer(1, { source: 'upstream', fault: 'latency=5ms' }))
   expect(log.last()).toEqual([
     {
+      id: expect.stringMatching(/^[0-9a-f]{6}-1$/),
       time: '1970-01-01T00:00:01.000Z',
       method: 'GET',
       path: '/v1/pets?n=1&token=…',
@@ -54,6 +55,30 @@ it('shows one entry with what a HAR entry needs: time, both header lists masked,
       responseHeaders: [{ name: 'content-type', value: 'application/json' }],
     },
   ])
+})
+
+it('keeps the bodies of the last exchanges beside their entries, finds one by its id, and leaves out a body over the limit', () => {
+  const log = createRequestLog(EXCHANGES_KEPT + 1)
+  const big = 'x'.repeat(BODY_LIMIT + 1)
+  log.record(answer(1, { scenario: 'down' }), { bodies: { origin: 'http://sandbox.test', requestBody: big, responseBody: '{"a":1}' } })
+  for (let n = 2; n <= EXCHANGES_KEPT + 1; n++) log.record(answer(n), { bodies: { origin: 'http://sandbox.test', responseBody: `{"n":${n}}` } })
+  const kept = log.exchanges()
+  expect(kept).toHaveLength(EXCHANGES_KEPT + 1)
+  // The oldest entry keeps its entry (id, scenario) but no longer its bodies.
+  expect(kept[0]!.entry).toMatchObject({ id: expect.any(String), scenario: 'down' })
+  expect(kept[0]!.bodies).toBeUndefined()
+  expect(kept[1]!.bodies).toEqual({ origin: 'http://sandbox.test', responseBody: '{"n":2}' })
+  const last = kept.at(-1)!
+  expect(log.exchange(last.entry.id!)).toEqual(last)
+  expect(log.exchange('nothing-1')).toBeUndefined()
+  expect(new Set(kept.map((exchange) => exchange.entry.id)).size).toBe(kept.length)
+
+  const capped = createRequestLog(2)
+  capped.record(answer(1), { bodies: { origin: 'http://sandbox.test', requestBody: big, responseBody: '{}' } })
+  expect(capped.exchanges()[0]!.bodies).toEqual({ origin: 'http://sandbox.test', responseBody: '{}', omitted: { request: BODY_LIMIT + 1 } })
+  // An answer not listed gets no id and is not kept.
+  capped.record(answer(2), { listed: false, bodies: { origin: 'http://sandbox.test' } })
+  expect(capped.exchanges()).toHaveLength(1)
 })
 
 it('keeps nothing with a capacity of 0, and still tells its watchers', () => {

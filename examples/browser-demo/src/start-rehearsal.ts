@@ -10,6 +10,14 @@ export function startRehearsal(document: Document, sandbox: Sandbox, changed: ()
   const keySelect = $<HTMLSelectElement>('key')
   const planSelect = $<HTMLSelectElement>('plan')
   const clock = $<HTMLOutputElement>('clock')
+  const scenarioSelect = $<HTMLSelectElement>('scenario')
+  for (const { name, description } of sandbox.scenarios.list()) {
+    const option = document.createElement('option')
+    option.value = name
+    option.textContent = name
+    option.title = description
+    scenarioSelect.append(option)
+  }
   // The sunset the contract records (D18), read from the key's getPet answers would need a request.
   const sunset = Date.parse('2030-12-05T00:00:00Z')
 
@@ -18,6 +26,7 @@ export function startRehearsal(document: Document, sandbox: Sandbox, changed: ()
   }
   const showPlan = () => {
     planSelect.value = sandbox.keys.find((key) => key.key === keySelect.value)?.plan ?? 'free'
+    scenarioSelect.value = sandbox.scenarios.get(keySelect.value) ?? ''
   }
   const after = (move: () => unknown) => async () => {
     await move()
@@ -53,6 +62,10 @@ export function startRehearsal(document: Document, sandbox: Sandbox, changed: ()
   $('spend').addEventListener(
     'click',
     after(() => sandbox.quota.set(keySelect.value, { remaining: 0 })),
+  )
+  scenarioSelect.addEventListener(
+    'change',
+    after(() => (scenarioSelect.value === '' ? sandbox.scenarios.clear(keySelect.value) : sandbox.scenarios.set(keySelect.value, scenarioSelect.value))),
   )
   $('reset-sandbox').addEventListener(
     'click',

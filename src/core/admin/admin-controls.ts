@@ -6,6 +6,8 @@ import type { QuotaState } from '../state/rate-limit-backend.js'
 import type { RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
+import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
+import type { Har } from '../request-log/to-har.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -16,6 +18,8 @@ export interface KeySummary {
   perMinute: number
   perDay: number
   quota: QuotaState
+  /** The key's scenario (D29), when it has one. */
+  scenario?: string
 }
 
 /** What `sandbox.state()` and `GET /__sandbox/state` report. */
@@ -27,6 +31,8 @@ export interface StateSummary {
   seeded: { seed: number; pets: number }
   keys: KeySummary[]
   faults: ResolvedFaults
+  /** The scenarios a key can be put in, built-in first. */
+  scenarios: Array<{ name: string; description: string }>
 }
 
 /** The controls the admin API serves; the sandbox object offers the same as methods. */
@@ -43,5 +49,7 @@ export interface AdminControls {
     set(options: FaultOptions): MaybePromise<ResolvedFaults>
   }
   requests(limit?: number): MaybePromise<RequestLogEntry[]>
+  readonly scenarios: SandboxScenarios
+  har(options?: { id?: string }): Har
   readonly apiKeys: SandboxApiKeys
 }

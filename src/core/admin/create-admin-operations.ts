@@ -63,8 +63,28 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       await knownAsync(() => controls.apiKeys.revoke(params.key!))
       return { key: params.key!, revoked: true }
     },
+    async setKeyScenario({ params, body }) {
+      await knownAsync(async () => controls.scenarios.set(params.key!, body?.name as string))
+      return { key: params.key!, scenario: body?.name as string }
+    },
+    async clearKeyScenario({ params }) {
+      await knownAsync(async () => controls.scenarios.clear(params.key!))
+      return { key: params.key!, scenario: null }
+    },
     getFaults: () => controls.faults.get(),
     setFaults: ({ body }) => controls.faults.set(body as FaultOptions),
+    getHar({ query }) {
+      const id = typeof query.id === 'string' ? query.id : undefined
+      const har = controls.har(id === undefined ? {} : { id })
+      if (id !== undefined && har.log.entries.length === 0) {
+        throw new HttpError(
+          404,
+          ErrorCode.notFound,
+          `no exchange ${JSON.stringify(id.slice(0, 40))} kept here: it is older than the last kept, or another process answered it`,
+        )
+      }
+      return har
+    },
     async listRequests({ query }) {
       const limit = query.limit
       return { requests: await controls.requests(typeof limit === 'string' ? Number(limit) : undefined) }

@@ -408,6 +408,64 @@ export const adminOpenapiDocument: OpenApiDocument = {
         }
       }
     },
+    "/keys/{key}/scenario": {
+      "parameters": [
+        {
+          "name": "key",
+          "in": "path",
+          "required": true,
+          "description": "A configured API key, percent-encoded.",
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "put": {
+        "operationId": "setKeyScenario",
+        "summary": "Puts a key in a scenario (D29); only that key's answers change. An unknown name is a 400 listing the known ones.",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object",
+                "required": [
+                  "name"
+                ],
+                "additionalProperties": false,
+                "properties": {
+                  "name": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "A built-in scenario (empty, slow, flaky, down, sunset, rate-limited) or one of --scenarios."
+                  }
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/KeyScenario"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "clearKeyScenario",
+        "summary": "Takes a key out of its scenario.",
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/KeyScenario"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
     "/faults": {
       "get": {
         "operationId": "getFaults",
@@ -478,6 +536,39 @@ export const adminOpenapiDocument: OpenApiDocument = {
                       }
                     }
                   }
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/requests.har": {
+      "get": {
+        "operationId": "getHar",
+        "summary": "The exchanges this process answered under /v1, as a HAR 1.2 document, keys and the admin token masked.",
+        "description": "Headers and bodies (up to 64 KiB each) of the last 1000 answered requests the request log keeps, for a browser's network panel or Playwright's routeFromHAR; dropped connections are left out. On replicas sharing Redis, each process serves the exchanges it answered.\n",
+        "parameters": [
+          {
+            "name": "id",
+            "in": "query",
+            "description": "One exchange, by the `id` of its request log entry.",
+            "schema": {
+              "type": "string",
+              "minLength": 1
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A HAR 1.2 document.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Har"
                 }
               }
             }
@@ -627,6 +718,32 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       },
+      "KeyScenario": {
+        "description": "A key's scenario, null when it has none.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "type": "object",
+              "required": [
+                "key",
+                "scenario"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "key": {
+                  "type": "string"
+                },
+                "scenario": {
+                  "type": [
+                    "string",
+                    "null"
+                  ]
+                }
+              }
+            }
+          }
+        }
+      },
       "Faults": {
         "description": "The fault configuration in force.",
         "content": {
@@ -669,7 +786,8 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "pets",
           "seeded",
           "keys",
-          "faults"
+          "faults",
+          "scenarios"
         ],
         "additionalProperties": false,
         "properties": {
@@ -747,12 +865,36 @@ export const adminOpenapiDocument: OpenApiDocument = {
                 },
                 "quota": {
                   "$ref": "#/components/schemas/Quota"
+                },
+                "scenario": {
+                  "type": "string",
+                  "description": "The key's scenario (D29); absent when it has none."
                 }
               }
             }
           },
           "faults": {
             "$ref": "#/components/schemas/Faults"
+          },
+          "scenarios": {
+            "type": "array",
+            "description": "The scenarios a key can be put in, built-in first.",
+            "items": {
+              "type": "object",
+              "required": [
+                "name",
+                "description"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "description": {
+                  "type": "string"
+                }
+              }
+            }
           }
         }
       },
@@ -1113,6 +1255,325 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       },
+      "Har": {
+        "type": "object",
+        "description": "HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/); the fields the sandbox writes.",
+        "required": [
+          "log"
+        ],
+        "properties": {
+          "log": {
+            "type": "object",
+            "required": [
+              "version",
+              "creator",
+              "entries"
+            ],
+            "properties": {
+              "version": {
+                "const": "1.2"
+              },
+              "creator": {
+                "type": "object",
+                "required": [
+                  "name",
+                  "version"
+                ],
+                "properties": {
+                  "name": {
+                    "type": "string"
+                  },
+                  "version": {
+                    "type": "string"
+                  }
+                }
+              },
+              "entries": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "startedDateTime",
+                    "time",
+                    "request",
+                    "response",
+                    "cache",
+                    "timings"
+                  ],
+                  "properties": {
+                    "startedDateTime": {
+                      "type": "string",
+                      "format": "date-time"
+                    },
+                    "time": {
+                      "type": "number",
+                      "minimum": 0
+                    },
+                    "request": {
+                      "type": "object",
+                      "required": [
+                        "method",
+                        "url",
+                        "httpVersion",
+                        "cookies",
+                        "headers",
+                        "queryString",
+                        "headersSize",
+                        "bodySize"
+                      ],
+                      "properties": {
+                        "method": {
+                          "type": "string"
+                        },
+                        "url": {
+                          "type": "string"
+                        },
+                        "httpVersion": {
+                          "type": "string"
+                        },
+                        "cookies": {
+                          "type": "array"
+                        },
+                        "headers": {
+                          "$ref": "#/components/schemas/HarHeaders"
+                        },
+                        "queryString": {
+                          "$ref": "#/components/schemas/HarHeaders"
+                        },
+                        "postData": {
+                          "type": "object",
+                          "required": [
+                            "mimeType",
+                            "text"
+                          ],
+                          "properties": {
+                            "mimeType": {
+                              "type": "string"
+                            },
+                            "text": {
+                              "type": "string"
+                            }
+                          }
+                        },
+                        "headersSize": {
+                          "type": "integer"
+                        },
+                        "bodySize": {
+                          "type": "integer"
+                        }
+                      }
+                    },
+                    "response": {
+                      "type": "object",
+                      "required": [
+                        "status",
+                        "statusText",
+                        "httpVersion",
+                        "cookies",
+                        "headers",
+                        "content",
+                        "redirectURL",
+                        "headersSize",
+                        "bodySize"
+                      ],
+                      "properties": {
+                        "status": {
+                          "type": "integer",
+                          "minimum": 100,
+                          "maximum": 599
+                        },
+                        "statusText": {
+                          "type": "string"
+                        },
+                        "httpVersion": {
+                          "type": "string"
+                        },
+                        "cookies": {
+                          "type": "array"
+                        },
+                        "headers": {
+                          "$ref": "#/components/schemas/HarHeaders"
+                        },
+                        "content": {
+                          "type": "object",
+                          "required": [
+                            "size",
+                            "mimeType"
+                          ],
+                          "properties": {
+                            "size": {
+                              "type": "integer",
+                              "minimum": 0
+                            },
+                            "mimeType": {
+                              "type": "string"
+                            },
+                            "text": {
+                              "type": "string"
+                            },
+                            "comment": {
+                              "type": "string"
+                            }
+                          }
+                        },
+                        "redirectURL": {
+                          "type": "string"
+                        },
+                        "headersSize": {
+                          "type": "integer"
+                        },
+                        "bodySize": {
+                          "type": "integer"
+                        }
+                      }
+                    },
+                    "cache": {
+                      "type": "object"
+                    },
+                    "timings": {
+                      "type": "object",
+                      "required": [
+                        "send",
+                        "wait",
+                        "receive"
+                      ],
+                      "properties": {
+                        "send": {
+                          "type": "number"
+                        },
+                        "wait": {
+                          "type": "number"
+                        },
+                        "receive": {
+                          "type": "number"
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      },
+      "HarHeaders": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "name",
+            "value"
+          ],
+          "additionalProperties": false,
+          "properties": {
+            "name": {
+              "type": "string"
+            },
+            "value": {
+              "type": "string"
+            }
+          }
+        }
+      },
+      "ScenarioBehaviour": {
+        "type": "object",
+        "description": "What a scenario does to one operation's answers (D29); a field left out does nothing.",
+        "additionalProperties": false,
+        "properties": {
+          "latency": {
+            "oneOf": [
+              {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 60000
+              },
+              {
+                "$ref": "#/components/schemas/LatencyRange"
+              }
+            ],
+            "description": "Whole answers arrive this late",
+            "in ms.": null
+          },
+          "errorRate": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "Share of answers that are a drawn error."
+          },
+          "kinds": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+              "enum": [
+                "500",
+                "503"
+              ]
+            },
+            "description": "The drawn errors, chosen among uniformly. Default: 500 and 503."
+          },
+          "status": {
+            "type": "integer",
+            "minimum": 100,
+            "maximum": 599,
+            "description": "Every answer has this status (one the operation lists",
+            "or any 4xx/5xx).": null
+          }
+        }
+      },
+      "ScenarioDefinition": {
+        "description": "A custom scenario of a --scenarios file; `operations` override the rest per operationId.",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {
+          "description": {
+            "type": "string"
+          },
+          "latency": {
+            "$ref": "#/components/schemas/ScenarioBehaviour/properties/latency"
+          },
+          "errorRate": {
+            "$ref": "#/components/schemas/ScenarioBehaviour/properties/errorRate"
+          },
+          "kinds": {
+            "$ref": "#/components/schemas/ScenarioBehaviour/properties/kinds"
+          },
+          "status": {
+            "$ref": "#/components/schemas/ScenarioBehaviour/properties/status"
+          },
+          "operations": {
+            "type": "object",
+            "propertyNames": {
+              "enum": [
+                "listPets",
+                "createPet",
+                "getPet"
+              ]
+            },
+            "additionalProperties": {
+              "$ref": "#/components/schemas/ScenarioBehaviour"
+            }
+          }
+        }
+      },
+      "ScenariosFile": {
+        "type": "object",
+        "description": "The --scenarios file: { \"scenarios\": { \"<name>\": ScenarioDefinition } }.",
+        "required": [
+          "scenarios"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "scenarios": {
+            "type": "object",
+            "propertyNames": {
+              "pattern": "^[a-z0-9][a-z0-9-]{0,39}$"
+            },
+            "additionalProperties": {
+              "$ref": "#/components/schemas/ScenarioDefinition"
+            }
+          }
+        }
+      },
       "RequestLogEntry": {
         "type": "object",
         "required": [
@@ -1125,6 +1586,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
         ],
         "additionalProperties": false,
         "properties": {
+          "id": {
+            "type": "string",
+            "description": "Names the exchange for /requests.har?id=, on the process that answered it."
+          },
           "time": {
             "type": "string",
             "format": "date-time"
@@ -1150,6 +1615,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "fault": {
             "type": "string",
             "description": "The X-Sandbox-Fault mark, or drop."
+          },
+          "scenario": {
+            "type": "string",
+            "description": "The scenario of the key that shaped the answer (X-Sandbox-Scenario, D29)."
           },
           "source": {
             "type": "string",

@@ -22,6 +22,8 @@ export const ErrorCode = {
   serviceUnavailable: 'service_unavailable',
   storageFull: 'storage_full',
   expectationFailed: 'expectation_failed',
+  /** A status forced by a scenario or `Prefer: code=` that no condition of the sandbox answers with (D29). */
+  forcedStatus: 'forced_status',
   /** Only from `petstore-sandbox proxy` (docs/verify-and-proxy.md). */
   upstreamUnreachable: 'upstream_unreachable',
   upstreamTimeout: 'upstream_timeout',

@@ -23,7 +23,8 @@ export interface FaultInjectorOptions {
   sleep?: (ms: number) => Promise<void>
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+/** Waits `ms` on a real timer, independent of the sandbox clock: the default delay of faults and scenarios. */
+export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /**
  * Draws the faults of each request that reaches an operation. Each operation has its own PRNG

@@ -11,6 +11,9 @@ export const EXPOSED_HEADERS = [
   'Link',
   // Injected faults are marked so a page can tell them from real failures (docs/running-for-a-team.md).
   'X-Sandbox-Fault',
+  // So is the answer a key's scenario shaped (D29).
+  'X-Sandbox-Scenario',
+  'Preference-Applied',
 ].join(', ')
 
 // What a browser may send to a path the API does not serve: every method fetch preflights.
@@ -54,7 +57,8 @@ export function createCors(origins: CorsOrigins) {
       if (allow !== undefined) headers.set('allow', allow.join(', '))
       if (allowOrigin(request, headers)) {
         headers.set('access-control-allow-methods', (allow ?? ANY_METHOD).join(', '))
-        headers.set('access-control-allow-headers', 'Authorization, Content-Type')
+        // Prefer: a page may force a status with --prefer (D30); without it the header is ignored.
+        headers.set('access-control-allow-headers', 'Authorization, Content-Type, Prefer')
         headers.set('access-control-max-age', '600')
       }
       return { status: 204, headers }

@@ -1,6 +1,14 @@
 import { isAdapterRequest } from './adapter-request.js'
-import { JsonText } from './json-text.js'
 import type { Reply } from './reply.js'
+
+/**
+ * A JSON body that is already text, such as a page of pets as a shared store keeps them: the edge
+ * writes it as it is instead of parsing it and serializing it again (BENCHMARKS.md, the Redis
+ * section). The text must be the JSON of a value the contract allows there.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
@@ -22,16 +30,21 @@ const utf8 = new TextEncoder()
  * await toResponse({ status: 200, headers: new Headers(), body: { a: 1 } }, request).json() // { a: 1 }
  */
 export function toResponse(reply: Reply, request: Request): Response {
+  return toResponseAndText(reply, request).response
+}
+
+/** {@link toResponse}, with the JSON text of the body made once for both (the request log keeps it). */
+export function toResponseAndText(reply: Reply, request: Request): { response: Response; text: string | undefined } {
   const { status, headers } = reply
-  if (reply.body === undefined) return new Response(null, { status, headers })
+  if (reply.body === undefined) return { response: new Response(null, { status, headers }), text: undefined }
   headers.set('content-type', JSON_CONTENT_TYPE)
   const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body)
   if (isAdapterRequest(request)) {
-    return Object.assign(new Response(null, { status, headers }), { [JSON_TEXT]: text })
+    return { response: Object.assign(new Response(null, { status, headers }), { [JSON_TEXT]: text }), text }
   }
   const bytes = utf8.encode(text)
   headers.set('content-length', String(bytes.byteLength))
-  return new Response(request.method === 'HEAD' ? null : bytes, { status, headers })
+  return { response: new Response(request.method === 'HEAD' ? null : bytes, { status, headers }), text }
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonText } from '../http/json-text.js'
+import type { JsonText } from '../http/to-response.js'
 import type { ListQuery, PetRepository } from '../state/pet-repository.js'
 import type { Pet, PetStatus } from '../store/pet.js'
 import type { Operation, OperationInput, OperationResult } from './operation.js'

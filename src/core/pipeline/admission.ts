@@ -7,6 +7,8 @@ export interface Admission {
   apiPath: string
   route: RouteMatch | undefined
   deprecation: Deprecation | undefined
+  /** The request's API key. */
+  key: string
   /** A planned listing's valid input and its answer, when its page was read with the decision. */
   listed?: { input: OperationInput; result: OperationResult }
 }

@@ -6,7 +6,7 @@ import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
 import type { Deprecation } from '../http/create-deprecations.js'
-import { JsonText } from '../http/json-text.js'
+import { JsonText } from '../http/to-response.js'
 import type { Reply } from '../http/reply.js'
 import { listed } from '../operations/list-pets.js'
 import type { RateDecision } from '../state/rate-limit-backend.js'
@@ -14,7 +14,7 @@ import type { MaybePromise } from '../state/maybe-promise.js'
 import type { Admission } from './admission.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import type { PlannedListing } from './plan-listing.js'
-import { withHead } from './with-head.js'
+import { withHead } from './resolve.js'
 
 /**
  * The first step of every request: CORS and deprecation headers, the rate limit (per key, or per
@@ -60,7 +60,14 @@ export function admit(
   // answers in one round trip, which for a planned listing also reads its page.
   const admitted = (decided: RateDecision) => afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
   const unknown = () => unknownQuota(headers, limits, parts.clock.now())
-  if (listing !== undefined && apiKey !== undefined && parts.rateLimiter.takeThenList !== undefined) {
+  const scenario = apiKey === undefined ? undefined : parts.scenarios.of(apiKey.key)
+  if (scenario !== undefined && route?.kind === 'operation' && parts.scenarios.sparesQuota(apiKey!.key, route.operation.operationId)) {
+    // The 429 of a spent window, without spending the real one (D29): the scenario step answers it.
+    const peeked = parts.rateLimiter.peek(bucket, limits)
+    return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
+  }
+  // A key's scenario may change what a listing answers (`empty`): its page is not read ahead.
+  if (listing !== undefined && apiKey !== undefined && scenario === undefined && parts.rateLimiter.takeThenList !== undefined) {
     return parts.rateLimiter.takeThenList(bucket, limits, listing.query).then(({ decision, page }) => {
       const admission = admitted(decision)
       return page === undefined ? admission : { ...admission, listed: { input: listing.input, result: listed(new JsonText(page)) } }
@@ -95,7 +102,7 @@ function afterDecision(
       { 'www-authenticate': token === undefined ? 'Bearer' : 'Bearer error="invalid_token"' },
     )
   }
-  return { apiPath, route, deprecation }
+  return { apiPath, route, deprecation, key: apiKey.key }
 }
 
 /**

@@ -4,6 +4,8 @@ import { planListing } from './plan-listing.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { resolve } from './resolve.js'
+import { emptyRead } from '../scenarios/create-scenarios.js'
+import { forcedError, preferredStatus } from '../scenarios/forced-status.js'
 
 /**
  * The request pipeline, the whole of it, in order: every request under the API's scope takes these
@@ -22,13 +24,30 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
   if ('status' in admitted) return admitted
   // The operation, or why there is none: 501, 404, 405, 410 (D10, D11, D18).
   const resolved = resolve(parts, admitted, method)
+  const { operationId } = resolved.info
+  // `Prefer: code=` (with --prefer), then the key's scenario: like faults, they hit requests a
+  // healthy server would serve, after auth and the rate limit (so they spend quota), before the
+  // body is read (D29, D30).
+  const preferred = parts.prefer ? preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) : undefined
+  if (preferred !== undefined) {
+    headers.set('preference-applied', `code=${preferred}`)
+    if (preferred >= 400) throw forcedError(preferred, `Prefer: code=${preferred}`, headers, parts.clock.now(), admitted.deprecation)
+  }
+  const shaping = preferred === undefined ? parts.scenarios.shape(admitted.key, operationId, headers, parts.clock.now, admitted.deprecation) : undefined
+  const shaped = shaping === undefined ? undefined : await shaping
   // Faults hit requests a healthy server would serve: after auth and the rate limit (a failed
   // request still spent quota, as at a real gateway), before the body is read.
-  await parts.faults.inject(resolved.info.operationId, headers)
+  await parts.faults.inject(operationId, headers)
   // The input, valid against the contract, or 400 naming the field (D3, D9).
   const input = admitted.listed?.input ?? (await readInput(parts, request, url, admitted.apiPath, resolved))
   // A request made while the store is seeded or reset waits for it.
   await parts.ready()
+  // `empty` (D29): a read of the collection lists nothing, a read of one item (a path with a
+  // parameter) finds nothing; creates work.
+  if (shaped?.empty === true && method !== 'POST') {
+    if (Object.keys(input.params).length > 0) throw emptyRead(input.params)
+    return { status: 200, headers, body: [] }
+  }
   const { status, body } = admitted.listed?.result ?? (await resolved.operation.handle(input))
-  return { status, headers, body }
+  return { status, headers, body, requestBody: (input as { bodyText?: string }).bodyText }
 }

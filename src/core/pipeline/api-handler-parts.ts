@@ -9,6 +9,8 @@ import type { Operation } from '../operations/operation.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { RequestValidator } from '../validation/create-request-validator.js'
+import type { Scenarios } from '../scenarios/create-scenarios.js'
+import type { ForcibleStatuses } from '../scenarios/forced-status.js'
 
 /** Everything the request pipeline reads, composed once per sandbox by `createSandbox`. */
 export interface ApiHandlerParts {
@@ -22,6 +24,11 @@ export interface ApiHandlerParts {
   cors: Cors
   clock: SandboxClock
   faults: FaultInjector
+  /** Each key's scenario (D29). */
+  scenarios: Scenarios
+  /** With `prefer`, `Prefer: code=` forces an answer's status (D30), among the statuses each operation may answer. */
+  forcible: ReadonlyMap<string, ForcibleStatuses>
+  prefer: boolean
   requestLog: Pick<RequestLog, 'record'>
   /** Waits for the store to be seeded (or re-seeded after `reset()`). */
   ready: () => Promise<void>

@@ -3,8 +3,9 @@ import { redactKeys } from '../auth/redact-keys.js'
 import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
-import { toResponse } from '../http/to-response.js'
+import { toResponseAndText } from '../http/to-response.js'
 import { describeAnswer } from '../request-log/create-request-log.js'
+import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
 import { ClaimingHandler } from './claiming-handler.js'
@@ -35,24 +36,28 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
     error instanceof DroppedConnection ? undefined : errorReply(withKeysRedacted(error, parts), headers, parts.onUnexpectedError),
   )
   const durationMs = performance.now() - started
-  const response = reply === undefined ? Response.error() : toResponse(reply, request)
-  // Deferred: the entry is built (and masked) only when read. It holds the two header lists,
-  // never the request or the response, whose bodies the log must not keep alive.
+  // The body's JSON text is made once: the Response and the request log's exchange share it.
+  const { response, text } = reply === undefined ? { response: Response.error(), text: undefined } : toResponseAndText(reply, request)
+  // Deferred: the entry is built (and masked) only when read. It holds the two header lists and
+  // the body texts, never the request or the response themselves.
   const requestHeaders = request.headers
-  parts.requestLog.record((keys) =>
-    describeAnswer(
-      {
-        time,
-        method,
-        target: url.pathname + url.search,
-        status: reply?.status ?? 0,
-        durationMs,
-        requestHeaders,
-        responseHeaders: reply?.headers,
-        fault: reply === undefined ? 'drop' : (headers.get(FAULT_HEADER) ?? undefined),
-      },
-      keys,
-    ),
+  parts.requestLog.record(
+    (keys) =>
+      describeAnswer(
+        {
+          time,
+          method,
+          target: url.pathname + url.search,
+          status: reply?.status ?? 0,
+          durationMs,
+          requestHeaders,
+          responseHeaders: reply?.headers,
+          fault: reply === undefined ? 'drop' : (headers.get(FAULT_HEADER) ?? undefined),
+          scenario: headers.get(SCENARIO_HEADER) ?? undefined,
+        },
+        keys,
+      ),
+    { bodies: { origin: url.origin, requestBody: reply?.requestBody, responseBody: text } },
   )
   return response
 }

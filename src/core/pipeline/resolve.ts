@@ -4,7 +4,6 @@ import { HttpError } from '../errors/http-error.js'
 import type { Operation } from '../operations/operation.js'
 import type { Admission } from './admission.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
-import { withHead } from './with-head.js'
 
 // D11: areas the spec says exist without saying how they behave.
 const UNSPECIFIED_AREAS = ['/store', '/categories']
@@ -21,7 +20,7 @@ export interface Resolution {
  * 501 for the areas the spec leaves unspecified (D11), 404 and 405 with `Allow` (D10), and 410
  * once the sandbox clock has passed a deprecated operation's sunset (D18).
  */
-export function resolve(parts: ApiHandlerParts, { apiPath, route, deprecation }: Admission, method: string): Resolution {
+export function resolve(parts: ApiHandlerParts, { apiPath, route, deprecation }: Omit<Admission, 'key'>, method: string): Resolution {
   const prefix = parts.scope.prefix
   if (UNSPECIFIED_AREAS.some((area) => apiPath === area || apiPath.startsWith(`${area}/`))) {
     throw new HttpError(501, ErrorCode.notImplemented, `${prefix}${apiPath}: this area exists, but its behaviour is not yet specified`)
@@ -43,4 +42,14 @@ export function resolve(parts: ApiHandlerParts, { apiPath, route, deprecation }:
   const operation = parts.operations[route.operation.operationId]
   if (operation === undefined) throw new Error(`no implementation for ${route.operation.operationId}`)
   return { info: route.operation, operation, params: route.params }
+}
+
+/**
+ * The methods of a path as `Allow` lists them: HEAD wherever GET is, since HEAD is answered like GET.
+ *
+ * @example
+ * withHead(['GET', 'POST']) // ['GET', 'POST', 'HEAD']
+ */
+export function withHead(methods: readonly string[]): string[] {
+  return methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : [...methods]
 }

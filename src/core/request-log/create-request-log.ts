@@ -11,6 +11,8 @@ import { createRingBuffer } from './create-ring-buffer.js'
  * header lists, status, timing and who answered.
  */
 export interface RequestLogEntry {
+  /** Names the entry, and its exchange for `GET /__sandbox/requests.har?id=`, on the process that answered it; absent for an answer not listed. */
+  id?: string
   /** When the request arrived, ISO 8601, by the sandbox clock. */
   time: string
   method: string
@@ -28,6 +30,8 @@ export interface RequestLogEntry {
   key: string
   /** The `X-Sandbox-Fault` mark (`latency=120ms, error=503`, `drop`), when a fault was injected. */
   fault?: string
+  /** The scenario of the key that shaped the answer (`X-Sandbox-Scenario`, D29). */
+  scenario?: string
   /** Under `petstore-sandbox proxy`, who answered (as `X-Sandbox-Source` says); absent under `start`. */
   source?: 'upstream' | 'sandbox'
   /** The request's headers in order, credentials masked. */
@@ -61,6 +65,7 @@ export function describeAnswer(
     requestHeaders: Iterable<[string, string]>
     responseHeaders?: Iterable<[string, string]> | undefined
     fault?: string | undefined
+    scenario?: string | undefined
     source?: 'upstream' | 'sandbox' | undefined
   },
   keys: readonly string[],
@@ -81,6 +86,7 @@ export function describeAnswer(
     key: admin ? adminKey(answer.status, authorization) : maskAuthorization(authorization),
   }
   if (answer.fault !== undefined) entry.fault = answer.fault
+  if (answer.scenario !== undefined) entry.scenario = answer.scenario
   if (answer.source !== undefined) entry.source = answer.source
   entry.requestHeaders = requestHeaders
   if (answer.responseHeaders !== undefined) {
@@ -88,6 +94,34 @@ export function describeAnswer(
   }
   return entry
 }
+
+/**
+ * What a HAR needs of an exchange besides its log entry: where it was sent and the two bodies,
+ * raw (masked when read, like the entry). Kept for the last `min(capacity, EXCHANGES_KEPT)`
+ * listed entries only; older entries lose the bodies.
+ */
+export interface ExchangeBodies {
+  /** The origin the request was sent to (`http://127.0.0.1:4010`): the entry's path is relative. */
+  origin: string
+  /** The request body as read; absent when none was read (a refusal before it, a GET) or over `BODY_LIMIT`. */
+  requestBody?: string | undefined
+  /** The response's JSON text; absent for an answer without a body, or over `BODY_LIMIT`. */
+  responseBody?: string | undefined
+  /** The length of a body left out for its size. */
+  omitted?: { request?: number; response?: number }
+}
+
+/** A listed entry with the bodies of its exchange while they are kept: what a HAR is made of. */
+export interface KeptExchange {
+  entry: RequestLogEntry
+  bodies?: ExchangeBodies | undefined
+}
+
+/** Bodies longer than this (UTF-16 units) are left out of the kept exchanges: a HAR says only their size. */
+export const BODY_LIMIT = 64 * 1024
+
+/** Exchanges keep their bodies for the last this many requests; older entries keep the entry only. */
+export const EXCHANGES_KEPT = 1000
 
 /**
  * Not even a prefix of the admin token: it opens more than any key. A refusal shows the
@@ -111,40 +145,73 @@ function maskHeader(name: string, value: string, keys: readonly string[], admin:
 /** An answer as a writer hands it over: built (and masked) only when someone reads it. */
 export type DeferredEntry = (keys: readonly string[]) => RequestLogEntry
 
+/** A listed answer as the log keeps it: the deferred entry, its id, and its bodies while kept. */
+interface Kept {
+  deferred: DeferredEntry
+  id: string
+  bodies?: ExchangeBodies | undefined
+}
+
 /**
  * The request log of a process: the last `capacity` listed answers, oldest first, in a ring
  * buffer (memory stays bounded however long it runs), and the feeds of answers as they are
  * given. Writers hand over a {@link DeferredEntry}: recording runs on every request, masking only
  * when someone reads, with the keys in force then (`keys`, runtime ones included), so no key
  * ever leaves whole. An answer not `listed` (an admin call the gate let through) is not kept nor
- * listed; only the watchers of every answer (the stdout log) hear of it.
+ * listed; only the watchers of every answer (the stdout log) hear of it. A listed answer gets an
+ * `id`, and the pipeline's answers hand over their bodies too, kept for the last ones (a HAR).
  */
 export function createRequestLog(capacity: number, keys: () => readonly string[] = () => []) {
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
-  const entries = createRingBuffer<DeferredEntry>(capacity)
+  const entries = createRingBuffer<Kept>(capacity)
   let sink: ((entry: RequestLogEntry) => void) | undefined
+  // Ids are this log's own, so an id another process of a shared sandbox gave is never found here.
+  const tag = Math.floor(Math.random() * 0xffffff)
+    .toString(16)
+    .padStart(6, '0')
+  let sequence = 0
+  // The kept answers whose bodies are still kept, oldest first: memory stays bounded with a large log.
+  let detailed: Kept[] = []
 
   const publish = (entry: RequestLogEntry, listed = true): void => {
     for (const watcher of watchers) watcher(entry)
     if (listed) for (const listener of listeners) listener(entry)
   }
-  const show = (deferred: DeferredEntry): RequestLogEntry => deferred(keys())
+  const show = ({ deferred, id }: { deferred: DeferredEntry; id?: string | undefined }): RequestLogEntry => ({
+    ...(id === undefined ? {} : { id }),
+    ...deferred(keys()),
+  })
+  const withBodies = (kept: Kept): KeptExchange => ({ entry: show(kept), bodies: kept.bodies })
 
   return {
     capacity,
-    record(deferred: DeferredEntry, { listed = true }: { listed?: boolean } = {}): void {
+    record(deferred: DeferredEntry, { listed = true, bodies }: { listed?: boolean; bodies?: ExchangeBodies | undefined } = {}): void {
+      const kept: Kept | undefined = listed ? { deferred, id: `${tag}-${++sequence}` } : undefined
       // Built only when someone watches: recording stays cheap on every request.
       if (watchers.size > 0 || (listed && (listeners.size > 0 || sink !== undefined))) {
-        const entry = show(deferred)
+        const entry = show(kept ?? { deferred })
         if (listed) sink?.(entry)
         publish(entry, listed)
       }
-      if (listed) entries.push(deferred)
+      if (kept === undefined) return
+      if (bodies !== undefined && capacity > 0) {
+        kept.bodies = capBodies(bodies)
+        detailed.push(kept)
+        if (detailed.length > Math.min(capacity, EXCHANGES_KEPT)) delete detailed.shift()!.bodies
+      }
+      entries.push(kept)
     },
     /** The last `limit` listed entries (default all kept), oldest first. */
     last(limit = capacity): RequestLogEntry[] {
       return entries.last(limit).map(show)
+    },
+    /** The last `limit` listed entries with their bodies while kept (default all kept), oldest first: for a HAR. */
+    exchanges: (limit = capacity): KeptExchange[] => entries.last(limit).map(withBodies),
+    /** The entry with this id and its bodies, if this log still keeps it. */
+    exchange(id: string): KeptExchange | undefined {
+      const found = entries.last(capacity).find((kept) => kept.id === id)
+      return found === undefined ? undefined : withBodies(found)
     },
     /** Hands each listed entry, built, to `to` as well: the shared log of several processes (core/state). */
     forward(to: (entry: RequestLogEntry) => void): void {
@@ -160,8 +227,25 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
       watchers.add(watcher)
       return () => watchers.delete(watcher)
     },
-    clear: entries.clear,
+    clear(): void {
+      entries.clear()
+      detailed = []
+    },
   }
 }
 
 export type RequestLog = ReturnType<typeof createRequestLog>
+
+function capBodies(bodies: ExchangeBodies): ExchangeBodies {
+  const { requestBody, responseBody } = bodies
+  const capped: ExchangeBodies = { ...bodies }
+  if (requestBody !== undefined && requestBody.length > BODY_LIMIT) {
+    capped.omitted = { ...capped.omitted, request: requestBody.length }
+    delete capped.requestBody
+  }
+  if (responseBody !== undefined && responseBody.length > BODY_LIMIT) {
+    capped.omitted = { ...capped.omitted, response: responseBody.length }
+    delete capped.responseBody
+  }
+  return capped
+}

@@ -25,6 +25,12 @@ import { assertPet } from '../store/assert-pet.js'
 import { seedPets } from '../store/seed-pets.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
+import { realSleep } from '../faults/create-fault-injector.js'
+import { toHar } from '../request-log/to-har.js'
+import { CLIENT_ADDRESS_HEADER } from '../http/client-address.js'
+import { createScenarios } from '../scenarios/create-scenarios.js'
+import { forcibleStatuses } from '../scenarios/forced-status.js'
+import { resolveScenarios } from '../scenarios/scenario-config.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
 import type { Sandbox } from './sandbox.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
@@ -56,7 +62,8 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   let keysInForce: () => readonly ApiKey[] = () => []
   const inputs = {
     resolved,
-    seed: () => seedPets(resolved.seed, resolved.pets),
+    // Given pets replace the generated ones.
+    seed: resolved.givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => resolved.givenPets!,
     keys: () => keysInForce().map((apiKey) => apiKey.key),
     faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
   }
@@ -75,6 +82,22 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
   const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: state.keyStorage, adminToken: resolved.adminToken })
   const keyRing = apiKeys.ring
   const creates = createPet(store, resolved.defaultStatus)
+  const forcible = forcibleStatuses(openapiDocument)
+  const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
+  for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
+    // Checked now, as any option is; the key is masked, as a secret of a keys file may be.
+    if (keyRing.find(key) === undefined) throw new ConfigError(`scenarios.keys: ${maskKey(key)} is no configured key`)
+    if (!knownScenarios.has(name))
+      throw new ConfigError(`scenarios.keys: unknown scenario ${JSON.stringify(name)}; known: ${[...knownScenarios.keys()].join(', ')}`)
+  }
+  const scenarios = createScenarios({
+    known: knownScenarios,
+    initial: { ...resolved.scenarios.keys },
+    seed: resolved.seed,
+    sleep: resolved.sleep ?? realSleep,
+    isKey: (key) => keyRing.find(key) !== undefined,
+    shared: state.scenarios,
+  })
 
   // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
   let filling = 0
@@ -88,6 +111,9 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     cors: createCors(resolved.corsOrigins),
     clock,
     faults,
+    scenarios,
+    forcible,
+    prefer: resolved.prefer,
     requestLog,
     ready: store.ready,
     storeSettled: () => filling === 0,
@@ -129,6 +155,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
           // A shared log is emptied by the store's reset, in the step that switches the pets.
           requestLog.clear()
           faults.restart()
+          await scenarios.reset()
           await store.reset()
         })(),
       )
@@ -179,10 +206,28 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
             perMinute: key.perMinute,
             perDay: key.perDay,
             quota: await rateLimiter.inspect(`key:${key.key}`, key),
+            ...(scenarios.of(key.key) === undefined ? {} : { scenario: scenarios.of(key.key) }),
           })),
         ),
         faults: faults.config(),
+        scenarios: scenarios.list(),
       }
+    },
+    har({ id } = {}) {
+      const records = id === undefined ? requestLog.exchanges() : [requestLog.exchange(id)].filter((record) => record !== undefined)
+      return toHar(records, {
+        keys: keyRing.keys.map((apiKey) => apiKey.key),
+        adminToken: resolved.adminToken,
+        version: openapiDocument.info.version,
+        internalHeaders: [CLIENT_ADDRESS_HEADER],
+        ...(resolved.baseUrl === undefined ? {} : { origin: new URL(resolved.baseUrl).origin }),
+      })
+    },
+    scenarios: {
+      set: async (key, name) => scenarios.set(key, name),
+      clear: async (key) => scenarios.clear(key),
+      get: scenarios.of,
+      list: scenarios.list,
     },
     close: state.close,
   }

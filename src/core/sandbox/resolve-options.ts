@@ -4,6 +4,7 @@ import { checkInput } from '../contract/check-input.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import type { SharedState } from '../state/shared-state.js'
 import { PET_STATUSES, type PetStatus } from '../store/pet.js'
+import { resolvePets } from '../store/resolve-pets.js'
 
 export const MAX_PETS = 100_000
 
@@ -14,10 +15,13 @@ export const DEFAULT_MAX_PETS = 1_000_000
 export function resolveOptions(options: SandboxOptions & { shared?: SharedState | undefined }) {
   const seed = options.seed ?? 1
   if (!Number.isSafeInteger(seed)) throw new ConfigError(`seed must be an integer, got ${String(seed)}`)
-  const pets = options.pets ?? 50
+  // Given pets replace the generated ones; the seeded ids then end at the last given one.
+  const givenPets = Array.isArray(options.pets) ? resolvePets(options.pets, 'pets') : undefined
+  const pets = givenPets?.length ?? (options.pets as number | undefined) ?? 50
   if (!Number.isSafeInteger(pets) || pets < 0 || pets > MAX_PETS) {
-    throw new ConfigError(`pets must be a whole number from 0 to ${MAX_PETS}, got ${String(pets)}`)
+    throw new ConfigError(`pets must be a whole number from 0 to ${MAX_PETS} or a list of pets, got ${String(pets)}`)
   }
+  const lastSeededId = givenPets === undefined ? pets : (givenPets.at(-1)?.id ?? 0)
   const maxPets = options.maxPets ?? DEFAULT_MAX_PETS
   if (!Number.isSafeInteger(maxPets) || maxPets < pets) {
     throw new ConfigError(`maxPets must be a whole number no smaller than pets (${pets}), got ${String(maxPets)}`)
@@ -50,10 +54,14 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     baseUrl: options.baseUrl,
     seed,
     pets,
+    givenPets,
+    lastSeededId,
     maxPets,
     keys,
     adminToken,
     faults: options.faults ?? {},
+    scenarios: options.scenarios ?? {},
+    prefer: options.prefer === true,
     sleep: options.sleep,
     requestLogSize,
     storage: options.storage,

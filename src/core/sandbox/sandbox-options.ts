@@ -2,6 +2,8 @@ import type { DeprecationOverrides } from '../http/create-deprecations.js'
 import type { KeyConfig } from '../auth/key-config.js'
 import type { KeyStorage } from '../auth/key-storage.js'
 import type { PetStatus } from '../store/pet.js'
+import type { GivenPet } from '../store/resolve-pets.js'
+import type { ScenarioDefinition, ScenarioName } from '../scenarios/scenario-config.js'
 import type { FaultOptions } from '../faults/fault-config.js'
 import type { PetStorage } from '../store/create-pet-store.js'
 import type { SharedState } from '../state/shared-state.js'
@@ -31,8 +33,12 @@ export interface SandboxOptions {
   baseUrl?: string
   /** Seed of the generated pets: the same seed gives the same pets. Default `1`. */
   seed?: number
-  /** How many pets to seed, 0 to 100000. Default `50`. */
-  pets?: number
+  /**
+   * How many pets to seed, 0 to 100000; or the pets themselves, which replace the generated ones
+   * (ids ascend in the order given where absent; a bad pet throws `ConfigError` naming its index
+   * and field). Default `50`.
+   */
+  pets?: number | readonly GivenPet[]
   /**
    * The most pets the sandbox stores, seeded ones included: a create beyond it is answered 507
    * `storage_full` and stores nothing. At least `pets`. Default `1000000`.
@@ -57,11 +63,28 @@ export interface SandboxOptions {
    * admin API does not exist: its paths are 404 like any path outside the API.
    */
   adminToken?: string
+  /**
+   * Each key's situation (D29): `keys` puts keys in scenarios from the start (what `reset()`
+   * restores), `custom` defines scenarios beside the built-in ones. Default: none.
+   *
+   * @example
+   * createSandbox({ scenarios: { keys: { 'sandbox-free-key': 'down' }, custom: { 'slow-creates': { operations: { createPet: { latency: 2000 } } } } } })
+   */
+  scenarios?: {
+    keys?: Readonly<Record<string, ScenarioName>>
+    custom?: Readonly<Record<string, ScenarioDefinition>>
+  }
+  /**
+   * Honour `Prefer: code=<status>` (Prism's convention, D30): a request is answered with that
+   * status when its operation lists it or its `default` covers it (an error), else 400. Default
+   * `false`: the header is ignored, as a real backend would.
+   */
+  prefer?: boolean
   /** Injected latency and failures, seeded so runs repeat. Default: none. */
   faults?: FaultOptions
   /**
-   * Waits out injected latency. Default: a real timer (not the sandbox clock). Tests may pass
-   * one that records the delay instead of waiting.
+   * Waits out injected latency and a scenario's (`slow`). Default: a real timer (not the sandbox
+   * clock). Tests may pass one that records the delay instead of waiting.
    */
   sleep?: (ms: number) => Promise<void>
   /** How many answered requests `requests()` and the admin API keep, 0 to 100000. Default `100`. */

@@ -4,11 +4,11 @@ import { createFaultInjector, type FaultInjector } from '../faults/create-fault-
 import type { ResolvedFaults } from '../faults/fault-config.js'
 import type { ReadinessCheck } from '../probes/create-readiness.js'
 import { createRateLimiter } from '../rate-limit/create-rate-limiter.js'
-import { createRequestLog, type RequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
+import { createRequestLog, type KeptExchange, type RequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { PetRepository } from '../state/pet-repository.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
-import type { SharedState } from '../state/shared-state.js'
+import type { SharedScenarios, SharedState } from '../state/shared-state.js'
 import { createPetStore } from '../store/create-pet-store.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
@@ -27,9 +27,15 @@ export interface SandboxState<Of extends Timing> {
   /** Makes a configuration just given to `faults` the one every process follows; answers it. */
   shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
   keyStorage: KeyStorage | undefined
+  /** Each key's scenario as every process sees it; undefined for a sandbox of its own (D29). */
+  scenarios: SharedScenarios | undefined
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
+    /** This process's listed entries with their bodies while kept, oldest first: for a HAR. */
+    exchanges(): KeptExchange[]
+    /** This process's entry with this id and its bodies, if still kept. */
+    exchange(id: string): KeptExchange | undefined
     last(limit: number | undefined): Answer<RequestLogEntry[], Of>
     /** Calls `listener` with each answered request this state hears of; returns the stop. */
     onRequest(listener: (entry: RequestLogEntry) => void): () => void
@@ -44,8 +50,8 @@ export interface SandboxState<Of extends Timing> {
 /** What both kinds of state are made from. */
 export interface StateInputs {
   resolved: ResolvedOptions
-  /** The seeded pets, drawn anew on each reset. */
-  seed: () => Iterable<NewPet>
+  /** The seeded pets, drawn anew on each reset; one without an id takes the one after the pet before it. */
+  seed: () => Iterable<NewPet & { id?: number }>
   /** The keys in force, masked wherever the request log shows a URL. */
   keys: () => readonly string[]
   faults: ResolvedFaults
@@ -65,7 +71,8 @@ export function ownState({ resolved, seed, keys, faults }: StateInputs): Sandbox
     faults: injector,
     shareFaults: () => injector.config(),
     keyStorage: resolved.keyStorage,
-    requestLog: { record: log.record, last: log.last, onRequest: log.subscribe, clear: log.clear },
+    scenarios: undefined,
+    requestLog: { record: log.record, exchanges: () => log.exchanges(), exchange: log.exchange, last: log.last, onRequest: log.subscribe, clear: log.clear },
     checks: storage?.notReady ? [{ name: 'storage', notReady: () => storage.notReady?.() }] : [],
     close: () => Promise.resolve(),
   }
@@ -84,13 +91,17 @@ export function sharedState({ resolved, seed, keys, faults }: StateInputs, share
   localLog.forward(sharedLog.record)
   return {
     clock: createClock(resolved.now, shared.clockOffset),
-    store: shared.pets({ seed: resolved.seed, pets: resolved.pets, draw: seed }, { maxPets: resolved.maxPets }),
+    store: shared.pets({ seed: resolved.seed, pets: resolved.lastSeededId, draw: seed }, { maxPets: resolved.maxPets }),
     rateLimiter: shared.rateLimits({ source: resolved.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }),
     faults: following,
     shareFaults: (next) => shared.faults.set(next).then(following.config),
     keyStorage: shared.keys ?? resolved.keyStorage,
+    scenarios: shared.scenarios,
     requestLog: {
       record: localLog.record,
+      // An exchange's bodies stay with the process that answered it.
+      exchanges: () => localLog.exchanges(),
+      exchange: localLog.exchange,
       last: (limit) => sharedLog.last(limit),
       onRequest(listener) {
         const stopLocal = localLog.subscribe(listener)

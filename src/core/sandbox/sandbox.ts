@@ -6,6 +6,8 @@ import type { SandboxClock } from '../clock/create-clock.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { Readiness } from '../probes/create-readiness.js'
 import type { RequestLogEntry } from '../request-log/create-request-log.js'
+import type { Har } from '../request-log/to-har.js'
+import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
 import type { NewPet, Pet } from '../store/pet.js'
@@ -152,6 +154,25 @@ export interface Sandbox<Of extends Timing = 'now'> {
    * const { pets } = await sandbox.state()   // { count: 50, nextId: 51 }
    */
   state(): Promise<StateSummary>
+  /**
+   * Each key's scenario (D29): what that key sees, and nothing else. Built in: `empty`, `slow`,
+   * `flaky`, `down`, `sunset`, `rate-limited`; more from `scenarios.custom`. `reset()` restores
+   * those given at creation.
+   *
+   * @example
+   * await sandbox.scenarios.set('sandbox-free-key', 'down')   // 503 with Retry-After for that key only
+   * await sandbox.scenarios.clear('sandbox-free-key')
+   */
+  readonly scenarios: SandboxScenarios
+  /**
+   * The exchanges this process answered, kept by the request log, as a HAR 1.2 document (what
+   * `GET /__sandbox/requests.har` serves): headers and bodies (up to 64 KiB each) of the last 1000,
+   * keys and the admin token masked. `id` picks one exchange (a request log entry's `id`).
+   *
+   * @example
+   * const har = sandbox.har()   // for a browser's network panel, or Playwright's routeFromHAR
+   */
+  har(options?: { id?: string }): Har
   /** Lets go of the state: closes a shared state's connection; nothing to do for the sandbox's own. */
   close(): Promise<void>
 }

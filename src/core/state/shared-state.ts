@@ -22,8 +22,10 @@ export interface ClockOffset<Of extends Timing = Timing> {
 /** What the seeded pets are, so processes sharing one state can tell whether they agree. */
 export interface PetSeeding {
   seed: number
+  /** The highest seeded id: the count of generated pets, or the last given pet's id. */
   pets: number
-  draw: () => Iterable<NewPet>
+  /** The seeded pets in id order; one without an id takes the one after the pet before it. */
+  draw: () => Iterable<NewPet & { id?: number }>
 }
 
 /**
@@ -55,11 +57,21 @@ export interface SharedState {
    * the pets' reset empties it, for every process.
    */
   requestLog(capacity: number): SharedRequestLog
+  /** Each key's scenario, followed by every process (docs/decisions.md#d29); without it a process keeps its own. */
+  readonly scenarios?: SharedScenarios
   /** Keys added, re-planned or revoked at runtime, followed by every process (docs/decisions.md#d22). */
   readonly keys?: KeyStorage
   /** Why the shared state cannot serve right now (Redis unreachable), or undefined: for readiness probes. */
   notReady(): string | undefined
   close(): Promise<void>
+}
+
+/** Each key's scenario, as every process sharing the state sees it. */
+export interface SharedScenarios {
+  /** The scenarios last set through any process (a new object on each change), or undefined while none were. */
+  current(): Readonly<Record<string, string>> | undefined
+  /** Replaces every key's scenario, for every process. */
+  set(scenarios: Readonly<Record<string, string>>): Promise<void>
 }
 
 /** The request log of every process sharing the state. */

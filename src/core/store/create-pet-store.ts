@@ -16,8 +16,8 @@ const PETS_PER_YIELD = 5_000
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
 export interface PetStoreOptions {
-  /** The pets a reset restores, in id order from 1. */
-  seed: () => Iterable<NewPet>
+  /** The pets a reset restores, in id order: a pet without an id takes the one after the pet before it (from 1). */
+  seed: () => Iterable<NewPet & { id?: number }>
   /** Durable storage of created pets (`--state`); without it the store lives in memory only. */
   storage?: PetStorage
   /** The most pets stored at once; a create beyond it is refused with 507 `storage_full`. */
@@ -79,8 +79,8 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
     const replaced = new Map((restore?.replaced ?? []).map((pet) => [pet.id, pet]))
     const pets = function* (): Generator<Pet> {
       for (const pet of seed()) {
-        seeded++
-        yield replaced.get(seeded) ?? { id: seeded, ...pet }
+        seeded = pet.id ?? seeded + 1
+        yield replaced.get(seeded) ?? { ...pet, id: seeded }
       }
       yield* restore?.restored ?? []
     }

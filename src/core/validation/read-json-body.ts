@@ -11,6 +11,11 @@ export const MAX_BODY_BYTES = 1024 * 1024
  * valid UTF-8 without a byte order mark and JSON without duplicate keys (400), and an object (400).
  */
 export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
+  return (await readJsonText(request)).value
+}
+
+/** {@link readJsonBody}, with the body's text as received (for the request log's exchanges). */
+export async function readJsonText(request: Request): Promise<{ value: Record<string, unknown>; text: string }> {
   const mediaType = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') {
     throw new HttpError(
@@ -48,7 +53,7 @@ export async function readJsonBody(request: Request): Promise<Record<string, unk
   if (duplicate !== undefined) {
     throw new HttpError(400, ErrorCode.invalidRequest, `body has the key ${JSON.stringify(duplicate.slice(0, 100))} twice in one object`)
   }
-  return value as Record<string, unknown>
+  return { value: value as Record<string, unknown>, text }
 }
 
 async function readAtMost(request: Request, limit: number): Promise<Uint8Array> {

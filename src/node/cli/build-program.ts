@@ -2,9 +2,9 @@ import cluster from 'node:cluster'
 import { Command, Option } from 'commander'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { runWorkers } from './run-workers.js'
-import { DEFAULT_REDIS_PREFIX } from '../redis/default-redis-prefix.js'
+import { DEFAULT_REDIS_PREFIX } from '../redis/redis-keys.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
-import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseSeed, integerIn } from '../options/parse-options.js'
+import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseScenario, parseSeed, integerIn } from '../options/parse-options.js'
 import type { ProgramIo } from '../options/program-io.js'
 import { addVerifyCommand } from '../verify/add-verify-command.js'
 import { addProxyCommand } from '../proxy/add-proxy-command.js'
@@ -33,6 +33,11 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--host <addr>', 'address to bind').default('127.0.0.1').env('PETSTORE_SANDBOX_HOST'))
     .addOption(new Option('--seed <n>', 'seed of the generated pets').argParser(parseSeed).default(1).env('PETSTORE_SANDBOX_SEED'))
     .addOption(new Option('--pets <n>', 'number of seeded pets, 0 to 100000').argParser(parsePets).default(50).env('PETSTORE_SANDBOX_PETS'))
+    .addOption(
+      new Option('--pets-file <file>', 'JSON array of pets ({ "name", "categoryId", "status"?, "id"? }) instead of generated ones').env(
+        'PETSTORE_SANDBOX_PETS_FILE',
+      ),
+    )
     .addOption(new Option('--keys <file>', 'JSON keys file: { "keys": [ { "key", "plan", "perMinute"?, "perDay"? } ] }').env('PETSTORE_SANDBOX_KEYS'))
     .addOption(new Option('--log <format>', 'request log').choices(['pretty', 'json', 'off']).default('pretty').env('PETSTORE_SANDBOX_LOG'))
     .addOption(new Option('--now <instant>', 'start the sandbox clock at this ISO 8601 instant').argParser(parseInstant).env('PETSTORE_SANDBOX_NOW'))
@@ -79,6 +84,22 @@ export function buildProgram(io: ProgramIo): Command {
         .argParser(parseOperationFault)
         .env('PETSTORE_SANDBOX_FAULT'),
     )
+    .addOption(
+      new Option('--scenario <key=name>', 'put a key in a scenario: empty, slow, flaky, down, sunset, rate-limited, or one of --scenarios (repeatable)')
+        .argParser(parseScenario)
+        .env('PETSTORE_SANDBOX_SCENARIO'),
+    )
+    .addOption(
+      new Option(
+        '--scenarios <file>',
+        'JSON file of custom scenarios: { "scenarios": { "<name>": { "latency"?, "errorRate"?, "kinds"?, "status"?, "operations"? } } }',
+      ).env('PETSTORE_SANDBOX_SCENARIOS'),
+    )
+    .addOption(
+      new Option('--prefer', "honour Prefer: code=<status> (Prism's convention): answer with that status when the operation may").env(
+        'PETSTORE_SANDBOX_PREFER',
+      ),
+    )
     .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed).env('PETSTORE_SANDBOX_FAULT_SEED'))
     .addOption(new Option('--redis <url>', 'share the state with every process started with this Redis URL and prefix').env('PETSTORE_SANDBOX_REDIS_URL'))
     .addOption(
@@ -102,8 +123,11 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_REQUEST_TIMEOUT'))
     .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_KEEP_ALIVE_TIMEOUT'))
     .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_SHUTDOWN_GRACE'))
-    .action(async (options: StartOptions) => {
+    .action(async (options: StartOptions, command: Command) => {
       try {
+        if (options.petsFile !== undefined && command.getOptionValueSource('pets') !== 'default') {
+          throw new ConfigError('--pets and --pets-file cannot be combined: the file says which pets there are')
+        }
         if (options.workers > 1 && cluster.isPrimary) {
           if (options.redis === undefined) throw new ConfigError('--workers requires --redis: the workers share their state through it')
           // Checked once here, so an unreachable Redis is one line rather than one per worker.

@@ -5,17 +5,17 @@ export interface BannerInput {
   url: string
   version: string
   options: { seed: number; pets: number; host: string; maxPets?: number; trustProxy?: string[] }
+  /** Pets from `--pets-file` instead of generated ones. */
+  petsFrom?: { file: string; count: number } | undefined
   keys: readonly ApiKey[]
   showKeys: boolean
   now: number
 }
 
 /** What `start` prints once it listens: the address first, then the keys to call it with. */
-export function formatBanner({ url, version, options, keys, showKeys, now }: BannerInput): string {
-  const lines = [
-    `petstore-sandbox ${version}: Animal Store API v1, ${options.pets} pets (seed ${options.seed}), clock at ${new Date(now).toISOString()}`,
-    `Listening on ${url}`,
-  ]
+export function formatBanner({ url, version, options, petsFrom, keys, showKeys, now }: BannerInput): string {
+  const pets = petsFrom === undefined ? `${options.pets} pets (seed ${options.seed})` : `${petsFrom.count} pets from ${petsFrom.file}`
+  const lines = [`petstore-sandbox ${version}: Animal Store API v1, ${pets}, clock at ${new Date(now).toISOString()}`, `Listening on ${url}`]
   // Keys from a keys file are secrets: listed masked, with the limits in force.
   lines.push(showKeys ? 'Demo keys (send Authorization: Bearer <key>):' : `${keys.length} key(s) from the keys file (masked):`)
   for (const key of keys) {

@@ -9,6 +9,8 @@ import { createAdminGate } from '../../core/admin/create-admin-gate.js'
 import { createClientAddress } from '../server/create-client-address.js'
 import { rateLimitHeaders } from '../server/refusal-answer.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
+import { loadPetsFile } from '../options/load-pets-file.js'
+import { loadScenariosFile } from '../options/load-scenarios-file.js'
 import { formatBanner } from './format-banner.js'
 import type { StateFile } from '../persistence/open-state-file.js'
 import type { SharedState } from '../../core/state/shared-state.js'
@@ -22,6 +24,7 @@ export interface StartOptions {
   host: string
   seed: number
   pets: number
+  petsFile?: string
   keys?: string
   log: LogFormat
   now?: number
@@ -37,6 +40,9 @@ export interface StartOptions {
   errorKinds?: FaultKind[]
   fault?: Record<string, OperationFaults>
   faultSeed?: number
+  scenario?: Record<string, string>
+  scenarios?: string
+  prefer?: boolean
   keepRequests: number
   maxPets: number
   trustProxy?: string[]
@@ -84,6 +90,10 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   )
 
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+  const givenPets = options.petsFile === undefined ? undefined : await loadPetsFile(options.petsFile)
+  const customScenarios = options.scenarios === undefined ? undefined : await loadScenariosFile(options.scenarios)
+  // A state file holds what came after the seeded ids: with a pets file, they end at its last id.
+  const lastSeededId = givenPets === undefined ? options.pets : (givenPets.at(-1)?.id ?? 0)
   if (options.redis !== undefined) {
     // The clock of a shared sandbox belongs to all its processes: a restarted one must not move it.
     if (options.now !== undefined) throw new ConfigError('--now cannot be combined with --redis: move the shared clock through the admin API')
@@ -96,7 +106,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     const { openStateFile } = await import('../persistence/open-state-file.js')
     stateFile = await openStateFile(options.state, {
       seed: options.seed,
-      pets: options.pets,
+      pets: lastSeededId,
       onLockLost: (error) => {
         io.stderr(`error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`)
         process.exit(1)
@@ -111,7 +121,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
   const sandbox: Sandbox = createSandbox({
     seed: options.seed,
-    pets: options.pets,
+    pets: givenPets ?? options.pets,
     maxPets: options.maxPets,
     banAfter: options.banAfter,
     banSeconds: options.banSeconds,
@@ -128,6 +138,8 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     requestLogSize: options.keepRequests,
     requestLog,
     ...(adminGate ? { adminGate } : {}),
+    prefer: options.prefer === true,
+    scenarios: { ...(customScenarios ? { custom: customScenarios } : {}), ...(options.scenario ? { keys: options.scenario } : {}) },
     faults: {
       ...(options.latency ? { latency: options.latency } : {}),
       ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
@@ -166,7 +178,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   })
   // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).
   const origin = server.url.replace(/\/v1$/, '')
-  if (!sandbox.readiness().ready) io.stdout(`Seeding ${options.pets} pets; ${origin}/readyz answers 503 until done`)
+  if (!sandbox.readiness().ready) io.stdout(`Seeding ${givenPets?.length ?? options.pets} pets; ${origin}/readyz answers 503 until done`)
   try {
     await sandbox.ready()
   } catch (error) {
@@ -182,7 +194,15 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   // One write, so whoever waits for "Listening on" has read these lines too.
   io.stdout(
     [
-      formatBanner({ url: server.url, version: io.version, options, keys: sandbox.keys, showKeys: keys === undefined, now: sandbox.clock.now() }),
+      formatBanner({
+        url: server.url,
+        version: io.version,
+        options,
+        petsFrom: givenPets && { file: options.petsFile!, count: givenPets.length },
+        keys: sandbox.keys,
+        showKeys: keys === undefined,
+        now: sandbox.clock.now(),
+      }),
       `Reference on ${origin}/reference`,
       ...(options.adminToken === undefined ? [] : [`Admin API and dashboard on ${origin}/__sandbox/ (Authorization: Bearer <admin token>)`]),
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),

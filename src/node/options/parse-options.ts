@@ -46,6 +46,22 @@ export function parseOrigin(value: string, previous: string[] | undefined): stri
   return [...(previous ?? []), value]
 }
 
+/**
+ * `--scenario <key>=<name>`, repeatable; one value may hold several, comma-separated (as its
+ * environment variable does): `sandbox-free-key=down,sandbox-pro-key=slow`.
+ */
+export function parseScenario(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  const next = { ...previous }
+  for (const pair of value.split(',')) {
+    const at = pair.lastIndexOf('=')
+    const key = pair.slice(0, at).trim()
+    const name = pair.slice(at + 1).trim()
+    if (at < 1 || key === '' || name === '') throw new InvalidArgumentError('expected <key>=<scenario>, e.g. sandbox-free-key=down.')
+    next[key] = name
+  }
+  return next
+}
+
 /** A base URL argument (`verify <baseUrl>`, `proxy --upstream`): http or https, no query; returned without a trailing slash. */
 export function parseBaseUrl(value: string): string {
   let url: URL

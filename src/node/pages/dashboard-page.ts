@@ -54,7 +54,7 @@ export function dashboardPage(): SafeHtml {
 </div>
 <section class="card" aria-labelledby="keys-title">
 <h2 id="keys-title">Keys</h2>
-<div class="table-scroll"><table id="keys-table"><thead><tr><th scope="col">key</th><th scope="col">plan</th><th scope="col">this minute</th><th scope="col">today</th><th scope="col">ban</th><th scope="col">actions</th></tr></thead><tbody></tbody></table></div>
+<div class="table-scroll"><table id="keys-table"><thead><tr><th scope="col">key</th><th scope="col">plan</th><th scope="col">this minute</th><th scope="col">today</th><th scope="col">scenario</th><th scope="col">ban</th><th scope="col">actions</th></tr></thead><tbody></tbody></table></div>
 <form id="add-key" class="row">
 <label for="new-key">New key</label><input id="new-key" name="key" required>
 <label for="new-plan">plan</label><select id="new-plan" name="plan"><option>free</option><option>pro</option><option>business</option><option>enterprise</option></select>
@@ -75,8 +75,17 @@ export function dashboardPage(): SafeHtml {
 <div class="row">
 <label for="filter-status">Status</label><select id="filter-status"><option value="">any</option><option value="2">2xx</option><option value="4">4xx</option><option value="429">429</option><option value="5">5xx</option><option value="0">dropped</option></select>
 <label for="filter-key">Key</label><select id="filter-key"><option value="">any</option></select>
+<button type="button" id="download-har" class="secondary">Download HAR</button>
 </div>
 <div class="table-scroll"><table id="log-table"><thead><tr><th scope="col">time</th><th scope="col">status</th><th scope="col" id="log-source" hidden>source</th><th scope="col">method</th><th scope="col">path</th><th scope="col">key</th><th scope="col">ms</th><th scope="col">fault</th></tr></thead><tbody></tbody></table></div>
+<section id="exchange" aria-labelledby="exchange-title" hidden>
+<h3 id="exchange-title">Exchange <span id="exchange-summary" class="muted"></span></h3>
+<div class="grid">
+<div><h4>Request</h4><pre id="exchange-request" tabindex="0"></pre></div>
+<div><h4>Response</h4><pre id="exchange-response" tabindex="0"></pre></div>
+</div>
+<div class="row"><button type="button" id="exchange-close" class="secondary">Close</button></div>
+</section>
 </section>
 </div>
 </main>`,

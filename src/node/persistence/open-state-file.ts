@@ -112,8 +112,8 @@ async function openLocked(path: string, seed: number, pets: number, release: () 
   let failure: string | undefined
   // A write that failed and could not be cut back leaves a partial line: nothing more is written.
   let torn = false
-  // Whether a probe of the disk is under way (see probe()).
-  let probing = false
+  // The probe of the disk under way, if any (see probe()).
+  let probing: Promise<void> | undefined
 
   let pending: Pending[] = []
   let flushing: Promise<void> | undefined
@@ -157,7 +157,7 @@ async function openLocked(path: string, seed: number, pets: number, release: () 
       // Still unwritable: the next readiness check tries again.
     } finally {
       await unlink(probePath).catch(() => undefined)
-      probing = false
+      probing = undefined
     }
   }
 
@@ -175,14 +175,12 @@ async function openLocked(path: string, seed: number, pets: number, release: () 
     notReady() {
       if (torn) return `the --state file could not be written (${failure}) nor cut back to its last whole line; restart the sandbox`
       if (failure === undefined) return undefined
-      if (!probing) {
-        probing = true
-        void probe()
-      }
+      probing ??= probe()
       return `the --state file cannot be written (${failure})`
     },
     async close() {
       await flushing
+      await probing
       await handle.close()
       await release()
     },

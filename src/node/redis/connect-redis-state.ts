@@ -2,13 +2,12 @@ import { Redis } from 'ioredis'
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { ResolvedFaults } from '../../core/faults/fault-config.js'
 import type { SharedState } from '../../core/state/shared-state.js'
-import { createRedisKeys } from './create-redis-keys.js'
+import { createRedisKeys, createRedisScenarios } from './create-redis-keys.js'
 import { createRedisPets } from './create-redis-pets.js'
 import { createRedisRequestLog } from './create-redis-request-log.js'
 import { createRedisRateLimits, type SharedNews } from './create-redis-rate-limits.js'
-import { redisKeys } from './redis-keys.js'
+import { DEFAULT_REDIS_PREFIX, redisKeys } from './redis-keys.js'
 import { redisScriptsClient } from './redis-scripts-client.js'
-import { DEFAULT_REDIS_PREFIX } from './default-redis-prefix.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 export { DEFAULT_REDIS_PREFIX }
@@ -91,6 +90,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
   let reseed: () => Promise<void> = () => Promise.resolve()
   const logs: Array<{ close(): void }> = []
   const apiKeys = await createRedisKeys({ client, meta: keys.meta })
+  const scenarios = await createRedisScenarios({ client, meta: keys.meta })
 
   return {
     where: shown,
@@ -125,6 +125,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
       },
     },
     keys: apiKeys,
+    scenarios,
     requestLog(capacity) {
       const log = createRedisRequestLog({ scripts, client, keys, capacity, generation: () => generation })
       logs.push(log)
@@ -133,6 +134,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
     notReady: () => (client.status === 'ready' ? undefined : `${where} is unreachable`),
     async close() {
       apiKeys.close()
+      scenarios.close()
       for (const log of logs) log.close()
       await client.quit().catch(() => client.disconnect())
     },

@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis'
 import type { KeyChanges, KeyStorage } from '../../core/auth/key-storage.js'
+import type { SharedScenarios } from '../../core/state/shared-state.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
-// How often a process looks for key changes another process made; a change is in force on every
+// How often a process looks for a change another process made; a change is in force on every
 // process within this time (docs/running-for-a-team.md#several-replicas-one-redis).
 const FOLLOW_MS = 1_000
 
@@ -18,34 +19,57 @@ export interface RedisKeysOptions {
  * each process reads them at start and looks for a newer version every second.
  */
 export async function createRedisKeys({ client, meta }: RedisKeysOptions): Promise<KeyStorage & { close(): void }> {
-  const empty: KeyChanges = { put: [], revoked: [] }
-  const read = async () => {
-    const [text, version] = await client.hmget(meta, 'keys', 'kv')
-    return { changes: text ? (JSON.parse(text) as KeyChanges) : empty, version: version ?? '0' }
+  const followed = await followMetaField<KeyChanges>(client, meta, 'keys', 'kv')
+  let taken = followed.version()
+  return {
+    restored: followed.value() ?? { put: [], revoked: [] },
+    async commit(next) {
+      await followed.set(next)
+      taken = followed.version()
+    },
+    news() {
+      if (followed.version() === taken) return undefined
+      taken = followed.version()
+      return followed.value()
+    },
+    close: followed.close,
   }
-  let { changes, version } = await read()
-  let taken = version
+}
+
+/** Each key's scenario in Redis, followed by every process as runtime keys are (docs/decisions.md#d29). */
+export async function createRedisScenarios({ client, meta }: RedisKeysOptions): Promise<SharedScenarios & { close(): void }> {
+  const followed = await followMetaField<Readonly<Record<string, string>>>(client, meta, 'scenarios', 'sv')
+  return { current: followed.value, set: followed.set, close: followed.close }
+}
+
+/**
+ * A JSON value in a field of the meta hash, with its version in another: set replaces it and bumps
+ * the version in one transaction; the value is read at start and again every second when the
+ * version moved. `value()` is a new object only when it changed.
+ */
+async function followMetaField<T>(client: Redis, meta: string, field: string, versionField: string) {
+  const read = async () => {
+    const [text, version] = await client.hmget(meta, field, versionField)
+    return { value: text ? (JSON.parse(text) as T) : undefined, version: version ?? '0' }
+  }
+  let { value, version } = await read()
   const timer = setInterval(() => {
     read()
       .then((latest) => {
-        if (latest.version !== version) ({ changes, version } = latest)
+        if (latest.version !== version) ({ value, version } = latest)
       })
-      // Redis away: the keys stay as they were until it answers again.
+      // Redis away: the value stays as it was until it answers again.
       .catch(() => undefined)
   }, FOLLOW_MS)
   timer.unref()
   return {
-    restored: changes,
-    async commit(next) {
-      const [[, bumped] = []] = (await client.multi().hincrby(meta, 'kv', 1).hset(meta, 'keys', JSON.stringify(next)).exec().catch(redisUnavailable)) ?? []
-      changes = next
+    value: (): T | undefined => value,
+    version: () => version,
+    async set(next: T): Promise<void> {
+      const [[, bumped] = []] =
+        (await client.multi().hincrby(meta, versionField, 1).hset(meta, field, JSON.stringify(next)).exec().catch(redisUnavailable)) ?? []
+      value = next
       version = String(bumped)
-      taken = version
-    },
-    news() {
-      if (version === taken) return undefined
-      taken = version
-      return changes
     },
     close: () => clearInterval(timer),
   }

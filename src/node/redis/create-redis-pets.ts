@@ -47,7 +47,7 @@ export function createRedisPets({ client, scripts, keys, where, seeding, maxPets
     let size = 0
     let id = 0
     for (const pet of seeding.draw()) {
-      id++
+      id = pet.id ?? id + 1
       batch.hset(keys.pets(gen), String(id), withId(id, pet))
       batch.zadd(keys.ids(gen), id, String(id))
       if (pet.status !== undefined) batch.zadd(keys.ids(gen, pet.status), id, String(id))

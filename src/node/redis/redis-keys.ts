@@ -1,3 +1,6 @@
+/** The prefix of a shared sandbox's Redis keys, so several sandboxes can share one Redis. */
+export const DEFAULT_REDIS_PREFIX = 'petstore-sandbox:'
+
 /** The names of a shared sandbox's keys, all under its prefix (`--redis-prefix`). */
 export function redisKeys(prefix: string) {
   return {

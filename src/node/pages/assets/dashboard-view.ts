@@ -48,10 +48,17 @@ export function logRow(entry: RequestLogEntry): HTMLElement {
     el('td', { class: `status-${String(entry.status)[0]}`, text: status }),
     ...(source === undefined ? [] : [el('td', { class: 'source', text: source })]),
     el('td', { text: entry.method }),
-    el('td', {}, el('code', { text: entry.path })),
+    // A request the sandbox answered opens its exchange (headers and bodies, masked).
+    el(
+      'td',
+      {},
+      entry.id === undefined
+        ? el('code', { text: entry.path })
+        : el('button', { type: 'button', class: 'link', 'data-exchange': entry.id, title: 'Show the exchange' }, el('code', { text: entry.path })),
+    ),
     el('td', { text: entry.key }),
     el('td', { text: String(entry.durationMs) }),
-    el('td', { text: entry.fault ?? '' }),
+    el('td', { text: [entry.fault, entry.scenario && `scenario=${entry.scenario}`].filter(Boolean).join(', ') }),
   )
 }
 
@@ -84,4 +91,24 @@ export function drawChart(canvas: HTMLCanvasElement, seconds: Array<{ ok: number
     }
   })
   canvas.setAttribute('aria-label', `Requests per second by status class, last 60 seconds; peak ${peak} per second`)
+}
+
+/** A HAR entry's request or response as text: the first line, the headers, a blank line, the body. */
+export function exchangeText(
+  first: string,
+  headers: ReadonlyArray<{ name: string; value: string }>,
+  body: { text?: string; comment?: string } | undefined,
+): string {
+  const lines = [first, ...headers.map(({ name, value }) => `${name}: ${value}`), '']
+  if (body?.text !== undefined) lines.push(prettyJson(body.text))
+  else if (body?.comment !== undefined) lines.push(`(${body.comment})`)
+  return lines.join('\n')
+}
+
+function prettyJson(text: string): string {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2)
+  } catch {
+    return text
+  }
 }

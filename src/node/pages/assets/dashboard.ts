@@ -3,7 +3,8 @@ import type { RequestLogEntry } from '../../../core/request-log/create-request-l
 // through the admin API, with the request log pushed as server-sent events.
 import type { StateSummary } from '../../../core/admin/admin-controls.js'
 import { AdminError, admin, readEvents, token } from './admin-client.js'
-import { el } from './dashboard-view.js'
+import type { Har } from '../../../core/request-log/to-har.js'
+import { el, exchangeText } from './dashboard-view.js'
 import { faultRow } from './fault-row.js'
 import { keyRow } from './key-row.js'
 import { type ProxyState, renderProxyPanel } from './render-proxy-panel.js'
@@ -38,7 +39,7 @@ function renderKeys(): void {
   if (state === undefined) return
   // A row being edited is left alone until the edit is done.
   if (keysBody.contains(document.activeElement) && document.activeElement?.tagName !== 'BUTTON') return
-  const context = { nowMs: Date.parse(state.now), revealed, act, rerender: renderKeys }
+  const context = { nowMs: Date.parse(state.now), scenarios: state.scenarios, revealed, act, rerender: renderKeys }
   keysBody.replaceChildren(...state.keys.map((entry) => keyRow(entry, context)))
   const chosen = keyFilter.value
   keyFilter.replaceChildren(
@@ -147,6 +148,42 @@ $('add-key').addEventListener('submit', (event) => {
     formElement.reset()
   })
 })
+// One exchange of the list, as the HAR has it: masked headers and bodies of request and response.
+$('log-table').addEventListener('click', (event) => {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-exchange]')
+  if (button === null) return
+  void (async () => {
+    try {
+      const har = await admin<Har>(`/requests.har?id=${encodeURIComponent(button.dataset.exchange ?? '')}`)
+      const entry = har.log.entries[0]
+      if (entry === undefined) return
+      const { request, response } = entry
+      $('exchange-summary').textContent =
+        `${request.method} ${request.url} → ${response.status}, key ${entry._key}${entry._scenario ? `, scenario ${entry._scenario}` : ''}`
+      $('exchange-request').textContent = exchangeText(`${request.method} ${request.url}`, request.headers, request.postData)
+      $('exchange-response').textContent = exchangeText(`${response.status} ${response.statusText}`, response.headers, response.content)
+      $('exchange').hidden = false
+      $('exchange').scrollIntoView({ block: 'nearest' })
+    } catch (error) {
+      $('message').textContent = error instanceof Error ? error.message : String(error)
+    }
+  })()
+})
+$('exchange-close').addEventListener('click', () => {
+  $('exchange').hidden = true
+})
+// The whole kept log as a file, for a browser's network panel or Playwright's routeFromHAR.
+$('download-har').addEventListener('click', () =>
+  act('HAR downloaded', async () => {
+    const har = await admin<Har>('/requests.har')
+    const link = el('a', {
+      href: URL.createObjectURL(new Blob([JSON.stringify(har, null, 2)], { type: 'application/json' })),
+      download: 'petstore-sandbox.har',
+    })
+    link.click()
+    setTimeout(() => URL.revokeObjectURL(link.getAttribute('href') ?? ''), 10_000)
+  }),
+)
 $('faults-off').addEventListener('click', () => act('all faults off', () => admin('/faults', { method: 'PUT', json: {} })))
 
 setInterval(() => {

@@ -5,6 +5,8 @@ import { el, meter, until } from './dashboard-view.js'
 export interface KeyRowContext {
   /** The sandbox clock, epoch ms, for the time to each reset. */
   nowMs: number
+  /** The scenarios a key can be put in (D29). */
+  scenarios: ReadonlyArray<{ name: string; description: string }>
   /** Keys the user chose to see whole; the others show masked. */
   revealed: Set<string>
   /** Runs an admin call, then says `what` and refreshes the board. */
@@ -13,7 +15,7 @@ export interface KeyRowContext {
 }
 
 /** One key of the dashboard: masked name and reveal, plan, usage bars, ban, and its actions. */
-export function keyRow(entry: KeySummary, { nowMs, revealed, act, rerender }: KeyRowContext): HTMLElement {
+export function keyRow(entry: KeySummary, { nowMs, scenarios, revealed, act, rerender }: KeyRowContext): HTMLElement {
   const path = `/keys/${encodeURIComponent(entry.key)}`
   const shown = revealed.has(entry.key)
   const reveal = el('button', {
@@ -36,6 +38,16 @@ export function keyRow(entry: KeySummary, { nowMs, revealed, act, rerender }: Ke
     const limits = plan.value === 'enterprise' ? { perMinute: entry.perMinute, perDay: entry.perDay } : {}
     void act(`${entry.masked} is now on ${plan.value}`, () => admin(`${path}/plan`, { method: 'PUT', json: { plan: plan.value, ...limits } }))
   })
+  // Picking a scenario applies it at once: it changes what this key sees, and nothing else.
+  const scenario = el('select', { 'aria-label': `Scenario of ${entry.masked}` }) as HTMLSelectElement
+  scenario.append(el('option', { value: '', text: 'none' }))
+  for (const known of scenarios) scenario.append(el('option', { value: known.name, text: known.name, title: known.description }))
+  scenario.value = entry.scenario ?? ''
+  scenario.addEventListener('change', () =>
+    act(scenario.value === '' ? `${entry.masked}: no scenario` : `${entry.masked}: scenario ${scenario.value}`, () =>
+      admin(`${path}/scenario`, scenario.value === '' ? { method: 'DELETE' } : { method: 'PUT', json: { name: scenario.value } }),
+    ),
+  )
   const remaining = el('input', {
     type: 'number',
     min: '0',
@@ -70,6 +82,7 @@ export function keyRow(entry: KeySummary, { nowMs, revealed, act, rerender }: Ke
       meter('day', `Used today by ${entry.masked}`, day.used, day.limit),
       el('span', { class: 'muted', text: ` resets ${until(day.reset, nowMs)}` }),
     ),
+    el('td', { 'data-caption': 'scenario' }, scenario),
     el('td', { class: 'ban', 'data-caption': 'ban', text: banned && bannedUntil ? `until ${new Date(bannedUntil).toISOString().slice(11, 19)}` : '—' }),
     el('td', {}, el('span', { class: 'row' }, remaining, setRemaining, ban, revoke)),
   )

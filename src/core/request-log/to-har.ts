@@ -1,0 +1,169 @@
+import { maskKey, maskSecret } from '../auth/mask-key.js'
+import { redactKeys } from '../auth/redact-keys.js'
+import type { KeptExchange, LoggedHeader } from './create-request-log.js'
+
+/** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as much of it as the sandbox writes. */
+export interface Har {
+  log: {
+    version: '1.2'
+    creator: { name: string; version: string }
+    entries: HarEntry[]
+  }
+}
+
+export interface HarEntry {
+  startedDateTime: string
+  time: number
+  request: {
+    method: string
+    url: string
+    httpVersion: string
+    cookies: []
+    headers: HarHeader[]
+    queryString: HarHeader[]
+    postData?: { mimeType: string; text: string }
+    headersSize: -1
+    bodySize: number
+  }
+  response: {
+    status: number
+    statusText: string
+    httpVersion: string
+    cookies: []
+    headers: HarHeader[]
+    content: { size: number; mimeType: string; text?: string; comment?: string }
+    redirectURL: ''
+    headersSize: -1
+    bodySize: number
+  }
+  cache: Record<string, never>
+  timings: { send: number; wait: number; receive: number }
+  /** The request log's id of the exchange, the masked key, and the scenario or fault that shaped it. */
+  _id?: string
+  _key: string
+  _scenario?: string
+  _fault?: string
+  comment?: string
+}
+
+interface HarHeader {
+  name: string
+  value: string
+}
+
+export interface HarOptions {
+  /** The keys in force: each is masked wherever it appears, as the request log masks it. */
+  keys: readonly string[]
+  /** The admin token, masked wherever it appears, without even a prefix. */
+  adminToken?: string | undefined
+  /** The creator's version: the served contract's. */
+  version: string
+  /** Request headers that are the sandbox's own, not the client's (the transport's note of its address): left out. */
+  internalHeaders?: readonly string[]
+  /** The origin of an entry whose bodies are no longer kept (they carry the origin it was sent to). */
+  origin?: string | undefined
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  408: 'Request Timeout',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+  507: 'Insufficient Storage',
+}
+
+/**
+ * The request log's entries as a HAR 1.2 document, for a browser's network panel or Playwright's
+ * `routeFromHAR`, from the one record of the log (`RequestLogEntry`, masked when read) and the
+ * bodies it keeps for the last exchanges. Masked as the log is: the Authorization header shows the
+ * masked key, and every configured key and the admin token are masked wherever else they appear
+ * (URL, headers, bodies). Dropped connections have no answer to replay and are left out; so are
+ * bodies over the log's limit, whose size a comment gives.
+ *
+ * @example
+ * const har = toHar(requestLog.exchanges(), { keys, version: '1.0.0' })
+ */
+export function toHar(exchanges: readonly KeptExchange[], { keys, adminToken, version, internalHeaders = [], origin = 'http://localhost' }: HarOptions): Har {
+  // The entry shows a Bearer credential's first characters; the admin token's never (D31).
+  const hidden = adminToken === undefined ? undefined : { prefixed: maskKey(adminToken), fingerprint: maskSecret(adminToken) }
+  const mask = (text: string) => {
+    let masked = redactKeys(text, keys)
+    if (adminToken !== undefined && masked.includes(adminToken)) masked = masked.replaceAll(adminToken, maskSecret(adminToken))
+    return hidden !== undefined && masked.includes(hidden.prefixed) ? masked.replaceAll(hidden.prefixed, hidden.fingerprint) : masked
+  }
+  const internal = new Set(internalHeaders.map((name) => name.toLowerCase()))
+  const entries: HarEntry[] = []
+  for (const { entry, bodies } of exchanges) {
+    if (entry.status === 0) continue
+    const url = `${bodies?.origin ?? origin}${mask(entry.path)}`
+    const query = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
+    const requestHeaders = harHeaders(entry.requestHeaders, mask).filter((header) => !internal.has(header.name.toLowerCase()))
+    const responseHeaders = harHeaders(entry.responseHeaders, mask)
+    const requestText = bodies?.requestBody === undefined ? undefined : mask(bodies.requestBody)
+    const responseText = bodies?.responseBody === undefined || entry.method === 'HEAD' ? undefined : mask(bodies.responseBody)
+    const omitted = bodies?.omitted
+    const mimeType = headerOf(responseHeaders, 'content-type') ?? (responseText === undefined ? 'x-unknown' : 'application/json; charset=utf-8')
+    // A length that no longer matches a masked body would make a replay cut it short.
+    const replayable = responseText !== undefined ? responseHeaders.filter((header) => header.name.toLowerCase() !== 'content-length') : responseHeaders
+    const responseSize = omitted?.response ?? (responseText === undefined ? 0 : new TextEncoder().encode(responseText).byteLength)
+    entries.push({
+      startedDateTime: entry.time,
+      time: entry.durationMs,
+      request: {
+        method: entry.method,
+        url,
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: requestHeaders,
+        queryString: query,
+        ...(requestText === undefined ? {} : { postData: { mimeType: headerOf(requestHeaders, 'content-type') ?? 'application/json', text: requestText } }),
+        headersSize: -1,
+        bodySize: omitted?.request ?? (requestText === undefined ? 0 : new TextEncoder().encode(requestText).byteLength),
+      },
+      response: {
+        status: entry.status,
+        statusText: STATUS_TEXT[entry.status] ?? '',
+        httpVersion: 'HTTP/1.1',
+        cookies: [],
+        headers: replayable,
+        content: {
+          size: responseSize,
+          mimeType,
+          ...(responseText === undefined ? {} : { text: responseText }),
+          ...(omitted?.response === undefined ? {} : { comment: `body of ${omitted.response} characters left out (over the request log's limit)` }),
+        },
+        redirectURL: '',
+        headersSize: -1,
+        bodySize: responseSize,
+      },
+      cache: {},
+      timings: { send: 0, wait: entry.durationMs, receive: 0 },
+      ...(entry.id === undefined ? {} : { _id: entry.id }),
+      _key: mask(entry.key),
+      ...(entry.scenario === undefined ? {} : { _scenario: entry.scenario }),
+      ...(entry.fault === undefined ? {} : { _fault: entry.fault }),
+      ...(bodies === undefined ? { comment: 'bodies no longer kept (older than the last exchanges kept), or none to keep' } : {}),
+    })
+  }
+  return { log: { version: '1.2', creator: { name: 'petstore-sandbox, Animal Store API', version }, entries } }
+}
+
+/** The logged headers (the credentials already masked by the log), with the admin token masked too. */
+function harHeaders(headers: readonly LoggedHeader[] | undefined, mask: (text: string) => string): HarHeader[] {
+  return (headers ?? []).map(({ name, value }) => ({ name, value: mask(value) }))
+}
+
+function headerOf(headers: readonly HarHeader[], name: string): string | undefined {
+  return headers.find((header) => header.name.toLowerCase() === name)?.value
+}

@@ -1,0 +1,148 @@
+import { ConfigError } from '../errors/config-error.js'
+import { HttpError } from '../errors/http-error.js'
+import type { Deprecation } from '../http/create-deprecations.js'
+import { createRandom, seedFor } from '../faults/create-random.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
+import type { SharedScenarios } from '../state/shared-state.js'
+import { forcedError } from './forced-status.js'
+import type { ResolvedScenario, ScenarioName } from './scenario-config.js'
+
+/** Marks every answer a key's scenario shaped, with the scenario's name, so nobody mistakes it for a bug. */
+export const SCENARIO_HEADER = 'x-sandbox-scenario'
+
+export interface ScenariosOptions {
+  known: ReadonlyMap<string, ResolvedScenario>
+  /** The scenarios given at start (`--scenario`, `createSandbox({ scenarios: { keys } })`): what a reset restores. */
+  initial: Readonly<Record<string, string>>
+  /** Seed of the draws (`flaky`, error rates, latency ranges). */
+  seed: number
+  /** Waits out a scenario's latency: the sandbox's injectable delay, never the sandbox clock. */
+  sleep: (ms: number) => Promise<void>
+  /** Whether `key` is a key of the sandbox right now. */
+  isKey: (key: string) => boolean
+  /** Scenarios every process of a shared sandbox follows (Redis); default this process's memory. */
+  shared?: SharedScenarios | undefined
+}
+
+/** What a key's scenario left for the pipeline to do after its own step: `empty` answers reads with nothing. */
+export interface Shaped {
+  empty: boolean
+}
+
+/**
+ * Each key's scenario (D29), and the pipeline step that applies it to one request: the latency
+ * first, then a forced status or a drawn error (as an Error body, with the headers admission set),
+ * or `empty` for the operation to honour. Draws come from a PRNG per key and operation seeded
+ * from the sandbox's seed, three per request whatever the scenario, so a run repeats.
+ */
+export function createScenarios({ known, initial, seed, sleep, isKey, shared }: ScenariosOptions) {
+  let local: Record<string, string> = { ...initial }
+  let streams = new Map<string, () => number>()
+  let followed: Readonly<Record<string, string>> | undefined
+  const assigned = (): Readonly<Record<string, string>> => {
+    if (shared === undefined) return local
+    const current = shared.current() ?? initial
+    // Another process changed them: the draws start over, as they do here on a change.
+    if (current !== followed) {
+      followed = current
+      streams = new Map()
+    }
+    return current
+  }
+  const store = (next: Record<string, string>): MaybePromise<void> => {
+    streams = new Map()
+    if (shared === undefined) {
+      local = next
+      return
+    }
+    return shared.set(next)
+  }
+  const stream = (key: string, operationId: string) => {
+    const name = `${key}\n${operationId}`
+    let random = streams.get(name)
+    if (random === undefined) {
+      random = createRandom(seedFor(seed, name))
+      streams.set(name, random)
+    }
+    return random
+  }
+  const behaviour = (key: string, operationId: string) => {
+    const name = assigned()[key]
+    return name === undefined ? undefined : { name, ...known.get(name)?.operations[operationId] }
+  }
+
+  return {
+    /** The scenarios a key can be put in, built-in first, with what each does. */
+    list: () => [...known.values()].map(({ name, description }) => ({ name, description })),
+    /** `key`'s scenario, or undefined. */
+    of: (key: string): string | undefined => assigned()[key],
+    /** Every key's scenario. */
+    all: assigned,
+    /** Puts `key` in scenario `name`; a name or key the sandbox does not know throws ConfigError. */
+    set(key: string, name: ScenarioName): MaybePromise<void> {
+      if (!known.has(name)) throw new ConfigError(`unknown scenario ${JSON.stringify(name)}; known: ${[...known.keys()].join(', ')}`)
+      if (!isKey(key)) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+      return store({ ...assigned(), [key]: name })
+    },
+    /** Takes `key` out of its scenario. */
+    clear(key: string): MaybePromise<void> {
+      if (!isKey(key)) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+      const { [key]: _, ...rest } = assigned()
+      return store(rest)
+    },
+    /** Back to the scenarios given at start (on `reset()`); the draws start over. */
+    reset: () => store({ ...initial }),
+    /** Whether `key`'s scenario answers this operation with the 429 of a spent window, which must not spend the real quota. */
+    sparesQuota: (key: string, operationId: string): boolean => behaviour(key, operationId)?.status === 429,
+    /**
+     * Applies `key`'s scenario to one request for `operationId`, or does nothing (undefined, at
+     * once) when the key has none. Throws the forced or drawn Error.
+     */
+    shape(key: string, operationId: string, headers: Headers, now: () => number, deprecation: Deprecation | undefined): Promise<Shaped> | undefined {
+      const applied = behaviour(key, operationId)
+      if (applied === undefined) return undefined
+      const { name, latency = { min: 0, max: 0 }, errorRate = 0, kinds = ['500'], status, empty = false } = applied
+      headers.set(SCENARIO_HEADER, name)
+      const random = stream(key, operationId)
+      const latencyDraw = random()
+      const failureDraw = random()
+      const kindDraw = random()
+      const ms = latency.min + Math.floor(latencyDraw * (latency.max - latency.min + 1))
+      const why = `scenario ${name} of this key`
+      const decide = (): Shaped => {
+        if (status !== undefined && status >= 400) throw forcedError(status, why, headers, now(), deprecation)
+        if (failureDraw < errorRate) {
+          const drawn = Number(kinds[Math.floor(kindDraw * kinds.length)] ?? 500)
+          throw forcedError(drawn, why, headers, now(), deprecation)
+        }
+        return { empty }
+      }
+      return ms > 0 ? sleep(ms).then(decide) : Promise.resolve().then(decide)
+    },
+  }
+}
+
+export type Scenarios = ReturnType<typeof createScenarios>
+
+/** What `empty` answers a read that is not a listing: the 404 of a pet that does not exist. */
+export function emptyRead(params: Record<string, string>): HttpError {
+  return new HttpError(404, 'not_found', `pet ${Object.values(params)[0] ?? ''} does not exist (scenario empty of this key)`)
+}
+
+/**
+ * Each key's scenario, in-process (`sandbox.scenarios`): what `PUT` and `DELETE
+ * /__sandbox/keys/{key}/scenario` do over HTTP. A name or key the sandbox does not know throws
+ * `ConfigError`. On shared state, a change holds on every process (within a second).
+ *
+ * @example
+ * sandbox.scenarios.set('sandbox-free-key', 'down')   // that key gets 503s; the others are untouched
+ * sandbox.scenarios.clear('sandbox-free-key')
+ */
+export interface SandboxScenarios {
+  set(key: string, name: ScenarioName): Promise<void>
+  clear(key: string): Promise<void>
+  /** The key's scenario, or undefined. */
+  get(key: string): string | undefined
+  /** The scenarios a key can be put in, built-in first, with what each does. */
+  list(): Array<{ name: string; description: string }>
+}

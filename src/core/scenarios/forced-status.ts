@@ -1,0 +1,128 @@
+import type { OpenApiDocument } from '../contract/openapi-document-type.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { HttpError } from '../errors/http-error.js'
+import type { Deprecation } from '../http/create-deprecations.js'
+
+/** The statuses an operation may be made to answer: those its contract lists, and any error its `default` covers. */
+export interface ForcibleStatuses {
+  /** The listed statuses, ascending (`200`, `400`, `401`, `429`, ...). */
+  listed: readonly number[]
+  /** Whether a `default` response covers every other 4xx and 5xx. */
+  errorsByDefault: boolean
+}
+
+/**
+ * Per operationId, the statuses a scenario or `Prefer: code=` may force (D29): one the operation's
+ * contract lists, or a 4xx/5xx its `default` response covers.
+ *
+ * @example
+ * forcibleStatuses(openapiDocument).get('createPet')   // { listed: [201, 400, 401, 413, 415, 429, 507], errorsByDefault: true }
+ */
+export function forcibleStatuses(document: OpenApiDocument): Map<string, ForcibleStatuses> {
+  const byId = new Map<string, ForcibleStatuses>()
+  for (const item of Object.values(document.paths)) {
+    for (const raw of Object.values(item)) {
+      const operation = raw as { operationId?: string; responses?: Record<string, unknown> }
+      if (operation.operationId === undefined || operation.responses === undefined) continue
+      const codes = Object.keys(operation.responses)
+      byId.set(operation.operationId, {
+        listed: codes.filter((code) => /^\d{3}$/.test(code)).map(Number),
+        errorsByDefault: codes.includes('default'),
+      })
+    }
+  }
+  return byId
+}
+
+/** Whether `status` may be forced on an operation, and if not, the words that say which may. */
+export function checkForcible(status: number, forcible: ForcibleStatuses | undefined): string | undefined {
+  if (forcible === undefined) return 'this request has no operation of the contract'
+  if (forcible.listed.includes(status) || (forcible.errorsByDefault && status >= 400 && status <= 599)) return undefined
+  const successes = forcible.listed.filter((code) => code < 400)
+  return `${successes.join(', ')}${forcible.errorsByDefault ? ' or any 400 to 599' : `, ${forcible.listed.filter((code) => code >= 400).join(', ')}`}`
+}
+
+// One code per status the sandbox has a condition for (D2); other statuses get `forced_status`.
+const CODES: Readonly<Record<number, ErrorCode>> = {
+  400: ErrorCode.invalidRequest,
+  401: ErrorCode.unauthorized,
+  404: ErrorCode.notFound,
+  405: ErrorCode.methodNotAllowed,
+  408: ErrorCode.requestTimeout,
+  410: ErrorCode.gone,
+  413: ErrorCode.payloadTooLarge,
+  415: ErrorCode.unsupportedMediaType,
+  417: ErrorCode.expectationFailed,
+  429: ErrorCode.rateLimited,
+  431: ErrorCode.headersTooLarge,
+  500: ErrorCode.internalError,
+  501: ErrorCode.notImplemented,
+  503: ErrorCode.serviceUnavailable,
+  507: ErrorCode.storageFull,
+}
+
+/** How long a forced 503 asks clients to wait, in seconds. */
+const UNAVAILABLE_RETRY_AFTER = 30
+
+/**
+ * The Error a forced error status answers with, as the sandbox's own refusal of that status
+ * looks: a 429 as a spent window gives it (`X-RateLimit-Remaining: 0` and `Retry-After` until the
+ * window the headers name ends), a 503 with `Retry-After`, a 401 with `WWW-Authenticate`, a 410 of a
+ * deprecated operation naming its successor. `why` says what forced it, so nobody takes it for a bug.
+ */
+export function forcedError(status: number, why: string, headers: Headers, nowMs: number, deprecation?: Deprecation): HttpError {
+  const code = CODES[status] ?? ErrorCode.forcedStatus
+  switch (status) {
+    case 429: {
+      const reset = Number(headers.get('x-ratelimit-reset') ?? Math.ceil(nowMs / 60_000) * 60)
+      const retryAfter = Math.max(1, reset - Math.floor(nowMs / 1000))
+      headers.set('x-ratelimit-remaining', '0')
+      return new HttpError(429, code, `Rate limit of ${headers.get('x-ratelimit-limit')} requests exceeded; retry in ${retryAfter} s (${why})`, {
+        'retry-after': String(retryAfter),
+      })
+    }
+    case 503:
+      return new HttpError(503, code, `The service is unavailable (${why})`, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER) })
+    case 401:
+      return new HttpError(401, code, `The API key is not valid (${why})`, { 'www-authenticate': 'Bearer error="invalid_token"' })
+    case 410:
+      return new HttpError(
+        410,
+        code,
+        deprecation === undefined
+          ? `This operation is gone (${why})`
+          : `This operation was removed on ${new Date(deprecation.sunset).toUTCString()}; use ${deprecation.successor} instead (${why})`,
+      )
+    default:
+      return new HttpError(status, code, `${status} ${code.replaceAll('_', ' ')} (${why})`)
+  }
+}
+
+/**
+ * The status a request asks for with `Prefer: code=<status>` (Prism's convention, D30), checked
+ * against what its operation may answer; undefined when it asks for none. A code the operation
+ * may not answer is a 400 naming the ones it may.
+ *
+ * @example
+ * preferredStatus('code=503', forcible.get('listPets'))   // 503
+ * preferredStatus('code=201', forcible.get('listPets'))   // throws 400: listPets may answer 200 or any 400 to 599
+ */
+export function preferredStatus(prefer: string | null, operationId: string, forcible: ForcibleStatuses | undefined): number | undefined {
+  if (prefer === null) return undefined
+  // RFC 7240: preferences separated by commas, each `name[=value]` with `;`-parameters.
+  for (const preference of prefer.split(',')) {
+    const [name = '', ...value] = (preference.split(';')[0] ?? '').split('=')
+    if (name.trim().toLowerCase() !== 'code') continue
+    const asked = value
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+    const status = /^\d{3}$/.test(asked) ? Number(asked) : Number.NaN
+    const allowed = status >= 100 && status <= 599 ? checkForcible(status, forcible) : checkForcible(0, forcible)
+    if (allowed !== undefined) {
+      throw new HttpError(400, ErrorCode.invalidRequest, `Prefer: code=${asked.slice(0, 20)} is not an answer of ${operationId}; it may answer ${allowed}`)
+    }
+    return status
+  }
+  return undefined
+}

@@ -1,0 +1,112 @@
+import { checkInput } from '../contract/check-input.js'
+import { ConfigError } from '../errors/config-error.js'
+import type { LatencyRange } from '../faults/fault-config.js'
+import { checkForcible, type ForcibleStatuses } from './forced-status.js'
+
+/**
+ * The scenarios every sandbox knows (D29).
+ *
+ * @example
+ * sandbox.scenarios.set('sandbox-free-key', BUILT_IN_SCENARIOS[3])   // 'down'
+ */
+export const BUILT_IN_SCENARIOS = ['empty', 'slow', 'flaky', 'down', 'sunset', 'rate-limited'] as const
+export type BuiltInScenario = (typeof BUILT_IN_SCENARIOS)[number]
+/** A scenario's name: a built-in one, or one defined in `scenarios.custom` (the CLI's `--scenarios` file). */
+export type ScenarioName = BuiltInScenario | (string & {})
+
+/** What a scenario does to one operation's answers; a field left out does nothing. */
+export interface ScenarioBehaviour {
+  /** Whole answers arrive this late: ms, or a range drawn from. */
+  latency?: number | LatencyRange
+  /** Share of answers, 0 to 1, that are a drawn error. */
+  errorRate?: number
+  /** The drawn errors, chosen among uniformly. Default `['500', '503']`. */
+  kinds?: ReadonlyArray<'500' | '503'>
+  /** Every answer has this status: one the operation's contract lists, or any 4xx/5xx (an Error body). */
+  status?: number
+}
+
+/**
+ * A custom scenario: a behaviour for every operation, with `operations` overriding it by operationId.
+ *
+ * @example
+ * const flakyCreates: ScenarioDefinition = { description: 'creates fail half the time', operations: { createPet: { errorRate: 0.5, kinds: ['503'] } } }
+ */
+export interface ScenarioDefinition extends ScenarioBehaviour {
+  description?: string
+  operations?: Readonly<Record<string, ScenarioBehaviour>>
+}
+
+/** A scenario's behaviour for one operation, resolved. */
+export interface ResolvedBehaviour {
+  latency: LatencyRange
+  errorRate: number
+  kinds: Array<'500' | '503'>
+  status?: number
+  /** `empty`: listings answer `[]`, reads 404. */
+  empty?: boolean
+}
+
+export interface ResolvedScenario {
+  name: string
+  description: string
+  /** By operationId. */
+  operations: Record<string, ResolvedBehaviour>
+}
+
+const NONE: ResolvedBehaviour = { latency: { min: 0, max: 0 }, errorRate: 0, kinds: ['500', '503'] }
+
+const BUILT_IN: Record<BuiltInScenario, { description: string; every?: Partial<ResolvedBehaviour>; operations?: Record<string, Partial<ResolvedBehaviour>> }> =
+  {
+    empty: { description: 'listPets answers [], getPet 404; creates still work', every: { empty: true } },
+    slow: { description: 'every answer arrives 1 to 3 s late, whole', every: { latency: { min: 1000, max: 3000 } } },
+    flaky: { description: 'about one answer in three is a 500 or 503, drawn reproducibly', every: { errorRate: 1 / 3 } },
+    down: { description: 'every answer is a 503 with Retry-After', every: { status: 503 } },
+    sunset: { description: 'getPet answers 410, as after the sunset', operations: { getPet: { status: 410 } } },
+    'rate-limited': { description: 'every answer is the 429 of a spent window; the real quota is not touched', every: { status: 429 } },
+  }
+
+/**
+ * The scenarios a sandbox knows: the built-in ones, then the custom ones, checked against the
+ * admin document's `ScenariosFile` schema (Ajv) and against the contract (a forced status must be
+ * one the operation may answer). A bad one throws a ConfigError naming `source` and the field.
+ */
+export function resolveScenarios(custom: unknown, forcible: ReadonlyMap<string, ForcibleStatuses>, source = 'scenarios'): Map<string, ResolvedScenario> {
+  const operationIds = [...forcible.keys()]
+  const known = new Map<string, ResolvedScenario>()
+  for (const [name, { description, every = {}, operations = {} }] of Object.entries(BUILT_IN)) {
+    known.set(name, {
+      name,
+      description,
+      operations: Object.fromEntries(operationIds.map((id) => [id, { ...NONE, ...every, ...operations[id] }])),
+    })
+  }
+  if (custom === undefined) return known
+  try {
+    checkInput('ScenariosFile', { scenarios: custom })
+  } catch (error) {
+    throw error instanceof ConfigError ? new ConfigError(`${source}: ${error.message}`) : error
+  }
+  for (const [name, definition] of Object.entries(custom as Record<string, ScenarioDefinition>)) {
+    if (known.has(name)) throw new ConfigError(`${source}: scenarios.${name}: a built-in scenario has this name; choose another`)
+    const { description = 'a custom scenario', operations = {}, ...every } = definition
+    const resolved: Record<string, ResolvedBehaviour> = {}
+    for (const id of operationIds) {
+      const behaviour = { ...every, ...operations[id] }
+      if (behaviour.status !== undefined) {
+        const allowed = checkForcible(behaviour.status, forcible.get(id))
+        if (allowed !== undefined) throw new ConfigError(`${source}: scenarios.${name}: ${id} cannot answer ${behaviour.status}; it may answer ${allowed}`)
+      }
+      const latency = typeof behaviour.latency === 'number' ? { min: behaviour.latency, max: behaviour.latency } : behaviour.latency
+      if (latency !== undefined && latency.min > latency.max) throw new ConfigError(`${source}: scenarios.${name}: latency min must not be above max`)
+      resolved[id] = {
+        latency: latency ?? NONE.latency,
+        errorRate: behaviour.errorRate ?? 0,
+        kinds: [...(behaviour.kinds ?? NONE.kinds)],
+        ...(behaviour.status === undefined ? {} : { status: behaviour.status }),
+      }
+    }
+    known.set(name, { name, description, operations: resolved })
+  }
+  return known
+}

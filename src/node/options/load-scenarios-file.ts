@@ -1,0 +1,31 @@
+import { readFile } from 'node:fs/promises'
+import { openapiDocument } from '../../core/contract/openapi-document.js'
+import { ConfigError } from '../../core/errors/config-error.js'
+import { forcibleStatuses } from '../../core/scenarios/forced-status.js'
+import { resolveScenarios, type ScenarioDefinition } from '../../core/scenarios/scenario-config.js'
+
+/**
+ * Reads a scenarios file (`--scenarios`): `{ "scenarios": { "<name>": { "latency"?, "errorRate"?,
+ * "kinds"?, "status"?, "operations"?: { "<operationId>": { ... } } } } }`, checked against the
+ * admin document's `ScenariosFile` schema and the contract. Any problem is a ConfigError naming the
+ * file and the field.
+ */
+export async function loadScenariosFile(path: string): Promise<Record<string, ScenarioDefinition>> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`cannot read scenarios file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new ConfigError(`scenarios file ${path} is not valid JSON: ${(error as Error).message}`)
+  }
+  const fields = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : []
+  if (fields.length !== 1 || fields[0] !== 'scenarios') throw new ConfigError(`scenarios file ${path} must be an object with one field, "scenarios"`)
+  const custom = (json as { scenarios: unknown }).scenarios
+  resolveScenarios(custom, forcibleStatuses(openapiDocument), path)
+  return custom as Record<string, ScenarioDefinition>
+}

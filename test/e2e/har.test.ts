@@ -1,0 +1,86 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { createAdminContractChecker } from '../support/admin-contract.js'
+import { useCliSandbox } from '../support/use-cli-sandbox.js'
+
+const TOKEN = 'admin-token-for-har-tests'
+const TEAM = 'team-alpha-secret-key-0001'
+const OTHER = 'team-beta-secret-key-0002'
+const dir = await mkdtemp(join(tmpdir(), 'petstore-har-'))
+const keysFile = join(dir, 'keys.json')
+await writeFile(
+  keysFile,
+  JSON.stringify({
+    keys: [
+      { key: TEAM, plan: 'pro' },
+      { key: OTHER, plan: 'free' },
+    ],
+  }),
+)
+const { call, url } = useCliSandbox(['--admin-token', TOKEN, '--keys', keysFile, '--pets', '3', '--scenario', `${OTHER}=down`])
+const adminContract = createAdminContractChecker()
+
+async function admin(path: string): Promise<Response> {
+  const target = `${url().replace(/\/v1$/, '')}/__sandbox${path}`
+  const response = await fetch(target, { headers: { authorization: `Bearer ${TOKEN}` } })
+  adminContract.check('GET', target, response)
+  return response
+}
+
+it('serves the exchanges as HAR 1.2, headers and bodies included, with no key or admin token in full anywhere', async () => {
+  const listed = await call('/pets?limit=2', { key: TEAM })
+  const listedBody = await listed.text()
+  const created = await call('/pets', {
+    key: TEAM,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-trace': `copied ${OTHER}` },
+    body: JSON.stringify({ name: `named after ${TEAM}`, categoryId: 2 }),
+  })
+  expect(created.status).toBe(201)
+  expect((await call(`/pets?limit=1&api_key=${TEAM}`, { key: TEAM })).status).toBe(200)
+  expect((await call('/pets/1', { key: OTHER })).status).toBe(503)
+  expect((await call('/pets', { key: TOKEN })).status).toBe(401)
+
+  const response = await admin('/requests.har')
+  expect(response.status).toBe(200)
+  const text = await response.text()
+  for (const secret of [TEAM, OTHER, TOKEN]) expect(text).not.toContain(secret)
+  const har = JSON.parse(text)
+  expect(har.log.version).toBe('1.2')
+  expect(har.log.creator.name).toContain('petstore-sandbox')
+  const entries = har.log.entries
+  expect(entries).toHaveLength(5)
+
+  const [list, create, withQuery, down, wrong] = entries
+  expect(list.request).toMatchObject({ method: 'GET', url: `${url()}/pets?limit=2`, httpVersion: 'HTTP/1.1', queryString: [{ name: 'limit', value: '2' }] })
+  const authorization = list.request.headers.find((header: { name: string }) => header.name === 'authorization')
+  expect(authorization.value).toMatch(/^Bearer team…#[0-9a-f]{4}$/)
+  expect(list.response.status).toBe(200)
+  expect(list.response.content.text).toBe(listedBody)
+  expect(list.response.content.mimeType).toBe('application/json; charset=utf-8')
+  expect(list.response.headers.map((header: { name: string }) => header.name)).toEqual(
+    expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']),
+  )
+  expect(Number.isNaN(Date.parse(list.startedDateTime))).toBe(false)
+
+  expect(create.request.postData.mimeType).toBe('application/json')
+  expect(JSON.parse(create.request.postData.text)).toEqual({ name: expect.stringMatching(/^named after team…#[0-9a-f]{4}$/), categoryId: 2 })
+  expect(create.request.headers.find((header: { name: string }) => header.name === 'x-trace').value).toMatch(/^copied team…#[0-9a-f]{4}$/)
+  expect(create.response.status).toBe(201)
+  expect(JSON.parse(create.response.content.text).id).toBe(4)
+
+  expect(withQuery.request.url).not.toContain(TEAM)
+  expect(down._scenario).toBe('down')
+  expect(down.response.status).toBe(503)
+  expect(wrong.response.status).toBe(401)
+  expect(wrong._key).toMatch(/^…#[0-9a-f]{4}$/)
+
+  // One exchange by the id of its request log entry.
+  const ids = (await (await admin('/requests')).json()).requests.map((entry: { id: string }) => entry.id)
+  const one = await (await admin(`/requests.har?id=${encodeURIComponent(ids[1])}`)).json()
+  expect(one.log.entries).toHaveLength(1)
+  expect(one.log.entries[0].request.method).toBe('POST')
+  expect((await admin('/requests.har?id=nothing-1')).status).toBe(404)
+})

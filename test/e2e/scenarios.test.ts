@@ -1,0 +1,119 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { createAdminContractChecker } from '../support/admin-contract.js'
+import { runCli } from '../support/start-cli.js'
+import { useCliSandbox } from '../support/use-cli-sandbox.js'
+
+const TOKEN = 'admin-token-for-tests'
+const FREE = 'sandbox-free-key'
+const PRO = 'sandbox-pro-key'
+
+async function scenariosFile(content: unknown): Promise<string> {
+  const file = join(await mkdtemp(join(tmpdir(), 'petstore-scenarios-')), 'scenarios.json')
+  await writeFile(file, JSON.stringify(content))
+  return file
+}
+
+const file = await scenariosFile({ scenarios: { 'creates-fail': { description: 'every create is a 500', operations: { createPet: { status: 500 } } } } })
+const { call, url } = useCliSandbox(['--admin-token', TOKEN, '--pets', '5', '--scenario', `${FREE}=down`, '--scenarios', file])
+const adminContract = createAdminContractChecker()
+
+async function admin(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const { json, ...rest } = init
+  const headers = new Headers(rest.headers)
+  headers.set('authorization', `Bearer ${TOKEN}`)
+  if (json !== undefined) headers.set('content-type', 'application/json')
+  const target = `${url().replace(/\/v1$/, '')}/__sandbox${path}`
+  const response = await fetch(target, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
+  adminContract.check(rest.method ?? 'GET', target, response)
+  return response
+}
+const setScenario = (key: string, name: string) => admin(`/keys/${encodeURIComponent(key)}/scenario`, { method: 'PUT', json: { name } })
+const clearScenario = (key: string) => admin(`/keys/${encodeURIComponent(key)}/scenario`, { method: 'DELETE' })
+
+it('two keys: the one put in down by --scenario gets 503 with Retry-After, the other is untouched', async () => {
+  for (const path of ['/pets', '/pets/1']) {
+    const down = await call(path, { key: FREE })
+    expect(down.status).toBe(503)
+    expect(Number(down.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(down.headers.get('x-sandbox-scenario')).toBe('down')
+    expect((await down.json()).code).toBe('service_unavailable')
+    const served = await call(path, { key: PRO })
+    expect(served.status).toBe(200)
+    expect(served.headers.get('x-sandbox-scenario')).toBeNull()
+  }
+  const state = await (await admin('/state')).json()
+  expect(state.keys.find((key: { key: string }) => key.key === FREE).scenario).toBe('down')
+  expect(state.keys.find((key: { key: string }) => key.key === PRO).scenario).toBeUndefined()
+  const requests = (await (await admin('/requests?limit=4')).json()).requests
+  expect(requests.map((entry: { scenario?: string }) => entry.scenario ?? '-')).toEqual(['down', '-', 'down', '-'])
+})
+
+it('sets and clears a scenario through the admin API: empty, sunset, a custom one', async () => {
+  const set = await setScenario(PRO, 'empty')
+  expect(set.status).toBe(200)
+  expect(await set.json()).toEqual({ key: PRO, scenario: 'empty' })
+  expect(await (await call('/pets', { key: PRO })).json()).toEqual([])
+  expect((await call('/pets/1', { key: PRO })).status).toBe(404)
+
+  await setScenario(PRO, 'sunset')
+  const gone = await call('/pets/1', { key: PRO })
+  expect(gone.status).toBe(410)
+  expect((await gone.json()).code).toBe('gone')
+  expect((await call('/pets/1')).status).toBe(200)
+
+  await setScenario(PRO, 'creates-fail')
+  const failed = await call('/pets', {
+    key: PRO,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Ace', categoryId: 1 }),
+  })
+  expect(failed.status).toBe(500)
+  expect((await call('/pets', { key: PRO })).status).toBe(200)
+
+  const cleared = await clearScenario(PRO)
+  expect(await cleared.json()).toEqual({ key: PRO, scenario: null })
+  expect((await call('/pets/1', { key: PRO })).status).toBe(200)
+})
+
+it('slow: the whole answer arrives at least a second late', async () => {
+  await setScenario(PRO, 'slow')
+  const started = performance.now()
+  const response = await call('/pets?limit=3', { key: PRO })
+  expect(await response.json()).toHaveLength(3)
+  expect(performance.now() - started).toBeGreaterThanOrEqual(1000)
+  expect(response.headers.get('x-sandbox-scenario')).toBe('slow')
+  await clearScenario(PRO)
+})
+
+it('an unknown scenario is a 400 listing the known ones; an unknown key a 404; nothing changes', async () => {
+  const unknown = await setScenario(PRO, 'sideways')
+  expect(unknown.status).toBe(400)
+  expect((await unknown.json()).message).toBe('unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited, creates-fail')
+  expect((await setScenario('no-such-key', 'down')).status).toBe(404)
+  expect((await admin(`/keys/${PRO}/scenario`, { method: 'PUT', json: {} })).status).toBe(400)
+  expect((await call('/pets', { key: PRO })).status).toBe(200)
+})
+
+it('a reset restores the scenarios of --scenario', async () => {
+  await clearScenario(FREE)
+  expect((await call('/pets', { key: FREE })).status).toBe(200)
+  await admin('/reset', { method: 'POST' })
+  expect((await call('/pets', { key: FREE })).status).toBe(503)
+})
+
+it('refuses a bad --scenario or scenarios file at start, in one line', async () => {
+  const unknown = await runCli(['start', '--port', '0', '--scenario', `${FREE}=sideways`])
+  expect(unknown.code).toBe(1)
+  expect(unknown.stderr.trim()).toBe('error: scenarios.keys: unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited')
+  const malformed = await runCli(['start', '--port', '0', '--scenario', 'down'])
+  expect(malformed.stderr).toContain('expected <key>=<scenario>')
+  const bad = await scenariosFile({ scenarios: { slowish: { latency: { min: 10, max: 20 }, errorRate: 3 } } })
+  const refused = await runCli(['start', '--port', '0', '--scenarios', bad])
+  expect(refused.stderr.trim()).toBe(`error: ${bad}: scenarios.slowish.errorRate must be at most 1`)
+  const fromEnv = await runCli(['start', '--port', '0'], { PETSTORE_SANDBOX_SCENARIO: `${FREE}=down,nobody=slow` })
+  expect(fromEnv.stderr.trim()).toMatch(/^error: scenarios.keys: \S*…#[0-9a-f]{4} is no configured key$/)
+})

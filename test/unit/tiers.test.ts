@@ -1,0 +1,8 @@
+import { expect, it } from 'vitest'
+import { howToRun, TIERS } from '../support/tiers.js'
+
+it('names one command that runs every skipped tier: the installs first, then npm test, as root where one needs it', () => {
+  expect(howToRun([TIERS.redis])).toBe('apt-get install redis-server && npm test')
+  expect(howToRun([TIERS.tmpfs])).toBe('sudo npm test')
+  expect(howToRun([TIERS.redis, TIERS.tmpfs])).toBe('apt-get install redis-server && sudo npm test')
+})
