@@ -166,8 +166,8 @@ export interface Sandbox<Of extends Timing = 'now'> {
   readonly scenarios: SandboxScenarios
   /**
    * The exchanges this process answered, kept by the request log, as a HAR 1.2 document (what
-   * `GET /__sandbox/requests.har` serves): headers and bodies (up to 64 KiB each) of the last 1000,
-   * keys and the admin token masked. `id` picks one exchange (a request log entry's `id`).
+   * `GET /__sandbox/requests.har` serves), made from the request log's entries: their headers, and
+   * the bodies (up to 64 KiB each) of the last 1000, keys and the admin token masked (D31). `id` picks one exchange (a request log entry's `id`).
    *
    * @example
    * const har = sandbox.har()   // for a browser's network panel, or Playwright's routeFromHAR
