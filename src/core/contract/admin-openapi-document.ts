@@ -1332,7 +1332,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
                           "type": "string"
                         },
                         "cookies": {
-                          "type": "array"
+                          "type": "array",
+                          "items": {
+                            "type": "object"
+                          }
                         },
                         "headers": {
                           "$ref": "#/components/schemas/HarHeaders"
@@ -1389,7 +1392,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
                           "type": "string"
                         },
                         "cookies": {
-                          "type": "array"
+                          "type": "array",
+                          "items": {
+                            "type": "object"
+                          }
                         },
                         "headers": {
                           "$ref": "#/components/schemas/HarHeaders"
@@ -1491,8 +1497,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
                 "$ref": "#/components/schemas/LatencyRange"
               }
             ],
-            "description": "Whole answers arrive this late",
-            "in ms.": null
+            "description": "Whole answers arrive this late, in ms."
           },
           "errorRate": {
             "type": "number",
@@ -1515,8 +1520,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "type": "integer",
             "minimum": 100,
             "maximum": 599,
-            "description": "Every answer has this status (one the operation lists",
-            "or any 4xx/5xx).": null
+            "description": "Every answer has this status (one the operation lists, or any 4xx/5xx)."
           }
         }
       },
