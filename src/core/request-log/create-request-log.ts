@@ -171,8 +171,8 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
     .toString(16)
     .padStart(6, '0')
   let sequence = 0
-  // The kept answers whose bodies are still kept, oldest first: memory stays bounded with a large log.
-  let detailed: Kept[] = []
+  // The kept answers whose bodies are still kept: memory stays bounded with a large log.
+  const detailed = createRingBuffer<Kept>(Math.min(capacity, EXCHANGES_KEPT))
 
   const publish = (entry: RequestLogEntry, listed = true): void => {
     for (const watcher of watchers) watcher(entry)
@@ -197,8 +197,8 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
       if (kept === undefined) return
       if (bodies !== undefined && capacity > 0) {
         kept.bodies = capBodies(bodies)
-        detailed.push(kept)
-        if (detailed.length > Math.min(capacity, EXCHANGES_KEPT)) delete detailed.shift()!.bodies
+        const aged = detailed.push(kept)
+        if (aged !== undefined) aged.bodies = undefined
       }
       entries.push(kept)
     },
@@ -229,7 +229,7 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
     },
     clear(): void {
       entries.clear()
-      detailed = []
+      detailed.clear()
     },
   }
 }
@@ -238,6 +238,8 @@ export type RequestLog = ReturnType<typeof createRequestLog>
 
 function capBodies(bodies: ExchangeBodies): ExchangeBodies {
   const { requestBody, responseBody } = bodies
+  // Nearly every body is under the limit: kept as handed over, with no copy.
+  if ((requestBody === undefined || requestBody.length <= BODY_LIMIT) && (responseBody === undefined || responseBody.length <= BODY_LIMIT)) return bodies
   const capped: ExchangeBodies = { ...bodies }
   if (requestBody !== undefined && requestBody.length > BODY_LIMIT) {
     capped.omitted = { ...capped.omitted, request: requestBody.length }

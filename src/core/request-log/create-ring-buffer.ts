@@ -7,11 +7,14 @@ export function createRingBuffer<T>(capacity: number) {
   let next = 0
   let size = 0
   return {
-    push(item: T): void {
-      if (capacity === 0) return
+    /** Keeps `item`; returns the oldest one it pushed out, once the buffer is full. */
+    push(item: T): T | undefined {
+      if (capacity === 0) return item
+      const out = size === capacity ? items[next] : undefined
       items[next] = item
       next = (next + 1) % capacity
       size = Math.min(size + 1, capacity)
+      return out
     },
     /** The last `limit` items (default all kept), oldest first. */
     last(limit = capacity): T[] {
