@@ -339,7 +339,7 @@ function table(r) {
   lines.push('| server | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |', '|---|---|---|---|---|---|')
   const labels = {
     sandbox: 'sandbox (CLI, full pipeline)',
-    prism: 'Prism mock 5.16 (`GET /pets`)',
+    prism: 'Prism mock 5.15 (`GET /pets`)',
     floor: 'floor: adapter + one constant msw `http.get` handler',
     claimingFloor: 'floor: adapter + one constant `ClaimingHandler`',
     raw: 'raw node:http, same bytes',
