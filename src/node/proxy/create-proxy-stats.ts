@@ -1,13 +1,4 @@
-/** One violation as the admin API and the log show it: the key masked, the path's credentials masked. */
-export interface ShownViolation {
-  time: string
-  promise: string
-  expected: string
-  method: string
-  path: string
-  status: number
-  key: string
-}
+import type { LoggedViolation } from '../../core/request-log/create-request-logger.js'
 
 export type FallbackReason = 'unreachable' | 'timeout' | 'missing'
 
@@ -19,7 +10,7 @@ export function createProxyStats(settings: { upstream: string; fallback: boolean
   const answers = { upstream: 0, sandbox: 0 }
   const fallbacks: Record<FallbackReason, number> = { unreachable: 0, timeout: 0, missing: 0 }
   const byPromise: Record<string, number> = {}
-  const recent: ShownViolation[] = []
+  const recent: LoggedViolation[] = []
   let total = 0
 
   return {
@@ -29,7 +20,7 @@ export function createProxyStats(settings: { upstream: string; fallback: boolean
     fellBack(reason: FallbackReason): void {
       fallbacks[reason]++
     },
-    violated(violation: ShownViolation): void {
+    violated(violation: LoggedViolation): void {
       total++
       byPromise[violation.promise] = (byPromise[violation.promise] ?? 0) + 1
       recent.push(violation)

@@ -1,7 +1,8 @@
 import { redactKeys } from '../../core/auth/redact-keys.js'
 import type { Exchange, ExchangeChecker } from '../verify/create-exchange-checker.js'
 import type { RequestLogger } from '../../core/request-log/create-request-logger.js'
-import type { ProxyStats, ShownViolation } from './create-proxy-stats.js'
+import type { LoggedViolation } from '../../core/request-log/create-request-logger.js'
+import type { ProxyStats } from './create-proxy-stats.js'
 
 export interface ViolationReporting {
   checker: ExchangeChecker
@@ -16,7 +17,7 @@ export interface ViolationReporting {
 export async function reportViolations(
   { checker, stats, logger }: ViolationReporting,
   exchange: Exchange,
-  shown: Pick<ShownViolation, 'method' | 'path' | 'status' | 'key'>,
+  shown: Pick<LoggedViolation, 'method' | 'path' | 'status' | 'key'>,
   secrets: string[],
 ): Promise<void> {
   try {
