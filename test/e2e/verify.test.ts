@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
 import { VERIFY_PROMISES } from '../../src/node/verify/promises.js'
@@ -9,6 +8,7 @@ import { createContractChecker } from '../support/contract-checker.js'
 import { MUTANTS, type Mutant } from '../support/mutants/mutants.js'
 import { startUpstream, UPSTREAM_KEY, type Mutation, type Upstream } from '../support/mutants/start-upstream.js'
 import { runCli, startCli } from '../support/start-cli.js'
+import { freePort } from '../support/start-redis.js'
 import { editResponse } from '../support/mutants/edit-response.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -365,15 +365,4 @@ async function startPrism(document: string): Promise<{ url: string; stop(): Prom
       return exited
     },
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number }
-      probe.close(() => resolve(port))
-    })
-  })
 }

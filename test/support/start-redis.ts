@@ -89,7 +89,7 @@ function launch(args: string[]): Promise<ChildProcess> {
   })
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer()
     probe.once('error', reject)
