@@ -84,7 +84,7 @@ it('stops the start on a bad pet with one line naming the file, the index and th
     expect(run.stderr.trim()).toBe(`error: ${file}${message}`)
   }
   const notJson = await petsFile('[{"name": "Ace",')
-  expect((await runCli(['start', '--port', '0', '--pets-file', notJson])).stderr).toContain(`error: pets file ${notJson} is not valid JSON`)
+  expect((await runCli(['start', '--port', '0', '--pets-file', notJson])).stderr).toContain(`error: pets file ${notJson}: not valid JSON`)
   const both = await runCli(['start', '--port', '0', '--pets', '3', '--pets-file', bad])
   expect(both.stderr.trim()).toBe('error: --pets and --pets-file cannot be combined: the file says which pets there are')
 })

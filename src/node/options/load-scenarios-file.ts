@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises'
 import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { ConfigError } from '../../core/errors/config-error.js'
+import { readJsonFile } from './read-input-file.js'
 import { forcibleStatuses } from '../../core/scenarios/forced-status.js'
 import { resolveScenarios, type ScenarioDefinition } from '../../core/scenarios/scenario-config.js'
 
@@ -11,18 +11,7 @@ import { resolveScenarios, type ScenarioDefinition } from '../../core/scenarios/
  * file and the field.
  */
 export async function loadScenariosFile(path: string): Promise<Record<string, ScenarioDefinition>> {
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    throw new ConfigError(`cannot read scenarios file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    throw new ConfigError(`scenarios file ${path} is not valid JSON: ${(error as Error).message}`)
-  }
+  const json = await readJsonFile(path, 'scenarios file')
   const fields = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : []
   if (fields.length !== 1 || fields[0] !== 'scenarios') throw new ConfigError(`scenarios file ${path} must be an object with one field, "scenarios"`)
   const custom = (json as { scenarios: unknown }).scenarios

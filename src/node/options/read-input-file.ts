@@ -14,18 +14,7 @@ import { checkInput, type InputSchema } from '../../core/contract/check-input.js
  * const { keys } = await readInputFile<{ keys: KeyConfig[] }>('keys.json', 'KeysFile', 'keys file')
  */
 export async function readInputFile<T>(path: string, schema: InputSchema, what: string, check?: (value: T) => void): Promise<T> {
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    throw new ConfigError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch (error) {
-    throw new ConfigError(`${what} ${path}: not valid JSON ${describeSyntaxError(text, error)}`)
-  }
+  const json = await readJsonFile(path, what)
   try {
     const value = checkInput<T>(schema, json)
     check?.(value)
@@ -33,6 +22,24 @@ export async function readInputFile<T>(path: string, schema: InputSchema, what: 
   } catch (error) {
     if (error instanceof ConfigError) throw new ConfigError(`${what} ${path}: ${error.message}`)
     throw error
+  }
+}
+
+/**
+ * The JSON value of a file, for a loader whose checks are not an admin-document schema (the pets
+ * file, the scenarios file): read and parsed with the same one-line errors as {@link readInputFile}.
+ */
+export async function readJsonFile(path: string, what: string): Promise<unknown> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    throw new ConfigError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+  }
+  try {
+    return JSON.parse(text)
+  } catch (error) {
+    throw new ConfigError(`${what} ${path}: not valid JSON ${describeSyntaxError(text, error)}`)
   }
 }
 
