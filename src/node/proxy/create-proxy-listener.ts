@@ -85,7 +85,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
     const started = performance.now()
     const method = incoming.method ?? 'GET'
     // The server has refused targets that are no URL (unservable-request.ts).
-    const url = requestUrl(incoming, options.origin)
+    const url = new URL(requestUrl(incoming, options.origin))
     const clientAddress = options.clientAddress(incoming)
     const presented = parseBearer(incoming.headers.authorization ?? null)
     // Not even a prefix of the admin token: it opens more than any key.
