@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { getResponse, type RequestHandler } from 'msw'
-import { CLIENT_ADDRESS_HEADER } from '../../core/http/client-address.js'
+import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
 import { JSON_CONTENT_TYPE, jsonText } from '../../core/http/to-response.js'
 import { incomingBody } from './incoming-body.js'
