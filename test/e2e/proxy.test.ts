@@ -325,6 +325,7 @@ for (const mutant of MUTANTS.filter((candidate) => candidate.proxyCatches !== fa
       sandboxHandlers: createSandbox({ pets: 0 }).originHandlers,
       logger: createRequestLogger('off', () => {}, false, clock.now),
       requestLog: createRequestLog(100),
+      harMasks: () => ({ keys: [] }),
       now: clock.now,
     })
     try {

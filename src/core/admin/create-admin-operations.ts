@@ -6,6 +6,7 @@ import type { QuotaChange } from '../state/rate-limit-backend.js'
 import type { AdminControls } from './admin-controls.js'
 import type { ApiKey, KeyConfig } from '../auth/key-config.js'
 import type { Plan } from '../auth/plans.js'
+import type { Har } from '../request-log/to-har.js'
 
 /** An admin operation's input, valid against fixtures/admin-openapi.yaml by the time it runs. */
 export interface AdminInput {
@@ -73,23 +74,29 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     },
     getFaults: () => controls.faults.get(),
     setFaults: ({ body }) => controls.faults.set(body as FaultOptions),
-    getHar({ query }) {
-      const id = typeof query.id === 'string' ? query.id : undefined
-      const har = controls.har(id === undefined ? {} : { id })
-      if (id !== undefined && har.log.entries.length === 0) {
-        throw new HttpError(
-          404,
-          ErrorCode.notFound,
-          `no exchange ${JSON.stringify(id.slice(0, 40))} kept here: it is older than the last kept, or another process answered it`,
-        )
-      }
-      return har
-    },
+    getHar: ({ query }) => harAnswer(controls.har, query),
     async listRequests({ query }) {
       const limit = query.limit
       return { requests: await controls.requests(typeof limit === 'string' ? Number(limit) : undefined) }
     },
   }
+}
+
+/**
+ * `GET /__sandbox/requests.har`'s answer, from a log's `har` (the sandbox's, or the proxy's own,
+ * create-proxy-admin.ts): one exchange asked by an `id` that is not kept is a 404.
+ */
+export function harAnswer(har: AdminControls['har'], query: AdminInput['query']): Har {
+  const id = typeof query.id === 'string' ? query.id : undefined
+  const answer = har(id === undefined ? {} : { id })
+  if (id !== undefined && answer.log.entries.length === 0) {
+    throw new HttpError(
+      404,
+      ErrorCode.notFound,
+      `no exchange ${JSON.stringify(id.slice(0, 40))} kept here: it is older than the last kept, or another process answered it`,
+    )
+  }
+  return answer
 }
 
 /** A call about a key that must exist: "no configured key" is a 404, not a 400. */

@@ -550,7 +550,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       "get": {
         "operationId": "getHar",
         "summary": "The exchanges this process answered under /v1, as a HAR 1.2 document, keys and the admin token masked.",
-        "description": "Headers and bodies (up to 64 KiB each) of the last 1000 answered requests the request log keeps, for a browser's network panel or Playwright's routeFromHAR; dropped connections are left out. On replicas sharing Redis, each process serves the exchanges it answered.\n",
+        "description": "Headers and bodies (up to 64 KiB each) of the last 1000 answered requests the request log keeps, for a browser's network panel or Playwright's routeFromHAR; dropped connections are left out. On replicas sharing Redis, each process serves the exchanges it answered. Under `petstore-sandbox proxy`, the proxy's request log: the upstream's exchanges too, each with its X-Sandbox-Source, bodies kept when JSON or text.\n",
         "parameters": [
           {
             "name": "id",

@@ -105,9 +105,9 @@ export interface ExchangeBodies {
   origin: string
   /** The request body as read; absent when none was read (a refusal before it, a GET) or over `BODY_LIMIT`. */
   requestBody?: string | undefined
-  /** The response's JSON text; absent for an answer without a body, or over `BODY_LIMIT`. */
+  /** The response's JSON text (or, under the proxy, the upstream's text); absent for an answer without a body, or over `BODY_LIMIT`. */
   responseBody?: string | undefined
-  /** The length of a body left out for its size. */
+  /** The length of a body left out for its size: UTF-16 units of a text, bytes of a body the proxy did not decode. */
   omitted?: { request?: number; response?: number }
 }
 

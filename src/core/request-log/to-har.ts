@@ -105,8 +105,9 @@ export function toHar(exchanges: readonly KeptExchange[], { keys, adminToken, ve
   const internal = new Set(internalHeaders.map((name) => name.toLowerCase()))
   const entries: HarEntry[] = []
   for (const { entry, bodies } of exchanges) {
-    if (entry.status === 0) continue
     const url = `${bodies?.origin ?? origin}${mask(entry.path)}`
+    // A target that was no URL (the server's 400 for it) has, like a dropped connection, nothing to replay.
+    if (entry.status === 0 || !URL.canParse(url)) continue
     const query = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
     const requestHeaders = harHeaders(entry.requestHeaders, mask).filter((header) => !internal.has(header.name.toLowerCase()))
     const responseHeaders = harHeaders(entry.responseHeaders, mask)

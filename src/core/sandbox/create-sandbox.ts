@@ -26,8 +26,7 @@ import { seedPets } from '../store/seed-pets.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
 import { realSleep } from '../faults/create-fault-injector.js'
-import { toHar } from '../request-log/to-har.js'
-import { CLIENT_ADDRESS_HEADER } from '../pipeline/admit.js'
+import { sandboxHar } from './sandbox-har.js'
 import { createScenarios } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
@@ -213,16 +212,13 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
         scenarios: scenarios.list(),
       }
     },
-    har({ id } = {}) {
-      const records = id === undefined ? requestLog.exchanges() : [requestLog.exchange(id)].filter((record) => record !== undefined)
-      return toHar(records, {
-        keys: keyRing.keys.map((apiKey) => apiKey.key),
-        adminToken: resolved.adminToken,
-        version: openapiDocument.info.version,
-        internalHeaders: [CLIENT_ADDRESS_HEADER],
-        ...(resolved.baseUrl === undefined ? {} : { origin: new URL(resolved.baseUrl).origin }),
-      })
-    },
+    har: ({ id } = {}) =>
+      sandboxHar(
+        requestLog,
+        id,
+        { keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken },
+        resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
+      ),
     scenarios: {
       set: async (key, name) => scenarios.set(key, name),
       clear: async (key) => scenarios.clear(key),

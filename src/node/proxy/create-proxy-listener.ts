@@ -22,11 +22,18 @@ import { fallsBackOn } from './falls-back-on.js'
 import { forwardRequest, MAX_FORWARDED_BYTES, type UpstreamAnswer } from './forward-request.js'
 import type { ProxyAdmin } from './create-proxy-admin.js'
 import { describeAnswer, type RequestLog } from '../../core/request-log/create-request-log.js'
+import { exchangeBodies, type HeldBody } from './exchange-bodies.js'
 import { readIncoming } from './read-incoming.js'
 import { toExchange } from './to-exchange.js'
 import { SOURCE_HEADER } from './upstream-headers.js'
 import { upstreamHeaders } from './upstream-headers.js'
 import { UpstreamError } from './upstream-error.js'
+
+/** An answer's body with what its written headers say about it. */
+function heldBody(bytes: Buffer, written: Array<[string, string]>, decoded?: string): HeldBody {
+  const header = (name: string) => written.find(([named]) => named.toLowerCase() === name)?.[1]
+  return { bytes, contentType: header('content-type'), contentEncoding: header('content-encoding'), decoded }
+}
 
 export interface ProxyListenerOptions {
   /** The upstream API base, without a trailing slash: `/v1/<rest>` goes to `<upstream>/<rest>`. */
@@ -95,10 +102,20 @@ export function createProxyListener(options: ProxyListenerOptions) {
     const time = options.now()
     const requestHeaders: Array<[string, string]> = []
     for (let i = 0; i < incoming.rawHeaders.length; i += 2) requestHeaders.push([incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!])
-    const record = (status: number, source: 'upstream' | 'sandbox', responseHeaders: Array<[string, string]> | undefined, fault: string | undefined) => {
+    // The body read from the client, once read: the request log keeps it for a HAR.
+    let sent: HeldBody | undefined
+    // When the answer was handed over: an upstream answer is recorded after its check is made.
+    let answeredAt: number | undefined
+    const record = (
+      status: number,
+      source: 'upstream' | 'sandbox',
+      responseHeaders: Array<[string, string]> | undefined,
+      fault: string | undefined,
+      answered?: HeldBody,
+    ) => {
       const adminPath = url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)
       const listed = adminPath ? status === 401 || status === 429 : !(PROBE_PATHS as readonly string[]).includes(url.pathname)
-      const durationMs = performance.now() - started
+      const durationMs = (answeredAt ?? performance.now()) - started
       const target = url.pathname + url.search
       options.requests.record(
         (keys) =>
@@ -106,19 +123,27 @@ export function createProxyListener(options: ProxyListenerOptions) {
             { time, method, target, status, durationMs, requestHeaders, responseHeaders, fault, source },
             presented === undefined ? keys : [...keys, presented],
           ),
-        { listed },
+        // Only a listed answer is kept, so only its bodies are made.
+        { listed, bodies: listed ? exchangeBodies(url.origin, sent, method === 'HEAD' ? undefined : answered, presented) : undefined },
       )
     }
-    const write = (answer: WrittenAnswer | string[], status: number, body: Buffer, source: 'upstream' | 'sandbox') => {
+    /** Writes an answer and counts it; returns the header pairs written. */
+    const send = (answer: WrittenAnswer | string[], status: number, body: Buffer, source: 'upstream' | 'sandbox'): Array<[string, string]> => {
       const headers = Array.isArray(answer) ? answer : { ...answer.headers, 'content-length': String(body.length), [SOURCE_HEADER]: source }
       outgoing.writeHead(status, headers)
       outgoing.end(method === 'HEAD' ? undefined : body)
+      answeredAt = performance.now()
       // The admin API's answers are not counted: the dashboard polling them would swamp the counts.
       if (!url.pathname.startsWith('/__sandbox/')) options.stats.answered(source)
       const written: Array<[string, string]> = []
       if (Array.isArray(headers)) for (let i = 0; i < headers.length; i += 2) written.push([headers[i]!, headers[i + 1]!])
       else for (const [name, value] of Object.entries(headers)) written.push([name, String(value)])
-      record(status, source, written, Array.isArray(answer) ? undefined : answer.headers[FAULT_HEADER])
+      return written
+    }
+    /** Writes an answer of the proxy or the sandbox, and records it with its body. */
+    const write = (answer: WrittenAnswer) => {
+      const written = send(answer, answer.status, answer.body, 'sandbox')
+      record(answer.status, 'sandbox', written, answer.headers[FAULT_HEADER], heldBody(answer.body, written))
     }
     const fromSandbox = async (body: Buffer) => {
       const answer = await answerFromSandbox(options.sandboxHandlers, {
@@ -133,14 +158,14 @@ export function createProxyListener(options: ProxyListenerOptions) {
         outgoing.destroy()
         return record(0, 'sandbox', undefined, 'drop')
       }
-      write(answer, answer.status, answer.body, 'sandbox')
+      write(answer)
       // A reset clears "the request log", the dashboard says: under the proxy, that is the proxy's.
       if (method === 'POST' && url.pathname === `${ADMIN_PREFIX}/reset` && answer.status === 200) options.requests.clear()
     }
 
     const refuse = (refusal: HttpError) => {
       const answer = ownAnswer(refusal)
-      write(answer, answer.status, answer.body, 'sandbox')
+      write(answer)
     }
 
     const handle = async () => {
@@ -151,8 +176,9 @@ export function createProxyListener(options: ProxyListenerOptions) {
         outgoing.shouldKeepAlive = false
         return refuse(new HttpError(413, ErrorCode.payloadTooLarge, `The request body is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy forwards`))
       }
+      sent = { bytes: body, contentType: incoming.headers['content-type'], contentEncoding: incoming.headers['content-encoding'] }
       const own = options.admin?.answer({ method, url, presented, clientAddress })
-      if (own !== undefined) return write(own, own.status, own.body, 'sandbox')
+      if (own !== undefined) return write(own)
       if (url.pathname !== '/v1' && !url.pathname.startsWith('/v1/')) return fromSandbox(body)
 
       const apiPath = url.pathname.slice('/v1'.length)
@@ -193,9 +219,15 @@ export function createProxyListener(options: ProxyListenerOptions) {
         options.stats.fellBack('missing')
         return fromSandbox(body)
       }
-      write(upstreamHeaders(answer.rawHeaders, answer.body.length, method === 'HEAD'), answer.status, answer.body, 'upstream')
-      if (method === 'HEAD' || method === 'OPTIONS') return
-      const exchange = toExchange({ method, target, apiPath, hasKey: incoming.headers.authorization !== undefined, body }, answer, options.now())
+      const written = send(upstreamHeaders(answer.rawHeaders, answer.body.length, method === 'HEAD'), answer.status, answer.body, 'upstream')
+      // Checked after it is written, so that the client does not wait for the check; its decoded
+      // text is what the log keeps of a compressed answer.
+      const exchange =
+        method === 'HEAD' || method === 'OPTIONS'
+          ? undefined
+          : toExchange({ method, target, apiPath, hasKey: incoming.headers.authorization !== undefined, body }, answer, options.now())
+      record(answer.status, 'upstream', written, undefined, heldBody(answer.body, written, exchange?.bodyText))
+      if (exchange === undefined) return
       const secrets = presented === undefined ? [] : [presented]
       await reportViolations(options, exchange, { method, path: shownPath, status: answer.status, key }, secrets)
     }

@@ -8,7 +8,8 @@ import type { RequestEntrySource } from '../pages/create-event-stream.js'
 import type { ServerLimits } from '../server/server-limits.js'
 import { startServer } from '../server/start-server.js'
 import { createExchangeChecker } from '../verify/create-exchange-checker.js'
-import { createProxyAdmin } from './create-proxy-admin.js'
+import { sandboxHar, type HarMasks } from '../../core/sandbox/sandbox-har.js'
+import { createProxyAdmin, type ProxyAdminOptions } from './create-proxy-admin.js'
 import { createProxyListener } from './create-proxy-listener.js'
 import { createProxyStats, type ProxyStats } from './create-proxy-stats.js'
 import { SOURCE_HEADER } from './upstream-headers.js'
@@ -31,6 +32,8 @@ export interface StartProxyOptions {
   pages?: (origin: string, requests: RequestEntrySource) => PagesListener
   /** Where every answer of the proxy is written, whoever gave it (the stdout log reads it too). */
   requestLog: RequestLog
+  /** What the HAR of that log masks (`GET /__sandbox/requests.har`): the sandbox's keys in force and the admin token. */
+  harMasks: () => HarMasks
   /** Timeouts and sizes against slow or oversized clients, as for `start` (DEFAULT_SERVER_LIMITS). */
   limits?: Partial<ServerLimits>
   logger: RequestLogger
@@ -53,7 +56,6 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
   const checker = createExchangeChecker(new URL(upstream).pathname)
   await checker.warm()
   const requests = options.requestLog
-  const admin = options.adminGate === undefined ? undefined : createProxyAdmin({ gate: options.adminGate, stats, requests })
   let pages: PagesListener | undefined
   const server = await startServer({
     port: options.port,
@@ -61,6 +63,9 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     ...(options.limits ? { limits: options.limits } : {}),
     listener: ({ origin, clientAddress }) => {
       pages = options.pages?.(origin, { onRequest: requests.subscribe })
+      const gate = options.adminGate
+      const har: ProxyAdminOptions['har'] = ({ id } = {}) => sandboxHar(requests, id, options.harMasks(), origin)
+      const admin = gate === undefined ? undefined : createProxyAdmin({ gate, stats, requests, har })
       return createProxyListener({ ...options, upstream, origin, admin, checker, stats, requests, pages, clientAddress })
     },
     // The proxy cannot know the upstream's quota: its refusals say only who answered.
