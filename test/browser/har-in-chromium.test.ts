@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { launchChromium } from '../support/launch-chromium.js'
-import { useHarSession } from '../support/record-har-session.js'
+import { useHarSession } from '../support/use-har-session.js'
 
 // The sandbox's HAR opened in Chromium's own DevTools, the frontend bundled in the browser: its
 // Network panel's "Import HAR file" button, as a user imports a file, then the requests the panel

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Firefox, launchFirefox } from '../support/launch-firefox.js'
-import { useHarSession } from '../support/record-har-session.js'
+import { useHarSession } from '../support/use-har-session.js'
 
 // The sandbox's HAR opened in Firefox's own DevTools: dropped on the Network panel of a real
 // toolbox, as a user drops a .har file, then the requests the panel now holds and shows. Skipped,
