@@ -27,7 +27,7 @@ import { createRequestValidator } from '../validation/create-request-validator.j
 import { createSandboxFetch } from './create-sandbox-fetch.js'
 import { realSleep } from '../faults/create-fault-injector.js'
 import { toHar } from '../request-log/to-har.js'
-import { CLIENT_ADDRESS_HEADER } from '../http/client-address.js'
+import { CLIENT_ADDRESS_HEADER } from '../pipeline/admit.js'
 import { createScenarios } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
