@@ -4,7 +4,7 @@ import { type Limits, PLANS } from '../auth/plans.js'
 import type { RouteMatch } from '../contract/create-router.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
-import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
+import { CLIENT_ADDRESS_HEADER, countedClient, LOCAL_CLIENT } from '../http/client-address.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import { JsonText } from '../http/to-response.js'
 import type { Reply } from '../http/reply.js'
@@ -40,7 +40,7 @@ export function admit(
 
   const token = parseBearer(request.headers.get('authorization'))
   const apiKey: ApiKey | undefined = token === undefined ? undefined : parts.keyRing.find(token)
-  const bucket = apiKey ? `key:${apiKey.key}` : `address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT}`
+  const bucket = apiKey ? `key:${apiKey.key}` : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
   const limits = apiKey ?? PLANS.free
 
   // A preflight anywhere under the API's prefix, served path or not, so that a browser app sees
