@@ -40,7 +40,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
       countedDay = dayStart
     }
     // The buckets kept whole go to a new map: deleting most entries of a large map one by one, as
-    // after a burst of new addresses, took longer (BENCHMARKS.md, same section).
+    // after a burst of new addresses, took longer (BENCHMARKS.md, "Rate-limit memory per client address").
     const whole = new Map<string, Bucket>()
     for (const [id, bucket] of buckets) {
       const minuteIdle = bucket.minuteStart !== minuteStart || bucket.minuteUsed === 0
