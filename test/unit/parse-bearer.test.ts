@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { parseBearer } from '../../src/core/auth/parse-bearer.js'
+import { parseBearer } from '../../src/core/auth/create-key-ring.js'
 import { constantTimeEqual } from '../../src/core/auth/constant-time-equal.js'
 
 it.each([

@@ -1,7 +1,7 @@
 import { constantTimeEqual } from '../auth/constant-time-equal.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
-import { countedClient } from '../http/client-address.js'
+import { countedClient } from '../rate-limit/counted-client.js'
 import { createAttemptLimiter } from './create-attempt-limiter.js'
 
 // Wrong admin tokens each client address may send per minute (docs/running-for-a-team.md#admin-api).

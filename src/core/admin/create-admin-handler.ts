@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw'
-import { parseBearer } from '../auth/parse-bearer.js'
+import { parseBearer } from '../auth/create-key-ring.js'
 import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
 import { createRouter } from '../contract/create-router.js'
 import { ConfigError } from '../errors/config-error.js'
@@ -14,7 +14,7 @@ import { createRequestValidator } from '../validation/create-request-validator.j
 import { readJsonBody } from '../validation/read-json-body.js'
 import type { AdminControls } from './admin-controls.js'
 import { createAdminOperations } from './create-admin-operations.js'
-import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../http/client-address.js'
+import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../pipeline/admit.js'
 import type { AdminGate } from './create-admin-gate.js'
 import { describeAnswer, type RequestLog } from '../request-log/create-request-log.js'
 

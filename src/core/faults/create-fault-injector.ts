@@ -58,9 +58,10 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
     },
     /**
      * Waits out this request's latency and marks it in `headers`; throws the injected failure,
-     * if one is drawn: an HttpError (500/503) or a DroppedConnection.
+     * if one is drawn: an HttpError (500/503) or a DroppedConnection. Without latency it decides
+     * at once and returns nothing to wait for, so a request without faults takes no extra turn.
      */
-    async inject(operationId: string, headers: Headers): Promise<void> {
+    inject(operationId: string, headers: Headers): Promise<void> | undefined {
       const random = stream(operationId)
       const latencyDraw = random()
       const failureDraw = random()
@@ -68,25 +69,25 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
       const override = config.operations[operationId]
       const latency = override?.latency ?? config.latency
       const errorRate = override?.errorRate ?? config.errorRate
-      const marks: string[] = []
+      const kind: FaultKind | undefined = failureDraw >= errorRate ? undefined : (config.kinds[Math.floor(kindDraw * config.kinds.length)] ?? '500')
       const ms = latency.min + Math.floor(latencyDraw * (latency.max - latency.min + 1))
-      if (ms > 0) {
-        marks.push(`latency=${ms}ms`)
-        headers.set(FAULT_HEADER, marks.join(', '))
-        await sleep(ms)
-      }
-      if (failureDraw >= errorRate) return
-      const kind: FaultKind = config.kinds[Math.floor(kindDraw * config.kinds.length)] ?? '500'
-      if (kind === 'drop') throw new DroppedConnection()
-      marks.push(`error=${kind}`)
-      headers.set(FAULT_HEADER, marks.join(', '))
-      throw kind === '503'
-        ? new HttpError(503, ErrorCode.serviceUnavailable, `Injected fault (${FAULT_HEADER}): the service is unavailable; this is a rehearsal, not a bug`, {
-            'retry-after': '1',
-          })
-        : new HttpError(500, ErrorCode.internalError, `Injected fault (${FAULT_HEADER}): internal error; this is a rehearsal, not a bug`)
+      if (ms <= 0) return fail(kind, headers, [])
+      headers.set(FAULT_HEADER, `latency=${ms}ms`)
+      return sleep(ms).then(() => fail(kind, headers, [`latency=${ms}ms`]))
     },
   }
+}
+
+/** Throws the drawn failure, if any, marked in `headers` after the marks already there. */
+function fail(kind: FaultKind | undefined, headers: Headers, marks: string[]): undefined {
+  if (kind === undefined) return undefined
+  if (kind === 'drop') throw new DroppedConnection()
+  headers.set(FAULT_HEADER, [...marks, `error=${kind}`].join(', '))
+  throw kind === '503'
+    ? new HttpError(503, ErrorCode.serviceUnavailable, `Injected fault (${FAULT_HEADER}): the service is unavailable; this is a rehearsal, not a bug`, {
+        'retry-after': '1',
+      })
+    : new HttpError(500, ErrorCode.internalError, `Injected fault (${FAULT_HEADER}): internal error; this is a rehearsal, not a bug`)
 }
 
 export type FaultInjector = ReturnType<typeof createFaultInjector>

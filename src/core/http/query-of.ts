@@ -35,6 +35,11 @@ export function queryOf(url: URL): Record<string, string | string[]> {
  * addQueryValue(query, 'tag', 'b') // query.tag is ['a', 'b']
  */
 export function addQueryValue(query: Record<string, string | string[]>, name: string, value: string | string[]): void {
+  // A new name other than `__proto__` is an own property by plain assignment, the cheap way.
+  if (name !== '__proto__' && !Object.hasOwn(query, name)) {
+    query[name] = value
+    return
+  }
   const existing = Object.hasOwn(query, name) ? query[name] : undefined
   const values = existing === undefined ? value : [...[existing].flat(), ...[value].flat()]
   Object.defineProperty(query, name, { value: values, enumerable: true, writable: true, configurable: true })

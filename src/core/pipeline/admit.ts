@@ -1,20 +1,30 @@
 import type { ApiKey } from '../auth/key-config.js'
-import { parseBearer } from '../auth/parse-bearer.js'
+import { parseBearer } from '../auth/create-key-ring.js'
 import { type Limits, PLANS } from '../auth/plans.js'
 import type { RouteMatch } from '../contract/create-router.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
-import { CLIENT_ADDRESS_HEADER, countedClient, LOCAL_CLIENT } from '../http/client-address.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import { JsonText } from '../http/to-response.js'
 import type { Reply } from '../http/reply.js'
 import { listed } from '../operations/list-pets.js'
+import { countedClient } from '../rate-limit/counted-client.js'
 import type { RateDecision } from '../state/rate-limit-backend.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { Admission } from './admission.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import type { PlannedListing } from './plan-listing.js'
 import { withHead } from './resolve.js'
+
+/**
+ * The header through which a transport tells the sandbox who the client is, for the per-address
+ * rate limit of requests without a valid key (D16). The node:http adapter overwrites whatever a
+ * client sent in it with the socket's address; in-process, tests may set it to play several clients.
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-sandbox-client-address'
+
+/** The address used when no transport named one (in-process and in the browser). */
+export const LOCAL_CLIENT = 'local'
 
 /**
  * The first step of every request: CORS and deprecation headers, the rate limit (per key, or per

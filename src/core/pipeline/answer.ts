@@ -37,9 +37,11 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
   const shaped = shaping === undefined ? undefined : await shaping
   // Faults hit requests a healthy server would serve: after auth and the rate limit (a failed
   // request still spent quota, as at a real gateway), before the body is read.
-  await parts.faults.inject(operationId, headers)
+  const faulted = parts.faults.inject(operationId, headers)
+  if (faulted !== undefined) await faulted
   // The input, valid against the contract, or 400 naming the field (D3, D9).
-  const input = admitted.listed?.input ?? (await readInput(parts, request, url, admitted.apiPath, resolved))
+  const read = admitted.listed?.input ?? readInput(parts, request, url, admitted.apiPath, resolved)
+  const input = read instanceof Promise ? await read : read
   // A request made while the store is seeded or reset waits for it.
   await parts.ready()
   // `empty` (D29): a read of the collection lists nothing, a read of one item (a path with a
@@ -48,6 +50,7 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
     if (Object.keys(input.params).length > 0) throw emptyRead(input.params)
     return { status: 200, headers, body: [] }
   }
-  const { status, body } = admitted.listed?.result ?? (await resolved.operation.handle(input))
+  const handled = admitted.listed?.result ?? resolved.operation.handle(input)
+  const { status, body } = handled instanceof Promise ? await handled : handled
   return { status, headers, body, requestBody: (input as { bodyText?: string }).bodyText }
 }

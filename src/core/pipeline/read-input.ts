@@ -6,21 +6,29 @@ import { readJsonText } from '../validation/read-json-body.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import type { Resolution } from './resolve.js'
 
+type Input = OperationInput & { bodyText?: string }
+
 /**
  * The operation's input, decoded and valid against the contract: path parameters, the query and,
  * for an operation that takes one, the JSON body (D9). Anything else is a 400 naming the field (D3).
+ * Only a body is waited for: an input without one is decided at once.
  */
-export async function readInput(
+export function readInput(parts: ApiHandlerParts, request: Request, url: URL, apiPath: string, resolution: Resolution): Input | Promise<Input> {
+  return resolution.info.readsBody
+    ? readJsonText(request).then((read) => checked(parts, url, apiPath, resolution, read))
+    : checked(parts, url, apiPath, resolution, undefined)
+}
+
+function checked(
   parts: ApiHandlerParts,
-  request: Request,
   url: URL,
   apiPath: string,
   { info, params }: Resolution,
-): Promise<OperationInput & { bodyText?: string }> {
+  read: Awaited<ReturnType<typeof readJsonText>> | undefined,
+): Input {
   const decoded: Record<string, string> = {}
   for (const [name, value] of Object.entries(params)) decoded[name] = decodeComponent(value, name)
   const path = decodeComponent(apiPath, 'path')
-  const read = info.readsBody ? await readJsonText(request) : undefined
   const body = read?.value
   const query = queryOf(url)
   parts.validator.validate(info.operationId, { path, query, ...(body === undefined ? {} : { body }) })

@@ -3,7 +3,8 @@ import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { createPetSchema } from './create-pet-schema.js'
 import { createMswDataWorkaround } from './msw-data-workaround.js'
 import { storedPet } from './stored-pet.js'
-import { storageFull } from './storage-full.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { HttpError } from '../errors/http-error.js'
 
 // The queries of listPets, built once: they hold no state, and building them per request showed
 // in the list request's profile (BENCHMARKS.md, "What the profiles changed").
@@ -190,3 +191,8 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
 }
 
 export type PetStore = ReturnType<typeof createPetStore>
+
+/** The refusal of a create beyond `maxPets` (docs/decisions.md#d23), worded alike by every store. */
+export function storageFull(maxPets: number): HttpError {
+  return new HttpError(507, ErrorCode.storageFull, `The sandbox stores at most ${maxPets} pets and is full; nothing was stored`)
+}

@@ -31,18 +31,23 @@ export function parameterSyntaxOf(operation: IHttpOperation): ParameterSyntax[] 
  * checkParameterSyntax(rules, '/pets/{petId}', '/pets/0x10', {}) // throws 400 "petId must be an integer"
  */
 export function checkParameterSyntax(rules: ParameterSyntax[], template: string, path: string, query: Record<string, string | string[]>): void {
-  const templateSegments = template.split('/')
-  const pathSegments = path.split('/')
+  let segments: { template: string[]; path: string[] } | undefined
   for (const rule of rules) {
-    const values =
-      rule.in === 'query'
-        ? [query[rule.name] ?? []].flat()
-        : [pathSegments[templateSegments.indexOf(`{${rule.name}}`)]].filter((value): value is string => value !== undefined)
-    for (const value of values) {
-      if (value === '' && (rule.integer || rule.enumerated)) throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must not be empty`)
-      if (rule.integer && !DECIMAL_INTEGER.test(value)) {
-        throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must be an integer`)
-      }
+    if (rule.in === 'query') {
+      const value = query[rule.name]
+      if (typeof value === 'string') checkValue(rule, value)
+      else if (value !== undefined) for (const each of value) checkValue(rule, each)
+      continue
     }
+    segments ??= { template: template.split('/'), path: path.split('/') }
+    const value = segments.path[segments.template.indexOf(`{${rule.name}}`)]
+    if (value !== undefined) checkValue(rule, value)
+  }
+}
+
+function checkValue(rule: ParameterSyntax, value: string): void {
+  if (value === '' && (rule.integer || rule.enumerated)) throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must not be empty`)
+  if (rule.integer && !DECIMAL_INTEGER.test(value)) {
+    throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must be an integer`)
   }
 }

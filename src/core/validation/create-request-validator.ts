@@ -106,7 +106,9 @@ function diagnose(entry: CompiledOperation, request: RequestToValidate): Diagnos
 function queryByDeclaredName(entry: CompiledOperation, query: Record<string, string | string[]>): Record<string, string | string[]> {
   const byName: Record<string, string | string[]> = {}
   for (const [key, value] of Object.entries(query)) {
-    const name = Object.keys(entry.names.query).find((declared) => declared.toLowerCase() === key.toLowerCase()) ?? key
+    const name = Object.hasOwn(entry.names.query, key)
+      ? key
+      : (Object.keys(entry.names.query).find((declared) => declared.toLowerCase() === key.toLowerCase()) ?? key)
     addQueryValue(byName, name, value)
   }
   return byName

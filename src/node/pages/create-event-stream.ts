@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdminGate } from '../../core/admin/create-admin-gate.js'
-import { parseBearer } from '../../core/auth/parse-bearer.js'
+import { parseBearer } from '../../core/auth/create-key-ring.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { describeAnswer, type RequestLog, type RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'

@@ -16,7 +16,7 @@ import { referencePage } from './reference-page.js'
 import { createServedContract } from './served-contract.js'
 import { sendError, sendPage } from './send-page.js'
 import { createStaticAssets } from './static-assets.js'
-import { swaggerUiVersion } from './swagger-ui-version.js'
+import { createRequire } from 'node:module'
 
 export interface PagesOptions {
   sandbox: Sandbox<Timing>
@@ -125,4 +125,12 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
     },
     close: () => events?.close(),
   }
+}
+
+/**
+ * The version of the `swagger-ui-dist` the pages serve: the reference names its assets with it
+ * (`?v=`), so those URLs can be cached for good and a new version is a new URL.
+ */
+export function swaggerUiVersion(): string {
+  return (createRequire(import.meta.url)('swagger-ui-dist/package.json') as { version: string }).version
 }

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { getResponse, type RequestHandler } from 'msw'
-import { CLIENT_ADDRESS_HEADER } from '../../core/http/client-address.js'
+import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import type { WrittenAnswer } from '../server/refusal-answer.js'
 import { notForwarded } from './hop-by-hop-headers.js'
 

@@ -10,7 +10,7 @@ import { ADMIN_PREFIX } from '../../core/admin/create-admin-handler.js'
 import { FAULT_HEADER } from '../../core/faults/create-fault-injector.js'
 import { PROBE_PATHS } from '../../core/probes/create-probe-handler.js'
 import { reportViolations } from './report-violations.js'
-import { parseBearer } from '../../core/auth/parse-bearer.js'
+import { parseBearer } from '../../core/auth/create-key-ring.js'
 import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
 import { refusalAnswer, type WrittenAnswer } from '../server/refusal-answer.js'
@@ -24,7 +24,7 @@ import type { ProxyAdmin } from './create-proxy-admin.js'
 import { describeAnswer, type RequestLog } from '../../core/request-log/create-request-log.js'
 import { readIncoming } from './read-incoming.js'
 import { toExchange } from './to-exchange.js'
-import { SOURCE_HEADER } from './source-header.js'
+import { SOURCE_HEADER } from './upstream-headers.js'
 import { upstreamHeaders } from './upstream-headers.js'
 import { UpstreamError } from './upstream-error.js'
 
@@ -85,7 +85,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
     const started = performance.now()
     const method = incoming.method ?? 'GET'
     // The server has refused targets that are no URL (unservable-request.ts).
-    const url = requestUrl(incoming, options.origin)
+    const url = new URL(requestUrl(incoming, options.origin))
     const clientAddress = options.clientAddress(incoming)
     const presented = parseBearer(incoming.headers.authorization ?? null)
     // Not even a prefix of the admin token: it opens more than any key.

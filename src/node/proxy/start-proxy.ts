@@ -11,7 +11,7 @@ import { createExchangeChecker } from '../verify/create-exchange-checker.js'
 import { createProxyAdmin } from './create-proxy-admin.js'
 import { createProxyListener } from './create-proxy-listener.js'
 import { createProxyStats, type ProxyStats } from './create-proxy-stats.js'
-import { SOURCE_HEADER } from './source-header.js'
+import { SOURCE_HEADER } from './upstream-headers.js'
 
 export interface StartProxyOptions {
   /** The upstream API base, e.g. `https://staging.animal-store.example/v1`. */

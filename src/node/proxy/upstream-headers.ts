@@ -1,5 +1,7 @@
 import { notForwarded } from './hop-by-hop-headers.js'
-import { SOURCE_HEADER } from './source-header.js'
+
+/** The header every answer of the proxy carries: `upstream` or `sandbox`, whoever answered. */
+export const SOURCE_HEADER = 'X-Sandbox-Source'
 
 /**
  * The upstream's raw header pairs as the client gets them: unchanged, less the connection's own

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { getResponse, type RequestHandler } from 'msw'
-import { CLIENT_ADDRESS_HEADER } from '../../core/http/client-address.js'
+import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
 import { JSON_CONTENT_TYPE, jsonText } from '../../core/http/to-response.js'
 import { incomingBody } from './incoming-body.js'
@@ -44,7 +44,8 @@ async function translate(handlers: RequestHandler[], origin: string, client: str
   const raw = incoming.rawHeaders
   for (let i = 0; i < raw.length; i += 2) {
     // The client address comes from the socket, never from what the client claims.
-    if (raw[i]!.toLowerCase() !== CLIENT_ADDRESS_HEADER) headers.append(raw[i]!, raw[i + 1]!)
+    const name = raw[i]!
+    if (name.length !== CLIENT_ADDRESS_HEADER.length || name.toLowerCase() !== CLIENT_ADDRESS_HEADER) headers.append(name, raw[i + 1]!)
   }
   headers.set(CLIENT_ADDRESS_HEADER, client)
   const hasBody =

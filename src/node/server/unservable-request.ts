@@ -21,7 +21,10 @@ export function unservableRequest(incoming: IncomingMessage, origin: string): Ht
   }
   if (incoming.httpVersion === '1.1') {
     let hosts = 0
-    for (let i = 0; i < incoming.rawHeaders.length; i += 2) if (incoming.rawHeaders[i]!.toLowerCase() === 'host') hosts++
+    for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
+      const name = incoming.rawHeaders[i]!
+      if (name.length === 4 && name.toLowerCase() === 'host') hosts++
+    }
     if (hosts !== 1) return new HttpError(400, ErrorCode.invalidRequest, `An HTTP/1.1 request needs exactly one Host header; this one has ${hosts}`)
   }
   const expect = incoming.headers.expect
@@ -33,19 +36,19 @@ export function unservableRequest(incoming: IncomingMessage, origin: string): Ht
     // node reads the body as chunked whatever codings come first: refuse instead of misreading it (RFC 9112 6.1).
     return new HttpError(400, ErrorCode.invalidRequest, `Transfer-Encoding ${JSON.stringify(encoding)} is not supported; send chunked alone`)
   }
-  try {
-    requestUrl(incoming, origin)
-  } catch {
+  const target = incoming.url ?? '/'
+  if (!(target.startsWith('/') ? URL.canParse(`${origin}${target}`) : URL.canParse(target, origin))) {
     return new HttpError(400, ErrorCode.invalidRequest, 'The request target is not a valid URL')
   }
   return undefined
 }
 
 /**
- * The URL of a request. An origin-form target (`/v1/pets`) is a path on `origin`, even one that
- * starts with `//`, which `new URL(target, origin)` would read as another host.
+ * The URL of a request, as the text a fetch Request takes. An origin-form target (`/v1/pets`) is a
+ * path on `origin`, even one that starts with `//`, which `new URL(target, origin)` would read as
+ * another host. Text rather than a URL: the Request parses it anyway.
  */
-export function requestUrl(incoming: IncomingMessage, origin: string): URL {
+export function requestUrl(incoming: IncomingMessage, origin: string): string {
   const target = incoming.url ?? '/'
-  return target.startsWith('/') ? new URL(`${origin}${target}`) : new URL(target, origin)
+  return target.startsWith('/') ? `${origin}${target}` : new URL(target, origin).href
 }

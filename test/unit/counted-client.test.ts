@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { countedClient } from '../../src/core/http/client-address.js'
+import { countedClient } from '../../src/core/rate-limit/counted-client.js'
 
 it('counts a global or unique local IPv6 address as its /64 network, however it is written (D32)', () => {
   expect(countedClient('2001:db8:1:2:a:b:c:d')).toBe('2001:db8:1:2::/64')
