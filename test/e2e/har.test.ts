@@ -84,3 +84,21 @@ it('serves the exchanges as HAR 1.2, headers and bodies included, with no key or
   expect(one.log.entries[0].request.method).toBe('POST')
   expect((await admin('/requests.har?id=nothing-1')).status).toBe(404)
 })
+
+it('shows what a refused body said: a create the contract refuses and one that is not JSON keep their request bodies', async () => {
+  const invalid = JSON.stringify({ name: '', categoryId: 2 })
+  const refused = await call('/pets', { key: TEAM, method: 'POST', headers: { 'content-type': 'application/json' }, body: invalid })
+  expect(refused.status).toBe(400)
+  const broken = `{"name": "half of ${TEAM}`
+  const unparsed = await call('/pets', { key: TEAM, method: 'POST', headers: { 'content-type': 'application/json' }, body: broken })
+  expect(unparsed.status).toBe(400)
+
+  const text = await (await admin('/requests.har')).text()
+  expect(text).not.toContain(TEAM)
+  const [first, second] = JSON.parse(text).log.entries.slice(-2)
+  expect(first.response.status).toBe(400)
+  expect(first.request.postData).toEqual({ mimeType: 'application/json', text: invalid })
+  expect(JSON.parse(first.response.content.text).code).toBe('invalid_request')
+  expect(second.response.status).toBe(400)
+  expect(second.request.postData.text).toMatch(/^\{"name": "half of team…#[0-9a-f]{4}$/)
+})

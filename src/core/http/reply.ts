@@ -11,6 +11,4 @@ export interface Reply {
   headers: Headers
   /** The JSON value of the body, or its text (`JsonText`); `undefined` for a reply without a body. */
   body?: unknown
-  /** The request's body as it was read, for the request log's exchanges; absent when none was read. */
-  requestBody?: string
 }

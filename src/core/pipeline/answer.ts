@@ -10,9 +10,17 @@ import { forcedError, preferredStatus } from '../scenarios/forced-status.js'
 /**
  * The request pipeline, the whole of it, in order: every request under the API's scope takes these
  * steps, so every answer, refusals included, carries the same headers. A step refuses by throwing
- * `HttpError`, which the handler turns into an Error body.
+ * `HttpError`, which the handler turns into an Error body. `onBodyText` hears the request body's
+ * text once it is read, whatever the verdict (the request log's exchange).
  */
-export async function answer(parts: ApiHandlerParts, request: Request, url: URL, method: string, headers: Headers): Promise<Reply> {
+export async function answer(
+  parts: ApiHandlerParts,
+  request: Request,
+  url: URL,
+  method: string,
+  headers: Headers,
+  onBodyText?: (text: string) => void,
+): Promise<Reply> {
   // With a state that reads a page of pets with the rate-limit decision, one round trip instead of
   // two (BENCHMARKS.md, the Redis section), a plain listing's input is read ahead; a request it
   // cannot plan is refused, if at all, by the steps below, after the decision.
@@ -40,7 +48,7 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
   const faulted = parts.faults.inject(operationId, headers)
   if (faulted !== undefined) await faulted
   // The input, valid against the contract, or 400 naming the field (D3, D9).
-  const read = admitted.listed?.input ?? readInput(parts, request, url, admitted.apiPath, resolved)
+  const read = admitted.listed?.input ?? readInput(parts, request, url, admitted.apiPath, resolved, onBodyText)
   const input = read instanceof Promise ? await read : read
   // A request made while the store is seeded or reset waits for it.
   await parts.ready()
@@ -52,5 +60,5 @@ export async function answer(parts: ApiHandlerParts, request: Request, url: URL,
   }
   const handled = admitted.listed?.result ?? resolved.operation.handle(input)
   const { status, body } = handled instanceof Promise ? await handled : handled
-  return { status, headers, body, requestBody: (input as { bodyText?: string }).bodyText }
+  return { status, headers, body }
 }

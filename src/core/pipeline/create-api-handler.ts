@@ -30,7 +30,8 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
   const time = parts.clock.now()
   const headers = new Headers()
   const method = request.method.toUpperCase()
-  const reply = await answer(parts, request, url, method, headers).catch((error: unknown) =>
+  let requestBody: string | undefined
+  const reply = await answer(parts, request, url, method, headers, (text) => (requestBody = text)).catch((error: unknown) =>
     // An injected dropped connection: in-process fetch rejects with a TypeError, and the HTTP
     // adapter destroys the socket.
     error instanceof DroppedConnection ? undefined : errorReply(withKeysRedacted(error, parts), headers, parts.onUnexpectedError),
@@ -57,7 +58,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
         },
         keys,
       ),
-    { bodies: { origin: url.origin, requestBody: reply?.requestBody, responseBody: text } },
+    { bodies: { origin: url.origin, requestBody, responseBody: text } },
   )
   return response
 }

@@ -6,16 +6,24 @@ import { readJsonText } from '../validation/read-json-body.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import type { Resolution } from './resolve.js'
 
-type Input = OperationInput & { bodyText?: string }
+type Input = OperationInput
 
 /**
  * The operation's input, decoded and valid against the contract: path parameters, the query and,
  * for an operation that takes one, the JSON body (D9). Anything else is a 400 naming the field (D3).
- * Only a body is waited for: an input without one is decided at once.
+ * Only a body is waited for: an input without one is decided at once. `onBodyText` hears a body's
+ * text once it is read, valid or not (the request log's exchange).
  */
-export function readInput(parts: ApiHandlerParts, request: Request, url: URL, apiPath: string, resolution: Resolution): Input | Promise<Input> {
+export function readInput(
+  parts: ApiHandlerParts,
+  request: Request,
+  url: URL,
+  apiPath: string,
+  resolution: Resolution,
+  onBodyText?: (text: string) => void,
+): Input | Promise<Input> {
   return resolution.info.readsBody
-    ? readJsonText(request).then((read) => checked(parts, url, apiPath, resolution, read))
+    ? readJsonText(request, onBodyText).then((read) => checked(parts, url, apiPath, resolution, read))
     : checked(parts, url, apiPath, resolution, undefined)
 }
 
@@ -32,7 +40,7 @@ function checked(
   const body = read?.value
   const query = queryOf(url)
   parts.validator.validate(info.operationId, { path, query, ...(body === undefined ? {} : { body }) })
-  return { query, params: decoded, body, bodyText: read?.text }
+  return { query, params: decoded, body }
 }
 
 function decodeComponent(value: string, name: string): string {

@@ -14,8 +14,11 @@ export async function readJsonBody(request: Request): Promise<Record<string, unk
   return (await readJsonText(request)).value
 }
 
-/** {@link readJsonBody}, with the body's text as received (for the request log's exchanges). */
-export async function readJsonText(request: Request): Promise<{ value: Record<string, unknown>; text: string }> {
+/**
+ * {@link readJsonBody}, with the body's text as received. `onText` hears the text as soon as it is
+ * decoded, before it is judged, so the request log's exchange shows what a refused body said.
+ */
+export async function readJsonText(request: Request, onText?: (text: string) => void): Promise<{ value: Record<string, unknown>; text: string }> {
   const mediaType = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') {
     throw new HttpError(
@@ -36,6 +39,7 @@ export async function readJsonText(request: Request): Promise<{ value: Record<st
   } catch {
     throw new HttpError(400, ErrorCode.invalidRequest, 'body is not valid UTF-8')
   }
+  onText?.(text)
   if (text.charCodeAt(0) === 0xfeff) {
     throw new HttpError(400, ErrorCode.invalidRequest, 'body starts with a byte order mark; send JSON without one (RFC 8259 8.1)')
   }
