@@ -155,3 +155,35 @@ it('lists every request the proxy answers as it happens, newest first, marked wi
   await page.close()
   expect(checks.cspViolations).toEqual([])
 })
+
+it("opens an exchange the upstream answered, and downloads the proxy's log as HAR with the upstream's bodies", async () => {
+  const page = await open('/__sandbox/')
+  await signInToDashboard(page, TOKEN)
+  expect(await through('/pets?limit=3', 'Bearer upstream-only-key-for-the-view')).toBe(200)
+  const row = '#log-table tbody tr[data-source="upstream"]:first-child'
+  await page.waitForFunction((selector) => document.querySelector(`${selector} td:nth-child(5)`)?.textContent === '/v1/pets?limit=3', row)
+
+  await page.click(`${row} button[data-exchange]`)
+  await page.waitForSelector('#exchange:not([hidden])')
+  const request = (await page.textContent('#exchange-request'))!
+  const response = (await page.textContent('#exchange-response'))!
+  expect(request).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\?limit=3\n/)
+  expect(request).toMatch(/authorization: Bearer upst…#[0-9a-f]{4}/)
+  expect(response).toMatch(/^200 OK\n/)
+  expect(response).toMatch(/x-sandbox-source: upstream/i)
+  expect(response.trimEnd().endsWith('[]')).toBe(true)
+  expect(`${request}${response}`).not.toContain('upstream-only-key-for-the-view')
+
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-har')])
+  const har = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8')
+  expect(har).not.toContain('upstream-only-key-for-the-view')
+  expect(har).not.toContain(TOKEN)
+  const entries = (JSON.parse(har) as { log: { entries: Array<{ request: { url: string }; response: { status: number; content: { text?: string } } }> } }).log
+    .entries
+  expect(entries.find((entry) => entry.request.url.endsWith('/v1/pets?limit=3'))?.response).toMatchObject({ status: 200, content: { text: '[]' } })
+
+  expect(await checks.accessibility(page)).toEqual([])
+  await checks.settled()
+  await page.close()
+  expect(checks.cspViolations).toEqual([])
+})
