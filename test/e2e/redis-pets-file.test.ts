@@ -75,7 +75,10 @@ it('refuses, in one line naming what changed, a replica with another pets file, 
   const refusals: Array<[string[], RegExp]> = [
     [['--pets-file', otherPets], /holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not those of this one \(sha256 [0-9a-f]{12}…: /],
     [['--pets-file', otherIds], /holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not those of this one /],
-    [['--pets', '11'], /holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not generated ones; start with that --pets-file, or use another --redis-prefix$/],
+    [
+      ['--pets', '11'],
+      /holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not generated ones; start with that --pets-file, or use another --redis-prefix$/,
+    ],
   ]
   for (const [args, message] of refusals) {
     const refused = await runCli(['start', '--port', '0', '--log', 'off', '--redis', redis().url, ...args])

@@ -16,7 +16,10 @@ it('digests given pets as served: implicit ids written out keep the digest; any 
     [{ name: 'Ace', categoryId: 2 }, pets[1]!],
     [{ ...pets[0]!, status: 'pending' as const }, pets[1]!],
     [pets[0]!, { ...pets[1]!, id: 11 }],
-    [{ ...pets[1]!, id: 1 }, { ...pets[0]!, id: 10 }],
+    [
+      { ...pets[1]!, id: 1 },
+      { ...pets[0]!, id: 10 },
+    ],
     [pets[0]!],
     [],
   ]
@@ -29,7 +32,9 @@ it('says what changed between the seeded pets a state extends and those of the p
   const other = digestGivenPets(pets.slice(0, 1))
   expect(seededPetsMismatch({ seed: 1, pets: 50 }, { seed: 1, pets: 50 })).toBeUndefined()
   expect(seededPetsMismatch({ seed: 1, pets: 50 }, { seed: 2, pets: 50 })).toBe('pets seeded with --seed 1 --pets 50; start with those')
-  expect(seededPetsMismatch({ seed: 1, pets: 10 }, { seed: 1, pets: 10, given })).toBe('pets seeded with --seed 1 --pets 10, not those of a --pets-file; start with those')
+  expect(seededPetsMismatch({ seed: 1, pets: 10 }, { seed: 1, pets: 10, given })).toBe(
+    'pets seeded with --seed 1 --pets 10, not those of a --pets-file; start with those',
+  )
   // The seed does not change given pets.
   expect(seededPetsMismatch({ seed: 1, pets: 10, given }, { seed: 7, pets: 10, given })).toBeUndefined()
   expect(seededPetsMismatch({ seed: 1, pets: 10, given }, { seed: 1, pets: 10 })).toBe(
