@@ -3,7 +3,7 @@ import { planTiers } from './test/support/tiers.js'
 
 // Tiers that need a program from outside npm (redis-server) are left out where it is missing, with
 // one line at the end saying so; CI requires them (test/support/tiers.ts).
-const tiers = planTiers()
+const tiers = planTiers('npm test')
 
 export default defineConfig({
   test: {

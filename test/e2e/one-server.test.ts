@@ -140,6 +140,45 @@ describe.each(['start', 'proxy'] as const)('%s, on the one server', (command) =>
   }, 30_000)
 })
 
+it('answers a body it refuses unread to a client that reads late, and closes only once the body is in, so no reset destroys the answer', async () => {
+  const served = await cli('start')
+  const { port, origin } = new URL(served.url)
+  const body = Buffer.alloc(2 * 1024 * 1024, 'p')
+  for (const [authorization, status] of [
+    ['', 401],
+    ['Authorization: Bearer sandbox-enterprise-key\r\n', 413],
+  ] as const) {
+    const received = await new Promise<Buffer>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port: Number(port) })
+      const chunks: Buffer[] = []
+      // The client sends its body in parts and reads nothing until it has sent it all, as a busy
+      // client does: a server that closed with the body still arriving would reset the
+      // connection, and the reset discards the answer waiting in the client's buffer.
+      socket.pause()
+      socket.write(
+        `POST /v1/pets HTTP/1.1\r\nHost: ${new URL(origin).host}\r\n${authorization}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      )
+      const part = body.length / 32
+      let sent = 0
+      const sendPart = () => {
+        socket.write(body.subarray(sent, sent + part), () => {
+          sent += part
+          if (sent < body.length) setTimeout(sendPart, 20)
+          else socket.resume()
+        })
+      }
+      sendPart()
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+      socket.on('error', () => resolve(Buffer.concat(chunks)))
+      socket.on('end', () => resolve(Buffer.concat(chunks)))
+    })
+    const text = received.toString('latin1')
+    expect(text, `the ${status} answer`).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).status).toBe(status)
+  }
+  await expectServing(served)
+})
+
 it('names the quota of the address in a refusal under start, spending none of it', async () => {
   const served = await cli('start')
   const origin = new URL(served.url).origin

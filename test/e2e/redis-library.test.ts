@@ -67,7 +67,7 @@ it('refuses, when ready, a sandbox seeded otherwise than the state it joins', as
   const other = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library:' }), pets: 6 })
   await expect(other.ready()).rejects.toThrow(/holds pets seeded with --seed 1 --pets 5/)
   await other.close()
-  // Given pets are known by what they are, not by their last id (docs/decisions.md#d32).
+  // Given pets are known by what they are, not by their last id (docs/decisions.md#d33).
   const pets = (names: string[]) => names.map((name) => ({ name, categoryId: 1 }))
   const given = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }), pets: pets(['Ace', 'Bo']) })
   await given.ready()

@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { adminContractViolations } from '../support/admin-contract.js'
 import { contractViolations } from '../support/contract.js'
 import { rawExchange, rawRequest, toFetchResponse } from '../support/raw-http.js'
 import { startCli, type CliProcess } from '../support/start-cli.js'
 
+const ADMIN_TOKEN = 'admin-token-of-the-proxy-tests'
 let trusting: CliProcess
 let plain: CliProcess
 
 beforeAll(async () => {
   // The proxy is 127.0.0.1 (and the 127.0.0.8/29 range); every other loopback address is a client.
   ;[trusting, plain] = await Promise.all([
-    startCli(['--log', 'off', '--pets', '1', '--trust-proxy', '127.0.0.1', '127.0.0.8/29']),
+    startCli(['--log', 'off', '--pets', '1', '--trust-proxy', '127.0.0.1', '127.0.0.8/29', '--admin-token', ADMIN_TOKEN]),
     startCli(['--log', 'off', '--pets', '1']),
   ])
 })
@@ -84,4 +86,34 @@ it('survives hostile Forwarded headers from a trusted proxy: each is a 401 with 
       ['X-Forwarded-For', '203.0.113.77'],
     ]),
   ).toBe(fallback - 1)
+})
+
+it('counts a forwarded IPv6 client per /64 network, and IPv4 and IPv4-mapped clients each alone (D32)', async () => {
+  const from = (address: string) => remaining(trusting, '127.0.0.1', [['X-Forwarded-For', address]])
+  const first = await from('2001:db8:64:1::a')
+  expect(await from('2001:db8:64:1:ffff:ffff:ffff:ffff')).toBe(first - 1)
+  expect(await from('2001:DB8:64:1::B')).toBe(first - 2)
+  expect(await remaining(trusting, '127.0.0.1', [['Forwarded', 'for="[2001:db8:64:1::c]:443"']])).toBe(first - 3)
+  // Another /64 of the same /48 is another client.
+  expect(await from('2001:db8:64:2::a')).toBe(first)
+  const v4 = await from('198.51.100.64')
+  expect(await from('198.51.100.65')).toBe(v4)
+  const mapped = await from('::ffff:198.51.100.66')
+  expect(await from('::ffff:198.51.100.67')).toBe(mapped)
+})
+
+it('counts wrong admin tokens of a forwarded IPv6 client per /64 network (D32)', async () => {
+  const state = async (address: string, token: string) => {
+    const headers: Array<[string, string]> = [
+      ['Authorization', `Bearer ${token}`],
+      ['X-Forwarded-For', address],
+    ]
+    const answer = await rawExchange(trusting.url, rawRequest({ target: '/__sandbox/state', headers }), { localAddress: '127.0.0.1' })
+    expect(await adminContractViolations('GET', `${new URL(trusting.url).origin}/__sandbox/state`, toFetchResponse(answer!))).toEqual([])
+    return answer!.status
+  }
+  for (let i = 0; i < 10; i++) expect(await state(`2001:db8:77:1::${i + 1}`, `wrong-token-${i}`)).toBe(401)
+  // A fresh address of the same /64 is the same guesser: locked out, the right token too.
+  expect(await state('2001:db8:77:1::ffff', ADMIN_TOKEN)).toBe(429)
+  expect(await state('2001:db8:77:2::1', ADMIN_TOKEN)).toBe(200)
 })

@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import type { Reporter } from 'vitest/node'
 
 /**
- * What `npm test` needs from outside npm, one tier per program. A fresh clone runs `npm test` without
- * them: a missing tier is skipped with one line saying what and how to run it. CI lists the tiers it
- * must run in PETSTORE_REQUIRE_TIERS (`.ci/run`), and there a missing one fails the run instead.
+ * What `npm test` and `npm run test:browser` need from outside npm, one tier per program. A fresh clone
+ * runs them without: a missing tier is skipped with one line saying what and how to run it. CI lists
+ * the tiers it must run in PETSTORE_REQUIRE_TIERS (`.ci/run`), and there a missing one fails the run instead.
  */
 export interface Tier {
   /** Which tests, in words. */
@@ -22,10 +22,21 @@ export interface Tier {
   asRoot?: boolean
 }
 
+/** The tiers of each test command: `npm test` (vitest.config.ts) and `npm run test:browser` (vitest.browser.config.ts). */
+export const COMMANDS = {
+  'npm test': ['redis', 'tmpfs'],
+  'npm run test:browser': ['firefox'],
+} as const satisfies Record<string, readonly TierName[]>
+
+export type TestCommand = keyof typeof COMMANDS
+
 export const REQUIRE_TIERS = 'PETSTORE_REQUIRE_TIERS'
 
 /** The `redis-server` the Redis tier starts (test/support/start-redis.ts). */
 export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? 'redis-server'
+
+/** The Firefox the Firefox tier drives (test/support/launch-firefox.ts): Debian's ESR. */
+export const FIREFOX = process.env.FIREFOX_PATH ?? 'firefox-esr'
 
 export const TIERS = {
   redis: {
@@ -44,6 +55,17 @@ export const TIERS = {
     files: ['test/e2e/full-disk.test.ts'],
     missing: () => (canMountTmpfs() ? undefined : 'cannot mount a tmpfs here (it needs root)'),
     asRoot: true,
+  },
+  firefox: {
+    what: "Firefox's network panel opening the sandbox's HAR (test/browser/har-in-firefox.test.ts)",
+    files: ['test/browser/har-in-firefox.test.ts'],
+    missing: () =>
+      spawnSync(FIREFOX, ['--version']).error === undefined
+        ? undefined
+        : process.env.FIREFOX_PATH === undefined
+          ? 'no firefox-esr on PATH'
+          : `FIREFOX_PATH=${FIREFOX} does not run`,
+    install: 'apt-get install firefox-esr',
   },
 } satisfies Record<string, Tier>
 
@@ -72,20 +94,21 @@ export function tierMissing(name: TierName): string | undefined {
 }
 
 /** The one command that runs the given tiers too. */
-export function howToRun(tiers: Tier[]): string {
+export function howToRun(tiers: Tier[], command: TestCommand = 'npm test'): string {
   const installs = tiers.flatMap((tier) => (tier.install === undefined ? [] : [tier.install]))
-  return [...installs, `${tiers.some((tier) => tier.asRoot) ? 'sudo ' : ''}npm test`].join(' && ')
+  return [...installs, `${tiers.some((tier) => tier.asRoot) ? 'sudo ' : ''}${command}`].join(' && ')
 }
 
 /**
- * For vitest.config.ts: the files of the tiers that cannot run here, to exclude, and a reporter that
- * ends the run with one line saying what was skipped and the command that runs it. Throws when a
- * tier that PETSTORE_REQUIRE_TIERS lists (or `all`) is missing, so CI never skips one.
+ * For a vitest config: the files of the command's tiers that cannot run here, to exclude, and a
+ * reporter that ends the run with one line saying what was skipped and the command that runs it.
+ * Throws when a tier that PETSTORE_REQUIRE_TIERS lists (or `all`) is missing, so CI never skips one.
  */
-export function planTiers(env: NodeJS.ProcessEnv = process.env): { exclude: string[]; reporter: Reporter } {
+export function planTiers(command: TestCommand = 'npm test', env: NodeJS.ProcessEnv = process.env): { exclude: string[]; reporter: Reporter } {
   const required = new Set((env[REQUIRE_TIERS] ?? '').split(',').map((name) => name.trim()))
   const skipped: { tier: Tier; reason: string }[] = []
-  for (const [name, tier] of Object.entries(TIERS) as [TierName, Tier][]) {
+  for (const name of COMMANDS[command]) {
+    const tier: Tier = TIERS[name]
     const reason = tierMissing(name)
     if (reason === undefined) continue
     if (required.has(name) || required.has('all')) {
@@ -96,7 +119,10 @@ export function planTiers(env: NodeJS.ProcessEnv = process.env): { exclude: stri
   const line =
     skipped.length === 0
       ? undefined
-      : `Skipped ${skipped.map(({ tier, reason }) => `${tier.what}: ${reason}`).join('; ')}. To run ${skipped.length === 1 ? 'it' : 'them'}: ${howToRun(skipped.map(({ tier }) => tier))}`
+      : `Skipped ${skipped.map(({ tier, reason }) => `${tier.what}: ${reason}`).join('; ')}. To run ${skipped.length === 1 ? 'it' : 'them'}: ${howToRun(
+          skipped.map(({ tier }) => tier),
+          command,
+        )}`
   return {
     exclude: skipped.flatMap(({ tier }) => tier.files),
     reporter: {

@@ -197,3 +197,79 @@ it('forgets idle buckets of many client addresses once their windows are over, a
   limiter.take('new', free)
   expect(limiter.size()).toBe(2)
 })
+
+it('gives an address back its day count when it returns the same day after minutes idle', () => {
+  const { clock, limiter } = setup({ banAfter: 1000 })
+  const limits = { perMinute: 60, perDay: 100 }
+  const returning = 'address:198.51.100.7'
+  spend(limiter, returning, 50, limits)
+  // Minutes pass while other clients are counted: the idle address is kept as its day count alone.
+  for (let minute = 1; minute <= 5; minute++) {
+    clock.advance(60_000)
+    limiter.take(`address:203.0.113.${minute}`, limits)
+  }
+  expect(limiter.size()).toBe(6)
+  const midnight = Date.UTC(2030, 0, 2)
+  expect(limiter.take(returning, limits)).toEqual({ outcome: 'allowed', limit: 100, remaining: 49, reset: midnight / 1000 })
+  expect(limiter.inspect(returning, limits)).toMatchObject({ minute: { used: 1 }, day: { used: 51, remaining: 49 }, refused: 0 })
+  expect(spend(limiter, returning, 49, limits).every((decision) => decision.outcome === 'allowed')).toBe(true)
+  expect(limiter.take(returning, limits)).toMatchObject({ outcome: 'rate_limited', limit: 100, retryAfter: Math.ceil((midnight - clock.now()) / 1000) })
+})
+
+it('forgets the day counts of idle addresses when the UTC day turns', () => {
+  const { clock, limiter } = setup()
+  spend(limiter, 'address:198.51.100.7', 10)
+  clock.advance(60_000)
+  limiter.take('address:203.0.113.1', free)
+  expect(limiter.inspect('address:198.51.100.7', free).day.used).toBe(10)
+  clock.advance(60_000)
+  limiter.take('address:203.0.113.1', free)
+  expect(limiter.size()).toBe(2)
+
+  clock.set(Date.UTC(2030, 0, 2, 0, 0, 30))
+  expect(limiter.take('address:203.0.113.2', free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+  expect(limiter.size()).toBe(1)
+  expect(limiter.take('address:198.51.100.7', free)).toMatchObject({ outcome: 'allowed', remaining: 59 })
+  expect(limiter.inspect('address:198.51.100.7', free).day).toMatchObject({ used: 1, remaining: 999 })
+})
+
+it('keeps bans in force, and the day count under a ban that ended, across idle minutes', () => {
+  const { clock, limiter } = setup({ banAfter: 0, banSeconds: 150 })
+  spend(limiter, 'k', 60)
+  expect(limiter.take('k', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 150 })
+  limiter.arrange('arranged', free, { banned: 600 })
+  clock.advance(60_000)
+  limiter.take('other', free)
+  clock.advance(60_000)
+  limiter.take('other', free)
+  expect(limiter.take('k', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 30 })
+  expect(limiter.take('arranged', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 480 })
+
+  // The ban on `k` ends; minutes later its 60 requests still count for the day.
+  clock.advance(3 * 60_000)
+  limiter.take('other', free)
+  expect(limiter.inspect('k', free)).toMatchObject({ banned: false, refused: 0, day: { used: 60, remaining: 940 } })
+  expect(limiter.take('arranged', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 300 })
+})
+
+it('keeps counting refusals of a spent day towards a ban across idle minutes, and not those of a minute that is over', () => {
+  const { clock, limiter } = setup({ banAfter: 3 })
+  const limits = { perMinute: 60, perDay: 5 }
+  spend(limiter, 'day', 5, limits)
+  expect(spend(limiter, 'day', 2, limits).map((decision) => decision.outcome)).toEqual(['rate_limited', 'rate_limited'])
+  spend(limiter, 'minute', 60)
+  expect(spend(limiter, 'minute', 3).every((decision) => decision.outcome === 'rate_limited')).toBe(true)
+  expect(limiter.inspect('minute', free).refused).toBe(3)
+  // Under a ban arranged later, the bucket stays whole; its minute's refusals end all the same.
+  spend(limiter, 'minute-banned', 61)
+  limiter.arrange('minute-banned', free, { banned: 600 })
+
+  clock.advance(2 * 60_000)
+  limiter.take('other', free)
+  expect(limiter.inspect('day', limits)).toMatchObject({ refused: 2, day: { used: 5 } })
+  expect(limiter.take('day', limits)).toMatchObject({ outcome: 'rate_limited', limit: 5 })
+  expect(limiter.take('day', limits)).toMatchObject({ outcome: 'temporarily_banned' })
+  // The minute's refusals ended with their minute: they no longer count towards a ban.
+  expect(limiter.inspect('minute', free)).toMatchObject({ refused: 0, day: { used: 60 } })
+  expect(limiter.inspect('minute-banned', free)).toMatchObject({ banned: true, refused: 0, day: { used: 60 } })
+})

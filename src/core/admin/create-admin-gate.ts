@@ -1,6 +1,7 @@
 import { constantTimeEqual } from '../auth/constant-time-equal.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
+import { countedClient } from '../rate-limit/counted-client.js'
 import { createAttemptLimiter } from './create-attempt-limiter.js'
 
 // Wrong admin tokens each client address may send per minute (docs/running-for-a-team.md#admin-api).
@@ -19,14 +20,15 @@ export function createAdminGate({ token, now }: { token: string; now: () => numb
   const wrongTokens = createAttemptLimiter({ limit: WRONG_TOKENS_PER_MINUTE, windowMs: 60_000, now })
   return {
     admit(presented: string | undefined, clientAddress: string): void {
-      const decision = wrongTokens.blocked(clientAddress)
+      const client = countedClient(clientAddress)
+      const decision = wrongTokens.blocked(client)
       if (!decision.allowed) {
         throw new HttpError(429, ErrorCode.rateLimited, `Too many wrong admin tokens from this address; retry in ${decision.retryAfter} s`, {
           'retry-after': String(decision.retryAfter),
         })
       }
       if (presented !== undefined && constantTimeEqual(presented, token)) return
-      if (presented !== undefined) wrongTokens.fail(clientAddress)
+      if (presented !== undefined) wrongTokens.fail(client)
       throw new HttpError(
         401,
         ErrorCode.unauthorized,

@@ -1267,6 +1267,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "required": [
               "version",
               "creator",
+              "pages",
               "entries"
             ],
             "properties": {
@@ -1288,6 +1289,11 @@ export const adminOpenapiDocument: OpenApiDocument = {
                   }
                 }
               },
+              "pages": {
+                "type": "array",
+                "maxItems": 0,
+                "description": "Always empty (API calls, no page loads); written because Firefox's HAR importer needs it."
+              },
               "entries": {
                 "type": "array",
                 "items": {
@@ -1298,12 +1304,17 @@ export const adminOpenapiDocument: OpenApiDocument = {
                     "request",
                     "response",
                     "cache",
-                    "timings"
+                    "timings",
+                    "_resourceType"
                   ],
                   "properties": {
                     "startedDateTime": {
                       "type": "string",
                       "format": "date-time"
+                    },
+                    "_resourceType": {
+                      "const": "fetch",
+                      "description": "Chrome's resource type, so that its network panel lists the exchange under Fetch/XHR."
                     },
                     "time": {
                       "type": "number",

@@ -8,6 +8,7 @@ import type { Deprecation } from '../http/create-deprecations.js'
 import { JsonText } from '../http/to-response.js'
 import type { Reply } from '../http/reply.js'
 import { listed } from '../operations/list-pets.js'
+import { countedClient } from '../rate-limit/counted-client.js'
 import type { RateDecision } from '../state/rate-limit-backend.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { Admission } from './admission.js'
@@ -49,7 +50,7 @@ export function admit(
 
   const token = parseBearer(request.headers.get('authorization'))
   const apiKey: ApiKey | undefined = token === undefined ? undefined : parts.keyRing.find(token)
-  const bucket = apiKey ? `key:${apiKey.key}` : `address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT}`
+  const bucket = apiKey ? `key:${apiKey.key}` : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
   const limits = apiKey ?? PLANS.free
 
   // A preflight anywhere under the API's prefix, served path or not, so that a browser app sees

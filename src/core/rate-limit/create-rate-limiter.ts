@@ -1,6 +1,6 @@
 import type { Limits } from '../auth/plans.js'
 import type { QuotaChange, QuotaState, RateDecision } from '../state/rate-limit-backend.js'
-import { type Bucket, DAY_MS, describeBucket, MINUTE_MS } from './describe-bucket.js'
+import { type Bucket, DAY_MS, describeBucket, MINUTE_MS, refusalsInForce } from './describe-bucket.js'
 
 export interface RateLimiterOptions {
   now: () => number
@@ -15,33 +15,50 @@ export interface RateLimiterOptions {
  * so concurrent requests are admitted exactly up to the quota: JavaScript runs one `take` at a time.
  */
 export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOptions) {
-  const buckets = new Map<string, Bucket>()
-  // The minute in which idle buckets were last evicted (see evictIdle).
-  let sweptMinute: number | undefined
+  let buckets = new Map<string, Bucket>()
+  // Today's day count of each bucket that holds nothing else, for the UTC day starting at
+  // `countedDay` (see tidy): a bucket is rebuilt from it on its next request.
+  const dayCounts = new Map<string, number>()
+  let countedDay: number | undefined
+  // The minute in which the buckets were last tidied (see tidy).
+  let tidiedMinute: number | undefined
 
   /**
-   * Forgets every bucket that is equivalent to no bucket: its minute and day counts belong to
-   * windows that are over (or are zero), no ban is in force, and its refusals were counted in a
-   * window that is over. Without it every client address ever seen (D16) would stay in memory.
-   * Run once per minute of the limiter's clock, on the first decision of that minute.
+   * Keeps only what a bucket still needs. Once its minute window is over, no ban is in force and
+   * its refusals were counted in a window that is over, a bucket carries nothing but its day count:
+   * it is forgotten when that count is zero or of another day, and otherwise kept as that count
+   * alone, a map entry where the bucket took an object (BENCHMARKS.md, "Rate-limit memory per
+   * client address"). Without it every client address seen (D16) would keep a whole bucket.
+   * Run once per minute of the limiter's clock, on the first decision of that minute; the day
+   * counts go when the day turns. Exact while the clock moves forward: a clock moved back into a
+   * window already tidied away finds that window fresh.
    */
-  function evictIdle(t: number, minuteStart: number, dayStart: number): void {
-    sweptMinute = minuteStart
+  function tidy(t: number, minuteStart: number, dayStart: number): void {
+    tidiedMinute = minuteStart
+    if (countedDay !== dayStart) {
+      dayCounts.clear()
+      countedDay = dayStart
+    }
+    // The buckets kept whole go to a new map: deleting most entries of a large map one by one, as
+    // after a burst of new addresses, took longer (BENCHMARKS.md, "Rate-limit memory per client address").
+    const whole = new Map<string, Bucket>()
     for (const [id, bucket] of buckets) {
       const minuteIdle = bucket.minuteStart !== minuteStart || bucket.minuteUsed === 0
-      const dayIdle = bucket.dayStart !== dayStart || bucket.dayUsed === 0
-      const refusalsIdle = bucket.refused === 0 || (bucket.refusedWindowStart !== minuteStart && bucket.refusedWindowStart !== dayStart)
-      if (minuteIdle && dayIdle && refusalsIdle && bucket.bannedUntil <= t) buckets.delete(id)
+      if (!minuteIdle || refusalsInForce(bucket, minuteStart, dayStart) || bucket.bannedUntil > t) whole.set(id, bucket)
+      else if (bucket.dayStart === dayStart && bucket.dayUsed > 0) dayCounts.set(id, bucket.dayUsed)
     }
+    buckets = whole
   }
 
   function current(id: string, t: number): Bucket {
     const minuteStart = t - (t % MINUTE_MS)
     const dayStart = t - (t % DAY_MS)
-    if (sweptMinute !== minuteStart) evictIdle(t, minuteStart, dayStart)
+    if (tidiedMinute !== minuteStart) tidy(t, minuteStart, dayStart)
     let bucket = buckets.get(id)
     if (bucket === undefined) {
-      bucket = { minuteStart, minuteUsed: 0, dayStart, dayUsed: 0, refusedWindowStart: minuteStart, refused: 0, bannedUntil: 0 }
+      const counted = dayCounts.get(id)
+      if (counted !== undefined) dayCounts.delete(id)
+      bucket = { minuteStart, minuteUsed: 0, dayStart, dayUsed: counted ?? 0, refusedWindowStart: minuteStart, refused: 0, bannedUntil: 0 }
       buckets.set(id, bucket)
     }
     // A clock moved backwards also starts a new window: counts from "the future" do not apply.
@@ -131,9 +148,12 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     inspect,
     arrange,
     /** Forgets every counter and ban. */
-    clear: () => buckets.clear(),
-    /** How many buckets are held: idle ones are forgotten once a minute. */
-    size: () => buckets.size,
+    clear: () => {
+      buckets.clear()
+      dayCounts.clear()
+    },
+    /** How many buckets are held, whole or as a day count: idle ones are forgotten once a minute. */
+    size: () => buckets.size + dayCounts.size,
   }
 }
 

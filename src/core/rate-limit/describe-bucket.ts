@@ -93,10 +93,18 @@ export const describeBucket = {
         remaining: Math.max(0, limits.perDay - bucket.dayUsed),
         reset: (bucket.dayStart + DAY_MS) / 1000,
       },
-      refused: bucket.refused,
+      refused: refusalsInForce(bucket, bucket.minuteStart, bucket.dayStart) ? bucket.refused : 0,
       bannedUntil: bucket.bannedUntil > t ? bucket.bannedUntil : undefined,
     }
   },
+}
+
+/**
+ * Whether a bucket's refusals still count towards a ban (D15) in the minute and day that start at
+ * `minuteStart` and `dayStart`: `take` starts a new count once their window is over.
+ */
+export function refusalsInForce(bucket: Bucket, minuteStart: number, dayStart: number): boolean {
+  return bucket.refused > 0 && (bucket.refusedWindowStart === minuteStart || bucket.refusedWindowStart === dayStart)
 }
 
 function secondsUntil(end: number, t: number): number {

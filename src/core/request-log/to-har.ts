@@ -7,6 +7,8 @@ export interface Har {
   log: {
     version: '1.2'
     creator: { name: string; version: string }
+    /** No page loads, only API calls; written all the same, as Firefox's importer reads it unchecked. */
+    pages: []
     entries: HarEntry[]
   }
 }
@@ -38,6 +40,8 @@ export interface HarEntry {
   }
   cache: Record<string, never>
   timings: { send: number; wait: number; receive: number }
+  /** Chrome's resource type: an API call, listed under Fetch/XHR rather than guessed from the JSON type as a script. */
+  _resourceType: 'fetch'
   /** The request log's id of the exchange, the masked key, and the scenario or fault that shaped it. */
   _id?: string
   _key: string
@@ -89,7 +93,8 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
  * bodies it keeps for the last exchanges. Masked as the log is: the Authorization header shows the
  * masked key, and every configured key and the admin token are masked wherever else they appear
  * (URL, headers, bodies). Dropped connections have no answer to replay and are left out; so are
- * bodies over the log's limit, whose size a comment gives.
+ * bodies over the log's limit, whose size a comment gives. Chromium's and Firefox's own HAR importers
+ * open it (test/browser/har-in-chromium.test.ts, har-in-firefox.test.ts).
  *
  * @example
  * const har = toHar(requestLog.exchanges(), { keys, version: '1.0.0' })
@@ -149,6 +154,7 @@ export function toHar(exchanges: readonly KeptExchange[], { keys, adminToken, ve
       },
       cache: {},
       timings: { send: 0, wait: entry.durationMs, receive: 0 },
+      _resourceType: 'fetch',
       ...(entry.id === undefined ? {} : { _id: entry.id }),
       _key: mask(entry.key),
       ...(entry.scenario === undefined ? {} : { _scenario: entry.scenario }),
@@ -156,7 +162,7 @@ export function toHar(exchanges: readonly KeptExchange[], { keys, adminToken, ve
       ...(bodies === undefined ? { comment: 'bodies no longer kept (older than the last exchanges kept), or none to keep' } : {}),
     })
   }
-  return { log: { version: '1.2', creator: { name: 'petstore-sandbox, Animal Store API', version }, entries } }
+  return { log: { version: '1.2', creator: { name: 'petstore-sandbox, Animal Store API', version }, pages: [], entries } }
 }
 
 /** The logged headers (the credentials already masked by the log), with the admin token masked too. */

@@ -28,6 +28,7 @@ import { createSandboxFetch } from './create-sandbox-fetch.js'
 import { realSleep } from '../faults/create-fault-injector.js'
 import { toHar } from '../request-log/to-har.js'
 import { CLIENT_ADDRESS_HEADER } from '../pipeline/admit.js'
+import { countedClient } from '../rate-limit/counted-client.js'
 import { createScenarios } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
@@ -180,7 +181,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     quota: {
       get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
       set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
-      ofAddress: async (address: string): Promise<QuotaState> => await rateLimiter.inspect(`address:${address}`, PLANS.free),
+      ofAddress: async (address: string): Promise<QuotaState> => await rateLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
     },
     faults: {
       get: faults.config,

@@ -227,8 +227,9 @@ export interface SandboxQuota<Of extends Timing = 'now'> {
   /** Sets what is left (both windows, or one) and starts or lifts a ban; returns the new state. */
   set(key: string, change: QuotaChange): Answer<QuotaState, Of>
   /**
-   * Where a client address stands when it sends no valid key (D16): what the HTTP server names
-   * in a refusal it gives before the request can be read. Counts no request.
+   * Where a client address stands when it sends no valid key (D16; an IPv6 address's /64 network,
+   * D32): what the HTTP server names in a refusal it gives before the request can be read.
+   * Counts no request.
    */
   ofAddress(address: string): Promise<QuotaState>
 }

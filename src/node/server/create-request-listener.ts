@@ -75,9 +75,16 @@ async function translate(handlers: RequestHandler[], origin: string, client: str
   })
   if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
   outgoing.writeHead(response.status, outgoingHeaders)
-  outgoing.end(payload)
-  // A body the handlers refused before reading it whole (413, 415, 401...): drain the rest.
-  if (body !== undefined && !incoming.complete) body.discard()
+  if (body === undefined || incoming.complete) {
+    outgoing.end(payload)
+    return response.status
+  }
+  // A body the handlers refused before reading it whole (413, 415, 401...): the answer goes out
+  // now, but ends (and a closing connection closes) only once the rest is drained. Closed with
+  // the body still arriving, the connection is reset, and a reset destroys the answer waiting in
+  // the client's buffer (RFC 9112 9.6, "lingering close").
+  if (payload !== undefined) outgoing.write(payload)
+  body.discard(() => outgoing.end())
   return response.status
 }
 

@@ -12,7 +12,14 @@ const MAX_DISCARD_BYTES = 8 * 1024 * 1024
 export function incomingBody(incoming: IncomingMessage) {
   let discarding = false
   let discarded = 0
-  const discard = () => {
+  const discard = (onDrained?: () => void) => {
+    if (onDrained !== undefined) {
+      if (incoming.readableEnded || incoming.destroyed) onDrained()
+      else {
+        incoming.once('end', onDrained)
+        incoming.once('close', onDrained)
+      }
+    }
     if (discarding) return
     discarding = true
     incoming.resume()
@@ -39,14 +46,17 @@ export function incomingBody(incoming: IncomingMessage) {
       pull() {
         incoming.resume()
       },
-      cancel: discard,
+      cancel: () => discard(),
     },
     { highWaterMark: 4 },
   )
   incoming.pause()
   return {
     stream,
-    /** Reads whatever the handlers left unread and throws it away. */
+    /**
+     * Reads whatever the handlers left unread and throws it away (past MAX_DISCARD_BYTES the
+     * connection is cut); `onDrained` runs once the body has ended or the connection is gone.
+     */
     discard,
   }
 }
