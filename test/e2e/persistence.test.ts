@@ -139,7 +139,7 @@ it('refuses a state file made with another seed or pet count, and one it cannot 
   await writeFile(file, content)
   const mismatch = await runCli(['start', '--port', '0', '--pets', '5', '--state', file])
   expect(mismatch.code).toBe(1)
-  expect(mismatch.stderr).toContain('extends --seed 1 --pets 2')
+  expect(mismatch.stderr).toContain('extends pets seeded with --seed 1 --pets 2; start with those')
   expect(await readFile(file, 'utf8')).toBe(content)
 
   const directory = join(await mkdtemp(join(tmpdir(), 'petstore-state-')), 'a-directory')

@@ -67,6 +67,21 @@ it('refuses, when ready, a sandbox seeded otherwise than the state it joins', as
   const other = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library:' }), pets: 6 })
   await expect(other.ready()).rejects.toThrow(/holds pets seeded with --seed 1 --pets 5/)
   await other.close()
+  // Given pets are known by what they are, not by their last id (docs/decisions.md#d33).
+  const pets = (names: string[]) => names.map((name) => ({ name, categoryId: 1 }))
+  const given = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }), pets: pets(['Ace', 'Bo']) })
+  await given.ready()
+  const same = createSandbox({
+    shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }),
+    pets: [{ id: 1, name: 'Ace', categoryId: 1 }, ...pets(['Bo'])],
+  })
+  await same.ready()
+  expect((await same.pets.all()).map((pet) => pet.name)).toEqual(['Ace', 'Bo'])
+  const mixed = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }), pets: pets(['Ace', 'Cy']) })
+  await expect(mixed.ready()).rejects.toThrow(/holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not those of this one/)
+  const generated = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }), pets: 2 })
+  await expect(generated.ready()).rejects.toThrow(/, not generated ones/)
+  await Promise.all([given.close(), same.close(), mixed.close(), generated.close()])
 })
 
 it('empties the shared request log on reset, requests answered just before it on another sandbox included', async () => {

@@ -20,6 +20,7 @@ it('reports corruption with the line number', () => {
     ['', /line 1: the file is empty/],
     ['{"petstoreSandboxState":1', /line 1: the header line is incomplete/],
     ['{"something":"else"}\n', /line 1: not a petstore-sandbox state header/],
+    ['{"petstoreSandboxState":1,"seed":1,"pets":2,"given":"abc"}\n', /line 1: not a petstore-sandbox state header/],
     [`${HEADER + pet(3)}garbage\n`, /line 3: not JSON/],
     [`${HEADER}{"created":{"id":3,"name":"","categoryId":1}}\n`, /line 2: neither a created pet, a put pet nor a reset/],
     [HEADER + pet(4) + pet(4), /line 3: pet id 4 does not ascend/],
@@ -29,4 +30,15 @@ it('reports corruption with the line number', () => {
     expect(() => readStateFile(text, 'state.jsonl', 2), JSON.stringify(text)).toThrow(ConfigError)
     expect(() => readStateFile(text, 'state.jsonl', 2)).toThrow(message)
   }
+})
+
+it('reads the digest of given pets from the header, and a header without one as generated pets', () => {
+  const given = 'a'.repeat(64)
+  expect(readStateFile(`{"petstoreSandboxState":1,"seed":1,"pets":2,"given":"${given}"}\n${pet(3)}`, 'f', 2).header).toEqual({
+    petstoreSandboxState: 1,
+    seed: 1,
+    pets: 2,
+    given,
+  })
+  expect(readStateFile(HEADER, 'f', 2).header).toEqual({ petstoreSandboxState: 1, seed: 1, pets: 2 })
 })

@@ -91,7 +91,10 @@ export function sharedState({ resolved, seed, keys, faults }: StateInputs, share
   localLog.forward(sharedLog.record)
   return {
     clock: createClock(resolved.now, shared.clockOffset),
-    store: shared.pets({ seed: resolved.seed, pets: resolved.lastSeededId, draw: seed }, { maxPets: resolved.maxPets }),
+    store: shared.pets(
+      { seed: resolved.seed, pets: resolved.lastSeededId, draw: seed, given: resolved.givenPets !== undefined },
+      { maxPets: resolved.maxPets },
+    ),
     rateLimiter: shared.rateLimits({ source: resolved.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }),
     faults: following,
     shareFaults: (next) => shared.faults.set(next).then(following.config),

@@ -26,6 +26,11 @@ export interface PetSeeding {
   pets: number
   /** The seeded pets in id order; one without an id takes the one after the pet before it. */
   draw: () => Iterable<NewPet & { id?: number }>
+  /**
+   * Whether the pets were given (`createSandbox({ pets: [...] })`, `--pets-file`) rather than
+   * generated: their identity is then what `draw` yields, not the seed and count.
+   */
+  given?: boolean
 }
 
 /**

@@ -104,9 +104,11 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   }
   if (options.state !== undefined) {
     const { openStateFile } = await import('../persistence/open-state-file.js')
+    const { digestGivenPets } = await import('../persistence/seeded-pets-identity.js')
     stateFile = await openStateFile(options.state, {
       seed: options.seed,
       pets: lastSeededId,
+      given: givenPets && digestGivenPets(givenPets),
       onLockLost: (error) => {
         io.stderr(`error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`)
         process.exit(1)

@@ -7,6 +7,7 @@ import type { PetStorage } from '../../core/store/create-pet-store.js'
 import type { Pet } from '../../core/store/pet.js'
 import { lockStateFile } from './lock-state-file.js'
 import { readStateFile, type StateHeader } from './read-state-file.js'
+import { seededPetsMismatch, type SeededPetsIdentity } from './seeded-pets-identity.js'
 
 export interface StateFile extends PetStorage {
   /** Whether start-up dropped an incomplete last line (a write cut short by a crash, never acknowledged). */
@@ -15,9 +16,8 @@ export interface StateFile extends PetStorage {
   close(): Promise<void>
 }
 
-export interface StateFileOptions {
-  seed: number
-  pets: number
+/** The seeded pets the file extends: a file made for other ones is refused. */
+export interface StateFileOptions extends SeededPetsIdentity {
   /** Called if another process takes the lock away; the caller must stop (lock-state-file.ts). Default: throw. */
   onLockLost?: (error: Error) => void
 }
@@ -52,10 +52,10 @@ interface Pending {
  * refused with 503 and `notReady` says so (`/readyz` 503) until a write succeeds again
  * (docs/decisions.md, "a full disk under --state").
  */
-export async function openStateFile(path: string, { seed, pets, onLockLost = rethrow }: StateFileOptions): Promise<StateFile> {
+export async function openStateFile(path: string, { onLockLost = rethrow, ...seeded }: StateFileOptions): Promise<StateFile> {
   const release = await lockStateFile(path, onLockLost)
   try {
-    return await openLocked(path, seed, pets, release)
+    return await openLocked(path, seeded, release)
   } catch (error) {
     await release()
     throw error
@@ -66,7 +66,8 @@ function rethrow(error: Error): never {
   throw error
 }
 
-async function openLocked(path: string, seed: number, pets: number, release: () => Promise<void>): Promise<StateFile> {
+async function openLocked(path: string, seeded: SeededPetsIdentity, release: () => Promise<void>): Promise<StateFile> {
+  const { seed, pets, given } = seeded
   let text: string | undefined
   let existing: { mode: number; uid: number; gid: number } | undefined
   try {
@@ -86,18 +87,15 @@ async function openLocked(path: string, seed: number, pets: number, release: () 
   let droppedTornLine = false
   if (text !== undefined) {
     const contents = readStateFile(text, path, pets)
-    if (contents.header.seed !== seed || contents.header.pets !== pets) {
-      throw new ConfigError(
-        `state file ${path} extends --seed ${contents.header.seed} --pets ${contents.header.pets}; start with those, or use another --state file`,
-      )
-    }
+    const mismatch = seededPetsMismatch(contents.header, seeded)
+    if (mismatch !== undefined) throw new ConfigError(`state file ${path} extends ${mismatch}, or use another --state file`)
     restored = contents.created
     replaced = contents.replaced
     nextId = contents.nextId
     droppedTornLine = contents.tornTail
   }
 
-  const header: StateHeader = { petstoreSandboxState: 1, seed, pets }
+  const header: StateHeader = { petstoreSandboxState: 1, seed, pets, ...(given === undefined ? {} : { given }) }
   const lines = [header, ...replaced.map((pet) => ({ put: pet })), ...restored.map((pet) => ({ created: pet }))]
   const contents = lines.map((line) => `${JSON.stringify(line)}\n`).join('')
   try {

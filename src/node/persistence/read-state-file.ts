@@ -1,11 +1,16 @@
 import { ConfigError } from '../../core/errors/config-error.js'
 import { PET_STATUSES, type Pet } from '../../core/store/pet.js'
+import { GIVEN_PETS_DIGEST } from './seeded-pets-identity.js'
 
-/** The first line of a state file: what it is and which seeded store it extends. */
+/**
+ * The first line of a state file: what it is and which seeded store it extends (`given` only for
+ * given pets, so a file of generated pets reads as before it existed).
+ */
 export interface StateHeader {
   petstoreSandboxState: 1
   seed: number
   pets: number
+  given?: string
 }
 
 export interface StateContents {
@@ -34,7 +39,8 @@ export function readStateFile(text: string, path: string, seeded: number): State
   if (lines.length === 0) throw corrupt(1, tornTail ? 'the header line is incomplete' : 'the file is empty')
 
   const header = parseLine(lines[0]!, () => corrupt(1, 'not JSON'))
-  if (header.petstoreSandboxState !== 1 || !isCount(header.seed) || !isCount(header.pets)) {
+  const givenOk = header.given === undefined || (typeof header.given === 'string' && GIVEN_PETS_DIGEST.test(header.given))
+  if (header.petstoreSandboxState !== 1 || !isCount(header.seed) || !isCount(header.pets) || !givenOk) {
     throw corrupt(1, 'not a petstore-sandbox state header')
   }
   const created = new Map<number, Pet>()

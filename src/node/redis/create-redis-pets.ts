@@ -7,6 +7,7 @@ import type { PetRepository } from '../../core/state/pet-repository.js'
 import { PET_STATUSES, type NewPet, type Pet } from '../../core/store/pet.js'
 import { storageFull } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
+import { digestGivenPets, seededPetsMismatch, type SeededPetsIdentity } from '../persistence/seeded-pets-identity.js'
 import type { RedisKeys } from './redis-keys.js'
 import type { RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
@@ -36,6 +37,8 @@ export function createRedisPets({ client, scripts, keys, where, seeding, maxPets
   let reseeding: Promise<void> | undefined
 
   const statusArgs = [...PET_STATUSES]
+  // What a process must be seeded with to join (docs/decisions.md, "which seeded pets a state extends").
+  const identity: SeededPetsIdentity = { seed: seeding.seed, pets: seeding.pets, given: seeding.given ? digestGivenPets(seeding.draw()) : undefined }
   // Stored as the JSON of the contract's Pet, id first; the scripts put the id in.
   const encode = ({ name, categoryId, status }: NewPet) => JSON.stringify(status === undefined ? { name, categoryId } : { name, categoryId, status })
   const withId = (id: number, pet: NewPet) => JSON.stringify(storedPet({ id, ...pet }))
@@ -58,18 +61,19 @@ export function createRedisPets({ client, scripts, keys, where, seeding, maxPets
       }
     }
     if (size > 0) await exec(batch)
-    return String(await scripts.switchGeneration(keys.meta, keys.prefix, gen, seeding.seed, seeding.pets, mode, clock ? '1' : '0', ...statusArgs))
+    return String(
+      await scripts.switchGeneration(keys.meta, keys.prefix, gen, seeding.seed, seeding.pets, mode, clock ? '1' : '0', identity.given ?? '', ...statusArgs),
+    )
   }
 
   /** Finds the seeded pets, or seeds them when no process has; refuses a state seeded otherwise. */
   async function ensureSeeded(): Promise<void> {
     const deadline = Date.now() + SEEDING_WAIT_MS
     for (;;) {
-      const [gen, seed, pets] = await client.hmget(keys.meta, 'gen', 'seed', 'pets')
+      const [gen, seed, pets, given] = await client.hmget(keys.meta, 'gen', 'seed', 'pets', 'given')
       if (gen !== null) {
-        if (Number(seed) !== seeding.seed || Number(pets) !== seeding.pets) {
-          throw new ConfigError(`${where} holds pets seeded with --seed ${seed} --pets ${pets}; start with those, or use another --redis-prefix`)
-        }
+        const mismatch = seededPetsMismatch({ seed: Number(seed), pets: Number(pets), given: given ?? undefined }, identity)
+        if (mismatch !== undefined) throw new ConfigError(`${where} holds ${mismatch}, or use another --redis-prefix`)
         return
       }
       const token = randomUUID()

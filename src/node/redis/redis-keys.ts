@@ -5,7 +5,7 @@ export const DEFAULT_REDIS_PREFIX = 'petstore-sandbox:'
 export function redisKeys(prefix: string) {
   return {
     prefix,
-    /** Hash: gen, seed, pets, nextId, offset (the clock's), faults and fv (their version). */
+    /** Hash: gen, seed, pets, given (the given pets' digest), nextId, offset (the clock's), faults and fv (their version). */
     meta: `${prefix}meta`,
     /** Counter of generations: each seeding or reset fills a new one. */
     generations: `${prefix}generations`,

@@ -162,7 +162,9 @@ return tonumber(id)
 
   /**
    * Makes generation ARGV[2] the current one, filled with the seeded pets: ARGV prefix, generation,
-   * seed, pets, 'reset' or 'seed', '1' to put the clock back, then the statuses. Seeding keeps a
+   * seed, pets, 'reset' or 'seed', '1' to put the clock back, the given pets' digest ('' for
+   * generated pets: the field is removed, as in a state seeded before it existed), then the
+   * statuses. Seeding keeps a
    * generation already there (another process was first); a reset drops the previous one, and the
    * request log starts over with the new generation.
    * Answers the generation in force.
@@ -172,13 +174,14 @@ local prefix, gen = ARGV[1], ARGV[2]
 local old = redis.call('HGET', KEYS[1], 'gen')
 local function drop(g)
   redis.call('UNLINK', prefix .. 'pets:' .. g, prefix .. 'ids:' .. g)
-  for i = 7, #ARGV do redis.call('UNLINK', prefix .. 'ids:' .. g .. ':' .. ARGV[i]) end
+  for i = 8, #ARGV do redis.call('UNLINK', prefix .. 'ids:' .. g .. ':' .. ARGV[i]) end
 end
 if ARGV[5] == 'seed' and old then
   drop(gen)
   return old
 end
 redis.call('HSET', KEYS[1], 'gen', gen, 'seed', ARGV[3], 'pets', ARGV[4], 'nextId', tonumber(ARGV[4]) + 1)
+if ARGV[7] == '' then redis.call('HDEL', KEYS[1], 'given') else redis.call('HSET', KEYS[1], 'given', ARGV[7]) end
 if ARGV[6] == '1' then redis.call('HSET', KEYS[1], 'offset', '0') end
 if old and old ~= gen then drop(old) end
 redis.call('UNLINK', prefix .. 'log')

@@ -1,0 +1,58 @@
+import { createHash } from 'node:crypto'
+import type { NewPet } from '../../core/store/pet.js'
+
+/**
+ * Which seeded pets a `--state` file or a shared Redis extends (docs/decisions.md, "which seeded
+ * pets a state extends"): generated ones are known by their seed and count; given ones
+ * (`--pets-file`, `createSandbox({ pets: [...] })`) by `given`, a digest of the pets themselves,
+ * since another file may end at the same id.
+ */
+export interface SeededPetsIdentity {
+  seed: number
+  /** The highest seeded id: the count of generated pets, or the last given pet's id. */
+  pets: number
+  /** The digest of the given pets (`digestGivenPets`); absent for generated pets. */
+  given?: string | undefined
+}
+
+/** A digest as `given` holds it: 64 hex digits. */
+export const GIVEN_PETS_DIGEST = /^[0-9a-f]{64}$/
+
+/**
+ * The SHA-256 of given pets as the sandbox serves them (numbered, in id order), not of the file's
+ * bytes: a file reformatted, or with its implicit ids written out, keeps its digest; another pet,
+ * field, id or order changes it.
+ *
+ * @example
+ * digestGivenPets([{ id: 1, name: 'Ace', categoryId: 2 }])   // 64 hex digits
+ */
+export function digestGivenPets(pets: Iterable<NewPet & { id?: number }>): string {
+  const hash = createHash('sha256')
+  let id = 0
+  for (const pet of pets) {
+    id = pet.id ?? id + 1
+    hash.update(`${JSON.stringify([id, pet.name, pet.categoryId, pet.status ?? null])}\n`)
+  }
+  return hash.digest('hex')
+}
+
+/**
+ * Why a sandbox seeded as `current` cannot take up a state that extends `stored`, worded to follow
+ * "extends" or "holds" and to end before ", or use another …", or undefined when they agree. Given
+ * pets are compared by their digest alone: the seed does not change them.
+ *
+ * @example
+ * seededPetsMismatch({ seed: 1, pets: 50 }, { seed: 1, pets: 5, given: digest })
+ * // 'pets seeded with --seed 1 --pets 50, not those of a --pets-file; start with those'
+ */
+export function seededPetsMismatch(stored: SeededPetsIdentity, current: SeededPetsIdentity): string | undefined {
+  if (stored.given === undefined) {
+    const generated = `pets seeded with --seed ${stored.seed} --pets ${stored.pets}`
+    if (current.given !== undefined) return `${generated}, not those of a --pets-file; start with those`
+    return stored.seed === current.seed && stored.pets === current.pets ? undefined : `${generated}; start with those`
+  }
+  if (stored.given === current.given) return undefined
+  const theirs = `the pets of a --pets-file (sha256 ${stored.given.slice(0, 12)}…)`
+  if (current.given === undefined) return `${theirs}, not generated ones; start with that --pets-file`
+  return `${theirs}, not those of this one (sha256 ${current.given.slice(0, 12)}…: another pet, field, id or order); start with that --pets-file`
+}
