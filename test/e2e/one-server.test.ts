@@ -140,41 +140,49 @@ describe.each(['start', 'proxy'] as const)('%s, on the one server', (command) =>
   }, 30_000)
 })
 
+/**
+ * Sends a request whose body goes in 32 parts, 20 ms apart, and reads nothing until all is sent,
+ * as a busy client does; returns what it then reads. A server that closed with the body still
+ * arriving would have reset the connection, and the reset discards the answer waiting in the
+ * client's buffer.
+ */
+function sendInPartsReadLate(url: string, head: string, body: Buffer): Promise<string> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname, port: Number(port) })
+    const chunks: Buffer[] = []
+    socket.pause()
+    socket.write(head)
+    const part = Math.ceil(body.length / 32)
+    let sent = 0
+    const sendPart = () => {
+      socket.write(body.subarray(sent, sent + part), () => {
+        sent += part
+        if (sent < body.length) setTimeout(sendPart, 20)
+        else socket.resume()
+      })
+    }
+    sendPart()
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('error', () => resolve(Buffer.concat(chunks).toString('latin1')))
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('latin1')))
+  })
+}
+
+function expectAnswer(text: string, status: number) {
+  expect(text, `the ${status} answer`).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+  expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).status).toBe(status)
+}
+
 it('answers a body it refuses unread to a client that reads late, and closes only once the body is in, so no reset destroys the answer', async () => {
   const served = await cli('start')
-  const { port, origin } = new URL(served.url)
   const body = Buffer.alloc(2 * 1024 * 1024, 'p')
   for (const [authorization, status] of [
     ['', 401],
     ['Authorization: Bearer sandbox-enterprise-key\r\n', 413],
   ] as const) {
-    const received = await new Promise<Buffer>((resolve) => {
-      const socket = connect({ host: '127.0.0.1', port: Number(port) })
-      const chunks: Buffer[] = []
-      // The client sends its body in parts and reads nothing until it has sent it all, as a busy
-      // client does: a server that closed with the body still arriving would reset the
-      // connection, and the reset discards the answer waiting in the client's buffer.
-      socket.pause()
-      socket.write(
-        `POST /v1/pets HTTP/1.1\r\nHost: ${new URL(origin).host}\r\n${authorization}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
-      )
-      const part = body.length / 32
-      let sent = 0
-      const sendPart = () => {
-        socket.write(body.subarray(sent, sent + part), () => {
-          sent += part
-          if (sent < body.length) setTimeout(sendPart, 20)
-          else socket.resume()
-        })
-      }
-      sendPart()
-      socket.on('data', (chunk: Buffer) => chunks.push(chunk))
-      socket.on('error', () => resolve(Buffer.concat(chunks)))
-      socket.on('end', () => resolve(Buffer.concat(chunks)))
-    })
-    const text = received.toString('latin1')
-    expect(text, `the ${status} answer`).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
-    expect(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)).status).toBe(status)
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\n${authorization}Content-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`
+    expectAnswer(await sendInPartsReadLate(served.url, head, body), status)
   }
   await expectServing(served)
 })
@@ -265,6 +273,14 @@ describe('proxy, forwarding', () => {
     },
     60_000,
   )
+
+  it('answers a body over 16 MiB with 413 to a client that reads late, closing only once the body is in', async () => {
+    const served = await cli('proxy')
+    const body = Buffer.alloc(17 * 1024 * 1024, 'p')
+    const head = `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`
+    expectAnswer(await sendInPartsReadLate(served.url, head, body), 413)
+    await expectServing(served)
+  })
 
   it('refuses a chunked request body over 16 MiB with 413, forwarding none of it', async () => {
     const backend = await upstream()

@@ -24,6 +24,7 @@ import type { ProxyAdmin } from './create-proxy-admin.js'
 import { describeAnswer, type RequestLog } from '../../core/request-log/create-request-log.js'
 import { exchangeBodies, type HeldBody } from './exchange-bodies.js'
 import { readIncoming } from './read-incoming.js'
+import { endAfterBody } from '../server/incoming-body.js'
 import { toExchange } from './to-exchange.js'
 import { SOURCE_HEADER } from './upstream-headers.js'
 import { upstreamHeaders } from './upstream-headers.js'
@@ -131,7 +132,12 @@ export function createProxyListener(options: ProxyListenerOptions) {
     const send = (answer: WrittenAnswer | string[], status: number, body: Buffer, source: 'upstream' | 'sandbox'): Array<[string, string]> => {
       const headers = Array.isArray(answer) ? answer : { ...answer.headers, 'content-length': String(body.length), [SOURCE_HEADER]: source }
       outgoing.writeHead(status, headers)
-      outgoing.end(method === 'HEAD' ? undefined : body)
+      if (incoming.complete) outgoing.end(method === 'HEAD' ? undefined : body)
+      else {
+        // A body refused unread (413): the answer goes out now and ends once the body is drained.
+        if (method !== 'HEAD') outgoing.write(body)
+        endAfterBody(incoming, outgoing)
+      }
       answeredAt = performance.now()
       // The admin API's answers are not counted: the dashboard polling them would swamp the counts.
       if (!url.pathname.startsWith('/__sandbox/')) options.stats.answered(source)

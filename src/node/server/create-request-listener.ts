@@ -3,7 +3,7 @@ import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
 import { JSON_CONTENT_TYPE, jsonText } from '../../core/http/to-response.js'
-import { incomingBody } from './incoming-body.js'
+import { endAfterBody, incomingBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { refusalAnswer } from './refusal-answer.js'
@@ -80,11 +80,10 @@ async function translate(handlers: RequestHandler[], origin: string, client: str
     return response.status
   }
   // A body the handlers refused before reading it whole (413, 415, 401...): the answer goes out
-  // now, but ends (and a closing connection closes) only once the rest is drained. Closed with
-  // the body still arriving, the connection is reset, and a reset destroys the answer waiting in
-  // the client's buffer (RFC 9112 9.6, "lingering close").
+  // now, and ends once the rest of the body is drained.
   if (payload !== undefined) outgoing.write(payload)
-  body.discard(() => outgoing.end())
+  body.stop()
+  endAfterBody(incoming, outgoing)
   return response.status
 }
 

@@ -1,62 +1,70 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 
 // After answering, at most this much of an unread body is read and thrown away so the client
-// can read the answer; a client still sending beyond it is cut off.
-const MAX_DISCARD_BYTES = 8 * 1024 * 1024
+// can read the answer; a client still sending beyond it is cut off. Twice the proxy's forwarding
+// cap, so a body the proxy refuses for its size is drained too.
+const MAX_DISCARD_BYTES = 32 * 1024 * 1024
+
+/**
+ * Ends an answer whose request body is still arriving once the rest of it is read and thrown
+ * away (or the connection is cut past MAX_DISCARD_BYTES). Closed with the body still arriving,
+ * the connection is reset, and a reset destroys the answer waiting in the client's buffer
+ * (RFC 9112 9.6, "lingering close").
+ */
+export function endAfterBody(incoming: IncomingMessage, outgoing: ServerResponse): void {
+  if (incoming.readableEnded || incoming.destroyed) {
+    outgoing.end()
+    return
+  }
+  let discarded = 0
+  const end = () => outgoing.end()
+  incoming.once('end', end)
+  incoming.once('close', end)
+  incoming.on('data', (chunk: Buffer) => {
+    discarded += chunk.byteLength
+    if (discarded > MAX_DISCARD_BYTES) incoming.socket.destroy()
+  })
+  incoming.resume()
+}
 
 /**
  * A request body as a web stream, with backpressure. Unlike `Readable.toWeb`, cancelling it does
- * not destroy the socket: a body refused half-way (413) is drained after the answer, so the
- * client reads the Error body instead of a reset connection.
+ * not destroy the socket: a body refused half-way (413) stops filling the stream, and the rest
+ * is drained after the answer (`endAfterBody`), so the client reads the Error body instead of a
+ * reset connection.
  */
 export function incomingBody(incoming: IncomingMessage) {
-  let discarding = false
-  let discarded = 0
-  const discard = (onDrained?: () => void) => {
-    if (onDrained !== undefined) {
-      if (incoming.readableEnded || incoming.destroyed) onDrained()
-      else {
-        incoming.once('end', onDrained)
-        incoming.once('close', onDrained)
-      }
-    }
-    if (discarding) return
-    discarding = true
-    incoming.resume()
-  }
+  let cancelled = false
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         incoming.on('data', (chunk: Buffer) => {
-          if (discarding) {
-            discarded += chunk.byteLength
-            if (discarded > MAX_DISCARD_BYTES) incoming.socket.destroy()
-            return
-          }
+          if (cancelled) return
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
           if ((controller.desiredSize ?? 0) <= 0) incoming.pause()
         })
         incoming.once('end', () => {
-          if (!discarding) controller.close()
+          if (!cancelled) controller.close()
         })
         incoming.once('error', (error) => {
-          if (!discarding) controller.error(error)
+          if (!cancelled) controller.error(error)
         })
       },
       pull() {
         incoming.resume()
       },
-      cancel: () => discard(),
+      cancel() {
+        cancelled = true
+      },
     },
     { highWaterMark: 4 },
   )
   incoming.pause()
   return {
     stream,
-    /**
-     * Reads whatever the handlers left unread and throws it away (past MAX_DISCARD_BYTES the
-     * connection is cut); `onDrained` runs once the body has ended or the connection is gone.
-     */
-    discard,
+    /** Stops filling the stream, whoever holds it: what arrives from now on is `endAfterBody`'s to drain. */
+    stop: () => {
+      cancelled = true
+    },
   }
 }
