@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { runCli, startCli } from '../support/start-cli.js'
 import { useRedisReplicas } from '../support/use-redis-replicas.js'
+import { GIVEN_PETS, SERVED_PETS } from '../corpus/given-pets.js'
 
 // `--pets-file` with `--redis`: every replica serves the file's pets, and a replica started with
 // other pets is refused (docs/decisions.md, "which seeded pets a state extends").
@@ -14,17 +15,7 @@ const petsFile = (name: string, pets: unknown, space?: number) => {
   writeFileSync(file, JSON.stringify(pets, null, space))
   return file
 }
-const PETS = [
-  { name: 'Biscuit', categoryId: 2, status: 'sold' },
-  { id: 10, name: 'Mango', categoryId: 1, status: 'pending' },
-  { name: 'Olive', categoryId: 3 },
-]
-const SERVED = [
-  { id: 1, name: 'Biscuit', categoryId: 2, status: 'sold' },
-  { id: 10, name: 'Mango', categoryId: 1, status: 'pending' },
-  { id: 11, name: 'Olive', categoryId: 3 },
-]
-const PETS_FILE = petsFile('pets.json', PETS)
+const PETS_FILE = petsFile('pets.json', GIVEN_PETS)
 
 const { call, admin, contract, redis, startReplica } = useRedisReplicas(2, ['--pets-file', PETS_FILE])
 const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -35,14 +26,14 @@ const list = async (replica: number) => {
 }
 
 it('serves the file pets on both replicas; a pet created on one is read on the other with the id after the file last; a reset brings the file back', async () => {
-  expect(await list(0)).toEqual(SERVED)
-  expect(await list(1)).toEqual(SERVED)
+  expect(await list(0)).toEqual(SERVED_PETS)
+  expect(await list(1)).toEqual(SERVED_PETS)
   const created = await call(0, '/pets', json({ name: 'Rex', categoryId: 4 }))
   expect(created.status).toBe(201)
   const rex = await created.json()
   expect(rex).toEqual({ id: 12, name: 'Rex', categoryId: 4, status: 'available' })
   expect(await (await call(1, '/pets/12')).json()).toEqual(rex)
-  expect(await list(1)).toEqual([...SERVED, rex])
+  expect(await list(1)).toEqual([...SERVED_PETS, rex])
   expect((await (await call(1, '/pets', json({ name: 'Fido', categoryId: 2 }))).json()).id).toBe(13)
   // Bad input on a replica is a 400 that takes no id.
   const bad = await call(1, '/pets', json({ name: 'Rex', categoryId: 0 }))
@@ -50,12 +41,12 @@ it('serves the file pets on both replicas; a pet created on one is read on the o
   expect((await call(0, '/pets/2')).status).toBe(404)
 
   expect((await admin(1, '/reset', { method: 'POST' })).status).toBe(200)
-  expect(await list(0)).toEqual(SERVED)
+  expect(await list(0)).toEqual(SERVED_PETS)
   expect((await (await call(0, '/pets', json({ name: 'After', categoryId: 1 }))).json()).id).toBe(12)
 })
 
 it('lets in a replica with the same pets written otherwise, or another --seed', async () => {
-  const rewritten = petsFile('rewritten.json', SERVED, 2)
+  const rewritten = petsFile('rewritten.json', SERVED_PETS, 2)
   const joined = await startReplica(['--pets-file', rewritten, '--seed', '7'])
   try {
     expect(joined.output()).toContain(`3 pets from ${rewritten}`)
@@ -63,15 +54,15 @@ it('lets in a replica with the same pets written otherwise, or another --seed', 
     const listed = await fetch(url, { headers: { authorization: 'Bearer sandbox-enterprise-key' } })
     contract.check('GET', url, listed)
     expect(listed.status).toBe(200)
-    expect(((await listed.json()) as Array<{ id: number }>).slice(0, 3)).toEqual(SERVED)
+    expect(((await listed.json()) as Array<{ id: number }>).slice(0, 3)).toEqual(SERVED_PETS)
   } finally {
     await joined.stop()
   }
 })
 
 it('refuses, in one line naming what changed, a replica with another pets file, other ids or generated pets on the same prefix', async () => {
-  const otherPets = petsFile('other-pets.json', [{ name: 'Pixel', categoryId: 7 }, ...PETS.slice(1)])
-  const otherIds = petsFile('other-ids.json', [{ id: 9, ...PETS[0] }, ...PETS.slice(1)])
+  const otherPets = petsFile('other-pets.json', [{ name: 'Pixel', categoryId: 7 }, ...GIVEN_PETS.slice(1)])
+  const otherIds = petsFile('other-ids.json', [{ id: 9, ...GIVEN_PETS[0] }, ...GIVEN_PETS.slice(1)])
   const refusals: Array<[string[], RegExp]> = [
     [['--pets-file', otherPets], /holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not those of this one \(sha256 [0-9a-f]{12}…: /],
     [['--pets-file', otherIds], /holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not those of this one /],
@@ -90,7 +81,7 @@ it('refuses, in one line naming what changed, a replica with another pets file, 
     expect(refused.stdout).not.toContain('Listening on')
   }
   // The replicas that were there still serve the file's pets.
-  expect((await list(1)).slice(0, 3)).toEqual(SERVED)
+  expect((await list(1)).slice(0, 3)).toEqual(SERVED_PETS)
 })
 
 it('refuses a pets file on a prefix seeded with generated pets ending at the same id', async () => {

@@ -3,22 +3,12 @@ import { dirname, join } from 'node:path'
 import { expect, it } from 'vitest'
 import { useStateFileCalls } from '../support/state-file-calls.js'
 import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
+import { GIVEN_PETS, SERVED_PETS } from '../corpus/given-pets.js'
 
 // `--pets-file` with `--state`: the journal extends the file's pets, and only those
 // (docs/decisions.md, "which seeded pets a state extends").
 
 const { contract, stateFile, create, getPet } = useStateFileCalls('petstore-state-pets-file-')
-
-const PETS = [
-  { name: 'Biscuit', categoryId: 2, status: 'sold' },
-  { id: 10, name: 'Mango', categoryId: 1, status: 'pending' },
-  { name: 'Olive', categoryId: 3 },
-]
-const SERVED = [
-  { id: 1, name: 'Biscuit', categoryId: 2, status: 'sold' },
-  { id: 10, name: 'Mango', categoryId: 1, status: 'pending' },
-  { id: 11, name: 'Olive', categoryId: 3 },
-]
 
 async function writePets(beside: string, name: string, pets: unknown, space?: number): Promise<string> {
   const file = join(dirname(beside), name)
@@ -36,11 +26,11 @@ async function list(cli: CliProcess): Promise<unknown[]> {
 
 it('serves the file pets and the created ones after a graceful restart and after kill -9, ids continuing after the file last id', async () => {
   const state = await stateFile()
-  const pets = await writePets(state, 'pets.json', PETS)
+  const pets = await writePets(state, 'pets.json', GIVEN_PETS)
   const args = ['--log', 'off', '--pets-file', pets, '--state', state]
 
   const first = await startCli(args)
-  expect(await list(first)).toEqual(SERVED)
+  expect(await list(first)).toEqual(SERVED_PETS)
   const rex = await (await create(first, 'Rex')).json()
   expect(rex).toEqual({ id: 12, name: 'Rex', categoryId: 2, status: 'available' })
   // A bad create is a 400 that takes no id and writes nothing.
@@ -57,7 +47,7 @@ it('serves the file pets and the created ones after a graceful restart and after
 
   const second = await startCli(args)
   expect(second.output()).toContain(`State file ${state}: 1 created pet(s) restored`)
-  expect(await list(second)).toEqual([...SERVED, rex])
+  expect(await list(second)).toEqual([...SERVED_PETS, rex])
   const fido = await (await create(second, 'Fido')).json()
   expect(fido.id).toBe(13)
   expect((await second.stop('SIGKILL')).signal).toBe('SIGKILL')
@@ -65,7 +55,7 @@ it('serves the file pets and the created ones after a graceful restart and after
   const third = await startCli(args)
   try {
     expect(third.output()).toContain('2 created pet(s) restored')
-    expect(await list(third)).toEqual([...SERVED, rex, fido])
+    expect(await list(third)).toEqual([...SERVED_PETS, rex, fido])
     expect(await (await getPet(third, 13)).json()).toEqual(fido)
     expect((await getPet(third, 2)).status).toBe(404)
     expect((await (await create(third, 'Kit')).json()).id).toBe(14)
@@ -76,15 +66,15 @@ it('serves the file pets and the created ones after a graceful restart and after
 
 it('takes the same pets written otherwise, and another --seed, as the same pets', async () => {
   const state = await stateFile()
-  const pets = await writePets(state, 'pets.json', PETS)
+  const pets = await writePets(state, 'pets.json', GIVEN_PETS)
   const first = await startCli(['--log', 'off', '--pets-file', pets, '--state', state])
   const rex = await (await create(first, 'Rex')).json()
   await first.stop()
   // Pretty-printed, its implicit ids written out: the pets served are the same.
-  const rewritten = await writePets(state, 'rewritten.json', SERVED, 2)
+  const rewritten = await writePets(state, 'rewritten.json', SERVED_PETS, 2)
   const second = await startCli(['--log', 'off', '--pets-file', rewritten, '--state', state, '--seed', '7'])
   try {
-    expect(await list(second)).toEqual([...SERVED, rex])
+    expect(await list(second)).toEqual([...SERVED_PETS, rex])
     expect((await (await create(second, 'Fido')).json()).id).toBe(13)
   } finally {
     await second.stop()
@@ -93,7 +83,7 @@ it('takes the same pets written otherwise, and another --seed, as the same pets'
 
 it('refuses, in one line naming what changed, a restart with other pets, other ids or generated pets, and leaves the file untouched', async () => {
   const state = await stateFile()
-  const pets = await writePets(state, 'pets.json', PETS)
+  const pets = await writePets(state, 'pets.json', GIVEN_PETS)
   const first = await startCli(['--log', 'off', '--pets-file', pets, '--state', state])
   expect((await create(first, 'Rex')).status).toBe(201)
   await first.stop()
@@ -101,8 +91,8 @@ it('refuses, in one line naming what changed, a restart with other pets, other i
   const digest = (JSON.parse(journal.split('\n')[0]!) as { given: string }).given.slice(0, 12)
 
   // Ending at the same id, as a silent mix would.
-  const otherPets = await writePets(state, 'other-pets.json', [{ name: 'Pixel', categoryId: 7 }, ...PETS.slice(1)])
-  const otherIds = await writePets(state, 'other-ids.json', [{ id: 9, ...PETS[0] }, ...PETS.slice(1)])
+  const otherPets = await writePets(state, 'other-pets.json', [{ name: 'Pixel', categoryId: 7 }, ...GIVEN_PETS.slice(1)])
+  const otherIds = await writePets(state, 'other-ids.json', [{ id: 9, ...GIVEN_PETS[0] }, ...GIVEN_PETS.slice(1)])
   const refusals: Array<[string[], string]> = [
     [['--pets-file', otherPets], `not those of this one (sha256 `],
     [['--pets-file', otherIds], `not those of this one (sha256 `],
