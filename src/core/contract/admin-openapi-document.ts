@@ -1292,6 +1292,9 @@ export const adminOpenapiDocument: OpenApiDocument = {
               "pages": {
                 "type": "array",
                 "maxItems": 0,
+                "items": {
+                  "type": "object"
+                },
                 "description": "Always empty (API calls, no page loads); written because Firefox's HAR importer needs it."
               },
               "entries": {
