@@ -108,6 +108,9 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           ...(keys ? { keys } : {}),
           ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
           ...(adminGate ? { adminGate } : {}),
+          // The proxy's log lists and keeps every answer, the fallback's included: the inner
+          // sandbox keeps none of its own, which nothing would read.
+          requestLogSize: 0,
         })
         await sandbox.ready()
         proxy = await startProxy({
