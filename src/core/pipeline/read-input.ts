@@ -2,11 +2,9 @@ import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import { queryOf } from '../http/query-of.js'
 import type { OperationInput } from '../operations/operation.js'
-import { readJsonText } from '../validation/read-json-body.js'
+import { readJsonBody } from '../validation/read-json-body.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import type { Resolution } from './resolve.js'
-
-type Input = OperationInput
 
 /**
  * The operation's input, decoded and valid against the contract: path parameters, the query and,
@@ -21,23 +19,16 @@ export function readInput(
   apiPath: string,
   resolution: Resolution,
   onBodyText?: (text: string) => void,
-): Input | Promise<Input> {
+): OperationInput | Promise<OperationInput> {
   return resolution.info.readsBody
-    ? readJsonText(request, onBodyText).then((read) => checked(parts, url, apiPath, resolution, read))
+    ? readJsonBody(request, onBodyText).then((body) => checked(parts, url, apiPath, resolution, body))
     : checked(parts, url, apiPath, resolution, undefined)
 }
 
-function checked(
-  parts: ApiHandlerParts,
-  url: URL,
-  apiPath: string,
-  { info, params }: Resolution,
-  read: Awaited<ReturnType<typeof readJsonText>> | undefined,
-): Input {
+function checked(parts: ApiHandlerParts, url: URL, apiPath: string, { info, params }: Resolution, body: Record<string, unknown> | undefined): OperationInput {
   const decoded: Record<string, string> = {}
   for (const [name, value] of Object.entries(params)) decoded[name] = decodeComponent(value, name)
   const path = decodeComponent(apiPath, 'path')
-  const body = read?.value
   const query = queryOf(url)
   parts.validator.validate(info.operationId, { path, query, ...(body === undefined ? {} : { body }) })
   return { query, params: decoded, body }

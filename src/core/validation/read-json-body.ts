@@ -9,16 +9,10 @@ export const MAX_BODY_BYTES = 1024 * 1024
  * Reads a request body as a JSON object (D9): `Content-Type` must be `application/json` (415),
  * at most 1 MiB (413, found from `Content-Length` or while streaming, never after reading it all),
  * valid UTF-8 without a byte order mark and JSON without duplicate keys (400), and an object (400).
+ * `onText` hears the body's text as soon as it is decoded, before it is judged, so the request
+ * log's exchange shows what a refused body said.
  */
-export async function readJsonBody(request: Request): Promise<Record<string, unknown>> {
-  return (await readJsonText(request)).value
-}
-
-/**
- * {@link readJsonBody}, with the body's text as received. `onText` hears the text as soon as it is
- * decoded, before it is judged, so the request log's exchange shows what a refused body said.
- */
-export async function readJsonText(request: Request, onText?: (text: string) => void): Promise<{ value: Record<string, unknown>; text: string }> {
+export async function readJsonBody(request: Request, onText?: (text: string) => void): Promise<Record<string, unknown>> {
   const mediaType = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') {
     throw new HttpError(
@@ -57,7 +51,7 @@ export async function readJsonText(request: Request, onText?: (text: string) => 
   if (duplicate !== undefined) {
     throw new HttpError(400, ErrorCode.invalidRequest, `body has the key ${JSON.stringify(duplicate.slice(0, 100))} twice in one object`)
   }
-  return { value: value as Record<string, unknown>, text }
+  return value as Record<string, unknown>
 }
 
 async function readAtMost(request: Request, limit: number): Promise<Uint8Array> {

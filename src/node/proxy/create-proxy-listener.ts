@@ -26,8 +26,7 @@ import { exchangeBodies, type HeldBody } from './exchange-bodies.js'
 import { readIncoming } from './read-incoming.js'
 import { endAfterBody } from '../server/incoming-body.js'
 import { toExchange } from './to-exchange.js'
-import { SOURCE_HEADER } from './upstream-headers.js'
-import { upstreamHeaders } from './upstream-headers.js'
+import { SOURCE_HEADER, upstreamHeaders } from './upstream-headers.js'
 import { UpstreamError } from './upstream-error.js'
 
 /** An answer's body with what its written headers say about it. */
