@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http'
-import { type AddressInfo, connect } from 'node:net'
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { adminContractViolations } from '../support/admin-contract.js'
 import { contractViolations } from '../support/contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
 import { startUpstream, UPSTREAM_KEY, type Upstream } from '../support/mutants/start-upstream.js'
-import { rawExchange, type RawResponse, toFetchResponse } from '../support/raw-http.js'
+import { listenOnLoopback, rawExchange, type RawResponse, toFetchResponse } from '../support/raw-http.js'
 import { startCli, type CliProcess } from '../support/start-cli.js'
 
 // `start` and `proxy` listen through the same server (src/node/server/start-server.ts): what it
@@ -208,22 +208,15 @@ it('names the quota of the address in a refusal under start, spending none of it
 /** An upstream of fixed behaviour, on raw node:http, that records what it was sent. */
 async function rawUpstream(answer: (request: { method: string; url: string; headers: IncomingHttpHeaders }, response: ServerResponse) => void) {
   const seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders }> = []
-  const server = createServer((incoming, outgoing) => {
+  const server = await listenOnLoopback((incoming, outgoing) => {
     incoming.resume()
     incoming.on('end', () => {
       seen.push({ method: incoming.method!, url: incoming.url!, headers: incoming.headers })
       answer({ method: incoming.method!, url: incoming.url!, headers: incoming.headers }, outgoing)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  running.push({
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  })
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, seen }
+  running.push(server)
+  return { url: `${server.origin}/v1`, seen }
 }
 
 /** Peak resident memory of a process, in MB (Linux /proc). */

@@ -1,6 +1,4 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -10,7 +8,7 @@ import type { Har, HarEntry } from '../../src/core/request-log/to-har.js'
 import { adminContractViolations } from '../support/admin-contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
 import { startUpstream, UPSTREAM_KEY, type Mutation } from '../support/mutants/start-upstream.js'
-import { rawExchange } from '../support/raw-http.js'
+import { listenOnLoopback, rawExchange } from '../support/raw-http.js'
 import { startCli, type CliProcess } from '../support/start-cli.js'
 
 // Under `petstore-sandbox proxy`, GET /__sandbox/requests.har is the proxy's own request log:
@@ -162,7 +160,7 @@ it("keeps JSON and text bodies as text, a compressed one as decoded, and leaves 
   const rateLimit = ['X-RateLimit-Limit', '60', 'X-RateLimit-Remaining', '59', 'X-RateLimit-Reset', '4102444800']
   const large = JSON.stringify({ id: 2, name: 'Biscuit', categoryId: 2, status: 'pending', notes: 'x'.repeat(100_000) })
   const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-  const server = createServer((incoming, outgoing) => {
+  const server = await listenOnLoopback((incoming, outgoing) => {
     incoming.resume()
     incoming.on('end', () => {
       const path = incoming.url!
@@ -187,15 +185,8 @@ it("keeps JSON and text bodies as text, a compressed one as decoded, and leaves 
       outgoing.end(large)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  running.push({
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  })
-  const cli = await proxy(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`)
+  running.push(server)
+  const cli = await proxy(`${server.origin}/v1`)
 
   // The compressed list is a valid answer once decoded, as fetch decodes it.
   const list = await call(cli, '/pets?limit=1')

@@ -1,5 +1,4 @@
-import { createServer, request as httpRequest, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { request as httpRequest } from 'node:http'
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterEach, expect, it } from 'vitest'
 import { adminContractViolations } from '../support/admin-contract.js'
@@ -7,7 +6,7 @@ import { contractViolations } from '../support/contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
 import { MUTANTS } from '../support/mutants/mutants.js'
 import { startUpstream, UPSTREAM_KEY, type Mutation, type Upstream } from '../support/mutants/start-upstream.js'
-import { rawExchange } from '../support/raw-http.js'
+import { listenOnLoopback, rawExchange } from '../support/raw-http.js'
 import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
 import { createSandbox } from '../../src/core/sandbox/create-sandbox.js'
 import { createRequestLogger } from '../../src/core/request-log/create-request-logger.js'
@@ -70,7 +69,7 @@ async function rawUpstream(
   }) => { status: number; headers: string[]; body: Buffer } | 'hang',
 ) {
   const seen: Array<{ method: string; url: string; headers: Record<string, string | string[] | undefined>; body: Buffer }> = []
-  const server: Server = createServer((incoming, outgoing) => {
+  const server = await listenOnLoopback((incoming, outgoing) => {
     const chunks: Buffer[] = []
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
     incoming.on('end', () => {
@@ -82,14 +81,8 @@ async function rawUpstream(
       outgoing.end(reply.body)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
-  running.push({ close })
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`, seen }
+  running.push(server)
+  return { url: `${server.origin}/api/v1`, seen }
 }
 
 /** GET through node:http, which leaves a compressed body as it came. */

@@ -1,4 +1,22 @@
-import { connect } from 'node:net'
+import { createServer, type RequestListener } from 'node:http'
+import { type AddressInfo, connect } from 'node:net'
+
+/**
+ * A raw node:http server of the test's own (an upstream of fixed behaviour) on a free loopback
+ * port: its origin, and a close that cuts its open connections.
+ */
+export async function listenOnLoopback(listener: RequestListener): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = createServer(listener)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
 
 /** One HTTP/1.1 answer read off a raw socket. */
 export interface RawResponse {
