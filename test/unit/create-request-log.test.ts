@@ -1,25 +1,19 @@
 import { expect, it } from 'vitest'
-import { BODY_LIMIT, createRequestLog, describeAnswer, type DeferredEntry, EXCHANGES_KEPT } from '../../src/core/request-log/create-request-log.js'
+import { type Answered, BODY_LIMIT, createRequestLog, EXCHANGES_KEPT } from '../../src/core/request-log/create-request-log.js'
 
-const answer =
-  (n: number, extra: Partial<Parameters<typeof describeAnswer>[0]> = {}): DeferredEntry =>
-  (keys) =>
-    describeAnswer(
-      {
-        time: n * 1000,
-        method: 'GET',
-        target: `/v1/pets?n=${n}&token=abc`,
-        status: 200,
-        durationMs: 1.26,
-        requestHeaders: [
-          ['Authorization', 'Bearer sandbox-free-key'],
-          ['Accept', 'application/json'],
-        ],
-        responseHeaders: new Headers({ 'content-type': 'application/json' }),
-        ...extra,
-      },
-      keys,
-    )
+const answer = (n: number, extra: Partial<Answered> = {}): Answered => ({
+  time: n * 1000,
+  method: 'GET',
+  target: `/v1/pets?n=${n}&token=abc`,
+  status: 200,
+  durationMs: 1.26,
+  requestHeaders: [
+    ['Authorization', 'Bearer sandbox-free-key'],
+    ['Accept', 'application/json'],
+  ],
+  responseHeaders: new Headers({ 'content-type': 'application/json' }),
+  ...extra,
+})
 
 it('keeps the last listed entries, oldest first, once the ring wraps around', () => {
   const log = createRequestLog(3)
@@ -109,7 +103,7 @@ it('gives an unlisted answer (an admin call the gate let through) to the watcher
   const every: string[] = []
   log.subscribe((entry) => listed.push(`${entry.path} ${entry.key}`))
   log.watch((entry) => every.push(`${entry.path} ${entry.key}`))
-  const admin = (status: number, token: string): DeferredEntry =>
+  const admin = (status: number, token: string): Answered =>
     answer(0, { target: '/__sandbox/state', status, requestHeaders: [['authorization', `Bearer ${token}`]] })
   log.record(admin(200, 'the-admin-token'), { listed: false })
   log.record(admin(401, 'a-wrong-guess'))

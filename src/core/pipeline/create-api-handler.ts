@@ -4,7 +4,6 @@ import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { toResponseAndText } from '../http/to-response.js'
-import { describeAnswer } from '../request-log/create-request-log.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
@@ -39,25 +38,20 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
   const durationMs = performance.now() - started
   // The body's JSON text is made once: the Response and the request log's exchange share it.
   const { response, text } = reply === undefined ? { response: Response.error(), text: undefined } : toResponseAndText(reply, request)
-  // Deferred: the entry is built (and masked) only when read. It holds the two header lists and
-  // the body texts, never the request or the response themselves.
-  const requestHeaders = request.headers
+  // The log keeps the facts of the answer, the two header lists and the body texts, never the
+  // request, the response or a closure over this scope (Answered says why).
   parts.requestLog.record(
-    (keys) =>
-      describeAnswer(
-        {
-          time,
-          method,
-          target: url.pathname + url.search,
-          status: reply?.status ?? 0,
-          durationMs,
-          requestHeaders,
-          responseHeaders: reply?.headers,
-          fault: reply === undefined ? 'drop' : (headers.get(FAULT_HEADER) ?? undefined),
-          scenario: headers.get(SCENARIO_HEADER) ?? undefined,
-        },
-        keys,
-      ),
+    {
+      time,
+      method,
+      target: url.pathname + url.search,
+      status: reply?.status ?? 0,
+      durationMs,
+      requestHeaders: request.headers,
+      responseHeaders: reply?.headers,
+      fault: reply === undefined ? 'drop' : (headers.get(FAULT_HEADER) ?? undefined),
+      scenario: headers.get(SCENARIO_HEADER) ?? undefined,
+    },
     { bodies: { origin: url.origin, requestBody, responseBody: text } },
   )
   return response

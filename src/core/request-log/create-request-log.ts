@@ -50,26 +50,34 @@ export interface LoggedHeader {
 const ADMIN_PATH = /^\/__sandbox(?:[/?]|$)/
 
 /**
- * The log entry of one answer, masked with `keys` (the keys in force when it is read, those added
- * at runtime included). Writers call it lazily through {@link RequestLog.record}.
+ * One answer as a writer hands it to the log: the facts its entry is built from, and nothing
+ * else. Plain values and the two header lists only, never the request, the response or a closure
+ * over them: a kept entry holds these for as long as the log keeps it, and a closure would hold
+ * its whole scope (a request body's text among it, 1 MiB for a large body; BENCHMARKS.md).
  */
-export function describeAnswer(
-  answer: {
-    /** Epoch ms, by the sandbox clock. */
-    time: number
-    method: string
-    /** The request target as received: path and query, percent-encoded. */
-    target: string
-    status: number
-    durationMs: number
-    requestHeaders: Iterable<[string, string]>
-    responseHeaders?: Iterable<[string, string]> | undefined
-    fault?: string | undefined
-    scenario?: string | undefined
-    source?: 'upstream' | 'sandbox' | undefined
-  },
-  keys: readonly string[],
-): RequestLogEntry {
+export interface Answered {
+  /** Epoch ms, by the sandbox clock. */
+  time: number
+  method: string
+  /** The request target as received: path and query, percent-encoded. */
+  target: string
+  status: number
+  durationMs: number
+  requestHeaders: Iterable<[string, string]>
+  responseHeaders?: Iterable<[string, string]> | undefined
+  fault?: string | undefined
+  scenario?: string | undefined
+  source?: 'upstream' | 'sandbox' | undefined
+  /** A key the client presented that `keys` may not hold (under `proxy`, the upstream's): masked too. */
+  presented?: string | undefined
+}
+
+/**
+ * The log entry of one answer, masked with `keys` (the keys in force when it is read, those added
+ * at runtime included). The log calls it when someone reads the entry.
+ */
+export function describeAnswer(answer: Answered, inForce: readonly string[]): RequestLogEntry {
+  const keys = answer.presented === undefined ? inForce : [...inForce, answer.presented]
   const admin = ADMIN_PATH.test(answer.target)
   let authorization: string | undefined
   const requestHeaders: LoggedHeader[] = []
@@ -142,12 +150,9 @@ function maskHeader(name: string, value: string, keys: readonly string[], admin:
   return `${scheme} ${!admin && scheme?.toLowerCase() === 'bearer' ? maskKey(credential) : maskSecret(credential)}`
 }
 
-/** An answer as a writer hands it over: built (and masked) only when someone reads it. */
-export type DeferredEntry = (keys: readonly string[]) => RequestLogEntry
-
-/** A listed answer as the log keeps it: the deferred entry, its id, and its bodies while kept. */
+/** A listed answer as the log keeps it: its facts, its id, and its bodies while kept. */
 interface Kept {
-  deferred: DeferredEntry
+  answer: Answered
   id: string
   bodies?: ExchangeBodies | undefined
 }
@@ -155,8 +160,8 @@ interface Kept {
 /**
  * The request log of a process: the last `capacity` listed answers, oldest first, in a ring
  * buffer (memory stays bounded however long it runs), and the feeds of answers as they are
- * given. Writers hand over a {@link DeferredEntry}: recording runs on every request, masking only
- * when someone reads, with the keys in force then (`keys`, runtime ones included), so no key
+ * given. Writers hand over the {@link Answered} facts: recording runs on every request, building
+ * and masking the entry only when someone reads, with the keys in force then (`keys`, runtime ones included), so no key
  * ever leaves whole. An answer not `listed` (an admin call the gate let through) is not kept nor
  * listed; only the watchers of every answer (the stdout log) hear of it. A listed answer gets an
  * `id`, and the pipeline's answers hand over their bodies too, kept for the last ones (a HAR).
@@ -178,19 +183,19 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
     for (const watcher of watchers) watcher(entry)
     if (listed) for (const listener of listeners) listener(entry)
   }
-  const show = ({ deferred, id }: { deferred: DeferredEntry; id?: string | undefined }): RequestLogEntry => ({
+  const show = ({ answer, id }: { answer: Answered; id?: string | undefined }): RequestLogEntry => ({
     ...(id === undefined ? {} : { id }),
-    ...deferred(keys()),
+    ...describeAnswer(answer, keys()),
   })
   const withBodies = (kept: Kept): KeptExchange => ({ entry: show(kept), bodies: kept.bodies })
 
   return {
     capacity,
-    record(deferred: DeferredEntry, { listed = true, bodies }: { listed?: boolean; bodies?: ExchangeBodies | undefined } = {}): void {
-      const kept: Kept | undefined = listed ? { deferred, id: `${tag}-${++sequence}` } : undefined
+    record(answer: Answered, { listed = true, bodies }: { listed?: boolean; bodies?: ExchangeBodies | undefined } = {}): void {
+      const kept: Kept | undefined = listed ? { answer, id: `${tag}-${++sequence}` } : undefined
       // Built only when someone watches: recording stays cheap on every request.
       if (watchers.size > 0 || (listed && (listeners.size > 0 || sink !== undefined))) {
-        const entry = show(kept ?? { deferred })
+        const entry = show(kept ?? { answer })
         if (listed) sink?.(entry)
         publish(entry, listed)
       }

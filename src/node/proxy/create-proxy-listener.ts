@@ -21,7 +21,7 @@ import type { ProxyStats } from './create-proxy-stats.js'
 import { fallsBackOn } from './falls-back-on.js'
 import { forwardRequest, MAX_FORWARDED_BYTES, type UpstreamAnswer } from './forward-request.js'
 import type { ProxyAdmin } from './create-proxy-admin.js'
-import { describeAnswer, type RequestLog } from '../../core/request-log/create-request-log.js'
+import type { RequestLog } from '../../core/request-log/create-request-log.js'
 import { exchangeBodies, type HeldBody } from './exchange-bodies.js'
 import { readIncoming } from './read-incoming.js'
 import { endAfterBody } from '../server/incoming-body.js'
@@ -118,11 +118,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
       const durationMs = (answeredAt ?? performance.now()) - started
       const target = url.pathname + url.search
       options.requests.record(
-        (keys) =>
-          describeAnswer(
-            { time, method, target, status, durationMs, requestHeaders, responseHeaders, fault, source },
-            presented === undefined ? keys : [...keys, presented],
-          ),
+        { time, method, target, status, durationMs, requestHeaders, responseHeaders, fault, source, presented },
         // Only a listed answer is kept, so only its bodies are made.
         { listed, bodies: listed ? exchangeBodies(url.origin, sent, method === 'HEAD' ? undefined : answered, presented) : undefined },
       )
