@@ -88,7 +88,7 @@ it('keeps nothing with a capacity of 0, and still tells its watchers', () => {
 
 it('masks the keys in force when read, a key added after the answer included', () => {
   const keys = ['team-secret-key']
-  const log = createRequestLog(2, () => keys)
+  const log = createRequestLog(2, () => ({ keys }))
   log.record(answer(1, { target: '/v1/pets/team-secret-key' }))
   log.record(answer(2, { target: '/v1/pets?q=later-added-key' }))
   keys.push('later-added-key')
@@ -114,9 +114,9 @@ it('gives an unlisted answer (an admin call the gate let through) to the watcher
 })
 
 it('keeps a URL encoded: a key the client percent-encoded is masked, and what decodes to controls stays encoded', () => {
-  const log = createRequestLog(1, () => ['sandbox-free-key'])
+  const log = createRequestLog(1, () => ({ keys: ['sandbox-free-key'] }))
   log.record(answer(1, { target: '/v1/pets?limit=1&q=sandbox%2Dfree%2Dkey%0d%0aPOST%20/__sandbox/reset%20200%1b[2K' }))
-  expect(log.last()[0]?.path).toMatch(/^\/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0D%0APOST%20\/__sandbox\/reset%20200%1b\[2K$/)
+  expect(log.last()[0]?.path).toMatch(/^\/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0d%0aPOST%20\/__sandbox\/reset%20200%1b\[2K$/)
 })
 
 it('forwards each listed entry, built once, to the shared log, and no unlisted one', () => {

@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw'
-import { redactKeys } from '../auth/redact-keys.js'
+import { createMasker } from '../auth/create-masker.js'
 import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
@@ -57,12 +57,9 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
   return response
 }
 
-/** Messages echo paths and values the client sent; a key among them is masked. */
+/** Messages echo paths and values the client sent; a key or the admin token among them is masked (D35). */
 function withKeysRedacted(error: unknown, parts: ApiHandlerParts): unknown {
   if (!(error instanceof HttpError)) return error
-  const message = redactKeys(
-    error.message,
-    parts.keyRing.keys.map((apiKey) => apiKey.key),
-  )
+  const message = createMasker(parts.secrets()).text(error.message)
   return message === error.message ? error : new HttpError(error.status, error.code, message, { ...error.headers })
 }

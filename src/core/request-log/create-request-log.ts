@@ -1,6 +1,5 @@
-import { maskAuthorization, maskKey, maskSecret } from '../auth/mask-key.js'
-import { redactKeys } from '../auth/redact-keys.js'
-import { redactUrl } from '../auth/redact-url.js'
+import { createMasker, type Masker, type Secrets } from '../auth/create-masker.js'
+import { maskSecret } from '../auth/mask-key.js'
 import { createRingBuffer } from './create-ring-buffer.js'
 
 /**
@@ -68,37 +67,37 @@ export interface Answered {
   fault?: string | undefined
   scenario?: string | undefined
   source?: 'upstream' | 'sandbox' | undefined
-  /** A key the client presented that `keys` may not hold (under `proxy`, the upstream's): masked too. */
+  /** A key the client presented that the secrets in force may not hold (under `proxy`, the upstream's): masked too. */
   presented?: string | undefined
 }
 
 /**
- * The log entry of one answer, masked with `keys` (the keys in force when it is read, those added
- * at runtime included). The log calls it when someone reads the entry.
+ * The log entry of one answer, masked by `inForce` (the secrets in force when it is read, keys
+ * added at runtime included). The log calls it when someone reads the entry.
  */
-export function describeAnswer(answer: Answered, inForce: readonly string[]): RequestLogEntry {
-  const keys = answer.presented === undefined ? inForce : [...inForce, answer.presented]
+export function describeAnswer(answer: Answered, inForce: Masker): RequestLogEntry {
+  const masker = answer.presented === undefined ? inForce : createMasker({ ...inForce.secrets, keys: [...inForce.secrets.keys, answer.presented] })
   const admin = ADMIN_PATH.test(answer.target)
   let authorization: string | undefined
   const requestHeaders: LoggedHeader[] = []
   for (const [name, value] of answer.requestHeaders) {
     if (name.toLowerCase() === 'authorization') authorization = value
-    requestHeaders.push({ name, value: maskHeader(name, value, keys, admin) })
+    requestHeaders.push({ name, value: masker.header(name, value, admin) })
   }
   const entry: RequestLogEntry = {
     time: new Date(answer.time).toISOString(),
     method: answer.method,
-    path: redactUrl(answer.target, keys),
+    path: masker.url(answer.target),
     status: answer.status,
     durationMs: Math.round(answer.durationMs * 10) / 10,
-    key: admin ? adminKey(answer.status, authorization) : maskAuthorization(authorization),
+    key: admin ? adminKey(answer.status, authorization) : masker.credential(authorization),
   }
   if (answer.fault !== undefined) entry.fault = answer.fault
   if (answer.scenario !== undefined) entry.scenario = answer.scenario
   if (answer.source !== undefined) entry.source = answer.source
   entry.requestHeaders = requestHeaders
   if (answer.responseHeaders !== undefined) {
-    entry.responseHeaders = [...answer.responseHeaders].map(([name, value]) => ({ name, value: maskHeader(name, value, keys, admin) }))
+    entry.responseHeaders = [...answer.responseHeaders].map(([name, value]) => ({ name, value: masker.header(name, value, admin) }))
   }
   return entry
 }
@@ -141,15 +140,6 @@ function adminKey(status: number, authorization: string | undefined): string {
   return presented === undefined || presented === '' ? 'refused:-' : `refused:${maskSecret(presented)}`
 }
 
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'])
-
-function maskHeader(name: string, value: string, keys: readonly string[], admin: boolean): string {
-  if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) return redactKeys(value, keys)
-  const [scheme, credential] = value.trim().split(/\s+/)
-  if (credential === undefined) return maskSecret(value)
-  return `${scheme} ${!admin && scheme?.toLowerCase() === 'bearer' ? maskKey(credential) : maskSecret(credential)}`
-}
-
 /** A listed answer as the log keeps it: its facts, its id, and its bodies while kept. */
 interface Kept {
   answer: Answered
@@ -161,12 +151,12 @@ interface Kept {
  * The request log of a process: the last `capacity` listed answers, oldest first, in a ring
  * buffer (memory stays bounded however long it runs), and the feeds of answers as they are
  * given. Writers hand over the {@link Answered} facts: recording runs on every request, building
- * and masking the entry only when someone reads, with the keys in force then (`keys`, runtime ones included), so no key
+ * and masking the entry only when someone reads, with the secrets in force then (`secrets`: keys added at runtime and the admin token included), so no key
  * ever leaves whole. An answer not `listed` (an admin call the gate let through) is not kept nor
  * listed; only the watchers of every answer (the stdout log) hear of it. A listed answer gets an
  * `id`, and the pipeline's answers hand over their bodies too, kept for the last ones (a HAR).
  */
-export function createRequestLog(capacity: number, keys: () => readonly string[] = () => []) {
+export function createRequestLog(capacity: number, secrets: () => Secrets = () => ({ keys: [] })) {
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
   const entries = createRingBuffer<Kept>(capacity)
@@ -183,11 +173,16 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
     for (const watcher of watchers) watcher(entry)
     if (listed) for (const listener of listeners) listener(entry)
   }
-  const show = ({ answer, id }: { answer: Answered; id?: string | undefined }): RequestLogEntry => ({
+  // One masker per read, with the secrets in force then.
+  const show = ({ answer, id }: { answer: Answered; id?: string | undefined }, masker = createMasker(secrets())): RequestLogEntry => ({
     ...(id === undefined ? {} : { id }),
-    ...describeAnswer(answer, keys()),
+    ...describeAnswer(answer, masker),
   })
-  const withBodies = (kept: Kept): KeptExchange => ({ entry: show(kept), bodies: kept.bodies })
+  const showAll = (kept: readonly Kept[]): RequestLogEntry[] => {
+    const masker = createMasker(secrets())
+    return kept.map((one) => show(one, masker))
+  }
+  const withBodies = (kept: Kept, masker?: Masker): KeptExchange => ({ entry: show(kept, masker), bodies: kept.bodies })
 
   return {
     capacity,
@@ -209,10 +204,13 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
     },
     /** The last `limit` listed entries (default all kept), oldest first. */
     last(limit = capacity): RequestLogEntry[] {
-      return entries.last(limit).map(show)
+      return showAll(entries.last(limit))
     },
     /** The last `limit` listed entries with their bodies while kept (default all kept), oldest first: for a HAR. */
-    exchanges: (limit = capacity): KeptExchange[] => entries.last(limit).map(withBodies),
+    exchanges(limit = capacity): KeptExchange[] {
+      const masker = createMasker(secrets())
+      return entries.last(limit).map((kept) => withBodies(kept, masker))
+    },
     /** The entry with this id and its bodies, if this log still keeps it. */
     exchange(id: string): KeptExchange | undefined {
       const found = entries.last(capacity).find((kept) => kept.id === id)
