@@ -3,6 +3,7 @@ import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { createPetSchema } from './create-pet-schema.js'
 import { createMswDataWorkaround } from './msw-data-workaround.js'
 import { storedPet } from './stored-pet.js'
+import type { PetChange } from './pet-change.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 
@@ -36,7 +37,7 @@ export interface PetStorage {
   replaced?: readonly Pet[]
   /** The id the next created pet gets: ids keep ascending across restarts. */
   nextId: number
-  commit(change: { created: Pet } | { put: Pet } | { reset: true }): Promise<void>
+  commit(change: PetChange): Promise<void>
   /** Why the storage cannot serve right now, or undefined: `GET /readyz` answers 503 meanwhile. */
   notReady?: () => string | undefined
 }
@@ -124,7 +125,7 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
     /** Restores the seeded pets (durably forgetting created ones); ids restart after them. */
     reset(): Promise<void> {
       const done = ready.then(async () => {
-        await storage?.commit({ reset: true })
+        await storage?.commit({ kind: 'reset' })
         await fill()
       })
       // A reset that could not be made durable is reported to its caller and changes nothing;
@@ -147,7 +148,7 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
       try {
         // Durable first, visible second: a pet nobody was told about may be lost in a crash, but
         // never one that was acknowledged or listed.
-        if (storage !== undefined) await storage.commit({ created: record })
+        if (storage !== undefined) await storage.commit({ kind: 'created', pet: record })
         return await insert(record)
       } finally {
         creating--
@@ -161,7 +162,7 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
      */
     async put(pet: Pet): Promise<Pet> {
       const record = storedPet(pet)
-      if (storage !== undefined) await storage.commit({ put: record })
+      if (storage !== undefined) await storage.commit({ kind: 'put', pet: record })
       const existing = byId.get(pet.id)
       if (existing === undefined) {
         nextId = Math.max(nextId, pet.id + 1)
