@@ -4,6 +4,7 @@ import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
+import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { PLANS } from '../auth/plans.js'
 import { createApiScope } from '../contract/create-api-scope.js'
 import { createRouter } from '../contract/create-router.js'
@@ -28,7 +29,7 @@ import { createSandboxFetch } from './create-sandbox-fetch.js'
 import { realSleep } from '../faults/create-fault-injector.js'
 import { sandboxHar } from './sandbox-har.js'
 import { countedClient } from '../rate-limit/counted-client.js'
-import { createScenarios } from '../scenarios/create-scenarios.js'
+import { createScenarios, unknownScenario } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
@@ -85,10 +86,9 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
   for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
-    // Checked now, as any option is; the key is masked, as a secret of a keys file may be.
-    if (keyRing.find(key) === undefined) throw new ConfigError(`scenarios.keys: ${maskKey(key)} is no configured key`)
-    if (!knownScenarios.has(name))
-      throw new ConfigError(`scenarios.keys: unknown scenario ${JSON.stringify(name)}; known: ${[...knownScenarios.keys()].join(', ')}`)
+    // Checked now, as any option is.
+    if (keyRing.find(key) === undefined) throw ConfigError.ofEntry('scenarios.keys', key, noConfiguredKey(key, keyRing.keys))
+    if (!knownScenarios.has(name)) throw ConfigError.ofEntry('scenarios.keys', key, unknownScenario(name, [...knownScenarios.keys()]))
   }
   const scenarios = createScenarios({
     known: knownScenarios,
