@@ -124,11 +124,10 @@ function paragraphs(text) {
   return found.filter((paragraph) => paragraph.length > 0)
 }
 
-// Decisions: numbered from D1 without a gap; a range (D1 to Dn) names the last; a reference names one that exists.
-const decisions = [...read('docs/decisions.md').matchAll(/^## D(\d+):/gm)].map((match) => Number(match[1]))
-const last = decisions.length
-if (!decisions.every((number, index) => number === index + 1))
-  problems.push(`docs/decisions.md: the decisions are numbered ${decisions.join(', ')}, not D1 to D${last}`)
+// Decisions: a range (D1 to Dn) ends at the last one; a reference names one that exists. Numbers are
+// handed out ahead of the work that writes them, so a gap is no fault.
+const decisions = new Set([...read('docs/decisions.md').matchAll(/^## D(\d+):/gm)].map((match) => Number(match[1])))
+const last = Math.max(...decisions)
 const CITING = [...PROSE, ...filesUnder('fixtures', '.yaml'), ...filesUnder('test', '.ts'), ...filesUnder('bench', '.mjs'), ...filesUnder('scripts', '.mjs')]
 for (const file of CITING) {
   read(file)
@@ -138,7 +137,7 @@ for (const file of CITING) {
         if (Number(upTo) !== last) problems.push(`${file}:${index + 1}: says D1 to D${upTo}; docs/decisions.md has D1 to D${last} (or say no count)`)
       }
       for (const [, number] of text.matchAll(/\bD(\d+)\b/g)) {
-        if (Number(number) < 1 || Number(number) > last) problems.push(`${file}:${index + 1}: cites D${number}, which docs/decisions.md does not have`)
+        if (!decisions.has(Number(number))) problems.push(`${file}:${index + 1}: cites D${number}, which docs/decisions.md does not have`)
       }
     })
 }
