@@ -2,6 +2,7 @@ import { createAdminGate } from '../admin/create-admin-gate.js'
 import { createAdminHandler } from '../admin/create-admin-handler.js'
 import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
+import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
@@ -65,7 +66,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     resolved,
     // Given pets replace the generated ones.
     seed: resolved.givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => resolved.givenPets!,
-    keys: () => keysInForce().map((apiKey) => apiKey.key),
+    secrets: (): Secrets => ({ keys: keysInForce().map((apiKey) => apiKey.key), adminToken: resolved.adminToken }),
     faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
   }
   const compose = <Of extends Timing>(state: SandboxState<Of>) => {
@@ -82,6 +83,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
   const operationIds = router.operations().map((operation) => operation.operationId)
   const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: state.keyStorage, adminToken: resolved.adminToken })
   const keyRing = apiKeys.ring
+  const secrets = (): Secrets => ({ keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken })
   const creates = createPet(store, resolved.defaultStatus)
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
@@ -105,6 +107,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     router,
     operations: { listPets: listPets(store), createPet: creates, getPet: getPet(store) },
     keyRing,
+    secrets,
     rateLimiter,
     validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations(), resolved.deprecation),
@@ -213,13 +216,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
         scenarios: scenarios.list(),
       }
     },
-    har: ({ id } = {}) =>
-      sandboxHar(
-        requestLog,
-        id,
-        { keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken },
-        resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
-      ),
+    har: ({ id } = {}) => sandboxHar(requestLog, id, secrets(), resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin),
     scenarios: {
       set: async (key, name) => scenarios.set(key, name),
       clear: async (key) => scenarios.clear(key),
