@@ -7,8 +7,7 @@ import type { LogSelection, RequestLogEntry } from '../request-log/create-reques
 import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
-import type { Har } from '../request-log/to-har.js'
-import type { HarSelection } from '../sandbox/sandbox-har.js'
+import type { Har, HarSelection } from '../request-log/to-har.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {

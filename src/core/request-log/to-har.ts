@@ -1,5 +1,5 @@
 import { createMasker, type Secrets } from '../auth/create-masker.js'
-import type { KeptExchange, LoggedHeader } from './create-request-log.js'
+import type { KeptExchange, LoggedHeader, LogSelection } from './create-request-log.js'
 
 /** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as much of it as the sandbox writes. */
 export interface Har {
@@ -53,6 +53,9 @@ interface HarHeader {
   name: string
   value: string
 }
+
+/** Which exchanges a HAR holds: the one with `id`, or those the log's selection picks (D36). */
+export type HarSelection = LogSelection & { id?: string | undefined }
 
 export interface HarOptions {
   /** The keys in force and the admin token: masked wherever they appear, by the request log's masker (D35). */

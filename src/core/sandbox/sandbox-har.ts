@@ -2,10 +2,7 @@ import type { Secrets } from '../auth/create-masker.js'
 import { openapiDocument } from '../contract/openapi-document.js'
 import { CLIENT_ADDRESS_HEADER } from '../pipeline/admit.js'
 import type { KeptExchange, LogSelection } from '../request-log/create-request-log.js'
-import { type Har, toHar } from '../request-log/to-har.js'
-
-/** Which exchanges a HAR holds: the one with `id`, or those the log's selection picks (D36). */
-export type HarSelection = LogSelection & { id?: string | undefined }
+import { type Har, type HarSelection, toHar } from '../request-log/to-har.js'
 
 /**
  * A request log's exchanges as the sandbox serves every HAR: the keys and the admin token masked,
