@@ -31,6 +31,8 @@ export interface RequestLogEntry {
   fault?: string
   /** The scenario of the key that shaped the answer (`X-Sandbox-Scenario`, D29). */
   scenario?: string
+  /** The status a `Prefer: code=<status>` forced (`Preference-Applied`, D30). */
+  forced?: number
   /** Under `petstore-sandbox proxy`, who answered (as `X-Sandbox-Source` says); absent under `start`. */
   source?: 'upstream' | 'sandbox'
   /** The request's headers in order, credentials masked. */
@@ -66,6 +68,7 @@ export interface Answered {
   responseHeaders?: Iterable<[string, string]> | undefined
   fault?: string | undefined
   scenario?: string | undefined
+  forced?: number | undefined
   source?: 'upstream' | 'sandbox' | undefined
   /** A key the client presented that the secrets in force may not hold (under `proxy`, the upstream's): masked too. */
   presented?: string | undefined
@@ -94,6 +97,7 @@ export function describeAnswer(answer: Answered, inForce: Masker): RequestLogEnt
   }
   if (answer.fault !== undefined) entry.fault = answer.fault
   if (answer.scenario !== undefined) entry.scenario = answer.scenario
+  if (answer.forced !== undefined) entry.forced = answer.forced
   if (answer.source !== undefined) entry.source = answer.source
   entry.requestHeaders = requestHeaders
   if (answer.responseHeaders !== undefined) {

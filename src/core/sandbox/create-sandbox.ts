@@ -201,7 +201,9 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
       return {
         now: new Date(clock.now()).toISOString(),
         pets: { count: await store.count(), nextId: await store.nextId() },
-        seeded: { seed: resolved.seed, pets: resolved.pets },
+        seeded: { seed: resolved.seed, pets: resolved.pets, source: resolved.givenPets === undefined ? 'generated' : 'given' },
+        clockOffsetMs: clock.offset(),
+        prefer: resolved.prefer,
         keys: await Promise.all(
           keyRing.keys.map(async (key) => ({
             key: key.key,
