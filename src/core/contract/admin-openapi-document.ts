@@ -509,17 +509,12 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "description": "Every refusal of the admin token (401, and 429 once an address sent too many wrong tokens) on any admin path is listed, the event stream's included; admin calls the token let through and the probes are not. Under `petstore-sandbox proxy`, every request the proxy answered (forwarded to the upstream, fallen back to the sandbox, or refused by the proxy itself), each once and with its `source`.\n",
         "parameters": [
           {
-            "name": "limit",
-            "in": "query",
-            "schema": {
-              "type": "integer",
-              "minimum": 0
-            }
+            "$ref": "#/components/parameters/ExportLimit"
           }
         ],
         "responses": {
           "200": {
-            "description": "The kept requests (at most --keep-requests).",
+            "description": "The kept requests (at most --keep-requests), written an entry at a time (D36).",
             "content": {
               "application/json": {
                 "schema": {
@@ -560,11 +555,14 @@ export const adminOpenapiDocument: OpenApiDocument = {
               "type": "string",
               "minLength": 1
             }
+          },
+          {
+            "$ref": "#/components/parameters/ExportLimit"
           }
         ],
         "responses": {
           "200": {
-            "description": "A HAR 1.2 document.",
+            "description": "A HAR 1.2 document, written an entry at a time (D36).",
             "content": {
               "application/json": {
                 "schema": {
@@ -615,6 +613,17 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "type": "http",
         "scheme": "bearer",
         "description": "The admin token; API keys are refused with 401."
+      }
+    },
+    "parameters": {
+      "ExportLimit": {
+        "name": "limit",
+        "in": "query",
+        "description": "Only the last this many (of those the other parameters pick); all kept without it. The answer is written an entry at a time, whatever it holds (D36).\n",
+        "schema": {
+          "type": "integer",
+          "minimum": 0
+        }
       }
     },
     "responses": {

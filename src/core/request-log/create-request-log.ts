@@ -128,6 +128,36 @@ export interface KeptExchange {
   bodies?: ExchangeBodies | undefined
 }
 
+/**
+ * What an export reads from a request log: the last `limit` entries (all kept by default) that
+ * `match` (all by default), oldest first. Every filter of an export (a query parameter of
+ * `/__sandbox/requests` and `requests.har`) is one predicate over entries, and `match` is all of
+ * them together (D36).
+ */
+export interface LogSelection {
+  limit?: number | undefined
+  match?: ((entry: RequestLogEntry) => boolean) | undefined
+}
+
+/**
+ * The last `limit` of `items` that `match`, oldest first. Each item is made by `make` only as it
+ * is looked at, newest first, and the look stops at `limit`: a small export of a large log makes
+ * only what it shows.
+ */
+export function pickLast<Item, Made>(
+  items: readonly Item[],
+  make: (item: Item) => Made,
+  entryOf: (made: Made) => RequestLogEntry,
+  { limit = Number.POSITIVE_INFINITY, match }: LogSelection,
+): Made[] {
+  const picked: Made[] = []
+  for (let i = items.length - 1; i >= 0 && picked.length < limit; i--) {
+    const made = make(items[i]!)
+    if (match === undefined || match(entryOf(made))) picked.push(made)
+  }
+  return picked.reverse()
+}
+
 /** Bodies longer than this (UTF-16 units) are left out of the kept exchanges: a HAR says only their size. */
 export const BODY_LIMIT = 64 * 1024
 
@@ -210,10 +240,17 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
     last(limit = capacity): RequestLogEntry[] {
       return showAll(entries.last(limit))
     },
-    /** The last `limit` listed entries with their bodies while kept (default all kept), oldest first: for a HAR. */
-    exchanges(limit = capacity): KeptExchange[] {
+    /** The listed entries `selection` picks, with their bodies while kept, oldest first: for an export. */
+    select(selection: LogSelection = {}): KeptExchange[] {
       const masker = createMasker(secrets())
-      return entries.last(limit).map((kept) => withBodies(kept, masker))
+      // Without a filter, only the last `limit` need looking at.
+      const looked = entries.last(selection.match === undefined ? (selection.limit ?? capacity) : capacity)
+      return pickLast(
+        looked,
+        (kept) => withBodies(kept, masker),
+        (exchange) => exchange.entry,
+        selection,
+      )
     },
     /** The entry with this id and its bodies, if this log still keeps it. */
     exchange(id: string): KeptExchange | undefined {
