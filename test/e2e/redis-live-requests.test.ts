@@ -101,13 +101,12 @@ it("delivers each request of either sandbox to every watcher once, the other's t
 
 it('keeps two sandboxes with one prefix in two databases of one Redis apart: neither hears the other', async () => {
   const url = replicas.redis().url
-  const [one, two] = await Promise.all(
-    [1, 2].map(async (db) => {
-      const sandbox = createSandbox({ shared: await connectRedisState({ url: `${url}/${db}`, prefix: PREFIX }), baseUrl: api, pets: 5 })
-      await sandbox.ready()
-      return sandbox
-    }),
-  )
+  const inDatabase = async (db: number) => {
+    const sandbox = createSandbox({ shared: await connectRedisState({ url: `${url}/${db}`, prefix: PREFIX }), baseUrl: api, pets: 5 })
+    await sandbox.ready()
+    return sandbox
+  }
+  const [one, two] = await Promise.all([inDatabase(1), inDatabase(2)])
   try {
     const onOne = watch(one)
     const onTwo = watch(two)

@@ -3,7 +3,7 @@ import type { OpenApiDocument } from '../contract/openapi-document-type.js'
 import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { addQueryValue } from '../http/query-of.js'
-import { checkParameterSyntax, type ParameterSyntax } from './check-parameter-syntax.js'
+import { checkParameterSyntax, type ParameterSyntax, parameterSyntax } from './check-parameter-syntax.js'
 import { describeDiagnostics, type Diagnostic, type ParameterBounds } from './describe-diagnostics.js'
 
 // The contract's parameter and body schemas compiled with Ajv, the validator prism itself uses,
@@ -194,17 +194,12 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
       }
       for (const parameter of parameters) {
         if (parameter.in !== 'query' && parameter.in !== 'path') continue
-        // The document declares the bounds it enforces (petId at most 2^53-1, D3): no clamping here.
+        // The document declares the bounds it enforces (D3): no clamping here.
         const schema = (parameter.schema ?? {}) as { type?: string; minimum?: number; maximum?: number }
         schemas[parameter.in].properties[parameter.name] = schema
         if (parameter.required === true) schemas[parameter.in].required.push(parameter.name)
         names[parameter.in][parameter.name] = parameter.name
-        syntax.push({
-          name: parameter.name,
-          in: parameter.in,
-          integer: schema.type === 'integer',
-          enumerated: Array.isArray((schema as { enum?: unknown }).enum),
-        })
+        syntax.push(parameterSyntax(parameter.name, parameter.in, schema))
         bounds[parameter.name.toLowerCase()] = {
           name: parameter.name,
           ...(schema.minimum === undefined ? {} : { minimum: schema.minimum }),
