@@ -69,7 +69,13 @@ it('refuses bad key changes with Error bodies and changes nothing', async () => 
     const cases: Array<[string, string, unknown, number, string]> = [
       ['/keys', 'POST', { key: 'sandbox-pro-key', plan: 'free' }, 400, 'key is already configured'],
       ['/keys', 'POST', { key: 'k-one-two', plan: 'gold' }, 400, 'plan must be one of free, pro, business, enterprise'],
-      ['/keys', 'POST', { key: 'k-one-two', plan: 'enterprise' }, 400, 'perMinute is required when plan is enterprise; perDay is required when plan is enterprise'],
+      [
+        '/keys',
+        'POST',
+        { key: 'k-one-two', plan: 'enterprise' },
+        400,
+        'perMinute is required when plan is enterprise; perDay is required when plan is enterprise',
+      ],
       ['/keys', 'POST', { key: 'a b c d e', plan: 'free' }, 400, 'key must be a bearer token (RFC 6750 b64token) of 8 to 256 characters'],
       // One-character keys such as / and ~ matched every path in the masked request list.
       ['/keys', 'POST', { key: '/', plan: 'free' }, 400, 'key must be a bearer token (RFC 6750 b64token) of 8 to 256 characters'],
