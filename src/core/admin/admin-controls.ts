@@ -8,6 +8,7 @@ import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Har } from '../request-log/to-har.js'
+import type { LoggedDifference, LoggedViolation } from '../request-log/create-request-logger.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -35,6 +36,30 @@ export interface StateSummary {
   scenarios: Array<{ name: string; description: string }>
 }
 
+/** Findings of one kind: how many per promise, and the last ones kept. */
+export interface ProxyTally<Finding extends LoggedViolation> {
+  total: number
+  byPromise: Record<string, number>
+  /** The last findings, oldest first. */
+  recent: Finding[]
+}
+
+/** What `GET /__sandbox/proxy` shows under `petstore-sandbox proxy` (ProxyState in fixtures/admin-openapi.yaml). */
+export interface ProxyState {
+  /** The upstream API base requests are forwarded to. */
+  upstream: string
+  fallback: boolean
+  upstreamTimeoutMs: number
+  /** Answers given, by who gave them; the pages' and the admin API's own are not counted. */
+  answers: { upstream: number; sandbox: number }
+  /** Requests the sandbox answered instead of the upstream, by reason. */
+  fallbacks: { unreachable: number; timeout: number; missing: number }
+  /** The promises of the spec the upstream broke (D39). */
+  violations: ProxyTally<LoggedViolation>
+  /** Where the spec is silent and the upstream decided otherwise than the sandbox: no violation (D39). */
+  differences: ProxyTally<LoggedDifference>
+}
+
 /** The controls the admin API serves; the sandbox object offers the same as methods. */
 export interface AdminControls {
   readonly clock: MovableClock
@@ -52,4 +77,6 @@ export interface AdminControls {
   readonly scenarios: SandboxScenarios
   har(options?: { id?: string }): Har
   readonly apiKeys: SandboxApiKeys
+  /** The counts of a proxy in front of the sandbox (`GET /__sandbox/proxy`); without them that path is 404, as under `start`. */
+  proxyState?(): ProxyState
 }

@@ -7,7 +7,7 @@ import { ErrorCode } from '../errors/error-code.js'
 import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Reply } from '../http/reply.js'
-import { toResponse } from '../http/to-response.js'
+import { toResponseAndText } from '../http/to-response.js'
 import { queryOf } from '../http/query-of.js'
 import { ClaimingHandler } from '../pipeline/claiming-handler.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
@@ -105,6 +105,7 @@ export function createAdminHandler({ controls, gate, origin, onUnexpectedError, 
       const listed = refusal !== undefined
       const durationMs = performance.now() - started
       const requestHeaders = request.headers
+      const { response, text } = toResponseAndText(reply, request)
       requestLog.record(
         (keys) =>
           describeAnswer(
@@ -119,9 +120,10 @@ export function createAdminHandler({ controls, gate, origin, onUnexpectedError, 
             },
             keys,
           ),
-        { listed },
+        // A listed refusal is an exchange like any other, for a HAR: where it was sent, and its Error body.
+        { listed, bodies: listed ? { origin: url.origin, responseBody: text } : undefined },
       )
-      return toResponse(reply, request)
+      return response
     },
   )
 }

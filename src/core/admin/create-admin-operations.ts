@@ -79,14 +79,13 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       const limit = query.limit
       return { requests: await controls.requests(typeof limit === 'string' ? Number(limit) : undefined) }
     },
+    // Only with a proxy in front (`petstore-sandbox proxy`): elsewhere the path is 404.
+    ...(controls.proxyState === undefined ? {} : { getProxy: controls.proxyState }),
   }
 }
 
-/**
- * `GET /__sandbox/requests.har`'s answer, from a log's `har` (the sandbox's, or the proxy's own,
- * create-proxy-admin.ts): one exchange asked by an `id` that is not kept is a 404.
- */
-export function harAnswer(har: AdminControls['har'], query: AdminInput['query']): Har {
+/** `GET /__sandbox/requests.har`'s answer: one exchange asked by an `id` that is not kept is a 404. */
+function harAnswer(har: AdminControls['har'], query: AdminInput['query']): Har {
   const id = typeof query.id === 'string' ? query.id : undefined
   const answer = har(id === undefined ? {} : { id })
   if (id !== undefined && answer.log.entries.length === 0) {

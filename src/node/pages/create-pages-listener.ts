@@ -5,7 +5,7 @@ import { HttpError } from '../../core/errors/http-error.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { Timing } from '../../core/state/maybe-promise.js'
-import { createEventStream, type EventStreamAdmin, type RequestEntrySource } from './create-event-stream.js'
+import { createEventStream, type EventStreamAdmin } from './create-event-stream.js'
 import { dashboardPage } from './dashboard-page.js'
 import { frontDoor } from './front-door.js'
 import { frontDoorPage } from './front-door-page.js'
@@ -27,8 +27,6 @@ export interface PagesOptions {
   demoKeys: boolean
   /** The admin gate and where its refusals go: the dashboard and its event stream exist only with an admin token. */
   admin?: Omit<EventStreamAdmin, 'now'>
-  /** What the dashboard's live request list shows; the sandbox's own log when not given (the proxy gives its own). */
-  requests?: RequestEntrySource
 }
 
 /** The pages, in front of the API: `handle` answers a request for a page and says whether it did. */
@@ -43,11 +41,11 @@ export interface PagesListener {
  * and `/openapi.json`, `/reference`, the dashboard under `/__sandbox/` with its event stream, and
  * their assets. They need no API key and spend no quota; everything else goes on to the API.
  */
-export function createPagesListener({ sandbox, version, origin, demoKeys, admin, requests = sandbox }: PagesOptions): PagesListener {
+export function createPagesListener({ sandbox, version, origin, demoKeys, admin }: PagesOptions): PagesListener {
   const assets = createStaticAssets()
   const swaggerUi = swaggerUiVersion()
   const contract = createServedContract()
-  const events = admin === undefined ? undefined : createEventStream(requests, { ...admin, now: () => sandbox.clock.now() })
+  const events = admin === undefined ? undefined : createEventStream(sandbox, { ...admin, now: () => sandbox.clock.now() })
   const demo = new Set(DEMO_KEYS.map((key) => key.key))
   // The demo keys still configured (one revoked at runtime is no longer offered).
   const shownDemoKeys = () => (demoKeys ? sandbox.keys.filter((key) => demo.has(key.key)) : undefined)

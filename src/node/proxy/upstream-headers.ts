@@ -1,7 +1,5 @@
+import { SOURCE_HEADER } from '../../core/request-log/create-request-log.js'
 import { notForwarded } from './hop-by-hop-headers.js'
-
-/** The header every answer of the proxy carries: `upstream` or `sandbox`, whoever answered. */
-export const SOURCE_HEADER = 'X-Sandbox-Source'
 
 /**
  * The upstream's raw header pairs as the client gets them: unchanged, less the connection's own

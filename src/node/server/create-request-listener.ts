@@ -1,12 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
 import { JSON_CONTENT_TYPE, jsonText } from '../../core/http/to-response.js'
-import { endAfterBody, incomingBody } from './incoming-body.js'
+import { type IncomingBody, incomingBody, leaveBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
-import { refusalAnswer } from './refusal-answer.js'
+import { refusalAnswer, type WrittenAnswer } from './refusal-answer.js'
 import { requestUrl } from './unservable-request.js'
 
 export interface RequestListenerOptions {
@@ -16,12 +16,39 @@ export interface RequestListenerOptions {
   clientAddress?: (incoming: IncomingMessage) => string
 }
 
+// After answering, at most this much of an unread body is read and thrown away so the client
+// can read the answer; a client still sending beyond it is cut off. Twice the proxy's forwarding
+// cap, so a body the proxy refuses for its size is drained too.
+const MAX_DISCARD_BYTES = 32 * 1024 * 1024
+
+/** An answer passed on as it came, which the adapter writes byte for byte (`rawResponse`). */
+interface RawAnswer {
+  status: number
+  /** Header pairs as they are written: names as spelled, repeated names kept, in order. */
+  rawHeaders: string[]
+  body: Buffer
+}
+
+const RAW = Symbol('petstore-sandbox.rawAnswer')
+
+/**
+ * A Response the node:http adapter writes as it is: its status, its header pairs as spelled and
+ * repeated, its body bytes. For an answer passed on from elsewhere (the proxy's upstream), which a
+ * fetch Response would reshape: it lower-cases names, folds repeated ones, and refuses a status
+ * outside 200 to 599.
+ */
+export function rawResponse(answer: RawAnswer): Response {
+  return Object.assign(new Response(null, { status: 200 }), { [RAW]: answer })
+}
+
 /**
  * The node:http adapter: it only translates. An IncomingMessage becomes a fetch Request, msw's
- * `getResponse` runs the sandbox's handlers, and the Response is written back. The handlers
- * answer every request themselves (errors included), so this layer adds no behaviour of its own
- * beyond a last-resort 500 should the translation itself fail. The server (start-server.ts) has
- * already refused what cannot become a fetch Request (unservable-request.ts).
+ * `getResponse` runs the handlers, and the Response is written back. The handlers answer every
+ * request themselves (errors included), so this layer adds no behaviour of its own beyond a
+ * last-resort 500 should the translation itself fail. The server (start-server.ts) has already
+ * refused what cannot become a fetch Request (unservable-request.ts). This file and the pages'
+ * writer (pages/send-page.ts) are where answers are written, and answer-client-error.ts for heads
+ * node:http could not parse.
  */
 export function createRequestListener(handlers: RequestHandler[], { origin, clientAddress = peerAddress }: RequestListenerOptions) {
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
@@ -38,7 +65,7 @@ export function createRequestListener(handlers: RequestHandler[], { origin, clie
   }
 }
 
-async function translate(handlers: RequestHandler[], origin: string, client: string, incoming: IncomingMessage, outgoing: ServerResponse): Promise<number> {
+async function translate(handlers: RequestHandler[], origin: string, client: string, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
   const method = incoming.method ?? 'GET'
   const headers = new Headers()
   const raw = incoming.rawHeaders
@@ -59,32 +86,91 @@ async function translate(handlers: RequestHandler[], origin: string, client: str
     headers,
     ...(body ? { body: body.stream, duplex: 'half' } : {}),
   } as RequestInit)
-
-  const response = (await getResponse(handlers, request, { quiet: true })) ?? notFound()
-  if (response.type === 'error') {
-    // `Response.error()` (an injected dropped connection): the client sees the socket close
-    // without an answer, as when a real server dies mid-request.
-    outgoing.destroy()
-    return 0
+  if (body) leaveBody(request, body)
+  try {
+    const response = (await getResponse(handlers, request, { quiet: true })) ?? notFound()
+    if (response.type === 'error') {
+      // `Response.error()` (an injected dropped connection): the client sees the socket close
+      // without an answer, as when a real server dies mid-request.
+      outgoing.destroy()
+      return
+    }
+    const passedOn = (response as Response & { [RAW]?: RawAnswer })[RAW]
+    if (passedOn !== undefined) return write(incoming, outgoing, passedOn.status, passedOn.rawHeaders, passedOn.body, body)
+    const text = jsonText(response)
+    const payload = method === 'HEAD' ? undefined : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
+    const outgoingHeaders: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      outgoingHeaders[name] = value
+    })
+    if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
+    write(incoming, outgoing, response.status, outgoingHeaders, payload, body)
+  } finally {
+    // Nothing reads the body any more: what a handler kept of it goes (incoming-body.ts).
+    body?.release()
   }
-  const text = jsonText(response)
-  const payload = method === 'HEAD' ? undefined : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
-  const outgoingHeaders: Record<string, string> = {}
-  response.headers.forEach((value, name) => {
-    outgoingHeaders[name] = value
-  })
-  if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
-  outgoing.writeHead(response.status, outgoingHeaders)
+}
+
+/**
+ * Writes an answer (no body for HEAD: node leaves it out). One whose request body is still
+ * arriving, refused before it was read whole (413, 415, 401...), goes out now and ends once the
+ * rest of the body is drained.
+ */
+function write(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  status: number,
+  headers: OutgoingHttpHeaders | string[],
+  payload: string | Buffer | undefined,
+  body: IncomingBody | undefined,
+): void {
+  if (Array.isArray(headers) && outgoing.getHeaderNames().length > 0) {
+    // Pairs over headers the server set already (start-server.ts's answerHeaders): they replace
+    // those of their names, and repeated names stay repeated, on every Node this runs on.
+    for (let i = 0; i < headers.length; i += 2) outgoing.removeHeader(headers[i]!)
+    for (let i = 0; i < headers.length; i += 2) outgoing.appendHeader(headers[i]!, headers[i + 1]!)
+    outgoing.writeHead(status)
+  } else outgoing.writeHead(status, headers)
   if (body === undefined || incoming.complete) {
     outgoing.end(payload)
-    return response.status
+    return
   }
-  // A body the handlers refused before reading it whole (413, 415, 401...): the answer goes out
-  // now, and ends once the rest of the body is drained.
   if (payload !== undefined) outgoing.write(payload)
   body.stop()
   endAfterBody(incoming, outgoing)
-  return response.status
+}
+
+/**
+ * Writes an answer to a request refused before anything read it (start-server.ts): the connection
+ * closes after it, and what the client sends meanwhile is thrown away.
+ */
+export function answerUnread(incoming: IncomingMessage, outgoing: ServerResponse, { status, headers, body }: WrittenAnswer): void {
+  outgoing.shouldKeepAlive = false
+  outgoing.writeHead(status, headers)
+  outgoing.end(body)
+  incoming.resume()
+}
+
+/**
+ * Ends an answer whose request body is still arriving once the rest of it is read and thrown
+ * away (or the connection is cut past MAX_DISCARD_BYTES). Closed with the body still arriving,
+ * the connection is reset, and a reset destroys the answer waiting in the client's buffer
+ * (RFC 9112 9.6, "lingering close").
+ */
+function endAfterBody(incoming: IncomingMessage, outgoing: ServerResponse): void {
+  if (incoming.readableEnded || incoming.destroyed) {
+    outgoing.end()
+    return
+  }
+  let discarded = 0
+  const end = () => outgoing.end()
+  incoming.once('end', end)
+  incoming.once('close', end)
+  incoming.on('data', (chunk: Buffer) => {
+    discarded += chunk.byteLength
+    if (discarded > MAX_DISCARD_BYTES) incoming.socket.destroy()
+  })
+  incoming.resume()
 }
 
 function peerAddress(incoming: IncomingMessage): string {
