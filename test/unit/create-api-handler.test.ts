@@ -26,6 +26,7 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     router,
     operations: { listPets: { handle: listPets } },
     keyRing: createKeyRing(resolveKeys(DEMO_KEYS)),
+    secrets: () => ({ keys: [] }),
     rateLimiter: createRateLimiter({ now: clock.now, banAfter: 10, banSeconds: 900 }),
     validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations()),

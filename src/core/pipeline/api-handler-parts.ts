@@ -1,4 +1,5 @@
 import type { KeyRing } from '../auth/create-key-ring.js'
+import type { Secrets } from '../auth/create-masker.js'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { ApiScope } from '../contract/create-api-scope.js'
 import type { Router } from '../contract/create-router.js'
@@ -18,6 +19,8 @@ export interface ApiHandlerParts {
   router: Router
   operations: Readonly<Record<string, Operation>>
   keyRing: KeyRing
+  /** The keys in force and the admin token: an answer that echoes what the client sent masks them (D35). */
+  secrets: () => Secrets
   rateLimiter: RateLimitBackend
   validator: RequestValidator
   deprecations: Deprecations

@@ -2,8 +2,10 @@ import { createAdminGate } from '../admin/create-admin-gate.js'
 import { createAdminHandler } from '../admin/create-admin-handler.js'
 import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
+import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
+import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { PLANS } from '../auth/plans.js'
 import { createApiScope } from '../contract/create-api-scope.js'
 import { createRouter } from '../contract/create-router.js'
@@ -28,7 +30,7 @@ import { createSandboxFetch } from './create-sandbox-fetch.js'
 import { realSleep } from '../faults/create-fault-injector.js'
 import { sandboxHar } from './sandbox-har.js'
 import { countedClient } from '../rate-limit/counted-client.js'
-import { createScenarios } from '../scenarios/create-scenarios.js'
+import { createScenarios, unknownScenario } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
@@ -64,7 +66,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     resolved,
     // Given pets replace the generated ones.
     seed: resolved.givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => resolved.givenPets!,
-    keys: () => keysInForce().map((apiKey) => apiKey.key),
+    secrets: (): Secrets => ({ keys: keysInForce().map((apiKey) => apiKey.key), adminToken: resolved.adminToken }),
     faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
   }
   const compose = <Of extends Timing>(state: SandboxState<Of>) => {
@@ -81,14 +83,14 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
   const operationIds = router.operations().map((operation) => operation.operationId)
   const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: state.keyStorage, adminToken: resolved.adminToken })
   const keyRing = apiKeys.ring
+  const secrets = (): Secrets => ({ keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken })
   const creates = createPet(store, resolved.defaultStatus)
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
   for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
-    // Checked now, as any option is; the key is masked, as a secret of a keys file may be.
-    if (keyRing.find(key) === undefined) throw new ConfigError(`scenarios.keys: ${maskKey(key)} is no configured key`)
-    if (!knownScenarios.has(name))
-      throw new ConfigError(`scenarios.keys: unknown scenario ${JSON.stringify(name)}; known: ${[...knownScenarios.keys()].join(', ')}`)
+    // Checked now, as any option is.
+    if (keyRing.find(key) === undefined) throw ConfigError.ofEntry('scenarios.keys', key, noConfiguredKey(key, keyRing.keys))
+    if (!knownScenarios.has(name)) throw ConfigError.ofEntry('scenarios.keys', key, unknownScenario(name, [...knownScenarios.keys()]))
   }
   const scenarios = createScenarios({
     known: knownScenarios,
@@ -105,6 +107,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     router,
     operations: { listPets: listPets(store), createPet: creates, getPet: getPet(store) },
     keyRing,
+    secrets,
     rateLimiter,
     validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations(), resolved.deprecation),
@@ -213,13 +216,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
         scenarios: scenarios.list(),
       }
     },
-    har: ({ id } = {}) =>
-      sandboxHar(
-        requestLog,
-        id,
-        { keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken },
-        resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
-      ),
+    har: ({ id } = {}) => sandboxHar(requestLog, id, secrets(), resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin),
     scenarios: {
       set: async (key, name) => scenarios.set(key, name),
       clear: async (key) => scenarios.clear(key),

@@ -1,3 +1,4 @@
+import type { Secrets } from '../auth/create-masker.js'
 import type { KeyStorage } from '../auth/key-storage.js'
 import { createClock, type MovableClock } from '../clock/create-clock.js'
 import { createFaultInjector, type FaultInjector } from '../faults/create-fault-injector.js'
@@ -52,17 +53,17 @@ export interface StateInputs {
   resolved: ResolvedOptions
   /** The seeded pets, drawn anew on each reset; one without an id takes the one after the pet before it. */
   seed: () => Iterable<NewPet & { id?: number }>
-  /** The keys in force, masked wherever the request log shows a URL. */
-  keys: () => readonly string[]
+  /** The secrets in force (keys and admin token), masked wherever the request log shows them. */
+  secrets: () => Secrets
   faults: ResolvedFaults
 }
 
 /** The sandbox's own state, in its memory. */
-export function ownState({ resolved, seed, keys, faults }: StateInputs): SandboxState<'now'> {
+export function ownState({ resolved, seed, secrets, faults }: StateInputs): SandboxState<'now'> {
   const clock = createClock(resolved.now)
   const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
   const injector = createFaultInjector({ faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
-  const log = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, keys)
+  const log = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const { storage } = resolved
   return {
     clock,
@@ -79,10 +80,10 @@ export function ownState({ resolved, seed, keys, faults }: StateInputs): Sandbox
 }
 
 /** State shared with other processes through `shared` (the CLI's `--redis`). */
-export function sharedState({ resolved, seed, keys, faults }: StateInputs, shared: SharedState): SandboxState<'later'> {
+export function sharedState({ resolved, seed, secrets, faults }: StateInputs, shared: SharedState): SandboxState<'later'> {
   const injector = createFaultInjector({ faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
   const following = followSharedFaults(injector, shared)
-  const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, keys)
+  const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const sharedLog = shared.requestLog(resolved.requestLogSize)
   // The log lives in the shared state: every listed entry this process writes goes there (those
   // written outside the handlers too: the server's refusals, the event stream's), and this

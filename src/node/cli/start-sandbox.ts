@@ -16,6 +16,7 @@ import type { StateFile } from '../persistence/open-state-file.js'
 import type { SharedState } from '../../core/state/shared-state.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import type { ProgramIo } from '../options/program-io.js'
+import type { ScenarioFlag } from '../options/parse-options.js'
 import { watchParent } from '../server/watch-parent.js'
 
 /** The options of `petstore-sandbox start`, as commander parsed them. */
@@ -40,7 +41,7 @@ export interface StartOptions {
   errorKinds?: FaultKind[]
   fault?: Record<string, OperationFaults>
   faultSeed?: number
-  scenario?: Record<string, string>
+  scenario?: ScenarioFlag[]
   scenarios?: string
   prefer?: boolean
   keepRequests: number
@@ -118,8 +119,9 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   // Keys added, re-planned or revoked at runtime are kept beside the pets (docs/decisions.md#d22).
   const keyFile = options.state === undefined ? undefined : await (await import('../persistence/open-key-file.js')).openKeyFile(`${options.state}.keys.json`)
   // One request log and one admin gate for the sandbox's handlers and the pages' event stream;
-  // masked with the keys in force when read, runtime ones included, and timed by the sandbox clock.
-  const requestLog = createRequestLog(options.keepRequests, (): string[] => sandbox.keys.map((apiKey) => apiKey.key))
+  // masked with the secrets in force when read (runtime keys and the admin token included, D35),
+  // and timed by the sandbox clock.
+  const requestLog = createRequestLog(options.keepRequests, () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken }))
   const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
   const sandbox: Sandbox = createSandbox({
     seed: options.seed,
@@ -141,7 +143,10 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     requestLog,
     ...(adminGate ? { adminGate } : {}),
     prefer: options.prefer === true,
-    scenarios: { ...(customScenarios ? { custom: customScenarios } : {}), ...(options.scenario ? { keys: options.scenario } : {}) },
+    scenarios: {
+      ...(customScenarios ? { custom: customScenarios } : {}),
+      ...(options.scenario ? { keys: Object.fromEntries(options.scenario.map(({ key, name }) => [key, name])) } : {}),
+    },
     faults: {
       ...(options.latency ? { latency: options.latency } : {}),
       ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdminGate } from '../../core/admin/create-admin-gate.js'
 import { parseBearer } from '../../core/auth/create-key-ring.js'
 import { HttpError } from '../../core/errors/http-error.js'
-import { describeAnswer, type RequestLog, type RequestLogEntry } from '../../core/request-log/create-request-log.js'
+import type { RequestLog, RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import { type EventWriter, openEventStream, sendError } from './send-page.js'
 
@@ -43,9 +43,7 @@ export function createEventStream(requests: RequestEntrySource, { gate, requestL
     const requestHeaders = pairs(incoming.rawHeaders)
     const responseHeaders: Array<[string, string]> = [['content-type', JSON_CONTENT_TYPE], ...Object.entries(refusal.headers)]
     const target = incoming.url ?? '/'
-    requestLog.record((keys) =>
-      describeAnswer({ time, method: incoming.method ?? 'GET', target, status: refusal.status, durationMs, requestHeaders, responseHeaders }, keys),
-    )
+    requestLog.record({ time, method: incoming.method ?? 'GET', target, status: refusal.status, durationMs, requestHeaders, responseHeaders })
   }
   return {
     open(incoming: IncomingMessage, outgoing: ServerResponse): void {

@@ -100,9 +100,14 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
         // As under `start`: one request log of every answer, whoever gave it (the upstream, the
         // sandbox, the proxy itself), each saying who; one admin gate for every admin path.
-        const requestLog = createRequestLog(options.keepRequests, (): string[] => sandbox.keys.map((apiKey) => apiKey.key), { source: 'sandbox' })
+        const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
+        const requestLog = createRequestLog(options.keepRequests, secrets, { source: 'sandbox' })
         const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
-        const stats = createProxyStats({ upstream: options.upstream.replace(/\/+$/, ''), fallback: options.fallback, upstreamTimeoutMs: options.upstreamTimeout })
+        const stats = createProxyStats({
+          upstream: options.upstream.replace(/\/+$/, ''),
+          fallback: options.fallback,
+          upstreamTimeoutMs: options.upstreamTimeout,
+        })
         const logger = createRequestLogger(options.log, io.stdout, io.colour)
         if (options.log !== 'off') {
           requestLog.watch(logger.answer)

@@ -1,7 +1,6 @@
 import type { HttpHandler } from 'msw'
 import { parseBearer } from '../../core/auth/create-key-ring.js'
-import { maskAuthorization } from '../../core/auth/mask-key.js'
-import { redactUrl } from '../../core/auth/redact-url.js'
+import { createMasker } from '../../core/auth/create-masker.js'
 import { createRouter } from '../../core/contract/create-router.js'
 import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
@@ -9,7 +8,7 @@ import { HttpError } from '../../core/errors/http-error.js'
 import { errorReply } from '../../core/http/error-reply.js'
 import { toResponseAndText } from '../../core/http/to-response.js'
 import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
-import { BODY_LIMIT, describeAnswer, type ExchangeBodies, type RequestLog } from '../../core/request-log/create-request-log.js'
+import { type Answered, BODY_LIMIT, type ExchangeBodies, type RequestLog } from '../../core/request-log/create-request-log.js'
 import { MAX_BODY_BYTES } from '../../core/validation/read-json-body.js'
 import { rawResponse } from '../server/create-request-listener.js'
 import { takeBody, type TakenBody } from '../server/incoming-body.js'
@@ -69,9 +68,10 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       const match = router.match(method, apiPath)
       const operation = match.kind === 'operation' ? match.operation : undefined
       const presented = parseBearer(request.headers.get('authorization'))
+      // The facts of its entry, never the request: a kept entry keeps what it holds.
       const facts = { time, method, target: url.pathname + url.search, requestHeaders: request.headers, presented }
       const record = (status: number, responseHeaders: Iterable<[string, string]>, source: 'upstream' | 'sandbox', bodies: ExchangeBodies) =>
-        recordAnswer(options.requestLog, { ...facts, status, responseHeaders, source, durationMs: performance.now() - started }, bodies)
+        options.requestLog.record({ ...facts, status, responseHeaders, source, durationMs: performance.now() - started } satisfies Answered, { bodies })
       const refuse = (refusal: HttpError): Response => {
         // Never cached: it says nothing of the upstream.
         const reply = errorReply(refusal, new Headers({ 'cache-control': 'no-store' }))
@@ -157,11 +157,13 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       record(answer.status, pairs(written), 'upstream', exchangeBodies(url.origin, sent, answered, presented))
       if (checked) {
         const bodyText = decoded === undefined ? answer.body.toString('utf8') : decoded.kind === 'text' ? decoded.text : ''
+        // The key presented may be the upstream's, which the secrets in force need not hold.
+        const masker = createMasker({ keys: presented === undefined ? [] : [presented] })
         const shown = {
           method,
-          path: redactUrl(url.pathname + url.search, presented === undefined ? [] : [presented]),
+          path: masker.url(url.pathname + url.search),
           status: answer.status,
-          key: maskAuthorization(request.headers.get('authorization') ?? undefined),
+          key: masker.credential(request.headers.get('authorization') ?? undefined),
         }
         // Checked once the answer is on its way, so that the client does not wait for the check.
         setImmediate(() => {
@@ -180,16 +182,6 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       return rawResponse({ status: answer.status, rawHeaders: written, body: head ? Buffer.alloc(0) : answer.body })
     },
   )
-}
-
-/** Writes one answer to the log: facts only, never the request or a closure over it (a kept entry keeps what it holds). */
-function recordAnswer(
-  log: Pick<RequestLog, 'record'>,
-  answered: Parameters<typeof describeAnswer>[0] & { presented: string | undefined },
-  bodies: ExchangeBodies,
-): void {
-  const { presented } = answered
-  log.record((keys) => describeAnswer(answered, presented === undefined ? keys : [...keys, presented]), { bodies })
 }
 
 /** The upstream's body as the log may show it: the text it decoded to, or its bytes as text when none was needed. */
