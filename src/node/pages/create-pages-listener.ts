@@ -14,8 +14,7 @@ import { acceptsGzip } from './accepts-gzip.js'
 import { prefersJson } from './prefers-json.js'
 import { referencePage } from './reference-page.js'
 import { createServedContract } from './served-contract.js'
-import { PAGE_HEADERS } from './page-headers.js'
-import { sendError, sendPage } from './send-page.js'
+import { sendError, sendNoContent, sendPage } from './send-page.js'
 import { createStaticAssets } from './static-assets.js'
 import { createRequire } from 'node:module'
 
@@ -81,10 +80,7 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin 
       case '/favicon.ico':
         // A browser asks for it on every page: answered with no icon, so that it is no 404 in the
         // console, and, being a page, never in the request log nor the HAR.
-        return (_, outgoing) => {
-          outgoing.writeHead(204, { ...PAGE_HEADERS, 'cache-control': 'public, max-age=86400' })
-          outgoing.end()
-        }
+        return (_, outgoing) => sendNoContent(outgoing, { 'cache-control': 'public, max-age=86400' })
       case '/__sandbox/':
         return admin === undefined ? undefined : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage().markup)
       case '/__sandbox/events':

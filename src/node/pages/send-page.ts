@@ -26,6 +26,12 @@ export function sendPage(
   outgoing.end(incoming.method === 'HEAD' ? undefined : body)
 }
 
+/** Answers 204 with the pages' headers and no body (nor a Content-Length, which a 204 must not have). */
+export function sendNoContent(outgoing: ServerResponse, extra: Record<string, string> = {}): void {
+  outgoing.writeHead(204, { ...PAGE_HEADERS, ...extra })
+  outgoing.end()
+}
+
 /** Refuses a page request: the Error body of `error` from the one error path, with its headers. */
 export function sendError(incoming: IncomingMessage, outgoing: ServerResponse, error: HttpError): void {
   const reply = errorReply(error, new Headers())
