@@ -50,7 +50,7 @@ export interface ProxyState {
   upstream: string
   fallback: boolean
   upstreamTimeoutMs: number
-  /** Answers given, by who gave them; the pages' and the admin API's own are not counted. */
+  /** Answers to /v1 requests, by who gave them. */
   answers: { upstream: number; sandbox: number }
   /** Requests the sandbox answered instead of the upstream, by reason. */
   fallbacks: { unreachable: number; timeout: number; missing: number }

@@ -14,7 +14,7 @@ import { rawResponse } from '../server/create-request-listener.js'
 import { takeBody, type TakenBody } from '../server/incoming-body.js'
 import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
 import { createByteBudget } from './create-byte-budget.js'
-import type { ProxyStats } from './create-proxy-stats.js'
+import type { FallbackReason, ProxyStats } from './create-proxy-stats.js'
 import { decodeBody, type DecodedBody, isEncoded } from './decode-body.js'
 import { exchangeBodies, type HeldBody, isTextual } from './exchange-bodies.js'
 import { fallsBackOn } from './falls-back-on.js'
@@ -73,11 +73,19 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       const record = (status: number, responseHeaders: Iterable<[string, string]>, source: 'upstream' | 'sandbox', bodies: ExchangeBodies) =>
         options.requestLog.record({ ...facts, status, responseHeaders, source, durationMs: performance.now() - started } satisfies Answered, { bodies })
       const refuse = (refusal: HttpError): Response => {
+        options.stats.answered('sandbox')
         // Never cached: it says nothing of the upstream.
         const reply = errorReply(refusal, new Headers({ 'cache-control': 'no-store' }))
         const { response, text } = toResponseAndText(reply, request)
         record(reply.status, reply.headers, 'sandbox', { origin: url.origin, responseBody: text })
         return response
+      }
+
+      /** Passes the request on to the sandbox's handlers, which answer it (msw's fall-through). */
+      const passOn = (reason: FallbackReason): undefined => {
+        options.stats.fellBack(reason)
+        options.stats.answered('sandbox')
+        return undefined
       }
 
       const announced = request.headers.get('content-length')
@@ -125,20 +133,15 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
             ),
           )
         }
-        if (options.fallback) {
-          options.stats.fellBack(error.kind)
-          return undefined
-        }
+        if (options.fallback) return passOn(error.kind)
         return refuse(
           error.kind === 'timeout'
             ? new HttpError(504, ErrorCode.upstreamTimeout, `The upstream did not answer within ${options.upstreamTimeoutMs} ms`)
             : new HttpError(502, ErrorCode.upstreamUnreachable, `The upstream could not be reached (${error.message})`),
         )
       }
-      if (options.fallback && fallsBackOn(answer.status, operation)) {
-        options.stats.fellBack('missing')
-        return undefined
-      }
+      if (options.fallback && fallsBackOn(answer.status, operation)) return passOn('missing')
+      options.stats.answered('upstream')
 
       const head = method === 'HEAD'
       const written = upstreamHeaders(answer.rawHeaders, answer.body.length, head)

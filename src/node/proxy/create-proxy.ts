@@ -22,16 +22,12 @@ export interface ProxyOptions {
 /**
  * `petstore-sandbox proxy` as msw handlers for the one server (start-server.ts), as `start` serves
  * the sandbox's: the forwarding handler first, then the sandbox's own, which answer what it passes
- * on (docs/decisions.md#d25). Every answer given counts in `stats` by who gave it, as the request
- * log says; the admin API's own answers do not (the dashboard's polling would swamp the counts).
+ * on (docs/decisions.md#d25). Each answer to `/v1` counts in `stats` by who gave it.
  */
 export async function createProxy(options: ProxyOptions): Promise<RequestHandler[]> {
   const { fallback, upstreamTimeoutMs, stats, requestLog, now } = options
   const upstream = options.upstream.replace(/\/+$/, '')
   const checker = createExchangeChecker(new URL(upstream).pathname)
   await checker.warm()
-  requestLog.watch((entry) => {
-    if (!entry.path.startsWith('/__sandbox')) stats.answered(entry.source ?? 'sandbox')
-  })
   return [createForwardingHandler({ upstream, fallback, upstreamTimeoutMs, requestLog, stats, checker, now }), ...options.sandboxHandlers]
 }

@@ -14,6 +14,8 @@ export interface RequestListenerOptions {
   origin: string
   /** Who the client is (create-client-address.ts); the socket's peer by default. */
   clientAddress?: (incoming: IncomingMessage) => string
+  /** Headers every answer carries unless its handler gives them itself (start-server.ts). */
+  answerHeaders?: Record<string, string>
 }
 
 // After answering, at most this much of an unread body is read and thrown away so the client
@@ -50,12 +52,13 @@ export function rawResponse(answer: RawAnswer): Response {
  * writer (pages/send-page.ts) are where answers are written, and answer-client-error.ts for heads
  * node:http could not parse.
  */
-export function createRequestListener(handlers: RequestHandler[], { origin, clientAddress = peerAddress }: RequestListenerOptions) {
+export function createRequestListener(handlers: RequestHandler[], { origin, clientAddress = peerAddress, answerHeaders = {} }: RequestListenerOptions) {
+  const added = Object.entries(answerHeaders).map(([name, value]) => [name, name.toLowerCase(), value] as const)
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     // The handlers write each answer to the request log themselves (core/request-log).
-    translate(handlers, origin, clientAddress(incoming), incoming, outgoing).catch(() => {
+    translate(handlers, origin, clientAddress(incoming), incoming, outgoing, added).catch(() => {
       if (!outgoing.headersSent) {
-        const { status, headers, body } = refusalAnswer(new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'))
+        const { status, headers, body } = refusalAnswer(new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'), answerHeaders)
         outgoing.writeHead(status, headers)
         outgoing.end(body)
       } else {
@@ -65,7 +68,17 @@ export function createRequestListener(handlers: RequestHandler[], { origin, clie
   }
 }
 
-async function translate(handlers: RequestHandler[], origin: string, client: string, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+/** Headers every answer carries unless it gives them itself: the name as written, lower-cased, and the value. */
+type AddedHeaders = ReadonlyArray<readonly [string, string, string]>
+
+async function translate(
+  handlers: RequestHandler[],
+  origin: string,
+  client: string,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  added: AddedHeaders,
+): Promise<void> {
   const method = incoming.method ?? 'GET'
   const headers = new Headers()
   const raw = incoming.rawHeaders
@@ -96,7 +109,11 @@ async function translate(handlers: RequestHandler[], origin: string, client: str
       return
     }
     const passedOn = (response as Response & { [RAW]?: RawAnswer })[RAW]
-    if (passedOn !== undefined) return write(incoming, outgoing, passedOn.status, passedOn.rawHeaders, passedOn.body, body)
+    if (passedOn !== undefined) {
+      const pairs = passedOn.rawHeaders
+      for (const [name, lower, value] of added) if (!hasPair(pairs, lower)) pairs.push(name, value)
+      return write(incoming, outgoing, passedOn.status, pairs, passedOn.body, body)
+    }
     const text = jsonText(response)
     const payload = method === 'HEAD' ? undefined : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
     const outgoingHeaders: Record<string, string> = {}
@@ -104,6 +121,7 @@ async function translate(handlers: RequestHandler[], origin: string, client: str
       outgoingHeaders[name] = value
     })
     if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
+    for (const [name, lower, value] of added) if (outgoingHeaders[lower] === undefined) outgoingHeaders[name] = value
     write(incoming, outgoing, response.status, outgoingHeaders, payload, body)
   } finally {
     // Nothing reads the body any more: what a handler kept of it goes (incoming-body.ts).
@@ -124,13 +142,7 @@ function write(
   payload: string | Buffer | undefined,
   body: IncomingBody | undefined,
 ): void {
-  if (Array.isArray(headers) && outgoing.getHeaderNames().length > 0) {
-    // Pairs over headers the server set already (start-server.ts's answerHeaders): they replace
-    // those of their names, and repeated names stay repeated, on every Node this runs on.
-    for (let i = 0; i < headers.length; i += 2) outgoing.removeHeader(headers[i]!)
-    for (let i = 0; i < headers.length; i += 2) outgoing.appendHeader(headers[i]!, headers[i + 1]!)
-    outgoing.writeHead(status)
-  } else outgoing.writeHead(status, headers)
+  outgoing.writeHead(status, headers)
   if (body === undefined || incoming.complete) {
     outgoing.end(payload)
     return
@@ -171,6 +183,11 @@ function endAfterBody(incoming: IncomingMessage, outgoing: ServerResponse): void
     if (discarded > MAX_DISCARD_BYTES) incoming.socket.destroy()
   })
   incoming.resume()
+}
+
+function hasPair(pairs: string[], lowerName: string): boolean {
+  for (let i = 0; i < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === lowerName) return true
+  return false
 }
 
 function peerAddress(incoming: IncomingMessage): string {

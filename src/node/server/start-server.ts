@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { RequestHandler } from 'msw'
 import { ErrorCode } from '../../core/errors/error-code.js'
@@ -118,7 +118,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     }
     return refusalAnswer(refusal, { ...answerHeaders, ...headers })
   }
-  const answer = createRequestListener(options.handlers, { origin, clientAddress })
+  const answer = createRequestListener(options.handlers, { origin, clientAddress, answerHeaders })
+  const headerNames = Object.keys(answerHeaders)
+  /** Whether the pages answered; theirs carry the answer headers too. */
+  const paged = (made: PagesListener, incoming: IncomingMessage, outgoing: ServerResponse): boolean => {
+    if (headerNames.length === 0) return made.handle(incoming, outgoing)
+    for (const name of headerNames) outgoing.setHeader(name, answerHeaders[name]!)
+    if (made.handle(incoming, outgoing)) return true
+    for (const name of headerNames) outgoing.removeHeader(name)
+    return false
+  }
   let pages: PagesListener | undefined
   let pagesMade: Promise<PagesListener> | undefined
   const makePagesOnce = (make: (origin: string) => Promise<PagesListener>) =>
@@ -129,8 +138,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       return made
     }))
   server.on('request', (incoming, outgoing) => {
-    // Set before anything answers: headers an answerer gives itself replace these.
-    for (const name in answerHeaders) outgoing.setHeader(name, answerHeaders[name]!)
     // A request fetch cannot carry, or no one should forward, is refused before anything sees it.
     const refusal = unservableRequest(incoming, origin)
     if (refusal !== undefined) {
@@ -154,13 +161,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       // Pages that cannot be made (a broken install) leave the API's own answer, never a crash.
       makePagesOnce(makePages).then(
         (made) => {
-          if (!made.handle(incoming, outgoing)) answer(incoming, outgoing)
+          if (!paged(made, incoming, outgoing)) answer(incoming, outgoing)
         },
         () => answer(incoming, outgoing),
       )
       return
     }
-    if (pages?.handle(incoming, outgoing) !== true) answer(incoming, outgoing)
+    if (pages === undefined || !paged(pages, incoming, outgoing)) answer(incoming, outgoing)
   })
   server.on('clientError', answerClientError(refuse))
   // node answers an Expect it does not know with a bare 417; the adapter answers it with an Error body.
