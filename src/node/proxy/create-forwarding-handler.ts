@@ -1,7 +1,6 @@
 import type { HttpHandler } from 'msw'
 import { parseBearer } from '../../core/auth/create-key-ring.js'
-import { createMasker } from '../../core/auth/create-masker.js'
-import { createRouter } from '../../core/contract/create-router.js'
+import { createRouter, type OperationInfo } from '../../core/contract/create-router.js'
 import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
@@ -13,16 +12,13 @@ import { MAX_BODY_BYTES } from '../../core/validation/read-json-body.js'
 import { rawResponse } from '../server/create-request-listener.js'
 import { takeBody, type TakenBody } from '../server/incoming-body.js'
 import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
+import { checkAnswer, type HandedOver } from './check-answer.js'
 import { createByteBudget } from './create-byte-budget.js'
 import type { FallbackReason, ProxyStats } from './create-proxy-stats.js'
 import { decodeBody, type DecodedBody, isEncoded } from './decode-body.js'
 import { exchangeBodies, type HeldBody, isTextual } from './exchange-bodies.js'
-import { fallsBackOn } from './falls-back-on.js'
-import { forwardRequest, MAX_FORWARDED_BYTES, type UpstreamAnswer } from './forward-request.js'
-import { reportViolations } from './report-violations.js'
-import { toExchange } from './to-exchange.js'
+import { forwardRequest, MAX_FORWARDED_BYTES, type UpstreamAnswer, UpstreamError } from './forward-request.js'
 import { upstreamHeaders } from './upstream-headers.js'
-import { UpstreamError } from './upstream-error.js'
 
 /** The bytes of request bodies the proxy holds at once, across requests (D38): a request waits for its share. */
 export const MAX_HELD_BODY_BYTES = 64 * 1024 * 1024
@@ -158,33 +154,38 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
         taken === undefined ? undefined : { contentType: request.headers.get('content-type') ?? undefined, text: sentText, size: taken.taken() }
       const answered: HeldBody | undefined = head ? undefined : answerBody(contentType, answer.body, encoded, decoded)
       record(answer.status, pairs(written), 'upstream', exchangeBodies(url.origin, sent, answered, presented))
+      // Checked once the answer is on its way, so that the client does not wait for the check.
       if (checked) {
-        const bodyText = decoded === undefined ? answer.body.toString('utf8') : decoded.kind === 'text' ? decoded.text : ''
-        // The key presented may be the upstream's, which the secrets in force need not hold.
-        const masker = createMasker({ keys: presented === undefined ? [] : [presented] })
-        const shown = {
+        const handedOver: HandedOver = {
           method,
-          path: masker.url(url.pathname + url.search),
-          status: answer.status,
-          key: masker.credential(request.headers.get('authorization') ?? undefined),
+          target,
+          apiPath,
+          shownTarget: url.pathname + url.search,
+          authorization: request.headers.get('authorization') ?? undefined,
+          presented,
+          sent: sentText,
+          answer,
+          decoded,
+          receivedAt: options.now(),
         }
-        // Checked once the answer is on its way, so that the client does not wait for the check.
-        setImmediate(() => {
-          if (decoded?.kind === 'too-large') {
-            return options.stats.problem(`could not check ${shown.method} ${shown.path}: its body decodes to more than ${MAX_FORWARDED_BYTES} bytes`)
-          }
-          const exchange = toExchange(
-            { method, target, apiPath, hasKey: request.headers.has('authorization'), sent: sentText },
-            answer,
-            bodyText,
-            options.now(),
-          )
-          void reportViolations(options, exchange, shown, presented === undefined ? [] : [presented])
-        })
+        setImmediate(() => void checkAnswer(options, handedOver))
       }
       return rawResponse({ status: answer.status, rawHeaders: written, body: head ? Buffer.alloc(0) : answer.body })
     },
   )
+}
+
+/**
+ * Whether an upstream status means "this operation is not there yet": 501 for any operation of
+ * the contract, 404 for one whose contract has no 404 (getPet's 404 says "no such pet" and is
+ * forwarded). docs/verify-and-proxy.md says the same to users.
+ */
+export function fallsBackOn(status: number, operation: OperationInfo | undefined): boolean {
+  if (operation === undefined) return false
+  if (status === 501) return true
+  if (status !== 404) return false
+  const responses = (openapiDocument.paths[operation.path]?.[operation.method.toLowerCase()] as { responses?: Record<string, unknown> } | undefined)?.responses
+  return responses?.['404'] === undefined
 }
 
 /** The upstream's body as the log may show it: the text it decoded to, or its bytes as text when none was needed. */

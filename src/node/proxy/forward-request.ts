@@ -4,8 +4,7 @@ import type { Socket } from 'node:net'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
-import { notForwarded } from './hop-by-hop-headers.js'
-import { UpstreamError } from './upstream-error.js'
+import { notForwarded } from './upstream-headers.js'
 
 /**
  * The most the proxy passes on of a request body, and reads of an upstream answer: the answer is
@@ -131,4 +130,21 @@ function drained(request: ReturnType<typeof httpRequest>): Promise<void> {
     request.on('drain', done)
     request.on('close', done)
   })
+}
+
+/**
+ * The upstream gave no complete answer: it could not be reached, did not answer in time, or its
+ * answer was over the proxy's cap. `reached` says whether the request may have got there: false
+ * only when no connection was ever made, the one case where nothing the upstream did can be
+ * duplicated by another answer (docs/decisions.md, the proxy's fallback).
+ */
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: 'unreachable' | 'timeout' | 'too_large',
+    message: string,
+    readonly reached: boolean,
+  ) {
+    super(message)
+    this.name = 'UpstreamError'
+  }
 }

@@ -58,7 +58,10 @@ export function createRequestListener(handlers: RequestHandler[], { origin, clie
     // The handlers write each answer to the request log themselves (core/request-log).
     translate(handlers, origin, clientAddress(incoming), incoming, outgoing, added).catch(() => {
       if (!outgoing.headersSent) {
-        const { status, headers, body } = refusalAnswer(new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'), answerHeaders)
+        const { status, headers, body } = refusalAnswer(
+          new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'),
+          answerHeaders,
+        )
         outgoing.writeHead(status, headers)
         outgoing.end(body)
       } else {
