@@ -3,11 +3,11 @@ import type { MaybePromise } from '../state/maybe-promise.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { QuotaChange } from '../state/rate-limit-backend.js'
 import type { QuotaState } from '../state/rate-limit-backend.js'
-import type { RequestLogEntry } from '../request-log/create-request-log.js'
+import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
-import type { Har } from '../request-log/to-har.js'
+import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { LoggedDifference, LoggedViolation } from '../request-log/create-request-logger.js'
 
 /** One configured key in the state summary. */
@@ -28,8 +28,12 @@ export interface StateSummary {
   /** The sandbox clock, ISO 8601. */
   now: string
   pets: { count: number; nextId: number }
-  /** What a reset restores: the seed and how many pets it generates. */
-  seeded: { seed: number; pets: number }
+  /** What a reset restores: the seed and how many pets it generates, or that the pets were given (a pets file). */
+  seeded: { seed: number; pets: number; source: 'generated' | 'given' }
+  /** How far the sandbox clock is from its time source (real time unless the sandbox was given `now`), in ms; 0 when never moved (D20). */
+  clockOffsetMs: number
+  /** Whether `Prefer: code=<status>` is honoured (D30): `--prefer`, `createSandbox({ prefer: true })`. */
+  prefer: boolean
   keys: KeySummary[]
   faults: ResolvedFaults
   /** The scenarios a key can be put in, built-in first. */
@@ -73,9 +77,9 @@ export interface AdminControls {
     get(): ResolvedFaults
     set(options: FaultOptions): MaybePromise<ResolvedFaults>
   }
-  requests(limit?: number): MaybePromise<RequestLogEntry[]>
+  requests(selection?: number | LogSelection): MaybePromise<RequestLogEntry[]>
   readonly scenarios: SandboxScenarios
-  har(options?: { id?: string }): Har
+  har(options?: HarSelection): Har
   readonly apiKeys: SandboxApiKeys
   /** The counts of a proxy in front of the sandbox (`GET /__sandbox/proxy`); without them that path is 404, as under `start`. */
   proxyState?(): ProxyState

@@ -7,6 +7,8 @@ import type { AdminControls } from './admin-controls.js'
 import type { ApiKey, KeyConfig } from '../auth/key-config.js'
 import type { Plan } from '../auth/plans.js'
 import type { Har } from '../request-log/to-har.js'
+import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
+import { JsonPieces, jsonPieces } from '../http/json-pieces.js'
 
 /** An admin operation's input, valid against fixtures/admin-openapi.yaml by the time it runs. */
 export interface AdminInput {
@@ -74,20 +76,45 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     },
     getFaults: () => controls.faults.get(),
     setFaults: ({ body }) => controls.faults.set(body as FaultOptions),
-    getHar: ({ query }) => harAnswer(controls.har, query),
+    // Both exports are written a piece at a time, never as one string (D36).
+    getHar({ query }) {
+      const { log } = harAnswer(controls.har, query)
+      return new JsonPieces(() => jsonPieces({ log: { ...log, entries: [] } }, log.entries))
+    },
     async listRequests({ query }) {
-      const limit = query.limit
-      return { requests: await controls.requests(typeof limit === 'string' ? Number(limit) : undefined) }
+      const requests = await controls.requests(exportSelection(query))
+      return new JsonPieces(() => jsonPieces({ requests: [] }, requests))
     },
     // Only with a proxy in front (`petstore-sandbox proxy`): elsewhere the path is 404.
     ...(controls.proxyState === undefined ? {} : { getProxy: controls.proxyState }),
   }
 }
 
+/**
+ * The filters of the request log's exports (`GET /__sandbox/requests` and `requests.har`), by
+ * query parameter: each makes one predicate over entries from the parameter's value, and an
+ * export keeps the last `limit` entries that every filter given accepts (D36). A filter added here
+ * serves both exports; its parameter goes into both operations of fixtures/admin-openapi.yaml,
+ * which validates it first.
+ */
+const EXPORT_FILTERS: Readonly<Record<string, (value: string) => (entry: RequestLogEntry) => boolean>> = {}
+
+/** The selection an export's query asks for: its `limit` and every filter it gives. */
+export function exportSelection(query: AdminInput['query']): LogSelection {
+  const tests = Object.entries(EXPORT_FILTERS).flatMap(([name, filter]) => {
+    const value = query[name]
+    return typeof value === 'string' ? [filter(value)] : []
+  })
+  return {
+    ...(typeof query.limit === 'string' ? { limit: Number(query.limit) } : {}),
+    ...(tests.length === 0 ? {} : { match: (entry: RequestLogEntry) => tests.every((test) => test(entry)) }),
+  }
+}
+
 /** `GET /__sandbox/requests.har`'s answer: one exchange asked by an `id` that is not kept is a 404. */
 function harAnswer(har: AdminControls['har'], query: AdminInput['query']): Har {
   const id = typeof query.id === 'string' ? query.id : undefined
-  const answer = har(id === undefined ? {} : { id })
+  const answer = har(id === undefined ? exportSelection(query) : { id })
   if (id !== undefined && answer.log.entries.length === 0) {
     throw new HttpError(
       404,

@@ -509,17 +509,12 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "description": "Every refusal of the admin token (401, and 429 once an address sent too many wrong tokens) on any admin path is listed, the event stream's included; admin calls the token let through and the probes are not. Under `petstore-sandbox proxy`, every request the proxy answered (forwarded to the upstream, fallen back to the sandbox, or refused by the proxy itself), each once and with its `source`.\n",
         "parameters": [
           {
-            "name": "limit",
-            "in": "query",
-            "schema": {
-              "type": "integer",
-              "minimum": 0
-            }
+            "$ref": "#/components/parameters/ExportLimit"
           }
         ],
         "responses": {
           "200": {
-            "description": "The kept requests (at most --keep-requests).",
+            "description": "The kept requests (at most --keep-requests), written an entry at a time (D36).",
             "content": {
               "application/json": {
                 "schema": {
@@ -560,11 +555,14 @@ export const adminOpenapiDocument: OpenApiDocument = {
               "type": "string",
               "minLength": 1
             }
+          },
+          {
+            "$ref": "#/components/parameters/ExportLimit"
           }
         ],
         "responses": {
           "200": {
-            "description": "A HAR 1.2 document.",
+            "description": "A HAR 1.2 document, written an entry at a time (D36).",
             "content": {
               "application/json": {
                 "schema": {
@@ -615,6 +613,17 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "type": "http",
         "scheme": "bearer",
         "description": "The admin token; API keys are refused with 401."
+      }
+    },
+    "parameters": {
+      "ExportLimit": {
+        "name": "limit",
+        "in": "query",
+        "description": "Only the last this many (of those the other parameters pick); all kept without it. The answer is written an entry at a time, whatever it holds (D36).\n",
+        "schema": {
+          "type": "integer",
+          "minimum": 0
+        }
       }
     },
     "responses": {
@@ -783,17 +792,27 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "type": "object",
         "required": [
           "now",
+          "clockOffsetMs",
           "pets",
           "seeded",
           "keys",
           "faults",
-          "scenarios"
+          "scenarios",
+          "prefer"
         ],
         "additionalProperties": false,
         "properties": {
           "now": {
             "type": "string",
             "format": "date-time"
+          },
+          "clockOffsetMs": {
+            "type": "integer",
+            "description": "How far the sandbox clock is from real time (its time source), in ms; 0 when it was never moved (D20)."
+          },
+          "prefer": {
+            "type": "boolean",
+            "description": "Whether Prefer: code=<status> is honoured (D30, --prefer)."
           },
           "pets": {
             "type": "object",
@@ -818,7 +837,8 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "description": "What a reset restores.",
             "required": [
               "seed",
-              "pets"
+              "pets",
+              "source"
             ],
             "additionalProperties": false,
             "properties": {
@@ -828,6 +848,14 @@ export const adminOpenapiDocument: OpenApiDocument = {
               "pets": {
                 "type": "integer",
                 "minimum": 0
+              },
+              "source": {
+                "type": "string",
+                "enum": [
+                  "generated",
+                  "given"
+                ],
+                "description": "Pets generated from the seed, or given (--pets-file, createSandbox's pets list)."
               }
             }
           },
@@ -1637,6 +1665,12 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "scenario": {
             "type": "string",
             "description": "The scenario of the key that shaped the answer (X-Sandbox-Scenario, D29)."
+          },
+          "forced": {
+            "type": "integer",
+            "minimum": 100,
+            "maximum": 599,
+            "description": "The status a Prefer: code=<status> forced (Preference-Applied, D30)."
           },
           "source": {
             "type": "string",

@@ -5,7 +5,7 @@ import type { ApiHandlerParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { resolve } from './resolve.js'
 import { emptyRead } from '../scenarios/create-scenarios.js'
-import { forcedError, preferredStatus } from '../scenarios/forced-status.js'
+import { forcedError, PREFERENCE_APPLIED_HEADER, preferredStatus } from '../scenarios/forced-status.js'
 
 /**
  * The request pipeline, the whole of it, in order: every request under the API's scope takes these
@@ -38,7 +38,7 @@ export async function answer(
   // body is read (D29, D30).
   const preferred = parts.prefer ? preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) : undefined
   if (preferred !== undefined) {
-    headers.set('preference-applied', `code=${preferred}`)
+    headers.set(PREFERENCE_APPLIED_HEADER, `code=${preferred}`)
     if (preferred >= 400) throw forcedError(preferred, `Prefer: code=${preferred}`, headers, parts.clock.now(), admitted.deprecation)
   }
   const shaping = preferred === undefined ? parts.scenarios.shape(admitted.key, operationId, headers, parts.clock.now, admitted.deprecation) : undefined

@@ -5,6 +5,7 @@ import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { toResponseAndText } from '../http/to-response.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
+import { forcedByPrefer } from '../scenarios/forced-status.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
 import { ClaimingHandler } from './claiming-handler.js'
@@ -51,6 +52,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
       responseHeaders: reply?.headers,
       fault: reply === undefined ? 'drop' : (headers.get(FAULT_HEADER) ?? undefined),
       scenario: headers.get(SCENARIO_HEADER) ?? undefined,
+      forced: forcedByPrefer(headers),
     },
     { bodies: { origin: url.origin, requestBody, responseBody: text } },
   )

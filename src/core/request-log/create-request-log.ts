@@ -31,6 +31,8 @@ export interface RequestLogEntry {
   fault?: string
   /** The scenario of the key that shaped the answer (`X-Sandbox-Scenario`, D29). */
   scenario?: string
+  /** The status a `Prefer: code=<status>` forced (`Preference-Applied`, D30). */
+  forced?: number
   /** Under `petstore-sandbox proxy`, who answered (as `X-Sandbox-Source` says); absent under `start`. */
   source?: 'upstream' | 'sandbox'
   /** The request's headers in order, credentials masked. */
@@ -66,6 +68,7 @@ export interface Answered {
   responseHeaders?: Iterable<[string, string]> | undefined
   fault?: string | undefined
   scenario?: string | undefined
+  forced?: number | undefined
   source?: 'upstream' | 'sandbox' | undefined
   /** A key the client presented that the secrets in force may not hold (under `proxy`, the upstream's): masked too. */
   presented?: string | undefined
@@ -94,6 +97,7 @@ export function describeAnswer(answer: Answered, inForce: Masker): RequestLogEnt
   }
   if (answer.fault !== undefined) entry.fault = answer.fault
   if (answer.scenario !== undefined) entry.scenario = answer.scenario
+  if (answer.forced !== undefined) entry.forced = answer.forced
   if (answer.source !== undefined) entry.source = answer.source
   entry.requestHeaders = requestHeaders
   if (answer.responseHeaders !== undefined) {
@@ -122,6 +126,36 @@ export interface ExchangeBodies {
 export interface KeptExchange {
   entry: RequestLogEntry
   bodies?: ExchangeBodies | undefined
+}
+
+/**
+ * What an export reads from a request log: the last `limit` entries (all kept by default) that
+ * `match` (all by default), oldest first. Every filter of an export (a query parameter of
+ * `/__sandbox/requests` and `requests.har`) is one predicate over entries, and `match` is all of
+ * them together (D36).
+ */
+export interface LogSelection {
+  limit?: number | undefined
+  match?: ((entry: RequestLogEntry) => boolean) | undefined
+}
+
+/**
+ * The last `limit` of `items` that `match`, oldest first. Each item is made by `make` only as it
+ * is looked at, newest first, and the look stops at `limit`: a small export of a large log makes
+ * only what it shows.
+ */
+export function pickLast<Item, Made>(
+  items: readonly Item[],
+  make: (item: Item) => Made,
+  entryOf: (made: Made) => RequestLogEntry,
+  { limit = Number.POSITIVE_INFINITY, match }: LogSelection,
+): Made[] {
+  const picked: Made[] = []
+  for (let i = items.length - 1; i >= 0 && picked.length < limit; i--) {
+    const made = make(items[i]!)
+    if (match === undefined || match(entryOf(made))) picked.push(made)
+  }
+  return picked.reverse()
 }
 
 /** Bodies longer than this (UTF-16 units) are left out of the kept exchanges: a HAR says only their size. */
@@ -223,10 +257,17 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
     last(limit = capacity): RequestLogEntry[] {
       return showAll(entries.last(limit))
     },
-    /** The last `limit` listed entries with their bodies while kept (default all kept), oldest first: for a HAR. */
-    exchanges(limit = capacity): KeptExchange[] {
+    /** The listed entries `selection` picks, with their bodies while kept, oldest first: for an export. */
+    select(selection: LogSelection = {}): KeptExchange[] {
       const masker = createMasker(secrets())
-      return entries.last(limit).map((kept) => withBodies(kept, masker))
+      // Without a filter, only the last `limit` need looking at.
+      const looked = entries.last(selection.match === undefined ? (selection.limit ?? capacity) : capacity)
+      return pickLast(
+        looked,
+        (kept) => withBodies(kept, masker),
+        (exchange) => exchange.entry,
+        selection,
+      )
     },
     /** The entry with this id and its bodies, if this log still keeps it. */
     exchange(id: string): KeptExchange | undefined {

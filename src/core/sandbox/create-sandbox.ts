@@ -29,6 +29,7 @@ import { createRequestValidator } from '../validation/create-request-validator.j
 import { createSandboxFetch } from './create-sandbox-fetch.js'
 import { realSleep } from '../faults/create-fault-injector.js'
 import { sandboxHar } from './sandbox-har.js'
+import type { LogSelection } from '../request-log/create-request-log.js'
 import { countedClient } from '../rate-limit/counted-client.js'
 import { createScenarios, unknownScenario } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
@@ -193,14 +194,16 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
         return state.shareFaults(next)
       },
     },
-    requests: (limit?: number) => requestLog.last(limit),
+    requests: (selection?: number | LogSelection) => requestLog.last(typeof selection === 'number' ? { limit: selection } : (selection ?? {})),
     async state() {
       await store.ready()
       await clock.sync()
       return {
         now: new Date(clock.now()).toISOString(),
         pets: { count: await store.count(), nextId: await store.nextId() },
-        seeded: { seed: resolved.seed, pets: resolved.pets },
+        seeded: { seed: resolved.seed, pets: resolved.pets, source: resolved.givenPets === undefined ? 'generated' : 'given' },
+        clockOffsetMs: clock.offset(),
+        prefer: resolved.prefer,
         keys: await Promise.all(
           keyRing.keys.map(async (key) => ({
             key: key.key,
@@ -216,7 +219,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
         scenarios: scenarios.list(),
       }
     },
-    har: ({ id } = {}) => sandboxHar(requestLog, id, secrets(), resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin),
+    har: (selection = {}) => sandboxHar(requestLog, selection, secrets(), resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin),
     scenarios: {
       set: async (key, name) => scenarios.set(key, name),
       clear: async (key) => scenarios.clear(key),

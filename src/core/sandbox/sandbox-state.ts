@@ -5,7 +5,7 @@ import { createFaultInjector, type FaultInjector } from '../faults/create-fault-
 import type { ResolvedFaults } from '../faults/fault-config.js'
 import type { ReadinessCheck } from '../probes/create-readiness.js'
 import { createRateLimiter } from '../rate-limit/create-rate-limiter.js'
-import { createRequestLog, type KeptExchange, type RequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
+import { createRequestLog, type KeptExchange, type LogSelection, pickLast, type RequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { PetRepository } from '../state/pet-repository.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
@@ -33,11 +33,12 @@ export interface SandboxState<Of extends Timing> {
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
-    /** This process's listed entries with their bodies while kept, oldest first: for a HAR. */
-    exchanges(): KeptExchange[]
+    /** This process's listed entries `selection` picks, with their bodies while kept, oldest first: for a HAR. */
+    select(selection: LogSelection): KeptExchange[]
     /** This process's entry with this id and its bodies, if still kept. */
     exchange(id: string): KeptExchange | undefined
-    last(limit: number | undefined): Answer<RequestLogEntry[], Of>
+    /** The entries `selection` picks, oldest first: every process's when the log is shared. */
+    last(selection: LogSelection): Answer<RequestLogEntry[], Of>
     /** Calls `listener` with each answered request this state hears of; returns the stop. */
     onRequest(listener: (entry: RequestLogEntry) => void): () => void
     /** Forgets this process's own entries (a shared log is emptied by the store's reset). */
@@ -73,7 +74,14 @@ export function ownState({ resolved, seed, secrets, faults }: StateInputs): Sand
     shareFaults: () => injector.config(),
     keyStorage: resolved.keyStorage,
     scenarios: undefined,
-    requestLog: { record: log.record, exchanges: () => log.exchanges(), exchange: log.exchange, last: log.last, onRequest: log.subscribe, clear: log.clear },
+    requestLog: {
+      record: log.record,
+      select: log.select,
+      exchange: log.exchange,
+      last: (selection) => log.select(selection).map((exchange) => exchange.entry),
+      onRequest: log.subscribe,
+      clear: log.clear,
+    },
     checks: storage?.notReady ? [{ name: 'storage', notReady: () => storage.notReady?.() }] : [],
     close: () => Promise.resolve(),
   }
@@ -104,9 +112,18 @@ export function sharedState({ resolved, seed, secrets, faults }: StateInputs, sh
     requestLog: {
       record: localLog.record,
       // An exchange's bodies stay with the process that answered it.
-      exchanges: () => localLog.exchanges(),
+      select: localLog.select,
       exchange: localLog.exchange,
-      last: (limit) => sharedLog.last(limit),
+      // The shared log holds the entries built; a filter looks at every one kept.
+      last: async (selection) => {
+        const kept = await sharedLog.last(selection.match === undefined ? selection.limit : undefined)
+        return pickLast(
+          kept,
+          (entry) => entry,
+          (entry) => entry,
+          selection,
+        )
+      },
       onRequest(listener) {
         const stopLocal = localLog.subscribe(listener)
         const stopOthers = sharedLog.watchOthers(listener)

@@ -5,8 +5,8 @@ import type { ApiKey } from '../auth/key-config.js'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { Readiness } from '../probes/create-readiness.js'
-import type { RequestLogEntry } from '../request-log/create-request-log.js'
-import type { Har } from '../request-log/to-har.js'
+import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
+import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
@@ -29,7 +29,8 @@ import type { NewPet, Pet } from '../store/pet.js'
 export interface Sandbox<Of extends Timing = 'now'> {
   /**
    * The msw request handlers of the API, for `setupServer` (Node) or `setupWorker` (browser).
-   * Without `baseUrl` they answer `/v1` on any origin and leave every other request alone.
+   * They answer the API's own paths (`/v1/pets…`, `/v1/store…`, `/v1/categories…`) on any origin,
+   * or `baseUrl`'s, and leave every other request to the handlers after them (D40).
    *
    * @example
    * const server = setupServer(...sandbox.handlers)       // msw/node
@@ -140,12 +141,14 @@ export interface Sandbox<Of extends Timing = 'now'> {
     set(options: FaultOptions): Answer<ResolvedFaults, Of>
   }
   /**
-   * The last `limit` answered requests (default: all kept), oldest first, keys masked.
+   * The last `limit` answered requests (default: all kept), oldest first, keys masked; with a
+   * selection, the last `limit` of those it `match`es.
    *
    * @example
    * sandbox.requests(5).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)
+   * sandbox.requests({ limit: 5, match: (entry) => entry.status >= 500 })
    */
-  requests(limit?: number): Answer<RequestLogEntry[], Of>
+  requests(selection?: number | LogSelection): Answer<RequestLogEntry[], Of>
   /**
    * Pet count, next id, every key with its plan, quota and ban, and the faults: what
    * `GET /__sandbox/state` shows.
@@ -166,12 +169,15 @@ export interface Sandbox<Of extends Timing = 'now'> {
   /**
    * The exchanges this process answered, kept by the request log, as a HAR 1.2 document (what
    * `GET /__sandbox/requests.har` serves), made from the request log's entries: their headers, and
-   * the bodies (up to 64 KiB each) of the last 1000, keys and the admin token masked (D31). `id` picks one exchange (a request log entry's `id`).
+   * the bodies (up to 64 KiB each) of the last 1000, keys and the admin token masked (D35). `id`
+   * picks one exchange (a request log entry's `id`); otherwise `limit` and `match` pick the last
+   * exchanges, as for `requests()` (D36).
    *
    * @example
    * const har = sandbox.har()   // for a browser's network panel, or Playwright's routeFromHAR
+   * const last = sandbox.har({ limit: 20 })
    */
-  har(options?: { id?: string }): Har
+  har(options?: HarSelection): Har
   /** Lets go of the state: closes a shared state's connection; nothing to do for the sandbox's own. */
   close(): Promise<void>
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
-import { JSON_CONTENT_TYPE, jsonText } from '../../core/http/to-response.js'
+import { JSON_CONTENT_TYPE, jsonPiecesOf, jsonText } from '../../core/http/to-response.js'
 import { type IncomingBody, incomingBody, leaveBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
@@ -117,14 +117,16 @@ async function translate(
       for (const [name, lower, value] of added) if (!hasPair(pairs, lower)) pairs.push(name, value)
       return write(incoming, outgoing, passedOn.status, pairs, passedOn.body, body)
     }
-    const text = jsonText(response)
-    const payload = method === 'HEAD' ? undefined : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
     const outgoingHeaders: Record<string, string> = {}
     response.headers.forEach((value, name) => {
       outgoingHeaders[name] = value
     })
-    if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
     for (const [name, lower, value] of added) if (outgoingHeaders[lower] === undefined) outgoingHeaders[name] = value
+    const pieces = jsonPiecesOf(response)
+    if (pieces !== undefined) return await writePieces(outgoing, response.status, outgoingHeaders, method === 'HEAD' ? undefined : pieces)
+    const text = jsonText(response)
+    const payload = method === 'HEAD' ? undefined : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
+    if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
     write(incoming, outgoing, response.status, outgoingHeaders, payload, body)
   } finally {
     // Nothing reads the body any more: what a handler kept of it goes (incoming-body.ts).
@@ -191,6 +193,54 @@ function endAfterBody(incoming: IncomingMessage, outgoing: ServerResponse): void
 function hasPair(pairs: string[], lowerName: string): boolean {
   for (let i = 0; i < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === lowerName) return true
   return false
+}
+
+// Small pieces are gathered to about this many characters per write: fewer chunks on the wire,
+// and still only this much held at a time (D36).
+const PIECES_PER_WRITE = 16 * 1024
+
+/**
+ * Writes a JSON body made in pieces (the request log's exports) as it is made: chunked, small
+ * pieces gathered to a write of about 16 KiB, waiting for the client to take each (backpressure), so memory stays
+ * one write deep whatever the whole comes to. A client gone mid-way stops the making.
+ */
+async function writePieces(
+  outgoing: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  pieces: (() => Iterable<string>) | undefined,
+): Promise<void> {
+  outgoing.writeHead(status, headers)
+  if (pieces === undefined) {
+    outgoing.end()
+    return
+  }
+  let gathered = ''
+  const write = async (text: string) => {
+    if (outgoing.write(text)) return
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        outgoing.off('drain', done)
+        outgoing.off('close', done)
+        resolve()
+      }
+      outgoing.on('drain', done)
+      outgoing.on('close', done)
+    })
+  }
+  for (const piece of pieces()) {
+    if (outgoing.destroyed) return
+    if (gathered.length + piece.length < PIECES_PER_WRITE) {
+      gathered += piece
+      continue
+    }
+    // A large piece goes out on its own: joined to others it would make a string V8 keeps
+    // among its large objects until a full GC, and memory would follow the whole export.
+    if (gathered !== '') await write(gathered)
+    gathered = ''
+    await write(piece)
+  }
+  if (!outgoing.destroyed) outgoing.end(gathered)
 }
 
 function peerAddress(incoming: IncomingMessage): string {
