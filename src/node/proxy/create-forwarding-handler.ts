@@ -32,7 +32,7 @@ export interface ForwardingOptions {
   requestLog: Pick<RequestLog, 'record'>
   stats: ProxyStats
   checker: ExchangeChecker
-  /** The sandbox clock, which dates the log's entries. */
+  /** The clock that dates the upstream's answers and their entries: real time, which the upstream's X-RateLimit-Reset is held to. */
   now: () => number
 }
 
