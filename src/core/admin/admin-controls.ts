@@ -8,6 +8,7 @@ import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Har, HarSelection } from '../request-log/to-har.js'
+import type { Secrets } from '../auth/create-masker.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -55,5 +56,7 @@ export interface AdminControls {
   requests(selection?: number | LogSelection): MaybePromise<RequestLogEntry[]>
   readonly scenarios: SandboxScenarios
   har(options?: HarSelection): Har
+  /** The keys in force and the admin token: what the request log masks, so an export's `?key=` shows a key as the log does. */
+  secrets(): Secrets
   readonly apiKeys: SandboxApiKeys
 }

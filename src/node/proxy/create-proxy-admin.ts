@@ -1,6 +1,6 @@
 import type { AdminControls } from '../../core/admin/admin-controls.js'
 import type { AdminGate } from '../../core/admin/create-admin-gate.js'
-import { exportSelection, harAnswer } from '../../core/admin/create-admin-operations.js'
+import { type ExportContext, exportSelection, harAnswer } from '../../core/admin/create-admin-operations.js'
 import type { RequestLog } from '../../core/request-log/create-request-log.js'
 import { adminOpenapiDocument } from '../../core/contract/admin-openapi-document.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
@@ -24,6 +24,8 @@ export interface ProxyAdminOptions {
   requests: Pick<RequestLog, 'select'>
   /** The proxy's log as a HAR, masked as the sandbox's is (sandbox-har.ts). */
   har: AdminControls['har']
+  /** What the exports' filters read: the secrets the log masks. */
+  exportContext: () => ExportContext
 }
 
 export interface ProxyAdminRequest {
@@ -39,7 +41,7 @@ export interface ProxyAdminRequest {
  * with its Error bodies and its validation of the query (fixtures/admin-openapi.yaml): `answer`
  * gives undefined for every other path, which the sandbox answers.
  */
-export function createProxyAdmin({ gate, stats, requests, har }: ProxyAdminOptions) {
+export function createProxyAdmin({ gate, stats, requests, har, exportContext }: ProxyAdminOptions) {
   const validator = createRequestValidator(adminOpenapiDocument)
 
   function reply({ method, url, presented, clientAddress }: ProxyAdminRequest): unknown {
@@ -49,10 +51,10 @@ export function createProxyAdmin({ gate, stats, requests, har }: ProxyAdminOptio
     const query = queryOf(url)
     if (url.pathname === PROXY_HAR_PATH) {
       validator.validate('getHar', { path: '/requests.har', query })
-      return harAnswer(har, query)
+      return harAnswer(har, query, exportContext())
     }
     validator.validate('listRequests', { path: '/requests', query })
-    return { requests: requests.select(exportSelection(query)).map((exchange) => exchange.entry) }
+    return { requests: requests.select(exportSelection(query, exportContext())).map((exchange) => exchange.entry) }
   }
 
   return {

@@ -66,7 +66,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
       pages = options.pages?.(origin, { onRequest: requests.subscribe })
       const gate = options.adminGate
       const har: ProxyAdminOptions['har'] = (selection = {}) => sandboxHar(requests, selection, options.harMasks(), origin)
-      const admin = gate === undefined ? undefined : createProxyAdmin({ gate, stats, requests, har })
+      const admin = gate === undefined ? undefined : createProxyAdmin({ gate, stats, requests, har, exportContext: () => ({ secrets: options.harMasks() }) })
       return createProxyListener({ ...options, upstream, origin, admin, checker, stats, requests, pages, clientAddress })
     },
     // The proxy cannot know the upstream's quota: its refusals say only who answered.
