@@ -9,6 +9,7 @@ import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { LoggedDifference, LoggedViolation } from '../request-log/create-request-logger.js'
+import type { Secrets } from '../auth/create-masker.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -80,6 +81,8 @@ export interface AdminControls {
   requests(selection?: number | LogSelection): MaybePromise<RequestLogEntry[]>
   readonly scenarios: SandboxScenarios
   har(options?: HarSelection): Har
+  /** The keys in force and the admin token: what the request log masks, so an export's `?key=` shows a key as the log does. */
+  secrets(): Secrets
   readonly apiKeys: SandboxApiKeys
   /** The counts of a proxy in front of the sandbox (`GET /__sandbox/proxy`); without them that path is 404, as under `start`. */
   proxyState?(): ProxyState
