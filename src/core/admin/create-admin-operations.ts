@@ -89,6 +89,8 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       const requests = await controls.requests(exportSelection(query, exportContext()))
       return new JsonPieces(() => jsonPieces({ requests: [] }, requests))
     },
+    // Only with a proxy in front (`petstore-sandbox proxy`): elsewhere the path is 404.
+    ...(controls.proxyState === undefined ? {} : { getProxy: controls.proxyState }),
   }
 }
 
@@ -134,11 +136,8 @@ export function exportSelection(query: AdminInput['query'], context: ExportConte
   }
 }
 
-/**
- * `GET /__sandbox/requests.har`'s answer, from a log's `har` (the sandbox's, or the proxy's own,
- * create-proxy-admin.ts): one exchange asked by an `id` that is not kept is a 404.
- */
-export function harAnswer(har: AdminControls['har'], query: AdminInput['query'], context: ExportContext): Har {
+/** `GET /__sandbox/requests.har`'s answer: one exchange asked by an `id` that is not kept is a 404. */
+function harAnswer(har: AdminControls['har'], query: AdminInput['query'], context: ExportContext): Har {
   const id = typeof query.id === 'string' ? query.id : undefined
   const answer = har(id === undefined ? exportSelection(query, context) : { id })
   if (id !== undefined && answer.log.entries.length === 0) {

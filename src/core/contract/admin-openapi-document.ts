@@ -1779,7 +1779,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           },
           "answers": {
             "type": "object",
-            "description": "Answers sent, by the X-Sandbox-Source they carried; the pages' and the admin API's own are not counted.",
+            "description": "Answers to /v1 requests, by the X-Sandbox-Source they carried; the pages', the probes' and the admin API's are not counted.",
             "required": [
               "upstream",
               "sandbox"
