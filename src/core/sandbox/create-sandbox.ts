@@ -239,7 +239,7 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
   if (resolved.adminToken !== undefined) {
     // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
     const admin = createAdminHandler({
-      controls: { ...sandbox, clock },
+      controls: { ...sandbox, clock, secrets, ...(resolved.proxyState === undefined ? {} : { proxyState: resolved.proxyState }) },
       gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: clock.now }),
       requestLog,
       origin,
