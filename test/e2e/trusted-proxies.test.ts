@@ -11,10 +11,16 @@ let forwarded: CliProcess
 
 beforeAll(async () => {
   // The proxy is 127.0.0.1 (and the 127.0.0.8/29 range); every other loopback address is a client.
+  // The clocks start at a minute's first instant: the counts below stay in one rate-limit window
+  // (and one window of wrong admin tokens) however slowly a busy machine runs them.
+  const clock = ['--now', '2030-01-01T00:00:00Z']
   ;[trusting, plain, forwarded] = await Promise.all([
-    startCli(['--log', 'off', '--pets', '1', '--trust-proxy', '127.0.0.1', '127.0.0.8/29', '--admin-token', ADMIN_TOKEN]),
-    startCli(['--log', 'off', '--pets', '1']),
-    startCli(['--log', 'off', '--pets', '1', '--trust-proxy', '127.0.0.1', '127.0.0.8/29', '--trust-proxy-header', 'forwarded', '--admin-token', ADMIN_TOKEN]),
+    startCli(['--log', 'off', '--pets', '1', ...clock, '--trust-proxy', '127.0.0.1', '127.0.0.8/29', '--admin-token', ADMIN_TOKEN]),
+    startCli(['--log', 'off', '--pets', '1', ...clock]),
+    startCli([
+      ...['--log', 'off', '--pets', '1', ...clock, '--trust-proxy', '127.0.0.1', '127.0.0.8/29'],
+      ...['--trust-proxy-header', 'forwarded', '--admin-token', ADMIN_TOKEN],
+    ]),
   ])
 })
 afterAll(async () => {
