@@ -148,7 +148,14 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     get keys() {
       return keyRing.keys
     },
-    apiKeys,
+    // A revoked key's scenario goes with it: added again, the key starts fresh.
+    apiKeys: {
+      ...apiKeys,
+      async revoke(key) {
+        await apiKeys.revoke(key)
+        await scenarios.forget(key)
+      },
+    },
     onRequest: requestLog.onRequest,
     reset(options = {}) {
       // Not ready from the call on, not only once the store starts over.

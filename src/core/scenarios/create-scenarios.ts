@@ -78,8 +78,19 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     }
     return random
   }
+  // A key's own entry only: a key named `constructor`, `toString` or `__proto__` must not read an
+  // object's inherited members as its scenario.
+  const scenarioOf = (key: string): string | undefined => {
+    const current = assigned()
+    return Object.hasOwn(current, key) ? current[key] : undefined
+  }
+  const without = (key: string): Record<string, string> => {
+    const rest = { ...assigned() }
+    delete rest[key]
+    return rest
+  }
   const behaviour = (key: string, operationId: string) => {
-    const name = assigned()[key]
+    const name = scenarioOf(key)
     return name === undefined ? undefined : { name, ...known.get(name)?.operations[operationId] }
   }
 
@@ -87,7 +98,7 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     /** The scenarios a key can be put in, built-in first, with what each does. */
     list: () => [...known.values()].map(({ name, description }) => ({ name, description })),
     /** `key`'s scenario, or undefined. */
-    of: (key: string): string | undefined => assigned()[key],
+    of: scenarioOf,
     /** Every key's scenario. */
     all: assigned,
     /** Puts `key` in scenario `name`; a name or key the sandbox does not know throws ConfigError. */
@@ -99,11 +110,12 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     /** Takes `key` out of its scenario. */
     clear(key: string): MaybePromise<void> {
       if (!isKey(key)) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
-      const { [key]: _, ...rest } = assigned()
-      return store(rest)
+      return store(without(key))
     },
-    /** Back to the scenarios given at start (on `reset()`); the draws start over. */
-    reset: () => store({ ...initial }),
+    /** Forgets the scenario of a key just revoked: added again, it is a fresh key. */
+    forget: (key: string): MaybePromise<void> => (scenarioOf(key) === undefined ? undefined : store(without(key))),
+    /** Back to the scenarios given at start (on `reset()`), of the keys still configured; the draws start over. */
+    reset: () => store(Object.fromEntries(Object.entries(initial).filter(([key]) => isKey(key)))),
     /** Whether `key`'s scenario answers this operation with the 429 of a spent window, which must not spend the real quota. */
     sparesQuota: (key: string, operationId: string): boolean => behaviour(key, operationId)?.status === 429,
     /**
