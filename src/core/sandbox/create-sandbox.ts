@@ -7,6 +7,7 @@ import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { PLANS } from '../auth/plans.js'
+import { checkInput } from '../contract/check-input.js'
 import { createApiScope } from '../contract/create-api-scope.js'
 import { createRouter } from '../contract/create-router.js'
 import { openapiDocument } from '../contract/openapi-document.js'
@@ -20,7 +21,6 @@ import { listPets } from '../operations/list-pets.js'
 import { type ApiHandlerParts, createApiHandler } from '../pipeline/create-api-handler.js'
 import { createProbeHandler } from '../probes/create-probe-handler.js'
 import { createReadiness } from '../probes/create-readiness.js'
-import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
 import type { Timing } from '../state/maybe-promise.js'
 import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
 import { assertPet } from '../store/assert-pet.js'
@@ -190,7 +190,8 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     },
     quota: {
       get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
-      set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
+      // Held to the admin API's QuotaChange, so what PATCH /__sandbox/keys/{key} refuses is refused here, in the same words.
+      set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), checkInput<QuotaChange>('QuotaChange', change, 'quota')),
       ofAddress: async (address: string): Promise<QuotaState> => await rateLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
     },
     faults: {
