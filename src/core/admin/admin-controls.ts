@@ -22,9 +22,11 @@ export interface KeySummary {
   scenario?: string
 }
 
-/** What `sandbox.state()` and `GET /__sandbox/state` report. */
+/** What `sandbox.state()` and `GET /__sandbox/state` report, of one session. */
 export interface StateSummary {
-  /** The sandbox clock, ISO 8601. */
+  /** The session: `default`, or the name `X-Sandbox-Session` gave (D34). */
+  session: string
+  /** The session's clock, ISO 8601. */
   now: string
   pets: { count: number; nextId: number }
   /** What a reset restores: the seed and how many pets it generates. */
@@ -33,6 +35,29 @@ export interface StateSummary {
   faults: ResolvedFaults
   /** The scenarios a key can be put in, built-in first. */
   scenarios: Array<{ name: string; description: string }>
+}
+
+/**
+ * One session, as `GET /__sandbox/sessions` lists it and `sandbox.sessions.list()` returns it.
+ *
+ * @example
+ * const [first] = await sandbox.sessions.list()   // { name: 'default', origin: 'start-up', pets: { count: 50, nextId: 51 }, ... }
+ */
+export interface SessionSummary {
+  name: string
+  pets: { count: number; nextId: number }
+  /** The request log's entries of this session this process keeps. */
+  requests: number
+  /** The session's clock, ISO 8601. */
+  now: string
+  /** When the session was made, by the default session's clock. */
+  created: string
+  /** When a request or a call last named it, by the default session's clock; absent for the default session, which is never dropped. */
+  lastUsed?: string
+  /** What `reset()` returns to: the start-up world, another session's world at a fork, or a capsule. */
+  origin: 'start-up' | 'fork' | 'capsule'
+  /** The session a fork was made from. */
+  from?: string
 }
 
 /** The controls the admin API serves; the sandbox object offers the same as methods. */

@@ -782,6 +782,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       "State": {
         "type": "object",
         "required": [
+          "session",
           "now",
           "pets",
           "seeded",
@@ -791,9 +792,14 @@ export const adminOpenapiDocument: OpenApiDocument = {
         ],
         "additionalProperties": false,
         "properties": {
+          "session": {
+            "$ref": "#/components/schemas/SessionName",
+            "description": "The session described: default, or the one X-Sandbox-Session named (D34)."
+          },
           "now": {
             "type": "string",
-            "format": "date-time"
+            "format": "date-time",
+            "description": "The session's clock."
           },
           "pets": {
             "type": "object",
@@ -912,6 +918,21 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "maxLength": 256,
         "pattern": "^[A-Za-z0-9._~+/-]+=*$",
         "description": "sandbox - a bearer token (RFC 6750 b64token) of 8 to 256 characters: letters, digits and - . _ ~ + /, with = only at the end"
+      },
+      "SessionName": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$",
+        "description": "sandbox - 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'"
+      },
+      "SessionInit": {
+        "type": "object",
+        "description": "How PUT /sessions/{name} makes a session: {} fresh from the start-up world, or { \"from\": \"<session>\" } a fork of that session's world as it is at that moment.",
+        "additionalProperties": false,
+        "properties": {
+          "from": {
+            "$ref": "#/components/schemas/SessionName"
+          }
+        }
       },
       "Limit": {
         "type": "integer",
@@ -1645,6 +1666,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
               "sandbox"
             ],
             "description": "Only under `petstore-sandbox proxy`, who answered (as X-Sandbox-Source says); absent under `start`."
+          },
+          "session": {
+            "$ref": "#/components/schemas/SessionName",
+            "description": "The session the request named (X-Sandbox-Session, D34); absent for the default session."
           },
           "requestHeaders": {
             "type": "array",

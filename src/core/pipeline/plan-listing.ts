@@ -1,7 +1,7 @@
 import type { OperationInput } from '../operations/operation.js'
 import { listQuery } from '../operations/list-pets.js'
 import type { ListQuery } from '../state/pet-repository.js'
-import type { ApiHandlerParts } from './api-handler-parts.js'
+import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { resolve } from './resolve.js'
 
@@ -21,22 +21,22 @@ export interface PlannedListing {
  * it cannot plan takes the pipeline's steps one by one, which refuse it after the decision, as
  * every request is refused, so the answers and headers are the same either way.
  */
-export async function planListing(parts: ApiHandlerParts, request: Request, url: URL, method: string): Promise<PlannedListing | undefined> {
+export async function planListing(parts: ApiHandlerParts, world: WorldParts, request: Request, url: URL, method: string): Promise<PlannedListing | undefined> {
   const apiPath = parts.scope.apiPath(url)
   if (apiPath === undefined || (method !== 'GET' && method !== 'HEAD') || !request.headers.has('authorization')) return undefined
   const route = parts.router.match('GET', apiPath)
   if (route.kind !== 'operation' || route.operation.operationId !== 'listPets' || parts.deprecations.of('listPets') !== undefined) return undefined
-  if (!parts.storeSettled() || !faultsQuiet(parts)) return undefined
+  if (!parts.storeSettled() || !faultsQuiet(world)) return undefined
   try {
-    const input = await readInput(parts, request, url, apiPath, resolve(parts, { apiPath, route, deprecation: undefined }, method))
+    const input = await readInput(parts, request, url, apiPath, resolve(parts, world, { apiPath, route, deprecation: undefined }, method))
     return { input, query: listQuery(input) }
   } catch {
     return undefined
   }
 }
 
-function faultsQuiet(parts: ApiHandlerParts): boolean {
-  const config = parts.faults.config()
+function faultsQuiet(world: WorldParts): boolean {
+  const config = world.faults.config()
   const override = config.operations.listPets
   return (override?.errorRate ?? config.errorRate) === 0 && (override?.latency ?? config.latency).max === 0
 }

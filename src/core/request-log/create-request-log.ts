@@ -34,6 +34,8 @@ export interface RequestLogEntry {
   scenario?: string
   /** Under `petstore-sandbox proxy`, who answered (as `X-Sandbox-Source` says); absent under `start`. */
   source?: 'upstream' | 'sandbox'
+  /** The session the request named (`X-Sandbox-Session`, D34); absent for the default session. */
+  session?: string
   /** The request's headers in order, credentials masked. */
   requestHeaders?: LoggedHeader[]
   /** The answer's headers in order, credentials masked; absent for a dropped connection. */
@@ -145,11 +147,21 @@ function maskHeader(name: string, value: string, keys: readonly string[], admin:
 /** An answer as a writer hands it over: built (and masked) only when someone reads it. */
 export type DeferredEntry = (keys: readonly string[]) => RequestLogEntry
 
-/** A listed answer as the log keeps it: the deferred entry, its id, and its bodies while kept. */
+/** A listed answer as the log keeps it: the deferred entry, its id, its session, and its bodies while kept. */
 interface Kept {
   deferred: DeferredEntry
   id: string
+  session?: string | undefined
   bodies?: ExchangeBodies | undefined
+}
+
+/**
+ * Which entries a reader of the log wants: those of one session (`session` undefined: the default
+ * session's, and the answers of no session, such as the admin gate's refusals). A reader that
+ * gives none reads every entry.
+ */
+export interface InSession {
+  session: string | undefined
 }
 
 /**
@@ -178,19 +190,28 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
     for (const watcher of watchers) watcher(entry)
     if (listed) for (const listener of listeners) listener(entry)
   }
-  const show = ({ deferred, id }: { deferred: DeferredEntry; id?: string | undefined }): RequestLogEntry => ({
+  const show = ({ deferred, id, session }: { deferred: DeferredEntry; id?: string | undefined; session?: string | undefined }): RequestLogEntry => ({
     ...(id === undefined ? {} : { id }),
     ...deferred(keys()),
+    ...(session === undefined ? {} : { session }),
   })
+  const inSession =
+    ({ session }: InSession) =>
+    (kept: Kept) =>
+      kept.session === session
+  const kept = (limit: number, of: InSession | undefined): Kept[] => (of === undefined ? entries.last(limit) : entries.lastMatching(limit, inSession(of)))
   const withBodies = (kept: Kept): KeptExchange => ({ entry: show(kept), bodies: kept.bodies })
 
   return {
     capacity,
-    record(deferred: DeferredEntry, { listed = true, bodies }: { listed?: boolean; bodies?: ExchangeBodies | undefined } = {}): void {
-      const kept: Kept | undefined = listed ? { deferred, id: `${tag}-${++sequence}` } : undefined
+    record(
+      deferred: DeferredEntry,
+      { listed = true, bodies, session }: { listed?: boolean; bodies?: ExchangeBodies | undefined; session?: string | undefined } = {},
+    ): void {
+      const kept: Kept | undefined = listed ? { deferred, id: `${tag}-${++sequence}`, ...(session === undefined ? {} : { session }) } : undefined
       // Built only when someone watches: recording stays cheap on every request.
       if (watchers.size > 0 || (listed && (listeners.size > 0 || sink !== undefined))) {
-        const entry = show(kept ?? { deferred })
+        const entry = show(kept ?? { deferred, session })
         if (listed) sink?.(entry)
         publish(entry, listed)
       }
@@ -202,15 +223,17 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
       }
       entries.push(kept)
     },
-    /** The last `limit` listed entries (default all kept), oldest first. */
-    last(limit = capacity): RequestLogEntry[] {
-      return entries.last(limit).map(show)
+    /** The last `limit` listed entries (default all kept) of one session (`of`) or of all, oldest first. */
+    last(limit = capacity, of?: InSession): RequestLogEntry[] {
+      return kept(limit, of).map(show)
     },
-    /** The last `limit` listed entries with their bodies while kept (default all kept), oldest first: for a HAR. */
-    exchanges: (limit = capacity): KeptExchange[] => entries.last(limit).map(withBodies),
-    /** The entry with this id and its bodies, if this log still keeps it. */
-    exchange(id: string): KeptExchange | undefined {
-      const found = entries.last(capacity).find((kept) => kept.id === id)
+    /** How many listed entries of one session (`of`), or of all, are kept. */
+    count: (of?: InSession): number => kept(capacity, of).length,
+    /** The last `limit` listed entries with their bodies while kept (default all kept), of one session or all, oldest first: for a HAR. */
+    exchanges: (limit = capacity, of?: InSession): KeptExchange[] => kept(limit, of).map(withBodies),
+    /** The entry with this id and its bodies, if this log still keeps it (and it is of session `of`, when given). */
+    exchange(id: string, of?: InSession): KeptExchange | undefined {
+      const found = entries.last(capacity).find((candidate) => candidate.id === id && (of === undefined || candidate.session === of.session))
       return found === undefined ? undefined : withBodies(found)
     },
     /** Hands each listed entry, built, to `to` as well: the shared log of several processes (core/state). */
@@ -227,9 +250,16 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
       watchers.add(watcher)
       return () => watchers.delete(watcher)
     },
-    clear(): void {
-      entries.clear()
-      detailed.clear()
+    /** Forgets the entries of one session (`of`), or every entry. */
+    clear(of?: InSession): void {
+      if (of === undefined) {
+        entries.clear()
+        detailed.clear()
+        return
+      }
+      const matches = inSession(of)
+      entries.remove(matches)
+      detailed.remove(matches)
     },
   }
 }

@@ -47,6 +47,8 @@ export interface HarEntry {
   _key: string
   _scenario?: string
   _fault?: string
+  /** The session the request named (D34); absent for the default session. */
+  _session?: string
   comment?: string
 }
 
@@ -160,6 +162,7 @@ export function toHar(exchanges: readonly KeptExchange[], { keys, adminToken, ve
       _key: mask(entry.key),
       ...(entry.scenario === undefined ? {} : { _scenario: entry.scenario }),
       ...(entry.fault === undefined ? {} : { _fault: entry.fault }),
+      ...(entry.session === undefined ? {} : { _session: entry.session }),
       ...(bodies === undefined ? { comment: 'bodies no longer kept (older than the last exchanges kept), or none to keep' } : {}),
     })
   }

@@ -4,35 +4,36 @@ import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
-import { PLANS } from '../auth/plans.js'
+import { checkInput } from '../contract/check-input.js'
 import { createApiScope } from '../contract/create-api-scope.js'
 import { createRouter } from '../contract/create-router.js'
 import { openapiDocument } from '../contract/openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
-import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { HttpError } from '../errors/http-error.js'
+import { realSleep } from '../faults/create-fault-injector.js'
+import { resolveFaults } from '../faults/fault-config.js'
 import { createCors } from '../http/create-cors.js'
 import { createDeprecations } from '../http/create-deprecations.js'
-import { createPet } from '../operations/create-pet.js'
-import { getPet } from '../operations/get-pet.js'
-import { listPets } from '../operations/list-pets.js'
+import type { WorldParts } from '../pipeline/api-handler-parts.js'
 import { type ApiHandlerParts, createApiHandler } from '../pipeline/create-api-handler.js'
 import { createProbeHandler } from '../probes/create-probe-handler.js'
 import { createReadiness } from '../probes/create-readiness.js'
-import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
+import { forcibleStatuses } from '../scenarios/forced-status.js'
+import { resolveScenarios } from '../scenarios/scenario-config.js'
+import { createSessions } from '../sessions/create-sessions.js'
+import type { Origin } from '../sessions/origin.js'
+import { checkSessionName, DEFAULT_SESSION, isSessionName, sessionNameRule } from '../sessions/session-name.js'
+import { createWorld, type World, type WorldOptions } from '../sessions/world.js'
 import type { Timing } from '../state/maybe-promise.js'
-import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
-import { assertPet } from '../store/assert-pet.js'
+import { createPetBase } from '../store/create-pet-base.js'
+import { baseOrigin } from '../store/create-pet-store.js'
 import { seedPets } from '../store/seed-pets.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
-import { realSleep } from '../faults/create-fault-injector.js'
-import { sandboxHar } from './sandbox-har.js'
-import { countedClient } from '../rate-limit/counted-client.js'
-import { createScenarios } from '../scenarios/create-scenarios.js'
-import { forcibleStatuses } from '../scenarios/forced-status.js'
-import { resolveScenarios } from '../scenarios/scenario-config.js'
+import { createSessionControls, type ProcessControls, summarize } from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
-import type { Sandbox } from './sandbox.js'
+import type { Sandbox, Session } from './sandbox.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
@@ -60,15 +61,28 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const operationIds = router.operations().map((operation) => operation.operationId)
   // Read lazily: keys change at runtime, and the key ring is made from the state's key storage.
   let keysInForce: () => readonly ApiKey[] = () => []
+  // The start-up world (D34): what the default session and every fresh session start from.
+  const base = createPetBase()
+  const startUp: Origin = {
+    kind: 'start-up',
+    pets: () => baseOrigin(base),
+    clock: resolved.startAt,
+    faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
+    scenarios: { ...resolved.scenarios.keys },
+    quotas: new Map(),
+    seed: resolved.seed,
+  }
+  const defaultOrigin = { current: startUp }
   const inputs = {
     resolved,
     // Given pets replace the generated ones.
     seed: resolved.givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => resolved.givenPets!,
     keys: () => keysInForce().map((apiKey) => apiKey.key),
-    faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
+    origin: () => defaultOrigin.current,
+    base,
   }
   const compose = <Of extends Timing>(state: SandboxState<Of>) => {
-    const sandbox = composeSandbox(resolved, router, state)
+    const sandbox = composeSandbox(resolved, router, state, startUp, defaultOrigin)
     keysInForce = () => sandbox.keys
     return sandbox
   }
@@ -76,12 +90,17 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
 }
 
 /** The sandbox's parts and controls over `state`, whichever kind it is. */
-function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: ReturnType<typeof createRouter>, state: SandboxState<Of>): Sandbox<Of> {
-  const { clock, store, rateLimiter, faults, requestLog } = state
+function composeSandbox<Of extends Timing>(
+  resolved: ResolvedOptions,
+  router: ReturnType<typeof createRouter>,
+  state: SandboxState<Of>,
+  startUp: Origin,
+  defaultOrigin: { current: Origin },
+): Sandbox<Of> {
+  const { requestLog } = state
   const operationIds = router.operations().map((operation) => operation.operationId)
   const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: state.keyStorage, adminToken: resolved.adminToken })
   const keyRing = apiKeys.ring
-  const creates = createPet(store, resolved.defaultStatus)
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
   for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
@@ -90,141 +109,145 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     if (!knownScenarios.has(name))
       throw new ConfigError(`scenarios.keys: unknown scenario ${JSON.stringify(name)}; known: ${[...knownScenarios.keys()].join(', ')}`)
   }
-  const scenarios = createScenarios({
-    known: knownScenarios,
-    initial: { ...resolved.scenarios.keys },
-    seed: resolved.seed,
-    sleep: resolved.sleep ?? realSleep,
+  const worldOptions: WorldOptions = {
+    knownScenarios,
     isKey: (key) => keyRing.find(key) !== undefined,
-    shared: state.scenarios,
-  })
+    sleep: resolved.sleep ?? realSleep,
+    defaultStatus: resolved.defaultStatus,
+    // The default session's clock: the state's own.
+    now: () => state.clock.now(),
+  }
+  const defaultWorld: World<Of> = createWorld(DEFAULT_SESSION, state, startUp, worldOptions)
 
   // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
   let filling = 0
+  const tracked = (work: Promise<void>): Promise<void> => {
+    filling++
+    return work.finally(() => filling--)
+  }
+  const process: ProcessControls<Of> = {
+    resolved,
+    keyRing,
+    requestLog,
+    addressLimiter: defaultWorld.rateLimiter,
+    operationIds,
+    tracked,
+    now: () => defaultWorld.clock.now(),
+  }
+
+  const sessions = createSessions<World<Of>>({
+    default: defaultWorld,
+    fresh: (name) => namedWorld(name, startUp),
+    dispose(world) {
+      world.release()
+      requestLog.clear({ session: world.session })
+    },
+    max: resolved.sessions.max,
+    idleMs: resolved.sessions.idleMs,
+    now: () => defaultWorld.clock.now(),
+    onDrop: resolved.sessions.onDrop,
+  })
+  function namedWorld(name: string, origin: Origin): World<Of> {
+    if (state.session === undefined) throw sessionsNotKept()
+    const world = createWorld(name, state.session(name, () => origin), origin, worldOptions)
+    world.store.start().catch(() => undefined)
+    return world
+  }
+  // The world a request names; for a name the sandbox cannot serve, the default world and the refusal.
+  const namedInRequest = (name: string): WorldParts => {
+    if (!isSessionName(name)) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule('X-Sandbox-Session')) }
+    if (name !== DEFAULT_SESSION && state.session === undefined) return { ...defaultWorld, refusal: sessionsNotKept() }
+    return sessions.world(name)
+  }
+
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
-    operations: { listPets: listPets(store), createPet: creates, getPet: getPet(store) },
     keyRing,
-    rateLimiter,
+    addressLimiter: defaultWorld.rateLimiter,
     validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations(), resolved.deprecation),
     cors: createCors(resolved.corsOrigins),
-    clock,
-    faults,
-    scenarios,
     forcible,
     prefer: resolved.prefer,
     requestLog,
-    ready: store.ready,
     storeSettled: () => filling === 0,
+    worlds: { default: defaultWorld, named: namedInRequest },
     onUnexpectedError: resolved.onUnexpectedError,
   }
   const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
 
-  const tracked = (work: Promise<void>): Promise<void> => {
-    filling++
-    return work.finally(() => filling--)
-  }
   // A store that cannot start (shared state seeded otherwise) rejects `ready()`: the caller hears it.
-  tracked(store.start()).catch(() => undefined)
+  tracked(defaultWorld.store.start()).catch(() => undefined)
   const readiness = createReadiness([{ name: 'store', notReady: () => (filling > 0 ? 'seeding the pets' : undefined) }, ...state.checks])
 
-  const keyNamed = (key: string): ApiKey => {
-    const found = keyRing.find(key)
-    if (found === undefined) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
-    return found
+  const sessionOf = (name: string): Session<Of> => {
+    const world = sessionWorld(name)
+    return {
+      ...createSessionControls(world, process),
+      name: world.name,
+      fetch: createSandboxFetch(handlers, resolved.baseUrl, world.session),
+    }
   }
+  const sessionWorld = (name: string): World<Of> => {
+    checkSessionName(name, 'session name')
+    if (name !== DEFAULT_SESSION && state.session === undefined) throw new ConfigError(sessionsNotKept().message)
+    return sessions.world(name)
+  }
+  const known = (name: string): World<Of> | undefined => (isSessionName(name) ? sessions.find(name) : undefined)
 
   const sandbox: Sandbox<Of> = {
+    ...createSessionControls(defaultWorld, process),
     handlers,
     originHandlers,
     fetch: createSandboxFetch(handlers, resolved.baseUrl),
-    clock,
     get keys() {
       return keyRing.keys
     },
     apiKeys,
-    onRequest: requestLog.onRequest,
-    reset(options = {}) {
-      // Not ready from the call on, not only once the store starts over.
-      return tracked(
-        (async () => {
-          if (options.clock === true) await clock.reset()
-          await rateLimiter.clear()
-          // A shared log is emptied by the store's reset, in the step that switches the pets.
-          requestLog.clear()
-          faults.restart()
-          await scenarios.reset()
-          await store.reset()
-        })(),
-      )
-    },
-    ready: store.ready,
+    ready: defaultWorld.store.ready,
     readiness: readiness.current,
-    pets: {
-      all: store.all,
-      get: store.get,
-      async create(pet) {
-        // Any valid id stands in: the store assigns the real one.
-        assertPet({ ...pet, id: 1 })
-        await store.ready()
-        return creates.store(pet)
+    session: sessionOf,
+    sessions: {
+      list: () => Promise.all(sessions.list().map((world) => summarize(world, process))),
+      async get(name) {
+        const world = known(name)
+        return world === undefined ? undefined : summarize(world, process)
       },
-      async put(pet) {
-        assertPet(pet)
-        await store.ready()
-        return store.put(pet)
+      async put(name, init = {}) {
+        checkSessionName(name, 'session name')
+        checkInput('SessionInit', init, 'init')
+        const from = 'from' in init ? init.from : undefined
+        let origin = startUp
+        if (from !== undefined) {
+          const source = known(from)
+          if (source === undefined) throw new ConfigError(`init.from: no session ${JSON.stringify(from)} to fork`)
+          if (source.fork === undefined) throw new ConfigError(sessionsNotKept().message)
+          await source.store.ready()
+          await source.clock.sync()
+          origin = {
+            ...source.origin,
+            ...source.fork(),
+            kind: 'fork',
+            from: source.name,
+            clock: source.clock.now(),
+            faults: source.faults.config(),
+            scenarios: source.scenarios.all(),
+          }
+        }
+        if (name === DEFAULT_SESSION) {
+          defaultOrigin.current = origin
+          defaultWorld.origin = origin
+          defaultWorld.faults.configure(origin.faults)
+          await createSessionControls(defaultWorld, process).reset({ clock: true })
+          return summarize(defaultWorld, process)
+        }
+        return summarize(sessions.put(namedWorld(name, origin)), process)
       },
-    },
-    quota: {
-      get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
-      set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
-      ofAddress: async (address: string): Promise<QuotaState> => await rateLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
-    },
-    faults: {
-      get: faults.config,
-      set(options: FaultOptions) {
-        const next = resolveFaults(options, resolved.seed, operationIds)
-        faults.configure(next)
-        return state.shareFaults(next)
+      async delete(name) {
+        checkSessionName(name, 'session name')
+        return sessions.delete(name)
       },
-    },
-    requests: (limit?: number) => requestLog.last(limit),
-    async state() {
-      await store.ready()
-      await clock.sync()
-      return {
-        now: new Date(clock.now()).toISOString(),
-        pets: { count: await store.count(), nextId: await store.nextId() },
-        seeded: { seed: resolved.seed, pets: resolved.pets },
-        keys: await Promise.all(
-          keyRing.keys.map(async (key) => ({
-            key: key.key,
-            masked: maskKey(key.key),
-            plan: key.plan,
-            perMinute: key.perMinute,
-            perDay: key.perDay,
-            quota: await rateLimiter.inspect(`key:${key.key}`, key),
-            ...(scenarios.of(key.key) === undefined ? {} : { scenario: scenarios.of(key.key) }),
-          })),
-        ),
-        faults: faults.config(),
-        scenarios: scenarios.list(),
-      }
-    },
-    har: ({ id } = {}) =>
-      sandboxHar(
-        requestLog,
-        id,
-        { keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken },
-        resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
-      ),
-    scenarios: {
-      set: async (key, name) => scenarios.set(key, name),
-      clear: async (key) => scenarios.clear(key),
-      get: scenarios.of,
-      list: scenarios.list,
     },
     close: state.close,
   }
@@ -232,12 +255,12 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
   if (resolved.adminToken !== undefined) {
     // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
     const admin = createAdminHandler({
-      controls: { ...sandbox, clock },
-      gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: clock.now }),
+      controls: { ...sandbox, clock: defaultWorld.clock },
+      gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: defaultWorld.clock.now }),
       requestLog,
       origin,
       onUnexpectedError: resolved.onUnexpectedError,
-      now: clock.now,
+      now: defaultWorld.clock.now,
     })
     handlers.unshift(admin)
     originHandlers.unshift(admin)
@@ -245,4 +268,13 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
   // Origin-wide only: in-process handlers without a baseUrl must leave other servers' probes alone.
   originHandlers.unshift(createProbeHandler({ readiness: readiness.current, origin, onUnexpectedError: resolved.onUnexpectedError }))
   return sandbox
+}
+
+/** The answer to a named session where the state keeps none yet (a shared state without sessions). */
+function sessionsNotKept(): HttpError {
+  return new HttpError(
+    501,
+    ErrorCode.notImplemented,
+    'Named sessions (X-Sandbox-Session) are not yet served on a shared state (--redis); send no X-Sandbox-Session to use the default session',
+  )
 }

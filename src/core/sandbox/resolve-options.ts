@@ -49,6 +49,8 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     throw new ConfigError(`requestLogSize must be a whole number from 0 to 100000, got ${String(requestLogSize)}`)
   }
   if (options.shared !== undefined && options.storage !== undefined) throw new ConfigError('storage and shared cannot be combined: shared state keeps the pets')
+  const startAt = options.startAt === undefined ? undefined : instantOf(options.startAt)
+  const sessions = resolveSessions(options.sessions)
   return {
     shared: options.shared,
     baseUrl: options.baseUrl,
@@ -69,6 +71,8 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     requestLog: options.requestLog,
     adminGate: options.adminGate,
     now: options.now ?? Date.now,
+    startAt,
+    sessions,
     banAfter,
     banSeconds,
     defaultStatus: (defaultStatus ?? undefined) as PetStatus | undefined,
@@ -79,3 +83,29 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
 }
 
 export type ResolvedOptions = ReturnType<typeof resolveOptions>
+
+/** The most named sessions a sandbox keeps, and the default (D34). */
+export const MAX_SESSIONS = 100_000
+export const DEFAULT_MAX_SESSIONS = 1000
+/** How long a named session may go unused, by default: an hour. */
+export const DEFAULT_SESSION_IDLE_MS = 3_600_000
+
+function resolveSessions(options: SandboxOptions['sessions']) {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) throw new ConfigError('sessions must be an object: { max, idleMs, onDrop }')
+  const max = options?.max ?? DEFAULT_MAX_SESSIONS
+  if (!Number.isSafeInteger(max) || max < 1 || max > MAX_SESSIONS)
+    throw new ConfigError(`sessions.max must be a whole number from 1 to ${MAX_SESSIONS}, got ${String(max)}`)
+  const idleMs = options?.idleMs ?? DEFAULT_SESSION_IDLE_MS
+  if (!Number.isSafeInteger(idleMs) || idleMs < 1) throw new ConfigError(`sessions.idleMs must be a whole number of ms, 1 or more, got ${String(idleMs)}`)
+  const onDrop = options?.onDrop
+  if (onDrop !== undefined && typeof onDrop !== 'function') throw new ConfigError('sessions.onDrop must be a function')
+  return { max, idleMs, onDrop }
+}
+
+function instantOf(instant: Date | number | string): number {
+  const ms = typeof instant === 'number' ? instant : instant instanceof Date ? instant.getTime() : Date.parse(instant)
+  if (!Number.isFinite(ms) || ms < 0 || ms > Date.UTC(9999, 11, 31, 23, 59, 59, 999)) {
+    throw new ConfigError('startAt must be an instant between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, such as 2030-01-01T00:00:00Z')
+  }
+  return ms
+}

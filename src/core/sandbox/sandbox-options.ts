@@ -9,6 +9,7 @@ import type { PetStorage } from '../store/create-pet-store.js'
 import type { SharedState } from '../state/shared-state.js'
 import type { AdminGate } from '../admin/create-admin-gate.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
+import type { DropReason } from '../sessions/create-sessions.js'
 
 /**
  * Options of {@link createSandbox}. Every one is optional.
@@ -48,6 +49,25 @@ export interface SandboxOptions {
   keys?: readonly KeyConfig[]
   /** Time source in epoch ms; the sandbox clock starts from it. Default `Date.now`. */
   now?: () => number
+  /**
+   * The instant the sandbox clock shows at creation, and in every fresh session, and after
+   * `reset({ clock: true })`; it runs on from there (the CLI's `--now`). Default: the time source's.
+   */
+  startAt?: Date | number | string
+  /**
+   * Named sessions (`X-Sandbox-Session`, `sandbox.session(name)`, D34): at most `max` (default
+   * 1000, the default session not counted; beyond it the least recently used is dropped), each
+   * dropped once unused for `idleMs` by the default session's clock (default one hour). `onDrop`
+   * hears of each drop.
+   *
+   * @example
+   * createSandbox({ sessions: { max: 8, idleMs: 60_000, onDrop: (name, reason) => console.log(name, reason.kind) } })
+   */
+  sessions?: {
+    max?: number
+    idleMs?: number
+    onDrop?: (name: string, reason: DropReason) => void
+  }
   /** Refused requests in one window after which a key is banned (D15). Default `10`. */
   banAfter?: number
   /** Length of a temporary ban in seconds (D15). Default `900`. */

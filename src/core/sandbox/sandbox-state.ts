@@ -1,46 +1,46 @@
 import type { KeyStorage } from '../auth/key-storage.js'
-import { createClock, type MovableClock } from '../clock/create-clock.js'
+import { createClock, } from '../clock/create-clock.js'
 import { createFaultInjector, type FaultInjector } from '../faults/create-fault-injector.js'
-import type { ResolvedFaults } from '../faults/fault-config.js'
 import type { ReadinessCheck } from '../probes/create-readiness.js'
 import { createRateLimiter } from '../rate-limit/create-rate-limiter.js'
-import { createRequestLog, type KeptExchange, type RequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
+import { createRequestLog, type InSession, type KeptExchange, type RequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
-import type { PetRepository } from '../state/pet-repository.js'
-import type { RateLimitBackend } from '../state/rate-limit-backend.js'
-import type { SharedScenarios, SharedState } from '../state/shared-state.js'
-import { createPetStore } from '../store/create-pet-store.js'
+import type { SharedState, SharedWorld } from '../state/shared-state.js'
+import type { PetBase } from '../store/create-pet-base.js'
+import { createPetPool, createPetStore, type PetStorage } from '../store/create-pet-store.js'
+import type { Origin } from '../sessions/origin.js'
+import type { WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
 /**
  * Where a sandbox's state lives: in its own memory, answering at once (`'now'`), or shared with
  * other processes (`'later'`, docs/decisions.md#d21). `createSandbox` composes the same sandbox
- * from either; the difference between the two lives here and nowhere else.
+ * from either; the difference between the two lives here and nowhere else. Its own members are
+ * the default session's world; `session` makes the world of a named one.
  */
-export interface SandboxState<Of extends Timing> {
-  clock: MovableClock<Of>
-  store: PetRepository<Of>
-  rateLimiter: RateLimitBackend<Of>
-  /** The fault injector the pipeline draws from (a shared one follows what any process set). */
-  faults: FaultInjector
-  /** Makes a configuration just given to `faults` the one every process follows; answers it. */
-  shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
+export interface SandboxState<Of extends Timing> extends WorldState<Of> {
   keyStorage: KeyStorage | undefined
-  /** Each key's scenario as every process sees it; undefined for a sandbox of its own (D29). */
-  scenarios: SharedScenarios | undefined
+  /**
+   * The world of a named session, starting from `origin` (read again on each reset); undefined
+   * while this state keeps no named sessions (a shared state without `SharedState.session`):
+   * a request naming one is then answered 501.
+   */
+  session: ((name: string, origin: () => Origin) => WorldState<Of>) | undefined
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
-    /** This process's listed entries with their bodies while kept, oldest first: for a HAR. */
-    exchanges(): KeptExchange[]
-    /** This process's entry with this id and its bodies, if still kept. */
-    exchange(id: string): KeptExchange | undefined
-    last(limit: number | undefined): Answer<RequestLogEntry[], Of>
-    /** Calls `listener` with each answered request this state hears of; returns the stop. */
+    /** This process's listed entries of one session with their bodies while kept, oldest first: for a HAR. */
+    exchanges(of: InSession): KeptExchange[]
+    /** This process's entry of one session with this id and its bodies, if still kept. */
+    exchange(id: string, of: InSession): KeptExchange | undefined
+    last(limit: number | undefined, of: InSession): Answer<RequestLogEntry[], Of>
+    /** How many entries of one session this process keeps. */
+    count(of: InSession): number
+    /** Calls `listener` with each answered request this state hears of, of every session; returns the stop. */
     onRequest(listener: (entry: RequestLogEntry) => void): () => void
-    /** Forgets this process's own entries (a shared log is emptied by the store's reset). */
-    clear(): void
+    /** Forgets this process's own entries of one session (a shared log is emptied by the store's reset). */
+    clear(of: InSession): void
   }
   /** Readiness checks of the state itself, beside the store's seeding. */
   checks: ReadinessCheck[]
@@ -50,38 +50,85 @@ export interface SandboxState<Of extends Timing> {
 /** What both kinds of state are made from. */
 export interface StateInputs {
   resolved: ResolvedOptions
-  /** The seeded pets, drawn anew on each reset; one without an id takes the one after the pet before it. */
+  /** The seeded pets; one without an id takes the one after the pet before it. */
   seed: () => Iterable<NewPet & { id?: number }>
   /** The keys in force, masked wherever the request log shows a URL. */
   keys: () => readonly string[]
-  faults: ResolvedFaults
+  /** The default session's origin, read again on each of its resets. */
+  origin: () => Origin
+  /** The start-up pets, filled when the default session's store starts (a sandbox of its own). */
+  base: PetBase
 }
 
 /** The sandbox's own state, in its memory. */
-export function ownState({ resolved, seed, keys, faults }: StateInputs): SandboxState<'now'> {
-  const clock = createClock(resolved.now)
+export function ownState({ resolved, seed, keys, origin, base }: StateInputs): SandboxState<'now'> {
   const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
-  const injector = createFaultInjector({ faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
   const log = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, keys)
   const { storage } = resolved
+  // maxPets counts the start-up pets once and every pet any session adds (D23, D34).
+  const pool = createPetPool(resolved.maxPets)
+  const world = (origin: () => Origin, storage?: PetStorage): WorldState<'now'> => {
+    const pets = () => origin().pets!()
+    const clock = createClock(resolved.now)
+    const at = origin().clock
+    if (at !== undefined) clock.set(at)
+    const limiter = createRateLimiter({ now: clock.now, ...policy })
+    limiter.load(origin().quotas)
+    const store = createPetStore({ origin: pets, pool, filled: () => pets().base.filled(), ...(storage ? { storage } : {}) })
+    const injector = createFaultInjector({ faults: origin().faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
+    return {
+      clock,
+      store,
+      // A reset clears the buckets back to the origin's.
+      rateLimiter: {
+        ...limiter,
+        clear() {
+          limiter.clear()
+          limiter.load(origin().quotas)
+        },
+      },
+      faults: injector,
+      shareFaults: () => injector.config(),
+      scenarios: undefined,
+      fork: () => ({
+        pets: (
+          (snapshot) => () =>
+            snapshot
+        )(store.snapshot()),
+        quotas: limiter.snapshot('key:'),
+      }),
+      release: store.release,
+    }
+  }
+  const startUp = world(origin, storage)
   return {
-    clock,
-    store: createPetStore({ seed, maxPets: resolved.maxPets, ...(storage ? { storage } : {}) }),
-    rateLimiter: createRateLimiter({ now: clock.now, ...policy }),
-    faults: injector,
-    shareFaults: () => injector.config(),
+    ...startUp,
+    // The start-up pets are seeded when the default session's store starts: once, for every session.
+    store: {
+      ...startUp.store,
+      start() {
+        base.fill(seed()).catch(() => undefined)
+        return startUp.store.start()
+      },
+    },
+    session: (_name, origin) => world(origin),
     keyStorage: resolved.keyStorage,
-    scenarios: undefined,
-    requestLog: { record: log.record, exchanges: () => log.exchanges(), exchange: log.exchange, last: log.last, onRequest: log.subscribe, clear: log.clear },
+    requestLog: {
+      record: log.record,
+      exchanges: (of) => log.exchanges(undefined, of),
+      exchange: log.exchange,
+      last: log.last,
+      count: log.count,
+      onRequest: log.subscribe,
+      clear: log.clear,
+    },
     checks: storage?.notReady ? [{ name: 'storage', notReady: () => storage.notReady?.() }] : [],
     close: () => Promise.resolve(),
   }
 }
 
 /** State shared with other processes through `shared` (the CLI's `--redis`). */
-export function sharedState({ resolved, seed, keys, faults }: StateInputs, shared: SharedState): SandboxState<'later'> {
-  const injector = createFaultInjector({ faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
-  const following = followSharedFaults(injector, shared)
+export function sharedState({ resolved, seed, keys, origin }: StateInputs, shared: SharedState): SandboxState<'later'> {
   const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, keys)
   const sharedLog = shared.requestLog(resolved.requestLogSize)
   // The log lives in the shared state: every listed entry this process writes goes there (those
@@ -89,23 +136,35 @@ export function sharedState({ resolved, seed, keys, faults }: StateInputs, share
   // process tells its own watchers of its own entries at once; the shared log brings them the
   // other processes' entries.
   localLog.forward(sharedLog.record)
+  const seeding = { seed: resolved.seed, pets: resolved.lastSeededId, draw: seed, given: resolved.givenPets !== undefined }
+  // The default session's world is the shared state's own members; a named session's, what
+  // `shared.session(name)` gives under the same names.
+  const world = (parts: SharedWorld, origin: () => Origin): WorldState<'later'> => {
+    const injector = createFaultInjector({ faults: origin().faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
+    const following = followSharedFaults(injector, parts.faults)
+    return {
+      clock: createClock(resolved.now, parts.clockOffset),
+      store: parts.pets(seeding, { maxPets: resolved.maxPets }),
+      rateLimiter: parts.rateLimits({ source: resolved.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }),
+      faults: following,
+      shareFaults: (next) => parts.faults.set(next).then(following.config),
+      scenarios: parts.scenarios,
+      fork: undefined,
+      release: () => undefined,
+    }
+  }
   return {
-    clock: createClock(resolved.now, shared.clockOffset),
-    store: shared.pets(
-      { seed: resolved.seed, pets: resolved.lastSeededId, draw: seed, given: resolved.givenPets !== undefined },
-      { maxPets: resolved.maxPets },
-    ),
-    rateLimiter: shared.rateLimits({ source: resolved.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }),
-    faults: following,
-    shareFaults: (next) => shared.faults.set(next).then(following.config),
+    ...world(shared, origin),
+    session: shared.session === undefined ? undefined : (name, origin) => world(shared.session!(name), origin),
     keyStorage: shared.keys ?? resolved.keyStorage,
-    scenarios: shared.scenarios,
     requestLog: {
       record: localLog.record,
       // An exchange's bodies stay with the process that answered it.
-      exchanges: () => localLog.exchanges(),
+      exchanges: (of) => localLog.exchanges(undefined, of),
       exchange: localLog.exchange,
+      // Only the default session's entries are shared yet.
       last: (limit) => sharedLog.last(limit),
+      count: localLog.count,
       onRequest(listener) {
         const stopLocal = localLog.subscribe(listener)
         const stopOthers = sharedLog.watchOthers(listener)
@@ -126,17 +185,17 @@ export function sharedState({ resolved, seed, keys, faults }: StateInputs, share
  * configuration last set through any process, and starts over after a reset through any process.
  * The draws stay the process's own, seeded as usual.
  */
-function followSharedFaults(injector: FaultInjector, shared: SharedState): FaultInjector {
-  let followed = shared.faults.current()
-  let resets = shared.faults.resets()
+function followSharedFaults(injector: FaultInjector, shared: SharedState['faults']): FaultInjector {
+  let followed = shared.current()
+  let resets = shared.resets()
   const follow = () => {
-    const current = shared.faults.current()
+    const current = shared.current()
     if (current !== undefined && current !== followed) {
       followed = current
       injector.configure(current)
     }
     // As a reset does on one process, so a run after a reset repeats (docs/decisions.md#d21).
-    const latest = shared.faults.resets()
+    const latest = shared.resets()
     if (latest !== resets) {
       resets = latest
       injector.restart()

@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw'
-import type { StateSummary } from '../admin/admin-controls.js'
+import type { SessionSummary, StateSummary } from '../admin/admin-controls.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { ApiKey } from '../auth/key-config.js'
 import type { SandboxClock } from '../clock/create-clock.js'
@@ -26,7 +26,7 @@ import type { NewPet, Pet } from '../store/pet.js'
  * beforeEach(() => sandbox.reset())
  * afterAll(() => server.close())
  */
-export interface Sandbox<Of extends Timing = 'now'> {
+export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> {
   /**
    * The msw request handlers of the API, for `setupServer` (Node) or `setupWorker` (browser).
    * Without `baseUrl` they answer `/v1` on any origin and leave every other request alone.
@@ -56,15 +56,6 @@ export interface Sandbox<Of extends Timing = 'now'> {
    */
   readonly originHandlers: HttpHandler[]
   /**
-   * The sandbox clock (D20): rate-limit windows, bans and the sunset read it. `set` and
-   * `advance` move it; it keeps running forward from there.
-   *
-   * @example
-   * sandbox.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 from now on
-   * sandbox.clock.advance(60_000)               // a fresh minute window
-   */
-  readonly clock: SandboxClock<Of>
-  /**
    * The keys in force with their resolved limits: the configured ones, as changed by `apiKeys`.
    *
    * @example
@@ -73,24 +64,6 @@ export interface Sandbox<Of extends Timing = 'now'> {
   readonly keys: readonly ApiKey[]
   /** Add a key, change its plan, revoke it, at runtime (the admin API's `/keys`). */
   readonly apiKeys: SandboxApiKeys
-  /**
-   * Calls `listener` with each request as it is answered, masked as in `requests()` (the
-   * dashboard's live log); returns the function that stops it.
-   *
-   * @example
-   * const stop = sandbox.onRequest((entry) => console.log(entry.status, entry.path))
-   */
-  onRequest(listener: (entry: RequestLogEntry) => void): () => void
-  /**
-   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban and the
-   * kept requests; keys added or changed at runtime stay (docs/decisions.md#d22). The
-   * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
-   * meanwhile wait for it.
-   *
-   * @example
-   * beforeEach(() => sandbox.reset({ clock: true }))
-   */
-  reset(options?: SandboxResetOptions): Promise<void>
   /**
    * Resolves once the seeded pets are in the store. Requests wait for it by themselves; call it
    * before reading `pets` right after `createSandbox()`.
@@ -109,6 +82,56 @@ export interface Sandbox<Of extends Timing = 'now'> {
    * sandbox.readiness()   // { ready: false, checks: [{ name: 'store', ready: false, reason: 'seeding the pets' }] }
    */
   readiness(): Readiness
+  /** Lets go of the state: closes a shared state's connection; nothing to do for the sandbox's own. */
+  close(): Promise<void>
+  /**
+   * The controls of session `name` (docs/decisions.md#d34), made from the start-up world on first
+   * use, as a request naming it would; `default` is the sandbox's own. Throws `ConfigError` for a
+   * name the rule refuses. Its `fetch` sends `X-Sandbox-Session: <name>` with every request.
+   *
+   * @example
+   * const worker = sandbox.session('worker-1')
+   * await worker.pets.create({ name: 'Only here', categoryId: 1 })
+   * await worker.fetch('http://api.test/v1/pets', { headers: { Authorization: 'Bearer sandbox-free-key' } })
+   */
+  session(name: string): Session<Of>
+  /** The named sessions: list them, make or replace one (fresh, a fork of another), delete one. */
+  readonly sessions: SandboxSessions
+}
+
+/**
+ * What every session of a sandbox offers, the default one (the sandbox itself) and each named one
+ * (`sandbox.session(name)`): the controls of its world. The admin API's per-session calls are
+ * these, acting on the session `X-Sandbox-Session` names.
+ */
+export interface SessionControls<Of extends Timing = 'now'> {
+  /**
+   * The sandbox clock (D20): rate-limit windows, bans and the sunset read it. `set` and
+   * `advance` move it; it keeps running forward from there.
+   *
+   * @example
+   * sandbox.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 from now on
+   * sandbox.clock.advance(60_000)               // a fresh minute window
+   */
+  readonly clock: SandboxClock<Of>
+  /**
+   * Calls `listener` with each request as it is answered, masked as in `requests()` (the
+   * dashboard's live log); returns the function that stops it.
+   *
+   * @example
+   * const stop = sandbox.onRequest((entry) => console.log(entry.status, entry.path))
+   */
+  onRequest(listener: (entry: RequestLogEntry) => void): () => void
+  /**
+   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban and the
+   * kept requests; keys added or changed at runtime stay (docs/decisions.md#d22). The
+   * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
+   * meanwhile wait for it.
+   *
+   * @example
+   * beforeEach(() => sandbox.reset({ clock: true }))
+   */
+  reset(options?: SandboxResetOptions): Promise<void>
   /**
    * Arrange and read stored pets without HTTP and without spending quota.
    *
@@ -173,9 +196,46 @@ export interface Sandbox<Of extends Timing = 'now'> {
    * const har = sandbox.har()   // for a browser's network panel, or Playwright's routeFromHAR
    */
   har(options?: { id?: string }): Har
-  /** Lets go of the state: closes a shared state's connection; nothing to do for the sandbox's own. */
-  close(): Promise<void>
 }
+
+/**
+ * One named session's controls (`sandbox.session(name)`), and a `fetch` that sends its
+ * `X-Sandbox-Session` header.
+ *
+ * @example
+ * const session = sandbox.session('worker-2')
+ * await session.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 in this session only
+ */
+export interface Session<Of extends Timing = 'now'> extends SessionControls<Of> {
+  readonly name: string
+  /** `sandbox.fetch`, sending `X-Sandbox-Session: <name>` with every request. */
+  readonly fetch: typeof fetch
+}
+
+/**
+ * The sessions of a sandbox (`sandbox.sessions`): what the admin API's `/__sandbox/sessions` serves.
+ *
+ * @example
+ * await sandbox.sessions.put('bug-123', { from: 'worker-1' })   // a fork of worker-1, as it is now
+ * (await sandbox.sessions.list()).map((session) => session.name)  // ['default', 'bug-123', 'worker-1']
+ * await sandbox.sessions.delete('bug-123')
+ */
+export interface SandboxSessions {
+  /** Every session, the default first, then the most recently used. */
+  list(): Promise<SessionSummary[]>
+  /** One session's summary, or undefined when there is none. */
+  get(name: string): Promise<SessionSummary | undefined>
+  /**
+   * Makes session `name`, or replaces it: fresh from the start-up world (`{}`), a fork of another
+   * session's world as it is now (`{ from }`). Throws `ConfigError` for a bad name or an unknown source.
+   */
+  put(name: string, init?: SessionInit): Promise<SessionSummary>
+  /** Deletes a named session; false when there is none. The default session cannot be deleted (`ConfigError`). */
+  delete(name: string): Promise<boolean>
+}
+
+/** How `sandbox.sessions.put` makes a session: fresh (`{}`), or a fork of session `from`. */
+export type SessionInit = Record<string, never> | { from: string }
 
 /**
  * What `sandbox.reset()` restores besides the pets, counters and bans.

@@ -66,10 +66,22 @@ export interface SharedState {
   readonly scenarios?: SharedScenarios
   /** Keys added, re-planned or revoked at runtime, followed by every process (docs/decisions.md#d22). */
   readonly keys?: KeyStorage
+  /**
+   * The world of a named session (docs/decisions.md#d34), one across the processes sharing the
+   * state: the members above that make the default session's world, for session `name` (its pets
+   * copy-on-write over the shared start-up pets, its key buckets, clock offset, faults and
+   * scenarios). Called when this process first meets the session. Without it, a request naming a
+   * session is answered 501 `not_implemented`, and so are forks and capsule restores until the
+   * registry (list, drop, idle expiry across processes) is shared too.
+   */
+  session?(name: string): SharedWorld
   /** Why the shared state cannot serve right now (Redis unreachable), or undefined: for readiness probes. */
   notReady(): string | undefined
   close(): Promise<void>
 }
+
+/** What a shared state gives for one named session's world: the default session's members, for that session. */
+export type SharedWorld = Pick<SharedState, 'pets' | 'rateLimits' | 'clockOffset' | 'faults' | 'scenarios'>
 
 /** Each key's scenario, as every process sharing the state sees it. */
 export interface SharedScenarios {

@@ -127,6 +127,8 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     maxPets: options.maxPets,
     banAfter: options.banAfter,
     banSeconds: options.banSeconds,
+    // The start-up world's instant: the default session's, every fresh session's, and a reset's with clock=true (D34).
+    ...(options.now === undefined ? {} : { startAt: options.now }),
     ...(keys ? { keys } : {}),
     ...(options.corsOrigin && !options.corsOrigin.includes('*') ? { corsOrigins: options.corsOrigin } : {}),
     deprecation: {
@@ -150,7 +152,6 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
       ...(options.faultSeed === undefined ? {} : { seed: options.faultSeed }),
     },
   })
-  if (options.now !== undefined) sandbox.clock.set(options.now)
   const logger = createRequestLogger(options.log, io.stdout, io.colour)
   if (options.log !== 'off') requestLog.watch(logger.answer)
   const clientAddress = createClientAddress(options.trustProxy)
