@@ -6,7 +6,8 @@ import { openStateFile } from '../dist/node/persistence/open-state-file.js'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-const pet = (id) => ({ created: { id, name: 'x', categoryId: 1 } })
+/** @type {(id: number) => import('../src/core/store/pet-change.js').PetChange} */
+const pet = (id) => ({ kind: 'created', pet: { id, name: 'x', categoryId: 1 } })
 for (let round = 0; round < 3; round++) {
   const a = await openStateFile(join(mkdtempSync(join(tmpdir(), 'gc-')), 's'), { seed: 1, pets: 0 })
   let t = performance.now()

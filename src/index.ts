@@ -22,6 +22,7 @@ export {
 export type { RequestLogEntry } from './core/request-log/create-request-log.js'
 export type { Har, HarEntry } from './core/request-log/to-har.js'
 export type { PetStorage } from './core/store/create-pet-store.js'
+export type { PetChange, PetChangeKind } from './core/store/pet-change.js'
 export type { GivenPet } from './core/store/resolve-pets.js'
 export type { Readiness, ReadinessCheck } from './core/probes/create-readiness.js'
 export type { KeyConfig, ApiKey } from './core/auth/key-config.js'

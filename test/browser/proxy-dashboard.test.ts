@@ -9,7 +9,7 @@ import { usePageChecks } from '../support/use-page-checks.js'
 import { signInToDashboard } from '../support/sign-in-to-dashboard.js'
 
 // `petstore-sandbox proxy` serves the sandbox's pages, and its dashboard shows the promises the
-// upstream breaks. The upstream here is the test's own: it never sends X-RateLimit-Remaining, and
+// upstream breaks, and apart from them where it decides otherwise than the sandbox. The upstream here is the test's own: it never sends X-RateLimit-Remaining, and
 // answers `limit=0` with an Error body whose status is hostile markup.
 const TOKEN = 'proxy-admin-token-for-browser'
 const HOSTILE = '<img src=x onerror=document.body.dataset.xss=1>'
@@ -82,6 +82,7 @@ it('shows the upstream, the answers by source and each broken promise counted as
   expect(await page.textContent('#proxy-upstream')).toBe(upstreamUrl)
   expect(await page.textContent('#proxy-fallback')).toBe('off')
   expect(await page.isVisible('#violations-none')).toBe(true)
+  expect(await page.isVisible('#differences-none')).toBe(true)
 
   expect(await through('/pets?limit=2')).toBe(200)
   await page.waitForSelector('#violations-table tr[data-promise="rate-limit-headers"]')
@@ -99,6 +100,16 @@ it('shows the upstream, the answers by source and each broken promise counted as
   expect(await page.textContent('#proxy-answers-upstream')).toBe('3')
   expect(await page.textContent('#proxy-answers-sandbox')).toBe('0')
   expect(await page.isHidden('#violations-none')).toBe(true)
+
+  // An open point of the spec decided otherwise (limit=101 answered, where D3 says 400) is
+  // counted apart from the violations.
+  expect(await through('/pets?limit=101')).toBe(200)
+  const d3 = '#differences-table tr[data-promise="invalid-query-refused"]'
+  await page.waitForSelector(d3)
+  expect(await page.textContent(`${d3} td:first-child`)).toBe('invalid-query-refused (D3)')
+  expect(await page.textContent(`${d3} td:last-child`)).toContain("the sandbox's choice: 400 for limit=101")
+  expect(await page.$('#violations-table tr[data-promise="invalid-query-refused"]')).toBeNull()
+  expect(await page.isHidden('#differences-none')).toBe(true)
 
   expect(await checks.accessibility(page)).toEqual([])
   for (const width of [1280, 390]) {

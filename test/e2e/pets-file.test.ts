@@ -59,29 +59,29 @@ it('stops the start on a bad pet with one line naming the file, the index and th
   ])
   const result = await runCli(['start', '--port', '0', '--pets-file', bad])
   expect(result.code).toBe(1)
-  expect(result.stderr.trim()).toBe(`error: ${bad} [2].categoryId: must be an integer ≥ 1`)
+  expect(result.stderr.trim()).toBe(`error: pets file ${bad}: [2].categoryId: must be an integer ≥ 1`)
   expect(result.stdout).not.toContain('Listening on')
 
   const cases: Array<[unknown, string]> = [
-    [{ pets: [] }, ': must be a JSON array of pets'],
-    [[{ categoryId: 1 }], ' [0].name: is required (a pet is id?, name, categoryId, status?)'],
-    [[{ name: '   ', categoryId: 1 }], ' [0].name: must be a string of 1 to 200 characters, not blank'],
-    [[{ name: 'Ace', categoryId: 1, status: 'lost' }], ' [0].status: must be one of available, pending, sold'],
-    [[{ name: 'Ace', categoryId: 1, colour: 'red' }], ' [0].colour: is not a field of a pet; its fields are id, name, categoryId, status'],
+    [{ pets: [] }, 'must be a JSON array of pets'],
+    [[{ categoryId: 1 }], '[0].name: is required (a pet is id?, name, categoryId, status?)'],
+    [[{ name: '   ', categoryId: 1 }], '[0].name: must be a string of 1 to 200 characters, not blank'],
+    [[{ name: 'Ace', categoryId: 1, status: 'lost' }], '[0].status: must be one of available, pending, sold'],
+    [[{ name: 'Ace', categoryId: 1, colour: 'red' }], '[0].colour: is not a field of a pet; its fields are id, name, categoryId, status'],
     [
       [
         { id: 5, name: 'Ace', categoryId: 1 },
         { id: 5, name: 'Bo', categoryId: 1 },
       ],
-      ' [1].id: must be above 5, the id before it (ids ascend in the order given)',
+      '[1].id: must be above 5, the id before it (ids ascend in the order given)',
     ],
-    [[{ name: 'Ace', categoryId: '1' }], ' [0].categoryId: must be an integer ≥ 1'],
+    [[{ name: 'Ace', categoryId: '1' }], '[0].categoryId: must be an integer ≥ 1'],
   ]
   for (const [content, message] of cases) {
     const file = await petsFile(content)
     const run = await runCli(['start', '--port', '0', '--pets-file', file])
     expect(run.code).toBe(1)
-    expect(run.stderr.trim()).toBe(`error: ${file}${message}`)
+    expect(run.stderr.trim()).toBe(`error: pets file ${file}: ${message}`)
   }
   const notJson = await petsFile('[{"name": "Ace",')
   expect((await runCli(['start', '--port', '0', '--pets-file', notJson])).stderr).toContain(`error: pets file ${notJson}: not valid JSON`)

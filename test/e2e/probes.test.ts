@@ -96,3 +96,15 @@ it('says 503 on /readyz while a large seed runs, then 200; /healthz is 200 throu
     cli.child.kill('SIGKILL')
   }
 })
+
+it('says how to turn the admin API on when it is off: a 404 naming --admin-token, for its paths and the dashboard alike', async () => {
+  const origin = url().replace(/\/v1$/, '')
+  for (const path of ['/__sandbox/state', '/__sandbox/', '/__sandbox/requests.har?key=sandbox-free-key']) {
+    const response = await call(`${origin}${path}`, { key: null })
+    expect(response.status).toBe(404)
+    const body = (await response.json()) as { message: string }
+    expect(body.message).toBe(
+      `${path.split('?')[0]}: the admin API is off: start the sandbox with --admin-token <token> (or PETSTORE_SANDBOX_ADMIN_TOKEN; adminToken in createSandbox) and send Authorization: Bearer <token>`,
+    )
+  }
+})

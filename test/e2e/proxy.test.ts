@@ -13,6 +13,8 @@ import { createRequestLogger } from '../../src/core/request-log/create-request-l
 import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
 import { startProxy } from '../../src/node/proxy/start-proxy.js'
 import { runVerify } from '../../src/node/verify/run-verify.js'
+import { VERIFY_PROMISES } from '../../src/node/verify/promises.js'
+import { decidesOtherwise } from '../support/mutants/decides-otherwise.js'
 
 const ADMIN_TOKEN = 'proxy-admin-token'
 // Answers of the sandbox (as upstream or as fallback) and of the admin API are held to fixtures/;
@@ -56,6 +58,7 @@ async function proxyState(cli: CliProcess) {
     answers: { upstream: number; sandbox: number }
     fallbacks: { unreachable: number; timeout: number; missing: number }
     violations: { total: number; byPromise: Record<string, number>; recent: Array<{ promise: string; key: string; path: string }> }
+    differences: { total: number; byPromise: Record<string, number>; recent: Array<{ promise: string; decisions: string; expected: string }> }
   }
 }
 
@@ -183,9 +186,58 @@ it("passes the sandbox as upstream with no violation, and the answers are the sa
     contract.check(init.method ?? 'GET', `${cli.url}${path}`, response)
     expect(response.headers.get('x-sandbox-source')).toBe('upstream')
   }
+  // A name sent with spaces around it is stored trimmed (D5): still the name sent, no violation.
+  const trimmed = await call(cli, '/pets', {
+    method: 'POST',
+    body: JSON.stringify({ name: '  Biscuit  ', categoryId: 2 }),
+    headers: { 'content-type': 'application/json' },
+  })
+  contract.check('POST', `${cli.url}/pets`, trimmed.clone())
+  expect(((await trimmed.json()) as { name: string }).name).toBe('Biscuit')
   const state = await proxyState(cli)
-  expect(state.answers).toEqual({ upstream: 6, sandbox: 0 })
+  expect(state.answers).toEqual({ upstream: 7, sandbox: 0 })
   expect(state.violations).toEqual({ total: 0, byPromise: {}, recent: [] })
+  expect(state.differences).toEqual({ total: 0, byPromise: {}, recent: [] })
+})
+
+it("counts no violation in front of a backend that keeps the spec and decides every open point otherwise, only the decisions' differences", async () => {
+  const otherwise = await startUpstream(decidesOtherwise())
+  running.push(otherwise)
+  const clock = otherwise.sandbox.clock
+  const proxied = await startProxy({
+    upstream: otherwise.url,
+    port: 0,
+    host: '127.0.0.1',
+    fallback: false,
+    upstreamTimeoutMs: 5_000,
+    sandboxHandlers: createSandbox({ pets: 0 }).originHandlers,
+    logger: createRequestLogger('off', () => {}, false, clock.now),
+    requestLog: createRequestLog(100),
+    harMasks: () => ({ keys: [] }),
+    now: clock.now,
+  })
+  running.push(proxied)
+  const verified = await runVerify({
+    baseUrl: proxied.url,
+    key: UPSTREAM_KEY,
+    writes: true,
+    spendQuota: true,
+    maxQuotaRequests: 1000,
+    announce: () => {},
+    now: clock.now,
+    sleep: async (ms) => clock.advance(ms),
+  })
+  expect(verified.failed).toBe(0)
+  const { violations, differences } = proxied.stats.snapshot()
+  expect(violations).toEqual({ total: 0, byPromise: {}, recent: [] })
+  expect(Object.keys(differences.byPromise).sort()).toEqual([
+    'ascending-ids',
+    'deprecation-headers',
+    'invalid-query-refused',
+    'retry-after-seconds',
+    'sandbox-contract',
+  ])
+  expect(differences.recent.find((difference) => difference.promise === 'retry-after-seconds')).toMatchObject({ decisions: 'D14', status: 429 })
 })
 
 it('counts the violations of a drifting upstream per promise, logs them with the key masked, and still forwards the answers', async () => {
@@ -216,11 +268,15 @@ it('counts the violations of a drifting upstream per promise, logs them with the
   expect(cli.output()).toContain('"source":"upstream"')
 })
 
-it('counts a limit=101 the upstream accepts under the promise that forbids it', async () => {
+it('counts a limit=101 the upstream accepts under the decision that forbids it, apart from the violations of the spec', async () => {
   const mutant = MUTANTS.find((candidate) => candidate.name === 'limit=101 accepted')!
   const cli = await proxy((await upstream(mutant.create())).url)
   expect((await call(cli, '/pets?limit=101')).status).toBe(200)
-  expect((await proxyState(cli)).violations.byPromise).toEqual({ 'invalid-query-refused': 1 })
+  const state = await proxyState(cli)
+  expect(state.differences.byPromise).toEqual({ 'invalid-query-refused': 1 })
+  expect(state.differences.recent).toMatchObject([{ promise: 'invalid-query-refused', decisions: 'D3', expected: '400 for limit=101' }])
+  expect(state.violations).toEqual({ total: 0, byPromise: {}, recent: [] })
+  await expect.poll(() => cli.output()).toContain('"difference":"invalid-query-refused"')
 })
 
 it('falls back to the sandbox when the upstream is unreachable, and answers 502 without --fallback', async () => {
@@ -333,7 +389,9 @@ for (const mutant of MUTANTS.filter((candidate) => candidate.proxyCatches !== fa
         now: clock.now,
         sleep: async (ms) => clock.advance(ms),
       })
-      const { byPromise } = proxied.stats.snapshot().violations
+      // A promise of the spec broken is a violation; a decision taken otherwise, a difference (D39).
+      const decided = VERIFY_PROMISES.find((promise) => promise.id === mutant.breaks)!.source.kind === 'decision'
+      const { byPromise } = proxied.stats.snapshot()[decided ? 'differences' : 'violations']
       watched.push({ name: mutant.name, counted: byPromise[mutant.breaks] !== undefined })
       expect(Object.keys(byPromise)).toContain(mutant.breaks)
     } finally {

@@ -14,7 +14,7 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step()
 })
 
-async function redisServer(options: { appendfsync?: 'always' } = {}): Promise<RedisServer> {
+async function redisServer(options: Parameters<typeof startRedis>[0] = {}): Promise<RedisServer> {
   const redis = await startRedis(options)
   cleanup.push(() => redis.remove())
   return redis
@@ -125,6 +125,21 @@ it('fails to start without Redis, in one line naming the URL', async () => {
   const badUrl = await runCli(['start', '--port', '0', '--redis', 'http://example.invalid'])
   expect(badUrl.code).toBe(1)
   expect(badUrl.stderr).toContain('redis://host:6379')
+})
+
+it('refuses a node of a Redis Cluster in one line saying a cluster is not supported, whether its slots are served or not', async () => {
+  const redis = await redisServer({ cluster: true })
+  const expected = `error: Redis at ${redis.url} is a node of a Redis Cluster, which is not supported: the shared state needs a standalone Redis or Valkey server (a primary, with replicas if you like)`
+  const bare = await runCli(['start', '--port', '0', '--redis', redis.url])
+  expect(bare.code).toBe(1)
+  expect(bare.stderr.trim()).toBe(expected)
+  // A one-node cluster serving every slot would answer the sandbox's keys: refused all the same.
+  const client = new Redis(redis.url)
+  await client.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383')
+  await client.quit()
+  const served = await runCli(['start', '--port', '0', '--redis', redis.url])
+  expect(served.code).toBe(1)
+  expect(served.stderr.trim()).toBe(expected)
 })
 
 it('keeps every acknowledged create across a Redis crash with appendfsync always', async () => {

@@ -89,10 +89,13 @@ it('slow: the whole answer arrives at least a second late', async () => {
   await clearScenario(PRO)
 })
 
-it('an unknown scenario is a 400 listing the known ones; an unknown key a 404; nothing changes', async () => {
+it('an unknown scenario is a 400 listing the known ones, with the nearest of a typo; an unknown key a 404; nothing changes', async () => {
   const unknown = await setScenario(PRO, 'sideways')
   expect(unknown.status).toBe(400)
   expect((await unknown.json()).message).toBe('unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited, creates-fail')
+  const typo = await setScenario(PRO, 'dwon')
+  expect(typo.status).toBe(400)
+  expect((await typo.json()).message).toBe('unknown scenario "dwon"; did you mean down? known: empty, slow, flaky, down, sunset, rate-limited, creates-fail')
   expect((await setScenario('no-such-key', 'down')).status).toBe(404)
   expect((await admin(`/keys/${PRO}/scenario`, { method: 'PUT', json: {} })).status).toBe(400)
   expect((await call('/pets', { key: PRO })).status).toBe(200)
@@ -108,12 +111,23 @@ it('a reset restores the scenarios of --scenario', async () => {
 it('refuses a bad --scenario or scenarios file at start, in one line', async () => {
   const unknown = await runCli(['start', '--port', '0', '--scenario', `${FREE}=sideways`])
   expect(unknown.code).toBe(1)
-  expect(unknown.stderr.trim()).toBe('error: scenarios.keys: unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited')
+  expect(unknown.stderr.trim()).toBe('error: --scenario #1: unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited')
+  const typo = await runCli(['start', '--port', '0', '--scenario', `${PRO}=slow`, '--scenario', `${FREE}=dwon`])
+  expect(typo.stderr.trim()).toBe('error: --scenario #2: unknown scenario "dwon"; did you mean down? known: empty, slow, flaky, down, sunset, rate-limited')
+  // The key as it was typed, on the position of its pair; the nearest key a demo key, shown whole.
+  const key = await runCli(['start', '--port', '0', '--scenario', `${PRO}=slow,sandbox-fre-key=down`])
+  expect(key.stderr.trim()).toBe('error: --scenario #2: sandbox-fre-key is no configured key; did you mean sandbox-free-key?')
+  // A key of a keys file is a secret: the nearest one is masked.
+  const keysFile = join(await mkdtemp(join(tmpdir(), 'petstore-keys-')), 'keys.json')
+  await writeFile(keysFile, JSON.stringify({ keys: [{ key: 'team-alpha-secret-0001', plan: 'pro' }] }))
+  const secret = await runCli(['start', '--port', '0', '--keys', keysFile, '--scenario', 'team-alpha-secret-0002=down'])
+  expect(secret.stderr.trim()).toMatch(/^error: --scenario #1: team-alpha-secret-0002 is no configured key; did you mean team…#[0-9a-f]{4}\?$/)
+  expect(secret.stderr).not.toContain('team-alpha-secret-0001')
   const malformed = await runCli(['start', '--port', '0', '--scenario', 'down'])
   expect(malformed.stderr).toContain('expected <key>=<scenario>')
   const bad = await scenariosFile({ scenarios: { slowish: { latency: { min: 10, max: 20 }, errorRate: 3 } } })
   const refused = await runCli(['start', '--port', '0', '--scenarios', bad])
   expect(refused.stderr.trim()).toBe(`error: ${bad}: scenarios.slowish.errorRate must be at most 1`)
   const fromEnv = await runCli(['start', '--port', '0'], { PETSTORE_SANDBOX_SCENARIO: `${FREE}=down,nobody=slow` })
-  expect(fromEnv.stderr.trim()).toMatch(/^error: scenarios.keys: \S*…#[0-9a-f]{4} is no configured key$/)
+  expect(fromEnv.stderr.trim()).toBe('error: PETSTORE_SANDBOX_SCENARIO #2: nobody is no configured key')
 })

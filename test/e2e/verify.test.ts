@@ -10,6 +10,7 @@ import { startUpstream, UPSTREAM_KEY, type Mutation, type Upstream } from '../su
 import { runCli, startCli } from '../support/start-cli.js'
 import { freePort } from '../support/start-redis.js'
 import { editResponse } from '../support/mutants/edit-response.js'
+import { decidesOtherwise } from '../support/mutants/decides-otherwise.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const PRISM_CLI = fileURLToPath(import.meta.resolve('@stoplight/prism-cli/dist/index.js'))
@@ -276,6 +277,30 @@ it('a backend that keeps every seed promise but answers 422 for invalid queries:
     expect(strict.code).toBe(1)
     expect(strict.stdout).toContain('✗ invalid-query-refused (D3)')
     expect(strict.stdout).toContain('15 passed, 1 failed, 0 warned, 2 skipped')
+  })
+})
+
+it('a backend that keeps every promise of the spec and decides every open point otherwise, a text 429 included: exit 0 with warnings, exit 1 under --strict', async () => {
+  await withUpstream(decidesOtherwise(), async (upstream) => {
+    const report = await verify(upstream)
+    expect(report.failed).toBe(0)
+    expect(Object.fromEntries(report.promises.filter((promise) => promise.outcome !== 'passed').map((promise) => [promise.id, promise.outcome]))).toEqual({
+      'sandbox-contract': 'warned',
+      'invalid-query-refused': 'warned',
+      'ascending-ids': 'warned',
+      'deprecation-headers': 'warned',
+      'retry-after-seconds': 'warned',
+    })
+
+    // The CLI, without --spend-quota (a real Retry-After is a real wait): the 429's promises are skipped.
+    await upstream.sandbox.reset()
+    const terminal = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY])
+    expect(terminal.code).toBe(0)
+    expect(terminal.stdout).toContain('12 passed, 0 failed, 4 warned, 2 skipped')
+    await upstream.sandbox.reset()
+    const strict = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY, '--strict'])
+    expect(strict.code).toBe(1)
+    expect(strict.stdout).toContain('12 passed, 4 failed, 0 warned, 2 skipped')
   })
 })
 

@@ -86,7 +86,7 @@ it('applies per-operation overrides over the sandbox-wide setting', async () => 
 it('injects nothing where no operation is reached: refusals keep their own answers', async () => {
   sandbox.faults.set({ errorRate: 1 })
   expect((await api('/pets', { key: null })).status).toBe(401)
-  expect((await api('/nowhere')).status).toBe(404)
+  expect((await api('/pets/1/nowhere')).status).toBe(404)
 })
 
 it('starts the draws over on reset, so a reset run repeats', async () => {

@@ -123,7 +123,13 @@ it('refuses an unknown scenario or key with ConfigError, and lists the scenarios
   await expect(sandbox.scenarios.set(FREE, 'sideways' as ScenarioName)).rejects.toThrow(
     new ConfigError('unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited, slow-creates'),
   )
+  await expect(sandbox.scenarios.set(FREE, 'flakey' as ScenarioName)).rejects.toThrow(
+    new ConfigError('unknown scenario "flakey"; did you mean flaky? known: empty, slow, flaky, down, sunset, rate-limited, slow-creates'),
+  )
   await expect(sandbox.scenarios.set('no-such-key', 'down')).rejects.toThrow(ConfigError)
+  expect(() => createSandbox({ scenarios: { keys: { 'sandbox-pro-kye': 'down' } } })).toThrow(
+    /^scenarios\.keys: sandbox-pro-kye is no configured key; did you mean sandbox-pro-key\?$/,
+  )
   await sandbox.scenarios.set(PRO, 'down')
   const state = await sandbox.state()
   expect(state.keys.find((key) => key.key === PRO)?.scenario).toBe('down')

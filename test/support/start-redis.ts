@@ -23,9 +23,10 @@ export interface RedisServer {
 /**
  * A real `redis-server` of the test's own, on a free loopback port with a throwaway directory.
  * `appendfsync: 'always'` turns the append-only file on and syncs every write before it is
- * acknowledged (docs/running-for-a-team.md#durability); otherwise nothing is persisted.
+ * acknowledged (docs/running-for-a-team.md#durability); otherwise nothing is persisted. `cluster`
+ * starts it as a node of a Redis Cluster (with no slots of its own).
  */
-export async function startRedis(options: { appendfsync?: 'always' } = {}): Promise<RedisServer> {
+export async function startRedis(options: { appendfsync?: 'always'; cluster?: boolean } = {}): Promise<RedisServer> {
   const missing = tierMissing('redis')
   if (missing !== undefined) throw new Error(`The Redis tier of the tests needs redis-server (or REDIS_SERVER_PATH): ${missing}. ${howToRun([TIERS.redis])}`)
   const dir = mkdtempSync(join(tmpdir(), 'petstore-sandbox-redis-'))
@@ -40,6 +41,7 @@ export async function startRedis(options: { appendfsync?: 'always' } = {}): Prom
     '--save',
     '',
     ...(options.appendfsync ? ['--appendonly', 'yes', '--appendfsync', options.appendfsync] : ['--appendonly', 'no']),
+    ...(options.cluster ? ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf')] : []),
   ]
   let child: ChildProcess = await launch(args)
   const server: RedisServer = {

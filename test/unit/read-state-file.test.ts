@@ -22,7 +22,9 @@ it('reports corruption with the line number', () => {
     ['{"something":"else"}\n', /line 1: not a petstore-sandbox state header/],
     ['{"petstoreSandboxState":1,"seed":1,"pets":2,"given":"abc"}\n', /line 1: not a petstore-sandbox state header/],
     [`${HEADER + pet(3)}garbage\n`, /line 3: not JSON/],
-    [`${HEADER}{"created":{"id":3,"name":"","categoryId":1}}\n`, /line 2: neither a created pet, a put pet nor a reset/],
+    [`${HEADER}{"created":{"id":3,"name":"","categoryId":1}}\n`, /line 2: not a created pet/],
+    [`${HEADER}{"deleted":3}\n`, /line 2: not a change the journal knows \(one of created, put, reset\)/],
+    [`${HEADER}{"reset":false}\n`, /line 2: a reset holds true/],
     [HEADER + pet(4) + pet(4), /line 3: pet id 4 does not ascend/],
     [HEADER + pet(2), /line 2: pet id 2 does not ascend/],
   ]

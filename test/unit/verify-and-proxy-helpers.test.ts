@@ -5,7 +5,7 @@ import { openapiDocument } from '../../src/core/contract/openapi-document.js'
 import { decodeBody } from '../../src/node/proxy/decode-body.js'
 import { fallsBackOn } from '../../src/node/proxy/falls-back-on.js'
 import { upstreamHeaders } from '../../src/node/proxy/upstream-headers.js'
-import { checkHeaders, type Exchange, retryAfterSeconds } from '../../src/node/verify/create-exchange-checker.js'
+import { checkHeaders, createExchangeChecker, type Exchange, parseJsonBody, retryAfterSeconds } from '../../src/node/verify/create-exchange-checker.js'
 import { formatHtmlReport, formatJunitReport } from '../../src/node/verify/format-report.js'
 import { diagnose, type VerifyReport } from '../../src/node/verify/report.js'
 
@@ -44,6 +44,38 @@ it('resolves the successor Link against the request, so a backend under another 
   expect(link('<../pets>; rel="successor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual([])
   expect(link('</v1/pets>; rel="successor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual(['deprecation-headers'])
   expect(link('</api/v1/pets>; rel="predecessor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual(['deprecation-headers'])
+})
+
+it("holds a 429's body to the sandbox's decision only (the spec does not show it), and a name stored trimmed as the name sent", async () => {
+  const checker = createExchangeChecker('/v1')
+  const rateLimit = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '4102444800', 'retry-after': '30' }
+  const answer = (status: number, headers: Record<string, string>, bodyText: string, request: Partial<Exchange> = {}): Exchange => ({
+    method: 'GET',
+    url: 'http://upstream.test/v1/pets',
+    path: '/pets',
+    query: new URLSearchParams(),
+    credential: 'key',
+    status,
+    headers: { ...rateLimit, ...headers },
+    bodyText,
+    body: parseJsonBody(bodyText),
+    receivedAt: Date.parse('2026-01-01T00:00:00Z'),
+    ...request,
+  })
+  const found = async (exchange: Exchange) => (await checker.check(exchange)).map(({ promise, expected }) => `${promise}: ${expected}`)
+  expect(await found(answer(429, { 'content-type': 'text/plain' }, 'Slow down'))).toEqual([
+    'sandbox-contract: D2: The received media type "text/plain" does not match the one specified in the current response: application/json',
+    'sandbox-contract: D2: Response body must be object (body)',
+  ])
+  // The same body on a status whose body the spec shows is drift from the spec.
+  expect(await found(answer(200, { 'content-type': 'text/plain' }, 'Slow down'))).toContain('matches-contract: a JSON body (content-type text/plain)')
+  const created = (name: string) =>
+    answer(201, { 'content-type': 'application/json' }, JSON.stringify({ id: 51, name, categoryId: 2, status: 'available' }), {
+      method: 'POST',
+      requestBody: { name: '  Biscuit ', categoryId: 2 },
+    })
+  expect(await found(created('Biscuit'))).toEqual([])
+  expect(await found(created('biscuit'))).toEqual(['create-then-get: the created Pet to echo name'])
 })
 
 it('falls back on 501 for any operation, on 404 only where the operation has no 404 of its own', () => {

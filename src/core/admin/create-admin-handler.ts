@@ -1,6 +1,7 @@
 import type { HttpHandler } from 'msw'
 import { parseBearer } from '../auth/create-key-ring.js'
 import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
+import { ADMIN_PREFIX, isAdminPath } from '../contract/admin-prefix.js'
 import { createRouter } from '../contract/create-router.js'
 import { ConfigError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
@@ -18,8 +19,7 @@ import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../pipeline/admit.js'
 import type { AdminGate } from './create-admin-gate.js'
 import { describeAnswer, type RequestLog } from '../request-log/create-request-log.js'
 
-/** Where the admin API lives on the sandbox's origin, outside the API's `/v1`. */
-export const ADMIN_PREFIX = '/__sandbox'
+export { ADMIN_PREFIX } from '../contract/admin-prefix.js'
 
 export interface AdminHandlerOptions {
   controls: AdminControls
@@ -90,7 +90,7 @@ export function createAdminHandler({ controls, gate, origin, onUnexpectedError, 
   // A ClaimingHandler, like the API handler: first in line, this handler sees every request, and
   // msw's own run() would clone each of them before its predicate said no.
   return new ClaimingHandler(
-    (url) => (origin === undefined || url.origin === origin) && (url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`)),
+    (url) => (origin === undefined || url.origin === origin) && isAdminPath(url.pathname),
     async (request, url) => {
       const started = performance.now()
       const time = now()

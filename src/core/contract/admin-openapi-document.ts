@@ -582,7 +582,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
     "/proxy": {
       "get": {
         "operationId": "getProxy",
-        "summary": "Only under `petstore-sandbox proxy`: where answers came from, and the promises the upstream broke, counted per promise, with the last violations (keys masked). 404 under `start`.\n",
+        "summary": "Only under `petstore-sandbox proxy`: where answers came from, the promises of the spec the upstream broke, and apart from them the open points it decided otherwise than the sandbox, each counted per promise with the last ones kept (keys masked). 404 under `start`.\n",
         "responses": {
           "200": {
             "description": "The proxy's counters since it started.",
@@ -1721,7 +1721,8 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "upstreamTimeoutMs",
           "answers",
           "fallbacks",
-          "violations"
+          "violations",
+          "differences"
         ],
         "additionalProperties": false,
         "properties": {
@@ -1783,6 +1784,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           },
           "violations": {
             "type": "object",
+            "description": "The promises of the spec (seed) the upstream broke, drift from the spec (D39).",
             "required": [
               "total",
               "byPromise",
@@ -1827,6 +1829,79 @@ export const adminOpenapiDocument: OpenApiDocument = {
                     },
                     "expected": {
                       "type": "string"
+                    },
+                    "method": {
+                      "type": "string"
+                    },
+                    "path": {
+                      "type": "string",
+                      "description": "Path and query, credential-like parameters masked."
+                    },
+                    "status": {
+                      "type": "integer"
+                    },
+                    "key": {
+                      "type": "string",
+                      "description": "The masked key (`sand…#1a2b`), `-` without one."
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "differences": {
+            "type": "object",
+            "description": "Where the spec is silent and the upstream decided otherwise than the sandbox (the promises of a decision Dn): no violation of the spec, counted apart (D39).\n",
+            "required": [
+              "total",
+              "byPromise",
+              "recent"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "total": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "byPromise": {
+                "type": "object",
+                "description": "Differences per promise id (docs/verify-and-proxy.md lists the promises).",
+                "additionalProperties": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              },
+              "recent": {
+                "type": "array",
+                "description": "The last differences, oldest first.",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "time",
+                    "promise",
+                    "decisions",
+                    "expected",
+                    "method",
+                    "path",
+                    "status",
+                    "key"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "time": {
+                      "type": "string",
+                      "format": "date-time"
+                    },
+                    "promise": {
+                      "type": "string"
+                    },
+                    "decisions": {
+                      "type": "string",
+                      "description": "The decisions behind the promise, e.g. `D3`."
+                    },
+                    "expected": {
+                      "type": "string",
+                      "description": "What the sandbox would have answered."
                     },
                     "method": {
                       "type": "string"

@@ -103,7 +103,7 @@ function describeInputError(error: ErrorObject, all: readonly ErrorObject[], whe
 /** `keys[0].plan`: the field's path, with array indexes in brackets, after `where`. */
 function pathOf(where: string, steps: readonly string[]): string {
   let path = where
-  for (const step of steps) path += /^\d+$/.test(step) ? `[${step}]` : `${path === '' ? '' : '.'}${shown(step)}`
+  for (const step of steps) path += /^\d+$/.test(step) ? `[${step}]` : `${path === '' ? '' : '.'}${shownName(step)}`
   return path === '' ? 'the input' : path
 }
 
@@ -121,18 +121,31 @@ function conditionOf(error: ErrorObject): string {
  * case; a tie goes to the longer common start, which is what people abbreviate.
  */
 function unknownField(at: string, field: string, known: readonly string[]): string {
-  const ranked = known
-    .map((name) => ({ name, distance: distance(field.toLowerCase(), name.toLowerCase()), prefix: commonPrefix(field.toLowerCase(), name.toLowerCase()) }))
-    .sort((a, b) => a.distance - b.distance || b.prefix - a.prefix)
-  const nearest = ranked[0]
-  const close = nearest !== undefined && (nearest.distance <= Math.max(2, Math.floor(nearest.name.length / 2)) || nearest.prefix >= 3)
+  const nearest = nearestName(field, known)
   const here = at === 'the input' ? '' : `${at}.`
-  if (close) return `${here}${shown(field)}: unknown field; did you mean ${nearest.name}?`
+  if (nearest !== undefined) return `${here}${shownName(field)}: unknown field; did you mean ${nearest}?`
   return `${at === 'the input' ? 'the input' : at} has an unknown field; known fields: ${known.join(', ')}`
 }
 
-/** A field name as it is when plain, quoted when it holds anything else (spaces, control characters). */
-function shown(name: string): string {
+/**
+ * The known name nearest `word` when it is close enough to be a typo, else undefined: the one
+ * "did you mean" of every message (fields, scenario names, keys named in a flag). Names are
+ * compared without case; a tie goes to the longer common start, which is what people abbreviate.
+ *
+ * @example
+ * nearestName('dwon', ['empty', 'slow', 'down']) // 'down'
+ */
+export function nearestName(word: string, known: readonly string[]): string | undefined {
+  const ranked = known
+    .map((name) => ({ name, distance: distance(word.toLowerCase(), name.toLowerCase()), prefix: commonPrefix(word.toLowerCase(), name.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance || b.prefix - a.prefix)
+  const nearest = ranked[0]
+  const close = nearest !== undefined && (nearest.distance <= Math.max(2, Math.floor(nearest.name.length / 2)) || nearest.prefix >= 3)
+  return close ? nearest.name : undefined
+}
+
+/** A name as a message shows it: plain when it is plain, quoted when it holds anything else (spaces, control characters). */
+export function shownName(name: string): string {
   return /^[\w$-]+$/.test(name) ? name : JSON.stringify(name)
 }
 

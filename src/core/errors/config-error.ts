@@ -6,8 +6,21 @@
  * expect(() => createSandbox({ pets: -1 })).toThrow(ConfigError)
  */
 export class ConfigError extends Error {
-  constructor(message: string) {
+  /**
+   * @param about the option and the entry of it at fault, and the problem alone, when the message
+   *   is about one entry of a list option (`scenarios.keys`): the CLI names the flag it came from
+   *   instead (`--scenario #2: …`).
+   */
+  constructor(
+    message: string,
+    readonly about?: { option: string; entry: string; problem: string },
+  ) {
     super(message)
     this.name = 'ConfigError'
+  }
+
+  /** The error of one entry of a list option: `scenarios.keys: <problem>`. */
+  static ofEntry(option: string, entry: string, problem: string): ConfigError {
+    return new ConfigError(`${option}: ${problem}`, { option, entry, problem })
   }
 }

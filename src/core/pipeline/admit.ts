@@ -1,6 +1,7 @@
 import type { ApiKey } from '../auth/key-config.js'
 import { parseBearer } from '../auth/create-key-ring.js'
 import { type Limits, PLANS } from '../auth/plans.js'
+import { isAdminPath } from '../contract/admin-prefix.js'
 import type { RouteMatch } from '../contract/create-router.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
@@ -22,6 +23,10 @@ import { withHead } from './resolve.js'
  * client sent in it with the socket's address; in-process, tests may set it to play several clients.
  */
 export const CLIENT_ADDRESS_HEADER = 'x-sandbox-client-address'
+
+/** What a request for the admin API hears when the sandbox has no admin token. */
+const ADMIN_API_OFF =
+  'the admin API is off: start the sandbox with --admin-token <token> (or PETSTORE_SANDBOX_ADMIN_TOKEN; adminToken in createSandbox) and send Authorization: Bearer <token>'
 
 /** The address used when no transport named one (in-process and in the browser). */
 export const LOCAL_CLIENT = 'local'
@@ -105,6 +110,8 @@ function afterDecision(
   if (decision.outcome !== 'allowed') throw refusal(decision)
 
   if (apiPath === undefined) {
+    // The admin handler stands before this one when there is a token: without one, say how to get it.
+    if (isAdminPath(url.pathname)) throw new HttpError(404, ErrorCode.notFound, `${url.pathname}: ${ADMIN_API_OFF}`)
     throw new HttpError(404, ErrorCode.notFound, `${url.pathname} is not part of the API; it is served under ${parts.scope.prefix}`)
   }
   if (apiKey === undefined) {

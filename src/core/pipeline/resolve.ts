@@ -1,12 +1,10 @@
+import { inArea, UNSPECIFIED_AREAS } from '../contract/create-api-scope.js'
 import type { OperationInfo } from '../contract/create-router.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Operation } from '../operations/operation.js'
 import type { Admission } from './admission.js'
 import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
-
-// D11: areas the spec says exist without saying how they behave.
-const UNSPECIFIED_AREAS = ['/store', '/categories']
 
 /** An admitted request's operation, and the route's raw path parameters. */
 export interface Resolution {
@@ -22,7 +20,7 @@ export interface Resolution {
  */
 export function resolve(parts: ApiHandlerParts, world: WorldParts, { apiPath, route, deprecation }: Omit<Admission, 'key'>, method: string): Resolution {
   const prefix = parts.scope.prefix
-  if (UNSPECIFIED_AREAS.some((area) => apiPath === area || apiPath.startsWith(`${area}/`))) {
+  if (inArea(apiPath, UNSPECIFIED_AREAS)) {
     throw new HttpError(501, ErrorCode.notImplemented, `${prefix}${apiPath}: this area exists, but its behaviour is not yet specified`)
   }
   if (route === undefined || route.kind === 'not-found') {

@@ -2,7 +2,7 @@ import type { RequestLogEntry } from './create-request-log.js'
 
 export type LogFormat = 'pretty' | 'json' | 'off'
 
-/** A broken promise of the upstream, as the proxy logs it (create-proxy-stats.ts). */
+/** A broken promise of the spec by the upstream, as the proxy logs it (create-proxy-stats.ts). */
 export interface LoggedViolation {
   time: string
   promise: string
@@ -13,12 +13,19 @@ export interface LoggedViolation {
   key: string
 }
 
+/** An open point of the spec the upstream decided otherwise than the sandbox: no violation (D39). */
+export interface LoggedDifference extends LoggedViolation {
+  /** The sandbox's decisions behind the promise, e.g. `D3`. */
+  decisions: string
+}
+
 /**
  * The stdout log of `start` and `proxy`: one line per answered request, read from the request log
- * (keys already masked there, runtime ones included), and under `proxy` one per broken promise or
- * check that could not run; `pretty` or `json` lines, colour only on a terminal. Whatever a client
- * sent is printed with its control characters escaped, so no request can forge a line or move the
- * cursor of the terminal that shows the log.
+ * (keys already masked there, runtime ones included), and under `proxy` one per broken promise of
+ * the spec, per open point decided otherwise (D39) or per check that could not run; `pretty` or
+ * `json` lines, colour only on a terminal. Whatever a client sent is printed with its control
+ * characters escaped, so no request can forge a line or move the cursor of the terminal that
+ * shows the log.
  */
 export function createRequestLogger(format: LogFormat, write: (line: string) => void, colour: boolean, now: () => number = Date.now) {
   const paint = (code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text)
@@ -60,6 +67,14 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
       else
         write(
           `${paint('31', 'violation')} ${escapeControls(`${violation.promise}: expected ${violation.expected} (${violation.method} ${violation.path} ${violation.status} key=${violation.key})`)}`,
+        )
+    },
+    difference(difference: LoggedDifference): void {
+      if (format === 'off') return
+      if (format === 'json') json({ ...difference, difference: difference.promise })
+      else
+        write(
+          `${paint('36', 'difference')} ${escapeControls(`${difference.promise} (${difference.decisions}): the sandbox's choice is ${difference.expected} (${difference.method} ${difference.path} ${difference.status} key=${difference.key})`)}`,
         )
     },
   }

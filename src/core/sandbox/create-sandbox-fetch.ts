@@ -1,4 +1,5 @@
 import { getResponse, type RequestHandler } from 'msw'
+import { API_AREAS } from '../contract/create-api-scope.js'
 import { SESSION_HEADER } from '../sessions/session-name.js'
 
 /**
@@ -21,12 +22,19 @@ export function createSandboxFetch(handlers: RequestHandler[], baseUrl: string |
     const response = await abortable(getResponse(handlers, request, { quiet: true }), request.signal)
     if (response === undefined) {
       throw new TypeError(
-        `petstore-sandbox: ${request.method} ${request.url} is outside the sandbox's API${baseUrl === undefined ? ' (/v1 on any origin)' : ` (${baseUrl})`}; sandbox.fetch sends nothing to the network`,
+        `petstore-sandbox: ${request.method} ${request.url} is outside the sandbox's API (${apiAreas(baseUrl)}); sandbox.fetch sends nothing to the network`,
       )
     }
     if (response.type === 'error') throw new TypeError('Failed to fetch: the sandbox dropped the connection (an injected fault)')
     return response
   }
+}
+
+/** `/v1/pets, /v1/store and /v1/categories on any origin`: what the handlers claim (D40). */
+function apiAreas(baseUrl: string | undefined): string {
+  const base = baseUrl === undefined ? '/v1' : baseUrl.replace(/\/+$/, '')
+  const areas = API_AREAS.map((area) => `${base}${area}`)
+  return `${areas.slice(0, -1).join(', ')} and ${areas.at(-1)}${baseUrl === undefined ? ' on any origin' : ''}`
 }
 
 /** A relative URL is resolved as a page would: against the sandbox's base URL, else the page. */

@@ -3,7 +3,7 @@ import { createAdminHandler } from '../admin/create-admin-handler.js'
 import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
 import type { ApiKey } from '../auth/key-config.js'
-import { maskKey } from '../auth/mask-key.js'
+import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { checkInput } from '../contract/check-input.js'
 import { createApiScope } from '../contract/create-api-scope.js'
 import { createRouter } from '../contract/create-router.js'
@@ -19,6 +19,7 @@ import type { WorldParts } from '../pipeline/api-handler-parts.js'
 import { type ApiHandlerParts, createApiHandler } from '../pipeline/create-api-handler.js'
 import { createProbeHandler } from '../probes/create-probe-handler.js'
 import { createReadiness } from '../probes/create-readiness.js'
+import { unknownScenario } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
 import { createSessions } from '../sessions/create-sessions.js'
@@ -104,10 +105,9 @@ function composeSandbox<Of extends Timing>(
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
   for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
-    // Checked now, as any option is; the key is masked, as a secret of a keys file may be.
-    if (keyRing.find(key) === undefined) throw new ConfigError(`scenarios.keys: ${maskKey(key)} is no configured key`)
-    if (!knownScenarios.has(name))
-      throw new ConfigError(`scenarios.keys: unknown scenario ${JSON.stringify(name)}; known: ${[...knownScenarios.keys()].join(', ')}`)
+    // Checked now, as any option is.
+    if (keyRing.find(key) === undefined) throw ConfigError.ofEntry('scenarios.keys', key, noConfiguredKey(key, keyRing.keys))
+    if (!knownScenarios.has(name)) throw ConfigError.ofEntry('scenarios.keys', key, unknownScenario(name, [...knownScenarios.keys()]))
   }
   const worldOptions: WorldOptions = {
     knownScenarios,

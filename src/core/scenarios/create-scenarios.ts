@@ -1,3 +1,4 @@
+import { nearestName } from '../contract/check-input.js'
 import { ConfigError } from '../errors/config-error.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Deprecation } from '../http/create-deprecations.js'
@@ -22,6 +23,17 @@ export interface ScenariosOptions {
   isKey: (key: string) => boolean
   /** Scenarios every process of a shared sandbox follows (Redis); default this process's memory. */
   shared?: SharedScenarios | undefined
+}
+
+/**
+ * Why `name` is no scenario: the nearest known name when it looks like a typo, then all of them.
+ *
+ * @example
+ * unknownScenario('dwon', ['empty', 'down']) // 'unknown scenario "dwon"; did you mean down? known: empty, down'
+ */
+export function unknownScenario(name: string, known: readonly string[]): string {
+  const nearest = nearestName(name, known)
+  return `unknown scenario ${JSON.stringify(name)};${nearest === undefined ? '' : ` did you mean ${nearest}?`} known: ${known.join(', ')}`
 }
 
 /** What a key's scenario left for the pipeline to do after its own step: `empty` answers reads with nothing. */
@@ -80,7 +92,7 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     all: assigned,
     /** Puts `key` in scenario `name`; a name or key the sandbox does not know throws ConfigError. */
     set(key: string, name: ScenarioName): MaybePromise<void> {
-      if (!known.has(name)) throw new ConfigError(`unknown scenario ${JSON.stringify(name)}; known: ${[...known.keys()].join(', ')}`)
+      if (!known.has(name)) throw new ConfigError(unknownScenario(name, [...known.keys()]))
       if (!isKey(key)) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
       return store({ ...assigned(), [key]: name })
     },

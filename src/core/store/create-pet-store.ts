@@ -1,5 +1,6 @@
 import type { Pet, NewPet, PetStatus } from './pet.js'
 import { storedPet } from './stored-pet.js'
+import type { PetChange } from './pet-change.js'
 import type { PetBase } from './create-pet-base.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
@@ -21,7 +22,7 @@ export interface PetStorage {
   replaced?: readonly Pet[]
   /** The id the next created pet gets: ids keep ascending across restarts. */
   nextId: number
-  commit(change: { created: Pet } | { put: Pet } | { reset: true }): Promise<void>
+  commit(change: PetChange): Promise<void>
   /** Why the storage cannot serve right now, or undefined: `GET /readyz` answers 503 meanwhile. */
   notReady?: () => string | undefined
 }
@@ -190,7 +191,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     /** Back to the origin's pets (durably forgetting this world's changes); ids restart after them. */
     reset(): Promise<void> {
       const done = ready.then(async () => {
-        await storage?.commit({ reset: true })
+        await storage?.commit({ kind: 'reset' })
         restoreOrigin()
       })
       // A reset that could not be made durable is reported to its caller and changes nothing;
@@ -229,7 +230,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       try {
         // Durable first, visible second: a pet nobody was told about may be lost in a crash, but
         // never one that was acknowledged or listed.
-        if (storage !== undefined) await storage.commit({ created: record })
+        if (storage !== undefined) await storage.commit({ kind: 'created', pet: record })
         // A reset while the journal was written dropped the overlay this pet was made for.
         if (into === overlay) {
           placeAdded(into, record)
@@ -249,7 +250,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
      */
     async put(pet: Pet): Promise<Pet> {
       const record = storedPet(pet)
-      if (storage !== undefined) await storage.commit({ put: record })
+      if (storage !== undefined) await storage.commit({ kind: 'put', pet: record })
       let added: boolean
       if (record.id <= base.lastId()) {
         added = !overlay.replaced.has(record.id) && base.get(record.id) === undefined

@@ -53,32 +53,41 @@ const PETS_SCHEMA = {
  * Checks pets given instead of the generated ones against the contract's schemas (with Ajv) and
  * numbers them: an absent id is the one after the pet before it (1 for the first), so ids ascend
  * in the order given; a given id must be above the one before it. A bad pet throws a
- * `ConfigError` naming `source`, its index and the field: `pets.json [2].categoryId: must be an
- * integer ≥ 1`.
+ * `ConfigError` naming `source`, its index and the field: `pets [2].categoryId: must be an
+ * integer ≥ 1` (a source ending with a colon, a file's `pets file p.json:`, is followed by a space).
  *
  * @example
  * resolvePets([{ name: 'Ace', categoryId: 1 }, { id: 10, name: 'Bo', categoryId: 2 }], 'pets')   // ids 1 and 10
  */
 export function resolvePets(pets: unknown, source: string): Pet[] {
   const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(PETS_SCHEMA)
-  if (!validate(pets)) throw new ConfigError(`${source}${describe(validate.errors ?? [])}`)
+  if (!validate(pets)) throw new ConfigError(at(source, describe(validate.errors ?? [])))
   const numbered: Pet[] = []
   let last = 0
   for (const [index, pet] of (pets as GivenPet[]).entries()) {
     const id = pet.id ?? last + 1
-    if (id <= last) throw new ConfigError(`${source} [${index}].id: must be above ${last}, the id before it (ids ascend in the order given)`)
-    if (!Number.isSafeInteger(id)) throw new ConfigError(`${source} [${index}].id: the pet before it has the highest id there is`)
+    if (id <= last) throw new ConfigError(at(source, `[${index}].id: must be above ${last}, the id before it (ids ascend in the order given)`))
+    if (!Number.isSafeInteger(id)) throw new ConfigError(at(source, `[${index}].id: the pet before it has the highest id there is`))
     numbered.push({ id, name: pet.name, categoryId: pet.categoryId, ...(pet.status === undefined ? {} : { status: pet.status }) })
     last = id
   }
   return numbered
 }
 
+/**
+ * A problem after its source: `pets [2].categoryId: …` in-process; after a file's prefix, which ends
+ * with a colon as its JSON errors do, `pets file p.json: [2].categoryId: …`.
+ */
+function at(source: string, problem: string): string {
+  if (source.endsWith(':')) return `${source} ${problem}`
+  return problem.startsWith('[') ? `${source} ${problem}` : `${source}: ${problem}`
+}
+
 /** Every problem of the first bad pet, worded from the schema: `[2].categoryId: must be an integer ≥ 1`. */
 function describe(errors: readonly ErrorObject[]): string {
   const first = errors[0]
-  if (first === undefined) return ': not valid'
-  if (first.instancePath === '') return ': must be a JSON array of pets'
+  if (first === undefined) return 'not valid'
+  if (first.instancePath === '') return 'must be a JSON array of pets'
   const index = first.instancePath.split('/')[1]
   const problems = new Map<string, string>()
   for (const error of errors) {
@@ -94,7 +103,7 @@ function describe(errors: readonly ErrorObject[]): string {
       problems.set(JSON.stringify(unknown).slice(1, -1), `is not a field of a pet; its fields are ${FIELD_NAMES.join(', ')}`)
     } else problems.set('', 'must be an object')
   }
-  return ` ${[...problems].map(([field, problem]) => `[${index}]${field === '' ? '' : `.${field}`}: ${problem}`).join('; ')}`
+  return [...problems].map(([field, problem]) => `[${index}]${field === '' ? '' : `.${field}`}: ${problem}`).join('; ')
 }
 
 /** What a field's schema allows, in words: `an integer ≥ 1`, `a string of 1 to 200 characters, not blank`. */

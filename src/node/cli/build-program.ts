@@ -9,6 +9,7 @@ import type { ProgramIo } from '../options/program-io.js'
 import { addVerifyCommand } from '../verify/add-verify-command.js'
 import { addProxyCommand } from '../proxy/add-proxy-command.js'
 import { describeListenError } from './describe-listen-error.js'
+import { describeConfigError } from './describe-config-error.js'
 import type { StartOptions } from './start-sandbox.js'
 import { parseMaxPets, parseTrustedProxy } from '../options/parse-operational-options.js'
 import { DEFAULT_MAX_PETS } from '../../core/sandbox/resolve-options.js'
@@ -144,7 +145,8 @@ export function buildProgram(io: ProgramIo): Command {
         if (error instanceof ConfigError || listen !== undefined) {
           // The options were understood; what failed is named in one line, without the usage hint.
           program.showHelpAfterError(false)
-          program.error(`error: ${listen ?? (error as Error).message}`, { exitCode: 1 })
+          const message = listen ?? describeConfigError(error as ConfigError, options.scenario, command.getOptionValueSource('scenario'))
+          program.error(`error: ${message}`, { exitCode: 1 })
         }
         throw error
       }

@@ -16,6 +16,7 @@ import type { StateFile } from '../persistence/open-state-file.js'
 import type { SharedState } from '../../core/state/shared-state.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import type { ProgramIo } from '../options/program-io.js'
+import type { ScenarioFlag } from '../options/parse-options.js'
 import { watchParent } from '../server/watch-parent.js'
 
 /** The options of `petstore-sandbox start`, as commander parsed them. */
@@ -40,7 +41,7 @@ export interface StartOptions {
   errorKinds?: FaultKind[]
   fault?: Record<string, OperationFaults>
   faultSeed?: number
-  scenario?: Record<string, string>
+  scenario?: ScenarioFlag[]
   scenarios?: string
   prefer?: boolean
   keepRequests: number
@@ -143,7 +144,10 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     requestLog,
     ...(adminGate ? { adminGate } : {}),
     prefer: options.prefer === true,
-    scenarios: { ...(customScenarios ? { custom: customScenarios } : {}), ...(options.scenario ? { keys: options.scenario } : {}) },
+    scenarios: {
+      ...(customScenarios ? { custom: customScenarios } : {}),
+      ...(options.scenario ? { keys: Object.fromEntries(options.scenario.map(({ key, name }) => [key, name])) } : {}),
+    },
     faults: {
       ...(options.latency ? { latency: options.latency } : {}),
       ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),

@@ -46,18 +46,25 @@ export function parseOrigin(value: string, previous: string[] | undefined): stri
   return [...(previous ?? []), value]
 }
 
+/** One `<key>=<scenario>` pair of `--scenario`, in the order given (`--scenario #2` names the second). */
+export interface ScenarioFlag {
+  key: string
+  name: string
+}
+
 /**
  * `--scenario <key>=<name>`, repeatable; one value may hold several, comma-separated (as its
- * environment variable does): `sandbox-free-key=down,sandbox-pro-key=slow`.
+ * environment variable does): `sandbox-free-key=down,sandbox-pro-key=slow`. The pairs keep their
+ * order, so that a message can name the one at fault by its position.
  */
-export function parseScenario(value: string, previous: Record<string, string> | undefined): Record<string, string> {
-  const next = { ...previous }
+export function parseScenario(value: string, previous: ScenarioFlag[] | undefined): ScenarioFlag[] {
+  const next = [...(previous ?? [])]
   for (const pair of value.split(',')) {
     const at = pair.lastIndexOf('=')
     const key = pair.slice(0, at).trim()
     const name = pair.slice(at + 1).trim()
     if (at < 1 || key === '' || name === '') throw new InvalidArgumentError('expected <key>=<scenario>, e.g. sandbox-free-key=down.')
-    next[key] = name
+    next.push({ key, name })
   }
   return next
 }

@@ -28,9 +28,12 @@ export function dashboardPage(): SafeHtml {
 <div><dt>Answered by the sandbox</dt><dd id="proxy-answers-sandbox">…</dd></div>
 <div><dt>Fallbacks</dt><dd id="proxy-fallbacks">…</dd></div>
 </dl>
-<h3 id="violations-title">Broken promises <span class="muted" id="proxy-violations-total"></span></h3>
-<p id="violations-none" class="muted">None so far: every upstream answer kept the sandbox's promises.</p>
+<h3 id="violations-title">Broken promises of the spec <span class="muted" id="proxy-violations-total"></span></h3>
+<p id="violations-none" class="muted">None so far: every upstream answer kept the spec's promises.</p>
 <div class="table-scroll"><table id="violations-table" aria-labelledby="violations-title"><thead><tr><th scope="col">promise</th><th scope="col">violations</th><th scope="col">last example</th></tr></thead><tbody></tbody></table></div>
+<h3 id="differences-title">Decided otherwise than the sandbox <span class="muted" id="proxy-differences-total"></span></h3>
+<p id="differences-none" class="muted">None so far: where the spec is silent, the upstream answered as the sandbox does.</p>
+<div class="table-scroll"><table id="differences-table" aria-labelledby="differences-title"><thead><tr><th scope="col">promise</th><th scope="col">differences</th><th scope="col">last example</th></tr></thead><tbody></tbody></table></div>
 </section>
 <div class="grid">
 <section class="card" aria-labelledby="clock-title">

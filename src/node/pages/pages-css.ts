@@ -45,9 +45,9 @@ main > form.card, #board > .card, #board > .grid { margin-top: 16px; }
 .facts dd { margin: 0; overflow-wrap: anywhere; }
 #proxy h3 { font-size: 15px; margin: 14px 0 6px; }
 /* The last example is long text: it wraps in its cell rather than widening the table. */
-.table-scroll #violations-table { min-width: 0; }
-#violations-table td { overflow-wrap: anywhere; }
-#violations-table code { overflow-wrap: normal; }
+.table-scroll :is(#violations-table, #differences-table) { min-width: 0; }
+:is(#violations-table, #differences-table) td { overflow-wrap: anywhere; }
+:is(#violations-table, #differences-table) code { overflow-wrap: normal; }
 .status-2 { color: var(--ok); } .status-4 { color: var(--warn); } .status-5, .status-0 { color: var(--bad); }
 .muted { color: var(--muted); }
 #log-table td { font-size: 13px; }
@@ -73,12 +73,12 @@ main.reference .swagger-ui .json-schema-2020-12-expand-deep-button { color: #4a5
   #keys-table tr { display: block; border-bottom: 1px solid var(--line); padding: 6px 0; }
   #keys-table td { display: block; border: 0; padding: 2px 0; }
   /* So does each broken promise of the proxy: its example needs the width more than a column does. */
-  #violations-table thead { display: none; }
-  #violations-table tr { display: block; border-bottom: 1px solid var(--line); padding: 6px 0; }
-  #violations-table td { display: block; border: 0; padding: 2px 0; }
+  :is(#violations-table, #differences-table) thead { display: none; }
+  :is(#violations-table, #differences-table) tr { display: block; border-bottom: 1px solid var(--line); padding: 6px 0; }
+  :is(#violations-table, #differences-table) td { display: block; border: 0; padding: 2px 0; }
   /* With the column headers gone, each bar and figure says what it is itself. */
   #keys-table .meter-caption { display: inline-block; min-width: 3.5em; color: var(--muted); }
-  :is(#keys-table, #violations-table) td[data-caption]::before { content: attr(data-caption); display: inline-block; min-width: 3.5em; margin-right: 6px; font-size: 13px; color: var(--muted); }
+  :is(#keys-table, #violations-table, #differences-table) td[data-caption]::before { content: attr(data-caption); display: inline-block; min-width: 3.5em; margin-right: 6px; font-size: 13px; color: var(--muted); }
 }
 @media (max-width: 600px) { main { padding: 12px; } .bar { padding: 10px 12px; } main:not(.reference) :is(th, td) { padding: 4px; } .card input[type=number] { width: 5em; } }
 `

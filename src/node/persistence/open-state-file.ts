@@ -8,6 +8,7 @@ import type { Pet } from '../../core/store/pet.js'
 import { lockStateFile } from './lock-state-file.js'
 import { readStateFile, type StateHeader } from './read-state-file.js'
 import { seededPetsMismatch, type SeededPetsIdentity } from './seeded-pets-identity.js'
+import { journalLine } from './state-journal.js'
 
 export interface StateFile extends PetStorage {
   /** Whether start-up dropped an incomplete last line (a write cut short by a crash, never acknowledged). */
@@ -29,7 +30,7 @@ interface Pending {
 }
 
 /**
- * Opens (or creates) the `--state` file: an append-only journal of created and put pets. Node
+ * Opens (or creates) the `--state` file: an append-only journal of the pets' changes (state-journal.ts). Node
  * only: the CLI uses it, the library (which also runs in browsers) never imports it.
  *
  * One writer: the file is locked first (lock-state-file.ts), so a second process never reads,
@@ -96,8 +97,11 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
   }
 
   const header: StateHeader = { petstoreSandboxState: 1, seed, pets, ...(given === undefined ? {} : { given }) }
-  const lines = [header, ...replaced.map((pet) => ({ put: pet })), ...restored.map((pet) => ({ created: pet }))]
-  const contents = lines.map((line) => `${JSON.stringify(line)}\n`).join('')
+  const contents = [
+    `${JSON.stringify(header)}\n`,
+    ...replaced.map((pet) => journalLine({ kind: 'put', pet })),
+    ...restored.map((pet) => journalLine({ kind: 'created', pet })),
+  ].join('')
   try {
     await replaceAtomically(path, contents, existing)
   } catch (error) {
@@ -166,7 +170,7 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
     droppedTornLine,
     commit(change) {
       return new Promise<void>((resolve, reject) => {
-        pending.push({ line: `${JSON.stringify(change)}\n`, resolve, reject })
+        pending.push({ line: journalLine(change), resolve, reject })
         flushing ??= flush()
       })
     },

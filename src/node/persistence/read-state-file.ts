@@ -1,6 +1,7 @@
 import { ConfigError } from '../../core/errors/config-error.js'
-import { PET_STATUSES, type Pet } from '../../core/store/pet.js'
+import type { Pet } from '../../core/store/pet.js'
 import { GIVEN_PETS_DIGEST } from './seeded-pets-identity.js'
+import { replayJournalLine, type Replayed } from './state-journal.js'
 
 /**
  * The first line of a state file: what it is and which seeded store it extends (`given` only for
@@ -25,10 +26,10 @@ export interface StateContents {
 }
 
 /**
- * Parses a state file: a header line, then one JSON line per change (`{"created": Pet}`,
- * `{"put": Pet}` or `{"reset": true}`). A last line without its newline is a crash in the middle of an append: that
- * change was never acknowledged, so it is dropped. Anything else that does not parse is
- * corruption, reported with the line number, and the caller leaves the file alone.
+ * Parses a state file: a header line, then one JSON line per change (state-journal.ts). A last
+ * line without its newline is a crash in the middle of an append: that change was never
+ * acknowledged, so it is dropped. Anything else that does not parse is corruption, reported with
+ * the line number, and the caller leaves the file alone.
  */
 export function readStateFile(text: string, path: string, seeded: number): StateContents {
   const corrupt = (line: number, reason: string) =>
@@ -43,31 +44,20 @@ export function readStateFile(text: string, path: string, seeded: number): State
   if (header.petstoreSandboxState !== 1 || !isCount(header.seed) || !isCount(header.pets) || !givenOk) {
     throw corrupt(1, 'not a petstore-sandbox state header')
   }
-  const created = new Map<number, Pet>()
-  const replaced = new Map<number, Pet>()
-  let nextId = seeded + 1
+  const replayed: Replayed = { seeded, created: new Map(), replaced: new Map(), nextId: seeded + 1 }
   for (let index = 1; index < lines.length; index++) {
-    const record = parseLine(lines[index]!, () => corrupt(index + 1, 'not JSON'))
-    if (record.reset === true && Object.keys(record).length === 1) {
-      created.clear()
-      replaced.clear()
-      nextId = seeded + 1
-      continue
-    }
-    if (isPet(record.put)) {
-      const pet = record.put
-      ;(pet.id <= seeded ? replaced : created).set(pet.id, pet)
-      nextId = Math.max(nextId, pet.id + 1)
-      continue
-    }
-    const pet = record.created
-    if (!isPet(pet)) throw corrupt(index + 1, 'neither a created pet, a put pet nor a reset')
-    if (pet.id < nextId) throw corrupt(index + 1, `pet id ${pet.id} does not ascend`)
-    created.set(pet.id, pet)
-    nextId = pet.id + 1
+    const line = parseLine(lines[index]!, () => corrupt(index + 1, 'not JSON'))
+    const failure = replayJournalLine(replayed, line)
+    if (failure !== undefined) throw corrupt(index + 1, failure)
   }
   const ascending = (pets: Map<number, Pet>) => [...pets.values()].sort((a, b) => a.id - b.id)
-  return { header: header as unknown as StateHeader, created: ascending(created), replaced: ascending(replaced), nextId, tornTail }
+  return {
+    header: header as unknown as StateHeader,
+    created: ascending(replayed.created),
+    replaced: ascending(replayed.replaced),
+    nextId: replayed.nextId,
+    tornTail,
+  }
 }
 
 function parseLine(line: string, fail: () => Error): Record<string, unknown> {
@@ -83,19 +73,4 @@ function parseLine(line: string, fail: () => Error): Record<string, unknown> {
 
 function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
-}
-
-function isPet(value: unknown): value is Pet {
-  if (typeof value !== 'object' || value === null) return false
-  const pet = value as Record<string, unknown>
-  return (
-    isCount(pet.id) &&
-    pet.id >= 1 &&
-    typeof pet.name === 'string' &&
-    pet.name.length >= 1 &&
-    pet.name.length <= 200 &&
-    isCount(pet.categoryId) &&
-    pet.categoryId >= 1 &&
-    (pet.status === undefined || PET_STATUSES.includes(pet.status as never))
-  )
 }

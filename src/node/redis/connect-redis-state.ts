@@ -68,6 +68,14 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
     client.disconnect()
     throw new ConfigError(`cannot reach Redis at ${shown}: ${(error as Error).message}`)
   }
+  // A node of a Redis Cluster answers the keys of other nodes' slots with MOVED: said at start, in
+  // words (D21). A server that refuses INFO (renamed by a host) is taken as standalone.
+  if (/^cluster_enabled:1\b/m.test(await client.info('cluster').catch(() => ''))) {
+    client.disconnect()
+    throw new ConfigError(
+      `Redis at ${shown} is a node of a Redis Cluster, which is not supported: the shared state needs a standalone Redis or Valkey server (a primary, with replicas if you like)`,
+    )
+  }
 
   const keys = redisKeys(prefix)
   const scripts = redisScriptsClient(client)

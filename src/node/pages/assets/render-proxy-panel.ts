@@ -1,5 +1,23 @@
 import { el } from './dashboard-view.js'
 
+/** A finding of the proxy's check, as `GET /__sandbox/proxy` lists it. */
+interface Finding {
+  time: string
+  promise: string
+  expected: string
+  method: string
+  path: string
+  status: number
+  key: string
+}
+
+/** Findings of one kind: counted per promise, the last ones kept. */
+interface Tally<Kept extends Finding> {
+  total: number
+  byPromise: Record<string, number>
+  recent: Kept[]
+}
+
 /**
  * What the panel reads of `GET /__sandbox/proxy` (ProxyState in fixtures/admin-openapi.yaml). Its
  * own type, not the proxy's: the proxy serves the pages, so the pages may not import the proxy.
@@ -10,16 +28,14 @@ export interface ProxyState {
   upstreamTimeoutMs: number
   answers: { upstream: number; sandbox: number }
   fallbacks: { unreachable: number; timeout: number; missing: number }
-  violations: {
-    total: number
-    byPromise: Record<string, number>
-    recent: Array<{ time: string; promise: string; expected: string; method: string; path: string; status: number; key: string }>
-  }
+  violations: Tally<Finding>
+  differences: Tally<Finding & { decisions: string }>
 }
 
 /**
- * Fills the dashboard's Proxy panel: the upstream, fallback, answers by source, and the violations
- * per promise with the last one kept of each. The upstream's data goes in as text only.
+ * Fills the dashboard's Proxy panel: the upstream, fallback, answers by source, the violations of
+ * the spec per promise and, apart, the open points decided otherwise than the sandbox (D39), each
+ * with the last one kept. The upstream's data goes in as text only.
  */
 export function renderProxyPanel(state: ProxyState): void {
   const $ = (id: string) => document.getElementById(id)!
@@ -29,28 +45,36 @@ export function renderProxyPanel(state: ProxyState): void {
   $('proxy-answers-sandbox').textContent = String(state.answers.sandbox)
   const { unreachable, timeout, missing } = state.fallbacks
   $('proxy-fallbacks').textContent = `${unreachable} unreachable, ${timeout} timed out, ${missing} missing (404 or 501)`
-  const { total, byPromise, recent } = state.violations
-  $('proxy-violations-total').textContent = `(${total})`
-  $('violations-none').hidden = total > 0
-  $('violations-table').hidden = total === 0
-  // Most broken first; ties by name, so rows do not swap places between refreshes.
+  renderTally('violations', state.violations, (promise) => el('code', { text: promise }))
+  const decisions = new Map(state.differences.recent.map((difference) => [difference.promise, difference.decisions]))
+  renderTally('differences', state.differences, (promise) =>
+    el('span', {}, el('code', { text: promise }), ...(decisions.has(promise) ? [` (${decisions.get(promise)})`] : [])),
+  )
+}
+
+/** One table of findings: most found first, ties by name, so rows do not swap places between refreshes. */
+function renderTally(kind: 'violations' | 'differences', { total, byPromise, recent }: Tally<Finding>, name: (promise: string) => HTMLElement): void {
+  const $ = (id: string) => document.getElementById(id)!
+  $(`proxy-${kind}-total`).textContent = `(${total})`
+  $(`${kind}-none`).hidden = total > 0
+  $(`${kind}-table`).hidden = total === 0
   const promises = Object.entries(byPromise).sort(([a, m], [b, n]) => n - m || a.localeCompare(b))
-  const body = ($('violations-table') as HTMLTableElement).tBodies[0]!
+  const body = ($(`${kind}-table`) as HTMLTableElement).tBodies[0]!
   body.replaceChildren(
     ...promises.map(([promise, count]) => {
-      const last = recent.findLast((violation) => violation.promise === promise)
+      const last = recent.findLast((finding) => finding.promise === promise)
       return el(
         'tr',
         { 'data-promise': promise },
-        el('td', {}, el('code', { text: promise })),
-        el('td', { class: 'count', 'data-caption': 'violations', text: String(count) }),
+        el('td', {}, name(promise)),
+        el('td', { class: 'count', 'data-caption': kind, text: String(count) }),
         el(
           'td',
           {},
           ...(last === undefined
             ? [el('span', { class: 'muted', text: 'no longer among the last kept' })]
             : [
-                `expected ${last.expected}`,
+                kind === 'violations' ? `expected ${last.expected}` : `the sandbox's choice: ${last.expected}`,
                 el('br'),
                 el('span', { class: 'muted' }, `${last.method} `, el('code', { text: last.path }), ` → ${last.status}, key ${last.key}, ${last.time}`),
               ]),
