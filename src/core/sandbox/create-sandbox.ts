@@ -149,7 +149,12 @@ function composeSandbox<Of extends Timing>(
   })
   function namedWorld(name: string, origin: Origin): World<Of> {
     if (state.session === undefined) throw sessionsNotKept()
-    const world = createWorld(name, state.session(name, () => origin), origin, worldOptions)
+    const world = createWorld(
+      name,
+      state.session(name, () => origin),
+      origin,
+      worldOptions,
+    )
     world.store.start().catch(() => undefined)
     return world
   }

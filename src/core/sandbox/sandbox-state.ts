@@ -1,5 +1,5 @@
 import type { KeyStorage } from '../auth/key-storage.js'
-import { createClock, } from '../clock/create-clock.js'
+import { createClock } from '../clock/create-clock.js'
 import { createFaultInjector, type FaultInjector } from '../faults/create-fault-injector.js'
 import type { ReadinessCheck } from '../probes/create-readiness.js'
 import { createRateLimiter } from '../rate-limit/create-rate-limiter.js'
