@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { inspectMemory, inspectorAddress } from '../test/support/inspect-memory.ts'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const SANDBOX_BIN = join(ROOT, 'bin/petstore-sandbox.js')
@@ -139,4 +140,43 @@ export function summarizeRounds(rounds, extras = []) {
     }
   }
   return summary
+}
+
+/**
+ * Starts the CLI (`args` after the bin) with the inspector on a free loopback port, and resolves
+ * once it listens: `memory()` runs two full GCs in it and reads `process.memoryUsage()` (what it
+ * really holds), `peakRss()` its peak resident memory (`VmHWM`), `stop()` ends it. `bin` is
+ * another build's bin/petstore-sandbox.js, to measure a commit before a change.
+ */
+export async function startInspected(args, { bin = SANDBOX_BIN } = {}) {
+  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', bin, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  const url = await new Promise((resolve, reject) => {
+    const check = () => {
+      const listening = /Listening on (\S+)/.exec(output)?.[1]
+      if (listening !== undefined && inspectorAddress(output) !== undefined) resolve(listening)
+    }
+    child.stderr.on('data', (chunk) => {
+      output += chunk
+      check()
+    })
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+      check()
+    })
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}:\n${output}`)))
+  })
+  const inspector = await inspectMemory(inspectorAddress(output))
+  return {
+    url,
+    memory: () => inspector.afterGc(),
+    peakRss: () => Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024,
+    stop: () =>
+      new Promise((resolve) => {
+        inspector.close()
+        if (child.exitCode !== null) return resolve(undefined)
+        child.once('exit', () => resolve(undefined))
+        child.kill('SIGKILL')
+      }),
+  }
 }

@@ -248,3 +248,21 @@ it('sends the assets gzipped to clients that accept it, and as they are to the o
   expect(Number(gzipped.headers.get('content-length'))).toBeLessThan(plain.length / 2)
   expect((await gzipped.arrayBuffer()).byteLength).toBe(plain.length)
 })
+
+it("answers a browser's /favicon.ico with no icon, and never logs it nor keeps it for the HAR", async () => {
+  const own = await startCli(['--log', 'json', '--pets', '1', '--admin-token', TOKEN])
+  const base = own.url.replace(/\/v1$/, '')
+  const icon = await fetch(`${base}/favicon.ico`)
+  contract.check('GET', `${base}/favicon.ico`, icon)
+  expect(icon.status).toBe(204)
+  expect(icon.headers.get('cache-control')).toBe('public, max-age=86400')
+  // An API request after it, whose line shows that the log prints what comes in.
+  expect((await fetch(`${own.url}/pets`)).status).toBe(401)
+  const har = await fetch(`${base}/__sandbox/requests.har`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  adminContract.check('GET', `${base}/__sandbox/requests.har`, har)
+  const urls = ((await har.json()) as { log: { entries: Array<{ request: { url: string } }> } }).log.entries.map((entry) => new URL(entry.request.url).pathname)
+  await own.stop()
+  expect(urls).toEqual(['/v1/pets'])
+  expect(own.output()).toContain('"status":401')
+  expect(own.output()).not.toContain('favicon')
+})

@@ -2,10 +2,14 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { createAdminContractChecker } from '../support/admin-contract.js'
+import { createContractChecker } from '../support/contract-checker.js'
 import { rawExchange } from '../support/raw-http.js'
 import { runCli, startCli } from '../support/start-cli.js'
 
 const SECRET = 'team-secret-9f8e7d6c5b4a'
+const contract = createContractChecker()
+const adminContract = createAdminContractChecker()
 
 async function keysFile(content: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-security-'))
@@ -117,5 +121,73 @@ it('binds 127.0.0.1 by default and warns whenever it is bound to all interfaces'
     } finally {
       await open.stop()
     }
+  }
+})
+
+it('masks a key and the admin token everywhere they travel: however written, in the log, the list, the HAR and every answer (D35)', async () => {
+  // A key with the characters a bearer token may hold beyond letters, which quote() and JSON escape.
+  const KEY = 'team/secret+key9f8e=='
+  const ADMIN = 'admin-token-5a6b7c8d9e0f'
+  const file = await keysFile(JSON.stringify({ keys: [{ key: KEY, plan: 'pro' }] }))
+  const cli = await startCli(['--log', 'json', '--keys', file, '--admin-token', ADMIN])
+  try {
+    const quoted = encodeURIComponent(KEY).replace(/%2F/g, '/') // Python's quote(): '/' stays, '+' and '=' are encoded
+    const answers: string[] = []
+    const call = async (path: string, init: RequestInit = {}) => {
+      const target = `${cli.url}${path}`
+      const response = await fetch(target, init)
+      contract.check(init.method ?? 'GET', target, response)
+      // Error bodies echo what was sent; a pet's name is the client's own data, answered as stored.
+      const text = await response.text()
+      if (!response.ok) answers.push(text)
+    }
+    const bearer = { authorization: `Bearer ${KEY}` }
+    await call('/pets?limit=1', { headers: { ...bearer, cookie: `apikey=${KEY}; theme=dark`, 'x-api-key': `${KEY} ${ADMIN}` } })
+    await call(`/pets/${quoted}`, { headers: bearer })
+    await call(`/nothing/${quoted}`, { headers: bearer })
+    await call(`/pets?limit=1&q=${quoted}&t=${encodeURIComponent(ADMIN).replace(/-/g, '%2D')}`, { headers: bearer })
+    await call(`/pets/${ADMIN}`, { headers: bearer })
+    await call('/pets?limit=1', { headers: { authorization: `Bearer ${ADMIN}` } })
+    await call('/pets', {
+      method: 'POST',
+      headers: { ...bearer, 'content-type': 'application/json' },
+      body: `{"name":"${KEY.replace(/\//g, '\\/')}","categoryId":1,"note":"\\u0074eam\\/secret+key9f8e\\u003d=","admin":"${ADMIN}"}`,
+    })
+    const adminCall = async (path: string) => {
+      const target = `${cli.url.replace(/\/v1$/, '')}/__sandbox${path}`
+      const response = await fetch(target, { headers: { authorization: `Bearer ${ADMIN}` } })
+      adminContract.check('GET', target, response)
+      expect(response.status).toBe(200)
+      return response.text()
+    }
+    const listed = await adminCall('/requests')
+    const har = await adminCall('/requests.har')
+    const harEntries = (JSON.parse(har) as { log: { entries: Array<{ request: { url: string; queryString: Array<{ value: string }> } }> } }).log.entries
+    expect(harEntries.length).toBeGreaterThanOrEqual(7)
+    await sleep(200)
+    const decodedQueries = harEntries.flatMap((entry) => entry.request.queryString.map((pair) => pair.value))
+    const urls = harEntries.map((entry) => entry.request.url)
+    // Each place read as a reader would: as shown, percent-decoded, JSON-parsed.
+    const readings = [cli.output(), listed, har, ...answers, ...decodedQueries, ...urls].flatMap((shown) => {
+      const all = [shown, shown.replace(/\\\//g, '/'), JSON.stringify(shown)]
+      try {
+        all.push(decodeURIComponent(shown))
+      } catch {}
+      try {
+        all.push(JSON.stringify(JSON.parse(shown)).replace(/\\\//g, '/'))
+      } catch {}
+      return all
+    })
+    for (const reading of readings) {
+      expect(reading).not.toContain(KEY)
+      expect(reading).not.toContain(ADMIN)
+      // Not even the admin token's first characters (D31), though the key shows its first four.
+      expect(reading).not.toContain(ADMIN.slice(0, 12))
+    }
+    // The masked forms are there, so the check above looked at real entries.
+    expect(listed).toContain('team…#')
+    expect(har).toContain('apikey=team…#')
+  } finally {
+    await cli.stop()
   }
 })

@@ -6,12 +6,12 @@ import { startCli, type CliProcess } from './start-cli.js'
  * The real CLI process for a test file (`start --port 0 <args>`), and `call`, the one way the
  * file's tests make requests: every response is checked against the contract.
  */
-export function useCliSandbox(args: string[] = []) {
+export function useCliSandbox(args: string[] = [], env: NodeJS.ProcessEnv = {}) {
   let cli: CliProcess | undefined
   const contract = createContractChecker()
 
   beforeAll(async () => {
-    cli = await startCli(['--log', 'off', ...args])
+    cli = await startCli(['--log', 'off', ...args], env)
   })
   afterAll(async () => {
     await cli?.stop()

@@ -35,6 +35,7 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     scope: createApiScope(undefined),
     router,
     keyRing: createKeyRing(resolveKeys(DEMO_KEYS)),
+    secrets: () => ({ keys: [] }),
     addressLimiter: rateLimiter,
     validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations()),

@@ -1,25 +1,19 @@
 import { expect, it } from 'vitest'
-import { BODY_LIMIT, createRequestLog, describeAnswer, type DeferredEntry, EXCHANGES_KEPT } from '../../src/core/request-log/create-request-log.js'
+import { type Answered, BODY_LIMIT, createRequestLog, EXCHANGES_KEPT } from '../../src/core/request-log/create-request-log.js'
 
-const answer =
-  (n: number, extra: Partial<Parameters<typeof describeAnswer>[0]> = {}): DeferredEntry =>
-  (keys) =>
-    describeAnswer(
-      {
-        time: n * 1000,
-        method: 'GET',
-        target: `/v1/pets?n=${n}&token=abc`,
-        status: 200,
-        durationMs: 1.26,
-        requestHeaders: [
-          ['Authorization', 'Bearer sandbox-free-key'],
-          ['Accept', 'application/json'],
-        ],
-        responseHeaders: new Headers({ 'content-type': 'application/json' }),
-        ...extra,
-      },
-      keys,
-    )
+const answer = (n: number, extra: Partial<Answered> = {}): Answered => ({
+  time: n * 1000,
+  method: 'GET',
+  target: `/v1/pets?n=${n}&token=abc`,
+  status: 200,
+  durationMs: 1.26,
+  requestHeaders: [
+    ['Authorization', 'Bearer sandbox-free-key'],
+    ['Accept', 'application/json'],
+  ],
+  responseHeaders: new Headers({ 'content-type': 'application/json' }),
+  ...extra,
+})
 
 it('keeps the last listed entries, oldest first, once the ring wraps around', () => {
   const log = createRequestLog(3)
@@ -94,7 +88,7 @@ it('keeps nothing with a capacity of 0, and still tells its watchers', () => {
 
 it('masks the keys in force when read, a key added after the answer included', () => {
   const keys = ['team-secret-key']
-  const log = createRequestLog(2, () => keys)
+  const log = createRequestLog(2, () => ({ keys }))
   log.record(answer(1, { target: '/v1/pets/team-secret-key' }))
   log.record(answer(2, { target: '/v1/pets?q=later-added-key' }))
   keys.push('later-added-key')
@@ -109,7 +103,7 @@ it('gives an unlisted answer (an admin call the gate let through) to the watcher
   const every: string[] = []
   log.subscribe((entry) => listed.push(`${entry.path} ${entry.key}`))
   log.watch((entry) => every.push(`${entry.path} ${entry.key}`))
-  const admin = (status: number, token: string): DeferredEntry =>
+  const admin = (status: number, token: string): Answered =>
     answer(0, { target: '/__sandbox/state', status, requestHeaders: [['authorization', `Bearer ${token}`]] })
   log.record(admin(200, 'the-admin-token'), { listed: false })
   log.record(admin(401, 'a-wrong-guess'))
@@ -120,9 +114,9 @@ it('gives an unlisted answer (an admin call the gate let through) to the watcher
 })
 
 it('keeps a URL encoded: a key the client percent-encoded is masked, and what decodes to controls stays encoded', () => {
-  const log = createRequestLog(1, () => ['sandbox-free-key'])
+  const log = createRequestLog(1, () => ({ keys: ['sandbox-free-key'] }))
   log.record(answer(1, { target: '/v1/pets?limit=1&q=sandbox%2Dfree%2Dkey%0d%0aPOST%20/__sandbox/reset%20200%1b[2K' }))
-  expect(log.last()[0]?.path).toMatch(/^\/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0D%0APOST%20\/__sandbox\/reset%20200%1b\[2K$/)
+  expect(log.last()[0]?.path).toMatch(/^\/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0d%0aPOST%20\/__sandbox\/reset%20200%1b\[2K$/)
 })
 
 it('forwards each listed entry, built once, to the shared log, and no unlisted one', () => {

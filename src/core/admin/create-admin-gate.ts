@@ -22,7 +22,8 @@ export function createAdminGate({ token, now }: { token: string; now: () => numb
     admit(presented: string | undefined, clientAddress: string): void {
       const client = countedClient(clientAddress)
       const decision = wrongTokens.blocked(client)
-      if (!decision.allowed) {
+      // `=== false` narrows under the scripts' loose typecheck too (tsconfig.scripts.json reads src).
+      if (decision.allowed === false) {
         throw new HttpError(429, ErrorCode.rateLimited, `Too many wrong admin tokens from this address; retry in ${decision.retryAfter} s`, {
           'retry-after': String(decision.retryAfter),
         })

@@ -17,7 +17,7 @@ import type { AdminControls } from './admin-controls.js'
 import { createAdminOperations } from './create-admin-operations.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../pipeline/admit.js'
 import type { AdminGate } from './create-admin-gate.js'
-import { describeAnswer, type RequestLog } from '../request-log/create-request-log.js'
+import type { RequestLog } from '../request-log/create-request-log.js'
 
 export { ADMIN_PREFIX } from '../contract/admin-prefix.js'
 
@@ -104,21 +104,16 @@ export function createAdminHandler({ controls, gate, origin, onUnexpectedError, 
       // dashboard's own calls would push the API's answers out of the list).
       const listed = refusal !== undefined
       const durationMs = performance.now() - started
-      const requestHeaders = request.headers
       requestLog.record(
-        (keys) =>
-          describeAnswer(
-            {
-              time,
-              method: request.method,
-              target: url.pathname + url.search,
-              status: reply.status,
-              durationMs,
-              requestHeaders,
-              responseHeaders: reply.headers,
-            },
-            keys,
-          ),
+        {
+          time,
+          method: request.method,
+          target: url.pathname + url.search,
+          status: reply.status,
+          durationMs,
+          requestHeaders: request.headers,
+          responseHeaders: reply.headers,
+        },
         { listed },
       )
       return toResponse(reply, request)

@@ -18,23 +18,3 @@ export function maskSecret(secret: string): string {
   }
   return `…#${(hash & 0xffff).toString(16).padStart(4, '0')}`
 }
-
-/**
- * The masked key of an Authorization header, or `-` when there is none. Only a Bearer key shows
- * its first characters; any other scheme's credential (a Basic user and password) is a fingerprint.
- */
-export function maskAuthorization(header: string | undefined): string {
-  if (header === undefined) return '-'
-  const [scheme, token] = header.trim().split(/\s+/)
-  if (token === undefined) return '…'
-  return scheme?.toLowerCase() === 'bearer' ? maskKey(token) : maskSecret(token)
-}
-
-// Query parameters that look like credentials are masked too: a client may put a key there even
-// though the sandbox never accepts it from the query (D17).
-const SECRET_PARAMS = /([?&](?:api[_-]?key|key|token|access_token)=)[^&]*/gi
-
-/** A request URL (or path) with credential-like query parameters masked. */
-export function maskUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1…')
-}

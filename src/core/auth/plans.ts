@@ -12,7 +12,8 @@ export const PLANS = {
 } as const
 
 /**
- * A plan name: `free`, `pro`, `business` or `enterprise`.
+ * A plan name: a key of `PLANS`, the one list of plans (the admin and pages documents' `Plan`
+ * enums are checked against it by `npm run generate:check`).
  *
  * @example
  * const plan: Plan = 'pro'

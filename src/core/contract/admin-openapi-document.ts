@@ -437,7 +437,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
                   "name": {
                     "type": "string",
                     "minLength": 1,
-                    "description": "A built-in scenario (empty, slow, flaky, down, sunset, rate-limited) or one of --scenarios."
+                    "description": "A built-in scenario (D29) or one of --scenarios: GET /__sandbox/state lists them."
                   }
                 }
               }

@@ -7,7 +7,7 @@ export const openapiDocument: OpenApiDocument = {
   "info": {
     "title": "Animal Store API",
     "version": "1.0.0",
-    "description": "The Animal Store service interface, version 1.0.0, as served by petstore-sandbox.\nConstraints the interface leaves open follow the sandbox's decisions (D1-D24, see\ndocs/decisions.md); they are marked \"sandbox\" below.\n"
+    "description": "The Animal Store service interface, version 1.0.0, as served by petstore-sandbox.\nConstraints the interface leaves open follow the sandbox's numbered decisions (see\ndocs/decisions.md); they are marked \"sandbox\" below.\n"
   },
   "servers": [
     {

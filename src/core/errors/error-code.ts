@@ -1,34 +1,46 @@
 /**
+ * Every `Error.code` the sandbox answers with (D2), each with the one HTTP status it comes with
+ * (`forced_status` comes with the status forced). The one list: `ErrorCode`, the code a forced
+ * status gets (forced-status.ts) and D2's table in docs/decisions.md (checked by
+ * `npm run generate:check`) follow from it. In the order of D2's table.
+ */
+export const ERRORS = {
+  invalidRequest: { code: 'invalid_request', status: 400 },
+  unauthorized: { code: 'unauthorized', status: 401 },
+  notFound: { code: 'not_found', status: 404 },
+  methodNotAllowed: { code: 'method_not_allowed', status: 405 },
+  requestTimeout: { code: 'request_timeout', status: 408 },
+  gone: { code: 'gone', status: 410 },
+  payloadTooLarge: { code: 'payload_too_large', status: 413 },
+  unsupportedMediaType: { code: 'unsupported_media_type', status: 415 },
+  expectationFailed: { code: 'expectation_failed', status: 417 },
+  headersTooLarge: { code: 'request_header_fields_too_large', status: 431 },
+  rateLimited: { code: 'rate_limited', status: 429 },
+  temporarilyBanned: { code: 'temporarily_banned', status: 429 },
+  internalError: { code: 'internal_error', status: 500 },
+  notImplemented: { code: 'not_implemented', status: 501 },
+  serviceUnavailable: { code: 'service_unavailable', status: 503 },
+  storageFull: { code: 'storage_full', status: 507 },
+  /** A status forced by a scenario or `Prefer: code=` that no condition of the sandbox answers with (D29). */
+  forcedStatus: { code: 'forced_status', status: undefined },
+  /** Only from `petstore-sandbox proxy` (docs/verify-and-proxy.md). */
+  upstreamUnreachable: { code: 'upstream_unreachable', status: 502, proxy: true },
+  upstreamTimeout: { code: 'upstream_timeout', status: 504, proxy: true },
+  upstreamOutcomeUnknown: { code: 'upstream_outcome_unknown', status: 504, proxy: true },
+  upstreamTooLarge: { code: 'upstream_too_large', status: 502, proxy: true },
+} as const satisfies Record<string, { code: string; status: number | undefined; proxy?: true }>
+
+type Errors = typeof ERRORS
+
+/**
  * The stable `Error.code` values (decision D2): one per condition, snake_case. Clients may switch
  * on them; they never change meaning.
  *
  * @example
  * if (body.code === ErrorCode.rateLimited) showRetryLater()
  */
-export const ErrorCode = {
-  invalidRequest: 'invalid_request',
-  unauthorized: 'unauthorized',
-  notFound: 'not_found',
-  methodNotAllowed: 'method_not_allowed',
-  gone: 'gone',
-  requestTimeout: 'request_timeout',
-  payloadTooLarge: 'payload_too_large',
-  headersTooLarge: 'request_header_fields_too_large',
-  unsupportedMediaType: 'unsupported_media_type',
-  rateLimited: 'rate_limited',
-  temporarilyBanned: 'temporarily_banned',
-  internalError: 'internal_error',
-  notImplemented: 'not_implemented',
-  serviceUnavailable: 'service_unavailable',
-  storageFull: 'storage_full',
-  expectationFailed: 'expectation_failed',
-  /** A status forced by a scenario or `Prefer: code=` that no condition of the sandbox answers with (D29). */
-  forcedStatus: 'forced_status',
-  /** Only from `petstore-sandbox proxy` (docs/verify-and-proxy.md). */
-  upstreamUnreachable: 'upstream_unreachable',
-  upstreamTimeout: 'upstream_timeout',
-  upstreamTooLarge: 'upstream_too_large',
-  upstreamOutcomeUnknown: 'upstream_outcome_unknown',
-} as const
+export const ErrorCode = Object.fromEntries(Object.entries(ERRORS).map(([name, { code }]) => [name, code])) as {
+  readonly [Name in keyof Errors]: Errors[Name]['code']
+}
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

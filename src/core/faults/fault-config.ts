@@ -1,9 +1,16 @@
 import { ConfigError } from '../errors/config-error.js'
 import { checkInput } from '../contract/check-input.js'
 
-/** What an injected failure looks like: an Error body with 500 or 503, or a dropped connection. */
+/**
+ * What an injected failure looks like: an Error body with 500 or 503, or a dropped connection. The
+ * one list: the admin document's `FaultKind` enum, which checks every way in, is checked against it
+ * by `npm run generate:check`.
+ */
 export const FAULT_KINDS = ['500', '503', 'drop'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
+
+/** The failures drawn when none are chosen (`--error-kinds`, a scenario's `kinds`): those with an answer. */
+export const DEFAULT_ERROR_KINDS = ['500', '503'] as const satisfies readonly FaultKind[]
 
 /** Added latency in ms: a fixed value (`min === max`) or drawn uniformly from `min..max`. */
 export interface LatencyRange {
@@ -28,7 +35,7 @@ export interface FaultOptions {
   latency?: LatencyRange
   /** Share of requests answered with an injected failure, 0 to 1. Default 0. */
   errorRate?: number
-  /** Which failures to inject, chosen among uniformly. Default `['500', '503']`. */
+  /** Which failures to inject, chosen among uniformly. Default `DEFAULT_ERROR_KINDS`. */
   kinds?: readonly FaultKind[]
   /** Overrides by operationId (`listPets`, `createPet`, `getPet`). */
   operations?: Readonly<Record<string, OperationFaults>>
@@ -65,7 +72,7 @@ export function resolveFaults(options: unknown, defaultSeed: number, operationId
   return {
     latency: input.latency === undefined ? { min: 0, max: 0 } : rangeOf(input.latency, `${where}.latency`),
     errorRate: input.errorRate ?? 0,
-    kinds: [...new Set(input.kinds ?? (['500', '503'] as const))],
+    kinds: [...new Set(input.kinds ?? DEFAULT_ERROR_KINDS)],
     operations,
     seed: input.seed ?? defaultSeed,
   }

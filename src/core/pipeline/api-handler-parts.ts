@@ -1,4 +1,5 @@
 import type { KeyRing } from '../auth/create-key-ring.js'
+import type { Secrets } from '../auth/create-masker.js'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { ApiScope } from '../contract/create-api-scope.js'
 import type { Router } from '../contract/create-router.js'
@@ -21,6 +22,8 @@ export interface ApiHandlerParts {
   scope: ApiScope
   router: Router
   keyRing: KeyRing
+  /** The keys in force and the admin token: an answer that echoes what the client sent masks them (D35). */
+  secrets: () => Secrets
   /** The per-address buckets of requests without a valid key (D16, D32): one for every session. */
   addressLimiter: RateLimitBackend
   validator: RequestValidator

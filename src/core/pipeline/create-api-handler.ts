@@ -1,10 +1,9 @@
 import type { HttpHandler } from 'msw'
-import { redactKeys } from '../auth/redact-keys.js'
+import { createMasker } from '../auth/create-masker.js'
 import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { toResponseAndText } from '../http/to-response.js'
-import { describeAnswer } from '../request-log/create-request-log.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
 import { SESSION_HEADER } from '../sessions/session-name.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
@@ -43,36 +42,29 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
   const durationMs = performance.now() - started
   // The body's JSON text is made once: the Response and the request log's exchange share it.
   const { response, text } = reply === undefined ? { response: Response.error(), text: undefined } : toResponseAndText(reply, request)
-  // Deferred: the entry is built (and masked) only when read. It holds the two header lists and
-  // the body texts, never the request or the response themselves.
-  const requestHeaders = request.headers
+  // The log keeps the facts of the answer, the two header lists and the body texts, never the
+  // request, the response or a closure over this scope (Answered says why).
   parts.requestLog.record(
-    (keys) =>
-      describeAnswer(
-        {
-          time,
-          method,
-          target: url.pathname + url.search,
-          status: reply?.status ?? 0,
-          durationMs,
-          requestHeaders,
-          responseHeaders: reply?.headers,
-          fault: reply === undefined ? 'drop' : (headers.get(FAULT_HEADER) ?? undefined),
-          scenario: headers.get(SCENARIO_HEADER) ?? undefined,
-        },
-        keys,
-      ),
-    { bodies: { origin: url.origin, requestBody, responseBody: text }, session: world.session },
+    {
+      time,
+      method,
+      target: url.pathname + url.search,
+      status: reply?.status ?? 0,
+      durationMs,
+      requestHeaders: request.headers,
+      responseHeaders: reply?.headers,
+      fault: reply === undefined ? 'drop' : (headers.get(FAULT_HEADER) ?? undefined),
+      scenario: headers.get(SCENARIO_HEADER) ?? undefined,
+      session: world.session,
+    },
+    { bodies: { origin: url.origin, requestBody, responseBody: text } },
   )
   return response
 }
 
-/** Messages echo paths and values the client sent; a key among them is masked. */
+/** Messages echo paths and values the client sent; a key or the admin token among them is masked (D35). */
 function withKeysRedacted(error: unknown, parts: ApiHandlerParts): unknown {
   if (!(error instanceof HttpError)) return error
-  const message = redactKeys(
-    error.message,
-    parts.keyRing.keys.map((apiKey) => apiKey.key),
-  )
+  const message = createMasker(parts.secrets()).text(error.message)
   return message === error.message ? error : new HttpError(error.status, error.code, message, { ...error.headers })
 }

@@ -1,6 +1,5 @@
-import { maskAuthorization, maskKey, maskSecret } from '../auth/mask-key.js'
-import { redactKeys } from '../auth/redact-keys.js'
-import { redactUrl } from '../auth/redact-url.js'
+import { createMasker, type Masker, type Secrets } from '../auth/create-masker.js'
+import { maskSecret } from '../auth/mask-key.js'
 import { createRingBuffer } from './create-ring-buffer.js'
 
 /**
@@ -52,47 +51,58 @@ export interface LoggedHeader {
 const ADMIN_PATH = /^\/__sandbox(?:[/?]|$)/
 
 /**
- * The log entry of one answer, masked with `keys` (the keys in force when it is read, those added
- * at runtime included). Writers call it lazily through {@link RequestLog.record}.
+ * One answer as a writer hands it to the log: the facts its entry is built from, and nothing
+ * else. Plain values and the two header lists only, never the request, the response or a closure
+ * over them: a kept entry holds these for as long as the log keeps it, and a closure would hold
+ * its whole scope (a request body's text among it, 1 MiB for a large body; BENCHMARKS.md).
  */
-export function describeAnswer(
-  answer: {
-    /** Epoch ms, by the sandbox clock. */
-    time: number
-    method: string
-    /** The request target as received: path and query, percent-encoded. */
-    target: string
-    status: number
-    durationMs: number
-    requestHeaders: Iterable<[string, string]>
-    responseHeaders?: Iterable<[string, string]> | undefined
-    fault?: string | undefined
-    scenario?: string | undefined
-    source?: 'upstream' | 'sandbox' | undefined
-  },
-  keys: readonly string[],
-): RequestLogEntry {
+export interface Answered {
+  /** Epoch ms, by the sandbox clock. */
+  time: number
+  method: string
+  /** The request target as received: path and query, percent-encoded. */
+  target: string
+  status: number
+  durationMs: number
+  requestHeaders: Iterable<[string, string]>
+  responseHeaders?: Iterable<[string, string]> | undefined
+  fault?: string | undefined
+  scenario?: string | undefined
+  source?: 'upstream' | 'sandbox' | undefined
+  /** The named session the answer was given in (D34); undefined for the default session. */
+  session?: string | undefined
+  /** A key the client presented that the secrets in force may not hold (under `proxy`, the upstream's): masked too. */
+  presented?: string | undefined
+}
+
+/**
+ * The log entry of one answer, masked by `inForce` (the secrets in force when it is read, keys
+ * added at runtime included). The log calls it when someone reads the entry.
+ */
+export function describeAnswer(answer: Answered, inForce: Masker): RequestLogEntry {
+  const masker = answer.presented === undefined ? inForce : createMasker({ ...inForce.secrets, keys: [...inForce.secrets.keys, answer.presented] })
   const admin = ADMIN_PATH.test(answer.target)
   let authorization: string | undefined
   const requestHeaders: LoggedHeader[] = []
   for (const [name, value] of answer.requestHeaders) {
     if (name.toLowerCase() === 'authorization') authorization = value
-    requestHeaders.push({ name, value: maskHeader(name, value, keys, admin) })
+    requestHeaders.push({ name, value: masker.header(name, value, admin) })
   }
   const entry: RequestLogEntry = {
     time: new Date(answer.time).toISOString(),
     method: answer.method,
-    path: redactUrl(answer.target, keys),
+    path: masker.url(answer.target),
     status: answer.status,
     durationMs: Math.round(answer.durationMs * 10) / 10,
-    key: admin ? adminKey(answer.status, authorization) : maskAuthorization(authorization),
+    key: admin ? adminKey(answer.status, authorization) : masker.credential(authorization),
   }
   if (answer.fault !== undefined) entry.fault = answer.fault
   if (answer.scenario !== undefined) entry.scenario = answer.scenario
   if (answer.source !== undefined) entry.source = answer.source
+  if (answer.session !== undefined) entry.session = answer.session
   entry.requestHeaders = requestHeaders
   if (answer.responseHeaders !== undefined) {
-    entry.responseHeaders = [...answer.responseHeaders].map(([name, value]) => ({ name, value: maskHeader(name, value, keys, admin) }))
+    entry.responseHeaders = [...answer.responseHeaders].map(([name, value]) => ({ name, value: masker.header(name, value, admin) }))
   }
   return entry
 }
@@ -135,29 +145,16 @@ function adminKey(status: number, authorization: string | undefined): string {
   return presented === undefined || presented === '' ? 'refused:-' : `refused:${maskSecret(presented)}`
 }
 
-const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key'])
-
-function maskHeader(name: string, value: string, keys: readonly string[], admin: boolean): string {
-  if (!CREDENTIAL_HEADERS.has(name.toLowerCase())) return redactKeys(value, keys)
-  const [scheme, credential] = value.trim().split(/\s+/)
-  if (credential === undefined) return maskSecret(value)
-  return `${scheme} ${!admin && scheme?.toLowerCase() === 'bearer' ? maskKey(credential) : maskSecret(credential)}`
-}
-
-/** An answer as a writer hands it over: built (and masked) only when someone reads it. */
-export type DeferredEntry = (keys: readonly string[]) => RequestLogEntry
-
-/** A listed answer as the log keeps it: the deferred entry, its id, its session, and its bodies while kept. */
+/** A listed answer as the log keeps it: its facts, its id, and its bodies while kept. */
 interface Kept {
-  deferred: DeferredEntry
+  answer: Answered
   id: string
-  session?: string | undefined
   bodies?: ExchangeBodies | undefined
 }
 
 /**
  * Which entries a reader of the log wants: those of one session (`session` undefined: the default
- * session's, and the answers of no session, such as the admin gate's refusals). A reader that
+ * session's, with the answers of no session such as the admin gate's refusals). A reader that
  * gives none reads every entry.
  */
 export interface InSession {
@@ -167,13 +164,13 @@ export interface InSession {
 /**
  * The request log of a process: the last `capacity` listed answers, oldest first, in a ring
  * buffer (memory stays bounded however long it runs), and the feeds of answers as they are
- * given. Writers hand over a {@link DeferredEntry}: recording runs on every request, masking only
- * when someone reads, with the keys in force then (`keys`, runtime ones included), so no key
+ * given. Writers hand over the {@link Answered} facts: recording runs on every request, building
+ * and masking the entry only when someone reads, with the secrets in force then (`secrets`: keys added at runtime and the admin token included), so no key
  * ever leaves whole. An answer not `listed` (an admin call the gate let through) is not kept nor
  * listed; only the watchers of every answer (the stdout log) hear of it. A listed answer gets an
  * `id`, and the pipeline's answers hand over their bodies too, kept for the last ones (a HAR).
  */
-export function createRequestLog(capacity: number, keys: () => readonly string[] = () => []) {
+export function createRequestLog(capacity: number, secrets: () => Secrets = () => ({ keys: [] })) {
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
   const entries = createRingBuffer<Kept>(capacity)
@@ -190,28 +187,29 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
     for (const watcher of watchers) watcher(entry)
     if (listed) for (const listener of listeners) listener(entry)
   }
-  const show = ({ deferred, id, session }: { deferred: DeferredEntry; id?: string | undefined; session?: string | undefined }): RequestLogEntry => ({
+  // One masker per read, with the secrets in force then.
+  const show = ({ answer, id }: { answer: Answered; id?: string | undefined }, masker = createMasker(secrets())): RequestLogEntry => ({
     ...(id === undefined ? {} : { id }),
-    ...deferred(keys()),
-    ...(session === undefined ? {} : { session }),
+    ...describeAnswer(answer, masker),
   })
+  const showAll = (kept: readonly Kept[]): RequestLogEntry[] => {
+    const masker = createMasker(secrets())
+    return kept.map((one) => show(one, masker))
+  }
+  const withBodies = (kept: Kept, masker?: Masker): KeptExchange => ({ entry: show(kept, masker), bodies: kept.bodies })
   const inSession =
     ({ session }: InSession) =>
     (kept: Kept) =>
-      kept.session === session
+      kept.answer.session === session
   const kept = (limit: number, of: InSession | undefined): Kept[] => (of === undefined ? entries.last(limit) : entries.lastMatching(limit, inSession(of)))
-  const withBodies = (kept: Kept): KeptExchange => ({ entry: show(kept), bodies: kept.bodies })
 
   return {
     capacity,
-    record(
-      deferred: DeferredEntry,
-      { listed = true, bodies, session }: { listed?: boolean; bodies?: ExchangeBodies | undefined; session?: string | undefined } = {},
-    ): void {
-      const kept: Kept | undefined = listed ? { deferred, id: `${tag}-${++sequence}`, ...(session === undefined ? {} : { session }) } : undefined
+    record(answer: Answered, { listed = true, bodies }: { listed?: boolean; bodies?: ExchangeBodies | undefined } = {}): void {
+      const kept: Kept | undefined = listed ? { answer, id: `${tag}-${++sequence}` } : undefined
       // Built only when someone watches: recording stays cheap on every request.
       if (watchers.size > 0 || (listed && (listeners.size > 0 || sink !== undefined))) {
-        const entry = show(kept ?? { deferred, session })
+        const entry = show(kept ?? { answer })
         if (listed) sink?.(entry)
         publish(entry, listed)
       }
@@ -225,15 +223,18 @@ export function createRequestLog(capacity: number, keys: () => readonly string[]
     },
     /** The last `limit` listed entries (default all kept) of one session (`of`) or of all, oldest first. */
     last(limit = capacity, of?: InSession): RequestLogEntry[] {
-      return kept(limit, of).map(show)
+      return showAll(kept(limit, of))
     },
     /** How many listed entries of one session (`of`), or of all, are kept. */
     count: (of?: InSession): number => kept(capacity, of).length,
     /** The last `limit` listed entries with their bodies while kept (default all kept), of one session or all, oldest first: for a HAR. */
-    exchanges: (limit = capacity, of?: InSession): KeptExchange[] => kept(limit, of).map(withBodies),
+    exchanges(limit = capacity, of?: InSession): KeptExchange[] {
+      const masker = createMasker(secrets())
+      return kept(limit, of).map((one) => withBodies(one, masker))
+    },
     /** The entry with this id and its bodies, if this log still keeps it (and it is of session `of`, when given). */
     exchange(id: string, of?: InSession): KeptExchange | undefined {
-      const found = entries.last(capacity).find((candidate) => candidate.id === id && (of === undefined || candidate.session === of.session))
+      const found = entries.last(capacity).find((candidate) => candidate.id === id && (of === undefined || candidate.answer.session === of.session))
       return found === undefined ? undefined : withBodies(found)
     },
     /** Hands each listed entry, built, to `to` as well: the shared log of several processes (core/state). */

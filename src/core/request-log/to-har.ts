@@ -1,5 +1,4 @@
-import { maskKey, maskSecret } from '../auth/mask-key.js'
-import { redactKeys } from '../auth/redact-keys.js'
+import { createMasker, type Secrets } from '../auth/create-masker.js'
 import type { KeptExchange, LoggedHeader } from './create-request-log.js'
 
 /** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as much of it as the sandbox writes. */
@@ -58,10 +57,8 @@ interface HarHeader {
 }
 
 export interface HarOptions {
-  /** The keys in force: each is masked wherever it appears, as the request log masks it. */
-  keys: readonly string[]
-  /** The admin token, masked wherever it appears, without even a prefix. */
-  adminToken?: string | undefined
+  /** The keys in force and the admin token: masked wherever they appear, by the request log's masker (D35). */
+  secrets: Secrets
   /** The creator's version: the served contract's. */
   version: string
   /** Request headers that are the sandbox's own, not the client's (the transport's note of its address): left out. */
@@ -99,16 +96,12 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
  * open it (test/browser/har-in-chromium.test.ts, har-in-firefox.test.ts).
  *
  * @example
- * const har = toHar(requestLog.exchanges(), { keys, version: '1.0.0' })
+ * const har = toHar(requestLog.exchanges(), { secrets: { keys }, version: '1.0.0' })
  */
-export function toHar(exchanges: readonly KeptExchange[], { keys, adminToken, version, internalHeaders = [], origin = 'http://localhost' }: HarOptions): Har {
-  // The entry shows a Bearer credential's first characters; the admin token's never (D31).
-  const hidden = adminToken === undefined ? undefined : { prefixed: maskKey(adminToken), fingerprint: maskSecret(adminToken) }
-  const mask = (text: string) => {
-    let masked = redactKeys(text, keys)
-    if (adminToken !== undefined && masked.includes(adminToken)) masked = masked.replaceAll(adminToken, maskSecret(adminToken))
-    return hidden !== undefined && masked.includes(hidden.prefixed) ? masked.replaceAll(hidden.prefixed, hidden.fingerprint) : masked
-  }
+export function toHar(exchanges: readonly KeptExchange[], { secrets, version, internalHeaders = [], origin = 'http://localhost' }: HarOptions): Har {
+  // The entries are masked already; the bodies are masked here, by the same masker. The query
+  // string is read from the masked URL, which decodes to no secret (D35).
+  const mask = createMasker(secrets).text
   const internal = new Set(internalHeaders.map((name) => name.toLowerCase()))
   const entries: HarEntry[] = []
   for (const { entry, bodies } of exchanges) {

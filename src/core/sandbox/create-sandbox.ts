@@ -2,6 +2,7 @@ import { createAdminGate } from '../admin/create-admin-gate.js'
 import { createAdminHandler } from '../admin/create-admin-handler.js'
 import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
+import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { checkInput } from '../contract/check-input.js'
@@ -78,7 +79,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     resolved,
     // Given pets replace the generated ones.
     seed: resolved.givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => resolved.givenPets!,
-    keys: () => keysInForce().map((apiKey) => apiKey.key),
+    secrets: (): Secrets => ({ keys: keysInForce().map((apiKey) => apiKey.key), adminToken: resolved.adminToken }),
     origin: () => defaultOrigin.current,
     base,
   }
@@ -102,6 +103,7 @@ function composeSandbox<Of extends Timing>(
   const operationIds = router.operations().map((operation) => operation.operationId)
   const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: state.keyStorage, adminToken: resolved.adminToken })
   const keyRing = apiKeys.ring
+  const secrets = (): Secrets => ({ keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken })
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
   for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
@@ -128,6 +130,7 @@ function composeSandbox<Of extends Timing>(
   const process: ProcessControls<Of> = {
     resolved,
     keyRing,
+    secrets,
     requestLog,
     addressLimiter: defaultWorld.rateLimiter,
     operationIds,
@@ -168,6 +171,7 @@ function composeSandbox<Of extends Timing>(
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
     keyRing,
+    secrets,
     addressLimiter: defaultWorld.rateLimiter,
     validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations(), resolved.deprecation),

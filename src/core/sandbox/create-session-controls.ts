@@ -1,5 +1,6 @@
 import type { SessionSummary, StateSummary } from '../admin/admin-controls.js'
 import type { KeyRing } from '../auth/create-key-ring.js'
+import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import { PLANS } from '../auth/plans.js'
@@ -20,6 +21,8 @@ import { sandboxHar } from './sandbox-har.js'
 export interface ProcessControls<Of extends Timing> {
   resolved: ResolvedOptions
   keyRing: KeyRing
+  /** The keys in force and the admin token, masked wherever the log shows them (D35). */
+  secrets: () => Secrets
   requestLog: SandboxState<Of>['requestLog']
   /** The per-address buckets (D16), the process's: the default session's limiter holds them. */
   addressLimiter: RateLimitBackend<Of>
@@ -123,7 +126,7 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
       sandboxHar(
         { exchanges: () => requestLog.exchanges(of), exchange: (wanted) => requestLog.exchange(wanted, of) },
         id,
-        { keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken },
+        process.secrets(),
         resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
       ),
     scenarios: {

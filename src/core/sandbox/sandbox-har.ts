@@ -1,13 +1,8 @@
+import type { Secrets } from '../auth/create-masker.js'
 import { openapiDocument } from '../contract/openapi-document.js'
 import { CLIENT_ADDRESS_HEADER } from '../pipeline/admit.js'
 import type { KeptExchange } from '../request-log/create-request-log.js'
 import { type Har, toHar } from '../request-log/to-har.js'
-
-/** What a HAR masks: the keys in force and the admin token, wherever they appear (D31). */
-export interface HarMasks {
-  keys: readonly string[]
-  adminToken?: string | undefined
-}
 
 /**
  * A request log's exchanges (all it keeps, or the one with `id`) as the sandbox serves every HAR:
@@ -22,13 +17,12 @@ export interface HarMasks {
 export function sandboxHar(
   log: { exchanges(): KeptExchange[]; exchange(id: string): KeptExchange | undefined },
   id: string | undefined,
-  { keys, adminToken }: HarMasks,
+  secrets: Secrets,
   origin: string | undefined,
 ): Har {
   const exchanges = id === undefined ? log.exchanges() : [log.exchange(id)].filter((exchange) => exchange !== undefined)
   return toHar(exchanges, {
-    keys,
-    adminToken,
+    secrets,
     version: openapiDocument.info.version,
     internalHeaders: [CLIENT_ADDRESS_HEADER],
     ...(origin === undefined ? {} : { origin }),

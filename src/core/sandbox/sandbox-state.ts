@@ -1,3 +1,4 @@
+import type { Secrets } from '../auth/create-masker.js'
 import type { KeyStorage } from '../auth/key-storage.js'
 import { createClock } from '../clock/create-clock.js'
 import { createFaultInjector, type FaultInjector } from '../faults/create-fault-injector.js'
@@ -52,8 +53,8 @@ export interface StateInputs {
   resolved: ResolvedOptions
   /** The seeded pets; one without an id takes the one after the pet before it. */
   seed: () => Iterable<NewPet & { id?: number }>
-  /** The keys in force, masked wherever the request log shows a URL. */
-  keys: () => readonly string[]
+  /** The secrets in force (keys and admin token), masked wherever the request log shows them. */
+  secrets: () => Secrets
   /** The default session's origin, read again on each of its resets. */
   origin: () => Origin
   /** The start-up pets, filled when the default session's store starts (a sandbox of its own). */
@@ -61,9 +62,9 @@ export interface StateInputs {
 }
 
 /** The sandbox's own state, in its memory. */
-export function ownState({ resolved, seed, keys, origin, base }: StateInputs): SandboxState<'now'> {
+export function ownState({ resolved, seed, secrets, origin, base }: StateInputs): SandboxState<'now'> {
   const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
-  const log = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, keys)
+  const log = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const { storage } = resolved
   // maxPets counts the start-up pets once and every pet any session adds (D23, D34).
   const pool = createPetPool(resolved.maxPets)
@@ -128,8 +129,8 @@ export function ownState({ resolved, seed, keys, origin, base }: StateInputs): S
 }
 
 /** State shared with other processes through `shared` (the CLI's `--redis`). */
-export function sharedState({ resolved, seed, keys, origin }: StateInputs, shared: SharedState): SandboxState<'later'> {
-  const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, keys)
+export function sharedState({ resolved, seed, secrets, origin }: StateInputs, shared: SharedState): SandboxState<'later'> {
+  const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const sharedLog = shared.requestLog(resolved.requestLogSize)
   // The log lives in the shared state: every listed entry this process writes goes there (those
   // written outside the handlers too: the server's refusals, the event stream's), and this

@@ -178,9 +178,8 @@ export interface SessionControls<Of extends Timing = 'now'> {
    */
   state(): Promise<StateSummary>
   /**
-   * Each key's scenario (D29): what that key sees, and nothing else. Built in: `empty`, `slow`,
-   * `flaky`, `down`, `sunset`, `rate-limited`; more from `scenarios.custom`. `reset()` restores
-   * those given at creation.
+   * Each key's scenario (D29): what that key sees, and nothing else. Built in: `BUILT_IN_SCENARIOS`;
+   * more from `scenarios.custom`. `reset()` restores those given at creation.
    *
    * @example
    * await sandbox.scenarios.set('sandbox-free-key', 'down')   // 503 with Retry-After for that key only

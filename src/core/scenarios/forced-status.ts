@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../contract/openapi-document-type.js'
-import { ErrorCode } from '../errors/error-code.js'
+import { ERRORS, ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 
@@ -42,23 +42,11 @@ export function checkForcible(status: number, forcible: ForcibleStatuses | undef
   return `${successes.join(', ')}${forcible.errorsByDefault ? ' or any 400 to 599' : `, ${forcible.listed.filter((code) => code >= 400).join(', ')}`}`
 }
 
-// One code per status the sandbox has a condition for (D2); other statuses get `forced_status`.
-const CODES: Readonly<Record<number, ErrorCode>> = {
-  400: ErrorCode.invalidRequest,
-  401: ErrorCode.unauthorized,
-  404: ErrorCode.notFound,
-  405: ErrorCode.methodNotAllowed,
-  408: ErrorCode.requestTimeout,
-  410: ErrorCode.gone,
-  413: ErrorCode.payloadTooLarge,
-  415: ErrorCode.unsupportedMediaType,
-  417: ErrorCode.expectationFailed,
-  429: ErrorCode.rateLimited,
-  431: ErrorCode.headersTooLarge,
-  500: ErrorCode.internalError,
-  501: ErrorCode.notImplemented,
-  503: ErrorCode.serviceUnavailable,
-  507: ErrorCode.storageFull,
+// The code of each status the sandbox has a condition of its own for (D2: the first listed, the
+// proxy's aside); other statuses get `forced_status`.
+const CODES = new Map<number, ErrorCode>()
+for (const { code, status, ...rest } of Object.values(ERRORS)) {
+  if (status !== undefined && !('proxy' in rest) && !CODES.has(status)) CODES.set(status, code)
 }
 
 /** How long a forced 503 asks clients to wait, in seconds. */
@@ -71,7 +59,7 @@ const UNAVAILABLE_RETRY_AFTER = 30
  * deprecated operation naming its successor. `why` says what forced it, so nobody takes it for a bug.
  */
 export function forcedError(status: number, why: string, headers: Headers, nowMs: number, deprecation?: Deprecation): HttpError {
-  const code = CODES[status] ?? ErrorCode.forcedStatus
+  const code = CODES.get(status) ?? ErrorCode.forcedStatus
   switch (status) {
     case 429: {
       const reset = Number(headers.get('x-ratelimit-reset') ?? Math.ceil(nowMs / 60_000) * 60)

@@ -1,16 +1,36 @@
 import { checkInput } from '../contract/check-input.js'
 import { ConfigError } from '../errors/config-error.js'
-import type { LatencyRange } from '../faults/fault-config.js'
+import { DEFAULT_ERROR_KINDS, type FaultKind, type LatencyRange } from '../faults/fault-config.js'
 import { checkForcible, type ForcibleStatuses } from './forced-status.js'
 
+interface BuiltInDefinition {
+  description: string
+  every?: Partial<ResolvedBehaviour>
+  operations?: Record<string, Partial<ResolvedBehaviour>>
+}
+
+// The built-in scenarios: the one list of their names, and what each does.
+const BUILT_IN = {
+  empty: { description: 'listPets answers [], getPet 404; creates still work', every: { empty: true } },
+  slow: { description: 'every answer arrives 1 to 3 s late, whole', every: { latency: { min: 1000, max: 3000 } } },
+  flaky: { description: 'about one answer in three is a 500 or 503, drawn reproducibly', every: { errorRate: 1 / 3 } },
+  down: { description: 'every answer is a 503 with Retry-After', every: { status: 503 } },
+  sunset: { description: 'getPet answers 410, as after the sunset', operations: { getPet: { status: 410 } } },
+  'rate-limited': { description: 'every answer is the 429 of a spent window; the real quota is not touched', every: { status: 429 } },
+} satisfies Record<string, BuiltInDefinition>
+
+/** A built-in scenario's name (D29): a key of the table above, the one list of them. */
+export type BuiltInScenario = keyof typeof BUILT_IN
+
 /**
- * The scenarios every sandbox knows (D29).
+ * The scenarios every sandbox knows (D29), in the order the docs' table lists them
+ * (docs/running-for-a-team.md#scenarios, checked by `npm run generate:check`).
  *
  * @example
- * sandbox.scenarios.set('sandbox-free-key', BUILT_IN_SCENARIOS[3])   // 'down'
+ * BUILT_IN_SCENARIOS.includes('down')   // true
  */
-export const BUILT_IN_SCENARIOS = ['empty', 'slow', 'flaky', 'down', 'sunset', 'rate-limited'] as const
-export type BuiltInScenario = (typeof BUILT_IN_SCENARIOS)[number]
+export const BUILT_IN_SCENARIOS: readonly BuiltInScenario[] = Object.keys(BUILT_IN) as BuiltInScenario[]
+
 /** A scenario's name: a built-in one, or one defined in `scenarios.custom` (the CLI's `--scenarios` file). */
 export type ScenarioName = BuiltInScenario | (string & {})
 
@@ -20,8 +40,8 @@ export interface ScenarioBehaviour {
   latency?: number | LatencyRange
   /** Share of answers, 0 to 1, that are a drawn error. */
   errorRate?: number
-  /** The drawn errors, chosen among uniformly. Default `['500', '503']`. */
-  kinds?: ReadonlyArray<'500' | '503'>
+  /** The drawn errors, chosen among uniformly. Default `DEFAULT_ERROR_KINDS`. */
+  kinds?: ReadonlyArray<Exclude<FaultKind, 'drop'>>
   /** Every answer has this status: one the operation's contract lists, or any 4xx/5xx (an Error body). */
   status?: number
 }
@@ -41,7 +61,7 @@ export interface ScenarioDefinition extends ScenarioBehaviour {
 export interface ResolvedBehaviour {
   latency: LatencyRange
   errorRate: number
-  kinds: Array<'500' | '503'>
+  kinds: Array<Exclude<FaultKind, 'drop'>>
   status?: number
   /** `empty`: listings answer `[]`, reads 404. */
   empty?: boolean
@@ -54,17 +74,7 @@ export interface ResolvedScenario {
   operations: Record<string, ResolvedBehaviour>
 }
 
-const NONE: ResolvedBehaviour = { latency: { min: 0, max: 0 }, errorRate: 0, kinds: ['500', '503'] }
-
-const BUILT_IN: Record<BuiltInScenario, { description: string; every?: Partial<ResolvedBehaviour>; operations?: Record<string, Partial<ResolvedBehaviour>> }> =
-  {
-    empty: { description: 'listPets answers [], getPet 404; creates still work', every: { empty: true } },
-    slow: { description: 'every answer arrives 1 to 3 s late, whole', every: { latency: { min: 1000, max: 3000 } } },
-    flaky: { description: 'about one answer in three is a 500 or 503, drawn reproducibly', every: { errorRate: 1 / 3 } },
-    down: { description: 'every answer is a 503 with Retry-After', every: { status: 503 } },
-    sunset: { description: 'getPet answers 410, as after the sunset', operations: { getPet: { status: 410 } } },
-    'rate-limited': { description: 'every answer is the 429 of a spent window; the real quota is not touched', every: { status: 429 } },
-  }
+const NONE: ResolvedBehaviour = { latency: { min: 0, max: 0 }, errorRate: 0, kinds: [...DEFAULT_ERROR_KINDS] }
 
 /**
  * The scenarios a sandbox knows: the built-in ones, then the custom ones, checked against the
@@ -74,7 +84,7 @@ const BUILT_IN: Record<BuiltInScenario, { description: string; every?: Partial<R
 export function resolveScenarios(custom: unknown, forcible: ReadonlyMap<string, ForcibleStatuses>, source = 'scenarios'): Map<string, ResolvedScenario> {
   const operationIds = [...forcible.keys()]
   const known = new Map<string, ResolvedScenario>()
-  for (const [name, { description, every = {}, operations = {} }] of Object.entries(BUILT_IN)) {
+  for (const [name, { description, every = {}, operations = {} }] of Object.entries(BUILT_IN as Record<BuiltInScenario, BuiltInDefinition>)) {
     known.set(name, {
       name,
       description,

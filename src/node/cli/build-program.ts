@@ -13,6 +13,8 @@ import { describeConfigError } from './describe-config-error.js'
 import type { StartOptions } from './start-sandbox.js'
 import { parseMaxPets, parseTrustedProxy } from '../options/parse-operational-options.js'
 import { DEFAULT_MAX_PETS } from '../../core/sandbox/resolve-options.js'
+import { DEFAULT_ERROR_KINDS, FAULT_KINDS } from '../../core/faults/fault-config.js'
+import { BUILT_IN_SCENARIOS } from '../../core/scenarios/scenario-config.js'
 
 // The commands' shared IO lives beside the shared option parsers, where verify and proxy read it too.
 export type { ProgramIo }
@@ -76,7 +78,7 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--latency <ms>', 'inject latency: ms, or a range such as 100-400').argParser(parseLatency).env('PETSTORE_SANDBOX_LATENCY'))
     .addOption(new Option('--error-rate <rate>', 'inject failures into this share of requests, 0 to 1').argParser(parseRate).env('PETSTORE_SANDBOX_ERROR_RATE'))
     .addOption(
-      new Option('--error-kinds <kinds>', 'injected failures: comma-separated 500, 503, drop (default: 500,503)')
+      new Option('--error-kinds <kinds>', `injected failures: comma-separated ${FAULT_KINDS.join(', ')} (default: ${DEFAULT_ERROR_KINDS.join(',')})`)
         .argParser(parseErrorKinds)
         .env('PETSTORE_SANDBOX_ERROR_KINDS'),
     )
@@ -86,7 +88,7 @@ export function buildProgram(io: ProgramIo): Command {
         .env('PETSTORE_SANDBOX_FAULT'),
     )
     .addOption(
-      new Option('--scenario <key=name>', 'put a key in a scenario: empty, slow, flaky, down, sunset, rate-limited, or one of --scenarios (repeatable)')
+      new Option('--scenario <key=name>', `put a key in a scenario: ${BUILT_IN_SCENARIOS.join(', ')}, or one of --scenarios (repeatable)`)
         .argParser(parseScenario)
         .env('PETSTORE_SANDBOX_SCENARIO'),
     )

@@ -119,8 +119,9 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   // Keys added, re-planned or revoked at runtime are kept beside the pets (docs/decisions.md#d22).
   const keyFile = options.state === undefined ? undefined : await (await import('../persistence/open-key-file.js')).openKeyFile(`${options.state}.keys.json`)
   // One request log and one admin gate for the sandbox's handlers and the pages' event stream;
-  // masked with the keys in force when read, runtime ones included, and timed by the sandbox clock.
-  const requestLog = createRequestLog(options.keepRequests, (): string[] => sandbox.keys.map((apiKey) => apiKey.key))
+  // masked with the secrets in force when read (runtime keys and the admin token included, D35),
+  // and timed by the sandbox clock.
+  const requestLog = createRequestLog(options.keepRequests, () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken }))
   const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
   const sandbox: Sandbox = createSandbox({
     seed: options.seed,

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdminGate } from '../../core/admin/create-admin-gate.js'
 import { parseBearer } from '../../core/auth/create-key-ring.js'
 import { HttpError } from '../../core/errors/http-error.js'
-import { describeAnswer, type RequestLog, type RequestLogEntry } from '../../core/request-log/create-request-log.js'
+import type { RequestLog, RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import { PAGE_HEADERS } from './page-headers.js'
 import { sendError } from './send-page.js'
@@ -46,9 +46,7 @@ export function createEventStream(requests: RequestEntrySource, { gate, requestL
     const requestHeaders = pairs(incoming.rawHeaders)
     const responseHeaders: Array<[string, string]> = [['content-type', JSON_CONTENT_TYPE], ...Object.entries(refusal.headers)]
     const target = incoming.url ?? '/'
-    requestLog.record((keys) =>
-      describeAnswer({ time, method: incoming.method ?? 'GET', target, status: refusal.status, durationMs, requestHeaders, responseHeaders, source }, keys),
-    )
+    requestLog.record({ time, method: incoming.method ?? 'GET', target, status: refusal.status, durationMs, requestHeaders, responseHeaders, source })
   }
   return {
     open(incoming: IncomingMessage, outgoing: ServerResponse): void {

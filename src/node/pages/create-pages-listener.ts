@@ -14,6 +14,7 @@ import { acceptsGzip } from './accepts-gzip.js'
 import { prefersJson } from './prefers-json.js'
 import { referencePage } from './reference-page.js'
 import { createServedContract } from './served-contract.js'
+import { PAGE_HEADERS } from './page-headers.js'
 import { sendError, sendPage } from './send-page.js'
 import { createStaticAssets } from './static-assets.js'
 import { createRequire } from 'node:module'
@@ -41,7 +42,7 @@ export interface PagesListener {
 /**
  * The pages people read (docs/running-for-a-team.md#pages): `/` the front door, `/openapi.yaml`
  * and `/openapi.json`, `/reference`, the dashboard under `/__sandbox/` with its event stream, and
- * their assets. They need no API key and spend no quota; everything else goes on to the API.
+ * their assets; `/favicon.ico` is answered with no icon. They need no API key and spend no quota; everything else goes on to the API.
  */
 export function createPagesListener({ sandbox, version, origin, demoKeys, admin, requests = sandbox }: PagesOptions): PagesListener {
   const assets = createStaticAssets()
@@ -79,6 +80,13 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
             'text/html; charset=utf-8',
             referencePage({ demoKey: shownDemoKeys()?.[0]?.key, contractJson: contract(pageOrigin(incoming, origin)).json, swaggerUi }).markup,
           )
+      case '/favicon.ico':
+        // A browser asks for it on every page: answered with no icon, so that it is no 404 in the
+        // console, and, being a page, never in the request log nor the HAR.
+        return (_, outgoing) => {
+          outgoing.writeHead(204, { ...PAGE_HEADERS, 'cache-control': 'public, max-age=86400' })
+          outgoing.end()
+        }
       case '/__sandbox/':
         return admin === undefined ? undefined : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage().markup)
       case '/__sandbox/events':

@@ -98,8 +98,8 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         // One admin gate for the proxy's admin paths, the sandbox's admin API and the event stream;
         // one request log of every answer the proxy gives, masked with the sandbox's keys in force.
         const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
-        const keysInForce = (): string[] => sandbox.keys.map((apiKey) => apiKey.key)
-        const requestLog = createRequestLog(options.keepRequests, keysInForce)
+        const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
+        const requestLog = createRequestLog(options.keepRequests, secrets)
         const logger = createRequestLogger(options.log, io.stdout, io.colour)
         if (options.log !== 'off') requestLog.watch(logger.answer)
         const sandbox: Sandbox = createSandbox({
@@ -120,7 +120,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           fallback: options.fallback,
           upstreamTimeoutMs: options.upstreamTimeout,
           requestLog,
-          harMasks: () => ({ keys: keysInForce(), adminToken: options.adminToken }),
+          harMasks: secrets,
           limits: {
             ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
             ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),

@@ -4,8 +4,7 @@ import type { RequestHandler } from 'msw'
 import { createRouter } from '../../core/contract/create-router.js'
 import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
-import { maskAuthorization } from '../../core/auth/mask-key.js'
-import { redactUrl } from '../../core/auth/redact-url.js'
+import { createMasker } from '../../core/auth/create-masker.js'
 import { ADMIN_PREFIX } from '../../core/admin/create-admin-handler.js'
 import { FAULT_HEADER } from '../../core/faults/create-fault-injector.js'
 import { PROBE_PATHS } from '../../core/probes/create-probe-handler.js'
@@ -21,7 +20,7 @@ import type { ProxyStats } from './create-proxy-stats.js'
 import { fallsBackOn } from './falls-back-on.js'
 import { forwardRequest, MAX_FORWARDED_BYTES, type UpstreamAnswer } from './forward-request.js'
 import type { ProxyAdmin } from './create-proxy-admin.js'
-import { describeAnswer, type RequestLog } from '../../core/request-log/create-request-log.js'
+import type { RequestLog } from '../../core/request-log/create-request-log.js'
 import { exchangeBodies, type HeldBody } from './exchange-bodies.js'
 import { readIncoming } from './read-incoming.js'
 import { endAfterBody } from '../server/incoming-body.js'
@@ -96,9 +95,10 @@ export function createProxyListener(options: ProxyListenerOptions) {
     const clientAddress = options.clientAddress(incoming)
     const presented = parseBearer(incoming.headers.authorization ?? null)
     // Not even a prefix of the admin token: it opens more than any key.
-    const key = url.pathname.startsWith('/__sandbox') ? 'admin' : maskAuthorization(incoming.headers.authorization)
+    const masker = createMasker({ keys: presented === undefined ? [] : [presented] })
+    const key = url.pathname.startsWith('/__sandbox') ? 'admin' : masker.credential(incoming.headers.authorization)
     // What a violation shows (the log's entries are masked when read, with the keys in force then).
-    const shownPath = redactUrl(url.pathname + url.search, presented === undefined ? [] : [presented])
+    const shownPath = masker.url(url.pathname + url.search)
     const time = options.now()
     const requestHeaders: Array<[string, string]> = []
     for (let i = 0; i < incoming.rawHeaders.length; i += 2) requestHeaders.push([incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!])
@@ -118,11 +118,7 @@ export function createProxyListener(options: ProxyListenerOptions) {
       const durationMs = (answeredAt ?? performance.now()) - started
       const target = url.pathname + url.search
       options.requests.record(
-        (keys) =>
-          describeAnswer(
-            { time, method, target, status, durationMs, requestHeaders, responseHeaders, fault, source },
-            presented === undefined ? keys : [...keys, presented],
-          ),
+        { time, method, target, status, durationMs, requestHeaders, responseHeaders, fault, source, presented },
         // Only a listed answer is kept, so only its bodies are made.
         { listed, bodies: listed ? exchangeBodies(url.origin, sent, method === 'HEAD' ? undefined : answered, presented) : undefined },
       )

@@ -1,4 +1,4 @@
-import { redactKeys } from '../../core/auth/redact-keys.js'
+import { createMasker } from '../../core/auth/create-masker.js'
 import { BODY_LIMIT, type ExchangeBodies } from '../../core/request-log/create-request-log.js'
 
 /** A body the proxy holds (read from the client, or written to it), with the headers that say how to read it. */
@@ -26,7 +26,8 @@ export function exchangeBodies(origin: string, request: HeldBody | undefined, re
   const sent = request === undefined ? undefined : logged(request)
   const answered = response === undefined ? undefined : logged(response)
   // One over the limit is left out by the log: not worth a search.
-  const masked = (text: string) => (presented === undefined || text.length > BODY_LIMIT ? text : redactKeys(text, [presented]))
+  const mask = presented === undefined ? undefined : createMasker({ keys: [presented] }).text
+  const masked = (text: string) => (mask === undefined || text.length > BODY_LIMIT ? text : mask(text))
   if (typeof sent === 'string') bodies.requestBody = masked(sent)
   if (typeof answered === 'string') bodies.responseBody = masked(answered)
   if (typeof sent === 'number' || typeof answered === 'number') {

@@ -1,4 +1,4 @@
-import { redactKeys } from '../../core/auth/redact-keys.js'
+import { createMasker } from '../../core/auth/create-masker.js'
 import type { Exchange, ExchangeChecker } from '../verify/create-exchange-checker.js'
 import type { LoggedViolation, RequestLogger } from '../../core/request-log/create-request-logger.js'
 import { describeSource, VERIFY_PROMISES } from '../verify/promises.js'
@@ -30,7 +30,7 @@ export async function reportViolations(
       const entry = {
         time: new Date(exchange.receivedAt).toISOString(),
         promise: violation.promise,
-        expected: redactKeys(violation.expected, secrets),
+        expected: createMasker({ keys: secrets }).text(violation.expected),
         ...shown,
       }
       const decisions = DECIDED.get(violation.promise)

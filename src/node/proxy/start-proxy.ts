@@ -8,7 +8,8 @@ import type { RequestEntrySource } from '../pages/create-event-stream.js'
 import type { ServerLimits } from '../server/server-limits.js'
 import { startServer } from '../server/start-server.js'
 import { createExchangeChecker } from '../verify/create-exchange-checker.js'
-import { sandboxHar, type HarMasks } from '../../core/sandbox/sandbox-har.js'
+import type { Secrets } from '../../core/auth/create-masker.js'
+import { sandboxHar } from '../../core/sandbox/sandbox-har.js'
 import { createProxyAdmin, type ProxyAdminOptions } from './create-proxy-admin.js'
 import { createProxyListener } from './create-proxy-listener.js'
 import { createProxyStats, type ProxyStats } from './create-proxy-stats.js'
@@ -33,7 +34,7 @@ export interface StartProxyOptions {
   /** Where every answer of the proxy is written, whoever gave it (the stdout log reads it too). */
   requestLog: RequestLog
   /** What the HAR of that log masks (`GET /__sandbox/requests.har`): the sandbox's keys in force and the admin token. */
-  harMasks: () => HarMasks
+  harMasks: () => Secrets
   /** Timeouts and sizes against slow or oversized clients, as for `start` (DEFAULT_SERVER_LIMITS). */
   limits?: Partial<ServerLimits>
   logger: RequestLogger

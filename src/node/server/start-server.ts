@@ -5,7 +5,7 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { answerClientError, type Refuse, writeRefusal } from './answer-client-error.js'
 import { createRequestListener } from './create-request-listener.js'
-import { describeAnswer, type RequestLog } from '../../core/request-log/create-request-log.js'
+import type { RequestLog } from '../../core/request-log/create-request-log.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
 import { createClientAddress } from './create-client-address.js'
@@ -153,9 +153,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         const requestHeaders: Array<[string, string]> = []
         for (let i = 0; i < incoming.rawHeaders.length; i += 2) requestHeaders.push([incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!])
         const { source } = requestLog
-        requestLog.log.record((keys) =>
-          describeAnswer({ time: time!, method, target, status, durationMs, requestHeaders, responseHeaders: Object.entries(headers), source }, keys),
-        )
+        requestLog.log.record({ time: time!, method, target, status, durationMs, requestHeaders, responseHeaders: Object.entries(headers), source })
       })
       return
     }

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { maskKey } from '../../core/auth/mask-key.js'
-import { redactKeys } from '../../core/auth/redact-keys.js'
+import { createMasker } from '../../core/auth/create-masker.js'
 import { type Exchange, isNewPet } from './create-exchange-checker.js'
 import { type PromiseSource, VERIFY_PROMISES } from './promises.js'
 import { UNKNOWN_ID } from './scenarios.js'
@@ -96,13 +96,16 @@ const BODY_EXCERPT = 160
 
 /** The request and the answer of an exchange as one line each, with the key masked wherever it shows. */
 export function describeExchange(exchange: Exchange, key: string): { request: string; got: string } {
+  const mask = createMasker({ keys: [key] }).text
   const credential = exchange.credential === 'key' ? `key ${maskKey(key)}` : exchange.credential === 'none' ? 'no key' : 'a wrong key'
   const sent = exchange.requestBody === undefined ? '' : ` ${JSON.stringify(exchange.requestBody)}`
   const headers = SHOWN_HEADERS.filter((name) => exchange.headers[name] !== undefined).map((name) => `${name}: ${exchange.headers[name]}`)
-  const body = exchange.bodyText.length > BODY_EXCERPT ? `${exchange.bodyText.slice(0, BODY_EXCERPT)}...` : exchange.bodyText
+  // Masked before it is cut, so no part of a key is left at the cut.
+  const whole = mask(exchange.bodyText)
+  const body = whole.length > BODY_EXCERPT ? `${whole.slice(0, BODY_EXCERPT)}...` : whole
   return {
-    request: redactKeys(`${exchange.method} ${exchange.url}${sent} (${credential})`, [key]),
-    got: redactKeys([String(exchange.status), ...headers, body === '' ? '(no body)' : body].join(' | '), [key]),
+    request: mask(`${exchange.method} ${exchange.url}${sent} (${credential})`),
+    got: mask([String(exchange.status), ...headers, body === '' ? '(no body)' : body].join(' | ')),
   }
 }
 

@@ -1,5 +1,5 @@
 import { maskKey } from '../../core/auth/mask-key.js'
-import { redactKeys } from '../../core/auth/redact-keys.js'
+import { createMasker } from '../../core/auth/create-masker.js'
 import { createPoliteClient } from './client.js'
 import { createExchangeChecker, type Exchange } from './create-exchange-checker.js'
 import { createPromiseLedger, diagnose, type VerifyReport } from './report.js'
@@ -75,7 +75,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     now,
   }
   for (const scenario of enabled) await scenario.run(context)
-  const diagnosis = diagnose(exchanges, { baseUrl, spentQuota: context.quotaSpent === true }).map((line) => redactKeys(line, [options.key]))
+  const diagnosis = diagnose(exchanges, { baseUrl, spentQuota: context.quotaSpent === true }).map(createMasker({ keys: [options.key] }).text)
   return ledger.report({
     baseUrl,
     key: maskKey(options.key),

@@ -1,0 +1,156 @@
+#!/usr/bin/env node
+// Names said once. Each list lives in one module of src/core: the plans (PLANS), the fault kinds
+// (FAULT_KINDS), the built-in scenarios (their table in scenario-config.ts), the error codes with
+// their statuses (ERRORS); the decisions are the headings of docs/decisions.md. The CLI's help is
+// built from the lists; whatever else repeats them is checked here against them: the documents'
+// enums, the docs' tables, every enumeration in the docs and comments, and every range of and
+// reference to a decision. Reads the built modules: `npm run generate:check` builds first.
+import { readFileSync, readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
+import { ERRORS } from '../dist/core/errors/error-code.js'
+import { DEFAULT_ERROR_KINDS, FAULT_KINDS } from '../dist/core/faults/fault-config.js'
+import { PLAN_NAMES } from '../dist/core/auth/plans.js'
+import { BUILT_IN_SCENARIOS } from '../dist/core/scenarios/scenario-config.js'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const read = (file) => readFileSync(`${root}${file}`, 'utf8')
+const problems = []
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b)
+
+/** @type {Record<string, { names: readonly string[], source: string }>} */
+const LISTS = {
+  plans: { names: PLAN_NAMES, source: 'PLANS in src/core/auth/plans.ts' },
+  faultKinds: { names: FAULT_KINDS, source: 'FAULT_KINDS in src/core/faults/fault-config.ts' },
+  scenarios: { names: BUILT_IN_SCENARIOS, source: 'the built-in scenarios of src/core/scenarios/scenario-config.ts' },
+  errors: { names: Object.values(ERRORS).map(({ code }) => code), source: 'ERRORS in src/core/errors/error-code.ts' },
+}
+
+// The documents' enums.
+const admin = parse(read('fixtures/admin-openapi.yaml'))
+const pages = parse(read('fixtures/pages-openapi.yaml'))
+const enums = [
+  ['fixtures/admin-openapi.yaml', 'Plan', admin.components.schemas.Plan.enum, LISTS.plans],
+  ['fixtures/pages-openapi.yaml', 'FrontDoor.demoKeys[].plan', pages.components.schemas.FrontDoor.properties.demoKeys.items.properties.plan.enum, LISTS.plans],
+  ['fixtures/admin-openapi.yaml', 'FaultKind', admin.components.schemas.FaultKind.enum, LISTS.faultKinds],
+  [
+    'fixtures/admin-openapi.yaml',
+    'ScenarioBehaviour.kinds[]',
+    admin.components.schemas.ScenarioBehaviour.properties.kinds.items.enum,
+    { names: FAULT_KINDS.filter((kind) => kind !== 'drop'), source: 'FAULT_KINDS but drop, in src/core/faults/fault-config.ts' },
+  ],
+]
+for (const [file, where, values, list] of enums) {
+  if (!same(values, list.names)) problems.push(`${file}: the enum of ${where} is ${values.join(', ')}; ${list.source} says ${list.names.join(', ')}`)
+}
+if (!DEFAULT_ERROR_KINDS.every((kind) => FAULT_KINDS.includes(kind))) problems.push('DEFAULT_ERROR_KINDS holds a kind FAULT_KINDS lacks')
+
+// The docs' tables: the first column of the table under a header, in the list's order.
+function tableRows(file, header) {
+  const lines = read(file).split('\n')
+  const start = lines.findIndex((line) => line.trim() === header)
+  if (start === -1) {
+    problems.push(`${file}: no table headed ${header}`)
+    return []
+  }
+  const rows = []
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break
+    rows.push(
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim().replace(/^`(.*)`$/, '$1')),
+    )
+  }
+  return rows
+}
+const scenarioRows = tableRows('docs/running-for-a-team.md', "| scenario | that key's answers |")
+if (
+  !same(
+    scenarioRows.map(([name]) => name),
+    BUILT_IN_SCENARIOS,
+  )
+) {
+  problems.push(
+    `docs/running-for-a-team.md: the scenarios' table lists ${scenarioRows.map(([name]) => name).join(', ')}; ${LISTS.scenarios.source} says ${BUILT_IN_SCENARIOS.join(', ')}`,
+  )
+}
+const codeRows = tableRows('docs/decisions.md', '| code | status | when |')
+const expectedCodes = Object.values(ERRORS).map(({ code, status }) => [code, status === undefined ? 'the forced one' : String(status)])
+const beforeCodes = problems.length
+const tableCodes = new Map(codeRows.map(([code, status]) => [code, status]))
+for (const [code, status] of expectedCodes) {
+  if (!tableCodes.has(code)) problems.push(`docs/decisions.md: D2's table lacks ${code} (${status}), which ${LISTS.errors.source} lists`)
+  else if (tableCodes.get(code) !== status)
+    problems.push(`docs/decisions.md: D2's table gives ${code} the status ${tableCodes.get(code)}; ${LISTS.errors.source} binds it to ${status}`)
+}
+for (const code of tableCodes.keys()) {
+  if (!LISTS.errors.names.includes(code)) problems.push(`docs/decisions.md: D2's table lists ${code}, which ${LISTS.errors.source} lacks`)
+}
+if (problems.length === beforeCodes && !same([...tableCodes.keys()], LISTS.errors.names)) {
+  problems.push(`docs/decisions.md: D2's table lists the codes in another order than ${LISTS.errors.source}: ${LISTS.errors.names.join(', ')}`)
+}
+
+// Enumerations: a paragraph (or a comment, or a table) that names most of a list in backticks names
+// all of it, so a name added to the list cannot be missed where the list is written out.
+const PROSE = [...filesUnder('docs', '.md'), 'README.md', ...filesUnder('src', '.ts').filter((file) => !file.startsWith('src/core/contract/'))]
+const enumerated = [
+  { list: LISTS.scenarios, enough: 3 },
+  { list: LISTS.plans, enough: 3 },
+  { list: LISTS.faultKinds, enough: 2, needs: 'drop' },
+]
+for (const file of PROSE) {
+  for (const paragraph of paragraphs(read(file))) {
+    const text = paragraph.map(({ text }) => text).join('\n')
+    for (const { list, enough, needs } of enumerated) {
+      const named = list.names.filter((name) => text.includes(`\`${name}\``))
+      if (named.length >= enough && named.length < list.names.length && (needs === undefined || named.includes(needs))) {
+        const missing = list.names.filter((name) => !named.includes(name))
+        const at = paragraph.find(({ text }) => named.some((name) => text.includes(`\`${name}\``)))
+        problems.push(`${file}:${at.line}: names ${named.join(', ')} but not ${missing.join(', ')} (${list.source})`)
+      }
+    }
+  }
+}
+
+/** The text's paragraphs (of Markdown, or of comments), each a list of numbered lines. */
+function paragraphs(text) {
+  const found = [[]]
+  text.split('\n').forEach((line, index) => {
+    if (/^\s*(\/\/|\*)?\s*$/.test(line)) found.push([])
+    else found.at(-1).push({ line: index + 1, text: line })
+  })
+  return found.filter((paragraph) => paragraph.length > 0)
+}
+
+// Decisions: a range (D1 to Dn) ends at the last one; a reference names one that exists. Numbers are
+// handed out ahead of the work that writes them, so a gap is no fault.
+const decisions = new Set([...read('docs/decisions.md').matchAll(/^## D(\d+):/gm)].map((match) => Number(match[1])))
+const last = Math.max(...decisions)
+const CITING = [...PROSE, ...filesUnder('fixtures', '.yaml'), ...filesUnder('test', '.ts'), ...filesUnder('bench', '.mjs'), ...filesUnder('scripts', '.mjs')]
+for (const file of CITING) {
+  read(file)
+    .split('\n')
+    .forEach((text, index) => {
+      for (const [, upTo] of text.matchAll(/\bD1 ?(?:to|-|–|through) ?D(\d+)\b/g)) {
+        if (Number(upTo) !== last) problems.push(`${file}:${index + 1}: says D1 to D${upTo}; docs/decisions.md has D1 to D${last} (or say no count)`)
+      }
+      for (const [, number] of text.matchAll(/\bD(\d+)\b/g)) {
+        if (!decisions.has(Number(number))) problems.push(`${file}:${index + 1}: cites D${number}, which docs/decisions.md does not have`)
+      }
+    })
+}
+
+function filesUnder(folder, extension) {
+  return readdirSync(`${root}${folder}`, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(extension) && !`${entry.parentPath}/`.includes('/node_modules/'))
+    .map((entry) => `${entry.parentPath}/${entry.name}`.slice(root.length))
+}
+
+if (problems.length > 0) {
+  for (const problem of problems) console.error(problem)
+  console.error(`${problems.length} place(s) disagree with the one list they repeat: fix them (scripts/check-names.mjs says how each is checked).`)
+  process.exit(1)
+}
+console.log(`The documents' enums, the docs' tables, enumerations and decision references agree with their lists (D1 to D${last}).`)
