@@ -2,7 +2,7 @@ import cluster from 'node:cluster'
 import { createSandbox } from '../../core/sandbox/create-sandbox.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { startServer, type RunningServer } from '../server/start-server.js'
+import { startServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from '../../core/request-log/create-request-logger.js'
 import { createRequestLog } from '../../core/request-log/create-request-log.js'
 import { createAdminGate } from '../../core/admin/create-admin-gate.js'
@@ -56,25 +56,30 @@ export interface StartOptions {
   workers: number
 }
 
+/** A sandbox served over HTTP by this process: where, and how to stop it. */
+export interface ServedSandbox {
+  /** The API's base address, e.g. `http://127.0.0.1:4010/v1`. */
+  url: string
+  /** Stops the server (in-flight requests finish), then lets go of the state file and Redis. */
+  close(): Promise<void>
+}
+
 /**
  * `petstore-sandbox start` in this process: the sandbox, served over HTTP until a signal, or the
  * process that started it going away, stops it.
  */
 export async function startSandbox(options: StartOptions, io: ProgramIo): Promise<void> {
   // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
-  let server: RunningServer | undefined
-  let stateFile: StateFile | undefined
-  let shared: SharedState | undefined
+  let served: ServedSandbox | undefined
   let closing = false
   const shutdown = () => {
     // A second signal means "now": give up on in-flight requests.
     if (closing) process.exit(1)
     closing = true
-    if (server === undefined) process.exit(0)
+    if (served === undefined) process.exit(0)
     io.stdout('Shutting down: finishing in-flight requests')
-    void server
+    void served
       .close()
-      .then(() => Promise.all([stateFile?.close(), shared?.close()]))
       // A worker's channel to the primary would keep it alive: let go of it once all is closed.
       .then(() => cluster.worker?.disconnect())
   }
@@ -89,7 +94,21 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     },
     cluster.isWorker ? false : undefined,
   )
+  await serveSandbox(options, io, (serving) => (served = serving))
+}
 
+/**
+ * The sandbox of `start`'s options served over HTTP, `start`'s and `run`'s alike: resolves once
+ * it is ready and its banner printed. `onListening` hears of it as soon as it listens (while the
+ * pets are seeded), so that a stop asked for meanwhile closes it.
+ */
+export async function serveSandbox(
+  options: StartOptions,
+  io: ProgramIo,
+  onListening: (served: ServedSandbox) => void = () => undefined,
+): Promise<ServedSandbox> {
+  let stateFile: StateFile | undefined
+  let shared: SharedState | undefined
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   const givenPets = options.petsFile === undefined ? undefined : await loadPetsFile(options.petsFile)
   const customScenarios = options.scenarios === undefined ? undefined : await loadScenariosFile(options.scenarios)
@@ -160,7 +179,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   const logger = createRequestLogger(options.log, io.stdout, io.colour)
   if (options.log !== 'off') requestLog.watch(logger.answer)
   const clientAddress = createClientAddress(options.trustProxy)
-  server = await startServer({
+  const server = await startServer({
     handlers: sandbox.originHandlers,
     port: options.port,
     host: options.host,
@@ -184,6 +203,14 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
         ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress } } : {}),
       }),
   })
+  const served: ServedSandbox = {
+    url: server.url,
+    close: async () => {
+      await server.close()
+      await Promise.all([stateFile?.close(), shared?.close()])
+    },
+  }
+  onListening(served)
   // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).
   const origin = server.url.replace(/\/v1$/, '')
   if (!sandbox.readiness().ready) io.stdout(`Seeding ${givenPets?.length ?? options.pets} pets; ${origin}/readyz answers 503 until done`)
@@ -197,7 +224,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   // The first worker speaks for all of them; the others only say that they serve.
   if (cluster.isWorker && cluster.worker?.id !== 1) {
     io.stdout(`Worker ${process.pid} serving ${server.url}`)
-    return
+    return served
   }
   // One write, so whoever waits for "Listening on" has read these lines too.
   io.stdout(
@@ -218,6 +245,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
       ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
     ].join('\n'),
   )
+  return served
 }
 
 function stateFileLine(path: string, file: StateFile): string {
