@@ -53,7 +53,7 @@ function watch(sandbox: SharedSandbox) {
   return { seen, stop, paths: () => seen.map((entry) => entry.path) }
 }
 
-const subscribers = async (prefix = PREFIX) => ((await probe.pubsub('NUMSUB', `${prefix}requests`)) as [string, number])[1]
+const subscribers = async (prefix = PREFIX) => ((await probe.pubsub('NUMSUB', `${prefix}requests@0`)) as [string, number])[1]
 
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let attempt = 0; attempt < 250; attempt++) {
@@ -172,7 +172,7 @@ it('keeps a watcher after Redis went away and came back, and closes while Redis 
   const [answering, watched] = [await open(), await open()]
   const ownProbe = new Redis(own.url)
   ownProbe.on('error', () => undefined)
-  const ownSubscribers = async () => ((await ownProbe.pubsub('NUMSUB', `${PREFIX}requests`)) as [string, number])[1]
+  const ownSubscribers = async () => ((await ownProbe.pubsub('NUMSUB', `${PREFIX}requests@0`)) as [string, number])[1]
   try {
     const watcher = watch(watched)
     await until(async () => (await ownSubscribers()) === 1, 'the watched sandbox to subscribe')

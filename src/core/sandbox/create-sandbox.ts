@@ -23,7 +23,6 @@ import { createReadiness } from '../probes/create-readiness.js'
 import { unknownScenario } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
-import { createSessions } from '../sessions/create-sessions.js'
 import type { Origin } from '../sessions/origin.js'
 import { checkSessionName, DEFAULT_SESSION, isSessionName, sessionNameRule } from '../sessions/session-name.js'
 import { createWorld, type World, type WorldOptions } from '../sessions/world.js'
@@ -138,7 +137,7 @@ function composeSandbox<Of extends Timing>(
     now: () => defaultWorld.clock.now(),
   }
 
-  const sessions = createSessions<World<Of>>({
+  const sessions = state.registry({
     default: defaultWorld,
     fresh: (name) => namedWorld(name, startUp),
     dispose(world) {
@@ -203,7 +202,7 @@ function composeSandbox<Of extends Timing>(
     if (name !== DEFAULT_SESSION && state.session === undefined) throw new ConfigError(sessionsNotKept().message)
     return sessions.world(name)
   }
-  const known = (name: string): World<Of> | undefined => (isSessionName(name) ? sessions.find(name) : undefined)
+  const known = async (name: string): Promise<World<Of> | undefined> => (isSessionName(name) ? sessions.find(name) : undefined)
 
   const sandbox: Sandbox<Of> = {
     ...createSessionControls(defaultWorld, process),
@@ -218,9 +217,9 @@ function composeSandbox<Of extends Timing>(
     readiness: readiness.current,
     session: sessionOf,
     sessions: {
-      list: () => Promise.all(sessions.list().map((world) => summarize(world, process))),
+      list: async () => Promise.all((await sessions.list()).map((world) => summarize(world, process))),
       async get(name) {
-        const world = known(name)
+        const world = await known(name)
         return world === undefined ? undefined : summarize(world, process)
       },
       async put(name, init = {}) {
@@ -229,7 +228,7 @@ function composeSandbox<Of extends Timing>(
         const from = 'from' in init ? init.from : undefined
         let origin = startUp
         if (from !== undefined) {
-          const source = known(from)
+          const source = await known(from)
           if (source === undefined) throw new ConfigError(`init.from: no session ${JSON.stringify(from)} to fork`)
           if (source.fork === undefined) throw new ConfigError(sessionsNotKept().message)
           await source.store.ready()
@@ -248,10 +247,11 @@ function composeSandbox<Of extends Timing>(
           defaultOrigin.current = origin
           defaultWorld.origin = origin
           defaultWorld.faults.configure(origin.faults)
+          await sessions.putDefault?.(origin)
           await createSessionControls(defaultWorld, process).reset({ clock: true })
           return summarize(defaultWorld, process)
         }
-        return summarize(sessions.put(namedWorld(name, origin)), process)
+        return summarize(await sessions.put(namedWorld(name, origin)), process)
       },
       async delete(name) {
         checkSessionName(name, 'session name')

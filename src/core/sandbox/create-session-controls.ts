@@ -57,6 +57,8 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
       // Not ready from the call on, not only once the store starts over.
       return process.tracked(
         (async () => {
+          // A shared state keeps the origin: another process may have replaced the session.
+          await world.refresh?.()
           if (options.clock === true) {
             const at = world.origin.clock
             await (at === undefined ? clock.reset() : clock.set(at))
@@ -145,7 +147,7 @@ export async function summarize<Of extends Timing>(world: World<Of>, process: Pr
   return {
     name: world.name,
     pets: { count: await world.store.count(), nextId: await world.store.nextId() },
-    requests: process.requestLog.count({ session: world.session }),
+    requests: await process.requestLog.count({ session: world.session }),
     now: new Date(world.clock.now()).toISOString(),
     created: new Date(world.created).toISOString(),
     ...(world.session === undefined ? {} : { lastUsed: new Date(world.lastUsed).toISOString() }),

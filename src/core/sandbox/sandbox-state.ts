@@ -6,11 +6,14 @@ import type { ReadinessCheck } from '../probes/create-readiness.js'
 import { createRateLimiter } from '../rate-limit/create-rate-limiter.js'
 import { createRequestLog, type InSession, type KeptExchange, type RequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
-import type { SharedState, SharedWorld } from '../state/shared-state.js'
+import type { SharedSessions, SharedSessionsPolicy, SharedState, SharedWorld } from '../state/shared-state.js'
+import type { ResolvedFaults } from '../faults/fault-config.js'
+import { createSessions, type SessionRegistry, type SessionsOptions } from '../sessions/create-sessions.js'
+import { createSharedSessions } from '../sessions/create-shared-sessions.js'
 import type { PetBase } from '../store/create-pet-base.js'
 import { createPetPool, createPetStore, type PetStorage } from '../store/create-pet-store.js'
 import type { Origin } from '../sessions/origin.js'
-import type { WorldState } from '../sessions/world.js'
+import type { World, WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
@@ -36,13 +39,15 @@ export interface SandboxState<Of extends Timing> extends WorldState<Of> {
     /** This process's entry of one session with this id and its bodies, if still kept. */
     exchange(id: string, of: InSession): KeptExchange | undefined
     last(limit: number | undefined, of: InSession): Answer<RequestLogEntry[], Of>
-    /** How many entries of one session this process keeps. */
-    count(of: InSession): number
+    /** How many entries of one session the log keeps (a shared log: of every process). */
+    count(of: InSession): Answer<number, Of>
     /** Calls `listener` with each answered request this state hears of, of every session; returns the stop. */
     onRequest(listener: (entry: RequestLogEntry) => void): () => void
     /** Forgets this process's own entries of one session (a shared log is emptied by the store's reset). */
     clear(of: InSession): void
   }
+  /** The registry of named sessions over this state: in its memory, or the shared state's. */
+  registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
   /** Readiness checks of the state itself, beside the store's seeding. */
   checks: ReadinessCheck[]
   close(): Promise<void>
@@ -113,6 +118,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
       },
     },
     session: (_name, origin) => world(origin),
+    registry: createSessions,
     keyStorage: resolved.keyStorage,
     requestLog: {
       record: log.record,
@@ -138,11 +144,13 @@ export function sharedState({ resolved, seed, secrets, origin }: StateInputs, sh
   // other processes' entries.
   localLog.forward(sharedLog.record)
   const seeding = { seed: resolved.seed, pets: resolved.lastSeededId, draw: seed, given: resolved.givenPets !== undefined }
+  // What a session's origin is where the shared state keeps nothing else.
+  const startUp = origin()
   // The default session's world is the shared state's own members; a named session's, what
-  // `shared.session(name)` gives under the same names.
+  // `shared.sessions` gives under the same names.
   const world = (parts: SharedWorld, origin: () => Origin): WorldState<'later'> => {
     const injector = createFaultInjector({ faults: origin().faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
-    const following = followSharedFaults(injector, parts.faults)
+    const following = followSharedFaults(injector, parts.faults, () => origin().faults)
     return {
       clock: createClock(resolved.now, parts.clockOffset),
       store: parts.pets(seeding, { maxPets: resolved.maxPets }),
@@ -150,22 +158,35 @@ export function sharedState({ resolved, seed, secrets, origin }: StateInputs, sh
       faults: following,
       shareFaults: (next) => parts.faults.set(next).then(following.config),
       scenarios: parts.scenarios,
-      fork: undefined,
+      // The shared state copies a fork's pets and key buckets itself, when the fork is put.
+      fork: shared.sessions === undefined ? undefined : () => ({ pets: undefined, quotas: new Map() }),
       release: () => undefined,
     }
   }
+  let sessions: SharedSessions | undefined
+  const registryOf = (policy: SharedSessionsPolicy): SharedSessions => {
+    sessions ??= shared.sessions!(policy)
+    return sessions
+  }
   return {
     ...world(shared, origin),
-    session: shared.session === undefined ? undefined : (name, origin) => world(shared.session!(name), origin),
+    session:
+      shared.sessions === undefined
+        ? undefined
+        : (name, origin) => {
+            if (sessions === undefined) throw new Error('a named session is met before the sandbox made its registry')
+            return world(sessions.world(name), origin)
+          },
+    registry: (options) =>
+      shared.sessions === undefined ? createSessions(options) : createSharedSessions({ ...options, shared: registryOf, source: resolved.now, startUp }),
     keyStorage: shared.keys ?? resolved.keyStorage,
     requestLog: {
       record: localLog.record,
       // An exchange's bodies stay with the process that answered it.
       exchanges: (of) => localLog.exchanges(undefined, of),
       exchange: localLog.exchange,
-      // Only the default session's entries are shared yet.
-      last: (limit) => sharedLog.last(limit),
-      count: localLog.count,
+      last: (limit, of) => sharedLog.last(limit, of),
+      count: (of) => sharedLog.count(of),
       onRequest(listener) {
         const stopLocal = localLog.subscribe(listener)
         const stopOthers = sharedLog.watchOthers(listener)
@@ -186,14 +207,15 @@ export function sharedState({ resolved, seed, secrets, origin }: StateInputs, sh
  * configuration last set through any process, and starts over after a reset through any process.
  * The draws stay the process's own, seeded as usual.
  */
-function followSharedFaults(injector: FaultInjector, shared: SharedState['faults']): FaultInjector {
+function followSharedFaults(injector: FaultInjector, shared: SharedState['faults'], initial: () => ResolvedFaults): FaultInjector {
   let followed = shared.current()
   let resets = shared.resets()
   const follow = () => {
     const current = shared.current()
-    if (current !== undefined && current !== followed) {
+    // None set (any more, in a session made afresh): the origin's.
+    if (current !== followed) {
       followed = current
-      injector.configure(current)
+      injector.configure(current ?? initial())
     }
     // As a reset does on one process, so a run after a reset repeats (docs/decisions.md#d21).
     const latest = shared.resets()

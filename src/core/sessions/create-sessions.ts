@@ -1,13 +1,40 @@
 import { ConfigError } from '../errors/config-error.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
+import type { DropReason } from '../state/shared-state.js'
+import type { Origin } from './origin.js'
 import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
 
-/** Why a named session was dropped without being asked to: idle past `idleMs`, or the least recently used beyond `max`. */
-export type DropReason = { kind: 'idle'; idleMs: number } | { kind: 'least-recently-used'; max: number }
+export type { DropReason }
 
 /** What the registry keeps of a world: its name, and when it was last used, by the default session's clock. */
 export interface Registered {
   readonly name: string
   lastUsed: number
+}
+
+/**
+ * The named sessions of a sandbox and its default one: in its memory (`createSessions`) or in a
+ * shared state every process follows (create-shared-sessions.ts), where lookups, listings and
+ * changes are promises.
+ */
+export interface SessionRegistry<W extends Registered> {
+  readonly default: W
+  /**
+   * The world of session `name`, made from the start-up world on its first use; a use that
+   * counts (in a shared state, the request's rate-limit decision counts it). Throws ConfigError
+   * for a name the rule refuses.
+   */
+  world(name: string): W
+  /** The world of session `name` if it exists, without making it or counting a use. */
+  find(name: string): MaybePromise<W | undefined>
+  /** Every session: the default first, then the most recently used. */
+  list(): MaybePromise<W[]>
+  /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
+  put(world: W): MaybePromise<W>
+  /** Deletes a named session; false when there is none. The default session cannot be deleted. */
+  delete(name: string): MaybePromise<boolean>
+  /** Keeps the default session's new origin where every process finds it (a shared state); in memory the world holds it. */
+  putDefault?(origin: Origin): Promise<void>
 }
 
 export interface SessionsOptions<W extends Registered> {
@@ -40,7 +67,15 @@ const SWEEP_EVERY_MS = 1000
  * const sessions = createSessions({ default: world, fresh, dispose, max: 1000, idleMs: 3_600_000, now: clock.now })
  * sessions.world('worker-1') // made on first use
  */
-export function createSessions<W extends Registered>({ default: defaultWorld, fresh, dispose, max, idleMs, now, onDrop }: SessionsOptions<W>) {
+export function createSessions<W extends Registered>({
+  default: defaultWorld,
+  fresh,
+  dispose,
+  max,
+  idleMs,
+  now,
+  onDrop,
+}: SessionsOptions<W>): SessionRegistry<W> & { size(): number } {
   const named = new Map<string, W>()
   let newest: W | undefined
   let sweptAt = Number.NEGATIVE_INFINITY

@@ -1,9 +1,9 @@
 import type { ResolvedFaults } from '../faults/fault-config.js'
-import type { Bucket } from '../rate-limit/describe-bucket.js'
+import type { Bucket } from '../state/rate-limit-backend.js'
+import type { OriginKind } from '../state/shared-state.js'
 import type { PetOrigin } from '../store/create-pet-store.js'
 
-/** Where a session's world came from: the start-up world, another session (a fork), or a capsule. */
-export type OriginKind = 'start-up' | 'fork' | 'capsule'
+export type { OriginKind }
 
 /**
  * The world a session starts from and `reset()` returns to (docs/decisions.md#d34): the start-up

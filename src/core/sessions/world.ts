@@ -30,7 +30,11 @@ export interface WorldState<Of extends Timing> {
   shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
   /** Each key's scenario as every process sees it; undefined for a sandbox of its own (D29). */
   scenarios: SharedScenarios | undefined
-  /** The pets and key buckets as a fork starts from them; undefined where the state cannot fork (yet). */
+  /**
+   * The pets and key buckets as a fork starts from them; undefined where the state cannot fork.
+   * A shared state gives none (`pets` undefined, no quotas): it copies them itself when the fork is
+   * put, in one step with the registry.
+   */
   fork: (() => Pick<Origin, 'pets' | 'quotas'>) | undefined
   /** Lets go of what the world holds (a dropped or replaced session): its pets leave the maxPets count. */
   release(): void
@@ -59,8 +63,14 @@ export interface World<Of extends Timing = Timing> {
   /** Where the world came from and what `reset()` restores; the default session's changes when it is replaced. */
   origin: Origin
   /** When the session was made and last used, by the default session's clock (epoch ms). */
-  readonly created: number
+  created: number
   lastUsed: number
+  /**
+   * Takes up what a shared state keeps of this session (its origin, when it was made and last
+   * used), counting a use of a named one: read before a reset, since another process may have
+   * replaced it. Undefined in memory, where the world holds it all.
+   */
+  refresh?: () => Promise<void>
   /** The pets and key buckets as a fork starts from them; undefined where the state cannot fork (yet). */
   readonly fork: WorldState<Of>['fork']
   /** Lets go of what the world holds, once it left the sessions. */
