@@ -5,7 +5,7 @@
 // a fresh process so one's leftovers are never counted as the other's. msw 3.0.5
 // (@mswjs/interceptors 0.45.12) ends the connection after a response of unknown length and never
 // closes that socket's TCP handle, which keeps the socket and all it reaches; the sandbox's
-// responses say their length, so the connection is reused instead (src/core/http/json-response.ts,
+// responses say their length, so the connection is reused instead (src/core/http/to-response.ts,
 // docs/upstream-reports.md). Prints one JSON line.
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'

@@ -4,8 +4,8 @@
 // their statuses (ERRORS); the decisions are the headings of docs/decisions.md. The CLI's help is
 // built from the lists; whatever else repeats them is checked here against them: the documents'
 // enums, the docs' tables, every enumeration in the docs and comments, and every range of and
-// reference to a decision. Reads the built modules: `npm run generate:check` builds first.
-import { readFileSync, readdirSync } from 'node:fs'
+// reference to a decision, and every file cited by its path. Reads the built modules: `npm run generate:check` builds first.
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { ERRORS } from '../dist/core/errors/error-code.js'
@@ -142,6 +142,49 @@ for (const file of CITING) {
     })
 }
 
+// Files cited by path in the docs and comments exist (`core/...` is under src/): a file renamed or
+// folded leaves no stale name behind.
+const CITED = /(?<![\w./-])(?:src\/)?(?:core|node)\/[\w./-]*\.ts\b|(?<![\w./-])(?:bench|scripts)\/[\w./-]*\.mjs\b|(?<![\w./-])test\/[\w./-]*\.ts\b/g
+for (const file of [...CITING, 'BENCHMARKS.md']) {
+  read(file)
+    .split('\n')
+    .forEach((text, index) => {
+      if (/^\s*import\b|\bfrom '|import\(/.test(text)) return
+      for (const [cited] of text.matchAll(CITED)) {
+        const path = /^(core|node)\//.test(cited) ? `src/${cited}` : cited
+        if (!existsSync(`${root}${path}`)) problems.push(`${file}:${index + 1}: cites ${cited}, which does not exist`)
+      }
+    })
+}
+
+// A folder of more than ten files has a README.md with a line for each of them (and none for a file
+// that is gone), so a newcomer finds their way without opening every file.
+const FOLDERS = ['src', 'test', 'bench', 'scripts', 'docs', 'examples']
+for (const top of FOLDERS) {
+  for (const folder of [
+    top,
+    ...readdirSync(`${root}${top}`, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `${entry.parentPath}/${entry.name}`.slice(root.length)),
+  ]) {
+    if (/(^|\/)(node_modules|consumers|dist|public)(\/|$)/.test(folder)) continue
+    const files = readdirSync(`${root}${folder}`, { withFileTypes: true })
+      .filter((entry) => entry.isFile() && entry.name !== 'README.md')
+      .map((entry) => entry.name)
+    if (files.length <= 10) continue
+    if (!existsSync(`${root}${folder}/README.md`)) {
+      problems.push(`${folder}/ holds ${files.length} files and no README.md: give it one with a line per file, or fold some`)
+      continue
+    }
+    const readme = read(`${folder}/README.md`)
+    const unnamed = files.filter((name) => !readme.includes(name))
+    if (unnamed.length > 0) problems.push(`${folder}/README.md has no line for ${unnamed.join(', ')}`)
+    for (const [, named] of readme.matchAll(/`([\w.-]+\.(?:ts|mjs|md|yaml|json))`/g)) {
+      if (!files.includes(named) && !existsSync(`${root}${folder}/${named}`)) problems.push(`${folder}/README.md names ${named}, which is not in ${folder}/`)
+    }
+  }
+}
+
 function filesUnder(folder, extension) {
   return readdirSync(`${root}${folder}`, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith(extension) && !`${entry.parentPath}/`.includes('/node_modules/'))
@@ -150,7 +193,9 @@ function filesUnder(folder, extension) {
 
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem)
-  console.error(`${problems.length} place(s) disagree with the one list they repeat: fix them (scripts/check-names.mjs says how each is checked).`)
+  console.error(`${problems.length} place(s) disagree with what they repeat or describe: fix them (scripts/check-names.mjs says how each is checked).`)
   process.exit(1)
 }
-console.log(`The documents' enums, the docs' tables, enumerations and decision references agree with their lists (D1 to D${last}).`)
+console.log(
+  `The documents' enums, the docs' tables, enumerations, decision references, cited files and folder READMEs agree with what they repeat (D1 to D${last}).`,
+)

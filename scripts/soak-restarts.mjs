@@ -5,12 +5,14 @@
 // SIGKILL at random moments and started again on the same file and port, for --seconds. Then one
 // last start reads back every pet ever acknowledged with a 201. Fails on any 5xx, any acknowledged
 // pet missing or different, an id handed out twice, a restart that does not come up, or a second
-// process let in on a file a live one holds. Loopback only, bounded.
+// process let in on a file a live one holds. Loopback only, bounded. The kill moments come from a
+// printed seed; CRASH_SEED=<seed> replays them.
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { createRandom } from '../dist/core/faults/create-random.js'
 
 const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '50' } } })
 const SECONDS = Number(values.seconds)
@@ -19,6 +21,11 @@ if (!(SECONDS > 0 && SECONDS <= 3600) || !(CONNECTIONS > 0 && CONNECTIONS <= 500
   console.error('usage: soak-restarts [--seconds 1..3600] [--connections 1..500]')
   process.exit(2)
 }
+
+const given = process.env.CRASH_SEED
+const SEED = given !== undefined && given !== '' && Number.isSafeInteger(Number(given)) ? Number(given) : Math.floor(Math.random() * 2 ** 31)
+const random = createRandom(SEED)
+console.log(`soak-restarts: kill moments from seed ${SEED} (CRASH_SEED=${SEED} replays them)`)
 
 const KEY = 'soak-restarts-key'
 const dir = await mkdtemp(join(tmpdir(), 'petstore-soak-restarts-'))
@@ -104,7 +111,7 @@ while (performance.now() < deadline) {
     if (code === 1 && stderr.includes(`is in use by pid ${run.child.pid}`)) stats.secondWritersRefused++
     else problems.push(`a second process on the held file exited ${code}: ${stderr.trim().split('\n')[0]}`)
   }
-  await sleep(200 + Math.random() * 4_800)
+  await sleep(200 + random() * 4_800)
   killed = true
   run.child.kill('SIGKILL')
   await exited(run.child)
@@ -144,7 +151,7 @@ const checks = [
   ['the last run exits 0 on SIGTERM', lastExit === 0],
 ]
 console.log(`
-Crash soak: ${CONNECTIONS} connections, --state, SIGKILL at random moments, for ${SECONDS} s
+Crash soak: ${CONNECTIONS} connections, --state, SIGKILL at moments drawn from seed ${SEED}, for ${SECONDS} s
 | figure | value |
 |---|---|
 | runs (each ended by SIGKILL) | ${stats.runs} |
@@ -156,4 +163,5 @@ Crash soak: ${CONNECTIONS} connections, --state, SIGKILL at random moments, for 
 `)
 for (const line of problems) console.log(`  ${line}`)
 for (const [name, ok] of checks) console.log(`${ok ? 'ok  ' : 'FAIL'} ${name}`)
+if (!checks.every(([, ok]) => ok)) console.log(`CRASH_SEED=${SEED} replays these kill moments`)
 process.exit(checks.every(([, ok]) => ok) ? 0 : 1)

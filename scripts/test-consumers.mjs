@@ -212,7 +212,9 @@ async function test(project) {
   }[project.kind]
   console.log(`\n== ${project.name}: npm ${args.join(' ')}`)
   const testStarted = performance.now()
-  const result = await run('npm', args, { cwd: project.dir, env: { CONSUMER_REPORT: report, PLAYWRIGHT_JSON_OUTPUT_NAME: report, CI: 'true' } })
+  // Tools that report telemetry are told not to (Next.js; Storybook's is off in its recipe).
+  const env = { CONSUMER_REPORT: report, PLAYWRIGHT_JSON_OUTPUT_NAME: report, CI: 'true', NEXT_TELEMETRY_DISABLED: '1' }
+  const result = await run('npm', args, { cwd: project.dir, env })
   const wall = (performance.now() - testStarted) / 1000
   console.log(`== ${project.name}: exit ${result.code} after ${wall.toFixed(1)} s`)
   /** @type {any} */

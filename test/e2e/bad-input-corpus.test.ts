@@ -1,14 +1,14 @@
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { BAD_INPUT_CASES, CORPUS_KEY } from '../corpus/bad-input-cases.js'
 import { contractViolations } from '../support/contract.js'
 import { rawExchange, toFetchResponse } from '../support/raw-http.js'
 import { startCli, type CliProcess } from '../support/start-cli.js'
 
 let cli: CliProcess
-let stored: string
+let keys: string
 
 // Every case comes from its own loopback address, so cases without a valid key each get a fresh
 // per-address bucket (Free limits, D16) and a 401 is never turned into a 429 by the ones before.
@@ -21,11 +21,14 @@ async function storedPets(): Promise<string> {
 }
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'petstore-corpus-'))
-  const keys = join(dir, 'keys.json')
+  keys = join(await mkdtemp(join(tmpdir(), 'petstore-corpus-')), 'keys.json')
   await writeFile(keys, JSON.stringify({ keys: [{ key: CORPUS_KEY, plan: 'enterprise', perMinute: 1_000_000, perDay: 100_000_000 }] }))
   cli = await startCli(['--log', 'off', '--pets', '5', '--keys', keys])
-  stored = await storedPets()
+})
+// Each case fails alone: one that stops the sandbox gets a fresh one for the next, and each compares
+// the pets with those before it, so a case that stored a pet does not fail every case after it.
+beforeEach(async () => {
+  if (cli.child.exitCode !== null || cli.child.signalCode !== null) cli = await startCli(['--log', 'off', '--pets', '5', '--keys', keys])
 })
 afterAll(async () => {
   await cli.stop()
@@ -39,6 +42,7 @@ it('holds at least 100 cases with distinct names', () => {
 it.each(BAD_INPUT_CASES.map((entry, index) => ({ ...entry, index })))(
   'answers $name with $status and an Error body, and changes nothing',
   async ({ method, target, bytes, status, beforeRouting, index }) => {
+    const stored = await storedPets()
     const answer = await rawExchange(cli.url, bytes, { localAddress: addressOf(index) })
     expect(answer, 'an HTTP answer before the connection closed').toBeDefined()
     expect(answer!.status).toBe(status)
@@ -50,6 +54,7 @@ it.each(BAD_INPUT_CASES.map((entry, index) => ({ ...entry, index })))(
 )
 
 it('creates a pet from the body the cases spoil, so each case is refused for its own defect', async () => {
+  const stored = await storedPets()
   const valid = '{"name":"Rex","categoryId":1}'
   const answer = await rawExchange(
     cli.url,

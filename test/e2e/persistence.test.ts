@@ -2,6 +2,7 @@ import { mkdtemp, readFile, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { crashSeed } from '../support/crash-seed.js'
 import { useStateFileCalls } from '../support/state-file-calls.js'
 import { runCli, startCli } from '../support/start-cli.js'
 
@@ -43,13 +44,14 @@ it('makes an admin reset durable: after a restart the created pets stay gone and
 it('keeps every acknowledged pet when killed with SIGKILL at a random moment while creating', async () => {
   const file = await stateFile()
   const acknowledged = new Map<number, string>()
+  const { seed, random } = crashSeed('SIGKILL while creating')
   let lastMaxId = 3
   for (let round = 0; round < 2; round++) {
     const cli = await startCli(['--log', 'off', '--pets', '3', '--state', file])
     // Ids only grow: the first pet of this run comes after everything acknowledged before.
     // The random moment is counted from the first acknowledged create of the run, so a slow,
     // shared machine still kills mid-stream rather than before anything was created.
-    const killAfterMs = 50 + Math.floor(Math.random() * 400)
+    const killAfterMs = 50 + Math.floor(random() * 400)
     let killed = false
     let firstAcknowledged: () => void = () => undefined
     const started = new Promise<void>((resolve) => (firstAcknowledged = resolve))
@@ -78,7 +80,7 @@ it('keeps every acknowledged pet when killed with SIGKILL at a random moment whi
     await new Promise((resolve) => setTimeout(resolve, killAfterMs))
     killed = true
     const exit = await cli.stop('SIGKILL')
-    expect(exit.signal, `killed after ${killAfterMs} ms`).toBe('SIGKILL')
+    expect(exit.signal, `killed after ${killAfterMs} ms (CRASH_SEED=${seed})`).toBe('SIGKILL')
     await Promise.all(workers)
     lastMaxId = Math.max(lastMaxId, ...acknowledged.keys())
   }
@@ -92,7 +94,7 @@ it('keeps every acknowledged pet when killed with SIGKILL at a random moment whi
       const batch = ids.slice(start, start + 50)
       const found = await Promise.all(batch.map(async (id) => ({ id, response: await getPet(restarted, id) })))
       for (const { id, response } of found) {
-        expect(response.status, `acknowledged pet ${id}`).toBe(200)
+        expect(response.status, `acknowledged pet ${id} (CRASH_SEED=${seed})`).toBe(200)
         expect(await response.json()).toMatchObject({ id, name: acknowledged.get(id) })
       }
     }

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { crashSeed } from '../support/crash-seed.js'
 import { useStateFileCalls } from '../support/state-file-calls.js'
 import { BIN, runCli, startCli } from '../support/start-cli.js'
 
@@ -38,10 +39,11 @@ it('refuses a second process on a state file a live one holds, naming its pid, a
 it('is not blocked by the lock of a process killed with kill -9 at a random moment, and loses no acknowledged pet', async () => {
   const file = await stateFile()
   const acknowledged = new Map<number, string>()
+  const { seed, random } = crashSeed('kill -9 and the lock')
   for (let round = 0; round < 4; round++) {
     const cli = await startCli(['--log', 'off', '--pets', '2', '--state', file])
     // Some rounds die right after start (the lock just taken), others in the middle of creates.
-    const killAfterMs = Math.floor(Math.random() * (round % 2 === 0 ? 50 : 400))
+    const killAfterMs = Math.floor(random() * (round % 2 === 0 ? 50 : 400))
     let killed = false
     const worker = async (w: number) => {
       for (let i = 0; !killed; i++) {
@@ -63,7 +65,7 @@ it('is not blocked by the lock of a process killed with kill -9 at a random mome
   }
   const restarted = await startCli(['--log', 'off', '--pets', '2', '--state', file])
   try {
-    for (const [id, name] of acknowledged) expect(await (await getPet(restarted, id)).json(), `pet ${id}`).toMatchObject({ id, name })
+    for (const [id, name] of acknowledged) expect(await (await getPet(restarted, id)).json(), `pet ${id} (CRASH_SEED=${seed})`).toMatchObject({ id, name })
   } finally {
     await restarted.stop()
   }

@@ -29,7 +29,9 @@ export function buildProgram(io: ProgramIo): Command {
     .configureOutput({ writeOut: (text) => io.stdout(text.trimEnd()), writeErr: (text) => io.stderr(text.trimEnd()) })
     .showHelpAfterError('(run petstore-sandbox start --help for the options)')
 
-  program
+  // `run` takes start's options, then the command: options after the command are the command's.
+  program.enablePositionalOptions()
+  const start = program
     .command('start')
     .description('Serve the API over HTTP under /v1, seeded with generated pets.')
     .addOption(new Option('-p, --port <n>', 'port to listen on; 0 picks a free one (or PORT)').argParser(parsePort).default(4010).env('PETSTORE_SANDBOX_PORT'))
@@ -126,11 +128,8 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_REQUEST_TIMEOUT'))
     .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_KEEP_ALIVE_TIMEOUT'))
     .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_SHUTDOWN_GRACE'))
-    .action(async (options: StartOptions, command: Command) => {
-      try {
-        if (options.petsFile !== undefined && command.getOptionValueSource('pets') !== 'default') {
-          throw new ConfigError('--pets and --pets-file cannot be combined: the file says which pets there are')
-        }
+    .action((options: StartOptions, command: Command) =>
+      reportingErrors(options, command, async () => {
         if (options.workers > 1 && cluster.isPrimary) {
           if (options.redis === undefined) throw new ConfigError('--workers requires --redis: the workers share their state through it')
           // Checked once here, so an unreachable Redis is one line rather than one per worker.
@@ -142,17 +141,50 @@ export function buildProgram(io: ProgramIo): Command {
           const { startSandbox } = await import('./start-sandbox.js')
           await startSandbox(options, io)
         }
-      } catch (error) {
-        const listen = describeListenError(error, options.host, options.port)
-        if (error instanceof ConfigError || listen !== undefined) {
-          // The options were understood; what failed is named in one line, without the usage hint.
-          program.showHelpAfterError(false)
-          const message = listen ?? describeConfigError(error as ConfigError, options.scenario, command.getOptionValueSource('scenario'))
-          program.error(`error: ${message}`, { exitCode: 1 })
-        }
-        throw error
+      }),
+    )
+
+  const run = program
+    .command('run')
+    .description('Start the sandbox, run a command once it is ready (PETSTORE_SANDBOX_URL in its environment), then stop with it.')
+    .usage('[start options] -- <command> [args...]')
+    .argument('<command...>', "the command and its arguments; its exit status is run's")
+    .passThroughOptions()
+    .action((argv: string[], options: StartOptions, command: Command) =>
+      reportingErrors(options, command, async () => {
+        if (options.workers > 1) throw new ConfigError('--workers is for start: run serves its command from one process')
+        const { runCommand } = await import('./run-command.js')
+        await runCommand(options, argv, io)
+      }),
+    )
+  // The same options, parsers, defaults and variables as start: one list, said once.
+  for (const option of start.options) run.addOption(option)
+
+  /** Runs a command's work over start's options; bad options and a port in use are one line, without the usage hint. */
+  async function reportingErrors(options: StartOptions, command: Command, work: () => Promise<void>): Promise<void> {
+    try {
+      // Which options came from the environment: the banner says so (a stale variable surprises).
+      options.environment = Object.fromEntries(
+        command.options.flatMap((option) =>
+          option.envVar !== undefined && command.getOptionValueSource(option.attributeName()) === 'env' ? [[option.attributeName(), option.envVar]] : [],
+        ),
+      )
+      if (options.petsFile !== undefined && command.getOptionValueSource('pets') !== 'default') {
+        throw new ConfigError('--pets and --pets-file cannot be combined: the file says which pets there are')
       }
-    })
+      await work()
+    } catch (error) {
+      const listen = describeListenError(error, options.host, options.port)
+      if (error instanceof ConfigError || listen !== undefined) {
+        // The options were understood; what failed is named in one line, without the usage hint.
+        program.showHelpAfterError(false)
+        const message = listen ?? describeConfigError(error as ConfigError, options.scenario, command.getOptionValueSource('scenario'))
+        program.error(`error: ${message}`, { exitCode: 1 })
+      }
+      throw error
+    }
+  }
+
   addVerifyCommand(program, io)
   addProxyCommand(program, io)
   return program

@@ -2,7 +2,7 @@ import cluster from 'node:cluster'
 import { createSandbox } from '../../core/sandbox/create-sandbox.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { startServer, type RunningServer } from '../server/start-server.js'
+import { startServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from '../../core/request-log/create-request-logger.js'
 import { createRequestLog } from '../../core/request-log/create-request-log.js'
 import { createAdminGate } from '../../core/admin/create-admin-gate.js'
@@ -12,6 +12,7 @@ import { loadKeysFile } from '../options/load-keys-file.js'
 import { loadPetsFile } from '../options/load-pets-file.js'
 import { loadScenariosFile } from '../options/load-scenarios-file.js'
 import { formatBanner } from './format-banner.js'
+import { describeInForce, type InForceItem } from '../../core/sandbox/describe-in-force.js'
 import type { StateFile } from '../persistence/open-state-file.js'
 import type { SharedState } from '../../core/state/shared-state.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
@@ -54,6 +55,16 @@ export interface StartOptions {
   redis?: string
   redisPrefix: string
   workers: number
+  /** The options given by environment variables, by name (`scenario: 'PETSTORE_SANDBOX_SCENARIO'`): said in the banner. */
+  environment?: Readonly<Record<string, string>>
+}
+
+/** A sandbox served over HTTP by this process: where, and how to stop it. */
+export interface ServedSandbox {
+  /** The API's base address, e.g. `http://127.0.0.1:4010/v1`. */
+  url: string
+  /** Stops the server (in-flight requests finish), then lets go of the state file and Redis. */
+  close(): Promise<void>
 }
 
 /**
@@ -62,19 +73,16 @@ export interface StartOptions {
  */
 export async function startSandbox(options: StartOptions, io: ProgramIo): Promise<void> {
   // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
-  let server: RunningServer | undefined
-  let stateFile: StateFile | undefined
-  let shared: SharedState | undefined
+  let served: ServedSandbox | undefined
   let closing = false
   const shutdown = () => {
     // A second signal means "now": give up on in-flight requests.
     if (closing) process.exit(1)
     closing = true
-    if (server === undefined) process.exit(0)
+    if (served === undefined) process.exit(0)
     io.stdout('Shutting down: finishing in-flight requests')
-    void server
+    void served
       .close()
-      .then(() => Promise.all([stateFile?.close(), shared?.close()]))
       // A worker's channel to the primary would keep it alive: let go of it once all is closed.
       .then(() => cluster.worker?.disconnect())
   }
@@ -89,7 +97,21 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     },
     cluster.isWorker ? false : undefined,
   )
+  await serveSandbox(options, io, (serving) => (served = serving))
+}
 
+/**
+ * The sandbox of `start`'s options served over HTTP, `start`'s and `run`'s alike: resolves once
+ * it is ready and its banner printed. `onListening` hears of it as soon as it listens (while the
+ * pets are seeded), so that a stop asked for meanwhile closes it.
+ */
+export async function serveSandbox(
+  options: StartOptions,
+  io: ProgramIo,
+  onListening: (served: ServedSandbox) => void = () => undefined,
+): Promise<ServedSandbox> {
+  let stateFile: StateFile | undefined
+  let shared: SharedState | undefined
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   const givenPets = options.petsFile === undefined ? undefined : await loadPetsFile(options.petsFile)
   const customScenarios = options.scenarios === undefined ? undefined : await loadScenariosFile(options.scenarios)
@@ -158,9 +180,22 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
     },
   })
   const logger = createRequestLogger(options.log, io.stdout, io.colour)
-  if (options.log !== 'off') requestLog.watch(logger.answer)
+  if (options.log !== 'off') {
+    requestLog.watch(logger.answer)
+    // Without --prefer the header changes nothing, which surprises whoever sent it: said once, with the flag (D30).
+    if (options.prefer !== true) {
+      const stop = requestLog.watch((entry) => {
+        const prefer = entry.requestHeaders?.find((header) => header.name.toLowerCase() === 'prefer')
+        if (prefer === undefined || !/\bcode\s*=/i.test(prefer.value)) return
+        stop()
+        logger.note(
+          `${entry.method} ${entry.path} sent Prefer: ${prefer.value.slice(0, 80)}, which this sandbox ignores: start it with --prefer to honour Prefer: code=<status>`,
+        )
+      })
+    }
+  }
   const clientAddress = createClientAddress(options.trustProxy)
-  server = await startServer({
+  const server = await startServer({
     handlers: sandbox.originHandlers,
     port: options.port,
     host: options.host,
@@ -181,9 +216,18 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
         version: io.version,
         origin,
         demoKeys: keys === undefined,
+        petsFrom: options.petsFile,
         ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress } } : {}),
       }),
   })
+  const served: ServedSandbox = {
+    url: server.url,
+    close: async () => {
+      await server.close()
+      await Promise.all([stateFile?.close(), shared?.close()])
+    },
+  }
+  onListening(served)
   // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).
   const origin = server.url.replace(/\/v1$/, '')
   if (!sandbox.readiness().ready) io.stdout(`Seeding ${givenPets?.length ?? options.pets} pets; ${origin}/readyz answers 503 until done`)
@@ -197,7 +241,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   // The first worker speaks for all of them; the others only say that they serve.
   if (cluster.isWorker && cluster.worker?.id !== 1) {
     io.stdout(`Worker ${process.pid} serving ${server.url}`)
-    return
+    return served
   }
   // One write, so whoever waits for "Listening on" has read these lines too.
   io.stdout(
@@ -206,18 +250,38 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
         url: server.url,
         version: io.version,
         options,
-        petsFrom: givenPets && { file: options.petsFile!, count: givenPets.length },
         keys: sandbox.keys,
         showKeys: keys === undefined,
-        now: sandbox.clock.now(),
+        inForce: describeInForce(await sandbox.state(), { admin: options.adminToken !== undefined, petsFrom: options.petsFile, origin }),
+        fromEnvironment: fromEnvironment(options.environment ?? {}),
       }),
       `Reference on ${origin}/reference`,
-      ...(options.adminToken === undefined ? [] : [`Admin API and dashboard on ${origin}/__sandbox/ (Authorization: Bearer <admin token>)`]),
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
       ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
       ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
     ].join('\n'),
   )
+  return served
+}
+
+/** Which of start's options feed each thing in force: the banner names their variables when they came from the environment. */
+const IN_FORCE_OPTIONS: Record<InForceItem, ReadonlyArray<keyof StartOptions>> = {
+  pets: ['pets', 'petsFile', 'seed'],
+  clock: ['now'],
+  scenarios: ['scenario', 'scenarios'],
+  prefer: ['prefer'],
+  faults: ['latency', 'errorRate', 'errorKinds', 'fault', 'faultSeed'],
+  admin: ['adminToken'],
+}
+
+/** For each thing in force, the environment variables that set it (`environment`: option → variable). */
+function fromEnvironment(environment: Readonly<Record<string, string>>): Partial<Record<InForceItem, string[]>> {
+  const found: Partial<Record<InForceItem, string[]>> = {}
+  for (const [item, names] of Object.entries(IN_FORCE_OPTIONS) as Array<[InForceItem, ReadonlyArray<keyof StartOptions>]>) {
+    const variables = names.flatMap((name) => (environment[name] === undefined ? [] : [environment[name]]))
+    if (variables.length > 0) found[item] = variables
+  }
+  return found
 }
 
 function stateFileLine(path: string, file: StateFile): string {

@@ -15,7 +15,7 @@ export interface Replayed {
 /**
  * How each kind of change is written as a journal line (`{"<kind>": value}`), read back and
  * replayed: one entry per kind of the union, so a kind added to `PetChange` fails the typecheck
- * at `STATE_JOURNAL` until it has all three (test/unit/state-journal-kinds.test.ts shows it).
+ * at `STATE_JOURNAL` until it has all three (test/unit/state-journal.test.ts shows it).
  */
 export type JournalCodec<Change extends { kind: string }> = {
   readonly [Kind in Change['kind']]: JournalEntry<Extract<Change, { kind: Kind }>>

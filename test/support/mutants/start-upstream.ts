@@ -44,7 +44,7 @@ export async function startUpstream(mutation?: Mutation, onSandboxAnswer?: (requ
     () => true,
     async (adapted) => {
       // A plain Request: the sandbox answers the adapter's own request type with a body-less
-      // Response the adapter frames itself (src/http/json-response.ts), which a mutation cannot read.
+      // Response the adapter frames itself (src/core/http/to-response.ts), which a mutation cannot read.
       const hasBody = adapted.method !== 'GET' && adapted.method !== 'HEAD'
       const request = new Request(adapted.url, { method: adapted.method, headers: adapted.headers, ...(hasBody ? { body: await adapted.arrayBuffer() } : {}) })
       received.push({ method: request.method, url: request.url })
