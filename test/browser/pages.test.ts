@@ -16,7 +16,7 @@ let origin: string
 const checks = usePageChecks()
 
 beforeAll(async () => {
-  cli = await startCli(['--log', 'off', '--admin-token', TOKEN, '--pets', '5', '--now', '2030-01-01T10:00:05Z'])
+  cli = await startCli(['--log', 'off', '--admin-token', TOKEN, '--pets', '5', '--now', '2030-01-01T10:00:05Z', '--prefer'])
   origin = cli.url.replace(/\/v1$/, '')
   browser = await launchChromium()
   await mkdir('test-results', { recursive: true })
@@ -209,7 +209,7 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   expect(checks.cspViolations).toEqual([])
 })
 
-it('puts one key in a scenario from its row, leaves the others alone, and shows the scenario in the log', async () => {
+it('puts one key in a scenario from its row, leaves the others alone, and marks the scenario and a forced answer in the log', async () => {
   const page = await open('/__sandbox/')
   await signInToDashboard(page, TOKEN)
   const pro = await page.evaluate(() => document.querySelectorAll('#keys-table tbody tr')[1]?.getAttribute('data-key'))
@@ -221,6 +221,9 @@ it('puts one key in a scenario from its row, leaves the others alone, and shows 
   expect(down.headers.get('retry-after')).not.toBeNull()
   expect((await api('/pets?limit=1', 'sandbox-enterprise-key')).status).toBe(200)
   await page.waitForSelector('#log-table tbody tr[data-status="503"] td:nth-child(7):text-is("scenario=down")')
+  // An answer a Prefer: code= forced (D30) is marked like a scenario's.
+  expect((await api('/pets?limit=1', 'sandbox-enterprise-key', { headers: { prefer: 'code=500' } })).status).toBe(500)
+  await page.waitForSelector('#log-table tbody tr[data-status="500"] td:nth-child(7):text-is("Prefer: code=500")')
   expect(await row.locator('select[aria-label^="Scenario of"]').inputValue()).toBe('down')
 
   await row.locator('select[aria-label^="Scenario of"]').selectOption('')

@@ -56,14 +56,14 @@ it('reads every flag from PETSTORE_SANDBOX_<FLAG>, lists each variable in start 
 
   const fromEnv = await startCli(['--log', 'off'], { PETSTORE_SANDBOX_PETS: '7', PETSTORE_SANDBOX_SEED: '3', PETSTORE_SANDBOX_MAX_PETS: '9' })
   try {
-    expect(fromEnv.output()).toContain('7 pets (seed 3)')
+    expect(fromEnv.output()).toContain('  pets: 7 generated (seed 3) (from PETSTORE_SANDBOX_PETS, PETSTORE_SANDBOX_SEED)')
     expect(fromEnv.output()).toContain('Stores at most 9 pets')
   } finally {
     await fromEnv.stop()
   }
   const flagWins = await startCli(['--log', 'off', '--pets', '4'], { PETSTORE_SANDBOX_PETS: '7' })
   try {
-    expect(flagWins.output()).toContain('4 pets (seed 1)')
+    expect(flagWins.output()).toContain('  pets: 4 generated (seed 1)\n')
   } finally {
     await flagWins.stop()
   }

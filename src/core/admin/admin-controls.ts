@@ -29,8 +29,12 @@ export interface StateSummary {
   /** The session's clock, ISO 8601. */
   now: string
   pets: { count: number; nextId: number }
-  /** What a reset restores: the seed and how many pets it generates. */
-  seeded: { seed: number; pets: number }
+  /** What a reset restores: the seed and how many pets it generates, or that the pets were given (a pets file). */
+  seeded: { seed: number; pets: number; source: 'generated' | 'given' }
+  /** How far the sandbox clock is from its time source (real time unless the sandbox was given `now`), in ms; 0 when never moved (D20). */
+  clockOffsetMs: number
+  /** Whether `Prefer: code=<status>` is honoured (D30): `--prefer`, `createSandbox({ prefer: true })`. */
+  prefer: boolean
   keys: KeySummary[]
   faults: ResolvedFaults
   /** The scenarios a key can be put in, built-in first. */

@@ -1,9 +1,6 @@
 import { nearestName, shownName } from '../contract/check-input.js'
-import { DEMO_KEYS } from './demo-keys.js'
 import type { ApiKey } from './key-config.js'
-import { maskKey } from './mask-key.js'
-
-const PUBLIC_KEYS = new Set(DEMO_KEYS.map((key) => key.key))
+import { shownKey } from './shown-key.js'
 
 /**
  * Why `typed` names no key: shown as it was typed (it is no configured key, so no secret), with
@@ -18,6 +15,6 @@ export function noConfiguredKey(typed: string, keys: readonly ApiKey[]): string 
     typed,
     keys.map((apiKey) => apiKey.key),
   )
-  const hint = nearest === undefined ? '' : `; did you mean ${PUBLIC_KEYS.has(nearest) ? nearest : maskKey(nearest)}?`
+  const hint = nearest === undefined ? '' : `; did you mean ${shownKey(nearest)}?`
   return `${shownName(typed)} is no configured key${hint}`
 }

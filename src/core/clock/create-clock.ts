@@ -36,6 +36,8 @@ export interface SandboxClock<Of extends Timing = 'now'> {
 export interface MovableClock<Of extends Timing = Timing> extends SandboxClock<Of> {
   /** Takes up moves made by other processes sharing the offset; nothing to do for a local one. */
   sync(): void | Promise<void>
+  /** How far the clock is from its time source, in ms: 0 when it was never moved (what is in force). */
+  offset(): number
 }
 
 /** A clock on `source` (default `Date.now`) whose offset lives in `offset`, by default its own. */
@@ -57,6 +59,7 @@ export function createClock(source: () => number = Date.now, offset: ClockOffset
     },
     reset: () => offset.set(0),
     sync: () => offset.refresh?.(),
+    offset: () => offset.get(),
   }
 }
 

@@ -784,11 +784,13 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "required": [
           "session",
           "now",
+          "clockOffsetMs",
           "pets",
           "seeded",
           "keys",
           "faults",
-          "scenarios"
+          "scenarios",
+          "prefer"
         ],
         "additionalProperties": false,
         "properties": {
@@ -800,6 +802,14 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "type": "string",
             "format": "date-time",
             "description": "The session's clock."
+          },
+          "clockOffsetMs": {
+            "type": "integer",
+            "description": "How far the session's clock is from real time (its time source), in ms; 0 when it was never moved (D20)."
+          },
+          "prefer": {
+            "type": "boolean",
+            "description": "Whether Prefer: code=<status> is honoured (D30, --prefer)."
           },
           "pets": {
             "type": "object",
@@ -824,7 +834,8 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "description": "What a reset restores.",
             "required": [
               "seed",
-              "pets"
+              "pets",
+              "source"
             ],
             "additionalProperties": false,
             "properties": {
@@ -834,6 +845,14 @@ export const adminOpenapiDocument: OpenApiDocument = {
               "pets": {
                 "type": "integer",
                 "minimum": 0
+              },
+              "source": {
+                "type": "string",
+                "enum": [
+                  "generated",
+                  "given"
+                ],
+                "description": "Pets generated from the seed, or given (--pets-file, createSandbox's pets list)."
               }
             }
           },
@@ -1658,6 +1677,12 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "scenario": {
             "type": "string",
             "description": "The scenario of the key that shaped the answer (X-Sandbox-Scenario, D29)."
+          },
+          "forced": {
+            "type": "integer",
+            "minimum": 100,
+            "maximum": 599,
+            "description": "The status a Prefer: code=<status> forced (Preference-Applied, D30)."
           },
           "source": {
             "type": "string",

@@ -5,7 +5,7 @@ import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { resolve } from './resolve.js'
 import { emptyRead } from '../scenarios/create-scenarios.js'
-import { forcedError, preferredStatus } from '../scenarios/forced-status.js'
+import { forcedError, PREFERENCE_APPLIED_HEADER, preferredStatus } from '../scenarios/forced-status.js'
 import { SESSION_HEADER } from '../sessions/session-name.js'
 
 /**
@@ -46,7 +46,7 @@ export async function answer(
   // body is read (D29, D30).
   const preferred = parts.prefer ? preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) : undefined
   if (preferred !== undefined) {
-    headers.set('preference-applied', `code=${preferred}`)
+    headers.set(PREFERENCE_APPLIED_HEADER, `code=${preferred}`)
     if (preferred >= 400) throw forcedError(preferred, `Prefer: code=${preferred}`, headers, world.clock.now(), admitted.deprecation)
   }
   const shaping = preferred === undefined ? world.scenarios.shape(admitted.key, operationId, headers, world.clock.now, admitted.deprecation) : undefined

@@ -6,6 +6,7 @@ import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector
 import { toResponseAndText } from '../http/to-response.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
 import { SESSION_HEADER } from '../sessions/session-name.js'
+import { forcedByPrefer } from '../scenarios/forced-status.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
 import { ClaimingHandler } from './claiming-handler.js'
@@ -56,6 +57,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
       fault: reply === undefined ? 'drop' : (headers.get(FAULT_HEADER) ?? undefined),
       scenario: headers.get(SCENARIO_HEADER) ?? undefined,
       session: world.session,
+      forced: forcedByPrefer(headers),
     },
     { bodies: { origin: url.origin, requestBody, responseBody: text } },
   )

@@ -31,6 +31,8 @@ export interface RequestLogEntry {
   fault?: string
   /** The scenario of the key that shaped the answer (`X-Sandbox-Scenario`, D29). */
   scenario?: string
+  /** The status a `Prefer: code=<status>` forced (`Preference-Applied`, D30). */
+  forced?: number
   /** Under `petstore-sandbox proxy`, who answered (as `X-Sandbox-Source` says); absent under `start`. */
   source?: 'upstream' | 'sandbox'
   /** The session the request named (`X-Sandbox-Session`, D34); absent for the default session. */
@@ -68,6 +70,7 @@ export interface Answered {
   responseHeaders?: Iterable<[string, string]> | undefined
   fault?: string | undefined
   scenario?: string | undefined
+  forced?: number | undefined
   source?: 'upstream' | 'sandbox' | undefined
   /** The named session the answer was given in (D34); undefined for the default session. */
   session?: string | undefined
@@ -98,6 +101,7 @@ export function describeAnswer(answer: Answered, inForce: Masker): RequestLogEnt
   }
   if (answer.fault !== undefined) entry.fault = answer.fault
   if (answer.scenario !== undefined) entry.scenario = answer.scenario
+  if (answer.forced !== undefined) entry.forced = answer.forced
   if (answer.source !== undefined) entry.source = answer.source
   if (answer.session !== undefined) entry.session = answer.session
   entry.requestHeaders = requestHeaders

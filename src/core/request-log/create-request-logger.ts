@@ -56,6 +56,11 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
       const session = entry.session === undefined ? '' : ` session=${entry.session}`
       write(`${escapeControls(entry.method)} ${escapeControls(entry.path)} ${status} ${ms}ms key=${escapeControls(entry.key)}${source}${session}`)
     },
+    /** A hint for whoever reads the log, said once where it applies (a Prefer header this sandbox ignores). */
+    note(message: string): void {
+      if (format === 'json') json({ time: new Date(now()).toISOString(), note: message })
+      else if (format === 'pretty') write(`${paint('36', 'note')} ${escapeControls(message)}`)
+    },
     /** Something that kept the proxy from checking an answer; the answer itself was sent. */
     problem(message: string): void {
       if (format === 'json') json({ time: new Date(now()).toISOString(), problem: message })

@@ -41,10 +41,11 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number }
   /** Chrome's resource type: an API call, listed under Fetch/XHR rather than guessed from the JSON type as a script. */
   _resourceType: 'fetch'
-  /** The request log's id of the exchange, the masked key, and the scenario or fault that shaped it. */
+  /** The request log's id of the exchange, the masked key, and the scenario, forced status or fault that shaped it. */
   _id?: string
   _key: string
   _scenario?: string
+  _forced?: number
   _fault?: string
   /** The session the request named (D34); absent for the default session. */
   _session?: string
@@ -154,6 +155,7 @@ export function toHar(exchanges: readonly KeptExchange[], { secrets, version, in
       ...(entry.id === undefined ? {} : { _id: entry.id }),
       _key: mask(entry.key),
       ...(entry.scenario === undefined ? {} : { _scenario: entry.scenario }),
+      ...(entry.forced === undefined ? {} : { _forced: entry.forced }),
       ...(entry.fault === undefined ? {} : { _fault: entry.fault }),
       ...(entry.session === undefined ? {} : { _session: entry.session }),
       ...(bodies === undefined ? { comment: 'bodies no longer kept (older than the last exchanges kept), or none to keep' } : {}),

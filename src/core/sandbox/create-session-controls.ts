@@ -108,7 +108,9 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
         session: world.name,
         now: new Date(clock.now()).toISOString(),
         pets: { count: await store.count(), nextId: await store.nextId() },
-        seeded: { seed: resolved.seed, pets: resolved.pets },
+        seeded: { seed: resolved.seed, pets: resolved.pets, source: resolved.givenPets === undefined ? 'generated' : 'given' },
+        clockOffsetMs: clock.offset(),
+        prefer: resolved.prefer,
         keys: await Promise.all(
           keyRing.keys.map(async (key) => ({
             key: key.key,

@@ -29,7 +29,8 @@ import type { NewPet, Pet } from '../store/pet.js'
 export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> {
   /**
    * The msw request handlers of the API, for `setupServer` (Node) or `setupWorker` (browser).
-   * Without `baseUrl` they answer `/v1` on any origin and leave every other request alone.
+   * They answer the API's own paths (`/v1/pets…`, `/v1/store…`, `/v1/categories…`) on any origin,
+   * or `baseUrl`'s, and leave every other request to the handlers after them (D40).
    *
    * @example
    * const server = setupServer(...sandbox.handlers)       // msw/node

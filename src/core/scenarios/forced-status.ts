@@ -114,3 +114,18 @@ export function preferredStatus(prefer: string | null, operationId: string, forc
   }
   return undefined
 }
+
+/** Says which preference an answer applied (RFC 7240): `Preference-Applied: code=503`. */
+export const PREFERENCE_APPLIED_HEADER = 'preference-applied'
+
+/**
+ * The status a `Prefer: code=` forced, read from the answer's headers, for the request log's
+ * `forced` (the dashboard marks it as it marks a scenario's answer); undefined when none did.
+ *
+ * @example
+ * forcedByPrefer(new Headers({ 'preference-applied': 'code=503' }))   // 503
+ */
+export function forcedByPrefer(headers: Headers): number | undefined {
+  const applied = /^code=(\d{3})$/.exec(headers.get(PREFERENCE_APPLIED_HEADER) ?? '')
+  return applied === null ? undefined : Number(applied[1])
+}

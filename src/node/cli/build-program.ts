@@ -160,9 +160,15 @@ export function buildProgram(io: ProgramIo): Command {
   // The same options, parsers, defaults and variables as start: one list, said once.
   for (const option of start.options) run.addOption(option)
 
-  /** Runs a command's work; bad options and a port in use are one line, without the usage hint. */
+  /** Runs a command's work over start's options; bad options and a port in use are one line, without the usage hint. */
   async function reportingErrors(options: StartOptions, command: Command, work: () => Promise<void>): Promise<void> {
     try {
+      // Which options came from the environment: the banner says so (a stale variable surprises).
+      options.environment = Object.fromEntries(
+        command.options.flatMap((option) =>
+          option.envVar !== undefined && command.getOptionValueSource(option.attributeName()) === 'env' ? [[option.attributeName(), option.envVar]] : [],
+        ),
+      )
       if (options.petsFile !== undefined && command.getOptionValueSource('pets') !== 'default') {
         throw new ConfigError('--pets and --pets-file cannot be combined: the file says which pets there are')
       }

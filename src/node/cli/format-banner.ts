@@ -1,26 +1,32 @@
 import type { ApiKey } from '../../core/auth/key-config.js'
 import { maskKey } from '../../core/auth/mask-key.js'
+import type { InForceItem, InForceLine } from '../../core/sandbox/describe-in-force.js'
 
 export interface BannerInput {
   url: string
   version: string
-  options: { seed: number; pets: number; host: string; maxPets?: number; trustProxy?: string[] }
-  /** Pets from `--pets-file` instead of generated ones. */
-  petsFrom?: { file: string; count: number } | undefined
+  options: { host: string; maxPets?: number; trustProxy?: string[] }
   keys: readonly ApiKey[]
   showKeys: boolean
-  now: number
+  /** What is in force (describeInForce), and the environment variables each item came from. */
+  inForce: readonly InForceLine[]
+  fromEnvironment: Partial<Record<InForceItem, readonly string[]>>
 }
 
-/** What `start` prints once it listens: the address first, then the keys to call it with. */
-export function formatBanner({ url, version, options, petsFrom, keys, showKeys, now }: BannerInput): string {
-  const pets = petsFrom === undefined ? `${options.pets} pets (seed ${options.seed})` : `${petsFrom.count} pets from ${petsFrom.file}`
-  const lines = [`petstore-sandbox ${version}: Animal Store API v1, ${pets}, clock at ${new Date(now).toISOString()}`, `Listening on ${url}`]
+/** What `start` prints once it listens: the address first, then the keys to call it with, then what is in force. */
+export function formatBanner({ url, version, options, keys, showKeys, inForce, fromEnvironment }: BannerInput): string {
+  const lines = [`petstore-sandbox ${version}: Animal Store API v1`, `Listening on ${url}`]
   // Keys from a keys file are secrets: listed masked, with the limits in force.
   lines.push(showKeys ? 'Demo keys (send Authorization: Bearer <key>):' : `${keys.length} key(s) from the keys file (masked):`)
   for (const key of keys) {
     const shown = showKeys ? key.key : maskKey(key.key)
     lines.push(`  ${key.plan.padEnd(10)} ${shown.padEnd(24)} ${String(key.perMinute).padStart(5)}/min ${String(key.perDay).padStart(8)}/day`)
+  }
+  // A stale variable in a teammate's shell is the usual surprise: each line says where it came from.
+  lines.push('In force:')
+  for (const { item, label, text } of inForce) {
+    const variables = fromEnvironment[item] ?? []
+    lines.push(`  ${label}: ${text}${variables.length === 0 ? '' : ` (from ${variables.join(', ')})`}`)
   }
   const origin = new URL(url).origin
   lines.push(`Probes: ${origin}/healthz (alive), ${origin}/readyz (ready to serve); no key needed`)

@@ -12,6 +12,7 @@ import { loadKeysFile } from '../options/load-keys-file.js'
 import { loadPetsFile } from '../options/load-pets-file.js'
 import { loadScenariosFile } from '../options/load-scenarios-file.js'
 import { formatBanner } from './format-banner.js'
+import { describeInForce, type InForceItem } from '../../core/sandbox/describe-in-force.js'
 import type { StateFile } from '../persistence/open-state-file.js'
 import type { SharedState } from '../../core/state/shared-state.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
@@ -54,6 +55,8 @@ export interface StartOptions {
   redis?: string
   redisPrefix: string
   workers: number
+  /** The options given by environment variables, by name (`scenario: 'PETSTORE_SANDBOX_SCENARIO'`): said in the banner. */
+  environment?: Readonly<Record<string, string>>
 }
 
 /** A sandbox served over HTTP by this process: where, and how to stop it. */
@@ -177,7 +180,20 @@ export async function serveSandbox(
     },
   })
   const logger = createRequestLogger(options.log, io.stdout, io.colour)
-  if (options.log !== 'off') requestLog.watch(logger.answer)
+  if (options.log !== 'off') {
+    requestLog.watch(logger.answer)
+    // Without --prefer the header changes nothing, which surprises whoever sent it: said once, with the flag (D30).
+    if (options.prefer !== true) {
+      const stop = requestLog.watch((entry) => {
+        const prefer = entry.requestHeaders?.find((header) => header.name.toLowerCase() === 'prefer')
+        if (prefer === undefined || !/\bcode\s*=/i.test(prefer.value)) return
+        stop()
+        logger.note(
+          `${entry.method} ${entry.path} sent Prefer: ${prefer.value.slice(0, 80)}, which this sandbox ignores: start it with --prefer to honour Prefer: code=<status>`,
+        )
+      })
+    }
+  }
   const clientAddress = createClientAddress(options.trustProxy)
   const server = await startServer({
     handlers: sandbox.originHandlers,
@@ -200,6 +216,7 @@ export async function serveSandbox(
         version: io.version,
         origin,
         demoKeys: keys === undefined,
+        petsFrom: options.petsFile,
         ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress } } : {}),
       }),
   })
@@ -233,19 +250,38 @@ export async function serveSandbox(
         url: server.url,
         version: io.version,
         options,
-        petsFrom: givenPets && { file: options.petsFile!, count: givenPets.length },
         keys: sandbox.keys,
         showKeys: keys === undefined,
-        now: sandbox.clock.now(),
+        inForce: describeInForce(await sandbox.state(), { admin: options.adminToken !== undefined, petsFrom: options.petsFile, origin }),
+        fromEnvironment: fromEnvironment(options.environment ?? {}),
       }),
       `Reference on ${origin}/reference`,
-      ...(options.adminToken === undefined ? [] : [`Admin API and dashboard on ${origin}/__sandbox/ (Authorization: Bearer <admin token>)`]),
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
       ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
       ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
     ].join('\n'),
   )
   return served
+}
+
+/** Which of start's options feed each thing in force: the banner names their variables when they came from the environment. */
+const IN_FORCE_OPTIONS: Record<InForceItem, ReadonlyArray<keyof StartOptions>> = {
+  pets: ['pets', 'petsFile', 'seed'],
+  clock: ['now'],
+  scenarios: ['scenario', 'scenarios'],
+  prefer: ['prefer'],
+  faults: ['latency', 'errorRate', 'errorKinds', 'fault', 'faultSeed'],
+  admin: ['adminToken'],
+}
+
+/** For each thing in force, the environment variables that set it (`environment`: option → variable). */
+function fromEnvironment(environment: Readonly<Record<string, string>>): Partial<Record<InForceItem, string[]>> {
+  const found: Partial<Record<InForceItem, string[]>> = {}
+  for (const [item, names] of Object.entries(IN_FORCE_OPTIONS) as Array<[InForceItem, ReadonlyArray<keyof StartOptions>]>) {
+    const variables = names.flatMap((name) => (environment[name] === undefined ? [] : [environment[name]]))
+    if (variables.length > 0) found[item] = variables
+  }
+  return found
 }
 
 function stateFileLine(path: string, file: StateFile): string {

@@ -5,6 +5,7 @@ import { HttpError } from '../../core/errors/http-error.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { Timing } from '../../core/state/maybe-promise.js'
+import { describeInForce } from '../../core/sandbox/describe-in-force.js'
 import { createEventStream, type EventStreamAdmin, type RequestEntrySource } from './create-event-stream.js'
 import { dashboardPage } from './dashboard-page.js'
 import { frontDoor } from './front-door.js'
@@ -30,6 +31,8 @@ export interface PagesOptions {
   admin?: Omit<EventStreamAdmin, 'now'>
   /** What the dashboard's live request list shows; the sandbox's own log when not given (the proxy gives its own). */
   requests?: RequestEntrySource
+  /** The pets file the pets came from (`--pets-file`), for what is in force. */
+  petsFrom?: string | undefined
 }
 
 /** The pages, in front of the API: `handle` answers a request for a page and says whether it did. */
@@ -44,7 +47,7 @@ export interface PagesListener {
  * and `/openapi.json`, `/reference`, the dashboard under `/__sandbox/` with its event stream, and
  * their assets; `/favicon.ico` is answered with no icon. They need no API key and spend no quota; everything else goes on to the API.
  */
-export function createPagesListener({ sandbox, version, origin, demoKeys, admin, requests = sandbox }: PagesOptions): PagesListener {
+export function createPagesListener({ sandbox, version, origin, demoKeys, admin, requests = sandbox, petsFrom }: PagesOptions): PagesListener {
   const assets = createStaticAssets()
   const swaggerUi = swaggerUiVersion()
   const contract = createServedContract()
@@ -57,9 +60,17 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
     switch (path) {
       case '/':
         return (incoming, outgoing) => {
-          const door = frontDoor({ version, origin: pageOrigin(incoming, origin), demoKeys: shownDemoKeys(), dashboard: admin !== undefined })
-          if (prefersJson(incoming.headers.accept)) sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(door), { vary: 'Accept' })
-          else sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', frontDoorPage(door).markup, { vary: 'Accept' })
+          const at = pageOrigin(incoming, origin)
+          const answer = async () => {
+            const inForce = describeInForce(await sandbox.state(), { admin: admin !== undefined, petsFrom, origin: at })
+            const door = frontDoor({ version, origin: at, demoKeys: shownDemoKeys(), dashboard: admin !== undefined, inForce })
+            if (prefersJson(incoming.headers.accept)) sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(door), { vary: 'Accept' })
+            else sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', frontDoorPage(door).markup, { vary: 'Accept' })
+          }
+          // A state that cannot be read (shared state down) is the one error path's 503, not a crash.
+          answer().catch(() =>
+            sendError(incoming, outgoing, new HttpError(503, ErrorCode.serviceUnavailable, 'what is in force cannot be read now; try again shortly')),
+          )
         }
       case '/openapi.yaml':
       case '/openapi.json':

@@ -2,7 +2,7 @@ import type { FrontDoor } from './front-door.js'
 import { html, type SafeHtml } from './html.js'
 import { pageShell } from './page-shell.js'
 
-/** The front door as a page: what the sandbox is, where the API is, the keys to try it with. */
+/** The front door as a page: what the sandbox is, where the API is, the keys to try it with, what is in force. */
 export function frontDoorPage(door: FrontDoor): SafeHtml {
   const keys = door.demoKeys
   return pageShell({
@@ -25,6 +25,10 @@ ${
 <p>Try: <code>curl -H 'Authorization: Bearer ${keys[0]?.key ?? '<key>'}' ${door.baseUrl}/pets?limit=3</code></p>
 </section>`
 }
+<section aria-labelledby="in-force">
+<h2 id="in-force">In force</h2>
+<dl class="in-force">${door.inForce.map((line) => html`<dt>${line.label}</dt><dd data-item="${line.item}">${line.text}</dd>`)}</dl>
+</section>
 <section aria-labelledby="links">
 <h2 id="links">Links</h2>
 <ul class="links">${Object.values(door.links).map((link) => html`<li><a href="${link.href}">${link.title}</a> <code>${link.href}</code></li>`)}</ul>

@@ -1,4 +1,5 @@
 import type { ApiKey } from '../../core/auth/key-config.js'
+import type { InForceLine } from '../../core/sandbox/describe-in-force.js'
 
 /** What `/` says, as JSON for `Accept: application/json` and as the page. */
 export interface FrontDoor {
@@ -8,6 +9,8 @@ export interface FrontDoor {
   baseUrl: string
   /** The demo keys still configured, when the sandbox runs with them; absent with a keys file. */
   demoKeys?: Array<{ key: string; plan: string; perMinute: number; perDay: number }>
+  /** What is in force (describeInForce), as the start banner says it. */
+  inForce: InForceLine[]
   links: Record<string, { href: string; title: string }>
 }
 
@@ -16,16 +19,18 @@ export interface FrontDoorInput {
   origin: string
   demoKeys: readonly ApiKey[] | undefined
   dashboard: boolean
+  inForce: InForceLine[]
 }
 
 /** The front door's content: no key and no quota are needed to read it. */
-export function frontDoor({ version, origin, demoKeys, dashboard }: FrontDoorInput): FrontDoor {
+export function frontDoor({ version, origin, demoKeys, dashboard, inForce }: FrontDoorInput): FrontDoor {
   return {
     name: 'petstore-sandbox',
     version,
     description: 'A stateful stand-in for the Animal Store API (v1) staging environment.',
     baseUrl: `${origin}/v1`,
     ...(demoKeys === undefined ? {} : { demoKeys: demoKeys.map(({ key, plan, perMinute, perDay }) => ({ key, plan, perMinute, perDay })) }),
+    inForce,
     links: {
       reference: { href: '/reference', title: 'Interactive API reference' },
       openapiYaml: { href: '/openapi.yaml', title: 'OpenAPI document (YAML)' },

@@ -12,6 +12,9 @@ code { font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; 
 .version { font-weight: normal; opacity: .85; font-size: 15px; }
 main { padding: 16px 20px; max-width: 1200px; margin: 0 auto; }
 .door { max-width: 860px; }
+.in-force { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
+.in-force dt { color: var(--muted); }
+.in-force dd { margin: 0; }
 main:not(.reference) h2 { font-size: 17px; margin: 20px 0 8px; }
 main:not(.reference) table { border-collapse: collapse; width: 100%; }
 main:not(.reference) :is(th, td) { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }

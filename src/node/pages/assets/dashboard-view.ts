@@ -58,7 +58,9 @@ export function logRow(entry: RequestLogEntry): HTMLElement {
     ),
     el('td', { text: entry.key }),
     el('td', { text: String(entry.durationMs) }),
-    el('td', { text: [entry.fault, entry.scenario && `scenario=${entry.scenario}`].filter(Boolean).join(', ') }),
+    el('td', {
+      text: [entry.fault, entry.scenario && `scenario=${entry.scenario}`, entry.forced && `Prefer: code=${entry.forced}`].filter(Boolean).join(', '),
+    }),
   )
 }
 

@@ -1,0 +1,100 @@
+import type { StateSummary } from '../admin/admin-controls.js'
+import { shownKey } from '../auth/shown-key.js'
+import type { LatencyRange, ResolvedFaults } from '../faults/fault-config.js'
+
+/** What may change every answer without a request saying so: each is a line wherever a person looks. */
+export type InForceItem = 'pets' | 'clock' | 'scenarios' | 'prefer' | 'faults' | 'admin'
+
+/** One thing in force, as the start banner and the front door say it: `scenarios: sandbox-free-key down`. */
+export interface InForceLine {
+  item: InForceItem
+  label: string
+  text: string
+}
+
+export interface InForceContext {
+  /** Whether the admin API is on (the sandbox has an admin token). */
+  admin: boolean
+  /** Where given pets came from, when a pets file gave them. */
+  petsFrom?: string | undefined
+  /** The origin the sandbox serves, to name the admin API's address (`http://127.0.0.1:4010`). */
+  origin?: string | undefined
+}
+
+const LABELS: Record<InForceItem, string> = {
+  pets: 'pets',
+  clock: 'clock',
+  scenarios: 'scenarios',
+  prefer: 'Prefer',
+  faults: 'faults',
+  admin: 'admin API',
+}
+
+/**
+ * What is in force in a sandbox, from its state: the pets and where they came from, the clock
+ * and how far it was moved, each key's scenario, whether `Prefer: code=` is honoured, the faults,
+ * and the admin API on or off. The start banner prints these lines (with the environment
+ * variables they came from), the front door shows them, and `GET /__sandbox/state` holds the same
+ * facts as fields. Keys are named as {@link shownKey} names them: a keys file's masked.
+ *
+ * @example
+ * describeInForce(await sandbox.state(), { admin: false }).map((line) => `${line.label}: ${line.text}`)
+ * // ['pets: 50 generated (seed 1)', 'clock: 2026-…Z, real time', 'scenarios: none', …]
+ */
+export function describeInForce(state: StateSummary, { admin, petsFrom, origin = '' }: InForceContext): InForceLine[] {
+  const inScenario = state.keys.filter((key) => key.scenario !== undefined)
+  const texts: Record<InForceItem, string> = {
+    pets:
+      state.seeded.source === 'generated'
+        ? `${state.seeded.pets} generated (seed ${state.seeded.seed})`
+        : `${state.seeded.pets} from ${petsFrom ?? 'the given list'}`,
+    clock: `${state.now}, ${clockMove(state.clockOffsetMs)}`,
+    scenarios: inScenario.length === 0 ? 'none' : inScenario.map((key) => `${shownKey(key.key)} ${key.scenario}`).join(', '),
+    prefer: state.prefer ? "honoured: a request's Prefer: code=<status> picks its status (D30)" : 'ignored (--prefer honours Prefer: code=<status>)',
+    faults: describeFaults(state.faults),
+    admin: admin ? `on at ${origin}/__sandbox/ (Authorization: Bearer <admin token>)` : 'off (--admin-token <token> turns it on)',
+  }
+  return (Object.keys(LABELS) as InForceItem[]).map((item) => ({ item, label: LABELS[item], text: texts[item] }))
+}
+
+/** `real time`, or how far and which way the clock was moved: `1496 d 9 h ahead of real time`. */
+function clockMove(offsetMs: number): string {
+  if (offsetMs === 0) return 'real time'
+  return `${duration(Math.abs(offsetMs))} ${offsetMs > 0 ? 'ahead of' : 'behind'} real time`
+}
+
+/** A span in its two largest units: `3 h 12 min`, `45 s`, `0.3 s`. */
+function duration(ms: number): string {
+  const units: Array<[string, number]> = [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['min', 60_000],
+    ['s', 1_000],
+  ]
+  const parts: string[] = []
+  let rest = ms
+  for (const [unit, size] of units) {
+    const count = Math.floor(rest / size)
+    if (count > 0 || (parts.length > 0 && parts.length < 2)) parts.push(`${count} ${unit}`)
+    rest -= count * size
+    if (parts.length === 2) break
+  }
+  return parts.length === 0 ? `${(ms / 1000).toFixed(1)} s` : parts.join(' ')
+}
+
+/** The faults in force in words: `latency 100-400 ms, error rate 0.05 (500, 503); createPet: error rate 0.5`, or `none`. */
+function describeFaults(faults: ResolvedFaults): string {
+  const settings = (latency: LatencyRange | undefined, errorRate: number | undefined, kinds?: readonly string[]) =>
+    [
+      latency !== undefined && latency.max > 0 ? `latency ${latency.min === latency.max ? latency.min : `${latency.min}-${latency.max}`} ms` : undefined,
+      errorRate !== undefined && errorRate > 0 ? `error rate ${errorRate}${kinds === undefined ? '' : ` (${kinds.join(', ')})`}` : undefined,
+    ].filter((part) => part !== undefined)
+  const parts = [
+    settings(faults.latency, faults.errorRate, faults.kinds).join(', '),
+    ...Object.entries(faults.operations).map(([operationId, override]) => {
+      const own = settings(override.latency, override.errorRate)
+      return own.length === 0 ? '' : `${operationId}: ${own.join(', ')}`
+    }),
+  ].filter((part) => part !== '')
+  return parts.length === 0 ? 'none' : parts.join('; ')
+}
