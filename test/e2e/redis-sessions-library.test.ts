@@ -242,3 +242,29 @@ it('gives a named session’s keys a TTL, so Redis frees an abandoned session by
   }
   for (const key of await probe.keys(`${PREFIX}s:default*`)) expect(await probe.pttl(key), key).toBe(-1)
 })
+
+it('frees an abandoned session’s keys by their TTL with no process acting, and its pets leave maxPets', async () => {
+  const brief = createSandbox({
+    shared: await connectRedisState({ url: redis.url, prefix: 'brief:' }),
+    baseUrl: api,
+    pets: 3,
+    maxPets: 4,
+    sessions: { idleMs: 250 },
+  })
+  try {
+    await brief.ready()
+    expect((await create(brief, 'abandoned', 'Left behind')).status).toBe(201)
+    expect(await probe.keys('brief:s:abandoned*')).not.toEqual([])
+    // Nothing runs against the sandbox meanwhile: Redis lets the keys go by itself.
+    for (let attempt = 0; attempt < 400 && (await probe.keys('brief:s:abandoned*')).length > 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    expect(await probe.keys('brief:s:abandoned*')).toEqual([])
+    expect(await probe.keys('brief:base:*')).not.toEqual([])
+    // The next use of the registry lets the session go, and its pet leaves the maxPets count.
+    expect((await create(brief, 'next', 'Fits')).status).toBe(201)
+    expect((await brief.sessions.list()).map((session) => session.name)).toEqual(['default', 'next'])
+  } finally {
+    await brief.close()
+  }
+})

@@ -85,10 +85,10 @@ export function admit(
     return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
   }
   // A key's scenario may change what a listing answers (`empty`): its page is not read ahead.
-  if (listing !== undefined && apiKey !== undefined && scenario === undefined && limiter.takeThenList !== undefined) {
-    return limiter.takeThenList(bucket, limits, listing.query).then(({ decision, page }) => {
+  if (listing !== undefined && 'query' in listing.read && apiKey !== undefined && scenario === undefined && limiter.takeThenList !== undefined) {
+    return limiter.takeThenList(bucket, limits, listing.read.query).then(({ decision, page }) => {
       const admission = admitted(decision)
-      return page === undefined ? admission : { ...admission, listed: { input: listing.input, result: listed(new JsonText(page)) } }
+      return page === undefined ? admission : { ...admission, listed: listed(new JsonText(page)) }
     }, unknown())
   }
   const decision = limiter.take(bucket, limits)

@@ -1,6 +1,7 @@
 import type { Reply } from '../http/reply.js'
 import { admit } from './admit.js'
-import { planListing } from './plan-listing.js'
+import { type PlannedListing, planListing } from './plan-listing.js'
+import type { OperationInput } from '../operations/operation.js'
 import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { resolve } from './resolve.js'
@@ -25,10 +26,9 @@ export async function answer(
   onBodyText?: (text: string) => void,
 ): Promise<Reply> {
   // With a state that reads a page of pets with the rate-limit decision, one round trip instead of
-  // two (BENCHMARKS.md, the Redis section), a plain listing's input is read ahead; a request it
-  // cannot plan is refused, if at all, by the steps below, after the decision.
-  const listing =
-    world.rateLimiter.takeThenList === undefined || world.refusal !== undefined ? undefined : await planListing(parts, world, request, url, method)
+  // two (BENCHMARKS.md, the Redis section), a plain listing is resolved and its input read ahead,
+  // once: the steps below take them from the plan, and refuse, if at all, after the decision.
+  const listing = world.rateLimiter.takeThenList === undefined || world.refusal !== undefined ? undefined : planListing(parts, world, request, url, method)
   // A named session's answers say so, refusals included (D34).
   if (world.session !== undefined) headers.set(SESSION_HEADER, world.session)
   // CORS and deprecation headers, the rate limit, the API's scope and the key (D16, D17); a
@@ -39,7 +39,7 @@ export async function answer(
   // A session the request names that cannot be served: a bad name (400), or none kept (501), D34.
   if (world.refusal !== undefined) throw world.refusal
   // The operation, or why there is none: 501, 404, 405, 410 (D10, D11, D18).
-  const resolved = resolve(parts, world, admitted, method)
+  const resolved = listing?.resolution ?? resolve(parts, world, admitted, method)
   const { operationId } = resolved.info
   // `Prefer: code=` (with --prefer), then the key's scenario: like faults, they hit requests a
   // healthy server would serve, after auth and the rate limit (so they spend quota), before the
@@ -56,7 +56,7 @@ export async function answer(
   const faulted = world.faults.inject(operationId, headers)
   if (faulted !== undefined) await faulted
   // The input, valid against the contract, or 400 naming the field (D3, D9).
-  const read = admitted.listed?.input ?? readInput(parts, request, url, admitted.apiPath, resolved, onBodyText)
+  const read = listing === undefined ? readInput(parts, request, url, admitted.apiPath, resolved, onBodyText) : inputOf(listing)
   const input = read instanceof Promise ? await read : read
   // A request made while the store is seeded or reset waits for it.
   await world.ready()
@@ -66,7 +66,13 @@ export async function answer(
     if (Object.keys(input.params).length > 0) throw emptyRead(input.params)
     return { status: 200, headers, body: [] }
   }
-  const handled = admitted.listed?.result ?? resolved.operation.handle(input)
+  const handled = admitted.listed ?? resolved.operation.handle(input)
   const { status, body } = handled instanceof Promise ? await handled : handled
   return { status, headers, body }
+}
+
+/** A planned listing's input, read once before the decision; or its refusal, thrown here as the input step would. */
+function inputOf({ read }: PlannedListing): OperationInput {
+  if ('refusal' in read) throw read.refusal
+  return read.input
 }
