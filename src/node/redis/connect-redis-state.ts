@@ -75,6 +75,12 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
     )
   }
 
+  // The scripts copy keys (COPY) and ask for several members at once (SMISMEMBER): Redis 6.2 on.
+  const version = /^redis_version:(\d+)\.(\d+)/m.exec(await client.info('server').catch(() => ''))
+  if (version !== null && Number(version[1]) * 100 + Number(version[2]) < 602) {
+    client.disconnect()
+    throw new ConfigError(`Redis at ${shown} is version ${version[1]}.${version[2]}: the shared state needs Redis 6.2 or later, or Valkey`)
+  }
   const keys = redisKeys(prefix, client.options.db ?? 0)
   const scripts = redisScriptsClient(client)
   const where = `Redis at ${shown} (prefix ${prefix})`

@@ -75,6 +75,8 @@ local function ensure(name)
   redis.call('HSET', m, 'gen', gen, 'nextId', LAST_ID + 1, 'created', string.format('%.0f', defaultNow()), 'okind', 'start-up',
     'fv', redis.call('INCR', P .. 'worlds'), 'sv', redis.call('INCR', P .. 'worlds'))
   if name == NAME then expire(name, gen) end
+  -- In the registry from its first use, whatever used it; the next counted use applies the bounds.
+  if name ~= 'default' then redis.call('ZADD', P .. 'sessions', 'NX', string.format('%.0f', defaultNow()), name) end
   return gen
 end
 local function forgetLog(gone)
@@ -107,21 +109,20 @@ local function sweep(now, idle, except, gone, drops)
   end
 end
 -- Counts a use of named session \`name\`: first the idle ones go (\`name\` too, when it was: it
--- starts over, as in memory), then a session new to the registry may push the least recently
--- used out. Answers the drops ('i:<name>' idle, 'l:<name>' least recently used, space-separated).
+-- starts over, as in memory), then the least recently used beyond \`max\`. Answers the drops
+-- ('i:<name>' idle, 'l:<name>' least recently used, space-separated).
 local function register(name, max, idle)
   local now = defaultNow()
   local gone, drops = {}, {}
   sweep(now, idle, '', gone, drops)
-  local new = redis.call('ZADD', REG, string.format('%.0f', now), name) == 1
-  if new then
-    local over = redis.call('ZCARD', REG) - max
-    if over > 0 then
-      for _, n in ipairs(redis.call('ZRANGE', REG, 0, over)) do
-        if over > 0 and n ~= name then
-          drop(n, gone, drops, 'l')
-          over = over - 1
-        end
+  redis.call('ZADD', REG, string.format('%.0f', now), name)
+  -- Also for a session made by a call that did not count its use (ensure): it is counted now.
+  local over = redis.call('ZCARD', REG) - max
+  if over > 0 then
+    for _, n in ipairs(redis.call('ZRANGE', REG, 0, over)) do
+      if over > 0 and n ~= name then
+        drop(n, gone, drops, 'l')
+        over = over - 1
       end
     end
   end
