@@ -45,9 +45,17 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
     scripts.logRequests(keys.meta, keys.prefix, capacity, keys.requests, sender, ...batch).catch(() => undefined)
   }
   // The session's entries, newest first, without their tag.
+  // Reads made while one is under way share it: a listing of many sessions reads the log once.
+  let reading: Promise<string[]> | undefined
   const kept = async ({ session = '' }: InSession): Promise<string[]> => {
     const tag = `${session}|`
-    const all = await client.lrange(keys.log, 0, capacity - 1).catch(redisUnavailable)
+    reading ??= client
+      .lrange(keys.log, 0, capacity - 1)
+      .catch(redisUnavailable)
+      .finally(() => {
+        reading = undefined
+      })
+    const all = await reading
     return all.filter((line) => line.startsWith(tag)).map((line) => line.slice(tag.length))
   }
 
