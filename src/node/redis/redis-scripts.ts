@@ -192,13 +192,13 @@ end
  */
 const DECIDE = `${WORLD}local drops = ''
 if NAME ~= 'default' then drops = register(NAME, tonumber(ARGV[13]), tonumber(ARGV[14])) end
-local gen = ensure(NAME)
-if NAME ~= 'default' then
-  if named and SOURCE > tonumber(redis.call('HGET', meta(NAME), 'exp') or '0') - tonumber(TTL) / 2 then
-    expire(NAME, gen, redis.call('HGET', meta(NAME), 'ogen'))
-  end
+local m = redis.call('HMGET', meta(NAME), 'offset', 'fv', 'faults', 'sv', 'scenarios', 'own', 'gen', 'exp', 'ogen')
+local gen = m[7]
+if not gen then
+  gen = ensure(NAME)
+  m = redis.call('HMGET', meta(NAME), 'offset', 'fv', 'faults', 'sv', 'scenarios', 'own', 'gen', 'exp', 'ogen')
 end
-local m = redis.call('HMGET', meta(NAME), 'offset', 'fv', 'faults', 'sv', 'scenarios', 'own')
+if named and SOURCE > tonumber(m[8] or '0') - tonumber(TTL) / 2 then expire(NAME, gen, m[9]) end
 local offset = m[1] or '0'
 local own = m[6]
 local t = math.floor(SOURCE + tonumber(offset))
