@@ -162,6 +162,24 @@ it('logs each session’s requests apart across replicas; a session’s reset fo
   expect((await first.requests()).length).toBeGreaterThan(0)
 })
 
+it('tells a session’s watchers on one replica of its requests through the other, and of no other session’s', async () => {
+  const heard: Array<[string, string | undefined]> = []
+  const stop = first.session('heard').onRequest((entry) => heard.push([entry.path, entry.session]))
+  try {
+    // The replica subscribes on a connection of its own: requests go on until one is heard.
+    for (let attempt = 0; attempt < 200 && heard.length === 0; attempt++) {
+      await call(second, '/pets?limit=3&from=elsewhere')
+      await call(second, '/pets?limit=3&from=other-session', 'not-heard')
+      await call(second, `/pets?limit=3&attempt=${attempt}`, 'heard')
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    expect(heard.length).toBeGreaterThan(0)
+    expect(heard.every(([path, session]) => session === 'heard' && path.startsWith('/v1/pets?limit=3&attempt='))).toBe(true)
+  } finally {
+    stop()
+  }
+})
+
 it('forks a session through one replica, seen on the other; the fork’s reset returns to the source as it was', async () => {
   await clear()
   const source = first.session('source')
