@@ -14,8 +14,9 @@ import { REDIS_LAYOUT } from './redis-keys.js'
  *   or a replacement is a new one), nextId, created (the default session's clock), exp (when its
  *   TTL is next renewed), offset (its clock's), faults and fv, scenarios and sv (versions from
  *   `P worlds` too, so a replaced session never repeats one), own ('1': its pets stand alone,
- *   over no base: a capsule), and its origin: okind, ofrom, oclock, ofaults, oscen, onext,
- *   ogen (its origin's keys, when it has any).
+ *   over no base: a capsule), w ('1' once its overlay may hold pets: a world that only reads
+ *   never looks there), a copy of the base's base, lastId and count, and its origin: okind,
+ *   ofrom, oclock, ofaults, oscen, onext, oadded, ow, ogen (its origin's keys, when it has any).
  * - `P s:<name>:<gen>:{pets,ids,ids:<status>,replaced,q}`: a world's overlay: its pets (created,
  *   and the base's it replaced, whose ids `replaced` holds), their ids by status, and its key
  *   buckets (`q`, bucket -> "ms mu ds du rs rc bu"); `P s:<name>:o<ogen>:...` likewise for a
@@ -34,9 +35,19 @@ const STATUSES = `{${PET_STATUSES.map((status) => `'${status}'`).join(', ')}}`
  * is not there: the state is not seeded (yet, or any more, after Redis came back empty).
  */
 const WORLD = `local P, NAME, SOURCE, TTL = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
-local B = redis.call('HMGET', KEYS[1], 'base', 'lastId', 'count')
-if not B[1] then return -1 end
-local BGEN, LAST_ID, BASE_COUNT = B[1], tonumber(B[2]), tonumber(B[3])
+-- The base's generation, last id and count, read by \`based\` (a session's meta holds a copy: the
+-- base changes only when Redis lost everything, sessions included).
+local BGEN, LAST_ID, BASE_COUNT
+local function based(m)
+  if m and m[1] then
+    BGEN, LAST_ID, BASE_COUNT = m[1], tonumber(m[2]), tonumber(m[3])
+    return true
+  end
+  local B = redis.call('HMGET', KEYS[1], 'base', 'lastId', 'count')
+  if not B[1] then return false end
+  BGEN, LAST_ID, BASE_COUNT = B[1], tonumber(B[2]), tonumber(B[3])
+  return true
+end
 local STATUSES = ${STATUSES}
 local REG = P .. 'sessions'
 local function meta(name) return P .. 's:' .. name end
@@ -73,7 +84,7 @@ local function ensure(name)
   -- New versions of its faults and scenarios (none: the start-up ones), so a process that knew
   -- an earlier session of this name takes them up.
   redis.call('HSET', m, 'gen', gen, 'nextId', LAST_ID + 1, 'created', string.format('%.0f', defaultNow()), 'okind', 'start-up',
-    'fv', redis.call('INCR', P .. 'worlds'), 'sv', redis.call('INCR', P .. 'worlds'))
+    'fv', redis.call('INCR', P .. 'worlds'), 'sv', redis.call('INCR', P .. 'worlds'), 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
   if name == NAME then expire(name, gen) end
   -- In the registry from its first use, whatever used it; the next counted use applies the bounds.
   if name ~= 'default' then redis.call('ZADD', P .. 'sessions', 'NX', string.format('%.0f', defaultNow()), name) end
@@ -129,11 +140,11 @@ local function register(name, max, idle)
   if #drops > 0 then forgetLog(gone) end
   return table.concat(drops, ' ')
 end
-local function page(gen, own, status, limit)
+local function page(gen, own, w, status, limit)
   local suffix = ''
   if status ~= '' then suffix = ':' .. status end
   local mine, replaced = {}, 0
-  if gen then
+  if gen and w == '1' then
     mine = redis.call('ZRANGE', part(NAME, gen, 'ids' .. suffix), 0, limit - 1)
     replaced = redis.call('SCARD', part(NAME, gen, 'replaced'))
   end
@@ -192,12 +203,15 @@ end
  */
 const DECIDE = `${WORLD}local drops = ''
 if NAME ~= 'default' then drops = register(NAME, tonumber(ARGV[13]), tonumber(ARGV[14])) end
-local m = redis.call('HMGET', meta(NAME), 'offset', 'fv', 'faults', 'sv', 'scenarios', 'own', 'gen', 'exp', 'ogen')
+local FIELDS = {'offset', 'fv', 'faults', 'sv', 'scenarios', 'own', 'gen', 'exp', 'ogen', 'w', 'base', 'lastId', 'count'}
+local m = redis.call('HMGET', meta(NAME), unpack(FIELDS))
 local gen = m[7]
 if not gen then
+  if not based() then return -1 end
   gen = ensure(NAME)
-  m = redis.call('HMGET', meta(NAME), 'offset', 'fv', 'faults', 'sv', 'scenarios', 'own', 'gen', 'exp', 'ogen')
+  m = redis.call('HMGET', meta(NAME), unpack(FIELDS))
 end
+if not based({m[11], m[12], m[13]}) then return -1 end
 if named and SOURCE > tonumber(m[8] or '0') - tonumber(TTL) / 2 then expire(NAME, gen, m[9]) end
 local offset = m[1] or '0'
 local own = m[6]
@@ -301,7 +315,7 @@ export const REDIS_SCRIPTS = {
    * array ('' when refused).
    */
   quotaThenList: `${DECIDE}local listed = ''
-if outcome == 0 then listed = page(gen, own, ARGV[19], tonumber(ARGV[20])) end
+if outcome == 0 then listed = page(gen, own, m[10], ARGV[19], tonumber(ARGV[20])) end
 for i = 1, 9 do reply[i] = string.format('%.0f', reply[i]) end
 for _, i in ipairs({12, 15}) do
   if reply[i] then reply[i] = '=' .. reply[i] else reply[i] = '' end
@@ -310,17 +324,19 @@ return table.concat(reply, '\\n') .. '\\n' .. listed
 `,
 
   /** The JSON array of the first ARGV[6] pets, by status ARGV[5] or all, in id order. */
-  listPets: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'gen', 'own')
-return page(m[1], m[2], ARGV[5], tonumber(ARGV[6]))
+  listPets: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'base', 'lastId', 'count', 'gen', 'own', 'w')
+if not based(m) then return -1 end
+return page(m[4], m[5], m[6], ARGV[5], tonumber(ARGV[6]))
 `,
 
   /** The JSON of pet ARGV[5], in a list: empty when there is no such pet. */
-  getPet: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'gen', 'own')
-if m[1] then
-  local pet = redis.call('HGET', part(NAME, m[1], 'pets'), ARGV[5])
+  getPet: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'base', 'lastId', 'count', 'gen', 'own', 'w')
+if not based(m) then return -1 end
+if m[4] and m[6] == '1' then
+  local pet = redis.call('HGET', part(NAME, m[4], 'pets'), ARGV[5])
   if pet then return {pet} end
 end
-if m[2] ~= '1' then
+if m[5] ~= '1' then
   local pet = redis.call('HGET', P .. 'base:' .. BGEN .. ':pets', ARGV[5])
   if pet then return {pet} end
 end
@@ -328,14 +344,16 @@ return {}
 `,
 
   /** How many pets the world holds, and the id the next created pet gets. */
-  petCounts: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'nextId', 'own')
+  petCounts: `${WORLD}if not based() then return -1 end
+local m = redis.call('HMGET', meta(NAME), 'nextId', 'own')
 local count = addedOf(NAME)
 if m[2] ~= '1' then count = count + BASE_COUNT end
 return {count, tonumber(m[1] or (LAST_ID + 1))}
 `,
 
   /** Every pet of the world, unsorted: whether it stands alone, its own pets, the base ids it replaced, and the base's pets. */
-  allPets: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'gen', 'own')
+  allPets: `${WORLD}if not based() then return -1 end
+local m = redis.call('HMGET', meta(NAME), 'gen', 'own')
 local mine, replaced, theirs = {}, {}, {}
 if m[1] then
   mine = redis.call('HVALS', part(NAME, m[1], 'pets'))
@@ -352,8 +370,10 @@ return {m[2] or '', mine, replaced, theirs}
    * A base pet put is replaced in the overlay; an id beyond every assigned one moves the next id
    * past it. Answers the id, or -2 when the store is full and nothing was stored.
    */
-  putPet: `${WORLD}local gen = ensure(NAME)
-local m = redis.call('HMGET', meta(NAME), 'own', 'nextId')
+  putPet: `${WORLD}if not based() then return -1 end
+local gen = ensure(NAME)
+local m = redis.call('HMGET', meta(NAME), 'own', 'nextId', 'w')
+if m[3] ~= '1' then redis.call('HSET', meta(NAME), 'w', '1') end
 local pets, ids, replaced = part(NAME, gen, 'pets'), part(NAME, gen, 'ids'), part(NAME, gen, 'replaced')
 local id = ARGV[5]
 local counted = false
@@ -393,8 +413,9 @@ return tonumber(id)
    * session's log entries gone. The clock, faults and scenarios are put back by the sandbox.
    * Answers the generation in force.
    */
-  resetWorld: `${WORLD}ensure(NAME)
-local m = redis.call('HMGET', meta(NAME), 'gen', 'ogen', 'onext', 'oadded')
+  resetWorld: `${WORLD}if not based() then return -1 end
+ensure(NAME)
+local m = redis.call('HMGET', meta(NAME), 'gen', 'ogen', 'onext', 'oadded', 'ow')
 local gen = tostring(redis.call('INCR', P .. 'worlds'))
 if m[2] then
   local from, to = parts(NAME, 'o' .. m[2]), parts(NAME, gen)
@@ -402,6 +423,7 @@ if m[2] then
 end
 redis.call('UNLINK', unpack(parts(NAME, m[1])))
 redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', m[3] or (LAST_ID + 1))
+if m[5] then redis.call('HSET', meta(NAME), 'w', m[5]) else redis.call('HDEL', meta(NAME), 'w') end
 setAdded(NAME, tonumber(m[4] or '0'))
 expire(NAME, gen, m[2])
 local tag = NAME
@@ -419,15 +441,16 @@ return gen
    * (`o<gen>`), 13 its next id, 14 its count of pets. A fork copies the source's pets and key
    * buckets as they are at this moment. Answers `info`'s fields, then the sessions dropped.
    */
-  putWorld: `${WORLD}local kind, from, faults, scenarios = ARGV[7], ARGV[8], ARGV[10], ARGV[11]
+  putWorld: `${WORLD}if not based() then return -1 end
+local kind, from, faults, scenarios = ARGV[7], ARGV[8], ARGV[10], ARGV[11]
 local created = false
 if NAME == 'default' then created = redis.call('HGET', meta(NAME), 'created') end
 local gen = tostring(redis.call('INCR', P .. 'worlds'))
-local ogen, nextId, added, own = false, LAST_ID + 1, 0, false
+local ogen, nextId, added, own, w = false, LAST_ID + 1, 0, false, false
 -- The copies first: a session may be forked from itself.
 if kind == 'fork' then
   local sgen = ensure(from)
-  local s = redis.call('HMGET', meta(from), 'nextId', 'own', 'faults', 'scenarios')
+  local s = redis.call('HMGET', meta(from), 'nextId', 'own', 'faults', 'scenarios', 'w')
   -- The source's own, when set: the ones given are this process's view of them, maybe a second old.
   if s[3] and s[3] ~= '' then faults = s[3] end
   if s[4] and s[4] ~= '' then scenarios = s[4] end
@@ -437,7 +460,7 @@ if kind == 'fork' then
     redis.call('COPY', src[i], o[i], 'REPLACE')
     redis.call('COPY', src[i], to[i], 'REPLACE')
   end
-  nextId, added, own = s[1] or nextId, addedOf(from), s[2]
+  nextId, added, own, w = s[1] or nextId, addedOf(from), s[2], s[5]
 elseif kind == 'capsule' then
   ogen = ARGV[12]
   local o, to = parts(NAME, 'o' .. ogen), parts(NAME, gen)
@@ -445,7 +468,7 @@ elseif kind == 'capsule' then
     if NAME == 'default' then redis.call('PERSIST', o[i]) end
     redis.call('COPY', o[i], to[i], 'REPLACE')
   end
-  nextId, added, own = ARGV[13], tonumber(ARGV[14]), '1'
+  nextId, added, own, w = ARGV[13], tonumber(ARGV[14]), '1', '1'
 end
 local old = redis.call('HMGET', meta(NAME), 'gen', 'ogen')
 if old[1] then redis.call('UNLINK', unpack(parts(NAME, old[1]))) end
@@ -461,11 +484,12 @@ local offset = '0'
 if clock ~= '' then offset = string.format('%.0f', tonumber(clock) - SOURCE) end
 redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', nextId, 'created', created or string.format('%.0f', now), 'okind', kind,
   'offset', offset, 'faults', faults, 'fv', redis.call('INCR', P .. 'worlds'), 'scenarios', scenarios, 'sv', redis.call('INCR', P .. 'worlds'),
-  'onext', nextId, 'oadded', added, 'ofaults', faults, 'oscen', scenarios)
+  'onext', nextId, 'oadded', added, 'ofaults', faults, 'oscen', scenarios, 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
 if from ~= '' then redis.call('HSET', meta(NAME), 'ofrom', from) end
 if clock ~= '' then redis.call('HSET', meta(NAME), 'oclock', clock) end
 if ogen then redis.call('HSET', meta(NAME), 'ogen', ogen) end
 if own then redis.call('HSET', meta(NAME), 'own', own) end
+if w then redis.call('HSET', meta(NAME), 'w', w, 'ow', w) end
 setAdded(NAME, added)
 expire(NAME, gen, ogen)
 forgetLog(gone)
@@ -481,7 +505,8 @@ return reply
    * renewed. ARGV after WORLD's: 5 the most named sessions, 6 their idle ms. Answers `info`'s
    * fields, then the sessions dropped.
    */
-  useWorld: `${WORLD}local dropped = register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6]))
+  useWorld: `${WORLD}if not based() then return -1 end
+local dropped = register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6]))
 local gen = ensure(NAME)
 expire(NAME, gen, redis.call('HGET', meta(NAME), 'ogen'))
 local reply = info(NAME, redis.call('ZSCORE', REG, NAME))
@@ -533,7 +558,8 @@ return 1
    * ms), 'faults' or 'scenarios' (their JSON in ARGV[6], with a new version). Answers the offset
    * or the version.
    */
-  setWorld: `${WORLD}ensure(NAME)
+  setWorld: `${WORLD}if not based() then return -1 end
+ensure(NAME)
 local what, value = ARGV[5], ARGV[6]
 if what == 'offset' then
   redis.call('HSET', meta(NAME), 'offset', value)
