@@ -4,7 +4,16 @@ import { adminOpenapiDocument } from './admin-openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 
 /** The schemas of fixtures/admin-openapi.yaml that structured inputs are held to. */
-export type InputSchema = 'KeysFile' | 'KeyConfig' | 'PlanChange' | 'FaultSettings' | 'BearerToken' | 'LatencySetting' | 'ScenariosFile' | 'SessionInit'
+export type InputSchema =
+  | 'KeysFile'
+  | 'KeyConfig'
+  | 'PlanChange'
+  | 'FaultSettings'
+  | 'BearerToken'
+  | 'LatencySetting'
+  | 'ScenariosFile'
+  | 'SessionInit'
+  | 'Capsule'
 
 /**
  * Checks a structured input (a keys file, a key added at runtime, fault settings, a token) against

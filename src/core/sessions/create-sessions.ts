@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/config-error.js'
+import { SessionConflict } from './session-errors.js'
 import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
 
 /** Why a named session was dropped without being asked to: idle past `idleMs`, or the least recently used beyond `max`. */
@@ -119,7 +119,7 @@ export function createSessions<W extends Registered>({ default: defaultWorld, fr
     },
     /** Deletes a named session; false when there is none. The default session cannot be deleted. */
     delete(name: string): boolean {
-      if (name === DEFAULT_SESSION) throw new ConfigError('the default session cannot be deleted; reset it, or PUT it to replace it')
+      if (name === DEFAULT_SESSION) throw new SessionConflict('the default session cannot be deleted: reset it, or PUT it to start it over')
       const found = named.get(name)
       if (found === undefined) return false
       drop(found, undefined)

@@ -1,4 +1,4 @@
-import type { AdminControls } from '../../core/admin/admin-controls.js'
+import type { AdminSessionControls } from '../../core/admin/admin-controls.js'
 import type { AdminGate } from '../../core/admin/create-admin-gate.js'
 import { harAnswer } from '../../core/admin/create-admin-operations.js'
 import type { RequestLog } from '../../core/request-log/create-request-log.js'
@@ -23,7 +23,7 @@ export interface ProxyAdminOptions {
   stats: ProxyStats
   requests: Pick<RequestLog, 'last'>
   /** The proxy's log as a HAR, masked as the sandbox's is (sandbox-har.ts). */
-  har: AdminControls['har']
+  har: AdminSessionControls['har']
 }
 
 export interface ProxyAdminRequest {
