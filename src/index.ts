@@ -19,8 +19,8 @@ export {
   type ScenarioDefinition,
   type ScenarioBehaviour,
 } from './core/scenarios/scenario-config.js'
-export type { RequestLogEntry } from './core/request-log/create-request-log.js'
-export type { Har, HarEntry } from './core/request-log/to-har.js'
+export type { LogSelection, RequestLogEntry } from './core/request-log/create-request-log.js'
+export type { Har, HarEntry, HarSelection } from './core/request-log/to-har.js'
 export type { PetStorage } from './core/store/create-pet-store.js'
 export type { PetChange, PetChangeKind } from './core/store/pet-change.js'
 export type { GivenPet } from './core/store/resolve-pets.js'

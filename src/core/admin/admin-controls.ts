@@ -3,11 +3,11 @@ import type { MaybePromise } from '../state/maybe-promise.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { QuotaChange } from '../state/rate-limit-backend.js'
 import type { QuotaState } from '../state/rate-limit-backend.js'
-import type { RequestLogEntry } from '../request-log/create-request-log.js'
+import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
-import type { Har } from '../request-log/to-har.js'
+import type { Har, HarSelection } from '../request-log/to-har.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -80,9 +80,9 @@ export interface AdminSessionControls {
     get(): ResolvedFaults
     set(options: FaultOptions): MaybePromise<ResolvedFaults>
   }
-  requests(limit?: number): MaybePromise<RequestLogEntry[]>
+  requests(selection?: number | LogSelection): MaybePromise<RequestLogEntry[]>
   readonly scenarios: SandboxScenarios
-  har(options?: { id?: string }): Har
+  har(options?: HarSelection): Har
 }
 
 /** How `PUT /__sandbox/sessions/{name}` makes a session: the admin document's `SessionInit`. */

@@ -8,6 +8,8 @@ import { UnknownSession } from '../sessions/session-errors.js'
 import type { ApiKey, KeyConfig } from '../auth/key-config.js'
 import type { Plan } from '../auth/plans.js'
 import type { Har } from '../request-log/to-har.js'
+import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
+import { JsonPieces, jsonPieces } from '../http/json-pieces.js'
 
 /** An admin operation's input, valid against fixtures/admin-openapi.yaml by the time it runs. */
 export interface AdminInput {
@@ -105,10 +107,14 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     },
     getFaults: ({ session }) => session().faults.get(),
     setFaults: ({ body, session }) => session().faults.set(body as FaultOptions),
-    getHar: ({ query, session }) => harAnswer(session().har, query),
+    // Both exports are written a piece at a time, never as one string (D36).
+    getHar({ query, session }) {
+      const { log } = harAnswer(session().har, query)
+      return new JsonPieces(() => jsonPieces({ log: { ...log, entries: [] } }, log.entries))
+    },
     async listRequests({ query, session }) {
-      const limit = query.limit
-      return { requests: await session().requests(typeof limit === 'string' ? Number(limit) : undefined) }
+      const requests = await session().requests(exportSelection(query))
+      return new JsonPieces(() => jsonPieces({ requests: [] }, requests))
     },
     listSessions: async () => ({ sessions: await controls.sessions.list() }),
     getSession: ({ params }) => sessionNamed(params.name!),
@@ -134,12 +140,33 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
 }
 
 /**
+ * The filters of the request log's exports (`GET /__sandbox/requests` and `requests.har`), by
+ * query parameter: each makes one predicate over entries from the parameter's value, and an
+ * export keeps the last `limit` entries that every filter given accepts (D36). A filter added here
+ * serves both exports; its parameter goes into both operations of fixtures/admin-openapi.yaml,
+ * which validates it first.
+ */
+const EXPORT_FILTERS: Readonly<Record<string, (value: string) => (entry: RequestLogEntry) => boolean>> = {}
+
+/** The selection an export's query asks for: its `limit` and every filter it gives. */
+export function exportSelection(query: AdminInput['query']): LogSelection {
+  const tests = Object.entries(EXPORT_FILTERS).flatMap(([name, filter]) => {
+    const value = query[name]
+    return typeof value === 'string' ? [filter(value)] : []
+  })
+  return {
+    ...(typeof query.limit === 'string' ? { limit: Number(query.limit) } : {}),
+    ...(tests.length === 0 ? {} : { match: (entry: RequestLogEntry) => tests.every((test) => test(entry)) }),
+  }
+}
+
+/**
  * `GET /__sandbox/requests.har`'s answer, from a log's `har` (the sandbox's, or the proxy's own,
  * create-proxy-admin.ts): one exchange asked by an `id` that is not kept is a 404.
  */
 export function harAnswer(har: AdminSessionControls['har'], query: AdminInput['query']): Har {
   const id = typeof query.id === 'string' ? query.id : undefined
-  const answer = har(id === undefined ? {} : { id })
+  const answer = har(id === undefined ? exportSelection(query) : { id })
   if (id !== undefined && answer.log.entries.length === 0) {
     throw new HttpError(
       404,

@@ -563,17 +563,12 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "$ref": "#/components/parameters/SessionQuery"
           },
           {
-            "name": "limit",
-            "in": "query",
-            "schema": {
-              "type": "integer",
-              "minimum": 0
-            }
+            "$ref": "#/components/parameters/ExportLimit"
           }
         ],
         "responses": {
           "200": {
-            "description": "The kept requests (at most --keep-requests).",
+            "description": "The kept requests (at most --keep-requests), written an entry at a time (D36).",
             "content": {
               "application/json": {
                 "schema": {
@@ -620,11 +615,14 @@ export const adminOpenapiDocument: OpenApiDocument = {
               "type": "string",
               "minLength": 1
             }
+          },
+          {
+            "$ref": "#/components/parameters/ExportLimit"
           }
         ],
         "responses": {
           "200": {
-            "description": "A HAR 1.2 document.",
+            "description": "A HAR 1.2 document, written an entry at a time (D36).",
             "content": {
               "application/json": {
                 "schema": {
@@ -796,6 +794,15 @@ export const adminOpenapiDocument: OpenApiDocument = {
   },
   "components": {
     "parameters": {
+      "ExportLimit": {
+        "name": "limit",
+        "in": "query",
+        "description": "Only the last this many (of those the other parameters pick); all kept without it. The answer is written an entry at a time, whatever it holds (D36).\n",
+        "schema": {
+          "type": "integer",
+          "minimum": 0
+        }
+      },
       "Session": {
         "name": "X-Sandbox-Session",
         "in": "header",

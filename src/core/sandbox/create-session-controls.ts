@@ -9,6 +9,7 @@ import { ConfigError } from '../errors/config-error.js'
 import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
 import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
 import { countedClient } from '../rate-limit/counted-client.js'
+import type { LogSelection } from '../request-log/create-request-log.js'
 import type { RateLimitBackend, QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
 import type { Timing } from '../state/maybe-promise.js'
 import { assertPet } from '../store/assert-pet.js'
@@ -117,7 +118,7 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
         return world.shareFaults(next)
       },
     },
-    requests: (limit?: number) => requestLog.last(limit, of),
+    requests: (selection?: number | LogSelection) => requestLog.last(typeof selection === 'number' ? { limit: selection } : (selection ?? {}), of),
     async state(): Promise<StateSummary> {
       await store.ready()
       await clock.sync()
@@ -143,10 +144,10 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
         scenarios: scenarios.list(),
       }
     },
-    har: ({ id } = {}) =>
+    har: (selection = {}) =>
       sandboxHar(
-        { exchanges: () => requestLog.exchanges(of), exchange: (wanted) => requestLog.exchange(wanted, of) },
-        id,
+        { select: (picked) => requestLog.select(picked, of), exchange: (wanted) => requestLog.exchange(wanted, of) },
+        selection,
         process.secrets(),
         resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
       ),

@@ -5,8 +5,8 @@ import type { ApiKey } from '../auth/key-config.js'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { Readiness } from '../probes/create-readiness.js'
-import type { RequestLogEntry } from '../request-log/create-request-log.js'
-import type { Har } from '../request-log/to-har.js'
+import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
+import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { Capsule } from '../sessions/capsule.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
@@ -165,12 +165,14 @@ export interface SessionControls<Of extends Timing = 'now'> {
     set(options: FaultOptions): Answer<ResolvedFaults, Of>
   }
   /**
-   * The last `limit` answered requests (default: all kept), oldest first, keys masked.
+   * The last `limit` answered requests (default: all kept), oldest first, keys masked; with a
+   * selection, the last `limit` of those it `match`es.
    *
    * @example
    * sandbox.requests(5).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)
+   * sandbox.requests({ limit: 5, match: (entry) => entry.status >= 500 })
    */
-  requests(limit?: number): Answer<RequestLogEntry[], Of>
+  requests(selection?: number | LogSelection): Answer<RequestLogEntry[], Of>
   /**
    * Pet count, next id, every key with its plan, quota and ban, and the faults: what
    * `GET /__sandbox/state` shows.
@@ -191,12 +193,15 @@ export interface SessionControls<Of extends Timing = 'now'> {
   /**
    * The exchanges this process answered, kept by the request log, as a HAR 1.2 document (what
    * `GET /__sandbox/requests.har` serves), made from the request log's entries: their headers, and
-   * the bodies (up to 64 KiB each) of the last 1000, keys and the admin token masked (D31). `id` picks one exchange (a request log entry's `id`).
+   * the bodies (up to 64 KiB each) of the last 1000, keys and the admin token masked (D35). `id`
+   * picks one exchange (a request log entry's `id`); otherwise `limit` and `match` pick the last
+   * exchanges, as for `requests()` (D36).
    *
    * @example
    * const har = sandbox.har()   // for a browser's network panel, or Playwright's routeFromHAR
+   * const last = sandbox.har({ limit: 20 })
    */
-  har(options?: { id?: string }): Har
+  har(options?: HarSelection): Har
   /**
    * This session's world as a capsule (D34): its pets and next id, clock, faults, each key's
    * scenario and quota, and its exchanges as HAR, for `createSandbox({ from })`, `start --from`
