@@ -1,11 +1,12 @@
 import { expect, it } from 'vitest'
 import { createAdminContractChecker } from '../support/admin-contract.js'
 import { startCli } from '../support/start-cli.js'
+import { isPageAnswer } from '../support/pages-contract.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
 
 // Sessions over real HTTP (D34): one CLI, several test workers each in a session of its own.
 const TOKEN = 'admin-token-for-sessions'
-const { call, url } = useCliSandbox(['--admin-token', TOKEN, '--pets', '20', '--keep-requests', '1000'])
+const { call, url, contract } = useCliSandbox(['--admin-token', TOKEN, '--pets', '20', '--keep-requests', '1000'])
 const adminContract = createAdminContractChecker()
 const origin = () => url().replace(/\/v1$/, '')
 
@@ -131,6 +132,28 @@ it('allows the header in a preflight and exposes it to a page', async () => {
   expect(preflight.headers.get('access-control-allow-headers')).toContain('X-Sandbox-Session')
   const answered = await api('/pets?limit=1', 'page', { headers: { origin: 'http://app.test' } })
   expect(answered.headers.get('access-control-expose-headers')).toContain('X-Sandbox-Session')
+})
+
+it('streams one session’s requests to the dashboard’s event stream named by ?session=, as an EventSource can', async () => {
+  const controller = new AbortController()
+  const target = `${origin()}/__sandbox/events?session=streamed`
+  const stream = await fetch(target, { headers: { authorization: `Bearer ${TOKEN}` }, signal: controller.signal })
+  expect(isPageAnswer('GET', target, stream)).toBe(true)
+  contract.check('GET', target, stream)
+  expect(stream.status).toBe(200)
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader()
+  await reader.read()
+  await api('/pets?limit=2', undefined)
+  await api('/pets?limit=3', 'another')
+  await api('/pets?limit=4', 'streamed')
+  let text = ''
+  while (!text.includes('\n\n')) text += (await reader.read()).value
+  controller.abort()
+  const entry = JSON.parse(text.split('\n')[1]!.slice('data: '.length))
+  expect(entry).toMatchObject({ path: '/v1/pets?limit=4', session: 'streamed' })
+  const refused = await fetch(`${origin()}/__sandbox/events?session=.bad`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  contract.check('GET', refused.url, refused)
+  expect(refused.status).toBe(400)
 })
 
 it('lists, forks, reads and deletes sessions; the default one cannot be deleted', async () => {

@@ -153,6 +153,13 @@ export async function serveSandbox(
   // and timed by the sandbox clock.
   const requestLog = createRequestLog(options.keepRequests, () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken }))
   const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
+  const faults = {
+    ...(options.latency ? { latency: options.latency } : {}),
+    ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
+    ...(options.errorKinds ? { kinds: options.errorKinds } : {}),
+    ...(options.fault ? { operations: options.fault } : {}),
+    ...(options.faultSeed === undefined ? {} : { seed: options.faultSeed }),
+  }
   const sandbox: Sandbox = createSandbox({
     ...(capsule === undefined ? { seed: options.seed, pets: givenPets ?? options.pets } : { from: capsule }),
     sessions: {
@@ -189,13 +196,8 @@ export async function serveSandbox(
       ...(customScenarios ? { custom: customScenarios } : {}),
       ...(options.scenario ? { keys: Object.fromEntries(options.scenario.map(({ key, name }) => [key, name])) } : {}),
     },
-    faults: {
-      ...(options.latency ? { latency: options.latency } : {}),
-      ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
-      ...(options.errorKinds ? { kinds: options.errorKinds } : {}),
-      ...(options.fault ? { operations: options.fault } : {}),
-      ...(options.faultSeed === undefined ? {} : { seed: options.faultSeed }),
-    },
+    // Only when a flag sets them: a --from capsule's faults stand otherwise.
+    ...(Object.keys(faults).length === 0 ? {} : { faults }),
   })
   const logger = createRequestLogger(options.log, io.stdout, io.colour)
   if (options.log !== 'off') {
