@@ -169,6 +169,7 @@ export async function startInspected(args, { bin = SANDBOX_BIN } = {}) {
   const inspector = await inspectMemory(inspectorAddress(output))
   return {
     url,
+    pid: child.pid,
     memory: () => inspector.afterGc(),
     peakRss: () => Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024,
     stop: () =>

@@ -133,7 +133,7 @@ it('validates requests in the page with the same 400 messages as in Node', async
     status: 400,
     body: {
       code: 'invalid_request',
-      message: 'limit must be between 1 and 100; status must be equal to one of the allowed values: available, pending, sold',
+      message: 'limit must be between 1 and 100; status must be one of available, pending, sold',
       status: 400,
     },
   })

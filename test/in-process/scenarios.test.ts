@@ -136,7 +136,7 @@ it('refuses an unknown scenario or key with ConfigError, and lists the scenarios
   expect(state.keys.find((key) => key.key === FREE)?.scenario).toBeUndefined()
   expect(state.scenarios.map((scenario) => scenario.name)).toEqual(['empty', 'slow', 'flaky', 'down', 'sunset', 'rate-limited', 'slow-creates'])
   expect(() => createSandbox({ scenarios: { custom: { broken: { errorRate: 2 } } } })).toThrow(
-    new ConfigError('scenarios: scenarios.broken.errorRate must be at most 1'),
+    new ConfigError('scenarios: scenarios.broken.errorRate must be between 0 and 1'),
   )
   expect(() => createSandbox({ scenarios: { custom: { wrong: { operations: { listPets: { status: 201 } } } } } })).toThrow(
     new ConfigError('scenarios: scenarios.wrong: listPets cannot answer 201; it may answer 200 or any 400 to 599'),

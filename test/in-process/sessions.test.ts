@@ -171,7 +171,7 @@ it('lists, forks and deletes sessions; a fork starts from its source as it was a
   const listed = await sandbox.sessions.list()
   expect(listed[0]?.name).toBe('default')
   expect(listed[1]?.name).toBe('fork')
-  await expect(sandbox.sessions.put('other', { from: 'nowhere' })).rejects.toThrow('init.from: no session "nowhere" to fork')
+  await expect(sandbox.sessions.put('other', { from: 'nowhere' })).rejects.toThrow('from: no session "nowhere"')
   expect(await sandbox.sessions.delete('fork')).toBe(true)
   expect(await sandbox.sessions.delete('fork')).toBe(false)
   await expect(sandbox.sessions.delete('default')).rejects.toThrow(ConfigError)

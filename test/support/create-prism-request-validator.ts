@@ -4,14 +4,22 @@ import { HttpError } from '../../src/core/errors/http-error.js'
 import { ErrorCode } from '../../src/core/errors/error-code.js'
 import { checkParameterSyntax, parameterSyntaxOf, type ParameterSyntax } from '../../src/core/validation/check-parameter-syntax.js'
 import type { RequestToValidate } from '../../src/core/validation/create-request-validator.js'
-import { describeDiagnostics, type Diagnostic, type ParameterBounds } from '../../src/core/validation/describe-diagnostics.js'
 
 // The oracle the sandbox's validator is held to: @stoplight/prism-http's own request validation
-// of the same document, with the sandbox's D3 syntax rules in front and its messages.
+// of the same document, with the sandbox's D3 syntax rules in front. Prism's verdicts and the
+// fields its diagnostics name are the oracle's; the words are the sandbox's one describer's.
+
+/** A prism diagnostic, as much of it as we read. */
+interface Diagnostic {
+  path?: Array<string | number>
+  code?: string | number
+  message: string
+}
 
 interface CompiledOperation {
   operation: IHttpOperation
-  bounds: ParameterBounds
+  /** Declared parameter names by their lower case: prism matches query names without case. */
+  names: Record<string, string>
   syntax: ParameterSyntax[]
 }
 
@@ -22,8 +30,10 @@ type ValidateInput = typeof import('@stoplight/prism-http/dist/validator/index.j
 const compiled = new WeakMap<OpenApiDocument, Promise<{ operations: Map<string, CompiledOperation>; validateInput: ValidateInput }>>()
 
 /**
- * Validates requests against the OpenAPI document with `@stoplight/prism-http`, and throws a 400
- * `invalid_request` naming every offending field. Prism is imported on first use.
+ * Validates requests against the OpenAPI document with `@stoplight/prism-http`: `fields` gives the
+ * fields prism finds at fault (empty when it accepts the request), named as the sandbox's
+ * describer names them; `validate` throws a 400 `invalid_request` when there are any. Prism is
+ * imported on first use.
  */
 export function createPrismRequestValidator(document: OpenApiDocument) {
   function load() {
@@ -35,29 +45,47 @@ export function createPrismRequestValidator(document: OpenApiDocument) {
     return loading
   }
 
+  async function fields(operationId: string, request: RequestToValidate): Promise<string[]> {
+    const { operations, validateInput } = await load()
+    const entry = operations.get(operationId)
+    if (entry === undefined) throw new Error(`operation ${operationId} is not in the document`)
+    checkParameterSyntax(entry.syntax, entry.operation.path, request.path, request.query)
+    const hasBody = request.body !== undefined
+    const result = validateInput({
+      resource: entry.operation,
+      element: {
+        method: entry.operation.method as 'get',
+        url: { path: request.path, query: request.query },
+        // The body was read and parsed already; these headers make prism validate it whatever
+        // framing (chunked, no Content-Length) the client used.
+        headers: hasBody ? { 'content-type': 'application/json', 'content-length': '1' } : {},
+        ...(hasBody ? { body: request.body } : {}),
+      },
+    })
+    return result._tag === 'Left' ? fieldsOf(result.left as Diagnostic[], entry.names) : []
+  }
+
   return {
+    fields,
     async validate(operationId: string, request: RequestToValidate): Promise<void> {
-      const { operations, validateInput } = await load()
-      const entry = operations.get(operationId)
-      if (entry === undefined) throw new Error(`operation ${operationId} is not in the document`)
-      checkParameterSyntax(entry.syntax, entry.operation.path, request.path, request.query)
-      const hasBody = request.body !== undefined
-      const result = validateInput({
-        resource: entry.operation,
-        element: {
-          method: entry.operation.method as 'get',
-          url: { path: request.path, query: request.query },
-          // The body was read and parsed already; these headers make prism validate it whatever
-          // framing (chunked, no Content-Length) the client used.
-          headers: hasBody ? { 'content-type': 'application/json', 'content-length': '1' } : {},
-          ...(hasBody ? { body: request.body } : {}),
-        },
-      })
-      if (result._tag === 'Left') {
-        throw new HttpError(400, ErrorCode.invalidRequest, describeDiagnostics(result.left as Diagnostic[], entry.bounds))
-      }
+      const found = await fields(operationId, request)
+      if (found.length > 0) throw new HttpError(400, ErrorCode.invalidRequest, `prism refuses ${found.join(', ')}`)
     },
   }
+}
+
+/** The fields prism's diagnostics name, once each, as the sandbox's describer names them. */
+function fieldsOf(diagnostics: readonly Diagnostic[], names: Record<string, string>): string[] {
+  const found = new Set<string>()
+  for (const diagnostic of diagnostics) {
+    const [location, ...rest] = (diagnostic.path ?? []).map(String)
+    const missing = diagnostic.code === 'required' ? /property '([^']+)'/.exec(diagnostic.message)?.[1] : undefined
+    const steps = missing === undefined ? rest : [...rest, missing]
+    if (steps.length === 0) found.add(`the ${location ?? 'request'}`)
+    else if (location === 'body') found.add(steps.map((step, index) => (/^\d+$/.test(step) ? `[${step}]` : `${index === 0 ? '' : '.'}${step}`)).join(''))
+    else found.add(names[steps[0]!.toLowerCase()] ?? steps[0]!)
+  }
+  return [...found].sort()
 }
 
 async function compile(document: OpenApiDocument) {
@@ -69,16 +97,9 @@ async function compile(document: OpenApiDocument) {
   const operations = await getHttpOperationsFromSpec(structuredClone(document) as never)
   const byId = new Map<string, CompiledOperation>()
   for (const operation of operations) {
-    const bounds: ParameterBounds = {}
-    for (const parameter of [...(operation.request?.query ?? []), ...(operation.request?.path ?? [])]) {
-      const schema = (parameter.schema ?? {}) as { minimum?: number; maximum?: number }
-      bounds[parameter.name.toLowerCase()] = {
-        name: parameter.name,
-        ...(schema.minimum === undefined ? {} : { minimum: schema.minimum }),
-        ...(schema.maximum === undefined ? {} : { maximum: schema.maximum }),
-      }
-    }
-    byId.set(operation.iid ?? operation.id, { operation, bounds, syntax: parameterSyntaxOf(operation) })
+    const names: Record<string, string> = {}
+    for (const parameter of [...(operation.request?.query ?? []), ...(operation.request?.path ?? [])]) names[parameter.name.toLowerCase()] = parameter.name
+    byId.set(operation.iid ?? operation.id, { operation, names, syntax: parameterSyntaxOf(operation) })
   }
   return { operations: byId, validateInput }
 }

@@ -56,7 +56,7 @@ it('keeps the bodies of the last exchanges beside their entries, finds one by it
   const big = 'x'.repeat(BODY_LIMIT + 1)
   log.record(answer(1, { scenario: 'down' }), { bodies: { origin: 'http://sandbox.test', requestBody: big, responseBody: '{"a":1}' } })
   for (let n = 2; n <= EXCHANGES_KEPT + 1; n++) log.record(answer(n), { bodies: { origin: 'http://sandbox.test', responseBody: `{"n":${n}}` } })
-  const kept = log.exchanges()
+  const kept = log.select()
   expect(kept).toHaveLength(EXCHANGES_KEPT + 1)
   // The oldest entry keeps its entry (id, scenario) but no longer its bodies.
   expect(kept[0]!.entry).toMatchObject({ id: expect.any(String), scenario: 'down' })
@@ -69,10 +69,10 @@ it('keeps the bodies of the last exchanges beside their entries, finds one by it
 
   const capped = createRequestLog(2)
   capped.record(answer(1), { bodies: { origin: 'http://sandbox.test', requestBody: big, responseBody: '{}' } })
-  expect(capped.exchanges()[0]!.bodies).toEqual({ origin: 'http://sandbox.test', responseBody: '{}', omitted: { request: BODY_LIMIT + 1 } })
+  expect(capped.select()[0]!.bodies).toEqual({ origin: 'http://sandbox.test', responseBody: '{}', omitted: { request: BODY_LIMIT + 1 } })
   // An answer not listed gets no id and is not kept.
   capped.record(answer(2), { listed: false, bodies: { origin: 'http://sandbox.test' } })
-  expect(capped.exchanges()).toHaveLength(1)
+  expect(capped.select()).toHaveLength(1)
 })
 
 it('keeps nothing with a capacity of 0, and still tells its watchers', () => {

@@ -31,9 +31,9 @@ it('collects per-operation faults from repeated --fault options', () => {
 })
 
 it("words an out-of-bounds value with the admin document's fault schema, as the admin API and the faults option do", () => {
-  expect(() => parseLatency('70000')).toThrow('latency must be at most 60000.')
-  expect(() => parseLatency('100-70000')).toThrow('latency.max must be at most 60000.')
+  expect(() => parseLatency('70000')).toThrow('latency must be between 0 and 60000.')
+  expect(() => parseLatency('100-70000')).toThrow('latency.max must be between 0 and 60000.')
   expect(() => parseLatency('400-100')).toThrow('latency: min must not be above max.')
-  expect(() => parseRate('1.5')).toThrow('errorRate must be at most 1.')
+  expect(() => parseRate('1.5')).toThrow('errorRate must be between 0 and 1.')
   expect(() => parseErrorKinds('500,418')).toThrow('kinds[1] must be one of 500, 503, drop.')
 })

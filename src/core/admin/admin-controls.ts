@@ -3,11 +3,11 @@ import type { MaybePromise } from '../state/maybe-promise.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { QuotaChange } from '../state/rate-limit-backend.js'
 import type { QuotaState } from '../state/rate-limit-backend.js'
-import type { RequestLogEntry } from '../request-log/create-request-log.js'
+import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
-import type { Har } from '../request-log/to-har.js'
+import type { Har, HarSelection } from '../request-log/to-har.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -64,8 +64,11 @@ export interface SessionSummary {
   from?: string
 }
 
-/** The controls the admin API serves; the sandbox object offers the same as methods. */
-export interface AdminControls {
+/**
+ * The controls of one session the admin API serves: those of `SessionControls` it has an
+ * operation for (create-session-operations.ts says which, and the compiler holds the two together).
+ */
+export interface AdminSessionControls {
   readonly clock: MovableClock
   reset(options?: { clock?: boolean }): Promise<void>
   state(): Promise<StateSummary>
@@ -77,8 +80,31 @@ export interface AdminControls {
     get(): ResolvedFaults
     set(options: FaultOptions): MaybePromise<ResolvedFaults>
   }
-  requests(limit?: number): MaybePromise<RequestLogEntry[]>
+  requests(selection?: number | LogSelection): MaybePromise<RequestLogEntry[]>
   readonly scenarios: SandboxScenarios
-  har(options?: { id?: string }): Har
+  har(options?: HarSelection): Har
+}
+
+/** How `PUT /__sandbox/sessions/{name}` makes a session: the admin document's `SessionInit`. */
+export type AdminSessionInit = Record<string, never> | { from: string } | { capsule: unknown }
+
+/** The controls the admin API serves: a session's, the process's keys, and the sessions themselves (D34). */
+export interface AdminControls {
+  /** The default session's clock: what `/health` reports. */
+  readonly clock: MovableClock
+  /**
+   * The controls of session `name` (the default one when undefined), made on first use as a
+   * request naming it would. Throws `SessionsNotServed` on a state that keeps no sessions.
+   */
+  session(name: string | undefined): AdminSessionControls
   readonly apiKeys: SandboxApiKeys
+  readonly sessions: {
+    list(): Promise<SessionSummary[]>
+    get(name: string): Promise<SessionSummary | undefined>
+    /** Throws `UnknownSession` for a fork of a session there is none of. */
+    put(name: string, init: AdminSessionInit): Promise<SessionSummary>
+    delete(name: string): Promise<boolean>
+    /** The capsule of session `name`, or undefined when there is none (this does not make it). */
+    capsule(name: string): Promise<unknown>
+  }
 }

@@ -1,4 +1,4 @@
-import { nearestName, shownName } from '../contract/check-input.js'
+import { nearestName, shownName } from '../contract/describe-input-errors.js'
 import type { ApiKey } from './key-config.js'
 import { shownKey } from './shown-key.js'
 

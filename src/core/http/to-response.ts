@@ -1,4 +1,5 @@
 import { isAdapterRequest } from './adapter-request.js'
+import { JsonPieces } from './json-pieces.js'
 import type { Reply } from './reply.js'
 
 /**
@@ -15,6 +16,8 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 // The JSON text a response was made from: the node:http adapter writes it as it is rather than
 // reading it back through the Response's web stream (BENCHMARKS.md, "Where the time goes").
 const JSON_TEXT = Symbol('petstore-sandbox.jsonText')
+// The pieces of a JsonPieces body, which the adapter writes as they come.
+const JSON_PIECES = Symbol('petstore-sandbox.jsonPieces')
 
 const utf8 = new TextEncoder()
 
@@ -38,6 +41,7 @@ export function toResponseAndText(reply: Reply, request: Request): { response: R
   const { status, headers } = reply
   if (reply.body === undefined) return { response: new Response(null, { status, headers }), text: undefined }
   headers.set('content-type', JSON_CONTENT_TYPE)
+  if (reply.body instanceof JsonPieces) return { response: piecesResponse(reply.body, status, headers, request), text: undefined }
   const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body)
   if (isAdapterRequest(request)) {
     return { response: Object.assign(new Response(null, { status, headers }), { [JSON_TEXT]: text }), text }
@@ -45,6 +49,31 @@ export function toResponseAndText(reply: Reply, request: Request): { response: R
   const bytes = utf8.encode(text)
   headers.set('content-length', String(bytes.byteLength))
   return { response: new Response(request.method === 'HEAD' ? null : bytes, { status, headers }), text }
+}
+
+/**
+ * A response of JSON in pieces: for the adapter, the pieces themselves; otherwise a Blob of their
+ * bytes with its length (msw leaks the socket of a mocked response without one), made a piece at
+ * a time.
+ */
+function piecesResponse(body: JsonPieces, status: number, headers: Headers, request: Request): Response {
+  if (isAdapterRequest(request)) return Object.assign(new Response(null, { status, headers }), { [JSON_PIECES]: body.pieces })
+  if (request.method === 'HEAD') return new Response(null, { status, headers })
+  const parts: Uint8Array<ArrayBuffer>[] = []
+  for (const piece of body.pieces()) parts.push(utf8.encode(piece))
+  const blob = new Blob(parts)
+  headers.set('content-length', String(blob.size))
+  return new Response(blob, { status, headers })
+}
+
+/**
+ * The pieces of a JSON body made by `toResponse` for the adapter from `JsonPieces`, or undefined.
+ *
+ * @example
+ * jsonPiecesOf(toResponse({ status: 200, headers: new Headers(), body: new JsonPieces(() => ['{}']) }, adapterRequest)) // () => ['{}']
+ */
+export function jsonPiecesOf(response: Response): (() => Iterable<string>) | undefined {
+  return (response as Response & { [JSON_PIECES]?: () => Iterable<string> })[JSON_PIECES]
 }
 
 /**

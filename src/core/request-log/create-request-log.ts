@@ -133,6 +133,36 @@ export interface KeptExchange {
   bodies?: ExchangeBodies | undefined
 }
 
+/**
+ * What an export reads from a request log: the last `limit` entries (all kept by default) that
+ * `match` (all by default), oldest first. Every filter of an export (a query parameter of
+ * `/__sandbox/requests` and `requests.har`) is one predicate over entries, and `match` is all of
+ * them together (D36).
+ */
+export interface LogSelection {
+  limit?: number | undefined
+  match?: ((entry: RequestLogEntry) => boolean) | undefined
+}
+
+/**
+ * The last `limit` of `items` that `match`, oldest first. Each item is made by `make` only as it
+ * is looked at, newest first, and the look stops at `limit`: a small export of a large log makes
+ * only what it shows.
+ */
+export function pickLast<Item, Made>(
+  items: readonly Item[],
+  make: (item: Item) => Made,
+  entryOf: (made: Made) => RequestLogEntry,
+  { limit = Number.POSITIVE_INFINITY, match }: LogSelection,
+): Made[] {
+  const picked: Made[] = []
+  for (let i = items.length - 1; i >= 0 && picked.length < limit; i--) {
+    const made = make(items[i]!)
+    if (match === undefined || match(entryOf(made))) picked.push(made)
+  }
+  return picked.reverse()
+}
+
 /** Bodies longer than this (UTF-16 units) are left out of the kept exchanges: a HAR says only their size. */
 export const BODY_LIMIT = 64 * 1024
 
@@ -158,8 +188,8 @@ interface Kept {
 
 /**
  * Which entries a reader of the log wants: those of one session (`session` undefined: the default
- * session's, with the answers of no session such as the admin gate's refusals). A reader that
- * gives none reads every entry.
+ * session's, with the answers of no session such as the admin gate's refusals), D34. A reader
+ * that gives none reads every entry.
  */
 export interface InSession {
   session: string | undefined
@@ -201,10 +231,12 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
     return kept.map((one) => show(one, masker))
   }
   const withBodies = (kept: Kept, masker?: Masker): KeptExchange => ({ entry: show(kept, masker), bodies: kept.bodies })
+
   const inSession =
     ({ session }: InSession) =>
     (kept: Kept) =>
       kept.answer.session === session
+  // The kept answers a reader may look at: the last `limit`, of one session when it says so.
   const kept = (limit: number, of: InSession | undefined): Kept[] => (of === undefined ? entries.last(limit) : entries.lastMatching(limit, inSession(of)))
 
   return {
@@ -231,10 +263,17 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
     },
     /** How many listed entries of one session (`of`), or of all, are kept. */
     count: (of?: InSession): number => kept(capacity, of).length,
-    /** The last `limit` listed entries with their bodies while kept (default all kept), of one session or all, oldest first: for a HAR. */
-    exchanges(limit = capacity, of?: InSession): KeptExchange[] {
+    /** The listed entries `selection` picks (of one session, `of`, when given), with their bodies while kept, oldest first: for an export. */
+    select(selection: LogSelection = {}, of?: InSession): KeptExchange[] {
       const masker = createMasker(secrets())
-      return kept(limit, of).map((one) => withBodies(one, masker))
+      // Without a filter, only the last `limit` need looking at.
+      const looked = kept(selection.match === undefined ? (selection.limit ?? capacity) : capacity, of)
+      return pickLast(
+        looked,
+        (kept) => withBodies(kept, masker),
+        (exchange) => exchange.entry,
+        selection,
+      )
     },
     /** The entry with this id and its bodies, if this log still keeps it (and it is of session `of`, when given). */
     exchange(id: string, of?: InSession): KeptExchange | undefined {

@@ -1,5 +1,5 @@
 import { createMasker, type Secrets } from '../auth/create-masker.js'
-import type { KeptExchange, LoggedHeader } from './create-request-log.js'
+import type { KeptExchange, LoggedHeader, LogSelection } from './create-request-log.js'
 
 /** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as much of it as the sandbox writes. */
 export interface Har {
@@ -57,6 +57,9 @@ interface HarHeader {
   value: string
 }
 
+/** Which exchanges a HAR holds: the one with `id`, or those the log's selection picks (D36). */
+export type HarSelection = LogSelection & { id?: string | undefined }
+
 export interface HarOptions {
   /** The keys in force and the admin token: masked wherever they appear, by the request log's masker (D35). */
   secrets: Secrets
@@ -97,14 +100,22 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
  * open it (test/browser/har-in-chromium.test.ts, har-in-firefox.test.ts).
  *
  * @example
- * const har = toHar(requestLog.exchanges(), { secrets: { keys }, version: '1.0.0' })
+ * const har = toHar(requestLog.select(), { secrets: { keys }, version: '1.0.0' })
  */
-export function toHar(exchanges: readonly KeptExchange[], { secrets, version, internalHeaders = [], origin = 'http://localhost' }: HarOptions): Har {
+export function toHar(exchanges: Iterable<KeptExchange>, options: HarOptions): Har {
+  return harDocument([...toHarEntries(exchanges, options)], options.version)
+}
+
+function harDocument(entries: HarEntry[], version: string): Har {
+  return { log: { version: '1.2', creator: { name: 'petstore-sandbox, Animal Store API', version }, pages: [], entries } }
+}
+
+/** The HAR entry of each exchange, made as it is read: a dropped connection or a target that was no URL has none. */
+function* toHarEntries(exchanges: Iterable<KeptExchange>, { secrets, internalHeaders = [], origin = 'http://localhost' }: HarOptions): Generator<HarEntry> {
   // The entries are masked already; the bodies are masked here, by the same masker. The query
   // string is read from the masked URL, which decodes to no secret (D35).
   const mask = createMasker(secrets).text
   const internal = new Set(internalHeaders.map((name) => name.toLowerCase()))
-  const entries: HarEntry[] = []
   for (const { entry, bodies } of exchanges) {
     const url = `${bodies?.origin ?? origin}${mask(entry.path)}`
     // A target that was no URL (the server's 400 for it) has, like a dropped connection, nothing to replay.
@@ -118,8 +129,8 @@ export function toHar(exchanges: readonly KeptExchange[], { secrets, version, in
     const mimeType = headerOf(responseHeaders, 'content-type') ?? (responseText === undefined ? 'x-unknown' : 'application/json; charset=utf-8')
     // A length that no longer matches a masked body would make a replay cut it short.
     const replayable = responseText !== undefined ? responseHeaders.filter((header) => header.name.toLowerCase() !== 'content-length') : responseHeaders
-    const responseSize = omitted?.response ?? (responseText === undefined ? 0 : new TextEncoder().encode(responseText).byteLength)
-    entries.push({
+    const responseSize = omitted?.response ?? (responseText === undefined ? 0 : utf8Length(responseText))
+    yield {
       startedDateTime: entry.time,
       time: entry.durationMs,
       request: {
@@ -131,7 +142,7 @@ export function toHar(exchanges: readonly KeptExchange[], { secrets, version, in
         queryString: query,
         ...(requestText === undefined ? {} : { postData: { mimeType: headerOf(requestHeaders, 'content-type') ?? 'application/json', text: requestText } }),
         headersSize: -1,
-        bodySize: omitted?.request ?? (requestText === undefined ? 0 : new TextEncoder().encode(requestText).byteLength),
+        bodySize: omitted?.request ?? (requestText === undefined ? 0 : utf8Length(requestText)),
       },
       response: {
         status: entry.status,
@@ -159,9 +170,19 @@ export function toHar(exchanges: readonly KeptExchange[], { secrets, version, in
       ...(entry.fault === undefined ? {} : { _fault: entry.fault }),
       ...(entry.session === undefined ? {} : { _session: entry.session }),
       ...(bodies === undefined ? { comment: 'bodies no longer kept (older than the last exchanges kept), or none to keep' } : {}),
-    })
+    }
   }
-  return { log: { version: '1.2', creator: { name: 'petstore-sandbox, Animal Store API', version }, pages: [], entries } }
+}
+
+/** The UTF-8 length of a text, counted without encoding it (a HAR export would make a copy of every body). */
+function utf8Length(text: string): number {
+  let bytes = text.length
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    // Two bytes up to U+07FF, three beyond; a surrogate pair's two units make four (the texts are well formed).
+    if (unit >= 0x80) bytes += unit >= 0x800 && (unit < 0xd800 || unit > 0xdfff) ? 2 : 1
+  }
+  return bytes
 }
 
 /** The logged headers (the credentials already masked by the log), with the admin token masked too. */

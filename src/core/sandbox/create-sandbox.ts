@@ -4,6 +4,7 @@ import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
 import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
+import { maskKey } from '../auth/mask-key.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { checkInput } from '../contract/check-input.js'
 import { createApiScope } from '../contract/create-api-scope.js'
@@ -24,17 +25,19 @@ import { unknownScenario } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
 import type { Origin } from '../sessions/origin.js'
+import { type Capsule, capsuleBuckets, readCapsule } from '../sessions/capsule.js'
 import { checkSessionName, DEFAULT_SESSION, isSessionName, sessionNameRule } from '../sessions/session-name.js'
 import { createWorld, type World, type WorldOptions } from '../sessions/world.js'
+import { SessionConflict, SessionsNotServed, UnknownSession } from '../sessions/session-errors.js'
 import type { Timing } from '../state/maybe-promise.js'
 import { createPetBase } from '../store/create-pet-base.js'
-import { baseOrigin } from '../store/create-pet-store.js'
+import { emptyOverlay } from '../store/create-pet-store.js'
 import { seedPets } from '../store/seed-pets.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
 import { createSessionControls, type ProcessControls, summarize } from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
-import type { Sandbox, Session } from './sandbox.js'
+import type { Sandbox, Session, SessionInit } from './sandbox.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
@@ -64,13 +67,15 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   let keysInForce: () => readonly ApiKey[] = () => []
   // The start-up world (D34): what the default session and every fresh session start from.
   const base = createPetBase()
+  const { from } = resolved
   const startUp: Origin = {
     kind: 'start-up',
-    pets: () => baseOrigin(base),
+    // A capsule's next id may be beyond its last pet's.
+    pets: () => ({ base, overlay: emptyOverlay(Math.max(base.lastId() + 1, from?.nextId ?? 0)) }),
     clock: resolved.startAt,
     faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
     scenarios: { ...resolved.scenarios.keys },
-    quotas: new Map(),
+    quotas: from === undefined ? new Map() : capsuleBuckets(from, (key) => resolved.keys.find((apiKey) => apiKey.key === key)!),
     seed: resolved.seed,
   }
   const defaultOrigin = { current: startUp }
@@ -150,7 +155,7 @@ function composeSandbox<Of extends Timing>(
     onDrop: resolved.sessions.onDrop,
   })
   function namedWorld(name: string, origin: Origin): World<Of> {
-    if (state.session === undefined) throw sessionsNotKept()
+    if (state.session === undefined) throw new SessionsNotServed()
     const world = createWorld(
       name,
       state.session(name, () => origin),
@@ -163,7 +168,8 @@ function composeSandbox<Of extends Timing>(
   // The world a request names; for a name the sandbox cannot serve, the default world and the refusal.
   const namedInRequest = (name: string): WorldParts => {
     if (!isSessionName(name)) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule('X-Sandbox-Session')) }
-    if (name !== DEFAULT_SESSION && state.session === undefined) return { ...defaultWorld, refusal: sessionsNotKept() }
+    if (name !== DEFAULT_SESSION && state.session === undefined)
+      return { ...defaultWorld, refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message) }
     return sessions.world(name)
   }
 
@@ -189,20 +195,51 @@ function composeSandbox<Of extends Timing>(
   tracked(defaultWorld.store.start()).catch(() => undefined)
   const readiness = createReadiness([{ name: 'store', notReady: () => (filling > 0 ? 'seeding the pets' : undefined) }, ...state.checks])
 
-  const sessionOf = (name: string): Session<Of> => {
-    const world = sessionWorld(name)
-    return {
-      ...createSessionControls(world, process),
-      name: world.name,
-      fetch: createSandboxFetch(handlers, resolved.baseUrl, world.session),
+  // Each world's controls, made once: the sandbox's own for the default one.
+  const made = new WeakMap<World<Of>, Session<Of>>()
+  const sessionOf = (world: World<Of>): Session<Of> => {
+    let session = made.get(world)
+    if (session === undefined) {
+      session = { ...createSessionControls(world, process), name: world.name, fetch: createSandboxFetch(handlers, resolved.baseUrl, world.session) }
+      made.set(world, session)
     }
+    return session
   }
-  const sessionWorld = (name: string): World<Of> => {
-    checkSessionName(name, 'session name')
-    if (name !== DEFAULT_SESSION && state.session === undefined) throw new ConfigError(sessionsNotKept().message)
+  const sessionWorld = (name: string, where = 'session name'): World<Of> => {
+    checkSessionName(name, where)
+    if (name !== DEFAULT_SESSION && state.session === undefined) throw new SessionsNotServed()
     return sessions.world(name)
   }
   const known = async (name: string): Promise<World<Of> | undefined> => (isSessionName(name) ? sessions.find(name) : undefined)
+  // A capsule's world, its pets in a base of their own: the keys and scenarios it names must be this sandbox's.
+  async function capsuleOrigin(capsule: Capsule): Promise<Origin> {
+    for (const [index, config] of capsule.keys.entries()) {
+      if (keyRing.find(config.key) === undefined) {
+        throw new ConfigError(
+          `capsule.keys[${index}] (${maskKey(config.key)}) is not a key of this sandbox: add it (POST /__sandbox/keys, sandbox.apiKeys.add) or start the sandbox with it`,
+        )
+      }
+    }
+    for (const [key, name] of Object.entries(capsule.scenarios)) {
+      if (!knownScenarios.has(name)) {
+        throw new ConfigError(
+          `capsule.scenarios: ${maskKey(key)}: ${unknownScenario(name, [...knownScenarios.keys()])}; start the sandbox with --scenarios defining it`,
+        )
+      }
+    }
+    const faults = resolveFaults(capsule.faults, capsule.seed, operationIds, 'capsule.faults')
+    const pets = createPetBase()
+    await pets.fill(capsule.pets)
+    return {
+      kind: 'capsule',
+      pets: () => ({ base: pets, overlay: emptyOverlay(capsule.nextId) }),
+      clock: Date.parse(capsule.clock),
+      faults,
+      scenarios: { ...capsule.scenarios },
+      quotas: capsuleBuckets(capsule, (key) => keyRing.find(key)!),
+      seed: capsule.seed,
+    }
+  }
 
   const sandbox: Sandbox<Of> = {
     ...createSessionControls(defaultWorld, process),
@@ -215,7 +252,7 @@ function composeSandbox<Of extends Timing>(
     apiKeys,
     ready: defaultWorld.store.ready,
     readiness: readiness.current,
-    session: sessionOf,
+    session: (name) => sessionOf(sessionWorld(name)),
     sessions: {
       list: async () => Promise.all((await sessions.list()).map((world) => summarize(world, process))),
       async get(name) {
@@ -224,13 +261,20 @@ function composeSandbox<Of extends Timing>(
       },
       async put(name, init = {}) {
         checkSessionName(name, 'session name')
-        checkInput('SessionInit', init, 'init')
-        const from = 'from' in init ? init.from : undefined
+        // A capsule is checked on its own, so that a newer version is named before anything else.
+        const { capsule: given, ...rest } = init as { capsule?: unknown; from?: string }
+        checkInput('SessionInit', rest, 'init')
+        if (given !== undefined && rest.from !== undefined) throw new ConfigError('init: give from or capsule, not both')
+        if (name !== DEFAULT_SESSION && state.session === undefined) throw new SessionsNotServed()
+        const from = rest.from
         let origin = startUp
-        if (from !== undefined) {
+        if (given !== undefined) {
+          if (state.session === undefined) throw new SessionsNotServed('Capsules')
+          origin = await capsuleOrigin(readCapsule(given, 'capsule'))
+        } else if (from !== undefined) {
           const source = await known(from)
-          if (source === undefined) throw new ConfigError(`init.from: no session ${JSON.stringify(from)} to fork`)
-          if (source.fork === undefined) throw new ConfigError(sessionsNotKept().message)
+          if (source === undefined) throw new UnknownSession('from', from)
+          if (source.fork === undefined) throw new SessionsNotServed('Forks')
           await source.store.ready()
           await source.clock.sync()
           origin = {
@@ -244,6 +288,10 @@ function composeSandbox<Of extends Timing>(
           }
         }
         if (name === DEFAULT_SESSION) {
+          // The journal keeps the default session's own changes over the start-up pets, not a fork's.
+          if (origin !== startUp && resolved.storage !== undefined) {
+            throw new SessionConflict('with --state the default session starts over only from the start-up world: PUT it {}, or fork into a named session')
+          }
           defaultOrigin.current = origin
           defaultWorld.origin = origin
           defaultWorld.faults.configure(origin.faults)
@@ -257,6 +305,10 @@ function composeSandbox<Of extends Timing>(
         checkSessionName(name, 'session name')
         return sessions.delete(name)
       },
+      async capsule(name: string) {
+        const world = await known(name)
+        return world === undefined ? undefined : sessionOf(world).capsule()
+      },
     },
     close: state.close,
   }
@@ -264,7 +316,16 @@ function composeSandbox<Of extends Timing>(
   if (resolved.adminToken !== undefined) {
     // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
     const admin = createAdminHandler({
-      controls: { ...sandbox, clock: defaultWorld.clock },
+      controls: {
+        clock: defaultWorld.clock,
+        session: (name) => {
+          const world = name === undefined ? defaultWorld : sessionWorld(name, 'X-Sandbox-Session')
+          return { ...sessionOf(world), clock: world.clock }
+        },
+        apiKeys,
+        // The library checks what a client sent as it checks any caller's.
+        sessions: { ...sandbox.sessions, put: (name, init) => sandbox.sessions.put(name, init as SessionInit) },
+      },
       gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: defaultWorld.clock.now }),
       requestLog,
       origin,
@@ -277,13 +338,4 @@ function composeSandbox<Of extends Timing>(
   // Origin-wide only: in-process handlers without a baseUrl must leave other servers' probes alone.
   originHandlers.unshift(createProbeHandler({ readiness: readiness.current, origin, onUnexpectedError: resolved.onUnexpectedError }))
   return sandbox
-}
-
-/** The answer to a named session where the state keeps none yet (a shared state without sessions). */
-function sessionsNotKept(): HttpError {
-  return new HttpError(
-    501,
-    ErrorCode.notImplemented,
-    'Named sessions (X-Sandbox-Session) are not yet served on a shared state (--redis); send no X-Sandbox-Session to use the default session',
-  )
 }

@@ -1,4 +1,5 @@
 import type { SessionSummary, StateSummary } from '../admin/admin-controls.js'
+import type { SESSION_OPERATIONS } from '../admin/create-admin-operations.js'
 import type { KeyRing } from '../auth/create-key-ring.js'
 import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
@@ -8,14 +9,33 @@ import { ConfigError } from '../errors/config-error.js'
 import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
 import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
 import { countedClient } from '../rate-limit/counted-client.js'
+import type { LogSelection } from '../request-log/create-request-log.js'
 import type { RateLimitBackend, QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
 import type { Timing } from '../state/maybe-promise.js'
 import { assertPet } from '../store/assert-pet.js'
 import type { World } from '../sessions/world.js'
+import { makeCapsule } from '../sessions/capsule.js'
 import type { ResolvedOptions } from './resolve-options.js'
 import type { SessionControls } from './sandbox.js'
 import type { SandboxState } from './sandbox-state.js'
 import { sandboxHar } from './sandbox-har.js'
+
+/**
+ * Where the members of `SessionControls` that no per-session admin operation serves are served
+ * over HTTP. With `SESSION_OPERATIONS` (create-admin-operations.ts) it names every member: one
+ * added to `SessionControls` and served nowhere, or an operation serving no member, fails to compile.
+ */
+export const SERVED_ELSEWHERE = {
+  pets: 'the API itself, whose answers are the pets',
+  onRequest: 'the event stream, GET /__sandbox/events',
+  capsule: 'GET /__sandbox/sessions/{name}/capsule',
+} as const satisfies Partial<Record<keyof SessionControls, string>>
+
+type ServedByAdmin = (typeof SESSION_OPERATIONS)[keyof typeof SESSION_OPERATIONS]
+const everyMemberServed: Exclude<keyof SessionControls, ServedByAdmin | keyof typeof SERVED_ELSEWHERE> extends never ? true : false = true
+const onlyMembersServed: Exclude<ServedByAdmin, keyof SessionControls> extends never ? true : false = true
+void everyMemberServed
+void onlyMembersServed
 
 /** What every session's controls share: the process's parts. */
 export interface ProcessControls<Of extends Timing> {
@@ -46,7 +66,7 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
     if (found === undefined) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
     return found
   }
-  return {
+  const controls: SessionControls<Of> = {
     clock,
     onRequest(listener) {
       return requestLog.onRequest((entry) => {
@@ -100,7 +120,7 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
         return world.shareFaults(next)
       },
     },
-    requests: (limit?: number) => requestLog.last(limit, of),
+    requests: (selection?: number | LogSelection) => requestLog.last(typeof selection === 'number' ? { limit: selection } : (selection ?? {}), of),
     async state(): Promise<StateSummary> {
       await store.ready()
       await clock.sync()
@@ -126,10 +146,10 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
         scenarios: scenarios.list(),
       }
     },
-    har: ({ id } = {}) =>
+    har: (selection = {}) =>
       sandboxHar(
-        { exchanges: () => requestLog.exchanges(of), exchange: (wanted) => requestLog.exchange(wanted, of) },
-        id,
+        { select: (picked) => requestLog.select(picked, of), exchange: (wanted) => requestLog.exchange(wanted, of) },
+        selection,
         process.secrets(),
         resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
       ),
@@ -139,7 +159,30 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
       get: scenarios.of,
       list: scenarios.list,
     },
+    async capsule() {
+      await store.ready()
+      await clock.sync()
+      return makeCapsule({
+        session: world.name,
+        made: resolved.now(),
+        clock: clock.now(),
+        seed: world.origin.seed,
+        pets: await store.all(),
+        nextId: await store.nextId(),
+        faults: faults.config(),
+        scenarios: scenarios.all(),
+        custom: resolved.scenarios.custom,
+        keys: await Promise.all(
+          keyRing.keys.map(async (key) => ({
+            config: { key: key.key, plan: key.plan, perMinute: key.perMinute, perDay: key.perDay },
+            quota: await rateLimiter.inspect(`key:${key.key}`, key),
+          })),
+        ),
+        har: controls.har(),
+      })
+    },
   }
+  return controls
 }
 
 /** A session as `GET /__sandbox/sessions` lists it. */

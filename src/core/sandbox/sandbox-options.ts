@@ -10,6 +10,7 @@ import type { SharedState } from '../state/shared-state.js'
 import type { AdminGate } from '../admin/create-admin-gate.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
 import type { DropReason } from '../sessions/create-sessions.js'
+import type { Capsule } from '../sessions/capsule.js'
 
 /**
  * Options of {@link createSandbox}. Every one is optional.
@@ -54,6 +55,17 @@ export interface SandboxOptions {
    * `reset({ clock: true })`; it runs on from there (the CLI's `--now`). Default: the time source's.
    */
   startAt?: Date | number | string
+  /**
+   * A capsule to start from (D34; `GET /__sandbox/sessions/{name}/capsule`, `session.capsule()`):
+   * the default session and every fresh session start from its pets, clock, faults, each key's
+   * scenario and quota. Its keys and custom scenarios join the demo keys when `keys` is not given,
+   * and serve when `scenarios.custom` is not; `faults`, `scenarios.keys` and `startAt`, when given,
+   * win over the capsule's. Not with `pets` (the capsule says which pets there are) nor `shared`.
+   *
+   * @example
+   * const sandbox = createSandbox({ from: JSON.parse(readFileSync('bug-123.capsule.json', 'utf8')) })
+   */
+  from?: Capsule
   /**
    * Named sessions (`X-Sandbox-Session`, `sandbox.session(name)`, D34): at most `max` (default
    * 1000, the default session not counted; beyond it the least recently used is dropped), each

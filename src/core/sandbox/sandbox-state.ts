@@ -4,7 +4,15 @@ import { createClock } from '../clock/create-clock.js'
 import { createFaultInjector, type FaultInjector } from '../faults/create-fault-injector.js'
 import type { ReadinessCheck } from '../probes/create-readiness.js'
 import { createRateLimiter } from '../rate-limit/create-rate-limiter.js'
-import { createRequestLog, type InSession, type KeptExchange, type RequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
+import {
+  createRequestLog,
+  type InSession,
+  type KeptExchange,
+  type LogSelection,
+  pickLast,
+  type RequestLog,
+  type RequestLogEntry,
+} from '../request-log/create-request-log.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { SharedSessions, SharedSessionsPolicy, SharedState, SharedWorld } from '../state/shared-state.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
@@ -34,11 +42,12 @@ export interface SandboxState<Of extends Timing> extends WorldState<Of> {
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
-    /** This process's listed entries of one session with their bodies while kept, oldest first: for a HAR. */
-    exchanges(of: InSession): KeptExchange[]
+    /** This process's listed entries of one session that `selection` picks, with their bodies while kept, oldest first: for a HAR. */
+    select(selection: LogSelection, of: InSession): KeptExchange[]
     /** This process's entry of one session with this id and its bodies, if still kept. */
     exchange(id: string, of: InSession): KeptExchange | undefined
-    last(limit: number | undefined, of: InSession): Answer<RequestLogEntry[], Of>
+    /** The entries of one session `selection` picks, oldest first: every process's when the log is shared. */
+    last(selection: LogSelection, of: InSession): Answer<RequestLogEntry[], Of>
     /** How many entries of one session the log keeps (a shared log: of every process). */
     count(of: InSession): Answer<number, Of>
     /** Calls `listener` with each answered request this state hears of, of every session; returns the stop. */
@@ -122,9 +131,9 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     keyStorage: resolved.keyStorage,
     requestLog: {
       record: log.record,
-      exchanges: (of) => log.exchanges(undefined, of),
+      select: log.select,
       exchange: log.exchange,
-      last: log.last,
+      last: (selection, of) => log.select(selection, of).map((exchange) => exchange.entry),
       count: log.count,
       onRequest: log.subscribe,
       clear: log.clear,
@@ -183,9 +192,19 @@ export function sharedState({ resolved, seed, secrets, origin }: StateInputs, sh
     requestLog: {
       record: localLog.record,
       // An exchange's bodies stay with the process that answered it.
-      exchanges: (of) => localLog.exchanges(undefined, of),
+      select: localLog.select,
       exchange: localLog.exchange,
-      last: (limit, of) => sharedLog.last(limit, of),
+      // The shared log holds the entries built, of every session; a filter looks at every one
+      // kept of the session.
+      last: async (selection, of) => {
+        const kept = await sharedLog.last(selection.match === undefined ? selection.limit : undefined, of)
+        return pickLast(
+          kept,
+          (entry) => entry,
+          (entry) => entry,
+          selection,
+        )
+      },
       count: (of) => sharedLog.count(of),
       onRequest(listener) {
         const stopLocal = localLog.subscribe(listener)

@@ -5,8 +5,9 @@ import type { ApiKey } from '../auth/key-config.js'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { Readiness } from '../probes/create-readiness.js'
-import type { RequestLogEntry } from '../request-log/create-request-log.js'
-import type { Har } from '../request-log/to-har.js'
+import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
+import type { Har, HarSelection } from '../request-log/to-har.js'
+import type { Capsule } from '../sessions/capsule.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
@@ -164,12 +165,14 @@ export interface SessionControls<Of extends Timing = 'now'> {
     set(options: FaultOptions): Answer<ResolvedFaults, Of>
   }
   /**
-   * The last `limit` answered requests (default: all kept), oldest first, keys masked.
+   * The last `limit` answered requests (default: all kept), oldest first, keys masked; with a
+   * selection, the last `limit` of those it `match`es.
    *
    * @example
    * sandbox.requests(5).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)
+   * sandbox.requests({ limit: 5, match: (entry) => entry.status >= 500 })
    */
-  requests(limit?: number): Answer<RequestLogEntry[], Of>
+  requests(selection?: number | LogSelection): Answer<RequestLogEntry[], Of>
   /**
    * Pet count, next id, every key with its plan, quota and ban, and the faults: what
    * `GET /__sandbox/state` shows.
@@ -190,12 +193,24 @@ export interface SessionControls<Of extends Timing = 'now'> {
   /**
    * The exchanges this process answered, kept by the request log, as a HAR 1.2 document (what
    * `GET /__sandbox/requests.har` serves), made from the request log's entries: their headers, and
-   * the bodies (up to 64 KiB each) of the last 1000, keys and the admin token masked (D31). `id` picks one exchange (a request log entry's `id`).
+   * the bodies (up to 64 KiB each) of the last 1000, keys and the admin token masked (D35). `id`
+   * picks one exchange (a request log entry's `id`); otherwise `limit` and `match` pick the last
+   * exchanges, as for `requests()` (D36).
    *
    * @example
    * const har = sandbox.har()   // for a browser's network panel, or Playwright's routeFromHAR
+   * const last = sandbox.har({ limit: 20 })
    */
-  har(options?: { id?: string }): Har
+  har(options?: HarSelection): Har
+  /**
+   * This session's world as a capsule (D34): its pets and next id, clock, faults, each key's
+   * scenario and quota, and its exchanges as HAR, for `createSandbox({ from })`, `start --from`
+   * or `sandbox.sessions.put(name, { capsule })`, in any mode.
+   *
+   * @example
+   * writeFileSync('bug-123.capsule.json', JSON.stringify(await sandbox.session('qa').capsule()))
+   */
+  capsule(): Promise<Capsule>
 }
 
 /**
@@ -227,15 +242,19 @@ export interface SandboxSessions {
   get(name: string): Promise<SessionSummary | undefined>
   /**
    * Makes session `name`, or replaces it: fresh from the start-up world (`{}`), a fork of another
-   * session's world as it is now (`{ from }`). Throws `ConfigError` for a bad name or an unknown source.
+   * session's world as it is now (`{ from }`), or restored from a capsule (`{ capsule }`). What it
+   * was made from is what its `reset()` returns to. Throws `ConfigError` for a bad name, an
+   * unknown source or a capsule that cannot be restored here (naming the field).
    */
   put(name: string, init?: SessionInit): Promise<SessionSummary>
   /** Deletes a named session; false when there is none. The default session cannot be deleted (`ConfigError`). */
   delete(name: string): Promise<boolean>
+  /** Session `name`'s capsule, or undefined when there is none (this does not make it). */
+  capsule(name: string): Promise<Capsule | undefined>
 }
 
-/** How `sandbox.sessions.put` makes a session: fresh (`{}`), or a fork of session `from`. */
-export type SessionInit = Record<string, never> | { from: string }
+/** How `sandbox.sessions.put` makes a session: fresh (`{}`), a fork of session `from`, or from a capsule. */
+export type SessionInit = Record<string, never> | { from: string } | { capsule: Capsule }
 
 /**
  * What `sandbox.reset()` restores besides the pets, counters and bans.

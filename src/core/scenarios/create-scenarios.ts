@@ -1,4 +1,4 @@
-import { nearestName } from '../contract/check-input.js'
+import { nearestName } from '../contract/describe-input-errors.js'
 import { ConfigError } from '../errors/config-error.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Deprecation } from '../http/create-deprecations.js'

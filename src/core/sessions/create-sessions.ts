@@ -1,7 +1,7 @@
-import { ConfigError } from '../errors/config-error.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { DropReason } from '../state/shared-state.js'
 import type { Origin } from './origin.js'
+import { SessionConflict } from './session-errors.js'
 import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
 
 export type { DropReason }
@@ -154,7 +154,7 @@ export function createSessions<W extends Registered>({
     },
     /** Deletes a named session; false when there is none. The default session cannot be deleted. */
     delete(name: string): boolean {
-      if (name === DEFAULT_SESSION) throw new ConfigError('the default session cannot be deleted; reset it, or PUT it to replace it')
+      if (name === DEFAULT_SESSION) throw defaultNotDeleted()
       const found = named.get(name)
       if (found === undefined) return false
       drop(found, undefined)
@@ -166,3 +166,8 @@ export function createSessions<W extends Registered>({
 }
 
 export type Sessions<W extends Registered> = ReturnType<typeof createSessions<W>>
+
+/** The refusal to delete the default session, worded alike by every registry. */
+export function defaultNotDeleted(): SessionConflict {
+  return new SessionConflict('the default session cannot be deleted: reset it, or PUT it to start it over')
+}

@@ -1,9 +1,8 @@
-import { ConfigError } from '../errors/config-error.js'
 import type { Timing } from '../state/maybe-promise.js'
 import type { SharedOrigin, SharedOriginInfo, SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../state/shared-state.js'
 import type { Pet } from '../store/pet.js'
 import type { PetOrigin } from '../store/create-pet-store.js'
-import type { SessionRegistry, SessionsOptions } from './create-sessions.js'
+import { defaultNotDeleted, type SessionRegistry, type SessionsOptions } from './create-sessions.js'
 import type { Origin } from './origin.js'
 import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
 import type { World } from './world.js'
@@ -98,7 +97,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
       return adopt(keep(world), info)
     },
     async delete(name) {
-      if (name === DEFAULT_SESSION) throw new ConfigError('the default session cannot be deleted; reset it, or PUT it to replace it')
+      if (name === DEFAULT_SESSION) throw defaultNotDeleted()
       const deleted = await shared.delete(name)
       forget(name)
       return deleted

@@ -1,14 +1,14 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { Ajv, type ValidateFunction } from 'ajv'
+import { describeInputErrors, inputMessage, type InputIssue } from '../contract/describe-input-errors.js'
 import type { OpenApiDocument } from '../contract/openapi-document-type.js'
 import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { addQueryValue } from '../http/query-of.js'
 import { checkParameterSyntax, type ParameterSyntax } from './check-parameter-syntax.js'
-import { describeDiagnostics, type Diagnostic, type ParameterBounds } from './describe-diagnostics.js'
 
 // The contract's parameter and body schemas compiled with Ajv, the validator prism itself uses,
-// with its errors phrased as prism's diagnostics, so the 400 messages read as prism's would: a
-// property test holds the two to the same verdicts and messages (test/unit/create-request-validator.test.ts).
+// and worded by the one describer every input shares (describe-input-errors.ts): a property test
+// holds the verdicts and the fields named to prism's (test/unit/create-request-validator.test.ts).
 // Prism is not on the request path: it does not run in a browser, and loading it made the first
 // refusal of every process slow (BENCHMARKS.md, "First refusal").
 
@@ -39,7 +39,6 @@ interface CompiledOperation {
   path: ValidateFunction | undefined
   body: ValidateFunction | undefined
   names: Record<'query' | 'path', Record<string, string>>
-  bounds: ParameterBounds
 }
 
 // Compiled schemas depend on the document alone, so sandboxes share them: a suite that creates a
@@ -69,21 +68,29 @@ export function createRequestValidator(document: OpenApiDocument) {
     return entry
   }
 
+  /**
+   * The fields at fault, each with its words. D3's syntax rules come first: a check the schemas
+   * cannot express (prism and Ajv coerce `1e3` or ` 1` to integers, and take an empty value as
+   * none), so it throws on its own.
+   */
+  const issues = (operationId: string, request: RequestToValidate): InputIssue[] => {
+    const entry = entryOf(operationId)
+    checkParameterSyntax(entry.syntax, entry.template, request.path, request.query)
+    return diagnose(entry, request)
+  }
+
   return {
+    /** Throws 400 `invalid_request` naming every field at fault, as the one describer words it. */
     validate(operationId: string, request: RequestToValidate): void {
-      const entry = entryOf(operationId)
-      checkParameterSyntax(entry.syntax, entry.template, request.path, request.query)
-      const diagnostics = diagnose(entry, request)
-      if (diagnostics.length > 0) {
-        throw new HttpError(400, ErrorCode.invalidRequest, describeDiagnostics(diagnostics, entry.bounds))
-      }
+      const found = issues(operationId, request)
+      if (found.length > 0) throw new HttpError(400, ErrorCode.invalidRequest, inputMessage(found))
     },
+    issues,
   }
 }
 
-/** Every schema violation of the request, as prism would list them. */
-function diagnose(entry: CompiledOperation, request: RequestToValidate): Diagnostic[] {
-  const diagnostics: Diagnostic[] = []
+/** Every schema violation of the request: its path parameters, then its query, then its body. */
+function diagnose(entry: CompiledOperation, request: RequestToValidate): InputIssue[] {
   const pathParams: Record<string, string> = {}
   const actual = request.path.split('/')
   for (const { name, index } of entry.pathParameters) {
@@ -93,10 +100,16 @@ function diagnose(entry: CompiledOperation, request: RequestToValidate): Diagnos
     if (value !== undefined) pathParams[name] = value
   }
   // Copies: Ajv coerces query and path values to their declared types in place.
-  check(entry.path, { ...pathParams }, 'path', entry, diagnostics)
-  check(entry.query, queryByDeclaredName(entry, request.query), 'query', entry, diagnostics)
-  if (entry.body !== undefined && request.body !== undefined) check(entry.body, request.body, 'body', entry, diagnostics)
-  return diagnostics
+  return [
+    ...check(entry.path, { ...pathParams }, 'the path'),
+    ...check(entry.query, queryByDeclaredName(entry, request.query), 'the query'),
+    ...(entry.body !== undefined && request.body !== undefined ? check(entry.body, request.body, 'the body') : []),
+  ]
+}
+
+function check(validate: ValidateFunction | undefined, value: unknown, root: string): InputIssue[] {
+  if (validate === undefined || validate(value)) return []
+  return describeInputErrors(validate.errors ?? [], '', root)
 }
 
 /**
@@ -114,62 +127,10 @@ function queryByDeclaredName(entry: CompiledOperation, query: Record<string, str
   return byName
 }
 
-function check(validate: ValidateFunction | undefined, value: unknown, location: 'query' | 'path' | 'body', entry: CompiledOperation, into: Diagnostic[]) {
-  if (validate === undefined || validate(value)) return
-  for (const error of telling(validate.errors ?? [])) into.push(toDiagnostic(error, location, entry))
-}
-
-/**
- * The errors worth naming, for the admin document's combinators (the API's has none). An `if`
- * error only says its `then` failed, which the `then`'s own errors name (an enterprise key needs
- * both limits). A failed `oneOf` (a clock move: `set` or `advanceMs`) is told by the branches that
- * came closest, those with the fewest errors: `{"advanceMs":1e308}` breaks the bound of the
- * advance, not the rules of a `set`.
- */
-function telling(errors: readonly ErrorObject[]): ErrorObject[] {
-  const branchOf = (error: ErrorObject) => /^(.*?\/oneOf\/\d+)\//.exec(error.schemaPath)?.[1]
-  const counts = new Map<string, number>()
-  for (const error of errors) {
-    const branch = branchOf(error)
-    if (branch !== undefined) counts.set(branch, (counts.get(branch) ?? 0) + 1)
-  }
-  const fewest = Math.min(...counts.values())
-  return errors.filter((error) => {
-    if (error.keyword === 'if' || (error.keyword === 'oneOf' && counts.size > 0)) return false
-    const branch = branchOf(error)
-    return branch === undefined || counts.get(branch) === fewest
-  })
-}
-
-/** An Ajv error as prism words it: `Request query parameter limit must be >= 1`. */
-function toDiagnostic(error: ErrorObject, location: 'query' | 'path' | 'body', entry: CompiledOperation): Diagnostic {
-  const steps = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'))
-  // Prism lists an enum's values after Ajv's message; so do we.
-  const allowed = error.keyword === 'enum' ? (error.params as { allowedValues?: unknown[] }).allowedValues : undefined
-  let message = `${error.message ?? 'is invalid'}${allowed === undefined ? '' : `: ${allowed.join(', ')}`}`
-  // An unknown field is named, rather than its object said to have "additional properties".
-  const unknown = error.keyword === 'additionalProperties' ? (error.params as { additionalProperty?: string }).additionalProperty : undefined
-  if (unknown !== undefined) {
-    steps.push(unknown)
-    message = 'is not a field here'
-  }
-  if (location === 'body') {
-    return {
-      path: ['body', ...steps],
-      code: error.keyword,
-      message: steps.length > 0 ? `Request body property ${steps.join('.')} ${message}` : `Request body ${message}`,
-    }
-  }
-  const name = entry.names[location][steps[0] ?? ''] ?? steps[0] ?? ''
-  return { path: [location, name], code: error.keyword, message: `Request ${location} parameter ${name} ${message}` }
-}
-
 // The contract's schemas are trusted (the tests check them), so Ajv need not compile its
 // meta-schema to check them first: that alone is most of the cost of the first compile.
-const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false, validateSchema: false } as const
+// `verbose` keeps the failing schema on each error, for the describer's words.
+const AJV_OPTIONS = { strict: false, allErrors: true, verbose: true, validateFormats: false, validateSchema: false } as const
 
 function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
   // Query and path values arrive as strings: coerce them to the declared types, as prism does.
@@ -185,7 +146,6 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
       const parameters = [...((item.parameters as unknown[] | undefined) ?? []), ...(operation.parameters ?? [])].map(
         (parameter) => inline(document, parameter) as Parameter,
       )
-      const bounds: ParameterBounds = {}
       const names: CompiledOperation['names'] = { query: {}, path: {} }
       const syntax: ParameterSyntax[] = []
       const schemas: Record<'query' | 'path', { type: 'object'; properties: Record<string, object>; required: string[] }> = {
@@ -194,8 +154,7 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
       }
       for (const parameter of parameters) {
         if (parameter.in !== 'query' && parameter.in !== 'path') continue
-        // The document declares the bounds it enforces (petId at most 2^53-1, D3): no clamping here.
-        const schema = (parameter.schema ?? {}) as { type?: string; minimum?: number; maximum?: number }
+        const schema = (parameter.schema ?? {}) as { type?: string }
         schemas[parameter.in].properties[parameter.name] = schema
         if (parameter.required === true) schemas[parameter.in].required.push(parameter.name)
         names[parameter.in][parameter.name] = parameter.name
@@ -205,11 +164,6 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
           integer: schema.type === 'integer',
           enumerated: Array.isArray((schema as { enum?: unknown }).enum),
         })
-        bounds[parameter.name.toLowerCase()] = {
-          name: parameter.name,
-          ...(schema.minimum === undefined ? {} : { minimum: schema.minimum }),
-          ...(schema.maximum === undefined ? {} : { maximum: schema.maximum }),
-        }
       }
       const body = (inline(document, operation.requestBody) as { content?: Record<string, { schema?: object }> } | undefined)?.content?.['application/json']
         ?.schema
@@ -226,7 +180,6 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
         path: Object.keys(schemas.path.properties).length > 0 ? coercing.compile(schemas.path) : undefined,
         body: body === undefined ? undefined : exact.compile(body),
         names,
-        bounds,
       })
     }
   }

@@ -1,6 +1,6 @@
-import type { AdminControls } from '../../core/admin/admin-controls.js'
+import type { AdminSessionControls } from '../../core/admin/admin-controls.js'
 import type { AdminGate } from '../../core/admin/create-admin-gate.js'
-import { harAnswer } from '../../core/admin/create-admin-operations.js'
+import { exportSelection, harAnswer } from '../../core/admin/create-admin-operations.js'
 import type { RequestLog } from '../../core/request-log/create-request-log.js'
 import { adminOpenapiDocument } from '../../core/contract/admin-openapi-document.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
@@ -21,9 +21,9 @@ export interface ProxyAdminOptions {
   /** The process's one admin gate (create-admin-gate.ts). */
   gate: AdminGate
   stats: ProxyStats
-  requests: Pick<RequestLog, 'last'>
+  requests: Pick<RequestLog, 'select'>
   /** The proxy's log as a HAR, masked as the sandbox's is (sandbox-har.ts). */
-  har: AdminControls['har']
+  har: AdminSessionControls['har']
 }
 
 export interface ProxyAdminRequest {
@@ -52,7 +52,7 @@ export function createProxyAdmin({ gate, stats, requests, har }: ProxyAdminOptio
       return harAnswer(har, query)
     }
     validator.validate('listRequests', { path: '/requests', query })
-    return { requests: requests.last(typeof query.limit === 'string' ? Number(query.limit) : undefined) }
+    return { requests: requests.select(exportSelection(query)).map((exchange) => exchange.entry) }
   }
 
   return {

@@ -65,7 +65,7 @@ export async function startProxy(options: StartProxyOptions): Promise<RunningPro
     listener: ({ origin, clientAddress }) => {
       pages = options.pages?.(origin, { onRequest: requests.subscribe })
       const gate = options.adminGate
-      const har: ProxyAdminOptions['har'] = ({ id } = {}) => sandboxHar(requests, id, options.harMasks(), origin)
+      const har: ProxyAdminOptions['har'] = (selection = {}) => sandboxHar(requests, selection, options.harMasks(), origin)
       const admin = gate === undefined ? undefined : createProxyAdmin({ gate, stats, requests, har })
       return createProxyListener({ ...options, upstream, origin, admin, checker, stats, requests, pages, clientAddress })
     },

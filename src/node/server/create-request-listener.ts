@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
-import { JSON_CONTENT_TYPE, jsonText } from '../../core/http/to-response.js'
+import { JSON_CONTENT_TYPE, jsonPiecesOf, jsonText } from '../../core/http/to-response.js'
 import { endAfterBody, incomingBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
@@ -67,6 +67,11 @@ async function translate(handlers: RequestHandler[], origin: string, client: str
     outgoing.destroy()
     return 0
   }
+  const pieces = jsonPiecesOf(response)
+  if (pieces !== undefined) {
+    await writePieces(outgoing, response, method === 'HEAD' ? undefined : pieces)
+    return response.status
+  }
   const text = jsonText(response)
   const payload = method === 'HEAD' ? undefined : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
   const outgoingHeaders: Record<string, string> = {}
@@ -85,6 +90,53 @@ async function translate(handlers: RequestHandler[], origin: string, client: str
   body.stop()
   endAfterBody(incoming, outgoing)
   return response.status
+}
+
+// Small pieces are gathered to about this many characters per write: fewer chunks on the wire,
+// and still only this much held at a time (D36).
+const PIECES_PER_WRITE = 16 * 1024
+
+/**
+ * Writes a JSON body made in pieces (the request log's exports) as it is made: chunked, small
+ * pieces gathered to a write of about 16 KiB, waiting for the client to take each (backpressure), so memory stays
+ * one write deep whatever the whole comes to. A client gone mid-way stops the making.
+ */
+async function writePieces(outgoing: ServerResponse, response: Response, pieces: (() => Iterable<string>) | undefined): Promise<void> {
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, name) => {
+    headers[name] = value
+  })
+  outgoing.writeHead(response.status, headers)
+  if (pieces === undefined) {
+    outgoing.end()
+    return
+  }
+  let gathered = ''
+  const write = async (text: string) => {
+    if (outgoing.write(text)) return
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        outgoing.off('drain', done)
+        outgoing.off('close', done)
+        resolve()
+      }
+      outgoing.on('drain', done)
+      outgoing.on('close', done)
+    })
+  }
+  for (const piece of pieces()) {
+    if (outgoing.destroyed) return
+    if (gathered.length + piece.length < PIECES_PER_WRITE) {
+      gathered += piece
+      continue
+    }
+    // A large piece goes out on its own: joined to others it would make a string V8 keeps
+    // among its large objects until a full GC, and memory would follow the whole export.
+    if (gathered !== '') await write(gathered)
+    gathered = ''
+    await write(piece)
+  }
+  if (!outgoing.destroyed) outgoing.end(gathered)
 }
 
 function peerAddress(incoming: IncomingMessage): string {

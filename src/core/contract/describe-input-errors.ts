@@ -1,0 +1,240 @@
+import type { ErrorObject } from 'ajv'
+import { distance } from 'fastest-levenshtein'
+
+/** One field at fault, and the words that say why. */
+export interface InputIssue {
+  /** The field's path after `where`, as the message names it (`keys[0].plan`, `limit`). */
+  field: string
+  message: string
+}
+
+/**
+ * The one describer of inputs held to a schema of the contract: the API's and the admin API's
+ * requests (create-request-validator.ts), and the library's arguments and options, files and flags
+ * (check-input.ts). Every way in words a fault alike: one issue per field at fault, each naming the
+ * field after `where` (`keys[0].plan must be one of free, pro, business, enterprise`), an unknown
+ * field with the nearest known one (`permin: unknown field; did you mean perMinute?`), a bound
+ * with both ends when the schema has both (`limit must be between 1 and 100`; a safe integer's
+ * ceiling is left unsaid). Values are never
+ * quoted: an input may hold keys. Ajv's errors must be `verbose` (the failing schema is read for
+ * its words).
+ *
+ * @example
+ * describeInputErrors(validate.errors, 'faults').map(({ message }) => message).join('; ')   // 'faults.errorRate must be between 0 and 1'
+ */
+export function describeInputErrors(errors: readonly ErrorObject[], where = '', root = 'the input'): InputIssue[] {
+  const byField = new Map<string, string>()
+  // A choice of fields (a clock move: `set` or `advanceMs`) made with none or both of them is told
+  // as the choice, not as each branch's complaint about the other's field.
+  const choices = errors.flatMap((error) => {
+    const names = choiceOf(error)
+    return names === undefined ? [] : [{ error, names }]
+  })
+  for (const { error, names } of choices)
+    byField.set(fieldOf(error, where, root), `${fieldOf(error, where, root)} must hold exactly one of ${names.join(', ')}`)
+  const chosen = (error: ErrorObject) =>
+    choices.some((choice) => error.schemaPath.startsWith(`${choice.error.schemaPath}/`) && error.instancePath === choice.error.instancePath)
+  const told = telling(errors).filter((error) => !chosen(error))
+  // An unknown field first: a typo of a required field explains that one's absence too.
+  const explained = new Set<string>()
+  for (const error of told) {
+    if (error.keyword !== 'additionalProperties') continue
+    const { field, message, nearest } = unknownField(error, where, root)
+    if (!byField.has(field)) byField.set(field, message)
+    if (nearest !== undefined) explained.add(pathOf(where, [...steps(error), nearest], root))
+  }
+  for (const error of told) {
+    if (error.keyword === 'additionalProperties') continue
+    const field = fieldOf(error, where, root)
+    if (byField.has(field) || explained.has(field)) continue
+    byField.set(field, words(error, all(error, errors), field))
+  }
+  return [...byField].map(([field, message]) => ({ field, message }))
+}
+
+/** The issues as one message, each field once. */
+export function inputMessage(issues: readonly InputIssue[]): string {
+  return issues.map(({ message }) => message).join('; ')
+}
+
+/**
+ * The errors worth naming. An `if` error only says its `then` failed, which the `then`'s own errors
+ * name (an enterprise key needs both limits). A failed `oneOf` or `anyOf` (a clock move: `set` or
+ * `advanceMs`; a latency as ms or as a range) is told by the branches that came closest, those with
+ * the fewest errors, and within them a branch whose very type did not match says least.
+ */
+function telling(errors: readonly ErrorObject[]): ErrorObject[] {
+  const branchOf = (error: ErrorObject) => /^(.*?\/(?:oneOf|anyOf)\/\d+)\//.exec(error.schemaPath)?.[1]
+  const counts = new Map<string, number>()
+  for (const error of errors) {
+    const branch = branchOf(error)
+    if (branch !== undefined) counts.set(branch, (counts.get(branch) ?? 0) + 1)
+  }
+  const fewest = Math.min(...counts.values())
+  const kept = errors.filter((error) => {
+    if (error.keyword === 'if' || (['oneOf', 'anyOf'].includes(error.keyword) && counts.size > 0)) return false
+    const branch = branchOf(error)
+    return branch === undefined || counts.get(branch) === fewest
+  })
+  const matchedType = kept.filter((error) => !(error.keyword === 'type' && branchOf(error) !== undefined))
+  return matchedType.length > 0 ? matchedType : kept
+}
+
+/**
+ * The fields of a failed `oneOf` whose branches each ask for one field and allow no other, when
+ * the value holds none of them or more than one; otherwise undefined (then one branch came close,
+ * and its own errors say what is wrong with the field given).
+ */
+function choiceOf(error: ErrorObject): string[] | undefined {
+  if (error.keyword !== 'oneOf' || !Array.isArray(error.schema)) return undefined
+  const names = (error.schema as Array<{ required?: string[]; additionalProperties?: unknown }>).map((branch) =>
+    branch.required?.length === 1 && branch.additionalProperties === false ? branch.required[0] : undefined,
+  )
+  if (names.some((name) => name === undefined)) return undefined
+  const data = error.data
+  if (typeof data !== 'object' || data === null) return undefined
+  const given = names.filter((name) => Object.hasOwn(data, name!)).length
+  return given === 1 ? undefined : (names as string[])
+}
+
+/** Every error of the same place, for the words that need a neighbour (a `then`'s `if`). */
+function all(error: ErrorObject, errors: readonly ErrorObject[]): readonly ErrorObject[] {
+  return errors.filter((other) => other.instancePath === error.instancePath)
+}
+
+const BOUND_WORDS = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'above', exclusiveMaximum: 'below' } as const
+
+function words(error: ErrorObject, beside: readonly ErrorObject[], field: string): string {
+  const params = error.params as Record<string, unknown>
+  const schema = (error.parentSchema ?? {}) as { minimum?: number; maximum?: number; description?: string; properties?: object }
+  switch (error.keyword) {
+    case 'required': {
+      const condition = beside.find((other) => other.keyword === 'if')
+      return `${field} is required${/\/then\/required$/.test(error.schemaPath) && condition !== undefined ? conditionOf(condition) : ''}`
+    }
+    case 'enum':
+      return `${field} must be one of ${(params.allowedValues as unknown[]).join(', ')}`
+    case 'const':
+      return `${field} must be ${String(params.allowedValue)}`
+    case 'type':
+      return `${field} must be ${article(String(params.type))}`
+    case 'minimum':
+    case 'maximum':
+      // Both ends when both say something: a safe integer's ceiling is only the number type's bound.
+      if (schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER) {
+        return `${field} must be between ${schema.minimum} and ${schema.maximum}`
+      }
+      return `${field} must be ${BOUND_WORDS[error.keyword]} ${params.limit}`
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `${field} must be ${BOUND_WORDS[error.keyword]} ${params.limit}`
+    case 'multipleOf':
+      return `${field} must be a multiple of ${params.multipleOf}`
+    case 'minItems':
+      return `${field} must hold at least ${params.limit} ${params.limit === 1 ? 'entry' : 'entries'}`
+    case 'maxItems':
+      return `${field} must hold at most ${params.limit} ${params.limit === 1 ? 'entry' : 'entries'}`
+    case 'minProperties': {
+      const known = Object.keys(schema.properties ?? {})
+      const count = params.limit === 1 ? 'one' : String(params.limit)
+      return known.length > 0 ? `${field} must name at least ${count} of ${known.join(', ')}` : `${field} must name at least ${count} field(s)`
+    }
+    case 'minLength':
+    case 'maxLength':
+    case 'pattern': {
+      // A schema that says its rule in words is quoted for it (a bearer token, a pet's name).
+      if (schema.description !== undefined) return `${field} must be ${ruleOf(schema.description)}`
+      if (error.keyword === 'pattern') return `${field} must match ${String(params.pattern)}`
+      if (error.keyword === 'minLength' && params.limit === 1) return `${field} must not be empty`
+      return `${field} must be ${error.keyword === 'minLength' ? 'at least' : 'at most'} ${params.limit} characters`
+    }
+    default:
+      return `${field} ${error.message ?? 'is invalid'}`
+  }
+}
+
+/** The rule a schema's description states: without the "sandbox - " mark, the first clause, no decision number. */
+function ruleOf(description: string): string {
+  const rule = description
+    .trim()
+    .replace(/^sandbox - /, '')
+    .split(/;\s/, 1)[0]!
+    .replace(/\s*\(D\d+\)\.?$/, '')
+    .replace(/\.$/, '')
+  return rule.charAt(0).toLowerCase() + rule.slice(1)
+}
+
+/** " when plan is enterprise", from the `if` error of the failing `then`: an `if` of constant properties. */
+function conditionOf(error: ErrorObject): string {
+  const properties = (error.parentSchema as { if?: { properties?: Record<string, { const?: unknown }> } } | undefined)?.if?.properties
+  const parts = Object.entries(properties ?? {}).flatMap(([name, schema]) => (schema.const === undefined ? [] : [`${name} is ${String(schema.const)}`]))
+  return parts.length === 0 ? '' : ` when ${parts.join(' and ')}`
+}
+
+function steps(error: ErrorObject): string[] {
+  return error.instancePath
+    .split('/')
+    .slice(1)
+    .map((step) => step.replaceAll('~1', '/').replaceAll('~0', '~'))
+}
+
+function fieldOf(error: ErrorObject, where: string, root: string): string {
+  const extra = error.keyword === 'required' ? [String((error.params as { missingProperty: unknown }).missingProperty)] : []
+  return pathOf(where, [...steps(error), ...extra], root)
+}
+
+/** `keys[0].plan`: the field's path, with array indexes in brackets, after `where`; `root` when there is none. */
+function pathOf(where: string, path: readonly string[], root: string): string {
+  let named = where
+  for (const step of path) named += /^\d+$/.test(step) ? `[${step}]` : `${named === '' ? '' : '.'}${shownName(step)}`
+  return named === '' ? root : named
+}
+
+/**
+ * The unknown field, named with the nearest known one when it is close enough to be a typo
+ * ("permin: unknown field; did you mean perMinute?"). A name that is no near miss is not
+ * repeated: a key pasted where a field name goes would be printed.
+ */
+function unknownField(error: ErrorObject, where: string, root: string): { field: string; message: string; nearest?: string } {
+  const field = String((error.params as { additionalProperty: unknown }).additionalProperty)
+  const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {})
+  const at = pathOf(where, steps(error), root)
+  const nearest = nearestName(field, known)
+  if (nearest !== undefined) {
+    const named = pathOf(where, [...steps(error), field], root)
+    return { field: named, message: `${named}: unknown field; did you mean ${nearest}?`, nearest }
+  }
+  return { field: `${at} (unknown field)`, message: `${at} has an unknown field; known fields: ${known.join(', ')}` }
+}
+
+/**
+ * The known name nearest `word` when it is close enough to be a typo, else undefined: the one
+ * "did you mean" of every message (fields, scenario names, keys named in a flag). Names are
+ * compared without case; a tie goes to the longer common start, which is what people abbreviate.
+ *
+ * @example
+ * nearestName('dwon', ['empty', 'slow', 'down']) // 'down'
+ */
+export function nearestName(word: string, known: readonly string[]): string | undefined {
+  const ranked = known
+    .map((name) => ({ name, distance: distance(word.toLowerCase(), name.toLowerCase()), prefix: commonPrefix(word.toLowerCase(), name.toLowerCase()) }))
+    .sort((a, b) => a.distance - b.distance || b.prefix - a.prefix)
+  const nearest = ranked[0]
+  const close = nearest !== undefined && (nearest.distance <= Math.max(2, Math.floor(nearest.name.length / 2)) || nearest.prefix >= 3)
+  return close ? nearest.name : undefined
+}
+
+/** A name as a message shows it: plain when it is plain, quoted when it holds anything else (spaces, control characters). */
+export function shownName(name: string): string {
+  return /^[\w$-]+$/.test(name) ? name : JSON.stringify(name)
+}
+
+function commonPrefix(a: string, b: string): number {
+  let length = 0
+  while (length < a.length && length < b.length && a[length] === b[length]) length++
+  return length
+}
+
+function article(type: string): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type.replace(',', ' or ')}`
+}

@@ -1,0 +1,76 @@
+/**
+ * A JSON body made in pieces, for an answer whose text could be larger than one string may be
+ * (the request log's exports, D36): the edge writes the pieces as they come, with backpressure,
+ * and in-process they become the bytes of a Blob; the whole text is never one string.
+ */
+export class JsonPieces {
+  constructor(readonly pieces: () => Iterable<string>) {}
+}
+
+// No piece is much longer than this: a string past V8's regular object size (128 KiB) lives among
+// its large objects, which only a full GC frees, so memory would follow the whole export
+// (BENCHMARKS.md, "Memory of the request log").
+const PIECE = 8 * 1024
+
+/**
+ * The JSON text of `shell`, whose last member is an empty array, with `items` in that array, in
+ * pieces of a few KiB: a long string (a body kept for the HAR) is written a slice at a time.
+ *
+ * @example
+ * [...jsonPieces({ requests: [] }, [{ a: 1 }, { a: 2 }])].join('') // '{"requests":[{"a":1},{"a":2}]}'
+ */
+export function* jsonPieces(shell: unknown, items: Iterable<unknown>): Generator<string> {
+  const empty = JSON.stringify(shell)
+  const at = empty.lastIndexOf('[]')
+  yield empty.slice(0, at + 1)
+  let first = true
+  for (const item of items) {
+    if (!first) yield ','
+    yield* valuePieces(item)
+    first = false
+  }
+  yield empty.slice(at + 1)
+}
+
+/** `JSON.stringify(value)` in pieces, for the plain data of an export (no `toJSON`, no cycles). */
+function* valuePieces(value: unknown): Generator<string> {
+  if (typeof value === 'string') {
+    if (value.length <= PIECE) {
+      yield JSON.stringify(value)
+      return
+    }
+    yield '"'
+    for (let from = 0; from < value.length; ) {
+      let to = Math.min(from + PIECE, value.length)
+      // A surrogate pair stays whole, so each slice is well formed.
+      if (to < value.length && /[\uD800-\uDBFF]/.test(value[to - 1]!)) to--
+      yield JSON.stringify(value.slice(from, to)).slice(1, -1)
+      from = to
+    }
+    yield '"'
+    return
+  }
+  if (Array.isArray(value)) {
+    yield '['
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) yield ','
+      // As JSON.stringify writes them: an undefined item is null.
+      yield* value[i] === undefined ? ['null'] : valuePieces(value[i])
+    }
+    yield ']'
+    return
+  }
+  if (typeof value === 'object' && value !== null) {
+    yield '{'
+    let first = true
+    for (const [name, member] of Object.entries(value)) {
+      if (member === undefined) continue
+      yield `${first ? '' : ','}${JSON.stringify(name)}:`
+      yield* valuePieces(member)
+      first = false
+    }
+    yield '}'
+    return
+  }
+  yield JSON.stringify(value) ?? 'null'
+}
