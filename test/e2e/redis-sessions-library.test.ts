@@ -209,7 +209,7 @@ it('forks a session through one replica, seen on the other; the fork’s reset r
     ['fork', 'fork'],
     ['source', 'start-up'],
   ])
-  await expect(second.sessions.put('other', { from: 'nowhere' })).rejects.toThrow('init.from: no session "nowhere" to fork')
+  await expect(second.sessions.put('other', { from: 'nowhere' })).rejects.toThrow('from: no session "nowhere"')
   expect(await second.sessions.delete('fork')).toBe(true)
   expect(await first.sessions.delete('fork')).toBe(false)
   expect((await first.sessions.list()).map((session) => session.name)).toEqual(['default', 'source'])
