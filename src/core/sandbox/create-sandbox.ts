@@ -208,7 +208,10 @@ function composeSandbox<Of extends Timing>(
   const sessionWorld = (name: string, where = 'session name'): World<Of> => {
     checkSessionName(name, where)
     if (name !== DEFAULT_SESSION && state.session === undefined) throw new SessionsNotServed()
-    return sessions.world(name)
+    const world = sessions.world(name)
+    // An admin or library call in a session counts as a use, as a request does.
+    sessions.used?.(name)
+    return world
   }
   const known = async (name: string): Promise<World<Of> | undefined> => (isSessionName(name) ? sessions.find(name) : undefined)
   // A capsule's world, its pets in a base of their own: the keys and scenarios it names must be this sandbox's.

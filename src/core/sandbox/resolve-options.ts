@@ -20,8 +20,6 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
   // keys and custom scenarios when none are given.
   const from = options.from === undefined ? undefined : readCapsule(options.from, 'from')
   if (from !== undefined && options.pets !== undefined) throw new ConfigError('from and pets cannot be combined: the capsule says which pets there are')
-  if (from !== undefined && options.shared !== undefined)
-    throw new ConfigError('from cannot be combined with shared yet: restore the capsule into a sandbox of its own')
   if (from !== undefined && from.pets.length > MAX_PETS)
     throw new ConfigError(`from.pets holds ${from.pets.length} pets; a sandbox starts with at most ${MAX_PETS}`)
   const seed = options.seed ?? from?.seed ?? 1

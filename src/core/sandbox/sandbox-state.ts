@@ -152,9 +152,15 @@ export function sharedState({ resolved, seed, secrets, origin }: StateInputs, sh
   // process tells its own watchers of its own entries at once; the shared log brings them the
   // other processes' entries.
   localLog.forward(sharedLog.record)
-  const seeding = { seed: resolved.seed, pets: resolved.lastSeededId, draw: seed, given: resolved.givenPets !== undefined }
   // What a session's origin is where the shared state keeps nothing else.
   const startUp = origin()
+  const seeding = {
+    seed: resolved.seed,
+    pets: resolved.lastSeededId,
+    draw: seed,
+    given: resolved.givenPets !== undefined,
+    world: { nextId: resolved.from?.nextId ?? 0, clock: startUp.clock, quotas: startUp.quotas },
+  }
   // The default session's world is the shared state's own members; a named session's, what
   // `shared.sessions` gives under the same names.
   const world = (parts: SharedWorld, origin: () => Origin): WorldState<'later'> => {

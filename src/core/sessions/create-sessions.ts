@@ -33,6 +33,11 @@ export interface SessionRegistry<W extends Registered> {
   put(world: W): MaybePromise<W>
   /** Deletes a named session; false when there is none. The default session cannot be deleted. */
   delete(name: string): MaybePromise<boolean>
+  /**
+   * Counts a use of named session `name` other than by a request (an admin or library call), for
+   * a shared registry; in memory `world` counted it.
+   */
+  used?(name: string): void
   /** Keeps the default session's new origin where every process finds it (a shared state); in memory the world holds it. */
   putDefault?(origin: Origin): Promise<void>
 }

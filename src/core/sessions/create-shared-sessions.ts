@@ -102,6 +102,11 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
       forget(name)
       return deleted
     },
+    used(name) {
+      // Sent ahead of the call's own commands, on the same connection: the state counts it first.
+      // A failure is the call's to tell.
+      if (name !== DEFAULT_SESSION) shared.use(name).catch(() => undefined)
+    },
     async putDefault(origin) {
       adopt(defaultWorld, await shared.put(DEFAULT_SESSION, sharedOrigin(origin)))
     },

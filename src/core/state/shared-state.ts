@@ -31,6 +31,12 @@ export interface PetSeeding {
    * generated: their identity is then what `draw` yields, not the seed and count.
    */
   given?: boolean
+  /**
+   * The rest of the start-up world a session the state makes starts from, when it is not the
+   * time source's with no quota used (a `--from` capsule's, `startAt`): the next id when beyond
+   * the last pet's, the clock's instant, each key's buckets (`key:<key>`).
+   */
+  world?: { nextId: number; clock: number | undefined; quotas: ReadonlyMap<string, Bucket> }
 }
 
 /**

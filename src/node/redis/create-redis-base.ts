@@ -5,6 +5,7 @@ import { ConfigError } from '../../core/errors/config-error.js'
 import type { PetSeeding } from '../../core/state/shared-state.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import { digestGivenPets, seededPetsMismatch, type SeededPetsIdentity } from '../persistence/seeded-pets-identity.js'
+import { packBucket } from './create-redis-rate-limits.js'
 import type { RedisKeys } from './redis-keys.js'
 import type { RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
@@ -53,8 +54,11 @@ export function createRedisBase({ client, scripts, keys, where, seeding }: Redis
         size = 0
       }
     }
-    if (size > 0) await exec(batch)
-    await scripts.switchBase(keys.meta, keys.prefix, gen, seeding.seed, seeding.pets, identity.given ?? '', id, count)
+    const { world } = seeding
+    for (const [bucket, counts] of world?.quotas ?? []) batch.hset(keys.baseQuotas(gen), bucket, packBucket(counts))
+    await exec(batch)
+    const nextId = world !== undefined && world.nextId > id + 1 ? world.nextId : ''
+    await scripts.switchBase(keys.meta, keys.prefix, gen, seeding.seed, seeding.pets, identity.given ?? '', id, count, nextId, world?.clock ?? '')
   }
 
   /** Finds the seeded pets, or seeds them when no process has; refuses a state seeded otherwise. */

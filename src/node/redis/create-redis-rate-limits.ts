@@ -123,3 +123,8 @@ function fromText(text: string, onNews: RedisRateLimitsOptions['onNews']) {
     page: page === '' ? undefined : page,
   }
 }
+
+/** A bucket as the scripts keep it: "ms mu ds du rs rc bu". */
+export function packBucket(bucket: Bucket): string {
+  return [bucket.minuteStart, bucket.minuteUsed, bucket.dayStart, bucket.dayUsed, bucket.refusedWindowStart, bucket.refused, bucket.bannedUntil].join(' ')
+}

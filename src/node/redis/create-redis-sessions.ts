@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis'
 import type { ResolvedFaults } from '../../core/faults/fault-config.js'
-import type { Bucket } from '../../core/state/rate-limit-backend.js'
 import type { DropReason, OriginKind, SharedOrigin, SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../../core/state/shared-state.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
+import { packBucket } from './create-redis-rate-limits.js'
 import { createRedisWorld, type RedisWorld } from './create-redis-world.js'
 import type { RedisKeys } from './redis-keys.js'
 import type { RedisScripts } from './redis-scripts-client.js'
@@ -223,11 +223,6 @@ function infoOf([
       ...(scenarios === '' ? {} : { scenarios: JSON.parse(scenarios) as Record<string, string> }),
     },
   }
-}
-
-/** A bucket as the scripts keep it: "ms mu ds du rs rc bu". */
-function packBucket(bucket: Bucket) {
-  return [bucket.minuteStart, bucket.minuteUsed, bucket.dayStart, bucket.dayUsed, bucket.refusedWindowStart, bucket.refused, bucket.bannedUntil].join(' ')
 }
 
 async function exec(pipeline: ReturnType<Redis['pipeline']>): Promise<void> {

@@ -39,6 +39,8 @@ export function redisKeys(prefix: string, db = 0) {
     session: (name: string) => `${prefix}s:${name}`,
     basePets: (gen: string) => `${prefix}base:${gen}:pets`,
     baseIds: (gen: string, status?: string) => `${prefix}base:${gen}:ids${status === undefined ? '' : `:${status}`}`,
+    /** The start-up key buckets (a `--from` capsule's), copied into each session made. */
+    baseQuotas: (gen: string) => `${prefix}base:${gen}:q`,
     /** A session's keys of one generation (`<gen>`) or of its origin (`o<gen>`): `pets`, `ids`, `ids:<status>`, `replaced`, `q`. */
     world: (name: string, gen: string, part: string) => `${prefix}s:${name}:${gen}:${part}`,
   }

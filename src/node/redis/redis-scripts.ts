@@ -9,7 +9,8 @@ import { REDIS_LAYOUT } from './redis-keys.js'
  *   base (the base's generation), lastId and count (the base's), added (the pets every session
  *   added, for maxPets), keys and kv (runtime keys).
  * - `P base:<g>:pets` (id -> JSON), `P base:<g>:ids[:<status>]` (ids by id): the start-up pets,
- *   written once per generation, never changed.
+ *   written once per generation, never changed; `P base:<g>:q` the start-up key buckets (a
+ *   capsule's), with the start-up next id and clock in `P meta` (snext, sclock).
  * - `P s:<name>`: a session's meta: gen (its generation, from the `P worlds` counter: a reset
  *   or a replacement is a new one), nextId, created (the default session's clock), exp (when its
  *   TTL is next renewed), offset (its clock's), faults and fv, scenarios and sv (versions from
@@ -74,17 +75,28 @@ local function expire(name, gen, ogen)
   if ogen then for _, k in ipairs(parts(name, 'o' .. ogen)) do redis.call('PEXPIRE', k, TTL) end end
   redis.call('HSET', meta(name), 'exp', string.format('%.0f', SOURCE + tonumber(TTL)))
 end
+-- The start-up world's next id and clock's instant (a capsule's: \`start --from\`), and its key
+-- buckets copied into generation \`gen\` of session \`name\`.
+local function startUp(name, gen)
+  local s = redis.call('HMGET', KEYS[1], 'snext', 'sclock')
+  local nextId = LAST_ID + 1
+  if s[1] and tonumber(s[1]) > nextId then nextId = tonumber(s[1]) end
+  redis.call('COPY', P .. 'base:' .. BGEN .. ':q', part(name, gen, 'q'), 'REPLACE')
+  return nextId, s[2]
+end
 local function ensure(name)
   local m = meta(name)
   local gen = redis.call('HGET', m, 'gen')
   if gen then return gen end
   gen = tostring(redis.call('INCR', P .. 'worlds'))
+  local nextId, clock = startUp(name, gen)
   -- The pets of an earlier session of this name whose keys went with their TTL.
   setAdded(name, 0)
   -- New versions of its faults and scenarios (none: the start-up ones), so a process that knew
   -- an earlier session of this name takes them up.
-  redis.call('HSET', m, 'gen', gen, 'nextId', LAST_ID + 1, 'created', string.format('%.0f', defaultNow()), 'okind', 'start-up',
+  redis.call('HSET', m, 'gen', gen, 'nextId', nextId, 'onext', nextId, 'created', string.format('%.0f', defaultNow()), 'okind', 'start-up',
     'fv', redis.call('INCR', P .. 'worlds'), 'sv', redis.call('INCR', P .. 'worlds'), 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
+  if clock then redis.call('HSET', m, 'offset', string.format('%.0f', tonumber(clock) - SOURCE), 'oclock', clock) end
   if name == NAME then expire(name, gen) end
   -- In the registry from its first use, whatever used it; the next counted use applies the bounds.
   if name ~= 'default' then redis.call('ZADD', P .. 'sessions', 'NX', string.format('%.0f', defaultNow()), name) end
@@ -420,6 +432,8 @@ local gen = tostring(redis.call('INCR', P .. 'worlds'))
 if m[2] then
   local from, to = parts(NAME, 'o' .. m[2]), parts(NAME, gen)
   for i = 1, #from do redis.call('COPY', from[i], to[i], 'REPLACE') end
+else
+  startUp(NAME, gen)
 end
 redis.call('UNLINK', unpack(parts(NAME, m[1])))
 redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', m[3] or (LAST_ID + 1))
@@ -446,7 +460,7 @@ local kind, from, faults, scenarios = ARGV[7], ARGV[8], ARGV[10], ARGV[11]
 local created = false
 if NAME == 'default' then created = redis.call('HGET', meta(NAME), 'created') end
 local gen = tostring(redis.call('INCR', P .. 'worlds'))
-local ogen, nextId, added, own, w = false, LAST_ID + 1, 0, false, false
+local ogen, nextId, added, own, w = false, false, 0, false, false
 -- The copies first: a session may be forked from itself.
 if kind == 'fork' then
   local sgen = ensure(from)
@@ -469,6 +483,8 @@ elseif kind == 'capsule' then
     redis.call('COPY', o[i], to[i], 'REPLACE')
   end
   nextId, added, own, w = ARGV[13], tonumber(ARGV[14]), '1', '1'
+else
+  nextId = startUp(NAME, gen)
 end
 local old = redis.call('HMGET', meta(NAME), 'gen', 'ogen')
 if old[1] then redis.call('UNLINK', unpack(parts(NAME, old[1]))) end
@@ -595,18 +611,23 @@ return reply
   /**
    * Makes base generation ARGV[2] the one in force, unless another process was first (then its
    * keys are dropped): ARGV prefix, generation, seed, pets, the given pets' digest ('' for
-   * generated pets), the base's last id, its count. Answers the generation in force.
+   * generated pets), the base's last id, its count, then the rest of the start-up world: the next
+   * id, the clock's instant ('' each when none; its key buckets are in `base:<gen>:q`). Answers
+   * the generation in force.
    */
   switchBase: `
 local P, gen = ARGV[1], ARGV[2]
+local q = P .. 'base:' .. gen .. ':q'
 local old = redis.call('HGET', KEYS[1], 'base')
 if old then
-  redis.call('UNLINK', P .. 'base:' .. gen .. ':pets', P .. 'base:' .. gen .. ':ids')
+  redis.call('UNLINK', P .. 'base:' .. gen .. ':pets', P .. 'base:' .. gen .. ':ids', q)
   for _, s in ipairs(${STATUSES}) do redis.call('UNLINK', P .. 'base:' .. gen .. ':ids:' .. s) end
   return old
 end
 redis.call('HSET', KEYS[1], 'layout', '${REDIS_LAYOUT}', 'base', gen, 'seed', ARGV[3], 'pets', ARGV[4], 'lastId', ARGV[6], 'count', ARGV[7], 'added', 0)
 if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'given', ARGV[5]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'snext', ARGV[8]) end
+if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'sclock', ARGV[9]) end
 return gen
 `,
 
