@@ -45,6 +45,40 @@ it('shows a pet created in a session through one replica on the other, in that s
   expect((await (await call(0, '/pets', json({ name: 'Other', categoryId: 1 }, 'worker-2'))).json()).id).toBe(11)
 })
 
+it('runs 4 workers × 15 tests at once over two replicas, each in its own session with a reset per test: no collisions', async () => {
+  const startUp = await ids(await call(0, '/pets?limit=100', inSession('parallel-probe')))
+  const collisions: string[] = []
+  const worker = async (index: number) => {
+    const session = `parallel-${index}`
+    for (let test = 0; test < 15; test++) {
+      // Every step through either replica, turn by turn.
+      const through = (step: number) => (index + test + step) % 2
+      expect((await adminIn(through(0), session, '/reset', { method: 'POST' })).status).toBe(200)
+      const mine = [`w${index}-t${test}-a`, `w${index}-t${test}-b`]
+      const made: number[] = []
+      for (const [step, name] of mine.entries()) {
+        const created = await call(through(step + 1), '/pets', json({ name, categoryId: 1 }, session))
+        if (created.status !== 201) collisions.push(`${session} test ${test}: create answered ${created.status}`)
+        made.push((await created.json()).id)
+      }
+      if (made.join() !== '11,12') collisions.push(`${session} test ${test}: ids ${made.join()}`)
+      const listed = (await (await call(through(3), '/pets?limit=100', inSession(session))).json()) as Array<{ id: number; name: string }>
+      if (listed.map((pet) => pet.id).join() !== [...startUp, ...made].join())
+        collisions.push(`${session} test ${test}: listed ${listed.map((pet) => pet.id).join()}`)
+      if (
+        listed
+          .slice(startUp.length)
+          .map((pet) => pet.name)
+          .join() !== mine.join()
+      )
+        collisions.push(`${session} test ${test}: saw other pets`)
+    }
+  }
+  await Promise.all([0, 1, 2, 3].map(worker))
+  expect(collisions).toEqual([])
+  expect(await ids(await call(1, '/pets?limit=100', inSession('parallel-probe')))).toEqual(startUp)
+}, 120_000)
+
 it('keeps a key’s quota in a session exact across replicas under a concurrent burst', async () => {
   const burst = await Promise.all(Array.from({ length: 90 }, (_, i) => call(i % 2, '/pets?limit=1', inSession('burst', { key: 'sandbox-free-key' }))))
   expect(burst.filter((response) => response.status === 200)).toHaveLength(60)
