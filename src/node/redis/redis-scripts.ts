@@ -39,6 +39,8 @@ const WORLD = `local P, NAME, SOURCE, TTL = ARGV[1], ARGV[2], tonumber(ARGV[3]),
 -- The base's generation, last id and count, read by \`based\` (a session's meta holds a copy: the
 -- base changes only when Redis lost everything, sessions included).
 local BGEN, LAST_ID, BASE_COUNT
+local REG = P .. 'sessions'
+local named = NAME ~= 'default' and TTL ~= ''
 local function based(m)
   if m and m[1] then
     BGEN, LAST_ID, BASE_COUNT = m[1], tonumber(m[2]), tonumber(m[3])
@@ -49,108 +51,119 @@ local function based(m)
   BGEN, LAST_ID, BASE_COUNT = B[1], tonumber(B[2]), tonumber(B[3])
   return true
 end
-local STATUSES = ${STATUSES}
-local REG = P .. 'sessions'
 local function meta(name) return P .. 's:' .. name end
 local function part(name, gen, p) return P .. 's:' .. name .. ':' .. gen .. ':' .. p end
-local function parts(name, gen)
-  local list = {part(name, gen, 'pets'), part(name, gen, 'ids'), part(name, gen, 'replaced'), part(name, gen, 'q')}
-  for _, s in ipairs(STATUSES) do list[#list + 1] = part(name, gen, 'ids:' .. s) end
-  return list
-end
-local function defaultNow()
-  return SOURCE + tonumber(redis.call('HGET', P .. 's:default', 'offset') or '0')
-end
-local function setAdded(name, count)
-  local before = tonumber(redis.call('HGET', P .. 'added', name) or '0')
-  if count == 0 then redis.call('HDEL', P .. 'added', name) else redis.call('HSET', P .. 'added', name, count) end
-  if count ~= before then redis.call('HINCRBY', KEYS[1], 'added', count - before) end
-end
-local function addedOf(name) return tonumber(redis.call('HGET', P .. 'added', name) or '0') end
-local named = NAME ~= 'default' and TTL ~= ''
-local function expire(name, gen, ogen)
-  if not named then return end
-  redis.call('PEXPIRE', meta(name), TTL)
-  for _, k in ipairs(parts(name, gen)) do redis.call('PEXPIRE', k, TTL) end
-  if ogen then for _, k in ipairs(parts(name, 'o' .. ogen)) do redis.call('PEXPIRE', k, TTL) end end
-  redis.call('HSET', meta(name), 'exp', string.format('%.0f', SOURCE + tonumber(TTL)))
-end
--- The start-up world's next id and clock's instant (a capsule's: \`start --from\`), and its key
--- buckets copied into generation \`gen\` of session \`name\`.
-local function startUp(name, gen)
-  local s = redis.call('HMGET', KEYS[1], 'snext', 'sclock')
-  local nextId = LAST_ID + 1
-  if s[1] and tonumber(s[1]) > nextId then nextId = tonumber(s[1]) end
-  redis.call('COPY', P .. 'base:' .. BGEN .. ':q', part(name, gen, 'q'), 'REPLACE')
-  return nextId, s[2]
-end
-local function ensure(name)
-  local m = meta(name)
-  local gen = redis.call('HGET', m, 'gen')
-  if gen then return gen end
-  gen = tostring(redis.call('INCR', P .. 'worlds'))
-  local nextId, clock = startUp(name, gen)
-  -- The pets of an earlier session of this name whose keys went with their TTL.
-  setAdded(name, 0)
-  -- New versions of its faults and scenarios (none: the start-up ones), so a process that knew
-  -- an earlier session of this name takes them up.
-  redis.call('HSET', m, 'gen', gen, 'nextId', nextId, 'onext', nextId, 'created', string.format('%.0f', defaultNow()), 'okind', 'start-up',
-    'fv', redis.call('INCR', P .. 'worlds'), 'sv', redis.call('INCR', P .. 'worlds'), 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
-  if clock then redis.call('HSET', m, 'offset', string.format('%.0f', tonumber(clock) - SOURCE), 'oclock', clock) end
-  if name == NAME then expire(name, gen) end
-  -- In the registry from its first use, whatever used it; the next counted use applies the bounds.
-  if name ~= 'default' then redis.call('ZADD', P .. 'sessions', 'NX', string.format('%.0f', defaultNow()), name) end
-  return gen
-end
-local function forgetLog(gone)
-  local log = P .. 'log'
-  local kept, changed = {}, false
-  for _, e in ipairs(redis.call('LRANGE', log, 0, -1)) do
-    local bar = string.find(e, '|', 1, true) or 1
-    if gone[string.sub(e, 1, bar - 1)] then changed = true else kept[#kept + 1] = e end
+-- The helpers of making, registering and dropping sessions, made on first need: a decision in a
+-- world that exists defines none of them (each costs an allocation per run).
+local cold
+local function C()
+  if cold then return cold end
+  local STATUSES = ${STATUSES}
+  local parts, defaultNow, setAdded, addedOf, expire, startUp, ensure, forgetLog, unlinkWorld, drop, sweep, register, info
+  function parts(name, gen)
+    local list = {part(name, gen, 'pets'), part(name, gen, 'ids'), part(name, gen, 'replaced'), part(name, gen, 'q')}
+    for _, s in ipairs(STATUSES) do list[#list + 1] = part(name, gen, 'ids:' .. s) end
+    return list
   end
-  if not changed then return end
-  redis.call('DEL', log)
-  for i = 1, #kept, 1000 do redis.call('RPUSH', log, unpack(kept, i, math.min(i + 999, #kept))) end
-end
-local function unlinkWorld(name)
-  local m = redis.call('HMGET', meta(name), 'gen', 'ogen')
-  if m[1] then redis.call('UNLINK', unpack(parts(name, m[1]))) end
-  if m[2] then redis.call('UNLINK', unpack(parts(name, 'o' .. m[2]))) end
-  redis.call('UNLINK', meta(name))
-end
-local function drop(name, gone, drops, why)
-  unlinkWorld(name)
-  redis.call('ZREM', REG, name)
-  setAdded(name, 0)
-  gone[name] = true
-  drops[#drops + 1] = why .. ':' .. name
-end
-local function sweep(now, idle, except, gone, drops)
-  for _, n in ipairs(redis.call('ZRANGEBYSCORE', REG, '-inf', string.format('%.0f', now - idle), 'LIMIT', 0, 100)) do
-    if n ~= except then drop(n, gone, drops, 'i') end
+  function defaultNow()
+    return SOURCE + tonumber(redis.call('HGET', P .. 's:default', 'offset') or '0')
   end
-end
--- Counts a use of named session \`name\`: first the idle ones go (\`name\` too, when it was: it
--- starts over, as in memory), then the least recently used beyond \`max\`. Answers the drops
--- ('i:<name>' idle, 'l:<name>' least recently used, space-separated).
-local function register(name, max, idle)
-  local now = defaultNow()
-  local gone, drops = {}, {}
-  sweep(now, idle, '', gone, drops)
-  redis.call('ZADD', REG, string.format('%.0f', now), name)
-  -- Also for a session made by a call that did not count its use (ensure): it is counted now.
-  local over = redis.call('ZCARD', REG) - max
-  if over > 0 then
-    for _, n in ipairs(redis.call('ZRANGE', REG, 0, over)) do
-      if over > 0 and n ~= name then
-        drop(n, gone, drops, 'l')
-        over = over - 1
-      end
+  function setAdded(name, count)
+    local before = tonumber(redis.call('HGET', P .. 'added', name) or '0')
+    if count == 0 then redis.call('HDEL', P .. 'added', name) else redis.call('HSET', P .. 'added', name, count) end
+    if count ~= before then redis.call('HINCRBY', KEYS[1], 'added', count - before) end
+  end
+  function addedOf(name) return tonumber(redis.call('HGET', P .. 'added', name) or '0') end
+  function expire(name, gen, ogen)
+    if not named then return end
+    redis.call('PEXPIRE', meta(name), TTL)
+    for _, k in ipairs(parts(name, gen)) do redis.call('PEXPIRE', k, TTL) end
+    if ogen then for _, k in ipairs(parts(name, 'o' .. ogen)) do redis.call('PEXPIRE', k, TTL) end end
+    redis.call('HSET', meta(name), 'exp', string.format('%.0f', SOURCE + tonumber(TTL)))
+  end
+  -- The start-up world's next id and clock's instant (a capsule's: \`start --from\`), and its key
+  -- buckets copied into generation \`gen\` of session \`name\`.
+  function startUp(name, gen)
+    local s = redis.call('HMGET', KEYS[1], 'snext', 'sclock')
+    local nextId = LAST_ID + 1
+    if s[1] and tonumber(s[1]) > nextId then nextId = tonumber(s[1]) end
+    redis.call('COPY', P .. 'base:' .. BGEN .. ':q', part(name, gen, 'q'), 'REPLACE')
+    return nextId, s[2]
+  end
+  function ensure(name)
+    local m = meta(name)
+    local gen = redis.call('HGET', m, 'gen')
+    if gen then return gen end
+    gen = tostring(redis.call('INCR', P .. 'worlds'))
+    local nextId, clock = startUp(name, gen)
+    -- The pets of an earlier session of this name whose keys went with their TTL.
+    setAdded(name, 0)
+    -- New versions of its faults and scenarios (none: the start-up ones), so a process that knew
+    -- an earlier session of this name takes them up.
+    redis.call('HSET', m, 'gen', gen, 'nextId', nextId, 'onext', nextId, 'created', string.format('%.0f', defaultNow()), 'okind', 'start-up',
+      'fv', redis.call('INCR', P .. 'worlds'), 'sv', redis.call('INCR', P .. 'worlds'), 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
+    if clock then redis.call('HSET', m, 'offset', string.format('%.0f', tonumber(clock) - SOURCE), 'oclock', clock) end
+    if name == NAME then expire(name, gen) end
+    -- In the registry from its first use, whatever used it; the next counted use applies the bounds.
+    if name ~= 'default' then redis.call('ZADD', P .. 'sessions', 'NX', string.format('%.0f', defaultNow()), name) end
+    return gen
+  end
+  function forgetLog(gone)
+    local log = P .. 'log'
+    local kept, changed = {}, false
+    for _, e in ipairs(redis.call('LRANGE', log, 0, -1)) do
+      local bar = string.find(e, '|', 1, true) or 1
+      if gone[string.sub(e, 1, bar - 1)] then changed = true else kept[#kept + 1] = e end
+    end
+    if not changed then return end
+    redis.call('DEL', log)
+    for i = 1, #kept, 1000 do redis.call('RPUSH', log, unpack(kept, i, math.min(i + 999, #kept))) end
+  end
+  function unlinkWorld(name)
+    local m = redis.call('HMGET', meta(name), 'gen', 'ogen')
+    if m[1] then redis.call('UNLINK', unpack(parts(name, m[1]))) end
+    if m[2] then redis.call('UNLINK', unpack(parts(name, 'o' .. m[2]))) end
+    redis.call('UNLINK', meta(name))
+  end
+  function drop(name, gone, drops, why)
+    unlinkWorld(name)
+    redis.call('ZREM', REG, name)
+    setAdded(name, 0)
+    gone[name] = true
+    drops[#drops + 1] = why .. ':' .. name
+  end
+  function sweep(now, idle, except, gone, drops)
+    for _, n in ipairs(redis.call('ZRANGEBYSCORE', REG, '-inf', string.format('%.0f', now - idle), 'LIMIT', 0, 100)) do
+      if n ~= except then drop(n, gone, drops, 'i') end
     end
   end
-  if #drops > 0 then forgetLog(gone) end
-  return table.concat(drops, ' ')
+  -- Counts a use of named session \`name\`: first the idle ones go (\`name\` too, when it was: it
+  -- starts over, as in memory), then the least recently used beyond \`max\`. Answers the drops
+  -- ('i:<name>' idle, 'l:<name>' least recently used, space-separated).
+  function register(name, max, idle)
+    local now = defaultNow()
+    local gone, drops = {}, {}
+    sweep(now, idle, '', gone, drops)
+    redis.call('ZADD', REG, string.format('%.0f', now), name)
+    -- Also for a session made by a call that did not count its use (ensure): it is counted now.
+    local over = redis.call('ZCARD', REG) - max
+    if over > 0 then
+      for _, n in ipairs(redis.call('ZRANGE', REG, 0, over)) do
+        if over > 0 and n ~= name then
+          drop(n, gone, drops, 'l')
+          over = over - 1
+        end
+      end
+    end
+    if #drops > 0 then forgetLog(gone) end
+    return table.concat(drops, ' ')
+  end
+  function info(name, lastUsed)
+    local m = redis.call('HMGET', meta(name), 'created', 'okind', 'ofrom', 'oclock', 'ofaults', 'oscen')
+    return {name, m[1] or '0', lastUsed or '0', m[2] or 'start-up', m[3] or '', m[4] or '', m[5] or '', m[6] or ''}
+  end
+  cold = {parts = parts, defaultNow = defaultNow, setAdded = setAdded, addedOf = addedOf, expire = expire, startUp = startUp, ensure = ensure, forgetLog = forgetLog, unlinkWorld = unlinkWorld, drop = drop, sweep = sweep, register = register, info = info}
+  return cold
 end
 local function page(gen, own, w, status, limit)
   local suffix = ''
@@ -198,10 +211,6 @@ local function page(gen, own, w, status, limit)
   end
   return '[' .. table.concat(out, ',') .. ']'
 end
-local function info(name, lastUsed)
-  local m = redis.call('HMGET', meta(name), 'created', 'okind', 'ofrom', 'oclock', 'ofaults', 'oscen')
-  return {name, m[1] or '0', lastUsed or '0', m[2] or 'start-up', m[3] or '', m[4] or '', m[5] or '', m[6] or ''}
-end
 `
 
 /**
@@ -214,17 +223,19 @@ end
  * It leaves the answer in `reply`, and `outcome`, `gen`, `own` for what follows.
  */
 const DECIDE = `${WORLD}local drops = ''
-if NAME ~= 'default' then drops = register(NAME, tonumber(ARGV[13]), tonumber(ARGV[14])) end
-local FIELDS = {'offset', 'fv', 'faults', 'sv', 'scenarios', 'own', 'gen', 'exp', 'ogen', 'w', 'base', 'lastId', 'count'}
-local m = redis.call('HMGET', meta(NAME), unpack(FIELDS))
+if NAME ~= 'default' then drops = C().register(NAME, tonumber(ARGV[13]), tonumber(ARGV[14])) end
+local function read()
+  return redis.call('HMGET', meta(NAME), 'offset', 'fv', 'faults', 'sv', 'scenarios', 'own', 'gen', 'exp', 'ogen', 'w', 'base', 'lastId', 'count')
+end
+local m = read()
 local gen = m[7]
 if not gen then
   if not based() then return -1 end
-  gen = ensure(NAME)
-  m = redis.call('HMGET', meta(NAME), unpack(FIELDS))
+  gen = C().ensure(NAME)
+  m = read()
 end
 if not based({m[11], m[12], m[13]}) then return -1 end
-if named and SOURCE > tonumber(m[8] or '0') - tonumber(TTL) / 2 then expire(NAME, gen, m[9]) end
+if named and SOURCE > tonumber(m[8] or '0') - tonumber(TTL) / 2 then C().expire(NAME, gen, m[9]) end
 local offset = m[1] or '0'
 local own = m[6]
 local t = math.floor(SOURCE + tonumber(offset))
@@ -358,7 +369,7 @@ return {}
   /** How many pets the world holds, and the id the next created pet gets. */
   petCounts: `${WORLD}if not based() then return -1 end
 local m = redis.call('HMGET', meta(NAME), 'nextId', 'own')
-local count = addedOf(NAME)
+local count = C().addedOf(NAME)
 if m[2] ~= '1' then count = count + BASE_COUNT end
 return {count, tonumber(m[1] or (LAST_ID + 1))}
 `,
@@ -383,7 +394,7 @@ return {m[2] or '', mine, replaced, theirs}
    * past it. Answers the id, or -2 when the store is full and nothing was stored.
    */
   putPet: `${WORLD}if not based() then return -1 end
-local gen = ensure(NAME)
+local gen = C().ensure(NAME)
 local m = redis.call('HMGET', meta(NAME), 'own', 'nextId', 'w')
 if m[3] ~= '1' then redis.call('HSET', meta(NAME), 'w', '1') end
 local pets, ids, replaced = part(NAME, gen, 'pets'), part(NAME, gen, 'ids'), part(NAME, gen, 'replaced')
@@ -414,7 +425,7 @@ if ARGV[7] ~= '' then
   redis.call('ZADD', ids .. ':' .. ARGV[7], id, id)
   written[#written + 1] = ids .. ':' .. ARGV[7]
 end
-if counted then setAdded(NAME, addedOf(NAME) + 1) end
+if counted then C().setAdded(NAME, C().addedOf(NAME) + 1) end
 if named then for _, k in ipairs(written) do redis.call('PEXPIRE', k, TTL) end end
 return tonumber(id)
 `,
@@ -426,23 +437,23 @@ return tonumber(id)
    * Answers the generation in force.
    */
   resetWorld: `${WORLD}if not based() then return -1 end
-ensure(NAME)
+C().ensure(NAME)
 local m = redis.call('HMGET', meta(NAME), 'gen', 'ogen', 'onext', 'oadded', 'ow')
 local gen = tostring(redis.call('INCR', P .. 'worlds'))
 if m[2] then
-  local from, to = parts(NAME, 'o' .. m[2]), parts(NAME, gen)
+  local from, to = C().parts(NAME, 'o' .. m[2]), C().parts(NAME, gen)
   for i = 1, #from do redis.call('COPY', from[i], to[i], 'REPLACE') end
 else
-  startUp(NAME, gen)
+  C().startUp(NAME, gen)
 end
-redis.call('UNLINK', unpack(parts(NAME, m[1])))
+redis.call('UNLINK', unpack(C().parts(NAME, m[1])))
 redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', m[3] or (LAST_ID + 1))
 if m[5] then redis.call('HSET', meta(NAME), 'w', m[5]) else redis.call('HDEL', meta(NAME), 'w') end
-setAdded(NAME, tonumber(m[4] or '0'))
-expire(NAME, gen, m[2])
+C().setAdded(NAME, tonumber(m[4] or '0'))
+C().expire(NAME, gen, m[2])
 local tag = NAME
 if NAME == 'default' then tag = '' end
-forgetLog({[tag] = true})
+C().forgetLog({[tag] = true})
 return gen
 `,
 
@@ -463,38 +474,38 @@ local gen = tostring(redis.call('INCR', P .. 'worlds'))
 local ogen, nextId, added, own, w = false, false, 0, false, false
 -- The copies first: a session may be forked from itself.
 if kind == 'fork' then
-  local sgen = ensure(from)
+  local sgen = C().ensure(from)
   local s = redis.call('HMGET', meta(from), 'nextId', 'own', 'faults', 'scenarios', 'w')
   -- The source's own, when set: the ones given are this process's view of them, maybe a second old.
   if s[3] and s[3] ~= '' then faults = s[3] end
   if s[4] and s[4] ~= '' then scenarios = s[4] end
   ogen = gen
-  local src, o, to = parts(from, sgen), parts(NAME, 'o' .. ogen), parts(NAME, gen)
+  local src, o, to = C().parts(from, sgen), C().parts(NAME, 'o' .. ogen), C().parts(NAME, gen)
   for i = 1, #src do
     redis.call('COPY', src[i], o[i], 'REPLACE')
     redis.call('COPY', src[i], to[i], 'REPLACE')
   end
-  nextId, added, own, w = s[1] or nextId, addedOf(from), s[2], s[5]
+  nextId, added, own, w = s[1] or nextId, C().addedOf(from), s[2], s[5]
 elseif kind == 'capsule' then
   ogen = ARGV[12]
-  local o, to = parts(NAME, 'o' .. ogen), parts(NAME, gen)
+  local o, to = C().parts(NAME, 'o' .. ogen), C().parts(NAME, gen)
   for i = 1, #o do
     if NAME == 'default' then redis.call('PERSIST', o[i]) end
     redis.call('COPY', o[i], to[i], 'REPLACE')
   end
   nextId, added, own, w = ARGV[13], tonumber(ARGV[14]), '1', '1'
 else
-  nextId = startUp(NAME, gen)
+  nextId = C().startUp(NAME, gen)
 end
 local old = redis.call('HMGET', meta(NAME), 'gen', 'ogen')
-if old[1] then redis.call('UNLINK', unpack(parts(NAME, old[1]))) end
-if old[2] and old[2] ~= ogen then redis.call('UNLINK', unpack(parts(NAME, 'o' .. old[2]))) end
+if old[1] then redis.call('UNLINK', unpack(C().parts(NAME, old[1]))) end
+if old[2] and old[2] ~= ogen then redis.call('UNLINK', unpack(C().parts(NAME, 'o' .. old[2]))) end
 redis.call('UNLINK', meta(NAME))
 local gone, drops = {}, {}
 local tag = NAME
 if NAME == 'default' then tag = '' end
 gone[tag] = true
-local now = defaultNow()
+local now = C().defaultNow()
 local clock = ARGV[9]
 local offset = '0'
 if clock ~= '' then offset = string.format('%.0f', tonumber(clock) - SOURCE) end
@@ -506,12 +517,12 @@ if clock ~= '' then redis.call('HSET', meta(NAME), 'oclock', clock) end
 if ogen then redis.call('HSET', meta(NAME), 'ogen', ogen) end
 if own then redis.call('HSET', meta(NAME), 'own', own) end
 if w then redis.call('HSET', meta(NAME), 'w', w, 'ow', w) end
-setAdded(NAME, added)
-expire(NAME, gen, ogen)
-forgetLog(gone)
+C().setAdded(NAME, added)
+C().expire(NAME, gen, ogen)
+C().forgetLog(gone)
 local dropped = ''
-if NAME ~= 'default' then dropped = register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6])) end
-local reply = info(NAME, string.format('%.0f', now))
+if NAME ~= 'default' then dropped = C().register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6])) end
+local reply = C().info(NAME, string.format('%.0f', now))
 reply[#reply + 1] = dropped
 return reply
 `,
@@ -522,10 +533,10 @@ return reply
    * fields, then the sessions dropped.
    */
   useWorld: `${WORLD}if not based() then return -1 end
-local dropped = register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6]))
-local gen = ensure(NAME)
-expire(NAME, gen, redis.call('HGET', meta(NAME), 'ogen'))
-local reply = info(NAME, redis.call('ZSCORE', REG, NAME))
+local dropped = C().register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6]))
+local gen = C().ensure(NAME)
+C().expire(NAME, gen, redis.call('HGET', meta(NAME), 'ogen'))
+local reply = C().info(NAME, redis.call('ZSCORE', REG, NAME))
 reply[#reply + 1] = dropped
 return reply
 `,
@@ -536,7 +547,7 @@ return reply
    * alone ('' for all). A session whose keys went with their TTL is let go without a word.
    */
   listWorlds: `${WORLD}local gone, drops = {}, {}
-sweep(defaultNow(), tonumber(ARGV[5]), '', gone, drops)
+C().sweep(C().defaultNow(), tonumber(ARGV[5]), '', gone, drops)
 local reply = {}
 local names
 if ARGV[6] ~= '' then
@@ -549,13 +560,13 @@ end
 for i = 1, #names, 2 do
   if redis.call('EXISTS', meta(names[i])) == 0 then
     redis.call('ZREM', REG, names[i])
-    setAdded(names[i], 0)
+    C().setAdded(names[i], 0)
     gone[names[i]] = true
   else
-    for _, v in ipairs(info(names[i], names[i + 1])) do reply[#reply + 1] = v end
+    for _, v in ipairs(C().info(names[i], names[i + 1])) do reply[#reply + 1] = v end
   end
 end
-if next(gone) then forgetLog(gone) end
+if next(gone) then C().forgetLog(gone) end
 reply[#reply + 1] = table.concat(drops, ' ')
 return reply
 `,
@@ -564,8 +575,8 @@ return reply
   deleteWorld: `${WORLD}local known = redis.call('ZSCORE', REG, NAME) or redis.call('EXISTS', meta(NAME)) == 1
 if not known then return 0 end
 local gone, drops = {}, {}
-drop(NAME, gone, drops, 'd')
-forgetLog(gone)
+C().drop(NAME, gone, drops, 'd')
+C().forgetLog(gone)
 return 1
 `,
 
@@ -575,7 +586,7 @@ return 1
    * or the version.
    */
   setWorld: `${WORLD}if not based() then return -1 end
-ensure(NAME)
+C().ensure(NAME)
 local what, value = ARGV[5], ARGV[6]
 if what == 'offset' then
   redis.call('HSET', meta(NAME), 'offset', value)
