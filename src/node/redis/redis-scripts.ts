@@ -41,9 +41,9 @@ const WORLD = `local P, NAME, SOURCE, TTL = ARGV[1], ARGV[2], tonumber(ARGV[3]),
 local BGEN, LAST_ID, BASE_COUNT
 local REG = P .. 'sessions'
 local named = NAME ~= 'default' and TTL ~= ''
-local function based(m)
-  if m and m[1] then
-    BGEN, LAST_ID, BASE_COUNT = m[1], tonumber(m[2]), tonumber(m[3])
+local function based(gen, last, count)
+  if gen then
+    BGEN, LAST_ID, BASE_COUNT = gen, tonumber(last), tonumber(count)
     return true
   end
   local B = redis.call('HMGET', KEYS[1], 'base', 'lastId', 'count')
@@ -234,7 +234,7 @@ if not gen then
   gen = C().ensure(NAME)
   m = read()
 end
-if not based({m[11], m[12], m[13]}) then return -1 end
+if not based(m[11], m[12], m[13]) then return -1 end
 if named and SOURCE > tonumber(m[8] or '0') - tonumber(TTL) / 2 then C().expire(NAME, gen, m[9]) end
 local offset = m[1] or '0'
 local own = m[6]
@@ -249,11 +249,10 @@ local mu, du, rs, rc, bu = 0, 0, ms, 0, 0
 local raw
 if isKey then raw = redis.call('HGET', q, bucket) else raw = redis.call('GET', rl) end
 if raw then
-  local v = {}
-  for x in string.gmatch(raw, '%S+') do v[#v + 1] = tonumber(x) end
-  mu, du, rs, rc, bu = v[2], v[4], v[5], v[6], v[7]
-  if v[1] ~= ms then mu = 0 end
-  if v[3] ~= ds then du = 0 end
+  local bms, bmu, bds, bdu, brs, brc, bbu = string.match(raw, '^(%d+) (%d+) (%d+) (%d+) (%d+) (%d+) (%d+)$')
+  mu, du, rs, rc, bu = tonumber(bmu), tonumber(bdu), tonumber(brs), tonumber(brc), tonumber(bbu)
+  if tonumber(bms) ~= ms then mu = 0 end
+  if tonumber(bds) ~= ds then du = 0 end
 end
 local outcome = 0
 local mode = ARGV[10]
@@ -348,13 +347,13 @@ return table.concat(reply, '\\n') .. '\\n' .. listed
 
   /** The JSON array of the first ARGV[6] pets, by status ARGV[5] or all, in id order. */
   listPets: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'base', 'lastId', 'count', 'gen', 'own', 'w')
-if not based(m) then return -1 end
+if not based(m[1], m[2], m[3]) then return -1 end
 return page(m[4], m[5], m[6], ARGV[5], tonumber(ARGV[6]))
 `,
 
   /** The JSON of pet ARGV[5], in a list: empty when there is no such pet. */
   getPet: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'base', 'lastId', 'count', 'gen', 'own', 'w')
-if not based(m) then return -1 end
+if not based(m[1], m[2], m[3]) then return -1 end
 if m[4] and m[6] == '1' then
   local pet = redis.call('HGET', part(NAME, m[4], 'pets'), ARGV[5])
   if pet then return {pet} end
