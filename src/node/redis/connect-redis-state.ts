@@ -77,7 +77,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
     )
   }
 
-  const keys = redisKeys(prefix)
+  const keys = redisKeys(prefix, client.options.db ?? 0)
   const scripts = redisScriptsClient(client)
   const where = `Redis at ${shown} (prefix ${prefix})`
   let offset = 0

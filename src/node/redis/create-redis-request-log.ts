@@ -41,7 +41,7 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
     timer = undefined
     const batch = pending
     pending = []
-    scripts.logRequests(keys.meta, keys.prefix, capacity, pendingGeneration, sender, ...batch).catch(() => undefined)
+    scripts.logRequests(keys.meta, keys.prefix, capacity, pendingGeneration, sender, keys.requests, ...batch).catch(() => undefined)
   }
 
   const hear = (_channel: string, message: string) => {

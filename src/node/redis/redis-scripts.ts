@@ -191,8 +191,9 @@ return gen
   /**
    * Appends answered requests to the log, keeping the last ARGV[2], and publishes them on the
    * requests channel as `<sender> [entries]`. ARGV prefix, capacity, the generation they were
-   * answered in ('' when unknown), sender, then the entries' JSON, oldest first. Entries answered
-   * before a reset are published but not kept, so a reset's empty log stays empty.
+   * answered in ('' when unknown), sender, the channel (it names the database, which a script
+   * cannot read), then the entries' JSON, oldest first. Entries answered before a reset are
+   * published but not kept, so a reset's empty log stays empty.
    */
   logRequests: `
 local prefix = ARGV[1]
@@ -200,10 +201,10 @@ local capacity = tonumber(ARGV[2])
 local gen = redis.call('HGET', KEYS[1], 'gen')
 if capacity > 0 and (ARGV[3] == '' or ARGV[3] == gen) then
   -- Entries beyond the capacity would be trimmed at once: only the newest are pushed.
-  redis.call('LPUSH', prefix .. 'log', unpack(ARGV, math.max(5, #ARGV - capacity + 1)))
+  redis.call('LPUSH', prefix .. 'log', unpack(ARGV, math.max(6, #ARGV - capacity + 1)))
   redis.call('LTRIM', prefix .. 'log', 0, capacity - 1)
 end
-redis.call('PUBLISH', prefix .. 'requests', ARGV[4] .. ' [' .. table.concat(ARGV, ',', 5) .. ']')
+redis.call('PUBLISH', ARGV[5], ARGV[4] .. ' [' .. table.concat(ARGV, ',', 6) .. ']')
 return 1
 `,
 } as const
