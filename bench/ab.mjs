@@ -13,6 +13,8 @@
 //   `--redis=<names>`: only the builds named, so a build can be measured in memory and on Redis
 //   in the same rounds, each given twice under two names;
 //   `--rate`: that many requests a second in all, rather than as many as the server answers);
+// - proxy-http: the same through `petstore-sandbox proxy` of each build, in front of one upstream
+//   for all (bench/servers/upstream-server.mjs: the same bytes, every promise kept);
 // - startup: spawn of `start` (50 pets) to its first 200, in ms;
 // - cli-memory: RSS of `start --pets 100000` one second after its first 200;
 // - library-memory: RSS of a process that creates a sandbox with 100000 pets, right after
@@ -22,7 +24,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { AUTHORIZATION, answers200, cpuMs, freePort, median, residentBytes, spawnServer, writeKeysFile } from './support.mjs'
+import { AUTHORIZATION, answers200, cpuMs, freePort, median, residentBytes, ROOT, spawnServer, writeKeysFile } from './support.mjs'
 
 const LIST = '/v1/pets?limit=20'
 const option = (name, fallback) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
@@ -48,14 +50,21 @@ const keysFile = writeKeysFile()
 const log = (line) => process.stderr.write(`${line}\n`)
 const load1 = () => loadavg()[0].toFixed(1)
 
-async function startCli(build, args = []) {
+async function startCli(build, args = [], command = 'start') {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   const cli = join(build.root, 'bin/petstore-sandbox.js')
-  const running = await spawnServer([cli, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile, ...args], {
+  const running = await spawnServer([cli, command, '--port', String(port), '--log', 'off', '--keys', keysFile, ...args], {
     ready: answers200(`${origin}${LIST}`),
   })
   return { ...running, origin }
+}
+
+/** The one upstream every build's proxy forwards to, from this checkout. */
+async function startUpstream() {
+  const port = await freePort()
+  const running = await spawnServer([join(ROOT, 'bench/servers/upstream-server.mjs'), String(port)], { ready: answers200(`http://127.0.0.1:${port}${LIST}`) })
+  return { ...running, url: `http://127.0.0.1:${port}/v1` }
 }
 
 async function loadOnce(origin, pid, duration) {
@@ -123,19 +132,23 @@ async function measureOnce(build) {
 
 const results = Object.fromEntries(builds.map((build) => [build.name, []]))
 const loads = [load1()]
+const served = figure === 'http' || figure === 'proxy-http'
 const redis = figure === 'http' && useRedis ? await startRedis() : undefined
+const upstream = figure === 'proxy-http' ? await startUpstream() : undefined
 const running = {}
 try {
-  if (figure === 'http') {
+  if (served) {
     for (const [index, build] of builds.entries()) {
-      running[build.name] = await startCli(build, redis && onRedis(build) ? ['--redis', redis.url, '--redis-prefix', `ab-${index}:`] : [])
+      running[build.name] = upstream
+        ? await startCli(build, ['--upstream', upstream.url], 'proxy')
+        : await startCli(build, redis && onRedis(build) ? ['--redis', redis.url, '--redis-prefix', `ab-${index}:`] : [])
       await loadOnce(running[build.name].origin, running[build.name].child.pid, 2)
     }
   }
   for (let round = 0; round < rounds; round++) {
     const order = [...builds.slice(round % builds.length), ...builds.slice(0, round % builds.length)]
     for (const build of order) {
-      const measured = figure === 'http' ? await loadOnce(running[build.name].origin, running[build.name].child.pid, seconds) : await measureOnce(build)
+      const measured = served ? await loadOnce(running[build.name].origin, running[build.name].child.pid, seconds) : await measureOnce(build)
       results[build.name].push(measured)
       log(
         `round ${round + 1}/${rounds} ${build.name.padEnd(14)} ${measured.value.toFixed(1)}${measured.cpuUs ? ` (${measured.cpuUs.toFixed(1)} µs CPU/req)` : ''}${measured.cpuMs ? ` (${measured.cpuMs} ms CPU)` : ''} load ${load1()}`,
@@ -145,12 +158,13 @@ try {
   }
 } finally {
   for (const server of Object.values(running)) await server.stop()
+  await upstream?.stop()
   redis?.stop()
 }
 
 const reference = builds[0].name
-const unit = { http: 'req/s', startup: 'ms', 'cli-memory': 'MB RSS', 'library-memory': 'MB RSS' }[figure]
-const extra = figure === 'http' ? 'cpuUs' : figure === 'startup' ? 'cpuMs' : undefined
+const unit = { http: 'req/s', 'proxy-http': 'req/s', startup: 'ms', 'cli-memory': 'MB RSS', 'library-memory': 'MB RSS' }[figure]
+const extra = served ? 'cpuUs' : figure === 'startup' ? 'cpuMs' : undefined
 const summary = builds.map(({ name }) => ({
   name,
   median: median(results[name].map((r) => r.value)),
@@ -160,7 +174,7 @@ const summary = builds.map(({ name }) => ({
   rounds: results[name].map((r) => Number(r.value.toFixed(1))),
 }))
 const lines = [
-  `figure ${figure}${useRedis ? ` on Redis${redisBuilds === undefined ? '' : ` (${redisBuilds.join(', ')})`}` : ''}${rate === undefined ? '' : ` at ${rate} req/s`}, ${rounds} interleaved rounds${figure === 'http' ? ` of ${seconds} s` : ''}, load average (1 min) ${loads.join(', ')}`,
+  `figure ${figure}${useRedis ? ` on Redis${redisBuilds === undefined ? '' : ` (${redisBuilds.join(', ')})`}` : ''}${rate === undefined ? '' : ` at ${rate} req/s`}, ${rounds} interleaved rounds${served ? ` of ${seconds} s` : ''}, load average (1 min) ${loads.join(', ')}`,
   `| build | median ${unit} | / ${reference} (median of per-round ratios) |${extra === undefined ? '' : ` ${extra === 'cpuUs' ? 'CPU µs / request' : 'CPU ms to first 200'} | CPU / ${reference} |`} rounds |`,
   `|---|---|---|${extra === undefined ? '' : '---|---|'}---|`,
   ...summary.map(

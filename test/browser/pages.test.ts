@@ -238,7 +238,7 @@ it('puts one key in a scenario from its row, leaves the others alone, and marks 
   await page.close()
 })
 
-it('opens an exchange from the request list, masked, filtered by key, and downloads the log as HAR', async () => {
+it('opens an exchange from the request list, masked, filtered by key, and downloads what the filter shows as HAR', async () => {
   const page = await open('/__sandbox/')
   await signInToDashboard(page, TOKEN)
   const created = await api('/pets', 'sandbox-business-key', { method: 'POST', body: JSON.stringify({ name: 'Shown', categoryId: 3 }) })
@@ -261,11 +261,29 @@ it('opens an exchange from the request list, masked, filtered by key, and downlo
   expect(`${request}${response}`).not.toContain('sandbox-business-key')
   expect(await checks.accessibility(page)).toEqual([])
 
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-har')])
-  expect(download.suggestedFilename()).toBe('petstore-sandbox.har')
-  const har = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8')
-  expect(JSON.parse(har).log.version).toBe('1.2')
-  for (const key of ['sandbox-business-key', 'sandbox-enterprise-key', TOKEN]) expect(har).not.toContain(key)
+  // The download follows the filter: the business key's exchanges alone (?key=), then also of one status.
+  const downloaded = async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-har')])
+    const har = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8')
+    for (const key of ['sandbox-business-key', 'sandbox-enterprise-key', TOKEN]) expect(har).not.toContain(key)
+    const { log } = JSON.parse(har) as { log: { version: string; entries: Array<{ _key: string; response: { status: number } }> } }
+    expect(log.version).toBe('1.2')
+    return { name: download.suggestedFilename(), entries: log.entries }
+  }
+  const ofKey = await downloaded()
+  expect(ofKey.name).toMatch(/^petstore-sandbox-sand-[0-9a-f]{4}\.har$/)
+  expect(ofKey.entries.length).toBeGreaterThan(0)
+  expect(new Set(ofKey.entries.map((entry) => entry._key))).toEqual(new Set([business]))
+  await page.selectOption('#filter-status', '2')
+  const ofKeyAndStatus = await downloaded()
+  expect(ofKeyAndStatus.entries.map((entry) => entry.response.status)).toEqual(
+    ofKey.entries.map((entry) => entry.response.status).filter((status) => status < 300),
+  )
+  await page.selectOption('#filter-status', '')
+  await page.selectOption('#filter-key', '')
+  const whole = await downloaded()
+  expect(whole.name).toBe('petstore-sandbox.har')
+  expect(whole.entries.length).toBeGreaterThan(ofKey.entries.length)
 
   await page.click('#sign-out')
   await page.waitForSelector('body[data-live="false"]')

@@ -9,6 +9,7 @@ const { call, url } = useCliSandbox(['--pets', '3'])
 interface Schema {
   $ref?: string
   type?: string
+  format?: string
   minimum?: number
   maximum?: number
   minLength?: number
@@ -37,6 +38,11 @@ function boundsOf(schema: Schema): Array<{ bound: string; inside: unknown; outsi
   if (schema.type === 'integer') {
     if (schema.minimum !== undefined) found.push({ bound: `minimum ${schema.minimum}`, inside: schema.minimum, outside: schema.minimum - 1 })
     if (schema.maximum !== undefined) found.push({ bound: `maximum ${schema.maximum}`, inside: schema.maximum, outside: schema.maximum + 1 })
+    // An int64 with no bounds of its own is bounded by int64 itself, which only digits can write (D37).
+    if (schema.format === 'int64' && schema.minimum === undefined)
+      found.push({ bound: 'int64 minimum', inside: String(-(2n ** 63n)), outside: String(-(2n ** 63n) - 1n) })
+    if (schema.format === 'int64' && schema.maximum === undefined)
+      found.push({ bound: 'int64 maximum', inside: String(2n ** 63n - 1n), outside: String(2n ** 63n) })
   }
   if (schema.type === 'string') {
     if (schema.minLength !== undefined && schema.minLength > 0)

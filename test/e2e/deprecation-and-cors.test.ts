@@ -13,7 +13,7 @@ function expectDeprecation(response: Response) {
 it.each([
   ['/pets/1', 'sandbox-enterprise-key', 200],
   ['/pets/424242', 'sandbox-enterprise-key', 404],
-  ['/pets/0', 'sandbox-enterprise-key', 400],
+  ['/pets/abc', 'sandbox-enterprise-key', 400],
   ['/pets/1', null, 401],
 ] as const)('carries the deprecation headers on GET %s (%s) over HTTP', async (path, key, status) => {
   const response = await today.call(path, { key })

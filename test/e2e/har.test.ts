@@ -102,3 +102,43 @@ it('shows what a refused body said: a create the contract refuses and one that i
   expect(second.response.status).toBe(400)
   expect(second.request.postData.text).toMatch(/^\{"name": "half of team…#[0-9a-f]{4}$/)
 })
+
+it("keeps one key's exchanges alone with ?key= (what a replay per key needs) and a scenario's with ?scenario=, in the HAR and the list alike", async () => {
+  expect((await call('/pets?limit=1', { key: TEAM })).status).toBe(200)
+  expect((await call('/pets?limit=1', { key: OTHER })).status).toBe(503)
+  type Entry = { _key: string; _scenario?: string; request: { url: string }; response: { status: number } }
+  const harOf = async (query: string) => {
+    const response = await admin(`/requests.har${query}`)
+    expect(response.status).toBe(200)
+    const text = await response.text()
+    for (const secret of [TEAM, OTHER, TOKEN]) expect(text).not.toContain(secret)
+    return (JSON.parse(text) as { log: { entries: Entry[] } }).log.entries
+  }
+  const all = await harOf('')
+  const team = await harOf(`?key=${TEAM}`)
+  const other = await harOf(`?key=${encodeURIComponent(OTHER)}`)
+  // The two keys start alike (`team`): their masks differ by the fingerprint, and so do their exports.
+  expect(new Set(team.map((entry) => entry._key)).size).toBe(1)
+  expect(new Set(other.map((entry) => entry._key)).size).toBe(1)
+  expect(team[0]!._key).not.toBe(other[0]!._key)
+  expect(team).toEqual(all.filter((entry) => entry._key === team[0]!._key))
+  expect(other).toEqual(all.filter((entry) => entry._key === other[0]!._key))
+  expect(other.map((entry) => entry.response.status).every((status) => status === 503)).toBe(true)
+  // A scenario's answers, and both filters at once.
+  expect(await harOf('?scenario=down')).toEqual(other)
+  expect(await harOf(`?key=${TEAM}&scenario=down`)).toEqual([])
+  expect(await harOf(`?key=${TEAM}&limit=1`)).toEqual(team.slice(-1))
+  const listed = (await (await admin(`/requests?key=${TEAM}`)).json()) as { requests: Array<{ key: string }> }
+  expect(listed.requests.map((entry) => entry.key)).toEqual(team.map((entry) => entry._key))
+
+  const unknownKey = await admin('/requests.har?key=team-alpha-secret-key-0003')
+  expect(unknownKey.status).toBe(404)
+  expect(((await unknownKey.json()) as { message: string }).message).toMatch(
+    /^key: team-alpha-secret-key-0003 is no configured key; did you mean team…#[0-9a-f]{4}\?$/,
+  )
+  const unknownScenario = await admin('/requests.har?scenario=dwon')
+  expect(unknownScenario.status).toBe(400)
+  expect(((await unknownScenario.json()) as { message: string }).message).toBe(
+    'scenario: unknown scenario "dwon"; did you mean down? known: empty, slow, flaky, down, sunset, rate-limited',
+  )
+})

@@ -56,12 +56,23 @@ it.each([
 
 it.each([
   ['abc', 'petId must be an integer'],
-  ['99999999999999999999', 'petId must be at most 9007199254740991'],
-])('answers 400 for petId %s', async (petId, message) => {
+  ['1.5', 'petId must be an integer'],
+  ['9223372036854775808', 'petId must be an int64'],
+  ['99999999999999999999', 'petId must be an int64'],
+])('answers 400 for petId %s, which is no int64', async (petId, message) => {
   const response = await call(`/pets/${petId}`)
   expect(response.status).toBe(400)
   expect(((await response.json()) as { message: string }).message).toContain(message)
 })
+
+it.each(['0', '-1', '9007199254740992', '9007199254740993', '9223372036854775807', '-9223372036854775808'])(
+  'answers 404 not_found for petId %s, an int64 that names no pet (D37)',
+  async (petId) => {
+    const response = await call(`/pets/${petId}`)
+    expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ code: 'not_found', message: `pet ${petId} does not exist`, status: 404 })
+  },
+)
 
 it.each([
   ['{"categoryId":1}', 'name is required'],

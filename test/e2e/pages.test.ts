@@ -55,6 +55,8 @@ it('serves the same document as JSON, readable from any origin', async () => {
   const served = await response.json()
   expect(served.servers).toEqual([{ url: url(), description: 'This petstore-sandbox' }])
   expect({ ...served, servers: contractDocument.servers }).toEqual(contractDocument)
+  // getPet takes any int64, as the spec's petId is: one that names no pet is a 404 (D37).
+  expect(served.paths['/pets/{petId}'].get.parameters[0].schema).toEqual({ type: 'integer', format: 'int64' })
 })
 
 it('points servers at the host the client used when it is a plain host name, and ignores any other Host', async () => {

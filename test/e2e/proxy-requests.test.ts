@@ -7,7 +7,7 @@ import { adminContractViolations } from '../support/admin-contract.js'
 import { contractViolations } from '../support/contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
 import { startUpstream, UPSTREAM_KEY, type Mutation } from '../support/mutants/start-upstream.js'
-import { rawExchange } from '../support/raw-http.js'
+import { listenOnLoopback, rawExchange } from '../support/raw-http.js'
 import { startCli, type CliProcess } from '../support/start-cli.js'
 
 // The proxy's request list (`GET /__sandbox/requests`, the dashboard's event stream): every answer
@@ -210,3 +210,74 @@ it('keeps as many answers as --keep-requests says, the newest, as `start` does',
   for (const limit of [1, 2, 3]) expect((await call(cli, `/pets?limit=${limit}`)).status).toBe(200)
   expect((await listed(cli.origin)).map((entry) => entry.path)).toEqual(['/v1/pets?limit=2', '/v1/pets?limit=3'])
 })
+
+it('masks a key the upstream echoes in Set-Cookie and Link, in the list and in the HAR', async () => {
+  const echoing = await listenOnLoopback((incoming, outgoing) => {
+    incoming.resume()
+    incoming.on('end', () => {
+      const key = incoming.headers.authorization?.split(' ')[1] ?? ''
+      outgoing.writeHead(200, [
+        'Content-Type',
+        'application/json',
+        'X-RateLimit-Limit',
+        '60',
+        'X-RateLimit-Remaining',
+        '59',
+        'X-RateLimit-Reset',
+        '4102444800',
+        'Set-Cookie',
+        `session=${key}; Path=/; HttpOnly`,
+        'Link',
+        `<${'http://upstream.test'}/v1/pets?cursor=${key}>; rel="next"`,
+      ])
+      outgoing.end('[]')
+    })
+  })
+  running.push(echoing)
+  const cli = await proxy(`${echoing.origin}/v1`)
+  const answered = await fetch(`${cli.url}/pets`, { headers: { authorization: `Bearer ${UPSTREAM_KEY}` } })
+  expect(answered.status).toBe(200)
+  // The client gets them as the upstream sent them: only what the proxy shows is masked.
+  expect(answered.headers.get('set-cookie')).toContain(UPSTREAM_KEY)
+
+  const [entry] = await listed(cli.origin)
+  const shown = (name: string) => entry!.responseHeaders!.find((header) => header.name.toLowerCase() === name)!.value
+  expect(shown('set-cookie')).toMatch(/^session=upst…#[0-9a-f]{4}; Path=\/; HttpOnly$/)
+  expect(shown('link')).toMatch(/^<http:\/\/upstream\.test\/v1\/pets\?cursor=upst…#[0-9a-f]{4}>; rel="next"$/)
+  const har = await adminCall(cli.origin, '/requests.har')
+  const text = await har.text()
+  expect(text).toContain('session=upst…')
+  for (const where of [JSON.stringify(await listed(cli.origin)), text]) expect(where).not.toContain(UPSTREAM_KEY)
+})
+
+it('answers /__sandbox/state, /requests and /clock with the shapes it has under `start`', async () => {
+  const upstream = await startUpstream()
+  running.push(upstream)
+  const proxied = await proxy(upstream.url)
+  const started = await startCli(['--log', 'off', '--admin-token', ADMIN_TOKEN])
+  running.push(started)
+  const startedOrigin = started.url.replace(/\/v1$/, '')
+  expect((await call(proxied, '/pets?limit=1')).status).toBe(200)
+  const direct = await fetch(`${started.url}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+  contract.check('GET', `${started.url}/pets?limit=1`, direct)
+  for (const path of ['/state', '/requests', '/clock']) {
+    const [underProxy, underStart] = await Promise.all([adminCall(proxied.origin, path), adminCall(startedOrigin, path)])
+    expect([underProxy.status, underStart.status]).toEqual([200, 200])
+    const [proxyBody, startBody] = [await underProxy.json(), await underStart.json()]
+    // Only the proxy's list says who answered each request.
+    if (path === '/requests') for (const listedEntry of (proxyBody as { requests: Listed[] }).requests) expect(listedEntry.source).toBe('upstream')
+    expect(shape(proxyBody), path).toEqual(shape(startBody))
+  }
+})
+
+/** A JSON value's shape: its object keys, arrays by their first item, and each leaf's type; `source` left out. */
+function shape(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shape(value[0])]
+  if (typeof value !== 'object' || value === null) return value === null ? 'null' : typeof value
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([name]) => name !== 'source')
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, item]) => [name, shape(item)]),
+  )
+}

@@ -9,9 +9,10 @@ import { startUpstream, UPSTREAM_KEY, type Mutation, type Upstream } from '../su
 import { listenOnLoopback, rawExchange } from '../support/raw-http.js'
 import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
 import { createSandbox } from '../../src/core/sandbox/create-sandbox.js'
-import { createRequestLogger } from '../../src/core/request-log/create-request-logger.js'
 import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
-import { startProxy } from '../../src/node/proxy/start-proxy.js'
+import { createProxy } from '../../src/node/proxy/create-proxy.js'
+import { createProxyStats } from '../../src/node/proxy/create-proxy-stats.js'
+import { startServer } from '../../src/node/server/start-server.js'
 import { runVerify } from '../../src/node/verify/run-verify.js'
 import { VERIFY_PROMISES } from '../../src/node/verify/promises.js'
 import { decidesOtherwise } from '../support/mutants/decides-otherwise.js'
@@ -37,6 +38,23 @@ async function proxy(upstreamUrl: string, args: string[] = []): Promise<CliProce
   const cli = await startCli(['--upstream', upstreamUrl, '--log', 'json', '--admin-token', ADMIN_TOKEN, ...args], {}, 'proxy')
   running.push(cli)
   return cli
+}
+
+/** The proxy in this process, in front of `upstreamUrl` without fallback, on the one server as the CLI serves it. */
+async function proxyInProcess(upstreamUrl: string, now: () => number) {
+  const stats = createProxyStats({ upstream: upstreamUrl, fallback: false, upstreamTimeoutMs: 5_000 })
+  const handlers = await createProxy({
+    upstream: upstreamUrl,
+    fallback: false,
+    upstreamTimeoutMs: 5_000,
+    sandboxHandlers: createSandbox({ pets: 0 }).originHandlers,
+    stats,
+    requestLog: createRequestLog(100),
+    now,
+  })
+  const server = await startServer({ handlers, port: 0, host: '127.0.0.1' })
+  running.push(server)
+  return { url: server.url, stats, close: server.close }
 }
 
 /** A request through the proxy; every answer must say where it came from. */
@@ -204,19 +222,7 @@ it("counts no violation in front of a backend that keeps the spec and decides ev
   const otherwise = await startUpstream(decidesOtherwise())
   running.push(otherwise)
   const clock = otherwise.sandbox.clock
-  const proxied = await startProxy({
-    upstream: otherwise.url,
-    port: 0,
-    host: '127.0.0.1',
-    fallback: false,
-    upstreamTimeoutMs: 5_000,
-    sandboxHandlers: createSandbox({ pets: 0 }).originHandlers,
-    logger: createRequestLogger('off', () => {}, false, clock.now),
-    requestLog: createRequestLog(100),
-    harMasks: () => ({ keys: [] }),
-    now: clock.now,
-  })
-  running.push(proxied)
+  const proxied = await proxyInProcess(otherwise.url, clock.now)
   const verified = await runVerify({
     baseUrl: proxied.url,
     key: UPSTREAM_KEY,
@@ -365,18 +371,7 @@ for (const mutant of MUTANTS.filter((candidate) => candidate.proxyCatches !== fa
   it(`counts the drift of the mutant "${mutant.name}" under ${mutant.breaks} while verify's traffic passes through`, async () => {
     const drifting = await upstream(mutant.create())
     const clock = drifting.sandbox.clock
-    const proxied = await startProxy({
-      upstream: drifting.url,
-      port: 0,
-      host: '127.0.0.1',
-      fallback: false,
-      upstreamTimeoutMs: 5_000,
-      sandboxHandlers: createSandbox({ pets: 0 }).originHandlers,
-      logger: createRequestLogger('off', () => {}, false, clock.now),
-      requestLog: createRequestLog(100),
-      harMasks: () => ({ keys: [] }),
-      now: clock.now,
-    })
+    const proxied = await proxyInProcess(drifting.url, clock.now)
     try {
       // verify only makes traffic here: the proxy's own counters are what is asserted.
       await runVerify({

@@ -53,7 +53,8 @@ function watch(sandbox: SharedSandbox) {
   return { seen, stop, paths: () => seen.map((entry) => entry.path) }
 }
 
-const subscribers = async (prefix = PREFIX) => ((await probe.pubsub('NUMSUB', `${prefix}requests@0`)) as [string, number])[1]
+// The channel names the database (db0 here): channels are one namespace across a server's databases.
+const subscribers = async (prefix = PREFIX) => ((await probe.pubsub('NUMSUB', `${prefix}requests:db0`)) as [string, number])[1]
 
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let attempt = 0; attempt < 250; attempt++) {
@@ -97,6 +98,39 @@ it("delivers each request of either sandbox to every watcher once, the other's t
   const kept = await second.requests(3)
   expect(new Set(onSecond.seen.map((entry) => JSON.stringify(entry)))).toEqual(new Set(kept.map((entry) => JSON.stringify(entry))))
   expect(new Set(onFirst.seen.map((entry) => JSON.stringify(entry)))).toEqual(new Set(kept.map((entry) => JSON.stringify(entry))))
+})
+
+it('keeps two sandboxes with one prefix in two databases of one Redis apart: neither hears the other', async () => {
+  const url = replicas.redis().url
+  const inDatabase = async (db: number) => {
+    const sandbox = createSandbox({ shared: await connectRedisState({ url: `${url}/${db}`, prefix: PREFIX }), baseUrl: api, pets: 5 })
+    await sandbox.ready()
+    return sandbox
+  }
+  const [one, two] = await Promise.all([inDatabase(1), inDatabase(2)])
+  try {
+    const onOne = watch(one)
+    const onTwo = watch(two)
+    // Both subscribed, on whatever channels they use.
+    const subscribed = async () => {
+      const channels = (await probe.pubsub('CHANNELS', `${PREFIX}*`)) as string[]
+      const counts = channels.length === 0 ? [] : ((await probe.pubsub('NUMSUB', ...channels)) as Array<string | number>)
+      return counts.filter((count) => typeof count === 'number').reduce((sum, count) => sum + count, 0)
+    }
+    await until(async () => (await subscribed()) === 2, 'both sandboxes to subscribe')
+    expect((await call(two, '/pets?limit=1&from=db2')).status).toBe(200)
+    expect((await call(one, '/pets?limit=1&from=db1')).status).toBe(200)
+    await until(() => onOne.paths().includes('/v1/pets?limit=1&from=db1') && onTwo.paths().includes('/v1/pets?limit=1&from=db2'), 'each its own request')
+    // Whatever travels late has had time to arrive.
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(onOne.paths()).toEqual(['/v1/pets?limit=1&from=db1'])
+    expect(onTwo.paths()).toEqual(['/v1/pets?limit=1&from=db2'])
+    expect((await one.requests()).map((entry) => entry.path)).toEqual(['/v1/pets?limit=1&from=db1'])
+    onOne.stop()
+    onTwo.stop()
+  } finally {
+    await Promise.all([one.close(), two.close()])
+  }
 })
 
 it('subscribes only while someone watches, and lets go on close', async () => {
@@ -172,7 +206,7 @@ it('keeps a watcher after Redis went away and came back, and closes while Redis 
   const [answering, watched] = [await open(), await open()]
   const ownProbe = new Redis(own.url)
   ownProbe.on('error', () => undefined)
-  const ownSubscribers = async () => ((await ownProbe.pubsub('NUMSUB', `${PREFIX}requests@0`)) as [string, number])[1]
+  const ownSubscribers = async () => ((await ownProbe.pubsub('NUMSUB', `${PREFIX}requests:db0`)) as [string, number])[1]
   try {
     const watcher = watch(watched)
     await until(async () => (await ownSubscribers()) === 1, 'the watched sandbox to subscribe')

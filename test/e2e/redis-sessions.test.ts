@@ -187,6 +187,7 @@ it('bounds the sessions of both replicas by --max-sessions and drops an idle one
   const listed = async (index: number) =>
     ((await (await bounded(index, '/sessions')).json()).sessions as Array<{ name: string }>).map((session) => session.name)
   try {
+    expect(replicas[0]!.output()).toContain('Sessions: X-Sandbox-Session, up to 2, idle after 90s, shared by the replicas')
     for (const [index, session] of [
       [0, 'one'],
       [1, 'two'],

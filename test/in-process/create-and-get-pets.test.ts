@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest'
+import { createExchangeChecker, parseJsonBody } from '../../src/node/verify/create-exchange-checker.js'
 import { useInProcessSandbox } from '../support/use-in-process-sandbox.js'
 
 const { api, sandbox } = useInProcessSandbox({ pets: 10 })
@@ -23,6 +24,42 @@ it('gets a pet by id and answers 404 for an unknown one', async () => {
   const missing = await api('/pets/11')
   expect(missing.status).toBe(404)
   expect(await missing.json()).toEqual({ code: 'not_found', message: 'pet 11 does not exist', status: 404 })
+})
+
+it('answers 404 for every int64 that names no pet and 400 for what is no int64 (D37), as verify and the proxy judge them', async () => {
+  const checker = createExchangeChecker('/v1')
+  const cases: Array<[string, number]> = [
+    ['0', 404],
+    ['-1', 404],
+    ['9007199254740992', 404],
+    ['9007199254740993', 404],
+    ['9223372036854775807', 404],
+    ['-9223372036854775808', 404],
+    ['abc', 400],
+    ['1.5', 400],
+    ['9223372036854775808', 400],
+  ]
+  for (const [petId, status] of cases) {
+    const response = await api(`/pets/${petId}`)
+    expect(response.status, petId).toBe(status)
+    const bodyText = await response.text()
+    const body = parseJsonBody(bodyText) as { code: string; message: string }
+    expect(body.code).toBe(status === 404 ? 'not_found' : 'invalid_request')
+    // The checks verify makes of a backend's answers, and the proxy of the upstream's, find nothing to say.
+    const violations = await checker.check({
+      method: 'GET',
+      url: `http://api.test/v1/pets/${petId}`,
+      path: `/pets/${petId}`,
+      query: new URLSearchParams(),
+      credential: 'key',
+      status,
+      headers: Object.fromEntries(response.headers),
+      bodyText,
+      body,
+      receivedAt: sandbox.clock.now(),
+    })
+    expect(violations.map(({ promise, expected }) => `${petId}: ${promise}: ${expected}`)).toEqual([])
+  }
 })
 
 it('restores the seeded pets on reset, and ids start over', async () => {

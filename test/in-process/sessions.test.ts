@@ -235,3 +235,31 @@ it('checks the sessions option when the sandbox is made', () => {
   expect(started.clock.now()).toBeGreaterThanOrEqual(Date.parse('2030-01-01T00:00:00Z'))
   expect(started.session('fresh').clock.now()).toBeLessThan(Date.parse('2030-01-01T00:01:00Z'))
 })
+
+it('replaces the default session in place: a fork becomes what its reset returns to', async () => {
+  const own = createSandbox({ pets: 3 })
+  await own.ready()
+  await own.session('arranged').pets.create({ name: 'Arranged', categoryId: 1 })
+  const replaced = await own.sessions.put('default', { from: 'arranged' })
+  expect(replaced).toMatchObject({ name: 'default', origin: 'fork', from: 'arranged', pets: { count: 4, nextId: 5 } })
+  await own.pets.create({ name: 'Later', categoryId: 1 })
+  await own.reset()
+  expect(
+    own.pets
+      .all()
+      .map((pet) => pet.name)
+      .at(-1),
+  ).toBe('Arranged')
+  await own.sessions.put('default', {})
+  expect(own.pets.all()).toHaveLength(3)
+})
+
+it('keeps the default session’s journal to the start-up world: a fork cannot replace it under storage', async () => {
+  const commits: string[] = []
+  const own = createSandbox({ pets: 2, storage: { restored: [], nextId: 3, commit: async (change) => void commits.push(change.kind) } })
+  await own.ready()
+  await own.session('elsewhere').pets.create({ name: 'Elsewhere', categoryId: 1 })
+  await expect(own.sessions.put('default', { from: 'elsewhere' })).rejects.toThrow('with --state the default session starts over only from the start-up world')
+  await own.sessions.put('default', {})
+  expect(commits).toEqual(['reset'])
+})

@@ -119,6 +119,12 @@ it('refuses empty query values and non-decimal integers (D3)', async () => {
     expect(await outcome(validator, 'listPets', { path: '/pets', query: { limit: '' } })).toContain('limit must not be empty')
     expect(await outcome(validator, 'listPets', { path: '/pets', query: { status: '' } })).toContain('status must not be empty')
     expect(await outcome(validator, 'getPet', { path: '/pets/1e3', query: {} })).toContain('petId must be an integer')
+    // As numbers 2^63 and 2^63-1 are one value: an int64 is judged on its digits (D37).
+    for (const petId of ['9223372036854775808', '-9223372036854775809', '99999999999999999999']) {
+      expect(await outcome(validator, 'getPet', { path: `/pets/${petId}`, query: {} })).toBe(
+        '400 invalid_request: petId must be an int64, from -9223372036854775808 to 9223372036854775807',
+      )
+    }
   }
 })
 
@@ -176,6 +182,11 @@ it('accepts the everyday valid requests', async () => {
     ['listPets', { path: '/pets', query: {} }],
     ['listPets', { path: '/pets', query: { limit: '100', status: 'sold' } }],
     ['getPet', { path: '/pets/9007199254740991', query: {} }],
+    // Any int64, though no pet has it: a 404, not a 400 (D37).
+    ['getPet', { path: '/pets/0', query: {} }],
+    ['getPet', { path: '/pets/-1', query: {} }],
+    ['getPet', { path: '/pets/9223372036854775807', query: {} }],
+    ['getPet', { path: '/pets/-9223372036854775808', query: {} }],
     ['createPet', { path: '/pets', query: {}, body: { name: 'Rex', categoryId: 2, status: 'pending', id: 7 } }],
     ['createPet', { path: '/pets', query: {}, body: { name: ' Rex ', categoryId: 1 } }],
   ] as const)

@@ -3,7 +3,7 @@ import { expect, it } from 'vitest'
 import { createRouter } from '../../src/core/contract/create-router.js'
 import { openapiDocument } from '../../src/core/contract/openapi-document.js'
 import { decodeBody } from '../../src/node/proxy/decode-body.js'
-import { fallsBackOn } from '../../src/node/proxy/falls-back-on.js'
+import { fallsBackOn } from '../../src/node/proxy/create-forwarding-handler.js'
 import { upstreamHeaders } from '../../src/node/proxy/upstream-headers.js'
 import { checkHeaders, createExchangeChecker, type Exchange, parseJsonBody, retryAfterSeconds } from '../../src/node/verify/create-exchange-checker.js'
 import { formatHtmlReport, formatJunitReport } from '../../src/node/verify/format-report.js'
@@ -87,11 +87,15 @@ it('falls back on 501 for any operation, on 404 only where the operation has no 
   expect(fallsBackOn(500, operation('GET', '/pets'))).toBe(false)
 })
 
-it('reads compressed bodies for checking, and an undecodable one as no body', () => {
-  expect(decodeBody(gzipSync('[1]'), 'gzip')).toBe('[1]')
-  expect(decodeBody(brotliCompressSync('[2]'), 'br')).toBe('[2]')
-  expect(decodeBody(Buffer.from('[3]'), undefined)).toBe('[3]')
-  expect(decodeBody(Buffer.from('not gzip'), 'gzip')).toBe('')
+it('reads compressed bodies for checking, an undecodable one as no body, and stops one that decodes past its cap', async () => {
+  expect(await decodeBody(gzipSync('[1]'), 'gzip', 1024)).toEqual({ kind: 'text', text: '[1]' })
+  expect(await decodeBody(brotliCompressSync('[2]'), 'br', 1024)).toEqual({ kind: 'text', text: '[2]' })
+  expect(await decodeBody(Buffer.from('[3]'), undefined, 1024)).toEqual({ kind: 'text', text: '[3]' })
+  expect(await decodeBody(Buffer.from('not gzip'), 'gzip', 1024)).toEqual({ kind: 'undecodable' })
+  // 64 MiB of spaces in a few kilobytes: no more than the cap is ever decoded.
+  const bomb = brotliCompressSync(Buffer.alloc(64 * 1024 * 1024, 32))
+  expect(bomb.length).toBeLessThan(4096)
+  expect(await decodeBody(bomb, 'br', 1024 * 1024)).toEqual({ kind: 'too-large' })
 })
 
 it("passes the upstream's headers on as they came, less the connection's own, with the length written and the source", () => {

@@ -8,6 +8,8 @@ import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Har, HarSelection } from '../request-log/to-har.js'
+import type { LoggedDifference, LoggedViolation } from '../request-log/create-request-logger.js'
+import type { Secrets } from '../auth/create-masker.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -39,6 +41,30 @@ export interface StateSummary {
   faults: ResolvedFaults
   /** The scenarios a key can be put in, built-in first. */
   scenarios: Array<{ name: string; description: string }>
+}
+
+/** Findings of one kind: how many per promise, and the last ones kept. */
+export interface ProxyTally<Finding extends LoggedViolation> {
+  total: number
+  byPromise: Record<string, number>
+  /** The last findings, oldest first. */
+  recent: Finding[]
+}
+
+/** What `GET /__sandbox/proxy` shows under `petstore-sandbox proxy` (ProxyState in fixtures/admin-openapi.yaml). */
+export interface ProxyState {
+  /** The upstream API base requests are forwarded to. */
+  upstream: string
+  fallback: boolean
+  upstreamTimeoutMs: number
+  /** Answers to /v1 requests, by who gave them. */
+  answers: { upstream: number; sandbox: number }
+  /** Requests the sandbox answered instead of the upstream, by reason. */
+  fallbacks: { unreachable: number; timeout: number; missing: number }
+  /** The promises of the spec the upstream broke (D39). */
+  violations: ProxyTally<LoggedViolation>
+  /** Where the spec is silent and the upstream decided otherwise than the sandbox: no violation (D39). */
+  differences: ProxyTally<LoggedDifference>
 }
 
 /**
@@ -107,4 +133,8 @@ export interface AdminControls {
     /** The capsule of session `name`, or undefined when there is none (this does not make it). */
     capsule(name: string): Promise<unknown>
   }
+  /** The keys in force and the admin token: what the request log masks, so an export's `?key=` shows a key as the log does. */
+  secrets(): Secrets
+  /** The counts of a proxy in front of the sandbox (`GET /__sandbox/proxy`); without them that path is 404, as under `start`. */
+  proxyState?(): ProxyState
 }

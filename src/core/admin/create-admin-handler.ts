@@ -8,7 +8,7 @@ import { ErrorCode } from '../errors/error-code.js'
 import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Reply } from '../http/reply.js'
-import { toResponse } from '../http/to-response.js'
+import { toResponseAndText } from '../http/to-response.js'
 import { queryOf } from '../http/query-of.js'
 import { ClaimingHandler } from '../pipeline/claiming-handler.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
@@ -112,6 +112,7 @@ export function createAdminHandler({ controls, gate, origin, onUnexpectedError, 
       // dashboard's own calls would push the API's answers out of the list).
       const listed = refusal !== undefined
       const durationMs = performance.now() - started
+      const { response, text } = toResponseAndText(reply, request)
       requestLog.record(
         {
           time,
@@ -122,9 +123,10 @@ export function createAdminHandler({ controls, gate, origin, onUnexpectedError, 
           requestHeaders: request.headers,
           responseHeaders: reply.headers,
         },
-        { listed },
+        // A listed refusal is an exchange like any other, for a HAR: where it was sent, and its Error body.
+        { listed, bodies: listed ? { origin: url.origin, responseBody: text } : undefined },
       )
-      return toResponse(reply, request)
+      return response
     },
   )
 }

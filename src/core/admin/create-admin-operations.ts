@@ -10,6 +10,9 @@ import type { Plan } from '../auth/plans.js'
 import type { Har } from '../request-log/to-har.js'
 import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
 import { JsonPieces, jsonPieces } from '../http/json-pieces.js'
+import { createMasker, type Secrets } from '../auth/create-masker.js'
+import { noConfiguredKey } from '../auth/no-configured-key.js'
+import { unknownScenario } from '../scenarios/create-scenarios.js'
 
 /** An admin operation's input, valid against fixtures/admin-openapi.yaml by the time it runs. */
 export interface AdminInput {
@@ -67,6 +70,13 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     if (summary === undefined) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)
     return summary
   }
+  const exportContext = (): ExportContext => ({
+    secrets: controls.secrets(),
+    scenarios: controls
+      .session(undefined)
+      .scenarios.list()
+      .map((scenario) => scenario.name),
+  })
   return {
     health: async () => ({ status: 'ok', now: (await clockBody(controls.clock)).now }),
     getState: ({ session }) => session().state(),
@@ -109,11 +119,11 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     setFaults: ({ body, session }) => session().faults.set(body as FaultOptions),
     // Both exports are written a piece at a time, never as one string (D36).
     getHar({ query, session }) {
-      const { log } = harAnswer(session().har, query)
+      const { log } = harAnswer(session().har, query, exportContext())
       return new JsonPieces(() => jsonPieces({ log: { ...log, entries: [] } }, log.entries))
     },
     async listRequests({ query, session }) {
-      const requests = await session().requests(exportSelection(query))
+      const requests = await session().requests(exportSelection(query, exportContext()))
       return new JsonPieces(() => jsonPieces({ requests: [] }, requests))
     },
     listSessions: async () => ({ sessions: await controls.sessions.list() }),
@@ -136,6 +146,8 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       if (!(await controls.sessions.delete(name))) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)
       return { name, deleted: true }
     },
+    // Only with a proxy in front (`petstore-sandbox proxy`): elsewhere the path is 404.
+    ...(controls.proxyState === undefined ? {} : { getProxy: controls.proxyState }),
   }
 }
 
@@ -146,13 +158,34 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
  * serves both exports; its parameter goes into both operations of fixtures/admin-openapi.yaml,
  * which validates it first.
  */
-const EXPORT_FILTERS: Readonly<Record<string, (value: string) => (entry: RequestLogEntry) => boolean>> = {}
+const EXPORT_FILTERS: Readonly<Record<string, (value: string, context: ExportContext) => (entry: RequestLogEntry) => boolean>> = {
+  // One key's exchanges, as the log shows that key (`sand…#1a2b`): a HAR that replays that key
+  // alone, since routeFromHAR tells exchanges apart by method and URL only.
+  key(value, { secrets }) {
+    if (!secrets.keys.includes(value)) throw new HttpError(404, ErrorCode.notFound, `key: ${noConfiguredKey(value, secrets.keys)}`)
+    const shown = createMasker(secrets).credential(`Bearer ${value}`)
+    return (entry) => entry.key === shown
+  },
+  // The answers a scenario shaped (X-Sandbox-Scenario).
+  scenario(value, { scenarios }) {
+    if (scenarios !== undefined && !scenarios.includes(value))
+      throw new HttpError(400, ErrorCode.invalidRequest, `scenario: ${unknownScenario(value, scenarios)}`)
+    return (entry) => entry.scenario === value
+  },
+}
+
+/** What the filters of an export read of the sandbox: the secrets the log masks (to show a key as it does), and the scenarios it knows. */
+export interface ExportContext {
+  secrets: Secrets
+  /** The names of the scenarios a key can be in; a `scenario` filter naming another is refused. */
+  scenarios?: readonly string[] | undefined
+}
 
 /** The selection an export's query asks for: its `limit` and every filter it gives. */
-export function exportSelection(query: AdminInput['query']): LogSelection {
+export function exportSelection(query: AdminInput['query'], context: ExportContext): LogSelection {
   const tests = Object.entries(EXPORT_FILTERS).flatMap(([name, filter]) => {
     const value = query[name]
-    return typeof value === 'string' ? [filter(value)] : []
+    return typeof value === 'string' ? [filter(value, context)] : []
   })
   return {
     ...(typeof query.limit === 'string' ? { limit: Number(query.limit) } : {}),
@@ -160,13 +193,10 @@ export function exportSelection(query: AdminInput['query']): LogSelection {
   }
 }
 
-/**
- * `GET /__sandbox/requests.har`'s answer, from a log's `har` (the sandbox's, or the proxy's own,
- * create-proxy-admin.ts): one exchange asked by an `id` that is not kept is a 404.
- */
-export function harAnswer(har: AdminSessionControls['har'], query: AdminInput['query']): Har {
+/** `GET /__sandbox/requests.har`'s answer: one exchange asked by an `id` that is not kept is a 404. */
+function harAnswer(har: AdminSessionControls['har'], query: AdminInput['query'], context: ExportContext): Har {
   const id = typeof query.id === 'string' ? query.id : undefined
-  const answer = har(id === undefined ? exportSelection(query) : { id })
+  const answer = har(id === undefined ? exportSelection(query, context) : { id })
   if (id !== undefined && answer.log.entries.length === 0) {
     throw new HttpError(
       404,

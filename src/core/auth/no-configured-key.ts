@@ -10,10 +10,10 @@ import { shownKey } from './shown-key.js'
  * @example
  * noConfiguredKey('sandbox-fre-key', ring.keys) // 'sandbox-fre-key is no configured key; did you mean sandbox-free-key?'
  */
-export function noConfiguredKey(typed: string, keys: readonly ApiKey[]): string {
+export function noConfiguredKey(typed: string, keys: readonly (ApiKey | string)[]): string {
   const nearest = nearestName(
     typed,
-    keys.map((apiKey) => apiKey.key),
+    keys.map((apiKey) => (typeof apiKey === 'string' ? apiKey : apiKey.key)),
   )
   const hint = nearest === undefined ? '' : `; did you mean ${shownKey(nearest)}?`
   return `${shownName(typed)} is no configured key${hint}`

@@ -564,6 +564,12 @@ export const adminOpenapiDocument: OpenApiDocument = {
           },
           {
             "$ref": "#/components/parameters/ExportLimit"
+          },
+          {
+            "$ref": "#/components/parameters/ExportKey"
+          },
+          {
+            "$ref": "#/components/parameters/ExportScenario"
           }
         ],
         "responses": {
@@ -618,6 +624,12 @@ export const adminOpenapiDocument: OpenApiDocument = {
           },
           {
             "$ref": "#/components/parameters/ExportLimit"
+          },
+          {
+            "$ref": "#/components/parameters/ExportKey"
+          },
+          {
+            "$ref": "#/components/parameters/ExportScenario"
           }
         ],
         "responses": {
@@ -801,6 +813,24 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "schema": {
           "type": "integer",
           "minimum": 0
+        }
+      },
+      "ExportKey": {
+        "name": "key",
+        "in": "query",
+        "description": "Only the exchanges of this key, a configured key named whole (404 for another). A HAR per key is what Playwright's routeFromHAR can replay per key: it matches by method and URL, and the recorded Authorization is masked.\n",
+        "schema": {
+          "type": "string",
+          "minLength": 1
+        }
+      },
+      "ExportScenario": {
+        "name": "scenario",
+        "in": "query",
+        "description": "Only the answers this scenario shaped (X-Sandbox-Scenario, D29); an unknown name is a 400.",
+        "schema": {
+          "type": "string",
+          "minLength": 1
         }
       },
       "Session": {
@@ -2231,7 +2261,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           },
           "answers": {
             "type": "object",
-            "description": "Answers sent, by the X-Sandbox-Source they carried; the pages' and the admin API's own are not counted.",
+            "description": "Answers to /v1 requests, by the X-Sandbox-Source they carried; the pages', the probes' and the admin API's are not counted.",
             "required": [
               "upstream",
               "sandbox"

@@ -294,7 +294,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The identifier of the animal. sandbox - an integer from 1 to 2^53-1 in plain decimal digits, since larger ids cannot be held exactly (D3). */
+                /** @description The identifier of the animal. sandbox - any int64 in plain decimal digits; one that names no animal (0, a negative one, one past every id) is a 404 (D37), and what is no int64 (`abc`, `1.5`, 2^63) a 400 (D3). */
                 petId: number;
             };
             cookie?: never;

@@ -3,8 +3,11 @@ import { HttpHandler } from 'msw'
 type RunArgs = Parameters<HttpHandler['run']>[0]
 type RunResult = Awaited<ReturnType<HttpHandler['run']>>
 
-/** How a claiming handler answers: the URL is the request's, parsed once. */
-export type ClaimedRequestAnswer = (request: Request, url: URL) => Promise<Response>
+/**
+ * How a claiming handler answers: the URL is the request's, parsed once. Undefined passes the
+ * request on to the handlers after it, as msw's own handlers fall through.
+ */
+export type ClaimedRequestAnswer = (request: Request, url: URL) => Promise<Response | undefined>
 
 /**
  * An msw `HttpHandler` for every method that answers the requests whose URL `claims` accepts,

@@ -186,6 +186,18 @@ interface Kept {
   bodies?: ExchangeBodies | undefined
 }
 
+/** The header every answer carries under `petstore-sandbox proxy`: `upstream` or `sandbox`, whoever answered. */
+export const SOURCE_HEADER = 'X-Sandbox-Source'
+
+export interface RequestLogOptions {
+  /**
+   * Who gave the answers whose writer names nobody: under `proxy`, where every answer says who
+   * gave it, `sandbox` (only the upstream's answers say `upstream`). Their entries show it, and
+   * the `X-Sandbox-Source` header the server wrote on them. Absent under `start`.
+   */
+  source?: 'sandbox'
+}
+
 /**
  * Which entries a reader of the log wants: those of one session (`session` undefined: the default
  * session's, with the answers of no session such as the admin gate's refusals), D34. A reader
@@ -204,7 +216,7 @@ export interface InSession {
  * listed; only the watchers of every answer (the stdout log) hear of it. A listed answer gets an
  * `id`, and the pipeline's answers hand over their bodies too, kept for the last ones (a HAR).
  */
-export function createRequestLog(capacity: number, secrets: () => Secrets = () => ({ keys: [] })) {
+export function createRequestLog(capacity: number, secrets: () => Secrets = () => ({ keys: [] }), { source }: RequestLogOptions = {}) {
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
   const entries = createRingBuffer<Kept>(capacity)
@@ -222,10 +234,15 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
     if (listed) for (const listener of listeners) listener(entry)
   }
   // One masker per read, with the secrets in force then.
-  const show = ({ answer, id }: { answer: Answered; id?: string | undefined }, masker = createMasker(secrets())): RequestLogEntry => ({
-    ...(id === undefined ? {} : { id }),
-    ...describeAnswer(answer, masker),
-  })
+  const show = ({ answer, id }: { answer: Answered; id?: string | undefined }, masker = createMasker(secrets())): RequestLogEntry => {
+    const entry: RequestLogEntry = { ...(id === undefined ? {} : { id }), ...describeAnswer(answer, masker) }
+    if (source === undefined || entry.source !== undefined) return entry
+    entry.source = source
+    const written = entry.responseHeaders
+    if (written !== undefined && !written.some(({ name }) => name.toLowerCase() === SOURCE_HEADER.toLowerCase()))
+      written.push({ name: SOURCE_HEADER, value: source })
+    return entry
+  }
   const showAll = (kept: readonly Kept[]): RequestLogEntry[] => {
     const masker = createMasker(secrets())
     return kept.map((one) => show(one, masker))

@@ -328,6 +328,8 @@ function composeSandbox<Of extends Timing>(
         apiKeys,
         // The library checks what a client sent as it checks any caller's.
         sessions: { ...sandbox.sessions, put: (name, init) => sandbox.sessions.put(name, init as SessionInit) },
+        secrets,
+        ...(resolved.proxyState === undefined ? {} : { proxyState: resolved.proxyState }),
       },
       gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: defaultWorld.clock.now }),
       requestLog,

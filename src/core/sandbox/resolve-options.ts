@@ -91,6 +91,7 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     keyStorage: options.keyStorage,
     requestLog: options.requestLog,
     adminGate: options.adminGate,
+    proxyState: options.proxyState,
     now: options.now ?? Date.now,
     startAt,
     sessions,

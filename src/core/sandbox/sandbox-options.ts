@@ -11,6 +11,7 @@ import type { AdminGate } from '../admin/create-admin-gate.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
 import type { DropReason } from '../sessions/create-sessions.js'
 import type { Capsule } from '../sessions/capsule.js'
+import type { ProxyState } from '../admin/admin-controls.js'
 
 /**
  * Options of {@link createSandbox}. Every one is optional.
@@ -136,6 +137,12 @@ export interface SandboxOptions {
    * `createAdminGate`. Default: the sandbox's own.
    */
   adminGate?: AdminGate
+  /**
+   * The counts of a proxy that stands in front of this sandbox's handlers (the CLI's
+   * `petstore-sandbox proxy`), which the admin API shows at `GET /__sandbox/proxy`. Default: none,
+   * and that path is 404.
+   */
+  proxyState?: () => ProxyState
   /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
   onUnexpectedError?: (error: unknown) => void
 }

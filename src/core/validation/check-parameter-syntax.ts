@@ -7,18 +7,31 @@ export interface ParameterSyntax {
   name: string
   in: 'query' | 'path'
   integer: boolean
+  /** `format: int64`: the value must fit in 64 bits, which a number cannot tell past 2^53 (D37). */
+  int64: boolean
   enumerated: boolean
 }
 
 const DECIMAL_INTEGER = /^-?\d+$/
+const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
+
+/** The syntax rule of a parameter with this schema. */
+export function parameterSyntax(name: string, where: 'query' | 'path', schema: { type?: unknown; format?: unknown; enum?: unknown }): ParameterSyntax {
+  return {
+    name,
+    in: where,
+    integer: schema.type === 'integer',
+    int64: schema.type === 'integer' && schema.format === 'int64',
+    enumerated: Array.isArray(schema.enum),
+  }
+}
 
 /** The parameters of a prism operation whose syntax `checkParameterSyntax` enforces. */
 export function parameterSyntaxOf(operation: IHttpOperation): ParameterSyntax[] {
   const of = (where: 'query' | 'path', parameters: ReadonlyArray<{ name: string; schema?: unknown }> | undefined) =>
-    (parameters ?? []).map((parameter) => {
-      const schema = (parameter.schema ?? {}) as { type?: unknown; enum?: unknown }
-      return { name: parameter.name, in: where, integer: schema.type === 'integer', enumerated: Array.isArray(schema.enum) }
-    })
+    (parameters ?? []).map((parameter) =>
+      parameterSyntax(parameter.name, where, (parameter.schema ?? {}) as { type?: unknown; format?: unknown; enum?: unknown }),
+    )
   return [...of('query', operation.request?.query), ...of('path', operation.request?.path)]
 }
 
@@ -26,6 +39,7 @@ export function parameterSyntaxOf(operation: IHttpOperation): ParameterSyntax[] 
  * D3 before prism sees the request: prism coerces strings the way `Number()` does, so `1e3`,
  * `0x10`, ` 1` or `1.0` would pass as integers and an empty `limit=` or `status=` as absent.
  * Integers must be plain decimal digits, and integer or enumerated parameters must not be empty.
+ * An int64 must fit in 64 bits, checked on its digits: as a number, 2^63 and 2^63-1 are one value.
  *
  * @example
  * checkParameterSyntax(rules, '/pets/{petId}', '/pets/0x10', {}) // throws 400 "petId must be an integer"
@@ -49,5 +63,8 @@ function checkValue(rule: ParameterSyntax, value: string): void {
   if (value === '' && (rule.integer || rule.enumerated)) throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must not be empty`)
   if (rule.integer && !DECIMAL_INTEGER.test(value)) {
     throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must be an integer`)
+  }
+  if (rule.int64 && (BigInt(value) < INT64.min || BigInt(value) > INT64.max)) {
+    throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must be an int64, from ${INT64.min} to ${INT64.max}`)
   }
 }

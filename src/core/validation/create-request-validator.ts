@@ -4,7 +4,7 @@ import type { OpenApiDocument } from '../contract/openapi-document-type.js'
 import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { addQueryValue } from '../http/query-of.js'
-import { checkParameterSyntax, type ParameterSyntax } from './check-parameter-syntax.js'
+import { checkParameterSyntax, type ParameterSyntax, parameterSyntax } from './check-parameter-syntax.js'
 
 // The contract's parameter and body schemas compiled with Ajv, the validator prism itself uses,
 // and worded by the one describer every input shares (describe-input-errors.ts): a property test
@@ -154,16 +154,11 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
       }
       for (const parameter of parameters) {
         if (parameter.in !== 'query' && parameter.in !== 'path') continue
-        const schema = (parameter.schema ?? {}) as { type?: string }
+        const schema = (parameter.schema ?? {}) as { type?: string; format?: string; enum?: unknown }
         schemas[parameter.in].properties[parameter.name] = schema
         if (parameter.required === true) schemas[parameter.in].required.push(parameter.name)
         names[parameter.in][parameter.name] = parameter.name
-        syntax.push({
-          name: parameter.name,
-          in: parameter.in,
-          integer: schema.type === 'integer',
-          enumerated: Array.isArray((schema as { enum?: unknown }).enum),
-        })
+        syntax.push(parameterSyntax(parameter.name, parameter.in, schema))
       }
       const body = (inline(document, operation.requestBody) as { content?: Record<string, { schema?: object }> } | undefined)?.content?.['application/json']
         ?.schema

@@ -276,9 +276,7 @@ export async function serveSandbox(
         fromEnvironment: fromEnvironment(options.environment ?? {}),
       }),
       `Reference on ${origin}/reference`,
-      shared === undefined
-        ? `Sessions: X-Sandbox-Session, up to ${options.maxSessions}, idle after ${formatDuration(options.sessionIdle)}`
-        : 'Sessions: the default one only on --redis (a request naming another is answered 501)',
+      `Sessions: X-Sandbox-Session, up to ${options.maxSessions}, idle after ${formatDuration(options.sessionIdle)}${shared === undefined ? '' : ', shared by the replicas'}`,
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
       ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
       ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),

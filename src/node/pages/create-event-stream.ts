@@ -7,15 +7,14 @@ import { SessionsNotServed } from '../../core/sessions/session-errors.js'
 import { DEFAULT_SESSION, isSessionName, SESSION_HEADER, sessionNameRule } from '../../core/sessions/session-name.js'
 import type { RequestLog, RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
-import { PAGE_HEADERS } from './page-headers.js'
-import { sendError } from './send-page.js'
+import { type EventWriter, openEventStream, sendError } from './send-page.js'
 
 // A comment line this often keeps proxies and the browser from closing an idle stream.
 const HEARTBEAT_MS = 15_000
 // A reader this far behind is cut off rather than buffered for without end; the dashboard reconnects.
 const MAX_BUFFERED_BYTES = 1024 * 1024
 
-/** Where the stream's entries come from: the sandbox (`sandbox.onRequest`), or the proxy's own log. */
+/** Where the stream's entries come from: the sandbox's request log (`sandbox.onRequest`). */
 export interface RequestEntrySource {
   onRequest(listener: (entry: RequestLogEntry) => void): () => void
   /** A named session's entries (`sandbox.session(name)`, D34); absent where there are no sessions (the proxy). */
@@ -32,8 +31,6 @@ export interface EventStreamAdmin {
   clientAddress: (incoming: IncomingMessage) => string
   /** The sandbox clock, which dates the log's entries. */
   now: () => number
-  /** Under `proxy`, who answers the stream (the log's entries there all say). */
-  source?: 'sandbox'
 }
 
 /**
@@ -43,15 +40,15 @@ export interface EventStreamAdmin {
  * goes in `Authorization`, so the dashboard reads it with fetch rather than EventSource, which
  * cannot send one, and the token never goes into a URL.
  */
-export function createEventStream(requests: RequestEntrySource, { gate, requestLog, clientAddress, now, source }: EventStreamAdmin) {
-  const open = new Set<ServerResponse>()
+export function createEventStream(requests: RequestEntrySource, { gate, requestLog, clientAddress, now }: EventStreamAdmin) {
+  const open = new Set<EventWriter>()
   const refuse = (incoming: IncomingMessage, outgoing: ServerResponse, refusal: HttpError, time: number, started: number) => {
     sendError(incoming, outgoing, refusal)
     const durationMs = performance.now() - started
     const requestHeaders = pairs(incoming.rawHeaders)
     const responseHeaders: Array<[string, string]> = [['content-type', JSON_CONTENT_TYPE], ...Object.entries(refusal.headers)]
     const target = incoming.url ?? '/'
-    requestLog.record({ time, method: incoming.method ?? 'GET', target, status: refusal.status, durationMs, requestHeaders, responseHeaders, source })
+    requestLog.record({ time, method: incoming.method ?? 'GET', target, status: refusal.status, durationMs, requestHeaders, responseHeaders })
   }
   return {
     open(incoming: IncomingMessage, outgoing: ServerResponse): void {
@@ -66,27 +63,24 @@ export function createEventStream(requests: RequestEntrySource, { gate, requestL
         refuse(incoming, outgoing, error, time, started)
         return
       }
-      outgoing.writeHead(200, { ...PAGE_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' })
-      outgoing.write(': petstore-sandbox request log\n\n')
+      const events = openEventStream(outgoing, MAX_BUFFERED_BYTES)
+      events.write(': petstore-sandbox request log\n\n')
       if (incoming.method === 'HEAD') {
-        outgoing.end()
+        events.end()
         return
       }
-      open.add(outgoing)
-      const unsubscribe = source.onRequest((entry) => {
-        if (outgoing.writableLength > MAX_BUFFERED_BYTES) outgoing.destroy()
-        else outgoing.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`)
-      })
-      const heartbeat = setInterval(() => outgoing.write(': heartbeat\n\n'), HEARTBEAT_MS)
+      open.add(events)
+      const unsubscribe = source.onRequest((entry) => events.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`))
+      const heartbeat = setInterval(() => events.write(': heartbeat\n\n'), HEARTBEAT_MS)
       heartbeat.unref()
       outgoing.once('close', () => {
         unsubscribe()
         clearInterval(heartbeat)
-        open.delete(outgoing)
+        open.delete(events)
       })
     },
     close(): void {
-      for (const outgoing of open) outgoing.end()
+      for (const events of open) events.end()
     },
   }
 }

@@ -6,7 +6,7 @@ import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { Timing } from '../../core/state/maybe-promise.js'
 import { describeInForce } from '../../core/sandbox/describe-in-force.js'
-import { createEventStream, type EventStreamAdmin, type RequestEntrySource } from './create-event-stream.js'
+import { createEventStream, type EventStreamAdmin } from './create-event-stream.js'
 import { dashboardPage } from './dashboard-page.js'
 import { frontDoor } from './front-door.js'
 import { frontDoorPage } from './front-door-page.js'
@@ -15,8 +15,7 @@ import { acceptsGzip } from './accepts-gzip.js'
 import { prefersJson } from './prefers-json.js'
 import { referencePage } from './reference-page.js'
 import { createServedContract } from './served-contract.js'
-import { PAGE_HEADERS } from './page-headers.js'
-import { sendError, sendPage } from './send-page.js'
+import { sendError, sendNoContent, sendPage } from './send-page.js'
 import { createStaticAssets } from './static-assets.js'
 import { createRequire } from 'node:module'
 
@@ -29,8 +28,6 @@ export interface PagesOptions {
   demoKeys: boolean
   /** The admin gate and where its refusals go: the dashboard and its event stream exist only with an admin token. */
   admin?: Omit<EventStreamAdmin, 'now'>
-  /** What the dashboard's live request list shows; the sandbox's own log when not given (the proxy gives its own). */
-  requests?: RequestEntrySource
   /** The pets file the pets came from (`--pets-file`), for what is in force. */
   petsFrom?: string | undefined
 }
@@ -47,11 +44,11 @@ export interface PagesListener {
  * and `/openapi.json`, `/reference`, the dashboard under `/__sandbox/` with its event stream, and
  * their assets; `/favicon.ico` is answered with no icon. They need no API key and spend no quota; everything else goes on to the API.
  */
-export function createPagesListener({ sandbox, version, origin, demoKeys, admin, requests = sandbox, petsFrom }: PagesOptions): PagesListener {
+export function createPagesListener({ sandbox, version, origin, demoKeys, admin, petsFrom }: PagesOptions): PagesListener {
   const assets = createStaticAssets()
   const swaggerUi = swaggerUiVersion()
   const contract = createServedContract()
-  const events = admin === undefined ? undefined : createEventStream(requests, { ...admin, now: () => sandbox.clock.now() })
+  const events = admin === undefined ? undefined : createEventStream(sandbox, { ...admin, now: () => sandbox.clock.now() })
   const demo = new Set(DEMO_KEYS.map((key) => key.key))
   // The demo keys still configured (one revoked at runtime is no longer offered).
   const shownDemoKeys = () => (demoKeys ? sandbox.keys.filter((key) => demo.has(key.key)) : undefined)
@@ -94,10 +91,7 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
       case '/favicon.ico':
         // A browser asks for it on every page: answered with no icon, so that it is no 404 in the
         // console, and, being a page, never in the request log nor the HAR.
-        return (_, outgoing) => {
-          outgoing.writeHead(204, { ...PAGE_HEADERS, 'cache-control': 'public, max-age=86400' })
-          outgoing.end()
-        }
+        return (_, outgoing) => sendNoContent(outgoing, { 'cache-control': 'public, max-age=86400' })
       case '/__sandbox/':
         return admin === undefined ? undefined : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage().markup)
       case '/__sandbox/events':

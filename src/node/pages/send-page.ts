@@ -4,7 +4,10 @@ import { errorReply } from '../../core/http/error-reply.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import { PAGE_HEADERS } from './page-headers.js'
 
-/** Writes a page's answer with the pages' headers (no body for HEAD); `extra` may override caching. */
+/**
+ * Writes a page's answer with the pages' headers (no body for HEAD); `extra` may override caching.
+ * This file writes every answer of the pages, the event stream's included.
+ */
 export function sendPage(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
@@ -23,8 +26,33 @@ export function sendPage(
   outgoing.end(incoming.method === 'HEAD' ? undefined : body)
 }
 
+/** Answers 204 with the pages' headers and no body (nor a Content-Length, which a 204 must not have). */
+export function sendNoContent(outgoing: ServerResponse, extra: Record<string, string> = {}): void {
+  outgoing.writeHead(204, { ...PAGE_HEADERS, ...extra })
+  outgoing.end()
+}
+
 /** Refuses a page request: the Error body of `error` from the one error path, with its headers. */
 export function sendError(incoming: IncomingMessage, outgoing: ServerResponse, error: HttpError): void {
   const reply = errorReply(error, new Headers())
   sendPage(incoming, outgoing, reply.status, JSON_CONTENT_TYPE, JSON.stringify(reply.body), Object.fromEntries(reply.headers))
+}
+
+/** A stream of server-sent events as the pages write it (create-event-stream.ts). */
+export interface EventWriter {
+  /** Writes events or comments as given; a reader more than `maxBuffered` bytes behind is cut off instead (it reconnects). */
+  write(text: string): void
+  end(): void
+}
+
+/** Opens a stream of server-sent events with the pages' headers, never cached. */
+export function openEventStream(outgoing: ServerResponse, maxBuffered: number): EventWriter {
+  outgoing.writeHead(200, { ...PAGE_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' })
+  return {
+    write(text) {
+      if (outgoing.writableLength > maxBuffered) outgoing.destroy()
+      else outgoing.write(text)
+    },
+    end: () => outgoing.end(),
+  }
 }

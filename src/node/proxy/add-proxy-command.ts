@@ -4,7 +4,8 @@ import { integerIn, parseBaseUrl, parsePets, parsePort, parseSeed } from '../opt
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { LogFormat } from '../../core/request-log/create-request-logger.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
-import type { RunningProxy } from './start-proxy.js'
+import type { RunningServer } from '../server/start-server.js'
+import { SOURCE_HEADER } from '../../core/request-log/create-request-log.js'
 import { watchParent } from '../server/watch-parent.js'
 
 interface ProxyCommandOptions {
@@ -59,13 +60,13 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
     .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
     .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
     .action(async (options: ProxyCommandOptions, command: Command) => {
-      let proxy: RunningProxy | undefined
+      let server: RunningServer | undefined
       let closing = false
       const shutdown = () => {
-        if (closing || proxy === undefined) process.exit(closing ? 1 : 0)
+        if (closing || server === undefined) process.exit(closing ? 1 : 0)
         closing = true
         io.stdout('Shutting down: finishing in-flight requests')
-        void proxy.close()
+        void server.close()
       }
       io.onSignal('SIGINT', shutdown)
       io.onSignal('SIGTERM', shutdown)
@@ -79,68 +80,85 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           { loadKeysFile },
           { createSandbox },
           { createRequestLogger },
-          { startProxy },
-          { createPagesListener },
+          { createProxy },
+          { createProxyStats },
           { createRequestLog },
           { createAdminGate },
           { createClientAddress },
+          { startServer },
         ] = await Promise.all([
           import('../options/load-keys-file.js'),
           import('../../core/sandbox/create-sandbox.js'),
           import('../../core/request-log/create-request-logger.js'),
-          import('./start-proxy.js'),
-          import('../pages/create-pages-listener.js'),
+          import('./create-proxy.js'),
+          import('./create-proxy-stats.js'),
           import('../../core/request-log/create-request-log.js'),
           import('../../core/admin/create-admin-gate.js'),
           import('../server/create-client-address.js'),
+          import('../server/start-server.js'),
         ])
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
-        // One admin gate for the proxy's admin paths, the sandbox's admin API and the event stream;
-        // one request log of every answer the proxy gives, masked with the sandbox's keys in force.
-        const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
+        // As under `start`: one request log of every answer, whoever gave it (the upstream, the
+        // sandbox, the proxy itself), each saying who; one admin gate for every admin path.
         const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
-        const requestLog = createRequestLog(options.keepRequests, secrets)
+        const requestLog = createRequestLog(options.keepRequests, secrets, { source: 'sandbox' })
+        const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
+        const stats = createProxyStats({
+          upstream: options.upstream.replace(/\/+$/, ''),
+          fallback: options.fallback,
+          upstreamTimeoutMs: options.upstreamTimeout,
+        })
         const logger = createRequestLogger(options.log, io.stdout, io.colour)
-        if (options.log !== 'off') requestLog.watch(logger.answer)
+        if (options.log !== 'off') {
+          requestLog.watch(logger.answer)
+          stats.watch(logger)
+        }
         const sandbox: Sandbox = createSandbox({
           seed: options.seed,
           pets: options.pets,
           ...(keys ? { keys } : {}),
           ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
           ...(adminGate ? { adminGate } : {}),
-          // The proxy's log lists and keeps every answer, the fallback's included: the inner
-          // sandbox keeps none of its own, which nothing would read.
-          requestLogSize: 0,
+          requestLogSize: options.keepRequests,
+          requestLog,
+          // The admin API shows the proxy's counts at /__sandbox/proxy.
+          proxyState: stats.snapshot,
         })
         await sandbox.ready()
-        proxy = await startProxy({
+        const handlers = await createProxy({
           upstream: options.upstream,
-          port: options.port,
-          host: options.host,
           fallback: options.fallback,
           upstreamTimeoutMs: options.upstreamTimeout,
+          sandboxHandlers: sandbox.originHandlers,
+          stats,
           requestLog,
-          harMasks: secrets,
+          now: Date.now,
+        })
+        const clientAddress = createClientAddress()
+        // The server `start` serves on, with the same limits, refusals and pages.
+        server = await startServer({
+          handlers,
+          port: options.port,
+          host: options.host,
+          // Whoever answers says so; only the upstream's answers say `upstream`. The proxy cannot
+          // know the upstream's quota: its own refusals carry no X-RateLimit-*.
+          answerHeaders: { [SOURCE_HEADER]: 'sandbox' },
+          requestLog: { log: requestLog, now: () => sandbox.clock.now() },
           limits: {
             ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
             ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
             ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
             ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
           },
-          sandboxHandlers: sandbox.originHandlers,
-          ...(adminGate ? { adminGate } : {}),
           // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
-          pages: (origin, requests) =>
-            createPagesListener({
+          pages: async (origin) =>
+            (await import('../pages/create-pages-listener.js')).createPagesListener({
               sandbox,
               version: io.version,
               origin,
               demoKeys: false,
-              ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress: createClientAddress(), source: 'sandbox' as const } } : {}),
-              requests,
+              ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress } } : {}),
             }),
-          logger,
-          now: Date.now,
         })
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code
@@ -149,11 +167,11 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         }
         throw error
       }
-      const origin = proxy.url.replace(/\/v1$/, '')
+      const origin = server.url.replace(/\/v1$/, '')
       io.stdout(
         [
           `petstore-sandbox ${io.version} proxy: /v1 forwarded to ${options.upstream} (fallback ${options.fallback ? 'on' : 'off'}, upstream timeout ${options.upstreamTimeout} ms)`,
-          `Listening on ${proxy.url}`,
+          `Listening on ${server.url}`,
           `Reference on ${origin}/reference`,
           ...(options.adminToken === undefined
             ? []

@@ -1,4 +1,5 @@
-import type { LoggedDifference, LoggedViolation } from '../../core/request-log/create-request-logger.js'
+import type { ProxyState } from '../../core/admin/admin-controls.js'
+import type { LoggedDifference, LoggedViolation, RequestLogger } from '../../core/request-log/create-request-logger.js'
 
 export type FallbackReason = 'unreachable' | 'timeout' | 'missing'
 
@@ -21,33 +22,58 @@ function createTally<Finding extends LoggedViolation>() {
   }
 }
 
+/** Who hears of each finding as it is counted: the stdout log (create-request-logger.ts). */
+export type FindingWatcher = Pick<RequestLogger, 'violation' | 'difference' | 'problem'>
+
 /**
  * The proxy's counters: answers by source, fallbacks by reason, and per promise the upstream's
  * violations of the spec apart from the open points it decided otherwise than the sandbox
- * (docs/decisions.md#d39).
+ * (docs/decisions.md#d39). Watchers hear of each finding, and of each check that could not run.
  */
-export function createProxyStats(settings: { upstream: string; fallback: boolean; upstreamTimeoutMs: number }) {
+export function createProxyStats(settings: { upstream: string; fallback: boolean; upstreamTimeoutMs: number }): ProxyStats {
   const answers = { upstream: 0, sandbox: 0 }
   const fallbacks: Record<FallbackReason, number> = { unreachable: 0, timeout: 0, missing: 0 }
   const violations = createTally<LoggedViolation>()
   const differences = createTally<LoggedDifference>()
+  const watchers = new Set<FindingWatcher>()
 
   return {
-    answered(source: 'upstream' | 'sandbox'): void {
+    answered(source) {
       answers[source]++
     },
-    fellBack(reason: FallbackReason): void {
+    fellBack(reason) {
       fallbacks[reason]++
     },
-    /** A promise of the spec the upstream broke. */
-    violated: violations.add,
-    /** An open point of the spec the upstream decided otherwise than the sandbox: no violation. */
-    differed: differences.add,
-    /** What `GET /__sandbox/proxy` shows (fixtures/admin-openapi.yaml, ProxyState). */
+    violated(violation) {
+      violations.add(violation)
+      for (const watcher of watchers) watcher.violation(violation)
+    },
+    differed(difference) {
+      differences.add(difference)
+      for (const watcher of watchers) watcher.difference(difference)
+    },
+    problem(message) {
+      for (const watcher of watchers) watcher.problem(message)
+    },
+    watch(watcher) {
+      watchers.add(watcher)
+    },
     snapshot() {
       return { ...settings, answers: { ...answers }, fallbacks: { ...fallbacks }, violations: violations.snapshot(), differences: differences.snapshot() }
     },
   }
 }
 
-export type ProxyStats = ReturnType<typeof createProxyStats>
+export interface ProxyStats {
+  answered(source: 'upstream' | 'sandbox'): void
+  fellBack(reason: FallbackReason): void
+  /** A promise of the spec the upstream broke. */
+  violated(violation: LoggedViolation): void
+  /** An open point of the spec the upstream decided otherwise than the sandbox: no violation. */
+  differed(difference: LoggedDifference): void
+  /** A check that could not run; the answer itself was sent. */
+  problem(message: string): void
+  watch(watcher: FindingWatcher): void
+  /** What `GET /__sandbox/proxy` shows (fixtures/admin-openapi.yaml). */
+  snapshot(): ProxyState
+}

@@ -1,21 +1,53 @@
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import type { Transform } from 'node:stream'
 
-/** The text of a body as sent with `content-encoding`, for checking only; the client gets the bytes as they came. */
-export function decodeBody(body: Buffer, contentEncoding: string | undefined): string {
-  try {
-    switch (contentEncoding?.trim().toLowerCase()) {
-      case 'gzip':
-      case 'x-gzip':
-        return gunzipSync(body).toString('utf8')
-      case 'deflate':
-        return inflateSync(body).toString('utf8')
-      case 'br':
-        return brotliDecompressSync(body).toString('utf8')
-      default:
-        return body.toString('utf8')
-    }
-  } catch {
+/** A body's text as the checks read it: decoded, not decodable, or longer than the cap once decoded. */
+export type DecodedBody = { kind: 'text'; text: string } | { kind: 'undecodable' } | { kind: 'too-large' }
+
+/** Whether `contentEncoding` says the bytes are encoded (anything but none or `identity`). */
+export function isEncoded(contentEncoding: string | undefined): boolean {
+  const encoding = contentEncoding?.trim().toLowerCase()
+  return encoding !== undefined && encoding !== '' && encoding !== 'identity'
+}
+
+/**
+ * The text of a body as sent with `content-encoding`, for checking and the log only: the client
+ * gets the bytes as they came. Decoded as a stream off the event loop (zlib's thread pool), and
+ * stopped once the text passes `maxBytes`: a few kilobytes that decode to gigabytes (a
+ * decompression bomb) cost no more than `maxBytes` and never stall other requests (D38).
+ */
+export function decodeBody(body: Buffer, contentEncoding: string | undefined, maxBytes: number): Promise<DecodedBody> {
+  const decoder = decoderFor(contentEncoding)
+  if (decoder === undefined) return Promise.resolve({ kind: 'text', text: body.toString('utf8') })
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    decoder.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= maxBytes) return void chunks.push(chunk)
+      decoder.destroy()
+      resolve({ kind: 'too-large' })
+    })
+    decoder.on('end', () => resolve({ kind: 'text', text: Buffer.concat(chunks, size).toString('utf8') }))
     // Undecodable: the checks then see no JSON, which is what a client would make of it too.
-    return ''
+    decoder.on('error', () => resolve({ kind: 'undecodable' }))
+    decoder.end(body)
+  })
+}
+
+// Output in chunks of this size: a few events on the event loop per mebibyte decoded.
+const CHUNK_BYTES = 64 * 1024
+
+function decoderFor(contentEncoding: string | undefined): Transform | undefined {
+  switch (contentEncoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return createGunzip({ chunkSize: CHUNK_BYTES })
+    case 'deflate':
+      return createInflate({ chunkSize: CHUNK_BYTES })
+    case 'br':
+      return createBrotliDecompress({ chunkSize: CHUNK_BYTES })
+    default:
+      return undefined
   }
 }

@@ -1,25 +1,28 @@
 import { createMasker } from '../../core/auth/create-masker.js'
 import { BODY_LIMIT, type ExchangeBodies } from '../../core/request-log/create-request-log.js'
 
-/** A body the proxy holds (read from the client, or written to it), with the headers that say how to read it. */
+/** A body of a proxied exchange as the log may show it: its type, and its text or its size. */
 export interface HeldBody {
-  bytes: Buffer
   contentType: string | undefined
-  contentEncoding: string | undefined
-  /** Its text, when the proxy has decoded it already (an upstream answer, for the checks). */
-  decoded?: string | undefined
+  /** Its text, when the proxy has it whole and no longer than the log keeps (decoded, for an encoded answer). */
+  text: string | undefined
+  /** Its length in bytes when it is left out for its size; undefined when it is left out for another reason (an answer that did not decode). */
+  size?: number | undefined
 }
 
 // What a HAR shows as text: JSON (`application/json`, any `+json`) and `text/*`.
 const TEXTUAL = /^\s*(?:application\/json|[\w.-]+\/[\w.+-]+\+json|text\/[\w.+-]+)\s*(?:;|$)/i
 
+/** Whether a body of this type is shown as text, so worth keeping: JSON or text. */
+export function isTextual(contentType: string | undefined): boolean {
+  return contentType !== undefined && TEXTUAL.test(contentType)
+}
+
 /**
  * What the request log keeps of a proxied exchange's bodies, for a HAR: each body as text when it
- * is JSON or text, left out otherwise (the entry stays). One longer than the log's `BODY_LIMIT` in
- * bytes is left out with its size in bytes, without being decoded (the proxy holds up to 16 MiB).
- * A compressed body is shown only when the proxy has decoded it already: decompressing it for the
- * log alone could take far more memory than the bytes held. The HAR masks the keys in force when
- * it is read; `presented`, a key the sandbox may not know (the upstream's), is masked here.
+ * is JSON or text and the proxy has it (never more than the log's `BODY_LIMIT`: D38), left out
+ * otherwise (the entry stays), with its size when that is why. The HAR masks the keys in force
+ * when it is read; `presented`, a key the sandbox may not know (the upstream's), is masked here.
  */
 export function exchangeBodies(origin: string, request: HeldBody | undefined, response: HeldBody | undefined, presented: string | undefined): ExchangeBodies {
   const bodies: ExchangeBodies = { origin }
@@ -40,11 +43,8 @@ export function exchangeBodies(origin: string, request: HeldBody | undefined, re
 }
 
 /** A body's text, its size when it is too long to keep, or undefined when it is not kept. */
-function logged({ bytes, contentType, contentEncoding, decoded }: HeldBody): string | number | undefined {
-  if (bytes.length === 0 || contentType === undefined || !TEXTUAL.test(contentType)) return undefined
-  const encoding = contentEncoding?.trim().toLowerCase()
-  // The log caps a decoded text by its length itself (create-request-log.ts); undecodable is ''.
-  if (encoding !== undefined && encoding !== '' && encoding !== 'identity') return decoded === '' ? undefined : decoded
-  if (bytes.length > BODY_LIMIT) return bytes.length
-  return decoded ?? bytes.toString('utf8')
+function logged({ contentType, text, size }: HeldBody): string | number | undefined {
+  if (!isTextual(contentType)) return undefined
+  if (text !== undefined) return text === '' ? undefined : text
+  return size
 }

@@ -1,12 +1,14 @@
-import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http'
+import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { Socket } from 'node:net'
-import { notForwarded } from './hop-by-hop-headers.js'
-import { UpstreamError } from './upstream-error.js'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { HttpError } from '../../core/errors/http-error.js'
+import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
+import { notForwarded } from './upstream-headers.js'
 
 /**
- * The most the proxy reads of an upstream answer, and of a request body: the answer is held whole
- * to check it against the promises, so its size bounds the proxy's memory per request.
+ * The most the proxy passes on of a request body, and reads of an upstream answer: the answer is
+ * held whole to check it against the promises, so its size bounds the proxy's memory per request.
  */
 export const MAX_FORWARDED_BYTES = 16 * 1024 * 1024
 
@@ -20,37 +22,51 @@ export interface UpstreamAnswer {
 export interface ForwardedRequest {
   target: URL
   method: string
-  headers: IncomingHttpHeaders
-  body: Buffer
+  /** The client's headers, as its Request has them. */
+  headers: Headers
+  /** The client's body as it arrives, read only once the upstream is connected; undefined without one. */
+  body: AsyncIterable<Uint8Array> | undefined
   timeoutMs: number
 }
 
 /**
- * Sends a request on to the upstream unchanged but for the connection's own headers and Host, and
- * reads the answer chunk by chunk up to MAX_FORWARDED_BYTES: a larger one is not read further
- * (its connection is cut) and rejects `too_large`. node:http rather than fetch, because fetch
- * decodes compressed bodies and the client must get the upstream's bytes as they were.
+ * Sends a request on to the upstream unchanged but for the connection's own headers and Host, its
+ * body streamed as it arrives from the client and read only once a connection is made (a request
+ * that never reached the upstream keeps its body for the sandbox), and reads the answer chunk by
+ * chunk up to MAX_FORWARDED_BYTES: a larger one is not read further (its connection is cut) and
+ * rejects `too_large`. A body over the cap, or one the client stops sending, rejects an
+ * `HttpError` (413, 400) and goes no further. node:http rather than fetch, because fetch decodes
+ * compressed bodies and the client must get the upstream's bytes as they were.
  */
 export function forwardRequest({ target, method, headers, body, timeoutMs }: ForwardedRequest): Promise<UpstreamAnswer> {
-  const skipped = notForwarded(headers.connection)
+  const skipped = notForwarded(headers.get('connection') ?? undefined)
   const outgoing: OutgoingHttpHeaders = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && name !== 'host' && name !== 'content-length' && !skipped.has(name)) outgoing[name] = value
+  headers.forEach((value, name) => {
+    // The client's address is the sandbox's note to its handlers, never the upstream's to read.
+    if (name !== 'host' && name !== CLIENT_ADDRESS_HEADER && !skipped.has(name)) outgoing[name] = value
+  })
+  // Without a length a body goes chunked; an empty write still says it has none.
+  if (body === undefined && outgoing['content-length'] === undefined && (method === 'POST' || method === 'PUT' || method === 'PATCH')) {
+    outgoing['content-length'] = 0
   }
-  if (body.length > 0 || method === 'POST' || method === 'PUT' || method === 'PATCH') outgoing['content-length'] = body.length
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
     let settled = false
     // Whether a connection to the upstream was made: from then on, it may have the request.
     let reached = false
-    const settle = (error: UpstreamError | undefined, answer?: UpstreamAnswer) => {
+    let sending = false
+    const settle = (error: UpstreamError | HttpError | undefined, answer?: UpstreamAnswer) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
       if (error) {
         reject(error)
         request.destroy()
-      } else resolve(answer!)
+      } else {
+        // Answered before the body was all sent: the connection cannot be used again.
+        if (sending) request.destroy()
+        resolve(answer!)
+      }
     }
     const request = send(target, { method, headers: outgoing }, (response) => {
       const tooLarge = (size: string) => settle(new UpstreamError('too_large', size, true))
@@ -69,13 +85,66 @@ export function forwardRequest({ target, method, headers, body, timeoutMs }: For
         if (!response.complete) settle(new UpstreamError('unreachable', `${target.origin} closed the connection before its answer was complete`, true))
       })
     })
+    const sendBody = async () => {
+      if (body === undefined) return void request.end()
+      sending = true
+      let sent = 0
+      try {
+        for await (const chunk of body) {
+          sent += chunk.byteLength
+          if (sent > MAX_FORWARDED_BYTES) {
+            return settle(new HttpError(413, ErrorCode.payloadTooLarge, `The request body is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy forwards`))
+          }
+          if (settled) return
+          if (!request.write(chunk)) await drained(request)
+        }
+        sending = false
+        if (!settled) request.end()
+      } catch {
+        // The client went away or stopped sending: the upstream gets no end, so never a shortened body.
+        settle(new HttpError(400, ErrorCode.invalidRequest, 'body was not received in full'))
+      }
+    }
     request.on('socket', (socket: Socket) => {
+      const connected = () => {
+        reached = true
+        void sendBody()
+      }
       // A kept-alive socket is connected already; a new one once it connects (and, for TLS, is secured).
-      if (!socket.connecting) reached = true
-      else socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => (reached = true))
+      if (!socket.connecting) connected()
+      else socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', connected)
     })
     const timer = setTimeout(() => settle(new UpstreamError('timeout', `no answer from ${target.origin} within ${timeoutMs} ms`, reached)), timeoutMs)
     request.on('error', (error: NodeJS.ErrnoException) => settle(new UpstreamError('unreachable', error.code ?? error.message, reached)))
-    request.end(body)
   })
+}
+
+/** Once the request can take more, or is gone. */
+function drained(request: ReturnType<typeof httpRequest>): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      request.off('drain', done)
+      request.off('close', done)
+      resolve()
+    }
+    request.on('drain', done)
+    request.on('close', done)
+  })
+}
+
+/**
+ * The upstream gave no complete answer: it could not be reached, did not answer in time, or its
+ * answer was over the proxy's cap. `reached` says whether the request may have got there: false
+ * only when no connection was ever made, the one case where nothing the upstream did can be
+ * duplicated by another answer (docs/decisions.md, the proxy's fallback).
+ */
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: 'unreachable' | 'timeout' | 'too_large',
+    message: string,
+    readonly reached: boolean,
+  ) {
+    super(message)
+    this.name = 'UpstreamError'
+  }
 }

@@ -11,7 +11,7 @@ export const REDIS_LAYOUT = '2'
  * The names of a shared sandbox's keys, all under its prefix (`--redis-prefix`). The start-up pets
  * (the base) are written once and never changed; each session's world lives in keys of its own
  * over them, copy-on-write (docs/decisions.md#d34). The scripts build the same names
- * (redis-scripts.ts).
+ * (redis-scripts.ts). `db` is the database the Redis URL selects (`redis://host:6379/2`).
  */
 export function redisKeys(prefix: string, db = 0) {
   return {
@@ -30,9 +30,10 @@ export function redisKeys(prefix: string, db = 0) {
     log: `${prefix}log`,
     /**
      * Pub/sub channel of the answered requests, as each process sends them: the live logs. It
-     * names the database, since pub/sub is one space for every database of a server.
+     * names the database, since channels are one namespace across a server's databases: two
+     * sandboxes on `/1` and `/2` with one prefix would hear each other's requests.
      */
-    requests: `${prefix}requests@${db}`,
+    requests: `${prefix}requests:db${db}`,
     /** Sorted set of the named sessions by last use, on the default session's clock. */
     sessions: `${prefix}sessions`,
     /** A session's meta hash (redis-scripts.ts says its fields). */

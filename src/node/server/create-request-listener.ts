@@ -1,12 +1,12 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
 import { JSON_CONTENT_TYPE, jsonPiecesOf, jsonText } from '../../core/http/to-response.js'
-import { endAfterBody, incomingBody } from './incoming-body.js'
+import { type IncomingBody, incomingBody, leaveBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
-import { refusalAnswer } from './refusal-answer.js'
+import { refusalAnswer, type WrittenAnswer } from './refusal-answer.js'
 import { requestUrl } from './unservable-request.js'
 
 export interface RequestListenerOptions {
@@ -14,21 +14,54 @@ export interface RequestListenerOptions {
   origin: string
   /** Who the client is (create-client-address.ts); the socket's peer by default. */
   clientAddress?: (incoming: IncomingMessage) => string
+  /** Headers every answer carries unless its handler gives them itself (start-server.ts). */
+  answerHeaders?: Record<string, string>
+}
+
+// After answering, at most this much of an unread body is read and thrown away so the client
+// can read the answer; a client still sending beyond it is cut off. Twice the proxy's forwarding
+// cap, so a body the proxy refuses for its size is drained too.
+const MAX_DISCARD_BYTES = 32 * 1024 * 1024
+
+/** An answer passed on as it came, which the adapter writes byte for byte (`rawResponse`). */
+interface RawAnswer {
+  status: number
+  /** Header pairs as they are written: names as spelled, repeated names kept, in order. */
+  rawHeaders: string[]
+  body: Buffer
+}
+
+const RAW = Symbol('petstore-sandbox.rawAnswer')
+
+/**
+ * A Response the node:http adapter writes as it is: its status, its header pairs as spelled and
+ * repeated, its body bytes. For an answer passed on from elsewhere (the proxy's upstream), which a
+ * fetch Response would reshape: it lower-cases names, folds repeated ones, and refuses a status
+ * outside 200 to 599.
+ */
+export function rawResponse(answer: RawAnswer): Response {
+  return Object.assign(new Response(null, { status: 200 }), { [RAW]: answer })
 }
 
 /**
  * The node:http adapter: it only translates. An IncomingMessage becomes a fetch Request, msw's
- * `getResponse` runs the sandbox's handlers, and the Response is written back. The handlers
- * answer every request themselves (errors included), so this layer adds no behaviour of its own
- * beyond a last-resort 500 should the translation itself fail. The server (start-server.ts) has
- * already refused what cannot become a fetch Request (unservable-request.ts).
+ * `getResponse` runs the handlers, and the Response is written back. The handlers answer every
+ * request themselves (errors included), so this layer adds no behaviour of its own beyond a
+ * last-resort 500 should the translation itself fail. The server (start-server.ts) has already
+ * refused what cannot become a fetch Request (unservable-request.ts). This file and the pages'
+ * writer (pages/send-page.ts) are where answers are written, and answer-client-error.ts for heads
+ * node:http could not parse.
  */
-export function createRequestListener(handlers: RequestHandler[], { origin, clientAddress = peerAddress }: RequestListenerOptions) {
+export function createRequestListener(handlers: RequestHandler[], { origin, clientAddress = peerAddress, answerHeaders = {} }: RequestListenerOptions) {
+  const added = Object.entries(answerHeaders).map(([name, value]) => [name, name.toLowerCase(), value] as const)
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     // The handlers write each answer to the request log themselves (core/request-log).
-    translate(handlers, origin, clientAddress(incoming), incoming, outgoing).catch(() => {
+    translate(handlers, origin, clientAddress(incoming), incoming, outgoing, added).catch(() => {
       if (!outgoing.headersSent) {
-        const { status, headers, body } = refusalAnswer(new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'))
+        const { status, headers, body } = refusalAnswer(
+          new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'),
+          answerHeaders,
+        )
         outgoing.writeHead(status, headers)
         outgoing.end(body)
       } else {
@@ -38,7 +71,17 @@ export function createRequestListener(handlers: RequestHandler[], { origin, clie
   }
 }
 
-async function translate(handlers: RequestHandler[], origin: string, client: string, incoming: IncomingMessage, outgoing: ServerResponse): Promise<number> {
+/** Headers every answer carries unless it gives them itself: the name as written, lower-cased, and the value. */
+type AddedHeaders = ReadonlyArray<readonly [string, string, string]>
+
+async function translate(
+  handlers: RequestHandler[],
+  origin: string,
+  client: string,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  added: AddedHeaders,
+): Promise<void> {
   const method = incoming.method ?? 'GET'
   const headers = new Headers()
   const raw = incoming.rawHeaders
@@ -59,37 +102,97 @@ async function translate(handlers: RequestHandler[], origin: string, client: str
     headers,
     ...(body ? { body: body.stream, duplex: 'half' } : {}),
   } as RequestInit)
+  if (body) leaveBody(request, body)
+  try {
+    const response = (await getResponse(handlers, request, { quiet: true })) ?? notFound()
+    if (response.type === 'error') {
+      // `Response.error()` (an injected dropped connection): the client sees the socket close
+      // without an answer, as when a real server dies mid-request.
+      outgoing.destroy()
+      return
+    }
+    const passedOn = (response as Response & { [RAW]?: RawAnswer })[RAW]
+    if (passedOn !== undefined) {
+      const pairs = passedOn.rawHeaders
+      for (const [name, lower, value] of added) if (!hasPair(pairs, lower)) pairs.push(name, value)
+      return write(incoming, outgoing, passedOn.status, pairs, passedOn.body, body)
+    }
+    const outgoingHeaders: Record<string, string> = {}
+    response.headers.forEach((value, name) => {
+      outgoingHeaders[name] = value
+    })
+    for (const [name, lower, value] of added) if (outgoingHeaders[lower] === undefined) outgoingHeaders[name] = value
+    const pieces = jsonPiecesOf(response)
+    if (pieces !== undefined) return await writePieces(outgoing, response.status, outgoingHeaders, method === 'HEAD' ? undefined : pieces)
+    const text = jsonText(response)
+    const payload = method === 'HEAD' ? undefined : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
+    if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
+    write(incoming, outgoing, response.status, outgoingHeaders, payload, body)
+  } finally {
+    // Nothing reads the body any more: what a handler kept of it goes (incoming-body.ts).
+    body?.release()
+  }
+}
 
-  const response = (await getResponse(handlers, request, { quiet: true })) ?? notFound()
-  if (response.type === 'error') {
-    // `Response.error()` (an injected dropped connection): the client sees the socket close
-    // without an answer, as when a real server dies mid-request.
-    outgoing.destroy()
-    return 0
-  }
-  const pieces = jsonPiecesOf(response)
-  if (pieces !== undefined) {
-    await writePieces(outgoing, response, method === 'HEAD' ? undefined : pieces)
-    return response.status
-  }
-  const text = jsonText(response)
-  const payload = method === 'HEAD' ? undefined : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
-  const outgoingHeaders: Record<string, string> = {}
-  response.headers.forEach((value, name) => {
-    outgoingHeaders[name] = value
-  })
-  if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
-  outgoing.writeHead(response.status, outgoingHeaders)
+/**
+ * Writes an answer (no body for HEAD: node leaves it out). One whose request body is still
+ * arriving, refused before it was read whole (413, 415, 401...), goes out now and ends once the
+ * rest of the body is drained.
+ */
+function write(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  status: number,
+  headers: OutgoingHttpHeaders | string[],
+  payload: string | Buffer | undefined,
+  body: IncomingBody | undefined,
+): void {
+  outgoing.writeHead(status, headers)
   if (body === undefined || incoming.complete) {
     outgoing.end(payload)
-    return response.status
+    return
   }
-  // A body the handlers refused before reading it whole (413, 415, 401...): the answer goes out
-  // now, and ends once the rest of the body is drained.
   if (payload !== undefined) outgoing.write(payload)
   body.stop()
   endAfterBody(incoming, outgoing)
-  return response.status
+}
+
+/**
+ * Writes an answer to a request refused before anything read it (start-server.ts): the connection
+ * closes after it, and what the client sends meanwhile is thrown away.
+ */
+export function answerUnread(incoming: IncomingMessage, outgoing: ServerResponse, { status, headers, body }: WrittenAnswer): void {
+  outgoing.shouldKeepAlive = false
+  outgoing.writeHead(status, headers)
+  outgoing.end(body)
+  incoming.resume()
+}
+
+/**
+ * Ends an answer whose request body is still arriving once the rest of it is read and thrown
+ * away (or the connection is cut past MAX_DISCARD_BYTES). Closed with the body still arriving,
+ * the connection is reset, and a reset destroys the answer waiting in the client's buffer
+ * (RFC 9112 9.6, "lingering close").
+ */
+function endAfterBody(incoming: IncomingMessage, outgoing: ServerResponse): void {
+  if (incoming.readableEnded || incoming.destroyed) {
+    outgoing.end()
+    return
+  }
+  let discarded = 0
+  const end = () => outgoing.end()
+  incoming.once('end', end)
+  incoming.once('close', end)
+  incoming.on('data', (chunk: Buffer) => {
+    discarded += chunk.byteLength
+    if (discarded > MAX_DISCARD_BYTES) incoming.socket.destroy()
+  })
+  incoming.resume()
+}
+
+function hasPair(pairs: string[], lowerName: string): boolean {
+  for (let i = 0; i < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === lowerName) return true
+  return false
 }
 
 // Small pieces are gathered to about this many characters per write: fewer chunks on the wire,
@@ -101,12 +204,13 @@ const PIECES_PER_WRITE = 16 * 1024
  * pieces gathered to a write of about 16 KiB, waiting for the client to take each (backpressure), so memory stays
  * one write deep whatever the whole comes to. A client gone mid-way stops the making.
  */
-async function writePieces(outgoing: ServerResponse, response: Response, pieces: (() => Iterable<string>) | undefined): Promise<void> {
-  const headers: Record<string, string> = {}
-  response.headers.forEach((value, name) => {
-    headers[name] = value
-  })
-  outgoing.writeHead(response.status, headers)
+async function writePieces(
+  outgoing: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  pieces: (() => Iterable<string>) | undefined,
+): Promise<void> {
+  outgoing.writeHead(status, headers)
   if (pieces === undefined) {
     outgoing.end()
     return

@@ -1,70 +1,153 @@
-import type { IncomingMessage, ServerResponse } from 'node:http'
-
-// After answering, at most this much of an unread body is read and thrown away so the client
-// can read the answer; a client still sending beyond it is cut off. Twice the proxy's forwarding
-// cap, so a body the proxy refuses for its size is drained too.
-const MAX_DISCARD_BYTES = 32 * 1024 * 1024
+import type { IncomingMessage } from 'node:http'
 
 /**
- * Ends an answer whose request body is still arriving once the rest of it is read and thrown
- * away (or the connection is cut past MAX_DISCARD_BYTES). Closed with the body still arriving,
- * the connection is reset, and a reset destroys the answer waiting in the client's buffer
- * (RFC 9112 9.6, "lingering close").
+ * A request body as the handlers read it, with backpressure: through the Request's `stream`, or,
+ * for a handler that passes the body on before the handlers after it may read it (the proxy's
+ * forwarding), through `take`.
  */
-export function endAfterBody(incoming: IncomingMessage, outgoing: ServerResponse): void {
-  if (incoming.readableEnded || incoming.destroyed) {
-    outgoing.end()
-    return
-  }
-  let discarded = 0
-  const end = () => outgoing.end()
-  incoming.once('end', end)
-  incoming.once('close', end)
-  incoming.on('data', (chunk: Buffer) => {
-    discarded += chunk.byteLength
-    if (discarded > MAX_DISCARD_BYTES) incoming.socket.destroy()
-  })
-  incoming.resume()
+export interface IncomingBody {
+  /**
+   * The Request's body: what `take` kept, then what has not arrived yet. Unlike `Readable.toWeb`,
+   * cancelling it does not destroy the socket: a body refused half-way (413) stops filling it, and
+   * the rest is drained after the answer (`endAfterBody`), so the client reads the Error body
+   * instead of a reset connection.
+   */
+  stream: ReadableStream<Uint8Array>
+  /** Stops reading the body, whoever reads it: what arrives from now on is `endAfterBody`'s to drain. */
+  stop(): void
+  /**
+   * The body chunk by chunk as it arrives, keeping its first `keep` bytes (and no more) for the
+   * handlers after this one, which read `stream` as if nothing had been taken. Past `keep`, what
+   * was taken is gone: `stream` then gives the bytes kept and fails, never a shortened body.
+   */
+  take(keep: number): TakenBody
+  /** Runs `release` once nothing can read the body any more (the answer is written): for a bound on bytes held (D38). */
+  onRelease(release: () => void): void
+  /** The answer is written: what `take` kept is dropped, and the `onRelease` callbacks run. */
+  release(): void
 }
 
+/** The body as a forwarding handler takes it. */
+export interface TakenBody {
+  chunks: AsyncIterable<Uint8Array>
+  /** The bytes taken so far. */
+  taken(): number
+  /** The first bytes taken, up to `keep`: the whole body when `taken()` is no more than `keep`. */
+  kept(): Buffer
+}
+
+// Where the adapter leaves a request's body for the handlers that take it (`takeBody`).
+const BODY = Symbol('petstore-sandbox.incomingBody')
+
 /**
- * A request body as a web stream, with backpressure. Unlike `Readable.toWeb`, cancelling it does
- * not destroy the socket: a body refused half-way (413) stops filling the stream, and the rest
- * is drained after the answer (`endAfterBody`), so the client reads the Error body instead of a
- * reset connection.
+ * Reads `incoming`'s body for the handlers of the node:http adapter: nothing is read until a
+ * handler asks, and then one chunk at a time.
  */
-export function incomingBody(incoming: IncomingMessage) {
-  let cancelled = false
+export function incomingBody(incoming: IncomingMessage): IncomingBody {
+  let stopped = false
+  let ended = false
+  let failure: unknown
+  const queued: Buffer[] = []
+  let wake: (() => void) | undefined
+  incoming.on('data', (chunk: Buffer) => {
+    if (stopped) return
+    queued.push(chunk)
+    incoming.pause()
+    wake?.()
+  })
+  incoming.once('end', () => {
+    ended = true
+    wake?.()
+  })
+  incoming.once('error', (error) => {
+    failure = error
+    wake?.()
+  })
+  incoming.pause()
+  /** The next chunk as it arrives; null at the end (or once stopped). */
+  const next = async (): Promise<Buffer | null> => {
+    for (;;) {
+      if (stopped) return null
+      if (queued.length > 0) return queued.shift()!
+      if (failure !== undefined) throw failure
+      if (ended) return null
+      await new Promise<void>((resolve) => {
+        wake = resolve
+        incoming.resume()
+      })
+      wake = undefined
+    }
+  }
+
+  let kept: Buffer[] = []
+  let keptBytes = 0
+  let takenBytes = 0
+  let replayed = 0
+  const releases: Array<() => void> = []
   const stream = new ReadableStream<Uint8Array>(
     {
-      start(controller) {
-        incoming.on('data', (chunk: Buffer) => {
-          if (cancelled) return
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))
-          if ((controller.desiredSize ?? 0) <= 0) incoming.pause()
-        })
-        incoming.once('end', () => {
-          if (!cancelled) controller.close()
-        })
-        incoming.once('error', (error) => {
-          if (!cancelled) controller.error(error)
-        })
-      },
-      pull() {
-        incoming.resume()
+      async pull(controller) {
+        if (replayed < kept.length) return controller.enqueue(bytesOf(kept[replayed++]!))
+        if (takenBytes > keptBytes) return controller.error(new Error(`the body was passed on, and only its first ${keptBytes} bytes kept`))
+        try {
+          const chunk = await next()
+          if (chunk === null) controller.close()
+          else controller.enqueue(bytesOf(chunk))
+        } catch (error) {
+          controller.error(error)
+        }
       },
       cancel() {
-        cancelled = true
+        stopped = true
       },
     },
-    { highWaterMark: 4 },
+    // Nothing is read before a handler asks: a handler that takes the body reads it first.
+    { highWaterMark: 0 },
   )
-  incoming.pause()
   return {
     stream,
-    /** Stops filling the stream, whoever holds it: what arrives from now on is `endAfterBody`'s to drain. */
-    stop: () => {
-      cancelled = true
+    stop() {
+      stopped = true
+      wake?.()
+    },
+    take(keep) {
+      async function* chunks() {
+        for (;;) {
+          const chunk = await next()
+          // Stopped, the body is cut short: whoever passes it on must not end it as if whole.
+          if (stopped) throw new Error('the body was no longer read: its answer was given')
+          if (chunk === null) return
+          takenBytes += chunk.length
+          if (keptBytes < keep) {
+            const part = keptBytes + chunk.length <= keep ? chunk : Buffer.from(chunk.subarray(0, keep - keptBytes))
+            kept.push(part)
+            keptBytes += part.length
+          }
+          yield bytesOf(chunk)
+        }
+      }
+      return { chunks: chunks(), taken: () => takenBytes, kept: () => Buffer.concat(kept, keptBytes) }
+    },
+    onRelease(release) {
+      releases.push(release)
+    },
+    release() {
+      kept = []
+      for (const release of releases.splice(0)) release()
     },
   }
+}
+
+/** Leaves `body` on the adapter's `request`, for a handler to take it. */
+export function leaveBody(request: Request, body: IncomingBody): void {
+  Object.defineProperty(request, BODY, { value: body })
+}
+
+/** The body of a request the node:http adapter made, for a handler that takes it; undefined for any other request, or one without a body. */
+export function takeBody(request: Request): IncomingBody | undefined {
+  return (request as Request & { [BODY]?: IncomingBody })[BODY]
+}
+
+function bytesOf(chunk: Buffer): Uint8Array {
+  return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
 }

@@ -4,7 +4,7 @@ import type { RequestHandler } from 'msw'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { answerClientError, type Refuse, writeRefusal } from './answer-client-error.js'
-import { createRequestListener } from './create-request-listener.js'
+import { answerUnread, createRequestListener } from './create-request-listener.js'
 import type { RequestLog } from '../../core/request-log/create-request-log.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
@@ -12,24 +12,12 @@ import { createClientAddress } from './create-client-address.js'
 import { refusalAnswer } from './refusal-answer.js'
 import { unservableRequest } from './unservable-request.js'
 
-/** What the server tells the listener that answers its requests. */
-export interface ServerEdge {
-  /** The origin the server listens on, e.g. `http://127.0.0.1:4010`. */
-  origin: string
-  /** Who the client of a request is (create-client-address.ts, `--trust-proxy`). */
-  clientAddress: (incoming: IncomingMessage) => string
-}
-
-export type RequestListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void
-
-/**
- * What answers the requests the server accepts: msw handlers, translated by
- * create-request-listener.ts (`start`), or a listener of its own, made once the origin is known
- * (`proxy`, which forwards).
- */
-export type ServerAnswerer = { handlers: RequestHandler[] } | { listener: (edge: ServerEdge) => RequestListener }
-
-export type StartServerOptions = ServerAnswerer & {
+export interface StartServerOptions {
+  /**
+   * What answers the requests the server accepts, in order, as msw composes handlers: a handler
+   * answers, or passes to the next (create-request-listener.ts translates).
+   */
+  handlers: RequestHandler[]
   port: number
   host: string
   /**
@@ -38,11 +26,16 @@ export type StartServerOptions = ServerAnswerer & {
    */
   refusalHeaders?: (address: string) => Promise<Record<string, string>>
   /**
-   * Where the server's own refusals (TRACE, a missing Host, a target that is no URL) are written,
-   * dated by `now` (the sandbox clock) and, under `proxy`, marked with who answered: the one
-   * request log, into which the handlers or the listener write every other answer.
+   * Headers every answer carries unless its answerer gives them itself, pages and refusals
+   * included: under `proxy`, `X-Sandbox-Source: sandbox` (the upstream's answers say `upstream`).
    */
-  requestLog?: { log: Pick<RequestLog, 'record'>; now: () => number; source?: 'sandbox' }
+  answerHeaders?: Record<string, string>
+  /**
+   * Where the server's own refusals (TRACE, a missing Host, a target that is no URL) are written,
+   * dated by `now` (the sandbox clock): the one request log, into which the handlers write every
+   * other answer.
+   */
+  requestLog?: { log: Pick<RequestLog, 'record'>; now: () => number }
   /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: Partial<ServerLimits>
   /**
@@ -78,7 +71,7 @@ function underApi(target = '/'): boolean {
  * Host), the pages, and a graceful close. Serves until `close()`.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const { port, host, limits = {}, pages: makePages, trustProxy, refusalHeaders, requestLog } = options
+  const { port, host, limits = {}, pages: makePages, trustProxy, refusalHeaders, answerHeaders = {}, requestLog } = options
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes, shutdownGraceMs } = { ...DEFAULT_SERVER_LIMITS, ...limits }
   const server = createServer({
     headersTimeout: headersTimeoutMs,
@@ -123,9 +116,18 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     } catch {
       // The Error body still goes out (shared state down); only these headers are missing.
     }
-    return refusalAnswer(refusal, headers)
+    return refusalAnswer(refusal, { ...answerHeaders, ...headers })
   }
-  const answer = 'listener' in options ? options.listener({ origin, clientAddress }) : createRequestListener(options.handlers, { origin, clientAddress })
+  const answer = createRequestListener(options.handlers, { origin, clientAddress, answerHeaders })
+  const headerNames = Object.keys(answerHeaders)
+  /** Whether the pages answered; theirs carry the answer headers too. */
+  const paged = (made: PagesListener, incoming: IncomingMessage, outgoing: ServerResponse): boolean => {
+    if (headerNames.length === 0) return made.handle(incoming, outgoing)
+    for (const name of headerNames) outgoing.setHeader(name, answerHeaders[name]!)
+    if (made.handle(incoming, outgoing)) return true
+    for (const name of headerNames) outgoing.removeHeader(name)
+    return false
+  }
   let pages: PagesListener | undefined
   let pagesMade: Promise<PagesListener> | undefined
   const makePagesOnce = (make: (origin: string) => Promise<PagesListener>) =>
@@ -141,19 +143,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (refusal !== undefined) {
       const started = performance.now()
       const time = requestLog?.now()
-      void refuse(clientAddress(incoming), refusal).then(({ status, headers, body }) => {
-        outgoing.shouldKeepAlive = false
-        outgoing.writeHead(status, headers)
-        outgoing.end(body)
-        incoming.resume()
+      void refuse(clientAddress(incoming), refusal).then((refused) => {
+        answerUnread(incoming, outgoing, refused)
         if (requestLog === undefined) return
+        const { status, headers } = refused
         const method = incoming.method ?? 'GET'
         const target = URL.canParse(incoming.url ?? '/', origin) ? (incoming.url ?? '/') : '(not a URL)'
         const durationMs = performance.now() - started
         const requestHeaders: Array<[string, string]> = []
         for (let i = 0; i < incoming.rawHeaders.length; i += 2) requestHeaders.push([incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!])
-        const { source } = requestLog
-        requestLog.log.record({ time: time!, method, target, status, durationMs, requestHeaders, responseHeaders: Object.entries(headers), source })
+        requestLog.log.record({ time: time!, method, target, status, durationMs, requestHeaders, responseHeaders: Object.entries(headers) })
       })
       return
     }
@@ -162,13 +161,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       // Pages that cannot be made (a broken install) leave the API's own answer, never a crash.
       makePagesOnce(makePages).then(
         (made) => {
-          if (!made.handle(incoming, outgoing)) answer(incoming, outgoing)
+          if (!paged(made, incoming, outgoing)) answer(incoming, outgoing)
         },
         () => answer(incoming, outgoing),
       )
       return
     }
-    if (pages?.handle(incoming, outgoing) !== true) answer(incoming, outgoing)
+    if (pages === undefined || !paged(pages, incoming, outgoing)) answer(incoming, outgoing)
   })
   server.on('clientError', answerClientError(refuse))
   // node answers an Expect it does not know with a bare 417; the adapter answers it with an Error body.

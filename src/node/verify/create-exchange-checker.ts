@@ -15,7 +15,11 @@ export interface Exchange {
   query: URLSearchParams
   /** Which kind of credential was sent: the user's key, a deliberately wrong one, or none. */
   credential: 'key' | 'wrong-key' | 'none'
-  /** The JSON body sent, if any (text when it was sent as raw text). */
+  /**
+   * The JSON body sent (text when it was sent as raw text); absent when none was sent, or when it
+   * is not known (the proxy keeps no body longer than the log's limit whole): createPet's
+   * promises about it are then not judged.
+   */
   requestBody?: unknown
   status: number
   /** Response headers, names in lower case. */
@@ -224,6 +228,7 @@ export function isNewPet(body: unknown): boolean {
 }
 
 function checkCreateAnswer(exchange: Exchange): Found {
+  if (!('requestBody' in exchange)) return []
   if (!isNewPet(exchange.requestBody)) {
     return exchange.status < 400 ? [{ promise: 'invalid-new-pet-refused', expected: '400 for a body that is not a NewPet' }] : []
   }

@@ -66,9 +66,12 @@ export function logRow(entry: RequestLogEntry): HTMLElement {
 
 /** Whether a log entry passes the status filter (`2`, `4`, `5`, `429`, `0`) and the key filter. */
 export function shown(entry: RequestLogEntry, status: string, key: string): boolean {
-  const statusOk =
-    status === '' || (status.length === 3 ? String(entry.status) === status : status === '0' ? entry.status === 0 : String(entry.status)[0] === status)
-  return statusOk && (key === '' || entry.key === key)
+  return statusShown(entry.status, status) && (key === '' || entry.key === key)
+}
+
+/** Whether a status passes the status filter: any (``), a class (`2`, `4`, `5`), one status (`429`), or dropped (`0`). */
+export function statusShown(status: number, filter: string): boolean {
+  return filter === '' || (filter.length === 3 ? String(status) === filter : filter === '0' ? status === 0 : String(status)[0] === filter)
 }
 
 /** Draws requests per second by status class for the last 60 s, from per-second counts. */

@@ -4,7 +4,7 @@ import type { RequestLogEntry } from '../../../core/request-log/create-request-l
 import type { StateSummary } from '../../../core/admin/admin-controls.js'
 import { AdminError, admin, readEvents, token } from './admin-client.js'
 import type { Har } from '../../../core/request-log/to-har.js'
-import { el, exchangeText } from './dashboard-view.js'
+import { el, exchangeText, statusShown } from './dashboard-view.js'
 import { faultRow } from './fault-row.js'
 import { keyRow } from './key-row.js'
 import { type ProxyState, renderProxyPanel } from './render-proxy-panel.js'
@@ -15,7 +15,8 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 const keysBody = $<HTMLTableElement>('keys-table').tBodies[0]!
 const faultsBody = $<HTMLTableElement>('faults-table').tBodies[0]!
 const keyFilter = $<HTMLSelectElement>('filter-key')
-const log = createRequestLogView($<HTMLTableElement>('log-table').tBodies[0]!, $<HTMLCanvasElement>('chart'), $<HTMLSelectElement>('filter-status'), keyFilter)
+const statusFilter = $<HTMLSelectElement>('filter-status')
+const log = createRequestLogView($<HTMLTableElement>('log-table').tBodies[0]!, $<HTMLCanvasElement>('chart'), statusFilter, keyFilter)
 const revealed = new Set<string>()
 let state: StateSummary | undefined
 let events: AbortController | undefined
@@ -172,13 +173,16 @@ $('log-table').addEventListener('click', (event) => {
 $('exchange-close').addEventListener('click', () => {
   $('exchange').hidden = true
 })
-// The whole kept log as a file, for a browser's network panel or Playwright's routeFromHAR.
+// What the list shows, as a file for a browser's network panel or Playwright's routeFromHAR: the
+// chosen key's exchanges alone (?key=, which a replay per key needs), of the chosen status.
 $('download-har').addEventListener('click', () =>
   act('HAR downloaded', async () => {
-    const har = await admin<Har>('/requests.har')
+    const chosen = state?.keys.find((entry) => entry.masked === keyFilter.value)
+    const har = await admin<Har>(`/requests.har${chosen === undefined ? '' : `?key=${encodeURIComponent(chosen.key)}`}`)
+    har.log.entries = har.log.entries.filter((entry) => statusShown(entry.response.status, statusFilter.value))
     const link = el('a', {
       href: URL.createObjectURL(new Blob([JSON.stringify(har, null, 2)], { type: 'application/json' })),
-      download: 'petstore-sandbox.har',
+      download: chosen === undefined ? 'petstore-sandbox.har' : `petstore-sandbox-${chosen.masked.replace(/[^\w]+/g, '-')}.har`,
     })
     link.click()
     setTimeout(() => URL.revokeObjectURL(link.getAttribute('href') ?? ''), 10_000)

@@ -1,0 +1,78 @@
+import { createMasker } from '../../core/auth/create-masker.js'
+import { type Exchange, type ExchangeChecker, parseJsonBody } from '../verify/create-exchange-checker.js'
+import { describeSource, VERIFY_PROMISES } from '../verify/promises.js'
+import type { ProxyStats } from './create-proxy-stats.js'
+import type { DecodedBody } from './decode-body.js'
+import { MAX_FORWARDED_BYTES, type UpstreamAnswer } from './forward-request.js'
+
+/** A request the proxy forwarded, and the upstream's answer it handed over. */
+export interface HandedOver {
+  method: string
+  /** Where it went upstream. */
+  target: URL
+  /** The path below `/v1`, as the promises name operations. */
+  apiPath: string
+  /** Path and query as the client sent them to the proxy. */
+  shownTarget: string
+  authorization: string | undefined
+  /** The bearer token presented: possibly the upstream's key, which the secrets in force need not hold. */
+  presented: string | undefined
+  /** The body's text, when the proxy kept it whole; undefined for one too long to keep. */
+  sent: string | undefined
+  answer: UpstreamAnswer
+  /** The answer's text, for an encoded one; undefined when it was not encoded. */
+  decoded: DecodedBody | undefined
+  receivedAt: number
+}
+
+// The decisions behind each promise that is a decision, not the spec's word (verify/promises.ts).
+const DECIDED = new Map(VERIFY_PROMISES.flatMap(({ id, source }) => (source.kind === 'decision' ? [[id, describeSource(source)] as const] : [])))
+
+/**
+ * Checks an upstream answer the client already has against verify's promises, and counts what it
+ * finds (the counts' watchers print it): a broken promise of the spec as a violation, an open
+ * point decided otherwise than the sandbox as a difference (docs/decisions.md#d39). An answer that
+ * cannot be checked, or a check that fails, is a problem, and goes no further.
+ */
+export async function checkAnswer({ checker, stats }: { checker: ExchangeChecker; stats: ProxyStats }, handedOver: HandedOver): Promise<void> {
+  const { method, answer, decoded, presented } = handedOver
+  const masker = createMasker({ keys: presented === undefined ? [] : [presented] })
+  const shown = { method, path: masker.url(handedOver.shownTarget), status: answer.status, key: masker.credential(handedOver.authorization) }
+  if (decoded?.kind === 'too-large') return stats.problem(`could not check ${method} ${shown.path}: its body decodes to more than ${MAX_FORWARDED_BYTES} bytes`)
+  try {
+    const exchange = toExchange(handedOver)
+    for (const violation of await checker.check(exchange)) {
+      const entry = { time: new Date(exchange.receivedAt).toISOString(), promise: violation.promise, expected: masker.text(violation.expected), ...shown }
+      const decisions = DECIDED.get(violation.promise)
+      if (decisions === undefined) stats.violated(entry)
+      else stats.differed({ ...entry, decisions })
+    }
+  } catch (error) {
+    stats.problem(`could not check ${method} ${shown.path}: ${(error as Error).message}`)
+  }
+}
+
+/** A forwarded request and the upstream's answer, as the promises judge it (verify's Exchange). */
+function toExchange({ method, target, apiPath, authorization, sent, answer, decoded, receivedAt }: HandedOver): Exchange {
+  const headers: Record<string, string> = {}
+  for (let i = 0; i < answer.rawHeaders.length; i += 2) {
+    const name = answer.rawHeaders[i]!.toLowerCase()
+    headers[name] = headers[name] === undefined ? answer.rawHeaders[i + 1]! : `${headers[name]}, ${answer.rawHeaders[i + 1]}`
+  }
+  // An encoded answer that did not decode is no JSON, as a client would find too.
+  const bodyText = decoded === undefined ? answer.body.toString('utf8') : decoded.kind === 'text' ? decoded.text : ''
+  return {
+    method,
+    url: target.href,
+    path: apiPath,
+    query: target.searchParams,
+    credential: authorization === undefined ? 'none' : 'key',
+    // A body not kept whole is unknown: the promises that judge it are then not judged.
+    ...(sent !== undefined && (method === 'POST' || sent !== '') ? { requestBody: parseJsonBody(sent) ?? sent } : {}),
+    status: answer.status,
+    headers,
+    bodyText,
+    body: parseJsonBody(bodyText),
+    receivedAt,
+  }
+}

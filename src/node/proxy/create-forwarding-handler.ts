@@ -1,0 +1,206 @@
+import type { HttpHandler } from 'msw'
+import { parseBearer } from '../../core/auth/create-key-ring.js'
+import { createRouter, type OperationInfo } from '../../core/contract/create-router.js'
+import { openapiDocument } from '../../core/contract/openapi-document.js'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { HttpError } from '../../core/errors/http-error.js'
+import { errorReply } from '../../core/http/error-reply.js'
+import { toResponseAndText } from '../../core/http/to-response.js'
+import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
+import { type Answered, BODY_LIMIT, type ExchangeBodies, type RequestLog } from '../../core/request-log/create-request-log.js'
+import { MAX_BODY_BYTES } from '../../core/validation/read-json-body.js'
+import { rawResponse } from '../server/create-request-listener.js'
+import { takeBody, type TakenBody } from '../server/incoming-body.js'
+import type { ExchangeChecker } from '../verify/create-exchange-checker.js'
+import { checkAnswer, type HandedOver } from './check-answer.js'
+import { createByteBudget } from './create-byte-budget.js'
+import type { FallbackReason, ProxyStats } from './create-proxy-stats.js'
+import { decodeBody, type DecodedBody, isEncoded } from './decode-body.js'
+import { exchangeBodies, type HeldBody, isTextual } from './exchange-bodies.js'
+import { forwardRequest, MAX_FORWARDED_BYTES, type UpstreamAnswer, UpstreamError } from './forward-request.js'
+import { upstreamHeaders } from './upstream-headers.js'
+
+/** The bytes of request bodies the proxy holds at once, across requests (D38): a request waits for its share. */
+export const MAX_HELD_BODY_BYTES = 64 * 1024 * 1024
+
+export interface ForwardingOptions {
+  /** The upstream API base, without a trailing slash: `/v1/<rest>` goes to `<upstream>/<rest>`. */
+  upstream: string
+  fallback: boolean
+  upstreamTimeoutMs: number
+  /** Where each answer the handler gives is written, as every handler writes its answers. */
+  requestLog: Pick<RequestLog, 'record'>
+  stats: ProxyStats
+  checker: ExchangeChecker
+  /** The clock that dates the upstream's answers and their entries: real time, which the upstream's X-RateLimit-Reset is held to. */
+  now: () => number
+}
+
+// Methods that change nothing (RFC 9110 9.2.1): the only ones the sandbox may answer once the
+// upstream may have the request, since no answer of the sandbox can then duplicate a change.
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * The proxy as an msw handler that stands before the sandbox's handlers (docs/decisions.md#d25):
+ * it forwards `/v1` to the upstream and answers with what the upstream answered, byte for byte,
+ * checked afterwards against the promises; with fallback it passes the request on to the
+ * sandbox's handlers, as msw's handlers fall through, where the sandbox's answer cannot duplicate
+ * what the upstream did: a request that never reached it, a read, or an operation the upstream
+ * says it does not have. Its own refusals (502, 504, 413) are Error bodies from the one error
+ * path. Request bodies stream through with a bounded part kept (D38); every answer it gives is
+ * written to the request log, once.
+ */
+export function createForwardingHandler(options: ForwardingOptions): HttpHandler {
+  const router = createRouter(openapiDocument)
+  const held = createByteBudget(MAX_HELD_BODY_BYTES)
+
+  return new ClaimingHandler(
+    (url) => url.pathname === '/v1' || url.pathname.startsWith('/v1/'),
+    async (request, url) => {
+      const started = performance.now()
+      const time = options.now()
+      const method = request.method
+      const apiPath = url.pathname.slice('/v1'.length)
+      const match = router.match(method, apiPath)
+      const operation = match.kind === 'operation' ? match.operation : undefined
+      const presented = parseBearer(request.headers.get('authorization'))
+      // The facts of its entry, never the request: a kept entry keeps what it holds.
+      const facts = { time, method, target: url.pathname + url.search, requestHeaders: request.headers, presented }
+      const record = (status: number, responseHeaders: Iterable<[string, string]>, source: 'upstream' | 'sandbox', bodies: ExchangeBodies) =>
+        options.requestLog.record({ ...facts, status, responseHeaders, source, durationMs: performance.now() - started } satisfies Answered, { bodies })
+      const refuse = (refusal: HttpError): Response => {
+        options.stats.answered('sandbox')
+        // Never cached: it says nothing of the upstream.
+        const reply = errorReply(refusal, new Headers({ 'cache-control': 'no-store' }))
+        const { response, text } = toResponseAndText(reply, request)
+        record(reply.status, reply.headers, 'sandbox', { origin: url.origin, responseBody: text })
+        return response
+      }
+
+      /** Passes the request on to the sandbox's handlers, which answer it (msw's fall-through). */
+      const passOn = (reason: FallbackReason): undefined => {
+        options.stats.fellBack(reason)
+        options.stats.answered('sandbox')
+        return undefined
+      }
+
+      const announced = request.headers.get('content-length')
+      // Refused before a byte is read when it says it is too large.
+      if (announced !== null && Number(announced) > MAX_FORWARDED_BYTES) {
+        return refuse(new HttpError(413, ErrorCode.payloadTooLarge, `The request body is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy forwards`))
+      }
+      // What is kept of the body as it streams through (D38): enough for the log, and with
+      // fallback, for the sandbox to read the body of an operation the upstream turns out not to have.
+      const body = takeBody(request)
+      let taken: TakenBody | undefined
+      if (body !== undefined) {
+        const keep = Math.min(
+          announced === null ? Number.POSITIVE_INFINITY : Number(announced),
+          options.fallback && operation?.readsBody ? MAX_BODY_BYTES + 1 : BODY_LIMIT,
+        )
+        body.onRelease(await held.reserve(keep))
+        taken = body.take(keep)
+      }
+      const target = new URL(`${options.upstream}${apiPath}${url.search}`)
+      let answer: UpstreamAnswer
+      try {
+        answer = await forwardRequest({ target, method, headers: request.headers, body: taken?.chunks, timeoutMs: options.upstreamTimeoutMs })
+      } catch (error) {
+        // The client's own body: too large, or not sent in full.
+        if (error instanceof HttpError) return refuse(error)
+        if (!(error instanceof UpstreamError)) throw error
+        if (error.kind === 'too_large') {
+          return refuse(
+            new HttpError(
+              502,
+              ErrorCode.upstreamTooLarge,
+              `The upstream's answer is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy passes on (${error.message})`,
+            ),
+          )
+        }
+        if (error.reached && !SAFE_METHODS.has(method)) {
+          // The upstream may have acted on it: another answer could make a second pet (D25).
+          const what = error.kind === 'timeout' ? `did not answer within ${options.upstreamTimeoutMs} ms` : `gave no complete answer (${error.message})`
+          return refuse(
+            new HttpError(
+              504,
+              ErrorCode.upstreamOutcomeUnknown,
+              `This ${method} was sent to the upstream, which ${what}: it may have stored it; check before sending it again.`,
+            ),
+          )
+        }
+        if (options.fallback) return passOn(error.kind)
+        return refuse(
+          error.kind === 'timeout'
+            ? new HttpError(504, ErrorCode.upstreamTimeout, `The upstream did not answer within ${options.upstreamTimeoutMs} ms`)
+            : new HttpError(502, ErrorCode.upstreamUnreachable, `The upstream could not be reached (${error.message})`),
+        )
+      }
+      if (options.fallback && fallsBackOn(answer.status, operation)) return passOn('missing')
+      options.stats.answered('upstream')
+
+      const head = method === 'HEAD'
+      const written = upstreamHeaders(answer.rawHeaders, answer.body.length, head)
+      const header = (name: string) => headerOf(answer.rawHeaders, name)
+      const checked = !head && method !== 'OPTIONS'
+      const contentType = header('content-type')
+      // An encoded answer is decoded before it is handed over, off the event loop and capped: the
+      // log shows its text and the check reads it (D38).
+      const encoded = !head && isEncoded(header('content-encoding'))
+      const decoded =
+        encoded && (checked || isTextual(contentType)) ? await decodeBody(answer.body, header('content-encoding'), MAX_FORWARDED_BYTES) : undefined
+      const sentText = taken !== undefined && taken.taken() <= BODY_LIMIT ? taken.kept().toString('utf8') : taken === undefined ? '' : undefined
+      const sent: HeldBody | undefined =
+        taken === undefined ? undefined : { contentType: request.headers.get('content-type') ?? undefined, text: sentText, size: taken.taken() }
+      const answered: HeldBody | undefined = head ? undefined : answerBody(contentType, answer.body, encoded, decoded)
+      record(answer.status, pairs(written), 'upstream', exchangeBodies(url.origin, sent, answered, presented))
+      // Checked once the answer is on its way, so that the client does not wait for the check.
+      if (checked) {
+        const handedOver: HandedOver = {
+          method,
+          target,
+          apiPath,
+          shownTarget: url.pathname + url.search,
+          authorization: request.headers.get('authorization') ?? undefined,
+          presented,
+          sent: sentText,
+          answer,
+          decoded,
+          receivedAt: options.now(),
+        }
+        setImmediate(() => void checkAnswer(options, handedOver))
+      }
+      return rawResponse({ status: answer.status, rawHeaders: written, body: head ? Buffer.alloc(0) : answer.body })
+    },
+  )
+}
+
+/**
+ * Whether an upstream status means "this operation is not there yet": 501 for any operation of
+ * the contract, 404 for one whose contract has no 404 (getPet's 404 says "no such pet" and is
+ * forwarded). docs/verify-and-proxy.md says the same to users.
+ */
+export function fallsBackOn(status: number, operation: OperationInfo | undefined): boolean {
+  if (operation === undefined) return false
+  if (status === 501) return true
+  if (status !== 404) return false
+  const responses = (openapiDocument.paths[operation.path]?.[operation.method.toLowerCase()] as { responses?: Record<string, unknown> } | undefined)?.responses
+  return responses?.['404'] === undefined
+}
+
+/** The upstream's body as the log may show it: the text it decoded to, or its bytes as text when none was needed. */
+function answerBody(contentType: string | undefined, bytes: Buffer, encoded: boolean, decoded: DecodedBody | undefined): HeldBody {
+  if (encoded) return { contentType, text: decoded?.kind === 'text' ? decoded.text : undefined }
+  return bytes.length > BODY_LIMIT ? { contentType, text: undefined, size: bytes.length } : { contentType, text: bytes.toString('utf8') }
+}
+
+function headerOf(rawHeaders: string[], name: string): string | undefined {
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) return rawHeaders[i + 1]
+  return undefined
+}
+
+function pairs(raw: string[]): Array<[string, string]> {
+  const out: Array<[string, string]> = []
+  for (let i = 0; i < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!])
+  return out
+}

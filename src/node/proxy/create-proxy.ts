@@ -1,0 +1,33 @@
+import type { RequestHandler } from 'msw'
+import type { RequestLog } from '../../core/request-log/create-request-log.js'
+import { createExchangeChecker } from '../verify/create-exchange-checker.js'
+import { createForwardingHandler } from './create-forwarding-handler.js'
+import type { ProxyStats } from './create-proxy-stats.js'
+
+export interface ProxyOptions {
+  /** The upstream API base, e.g. `https://staging.animal-store.example/v1`. */
+  upstream: string
+  fallback: boolean
+  upstreamTimeoutMs: number
+  /** The sandbox's origin handlers (`sandbox.originHandlers`), which answer what the proxy passes on. */
+  sandboxHandlers: RequestHandler[]
+  /** Where the proxy counts (create-proxy-stats.ts), which the sandbox's admin API shows. */
+  stats: ProxyStats
+  /** The one request log, the sandbox's: every answer goes here, whoever gave it. */
+  requestLog: RequestLog
+  /** The clock that dates the upstream's answers: real time, which its X-RateLimit-Reset is held to. */
+  now: () => number
+}
+
+/**
+ * `petstore-sandbox proxy` as msw handlers for the one server (start-server.ts), as `start` serves
+ * the sandbox's: the forwarding handler first, then the sandbox's own, which answer what it passes
+ * on (docs/decisions.md#d25). Each answer to `/v1` counts in `stats` by who gave it.
+ */
+export async function createProxy(options: ProxyOptions): Promise<RequestHandler[]> {
+  const { fallback, upstreamTimeoutMs, stats, requestLog, now } = options
+  const upstream = options.upstream.replace(/\/+$/, '')
+  const checker = createExchangeChecker(new URL(upstream).pathname)
+  await checker.warm()
+  return [createForwardingHandler({ upstream, fallback, upstreamTimeoutMs, requestLog, stats, checker, now }), ...options.sandboxHandlers]
+}
