@@ -30,7 +30,7 @@ it('serves the pets of --pets-file instead of generated ones, ids ascending in f
   ])
   const cli = await startCli(['--log', 'off', '--pets-file', file])
   try {
-    expect(cli.output()).toContain(`4 pets from ${file}`)
+    expect(cli.output()).toContain(`  pets: 4 from ${file}`)
     const listed = await call(`${cli.url}/pets?limit=100`)
     expect(await listed.json()).toEqual([
       { id: 1, name: 'Biscuit', categoryId: 2, status: 'sold' },

@@ -49,7 +49,7 @@ it('lets in a replica with the same pets written otherwise, or another --seed', 
   const rewritten = petsFile('rewritten.json', SERVED_PETS, 2)
   const joined = await startReplica(['--pets-file', rewritten, '--seed', '7'])
   try {
-    expect(joined.output()).toContain(`3 pets from ${rewritten}`)
+    expect(joined.output()).toContain(`  pets: 3 from ${rewritten}`)
     const url = `${joined.url}/pets?limit=100`
     const listed = await fetch(url, { headers: { authorization: 'Bearer sandbox-enterprise-key' } })
     contract.check('GET', url, listed)
