@@ -39,6 +39,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
 
   const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
   const onDrops = (drops: string) => {
+    if (drops === '') return
     for (const drop of drops.split(' ')) {
       const [why, name = ''] = [drop.slice(0, 1), drop.slice(2)]
       handles.delete(name)
@@ -63,7 +64,10 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     })
   const defaultWorld = make(DEFAULT)
 
-  /** The handle of world `name`, made on first use; the least recently used handles go beyond `max`. */
+  /**
+   * The handle of world `name`, made on first use; the least recently used handles go beyond twice
+   * `max` (the sandbox keeps a world per session it met, at most `max`, each holding its handle).
+   */
   function handle(name: string): RedisWorld {
     if (name === DEFAULT) return defaultWorld
     let found = handles.get(name)
@@ -75,7 +79,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     found = make(name)
     handles.set(name, found)
     for (const oldest of handles.keys()) {
-      if (handles.size <= Math.max(1, bounds().max)) break
+      if (handles.size <= Math.max(1, 2 * bounds().max)) break
       handles.delete(oldest)
     }
     return found
