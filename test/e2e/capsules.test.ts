@@ -158,3 +158,21 @@ it('refuses a capsule it cannot read in one clear error naming the field, and ma
   const both = await runCli(['start', '--port', '0', '--from', file, '--pets-file', file])
   expect(both.stderr).toContain('--from and --pets-file cannot be combined')
 })
+
+it('takes a capsule over D9’s 1 MiB, up to 16 MiB, and refuses a larger body with 413', async () => {
+  const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
+  const pets = Array.from({ length: 30_000 }, (_, index) => ({ id: index + 1, name: `Pet number ${index + 1} of a large capsule`, categoryId: 1 }))
+  const large = { ...capsule, pets, nextId: 30_001, har: undefined }
+  expect(JSON.stringify({ capsule: large }).length).toBeGreaterThan(1024 * 1024)
+  const restored = await admin('/sessions/large', { method: 'PUT', json: { capsule: large } })
+  expect(restored.status).toBe(200)
+  expect(await restored.json()).toMatchObject({ pets: { count: 30_000, nextId: 30_001 } })
+  const tooLarge = await admin('/sessions/too-large', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: `{"capsule":{"pad":"${'x'.repeat(16 * 1024 * 1024)}"}}`,
+  })
+  expect(tooLarge.status).toBe(413)
+  expect((await tooLarge.json()).code).toBe('payload_too_large')
+  expect((await admin('/sessions/large', { method: 'DELETE' })).status).toBe(200)
+})

@@ -125,10 +125,12 @@ export interface SessionControls<Of extends Timing = 'now'> {
    */
   onRequest(listener: (entry: RequestLogEntry) => void): () => void
   /**
-   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban and the
-   * kept requests; keys added or changed at runtime stay (docs/decisions.md#d22). The
-   * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
-   * meanwhile wait for it.
+   * Returns the session to its origin (docs/decisions.md#d34): the seeded pets (ids start over),
+   * or what a fork or capsule made it from, with their quotas; forgets every other rate-limit
+   * counter and ban and the session's kept requests, and starts the fault draws over. Keys added or
+   * changed at runtime stay (docs/decisions.md#d22), and so does the fault configuration. The clock
+   * stays where it is unless `clock: true` puts it back (on `startAt`, the origin's instant, or its
+   * time source). Requests made meanwhile wait for it.
    *
    * @example
    * beforeEach(() => sandbox.reset({ clock: true }))
@@ -263,7 +265,7 @@ export type SessionInit = Record<string, never> | { from: string } | { capsule: 
  * await sandbox.reset({ clock: true })   // and the clock back on real time
  */
 export interface SandboxResetOptions {
-  /** Also put the clock back on its time source (undoes `clock.set` and `clock.advance`). */
+  /** Also put the clock back: on the origin's instant (`startAt`, a capsule's, a fork's), or on its time source (undoes `clock.set` and `clock.advance`). */
   clock?: boolean
 }
 
