@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtemp, readFile, rm, rmdir, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, rmdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
@@ -78,5 +78,45 @@ it('on a full disk refuses creates with a 503 Error body and /readyz 503, keeps 
     for (const [id, name] of acknowledged) expect(await (await getPet(restarted, id)).json(), `pet ${id}`).toMatchObject({ id, name })
   } finally {
     await restarted.stop()
+  }
+}, 60_000)
+
+it('on a full disk refuses a runtime key change with a 503 Error body and /readyz 503, changes nothing, leaves no temporary file, and recovers once space is freed (D26)', async () => {
+  const file = join(mountPoint, 'keys-state.jsonl')
+  const token = 'admin-token-of-the-full-disk'
+  const cli = await startCli(['--log', 'off', '--pets', '2', '--state', file, '--admin-token', token])
+  const filler = join(mountPoint, 'filler-for-keys')
+  const addKey = async (key: string) => {
+    const target = cli.url.replace(/\/v1$/, '/__sandbox/keys')
+    const init = {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ key, plan: 'pro' }),
+    }
+    const response = await fetch(target, init)
+    adminContract.check('POST', target, response)
+    return response
+  }
+  try {
+    // Every byte of the disk taken: the write stops at ENOSPC with the file as large as it could grow.
+    await writeFile(filler, Buffer.alloc(1024 * 1024)).catch((error: NodeJS.ErrnoException) => expect(error.code).toBe('ENOSPC'))
+    const refused = await addKey('key-added-on-a-full-disk')
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('1')
+    expect(await refused.json()).toMatchObject({ code: 'service_unavailable', status: 503, message: expect.stringContaining('ENOSPC') })
+    const notReady = await readyz(cli)
+    expect(notReady.status).toBe(503)
+    expect(JSON.stringify(await notReady.json())).toContain('key file cannot be written (ENOSPC)')
+    expect((await readdir(mountPoint)).filter((name) => name.endsWith('.tmp'))).toEqual([])
+    // Nothing changed: the key opens nothing.
+    const unknown = await fetch(`${cli.url}/pets?limit=1`, { headers: { authorization: 'Bearer key-added-on-a-full-disk' } })
+    expect(unknown.status).toBe(401)
+
+    await rm(filler)
+    await until('/readyz answering 200', async () => (await readyz(cli)).status === 200)
+    expect((await addKey('key-added-on-a-full-disk')).status).toBe(200)
+  } finally {
+    await rm(filler, { force: true })
+    await cli.stop()
   }
 }, 60_000)

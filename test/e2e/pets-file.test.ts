@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -87,6 +88,38 @@ it('stops the start on a bad pet with one line naming the file, the index and th
   expect((await runCli(['start', '--port', '0', '--pets-file', notJson])).stderr).toContain(`error: pets file ${notJson}: not valid JSON`)
   const both = await runCli(['start', '--port', '0', '--pets', '3', '--pets-file', bad])
   expect(both.stderr.trim()).toBe('error: --pets and --pets-file cannot be combined: the file says which pets there are')
+})
+
+it('holds the pets file to what a request body is held to: valid UTF-8 and no key twice in one object (D9)', async () => {
+  const invalid = await petsFile('')
+  await writeFile(invalid, Buffer.concat([Buffer.from('[{"name":"Ace'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}]')]))
+  const twice = await petsFile('[{"name":"Ace","categoryId":1},\n {"name":"Rex","categoryId":2,"name":"Max"}]')
+  const marked = await petsFile('\ufeff[{"name":"Ace","categoryId":1}]')
+  for (const [file, message] of [
+    [invalid, 'not valid UTF-8'],
+    [twice, 'has a key twice in one object, at line 2, column 31'],
+    [marked, 'starts with a byte order mark; save it as UTF-8 without one'],
+  ] as const) {
+    const run = await runCli(['start', '--port', '0', '--pets-file', file])
+    expect(run.code).toBe(1)
+    expect(run.stderr.trim()).toBe(`error: pets file ${file}: ${message}`)
+  }
+})
+
+it('refuses a FIFO, a directory or a device as the pets file at once, rather than waiting on it', async () => {
+  const fifo = join(await mkdtemp(join(tmpdir(), 'petstore-pets-')), 'pets.fifo')
+  execFileSync('mkfifo', [fifo])
+  const directory = await mkdtemp(join(tmpdir(), 'petstore-pets-'))
+  for (const [file, kind] of [
+    [fifo, 'a FIFO'],
+    [directory, 'a directory'],
+    ['/dev/zero', 'a device'],
+  ] as const) {
+    // runCli kills a run that has not ended within 15 s: code null.
+    const run = await runCli(['start', '--port', '0', '--pets-file', file])
+    expect(run.code).toBe(1)
+    expect(run.stderr.trim()).toBe(`error: cannot read pets file ${file}: not a regular file (${kind})`)
+  }
 })
 
 it('reads the pets file from PETSTORE_SANDBOX_PETS_FILE', async () => {

@@ -58,3 +58,32 @@ it('ignores the header without --prefer, as a real backend would', async () => {
     await cli.stop()
   }
 })
+
+const limitedContract = createContractChecker()
+
+it('spends the real quota for a Prefer: code= that a key in rate-limited sends: the scenario does not answer it, so it counts', async () => {
+  const limited = await startCli(['--log', 'off', '--prefer', '--pets', '3', '--scenario', 'sandbox-free-key=rate-limited'])
+  try {
+    const send = async (init: RequestInit) => {
+      const target = `${limited.url}/pets`
+      const response = await fetch(target, { ...init, headers: { authorization: 'Bearer sandbox-free-key', ...init.headers } })
+      limitedContract.check(init.method ?? 'GET', target, response)
+      return response
+    }
+    const create = () => send({ method: 'POST', headers: { 'content-type': 'application/json', prefer: 'code=201' }, body: '{"name":"Ace","categoryId":1}' })
+    const remaining: Array<string | null> = []
+    for (let i = 0; i < 3; i++) {
+      const created = await create()
+      expect(created.status).toBe(201)
+      remaining.push(created.headers.get('x-ratelimit-remaining'))
+    }
+    expect(remaining).toEqual(['59', '58', '57'])
+    // Without Prefer the scenario answers, and the real window is left alone.
+    const scenario = await send({})
+    expect(scenario.status).toBe(429)
+    expect(scenario.headers.get('x-sandbox-scenario')).toBe('rate-limited')
+    expect((await create()).headers.get('x-ratelimit-remaining')).toBe('56')
+  } finally {
+    await limited.stop()
+  }
+})

@@ -131,3 +131,32 @@ it('refuses a bad --scenario or scenarios file at start, in one line', async () 
   const fromEnv = await runCli(['start', '--port', '0'], { PETSTORE_SANDBOX_SCENARIO: `${FREE}=down,nobody=slow` })
   expect(fromEnv.stderr.trim()).toBe('error: PETSTORE_SANDBOX_SCENARIO #2: nobody is no configured key')
 })
+
+it('keys named constructor, toString and __proto__ are in no scenario until put in one, and DELETE takes them out', async () => {
+  for (const key of ['constructor', 'toString', '__proto__']) {
+    expect((await admin('/keys', { method: 'POST', json: { key, plan: 'pro' } })).status).toBe(200)
+    const fresh = await call('/pets?limit=1', { key })
+    expect(fresh.status).toBe(200)
+    expect(fresh.headers.get('x-sandbox-scenario')).toBeNull()
+    const state = (await (await admin('/state')).json()) as { keys: Array<{ key: string; scenario?: string }> }
+    expect(state.keys.find((entry) => entry.key === key)?.scenario).toBeUndefined()
+    expect((await setScenario(key, 'down')).status).toBe(200)
+    expect((await call('/pets?limit=1', { key })).status).toBe(503)
+    expect((await clearScenario(key)).status).toBe(200)
+    const cleared = await call('/pets?limit=1', { key })
+    expect(cleared.status).toBe(200)
+    expect(cleared.headers.get('x-sandbox-scenario')).toBeNull()
+  }
+})
+
+it('forgets a revoked key’s scenario: added again, the key starts with none', async () => {
+  const key = 'revoked-then-added-key'
+  expect((await admin('/keys', { method: 'POST', json: { key, plan: 'pro' } })).status).toBe(200)
+  expect((await setScenario(key, 'down')).status).toBe(200)
+  expect((await call('/pets?limit=1', { key })).status).toBe(503)
+  expect((await admin(`/keys/${key}`, { method: 'DELETE' })).status).toBe(200)
+  expect((await admin('/keys', { method: 'POST', json: { key, plan: 'pro' } })).status).toBe(200)
+  const again = await call('/pets?limit=1', { key })
+  expect(again.status).toBe(200)
+  expect(again.headers.get('x-sandbox-scenario')).toBeNull()
+})

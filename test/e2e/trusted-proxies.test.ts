@@ -7,16 +7,24 @@ import { startCli, type CliProcess } from '../support/start-cli.js'
 const ADMIN_TOKEN = 'admin-token-of-the-proxy-tests'
 let trusting: CliProcess
 let plain: CliProcess
+let forwarded: CliProcess
 
 beforeAll(async () => {
   // The proxy is 127.0.0.1 (and the 127.0.0.8/29 range); every other loopback address is a client.
-  ;[trusting, plain] = await Promise.all([
-    startCli(['--log', 'off', '--pets', '1', '--trust-proxy', '127.0.0.1', '127.0.0.8/29', '--admin-token', ADMIN_TOKEN]),
-    startCli(['--log', 'off', '--pets', '1']),
+  // The clocks start at a minute's first instant: the counts below stay in one rate-limit window
+  // (and one window of wrong admin tokens) however slowly a busy machine runs them.
+  const clock = ['--now', '2030-01-01T00:00:00Z']
+  ;[trusting, plain, forwarded] = await Promise.all([
+    startCli(['--log', 'off', '--pets', '1', ...clock, '--trust-proxy', '127.0.0.1', '127.0.0.8/29', '--admin-token', ADMIN_TOKEN]),
+    startCli(['--log', 'off', '--pets', '1', ...clock]),
+    startCli([
+      ...['--log', 'off', '--pets', '1', ...clock, '--trust-proxy', '127.0.0.1', '127.0.0.8/29'],
+      ...['--trust-proxy-header', 'forwarded', '--admin-token', ADMIN_TOKEN],
+    ]),
   ])
 })
 afterAll(async () => {
-  await Promise.all([trusting.stop(), plain.stop()])
+  await Promise.all([trusting?.stop(), plain?.stop(), forwarded?.stop()])
 })
 
 /**
@@ -38,14 +46,40 @@ it('takes the client from X-Forwarded-For when the peer is a trusted proxy: one 
   expect(await remaining(trusting, '127.0.0.1', [['X-Forwarded-For', '203.0.113.1, 127.0.0.9']])).toBe(a - 2)
 })
 
-it('prefers Forwarded (RFC 7239), with quoted IPv6 and ports, over X-Forwarded-For', async () => {
-  const first = await remaining(trusting, '127.0.0.1', [
+it('reads Forwarded (RFC 7239), with quoted IPv6 and ports, only where --trust-proxy-header names it, and then never X-Forwarded-For', async () => {
+  const first = await remaining(forwarded, '127.0.0.1', [
     ['Forwarded', 'for="[2001:db8:cafe::17]:4711";proto=https'],
     ['X-Forwarded-For', '203.0.113.50'],
   ])
-  expect(await remaining(trusting, '127.0.0.1', [['Forwarded', 'for="[2001:db8:cafe::17]:80"']])).toBe(first - 1)
-  expect(await remaining(trusting, '127.0.0.1', [['X-Forwarded-For', '203.0.113.50']])).toBe(first)
-  expect(await remaining(trusting, '127.0.0.1', [['Forwarded', 'for=198.51.100.7:1234, for=127.0.0.10']])).toBe(first)
+  expect(await remaining(forwarded, '127.0.0.1', [['Forwarded', 'for="[2001:db8:cafe::17]:80"']])).toBe(first - 1)
+  expect(await remaining(forwarded, '127.0.0.1', [['Forwarded', 'for=198.51.100.7:1234, for=127.0.0.10']])).toBe(first)
+  // X-Forwarded-For is the client's own there: all of these are the proxy itself, one bucket.
+  const proxy = await remaining(forwarded, '127.0.0.1', [['X-Forwarded-For', '203.0.113.50']])
+  expect(await remaining(forwarded, '127.0.0.1', [['X-Forwarded-For', '203.0.113.51']])).toBe(proxy - 1)
+  expect(await remaining(forwarded, '127.0.0.1', [['Forwarded', 'for="broken']])).toBe(proxy - 2)
+})
+
+it('reads only X-Forwarded-For by default: a fresh Forwarded on each try buys no fresh bucket, nor fresh admin-token guesses (D24)', async () => {
+  // The proxy appends to X-Forwarded-For and passes Forwarded on as the client wrote it.
+  const behind = (forged: number): Array<[string, string]> => [
+    ['Forwarded', `for=198.51.100.${forged}`],
+    ['X-Forwarded-For', '203.0.113.99'],
+  ]
+  const first = await remaining(trusting, '127.0.0.1', behind(1))
+  expect(await remaining(trusting, '127.0.0.1', behind(2))).toBe(first - 1)
+  expect(await remaining(trusting, '127.0.0.1', behind(3))).toBe(first - 2)
+  const guess = async (forged: number, token: string) => {
+    const headers: Array<[string, string]> = [['Authorization', `Bearer ${token}`], ...behind(forged)]
+    const answer = await rawExchange(trusting.url, rawRequest({ target: '/__sandbox/state', headers }), { localAddress: '127.0.0.1' })
+    expect(await adminContractViolations('GET', `${new URL(trusting.url).origin}/__sandbox/state`, toFetchResponse(answer!))).toEqual([])
+    return answer!.status
+  }
+  const statuses: number[] = []
+  for (let i = 0; i < 12; i++) statuses.push(await guess(10 + i, `wrong-token-${i}`))
+  expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401))
+  expect(statuses.slice(10)).toEqual([429, 429])
+  // Locked out as one guesser, whatever Forwarded says, the right token too.
+  expect(await guess(99, ADMIN_TOKEN)).toBe(429)
 })
 
 it('ignores both headers from a peer it does not trust: a spoofed header does not buy a fresh bucket', async () => {
@@ -77,15 +111,7 @@ it('survives hostile Forwarded headers from a trusted proxy: each is a 401 with 
     [['X-Forwarded-For', '::ffff:198.51.100.10']],
     [['X-Forwarded-For', '999.999.999.999']],
   ]
-  for (const headers of hostile) expect(await remaining(trusting, '127.0.0.1', headers)).toBeGreaterThanOrEqual(0)
-  // A malformed Forwarded falls back to X-Forwarded-For.
-  const fallback = await remaining(trusting, '127.0.0.1', [['X-Forwarded-For', '203.0.113.77']])
-  expect(
-    await remaining(trusting, '127.0.0.1', [
-      ['Forwarded', 'for="broken'],
-      ['X-Forwarded-For', '203.0.113.77'],
-    ]),
-  ).toBe(fallback - 1)
+  for (const cli of [trusting, forwarded]) for (const headers of hostile) expect(await remaining(cli, '127.0.0.1', headers)).toBeGreaterThanOrEqual(0)
 })
 
 it('counts a forwarded IPv6 client per /64 network, and IPv4 and IPv4-mapped clients each alone (D32)', async () => {
@@ -93,7 +119,8 @@ it('counts a forwarded IPv6 client per /64 network, and IPv4 and IPv4-mapped cli
   const first = await from('2001:db8:64:1::a')
   expect(await from('2001:db8:64:1:ffff:ffff:ffff:ffff')).toBe(first - 1)
   expect(await from('2001:DB8:64:1::B')).toBe(first - 2)
-  expect(await remaining(trusting, '127.0.0.1', [['Forwarded', 'for="[2001:db8:64:1::c]:443"']])).toBe(first - 3)
+  const viaForwarded = await remaining(forwarded, '127.0.0.1', [['Forwarded', 'for="[2001:db8:64:1::c]:443"']])
+  expect(await remaining(forwarded, '127.0.0.1', [['Forwarded', 'for="[2001:db8:64:1::d]:443"']])).toBe(viaForwarded - 1)
   // Another /64 of the same /48 is another client.
   expect(await from('2001:db8:64:2::a')).toBe(first)
   const v4 = await from('198.51.100.64')

@@ -16,8 +16,10 @@ export interface KeyChanges {
 export interface KeyStorage {
   /** The changes of earlier runs, applied over the configured keys on start. */
   restored: KeyChanges
-  /** Stores the whole set of changes as it now stands. */
+  /** Stores the whole set of changes as it now stands; rejects (an HttpError 503 for a full disk, D26) and changes nothing when it cannot. */
   commit(changes: KeyChanges): Promise<void>
+  /** Why changes cannot be stored right now, for `/readyz`; undefined when they can. */
+  notReady?(): string | undefined
   /**
    * With state several processes share: the changes as another process last stored them, once
    * each time they change, so this process follows; undefined when nothing is new.

@@ -48,7 +48,7 @@ export const openapiDocument: OpenApiDocument = {
             "name": "limit",
             "in": "query",
             "required": false,
-            "description": "Maximum number of animals to return.",
+            "description": "Maximum number of animals to return. sandbox - an int32, in plain decimal digits (D3).",
             "schema": {
               "type": "integer",
               "format": "int32",
@@ -301,6 +301,7 @@ export const openapiDocument: OpenApiDocument = {
       },
       "Pet": {
         "type": "object",
+        "description": "sandbox - no properties beyond these (D7).",
         "required": [
           "id",
           "name",
@@ -316,12 +317,14 @@ export const openapiDocument: OpenApiDocument = {
           "name": {
             "type": "string",
             "minLength": 1,
-            "maxLength": 200
+            "maxLength": 200,
+            "description": "sandbox - 1 to 200 characters, as stored (trimmed) (D5)."
           },
           "categoryId": {
             "type": "integer",
             "format": "int64",
-            "minimum": 1
+            "minimum": 1,
+            "description": "sandbox - 1 or more (D6)."
           },
           "status": {
             "$ref": "#/components/schemas/PetStatus"
@@ -350,12 +353,14 @@ export const openapiDocument: OpenApiDocument = {
           },
           "message": {
             "type": "string",
-            "minLength": 1
+            "minLength": 1,
+            "description": "sandbox - never empty; says what was wrong, naming the field (D2)."
           },
           "status": {
             "type": "integer",
             "minimum": 400,
-            "maximum": 599
+            "maximum": 599,
+            "description": "The HTTP status code. sandbox - the answer's own, 400 to 599 (D2)."
           }
         }
       }
@@ -371,7 +376,7 @@ export const openapiDocument: OpenApiDocument = {
       },
       "X-RateLimit-Remaining": {
         "required": true,
-        "description": "Requests remaining in the binding window.",
+        "description": "Requests remaining in the binding window. sandbox - never negative (D13).",
         "schema": {
           "type": "integer",
           "minimum": 0
@@ -379,7 +384,7 @@ export const openapiDocument: OpenApiDocument = {
       },
       "X-RateLimit-Reset": {
         "required": true,
-        "description": "Unix time in seconds at which the binding window resets.",
+        "description": "Unix time in seconds at which the binding window resets. sandbox - of the binding window (D13).",
         "schema": {
           "type": "integer",
           "minimum": 0
@@ -410,7 +415,7 @@ export const openapiDocument: OpenApiDocument = {
       },
       "Link": {
         "required": true,
-        "description": "The successor operation, `</v1/pets>; rel=\"successor-version\"`.",
+        "description": "sandbox - the successor operation, `</v1/pets>; rel=\"successor-version\"` (D18).",
         "schema": {
           "type": "string",
           "pattern": "rel=\"successor-version\""

@@ -64,14 +64,19 @@ export interface components {
             /** @description sandbox - available when left out (D4). */
             status?: components["schemas"]["PetStatus"];
         };
+        /** @description sandbox - no properties beyond these (D7). */
         Pet: {
             /**
              * Format: int64
              * @description Assigned by the service. sandbox - ascending, never reused (D7).
              */
             id: number;
+            /** @description sandbox - 1 to 200 characters, as stored (trimmed) (D5). */
             name: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description sandbox - 1 or more (D6).
+             */
             categoryId: number;
             status?: components["schemas"]["PetStatus"];
         };
@@ -79,7 +84,9 @@ export interface components {
         Error: {
             /** @description sandbox - stable snake_case code, one per condition (D2). */
             code: string;
+            /** @description sandbox - never empty; says what was wrong, naming the field (D2). */
             message: string;
+            /** @description The HTTP status code. sandbox - the answer's own, 400 to 599 (D2). */
             status: number;
         };
     };
@@ -206,9 +213,9 @@ export interface components {
     headers: {
         /** @description sandbox - the limit of the binding window, the one with fewer requests left (D13). */
         "X-RateLimit-Limit": number;
-        /** @description Requests remaining in the binding window. */
+        /** @description Requests remaining in the binding window. sandbox - never negative (D13). */
         "X-RateLimit-Remaining": number;
-        /** @description Unix time in seconds at which the binding window resets. */
+        /** @description Unix time in seconds at which the binding window resets. sandbox - of the binding window (D13). */
         "X-RateLimit-Reset": number;
         /** @description sandbox - whole seconds to wait, at least 1 (D14). */
         "Retry-After": number;
@@ -216,7 +223,7 @@ export interface components {
         Deprecation: string;
         /** @description sandbox - RFC 8594 HTTP-date of the removal (D18). */
         Sunset: string;
-        /** @description The successor operation, `</v1/pets>; rel="successor-version"`. */
+        /** @description sandbox - the successor operation, `</v1/pets>; rel="successor-version"` (D18). */
         Link: string;
     };
     pathItems: never;
@@ -226,7 +233,7 @@ export interface operations {
     listPets: {
         parameters: {
             query?: {
-                /** @description Maximum number of animals to return. */
+                /** @description Maximum number of animals to return. sandbox - an int32, in plain decimal digits (D3). */
                 limit?: number;
                 /** @description Filter by availability status. */
                 status?: components["schemas"]["PetStatus"];

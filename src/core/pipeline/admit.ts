@@ -10,6 +10,7 @@ import { JsonText } from '../http/to-response.js'
 import type { Reply } from '../http/reply.js'
 import { listed } from '../operations/list-pets.js'
 import { countedClient } from '../rate-limit/counted-client.js'
+import { preferredStatus } from '../scenarios/forced-status.js'
 import type { RateDecision } from '../state/rate-limit-backend.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { Admission } from './admission.js'
@@ -79,7 +80,12 @@ export function admit(
   const admitted = (decided: RateDecision) => afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
   const unknown = () => unknownQuota(headers, limits, world.clock.now())
   const scenario = apiKey === undefined ? undefined : world.scenarios.of(apiKey.key)
-  if (scenario !== undefined && route?.kind === 'operation' && world.scenarios.sparesQuota(apiKey!.key, route.operation.operationId)) {
+  if (
+    scenario !== undefined &&
+    route?.kind === 'operation' &&
+    world.scenarios.sparesQuota(apiKey!.key, route.operation.operationId) &&
+    !answersPreference(parts, request, route.operation.operationId)
+  ) {
     // The 429 of a spent window, without spending the real one (D29): the scenario step answers it.
     const peeked = limiter.peek(bucket, limits)
     return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
@@ -93,6 +99,20 @@ export function admit(
   }
   const decision = limiter.take(bucket, limits)
   return decision instanceof Promise ? decision.then(admitted, unknown()) : admitted(decision)
+}
+
+/**
+ * Whether `Prefer: code=` (with `prefer`, D30) decides this request, before the key's scenario
+ * can: its answer, or its 400 for a code the operation may not give, is then no scenario's, and a
+ * request served by its preference spends quota like any other.
+ */
+function answersPreference(parts: ApiHandlerParts, request: Request, operationId: string): boolean {
+  if (!parts.prefer) return false
+  try {
+    return preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) !== undefined
+  } catch {
+    return true
+  }
 }
 
 function afterDecision(

@@ -252,7 +252,14 @@ function composeSandbox<Of extends Timing>(
     get keys() {
       return keyRing.keys
     },
-    apiKeys,
+    // A revoked key's scenario goes with it, in every session: added again, the key starts fresh.
+    apiKeys: {
+      ...apiKeys,
+      async revoke(key) {
+        await apiKeys.revoke(key)
+        for (const world of await sessions.list()) await world.scenarios.forget(key)
+      },
+    },
     ready: defaultWorld.store.ready,
     readiness: readiness.current,
     session: (name) => sessionOf(sessionWorld(name)),

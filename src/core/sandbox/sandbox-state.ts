@@ -138,7 +138,10 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
       onRequest: log.subscribe,
       clear: log.clear,
     },
-    checks: storage?.notReady ? [{ name: 'storage', notReady: () => storage.notReady?.() }] : [],
+    checks: [
+      ...(storage?.notReady ? [{ name: 'storage', notReady: () => storage.notReady?.() }] : []),
+      ...(resolved.keyStorage?.notReady ? [{ name: 'key storage', notReady: () => resolved.keyStorage?.notReady?.() }] : []),
+    ],
     close: () => Promise.resolve(),
   }
 }

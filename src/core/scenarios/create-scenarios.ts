@@ -78,6 +78,11 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     }
     return random
   }
+  const without = (key: string): Record<string, string> => {
+    const rest = { ...assigned() }
+    delete rest[key]
+    return rest
+  }
   const behaviour = (key: string, operationId: string) => {
     const name = scenarioOf(assigned(), key)
     return name === undefined ? undefined : { name, ...known.get(name)?.operations[operationId] }
@@ -99,11 +104,12 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     /** Takes `key` out of its scenario. */
     clear(key: string): MaybePromise<void> {
       if (!isKey(key)) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
-      const { [key]: _, ...rest } = assigned()
-      return store(rest)
+      return store(without(key))
     },
-    /** Back to the scenarios given at start (on `reset()`); the draws start over. */
-    reset: () => store({ ...initial() }),
+    /** Forgets the scenario of a key just revoked: added again, it is a fresh key. */
+    forget: (key: string): MaybePromise<void> => (scenarioOf(assigned(), key) === undefined ? undefined : store(without(key))),
+    /** Back to the session's origin scenarios (on `reset()`), of the keys still configured; the draws start over. */
+    reset: () => store(Object.fromEntries(Object.entries(initial()).filter(([key]) => isKey(key)))),
     /** Whether `key`'s scenario answers this operation with the 429 of a spent window, which must not spend the real quota. */
     sparesQuota: (key: string, operationId: string): boolean => behaviour(key, operationId)?.status === 429,
     /**

@@ -9,6 +9,17 @@
  * findDuplicateKey('{"a":1,"\\u0061":2}')  // 'a'
  */
 export function findDuplicateKey(text: string): string | undefined {
+  return findDuplicateKeyAt(text)?.key
+}
+
+/**
+ * {@link findDuplicateKey}, with the offset of the key's second appearance: a file's error says
+ * where, without quoting a key that may be a secret.
+ *
+ * @example
+ * findDuplicateKeyAt('{"a":1,"a":2}') // { key: 'a', at: 7 }
+ */
+export function findDuplicateKeyAt(text: string): { key: string; at: number } | undefined {
   // One entry per open container: the keys seen so far for an object, null for an array.
   const open: Array<Set<string> | null> = []
   let expectKey = false
@@ -40,7 +51,7 @@ export function findDuplicateKey(text: string): string | undefined {
         const literal = text.slice(start, i + 1)
         const key = escaped ? (JSON.parse(literal) as string) : literal.slice(1, -1)
         const keys = open[open.length - 1] as Set<string>
-        if (keys.has(key)) return key
+        if (keys.has(key)) return { key, at: start }
         keys.add(key)
         expectKey = false
       }

@@ -22,7 +22,8 @@ import { addProxyCommand } from '../proxy/add-proxy-command.js'
 import { describeListenError } from './describe-listen-error.js'
 import { describeConfigError } from './describe-config-error.js'
 import type { StartOptions } from './start-sandbox.js'
-import { parseMaxPets, parseTrustedProxy } from '../options/parse-operational-options.js'
+import { parseForwardingHeader, parseMaxPets, parseTrustedProxy } from '../options/parse-operational-options.js'
+import { FORWARDING_HEADERS } from '../server/create-client-address.js'
 import { DEFAULT_MAX_PETS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../core/sandbox/resolve-options.js'
 import { DEFAULT_ERROR_KINDS, FAULT_KINDS } from '../../core/faults/fault-config.js'
 import { BUILT_IN_SCENARIOS } from '../../core/scenarios/scenario-config.js'
@@ -84,9 +85,15 @@ export function buildProgram(io: ProgramIo): Command {
         .env('PETSTORE_SANDBOX_MAX_PETS'),
     )
     .addOption(
-      new Option('--trust-proxy <address...>', 'proxies (addresses or CIDR ranges) whose Forwarded / X-Forwarded-For name the client')
+      new Option('--trust-proxy <address...>', 'proxies (addresses or CIDR ranges) whose --trust-proxy-header names the client')
         .argParser(parseTrustedProxy)
         .env('PETSTORE_SANDBOX_TRUST_PROXY'),
+    )
+    .addOption(
+      new Option('--trust-proxy-header <name>', `the one header those proxies write the client in: ${FORWARDING_HEADERS.join(' or ')}`)
+        .argParser(parseForwardingHeader)
+        .default(FORWARDING_HEADERS[0])
+        .env('PETSTORE_SANDBOX_TRUST_PROXY_HEADER'),
     )
     .addOption(new Option('--latency <ms>', 'inject latency: ms, or a range such as 100-400').argParser(parseLatency).env('PETSTORE_SANDBOX_LATENCY'))
     .addOption(new Option('--error-rate <rate>', 'inject failures into this share of requests, 0 to 1').argParser(parseRate).env('PETSTORE_SANDBOX_ERROR_RATE'))

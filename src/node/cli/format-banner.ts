@@ -5,7 +5,7 @@ import type { InForceItem, InForceLine } from '../../core/sandbox/describe-in-fo
 export interface BannerInput {
   url: string
   version: string
-  options: { host: string; maxPets?: number; trustProxy?: string[] }
+  options: { host: string; maxPets?: number; trustProxy?: string[]; trustProxyHeader: string }
   keys: readonly ApiKey[]
   showKeys: boolean
   /** What is in force (describeInForce), and the environment variables each item came from. */
@@ -31,7 +31,7 @@ export function formatBanner({ url, version, options, keys, showKeys, inForce, f
   const origin = new URL(url).origin
   lines.push(`Probes: ${origin}/healthz (alive), ${origin}/readyz (ready to serve); no key needed`)
   if (options.maxPets !== undefined) lines.push(`Stores at most ${options.maxPets} pets (--max-pets)`)
-  if (options.trustProxy !== undefined) lines.push(`Client addresses from Forwarded / X-Forwarded-For of trusted proxies: ${options.trustProxy.join(', ')}`)
+  if (options.trustProxy !== undefined) lines.push(`Client addresses from ${options.trustProxyHeader} of trusted proxies: ${options.trustProxy.join(', ')}`)
   // The bound address, not the option as typed: '::0' or '0:0:0:0:0:0:0:0' are all interfaces too.
   const bound = new URL(url).hostname
   if (bound === '0.0.0.0' || bound === '[::]') {

@@ -6,7 +6,7 @@ import { startServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from '../../core/request-log/create-request-logger.js'
 import { createRequestLog } from '../../core/request-log/create-request-log.js'
 import { createAdminGate } from '../../core/admin/create-admin-gate.js'
-import { createClientAddress } from '../server/create-client-address.js'
+import { createClientAddress, type ForwardingHeader, type TrustedProxies } from '../server/create-client-address.js'
 import { rateLimitHeaders } from '../server/refusal-answer.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { loadPetsFile } from '../options/load-pets-file.js'
@@ -54,6 +54,7 @@ export interface StartOptions {
   from?: string
   maxPets: number
   trustProxy?: string[]
+  trustProxyHeader: ForwardingHeader
   headersTimeout?: number
   requestTimeout?: number
   keepAliveTimeout?: number
@@ -214,7 +215,8 @@ export async function serveSandbox(
       })
     }
   }
-  const clientAddress = createClientAddress(options.trustProxy)
+  const trustProxy: TrustedProxies | undefined = options.trustProxy && { proxies: options.trustProxy, header: options.trustProxyHeader }
+  const clientAddress = createClientAddress(trustProxy)
   const server = await startServer({
     handlers: sandbox.originHandlers,
     port: options.port,
@@ -222,7 +224,7 @@ export async function serveSandbox(
     // A request refused before it could be read names its address's quota (D24).
     refusalHeaders: async (address) => rateLimitHeaders(await sandbox.quota.ofAddress(address)),
     requestLog: { log: requestLog, now: () => sandbox.clock.now() },
-    ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}),
+    ...(trustProxy ? { trustProxy } : {}),
     limits: {
       ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
       ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),

@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander'
 import proxyaddr from 'proxy-addr'
+import { FORWARDING_HEADERS, type ForwardingHeader } from '../server/create-client-address.js'
 
 /** `--max-pets`: the most pets stored, seeded ones included (at least `--pets`, checked at start). */
 export function parseMaxPets(value: string): number {
@@ -23,4 +24,11 @@ export function parseTrustedProxy(value: string, previous: string[] | undefined)
   }
   if (entries.length === 0) throw new InvalidArgumentError('expected an address or a CIDR range such as 10.0.0.0/8.')
   return [...(previous ?? []), ...entries]
+}
+
+/** `--trust-proxy-header`: the header trusted proxies name the client in, in any case (D24). */
+export function parseForwardingHeader(value: string): ForwardingHeader {
+  const header = FORWARDING_HEADERS.find((name) => name.toLowerCase() === value.trim().toLowerCase())
+  if (header === undefined) throw new InvalidArgumentError(`expected ${FORWARDING_HEADERS.join(' or ')}.`)
+  return header
 }

@@ -1,6 +1,8 @@
-import { readFile } from 'node:fs/promises'
+import { constants } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { ConfigError } from '../../core/errors/config-error.js'
 import { checkInput, type InputSchema } from '../../core/contract/check-input.js'
+import { findDuplicateKeyAt } from '../../core/validation/find-duplicate-key.js'
 
 /**
  * Reads a structured input file (a keys file, and any other JSON file a command takes) and holds
@@ -28,19 +30,58 @@ export async function readInputFile<T>(path: string, schema: InputSchema, what: 
 /**
  * The JSON value of a file, for a loader whose checks are not an admin-document schema (the pets
  * file, the scenarios file): read and parsed with the same one-line errors as {@link readInputFile}.
+ * Held to what a request body is held to (D9): valid UTF-8 without a byte order mark, and no key
+ * twice in one object, which JSON.parse would settle silently by keeping the last. Only a regular
+ * file is read: a FIFO or a device would block the start, or never end.
  */
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
-  let text: string
+  const text = await readText(path, what)
+  if (text.charCodeAt(0) === 0xfeff) throw new ConfigError(`${what} ${path}: starts with a byte order mark; save it as UTF-8 without one`)
+  let value: unknown
   try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    throw new ConfigError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
-  }
-  try {
-    return JSON.parse(text)
+    value = JSON.parse(text)
   } catch (error) {
     throw new ConfigError(`${what} ${path}: not valid JSON ${describeSyntaxError(text, error)}`)
   }
+  const duplicate = findDuplicateKeyAt(text)
+  if (duplicate !== undefined) throw new ConfigError(`${what} ${path}: has a key twice in one object, ${lineAndColumn(text, duplicate.at)}`)
+  return value
+}
+
+/**
+ * The file's text, as strict UTF-8. Opened without blocking, so a FIFO is seen for what it is
+ * rather than waited on, and refused unless it is a regular file.
+ */
+async function readText(path: string, what: string): Promise<string> {
+  let bytes: Uint8Array
+  try {
+    // O_NONBLOCK: opening a FIFO for reading would wait for a writer, and only SIGKILL ends that wait.
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
+    try {
+      const stats = await handle.stat()
+      if (!stats.isFile()) throw new ConfigError(`cannot read ${what} ${path}: not a regular file (${kindOf(stats)})`)
+      bytes = await handle.readFile()
+    } finally {
+      await handle.close()
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) throw error
+    throw new ConfigError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+  }
+  try {
+    // ignoreBOM keeps a byte order mark in the text, so it is named above rather than dropped.
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+  } catch {
+    throw new ConfigError(`${what} ${path}: not valid UTF-8`)
+  }
+}
+
+function kindOf(stats: import('node:fs').Stats): string {
+  if (stats.isDirectory()) return 'a directory'
+  if (stats.isFIFO()) return 'a FIFO'
+  if (stats.isSocket()) return 'a socket'
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device'
+  return 'not a file'
 }
 
 /**
@@ -52,7 +93,10 @@ function describeSyntaxError(text: string, error: unknown): string {
   const message = error instanceof Error ? error.message : ''
   if (/^Unexpected end of JSON input/.test(message)) return 'at its end: it stops before the JSON does'
   const named = /at position (\d+)/.exec(message)
-  const offset = named === null ? firstBadOffset(text) : Number(named[1])
+  return lineAndColumn(text, named === null ? firstBadOffset(text) : Number(named[1]))
+}
+
+function lineAndColumn(text: string, offset: number): string {
   const before = text.slice(0, offset).split('\n')
   return `at line ${before.length}, column ${before.at(-1)!.length + 1}`
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { KeyChanges, KeyStorage } from '../../core/auth/key-storage.js'
 import { ConfigError } from '../../core/errors/config-error.js'
+import { createDiskHealth, unwritable } from './create-disk-health.js'
 import { replaceAtomically } from './replace-atomically.js'
 
 /**
@@ -8,6 +9,8 @@ import { replaceAtomically } from './replace-atomically.js'
  * `{ "petstoreSandboxKeys": 1, "put": [KeyConfig…], "revoked": ["key"…] }`, replaced whole and
  * atomically on each change (a crash leaves the old file or the new one). The entries are checked
  * like a keys file when the sandbox applies them; a file that is not this shape stops start-up.
+ * A change the disk cannot take (ENOSPC) is refused with 503 and changes nothing, no temporary
+ * file is left, and `/readyz` answers 503 until a write succeeds again (D26).
  */
 export async function openKeyFile(path: string): Promise<KeyStorage> {
   let text: string | undefined
@@ -18,9 +21,21 @@ export async function openKeyFile(path: string): Promise<KeyStorage> {
     if (code !== 'ENOENT') throw new ConfigError(`cannot read key file ${path}: ${code ?? String(error)}`)
   }
   const restored = text === undefined ? { put: [], revoked: [] } : parse(text, path)
+  const disk = createDiskHealth(path)
   return {
     restored,
-    commit: (changes: KeyChanges) => replaceAtomically(path, `${JSON.stringify({ petstoreSandboxKeys: 1, ...changes }, null, 2)}\n`),
+    async commit(changes: KeyChanges) {
+      try {
+        await replaceAtomically(path, `${JSON.stringify({ petstoreSandboxKeys: 1, ...changes }, null, 2)}\n`)
+      } catch (error) {
+        throw unwritable('--state key file', disk.failed(error))
+      }
+      disk.succeeded()
+    },
+    notReady() {
+      const trouble = disk.notReady()
+      return trouble === undefined ? undefined : `the --state key file cannot be written (${trouble})`
+    },
   }
 }
 

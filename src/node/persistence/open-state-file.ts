@@ -1,11 +1,10 @@
-import { chown, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { open, readFile, stat } from 'node:fs/promises'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { ErrorCode } from '../../core/errors/error-code.js'
-import { HttpError } from '../../core/errors/http-error.js'
 import type { PetStorage } from '../../core/store/create-pet-store.js'
 import type { Pet } from '../../core/store/pet.js'
+import { createDiskHealth, unwritable } from './create-disk-health.js'
 import { lockStateFile } from './lock-state-file.js'
+import { replaceAtomically } from './replace-atomically.js'
 import { readStateFile, type StateHeader } from './read-state-file.js'
 import { seededPetsMismatch, type SeededPetsIdentity } from './seeded-pets-identity.js'
 import { journalLine } from './state-journal.js'
@@ -111,11 +110,10 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
   // Bytes of whole lines in the file: a failed append is cut back to this length.
   let length = Buffer.byteLength(contents)
   // Why the last write failed (an error code such as ENOSPC), until one succeeds again.
+  const disk = createDiskHealth(path)
   let failure: string | undefined
   // A write that failed and could not be cut back leaves a partial line: nothing more is written.
   let torn = false
-  // The probe of the disk under way, if any (see probe()).
-  let probing: Promise<void> | undefined
 
   let pending: Pending[] = []
   let flushing: Promise<void> | undefined
@@ -126,41 +124,23 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
       pending = []
       const text = batch.map((entry) => entry.line).join('')
       if (torn) {
-        for (const entry of batch) entry.reject(unwritable(failure ?? 'EIO', true))
+        for (const entry of batch) entry.reject(unwritable('--state file', failure ?? 'EIO', true))
         continue
       }
       try {
         await handle.appendFile(text)
         await handle.datasync()
         length += Buffer.byteLength(text)
-        failure = undefined
+        disk.succeeded()
         for (const entry of batch) entry.resolve()
       } catch (error) {
-        failure = (error as NodeJS.ErrnoException).code ?? 'EIO'
+        failure = disk.failed(error)
         await handle.truncate(length).catch(() => (torn = true))
-        const refusal = unwritable(failure, torn)
+        const refusal = unwritable('--state file', failure, torn)
         for (const entry of batch) entry.reject(refusal)
       }
     }
     flushing = undefined
-  }
-
-  /**
-   * Whether the disk takes writes again, tried with a page of bytes beside the journal (never in
-   * it): the readiness check starts it, one try at a time, so `/readyz` recovers once space is
-   * freed even when no create arrives.
-   */
-  async function probe(): Promise<void> {
-    const probePath = `${path}.${process.pid}.probe`
-    try {
-      await writeFile(probePath, Buffer.alloc(4096), { flush: true })
-      failure = undefined
-    } catch {
-      // Still unwritable: the next readiness check tries again.
-    } finally {
-      await unlink(probePath).catch(() => undefined)
-      probing = undefined
-    }
   }
 
   return {
@@ -176,53 +156,14 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
     },
     notReady() {
       if (torn) return `the --state file could not be written (${failure}) nor cut back to its last whole line; restart the sandbox`
-      if (failure === undefined) return undefined
-      probing ??= probe()
-      return `the --state file cannot be written (${failure})`
+      const trouble = disk.notReady()
+      return trouble === undefined ? undefined : `the --state file cannot be written (${trouble})`
     },
     async close() {
       await flushing
-      await probing
+      await disk.settled()
       await handle.close()
       await release()
     },
-  }
-}
-
-/** The refusal of a change that could not be made durable: the disk's trouble, not the client's. */
-function unwritable(code: string, torn: boolean): HttpError {
-  const next = torn ? 'the sandbox must be restarted' : 'retry once the disk has room again'
-  return new HttpError(503, ErrorCode.serviceUnavailable, `The sandbox cannot write its --state file (${code}); nothing was stored; ${next}`, {
-    'retry-after': '1',
-  })
-}
-
-/**
- * temp file + fsync + rename + fsync of the directory: the file is either old or new. The new
- * file keeps the old one's mode and, where this process may, its owner; a failed write leaves no
- * temporary file behind.
- */
-async function replaceAtomically(path: string, contents: string, existing: { mode: number; uid: number; gid: number } | undefined): Promise<void> {
-  const temporary = `${path}.${process.pid}.tmp`
-  try {
-    const file = await open(temporary, 'w', existing === undefined ? 0o644 : existing.mode & 0o7777)
-    try {
-      if (existing !== undefined) await file.chmod(existing.mode & 0o7777)
-      await file.writeFile(contents)
-      await file.sync()
-    } finally {
-      await file.close()
-    }
-    if (existing !== undefined) await chown(temporary, existing.uid, existing.gid).catch(() => undefined)
-    await rename(temporary, path)
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined)
-    throw error
-  }
-  const directory = await open(dirname(path), 'r')
-  try {
-    await directory.sync()
-  } finally {
-    await directory.close()
   }
 }

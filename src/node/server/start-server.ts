@@ -8,7 +8,7 @@ import { answerUnread, createRequestListener } from './create-request-listener.j
 import type { RequestLog } from '../../core/request-log/create-request-log.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
-import { createClientAddress } from './create-client-address.js'
+import { createClientAddress, type TrustedProxies } from './create-client-address.js'
 import { refusalAnswer } from './refusal-answer.js'
 import { unservableRequest } from './unservable-request.js'
 
@@ -44,7 +44,7 @@ export interface StartServerOptions {
    */
   pages?: (origin: string) => Promise<PagesListener>
   /** Proxies whose Forwarded / X-Forwarded-For headers name the client (create-client-address.ts). */
-  trustProxy?: readonly string[]
+  trustProxy?: TrustedProxies
 }
 
 export interface RunningServer {

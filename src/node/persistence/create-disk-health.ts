@@ -1,0 +1,57 @@
+import { unlink, writeFile } from 'node:fs/promises'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { HttpError } from '../../core/errors/http-error.js'
+
+/**
+ * Whether the disk under a `--state` file takes writes (D26): the last write's failure (an error
+ * code such as ENOSPC) until one succeeds again. `notReady` (what `/readyz` asks) also starts a
+ * probe, one at a time, that writes a page of bytes beside the file (never in it), so readiness
+ * recovers once space is freed even when no change arrives. The journal and the key file each
+ * have one.
+ */
+export function createDiskHealth(path: string) {
+  let failure: string | undefined
+  let probing: Promise<void> | undefined
+  const probe = async (): Promise<void> => {
+    const probePath = `${path}.${process.pid}.probe`
+    try {
+      await writeFile(probePath, Buffer.alloc(4096), { flush: true })
+      failure = undefined
+    } catch {
+      // Still unwritable: the next readiness check tries again.
+    } finally {
+      await unlink(probePath).catch(() => undefined)
+      probing = undefined
+    }
+  }
+  return {
+    /** Notes a failed write; returns its error code. */
+    failed(error: unknown): string {
+      failure = (error as NodeJS.ErrnoException).code ?? 'EIO'
+      return failure
+    },
+    succeeded(): void {
+      failure = undefined
+    },
+    /** Why the file cannot be written (its error code), or undefined; starts a probe of the disk meanwhile. */
+    notReady(): string | undefined {
+      if (failure === undefined) return undefined
+      probing ??= probe()
+      return failure
+    },
+    /** Waits for a probe under way (on close). */
+    settled: (): Promise<void> => probing ?? Promise.resolve(),
+  }
+}
+
+/**
+ * The refusal of a change that could not be made durable (D26): the disk's trouble, not the
+ * client's, a 503 with `Retry-After: 1`. `torn`: the journal could not be cut back to its last
+ * whole line, and only a restart writes again.
+ */
+export function unwritable(what: string, code: string, torn = false): HttpError {
+  const next = torn ? 'the sandbox must be restarted' : 'retry once the disk has room again'
+  return new HttpError(503, ErrorCode.serviceUnavailable, `The sandbox cannot write its ${what} (${code}); nothing was stored; ${next}`, {
+    'retry-after': '1',
+  })
+}
