@@ -5,11 +5,13 @@
 // build in turn, the order rotating from round to round, so the machine's load hits every side
 // alike; figures are medians of the rounds, ratios the medians of the per-round ratios.
 //
-//   node bench/ab.mjs --figure=http [--rounds=5] [--seconds=5] [--redis] [--rate=<req/s>] a=/path/a b=/path/b
+//   node bench/ab.mjs --figure=http [--rounds=5] [--seconds=5] [--redis | --redis=<name>,<name>] [--rate=<req/s>] a=/path/a b=/path/b
 //
 // Figures:
 // - http: GET /v1/pets?limit=20 through the CLI, autocannon, 50 connections: req/s and server
 //   CPU µs per request (`--redis`: every build on its own prefix of one local redis-server;
+//   `--redis=<names>`: only the builds named, so a build can be measured in memory and on Redis
+//   in the same rounds, each given twice under two names;
 //   `--rate`: that many requests a second in all, rather than as many as the server answers);
 // - proxy-http: the same through `petstore-sandbox proxy` of each build, in front of one upstream
 //   for all (bench/servers/upstream-server.mjs: the same bytes, every promise kept);
@@ -29,7 +31,10 @@ const option = (name, fallback) => process.argv.find((arg) => arg.startsWith(`--
 const figure = option('figure', 'http')
 const rounds = Number(option('rounds', '5'))
 const seconds = Number(option('seconds', '5'))
-const useRedis = process.argv.includes('--redis')
+// `--redis` puts every build on Redis, `--redis=a,b` the builds named a and b.
+const redisBuilds = process.argv.includes('--redis') ? undefined : option('redis', '').split(',').filter(Boolean)
+const useRedis = redisBuilds === undefined || redisBuilds.length > 0
+const onRedis = (build) => useRedis && (redisBuilds === undefined || redisBuilds.includes(build.name))
 // A fixed request rate instead of saturation: then the CPU time per request is the figure.
 const rate = option('rate', undefined)
 const builds = process.argv
@@ -136,7 +141,7 @@ try {
     for (const [index, build] of builds.entries()) {
       running[build.name] = upstream
         ? await startCli(build, ['--upstream', upstream.url], 'proxy')
-        : await startCli(build, redis ? ['--redis', redis.url, '--redis-prefix', `ab-${index}:`] : [])
+        : await startCli(build, redis && onRedis(build) ? ['--redis', redis.url, '--redis-prefix', `ab-${index}:`] : [])
       await loadOnce(running[build.name].origin, running[build.name].child.pid, 2)
     }
   }
@@ -169,7 +174,7 @@ const summary = builds.map(({ name }) => ({
   rounds: results[name].map((r) => Number(r.value.toFixed(1))),
 }))
 const lines = [
-  `figure ${figure}${useRedis ? ' on Redis' : ''}${rate === undefined ? '' : ` at ${rate} req/s`}, ${rounds} interleaved rounds${served ? ` of ${seconds} s` : ''}, load average (1 min) ${loads.join(', ')}`,
+  `figure ${figure}${useRedis ? ` on Redis${redisBuilds === undefined ? '' : ` (${redisBuilds.join(', ')})`}` : ''}${rate === undefined ? '' : ` at ${rate} req/s`}, ${rounds} interleaved rounds${served ? ` of ${seconds} s` : ''}, load average (1 min) ${loads.join(', ')}`,
   `| build | median ${unit} | / ${reference} (median of per-round ratios) |${extra === undefined ? '' : ` ${extra === 'cpuUs' ? 'CPU µs / request' : 'CPU ms to first 200'} | CPU / ${reference} |`} rounds |`,
   `|---|---|---|${extra === undefined ? '' : '---|---|'}---|`,
   ...summary.map(

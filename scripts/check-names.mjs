@@ -4,7 +4,7 @@
 // their statuses (ERRORS); the decisions are the headings of docs/decisions.md. The CLI's help is
 // built from the lists; whatever else repeats them is checked here against them: the documents'
 // enums, the docs' tables, every enumeration in the docs and comments, and every range of and
-// reference to a decision, and every file cited by its path. Reads the built modules: `npm run generate:check` builds first.
+// reference to a decision, every file cited by its path, and start's options in docs/cli.md. Reads the built modules: `npm run generate:check` builds first.
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
@@ -12,6 +12,7 @@ import { ERRORS } from '../dist/core/errors/error-code.js'
 import { DEFAULT_ERROR_KINDS, FAULT_KINDS } from '../dist/core/faults/fault-config.js'
 import { PLAN_NAMES } from '../dist/core/auth/plans.js'
 import { BUILT_IN_SCENARIOS } from '../dist/core/scenarios/scenario-config.js'
+import { buildProgram } from '../dist/node/cli/build-program.js'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const read = (file) => readFileSync(`${root}${file}`, 'utf8')
@@ -183,6 +184,16 @@ for (const top of FOLDERS) {
       if (!files.includes(named) && !existsSync(`${root}${folder}/${named}`)) problems.push(`${folder}/README.md names ${named}, which is not in ${folder}/`)
     }
   }
+}
+
+// Every option of `start` that --help shows has its row in docs/cli.md's table of start's options.
+const startOptions = buildProgram({ stdout: () => {}, stderr: () => {}, colour: false, onSignal: () => {}, version: '0' })
+  .commands.find((command) => command.name() === 'start')
+  .options.filter((option) => !option.hidden)
+const optionRows = tableRows('docs/cli.md', '| option | default | meaning |').map(([option]) => option)
+for (const option of startOptions) {
+  if (!optionRows.some((row) => row === option.long || row.includes(`${option.long} `)))
+    problems.push(`docs/cli.md: start's options table has no row for ${option.long}`)
 }
 
 function filesUnder(folder, extension) {

@@ -3,12 +3,25 @@
 // First, so that an old Node is named before msw fails on it.
 import './core/assert-node-floor.js'
 export { createSandbox } from './core/sandbox/create-sandbox.js'
-export type { Sandbox, SandboxPets, SandboxQuota, SandboxResetOptions, SharedSandbox } from './core/sandbox/sandbox.js'
+export type {
+  Sandbox,
+  SandboxPets,
+  SandboxQuota,
+  SandboxResetOptions,
+  SandboxSessions,
+  Session,
+  SessionControls,
+  SessionInit,
+  SharedSandbox,
+} from './core/sandbox/sandbox.js'
+export { SESSION_HEADER, DEFAULT_SESSION } from './core/sessions/session-name.js'
+export type { DropReason } from './core/sessions/create-sessions.js'
+export { CAPSULE_VERSION, type Capsule, type CapsuleQuota } from './core/sessions/capsule.js'
 export type { SandboxOptions, SharedSandboxOptions } from './core/sandbox/sandbox-options.js'
-export type { SharedState, PetSeeding } from './core/state/shared-state.js'
+export type { SharedState, SharedWorld, PetSeeding } from './core/state/shared-state.js'
 export type { SandboxClock } from './core/clock/create-clock.js'
 export type { QuotaState, QuotaWindow, QuotaChange } from './core/state/rate-limit-backend.js'
-export type { StateSummary, KeySummary } from './core/admin/admin-controls.js'
+export type { StateSummary, KeySummary, SessionSummary } from './core/admin/admin-controls.js'
 export { FAULT_KINDS, type FaultKind, type FaultOptions, type LatencyRange, type OperationFaults, type ResolvedFaults } from './core/faults/fault-config.js'
 export { FAULT_HEADER } from './core/faults/create-fault-injector.js'
 export { SCENARIO_HEADER, type SandboxScenarios } from './core/scenarios/create-scenarios.js'

@@ -87,3 +87,16 @@ it('answers an injected fault on a listing, not the page', async () => {
   expect(response.headers.get('x-sandbox-fault')).toBe('error=503')
   expect(rateHeaders(response)[1]).toBe('59')
 })
+
+it('lists for a key in a scenario as in memory: its page is not read ahead, its input is still checked', async () => {
+  for (const sandbox of [shared, memory]) await sandbox.scenarios.set(free, 'empty')
+  try {
+    for (const path of ['/pets?limit=2', '/pets?limit=0', '/pets?status=lost']) {
+      const [onRedis, inMemory] = [await call(shared, path), await call(memory, path)]
+      expect([onRedis.status, rateHeaders(onRedis)], path).toEqual([inMemory.status, rateHeaders(inMemory)])
+      expect(await onRedis.json(), path).toEqual(await inMemory.json())
+    }
+  } finally {
+    for (const sandbox of [shared, memory]) await sandbox.scenarios.clear(free)
+  }
+})

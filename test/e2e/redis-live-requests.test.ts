@@ -15,7 +15,8 @@ const replicas = useRedisReplicas(2, ['--pets', '5'])
 const contract = createContractChecker()
 const isLogEntry = new Ajv({ strict: false })
 addFormats.default(isLogEntry)
-const checkEntry = isLogEntry.compile((adminDocument.components as { schemas: Record<string, object> }).schemas.RequestLogEntry!)
+// With the whole document, for the entry's references to other schemas (its session's name).
+const checkEntry = isLogEntry.addSchema(adminDocument as object, 'admin').getSchema('admin#/components/schemas/RequestLogEntry')!
 const api = 'http://api.test/v1'
 const PREFIX = 'live:'
 let first: SharedSandbox

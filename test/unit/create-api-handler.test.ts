@@ -21,24 +21,30 @@ import { createScenarios } from '../../src/core/scenarios/create-scenarios.js'
 function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
   const clock = createClock()
   const router = createRouter(openapiDocument)
+  const rateLimiter = createRateLimiter({ now: clock.now, banAfter: 10, banSeconds: 900 })
+  const world = {
+    session: undefined,
+    operations: { listPets: { handle: listPets } },
+    rateLimiter,
+    clock,
+    faults: createFaultInjector({ faults: resolveFaults({}, 1, ['listPets']) }),
+    scenarios: createScenarios({ known: new Map(), initial: () => ({}), seed: 1, sleep: () => Promise.resolve(), isKey: () => true }),
+    ready: () => Promise.resolve(),
+  }
   const handler = createApiHandler({
     scope: createApiScope(undefined),
     router,
-    operations: { listPets: { handle: listPets } },
     keyRing: createKeyRing(resolveKeys(DEMO_KEYS)),
     secrets: () => ({ keys: [] }),
-    rateLimiter: createRateLimiter({ now: clock.now, banAfter: 10, banSeconds: 900 }),
+    addressLimiter: rateLimiter,
     validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations()),
     cors: createCors('*'),
-    clock,
-    faults: createFaultInjector({ faults: resolveFaults({}, 1, ['listPets']) }),
-    scenarios: createScenarios({ known: new Map(), initial: {}, seed: 1, sleep: () => Promise.resolve(), isKey: () => true }),
     forcible: new Map(),
     prefer: false,
     requestLog: createRequestLog(10),
     storeSettled: () => true,
-    ready: () => Promise.resolve(),
+    worlds: { default: world, named: () => world },
     onUnexpectedError,
   })
   return { handler, onUnexpectedError }

@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest'
-import { createPetStore } from '../../src/core/store/create-pet-store.js'
+import { createPetBase } from '../../src/core/store/create-pet-base.js'
+import { baseOrigin, createPetPool, createPetStore } from '../../src/core/store/create-pet-store.js'
+import type { NewPet } from '../../src/core/store/pet.js'
 import { storedPet } from '../../src/core/store/stored-pet.js'
 
 it('builds a plain object with the fields of the pet and nothing else', () => {
@@ -23,12 +25,10 @@ it('copies: the stored record does not change with the object it was made from',
 })
 
 it('is what the store keeps: its pets compare strictly equal to plain literals', async () => {
-  const store = createPetStore({
-    seed: () => [
-      { name: 'Ace', categoryId: 2, status: 'sold' as const },
-      { name: 'Bo', categoryId: 1 },
-    ],
-  })
+  const store = storeOver(() => [
+    { name: 'Ace', categoryId: 2, status: 'sold' as const },
+    { name: 'Bo', categoryId: 1 },
+  ])
   await store.start()
   const created = await store.create({ name: 'Cy', categoryId: 3, status: 'pending' })
   expect(store.all()).toStrictEqual([
@@ -38,3 +38,16 @@ it('is what the store keeps: its pets compare strictly equal to plain literals',
   ])
   expect(Object.getPrototypeOf(created)).toBe(Object.prototype)
 })
+
+/** A world's store over a base of `seed`, as a sandbox composes one. */
+function storeOver(seed: () => Iterable<NewPet>) {
+  const base = createPetBase()
+  const store = createPetStore({ origin: () => baseOrigin(base), pool: createPetPool(), filled: () => base.filled() })
+  return {
+    ...store,
+    start: () => {
+      void base.fill(seed())
+      return store.start()
+    },
+  }
+}

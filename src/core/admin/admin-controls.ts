@@ -24,9 +24,11 @@ export interface KeySummary {
   scenario?: string
 }
 
-/** What `sandbox.state()` and `GET /__sandbox/state` report. */
+/** What `sandbox.state()` and `GET /__sandbox/state` report, of one session. */
 export interface StateSummary {
-  /** The sandbox clock, ISO 8601. */
+  /** The session: `default`, or the name `X-Sandbox-Session` gave (D34). */
+  session: string
+  /** The session's clock, ISO 8601. */
   now: string
   pets: { count: number; nextId: number }
   /** What a reset restores: the seed and how many pets it generates, or that the pets were given (a pets file). */
@@ -65,8 +67,34 @@ export interface ProxyState {
   differences: ProxyTally<LoggedDifference>
 }
 
-/** The controls the admin API serves; the sandbox object offers the same as methods. */
-export interface AdminControls {
+/**
+ * One session, as `GET /__sandbox/sessions` lists it and `sandbox.sessions.list()` returns it.
+ *
+ * @example
+ * const [first] = await sandbox.sessions.list()   // { name: 'default', origin: 'start-up', pets: { count: 50, nextId: 51 }, ... }
+ */
+export interface SessionSummary {
+  name: string
+  pets: { count: number; nextId: number }
+  /** The request log's entries of this session this process keeps. */
+  requests: number
+  /** The session's clock, ISO 8601. */
+  now: string
+  /** When the session was made, by the default session's clock. */
+  created: string
+  /** When a request or a call last named it, by the default session's clock; absent for the default session, which is never dropped. */
+  lastUsed?: string
+  /** What `reset()` returns to: the start-up world, another session's world at a fork, or a capsule. */
+  origin: 'start-up' | 'fork' | 'capsule'
+  /** The session a fork was made from. */
+  from?: string
+}
+
+/**
+ * The controls of one session the admin API serves: those of `SessionControls` it has an
+ * operation for (create-session-operations.ts says which, and the compiler holds the two together).
+ */
+export interface AdminSessionControls {
   readonly clock: MovableClock
   reset(options?: { clock?: boolean }): Promise<void>
   state(): Promise<StateSummary>
@@ -81,9 +109,32 @@ export interface AdminControls {
   requests(selection?: number | LogSelection): MaybePromise<RequestLogEntry[]>
   readonly scenarios: SandboxScenarios
   har(options?: HarSelection): Har
+}
+
+/** How `PUT /__sandbox/sessions/{name}` makes a session: the admin document's `SessionInit`. */
+export type AdminSessionInit = Record<string, never> | { from: string } | { capsule: unknown }
+
+/** The controls the admin API serves: a session's, the process's keys, and the sessions themselves (D34). */
+export interface AdminControls {
+  /** The default session's clock: what `/health` reports. */
+  readonly clock: MovableClock
+  /**
+   * The controls of session `name` (the default one when undefined), made on first use as a
+   * request naming it would. Throws `SessionsNotServed` on a state that keeps no sessions.
+   */
+  session(name: string | undefined): AdminSessionControls
+  readonly apiKeys: SandboxApiKeys
+  readonly sessions: {
+    list(): Promise<SessionSummary[]>
+    get(name: string): Promise<SessionSummary | undefined>
+    /** Throws `UnknownSession` for a fork of a session there is none of. */
+    put(name: string, init: AdminSessionInit): Promise<SessionSummary>
+    delete(name: string): Promise<boolean>
+    /** The capsule of session `name`, or undefined when there is none (this does not make it). */
+    capsule(name: string): Promise<unknown>
+  }
   /** The keys in force and the admin token: what the request log masks, so an export's `?key=` shows a key as the log does. */
   secrets(): Secrets
-  readonly apiKeys: SandboxApiKeys
   /** The counts of a proxy in front of the sandbox (`GET /__sandbox/proxy`); without them that path is 404, as under `start`. */
   proxyState?(): ProxyState
 }

@@ -12,9 +12,11 @@ import { toResponseAndText } from '../http/to-response.js'
 import { queryOf } from '../http/query-of.js'
 import { ClaimingHandler } from '../pipeline/claiming-handler.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
-import { readJsonBody } from '../validation/read-json-body.js'
+import { MAX_BODY_BYTES, MAX_CAPSULE_BYTES, readJsonBody } from '../validation/read-json-body.js'
 import type { AdminControls } from './admin-controls.js'
-import { createAdminOperations } from './create-admin-operations.js'
+import { createAdminOperations, SESSION_OPERATIONS } from './create-admin-operations.js'
+import { SessionConflict, SessionsNotServed } from '../sessions/session-errors.js'
+import { isSessionName, SESSION_HEADER, sessionNameRule } from '../sessions/session-name.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../pipeline/admit.js'
 import type { AdminGate } from './create-admin-gate.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
@@ -75,11 +77,17 @@ export function createAdminHandler({ controls, gate, origin, onUnexpectedError, 
     const params: Record<string, string> = {}
     for (const [name, value] of Object.entries(route.params)) params[name] = decode(value, name)
     const query = queryOf(url)
-    const body = readsBody ? await readJsonBody(request) : undefined
+    // Session names are checked before the schema, so that a bad one is told the rule (D34).
+    const named = operationId in SESSION_OPERATIONS ? sessionOf(request, query) : undefined
+    if (params.name !== undefined) checkName(params.name, 'the session name in the path')
+    // A capsule may be larger than any other body (D34).
+    const body = readsBody ? await readJsonBody(request, undefined, operationId === 'putSession' ? MAX_CAPSULE_BYTES : MAX_BODY_BYTES) : undefined
     validator.validate(operationId, { path: decode(path, 'path'), query, ...(body === undefined ? {} : { body }) })
     try {
-      return { status: 200, headers, body: await operation({ params, query, body }) }
+      return { status: 200, headers, body: await operation({ params, query, body, session: () => controls.session(named) }) }
     } catch (error) {
+      if (error instanceof SessionsNotServed) throw new HttpError(501, ErrorCode.notImplemented, error.message)
+      if (error instanceof SessionConflict) throw new HttpError(409, ErrorCode.conflict, error.message)
       // Controls check their input by throwing ConfigError (as they do for in-process callers);
       // over HTTP that is the client's bad input.
       if (error instanceof ConfigError) throw new HttpError(400, ErrorCode.invalidRequest, error.message)
@@ -121,6 +129,26 @@ export function createAdminHandler({ controls, gate, origin, onUnexpectedError, 
       return response
     },
   )
+}
+
+/**
+ * The session a per-session call names: `X-Sandbox-Session`, or `?session=` for a client that
+ * cannot send headers; undefined for the default one. Both naming different sessions is a 400.
+ */
+function sessionOf(request: Request, query: Record<string, string | string[]>): string | undefined {
+  const header = request.headers.get(SESSION_HEADER)
+  const inQuery = query.session
+  const fromQuery = typeof inQuery === 'string' ? inQuery : inQuery?.[0]
+  if (header !== null) checkName(header, 'X-Sandbox-Session')
+  if (fromQuery !== undefined) checkName(fromQuery, 'session')
+  if (header !== null && fromQuery !== undefined && header !== fromQuery) {
+    throw new HttpError(400, ErrorCode.invalidRequest, 'X-Sandbox-Session and ?session= name different sessions; name one')
+  }
+  return header ?? fromQuery
+}
+
+function checkName(name: string, where: string): void {
+  if (!isSessionName(name)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where))
 }
 
 function decode(value: string, name: string): string {

@@ -3,7 +3,8 @@ import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { FaultOptions } from '../faults/fault-config.js'
 import type { QuotaChange } from '../state/rate-limit-backend.js'
-import type { AdminControls } from './admin-controls.js'
+import type { AdminControls, AdminSessionControls, AdminSessionInit } from './admin-controls.js'
+import { UnknownSession } from '../sessions/session-errors.js'
 import type { ApiKey, KeyConfig } from '../auth/key-config.js'
 import type { Plan } from '../auth/plans.js'
 import type { Har } from '../request-log/to-har.js'
@@ -18,18 +19,41 @@ export interface AdminInput {
   params: Record<string, string>
   query: Record<string, string | string[]>
   body: Record<string, unknown> | undefined
+  /** The controls of the session the request names (X-Sandbox-Session, or `?session=`), made on first use. */
+  session: () => AdminSessionControls
 }
 
 type AdminOperation = (input: AdminInput) => unknown
+
+/**
+ * The admin operations that act on the session the request names (D34), each with the member of
+ * the sandbox's `SessionControls` it serves; create-sandbox.ts holds the members to this list, and
+ * a test holds the admin document's `X-Sandbox-Session` parameters to it. Every other operation
+ * is the process's: the header is accepted there and changes nothing.
+ */
+export const SESSION_OPERATIONS = {
+  getState: 'state',
+  reset: 'reset',
+  getClock: 'clock',
+  moveClock: 'clock',
+  getKey: 'quota',
+  arrangeKey: 'quota',
+  setKeyScenario: 'scenarios',
+  clearKeyScenario: 'scenarios',
+  getFaults: 'faults',
+  setFaults: 'faults',
+  listRequests: 'requests',
+  getHar: 'har',
+} as const
 
 /**
  * The admin API's operations by operationId, each a call to the sandbox's controls. Only what
  * the schema cannot say is checked here (an instant that parses, a key that is configured).
  */
 export function createAdminOperations(controls: AdminControls): Record<string, AdminOperation> {
-  const clockBody = async () => {
-    await controls.clock.sync()
-    return { now: new Date(controls.clock.now()).toISOString() }
+  const clockBody = async (clock: AdminControls['clock']) => {
+    await clock.sync()
+    return { now: new Date(clock.now()).toISOString() }
   }
   const keyState = async (key: string, read: () => unknown) => {
     try {
@@ -39,28 +63,41 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       throw error
     }
   }
-  const keyEntry = async (apiKey: ApiKey) => ({ ...apiKey, quota: await controls.quota.get(apiKey.key) })
-  const exportContext = (): ExportContext => ({ secrets: controls.secrets(), scenarios: controls.scenarios.list().map((scenario) => scenario.name) })
+  // A key's quota is the default session's in the answers of the process's key calls.
+  const keyEntry = async (apiKey: ApiKey) => ({ ...apiKey, quota: await controls.session(undefined).quota.get(apiKey.key) })
+  const sessionNamed = async (name: string) => {
+    const summary = await controls.sessions.get(name)
+    if (summary === undefined) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)
+    return summary
+  }
+  const exportContext = (): ExportContext => ({
+    secrets: controls.secrets(),
+    scenarios: controls
+      .session(undefined)
+      .scenarios.list()
+      .map((scenario) => scenario.name),
+  })
   return {
-    health: async () => ({ status: 'ok', now: (await clockBody()).now }),
-    getState: () => controls.state(),
-    async reset({ query }) {
-      await controls.reset({ clock: query.clock === 'true' })
-      return controls.state()
+    health: async () => ({ status: 'ok', now: (await clockBody(controls.clock)).now }),
+    getState: ({ session }) => session().state(),
+    async reset({ query, session }) {
+      await session().reset({ clock: query.clock === 'true' })
+      return session().state()
     },
-    getClock: clockBody,
-    async moveClock({ body }) {
+    getClock: ({ session }) => clockBody(session().clock),
+    async moveClock({ body, session }) {
+      const { clock } = session()
       if (typeof body?.set === 'string') {
         if (!Number.isFinite(Date.parse(body.set)))
           throw new HttpError(400, ErrorCode.invalidRequest, 'set must be an ISO 8601 instant such as 2030-12-06T00:00:00Z')
-        await controls.clock.set(body.set)
+        await clock.set(body.set)
       } else {
-        await controls.clock.advance(body?.advanceMs as number)
+        await clock.advance(body?.advanceMs as number)
       }
-      return clockBody()
+      return clockBody(clock)
     },
-    getKey: ({ params }) => keyState(params.key!, () => controls.quota.get(params.key!)),
-    arrangeKey: ({ params, body }) => keyState(params.key!, () => controls.quota.set(params.key!, body as QuotaChange)),
+    getKey: ({ params, session }) => keyState(params.key!, () => session().quota.get(params.key!)),
+    arrangeKey: ({ params, body, session }) => keyState(params.key!, () => session().quota.set(params.key!, body as QuotaChange)),
     addKey: async ({ body }) => keyEntry(await controls.apiKeys.add(body as unknown as KeyConfig)),
     async setKeyPlan({ params, body }) {
       const { plan, ...limits } = body as { plan: Plan; perMinute?: number; perDay?: number }
@@ -70,24 +107,44 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       await knownAsync(() => controls.apiKeys.revoke(params.key!))
       return { key: params.key!, revoked: true }
     },
-    async setKeyScenario({ params, body }) {
-      await knownAsync(async () => controls.scenarios.set(params.key!, body?.name as string))
+    async setKeyScenario({ params, body, session }) {
+      await knownAsync(async () => session().scenarios.set(params.key!, body?.name as string))
       return { key: params.key!, scenario: body?.name as string }
     },
-    async clearKeyScenario({ params }) {
-      await knownAsync(async () => controls.scenarios.clear(params.key!))
+    async clearKeyScenario({ params, session }) {
+      await knownAsync(async () => session().scenarios.clear(params.key!))
       return { key: params.key!, scenario: null }
     },
-    getFaults: () => controls.faults.get(),
-    setFaults: ({ body }) => controls.faults.set(body as FaultOptions),
+    getFaults: ({ session }) => session().faults.get(),
+    setFaults: ({ body, session }) => session().faults.set(body as FaultOptions),
     // Both exports are written a piece at a time, never as one string (D36).
-    getHar({ query }) {
-      const { log } = harAnswer(controls.har, query, exportContext())
+    getHar({ query, session }) {
+      const { log } = harAnswer(session().har, query, exportContext())
       return new JsonPieces(() => jsonPieces({ log: { ...log, entries: [] } }, log.entries))
     },
-    async listRequests({ query }) {
-      const requests = await controls.requests(exportSelection(query, exportContext()))
+    async listRequests({ query, session }) {
+      const requests = await session().requests(exportSelection(query, exportContext()))
       return new JsonPieces(() => jsonPieces({ requests: [] }, requests))
+    },
+    listSessions: async () => ({ sessions: await controls.sessions.list() }),
+    getSession: ({ params }) => sessionNamed(params.name!),
+    async putSession({ params, body }) {
+      try {
+        return await controls.sessions.put(params.name!, (body ?? {}) as AdminSessionInit)
+      } catch (error) {
+        if (error instanceof UnknownSession) throw new HttpError(404, ErrorCode.notFound, error.message)
+        throw error
+      }
+    },
+    async getSessionCapsule({ params }) {
+      const capsule = await controls.sessions.capsule(params.name!)
+      if (capsule === undefined) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(params.name!)}`)
+      return capsule
+    },
+    async deleteSession({ params }) {
+      const name = params.name!
+      if (!(await controls.sessions.delete(name))) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)
+      return { name, deleted: true }
     },
     // Only with a proxy in front (`petstore-sandbox proxy`): elsewhere the path is 404.
     ...(controls.proxyState === undefined ? {} : { getProxy: controls.proxyState }),
@@ -137,7 +194,7 @@ export function exportSelection(query: AdminInput['query'], context: ExportConte
 }
 
 /** `GET /__sandbox/requests.har`'s answer: one exchange asked by an `id` that is not kept is a 404. */
-function harAnswer(har: AdminControls['har'], query: AdminInput['query'], context: ExportContext): Har {
+function harAnswer(har: AdminSessionControls['har'], query: AdminInput['query'], context: ExportContext): Har {
   const id = typeof query.id === 'string' ? query.id : undefined
   const answer = har(id === undefined ? exportSelection(query, context) : { id })
   if (id !== undefined && answer.log.entries.length === 0) {

@@ -167,6 +167,11 @@ export const adminOpenapiDocument: OpenApiDocument = {
     "/state": {
       "get": {
         "operationId": "getState",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          }
+        ],
         "summary": "Pet count and next id, every key with its plan, quota and ban, the faults.",
         "responses": {
           "200": {
@@ -183,6 +188,9 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "operationId": "reset",
         "summary": "Restores the seeded pets (durably, with --state) and forgets counters and bans; the clock stays unless clock=true.",
         "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          },
           {
             "name": "clock",
             "in": "query",
@@ -206,6 +214,11 @@ export const adminOpenapiDocument: OpenApiDocument = {
     "/clock": {
       "get": {
         "operationId": "getClock",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          }
+        ],
         "summary": "What the sandbox clock says.",
         "responses": {
           "200": {
@@ -218,6 +231,11 @@ export const adminOpenapiDocument: OpenApiDocument = {
       },
       "post": {
         "operationId": "moveClock",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          }
+        ],
         "summary": "Sets the clock to an instant, or advances it (negative moves it back). It keeps running.",
         "description": "sandbox - the clock stays between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, where every instant it shows is an RFC 3339 date-time and every X-RateLimit-Reset a positive Unix time: a move that would leave that span is refused with 400 and changes nothing.\n",
         "requestBody": {
@@ -279,6 +297,11 @@ export const adminOpenapiDocument: OpenApiDocument = {
       ],
       "get": {
         "operationId": "getKey",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          }
+        ],
         "summary": "A key's quota and ban.",
         "responses": {
           "200": {
@@ -291,6 +314,11 @@ export const adminOpenapiDocument: OpenApiDocument = {
       },
       "patch": {
         "operationId": "arrangeKey",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          }
+        ],
         "summary": "Sets what is left of a key's quota, and bans or unbans it.",
         "requestBody": {
           "required": true,
@@ -393,6 +421,11 @@ export const adminOpenapiDocument: OpenApiDocument = {
       ],
       "put": {
         "operationId": "setKeyScenario",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          }
+        ],
         "summary": "Puts a key in a scenario (D29); only that key's answers change. An unknown name is a 400 listing the known ones.",
         "requestBody": {
           "required": true,
@@ -426,6 +459,11 @@ export const adminOpenapiDocument: OpenApiDocument = {
       },
       "delete": {
         "operationId": "clearKeyScenario",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          }
+        ],
         "summary": "Takes a key out of its scenario.",
         "responses": {
           "200": {
@@ -440,6 +478,11 @@ export const adminOpenapiDocument: OpenApiDocument = {
     "/faults": {
       "get": {
         "operationId": "getFaults",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          }
+        ],
         "summary": "The fault configuration in force.",
         "responses": {
           "200": {
@@ -452,6 +495,11 @@ export const adminOpenapiDocument: OpenApiDocument = {
       },
       "put": {
         "operationId": "setFaults",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          }
+        ],
         "summary": "Replaces the fault configuration; the draws start over from its seed.",
         "requestBody": {
           "required": true,
@@ -479,6 +527,12 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "summary": "The last requests answered under /v1 and the admin gate's refusals, oldest first, keys masked.",
         "description": "Every refusal of the admin token (401, and 429 once an address sent too many wrong tokens) on any admin path is listed, the event stream's included; admin calls the token let through and the probes are not. Under `petstore-sandbox proxy`, every request the proxy answered (forwarded to the upstream, fallen back to the sandbox, or refused by the proxy itself), each once and with its `source`.\n",
         "parameters": [
+          {
+            "$ref": "#/components/parameters/Session"
+          },
+          {
+            "$ref": "#/components/parameters/SessionQuery"
+          },
           {
             "$ref": "#/components/parameters/ExportLimit"
           },
@@ -525,6 +579,12 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "description": "Headers and bodies (up to 64 KiB each) of the last 1000 answered requests the request log keeps, for a browser's network panel or Playwright's routeFromHAR; dropped connections are left out. On replicas sharing Redis, each process serves the exchanges it answered. Under `petstore-sandbox proxy`, the proxy's request log: the upstream's exchanges too, each with its X-Sandbox-Source, bodies kept when JSON or text.\n",
         "parameters": [
           {
+            "$ref": "#/components/parameters/Session"
+          },
+          {
+            "$ref": "#/components/parameters/SessionQuery"
+          },
+          {
             "name": "id",
             "in": "query",
             "description": "One exchange, by the `id` of its request log entry.",
@@ -560,6 +620,139 @@ export const adminOpenapiDocument: OpenApiDocument = {
         }
       }
     },
+    "/sessions": {
+      "get": {
+        "operationId": "listSessions",
+        "summary": "Every session, the default first, then the most recently used (D34).",
+        "responses": {
+          "200": {
+            "description": "The sessions this process keeps.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "sessions"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "sessions": {
+                      "type": "array",
+                      "items": {
+                        "$ref": "#/components/schemas/SessionSummary"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/sessions/{name}": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/SessionPath"
+        }
+      ],
+      "get": {
+        "operationId": "getSession",
+        "summary": "One session's summary; 404 when there is none (this does not make it).",
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Session"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "put": {
+        "operationId": "putSession",
+        "summary": "Makes the session, or replaces it; its origin, what its reset returns to, is what it was made from.",
+        "description": "{} makes it fresh from the start-up world; { \"from\": \"<session>\" } a fork of that session's world as it is at this moment (404 when there is no such session). Replacing the default session makes it start over from there; with --state, only fresh.\n",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/SessionInit"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "$ref": "#/components/responses/Session"
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "deleteSession",
+        "summary": "Deletes a named session and its log entries; the default session cannot be deleted (409 conflict).",
+        "responses": {
+          "200": {
+            "description": "Deleted.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "name",
+                    "deleted"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "name": {
+                      "$ref": "#/components/schemas/SessionName"
+                    },
+                    "deleted": {
+                      "const": true
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
+    "/sessions/{name}/capsule": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/SessionPath"
+        }
+      ],
+      "get": {
+        "operationId": "getSessionCapsule",
+        "summary": "The session's world as a capsule (D34), to restore with PUT /sessions/{name}, start --from or createSandbox({ from }); 404 when there is no such session.",
+        "responses": {
+          "200": {
+            "description": "The capsule.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Capsule"
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
     "/proxy": {
       "get": {
         "operationId": "getProxy",
@@ -583,21 +776,6 @@ export const adminOpenapiDocument: OpenApiDocument = {
     }
   },
   "components": {
-    "headers": {
-      "NoStore": {
-        "description": "Probes and admin answers are never cached.",
-        "schema": {
-          "const": "no-store"
-        }
-      }
-    },
-    "securitySchemes": {
-      "adminToken": {
-        "type": "http",
-        "scheme": "bearer",
-        "description": "The admin token; API keys are refused with 401."
-      }
-    },
     "parameters": {
       "ExportLimit": {
         "name": "limit",
@@ -625,11 +803,53 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "type": "string",
           "minLength": 1
         }
+      },
+      "Session": {
+        "name": "X-Sandbox-Session",
+        "in": "header",
+        "required": false,
+        "description": "The session the call acts on (D34): made from the start-up world on first use; without it, the default session. A name the rule refuses is a 400; on a shared state (--redis), a named session is a 501 for now.\n",
+        "schema": {
+          "$ref": "#/components/schemas/SessionName"
+        }
+      },
+      "SessionQuery": {
+        "name": "session",
+        "in": "query",
+        "required": false,
+        "description": "The session, for a client that cannot send headers (an EventSource, a download link). Naming another session than X-Sandbox-Session is a 400.\n",
+        "schema": {
+          "$ref": "#/components/schemas/SessionName"
+        }
+      },
+      "SessionPath": {
+        "name": "name",
+        "in": "path",
+        "required": true,
+        "description": "The session's name (D34); X-Sandbox-Session is ignored on these paths.",
+        "schema": {
+          "$ref": "#/components/schemas/SessionName"
+        }
+      }
+    },
+    "headers": {
+      "NoStore": {
+        "description": "Probes and admin answers are never cached.",
+        "schema": {
+          "const": "no-store"
+        }
+      }
+    },
+    "securitySchemes": {
+      "adminToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The admin token; API keys are refused with 401."
       }
     },
     "responses": {
       "Error": {
-        "description": "400 invalid_request, 401 unauthorized, 404 not_found, 405 method_not_allowed, 415 unsupported_media_type, 429 rate_limited (wrong admin tokens, with Retry-After), 503 service_unavailable (/readyz while not ready, with Retry-After).\n",
+        "description": "400 invalid_request, 401 unauthorized, 404 not_found, 405 method_not_allowed, 409 conflict (deleting the default session), 413 payload_too_large, 415 unsupported_media_type, 429 rate_limited (wrong admin tokens, with Retry-After), 501 not_implemented (a named session on a shared state), 503 service_unavailable (/readyz while not ready, with Retry-After).\n",
         "content": {
           "application/json": {
             "schema": {
@@ -754,6 +974,16 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       },
+      "Session": {
+        "description": "A session's summary.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/SessionSummary"
+            }
+          }
+        }
+      },
       "Faults": {
         "description": "The fault configuration in force.",
         "content": {
@@ -792,6 +1022,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       "State": {
         "type": "object",
         "required": [
+          "session",
           "now",
           "clockOffsetMs",
           "pets",
@@ -803,13 +1034,18 @@ export const adminOpenapiDocument: OpenApiDocument = {
         ],
         "additionalProperties": false,
         "properties": {
+          "session": {
+            "$ref": "#/components/schemas/SessionName",
+            "description": "The session described: default, or the one X-Sandbox-Session named (D34)."
+          },
           "now": {
             "type": "string",
-            "format": "date-time"
+            "format": "date-time",
+            "description": "The session's clock."
           },
           "clockOffsetMs": {
             "type": "integer",
-            "description": "How far the sandbox clock is from real time (its time source), in ms; 0 when it was never moved (D20)."
+            "description": "How far the session's clock is from real time (its time source), in ms; 0 when it was never moved (D20)."
           },
           "prefer": {
             "type": "boolean",
@@ -941,6 +1177,248 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "maxLength": 256,
         "pattern": "^[A-Za-z0-9._~+/-]+=*$",
         "description": "sandbox - a bearer token (RFC 6750 b64token) of 8 to 256 characters: letters, digits and - . _ ~ + /, with = only at the end"
+      },
+      "SessionName": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$",
+        "description": "sandbox - 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'"
+      },
+      "SessionInit": {
+        "type": "object",
+        "description": "How PUT /sessions/{name} makes a session: {} fresh from the start-up world, { \"from\": \"<session>\" } a fork of that session's world as it is at that moment, or { \"capsule\": … } restored from a capsule.",
+        "additionalProperties": false,
+        "maxProperties": 1,
+        "properties": {
+          "from": {
+            "$ref": "#/components/schemas/SessionName"
+          },
+          "capsule": {
+            "type": "object",
+            "description": "A Capsule (#/components/schemas/Capsule), checked field by field as it is restored, so that a newer version is named before anything else; up to 16 MiB (413 beyond)."
+          }
+        }
+      },
+      "Capsule": {
+        "type": "object",
+        "description": "sandbox - a session's world as a versioned document (D34): what its pets, clock, faults, each key's scenario and quota are, and its exchanges as HAR for reading (restoring ignores them). The same requests against a restored capsule get the same answers.",
+        "required": [
+          "kind",
+          "version",
+          "session",
+          "made",
+          "clock",
+          "seed",
+          "pets",
+          "nextId",
+          "faults",
+          "scenarios",
+          "quotas",
+          "keys"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "kind": {
+            "const": "petstore-sandbox/capsule"
+          },
+          "version": {
+            "const": 1,
+            "description": "The capsule format; a sandbox refuses a newer one, naming it."
+          },
+          "session": {
+            "$ref": "#/components/schemas/SessionName",
+            "description": "The session it was made of."
+          },
+          "made": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When it was made, in real time."
+          },
+          "clock": {
+            "type": "string",
+            "format": "date-time",
+            "description": "The session's clock when it was made: a restored session's clock starts there."
+          },
+          "seed": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 9007199254740991,
+            "description": "The seed of the scenarios' draws."
+          },
+          "pets": {
+            "type": "array",
+            "description": "Every pet, ascending by id.",
+            "items": {
+              "type": "object",
+              "required": [
+                "id",
+                "name",
+                "categoryId"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "id": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 9007199254740991
+                },
+                "name": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 200,
+                  "pattern": "\\S",
+                  "description": "sandbox - 1 to 200 characters, not all white space"
+                },
+                "categoryId": {
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 9007199254740991
+                },
+                "status": {
+                  "enum": [
+                    "available",
+                    "pending",
+                    "sold"
+                  ]
+                }
+              }
+            }
+          },
+          "nextId": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 9007199254740991,
+            "description": "The id the next created pet gets: above every pet id."
+          },
+          "faults": {
+            "$ref": "#/components/schemas/Faults"
+          },
+          "scenarios": {
+            "type": "object",
+            "description": "Each key's scenario, by key.",
+            "additionalProperties": {
+              "type": "string",
+              "minLength": 1
+            }
+          },
+          "customScenarios": {
+            "type": "object",
+            "description": "The definitions of the custom scenarios `scenarios` names.",
+            "additionalProperties": {
+              "$ref": "#/components/schemas/ScenarioDefinition"
+            }
+          },
+          "quotas": {
+            "type": "object",
+            "description": "Each key's buckets at the capsule's clock (the windows holding that instant), by key; only keys that used any.",
+            "additionalProperties": {
+              "type": "object",
+              "required": [
+                "minuteUsed",
+                "dayUsed",
+                "refused"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "minuteUsed": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 9007199254740991
+                },
+                "dayUsed": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 9007199254740991
+                },
+                "refused": {
+                  "type": "integer",
+                  "minimum": 0,
+                  "maximum": 9007199254740991
+                },
+                "bannedUntil": {
+                  "type": "string",
+                  "format": "date-time"
+                }
+              }
+            }
+          },
+          "keys": {
+            "type": "array",
+            "description": "The keys `quotas` and `scenarios` name, with their plans.",
+            "items": {
+              "$ref": "#/components/schemas/KeyConfig"
+            }
+          },
+          "har": {
+            "$ref": "#/components/schemas/Har"
+          }
+        }
+      },
+      "SessionSummary": {
+        "type": "object",
+        "required": [
+          "name",
+          "pets",
+          "requests",
+          "now",
+          "created",
+          "origin"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "name": {
+            "$ref": "#/components/schemas/SessionName"
+          },
+          "pets": {
+            "type": "object",
+            "required": [
+              "count",
+              "nextId"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "count": {
+                "type": "integer",
+                "minimum": 0
+              },
+              "nextId": {
+                "type": "integer",
+                "minimum": 1
+              }
+            }
+          },
+          "requests": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The request log's entries of this session this process keeps."
+          },
+          "now": {
+            "type": "string",
+            "format": "date-time",
+            "description": "The session's clock."
+          },
+          "created": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When it was made, by the default session's clock."
+          },
+          "lastUsed": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When a request or call last named it, by the default session's clock; absent for the default session, which is never dropped."
+          },
+          "origin": {
+            "enum": [
+              "start-up",
+              "fork",
+              "capsule"
+            ],
+            "description": "What its reset returns to."
+          },
+          "from": {
+            "$ref": "#/components/schemas/SessionName",
+            "description": "The session a fork was made from."
+          }
+        }
       },
       "Limit": {
         "type": "integer",
@@ -1713,6 +2191,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
               "sandbox"
             ],
             "description": "Only under `petstore-sandbox proxy`, who answered (as X-Sandbox-Source says); absent under `start`."
+          },
+          "session": {
+            "$ref": "#/components/schemas/SessionName",
+            "description": "The session the request named (X-Sandbox-Session, D34); absent for the default session."
           },
           "requestHeaders": {
             "type": "array",

@@ -7,7 +7,18 @@ import { ConfigError } from '../errors/config-error.js'
 // The schemas structured inputs are held to: the API's (fixtures/openapi.yaml) and the admin API's
 // (fixtures/admin-openapi.yaml), by the document that holds them.
 const API_SCHEMAS = ['NewPet', 'Pet'] as const
-const ADMIN_SCHEMAS = ['KeysFile', 'KeyConfig', 'PlanChange', 'QuotaChange', 'FaultSettings', 'BearerToken', 'LatencySetting', 'ScenariosFile'] as const
+const ADMIN_SCHEMAS = [
+  'KeysFile',
+  'KeyConfig',
+  'PlanChange',
+  'QuotaChange',
+  'FaultSettings',
+  'BearerToken',
+  'LatencySetting',
+  'ScenariosFile',
+  'SessionInit',
+  'Capsule',
+] as const
 
 /** A schema of the contract that structured inputs are held to. */
 export type InputSchema = (typeof API_SCHEMAS)[number] | (typeof ADMIN_SCHEMAS)[number]

@@ -10,6 +10,8 @@ export const ERRORS = {
   notFound: { code: 'not_found', status: 404 },
   methodNotAllowed: { code: 'method_not_allowed', status: 405 },
   requestTimeout: { code: 'request_timeout', status: 408 },
+  /** Only from the admin API: deleting the default session (D34). */
+  conflict: { code: 'conflict', status: 409 },
   gone: { code: 'gone', status: 410 },
   payloadTooLarge: { code: 'payload_too_large', status: 413 },
   unsupportedMediaType: { code: 'unsupported_media_type', status: 415 },

@@ -14,6 +14,8 @@ export const EXPOSED_HEADERS = [
   // So is the answer a key's scenario shaped (D29).
   'X-Sandbox-Scenario',
   'Preference-Applied',
+  // The session an answer was given in (D34).
+  'X-Sandbox-Session',
 ].join(', ')
 
 // What a browser may send to a path the API does not serve: every method fetch preflights.
@@ -58,7 +60,8 @@ export function createCors(origins: CorsOrigins) {
       if (allowOrigin(request, headers)) {
         headers.set('access-control-allow-methods', (allow ?? ANY_METHOD).join(', '))
         // Prefer: a page may force a status with --prefer (D30); without it the header is ignored.
-        headers.set('access-control-allow-headers', 'Authorization, Content-Type, Prefer')
+        // X-Sandbox-Session: a page may play in a session of its own (D34).
+        headers.set('access-control-allow-headers', 'Authorization, Content-Type, Prefer, X-Sandbox-Session')
         headers.set('access-control-max-age', '600')
       }
       return { status: 204, headers }

@@ -14,7 +14,7 @@ import { preferredStatus } from '../scenarios/forced-status.js'
 import type { RateDecision } from '../state/rate-limit-backend.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { Admission } from './admission.js'
-import type { ApiHandlerParts } from './api-handler-parts.js'
+import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import type { PlannedListing } from './plan-listing.js'
 import { withHead } from './resolve.js'
 
@@ -41,6 +41,7 @@ export const LOCAL_CLIENT = 'local'
  */
 export function admit(
   parts: ApiHandlerParts,
+  world: WorldParts,
   request: Request,
   url: URL,
   method: string,
@@ -58,6 +59,8 @@ export function admit(
   const apiKey: ApiKey | undefined = token === undefined ? undefined : parts.keyRing.find(token)
   const bucket = apiKey ? `key:${apiKey.key}` : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
   const limits = apiKey ?? PLANS.free
+  // A key's quota is its session's; an address's is the process's, whichever session is named (D34).
+  const limiter = apiKey ? world.rateLimiter : parts.addressLimiter
 
   // A preflight anywhere under the API's prefix, served path or not, so that a browser app sees
   // the real request's 404 or 501 rather than a failed preflight (D19). OPTIONS is no operation
@@ -68,33 +71,33 @@ export function admit(
       setRateLimitHeaders(headers, decision)
       return parts.cors.preflight(request, headers, allow)
     }
-    const peeked = parts.rateLimiter.peek(bucket, limits)
-    return peeked instanceof Promise ? peeked.then(preflight, unknownQuota(headers, limits, parts.clock.now())) : preflight(peeked)
+    const peeked = limiter.peek(bucket, limits)
+    return peeked instanceof Promise ? peeked.then(preflight, unknownQuota(headers, limits, world.clock.now())) : preflight(peeked)
   }
 
   // The in-memory limiter decides at once, and that path stays free of promises; a shared one
   // answers in one round trip, which for a planned listing also reads its page.
   const admitted = (decided: RateDecision) => afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
-  const unknown = () => unknownQuota(headers, limits, parts.clock.now())
-  const scenario = apiKey === undefined ? undefined : parts.scenarios.of(apiKey.key)
+  const unknown = () => unknownQuota(headers, limits, world.clock.now())
+  const scenario = apiKey === undefined ? undefined : world.scenarios.of(apiKey.key)
   if (
     scenario !== undefined &&
     route?.kind === 'operation' &&
-    parts.scenarios.sparesQuota(apiKey!.key, route.operation.operationId) &&
+    world.scenarios.sparesQuota(apiKey!.key, route.operation.operationId) &&
     !answersPreference(parts, request, route.operation.operationId)
   ) {
     // The 429 of a spent window, without spending the real one (D29): the scenario step answers it.
-    const peeked = parts.rateLimiter.peek(bucket, limits)
+    const peeked = limiter.peek(bucket, limits)
     return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
   }
   // A key's scenario may change what a listing answers (`empty`): its page is not read ahead.
-  if (listing !== undefined && apiKey !== undefined && scenario === undefined && parts.rateLimiter.takeThenList !== undefined) {
-    return parts.rateLimiter.takeThenList(bucket, limits, listing.query).then(({ decision, page }) => {
+  if (listing !== undefined && 'query' in listing.read && apiKey !== undefined && scenario === undefined && limiter.takeThenList !== undefined) {
+    return limiter.takeThenList(bucket, limits, listing.read.query).then(({ decision, page }) => {
       const admission = admitted(decision)
-      return page === undefined ? admission : { ...admission, listed: { input: listing.input, result: listed(new JsonText(page)) } }
+      return page === undefined ? admission : { ...admission, listed: listed(new JsonText(page)) }
     }, unknown())
   }
-  const decision = parts.rateLimiter.take(bucket, limits)
+  const decision = limiter.take(bucket, limits)
   return decision instanceof Promise ? decision.then(admitted, unknown()) : admitted(decision)
 }
 

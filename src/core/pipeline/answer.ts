@@ -1,20 +1,24 @@
 import type { Reply } from '../http/reply.js'
 import { admit } from './admit.js'
-import { planListing } from './plan-listing.js'
-import type { ApiHandlerParts } from './api-handler-parts.js'
+import { type PlannedListing, planListing } from './plan-listing.js'
+import type { OperationInput } from '../operations/operation.js'
+import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { resolve } from './resolve.js'
 import { emptyRead } from '../scenarios/create-scenarios.js'
 import { forcedError, PREFERENCE_APPLIED_HEADER, preferredStatus } from '../scenarios/forced-status.js'
+import { SESSION_HEADER } from '../sessions/session-name.js'
 
 /**
  * The request pipeline, the whole of it, in order: every request under the API's scope takes these
  * steps, so every answer, refusals included, carries the same headers. A step refuses by throwing
- * `HttpError`, which the handler turns into an Error body. `onBodyText` hears the request body's
- * text once it is read, whatever the verdict (the request log's exchange).
+ * `HttpError`, which the handler turns into an Error body. `world` is the session the request
+ * named (`X-Sandbox-Session`, D34), picked once by the handler. `onBodyText` hears the request
+ * body's text once it is read, whatever the verdict (the request log's exchange).
  */
 export async function answer(
   parts: ApiHandlerParts,
+  world: WorldParts,
   request: Request,
   url: URL,
   method: string,
@@ -22,16 +26,20 @@ export async function answer(
   onBodyText?: (text: string) => void,
 ): Promise<Reply> {
   // With a state that reads a page of pets with the rate-limit decision, one round trip instead of
-  // two (BENCHMARKS.md, the Redis section), a plain listing's input is read ahead; a request it
-  // cannot plan is refused, if at all, by the steps below, after the decision.
-  const listing = parts.rateLimiter.takeThenList === undefined ? undefined : await planListing(parts, request, url, method)
+  // two (BENCHMARKS.md, the Redis section), a plain listing is resolved and its input read ahead,
+  // once: the steps below take them from the plan, and refuse, if at all, after the decision.
+  const listing = world.rateLimiter.takeThenList === undefined || world.refusal !== undefined ? undefined : planListing(parts, world, request, url, method)
+  // A named session's answers say so, refusals included (D34).
+  if (world.session !== undefined) headers.set(SESSION_HEADER, world.session)
   // CORS and deprecation headers, the rate limit, the API's scope and the key (D16, D17); a
   // preflight is answered here (D19).
-  const admission = admit(parts, request, url, method, headers, listing)
+  const admission = admit(parts, world, request, url, method, headers, listing)
   const admitted = admission instanceof Promise ? await admission : admission
   if ('status' in admitted) return admitted
+  // A session the request names that cannot be served: a bad name (400), or none kept (501), D34.
+  if (world.refusal !== undefined) throw world.refusal
   // The operation, or why there is none: 501, 404, 405, 410 (D10, D11, D18).
-  const resolved = resolve(parts, admitted, method)
+  const resolved = listing?.resolution ?? resolve(parts, world, admitted, method)
   const { operationId } = resolved.info
   // `Prefer: code=` (with --prefer), then the key's scenario: like faults, they hit requests a
   // healthy server would serve, after auth and the rate limit (so they spend quota), before the
@@ -39,26 +47,32 @@ export async function answer(
   const preferred = parts.prefer ? preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) : undefined
   if (preferred !== undefined) {
     headers.set(PREFERENCE_APPLIED_HEADER, `code=${preferred}`)
-    if (preferred >= 400) throw forcedError(preferred, `Prefer: code=${preferred}`, headers, parts.clock.now(), admitted.deprecation)
+    if (preferred >= 400) throw forcedError(preferred, `Prefer: code=${preferred}`, headers, world.clock.now(), admitted.deprecation)
   }
-  const shaping = preferred === undefined ? parts.scenarios.shape(admitted.key, operationId, headers, parts.clock.now, admitted.deprecation) : undefined
+  const shaping = preferred === undefined ? world.scenarios.shape(admitted.key, operationId, headers, world.clock.now, admitted.deprecation) : undefined
   const shaped = shaping === undefined ? undefined : await shaping
   // Faults hit requests a healthy server would serve: after auth and the rate limit (a failed
   // request still spent quota, as at a real gateway), before the body is read.
-  const faulted = parts.faults.inject(operationId, headers)
+  const faulted = world.faults.inject(operationId, headers)
   if (faulted !== undefined) await faulted
   // The input, valid against the contract, or 400 naming the field (D3, D9).
-  const read = admitted.listed?.input ?? readInput(parts, request, url, admitted.apiPath, resolved, onBodyText)
+  const read = listing === undefined ? readInput(parts, request, url, admitted.apiPath, resolved, onBodyText) : inputOf(listing)
   const input = read instanceof Promise ? await read : read
   // A request made while the store is seeded or reset waits for it.
-  await parts.ready()
+  await world.ready()
   // `empty` (D29): a read of the collection lists nothing, a read of one item (a path with a
   // parameter) finds nothing; creates work.
   if (shaped?.empty === true && method !== 'POST') {
     if (Object.keys(input.params).length > 0) throw emptyRead(input.params)
     return { status: 200, headers, body: [] }
   }
-  const handled = admitted.listed?.result ?? resolved.operation.handle(input)
+  const handled = admitted.listed ?? resolved.operation.handle(input)
   const { status, body } = handled instanceof Promise ? await handled : handled
   return { status, headers, body }
+}
+
+/** A planned listing's input, read once before the decision; or its refusal, thrown here as the input step would. */
+function inputOf({ read }: PlannedListing): OperationInput {
+  if ('refusal' in read) throw read.refusal
+  return read.input
 }

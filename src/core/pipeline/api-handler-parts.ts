@@ -3,6 +3,7 @@ import type { Secrets } from '../auth/create-masker.js'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { ApiScope } from '../contract/create-api-scope.js'
 import type { Router } from '../contract/create-router.js'
+import type { HttpError } from '../errors/http-error.js'
 import type { FaultInjector } from '../faults/create-fault-injector.js'
 import type { Cors } from '../http/create-cors.js'
 import type { Deprecations } from '../http/create-deprecations.js'
@@ -13,29 +14,50 @@ import type { RequestValidator } from '../validation/create-request-validator.js
 import type { Scenarios } from '../scenarios/create-scenarios.js'
 import type { ForcibleStatuses } from '../scenarios/forced-status.js'
 
-/** Everything the request pipeline reads, composed once per sandbox by `createSandbox`. */
+/**
+ * What the request pipeline reads of a process, composed once per sandbox by `createSandbox`:
+ * everything but the world a request is in (D34).
+ */
 export interface ApiHandlerParts {
   scope: ApiScope
   router: Router
-  operations: Readonly<Record<string, Operation>>
   keyRing: KeyRing
   /** The keys in force and the admin token: an answer that echoes what the client sent masks them (D35). */
   secrets: () => Secrets
-  rateLimiter: RateLimitBackend
+  /** The per-address buckets of requests without a valid key (D16, D32): one for every session. */
+  addressLimiter: RateLimitBackend
   validator: RequestValidator
   deprecations: Deprecations
   cors: Cors
-  clock: SandboxClock
-  faults: FaultInjector
-  /** Each key's scenario (D29). */
-  scenarios: Scenarios
   /** With `prefer`, `Prefer: code=` forces an answer's status (D30), among the statuses each operation may answer. */
   forcible: ReadonlyMap<string, ForcibleStatuses>
   prefer: boolean
   requestLog: Pick<RequestLog, 'record'>
-  /** Waits for the store to be seeded (or re-seeded after `reset()`). */
-  ready: () => Promise<void>
-  /** False while this process seeds or resets the store: a listing is then not read ahead. */
+  /** False while this process seeds or resets a store: a listing is then not read ahead. */
   storeSettled: () => boolean
+  /** The worlds requests are answered in: the default session's, and a named session's (`X-Sandbox-Session`). */
+  worlds: {
+    default: WorldParts
+    /** The world of session `name`, made on first use; for a name the sandbox cannot serve, the default world with the refusal to answer. */
+    named(name: string): WorldParts
+  }
   onUnexpectedError: (error: unknown) => void
+}
+
+/** What the request pipeline reads of the world a request is in (core/sessions, D34). */
+export interface WorldParts {
+  /** The session's name as answers echo it and the request log tags it; undefined for the default session. */
+  session: string | undefined
+  /** The operations, over this world's pets. */
+  operations: Readonly<Record<string, Operation>>
+  /** The world's key buckets. */
+  rateLimiter: RateLimitBackend
+  clock: SandboxClock
+  faults: FaultInjector
+  /** Each key's scenario (D29). */
+  scenarios: Scenarios
+  /** Waits for the world's pets (seeding, or a reset). */
+  ready: () => Promise<void>
+  /** Why the request's session cannot be served (a bad name, 400; sessions on a state that keeps none, 501): the pipeline answers it after admission. */
+  refusal?: HttpError
 }

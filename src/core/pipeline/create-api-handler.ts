@@ -5,6 +5,7 @@ import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection, FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { toResponseAndText } from '../http/to-response.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
+import { SESSION_HEADER } from '../sessions/session-name.js'
 import { forcedByPrefer } from '../scenarios/forced-status.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
@@ -27,11 +28,14 @@ export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
 
 async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL): Promise<Response> {
   const started = performance.now()
-  const time = parts.clock.now()
+  // The world the request is in, once: its session's (D34), or the default one's without the header.
+  const named = request.headers.get(SESSION_HEADER)
+  const world = named === null ? parts.worlds.default : parts.worlds.named(named)
+  const time = world.clock.now()
   const headers = new Headers()
   const method = request.method.toUpperCase()
   let requestBody: string | undefined
-  const reply = await answer(parts, request, url, method, headers, (text) => (requestBody = text)).catch((error: unknown) =>
+  const reply = await answer(parts, world, request, url, method, headers, (text) => (requestBody = text)).catch((error: unknown) =>
     // An injected dropped connection: in-process fetch rejects with a TypeError, and the HTTP
     // adapter destroys the socket.
     error instanceof DroppedConnection ? undefined : errorReply(withKeysRedacted(error, parts), headers, parts.onUnexpectedError),
@@ -52,6 +56,7 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL)
       responseHeaders: reply?.headers,
       fault: reply === undefined ? 'drop' : (headers.get(FAULT_HEADER) ?? undefined),
       scenario: headers.get(SCENARIO_HEADER) ?? undefined,
+      session: world.session,
       forced: forcedByPrefer(headers),
     },
     { bodies: { origin: url.origin, requestBody, responseBody: text } },

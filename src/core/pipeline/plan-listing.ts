@@ -1,42 +1,48 @@
 import type { OperationInput } from '../operations/operation.js'
 import { listQuery } from '../operations/list-pets.js'
 import type { ListQuery } from '../state/pet-repository.js'
-import type { ApiHandlerParts } from './api-handler-parts.js'
+import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
-import { resolve } from './resolve.js'
+import { type Resolution, resolve } from './resolve.js'
 
-/** A listing whose page a shared state reads together with the rate-limit decision. */
+/**
+ * A listing planned ahead of the rate-limit decision. Its operation and its input are the ones
+ * the pipeline would find after the decision, found once: the pipeline takes them from here
+ * rather than resolving and reading the request again.
+ */
 export interface PlannedListing {
-  /** The request's input, valid: the pipeline does not read it twice. */
-  input: OperationInput
-  query: ListQuery
+  resolution: Resolution
+  /** The request's input, valid; or why it is not, thrown where the pipeline reads the input. */
+  read: { input: OperationInput; query: ListQuery } | { refusal: unknown }
 }
 
 /**
  * For a state that can read a page of pets with the rate-limit decision (`takeThenList`, one
- * round trip instead of two: BENCHMARKS.md, the Redis section): the page a request will list if it
- * is allowed, when nothing between the decision and the operation could stop it or change what it
- * reads: a keyed `GET /pets` without deprecation, valid input, no fault configured for it, and no
- * seeding or reset of this process under way. Otherwise undefined. It refuses nothing: a request
- * it cannot plan takes the pipeline's steps one by one, which refuse it after the decision, as
- * every request is refused, so the answers and headers are the same either way.
+ * round trip instead of two: BENCHMARKS.md, the Redis section): the listing a request is, when
+ * nothing between the decision and the operation could stop it or change what it reads: a keyed
+ * `GET /pets` without deprecation, no fault configured for it, and no seeding or reset of this
+ * process under way. Otherwise undefined. It refuses nothing: an invalid input is kept and thrown
+ * by the pipeline where it reads the input, after the decision, as every request is refused, so
+ * the answers and headers are the same either way; only a valid one's page is read ahead.
  */
-export async function planListing(parts: ApiHandlerParts, request: Request, url: URL, method: string): Promise<PlannedListing | undefined> {
+export function planListing(parts: ApiHandlerParts, world: WorldParts, request: Request, url: URL, method: string): PlannedListing | undefined {
   const apiPath = parts.scope.apiPath(url)
   if (apiPath === undefined || (method !== 'GET' && method !== 'HEAD') || !request.headers.has('authorization')) return undefined
   const route = parts.router.match('GET', apiPath)
   if (route.kind !== 'operation' || route.operation.operationId !== 'listPets' || parts.deprecations.of('listPets') !== undefined) return undefined
-  if (!parts.storeSettled() || !faultsQuiet(parts)) return undefined
+  if (!parts.storeSettled() || !faultsQuiet(world)) return undefined
+  // A listing has no body: its input is decided at once, and resolving it cannot refuse.
+  const resolution = resolve(parts, world, { apiPath, route, deprecation: undefined }, method)
   try {
-    const input = await readInput(parts, request, url, apiPath, resolve(parts, { apiPath, route, deprecation: undefined }, method))
-    return { input, query: listQuery(input) }
-  } catch {
-    return undefined
+    const input = readInput(parts, request, url, apiPath, resolution) as OperationInput
+    return { resolution, read: { input, query: listQuery(input) } }
+  } catch (refusal) {
+    return { resolution, read: { refusal } }
   }
 }
 
-function faultsQuiet(parts: ApiHandlerParts): boolean {
-  const config = parts.faults.config()
+function faultsQuiet(world: WorldParts): boolean {
+  const config = world.faults.config()
   const override = config.operations.listPets
   return (override?.errorRate ?? config.errorRate) === 0 && (override?.latency ?? config.latency).max === 0
 }

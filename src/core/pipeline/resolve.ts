@@ -4,7 +4,7 @@ import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Operation } from '../operations/operation.js'
 import type { Admission } from './admission.js'
-import type { ApiHandlerParts } from './api-handler-parts.js'
+import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 
 /** An admitted request's operation, and the route's raw path parameters. */
 export interface Resolution {
@@ -18,7 +18,7 @@ export interface Resolution {
  * 501 for the areas the spec leaves unspecified (D11), 404 and 405 with `Allow` (D10), and 410
  * once the sandbox clock has passed a deprecated operation's sunset (D18).
  */
-export function resolve(parts: ApiHandlerParts, { apiPath, route, deprecation }: Omit<Admission, 'key'>, method: string): Resolution {
+export function resolve(parts: ApiHandlerParts, world: WorldParts, { apiPath, route, deprecation }: Omit<Admission, 'key'>, method: string): Resolution {
   const prefix = parts.scope.prefix
   if (inArea(apiPath, UNSPECIFIED_AREAS)) {
     throw new HttpError(501, ErrorCode.notImplemented, `${prefix}${apiPath}: this area exists, but its behaviour is not yet specified`)
@@ -30,14 +30,14 @@ export function resolve(parts: ApiHandlerParts, { apiPath, route, deprecation }:
     const allow = withHead(route.allow).concat('OPTIONS').join(', ')
     throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${prefix}${apiPath}; allowed: ${allow}`, { allow })
   }
-  if (deprecation !== undefined && parts.clock.now() >= deprecation.sunset) {
+  if (deprecation !== undefined && world.clock.now() >= deprecation.sunset) {
     throw new HttpError(
       410,
       ErrorCode.gone,
       `${route.operation.method} ${prefix}${route.operation.path} was removed on ${new Date(deprecation.sunset).toUTCString()}; use ${deprecation.successor} instead`,
     )
   }
-  const operation = parts.operations[route.operation.operationId]
+  const operation = world.operations[route.operation.operationId]
   if (operation === undefined) throw new Error(`no implementation for ${route.operation.operationId}`)
   return { info: route.operation, operation, params: route.params }
 }

@@ -142,11 +142,36 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     return inspect(id, limits)
   }
 
+  /**
+   * The buckets whose id starts with `prefix` and that hold anything at the clock's instant, as
+   * copies: what a fork or a capsule carries of a session's quotas (docs/decisions.md#d34).
+   */
+  function snapshot(prefix: string): Map<string, Bucket> {
+    const t = now()
+    const out = new Map<string, Bucket>()
+    for (const id of [...buckets.keys(), ...dayCounts.keys()]) {
+      if (!id.startsWith(prefix)) continue
+      const bucket = current(id, t)
+      if (bucket.minuteUsed > 0 || bucket.dayUsed > 0 || bucket.refused > 0 || bucket.bannedUntil > t) out.set(id, { ...bucket })
+    }
+    return out
+  }
+
+  /** Sets these buckets as they are (copies), replacing any of the same id: a fork's or a capsule's quotas. */
+  function load(loaded: ReadonlyMap<string, Bucket>): void {
+    for (const [id, bucket] of loaded) {
+      dayCounts.delete(id)
+      buckets.set(id, { ...bucket })
+    }
+  }
+
   return {
     take,
     peek,
     inspect,
     arrange,
+    snapshot,
+    load,
     /** Forgets every counter and ban. */
     clear: () => {
       buckets.clear()

@@ -1,19 +1,10 @@
 import type { Limits } from '../auth/plans.js'
-import type { QuotaState, RateDecision } from '../state/rate-limit-backend.js'
+import type { Bucket, QuotaState, RateDecision } from '../state/rate-limit-backend.js'
 
 export const MINUTE_MS = 60_000
 export const DAY_MS = 86_400_000
 
-/** A key's (or a client address's) counters: the two windows (D12), the refusals and the ban (D15). */
-export interface Bucket {
-  minuteStart: number
-  minuteUsed: number
-  dayStart: number
-  dayUsed: number
-  refusedWindowStart: number
-  refused: number
-  bannedUntil: number
-}
+export type { Bucket } from '../state/rate-limit-backend.js'
 
 /**
  * What a bucket says in headers and in `quota.get`, once a decision has been made on it: shared by

@@ -35,6 +35,8 @@ export interface RequestLogEntry {
   forced?: number
   /** Under `petstore-sandbox proxy`, who answered (as `X-Sandbox-Source` says); absent under `start`. */
   source?: 'upstream' | 'sandbox'
+  /** The session the request named (`X-Sandbox-Session`, D34); absent for the default session. */
+  session?: string
   /** The request's headers in order, credentials masked. */
   requestHeaders?: LoggedHeader[]
   /** The answer's headers in order, credentials masked; absent for a dropped connection. */
@@ -70,6 +72,8 @@ export interface Answered {
   scenario?: string | undefined
   forced?: number | undefined
   source?: 'upstream' | 'sandbox' | undefined
+  /** The named session the answer was given in (D34); undefined for the default session. */
+  session?: string | undefined
   /** A key the client presented that the secrets in force may not hold (under `proxy`, the upstream's): masked too. */
   presented?: string | undefined
 }
@@ -99,6 +103,7 @@ export function describeAnswer(answer: Answered, inForce: Masker): RequestLogEnt
   if (answer.scenario !== undefined) entry.scenario = answer.scenario
   if (answer.forced !== undefined) entry.forced = answer.forced
   if (answer.source !== undefined) entry.source = answer.source
+  if (answer.session !== undefined) entry.session = answer.session
   entry.requestHeaders = requestHeaders
   if (answer.responseHeaders !== undefined) {
     entry.responseHeaders = [...answer.responseHeaders].map(([name, value]) => ({ name, value: masker.header(name, value, admin) }))
@@ -194,6 +199,15 @@ export interface RequestLogOptions {
 }
 
 /**
+ * Which entries a reader of the log wants: those of one session (`session` undefined: the default
+ * session's, with the answers of no session such as the admin gate's refusals), D34. A reader
+ * that gives none reads every entry.
+ */
+export interface InSession {
+  session: string | undefined
+}
+
+/**
  * The request log of a process: the last `capacity` listed answers, oldest first, in a ring
  * buffer (memory stays bounded however long it runs), and the feeds of answers as they are
  * given. Writers hand over the {@link Answered} facts: recording runs on every request, building
@@ -235,6 +249,13 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
   }
   const withBodies = (kept: Kept, masker?: Masker): KeptExchange => ({ entry: show(kept, masker), bodies: kept.bodies })
 
+  const inSession =
+    ({ session }: InSession) =>
+    (kept: Kept) =>
+      kept.answer.session === session
+  // The kept answers a reader may look at: the last `limit`, of one session when it says so.
+  const kept = (limit: number, of: InSession | undefined): Kept[] => (of === undefined ? entries.last(limit) : entries.lastMatching(limit, inSession(of)))
+
   return {
     capacity,
     record(answer: Answered, { listed = true, bodies }: { listed?: boolean; bodies?: ExchangeBodies | undefined } = {}): void {
@@ -253,15 +274,17 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
       }
       entries.push(kept)
     },
-    /** The last `limit` listed entries (default all kept), oldest first. */
-    last(limit = capacity): RequestLogEntry[] {
-      return showAll(entries.last(limit))
+    /** The last `limit` listed entries (default all kept) of one session (`of`) or of all, oldest first. */
+    last(limit = capacity, of?: InSession): RequestLogEntry[] {
+      return showAll(kept(limit, of))
     },
-    /** The listed entries `selection` picks, with their bodies while kept, oldest first: for an export. */
-    select(selection: LogSelection = {}): KeptExchange[] {
+    /** How many listed entries of one session (`of`), or of all, are kept. */
+    count: (of?: InSession): number => kept(capacity, of).length,
+    /** The listed entries `selection` picks (of one session, `of`, when given), with their bodies while kept, oldest first: for an export. */
+    select(selection: LogSelection = {}, of?: InSession): KeptExchange[] {
       const masker = createMasker(secrets())
       // Without a filter, only the last `limit` need looking at.
-      const looked = entries.last(selection.match === undefined ? (selection.limit ?? capacity) : capacity)
+      const looked = kept(selection.match === undefined ? (selection.limit ?? capacity) : capacity, of)
       return pickLast(
         looked,
         (kept) => withBodies(kept, masker),
@@ -269,9 +292,9 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
         selection,
       )
     },
-    /** The entry with this id and its bodies, if this log still keeps it. */
-    exchange(id: string): KeptExchange | undefined {
-      const found = entries.last(capacity).find((kept) => kept.id === id)
+    /** The entry with this id and its bodies, if this log still keeps it (and it is of session `of`, when given). */
+    exchange(id: string, of?: InSession): KeptExchange | undefined {
+      const found = entries.last(capacity).find((candidate) => candidate.id === id && (of === undefined || candidate.answer.session === of.session))
       return found === undefined ? undefined : withBodies(found)
     },
     /** Hands each listed entry, built, to `to` as well: the shared log of several processes (core/state). */
@@ -288,9 +311,16 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
       watchers.add(watcher)
       return () => watchers.delete(watcher)
     },
-    clear(): void {
-      entries.clear()
-      detailed.clear()
+    /** Forgets the entries of one session (`of`), or every entry. */
+    clear(of?: InSession): void {
+      if (of === undefined) {
+        entries.clear()
+        detailed.clear()
+        return
+      }
+      const matches = inSession(of)
+      entries.remove(matches)
+      detailed.remove(matches)
     },
   }
 }

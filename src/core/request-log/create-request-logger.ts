@@ -35,14 +35,26 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
       if (format === 'off') return
       const ms = entry.durationMs
       if (format === 'json') {
-        const { time, method, path: url, status, key, fault, source } = entry
-        json({ time, method, url, status, ms, key, ...(fault === undefined ? {} : { fault }), ...(source === undefined ? {} : { source }) })
+        const { time, method, path: url, status, key, fault, source, session } = entry
+        json({
+          time,
+          method,
+          url,
+          status,
+          ms,
+          key,
+          ...(fault === undefined ? {} : { fault }),
+          ...(source === undefined ? {} : { source }),
+          ...(session === undefined ? {} : { session }),
+        })
         return
       }
       // Status 0: an injected dropped connection, which has no HTTP status.
       const status = paint(statusColour(entry.status), entry.status === 0 ? 'dropped' : String(entry.status))
       const source = entry.source === undefined ? '' : ` source=${entry.source}`
-      write(`${escapeControls(entry.method)} ${escapeControls(entry.path)} ${status} ${ms}ms key=${escapeControls(entry.key)}${source}`)
+      // A session name is checked against its rule before it is logged: nothing to escape.
+      const session = entry.session === undefined ? '' : ` session=${entry.session}`
+      write(`${escapeControls(entry.method)} ${escapeControls(entry.path)} ${status} ${ms}ms key=${escapeControls(entry.key)}${source}${session}`)
     },
     /** A hint for whoever reads the log, said once where it applies (a Prefer header this sandbox ignores). */
     note(message: string): void {

@@ -6,6 +6,15 @@ export function createRingBuffer<T>(capacity: number) {
   const items = new Array<T | undefined>(capacity)
   let next = 0
   let size = 0
+
+  /** The last `limit` items (default all kept), oldest first. */
+  function last(limit = capacity): T[] {
+    const count = Math.min(Math.max(0, limit), size)
+    const out: T[] = []
+    for (let i = count; i > 0; i--) out.push(items[(next - i + capacity) % capacity]!)
+    return out
+  }
+
   return {
     /** Keeps `item`; returns the oldest one it pushed out, once the buffer is full. */
     push(item: T): T | undefined {
@@ -16,12 +25,23 @@ export function createRingBuffer<T>(capacity: number) {
       size = Math.min(size + 1, capacity)
       return out
     },
-    /** The last `limit` items (default all kept), oldest first. */
-    last(limit = capacity): T[] {
-      const count = Math.min(Math.max(0, limit), size)
+    last,
+    /** The last `limit` items that `matches` accepts, oldest first. */
+    lastMatching(limit: number, matches: (item: T) => boolean): T[] {
       const out: T[] = []
-      for (let i = count; i > 0; i--) out.push(items[(next - i + capacity) % capacity]!)
-      return out
+      for (let i = 1; i <= size && out.length < limit; i++) {
+        const item = items[(next - i + capacity) % capacity]!
+        if (matches(item)) out.push(item)
+      }
+      return out.reverse()
+    },
+    /** Forgets the items `matches` accepts; the others keep their order. */
+    remove(matches: (item: T) => boolean): void {
+      const kept = last().filter((item) => !matches(item))
+      items.fill(undefined)
+      for (const [index, item] of kept.entries()) items[index] = item
+      size = kept.length
+      next = capacity === 0 ? 0 : size % capacity
     },
     clear(): void {
       items.fill(undefined)

@@ -47,6 +47,8 @@ export interface HarEntry {
   _scenario?: string
   _forced?: number
   _fault?: string
+  /** The session the request named (D34); absent for the default session. */
+  _session?: string
   comment?: string
 }
 
@@ -166,6 +168,7 @@ function* toHarEntries(exchanges: Iterable<KeptExchange>, { secrets, internalHea
       ...(entry.scenario === undefined ? {} : { _scenario: entry.scenario }),
       ...(entry.forced === undefined ? {} : { _forced: entry.forced }),
       ...(entry.fault === undefined ? {} : { _fault: entry.fault }),
+      ...(entry.session === undefined ? {} : { _session: entry.session }),
       ...(bodies === undefined ? { comment: 'bodies no longer kept (older than the last exchanges kept), or none to keep' } : {}),
     }
   }

@@ -1,5 +1,6 @@
 import { getResponse, type RequestHandler } from 'msw'
 import { API_AREAS } from '../contract/create-api-scope.js'
+import { SESSION_HEADER } from '../sessions/session-name.js'
 
 /**
  * A `fetch` answered by the sandbox's handlers directly, with no interception: a client given it
@@ -12,9 +13,11 @@ import { API_AREAS } from '../contract/create-api-scope.js'
  * const sandboxFetch = createSandboxFetch(sandbox.handlers, 'http://localhost:4010/v1')
  * await sandboxFetch('/v1/pets', { headers: { Authorization: 'Bearer sandbox-free-key' } })
  */
-export function createSandboxFetch(handlers: RequestHandler[], baseUrl: string | undefined): typeof fetch {
+export function createSandboxFetch(handlers: RequestHandler[], baseUrl: string | undefined, session?: string): typeof fetch {
   return async function sandboxFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const request = typeof input === 'string' ? new Request(absolute(input, baseUrl), init) : new Request(input, init)
+    // A session's fetch names it on every request (D34).
+    if (session !== undefined) request.headers.set(SESSION_HEADER, session)
     request.signal.throwIfAborted()
     const response = await abortable(getResponse(handlers, request, { quiet: true }), request.signal)
     if (response === undefined) {

@@ -6,36 +6,38 @@ import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
-import { PLANS } from '../auth/plans.js'
 import { checkInput } from '../contract/check-input.js'
 import { createApiScope } from '../contract/create-api-scope.js'
 import { createRouter } from '../contract/create-router.js'
 import { openapiDocument } from '../contract/openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
-import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { HttpError } from '../errors/http-error.js'
+import { realSleep } from '../faults/create-fault-injector.js'
+import { resolveFaults } from '../faults/fault-config.js'
 import { createCors } from '../http/create-cors.js'
 import { createDeprecations } from '../http/create-deprecations.js'
-import { createPet } from '../operations/create-pet.js'
-import { getPet } from '../operations/get-pet.js'
-import { listPets } from '../operations/list-pets.js'
+import type { WorldParts } from '../pipeline/api-handler-parts.js'
 import { type ApiHandlerParts, createApiHandler } from '../pipeline/create-api-handler.js'
 import { createProbeHandler } from '../probes/create-probe-handler.js'
 import { createReadiness } from '../probes/create-readiness.js'
+import { unknownScenario } from '../scenarios/create-scenarios.js'
+import { forcibleStatuses } from '../scenarios/forced-status.js'
+import { resolveScenarios } from '../scenarios/scenario-config.js'
+import type { Origin } from '../sessions/origin.js'
+import { type Capsule, capsuleBuckets, readCapsule } from '../sessions/capsule.js'
+import { checkSessionName, DEFAULT_SESSION, isSessionName, sessionNameRule } from '../sessions/session-name.js'
+import { createWorld, type World, type WorldOptions } from '../sessions/world.js'
+import { SessionConflict, SessionsNotServed, UnknownSession } from '../sessions/session-errors.js'
 import type { Timing } from '../state/maybe-promise.js'
-import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
-import { assertPet } from '../store/assert-pet.js'
+import { createPetBase } from '../store/create-pet-base.js'
+import { emptyOverlay } from '../store/create-pet-store.js'
 import { seedPets } from '../store/seed-pets.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
-import { realSleep } from '../faults/create-fault-injector.js'
-import { sandboxHar } from './sandbox-har.js'
-import type { LogSelection } from '../request-log/create-request-log.js'
-import { countedClient } from '../rate-limit/counted-client.js'
-import { createScenarios, unknownScenario } from '../scenarios/create-scenarios.js'
-import { forcibleStatuses } from '../scenarios/forced-status.js'
-import { resolveScenarios } from '../scenarios/scenario-config.js'
+import { createSessionControls, type ProcessControls, summarize } from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
-import type { Sandbox } from './sandbox.js'
+import type { Sandbox, Session, SessionInit } from './sandbox.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
@@ -63,15 +65,30 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const operationIds = router.operations().map((operation) => operation.operationId)
   // Read lazily: keys change at runtime, and the key ring is made from the state's key storage.
   let keysInForce: () => readonly ApiKey[] = () => []
+  // The start-up world (D34): what the default session and every fresh session start from.
+  const base = createPetBase()
+  const { from } = resolved
+  const startUp: Origin = {
+    kind: 'start-up',
+    // A capsule's next id may be beyond its last pet's.
+    pets: () => ({ base, overlay: emptyOverlay(Math.max(base.lastId() + 1, from?.nextId ?? 0)) }),
+    clock: resolved.startAt,
+    faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
+    scenarios: { ...resolved.scenarios.keys },
+    quotas: from === undefined ? new Map() : capsuleBuckets(from, (key) => resolved.keys.find((apiKey) => apiKey.key === key)!),
+    seed: resolved.seed,
+  }
+  const defaultOrigin = { current: startUp }
   const inputs = {
     resolved,
     // Given pets replace the generated ones.
     seed: resolved.givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => resolved.givenPets!,
     secrets: (): Secrets => ({ keys: keysInForce().map((apiKey) => apiKey.key), adminToken: resolved.adminToken }),
-    faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
+    origin: () => defaultOrigin.current,
+    base,
   }
   const compose = <Of extends Timing>(state: SandboxState<Of>) => {
-    const sandbox = composeSandbox(resolved, router, state)
+    const sandbox = composeSandbox(resolved, router, state, startUp, defaultOrigin)
     keysInForce = () => sandbox.keys
     return sandbox
   }
@@ -79,13 +96,18 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
 }
 
 /** The sandbox's parts and controls over `state`, whichever kind it is. */
-function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: ReturnType<typeof createRouter>, state: SandboxState<Of>): Sandbox<Of> {
-  const { clock, store, rateLimiter, faults, requestLog } = state
+function composeSandbox<Of extends Timing>(
+  resolved: ResolvedOptions,
+  router: ReturnType<typeof createRouter>,
+  state: SandboxState<Of>,
+  startUp: Origin,
+  defaultOrigin: { current: Origin },
+): Sandbox<Of> {
+  const { requestLog } = state
   const operationIds = router.operations().map((operation) => operation.operationId)
   const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: state.keyStorage, adminToken: resolved.adminToken })
   const keyRing = apiKeys.ring
   const secrets = (): Secrets => ({ keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken })
-  const creates = createPet(store, resolved.defaultStatus)
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
   for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
@@ -93,146 +115,210 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
     if (keyRing.find(key) === undefined) throw ConfigError.ofEntry('scenarios.keys', key, noConfiguredKey(key, keyRing.keys))
     if (!knownScenarios.has(name)) throw ConfigError.ofEntry('scenarios.keys', key, unknownScenario(name, [...knownScenarios.keys()]))
   }
-  const scenarios = createScenarios({
-    known: knownScenarios,
-    initial: { ...resolved.scenarios.keys },
-    seed: resolved.seed,
-    sleep: resolved.sleep ?? realSleep,
+  const worldOptions: WorldOptions = {
+    knownScenarios,
     isKey: (key) => keyRing.find(key) !== undefined,
-    shared: state.scenarios,
-  })
+    sleep: resolved.sleep ?? realSleep,
+    defaultStatus: resolved.defaultStatus,
+    // The default session's clock: the state's own.
+    now: () => state.clock.now(),
+  }
+  const defaultWorld: World<Of> = createWorld(DEFAULT_SESSION, state, startUp, worldOptions)
 
   // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
   let filling = 0
-  const parts: Omit<ApiHandlerParts, 'scope'> = {
-    router,
-    operations: { listPets: listPets(store), createPet: creates, getPet: getPet(store) },
+  const tracked = (work: Promise<void>): Promise<void> => {
+    filling++
+    return work.finally(() => filling--)
+  }
+  const process: ProcessControls<Of> = {
+    resolved,
     keyRing,
     secrets,
-    rateLimiter,
+    requestLog,
+    addressLimiter: defaultWorld.rateLimiter,
+    operationIds,
+    tracked,
+    now: () => defaultWorld.clock.now(),
+  }
+
+  const sessions = state.registry({
+    default: defaultWorld,
+    fresh: (name) => namedWorld(name, startUp),
+    dispose(world) {
+      world.release()
+      requestLog.clear({ session: world.session })
+    },
+    max: resolved.sessions.max,
+    idleMs: resolved.sessions.idleMs,
+    now: () => defaultWorld.clock.now(),
+    onDrop: resolved.sessions.onDrop,
+  })
+  function namedWorld(name: string, origin: Origin): World<Of> {
+    if (state.session === undefined) throw new SessionsNotServed()
+    const world = createWorld(
+      name,
+      state.session(name, () => origin),
+      origin,
+      worldOptions,
+    )
+    world.store.start().catch(() => undefined)
+    return world
+  }
+  // The world a request names; for a name the sandbox cannot serve, the default world and the refusal.
+  const namedInRequest = (name: string): WorldParts => {
+    if (!isSessionName(name)) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule('X-Sandbox-Session')) }
+    if (name !== DEFAULT_SESSION && state.session === undefined)
+      return { ...defaultWorld, refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message) }
+    return sessions.world(name)
+  }
+
+  const parts: Omit<ApiHandlerParts, 'scope'> = {
+    router,
+    keyRing,
+    secrets,
+    addressLimiter: defaultWorld.rateLimiter,
     validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations(), resolved.deprecation),
     cors: createCors(resolved.corsOrigins),
-    clock,
-    faults,
-    scenarios,
     forcible,
     prefer: resolved.prefer,
     requestLog,
-    ready: store.ready,
     storeSettled: () => filling === 0,
+    worlds: { default: defaultWorld, named: namedInRequest },
     onUnexpectedError: resolved.onUnexpectedError,
   }
   const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
 
-  const tracked = (work: Promise<void>): Promise<void> => {
-    filling++
-    return work.finally(() => filling--)
-  }
   // A store that cannot start (shared state seeded otherwise) rejects `ready()`: the caller hears it.
-  tracked(store.start()).catch(() => undefined)
+  tracked(defaultWorld.store.start()).catch(() => undefined)
   const readiness = createReadiness([{ name: 'store', notReady: () => (filling > 0 ? 'seeding the pets' : undefined) }, ...state.checks])
 
-  const keyNamed = (key: string): ApiKey => {
-    const found = keyRing.find(key)
-    if (found === undefined) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
-    return found
+  // Each world's controls, made once: the sandbox's own for the default one.
+  const made = new WeakMap<World<Of>, Session<Of>>()
+  const sessionOf = (world: World<Of>): Session<Of> => {
+    let session = made.get(world)
+    if (session === undefined) {
+      session = { ...createSessionControls(world, process), name: world.name, fetch: createSandboxFetch(handlers, resolved.baseUrl, world.session) }
+      made.set(world, session)
+    }
+    return session
+  }
+  const sessionWorld = (name: string, where = 'session name'): World<Of> => {
+    checkSessionName(name, where)
+    if (name !== DEFAULT_SESSION && state.session === undefined) throw new SessionsNotServed()
+    const world = sessions.world(name)
+    // An admin or library call in a session counts as a use, as a request does.
+    sessions.used?.(name)
+    return world
+  }
+  const known = async (name: string): Promise<World<Of> | undefined> => (isSessionName(name) ? sessions.find(name) : undefined)
+  // A capsule's world, its pets in a base of their own: the keys and scenarios it names must be this sandbox's.
+  async function capsuleOrigin(capsule: Capsule): Promise<Origin> {
+    for (const [index, config] of capsule.keys.entries()) {
+      if (keyRing.find(config.key) === undefined) {
+        throw new ConfigError(
+          `capsule.keys[${index}] (${maskKey(config.key)}) is not a key of this sandbox: add it (POST /__sandbox/keys, sandbox.apiKeys.add) or start the sandbox with it`,
+        )
+      }
+    }
+    for (const [key, name] of Object.entries(capsule.scenarios)) {
+      if (!knownScenarios.has(name)) {
+        throw new ConfigError(
+          `capsule.scenarios: ${maskKey(key)}: ${unknownScenario(name, [...knownScenarios.keys()])}; start the sandbox with --scenarios defining it`,
+        )
+      }
+    }
+    const faults = resolveFaults(capsule.faults, capsule.seed, operationIds, 'capsule.faults')
+    const pets = createPetBase()
+    await pets.fill(capsule.pets)
+    return {
+      kind: 'capsule',
+      pets: () => ({ base: pets, overlay: emptyOverlay(capsule.nextId) }),
+      clock: Date.parse(capsule.clock),
+      faults,
+      scenarios: { ...capsule.scenarios },
+      quotas: capsuleBuckets(capsule, (key) => keyRing.find(key)!),
+      seed: capsule.seed,
+    }
   }
 
   const sandbox: Sandbox<Of> = {
+    ...createSessionControls(defaultWorld, process),
     handlers,
     originHandlers,
     fetch: createSandboxFetch(handlers, resolved.baseUrl),
-    clock,
     get keys() {
       return keyRing.keys
     },
-    // A revoked key's scenario goes with it: added again, the key starts fresh.
+    // A revoked key's scenario goes with it, in every session: added again, the key starts fresh.
     apiKeys: {
       ...apiKeys,
       async revoke(key) {
         await apiKeys.revoke(key)
-        await scenarios.forget(key)
+        for (const world of await sessions.list()) await world.scenarios.forget(key)
       },
     },
-    onRequest: requestLog.onRequest,
-    reset(options = {}) {
-      // Not ready from the call on, not only once the store starts over.
-      return tracked(
-        (async () => {
-          if (options.clock === true) await clock.reset()
-          await rateLimiter.clear()
-          // A shared log is emptied by the store's reset, in the step that switches the pets.
-          requestLog.clear()
-          faults.restart()
-          await scenarios.reset()
-          await store.reset()
-        })(),
-      )
-    },
-    ready: store.ready,
+    ready: defaultWorld.store.ready,
     readiness: readiness.current,
-    pets: {
-      all: store.all,
-      get: store.get,
-      async create(pet) {
-        // Any valid id stands in: the store assigns the real one.
-        assertPet({ ...pet, id: 1 })
-        await store.ready()
-        return creates.store(pet)
+    session: (name) => sessionOf(sessionWorld(name)),
+    sessions: {
+      list: async () => Promise.all((await sessions.list()).map((world) => summarize(world, process))),
+      async get(name) {
+        const world = await known(name)
+        return world === undefined ? undefined : summarize(world, process)
       },
-      async put(pet) {
-        assertPet(pet)
-        await store.ready()
-        return store.put(pet)
+      async put(name, init = {}) {
+        checkSessionName(name, 'session name')
+        // A capsule is checked on its own, so that a newer version is named before anything else.
+        const { capsule: given, ...rest } = init as { capsule?: unknown; from?: string }
+        checkInput('SessionInit', rest, 'init')
+        if (given !== undefined && rest.from !== undefined) throw new ConfigError('init: give from or capsule, not both')
+        if (name !== DEFAULT_SESSION && state.session === undefined) throw new SessionsNotServed()
+        const from = rest.from
+        let origin = startUp
+        if (given !== undefined) {
+          if (state.session === undefined) throw new SessionsNotServed('Capsules')
+          origin = await capsuleOrigin(readCapsule(given, 'capsule'))
+        } else if (from !== undefined) {
+          const source = await known(from)
+          if (source === undefined) throw new UnknownSession('from', from)
+          if (source.fork === undefined) throw new SessionsNotServed('Forks')
+          await source.store.ready()
+          await source.clock.sync()
+          origin = {
+            ...source.origin,
+            ...source.fork(),
+            kind: 'fork',
+            from: source.name,
+            clock: source.clock.now(),
+            faults: source.faults.config(),
+            scenarios: source.scenarios.all(),
+          }
+        }
+        if (name === DEFAULT_SESSION) {
+          // The journal keeps the default session's own changes over the start-up pets, not a fork's.
+          if (origin !== startUp && resolved.storage !== undefined) {
+            throw new SessionConflict('with --state the default session starts over only from the start-up world: PUT it {}, or fork into a named session')
+          }
+          defaultOrigin.current = origin
+          defaultWorld.origin = origin
+          defaultWorld.faults.configure(origin.faults)
+          await sessions.putDefault?.(origin)
+          await createSessionControls(defaultWorld, process).reset({ clock: true })
+          return summarize(defaultWorld, process)
+        }
+        return summarize(await sessions.put(namedWorld(name, origin)), process)
       },
-    },
-    quota: {
-      get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
-      // Held to the admin API's QuotaChange, so what PATCH /__sandbox/keys/{key} refuses is refused here, in the same words.
-      set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), checkInput<QuotaChange>('QuotaChange', change, 'quota')),
-      ofAddress: async (address: string): Promise<QuotaState> => await rateLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
-    },
-    faults: {
-      get: faults.config,
-      set(options: FaultOptions) {
-        const next = resolveFaults(options, resolved.seed, operationIds)
-        faults.configure(next)
-        return state.shareFaults(next)
+      async delete(name) {
+        checkSessionName(name, 'session name')
+        return sessions.delete(name)
       },
-    },
-    requests: (selection?: number | LogSelection) => requestLog.last(typeof selection === 'number' ? { limit: selection } : (selection ?? {})),
-    async state() {
-      await store.ready()
-      await clock.sync()
-      return {
-        now: new Date(clock.now()).toISOString(),
-        pets: { count: await store.count(), nextId: await store.nextId() },
-        seeded: { seed: resolved.seed, pets: resolved.pets, source: resolved.givenPets === undefined ? 'generated' : 'given' },
-        clockOffsetMs: clock.offset(),
-        prefer: resolved.prefer,
-        keys: await Promise.all(
-          keyRing.keys.map(async (key) => ({
-            key: key.key,
-            masked: maskKey(key.key),
-            plan: key.plan,
-            perMinute: key.perMinute,
-            perDay: key.perDay,
-            quota: await rateLimiter.inspect(`key:${key.key}`, key),
-            ...(scenarios.of(key.key) === undefined ? {} : { scenario: scenarios.of(key.key) }),
-          })),
-        ),
-        faults: faults.config(),
-        scenarios: scenarios.list(),
-      }
-    },
-    har: (selection = {}) => sandboxHar(requestLog, selection, secrets(), resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin),
-    scenarios: {
-      set: async (key, name) => scenarios.set(key, name),
-      clear: async (key) => scenarios.clear(key),
-      get: scenarios.of,
-      list: scenarios.list,
+      async capsule(name: string) {
+        const world = await known(name)
+        return world === undefined ? undefined : sessionOf(world).capsule()
+      },
     },
     close: state.close,
   }
@@ -240,12 +326,23 @@ function composeSandbox<Of extends Timing>(resolved: ResolvedOptions, router: Re
   if (resolved.adminToken !== undefined) {
     // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
     const admin = createAdminHandler({
-      controls: { ...sandbox, clock, secrets, ...(resolved.proxyState === undefined ? {} : { proxyState: resolved.proxyState }) },
-      gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: clock.now }),
+      controls: {
+        clock: defaultWorld.clock,
+        session: (name) => {
+          const world = name === undefined ? defaultWorld : sessionWorld(name, 'X-Sandbox-Session')
+          return { ...sessionOf(world), clock: world.clock }
+        },
+        apiKeys: sandbox.apiKeys,
+        // The library checks what a client sent as it checks any caller's.
+        sessions: { ...sandbox.sessions, put: (name, init) => sandbox.sessions.put(name, init as SessionInit) },
+        secrets,
+        ...(resolved.proxyState === undefined ? {} : { proxyState: resolved.proxyState }),
+      },
+      gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: defaultWorld.clock.now }),
       requestLog,
       origin,
       onUnexpectedError: resolved.onUnexpectedError,
-      now: clock.now,
+      now: defaultWorld.clock.now,
     })
     handlers.unshift(admin)
     originHandlers.unshift(admin)

@@ -1,5 +1,8 @@
 import { ConfigError } from '../errors/config-error.js'
 import { resolveDemoKeys, resolveKeys } from '../auth/resolve-keys.js'
+import type { ApiKey } from '../auth/key-config.js'
+import { maskKey } from '../auth/mask-key.js'
+import { type Capsule, readCapsule } from '../sessions/capsule.js'
 import { checkInput } from '../contract/check-input.js'
 import { unknownName } from '../contract/describe-input-errors.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
@@ -22,6 +25,9 @@ const OPTION_NAMES = Object.keys({
   maxPets: true,
   keys: true,
   now: true,
+  startAt: true,
+  from: true,
+  sessions: true,
   banAfter: true,
   banSeconds: true,
   defaultStatus: true,
@@ -50,10 +56,16 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
   for (const name of Object.keys(options)) {
     if (!OPTION_NAMES.includes(name)) throw new ConfigError(unknownName(name, OPTION_NAMES, '', [], 'the options object').message)
   }
-  const seed = options.seed ?? 1
+  // A capsule is the start-up world (D34): its pets, clock, faults, scenarios and quotas, and its
+  // keys and custom scenarios when none are given.
+  const from = options.from === undefined ? undefined : readCapsule(options.from, 'from')
+  if (from !== undefined && options.pets !== undefined) throw new ConfigError('from and pets cannot be combined: the capsule says which pets there are')
+  if (from !== undefined && from.pets.length > MAX_PETS)
+    throw new ConfigError(`from.pets holds ${from.pets.length} pets; a sandbox starts with at most ${MAX_PETS}`)
+  const seed = options.seed ?? from?.seed ?? 1
   if (!Number.isSafeInteger(seed)) throw new ConfigError(`seed must be an integer, got ${String(seed)}`)
   // Given pets replace the generated ones; the seeded ids then end at the last given one.
-  const givenPets = Array.isArray(options.pets) ? resolvePets(options.pets, 'pets') : undefined
+  const givenPets = from !== undefined ? from.pets : Array.isArray(options.pets) ? resolvePets(options.pets, 'pets') : undefined
   const pets = givenPets?.length ?? (options.pets as number | undefined) ?? 50
   if (!Number.isSafeInteger(pets) || pets < 0 || pets > MAX_PETS) {
     throw new ConfigError(`pets must be a whole number from 0 to ${MAX_PETS} or a list of pets, got ${String(pets)}`)
@@ -75,7 +87,15 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
   if (corsOrigins !== '*' && (!Array.isArray(corsOrigins) || corsOrigins.some((origin) => typeof origin !== 'string'))) {
     throw new ConfigError(`corsOrigins must be '*' or a list of origins`)
   }
-  const keys = options.keys === undefined ? resolveDemoKeys() : resolveKeys(options.keys)
+  const keys = options.keys === undefined ? withCapsuleKeys(resolveDemoKeys(), from) : resolveKeys(options.keys)
+  if (from !== undefined && options.keys !== undefined) {
+    const missing = from.keys.findIndex((config) => !keys.some((key) => key.key === config.key))
+    if (missing !== -1) {
+      throw new ConfigError(
+        `from.keys[${missing}] (${maskKey(from.keys[missing]!.key)}) is not among keys: add it to keys, or leave keys out to adopt the capsule's`,
+      )
+    }
+  }
   const adminToken = options.adminToken
   if (adminToken !== undefined) {
     checkInput('BearerToken', adminToken, 'adminToken')
@@ -86,6 +106,8 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     throw new ConfigError(`requestLogSize must be a whole number from 0 to 100000, got ${String(requestLogSize)}`)
   }
   if (options.shared !== undefined && options.storage !== undefined) throw new ConfigError('storage and shared cannot be combined: shared state keeps the pets')
+  const startAt = options.startAt !== undefined ? instantOf(options.startAt) : from === undefined ? undefined : Date.parse(from.clock)
+  const sessions = resolveSessions(options.sessions)
   return {
     shared: options.shared,
     baseUrl: options.baseUrl,
@@ -96,8 +118,12 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     maxPets,
     keys,
     adminToken,
-    faults: options.faults ?? {},
-    scenarios: options.scenarios ?? {},
+    from,
+    faults: options.faults ?? from?.faults ?? {},
+    scenarios: {
+      keys: options.scenarios?.keys ?? from?.scenarios,
+      custom: options.scenarios?.custom ?? from?.customScenarios,
+    },
     prefer: options.prefer === true,
     sleep: options.sleep,
     requestLogSize,
@@ -107,6 +133,8 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     adminGate: options.adminGate,
     proxyState: options.proxyState,
     now: options.now ?? Date.now,
+    startAt,
+    sessions,
     banAfter,
     banSeconds,
     defaultStatus: (defaultStatus ?? undefined) as PetStatus | undefined,
@@ -117,3 +145,36 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
 }
 
 export type ResolvedOptions = ReturnType<typeof resolveOptions>
+
+/** The demo keys, and a capsule's keys beside them (its own where both have one). */
+function withCapsuleKeys(demo: ApiKey[], from: Capsule | undefined): ApiKey[] {
+  if (from === undefined || from.keys.length === 0) return demo
+  const adopted = resolveKeys(from.keys)
+  return [...demo.filter((key) => !adopted.some((other) => other.key === key.key)), ...adopted]
+}
+
+/** The most named sessions a sandbox keeps, and the default (D34). */
+export const MAX_SESSIONS = 100_000
+export const DEFAULT_MAX_SESSIONS = 1000
+/** How long a named session may go unused, by default: an hour. */
+export const DEFAULT_SESSION_IDLE_MS = 3_600_000
+
+function resolveSessions(options: SandboxOptions['sessions']) {
+  if (options !== undefined && (typeof options !== 'object' || options === null)) throw new ConfigError('sessions must be an object: { max, idleMs, onDrop }')
+  const max = options?.max ?? DEFAULT_MAX_SESSIONS
+  if (!Number.isSafeInteger(max) || max < 1 || max > MAX_SESSIONS)
+    throw new ConfigError(`sessions.max must be a whole number from 1 to ${MAX_SESSIONS}, got ${String(max)}`)
+  const idleMs = options?.idleMs ?? DEFAULT_SESSION_IDLE_MS
+  if (!Number.isSafeInteger(idleMs) || idleMs < 1) throw new ConfigError(`sessions.idleMs must be a whole number of ms, 1 or more, got ${String(idleMs)}`)
+  const onDrop = options?.onDrop
+  if (onDrop !== undefined && typeof onDrop !== 'function') throw new ConfigError('sessions.onDrop must be a function')
+  return { max, idleMs, onDrop }
+}
+
+function instantOf(instant: Date | number | string): number {
+  const ms = typeof instant === 'number' ? instant : instant instanceof Date ? instant.getTime() : Date.parse(instant)
+  if (!Number.isFinite(ms) || ms < 0 || ms > Date.UTC(9999, 11, 31, 23, 59, 59, 999)) {
+    throw new ConfigError('startAt must be an instant between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, such as 2030-01-01T00:00:00Z')
+  }
+  return ms
+}

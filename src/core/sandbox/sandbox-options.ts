@@ -9,6 +9,8 @@ import type { PetStorage } from '../store/create-pet-store.js'
 import type { SharedState } from '../state/shared-state.js'
 import type { AdminGate } from '../admin/create-admin-gate.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
+import type { DropReason } from '../sessions/create-sessions.js'
+import type { Capsule } from '../sessions/capsule.js'
 import type { ProxyState } from '../admin/admin-controls.js'
 
 /**
@@ -49,6 +51,36 @@ export interface SandboxOptions {
   keys?: readonly KeyConfig[]
   /** Time source in epoch ms; the sandbox clock starts from it. Default `Date.now`. */
   now?: () => number
+  /**
+   * The instant the sandbox clock shows at creation, and in every fresh session, and after
+   * `reset({ clock: true })`; it runs on from there (the CLI's `--now`). Default: the time source's.
+   */
+  startAt?: Date | number | string
+  /**
+   * A capsule to start from (D34; `GET /__sandbox/sessions/{name}/capsule`, `session.capsule()`):
+   * the default session and every fresh session start from its pets, clock, faults, each key's
+   * scenario and quota. Its keys and custom scenarios join the demo keys when `keys` is not given,
+   * and serve when `scenarios.custom` is not; `faults`, `scenarios.keys` and `startAt`, when given,
+   * win over the capsule's. Not with `pets` (the capsule says which pets there are) nor `shared`.
+   *
+   * @example
+   * const sandbox = createSandbox({ from: JSON.parse(readFileSync('bug-123.capsule.json', 'utf8')) })
+   */
+  from?: Capsule
+  /**
+   * Named sessions (`X-Sandbox-Session`, `sandbox.session(name)`, D34): at most `max` (default
+   * 1000, the default session not counted; beyond it the least recently used is dropped), each
+   * dropped once unused for `idleMs` by the default session's clock (default one hour). `onDrop`
+   * hears of each drop.
+   *
+   * @example
+   * createSandbox({ sessions: { max: 8, idleMs: 60_000, onDrop: (name, reason) => console.log(name, reason.kind) } })
+   */
+  sessions?: {
+    max?: number
+    idleMs?: number
+    onDrop?: (name: string, reason: DropReason) => void
+  }
   /** Refused requests in one window after which a key is banned (D15). Default `10`. */
   banAfter?: number
   /** Length of a temporary ban in seconds (D15). Default `900`. */

@@ -1,49 +1,62 @@
 import type { Secrets } from '../auth/create-masker.js'
 import type { KeyStorage } from '../auth/key-storage.js'
-import { createClock, type MovableClock } from '../clock/create-clock.js'
+import { createClock } from '../clock/create-clock.js'
 import { createFaultInjector, type FaultInjector } from '../faults/create-fault-injector.js'
-import type { ResolvedFaults } from '../faults/fault-config.js'
 import type { ReadinessCheck } from '../probes/create-readiness.js'
 import { createRateLimiter } from '../rate-limit/create-rate-limiter.js'
-import { createRequestLog, type KeptExchange, type LogSelection, pickLast, type RequestLog, type RequestLogEntry } from '../request-log/create-request-log.js'
+import {
+  createRequestLog,
+  type InSession,
+  type KeptExchange,
+  type LogSelection,
+  pickLast,
+  type RequestLog,
+  type RequestLogEntry,
+} from '../request-log/create-request-log.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
-import type { PetRepository } from '../state/pet-repository.js'
-import type { RateLimitBackend } from '../state/rate-limit-backend.js'
-import type { SharedScenarios, SharedState } from '../state/shared-state.js'
-import { createPetStore } from '../store/create-pet-store.js'
+import type { SharedSessions, SharedSessionsPolicy, SharedState, SharedWorld } from '../state/shared-state.js'
+import type { ResolvedFaults } from '../faults/fault-config.js'
+import { createSessions, type SessionRegistry, type SessionsOptions } from '../sessions/create-sessions.js'
+import { createSharedSessions } from '../sessions/create-shared-sessions.js'
+import type { PetBase } from '../store/create-pet-base.js'
+import { createPetPool, createPetStore, type PetStorage } from '../store/create-pet-store.js'
+import type { Origin } from '../sessions/origin.js'
+import type { World, WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
 /**
  * Where a sandbox's state lives: in its own memory, answering at once (`'now'`), or shared with
  * other processes (`'later'`, docs/decisions.md#d21). `createSandbox` composes the same sandbox
- * from either; the difference between the two lives here and nowhere else.
+ * from either; the difference between the two lives here and nowhere else. Its own members are
+ * the default session's world; `session` makes the world of a named one.
  */
-export interface SandboxState<Of extends Timing> {
-  clock: MovableClock<Of>
-  store: PetRepository<Of>
-  rateLimiter: RateLimitBackend<Of>
-  /** The fault injector the pipeline draws from (a shared one follows what any process set). */
-  faults: FaultInjector
-  /** Makes a configuration just given to `faults` the one every process follows; answers it. */
-  shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
+export interface SandboxState<Of extends Timing> extends WorldState<Of> {
   keyStorage: KeyStorage | undefined
-  /** Each key's scenario as every process sees it; undefined for a sandbox of its own (D29). */
-  scenarios: SharedScenarios | undefined
+  /**
+   * The world of a named session, starting from `origin` (read again on each reset); undefined
+   * while this state keeps no named sessions (a shared state without `SharedState.session`):
+   * a request naming one is then answered 501.
+   */
+  session: ((name: string, origin: () => Origin) => WorldState<Of>) | undefined
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
-    /** This process's listed entries `selection` picks, with their bodies while kept, oldest first: for a HAR. */
-    select(selection: LogSelection): KeptExchange[]
-    /** This process's entry with this id and its bodies, if still kept. */
-    exchange(id: string): KeptExchange | undefined
-    /** The entries `selection` picks, oldest first: every process's when the log is shared. */
-    last(selection: LogSelection): Answer<RequestLogEntry[], Of>
-    /** Calls `listener` with each answered request this state hears of; returns the stop. */
+    /** This process's listed entries of one session that `selection` picks, with their bodies while kept, oldest first: for a HAR. */
+    select(selection: LogSelection, of: InSession): KeptExchange[]
+    /** This process's entry of one session with this id and its bodies, if still kept. */
+    exchange(id: string, of: InSession): KeptExchange | undefined
+    /** The entries of one session `selection` picks, oldest first: every process's when the log is shared. */
+    last(selection: LogSelection, of: InSession): Answer<RequestLogEntry[], Of>
+    /** How many entries of one session the log keeps (a shared log: of every process). */
+    count(of: InSession): Answer<number, Of>
+    /** Calls `listener` with each answered request this state hears of, of every session; returns the stop. */
     onRequest(listener: (entry: RequestLogEntry) => void): () => void
-    /** Forgets this process's own entries (a shared log is emptied by the store's reset). */
-    clear(): void
+    /** Forgets this process's own entries of one session (a shared log is emptied by the store's reset). */
+    clear(of: InSession): void
   }
+  /** The registry of named sessions over this state: in its memory, or the shared state's. */
+  registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
   /** Readiness checks of the state itself, beside the store's seeding. */
   checks: ReadinessCheck[]
   close(): Promise<void>
@@ -52,33 +65,76 @@ export interface SandboxState<Of extends Timing> {
 /** What both kinds of state are made from. */
 export interface StateInputs {
   resolved: ResolvedOptions
-  /** The seeded pets, drawn anew on each reset; one without an id takes the one after the pet before it. */
+  /** The seeded pets; one without an id takes the one after the pet before it. */
   seed: () => Iterable<NewPet & { id?: number }>
   /** The secrets in force (keys and admin token), masked wherever the request log shows them. */
   secrets: () => Secrets
-  faults: ResolvedFaults
+  /** The default session's origin, read again on each of its resets. */
+  origin: () => Origin
+  /** The start-up pets, filled when the default session's store starts (a sandbox of its own). */
+  base: PetBase
 }
 
 /** The sandbox's own state, in its memory. */
-export function ownState({ resolved, seed, secrets, faults }: StateInputs): SandboxState<'now'> {
-  const clock = createClock(resolved.now)
+export function ownState({ resolved, seed, secrets, origin, base }: StateInputs): SandboxState<'now'> {
   const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
-  const injector = createFaultInjector({ faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
   const log = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const { storage } = resolved
+  // maxPets counts the start-up pets once and every pet any session adds (D23, D34).
+  const pool = createPetPool(resolved.maxPets)
+  const world = (origin: () => Origin, storage?: PetStorage): WorldState<'now'> => {
+    const pets = () => origin().pets!()
+    const clock = createClock(resolved.now)
+    const at = origin().clock
+    if (at !== undefined) clock.set(at)
+    const limiter = createRateLimiter({ now: clock.now, ...policy })
+    limiter.load(origin().quotas)
+    const store = createPetStore({ origin: pets, pool, filled: () => pets().base.filled(), ...(storage ? { storage } : {}) })
+    const injector = createFaultInjector({ faults: origin().faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
+    return {
+      clock,
+      store,
+      // A reset clears the buckets back to the origin's.
+      rateLimiter: {
+        ...limiter,
+        clear() {
+          limiter.clear()
+          limiter.load(origin().quotas)
+        },
+      },
+      faults: injector,
+      shareFaults: () => injector.config(),
+      scenarios: undefined,
+      fork: () => ({
+        pets: (
+          (snapshot) => () =>
+            snapshot
+        )(store.snapshot()),
+        quotas: limiter.snapshot('key:'),
+      }),
+      release: store.release,
+    }
+  }
+  const startUp = world(origin, storage)
   return {
-    clock,
-    store: createPetStore({ seed, maxPets: resolved.maxPets, ...(storage ? { storage } : {}) }),
-    rateLimiter: createRateLimiter({ now: clock.now, ...policy }),
-    faults: injector,
-    shareFaults: () => injector.config(),
+    ...startUp,
+    // The start-up pets are seeded when the default session's store starts: once, for every session.
+    store: {
+      ...startUp.store,
+      start() {
+        base.fill(seed()).catch(() => undefined)
+        return startUp.store.start()
+      },
+    },
+    session: (_name, origin) => world(origin),
+    registry: createSessions,
     keyStorage: resolved.keyStorage,
-    scenarios: undefined,
     requestLog: {
       record: log.record,
       select: log.select,
       exchange: log.exchange,
-      last: (selection) => log.select(selection).map((exchange) => exchange.entry),
+      last: (selection, of) => log.select(selection, of).map((exchange) => exchange.entry),
+      count: log.count,
       onRequest: log.subscribe,
       clear: log.clear,
     },
@@ -91,9 +147,7 @@ export function ownState({ resolved, seed, secrets, faults }: StateInputs): Sand
 }
 
 /** State shared with other processes through `shared` (the CLI's `--redis`). */
-export function sharedState({ resolved, seed, secrets, faults }: StateInputs, shared: SharedState): SandboxState<'later'> {
-  const injector = createFaultInjector({ faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
-  const following = followSharedFaults(injector, shared)
+export function sharedState({ resolved, seed, secrets, origin }: StateInputs, shared: SharedState): SandboxState<'later'> {
   const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const sharedLog = shared.requestLog(resolved.requestLogSize)
   // The log lives in the shared state: every listed entry this process writes goes there (those
@@ -101,25 +155,58 @@ export function sharedState({ resolved, seed, secrets, faults }: StateInputs, sh
   // process tells its own watchers of its own entries at once; the shared log brings them the
   // other processes' entries.
   localLog.forward(sharedLog.record)
+  // What a session's origin is where the shared state keeps nothing else.
+  const startUp = origin()
+  const seeding = {
+    seed: resolved.seed,
+    pets: resolved.lastSeededId,
+    draw: seed,
+    given: resolved.givenPets !== undefined,
+    world: { nextId: resolved.from?.nextId ?? 0, clock: startUp.clock, quotas: startUp.quotas },
+  }
+  // The default session's world is the shared state's own members; a named session's, what
+  // `shared.sessions` gives under the same names.
+  const world = (parts: SharedWorld, origin: () => Origin): WorldState<'later'> => {
+    const injector = createFaultInjector({ faults: origin().faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
+    const following = followSharedFaults(injector, parts.faults, () => origin().faults)
+    return {
+      clock: createClock(resolved.now, parts.clockOffset),
+      store: parts.pets(seeding, { maxPets: resolved.maxPets }),
+      rateLimiter: parts.rateLimits({ source: resolved.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }),
+      faults: following,
+      shareFaults: (next) => parts.faults.set(next).then(following.config),
+      scenarios: parts.scenarios,
+      // The shared state copies a fork's pets and key buckets itself, when the fork is put.
+      fork: shared.sessions === undefined ? undefined : () => ({ pets: undefined, quotas: new Map() }),
+      release: () => undefined,
+    }
+  }
+  let sessions: SharedSessions | undefined
+  const registryOf = (policy: SharedSessionsPolicy): SharedSessions => {
+    sessions ??= shared.sessions!(policy)
+    return sessions
+  }
   return {
-    clock: createClock(resolved.now, shared.clockOffset),
-    store: shared.pets(
-      { seed: resolved.seed, pets: resolved.lastSeededId, draw: seed, given: resolved.givenPets !== undefined },
-      { maxPets: resolved.maxPets },
-    ),
-    rateLimiter: shared.rateLimits({ source: resolved.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }),
-    faults: following,
-    shareFaults: (next) => shared.faults.set(next).then(following.config),
+    ...world(shared, origin),
+    session:
+      shared.sessions === undefined
+        ? undefined
+        : (name, origin) => {
+            if (sessions === undefined) throw new Error('a named session is met before the sandbox made its registry')
+            return world(sessions.world(name), origin)
+          },
+    registry: (options) =>
+      shared.sessions === undefined ? createSessions(options) : createSharedSessions({ ...options, shared: registryOf, source: resolved.now, startUp }),
     keyStorage: shared.keys ?? resolved.keyStorage,
-    scenarios: shared.scenarios,
     requestLog: {
       record: localLog.record,
       // An exchange's bodies stay with the process that answered it.
       select: localLog.select,
       exchange: localLog.exchange,
-      // The shared log holds the entries built; a filter looks at every one kept.
-      last: async (selection) => {
-        const kept = await sharedLog.last(selection.match === undefined ? selection.limit : undefined)
+      // The shared log holds the entries built, of every session; a filter looks at every one
+      // kept of the session.
+      last: async (selection, of) => {
+        const kept = await sharedLog.last(selection.match === undefined ? selection.limit : undefined, of)
         return pickLast(
           kept,
           (entry) => entry,
@@ -127,6 +214,7 @@ export function sharedState({ resolved, seed, secrets, faults }: StateInputs, sh
           selection,
         )
       },
+      count: (of) => sharedLog.count(of),
       onRequest(listener) {
         const stopLocal = localLog.subscribe(listener)
         const stopOthers = sharedLog.watchOthers(listener)
@@ -147,17 +235,18 @@ export function sharedState({ resolved, seed, secrets, faults }: StateInputs, sh
  * configuration last set through any process, and starts over after a reset through any process.
  * The draws stay the process's own, seeded as usual.
  */
-function followSharedFaults(injector: FaultInjector, shared: SharedState): FaultInjector {
-  let followed = shared.faults.current()
-  let resets = shared.faults.resets()
+function followSharedFaults(injector: FaultInjector, shared: SharedState['faults'], initial: () => ResolvedFaults): FaultInjector {
+  let followed = shared.current()
+  let resets = shared.resets()
   const follow = () => {
-    const current = shared.faults.current()
-    if (current !== undefined && current !== followed) {
+    const current = shared.current()
+    // None set (any more, in a session made afresh): the origin's.
+    if (current !== followed) {
       followed = current
-      injector.configure(current)
+      injector.configure(current ?? initial())
     }
     // As a reset does on one process, so a run after a reset repeats (docs/decisions.md#d21).
-    const latest = shared.faults.resets()
+    const latest = shared.resets()
     if (latest !== resets) {
       resets = latest
       injector.restart()

@@ -1,5 +1,5 @@
 import type { HttpHandler } from 'msw'
-import type { StateSummary } from '../admin/admin-controls.js'
+import type { SessionSummary, StateSummary } from '../admin/admin-controls.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { ApiKey } from '../auth/key-config.js'
 import type { SandboxClock } from '../clock/create-clock.js'
@@ -7,6 +7,7 @@ import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { Readiness } from '../probes/create-readiness.js'
 import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Har, HarSelection } from '../request-log/to-har.js'
+import type { Capsule } from '../sessions/capsule.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
@@ -26,7 +27,7 @@ import type { NewPet, Pet } from '../store/pet.js'
  * beforeEach(() => sandbox.reset())
  * afterAll(() => server.close())
  */
-export interface Sandbox<Of extends Timing = 'now'> {
+export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> {
   /**
    * The msw request handlers of the API, for `setupServer` (Node) or `setupWorker` (browser).
    * They answer the API's own paths (`/v1/pets…`, `/v1/store…`, `/v1/categories…`) on any origin,
@@ -57,15 +58,6 @@ export interface Sandbox<Of extends Timing = 'now'> {
    */
   readonly originHandlers: HttpHandler[]
   /**
-   * The sandbox clock (D20): rate-limit windows, bans and the sunset read it. `set` and
-   * `advance` move it; it keeps running forward from there.
-   *
-   * @example
-   * sandbox.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 from now on
-   * sandbox.clock.advance(60_000)               // a fresh minute window
-   */
-  readonly clock: SandboxClock<Of>
-  /**
    * The keys in force with their resolved limits: the configured ones, as changed by `apiKeys`.
    *
    * @example
@@ -74,24 +66,6 @@ export interface Sandbox<Of extends Timing = 'now'> {
   readonly keys: readonly ApiKey[]
   /** Add a key, change its plan, revoke it, at runtime (the admin API's `/keys`). */
   readonly apiKeys: SandboxApiKeys
-  /**
-   * Calls `listener` with each request as it is answered, masked as in `requests()` (the
-   * dashboard's live log); returns the function that stops it.
-   *
-   * @example
-   * const stop = sandbox.onRequest((entry) => console.log(entry.status, entry.path))
-   */
-  onRequest(listener: (entry: RequestLogEntry) => void): () => void
-  /**
-   * Restores the seeded pets (ids start over) and forgets every rate-limit counter and ban and the
-   * kept requests; keys added or changed at runtime stay (docs/decisions.md#d22). The
-   * clock stays where it is unless `clock: true` puts it back on its time source. Requests made
-   * meanwhile wait for it.
-   *
-   * @example
-   * beforeEach(() => sandbox.reset({ clock: true }))
-   */
-  reset(options?: SandboxResetOptions): Promise<void>
   /**
    * Resolves once the seeded pets are in the store. Requests wait for it by themselves; call it
    * before reading `pets` right after `createSandbox()`.
@@ -110,6 +84,58 @@ export interface Sandbox<Of extends Timing = 'now'> {
    * sandbox.readiness()   // { ready: false, checks: [{ name: 'store', ready: false, reason: 'seeding the pets' }] }
    */
   readiness(): Readiness
+  /** Lets go of the state: closes a shared state's connection; nothing to do for the sandbox's own. */
+  close(): Promise<void>
+  /**
+   * The controls of session `name` (docs/decisions.md#d34), made from the start-up world on first
+   * use, as a request naming it would; `default` is the sandbox's own. Throws `ConfigError` for a
+   * name the rule refuses. Its `fetch` sends `X-Sandbox-Session: <name>` with every request.
+   *
+   * @example
+   * const worker = sandbox.session('worker-1')
+   * await worker.pets.create({ name: 'Only here', categoryId: 1 })
+   * await worker.fetch('http://api.test/v1/pets', { headers: { Authorization: 'Bearer sandbox-free-key' } })
+   */
+  session(name: string): Session<Of>
+  /** The named sessions: list them, make or replace one (fresh, a fork of another), delete one. */
+  readonly sessions: SandboxSessions
+}
+
+/**
+ * What every session of a sandbox offers, the default one (the sandbox itself) and each named one
+ * (`sandbox.session(name)`): the controls of its world. The admin API's per-session calls are
+ * these, acting on the session `X-Sandbox-Session` names.
+ */
+export interface SessionControls<Of extends Timing = 'now'> {
+  /**
+   * The sandbox clock (D20): rate-limit windows, bans and the sunset read it. `set` and
+   * `advance` move it; it keeps running forward from there.
+   *
+   * @example
+   * sandbox.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 from now on
+   * sandbox.clock.advance(60_000)               // a fresh minute window
+   */
+  readonly clock: SandboxClock<Of>
+  /**
+   * Calls `listener` with each request as it is answered, masked as in `requests()` (the
+   * dashboard's live log); returns the function that stops it.
+   *
+   * @example
+   * const stop = sandbox.onRequest((entry) => console.log(entry.status, entry.path))
+   */
+  onRequest(listener: (entry: RequestLogEntry) => void): () => void
+  /**
+   * Returns the session to its origin (docs/decisions.md#d34): the seeded pets (ids start over),
+   * or what a fork or capsule made it from, with their quotas; forgets every other rate-limit
+   * counter and ban and the session's kept requests, and starts the fault draws over. Keys added or
+   * changed at runtime stay (docs/decisions.md#d22), and so does the fault configuration. The clock
+   * stays where it is unless `clock: true` puts it back (on `startAt`, the origin's instant, or its
+   * time source). Requests made meanwhile wait for it.
+   *
+   * @example
+   * beforeEach(() => sandbox.reset({ clock: true }))
+   */
+  reset(options?: SandboxResetOptions): Promise<void>
   /**
    * Arrange and read stored pets without HTTP and without spending quota.
    *
@@ -178,9 +204,59 @@ export interface Sandbox<Of extends Timing = 'now'> {
    * const last = sandbox.har({ limit: 20 })
    */
   har(options?: HarSelection): Har
-  /** Lets go of the state: closes a shared state's connection; nothing to do for the sandbox's own. */
-  close(): Promise<void>
+  /**
+   * This session's world as a capsule (D34): its pets and next id, clock, faults, each key's
+   * scenario and quota, and its exchanges as HAR, for `createSandbox({ from })`, `start --from`
+   * or `sandbox.sessions.put(name, { capsule })`, in any mode.
+   *
+   * @example
+   * writeFileSync('bug-123.capsule.json', JSON.stringify(await sandbox.session('qa').capsule()))
+   */
+  capsule(): Promise<Capsule>
 }
+
+/**
+ * One named session's controls (`sandbox.session(name)`), and a `fetch` that sends its
+ * `X-Sandbox-Session` header.
+ *
+ * @example
+ * const session = sandbox.session('worker-2')
+ * await session.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 in this session only
+ */
+export interface Session<Of extends Timing = 'now'> extends SessionControls<Of> {
+  readonly name: string
+  /** `sandbox.fetch`, sending `X-Sandbox-Session: <name>` with every request. */
+  readonly fetch: typeof fetch
+}
+
+/**
+ * The sessions of a sandbox (`sandbox.sessions`): what the admin API's `/__sandbox/sessions` serves.
+ *
+ * @example
+ * await sandbox.sessions.put('bug-123', { from: 'worker-1' })   // a fork of worker-1, as it is now
+ * (await sandbox.sessions.list()).map((session) => session.name)  // ['default', 'bug-123', 'worker-1']
+ * await sandbox.sessions.delete('bug-123')
+ */
+export interface SandboxSessions {
+  /** Every session, the default first, then the most recently used. */
+  list(): Promise<SessionSummary[]>
+  /** One session's summary, or undefined when there is none. */
+  get(name: string): Promise<SessionSummary | undefined>
+  /**
+   * Makes session `name`, or replaces it: fresh from the start-up world (`{}`), a fork of another
+   * session's world as it is now (`{ from }`), or restored from a capsule (`{ capsule }`). What it
+   * was made from is what its `reset()` returns to. Throws `ConfigError` for a bad name, an
+   * unknown source or a capsule that cannot be restored here (naming the field).
+   */
+  put(name: string, init?: SessionInit): Promise<SessionSummary>
+  /** Deletes a named session; false when there is none. The default session cannot be deleted (`ConfigError`). */
+  delete(name: string): Promise<boolean>
+  /** Session `name`'s capsule, or undefined when there is none (this does not make it). */
+  capsule(name: string): Promise<Capsule | undefined>
+}
+
+/** How `sandbox.sessions.put` makes a session: fresh (`{}`), a fork of session `from`, or from a capsule. */
+export type SessionInit = Record<string, never> | { from: string } | { capsule: Capsule }
 
 /**
  * What `sandbox.reset()` restores besides the pets, counters and bans.
@@ -189,7 +265,7 @@ export interface Sandbox<Of extends Timing = 'now'> {
  * await sandbox.reset({ clock: true })   // and the clock back on real time
  */
 export interface SandboxResetOptions {
-  /** Also put the clock back on its time source (undoes `clock.set` and `clock.advance`). */
+  /** Also put the clock back: on the origin's instant (`startAt`, a capsule's, a fork's), or on its time source (undoes `clock.set` and `clock.advance`). */
   clock?: boolean
 }
 

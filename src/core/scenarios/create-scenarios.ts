@@ -13,8 +13,8 @@ export const SCENARIO_HEADER = 'x-sandbox-scenario'
 
 export interface ScenariosOptions {
   known: ReadonlyMap<string, ResolvedScenario>
-  /** The scenarios given at start (`--scenario`, `createSandbox({ scenarios: { keys } })`): what a reset restores. */
-  initial: Readonly<Record<string, string>>
+  /** What a reset restores: the scenarios given at start (`--scenario`, `createSandbox({ scenarios: { keys } })`), or the session's origin's (D34). */
+  initial: () => Readonly<Record<string, string>>
   /** Seed of the draws (`flaky`, error rates, latency ranges). */
   seed: number
   /** Waits out a scenario's latency: the sandbox's injectable delay, never the sandbox clock. */
@@ -48,12 +48,12 @@ export interface Shaped {
  * from the sandbox's seed, three per request whatever the scenario, so a run repeats.
  */
 export function createScenarios({ known, initial, seed, sleep, isKey, shared }: ScenariosOptions) {
-  let local: Record<string, string> = { ...initial }
+  let local: Record<string, string> = { ...initial() }
   let streams = new Map<string, () => number>()
   let followed: Readonly<Record<string, string>> | undefined
   const assigned = (): Readonly<Record<string, string>> => {
     if (shared === undefined) return local
-    const current = shared.current() ?? initial
+    const current = shared.current() ?? initial()
     // Another process changed them: the draws start over, as they do here on a change.
     if (current !== followed) {
       followed = current
@@ -78,19 +78,13 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     }
     return random
   }
-  // A key's own entry only: a key named `constructor`, `toString` or `__proto__` must not read an
-  // object's inherited members as its scenario.
-  const scenarioOf = (key: string): string | undefined => {
-    const current = assigned()
-    return Object.hasOwn(current, key) ? current[key] : undefined
-  }
   const without = (key: string): Record<string, string> => {
     const rest = { ...assigned() }
     delete rest[key]
     return rest
   }
   const behaviour = (key: string, operationId: string) => {
-    const name = scenarioOf(key)
+    const name = scenarioOf(assigned(), key)
     return name === undefined ? undefined : { name, ...known.get(name)?.operations[operationId] }
   }
 
@@ -98,7 +92,7 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     /** The scenarios a key can be put in, built-in first, with what each does. */
     list: () => [...known.values()].map(({ name, description }) => ({ name, description })),
     /** `key`'s scenario, or undefined. */
-    of: scenarioOf,
+    of: (key: string): string | undefined => scenarioOf(assigned(), key),
     /** Every key's scenario. */
     all: assigned,
     /** Puts `key` in scenario `name`; a name or key the sandbox does not know throws ConfigError. */
@@ -113,9 +107,9 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
       return store(without(key))
     },
     /** Forgets the scenario of a key just revoked: added again, it is a fresh key. */
-    forget: (key: string): MaybePromise<void> => (scenarioOf(key) === undefined ? undefined : store(without(key))),
-    /** Back to the scenarios given at start (on `reset()`), of the keys still configured; the draws start over. */
-    reset: () => store(Object.fromEntries(Object.entries(initial).filter(([key]) => isKey(key)))),
+    forget: (key: string): MaybePromise<void> => (scenarioOf(assigned(), key) === undefined ? undefined : store(without(key))),
+    /** Back to the session's origin scenarios (on `reset()`), of the keys still configured; the draws start over. */
+    reset: () => store(Object.fromEntries(Object.entries(initial()).filter(([key]) => isKey(key)))),
     /** Whether `key`'s scenario answers this operation with the 429 of a spent window, which must not spend the real quota. */
     sparesQuota: (key: string, operationId: string): boolean => behaviour(key, operationId)?.status === 429,
     /**
@@ -147,6 +141,11 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
 }
 
 export type Scenarios = ReturnType<typeof createScenarios>
+
+/** `key`'s scenario in `assigned`: its own entry only, so a key named `constructor` or `__proto__` is in none. */
+function scenarioOf(assigned: Readonly<Record<string, string>>, key: string): string | undefined {
+  return Object.hasOwn(assigned, key) ? assigned[key] : undefined
+}
 
 /** What `empty` answers a read that is not a listing: the 404 of a pet that does not exist. */
 export function emptyRead(params: Record<string, string>): HttpError {

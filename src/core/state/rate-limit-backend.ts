@@ -95,3 +95,14 @@ export interface QuotaChange {
   dayRemaining?: number
   banned?: boolean | number
 }
+
+/** A key's (or a client address's) counters: the two windows (D12), the refusals and the ban (D15). */
+export interface Bucket {
+  minuteStart: number
+  minuteUsed: number
+  dayStart: number
+  dayUsed: number
+  refusedWindowStart: number
+  refused: number
+  bannedUntil: number
+}

@@ -1,29 +1,14 @@
-import { Collection, Query } from '@msw/data'
-import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
-import { createPetSchema } from './create-pet-schema.js'
-import { createMswDataWorkaround } from './msw-data-workaround.js'
+import type { Pet, NewPet, PetStatus } from './pet.js'
 import { storedPet } from './stored-pet.js'
 import type { PetChange } from './pet-change.js'
+import type { PetBase } from './create-pet-base.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 
-// The queries of listPets, built once: they hold no state, and building them per request showed
-// in the list request's profile (BENCHMARKS.md, "What the profiles changed").
-const ANY_PET = new Query<Pet>(() => true)
-const BY_STATUS = Object.fromEntries(PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)])) as Record<PetStatus, Query<Pet>>
-
-// Pets seeded between two yields to the event loop, so that a large seed does not keep the
-// process from answering its probes (docs/running-for-a-team.md#probes).
-const PETS_PER_YIELD = 5_000
-const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
-
-export interface PetStoreOptions {
-  /** The pets a reset restores, in id order: a pet without an id takes the one after the pet before it (from 1). */
-  seed: () => Iterable<NewPet & { id?: number }>
-  /** Durable storage of created pets (`--state`); without it the store lives in memory only. */
-  storage?: PetStorage
-  /** The most pets stored at once; a create beyond it is refused with 507 `storage_full`. */
-  maxPets?: number
+/** The page `listPets` reads: the first `limit` pets in id order, of one status or all (the PetRepository's). */
+export interface ListQuery {
+  status?: PetStatus | undefined
+  limit: number
 }
 
 /**
@@ -42,91 +27,172 @@ export interface PetStorage {
   notReady?: () => string | undefined
 }
 
-export interface ListQuery {
-  status?: PetStatus | undefined
-  limit: number
+/**
+ * What one world changed over its base: pets of the base it replaced (`pets.put`), pets it added
+ * beyond the base's last id (creates, and puts beyond every assigned id), ascending, and the next
+ * id. Empty for a world that only read.
+ */
+export interface PetOverlay {
+  replaced: Map<number, Pet>
+  added: Pet[]
+  nextId: number
+}
+
+/** The pets a world starts from and returns to on `reset()`: a base, and an overlay over it. */
+export interface PetOrigin {
+  base: PetBase
+  overlay: PetOverlay
 }
 
 /**
- * The sandbox's pets: an `@msw/data` collection, plus an id index so `get` does not scan.
- * Ids are assigned here, synchronously, from a counter that only grows: ascending, never reused,
- * even across concurrent creates. Records sit in the collection in id order, so the first `limit`
- * matches of a scan are the answer of `listPets` (D8) without sorting.
+ * `maxPets` (D23), for every world of a process at once: the pets of each base in use, counted
+ * once, plus the pets every world added. A world reset or dropped gives its pets back.
  */
-export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINITY }: PetStoreOptions) {
-  const symbols = createMswDataWorkaround()
-  const schema = createPetSchema((pet) => symbols.prepared(storedPet(pet)))
-  let collection = new Collection({ schema })
-  let byId = new Map<number, Pet>()
-  let nextId = 1
-  let ready: Promise<void> = Promise.resolve()
-  // Creates counted against maxPets while their journal line is written, so a burst cannot overshoot it.
+export function createPetPool(maxPets = Number.POSITIVE_INFINITY) {
+  let stored = 0
+  // Creates counted while their journal line is written, so a burst cannot overshoot the bound.
   let creating = 0
+  return {
+    maxPets,
+    /** Refuses a create beyond the bound (507 storage_full) before anything is stored. */
+    claim(): void {
+      if (stored + creating >= maxPets) throw storageFull(maxPets)
+      creating++
+    },
+    /** Ends a claim: `kept` when the pet was stored. */
+    settle(kept: boolean): void {
+      creating--
+      if (kept) stored++
+    },
+    /** Counts pets stored (positive) or given back (negative) other than by a create. */
+    add(count: number): void {
+      stored += count
+    },
+    /** Whether `count` more pets fit. */
+    fits: (count: number): boolean => stored + creating + count <= maxPets,
+    stored: (): number => stored,
+  }
+}
 
-  async function insert(pet: Pet): Promise<Pet> {
-    const record = await collection.create(symbols.keyed(pet))
-    symbols.settle(record)
-    byId.set(record.id, record)
-    return record
+export type PetPool = ReturnType<typeof createPetPool>
+
+export interface PetStoreOptions {
+  /** What the store starts from and `reset()` restores; read on each reset (a session given a new origin). */
+  origin: () => PetOrigin
+  pool: PetPool
+  /** Resolves once the origin's base is filled (seeding); undefined when it is. */
+  filled: () => Promise<void> | undefined
+  /** Durable storage of this world's changes (`--state`, the default session only). */
+  storage?: PetStorage
+}
+
+/**
+ * One world's pets, copy-on-write over a base shared by every world that starts from it
+ * (docs/decisions.md#d34): reads merge the base with the world's overlay, writes go to the
+ * overlay, and `reset()` puts the origin's overlay back in place of the world's, without touching
+ * the base. Ids are assigned here, synchronously, from a counter that only grows: ascending,
+ * never reused, even across concurrent creates.
+ */
+export function createPetStore({ origin, pool, filled, storage }: PetStoreOptions) {
+  let base = origin().base
+  let overlay: PetOverlay = emptyOverlay()
+  // Pets of this world counted in the pool: its additions, and its base's while this world is its only user.
+  let owned = 0
+  let usingBase = false
+  // The replaced pets in id order, made when a listing needs them after a put.
+  let replacedInOrder: Pet[] | undefined
+  let ready: Promise<void> = Promise.resolve()
+
+  const useBase = (next: PetBase) => {
+    if (usingBase && next === base) return
+    if (usingBase && base.release() === 0) pool.add(-base.count())
+    base = next
+    if (base.use() === 1) pool.add(base.count())
+    usingBase = true
+  }
+  const adopt = (next: PetOverlay) => {
+    pool.add(-owned)
+    overlay = next
+    replacedInOrder = undefined
+    owned = overlay.added.length
+    for (const id of overlay.replaced.keys()) if (base.get(id) === undefined) owned++
+    pool.add(owned)
+  }
+  const restoreOrigin = () => {
+    const { base: originBase, overlay: originOverlay } = origin()
+    useBase(originBase)
+    adopt(copyOverlay(originOverlay))
   }
 
-  async function fill(restore?: PetStorage): Promise<void> {
-    // A fresh collection rather than `clear()`: clearing deletes record by record, which is
-    // quadratic for a large store, and requests awaiting `ready` never see a half-filled one.
-    const next = new Collection({ schema })
-    const nextIndex = new Map<number, Pet>()
-    // In batches, in id order, drawn from the seed as the batches need them, so each batch's
-    // drafts die young; the batch sizes are part of the @msw/data workaround.
-    let seeded = 0
-    const replaced = new Map((restore?.replaced ?? []).map((pet) => [pet.id, pet]))
-    const pets = function* (): Generator<Pet> {
-      for (const pet of seed()) {
-        seeded = pet.id ?? seeded + 1
-        yield replaced.get(seeded) ?? { ...pet, id: seeded }
-      }
-      yield* restore?.restored ?? []
+  function sortedReplaced(): Pet[] {
+    replacedInOrder ??= [...overlay.replaced.values()].sort((a, b) => a.id - b.id)
+    return replacedInOrder
+  }
+
+  /** Index of `id` in the ascending `added`, or of where it would go. */
+  function addedIndex(id: number): number {
+    const { added } = overlay
+    // Nearly always the end: creates come in id order.
+    if (added.length === 0 || added[added.length - 1]!.id < id) return added.length
+    let low = 0
+    let high = added.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (added[middle]!.id < id) low = middle + 1
+      else high = middle
     }
-    let batch: Pet[] = []
-    let sinceYield = 0
-    const store = async () => {
-      const stored = batch
-      batch = []
-      const records = await next.createMany(stored.length, (index) => symbols.keyed(stored[index]!))
-      for (const record of records) {
-        symbols.settle(record)
-        nextIndex.set(record.id, record)
-      }
-      sinceYield += records.length
-      if (sinceYield >= PETS_PER_YIELD) {
-        sinceYield = 0
-        await yieldToEventLoop()
-      }
-    }
-    for (const pet of pets()) {
-      batch.push(pet)
-      if (batch.length >= symbols.seedBatchSize(nextIndex.size)) await store()
-    }
-    if (batch.length > 0) await store()
-    collection = next
-    byId = nextIndex
-    nextId = Math.max(seeded + 1, restore?.nextId ?? 0)
+    return low
+  }
+
+  function getAdded(id: number): Pet | undefined {
+    const index = addedIndex(id)
+    const pet = overlay.added[index]
+    return pet?.id === id ? pet : undefined
+  }
+
+  /** Stores `record` in `into`'s added pets, in id order; whether it is new there. */
+  function placeAdded(into: PetOverlay, record: Pet): boolean {
+    const index = into === overlay ? addedIndex(record.id) : into.added.findIndex((pet) => pet.id >= record.id)
+    const at = index === -1 ? into.added.length : index
+    const replacing = into.added[at]?.id === record.id
+    into.added.splice(at, replacing ? 1 : 0, record)
+    return !replacing
   }
 
   return {
-    /** Resolves once seeding (or the last reset) has finished. */
+    /** Resolves once the base is filled and, the first time, the storage's pets are in place. */
     ready: () => ready,
 
-    /** Fills the store for the first time: the seeded pets, then those restored from storage. */
+    /** Starts from the origin once its base is filled; with storage, the pets of earlier runs on top (the default session). */
     start(): Promise<void> {
-      ready = ready.then(() => fill(storage))
+      const filling = filled()
+      // A session made once the base is filled has its pets at once, for in-process reads.
+      if (filling === undefined && storage === undefined) {
+        restoreOrigin()
+        return ready
+      }
+      ready = ready
+        .then(() => filling)
+        .then(() => {
+          restoreOrigin()
+          if (storage === undefined) return
+          const restored = copyOverlay(overlay)
+          for (const pet of storage.replaced ?? []) {
+            if (pet.id <= base.lastId()) restored.replaced.set(pet.id, pet)
+            else placeAdded(restored, pet)
+          }
+          for (const pet of storage.restored) placeAdded(restored, pet)
+          restored.nextId = Math.max(restored.nextId, storage.nextId)
+          adopt(restored)
+        })
       return ready
     },
 
-    /** Restores the seeded pets (durably forgetting created ones); ids restart after them. */
+    /** Back to the origin's pets (durably forgetting this world's changes); ids restart after them. */
     reset(): Promise<void> {
       const done = ready.then(async () => {
         await storage?.commit({ kind: 'reset' })
-        await fill()
+        restoreOrigin()
       })
       // A reset that could not be made durable is reported to its caller and changes nothing;
       // the store stays usable.
@@ -135,63 +201,130 @@ export function createPetStore({ seed, storage, maxPets = Number.POSITIVE_INFINI
     },
 
     list({ status, limit }: ListQuery): Pet[] {
-      return collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit })
+      const { replaced, added } = overlay
+      let page: Pet[]
+      if (replaced.size === 0) page = base.list(status, limit)
+      else {
+        // At most `replaced.size` of the base's first matches are replaced: reading that many
+        // more still fills the page.
+        const fromBase = base.list(status, limit + replaced.size).filter((pet) => !replaced.has(pet.id))
+        const changed = sortedReplaced().filter((pet) => status === undefined || pet.status === status)
+        page = mergeInOrder(fromBase, changed, limit)
+      }
+      for (let index = 0; page.length < limit && index < added.length; index++) {
+        const pet = added[index]!
+        if (status === undefined || pet.status === status) page.push(pet)
+      }
+      return page
     },
 
-    get: (id: number): Pet | undefined => byId.get(id),
+    get(id: number): Pet | undefined {
+      return overlay.replaced.get(id) ?? (id > base.lastId() ? getAdded(id) : base.get(id))
+    },
 
     async create(pet: NewPet): Promise<Pet> {
-      if (byId.size + creating >= maxPets) throw storageFull(maxPets)
-      const id = nextId++
-      const record = storedPet({ ...pet, id })
-      creating++
+      pool.claim()
+      const into = overlay
+      const record = storedPet({ ...pet, id: into.nextId++ })
+      let kept = false
       try {
         // Durable first, visible second: a pet nobody was told about may be lost in a crash, but
         // never one that was acknowledged or listed.
         if (storage !== undefined) await storage.commit({ kind: 'created', pet: record })
-        return await insert(record)
+        // A reset while the journal was written dropped the overlay this pet was made for.
+        if (into === overlay) {
+          placeAdded(into, record)
+          owned++
+          kept = true
+        }
+        return record
       } finally {
-        creating--
+        pool.settle(kept)
       }
     },
 
     /**
      * Stores `pet` under its own id: replaces the pet with that id, or adds it when the id is
-     * beyond every assigned one (ids skipped on the way are never assigned afterwards, so records
-     * stay in id order and ids are still never reused).
+     * beyond every assigned one (ids skipped on the way are never assigned afterwards, so ids are
+     * still never reused).
      */
     async put(pet: Pet): Promise<Pet> {
       const record = storedPet(pet)
       if (storage !== undefined) await storage.commit({ kind: 'put', pet: record })
-      const existing = byId.get(pet.id)
-      if (existing === undefined) {
-        nextId = Math.max(nextId, pet.id + 1)
-        return insert(record)
+      let added: boolean
+      if (record.id <= base.lastId()) {
+        added = !overlay.replaced.has(record.id) && base.get(record.id) === undefined
+        overlay.replaced.set(record.id, record)
+        replacedInOrder = undefined
+      } else {
+        added = placeAdded(overlay, record)
+        overlay.nextId = Math.max(overlay.nextId, record.id + 1)
       }
-      const updated = await collection.update((q) => q.where({ id: existing.id }), {
-        data(draft) {
-          draft.name = record.name
-          draft.categoryId = record.categoryId
-          if (record.status === undefined) delete draft.status
-          else draft.status = record.status
-        },
-        strict: true,
-      })
-      byId.set(updated.id, updated)
-      return updated
+      if (added) {
+        owned++
+        pool.add(1)
+      }
+      return record
     },
 
-    /** Every stored pet, in id order. */
-    all: (): Pet[] => collection.findMany(),
+    /** Every pet, in id order. */
+    all(): Pet[] {
+      const { replaced, added } = overlay
+      const fromBase = base.all()
+      if (replaced.size === 0) return added.length === 0 ? fromBase : fromBase.concat(added)
+      return mergeInOrder(
+        fromBase.filter((pet) => !replaced.has(pet.id)),
+        sortedReplaced(),
+        Number.POSITIVE_INFINITY,
+      ).concat(added)
+    },
 
-    count: (): number => byId.size,
+    count: (): number => base.count() + owned,
 
     /** The id the next created pet gets. */
-    nextId: (): number => nextId,
+    nextId: (): number => overlay.nextId,
+
+    /** This world's pets as an origin another world can start from (a fork): O(its changes), never O(base). */
+    snapshot: (): PetOrigin => ({ base, overlay: copyOverlay(overlay) }),
+
+    /** Lets go of this world's pets: they no longer count against maxPets (a dropped session). */
+    release(): void {
+      pool.add(-owned)
+      owned = 0
+      if (usingBase && base.release() === 0) pool.add(-base.count())
+      usingBase = false
+    },
   }
 }
 
 export type PetStore = ReturnType<typeof createPetStore>
+
+/** An overlay that changes nothing: a world starting from `base` as it is. */
+export function emptyOverlay(nextId = 1): PetOverlay {
+  return { replaced: new Map(), added: [], nextId }
+}
+
+/** The origin of a world that starts from `base` as it is. */
+export function baseOrigin(base: PetBase): PetOrigin {
+  return { base, overlay: emptyOverlay(base.lastId() + 1) }
+}
+
+function copyOverlay(overlay: PetOverlay): PetOverlay {
+  return { replaced: new Map(overlay.replaced), added: [...overlay.added], nextId: overlay.nextId }
+}
+
+/** The first `limit` pets of two lists each in id order, with no id in both, in id order. */
+function mergeInOrder(a: Pet[], b: Pet[], limit: number): Pet[] {
+  if (b.length === 0) return a.length > limit ? a.slice(0, limit) : a
+  const out: Pet[] = []
+  let i = 0
+  let j = 0
+  while (out.length < limit && (i < a.length || j < b.length)) {
+    if (j >= b.length || (i < a.length && a[i]!.id < b[j]!.id)) out.push(a[i++]!)
+    else out.push(b[j++]!)
+  }
+  return out
+}
 
 /** The refusal of a create beyond `maxPets` (docs/decisions.md#d23), worded alike by every store. */
 export function storageFull(maxPets: number): HttpError {

@@ -5,6 +5,9 @@ import { findDuplicateKey } from './find-duplicate-key.js'
 /** D9: bodies over 1 MiB are refused. */
 export const MAX_BODY_BYTES = 1024 * 1024
 
+/** A capsule restored over HTTP may be larger than D9's bound: up to 16 MiB (D34), read as it streams. */
+export const MAX_CAPSULE_BYTES = 16 * 1024 * 1024
+
 /**
  * Reads a request body as a JSON object (D9): `Content-Type` must be `application/json` (415),
  * at most 1 MiB (413, found from `Content-Length` or while streaming, never after reading it all),
@@ -12,7 +15,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
  * `onText` hears the body's text as soon as it is decoded, before it is judged, so the request
  * log's exchange shows what a refused body said.
  */
-export async function readJsonBody(request: Request, onText?: (text: string) => void): Promise<Record<string, unknown>> {
+export async function readJsonBody(request: Request, onText?: (text: string) => void, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
   const mediaType = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') {
     throw new HttpError(
@@ -22,9 +25,9 @@ export async function readJsonBody(request: Request, onText?: (text: string) => 
     )
   }
   const declared = request.headers.get('content-length')
-  if (declared !== null && Number(declared) > MAX_BODY_BYTES) throw tooLarge()
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes)
 
-  const bytes = await readAtMost(request, MAX_BODY_BYTES)
+  const bytes = await readAtMost(request, maxBytes)
   if (bytes.byteLength === 0) throw new HttpError(400, ErrorCode.invalidRequest, 'body is required: send a NewPet JSON object')
   let text: string
   try {
@@ -75,7 +78,7 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
       // Not awaited: msw tees request bodies, and cancelling one branch of a tee settles only once
       // the other branch is cancelled too, which nobody will do.
       reader.cancel().catch(() => undefined)
-      throw tooLarge()
+      throw tooLarge(limit)
     }
     chunks.push(value)
   }
@@ -89,6 +92,6 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
   return bytes
 }
 
-function tooLarge(): HttpError {
-  return new HttpError(413, ErrorCode.payloadTooLarge, `body is larger than ${MAX_BODY_BYTES} bytes (1 MiB)`)
+function tooLarge(maxBytes: number): HttpError {
+  return new HttpError(413, ErrorCode.payloadTooLarge, `body is larger than ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB)`)
 }

@@ -4,7 +4,18 @@ import { ConfigError } from '../../core/errors/config-error.js'
 import { runWorkers } from './run-workers.js'
 import { DEFAULT_REDIS_PREFIX } from '../redis/redis-keys.js'
 import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from './parse-fault-options.js'
-import { parseInstant, parseOrigin, parsePets, parsePort, parsePositiveNumber, parseScenario, parseSeed, integerIn } from '../options/parse-options.js'
+import {
+  integerIn,
+  parseDuration,
+  parseInstant,
+  parseMaxSessions,
+  parseOrigin,
+  parsePets,
+  parsePort,
+  parsePositiveNumber,
+  parseScenario,
+  parseSeed,
+} from '../options/parse-options.js'
 import type { ProgramIo } from '../options/program-io.js'
 import { addVerifyCommand } from '../verify/add-verify-command.js'
 import { addProxyCommand } from '../proxy/add-proxy-command.js'
@@ -13,7 +24,7 @@ import { describeConfigError } from './describe-config-error.js'
 import type { StartOptions } from './start-sandbox.js'
 import { parseForwardingHeader, parseMaxPets, parseTrustedProxy } from '../options/parse-operational-options.js'
 import { FORWARDING_HEADERS } from '../server/create-client-address.js'
-import { DEFAULT_MAX_PETS } from '../../core/sandbox/resolve-options.js'
+import { DEFAULT_MAX_PETS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from '../../core/sandbox/resolve-options.js'
 import { DEFAULT_ERROR_KINDS, FAULT_KINDS } from '../../core/faults/fault-config.js'
 import { BUILT_IN_SCENARIOS } from '../../core/scenarios/scenario-config.js'
 
@@ -124,6 +135,23 @@ export function buildProgram(io: ProgramIo): Command {
         .env('PETSTORE_SANDBOX_WORKERS'),
     )
     .addOption(
+      new Option('--max-sessions <n>', 'named sessions (X-Sandbox-Session) kept at most; beyond it the least recently used is dropped')
+        .argParser(parseMaxSessions)
+        .default(DEFAULT_MAX_SESSIONS)
+        .env('PETSTORE_SANDBOX_MAX_SESSIONS'),
+    )
+    .addOption(
+      new Option('--session-idle <duration>', "a named session unused this long (by the default session's clock) is dropped: 90s, 30m, 2h, or ms")
+        .argParser(parseDuration)
+        .default(DEFAULT_SESSION_IDLE_MS, '1h')
+        .env('PETSTORE_SANDBOX_SESSION_IDLE'),
+    )
+    .addOption(
+      new Option('--from <capsule>', 'start from a capsule (GET /__sandbox/sessions/{name}/capsule): the default session and every fresh one').env(
+        'PETSTORE_SANDBOX_FROM',
+      ),
+    )
+    .addOption(
       new Option('--keep-requests <n>', 'answered requests the admin API keeps for reading')
         .argParser(integerIn(0, 100_000))
         .default(100)
@@ -178,6 +206,11 @@ export function buildProgram(io: ProgramIo): Command {
       )
       if (options.petsFile !== undefined && command.getOptionValueSource('pets') !== 'default') {
         throw new ConfigError('--pets and --pets-file cannot be combined: the file says which pets there are')
+      }
+      for (const pets of ['pets', 'petsFile'] as const) {
+        if (options.from !== undefined && options[pets] !== undefined && command.getOptionValueSource(pets) !== 'default') {
+          throw new ConfigError(`--from and --${pets === 'pets' ? 'pets' : 'pets-file'} cannot be combined: the capsule says which pets there are`)
+        }
       }
       await work()
     } catch (error) {

@@ -10,6 +10,7 @@ import { createClientAddress, type ForwardingHeader, type TrustedProxies } from 
 import { rateLimitHeaders } from '../server/refusal-answer.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { loadPetsFile } from '../options/load-pets-file.js'
+import { loadCapsuleFile } from '../options/load-capsule-file.js'
 import { loadScenariosFile } from '../options/load-scenarios-file.js'
 import { formatBanner } from './format-banner.js'
 import { describeInForce, type InForceItem } from '../../core/sandbox/describe-in-force.js'
@@ -46,6 +47,11 @@ export interface StartOptions {
   scenarios?: string
   prefer?: boolean
   keepRequests: number
+  maxSessions: number
+  /** `--session-idle`, in ms. */
+  sessionIdle: number
+  /** `--from`: a capsule file. */
+  from?: string
   maxPets: number
   trustProxy?: string[]
   trustProxyHeader: ForwardingHeader
@@ -114,7 +120,9 @@ export async function serveSandbox(
   let stateFile: StateFile | undefined
   let shared: SharedState | undefined
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
-  const givenPets = options.petsFile === undefined ? undefined : await loadPetsFile(options.petsFile)
+  const capsule = options.from === undefined ? undefined : await loadCapsuleFile(options.from)
+  // A capsule's pets are the start-up pets, as a pets file's are (D33's digest guards them under --state).
+  const givenPets = capsule !== undefined ? capsule.pets : options.petsFile === undefined ? undefined : await loadPetsFile(options.petsFile)
   const customScenarios = options.scenarios === undefined ? undefined : await loadScenariosFile(options.scenarios)
   // A state file holds what came after the seeded ids: with a pets file, they end at its last id.
   const lastSeededId = givenPets === undefined ? options.pets : (givenPets.at(-1)?.id ?? 0)
@@ -146,12 +154,31 @@ export async function serveSandbox(
   // and timed by the sandbox clock.
   const requestLog = createRequestLog(options.keepRequests, () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken }))
   const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
+  const faults = {
+    ...(options.latency ? { latency: options.latency } : {}),
+    ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
+    ...(options.errorKinds ? { kinds: options.errorKinds } : {}),
+    ...(options.fault ? { operations: options.fault } : {}),
+    ...(options.faultSeed === undefined ? {} : { seed: options.faultSeed }),
+  }
   const sandbox: Sandbox = createSandbox({
-    seed: options.seed,
-    pets: givenPets ?? options.pets,
+    ...(capsule === undefined ? { seed: options.seed, pets: givenPets ?? options.pets } : { from: capsule }),
+    sessions: {
+      max: options.maxSessions,
+      idleMs: options.sessionIdle,
+      // Each drop is said, so a test that lost its session learns why.
+      onDrop: (name, reason) =>
+        io.stdout(
+          reason.kind === 'idle'
+            ? `Session ${name} dropped: idle for ${formatDuration(reason.idleMs)} (--session-idle)`
+            : `Session ${name} dropped: least recently used, over --max-sessions ${reason.max}`,
+        ),
+    },
     maxPets: options.maxPets,
     banAfter: options.banAfter,
     banSeconds: options.banSeconds,
+    // The start-up world's instant: the default session's, every fresh session's, and a reset's with clock=true (D34).
+    ...(options.now === undefined ? {} : { startAt: options.now }),
     ...(keys ? { keys } : {}),
     ...(options.corsOrigin && !options.corsOrigin.includes('*') ? { corsOrigins: options.corsOrigin } : {}),
     deprecation: {
@@ -170,15 +197,9 @@ export async function serveSandbox(
       ...(customScenarios ? { custom: customScenarios } : {}),
       ...(options.scenario ? { keys: Object.fromEntries(options.scenario.map(({ key, name }) => [key, name])) } : {}),
     },
-    faults: {
-      ...(options.latency ? { latency: options.latency } : {}),
-      ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
-      ...(options.errorKinds ? { kinds: options.errorKinds } : {}),
-      ...(options.fault ? { operations: options.fault } : {}),
-      ...(options.faultSeed === undefined ? {} : { seed: options.faultSeed }),
-    },
+    // Only when a flag sets them: a --from capsule's faults stand otherwise.
+    ...(Object.keys(faults).length === 0 ? {} : { faults }),
   })
-  if (options.now !== undefined) sandbox.clock.set(options.now)
   const logger = createRequestLogger(options.log, io.stdout, io.colour)
   if (options.log !== 'off') {
     requestLog.watch(logger.answer)
@@ -217,7 +238,7 @@ export async function serveSandbox(
         version: io.version,
         origin,
         demoKeys: keys === undefined,
-        petsFrom: options.petsFile,
+        petsFrom: options.from ?? options.petsFile,
         ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress } } : {}),
       }),
   })
@@ -253,10 +274,11 @@ export async function serveSandbox(
         options,
         keys: sandbox.keys,
         showKeys: keys === undefined,
-        inForce: describeInForce(await sandbox.state(), { admin: options.adminToken !== undefined, petsFrom: options.petsFile, origin }),
+        inForce: describeInForce(await sandbox.state(), { admin: options.adminToken !== undefined, petsFrom: options.from ?? options.petsFile, origin }),
         fromEnvironment: fromEnvironment(options.environment ?? {}),
       }),
       `Reference on ${origin}/reference`,
+      `Sessions: X-Sandbox-Session, up to ${options.maxSessions}, idle after ${formatDuration(options.sessionIdle)}${shared === undefined ? '' : ', shared by the replicas'}`,
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
       ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
       ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
@@ -288,4 +310,22 @@ function fromEnvironment(environment: Readonly<Record<string, string>>): Partial
 function stateFileLine(path: string, file: StateFile): string {
   const torn = file.droppedTornLine ? '; dropped an incomplete last line (a write cut short by a crash, never acknowledged)' : ''
   return `State file ${path}: ${file.restored.length} created pet(s) restored${torn}`
+}
+
+/**
+ * A duration as `--session-idle` takes it: the largest whole unit.
+ *
+ * @example
+ * formatDuration(3_600_000) // '1h'
+ */
+export function formatDuration(ms: number): string {
+  for (const [unit, size] of [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ] as const) {
+    if (ms % size === 0) return `${ms / size}${unit}`
+  }
+  return `${ms}ms`
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from 'commander'
-import { MAX_PETS } from '../../core/sandbox/resolve-options.js'
+import { MAX_PETS, MAX_SESSIONS } from '../../core/sandbox/resolve-options.js'
 
 /** commander argument parsers: each rejects a bad value with a one-line reason. */
 export function integerIn(min: number, max: number) {
@@ -14,6 +14,25 @@ export function integerIn(min: number, max: number) {
 export const parsePort = integerIn(0, 65_535)
 export const parsePets = integerIn(0, MAX_PETS)
 export const parseSeed = integerIn(0, Number.MAX_SAFE_INTEGER)
+export const parseMaxSessions = integerIn(1, MAX_SESSIONS)
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
+
+/**
+ * A duration: whole ms, or a whole number of `s`, `m`, `h` or `d` (`--session-idle 30m`), at least
+ * 1 ms and at most a year.
+ *
+ * @example
+ * parseDuration('90s') // 90000
+ */
+export function parseDuration(value: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(value.trim())
+  const ms = match === null ? Number.NaN : Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms']!
+  if (!Number.isSafeInteger(ms) || ms < 1 || ms > 365 * DURATION_UNITS.d!) {
+    throw new InvalidArgumentError('expected a duration such as 90s, 30m, 2h or whole ms, from 1 ms to 365d.')
+  }
+  return ms
+}
 
 export function parsePositiveNumber(value: string): number {
   const number = Number(value)

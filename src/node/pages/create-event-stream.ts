@@ -2,6 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AdminGate } from '../../core/admin/create-admin-gate.js'
 import { parseBearer } from '../../core/auth/create-key-ring.js'
 import { HttpError } from '../../core/errors/http-error.js'
+import { ErrorCode } from '../../core/errors/error-code.js'
+import { SessionsNotServed } from '../../core/sessions/session-errors.js'
+import { DEFAULT_SESSION, isSessionName, SESSION_HEADER, sessionNameRule } from '../../core/sessions/session-name.js'
 import type { RequestLog, RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import { type EventWriter, openEventStream, sendError } from './send-page.js'
@@ -14,6 +17,8 @@ const MAX_BUFFERED_BYTES = 1024 * 1024
 /** Where the stream's entries come from: the sandbox's request log (`sandbox.onRequest`). */
 export interface RequestEntrySource {
   onRequest(listener: (entry: RequestLogEntry) => void): () => void
+  /** A named session's entries (`sandbox.session(name)`, D34); absent where there are no sessions (the proxy). */
+  session?(name: string): { onRequest(listener: (entry: RequestLogEntry) => void): () => void }
 }
 
 /** The admin paths' gate, and what the event stream needs to use it as the admin API does. */
@@ -49,8 +54,10 @@ export function createEventStream(requests: RequestEntrySource, { gate, requestL
     open(incoming: IncomingMessage, outgoing: ServerResponse): void {
       const started = performance.now()
       const time = now()
+      let source: Pick<RequestEntrySource, 'onRequest'>
       try {
         gate.admit(parseBearer(incoming.headers.authorization ?? null), clientAddress(incoming))
+        source = sessionSource(requests, incoming)
       } catch (error) {
         if (!(error instanceof HttpError)) throw error
         refuse(incoming, outgoing, error, time, started)
@@ -63,7 +70,7 @@ export function createEventStream(requests: RequestEntrySource, { gate, requestL
         return
       }
       open.add(events)
-      const unsubscribe = requests.onRequest((entry) => events.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`))
+      const unsubscribe = source.onRequest((entry) => events.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`))
       const heartbeat = setInterval(() => events.write(': heartbeat\n\n'), HEARTBEAT_MS)
       heartbeat.unref()
       outgoing.once('close', () => {
@@ -75,6 +82,34 @@ export function createEventStream(requests: RequestEntrySource, { gate, requestL
     close(): void {
       for (const events of open) events.end()
     },
+  }
+}
+
+/**
+ * The entries of the session the stream names: `X-Sandbox-Session`, or `?session=` for an
+ * `EventSource`, which cannot send headers (D34); the default session's without either.
+ */
+function sessionSource(requests: RequestEntrySource, incoming: IncomingMessage): Pick<RequestEntrySource, 'onRequest'> {
+  const header = incoming.headers[SESSION_HEADER]
+  const fromHeader = Array.isArray(header) ? header.join(', ') : header
+  const fromQuery = new URLSearchParams((incoming.url ?? '').split('?')[1] ?? '').get('session') ?? undefined
+  for (const [name, where] of [
+    [fromHeader, 'X-Sandbox-Session'],
+    [fromQuery, 'session'],
+  ] as const) {
+    if (name !== undefined && !isSessionName(name)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where))
+  }
+  if (fromHeader !== undefined && fromQuery !== undefined && fromHeader !== fromQuery) {
+    throw new HttpError(400, ErrorCode.invalidRequest, 'X-Sandbox-Session and ?session= name different sessions; name one')
+  }
+  const name = fromHeader ?? fromQuery
+  if (name === undefined || name === DEFAULT_SESSION) return requests
+  if (requests.session === undefined) throw new HttpError(404, ErrorCode.notFound, 'this server keeps no sessions: its stream is of every request')
+  try {
+    return requests.session(name)
+  } catch (error) {
+    if (error instanceof SessionsNotServed) throw new HttpError(501, ErrorCode.notImplemented, error.message)
+    throw error
   }
 }
 

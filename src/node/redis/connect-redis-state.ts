@@ -1,14 +1,12 @@
 import { Redis } from 'ioredis'
 import { ConfigError } from '../../core/errors/config-error.js'
-import type { ResolvedFaults } from '../../core/faults/fault-config.js'
 import type { SharedState } from '../../core/state/shared-state.js'
-import { createRedisKeys, createRedisScenarios } from './create-redis-keys.js'
-import { createRedisPets } from './create-redis-pets.js'
+import { createRedisBase, type RedisBase } from './create-redis-base.js'
+import { createRedisKeys } from './create-redis-keys.js'
 import { createRedisRequestLog } from './create-redis-request-log.js'
-import { createRedisRateLimits, type SharedNews } from './create-redis-rate-limits.js'
-import { DEFAULT_REDIS_PREFIX, redisKeys } from './redis-keys.js'
+import { createRedisSessions } from './create-redis-sessions.js'
+import { DEFAULT_REDIS_PREFIX, REDIS_LAYOUT, redisKeys } from './redis-keys.js'
 import { redisScriptsClient } from './redis-scripts-client.js'
-import { redisUnavailable } from './redis-unavailable.js'
 
 export { DEFAULT_REDIS_PREFIX }
 
@@ -77,72 +75,66 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
     )
   }
 
+  // The scripts copy keys (COPY) and ask for several members at once (SMISMEMBER): Redis 6.2 on.
+  const version = /^redis_version:(\d+)\.(\d+)/m.exec(await client.info('server').catch(() => ''))
+  if (version !== null && Number(version[1]) * 100 + Number(version[2]) < 602) {
+    client.disconnect()
+    throw new ConfigError(`Redis at ${shown} is version ${version[1]}.${version[2]}: the shared state needs Redis 6.2 or later, or Valkey`)
+  }
   const keys = redisKeys(prefix, client.options.db ?? 0)
   const scripts = redisScriptsClient(client)
   const where = `Redis at ${shown} (prefix ${prefix})`
-  let offset = 0
-  let faults: ResolvedFaults | undefined
-  let faultsVersion = ''
-  let generation = ''
-  const [storedOffset, storedFaults, storedVersion, storedGeneration] = await client.hmget(keys.meta, 'offset', 'faults', 'fv', 'gen')
-  const onNews = (news: SharedNews) => {
-    offset = Number(news.offset)
-    generation = news.generation
-    if (news.faults !== null) {
-      faults = JSON.parse(news.faults) as ResolvedFaults
-      faultsVersion = news.faultsVersion
-    }
+  // A state written in another key layout is refused rather than misread (docs/decisions.md#d21).
+  const [layout, oldGeneration] = await client.hmget(keys.meta, 'layout', 'gen')
+  if (layout === null && oldGeneration !== null) {
+    client.disconnect()
+    throw new ConfigError(
+      `${where} holds a state written by an older petstore-sandbox, in a key layout this one does not read: start with another --redis-prefix, or delete the keys under ${prefix} (every pet, session and runtime key stored there goes)`,
+    )
   }
-  onNews({ offset: storedOffset ?? '0', faultsVersion: storedVersion ?? '', faults: storedFaults ?? null, generation: storedGeneration ?? '' })
+  if (layout !== null && layout !== REDIS_LAYOUT) {
+    client.disconnect()
+    throw new ConfigError(
+      `${where} holds a state in key layout ${layout}, written by another version of petstore-sandbox: start with another --redis-prefix, or with that version`,
+    )
+  }
 
-  let reseed: () => Promise<void> = () => Promise.resolve()
+  let base: RedisBase | undefined
+  const baseOf = () => {
+    if (base === undefined) throw new Error('the shared pets are read before the sandbox gave their seeding')
+    return base
+  }
+  // The sandbox's time source, once it gives it (with the rate limits); real time until then.
+  let source: () => number = Date.now
+  const worlds = createRedisSessions({ client, scripts, keys, base: baseOf, source: () => source() })
   const logs: Array<{ close(): void }> = []
   const apiKeys = await createRedisKeys({ client, meta: keys.meta })
-  const scenarios = await createRedisScenarios({ client, meta: keys.meta })
+  const { world } = worlds.default
 
   return {
     where: shown,
-    pets(seeding, { maxPets }) {
-      const pets = createRedisPets({ client, scripts, keys, where, seeding, maxPets })
-      reseed = pets.reseed
-      return pets
+    pets(seeding, limits) {
+      base ??= createRedisBase({ client, scripts, keys, where, seeding })
+      return world.pets(seeding, limits)
     },
-    rateLimits: ({ source, banAfter, banSeconds }) =>
-      createRedisRateLimits({ scripts, keys, source, banAfter, banSeconds, knownFaultsVersion: () => faultsVersion, onNews, reseed: () => reseed() }),
-    clockOffset: {
-      get: () => offset,
-      async set(value) {
-        await client.hset(keys.meta, 'offset', String(value)).catch(redisUnavailable)
-        offset = value
-      },
-      async add(ms) {
-        offset = Number(await client.hincrbyfloat(keys.meta, 'offset', ms).catch(redisUnavailable))
-      },
-      async refresh() {
-        offset = Number((await client.hget(keys.meta, 'offset').catch(redisUnavailable)) ?? '0')
-      },
+    rateLimits(policy) {
+      source = policy.source
+      return world.rateLimits(policy)
     },
-    faults: {
-      current: () => faults,
-      resets: () => generation,
-      async set(next) {
-        const [[, version] = []] =
-          (await client.multi().hincrby(keys.meta, 'fv', 1).hset(keys.meta, 'faults', JSON.stringify(next)).exec().catch(redisUnavailable)) ?? []
-        faults = next
-        faultsVersion = String(version)
-      },
-    },
+    clockOffset: world.clockOffset,
+    faults: world.faults,
+    scenarios: world.scenarios,
     keys: apiKeys,
-    scenarios,
+    sessions: (policy) => worlds.bound(policy),
     requestLog(capacity) {
-      const log = createRedisRequestLog({ scripts, client, keys, capacity, generation: () => generation })
+      const log = createRedisRequestLog({ scripts, client, keys, capacity, generation: worlds.generation })
       logs.push(log)
       return log
     },
     notReady: () => (client.status === 'ready' ? undefined : `${where} is unreachable`),
     async close() {
       apiKeys.close()
-      scenarios.close()
+      worlds.close()
       for (const log of logs) log.close()
       await client.quit().catch(() => client.disconnect())
     },

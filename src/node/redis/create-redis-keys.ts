@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis'
 import type { KeyChanges, KeyStorage } from '../../core/auth/key-storage.js'
-import type { SharedScenarios } from '../../core/state/shared-state.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 // How often a process looks for a change another process made; a change is in force on every
@@ -34,12 +33,6 @@ export async function createRedisKeys({ client, meta }: RedisKeysOptions): Promi
     },
     close: followed.close,
   }
-}
-
-/** Each key's scenario in Redis, followed by every process as runtime keys are (docs/decisions.md#d29). */
-export async function createRedisScenarios({ client, meta }: RedisKeysOptions): Promise<SharedScenarios & { close(): void }> {
-  const followed = await followMetaField<Readonly<Record<string, string>>>(client, meta, 'scenarios', 'sv')
-  return { current: followed.value, set: followed.set, close: followed.close }
 }
 
 /**

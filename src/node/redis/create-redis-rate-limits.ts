@@ -2,66 +2,50 @@ import type { Limits } from '../../core/auth/plans.js'
 import { type Bucket, describeBucket } from '../../core/rate-limit/describe-bucket.js'
 import type { QuotaChange, RateDecision } from '../../core/state/rate-limit-backend.js'
 import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
-import type { RedisKeys } from './redis-keys.js'
-import type { RedisScripts } from './redis-scripts-client.js'
-import { redisUnavailable } from './redis-unavailable.js'
 
-/** What every answer of the quota script also carries: the shared clock offset and faults. */
-export interface SharedNews {
+/** What the state tells a world with each decision, and between them (`followWorlds`). */
+export interface WorldNews {
   offset: string
   faultsVersion: string
-  /** The faults' JSON, only when their version differs from `known()`. */
+  /** The faults' JSON ('' for the start-up ones), only when their version differs from the one known. */
   faults: string | null
-  /** The generation in force: it changes with each reset. */
+  scenariosVersion: string
+  /** The scenarios' JSON ('' for the start-up ones), likewise. */
+  scenarios: string | null
+  /** The generation in force: it changes with each reset or replacement. */
   generation: string
 }
 
 export interface RedisRateLimitsOptions {
-  scripts: RedisScripts
-  keys: RedisKeys
-  /** The time source, without the shared offset: the script adds it. */
-  source: () => number
+  /** Runs a script of the world's (create-redis-world.ts), ARGV after its prefix, session, now and TTL. */
+  run: (script: 'quota' | 'quotaThenList', ...args: Array<string | number>) => Promise<unknown>
   banAfter: number
   banSeconds: number
-  /** The faults version this process last took up. */
-  knownFaultsVersion: () => string
-  onNews: (news: SharedNews) => void
-  /** Seeds the state again when the script found it empty (Redis came back without its data). */
-  reseed: () => Promise<void>
+  /** The versions this process holds of the world's faults and scenarios, and the registry's bounds. */
+  known: () => { faultsVersion: string; scenariosVersion: string; max: number; idleMs: number }
+  /** What each decision tells of the world, and the sessions it dropped ('' for none). */
+  onNews: (news: WorldNews, drops: string) => void
 }
 
 /**
- * The rate limiter on Redis: every decision is one run of the quota script, atomic in Redis, so a
- * key's quota is exact across every process sharing it, bursts included (docs/decisions.md#d21).
- * The headers are worded by the same code as in memory (describeBucket).
+ * The rate limiter of one session's world on Redis: every decision is one run of the quota script,
+ * atomic in Redis, so a key's quota in a session is exact across every process sharing it, bursts
+ * included (docs/decisions.md#d21, #d34). The headers are worded by the same code as in memory
+ * (describeBucket).
  */
 export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimitBackend<'later'> {
-  const { scripts, keys, source, banAfter, banSeconds } = options
+  const { banAfter, banSeconds } = options
   const banMs = Math.round(banSeconds * 1000)
 
-  type Decided = { outcome: number; t: number; bucket: Bucket; news: SharedNews; page?: string | undefined }
+  type Decided = { outcome: number; t: number; bucket: Bucket; page?: string | undefined }
 
-  async function run(script: () => Promise<unknown>, read: (reply: unknown) => Decided): Promise<Decided> {
-    try {
-      let reply = await script()
-      if (reply === -1) {
-        await options.reseed()
-        reply = await script()
-      }
-      const decided = read(reply)
-      options.onNews(decided.news)
-      return decided
-    } catch (error) {
-      return redisUnavailable(error)
-    }
+  const head = (mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits) => {
+    const { faultsVersion, scenariosVersion, max, idleMs } = options.known()
+    return [id, limits.perMinute, limits.perDay, banAfter, banMs, mode, faultsVersion, scenariosVersion, max, idleMs]
   }
 
-  const quota = (mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits, change: string[] = []) =>
-    run(
-      () =>
-        scripts.quota(keys.meta, keys.prefix, id, limits.perMinute, limits.perDay, source(), banAfter, banMs, mode, options.knownFaultsVersion(), ...change),
-      fromFields,
-    )
+  const quota = async (mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits, change: string[] = ['', '', '', '']): Promise<Decided> =>
+    decided((await options.run('quota', ...head(mode, id, limits), ...change)) as Fields, options.onNews)
 
   const decide = (outcome: number, bucket: Bucket, limits: Limits, t: number): RateDecision => {
     if (outcome === 2) return describeBucket.banned(bucket, limits, t)
@@ -74,28 +58,8 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
       return decide(outcome, bucket, limits, t)
     },
     async takeThenList(id, limits, { status, limit }) {
-      const { outcome, t, bucket, page } = await run(
-        () =>
-          scripts.quotaThenList(
-            keys.meta,
-            keys.prefix,
-            id,
-            limits.perMinute,
-            limits.perDay,
-            source(),
-            banAfter,
-            banMs,
-            'take',
-            options.knownFaultsVersion(),
-            '',
-            '',
-            '',
-            '',
-            status ?? '',
-            limit,
-          ),
-        (reply) => fromText(reply as string),
-      )
+      const text = (await options.run('quotaThenList', ...head('take', id, limits), '', '', '', '', status ?? '', limit)) as string
+      const { outcome, t, bucket, page } = fromText(text, options.onNews)
       // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
       return { decision: decide(outcome, bucket, limits, t), page: outcome === 0 ? page : undefined }
     },
@@ -119,43 +83,48 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
   }
 }
 
-type Fields = [number, number, number, number, number, number, number, number, number, string, string, string | null, string]
+// The quota script's 16 fields (redis-scripts.ts).
+type Fields = [number, number, number, number, number, number, number, number, number, string, string, string | null, string, string, string | null, string]
 
-function decided([
-  outcome,
-  t,
-  minuteStart,
-  minuteUsed,
-  dayStart,
-  dayUsed,
-  refusedWindowStart,
-  refused,
-  bannedUntil,
-  offset,
-  faultsVersion,
-  faults,
-  generation,
-]: Fields) {
+function decided(fields: Fields, onNews: RedisRateLimitsOptions['onNews']) {
+  const [outcome, t, minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil] = fields
+  const [offset, faultsVersion, faults, generation, scenariosVersion, scenarios, drops] = fields.slice(9) as [
+    string,
+    string,
+    string | null,
+    string,
+    string,
+    string | null,
+    string,
+  ]
+  onNews({ offset, faultsVersion, faults, generation, scenariosVersion, scenarios }, drops)
   const bucket: Bucket = { minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil }
-  return { outcome, t, bucket, news: { offset, faultsVersion, faults, generation } }
+  return { outcome, t, bucket }
 }
 
-/** The quota script's reply: its 13 fields. */
-function fromFields(reply: unknown) {
-  return decided(reply as Fields)
-}
-
-/** `quotaThenList`'s one text: 13 fields, each ended by a newline, then the page's JSON ('' when refused). */
-function fromText(text: string) {
+/**
+ * `quotaThenList`'s one text: 16 fields, each ended by a newline, then the page's JSON ('' when
+ * refused). The faults and scenarios are '' when unchanged, otherwise their text after a '='.
+ */
+function fromText(text: string, onNews: RedisRateLimitsOptions['onNews']) {
   const fields: string[] = []
   let start = 0
-  for (let i = 0; i < 13; i++) {
+  for (let i = 0; i < 16; i++) {
     const end = text.indexOf('\n', start)
     fields.push(text.slice(start, end))
     start = end + 1
   }
-  const numbers = fields.slice(0, 9).map(Number)
-  const [offset = '0', faultsVersion = '0', faults = '', generation = ''] = fields.slice(9)
   const page = text.slice(start)
-  return { ...decided([...numbers, offset, faultsVersion, faults === '' ? null : faults, generation] as Fields), page: page === '' ? undefined : page }
+  const numbers = fields.slice(0, 9).map(Number)
+  const [offset = '0', faultsVersion = '0', faults = '', generation = '', scenariosVersion = '0', scenarios = '', drops = ''] = fields.slice(9)
+  const told = (value: string) => (value === '' ? null : value.slice(1))
+  return {
+    ...decided([...numbers, offset, faultsVersion, told(faults), generation, scenariosVersion, told(scenarios), drops] as Fields, onNews),
+    page: page === '' ? undefined : page,
+  }
+}
+
+/** A bucket as the scripts keep it: "ms mu ds du rs rc bu". */
+export function packBucket(bucket: Bucket): string {
+  return [bucket.minuteStart, bucket.minuteUsed, bucket.dayStart, bucket.dayUsed, bucket.refusedWindowStart, bucket.refused, bucket.bannedUntil].join(' ')
 }

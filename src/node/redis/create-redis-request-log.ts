@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Redis } from 'ioredis'
-import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
+import type { InSession, RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import type { SharedRequestLog } from '../../core/state/shared-state.js'
 import type { RedisKeys } from './redis-keys.js'
 import type { RedisScripts } from './redis-scripts-client.js'
@@ -15,14 +15,15 @@ export interface RedisRequestLogOptions {
   client: Redis
   keys: RedisKeys
   capacity: number
-  /** The generation this process last saw in force: a batch answered before a reset is not kept. */
-  generation: () => string
+  /** The generation of a session (undefined: the default) this process last saw in force: an entry answered before its session's reset is not kept. */
+  generation: (session: string | undefined) => string
 }
 
 /**
- * The request log shared by every process: a capped Redis list, newest first, emptied by a reset
- * (the script that switches the generation drops it). Each batch written is also published on
- * the prefix's channel, for the live logs of the other processes (docs/running-for-a-team.md#several-replicas-one-redis).
+ * The request log shared by every process and session: a capped Redis list, newest first, of
+ * entries tagged with their session (`<session>|<JSON>`); a session's reset or drop takes its
+ * entries out, in the script that does it (docs/decisions.md#d34). Each batch written is also
+ * published on the prefix's channel, for the live logs of the other processes (docs/running-for-a-team.md#several-replicas-one-redis).
  * Recording never waits and never fails a request; an entry lost while Redis is away is only a
  * log line.
  */
@@ -32,8 +33,8 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
   const watchers = new Set<(entry: RequestLogEntry) => void>()
   let subscriber: Redis | undefined
   let closed = false
+  // Each entry as the script takes it: its session, that session's generation, its JSON.
   let pending: string[] = []
-  let pendingGeneration = ''
   let timer: ReturnType<typeof setTimeout> | undefined
 
   const flush = () => {
@@ -41,7 +42,21 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
     timer = undefined
     const batch = pending
     pending = []
-    scripts.logRequests(keys.meta, keys.prefix, capacity, pendingGeneration, sender, keys.requests, ...batch).catch(() => undefined)
+    scripts.logRequests(keys.meta, keys.prefix, capacity, keys.requests, sender, ...batch).catch(() => undefined)
+  }
+  // The session's entries, newest first, without their tag.
+  // Reads made while one is under way share it: a listing of many sessions reads the log once.
+  let reading: Promise<string[]> | undefined
+  const kept = async ({ session = '' }: InSession): Promise<string[]> => {
+    const tag = `${session}|`
+    reading ??= client
+      .lrange(keys.log, 0, capacity - 1)
+      .catch(redisUnavailable)
+      .finally(() => {
+        reading = undefined
+      })
+    const all = await reading
+    return all.filter((line) => line.startsWith(tag)).map((line) => line.slice(tag.length))
   }
 
   const hear = (_channel: string, message: string) => {
@@ -88,21 +103,18 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
 
   return {
     record(entry: RequestLogEntry): void {
-      const current = generation()
-      // A batch holds one generation's entries, so a reset between two of them drops only the older.
-      if (pending.length > 0 && current !== pendingGeneration) flush()
       if (pending.length === 0) {
-        pendingGeneration = current
         timer = setTimeout(flush, FLUSH_AFTER_MS)
         timer.unref()
       }
-      pending.push(JSON.stringify(entry))
+      pending.push(entry.session ?? '', generation(entry.session), JSON.stringify(entry))
     },
-    async last(limit = capacity): Promise<RequestLogEntry[]> {
+    async last(limit = capacity, of): Promise<RequestLogEntry[]> {
       if (limit <= 0 || capacity === 0) return []
-      const newest = await client.lrange(keys.log, 0, Math.min(limit, capacity) - 1).catch(redisUnavailable)
+      const newest = (await kept(of)).slice(0, limit)
       return newest.reverse().map((json) => JSON.parse(json) as RequestLogEntry)
     },
+    count: async (of) => (capacity === 0 ? 0 : (await kept(of)).length),
     watchOthers(listener) {
       const watcher = (entry: RequestLogEntry) => listener(entry)
       watchers.add(watcher)

@@ -1,24 +1,261 @@
-/**
- * The rate-limit decision (D12, D15), shared by `quota` and `quotaThenList`: it leaves the answer
- * in `reply`, and `outcome` and the generation `m[1]` for what follows.
+import { PET_STATUSES } from '../../core/store/pet.js'
+import { REDIS_LAYOUT } from './redis-keys.js'
+
+/*
+ * The layout the scripts read and write (redis-keys.ts names the same keys from Node), under the
+ * prefix P (docs/decisions.md#d21, #d34):
+ *
+ * - `P meta` (KEYS[1] of every script): layout, the start-up pets' identity (seed, pets, given),
+ *   base (the base's generation), lastId and count (the base's), added (the pets every session
+ *   added, for maxPets), keys and kv (runtime keys).
+ * - `P base:<g>:pets` (id -> JSON), `P base:<g>:ids[:<status>]` (ids by id): the start-up pets,
+ *   written once per generation, never changed; `P base:<g>:q` the start-up key buckets (a
+ *   capsule's), with the start-up next id and clock in `P meta` (snext, sclock).
+ * - `P s:<name>`: a session's meta: gen (its generation, from the `P worlds` counter: a reset
+ *   or a replacement is a new one), nextId, created (the default session's clock), exp (when its
+ *   TTL is next renewed), offset (its clock's), faults and fv, scenarios and sv (versions from
+ *   `P worlds` too, so a replaced session never repeats one), own ('1': its pets stand alone,
+ *   over no base: a capsule), w ('1' once its overlay may hold pets: a world that only reads
+ *   never looks there), a copy of the base's base, lastId and count, and its origin: okind,
+ *   ofrom, oclock, ofaults, oscen, onext, oadded, ow, ogen (its origin's keys, when it has any).
+ * - `P s:<name>:<gen>:{pets,ids,ids:<status>,replaced,q}`: a world's overlay: its pets (created,
+ *   and the base's it replaced, whose ids `replaced` holds), their ids by status, and its key
+ *   buckets (`q`, bucket -> "ms mu ds du rs rc bu"); `P s:<name>:o<ogen>:...` likewise for a
+ *   fork's or a capsule's origin, copied into a new generation on each reset.
+ * - `P s:default:<gen>:rl:<bucket>`: the per-address buckets, strings of the same fields, each
+ *   expiring after its day.
+ * - `P added` (session -> pets it holds beyond the base), `P sessions` (named sessions by last
+ *   use, on the default session's clock), `P log` (entries `<session>|<JSON>`, newest first).
  */
-const DECIDE = `local m = redis.call('HMGET', KEYS[1], 'gen', 'offset', 'fv', 'faults')
-if not m[1] then return -1 end
-local offset = m[2] or '0'
-local t = math.floor(tonumber(ARGV[5]) + tonumber(offset))
-local key = ARGV[1] .. 'rl:' .. m[1] .. ':' .. ARGV[2]
-local perMinute, perDay = tonumber(ARGV[3]), tonumber(ARGV[4])
+
+const STATUSES = `{${PET_STATUSES.map((status) => `'${status}'`).join(', ')}}`
+
+/**
+ * What every script of one session's world starts with. ARGV: prefix, session, the time source's
+ * now (ms, without any offset), the TTL of a named session's keys in ms. Answers -1 when the base
+ * is not there: the state is not seeded (yet, or any more, after Redis came back empty).
+ */
+const WORLD = `local P, NAME, SOURCE, TTL = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+-- The base's generation, last id and count, read by \`based\` (a session's meta holds a copy: the
+-- base changes only when Redis lost everything, sessions included).
+local BGEN, LAST_ID, BASE_COUNT
+local REG = P .. 'sessions'
+local named = NAME ~= 'default' and TTL ~= ''
+local function based(gen, last, count)
+  if gen then
+    BGEN, LAST_ID, BASE_COUNT = gen, tonumber(last), tonumber(count)
+    return true
+  end
+  local B = redis.call('HMGET', KEYS[1], 'base', 'lastId', 'count')
+  if not B[1] then return false end
+  BGEN, LAST_ID, BASE_COUNT = B[1], tonumber(B[2]), tonumber(B[3])
+  return true
+end
+local function meta(name) return P .. 's:' .. name end
+local function part(name, gen, p) return P .. 's:' .. name .. ':' .. gen .. ':' .. p end
+-- The helpers of making, registering and dropping sessions, made on first need: a decision in a
+-- world that exists defines none of them (each costs an allocation per run).
+local cold
+local function C()
+  if cold then return cold end
+  local STATUSES = ${STATUSES}
+  local parts, defaultNow, setAdded, addedOf, expire, startUp, ensure, forgetLog, unlinkWorld, drop, sweep, register, info
+  function parts(name, gen)
+    local list = {part(name, gen, 'pets'), part(name, gen, 'ids'), part(name, gen, 'replaced'), part(name, gen, 'q')}
+    for _, s in ipairs(STATUSES) do list[#list + 1] = part(name, gen, 'ids:' .. s) end
+    return list
+  end
+  function defaultNow()
+    return SOURCE + tonumber(redis.call('HGET', P .. 's:default', 'offset') or '0')
+  end
+  function setAdded(name, count)
+    local before = tonumber(redis.call('HGET', P .. 'added', name) or '0')
+    if count == 0 then redis.call('HDEL', P .. 'added', name) else redis.call('HSET', P .. 'added', name, count) end
+    if count ~= before then redis.call('HINCRBY', KEYS[1], 'added', count - before) end
+  end
+  function addedOf(name) return tonumber(redis.call('HGET', P .. 'added', name) or '0') end
+  function expire(name, gen, ogen)
+    if not named then return end
+    redis.call('PEXPIRE', meta(name), TTL)
+    for _, k in ipairs(parts(name, gen)) do redis.call('PEXPIRE', k, TTL) end
+    if ogen then for _, k in ipairs(parts(name, 'o' .. ogen)) do redis.call('PEXPIRE', k, TTL) end end
+    redis.call('HSET', meta(name), 'exp', string.format('%.0f', SOURCE + tonumber(TTL)))
+  end
+  -- The start-up world's next id and clock's instant (a capsule's: \`start --from\`), and its key
+  -- buckets copied into generation \`gen\` of session \`name\`.
+  function startUp(name, gen)
+    local s = redis.call('HMGET', KEYS[1], 'snext', 'sclock')
+    local nextId = LAST_ID + 1
+    if s[1] and tonumber(s[1]) > nextId then nextId = tonumber(s[1]) end
+    redis.call('COPY', P .. 'base:' .. BGEN .. ':q', part(name, gen, 'q'), 'REPLACE')
+    return nextId, s[2]
+  end
+  function ensure(name)
+    local m = meta(name)
+    local gen = redis.call('HGET', m, 'gen')
+    if gen then return gen end
+    gen = tostring(redis.call('INCR', P .. 'worlds'))
+    local nextId, clock = startUp(name, gen)
+    -- The pets of an earlier session of this name whose keys went with their TTL.
+    setAdded(name, 0)
+    -- New versions of its faults and scenarios (none: the start-up ones), so a process that knew
+    -- an earlier session of this name takes them up.
+    redis.call('HSET', m, 'gen', gen, 'nextId', nextId, 'onext', nextId, 'created', string.format('%.0f', defaultNow()), 'okind', 'start-up',
+      'fv', redis.call('INCR', P .. 'worlds'), 'sv', redis.call('INCR', P .. 'worlds'), 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
+    if clock then redis.call('HSET', m, 'offset', string.format('%.0f', tonumber(clock) - SOURCE), 'oclock', clock) end
+    if name == NAME then expire(name, gen) end
+    -- In the registry from its first use, whatever used it; the next counted use applies the bounds.
+    if name ~= 'default' then redis.call('ZADD', P .. 'sessions', 'NX', string.format('%.0f', defaultNow()), name) end
+    return gen
+  end
+  function forgetLog(gone)
+    local log = P .. 'log'
+    local kept, changed = {}, false
+    for _, e in ipairs(redis.call('LRANGE', log, 0, -1)) do
+      local bar = string.find(e, '|', 1, true) or 1
+      if gone[string.sub(e, 1, bar - 1)] then changed = true else kept[#kept + 1] = e end
+    end
+    if not changed then return end
+    redis.call('DEL', log)
+    for i = 1, #kept, 1000 do redis.call('RPUSH', log, unpack(kept, i, math.min(i + 999, #kept))) end
+  end
+  function unlinkWorld(name)
+    local m = redis.call('HMGET', meta(name), 'gen', 'ogen')
+    if m[1] then redis.call('UNLINK', unpack(parts(name, m[1]))) end
+    if m[2] then redis.call('UNLINK', unpack(parts(name, 'o' .. m[2]))) end
+    redis.call('UNLINK', meta(name))
+  end
+  function drop(name, gone, drops, why)
+    unlinkWorld(name)
+    redis.call('ZREM', REG, name)
+    setAdded(name, 0)
+    gone[name] = true
+    drops[#drops + 1] = why .. ':' .. name
+  end
+  function sweep(now, idle, except, gone, drops)
+    for _, n in ipairs(redis.call('ZRANGEBYSCORE', REG, '-inf', string.format('%.0f', now - idle), 'LIMIT', 0, 100)) do
+      if n ~= except then drop(n, gone, drops, 'i') end
+    end
+  end
+  -- Counts a use of named session \`name\`: first the idle ones go (\`name\` too, when it was: it
+  -- starts over, as in memory), then the least recently used beyond \`max\`. Answers the drops
+  -- ('i:<name>' idle, 'l:<name>' least recently used, space-separated).
+  function register(name, max, idle)
+    local now = defaultNow()
+    local gone, drops = {}, {}
+    sweep(now, idle, '', gone, drops)
+    redis.call('ZADD', REG, string.format('%.0f', now), name)
+    -- Also for a session made by a call that did not count its use (ensure): it is counted now.
+    local over = redis.call('ZCARD', REG) - max
+    if over > 0 then
+      for _, n in ipairs(redis.call('ZRANGE', REG, 0, over)) do
+        if over > 0 and n ~= name then
+          drop(n, gone, drops, 'l')
+          over = over - 1
+        end
+      end
+    end
+    if #drops > 0 then forgetLog(gone) end
+    return table.concat(drops, ' ')
+  end
+  function info(name, lastUsed)
+    local m = redis.call('HMGET', meta(name), 'created', 'okind', 'ofrom', 'oclock', 'ofaults', 'oscen')
+    return {name, m[1] or '0', lastUsed or '0', m[2] or 'start-up', m[3] or '', m[4] or '', m[5] or '', m[6] or ''}
+  end
+  cold = {parts = parts, defaultNow = defaultNow, setAdded = setAdded, addedOf = addedOf, expire = expire, startUp = startUp, ensure = ensure, forgetLog = forgetLog, unlinkWorld = unlinkWorld, drop = drop, sweep = sweep, register = register, info = info}
+  return cold
+end
+local function page(gen, own, w, status, limit)
+  local suffix = ''
+  if status ~= '' then suffix = ':' .. status end
+  local mine, replaced = {}, 0
+  if gen and w == '1' then
+    mine = redis.call('ZRANGE', part(NAME, gen, 'ids' .. suffix), 0, limit - 1)
+    replaced = redis.call('SCARD', part(NAME, gen, 'replaced'))
+  end
+  local theirs = {}
+  if own ~= '1' then
+    local ids = P .. 'base:' .. BGEN .. ':ids' .. suffix
+    if replaced == 0 then
+      theirs = redis.call('ZRANGE', ids, 0, limit - 1)
+    else
+      -- The base's ids in chunks, less those this world replaced, until the page is full.
+      local size, from = limit + math.min(replaced, 500), 0
+      while #theirs < limit do
+        local chunk = redis.call('ZRANGE', ids, from, from + size - 1)
+        if #chunk == 0 then break end
+        local hidden = redis.call('SMISMEMBER', part(NAME, gen, 'replaced'), unpack(chunk))
+        for i = 1, #chunk do
+          if hidden[i] == 0 and #theirs < limit then theirs[#theirs + 1] = chunk[i] end
+        end
+        if #chunk < size then break end
+        from = from + size
+      end
+    end
+  end
+  local function pets(key, ids)
+    if #ids == 0 then return {} end
+    return redis.call('HMGET', key, unpack(ids))
+  end
+  local a, b = pets(P .. 'base:' .. BGEN .. ':pets', theirs), {}
+  if #mine == 0 then return '[' .. table.concat(a, ',') .. ']' end
+  b = pets(part(NAME, gen, 'pets'), mine)
+  if #theirs == 0 then return '[' .. table.concat(b, ',') .. ']' end
+  local out, i, j = {}, 1, 1
+  while #out < limit and (i <= #theirs or j <= #mine) do
+    if j > #mine or (i <= #theirs and tonumber(theirs[i]) < tonumber(mine[j])) then
+      out[#out + 1] = a[i]; i = i + 1
+    else
+      out[#out + 1] = b[j]; j = j + 1
+    end
+  end
+  return '[' .. table.concat(out, ',') .. ']'
+end
+`
+
+/**
+ * The rate-limit decision (D12, D15) in session NAME's world, shared by `quota` and
+ * `quotaThenList`. ARGV after WORLD's: 5 bucket, 6 perMinute, 7 perDay, 8 banAfter, 9 ban ms,
+ * 10 mode ('take' | 'peek' | 'arrange'), 11 the faults version known, 12 the scenarios version
+ * known, 13 the most named sessions, 14 their idle ms, then for 'arrange' 15 minute left, 16 day
+ * left, 17 remaining, 18 ban ('' | 'lift' | ms), each '' when not changed. A named session is
+ * made when absent, and its use counted (its TTL renewed when half spent), which may drop others.
+ * It leaves the answer in `reply`, and `outcome`, `gen`, `own` for what follows.
+ */
+const DECIDE = `${WORLD}local drops = ''
+if NAME ~= 'default' then drops = C().register(NAME, tonumber(ARGV[13]), tonumber(ARGV[14])) end
+local function read()
+  return redis.call('HMGET', meta(NAME), 'offset', 'fv', 'faults', 'sv', 'scenarios', 'own', 'gen', 'exp', 'ogen', 'w', 'base', 'lastId', 'count')
+end
+local m = read()
+local gen = m[7]
+if not gen then
+  if not based() then return -1 end
+  gen = C().ensure(NAME)
+  m = read()
+end
+if not based(m[11], m[12], m[13]) then return -1 end
+if named and SOURCE > tonumber(m[8] or '0') - tonumber(TTL) / 2 then C().expire(NAME, gen, m[9]) end
+local offset = m[1] or '0'
+local own = m[6]
+local t = math.floor(SOURCE + tonumber(offset))
+local bucket = ARGV[5]
+local isKey = string.sub(bucket, 1, 4) == 'key:'
+local q, rl = part(NAME, gen, 'q'), part(NAME, gen, 'rl:' .. bucket)
+local perMinute, perDay = tonumber(ARGV[6]), tonumber(ARGV[7])
 local ms = t - (t % 60000)
 local ds = t - (t % 86400000)
 local mu, du, rs, rc, bu = 0, 0, ms, 0, 0
-local b = redis.call('HMGET', key, 'ms', 'mu', 'ds', 'du', 'rs', 'rc', 'bu')
-if b[1] then
-  mu, du, rs, rc, bu = tonumber(b[2]), tonumber(b[4]), tonumber(b[5]), tonumber(b[6]), tonumber(b[7])
-  if tonumber(b[1]) ~= ms then mu = 0 end
-  if tonumber(b[3]) ~= ds then du = 0 end
+local raw
+if isKey then raw = redis.call('HGET', q, bucket) else raw = redis.call('GET', rl) end
+if raw then
+  local bms, bmu, bds, bdu, brs, brc, bbu = string.match(raw, '^(%d+) (%d+) (%d+) (%d+) (%d+) (%d+) (%d+)$')
+  mu, du, rs, rc, bu = tonumber(bmu), tonumber(bdu), tonumber(brs), tonumber(brc), tonumber(bbu)
+  if tonumber(bms) ~= ms then mu = 0 end
+  if tonumber(bds) ~= ds then du = 0 end
 end
 local outcome = 0
-local mode = ARGV[8]
+local mode = ARGV[10]
 if mode == 'take' then
   if bu > t then
     outcome = 2
@@ -27,8 +264,8 @@ if mode == 'take' then
     if perDay - du <= 0 then ws = ds end
     if rs ~= ws then rs = ws; rc = 0 end
     rc = rc + 1
-    if rc > tonumber(ARGV[6]) then
-      bu = t + tonumber(ARGV[7]); rc = 0; outcome = 2
+    if rc > tonumber(ARGV[8]) then
+      bu = t + tonumber(ARGV[9]); rc = 0; outcome = 2
     else
       outcome = 1
     end
@@ -42,169 +279,393 @@ elseif mode == 'arrange' then
     if v > limit then v = limit end
     return v
   end
-  local minute = ARGV[10]
-  if minute == '' then minute = ARGV[12] end
+  local minute = ARGV[15]
+  if minute == '' then minute = ARGV[17] end
   if minute ~= '' then mu = perMinute - clamp(minute, perMinute) end
-  if ARGV[11] ~= '' then
-    du = perDay - clamp(ARGV[11], perDay)
-  elseif ARGV[12] ~= '' then
-    local left = clamp(ARGV[12], perDay)
+  if ARGV[16] ~= '' then
+    du = perDay - clamp(ARGV[16], perDay)
+  elseif ARGV[17] ~= '' then
+    local left = clamp(ARGV[17], perDay)
     if perDay - du > left then left = perDay - du end
     du = perDay - left
   end
-  if ARGV[13] == 'lift' then
+  if ARGV[18] == 'lift' then
     bu = 0; rc = 0
-  elseif ARGV[13] ~= '' then
-    bu = t + tonumber(ARGV[13])
+  elseif ARGV[18] ~= '' then
+    bu = t + tonumber(ARGV[18])
   end
 end
 if mode ~= 'peek' then
-  redis.call('HSET', key, 'ms', ms, 'mu', mu, 'ds', ds, 'du', du, 'rs', rs, 'rc', rc, 'bu', bu)
-  local keep = ds + 86400000 - t
-  if bu - t > keep then keep = bu - t end
-  redis.call('PEXPIRE', key, keep + 60000)
+  local packed = string.format('%.0f %.0f %.0f %.0f %.0f %.0f %.0f', ms, mu, ds, du, rs, rc, bu)
+  if isKey then
+    if redis.call('HSET', q, bucket, packed) == 1 and named then redis.call('PEXPIRE', q, TTL) end
+  else
+    local keep = ds + 86400000 - t
+    if bu - t > keep then keep = bu - t end
+    redis.call('SET', rl, packed, 'PX', keep + 60000)
+  end
 end
-local faults = false
-if m[3] and m[3] ~= ARGV[9] then faults = m[4] end
-local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, m[3] or '0', faults, m[1]}
+local faults, scenarios = false, false
+if m[2] and m[2] ~= ARGV[11] then faults = m[3] or '' end
+if m[4] and m[4] ~= ARGV[12] then scenarios = m[5] or '' end
+local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, m[2] or '0', faults, gen, m[4] or '0', scenarios, drops}
 `
 
 /**
- * The Lua scripts of the shared state. Each reads the generation from the meta hash (KEYS[1]) and
- * names its keys from it, so a reset is one switch of generation; each decision is one script,
- * one round trip, never a read then a write from Node (docs/decisions.md#d21). Keys are built inside
- * the scripts, which standalone Redis and Valkey allow and Redis Cluster does not.
- * A script answers -1 when the meta hash has no generation: the state is not seeded (yet, or any
- * more, after Redis came back empty).
+ * The Lua scripts of the shared state. Each decision is one script, one round trip, never a read
+ * then a write from Node (docs/decisions.md#d21). Keys are built inside the scripts, which
+ * standalone Redis and Valkey allow and Redis Cluster does not. A script of a session's world
+ * answers -1 when the base is not there (WORLD).
  */
 export const REDIS_SCRIPTS = {
   /**
-   * A rate-limit bucket (D12, D15). ARGV: prefix, bucket, perMinute, perDay, now without offset,
-   * banAfter, ban ms, mode ('take' | 'peek' | 'arrange'), faults version known, then for 'arrange'
-   * minute left, day left, remaining, ban ('' | 'lift' | ms), each '' when not changed. Answers the
-   * outcome (0 allowed, 1 refused, 2 banned), the instant, the bucket's fields, the clock offset,
-   * the faults version, the faults when their version differs from the one known, and the
-   * generation in force.
+   * A rate-limit bucket (DECIDE's ARGV). Answers the outcome (0 allowed, 1 refused, 2 banned), the
+   * instant, the bucket's fields, the clock offset, the faults version, the faults when their
+   * version differs from the one known ('' for the start-up ones), the generation in force, the
+   * scenarios version, the scenarios likewise, and the sessions this call dropped
+   * ('i:<name>' idle, 'l:<name>' least recently used, space-separated).
    */
   quota: `${DECIDE}return reply
 `,
 
   /**
-   * `quota` in mode 'take' (ARGV 1 to 9 as there, 10 to 13 ''), then, only when the request is
-   * allowed, the JSON of the first ARGV[15] pets, by status ARGV[14] or all, as `listPets` reads
-   * them: one round trip for a listing instead of two. Answers one text, cheaper to send and to
-   * decode than a nested reply: `quota`'s 13 fields, each followed by a newline (the faults '' when
-   * not sent; JSON text has no raw newline), then the page as a JSON array ('' when refused).
+   * `quota` in mode 'take' (ARGV 15 to 18 ''), then, only when the request is allowed, the JSON
+   * of the first ARGV[20] pets, by status ARGV[19] or all, as `listPets` reads them: one round
+   * trip for a listing instead of two. Answers one text, cheaper to send and to decode than a
+   * nested reply: `quota`'s 16 fields, each followed by a newline (the faults and scenarios ''
+   * when unchanged, otherwise after a '='; JSON text has no raw newline), then the page as a JSON
+   * array ('' when refused).
    */
-  quotaThenList: `${DECIDE}local page = ''
-if outcome == 0 then
-  local ids = ARGV[1] .. 'ids:' .. m[1]
-  if ARGV[14] ~= '' then ids = ids .. ':' .. ARGV[14] end
-  local found = redis.call('ZRANGE', ids, 0, tonumber(ARGV[15]) - 1)
-  page = '[]'
-  if #found > 0 then page = '[' .. table.concat(redis.call('HMGET', ARGV[1] .. 'pets:' .. m[1], unpack(found)), ',') .. ']' end
-end
+  quotaThenList: `${DECIDE}local listed = ''
+if outcome == 0 then listed = page(gen, own, m[10], ARGV[19], tonumber(ARGV[20])) end
 for i = 1, 9 do reply[i] = string.format('%.0f', reply[i]) end
-if not reply[12] then reply[12] = '' end
-return table.concat(reply, '\\n') .. '\\n' .. page
+for _, i in ipairs({12, 15}) do
+  if reply[i] then reply[i] = '=' .. reply[i] else reply[i] = '' end
+end
+return table.concat(reply, '\\n') .. '\\n' .. listed
 `,
 
-  /** The JSON of the first ARGV[3] pets, by status ARGV[2] or all, in id order. */
-  listPets: `
-local gen = redis.call('HGET', KEYS[1], 'gen')
-if not gen then return -1 end
-local ids = ARGV[1] .. 'ids:' .. gen
-if ARGV[2] ~= '' then ids = ids .. ':' .. ARGV[2] end
-local found = redis.call('ZRANGE', ids, 0, tonumber(ARGV[3]) - 1)
-if #found == 0 then return {} end
-return redis.call('HMGET', ARGV[1] .. 'pets:' .. gen, unpack(found))
+  /** The JSON array of the first ARGV[6] pets, by status ARGV[5] or all, in id order. */
+  listPets: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'base', 'lastId', 'count', 'gen', 'own', 'w')
+if not based(m[1], m[2], m[3]) then return -1 end
+return page(m[4], m[5], m[6], ARGV[5], tonumber(ARGV[6]))
 `,
 
-  /** The JSON of pet ARGV[2], in a list: empty when there is no such pet. */
-  getPet: `
-local gen = redis.call('HGET', KEYS[1], 'gen')
-if not gen then return -1 end
-local pet = redis.call('HGET', ARGV[1] .. 'pets:' .. gen, ARGV[2])
-if not pet then return {} end
-return {pet}
+  /** The JSON of pet ARGV[5], in a list: empty when there is no such pet. */
+  getPet: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'base', 'lastId', 'count', 'gen', 'own', 'w')
+if not based(m[1], m[2], m[3]) then return -1 end
+if m[4] and m[6] == '1' then
+  local pet = redis.call('HGET', part(NAME, m[4], 'pets'), ARGV[5])
+  if pet then return {pet} end
+end
+if m[5] ~= '1' then
+  local pet = redis.call('HGET', P .. 'base:' .. BGEN .. ':pets', ARGV[5])
+  if pet then return {pet} end
+end
+return {}
+`,
+
+  /** How many pets the world holds, and the id the next created pet gets. */
+  petCounts: `${WORLD}if not based() then return -1 end
+local m = redis.call('HMGET', meta(NAME), 'nextId', 'own')
+local count = C().addedOf(NAME)
+if m[2] ~= '1' then count = count + BASE_COUNT end
+return {count, tonumber(m[1] or (LAST_ID + 1))}
+`,
+
+  /** Every pet of the world, unsorted: whether it stands alone, its own pets, the base ids it replaced, and the base's pets. */
+  allPets: `${WORLD}if not based() then return -1 end
+local m = redis.call('HMGET', meta(NAME), 'gen', 'own')
+local mine, replaced, theirs = {}, {}, {}
+if m[1] then
+  mine = redis.call('HVALS', part(NAME, m[1], 'pets'))
+  replaced = redis.call('SMEMBERS', part(NAME, m[1], 'replaced'))
+end
+if m[2] ~= '1' then theirs = redis.call('HVALS', P .. 'base:' .. BGEN .. ':pets') end
+return {m[2] or '', mine, replaced, theirs}
 `,
 
   /**
-   * Stores a pet: ARGV prefix, id ('' assigns the next one), its JSON without the id, status (''
-   * for none), and for a new id assigned the most pets stored (D23). The id goes first into the
-   * stored JSON, so reads answer the text as stored. An id beyond every assigned one moves the
-   * next id past it. Answers the id, or -2 when the store is full and nothing was stored.
+   * Stores a pet in the world: ARGV after WORLD's: 5 id ('' assigns the next one), 6 its JSON
+   * without the id, 7 status ('' for none), 8 the most pets stored over every session (D23), for
+   * a new id assigned. The id goes first into the stored JSON, so reads answer the text as stored.
+   * A base pet put is replaced in the overlay; an id beyond every assigned one moves the next id
+   * past it. Answers the id, or -2 when the store is full and nothing was stored.
    */
-  putPet: `
-local gen = redis.call('HGET', KEYS[1], 'gen')
-if not gen then return -1 end
-local prefix = ARGV[1]
-local pets = prefix .. 'pets:' .. gen
-local ids = prefix .. 'ids:' .. gen
-local id = ARGV[2]
+  putPet: `${WORLD}if not based() then return -1 end
+local gen = C().ensure(NAME)
+local m = redis.call('HMGET', meta(NAME), 'own', 'nextId', 'w')
+if m[3] ~= '1' then redis.call('HSET', meta(NAME), 'w', '1') end
+local pets, ids, replaced = part(NAME, gen, 'pets'), part(NAME, gen, 'ids'), part(NAME, gen, 'replaced')
+local id = ARGV[5]
+local counted = false
 if id == '' then
-  if redis.call('HLEN', pets) >= tonumber(ARGV[5]) then return -2 end
-  id = tostring(redis.call('HINCRBY', KEYS[1], 'nextId', 1) - 1)
+  if BASE_COUNT + tonumber(redis.call('HGET', KEYS[1], 'added') or '0') >= tonumber(ARGV[8]) then return -2 end
+  id = tostring(redis.call('HINCRBY', meta(NAME), 'nextId', 1) - 1)
+  counted = true
 else
+  local n = tonumber(id)
   local old = redis.call('HGET', pets, id)
   if old then
     local status = cjson.decode(old).status
     if status then redis.call('ZREM', ids .. ':' .. status, id) end
-  elseif tonumber(id) >= tonumber(redis.call('HGET', KEYS[1], 'nextId')) then
-    redis.call('HSET', KEYS[1], 'nextId', tonumber(id) + 1)
+  elseif m[1] ~= '1' and n <= LAST_ID then
+    redis.call('SADD', replaced, id)
+    counted = redis.call('HEXISTS', P .. 'base:' .. BGEN .. ':pets', id) == 0
+  else
+    counted = true
+    if n >= tonumber(m[2] or (LAST_ID + 1)) then redis.call('HSET', meta(NAME), 'nextId', n + 1) end
   end
 end
-redis.call('HSET', pets, id, '{"id":' .. id .. ',' .. string.sub(ARGV[3], 2))
+redis.call('HSET', pets, id, '{"id":' .. id .. ',' .. string.sub(ARGV[6], 2))
 redis.call('ZADD', ids, id, id)
-if ARGV[4] ~= '' then redis.call('ZADD', ids .. ':' .. ARGV[4], id, id) end
+local written = {pets, ids, replaced}
+if ARGV[7] ~= '' then
+  redis.call('ZADD', ids .. ':' .. ARGV[7], id, id)
+  written[#written + 1] = ids .. ':' .. ARGV[7]
+end
+if counted then C().setAdded(NAME, C().addedOf(NAME) + 1) end
+if named then for _, k in ipairs(written) do redis.call('PEXPIRE', k, TTL) end end
 return tonumber(id)
 `,
 
   /**
-   * Makes generation ARGV[2] the current one, filled with the seeded pets: ARGV prefix, generation,
-   * seed, pets, 'reset' or 'seed', '1' to put the clock back, the given pets' digest ('' for
-   * generated pets: the field is removed, as in a state seeded before it existed), then the
-   * statuses. Seeding keeps a
-   * generation already there (another process was first); a reset drops the previous one, and the
-   * request log starts over with the new generation.
+   * Back to the origin (a reset): a new generation holding a copy of the origin's pets and key
+   * buckets (none for the start-up world), its next id, the origin's count of pets, and the
+   * session's log entries gone. The clock, faults and scenarios are put back by the sandbox.
    * Answers the generation in force.
    */
-  switchGeneration: `
-local prefix, gen = ARGV[1], ARGV[2]
-local old = redis.call('HGET', KEYS[1], 'gen')
-local function drop(g)
-  redis.call('UNLINK', prefix .. 'pets:' .. g, prefix .. 'ids:' .. g)
-  for i = 8, #ARGV do redis.call('UNLINK', prefix .. 'ids:' .. g .. ':' .. ARGV[i]) end
+  resetWorld: `${WORLD}if not based() then return -1 end
+C().ensure(NAME)
+local m = redis.call('HMGET', meta(NAME), 'gen', 'ogen', 'onext', 'oadded', 'ow')
+local gen = tostring(redis.call('INCR', P .. 'worlds'))
+if m[2] then
+  local from, to = C().parts(NAME, 'o' .. m[2]), C().parts(NAME, gen)
+  for i = 1, #from do redis.call('COPY', from[i], to[i], 'REPLACE') end
+else
+  C().startUp(NAME, gen)
 end
-if ARGV[5] == 'seed' and old then
-  drop(gen)
-  return old
-end
-redis.call('HSET', KEYS[1], 'gen', gen, 'seed', ARGV[3], 'pets', ARGV[4], 'nextId', tonumber(ARGV[4]) + 1)
-if ARGV[7] == '' then redis.call('HDEL', KEYS[1], 'given') else redis.call('HSET', KEYS[1], 'given', ARGV[7]) end
-if ARGV[6] == '1' then redis.call('HSET', KEYS[1], 'offset', '0') end
-if old and old ~= gen then drop(old) end
-redis.call('UNLINK', prefix .. 'log')
+redis.call('UNLINK', unpack(C().parts(NAME, m[1])))
+redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', m[3] or (LAST_ID + 1))
+if m[5] then redis.call('HSET', meta(NAME), 'w', m[5]) else redis.call('HDEL', meta(NAME), 'w') end
+C().setAdded(NAME, tonumber(m[4] or '0'))
+C().expire(NAME, gen, m[2])
+local tag = NAME
+if NAME == 'default' then tag = '' end
+C().forgetLog({[tag] = true})
 return gen
 `,
 
   /**
-   * Appends answered requests to the log, keeping the last ARGV[2], and publishes them on the
-   * requests channel as `<sender> [entries]`. ARGV prefix, capacity, the generation they were
-   * answered in ('' when unknown), sender, the channel (it names the database, which a script
-   * cannot read), then the entries' JSON, oldest first. Entries answered before a reset are
+   * Makes session NAME anew, replacing the one of that name (its keys and log entries go; the
+   * default session keeps when it was made). ARGV after WORLD's: 5 the most named sessions, 6 their
+   * idle ms, 7 the origin's kind ('start-up' | 'fork' | 'capsule'), 8 the session forked ('' when
+   * none), 9 the origin's clock ('' for the time source's), 10 its faults' JSON, 11 its
+   * scenarios' JSON, then for a capsule 12 the generation its pets and buckets were written under
+   * (`o<gen>`), 13 its next id, 14 its count of pets. A fork copies the source's pets and key
+   * buckets as they are at this moment. Answers `info`'s fields, then the sessions dropped.
+   */
+  putWorld: `${WORLD}if not based() then return -1 end
+local kind, from, faults, scenarios = ARGV[7], ARGV[8], ARGV[10], ARGV[11]
+local created = false
+if NAME == 'default' then created = redis.call('HGET', meta(NAME), 'created') end
+local gen = tostring(redis.call('INCR', P .. 'worlds'))
+local ogen, nextId, added, own, w = false, false, 0, false, false
+-- The copies first: a session may be forked from itself.
+if kind == 'fork' then
+  local sgen = C().ensure(from)
+  local s = redis.call('HMGET', meta(from), 'nextId', 'own', 'faults', 'scenarios', 'w')
+  -- The source's own, when set: the ones given are this process's view of them, maybe a second old.
+  if s[3] and s[3] ~= '' then faults = s[3] end
+  if s[4] and s[4] ~= '' then scenarios = s[4] end
+  ogen = gen
+  local src, o, to = C().parts(from, sgen), C().parts(NAME, 'o' .. ogen), C().parts(NAME, gen)
+  for i = 1, #src do
+    redis.call('COPY', src[i], o[i], 'REPLACE')
+    redis.call('COPY', src[i], to[i], 'REPLACE')
+  end
+  nextId, added, own, w = s[1] or nextId, C().addedOf(from), s[2], s[5]
+elseif kind == 'capsule' then
+  ogen = ARGV[12]
+  local o, to = C().parts(NAME, 'o' .. ogen), C().parts(NAME, gen)
+  for i = 1, #o do
+    if NAME == 'default' then redis.call('PERSIST', o[i]) end
+    redis.call('COPY', o[i], to[i], 'REPLACE')
+  end
+  nextId, added, own, w = ARGV[13], tonumber(ARGV[14]), '1', '1'
+else
+  nextId = C().startUp(NAME, gen)
+end
+local old = redis.call('HMGET', meta(NAME), 'gen', 'ogen')
+if old[1] then redis.call('UNLINK', unpack(C().parts(NAME, old[1]))) end
+if old[2] and old[2] ~= ogen then redis.call('UNLINK', unpack(C().parts(NAME, 'o' .. old[2]))) end
+redis.call('UNLINK', meta(NAME))
+local gone, drops = {}, {}
+local tag = NAME
+if NAME == 'default' then tag = '' end
+gone[tag] = true
+local now = C().defaultNow()
+local clock = ARGV[9]
+local offset = '0'
+if clock ~= '' then offset = string.format('%.0f', tonumber(clock) - SOURCE) end
+redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', nextId, 'created', created or string.format('%.0f', now), 'okind', kind,
+  'offset', offset, 'faults', faults, 'fv', redis.call('INCR', P .. 'worlds'), 'scenarios', scenarios, 'sv', redis.call('INCR', P .. 'worlds'),
+  'onext', nextId, 'oadded', added, 'ofaults', faults, 'oscen', scenarios, 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
+if from ~= '' then redis.call('HSET', meta(NAME), 'ofrom', from) end
+if clock ~= '' then redis.call('HSET', meta(NAME), 'oclock', clock) end
+if ogen then redis.call('HSET', meta(NAME), 'ogen', ogen) end
+if own then redis.call('HSET', meta(NAME), 'own', own) end
+if w then redis.call('HSET', meta(NAME), 'w', w, 'ow', w) end
+C().setAdded(NAME, added)
+C().expire(NAME, gen, ogen)
+C().forgetLog(gone)
+local dropped = ''
+if NAME ~= 'default' then dropped = C().register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6])) end
+local reply = C().info(NAME, string.format('%.0f', now))
+reply[#reply + 1] = dropped
+return reply
+`,
+
+  /**
+   * Counts a use of named session NAME (an admin or library call), making it when absent, its TTL
+   * renewed. ARGV after WORLD's: 5 the most named sessions, 6 their idle ms. Answers `info`'s
+   * fields, then the sessions dropped.
+   */
+  useWorld: `${WORLD}if not based() then return -1 end
+local dropped = C().register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6]))
+local gen = C().ensure(NAME)
+C().expire(NAME, gen, redis.call('HGET', meta(NAME), 'ogen'))
+local reply = C().info(NAME, redis.call('ZSCORE', REG, NAME))
+reply[#reply + 1] = dropped
+return reply
+`,
+
+  /**
+   * Named sessions, the most recently used first, after dropping those idle past ARGV[5] ms:
+   * `info`'s fields of each, then the sessions dropped. ARGV[6]: one session's name to answer
+   * alone ('' for all). A session whose keys went with their TTL is let go without a word.
+   */
+  listWorlds: `${WORLD}local gone, drops = {}, {}
+C().sweep(C().defaultNow(), tonumber(ARGV[5]), '', gone, drops)
+local reply = {}
+local names
+if ARGV[6] ~= '' then
+  local score = redis.call('ZSCORE', REG, ARGV[6])
+  names = {}
+  if score then names = {ARGV[6], score} end
+else
+  names = redis.call('ZREVRANGE', REG, 0, -1, 'WITHSCORES')
+end
+for i = 1, #names, 2 do
+  if redis.call('EXISTS', meta(names[i])) == 0 then
+    redis.call('ZREM', REG, names[i])
+    C().setAdded(names[i], 0)
+    gone[names[i]] = true
+  else
+    for _, v in ipairs(C().info(names[i], names[i + 1])) do reply[#reply + 1] = v end
+  end
+end
+if next(gone) then C().forgetLog(gone) end
+reply[#reply + 1] = table.concat(drops, ' ')
+return reply
+`,
+
+  /** Deletes named session NAME, its keys and log entries. Answers 1, or 0 when there was none. */
+  deleteWorld: `${WORLD}local known = redis.call('ZSCORE', REG, NAME) or redis.call('EXISTS', meta(NAME)) == 1
+if not known then return 0 end
+local gone, drops = {}, {}
+C().drop(NAME, gone, drops, 'd')
+C().forgetLog(gone)
+return 1
+`,
+
+  /**
+   * Changes one thing of the world: ARGV[5] 'offset' (set to ARGV[6]), 'advance' (by ARGV[6]
+   * ms), 'faults' or 'scenarios' (their JSON in ARGV[6], with a new version). Answers the offset
+   * or the version.
+   */
+  setWorld: `${WORLD}if not based() then return -1 end
+C().ensure(NAME)
+local what, value = ARGV[5], ARGV[6]
+if what == 'offset' then
+  redis.call('HSET', meta(NAME), 'offset', value)
+  return value
+elseif what == 'advance' then
+  return redis.call('HINCRBYFLOAT', meta(NAME), 'offset', value)
+end
+local version = redis.call('INCR', P .. 'worlds')
+if what == 'faults' then redis.call('HSET', meta(NAME), 'faults', value, 'fv', version)
+else redis.call('HSET', meta(NAME), 'scenarios', value, 'sv', version) end
+return version
+`,
+
+  /**
+   * What changed in several worlds, for a process following them between its requests: ARGV
+   * prefix, then triples of session, faults version known, scenarios version known. Answers per
+   * session its generation ('' when it has none), offset, faults version, the faults when their
+   * version differs ('' for the start-up ones, false when the same), scenarios version, the
+   * scenarios likewise.
+   */
+  followWorlds: `local P = ARGV[1]
+local reply = {}
+for i = 2, #ARGV, 3 do
+  local m = redis.call('HMGET', P .. 's:' .. ARGV[i], 'gen', 'offset', 'fv', 'faults', 'sv', 'scenarios')
+  local faults, scenarios = false, false
+  if m[3] and m[3] ~= ARGV[i + 1] then faults = m[4] or '' end
+  if m[5] and m[5] ~= ARGV[i + 2] then scenarios = m[6] or '' end
+  for _, v in ipairs({m[1] or '', m[2] or '0', m[3] or '0', faults, m[5] or '0', scenarios}) do reply[#reply + 1] = v end
+end
+return reply
+`,
+
+  /**
+   * Makes base generation ARGV[2] the one in force, unless another process was first (then its
+   * keys are dropped): ARGV prefix, generation, seed, pets, the given pets' digest ('' for
+   * generated pets), the base's last id, its count, then the rest of the start-up world: the next
+   * id, the clock's instant ('' each when none; its key buckets are in `base:<gen>:q`). Answers
+   * the generation in force.
+   */
+  switchBase: `
+local P, gen = ARGV[1], ARGV[2]
+local q = P .. 'base:' .. gen .. ':q'
+local old = redis.call('HGET', KEYS[1], 'base')
+if old then
+  redis.call('UNLINK', P .. 'base:' .. gen .. ':pets', P .. 'base:' .. gen .. ':ids', q)
+  for _, s in ipairs(${STATUSES}) do redis.call('UNLINK', P .. 'base:' .. gen .. ':ids:' .. s) end
+  return old
+end
+redis.call('HSET', KEYS[1], 'layout', '${REDIS_LAYOUT}', 'base', gen, 'seed', ARGV[3], 'pets', ARGV[4], 'lastId', ARGV[6], 'count', ARGV[7], 'added', 0)
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'given', ARGV[5]) end
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'snext', ARGV[8]) end
+if ARGV[9] ~= '' then redis.call('HSET', KEYS[1], 'sclock', ARGV[9]) end
+return gen
+`,
+
+  /**
+   * Appends answered requests to the log, keeping the last ARGV[2], and publishes them on channel
+   * ARGV[3] as `<sender> [entries]`. ARGV prefix, capacity, channel, sender, then for each entry,
+   * oldest first: its session ('' for the default), the generation of that session it was
+   * answered in ('' when unknown), its JSON. Entries answered before their session's reset are
    * published but not kept, so a reset's empty log stays empty.
    */
   logRequests: `
-local prefix = ARGV[1]
+local P = ARGV[1]
 local capacity = tonumber(ARGV[2])
-local gen = redis.call('HGET', KEYS[1], 'gen')
-if capacity > 0 and (ARGV[3] == '' or ARGV[3] == gen) then
-  -- Entries beyond the capacity would be trimmed at once: only the newest are pushed.
-  redis.call('LPUSH', prefix .. 'log', unpack(ARGV, math.max(6, #ARGV - capacity + 1)))
-  redis.call('LTRIM', prefix .. 'log', 0, capacity - 1)
+local gens, kept, sent = {}, {}, {}
+for i = 5, #ARGV, 3 do
+  local session, gen, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2]
+  sent[#sent + 1] = entry
+  local name = session
+  if name == '' then name = 'default' end
+  if gens[name] == nil then gens[name] = redis.call('HGET', P .. 's:' .. name, 'gen') or false end
+  if gen == '' or gen == gens[name] then kept[#kept + 1] = session .. '|' .. entry end
 end
-redis.call('PUBLISH', ARGV[5], ARGV[4] .. ' [' .. table.concat(ARGV, ',', 6) .. ']')
+if capacity > 0 and #kept > 0 then
+  -- Entries beyond the capacity would be trimmed at once: only the newest are pushed.
+  redis.call('LPUSH', P .. 'log', unpack(kept, math.max(1, #kept - capacity + 1)))
+  redis.call('LTRIM', P .. 'log', 0, capacity - 1)
+end
+redis.call('PUBLISH', ARGV[3], ARGV[4] .. ' [' .. table.concat(sent, ',') .. ']')
 return 1
 `,
 } as const

@@ -1,0 +1,203 @@
+import type { SessionSummary, StateSummary } from '../admin/admin-controls.js'
+import type { SESSION_OPERATIONS } from '../admin/create-admin-operations.js'
+import type { KeyRing } from '../auth/create-key-ring.js'
+import type { Secrets } from '../auth/create-masker.js'
+import type { ApiKey } from '../auth/key-config.js'
+import { maskKey } from '../auth/mask-key.js'
+import { PLANS } from '../auth/plans.js'
+import { checkInput } from '../contract/check-input.js'
+import { ConfigError } from '../errors/config-error.js'
+import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
+import { countedClient } from '../rate-limit/counted-client.js'
+import type { LogSelection } from '../request-log/create-request-log.js'
+import type { RateLimitBackend, QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
+import type { Timing } from '../state/maybe-promise.js'
+import { assertPet } from '../store/assert-pet.js'
+import type { World } from '../sessions/world.js'
+import { makeCapsule } from '../sessions/capsule.js'
+import type { ResolvedOptions } from './resolve-options.js'
+import type { SessionControls } from './sandbox.js'
+import type { SandboxState } from './sandbox-state.js'
+import { sandboxHar } from './sandbox-har.js'
+
+/**
+ * Where the members of `SessionControls` that no per-session admin operation serves are served
+ * over HTTP. With `SESSION_OPERATIONS` (create-admin-operations.ts) it names every member: one
+ * added to `SessionControls` and served nowhere, or an operation serving no member, fails to compile.
+ */
+export const SERVED_ELSEWHERE = {
+  pets: 'the API itself, whose answers are the pets',
+  onRequest: 'the event stream, GET /__sandbox/events',
+  capsule: 'GET /__sandbox/sessions/{name}/capsule',
+} as const satisfies Partial<Record<keyof SessionControls, string>>
+
+type ServedByAdmin = (typeof SESSION_OPERATIONS)[keyof typeof SESSION_OPERATIONS]
+const everyMemberServed: Exclude<keyof SessionControls, ServedByAdmin | keyof typeof SERVED_ELSEWHERE> extends never ? true : false = true
+const onlyMembersServed: Exclude<ServedByAdmin, keyof SessionControls> extends never ? true : false = true
+void everyMemberServed
+void onlyMembersServed
+
+/** What every session's controls share: the process's parts. */
+export interface ProcessControls<Of extends Timing> {
+  resolved: ResolvedOptions
+  keyRing: KeyRing
+  /** The keys in force and the admin token, masked wherever the log shows them (D35). */
+  secrets: () => Secrets
+  requestLog: SandboxState<Of>['requestLog']
+  /** The per-address buckets (D16), the process's: the default session's limiter holds them. */
+  addressLimiter: RateLimitBackend<Of>
+  operationIds: readonly string[]
+  /** Marks the store busy while `work` runs: /readyz answers 503 meanwhile. */
+  tracked(work: Promise<void>): Promise<void>
+  /** The default session's clock, which dates sessions' use. */
+  now(): number
+}
+
+/**
+ * The controls of one world (`SessionControls`): the sandbox's own for the default session, and
+ * `sandbox.session(name)`'s for a named one. The admin API serves the same calls.
+ */
+export function createSessionControls<Of extends Timing>(world: World<Of>, process: ProcessControls<Of>): SessionControls<Of> {
+  const { resolved, keyRing, requestLog } = process
+  const { clock, store, rateLimiter, faults, scenarios } = world
+  const of = { session: world.session }
+  const keyNamed = (key: string): ApiKey => {
+    const found = keyRing.find(key)
+    if (found === undefined) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+    return found
+  }
+  const controls: SessionControls<Of> = {
+    clock,
+    onRequest(listener) {
+      return requestLog.onRequest((entry) => {
+        if (entry.session === world.session) listener(entry)
+      })
+    },
+    reset(options = {}) {
+      // Not ready from the call on, not only once the store starts over.
+      return process.tracked(
+        (async () => {
+          // A shared state keeps the origin: another process may have replaced the session.
+          await world.refresh?.()
+          if (options.clock === true) {
+            const at = world.origin.clock
+            await (at === undefined ? clock.reset() : clock.set(at))
+          }
+          await rateLimiter.clear()
+          // A shared log is emptied by the store's reset, in the step that switches the pets.
+          requestLog.clear(of)
+          faults.restart()
+          await scenarios.reset()
+          await store.reset()
+        })(),
+      )
+    },
+    pets: {
+      all: store.all,
+      get: store.get,
+      async create(pet) {
+        // Any valid id stands in: the store assigns the real one.
+        assertPet({ ...pet, id: 1 })
+        await store.ready()
+        return world.operations.createPet.store(pet)
+      },
+      async put(pet) {
+        assertPet(pet)
+        await store.ready()
+        return store.put(pet)
+      },
+    },
+    quota: {
+      get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
+      // Held to the admin API's QuotaChange, so what PATCH /__sandbox/keys/{key} refuses is refused here, in the same words.
+      set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), checkInput<QuotaChange>('QuotaChange', change, 'quota')),
+      ofAddress: async (address: string): Promise<QuotaState> => await process.addressLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
+    },
+    faults: {
+      get: faults.config,
+      set(options: FaultOptions) {
+        const next = resolveFaults(options, resolved.seed, process.operationIds)
+        faults.configure(next)
+        return world.shareFaults(next)
+      },
+    },
+    requests: (selection?: number | LogSelection) => requestLog.last(typeof selection === 'number' ? { limit: selection } : (selection ?? {}), of),
+    async state(): Promise<StateSummary> {
+      await store.ready()
+      await clock.sync()
+      return {
+        session: world.name,
+        now: new Date(clock.now()).toISOString(),
+        pets: { count: await store.count(), nextId: await store.nextId() },
+        seeded: { seed: resolved.seed, pets: resolved.pets, source: resolved.givenPets === undefined ? 'generated' : 'given' },
+        clockOffsetMs: clock.offset(),
+        prefer: resolved.prefer,
+        keys: await Promise.all(
+          keyRing.keys.map(async (key) => ({
+            key: key.key,
+            masked: maskKey(key.key),
+            plan: key.plan,
+            perMinute: key.perMinute,
+            perDay: key.perDay,
+            quota: await rateLimiter.inspect(`key:${key.key}`, key),
+            ...(scenarios.of(key.key) === undefined ? {} : { scenario: scenarios.of(key.key) }),
+          })),
+        ),
+        faults: faults.config(),
+        scenarios: scenarios.list(),
+      }
+    },
+    har: (selection = {}) =>
+      sandboxHar(
+        { select: (picked) => requestLog.select(picked, of), exchange: (wanted) => requestLog.exchange(wanted, of) },
+        selection,
+        process.secrets(),
+        resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
+      ),
+    scenarios: {
+      set: async (key, name) => scenarios.set(key, name),
+      clear: async (key) => scenarios.clear(key),
+      get: scenarios.of,
+      list: scenarios.list,
+    },
+    async capsule() {
+      await store.ready()
+      await clock.sync()
+      return makeCapsule({
+        session: world.name,
+        made: resolved.now(),
+        clock: clock.now(),
+        seed: world.origin.seed,
+        pets: await store.all(),
+        nextId: await store.nextId(),
+        faults: faults.config(),
+        scenarios: scenarios.all(),
+        custom: resolved.scenarios.custom,
+        keys: await Promise.all(
+          keyRing.keys.map(async (key) => ({
+            config: { key: key.key, plan: key.plan, perMinute: key.perMinute, perDay: key.perDay },
+            quota: await rateLimiter.inspect(`key:${key.key}`, key),
+          })),
+        ),
+        har: controls.har(),
+      })
+    },
+  }
+  return controls
+}
+
+/** A session as `GET /__sandbox/sessions` lists it. */
+export async function summarize<Of extends Timing>(world: World<Of>, process: ProcessControls<Of>): Promise<SessionSummary> {
+  await world.store.ready()
+  await world.clock.sync()
+  return {
+    name: world.name,
+    pets: { count: await world.store.count(), nextId: await world.store.nextId() },
+    requests: await process.requestLog.count({ session: world.session }),
+    now: new Date(world.clock.now()).toISOString(),
+    created: new Date(world.created).toISOString(),
+    ...(world.session === undefined ? {} : { lastUsed: new Date(world.lastUsed).toISOString() }),
+    origin: world.origin.kind,
+    ...(world.origin.from === undefined ? {} : { from: world.origin.from }),
+  }
+}

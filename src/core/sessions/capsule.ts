@@ -1,0 +1,168 @@
+import type { KeyConfig } from '../auth/key-config.js'
+import { maskKey } from '../auth/mask-key.js'
+import type { Limits } from '../auth/plans.js'
+import { checkInput } from '../contract/check-input.js'
+import { ConfigError } from '../errors/config-error.js'
+import type { ResolvedFaults } from '../faults/fault-config.js'
+import { type Bucket, DAY_MS, MINUTE_MS } from '../rate-limit/describe-bucket.js'
+import type { Har } from '../request-log/to-har.js'
+import type { ScenarioDefinition } from '../scenarios/scenario-config.js'
+import type { QuotaState } from '../state/rate-limit-backend.js'
+import type { Pet } from '../store/pet.js'
+
+/** What a capsule says it is, and the one version this sandbox reads and writes. */
+export const CAPSULE_KIND = 'petstore-sandbox/capsule'
+export const CAPSULE_VERSION = 1
+
+/**
+ * A session's world as a versioned document (docs/decisions.md#d34; the admin document's
+ * `Capsule`): `GET /__sandbox/sessions/{name}/capsule` or `session.capsule()` makes one;
+ * `PUT /__sandbox/sessions/{name}` with `{ capsule }`, `start --from` and `createSandbox({ from })`
+ * restore it. The same requests against the restored world get the same answers.
+ *
+ * @example
+ * const capsule = await sandbox.session('bug-123').capsule()
+ * const replay = createSandbox({ from: capsule })   // its pets, clock, faults, scenarios and quotas
+ */
+export interface Capsule {
+  kind: typeof CAPSULE_KIND
+  version: typeof CAPSULE_VERSION
+  /** The session it was made of. */
+  session: string
+  /** When it was made, in real time (ISO 8601). */
+  made: string
+  /** The session's clock when it was made (ISO 8601, ms): a restored session's clock starts there. */
+  clock: string
+  /** The seed of the scenarios' draws. */
+  seed: number
+  /** Every pet, ascending by id. */
+  pets: Pet[]
+  /** The id the next created pet gets. */
+  nextId: number
+  faults: ResolvedFaults
+  /** Each key's scenario, by key. */
+  scenarios: Record<string, string>
+  /** The definitions of the custom scenarios `scenarios` names. */
+  customScenarios?: Record<string, ScenarioDefinition>
+  /** Each key's buckets at `clock` (the windows holding that instant), for the keys that used any. */
+  quotas: Record<string, CapsuleQuota>
+  /** The keys `quotas` and `scenarios` name, with their plans. */
+  keys: KeyConfig[]
+  /** The session's exchanges, for reading: restoring ignores them. */
+  har?: Har
+}
+
+/** One key's buckets in a capsule: requests counted in the minute and the day holding its clock, refusals towards a ban, a ban. */
+export interface CapsuleQuota {
+  minuteUsed: number
+  dayUsed: number
+  refused: number
+  /** When the key's ban ends (ISO 8601), while banned. */
+  bannedUntil?: string
+}
+
+/** What a capsule is made of: a session's world as its controls read it. */
+export interface CapsuleParts {
+  session: string
+  /** Real time, epoch ms. */
+  made: number
+  /** The session's clock, epoch ms. */
+  clock: number
+  seed: number
+  pets: Pet[]
+  nextId: number
+  faults: ResolvedFaults
+  scenarios: Readonly<Record<string, string>>
+  /** The definitions of custom scenarios, by name. */
+  custom: Readonly<Record<string, ScenarioDefinition>> | undefined
+  /** Every key of the sandbox, with its quota in the session. */
+  keys: ReadonlyArray<{ config: KeyConfig; quota: QuotaState }>
+  har: Har
+}
+
+/** The capsule of a world. */
+export function makeCapsule(parts: CapsuleParts): Capsule {
+  const quotas: Record<string, CapsuleQuota> = {}
+  for (const { config, quota } of parts.keys) {
+    if (quota.minute.used === 0 && quota.day.used === 0 && quota.refused === 0 && !quota.banned) continue
+    quotas[config.key] = {
+      minuteUsed: quota.minute.used,
+      dayUsed: quota.day.used,
+      refused: quota.refused,
+      ...(quota.bannedUntil === undefined ? {} : { bannedUntil: new Date(quota.bannedUntil).toISOString() }),
+    }
+  }
+  const named = new Set([...Object.keys(quotas), ...Object.keys(parts.scenarios)])
+  const custom = Object.fromEntries(Object.values(parts.scenarios).flatMap((name) => (parts.custom?.[name] === undefined ? [] : [[name, parts.custom[name]]])))
+  return {
+    kind: CAPSULE_KIND,
+    version: CAPSULE_VERSION,
+    session: parts.session,
+    made: new Date(parts.made).toISOString(),
+    clock: new Date(parts.clock).toISOString(),
+    seed: parts.seed,
+    pets: parts.pets.map((pet) => ({ ...pet })),
+    nextId: parts.nextId,
+    faults: parts.faults,
+    scenarios: { ...parts.scenarios },
+    ...(Object.keys(custom).length === 0 ? {} : { customScenarios: custom }),
+    quotas,
+    keys: parts.keys.filter(({ config }) => named.has(config.key)).map(({ config }) => ({ ...config })),
+    har: parts.har,
+  }
+}
+
+/**
+ * A capsule a client gave, checked as every admin input is (the admin document's `Capsule`, one
+ * error naming the field: `capsule.pets[3].categoryId must be at least 1`), and what a schema cannot
+ * say: ids ascending, the next id above them, the keys that quotas and scenarios name listed in
+ * `keys`. A newer version is named before anything else is read.
+ */
+export function readCapsule(value: unknown, where = 'capsule'): Capsule {
+  const version = typeof value === 'object' && value !== null ? (value as { version?: unknown }).version : undefined
+  if (typeof version === 'number' && version > CAPSULE_VERSION) {
+    throw new ConfigError(`${where}.version ${version} is newer than this sandbox reads (${CAPSULE_VERSION}): upgrade petstore-sandbox`)
+  }
+  const capsule = checkInput<Capsule>('Capsule', value, where)
+  let last = 0
+  for (const [index, pet] of capsule.pets.entries()) {
+    if (pet.id <= last) throw new ConfigError(`${where}.pets[${index}].id must be above ${last}, the id before it (pets ascend by id)`)
+    last = pet.id
+  }
+  if (capsule.nextId <= last) throw new ConfigError(`${where}.nextId must be above ${last}, the highest pet id`)
+  if (!Number.isFinite(Date.parse(capsule.clock))) throw new ConfigError(`${where}.clock must be an ISO 8601 instant`)
+  const listed = new Set(capsule.keys.map((config) => config.key))
+  for (const [field, keys] of [
+    ['quotas', Object.keys(capsule.quotas)],
+    ['scenarios', Object.keys(capsule.scenarios)],
+  ] as const) {
+    const missing = keys.find((key) => !listed.has(key))
+    if (missing !== undefined) throw new ConfigError(`${where}.${field}: ${maskKey(missing)} is not in ${where}.keys`)
+  }
+  return capsule
+}
+
+/**
+ * A capsule's quotas as the rate limiter keeps buckets (`key:<key>`), in the windows holding its
+ * clock: restored with the clock at that instant, the same requests get the same `X-RateLimit-*`
+ * headers. `limitsOf` gives a key's limits here, to tell which window its refusals were counted in.
+ */
+export function capsuleBuckets(capsule: Capsule, limitsOf: (key: string) => Limits): Map<string, Bucket> {
+  const at = Date.parse(capsule.clock)
+  const minuteStart = at - (at % MINUTE_MS)
+  const dayStart = at - (at % DAY_MS)
+  const buckets = new Map<string, Bucket>()
+  for (const [key, quota] of Object.entries(capsule.quotas)) {
+    const dayBinds = quota.dayUsed >= limitsOf(key).perDay
+    buckets.set(`key:${key}`, {
+      minuteStart,
+      minuteUsed: quota.minuteUsed,
+      dayStart,
+      dayUsed: quota.dayUsed,
+      refusedWindowStart: dayBinds ? dayStart : minuteStart,
+      refused: quota.refused,
+      bannedUntil: quota.bannedUntil === undefined ? 0 : Date.parse(quota.bannedUntil),
+    })
+  }
+  return buckets
+}

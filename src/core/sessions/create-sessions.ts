@@ -1,0 +1,178 @@
+import type { MaybePromise } from '../state/maybe-promise.js'
+import type { DropReason } from '../state/shared-state.js'
+import type { Origin } from './origin.js'
+import { SessionConflict } from './session-errors.js'
+import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
+
+export type { DropReason }
+
+/** What the registry keeps of a world: its name, and when it was last used, by the default session's clock. */
+export interface Registered {
+  readonly name: string
+  lastUsed: number
+}
+
+/**
+ * The named sessions of a sandbox and its default one: in its memory (`createSessions`) or in a
+ * shared state every process follows (create-shared-sessions.ts), where lookups, listings and
+ * changes are promises.
+ */
+export interface SessionRegistry<W extends Registered> {
+  readonly default: W
+  /**
+   * The world of session `name`, made from the start-up world on its first use; a use that
+   * counts (in a shared state, the request's rate-limit decision counts it). Throws ConfigError
+   * for a name the rule refuses.
+   */
+  world(name: string): W
+  /** The world of session `name` if it exists, without making it or counting a use. */
+  find(name: string): MaybePromise<W | undefined>
+  /** Every session: the default first, then the most recently used. */
+  list(): MaybePromise<W[]>
+  /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
+  put(world: W): MaybePromise<W>
+  /** Deletes a named session; false when there is none. The default session cannot be deleted. */
+  delete(name: string): MaybePromise<boolean>
+  /**
+   * Counts a use of named session `name` other than by a request (an admin or library call), for
+   * a shared registry; in memory `world` counted it.
+   */
+  used?(name: string): void
+  /** Keeps the default session's new origin where every process finds it (a shared state); in memory the world holds it. */
+  putDefault?(origin: Origin): Promise<void>
+}
+
+export interface SessionsOptions<W extends Registered> {
+  /** The default session's world, which is never dropped. */
+  default: W
+  /** A fresh world for a named session, from the start-up world. */
+  fresh(name: string): W
+  /** Lets go of a world that leaves the registry (dropped, deleted or replaced). */
+  dispose(world: W): void
+  /** Named sessions kept at most (the default excluded); beyond it the least recently used goes. */
+  max: number
+  /** A named session unused this long, by the default session's clock, is dropped. */
+  idleMs: number
+  /** The default session's clock (docs/decisions.md#d34: a test moves it to expire sessions). */
+  now: () => number
+  /** Told of every drop (the CLI prints a line). */
+  onDrop?: ((name: string, reason: DropReason) => void) | undefined
+}
+
+// Idle sessions are looked for at most this often, by the default session's clock.
+const SWEEP_EVERY_MS = 1000
+
+/**
+ * The named sessions of a sandbox and its default one (docs/decisions.md#d34). A Map in least
+ * recently used order: a use moves a session to the end (only when it is not already there), so
+ * the first entries are the ones to drop. Idle ones are swept lazily, on lookups and listings:
+ * with no request nothing grows, so no timer is needed.
+ *
+ * @example
+ * const sessions = createSessions({ default: world, fresh, dispose, max: 1000, idleMs: 3_600_000, now: clock.now })
+ * sessions.world('worker-1') // made on first use
+ */
+export function createSessions<W extends Registered>({
+  default: defaultWorld,
+  fresh,
+  dispose,
+  max,
+  idleMs,
+  now,
+  onDrop,
+}: SessionsOptions<W>): SessionRegistry<W> & { size(): number } {
+  const named = new Map<string, W>()
+  let newest: W | undefined
+  let sweptAt = Number.NEGATIVE_INFINITY
+
+  const drop = (world: W, reason: DropReason | undefined) => {
+    named.delete(world.name)
+    if (newest === world) newest = undefined
+    dispose(world)
+    if (reason !== undefined) onDrop?.(world.name, reason)
+  }
+
+  function sweep(at: number): void {
+    // Also when the clock went back: a clock moved back must not keep every session from expiring.
+    if (at - sweptAt < SWEEP_EVERY_MS && at >= sweptAt) return
+    sweptAt = at
+    for (const world of named.values()) {
+      if (at - world.lastUsed < idleMs) break
+      drop(world, { kind: 'idle', idleMs })
+    }
+  }
+
+  function touch(world: W, at: number): void {
+    world.lastUsed = at
+    if (newest === world) return
+    named.delete(world.name)
+    named.set(world.name, world)
+    newest = world
+  }
+
+  function add(world: W, at: number): W {
+    named.set(world.name, world)
+    newest = world
+    world.lastUsed = at
+    for (const oldest of named.values()) {
+      if (named.size <= max) break
+      drop(oldest, { kind: 'least-recently-used', max })
+    }
+    return world
+  }
+
+  return {
+    default: defaultWorld,
+    /**
+     * The world of session `name`, made from the start-up world on its first use; a use that
+     * counts (a request, a call in its name). Throws ConfigError for a name the rule refuses.
+     */
+    world(name: string): W {
+      if (name === DEFAULT_SESSION) return defaultWorld
+      const at = now()
+      sweep(at)
+      const found = named.get(name)
+      if (found !== undefined) {
+        touch(found, at)
+        return found
+      }
+      return add(fresh(checkSessionName(name, 'session name')), at)
+    },
+    /** The world of session `name` if it exists, without making it or counting a use. */
+    find(name: string): W | undefined {
+      if (name === DEFAULT_SESSION) return defaultWorld
+      sweep(now())
+      return named.get(name)
+    },
+    /** Every session: the default first, then the most recently used. */
+    list(): W[] {
+      sweep(now())
+      return [defaultWorld, ...[...named.values()].reverse()]
+    },
+    /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
+    put(world: W): W {
+      const at = now()
+      sweep(at)
+      const replaced = named.get(world.name)
+      if (replaced !== undefined) drop(replaced, undefined)
+      return add(world, at)
+    },
+    /** Deletes a named session; false when there is none. The default session cannot be deleted. */
+    delete(name: string): boolean {
+      if (name === DEFAULT_SESSION) throw defaultNotDeleted()
+      const found = named.get(name)
+      if (found === undefined) return false
+      drop(found, undefined)
+      return true
+    },
+    /** How many named sessions there are (the default excluded). */
+    size: (): number => named.size,
+  }
+}
+
+export type Sessions<W extends Registered> = ReturnType<typeof createSessions<W>>
+
+/** The refusal to delete the default session, worded alike by every registry. */
+export function defaultNotDeleted(): SessionConflict {
+  return new SessionConflict('the default session cannot be deleted: reset it, or PUT it to start it over')
+}

@@ -1,0 +1,145 @@
+import type { Timing } from '../state/maybe-promise.js'
+import type { SharedOrigin, SharedOriginInfo, SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../state/shared-state.js'
+import type { Pet } from '../store/pet.js'
+import type { PetOrigin } from '../store/create-pet-store.js'
+import { defaultNotDeleted, type SessionRegistry, type SessionsOptions } from './create-sessions.js'
+import type { Origin } from './origin.js'
+import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
+import type { World } from './world.js'
+
+export interface SharedSessionsOptions<W extends World<Timing>> extends Omit<SessionsOptions<W>, 'now'> {
+  /** The shared state's registry, made with the bounds and drop listener given here. */
+  shared: (policy: SharedSessionsPolicy) => SharedSessions
+  /** The time source without any offset. */
+  source: () => number
+  /** The start-up world: what a session's origin is where the shared state keeps nothing else. */
+  startUp: Origin
+}
+
+/**
+ * The registry of named sessions on a shared state (docs/decisions.md#d34): the state decides
+ * which sessions there are, their use, drops and origins, one for every process; this process
+ * keeps a world per session it meets (at most `max`, the least recently used let go without a
+ * word: the session lives on in the state) and takes up what the state says of it whenever it
+ * lists, finds or resets it. A drop this process made is told to `onDrop`.
+ */
+export function createSharedSessions<W extends World<Timing>>(options: SharedSessionsOptions<W>): SessionRegistry<W> {
+  const { default: defaultWorld, fresh, dispose, max, startUp } = options
+  const met = new Map<string, W>()
+  // A session gone from the state: its world here goes too, with this process's log entries of it.
+  const forget = (name: string) => {
+    const world = met.get(name)
+    if (world === undefined) return
+    met.delete(name)
+    if (newest === world) newest = undefined
+    dispose(world)
+  }
+  const shared = options.shared({
+    max,
+    idleMs: options.idleMs,
+    source: options.source,
+    onDrop(name, reason) {
+      forget(name)
+      options.onDrop?.(name, reason)
+    },
+  })
+
+  const adopt = (world: W, info: SharedSessionInfo): W => {
+    world.created = info.created
+    if (world.session !== undefined) world.lastUsed = info.lastUsed
+    world.origin = originOf(info.origin, startUp)
+    return world
+  }
+  let newest: W | undefined
+  const keep = (world: W): W => {
+    met.delete(world.name)
+    met.set(world.name, world)
+    newest = world
+    world.refresh ??= async () => {
+      adopt(world, await shared.use(world.name))
+    }
+    for (const oldest of met.keys()) {
+      if (met.size <= Math.max(1, max)) break
+      met.delete(oldest)
+    }
+    return world
+  }
+  const local = (name: string): W => {
+    const found = met.get(name)
+    if (found === undefined) return keep(fresh(checkSessionName(name, 'session name')))
+    // Only when it is not already the newest: a session's requests come in runs.
+    return found === newest ? found : keep(found)
+  }
+  defaultWorld.refresh = async () => {
+    const info = await shared.find(DEFAULT_SESSION)
+    if (info !== undefined) adopt(defaultWorld, info)
+  }
+
+  return {
+    default: defaultWorld,
+    world: (name) => (name === DEFAULT_SESSION ? defaultWorld : local(name)),
+    async find(name) {
+      if (name === DEFAULT_SESSION) return defaultWorld
+      const info = await shared.find(name)
+      if (info === undefined) {
+        forget(name)
+        return undefined
+      }
+      return adopt(local(name), info)
+    },
+    async list() {
+      const infos = await shared.list()
+      return [defaultWorld, ...infos.map((info) => adopt(local(info.name), info))]
+    },
+    async put(world) {
+      const info = await shared.put(world.name, sharedOrigin(world.origin))
+      if (met.get(world.name) !== world) forget(world.name)
+      return adopt(keep(world), info)
+    },
+    async delete(name) {
+      if (name === DEFAULT_SESSION) throw defaultNotDeleted()
+      const deleted = await shared.delete(name)
+      forget(name)
+      return deleted
+    },
+    used(name) {
+      // Sent ahead of the call's own commands, on the same connection: the state counts it first.
+      // A failure is the call's to tell.
+      if (name !== DEFAULT_SESSION) shared.use(name).catch(() => undefined)
+    },
+    async putDefault(origin) {
+      adopt(defaultWorld, await shared.put(DEFAULT_SESSION, sharedOrigin(origin)))
+    },
+  }
+}
+
+/** A session's origin as the core reads it, from what the shared state keeps: the start-up world's parts where it keeps none. */
+function originOf(info: SharedOriginInfo, startUp: Origin): Origin {
+  return {
+    ...startUp,
+    kind: info.kind,
+    ...(info.from === undefined ? {} : { from: info.from }),
+    pets: undefined,
+    clock: info.clock,
+    faults: info.faults ?? startUp.faults,
+    scenarios: info.scenarios ?? startUp.scenarios,
+    quotas: new Map(),
+  }
+}
+
+/** What the shared state is told of an origin; a capsule's pets go whole, the others' stay where the state keeps them. */
+function sharedOrigin(origin: Origin): SharedOrigin {
+  const common = { clock: origin.clock, faults: origin.faults, scenarios: origin.scenarios }
+  if (origin.kind === 'fork') return { ...common, kind: 'fork', from: origin.from ?? DEFAULT_SESSION }
+  if (origin.kind === 'capsule' && origin.pets !== undefined) {
+    const pets = origin.pets()
+    return { ...common, kind: 'capsule', pets: petsOf(pets), nextId: pets.overlay.nextId, quotas: origin.quotas }
+  }
+  return { ...common, kind: 'start-up' }
+}
+
+/** Every pet of a base and an overlay over it, in id order. */
+function petsOf({ base, overlay }: PetOrigin): Pet[] {
+  const fromBase = base.all().filter((pet) => !overlay.replaced.has(pet.id))
+  return [...fromBase, ...overlay.replaced.values(), ...overlay.added].sort((a, b) => a.id - b.id)
+}

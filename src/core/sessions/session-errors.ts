@@ -1,0 +1,37 @@
+import { ConfigError } from '../errors/config-error.js'
+
+/**
+ * A session asked for by name that there is none of (a fork's source, one to delete): the admin
+ * API answers it 404.
+ *
+ * @example
+ * throw new UnknownSession('from', 'worker-9')   // "from: no session \"worker-9\""
+ */
+export class UnknownSession extends ConfigError {
+  constructor(where: string, name: string) {
+    super(`${where}: no session ${JSON.stringify(name)}`)
+    this.name = 'UnknownSession'
+  }
+}
+
+/**
+ * A named session asked of a state that keeps none yet (a shared state without sessions, D34): the
+ * admin API and the pipeline answer it 501 `not_implemented`.
+ */
+export class SessionsNotServed extends ConfigError {
+  constructor(what = 'Named sessions (X-Sandbox-Session)') {
+    super(`${what} are not yet served on a shared state (--redis); send no X-Sandbox-Session to use the default session`)
+    this.name = 'SessionsNotServed'
+  }
+}
+
+/**
+ * A change the default session cannot take (deleting it; replacing it with a fork or a capsule
+ * while `--state` keeps its pets): the admin API answers it 409 `conflict`.
+ */
+export class SessionConflict extends ConfigError {
+  constructor(message: string) {
+    super(message)
+    this.name = 'SessionConflict'
+  }
+}

@@ -1,0 +1,126 @@
+import type { MovableClock } from '../clock/create-clock.js'
+import type { FaultInjector } from '../faults/create-fault-injector.js'
+import type { ResolvedFaults } from '../faults/fault-config.js'
+import { createPet } from '../operations/create-pet.js'
+import { getPet } from '../operations/get-pet.js'
+import { listPets } from '../operations/list-pets.js'
+import type { Operation } from '../operations/operation.js'
+import type { SharedScenarios } from '../state/shared-state.js'
+import { createScenarios, type Scenarios } from '../scenarios/create-scenarios.js'
+import type { ResolvedScenario } from '../scenarios/scenario-config.js'
+import type { Answer, Timing } from '../state/maybe-promise.js'
+import type { PetRepository } from '../state/pet-repository.js'
+import type { RateLimitBackend } from '../state/rate-limit-backend.js'
+import type { PetStatus } from '../store/pet.js'
+import type { Origin } from './origin.js'
+import { DEFAULT_SESSION } from './session-name.js'
+
+/**
+ * The parts of one world (docs/decisions.md#d34) as a state keeps them: the default session's,
+ * or a named session's. The pipeline reads them through the world `createSandbox` composes.
+ */
+export interface WorldState<Of extends Timing> {
+  clock: MovableClock<Of>
+  store: PetRepository<Of>
+  /** The world's key buckets; the default session's also holds the per-address ones (D16), which every session shares. */
+  rateLimiter: RateLimitBackend<Of>
+  /** The fault injector the pipeline draws from (a shared one follows what any process set). */
+  faults: FaultInjector
+  /** Makes a configuration just given to `faults` the one every process follows; answers it. */
+  shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
+  /** Each key's scenario as every process sees it; undefined for a sandbox of its own (D29). */
+  scenarios: SharedScenarios | undefined
+  /**
+   * The pets and key buckets as a fork starts from them; undefined where the state cannot fork.
+   * A shared state gives none (`pets` undefined, no quotas): it copies them itself when the fork is
+   * put, in one step with the registry.
+   */
+  fork: (() => Pick<Origin, 'pets' | 'quotas'>) | undefined
+  /** Lets go of what the world holds (a dropped or replaced session): its pets leave the maxPets count. */
+  release(): void
+}
+
+/**
+ * A world (docs/decisions.md#d34): everything a test can change, the default session's or a named
+ * one's. The pipeline answers a request with the parts of the world its `X-Sandbox-Session` names;
+ * what is not here (keys, the per-address buckets, the admin gate, the request log's ring) is the
+ * process's.
+ */
+export interface World<Of extends Timing = Timing> {
+  /** The session's name: `default` for the default session. */
+  readonly name: string
+  /** The name answers echo and the request log tags; undefined for the default session, whose answers are today's. */
+  readonly session: string | undefined
+  readonly clock: MovableClock<Of>
+  readonly store: PetRepository<Of>
+  /** The world's key buckets; the default session's also holds the per-address ones. */
+  readonly rateLimiter: RateLimitBackend<Of>
+  readonly faults: FaultInjector
+  shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
+  readonly scenarios: Scenarios
+  readonly operations: { listPets: Operation; getPet: Operation; createPet: ReturnType<typeof createPet> }
+  ready(): Promise<void>
+  /** Where the world came from and what `reset()` restores; the default session's changes when it is replaced. */
+  origin: Origin
+  /** When the session was made and last used, by the default session's clock (epoch ms). */
+  created: number
+  lastUsed: number
+  /**
+   * Takes up what a shared state keeps of this session (its origin, when it was made and last
+   * used), counting a use of a named one: read before a reset, since another process may have
+   * replaced it. Undefined in memory, where the world holds it all.
+   */
+  refresh?: () => Promise<void>
+  /** The pets and key buckets as a fork starts from them; undefined where the state cannot fork (yet). */
+  readonly fork: WorldState<Of>['fork']
+  /** Lets go of what the world holds, once it left the sessions. */
+  release(): void
+}
+
+export interface WorldOptions {
+  /** Every scenario the sandbox knows: built-in and custom, one list for every session. */
+  knownScenarios: ReadonlyMap<string, ResolvedScenario>
+  /** Whether `key` is a key of the sandbox right now. */
+  isKey: (key: string) => boolean
+  sleep: (ms: number) => Promise<void>
+  /** The status of a pet created without one (D4). */
+  defaultStatus: PetStatus | undefined
+  /** The default session's clock, which dates `created` and `lastUsed`. */
+  now: () => number
+}
+
+/** The world of session `name` over `state`, starting from `origin`. */
+export function createWorld<Of extends Timing>(name: string, state: WorldState<Of>, origin: Origin, options: WorldOptions): World<Of> {
+  const { store } = state
+  const created = options.now()
+  let current = origin
+  return {
+    name,
+    session: name === DEFAULT_SESSION ? undefined : name,
+    clock: state.clock,
+    store,
+    rateLimiter: state.rateLimiter,
+    faults: state.faults,
+    shareFaults: state.shareFaults,
+    scenarios: createScenarios({
+      known: options.knownScenarios,
+      initial: () => current.scenarios,
+      seed: origin.seed,
+      sleep: options.sleep,
+      isKey: options.isKey,
+      shared: state.scenarios,
+    }),
+    operations: { listPets: listPets(store), createPet: createPet(store, options.defaultStatus), getPet: getPet(store) },
+    ready: store.ready,
+    get origin() {
+      return current
+    },
+    set origin(next) {
+      current = next
+    },
+    created,
+    lastUsed: created,
+    fork: state.fork,
+    release: state.release,
+  }
+}

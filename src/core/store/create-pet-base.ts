@@ -1,0 +1,105 @@
+import { Collection, Query } from '@msw/data'
+import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
+import { createPetSchema } from './create-pet-schema.js'
+import { createMswDataWorkaround } from './msw-data-workaround.js'
+import { storedPet } from './stored-pet.js'
+
+// The queries of listPets, built once: they hold no state, and building them per request showed
+// in the list request's profile (BENCHMARKS.md, "What the profiles changed").
+const ANY_PET = new Query<Pet>(() => true)
+const BY_STATUS = Object.fromEntries(PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)])) as Record<PetStatus, Query<Pet>>
+
+// Pets stored between two yields to the event loop, so that a large seed does not keep the
+// process from answering its probes (docs/running-for-a-team.md#probes).
+const PETS_PER_YIELD = 5_000
+const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
+/**
+ * The pets a world starts from, immutable once filled and shared by every session that starts
+ * from them (copy-on-write: each world's own changes live in its overlay, create-pet-store.ts).
+ * An `@msw/data` collection plus an id index, so `get` does not scan; records sit in id order, so
+ * the first `limit` matches of a scan are a page of `listPets` (D8) without sorting.
+ *
+ * @example
+ * const base = createPetBase()
+ * await base.fill(seedPets(1, 50))
+ * base.list(undefined, 20).length // 20
+ */
+export function createPetBase() {
+  const symbols = createMswDataWorkaround()
+  const schema = createPetSchema((pet) => symbols.prepared(storedPet(pet)))
+  let collection = new Collection({ schema })
+  let byId = new Map<number, Pet>()
+  let lastId = 0
+  // Sessions using this base: its pets count against maxPets while any does (create-pet-store.ts).
+  let users = 0
+  // Until the first fill is done, whoever waits for the base waits for it, however early they came.
+  let firstFilled: () => void = () => undefined
+  let filling: Promise<void> | undefined = new Promise<void>((resolve) => {
+    firstFilled = resolve
+  })
+
+  return {
+    /**
+     * Stores `pets` in id order, once: a pet without an id takes the one after the pet before it
+     * (from 1). In batches, drawn from `pets` as the batches need them, so each batch's drafts die
+     * young; the batch sizes are part of the @msw/data workaround.
+     */
+    fill(pets: Iterable<NewPet & { id?: number }>): Promise<void> {
+      const done = fillWith(pets).then(() => {
+        firstFilled()
+        if (filling === done) filling = undefined
+      })
+      filling = done
+      return done
+    },
+    /** Resolves once the base is filled; undefined when it is. */
+    filled: (): Promise<void> | undefined => filling,
+    /** The first `limit` pets in id order, of one status or all. */
+    list: (status: PetStatus | undefined, limit: number): Pet[] => collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit }),
+    get: (id: number): Pet | undefined => byId.get(id),
+    /** Every pet, in id order. */
+    all: (): Pet[] => collection.findMany(),
+    count: (): number => byId.size,
+    /** The highest id of the base (0 when empty): a world's own pets have higher ids, or replace one of these. */
+    lastId: (): number => lastId,
+    /** Counts a session that starts from this base; returns how many now do. */
+    use: (): number => ++users,
+    /** A session stopped using it; returns how many still do. */
+    release: (): number => --users,
+  }
+
+  async function fillWith(pets: Iterable<NewPet & { id?: number }>): Promise<void> {
+    const next = new Collection({ schema })
+    const nextIndex = new Map<number, Pet>()
+    let seeded = 0
+    let batch: Pet[] = []
+    let sinceYield = 0
+    const store = async () => {
+      const stored = batch
+      batch = []
+      const records = await next.createMany(stored.length, (index) => symbols.keyed(stored[index]!))
+      for (const record of records) {
+        symbols.settle(record)
+        nextIndex.set(record.id, record)
+      }
+      sinceYield += records.length
+      if (sinceYield >= PETS_PER_YIELD) {
+        sinceYield = 0
+        await yieldToEventLoop()
+      }
+    }
+    for (const pet of pets) {
+      seeded = pet.id ?? seeded + 1
+      batch.push({ ...pet, id: seeded })
+      if (batch.length >= symbols.seedBatchSize(nextIndex.size)) await store()
+    }
+    if (batch.length > 0) await store()
+    // Readers see the whole base or none of it.
+    collection = next
+    byId = nextIndex
+    lastId = seeded
+  }
+}
+
+export type PetBase = ReturnType<typeof createPetBase>

@@ -1,0 +1,235 @@
+import type { Redis } from 'ioredis'
+import type { ResolvedFaults } from '../../core/faults/fault-config.js'
+import type { DropReason, OriginKind, SharedOrigin, SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../../core/state/shared-state.js'
+import { storedPet } from '../../core/store/stored-pet.js'
+import type { RedisBase } from './create-redis-base.js'
+import { packBucket } from './create-redis-rate-limits.js'
+import { createRedisWorld, type RedisWorld } from './create-redis-world.js'
+import type { RedisKeys } from './redis-keys.js'
+import type { RedisScripts } from './redis-scripts-client.js'
+import { redisUnavailable } from './redis-unavailable.js'
+
+// How often a process takes up what changed in the worlds it uses (clock, faults, scenarios)
+// between its requests: within this time of a change through another process
+// (docs/running-for-a-team.md#several-replicas-one-redis).
+const FOLLOW_MS = 1_000
+// Worlds unused by this process for this long are not followed: their next decision brings the news.
+const FOLLOW_IDLE_MS = 60_000
+const DEFAULT = 'default'
+
+export interface RedisSessionsOptions {
+  client: Redis
+  scripts: RedisScripts
+  keys: RedisKeys
+  base: () => RedisBase
+  /** The time source without any offset, once the sandbox gives it. */
+  source: () => number
+}
+
+/**
+ * The worlds of a Redis state, the default session's and the named ones, and the registry of
+ * named sessions every process follows (docs/decisions.md#d34): a sorted set of names by last
+ * use on the default session's clock, in which each use, listing, fork and deletion is one script.
+ * Each process keeps a handle per world it meets (a few caches, nothing of the pets), at most
+ * `max` of them, and tells of the drops it made itself.
+ */
+export function createRedisSessions({ client, scripts, keys, base, source }: RedisSessionsOptions) {
+  let policy: SharedSessionsPolicy | undefined
+  const handles = new Map<string, RedisWorld>()
+
+  const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
+  const onDrops = (drops: string) => {
+    if (drops === '') return
+    for (const drop of drops.split(' ')) {
+      const [why, name = ''] = [drop.slice(0, 1), drop.slice(2)]
+      handles.delete(name)
+      const reason: DropReason | undefined =
+        why === 'i' ? { kind: 'idle', idleMs: bounds().idleMs } : why === 'l' ? { kind: 'least-recently-used', max: bounds().max } : undefined
+      if (reason !== undefined) policy?.onDrop?.(name, reason)
+    }
+  }
+  const make = (name: string) =>
+    createRedisWorld({
+      name,
+      client,
+      scripts,
+      keys,
+      base,
+      source,
+      // The safety net: a named session's keys go by themselves after twice the idle time without
+      // use, should no process be left to drop it (docs/decisions.md#d34).
+      ttlMs: name === DEFAULT ? undefined : 2 * bounds().idleMs,
+      bounds,
+      onDrops,
+    })
+  const defaultWorld = make(DEFAULT)
+
+  /**
+   * The handle of world `name`, made on first use; the least recently used handles go beyond twice
+   * `max` (the sandbox keeps a world per session it met, at most `max`, each holding its handle).
+   */
+  function handle(name: string): RedisWorld {
+    if (name === DEFAULT) return defaultWorld
+    let found = handles.get(name)
+    if (found !== undefined) {
+      handles.delete(name)
+      handles.set(name, found)
+      return found
+    }
+    found = make(name)
+    handles.set(name, found)
+    for (const oldest of handles.keys()) {
+      if (handles.size <= Math.max(1, 2 * bounds().max)) break
+      handles.delete(oldest)
+    }
+    return found
+  }
+
+  // What changed in the worlds this process uses, once a second, in one script for all of them.
+  const follow = async () => {
+    const since = source() - FOLLOW_IDLE_MS
+    const followed = [defaultWorld, ...[...handles.values()].filter((world) => world.usedSince(since))]
+    const args = followed.flatMap((world) => [world.name, ...world.known()])
+    const reply = (await scripts.followWorlds(keys.meta, keys.prefix, ...args)) as Array<string | null>
+    followed.forEach((world, index) => {
+      const [generation, offset, faultsVersion, faults, scenariosVersion, scenarios] = reply.slice(index * 6, index * 6 + 6) as [
+        string,
+        string,
+        string,
+        string | null,
+        string,
+        string | null,
+      ]
+      // A world the state has not made yet has nothing to tell.
+      if (generation !== '') world.news({ generation, offset, faultsVersion, faults, scenariosVersion, scenarios })
+    })
+  }
+  const timer = setInterval(() => {
+    // Redis away: the worlds stay as they were until it answers again.
+    follow().catch(() => undefined)
+  }, FOLLOW_MS)
+  timer.unref()
+
+  /** Runs a registry script through a world's handle (it names the session and its TTL). */
+  const call = async (name: string, script: 'useWorld' | 'putWorld' | 'listWorlds' | 'deleteWorld', ...args: Array<string | number>) =>
+    handle(name).run(script, ...args)
+
+  const sessions: SharedSessions = {
+    world: (name) => handle(name).world,
+    async use(name) {
+      const reply = (await call(name, 'useWorld', bounds().max, bounds().idleMs)) as string[]
+      onDrops(reply[8] ?? '')
+      return infoOf(reply)
+    },
+    async find(name) {
+      if (name === DEFAULT) {
+        const [created, kind, from, clock, faults, scenarios] = await client
+          .hmget(keys.session(DEFAULT), 'created', 'okind', 'ofrom', 'oclock', 'ofaults', 'oscen')
+          .catch(redisUnavailable)
+        return infoOf([DEFAULT, created ?? '0', created ?? '0', kind ?? 'start-up', from ?? '', clock ?? '', faults ?? '', scenarios ?? ''])
+      }
+      return (await list(name))[0]
+    },
+    list: () => list(''),
+    async put(name, origin) {
+      const reply = (await call(name, 'putWorld', bounds().max, bounds().idleMs, ...(await originArgs(name, origin)))) as string[]
+      if (name !== DEFAULT) handles.delete(name)
+      onDrops(reply[8] ?? '')
+      return infoOf(reply)
+    },
+    async delete(name) {
+      const deleted = (await call(name, 'deleteWorld')) === 1
+      handles.delete(name)
+      return deleted
+    },
+  }
+
+  /** The named sessions (or the one named `only`), the most recently used first. */
+  async function list(only: string): Promise<SharedSessionInfo[]> {
+    const reply = (await call(DEFAULT, 'listWorlds', bounds().idleMs, only)) as string[]
+    onDrops(reply.at(-1) ?? '')
+    const found: SharedSessionInfo[] = []
+    for (let index = 0; index + 8 <= reply.length - 1; index += 8) found.push(infoOf(reply.slice(index, index + 8)))
+    return found
+  }
+
+  /** The putWorld script's ARGV from 7 on; a capsule's pets and buckets are written first, under an origin generation of their own. */
+  async function originArgs(name: string, origin: SharedOrigin): Promise<Array<string | number>> {
+    const common = [origin.kind, origin.kind === 'fork' ? origin.from : '', origin.clock ?? '', JSON.stringify(origin.faults), JSON.stringify(origin.scenarios)]
+    if (origin.kind !== 'capsule') return common
+    const ogen = String(await client.incr(`${keys.prefix}worlds`).catch(redisUnavailable))
+    const at = (part: string) => keys.world(name, `o${ogen}`, part)
+    // Written before the script adopts them; gone by themselves should this process stop half-way.
+    const written = new Set<string>()
+    let batch = client.pipeline()
+    let size = 0
+    let nextId = origin.nextId
+    for (const pet of origin.pets) {
+      const id = String(pet.id)
+      batch.hset(at('pets'), id, JSON.stringify(storedPet(pet)))
+      batch.zadd(at('ids'), pet.id, id)
+      written.add(at('pets')).add(at('ids'))
+      if (pet.status !== undefined) {
+        batch.zadd(at(`ids:${pet.status}`), pet.id, id)
+        written.add(at(`ids:${pet.status}`))
+      }
+      nextId = Math.max(nextId, pet.id + 1)
+      if (++size >= 1_000) {
+        await exec(batch)
+        batch = client.pipeline()
+        size = 0
+      }
+    }
+    for (const [bucket, counts] of origin.quotas) {
+      batch.hset(at('q'), bucket, packBucket(counts))
+      written.add(at('q'))
+    }
+    for (const key of written) batch.pexpire(key, 600_000)
+    await exec(batch)
+    return [...common, ogen, nextId, origin.pets.length]
+  }
+
+  return {
+    sessions,
+    /** Makes the registry follow `next` (the sandbox's options); the state's default world needs none. */
+    bound(next: SharedSessionsPolicy): SharedSessions {
+      policy = next
+      return sessions
+    },
+    /** The default session's world. */
+    default: defaultWorld,
+    /** The generation of a session this process last saw (undefined: the default). */
+    generation: (session: string | undefined) => (session === undefined ? defaultWorld : handles.get(session))?.generation() ?? '',
+    close: () => clearInterval(timer),
+  }
+}
+
+/** A session as listWorlds, useWorld and putWorld answer it: name, created, last used, then its origin. */
+function infoOf([
+  name = '',
+  created = '0',
+  lastUsed = '0',
+  kind = 'start-up',
+  from = '',
+  clock = '',
+  faults = '',
+  scenarios = '',
+]: string[]): SharedSessionInfo {
+  return {
+    name,
+    created: Number(created),
+    lastUsed: Number(lastUsed),
+    origin: {
+      kind: kind as OriginKind,
+      ...(from === '' ? {} : { from }),
+      ...(clock === '' ? {} : { clock: Number(clock) }),
+      ...(faults === '' ? {} : { faults: JSON.parse(faults) as ResolvedFaults }),
+      ...(scenarios === '' ? {} : { scenarios: JSON.parse(scenarios) as Record<string, string> }),
+    },
+  }
+}
+
+async function exec(pipeline: ReturnType<Redis['pipeline']>): Promise<void> {
+  const results = (await pipeline.exec().catch(redisUnavailable)) ?? []
+  for (const [error] of results) if (error) redisUnavailable(error)
+}

@@ -1,0 +1,178 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import { type Capsule, ConfigError, createSandbox } from '../../src/index.js'
+import { createAdminContractChecker } from '../support/admin-contract.js'
+import { createContractChecker } from '../support/contract-checker.js'
+import { runCli, startCli } from '../support/start-cli.js'
+import { useCliSandbox } from '../support/use-cli-sandbox.js'
+
+// Capsules (D34): a session's world carried between the three modes, compared answer by answer.
+const TOKEN = 'admin-token-for-capsules'
+const { call, url } = useCliSandbox(['--admin-token', TOKEN, '--pets', '10'])
+const adminContract = createAdminContractChecker()
+const inProcessContract = createContractChecker()
+const origin = () => url().replace(/\/v1$/, '')
+const scratch = mkdtempSync(join(tmpdir(), 'petstore-capsules-'))
+
+async function admin(path: string, init: RequestInit & { session?: string; json?: unknown } = {}): Promise<Response> {
+  const { session, json, ...rest } = init
+  const headers = new Headers(rest.headers)
+  headers.set('authorization', `Bearer ${TOKEN}`)
+  if (session !== undefined) headers.set('x-sandbox-session', session)
+  if (json !== undefined) headers.set('content-type', 'application/json')
+  const target = `${origin()}/__sandbox${path}`
+  const response = await fetch(target, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
+  adminContract.check(rest.method ?? 'GET', target, response)
+  return response
+}
+
+/** One step of the sequence compared across modes: a path below /v1, the key, and a body to create. */
+const SEQUENCE: Array<{ path: string; key: string; create?: string }> = [
+  { path: '/pets?limit=20', key: 'sandbox-free-key' },
+  { path: '/pets/11', key: 'sandbox-free-key' },
+  { path: '/pets', key: 'sandbox-free-key', create: 'After the capsule' },
+  { path: '/pets/13', key: 'sandbox-free-key' },
+  { path: '/pets/1', key: 'sandbox-business-key' },
+  { path: '/pets?status=sold&limit=5', key: 'sandbox-pro-key' },
+  ...Array.from({ length: 5 }, () => ({ path: '/pets?limit=1', key: 'sandbox-free-key' })),
+]
+
+/** The answers to SEQUENCE through `send`: status, body and the headers a restored world must repeat. */
+async function answers(send: (path: string, init: RequestInit) => Promise<Response>): Promise<string[]> {
+  const seen: string[] = []
+  for (const step of SEQUENCE) {
+    const headers: Record<string, string> = { authorization: `Bearer ${step.key}` }
+    if (step.create !== undefined) headers['content-type'] = 'application/json'
+    const init: RequestInit = step.create === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify({ name: step.create, categoryId: 4 }) }
+    const response = await send(step.path, init)
+    const shown = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-sandbox-scenario', 'x-sandbox-fault'].map(
+      (name) => `${name}=${response.headers.get(name)}`,
+    )
+    // Retry-After counts the seconds left from the moment of the answer, which no two runs share;
+    // the window's end (X-RateLimit-Reset) is the world's and compared as it is.
+    const retry = response.headers.has('retry-after') ? 'retry-after' : 'no retry-after'
+    const body = (await response.text()).replace(/retry in \d+ s/, 'retry in N s')
+    seen.push(`${step.path} ${response.status} ${shown.join(' ')} ${retry} ${body}`)
+  }
+  return seen
+}
+
+const inSession = (session: string) => (path: string, init: RequestInit) =>
+  call(path, { ...init, key: null, headers: { ...(init.headers as Record<string, string>), 'x-sandbox-session': session } })
+
+/**
+ * Session `qa` arranged by hand, as a QA engineer would: pets made, the clock moved, a key near its
+ * quota, a scenario, faults. The clock starts a minute, so that every world compared answers in
+ * that same minute's window whatever the machine's pace.
+ */
+async function arrangeQa(): Promise<Capsule> {
+  expect((await admin('/clock', { method: 'POST', session: 'qa', json: { set: '2030-06-01T10:00:00.500Z' } })).status).toBe(200)
+  for (const name of ['Made by QA', 'Also by QA']) {
+    const created = await call('/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-sandbox-session': 'qa' },
+      body: JSON.stringify({ name, categoryId: 2 }),
+    })
+    expect(created.status).toBe(201)
+  }
+  expect((await admin('/keys/sandbox-free-key', { method: 'PATCH', session: 'qa', json: { remaining: 7 } })).status).toBe(200)
+  expect((await admin('/keys/sandbox-business-key/scenario', { method: 'PUT', session: 'qa', json: { name: 'sunset' } })).status).toBe(200)
+  expect((await admin('/faults', { method: 'PUT', session: 'qa', json: { latency: 1 } })).status).toBe(200)
+  const response = await admin('/sessions/qa/capsule')
+  expect(response.status).toBe(200)
+  return (await response.json()) as Capsule
+}
+
+it('carries a session between HTTP, start --from and createSandbox({ from }) and back, answer by answer', async () => {
+  const capsule = await arrangeQa()
+  expect(capsule).toMatchObject({ kind: 'petstore-sandbox/capsule', version: 1, session: 'qa', nextId: 13, scenarios: { 'sandbox-business-key': 'sunset' } })
+  expect(capsule.quotas['sandbox-free-key']).toMatchObject({ minuteUsed: 53, refused: 0 })
+  expect(capsule.keys.map((key) => key.key).sort()).toEqual(['sandbox-business-key', 'sandbox-enterprise-key', 'sandbox-free-key'])
+  expect(capsule.har?.log.entries.length).toBe(2)
+
+  // HTTP → HTTP: restored into another session of the same sandbox.
+  const restored = await admin('/sessions/copy', { method: 'PUT', json: { capsule } })
+  expect(restored.status).toBe(200)
+  expect(await restored.json()).toMatchObject({ name: 'copy', origin: 'capsule', pets: { count: 12, nextId: 13 } })
+  const original = await answers(inSession('qa'))
+  expect(original.some((answer) => answer.startsWith('/pets/1 410'))).toBe(true)
+  expect(original.at(-1)).toContain(' 429 ')
+  expect(await answers(inSession('copy'))).toEqual(original)
+
+  // HTTP → start --from: the default session of another CLI starts from it.
+  const file = join(scratch, 'qa.capsule.json')
+  writeFileSync(file, JSON.stringify(capsule))
+  const other = await startCli(['--from', file, '--log', 'off'])
+  try {
+    expect(other.output()).toContain(`12 from ${file}`)
+    expect(await answers((path, init) => fetch(`${other.url}${path}`, init))).toEqual(original)
+  } finally {
+    await other.stop()
+  }
+
+  // HTTP → createSandbox({ from }), in-process, and back to HTTP from a capsule made there.
+  const inProcess = createSandbox({ from: capsule })
+  const back = await inProcess.capsule()
+  const viaFetch = async (path: string, init: RequestInit) => {
+    const response = await inProcess.fetch(`http://api.test/v1${path}`, init)
+    inProcessContract.check(init.method ?? 'GET', `http://api.test/v1${path}`, response)
+    return response
+  }
+  expect(await answers(viaFetch)).toEqual(original)
+  expect((await admin('/sessions/back', { method: 'PUT', json: { capsule: back } })).status).toBe(200)
+  expect(await answers(inSession('back'))).toEqual(original)
+
+  // A restored session's reset returns to the capsule.
+  expect((await admin('/reset', { method: 'POST', session: 'copy' })).status).toBe(200)
+  expect(await (await admin('/state', { session: 'copy' })).json()).toMatchObject({ pets: { count: 12, nextId: 13 } })
+}, 60_000)
+
+it('refuses a capsule it cannot read in one clear error naming the field, and makes nothing of it', async () => {
+  const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
+  const refusals: Array<[unknown, string]> = [
+    [{ ...capsule, version: 2 }, 'capsule.version 2 is newer than this sandbox reads (1): upgrade petstore-sandbox'],
+    [{ ...capsule, pets: [{ ...capsule.pets[0], categoryId: 0 }] }, 'capsule.pets[0].categoryId must be at least 1'],
+    [{ ...capsule, nextId: 1 }, 'capsule.nextId must be above 10, the highest pet id'],
+    [{ ...capsule, kind: 'something-else' }, 'capsule.kind'],
+    [
+      { ...capsule, quotas: { 'team-key-not-here': { minuteUsed: 1, dayUsed: 1, refused: 0 } }, keys: [{ key: 'team-key-not-here', plan: 'pro' }] },
+      'capsule.keys[0] (team…',
+    ],
+  ]
+  for (const [given, message] of refusals) {
+    const response = await admin('/sessions/broken', { method: 'PUT', json: { capsule: given } })
+    expect(response.status).toBe(400)
+    expect((await response.json()).message).toContain(message)
+    expect((await admin('/sessions/broken')).status).toBe(404)
+  }
+  expect(() => createSandbox({ from: { ...capsule, version: 2 } as unknown as Capsule })).toThrow(ConfigError)
+  expect(() => createSandbox({ from: capsule, pets: 3 })).toThrow('from and pets cannot be combined')
+
+  const file = join(scratch, 'newer.capsule.json')
+  writeFileSync(file, JSON.stringify({ ...capsule, version: 2 }))
+  const started = await runCli(['start', '--port', '0', '--from', file])
+  expect(started.code).not.toBe(0)
+  expect(started.stderr.trim()).toBe(`error: capsule file ${file}: capsule.version 2 is newer than this sandbox reads (1): upgrade petstore-sandbox`)
+  const both = await runCli(['start', '--port', '0', '--from', file, '--pets-file', file])
+  expect(both.stderr).toContain('--from and --pets-file cannot be combined')
+})
+
+it('takes a capsule over D9’s 1 MiB, up to 16 MiB, and refuses a larger body with 413', async () => {
+  const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
+  const pets = Array.from({ length: 30_000 }, (_, index) => ({ id: index + 1, name: `Pet number ${index + 1} of a large capsule`, categoryId: 1 }))
+  const large = { ...capsule, pets, nextId: 30_001, har: undefined }
+  expect(JSON.stringify({ capsule: large }).length).toBeGreaterThan(1024 * 1024)
+  const restored = await admin('/sessions/large', { method: 'PUT', json: { capsule: large } })
+  expect(restored.status).toBe(200)
+  expect(await restored.json()).toMatchObject({ pets: { count: 30_000, nextId: 30_001 } })
+  const tooLarge = await admin('/sessions/too-large', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: `{"capsule":{"pad":"${'x'.repeat(16 * 1024 * 1024)}"}}`,
+  })
+  expect(tooLarge.status).toBe(413)
+  expect((await tooLarge.json()).code).toBe('payload_too_large')
+  expect((await admin('/sessions/large', { method: 'DELETE' })).status).toBe(200)
+})

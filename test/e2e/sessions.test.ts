@@ -1,0 +1,219 @@
+import { expect, it } from 'vitest'
+import { createAdminContractChecker } from '../support/admin-contract.js'
+import { startCli } from '../support/start-cli.js'
+import { isPageAnswer } from '../support/pages-contract.js'
+import { useCliSandbox } from '../support/use-cli-sandbox.js'
+
+// Sessions over real HTTP (D34): one CLI, several test workers each in a session of its own.
+const TOKEN = 'admin-token-for-sessions'
+const { call, url, contract } = useCliSandbox(['--admin-token', TOKEN, '--pets', '20', '--keep-requests', '1000'])
+const adminContract = createAdminContractChecker()
+const origin = () => url().replace(/\/v1$/, '')
+
+interface Pet {
+  id: number
+  name: string
+}
+
+/** A call to the API in `session` (none: the default session). */
+function api(path: string, session: string | undefined, init: RequestInit & { key?: string | null } = {}): Promise<Response> {
+  const headers = new Headers(init.headers)
+  if (session !== undefined) headers.set('x-sandbox-session', session)
+  return call(path, { ...init, headers })
+}
+
+/** A call to the admin API, in `session` when given; every answer held to the admin contract. */
+async function admin(path: string, init: RequestInit & { session?: string; json?: unknown } = {}): Promise<Response> {
+  const { session, json, ...rest } = init
+  const headers = new Headers(rest.headers)
+  headers.set('authorization', `Bearer ${TOKEN}`)
+  if (session !== undefined) headers.set('x-sandbox-session', session)
+  if (json !== undefined) headers.set('content-type', 'application/json')
+  const target = `${origin()}/__sandbox${path}`
+  const response = await fetch(target, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
+  adminContract.check(rest.method ?? 'GET', target, response)
+  return response
+}
+
+const create = (name: string, session: string | undefined) =>
+  api('/pets', session, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) })
+
+it('runs 4 workers × 25 tests at once against one CLI, each in its own session with a reset per test: no collisions', async () => {
+  const startUp = ((await (await api('/pets?limit=100', undefined)).json()) as Pet[]).map((pet) => pet.id)
+  const collisions: string[] = []
+  const worker = async (index: number) => {
+    const session = `worker-${index}`
+    for (let test = 0; test < 25; test++) {
+      expect((await admin('/reset', { method: 'POST', session })).status).toBe(200)
+      const mine = [`w${index}-t${test}-a`, `w${index}-t${test}-b`]
+      const ids: number[] = []
+      for (const name of mine) {
+        const created = await create(name, session)
+        if (created.status !== 201) collisions.push(`${session} test ${test}: create answered ${created.status}`)
+        ids.push(((await created.json()) as Pet).id)
+      }
+      // A reset per test: the ids start over after the start-up pets, whatever the others do.
+      if (ids.join() !== '21,22') collisions.push(`${session} test ${test}: ids ${ids.join()}`)
+      const listed = (await (await api('/pets?limit=100', session)).json()) as Pet[]
+      const expected = [...startUp, ...ids]
+      if (listed.map((pet) => pet.id).join() !== expected.join()) collisions.push(`${session} test ${test}: listed ${listed.map((pet) => pet.id).join()}`)
+      const names = listed.slice(startUp.length).map((pet) => pet.name)
+      if (names.join() !== mine.join()) collisions.push(`${session} test ${test}: saw ${names.join()}`)
+      for (const id of ids) {
+        const got = await api(`/pets/${id}`, session)
+        if (got.status !== 200 || got.headers.get('x-sandbox-session') !== session) collisions.push(`${session} test ${test}: get ${id} answered ${got.status}`)
+      }
+    }
+  }
+  await Promise.all([0, 1, 2, 3].map(worker))
+  expect(collisions).toEqual([])
+  // The default session saw none of it.
+  expect(((await (await api('/pets?limit=100', undefined)).json()) as Pet[]).map((pet) => pet.id)).toEqual(startUp)
+  const state = await (await admin('/state')).json()
+  expect(state).toMatchObject({ session: 'default', pets: { count: 20, nextId: 21 } })
+}, 120_000)
+
+it('keeps the clock, quota, faults and a key’s scenario per session, through the admin API’s header', async () => {
+  expect((await admin('/clock', { method: 'POST', session: 'late', json: { set: '2030-12-06T00:00:00Z' } })).status).toBe(200)
+  const gone = await api('/pets/1', 'late')
+  expect(gone.status).toBe(410)
+  expect(gone.headers.get('x-sandbox-session')).toBe('late')
+  expect((await api('/pets/1', 'early')).status).toBe(200)
+  expect((await api('/pets/1', undefined)).status).toBe(200)
+  expect((await (await admin('/clock', { session: 'late' })).json()).now.startsWith('2030-12-06')).toBe(true)
+
+  expect((await admin('/keys/sandbox-free-key', { method: 'PATCH', session: 'spent', json: { remaining: 0 } })).status).toBe(200)
+  expect((await api('/pets', 'spent', { key: 'sandbox-free-key' })).status).toBe(429)
+  expect((await api('/pets', 'fresh', { key: 'sandbox-free-key' })).status).toBe(200)
+  const quota = await (await admin('/keys/sandbox-free-key', { session: 'fresh' })).json()
+  expect(quota.quota.minute.used).toBe(1)
+
+  expect((await admin('/faults', { method: 'PUT', session: 'faulty', json: { errorRate: 1, kinds: ['503'] } })).status).toBe(200)
+  const faulted = await api('/pets', 'faulty')
+  expect(faulted.status).toBe(503)
+  expect(faulted.headers.get('x-sandbox-fault')).toBe('error=503')
+  expect((await api('/pets', 'calm')).status).toBe(200)
+  expect((await (await admin('/faults')).json()).errorRate).toBe(0)
+
+  expect((await admin('/keys/sandbox-pro-key/scenario', { method: 'PUT', session: 'down', json: { name: 'down' } })).status).toBe(200)
+  expect((await api('/pets', 'down', { key: 'sandbox-pro-key' })).status).toBe(503)
+  expect((await api('/pets', 'up', { key: 'sandbox-pro-key' })).status).toBe(200)
+  const state = await (await admin('/state', { session: 'down' })).json()
+  expect(state.session).toBe('down')
+  expect(state.keys.find((key: { key: string }) => key.key === 'sandbox-pro-key').scenario).toBe('down')
+  expect((await (await admin('/state')).json()).keys.find((key: { key: string }) => key.key === 'sandbox-pro-key').scenario).toBeUndefined()
+})
+
+it('refuses a bad session name with 400 naming the rule, on the API and the admin API', async () => {
+  const rule = "X-Sandbox-Session must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'"
+  for (const bad of ['.dot', '-dash', 'sp ace', 'x'.repeat(65)]) {
+    const refused = await api('/pets', bad)
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ code: 'invalid_request', message: rule })
+    expect(refused.headers.get('x-ratelimit-remaining')).not.toBeNull()
+    const viaAdmin = await admin('/state', { session: bad })
+    expect(viaAdmin.status).toBe(400)
+    expect((await viaAdmin.json()).message).toBe(rule)
+  }
+  const byQuery = await admin('/requests?session=.dot')
+  expect((await byQuery.json()).message).toBe("session must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'")
+  const both = await admin('/requests?session=one', { session: 'two' })
+  expect(both.status).toBe(400)
+  expect((await both.json()).message).toBe('X-Sandbox-Session and ?session= name different sessions; name one')
+  expect((await admin('/sessions/.dot')).status).toBe(400)
+})
+
+it('allows the header in a preflight and exposes it to a page', async () => {
+  const preflight = await fetch(`${url()}/pets`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, x-sandbox-session' },
+  })
+  expect(preflight.status).toBe(204)
+  expect(preflight.headers.get('access-control-allow-headers')).toContain('X-Sandbox-Session')
+  const answered = await api('/pets?limit=1', 'page', { headers: { origin: 'http://app.test' } })
+  expect(answered.headers.get('access-control-expose-headers')).toContain('X-Sandbox-Session')
+})
+
+it('streams one session’s requests to the dashboard’s event stream named by ?session=, as an EventSource can', async () => {
+  const controller = new AbortController()
+  const target = `${origin()}/__sandbox/events?session=streamed`
+  const stream = await fetch(target, { headers: { authorization: `Bearer ${TOKEN}` }, signal: controller.signal })
+  expect(isPageAnswer('GET', target, stream)).toBe(true)
+  contract.check('GET', target, stream)
+  expect(stream.status).toBe(200)
+  const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader()
+  await reader.read()
+  await api('/pets?limit=2', undefined)
+  await api('/pets?limit=3', 'another')
+  await api('/pets?limit=4', 'streamed')
+  let text = ''
+  while (!text.includes('\n\n')) text += (await reader.read()).value
+  controller.abort()
+  const entry = JSON.parse(text.split('\n')[1]!.slice('data: '.length))
+  expect(entry).toMatchObject({ path: '/v1/pets?limit=4', session: 'streamed' })
+  const refused = await fetch(`${origin()}/__sandbox/events?session=.bad`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  contract.check('GET', refused.url, refused)
+  expect(refused.status).toBe(400)
+})
+
+it('lists, forks, reads and deletes sessions; the default one cannot be deleted', async () => {
+  await create('made in source', 'source')
+  const forked = await admin('/sessions/fork-of-source', { method: 'PUT', json: { from: 'source' } })
+  expect(forked.status).toBe(200)
+  expect(await forked.json()).toMatchObject({ name: 'fork-of-source', origin: 'fork', from: 'source', pets: { count: 21, nextId: 22 } })
+  expect(((await (await api('/pets/21', 'fork-of-source')).json()) as Pet).name).toBe('made in source')
+  await create('only in the fork', 'fork-of-source')
+  expect((await api('/pets/22', 'source')).status).toBe(404)
+
+  const { sessions } = (await (await admin('/sessions')).json()) as { sessions: Array<{ name: string; requests: number }> }
+  // The default first, then the most recently used.
+  expect(sessions.slice(0, 3).map((session) => session.name)).toEqual(['default', 'source', 'fork-of-source'])
+  expect(sessions.map((session) => session.name)).toContain('worker-3')
+  expect((await admin('/sessions/fork-of-source')).status).toBe(200)
+  expect((await admin('/sessions/nobody-here')).status).toBe(404)
+  expect((await admin('/sessions/nobody-here', { method: 'PUT', json: { from: 'nowhere' } })).status).toBe(404)
+
+  const requests = (await (await admin('/requests?session=fork-of-source')).json()).requests as Array<{ session: string; path: string }>
+  expect(requests.map((entry) => entry.session)).toEqual(['fork-of-source', 'fork-of-source'])
+  expect((await (await admin('/requests.har', { session: 'fork-of-source' })).json()).log.entries.map((entry: { _session: string }) => entry._session)).toEqual(
+    ['fork-of-source', 'fork-of-source'],
+  )
+
+  const deleted = await admin('/sessions/fork-of-source', { method: 'DELETE' })
+  expect(await deleted.json()).toEqual({ name: 'fork-of-source', deleted: true })
+  expect((await admin('/sessions/fork-of-source', { method: 'DELETE' })).status).toBe(404)
+  const conflict = await admin('/sessions/default', { method: 'DELETE' })
+  expect(conflict.status).toBe(409)
+  expect((await conflict.json()).code).toBe('conflict')
+})
+
+it('drops the least recently used session beyond --max-sessions and an idle one by the default session’s clock, saying so', async () => {
+  const cli = await startCli(['--admin-token', TOKEN, '--pets', '3', '--max-sessions', '2', '--session-idle', '90s', '--log', 'off'])
+  const on = (session: string) => fetch(`${cli.url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': session } })
+  const names = async () =>
+    (
+      (await (await fetch(`${cli.url.replace(/\/v1$/, '')}/__sandbox/sessions`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as {
+        sessions: Array<{ name: string }>
+      }
+    ).sessions.map((session) => session.name)
+  try {
+    expect(cli.output()).toContain('Sessions: X-Sandbox-Session, up to 2, idle after 90s')
+    for (const session of ['one', 'two', 'one', 'three']) expect((await on(session)).status).toBe(200)
+    expect(await names()).toEqual(['default', 'three', 'one'])
+    await expect.poll(() => cli.output()).toContain('Session two dropped: least recently used, over --max-sessions 2')
+    const move = (body: object, session?: string) =>
+      fetch(`${cli.url.replace(/\/v1$/, '')}/__sandbox/clock`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...(session ? { 'x-sandbox-session': session } : {}) },
+        body: JSON.stringify(body),
+      })
+    // A session's own clock expires nothing; the default session's does.
+    await move({ advanceMs: 3_600_000 }, 'one')
+    expect(await names()).toEqual(['default', 'one', 'three'])
+    await move({ advanceMs: 91_000 })
+    expect(await names()).toEqual(['default'])
+    await expect.poll(() => cli.output()).toContain('Session three dropped: idle for 90s (--session-idle)')
+  } finally {
+    await cli.stop()
+  }
+})
