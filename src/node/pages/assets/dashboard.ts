@@ -20,6 +20,7 @@ const statusFilter = $<HTMLSelectElement>('filter-status')
 const log = createRequestLogView($<HTMLTableElement>('log-table').tBodies[0]!, $<HTMLCanvasElement>('chart'), statusFilter, keyFilter)
 const sessionPicker = $<HTMLSelectElement>('session')
 const revealed = new Set<string>()
+const pickedPlans = new Map<string, string>()
 let state: StateSummary | undefined
 // The sessions the process keeps (D34); undefined where the server keeps none (the proxy).
 let sessions: SessionSummary[] | undefined
@@ -46,7 +47,7 @@ function renderKeys(): void {
   if (state === undefined) return
   // A row being edited is left alone until the edit is done.
   if (keysBody.contains(document.activeElement) && document.activeElement?.tagName !== 'BUTTON') return
-  const context = { nowMs: Date.parse(state.now), scenarios: state.scenarios, revealed, act, rerender: renderKeys }
+  const context = { nowMs: Date.parse(state.now), scenarios: state.scenarios, revealed, pickedPlans, act, rerender: renderKeys }
   keysBody.replaceChildren(...state.keys.map((entry) => keyRow(entry, context)))
   const chosen = keyFilter.value
   keyFilter.replaceChildren(
