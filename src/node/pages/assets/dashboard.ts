@@ -33,14 +33,36 @@ let proxied = false
 // The contract's sunset (D18), read from /openapi.json once the board opens.
 let sunset = Date.parse('2030-12-05T00:00:00Z')
 
-async function act(what: string, run: () => Promise<unknown>): Promise<void> {
-  try {
-    await run()
-    $('message').textContent = what
-    await refresh()
-  } catch (error) {
+// The board's calls take turns: a refresh already on its way never names a session the board has
+// just deleted or left, which would make it anew.
+let turn: Promise<unknown> = Promise.resolve()
+let waiting = 0
+function inTurn<T>(run: () => Promise<T>): Promise<T> {
+  waiting++
+  const next = turn.then(run).finally(() => {
+    waiting--
+  })
+  turn = next.catch(() => undefined)
+  return next
+}
+
+function act(what: string, run: () => Promise<unknown>): Promise<void> {
+  return inTurn(async () => {
+    try {
+      await run()
+      $('message').textContent = what
+      await refresh()
+    } catch (error) {
+      $('message').textContent = error instanceof Error ? error.message : String(error)
+    }
+  })
+}
+
+/** Shows session `name` when the user picks it, in its turn. */
+function pickSession(name: string): void {
+  inTurn(() => show(name)).catch((error: unknown) => {
     $('message').textContent = error instanceof Error ? error.message : String(error)
-  }
+  })
 }
 
 function renderKeys(): void {
@@ -80,7 +102,7 @@ async function refreshSessions(): Promise<void> {
     return
   }
   shownCreated = summary.created
-  renderSessions(sessions, picked, { body: $<HTMLTableElement>('sessions-table').tBodies[0]!, picker: sessionPicker, pick: (name) => void show(name) })
+  renderSessions(sessions, picked, { body: $<HTMLTableElement>('sessions-table').tBodies[0]!, picker: sessionPicker, pick: pickSession })
   $('delete-session').hidden = picked === 'default'
 }
 
@@ -252,11 +274,7 @@ function download(text: string, name: string): void {
   link.click()
   setTimeout(() => URL.revokeObjectURL(link.getAttribute('href') ?? ''), 10_000)
 }
-sessionPicker.addEventListener('change', () => {
-  show(sessionPicker.value).catch((error: unknown) => {
-    $('message').textContent = error instanceof Error ? error.message : String(error)
-  })
-})
+sessionPicker.addEventListener('change', () => pickSession(sessionPicker.value))
 // The shown session's world as a file, to restore with PUT /__sandbox/sessions/{name}, `start --from` or createSandbox({ from }).
 $('download-capsule').addEventListener('click', () =>
   act('capsule downloaded', async () => {
@@ -277,7 +295,9 @@ $('faults-off').addEventListener('click', () => act('all faults off', () => admi
 setInterval(() => {
   if (document.body.dataset.live !== 'true') return
   log.chart()
-  refresh().catch((error: unknown) => {
+  // A refresh still running, or a user's call waiting, makes this one needless.
+  if (waiting > 0) return
+  inTurn(refresh).catch((error: unknown) => {
     if (error instanceof AdminError && error.status === 401) {
       token.clear()
       signIn('The token is no longer accepted.')
