@@ -4,7 +4,8 @@ import type { Browser, Page } from 'playwright-core'
 import { build, preview, type PreviewServer } from 'vite'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { type Capsule, createSandbox } from '../../src/index.js'
-import { adminContractViolations } from '../support/admin-contract.js'
+import { adminContractViolations, createAdminContractChecker } from '../support/admin-contract.js'
+import { startCli } from '../support/start-cli.js'
 import { createContractChecker } from '../support/contract-checker.js'
 import { launchChromium } from '../support/launch-chromium.js'
 
@@ -20,6 +21,8 @@ let browser: Browser
 let page: Page
 let moduleIds: string[] = []
 const contract = createContractChecker()
+const adminContract = createAdminContractChecker()
+const ADMIN_TOKEN = 'admin-token-for-the-demo-capsule'
 const checks: Array<Promise<void>> = []
 
 beforeAll(async () => {
@@ -258,7 +261,7 @@ async function inPage(page: Page, sent: Sent): Promise<Answer> {
   )
 }
 
-it("saves the page's world as a capsule that createSandbox({ from }) restores, answer by answer", async () => {
+it("saves the page's world as a capsule that createSandbox({ from }) and PUT /__sandbox/sessions/{name} restore, answer by answer", async () => {
   const fresh = await freshDemo()
   // A world arranged by hand in the page: a pet created, a key in a scenario, and the quota those
   // requests spent. The page's clock starts at a minute's 10th second, so both worlds answer in
@@ -292,18 +295,26 @@ it("saves the page's world as a capsule that createSandbox({ from }) restores, a
     { path: '/pets?status=available&limit=5', key: 'sandbox-business-key' },
     { path: '/pets?limit=5', key: 'sandbox-pro-key' },
   ]
-  const inNode = async (sent: Sent) => {
-    const url = `http://api.test/v1${sent.path}`
-    const headers = { authorization: `Bearer ${sent.key}`, 'content-type': 'application/json' }
-    const init: RequestInit = sent.create === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify({ name: sent.create, categoryId: 2 }) }
-    const response = await restored.fetch(url, init)
-    contract.check(init.method ?? 'GET', url, response.clone())
-    return { line: `${sent.path} ${response.status} ${SHOWN.map((name) => `${name}=${response.headers.get(name)}`).join(' ')}`, body: await response.text() }
+  /** The sequence sent through `send` from Node, its answers held to the contract. */
+  const inNode = async (base: string, send: typeof fetch, extra: Record<string, string> = {}) => {
+    const answers: Answer[] = []
+    for (const sent of sequence) {
+      const url = `${base}${sent.path}`
+      const headers = { authorization: `Bearer ${sent.key}`, 'content-type': 'application/json', ...extra }
+      const init: RequestInit =
+        sent.create === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify({ name: sent.create, categoryId: 2 }) }
+      const response = await send(url, init)
+      contract.check(init.method ?? 'GET', url, response.clone())
+      answers.push({
+        line: `${sent.path} ${response.status} ${SHOWN.map((name) => `${name}=${response.headers.get(name)}`).join(' ')}`,
+        body: await response.text(),
+      })
+    }
+    return answers
   }
   const original: Answer[] = []
   for (const sent of sequence) original.push(await inPage(fresh, sent))
-  const again: Answer[] = []
-  for (const sent of sequence) again.push(await inNode(sent))
+  const again = await inNode('http://api.test/v1', restored.fetch)
   expect(original.map((answer) => answer.line.split(' ').slice(0, 2).join(' '))).toEqual([
     '/pets?limit=20 200',
     '/pets/13 200',
@@ -312,9 +323,27 @@ it("saves the page's world as a capsule that createSandbox({ from }) restores, a
     '/pets?limit=5 503',
   ])
   expect(again).toEqual(original)
+
+  // Restored over HTTP into a session of a running sandbox, the same: only the session is named.
+  const cli = await startCli(['--log', 'off', '--admin-token', ADMIN_TOKEN])
+  try {
+    const target = `${cli.url.replace(/\/v1$/, '')}/__sandbox/sessions/from-demo`
+    const put = await fetch(target, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ capsule }),
+    })
+    adminContract.check('PUT', target, put.clone())
+    expect(put.status).toBe(200)
+    expect(await put.json()).toMatchObject({ name: 'from-demo', origin: 'capsule', pets: { count: 13, nextId: 14 } })
+    const overHttp = await inNode(cli.url, fetch, { 'x-sandbox-session': 'from-demo' })
+    expect(overHttp.map((answer) => ({ ...answer, line: answer.line.replace('x-sandbox-session=from-demo', 'x-sandbox-session=null') }))).toEqual(original)
+  } finally {
+    await cli.stop()
+  }
   await Promise.all(checks)
   await fresh.close()
-})
+}, 120_000)
 
 it('honours X-Sandbox-Session in the service worker: two sessions each see their own pets', async () => {
   const fresh = await freshDemo()
