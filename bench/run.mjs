@@ -342,7 +342,7 @@ const TARGETS = [
     (r) => r.sessions.throughput.ratios.hundredOverOne,
     (v) => v >= 0.95,
     'at least 0.95',
-    ratioText,
+    (v, r) => `${ratioText(v)} (by server CPU per request: ${r.sessions.throughput.cpuRatios.hundredOverOne?.toFixed(2) ?? 'n/a'})`,
   ],
   [
     'sessions: a fork (`PUT /__sandbox/sessions/{name}` `{ from }`), 100000 start-up pets, p95 over HTTP (a listing beside it)',
@@ -504,7 +504,7 @@ function table(r) {
   }
   lines.push(
     '',
-    `${t.sessions} sessions / one: ${t.ratios.hundredOverOne.toFixed(2)} listing, ${t.ratios.hundredOverOneMixed.toFixed(2)} mixed; one session / the default: ${t.ratios.oneOverDefault.toFixed(2)} (medians of the per-round ratios of req/s).`,
+    `${t.sessions} sessions / one: ${t.ratios.hundredOverOne.toFixed(2)} listing, ${t.ratios.hundredOverOneMixed.toFixed(2)} mixed; one session / the default: ${t.ratios.oneOverDefault.toFixed(2)} (medians of the per-round ratios of req/s). By server CPU per request: ${[t.cpuRatios.hundredOverOne, t.cpuRatios.hundredOverOneMixed, t.cpuRatios.oneOverDefault].map((v) => v?.toFixed(2) ?? 'n/a').join(', ')}.`,
   )
   const started = r.sessions
   lines.push(

@@ -98,14 +98,20 @@ export async function measureSessionThroughput(plan) {
     await server.stop()
   }
   const ratio = (a, b) => median(rounds[a].map((f, i) => f.rps / rounds[b][i].rps))
+  // The same from server CPU per request (b's / a's: work per request, inverted), which moves far
+  // less than req/s when other work takes the cores.
+  const cpuRatio = (a, b) =>
+    rounds[a][0]?.cpuUsPerRequest === undefined ? undefined : median(rounds[a].map((f, i) => rounds[b][i].cpuUsPerRequest / f.cpuUsPerRequest))
+  const pairs = {
+    hundredOverOne: ['hundred-list', 'one-list'],
+    oneOverDefault: ['one-list', 'default-list'],
+    hundredOverOneMixed: ['hundred-mixed', 'one-mixed'],
+  }
   return {
     sessions: SESSIONS,
     ...summarizeRounds(rounds, ['cpuUsPerRequest']),
-    ratios: {
-      hundredOverOne: ratio('hundred-list', 'one-list'),
-      oneOverDefault: ratio('one-list', 'default-list'),
-      hundredOverOneMixed: ratio('hundred-mixed', 'one-mixed'),
-    },
+    ratios: Object.fromEntries(Object.entries(pairs).map(([name, [a, b]]) => [name, ratio(a, b)])),
+    cpuRatios: Object.fromEntries(Object.entries(pairs).map(([name, [a, b]]) => [name, cpuRatio(a, b)])),
   }
 }
 
