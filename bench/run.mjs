@@ -358,13 +358,19 @@ const TARGETS = [
     'under 5 ms',
     (v, r) => `${ms(v)} (${ms(r.sessions.startHttp.warm.p95Ms)})`,
   ],
-  ['sessions: a fork, 100000 start-up pets, p95 in-process', (r) => r.sessions.startInProcess.fork.p95Ms, (v) => v < 5, 'under 5 ms', ms],
   [
-    'sessions: the first request of a new session, 100000 start-up pets, p95 in-process (a listing beside it)',
+    'sessions: a fork, 100000 start-up pets, p95 in-process (its CPU time)',
+    (r) => r.sessions.startInProcess.fork.p95Ms,
+    (v) => v < 5,
+    'under 5 ms',
+    (v, r) => `${ms(v)} (${ms(r.sessions.startInProcess.fork.cpuP95Ms)})`,
+  ],
+  [
+    'sessions: the first request of a new session, 100000 start-up pets, p95 in-process (its CPU time; a listing beside it)',
     (r) => r.sessions.startInProcess.firstUse.p95Ms,
     (v) => v < 5,
     'under 5 ms',
-    (v, r) => `${ms(v)} (${ms(r.sessions.startInProcess.warm.p95Ms)})`,
+    (v, r) => `${ms(v)} (${ms(r.sessions.startInProcess.firstUse.cpuP95Ms)}; ${ms(r.sessions.startInProcess.warm.p95Ms)})`,
   ],
   [
     'sessions: heap per session that only read (a listing and a pet)',
@@ -512,14 +518,15 @@ function table(r) {
     `Making a session with 100000 start-up pets, ${started.startHttp.samples} of each in turn, one at a time (a fork of a session that created 10 pets; the first listing in a session never used; a listing in a session already there):`,
     '',
   )
-  lines.push('| step | over HTTP: p50 / p95 / p99 ms | in-process: p50 / p95 / p99 ms |', '|---|---|---|')
+  lines.push('| step | over HTTP: p50 / p95 / p99 ms | in-process: p50 / p95 / p99 ms | in-process CPU: p50 / p95 ms |', '|---|---|---|---|')
   const pcts = (s) => `${s.p50Ms.toFixed(2)} / ${s.p95Ms.toFixed(2)} / ${s.p99Ms.toFixed(2)}`
   for (const [name, label] of [
     ['fork', 'fork'],
     ['firstUse', 'first request of a new session'],
     ['warm', 'a listing in a session already there'],
   ]) {
-    lines.push(`| ${label} | ${pcts(started.startHttp[name])} | ${pcts(started.startInProcess[name])} |`)
+    const inProcess = started.startInProcess[name]
+    lines.push(`| ${label} | ${pcts(started.startHttp[name])} | ${pcts(inProcess)} | ${inProcess.cpuP50Ms.toFixed(2)} / ${inProcess.cpuP95Ms.toFixed(2)} |`)
   }
   const sm = started.memory
   lines.push(
