@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick]`: every figure of BENCHMARKS.md in one run. A benchmark, never a test.
+// `npm run bench [-- --quick] [--only=<sections>] [--rounds=<n>]`: every figure of BENCHMARKS.md in one run. A benchmark, never a test.
 //
 // Each server runs in a child process of its own, so autocannon (here) and the server do not share
 // an event loop. Rounds are interleaved (sandbox, prism, floor, raw, sandbox, ...) and every figure
@@ -57,6 +57,9 @@ const plan = quick
       memoryRounds: 5,
       sessionSamples: 200,
     }
+// `--rounds=<n>`: more interleaved rounds of every load than the plan's, for a ratio the machine's noise hides.
+const rounds = process.argv.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length)
+if (rounds !== undefined) plan.rounds = Number(rounds)
 const CONNECTIONS = 50
 const keysFile = writeKeysFile()
 const log = (line) => process.stderr.write(`${line}\n`)
