@@ -18,6 +18,7 @@ const keyFilter = $<HTMLSelectElement>('filter-key')
 const statusFilter = $<HTMLSelectElement>('filter-status')
 const log = createRequestLogView($<HTMLTableElement>('log-table').tBodies[0]!, $<HTMLCanvasElement>('chart'), statusFilter, keyFilter)
 const revealed = new Set<string>()
+const pickedPlans = new Map<string, string>()
 let state: StateSummary | undefined
 let events: AbortController | undefined
 // Whether GET /__sandbox/proxy answered: only `petstore-sandbox proxy` has it (404 under `start`),
@@ -40,7 +41,7 @@ function renderKeys(): void {
   if (state === undefined) return
   // A row being edited is left alone until the edit is done.
   if (keysBody.contains(document.activeElement) && document.activeElement?.tagName !== 'BUTTON') return
-  const context = { nowMs: Date.parse(state.now), scenarios: state.scenarios, revealed, act, rerender: renderKeys }
+  const context = { nowMs: Date.parse(state.now), scenarios: state.scenarios, revealed, pickedPlans, act, rerender: renderKeys }
   keysBody.replaceChildren(...state.keys.map((entry) => keyRow(entry, context)))
   const chosen = keyFilter.value
   keyFilter.replaceChildren(

@@ -9,13 +9,15 @@ export interface KeyRowContext {
   scenarios: ReadonlyArray<{ name: string; description: string }>
   /** Keys the user chose to see whole; the others show masked. */
   revealed: Set<string>
+  /** Plans picked and not yet applied, by key: the board's refresh every second must not undo a pick. */
+  pickedPlans: Map<string, string>
   /** Runs an admin call, then says `what` and refreshes the board. */
   act(what: string, run: () => Promise<unknown>): Promise<void>
   rerender(): void
 }
 
 /** One key of the dashboard: masked name and reveal, plan, usage bars, ban, and its actions. */
-export function keyRow(entry: KeySummary, { nowMs, scenarios, revealed, act, rerender }: KeyRowContext): HTMLElement {
+export function keyRow(entry: KeySummary, { nowMs, scenarios, revealed, pickedPlans, act, rerender }: KeyRowContext): HTMLElement {
   const path = `/keys/${encodeURIComponent(entry.key)}`
   const shown = revealed.has(entry.key)
   const reveal = el('button', {
@@ -31,9 +33,11 @@ export function keyRow(entry: KeySummary, { nowMs, scenarios, revealed, act, rer
   })
   const plan = el('select', { 'aria-label': `Plan of ${entry.masked}` }) as HTMLSelectElement
   for (const option of ['free', 'pro', 'business', 'enterprise']) plan.append(el('option', { text: option }))
-  plan.value = entry.plan
+  plan.value = pickedPlans.get(entry.key) ?? entry.plan
+  plan.addEventListener('change', () => pickedPlans.set(entry.key, plan.value))
   const changePlan = el('button', { type: 'button', class: 'secondary', text: 'Change plan' })
   changePlan.addEventListener('click', () => {
+    pickedPlans.delete(entry.key)
     // Enterprise limits are agreed per key: a key moving there keeps its own.
     const limits = plan.value === 'enterprise' ? { perMinute: entry.perMinute, perDay: entry.perDay } : {}
     void act(`${entry.masked} is now on ${plan.value}`, () => admin(`${path}/plan`, { method: 'PUT', json: { plan: plan.value, ...limits } }))
