@@ -136,6 +136,12 @@ async function findProjects() {
       if (!Number.isInteger(runs) || runs < 1 || runs > 10) throw new Error(`${name}: consumerMatrix.runs must be a whole number from 1 to 10`)
       // The README is the recipe of the project that runs its snippets.
       const recipe = name === README_PROJECT ? join(repo, 'README.md') : join(repo, 'docs', 'recipes', `${name}.md`)
+      if (existsSync(recipe)) {
+        // The scripts a recipe shows are not a file it writes: the project runs its own, which must be the ones shown.
+        const shown = recipeScripts(await readFile(recipe, 'utf8'))
+        if (shown !== undefined && JSON.stringify(shown) !== JSON.stringify(manifest.scripts ?? {}))
+          throw new Error(`${name}: its package.json runs the scripts ${JSON.stringify(manifest.scripts)}, not the ${JSON.stringify(shown)} ${recipe} shows`)
+      }
       return /** @type {Project} */ ({ name, source, dir: join(work, name), kind, tarballSpec, recipe: existsSync(recipe) ? recipe : undefined, runs })
     }),
   )
@@ -176,6 +182,16 @@ function recipeFiles(markdown) {
     files.push({ path, text })
   }
   return files
+}
+
+/**
+ * The `"scripts": {…}` a Markdown page shows in a json block, if it shows one.
+ * @param {string} markdown
+ * @returns {Record<string, string> | undefined}
+ */
+function recipeScripts(markdown) {
+  const match = /^```json\n("scripts":[\s\S]*?)^```$/m.exec(markdown)
+  return match === null ? undefined : JSON.parse(`{${match[1]}}`).scripts
 }
 
 /**
