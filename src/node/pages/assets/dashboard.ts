@@ -1,13 +1,13 @@
 import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
 // The dashboard at /__sandbox/: asks for the admin token, then shows and steers the sandbox
 // through the admin API, with the request log pushed as server-sent events.
-import type { SessionSummary, StateSummary } from '../../../core/admin/admin-controls.js'
+import type { ProxyState, SessionSummary, StateSummary } from '../../../core/admin/admin-controls.js'
 import { AdminError, admin, readEvents, session, token } from './admin-client.js'
 import type { Har } from '../../../core/request-log/to-har.js'
 import { el, exchangeText, statusShown } from './dashboard-view.js'
 import { faultRow } from './fault-row.js'
 import { keyRow } from './key-row.js'
-import { type ProxyState, renderProxyPanel } from './render-proxy-panel.js'
+import { renderProxyPanel } from './render-proxy-panel.js'
 import { createRequestLogView, LOG_ROWS } from './request-log-view.js'
 import { originText, renderSessions } from './session-panel.js'
 
