@@ -1,9 +1,11 @@
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { Browser, Page } from 'playwright-core'
 import { build, preview, type PreviewServer } from 'vite'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createSandbox } from '../../src/index.js'
+import { type Capsule, createSandbox } from '../../src/index.js'
+import { adminContractViolations, createAdminContractChecker } from '../support/admin-contract.js'
+import { startCli } from '../support/start-cli.js'
 import { createContractChecker } from '../support/contract-checker.js'
 import { launchChromium } from '../support/launch-chromium.js'
 
@@ -19,6 +21,8 @@ let browser: Browser
 let page: Page
 let moduleIds: string[] = []
 const contract = createContractChecker()
+const adminContract = createAdminContractChecker()
+const ADMIN_TOKEN = 'admin-token-for-the-demo-capsule'
 const checks: Array<Promise<void>> = []
 
 beforeAll(async () => {
@@ -29,21 +33,7 @@ beforeAll(async () => {
   server = await preview({ configFile, logLevel: 'error', build: { outDir }, preview: { port: 0, strictPort: false } })
   browser = await launchChromium()
   page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
-  // What the service worker answered is held to the contract like any other response.
-  page.on('response', (response) => {
-    if (!new URL(response.url()).pathname.startsWith('/v1/')) return
-    checks.push(
-      (async () => {
-        const body = await response.body().catch(() => Buffer.alloc(0))
-        const status = response.status()
-        contract.check(
-          response.request().method(),
-          response.url(),
-          new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers: await response.allHeaders() }),
-        )
-      })(),
-    )
-  })
+  watch(page)
   // A fixed start, ten seconds into a minute: the 60 requests of the Free key's window are all
   // sent before it rolls over, whatever the time of day the test runs at.
   await page.goto(`${server.resolvedUrls!.local[0]!}?now=2030-01-01T10:00:10Z`)
@@ -54,6 +44,27 @@ afterAll(async () => {
   await browser?.close()
   await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()))
 })
+
+/** What the service worker answered `page` is held to the contract like any other response. */
+function watch(page: Page): void {
+  page.on('response', (response) => {
+    if (!new URL(response.url()).pathname.startsWith('/v1/')) return
+    checks.push(
+      (async () => {
+        const body = await response.body().catch(() => Buffer.alloc(0))
+        // An answer read as its page closes can no longer be read: nothing to check.
+        const headers = await response.allHeaders().catch(() => undefined)
+        if (headers === undefined) return
+        const status = response.status()
+        contract.check(
+          response.request().method(),
+          response.url(),
+          new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers }),
+        )
+      })(),
+    )
+  })
+}
 
 const requestsSoFar = async () => Number(await page.getAttribute('body', 'data-requests'))
 
@@ -212,5 +223,159 @@ it('never shows an empty list while the service worker starts', async () => {
   await fresh.waitForSelector('#pets[aria-busy="false"]', { timeout: 30_000 })
   expect(await fresh.evaluate(() => (window as unknown as { fewest: number }).fewest)).toBeGreaterThanOrEqual(1)
   expect(await fresh.$$('#pets li[data-id]')).toHaveLength(12)
+  await fresh.close()
+})
+
+/** A new page of the demo with its own sandbox, its clock at a minute's 10th second, its pets listed. */
+async function freshDemo(): Promise<Page> {
+  const fresh = await browser.newPage({ viewport: { width: 1100, height: 900 }, acceptDownloads: true })
+  watch(fresh)
+  await fresh.goto(`${server.resolvedUrls!.local[0]!}?now=2030-01-01T10:00:10Z`)
+  await fresh.waitForSelector('#pets[aria-busy="false"]', { timeout: 30_000 })
+  return fresh
+}
+
+/** A request as the app makes it, from the page: through the service worker. */
+type Sent = { path: string; key: string; session?: string; create?: string }
+
+/** What a restored world must repeat of an answer: status, the rate-limit and scenario headers, the body. */
+const SHOWN = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-sandbox-scenario', 'x-sandbox-session']
+
+/** An answer as compared: the path, the status, the SHOWN headers, then the body. */
+interface Answer {
+  line: string
+  body: string
+}
+
+async function inPage(page: Page, sent: Sent): Promise<Answer> {
+  return page.evaluate(
+    async ({ sent, shown }) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${sent.key}`, 'content-type': 'application/json' }
+      if (sent.session !== undefined) headers['x-sandbox-session'] = sent.session
+      const init: RequestInit =
+        sent.create === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify({ name: sent.create, categoryId: 2 }) }
+      const response = await fetch(`/v1${sent.path}`, init)
+      return { line: `${sent.path} ${response.status} ${shown.map((name) => `${name}=${response.headers.get(name)}`).join(' ')}`, body: await response.text() }
+    },
+    { sent, shown: SHOWN },
+  )
+}
+
+it("saves the page's world as a capsule that createSandbox({ from }) and PUT /__sandbox/sessions/{name} restore, answer by answer", async () => {
+  const fresh = await freshDemo()
+  // A world arranged by hand in the page: a pet created, a key in a scenario, and the quota those
+  // requests spent. The page's clock starts at a minute's 10th second, so both worlds answer in
+  // that minute's window whatever the machine's pace, and their X-RateLimit-Reset agree.
+  await fresh.fill('#create input[name="name"]', 'Saved in a capsule')
+  await fresh.click('#create button[type="submit"]')
+  await fresh.waitForSelector('#pets li[data-id="13"]')
+  await fresh.selectOption('#key', 'sandbox-pro-key')
+  await fresh.selectOption('#scenario', 'down')
+  await fresh.waitForFunction(() => document.getElementById('message')?.dataset.code === 'service_unavailable')
+
+  const [download] = await Promise.all([fresh.waitForEvent('download'), fresh.click('#save-capsule')])
+  expect(download.suggestedFilename()).toBe('animal-store-demo.capsule.json')
+  const text = await readFile((await download.path())!, 'utf8')
+  // The file is what GET /__sandbox/sessions/{name}/capsule answers: the admin document's Capsule.
+  const asServed = new Response(text, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } })
+  expect(await adminContractViolations('GET', 'http://sandbox.test/__sandbox/sessions/default/capsule', asServed)).toEqual([])
+  const capsule = JSON.parse(text) as Capsule
+  expect(capsule).toMatchObject({ kind: 'petstore-sandbox/capsule', version: 1, session: 'default', nextId: 14, scenarios: { 'sandbox-pro-key': 'down' } })
+  expect(capsule.pets.find((pet) => pet.id === 13)).toMatchObject({ name: 'Saved in a capsule', status: 'available' })
+  expect(capsule.clock.startsWith('2030-01-01T10:00:')).toBe(true)
+
+  // The same requests in the page and in a sandbox made from the capsule in Node get the same
+  // answers: bodies and rate-limit headers of the same minute's window.
+  const restored = createSandbox({ from: capsule })
+  await restored.ready()
+  const sequence: Sent[] = [
+    { path: '/pets?limit=20', key: 'sandbox-free-key' },
+    { path: '/pets/13', key: 'sandbox-free-key' },
+    { path: '/pets', key: 'sandbox-free-key', create: 'After the capsule' },
+    { path: '/pets?status=available&limit=5', key: 'sandbox-business-key' },
+    { path: '/pets?limit=5', key: 'sandbox-pro-key' },
+  ]
+  /** The sequence sent through `send` from Node, its answers held to the contract. */
+  const inNode = async (base: string, send: typeof fetch, extra: Record<string, string> = {}) => {
+    const answers: Answer[] = []
+    for (const sent of sequence) {
+      const url = `${base}${sent.path}`
+      const headers = { authorization: `Bearer ${sent.key}`, 'content-type': 'application/json', ...extra }
+      const init: RequestInit =
+        sent.create === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify({ name: sent.create, categoryId: 2 }) }
+      const response = await send(url, init)
+      contract.check(init.method ?? 'GET', url, response.clone())
+      answers.push({
+        line: `${sent.path} ${response.status} ${SHOWN.map((name) => `${name}=${response.headers.get(name)}`).join(' ')}`,
+        body: await response.text(),
+      })
+    }
+    return answers
+  }
+  const original: Answer[] = []
+  for (const sent of sequence) original.push(await inPage(fresh, sent))
+  const again = await inNode('http://api.test/v1', restored.fetch)
+  expect(original.map((answer) => answer.line.split(' ').slice(0, 2).join(' '))).toEqual([
+    '/pets?limit=20 200',
+    '/pets/13 200',
+    '/pets 201',
+    '/pets?status=available&limit=5 200',
+    '/pets?limit=5 503',
+  ])
+  expect(again).toEqual(original)
+
+  // Restored over HTTP into a session of a running sandbox, the same: only the session is named.
+  const cli = await startCli(['--log', 'off', '--admin-token', ADMIN_TOKEN])
+  try {
+    const target = `${cli.url.replace(/\/v1$/, '')}/__sandbox/sessions/from-demo`
+    const put = await fetch(target, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ capsule }),
+    })
+    adminContract.check('PUT', target, put.clone())
+    expect(put.status).toBe(200)
+    expect(await put.json()).toMatchObject({ name: 'from-demo', origin: 'capsule', pets: { count: 13, nextId: 14 } })
+    const overHttp = await inNode(cli.url, fetch, { 'x-sandbox-session': 'from-demo' })
+    expect(overHttp.map((answer) => ({ ...answer, line: answer.line.replace('x-sandbox-session=from-demo', 'x-sandbox-session=null') }))).toEqual(original)
+  } finally {
+    await cli.stop()
+  }
+  await Promise.all(checks)
+  await fresh.close()
+}, 120_000)
+
+it('honours X-Sandbox-Session in the service worker: two sessions each see their own pets', async () => {
+  const fresh = await freshDemo()
+  const names = (answer: Answer) => (JSON.parse(answer.body) as Array<{ name: string }>).map((pet) => pet.name)
+  const created = await inPage(fresh, { path: '/pets', key: 'sandbox-enterprise-key', session: 'tab-a', create: 'Only in A' })
+  expect(created.line).toMatch(/^\/pets 201 .*x-sandbox-session=tab-a$/)
+  const inA = await inPage(fresh, { path: '/pets?limit=100', key: 'sandbox-enterprise-key', session: 'tab-a' })
+  const inB = await inPage(fresh, { path: '/pets?limit=100', key: 'sandbox-enterprise-key', session: 'tab-b' })
+  const inDefault = await inPage(fresh, { path: '/pets?limit=100', key: 'sandbox-enterprise-key' })
+  expect(names(inA)).toContain('Only in A')
+  expect(names(inA)).toHaveLength(13)
+  expect(inB.line).toMatch(/x-sandbox-session=tab-b$/)
+  expect(names(inB)).not.toContain('Only in A')
+  expect(names(inB)).toHaveLength(12)
+  // The default session, the app's, answers as it always did: no session header, none of A's pets.
+  expect(inDefault.line).toMatch(/x-sandbox-session=null$/)
+  expect(names(inDefault)).toHaveLength(12)
+  // Each session's ids and quota are its own: B's first pet gets the id A's got, and the key's quota is spent per session.
+  expect((await inPage(fresh, { path: '/pets', key: 'sandbox-enterprise-key', session: 'tab-b', create: 'Only in B' })).body).toMatch(/"id":13/)
+  const remaining = (answer: Answer) => Number(/x-ratelimit-remaining=(\d+)/.exec(answer.line)![1])
+  const [a, b] = [
+    await inPage(fresh, { path: '/pets/13', key: 'sandbox-enterprise-key', session: 'tab-a' }),
+    await inPage(fresh, { path: '/pets/13', key: 'sandbox-enterprise-key', session: 'tab-b' }),
+  ]
+  expect(a.body).toContain('"name":"Only in A"')
+  expect(b.body).toContain('"name":"Only in B"')
+  // Three requests of the Enterprise key (5000 a minute) in each session, one in the default session.
+  expect([remaining(a), remaining(b), remaining(inDefault)]).toEqual([4997, 4997, 4999])
+  // A name outside the rule is refused in the page as over HTTP.
+  const refused = await inPage(fresh, { path: '/pets', key: 'sandbox-enterprise-key', session: '.hidden' })
+  expect(refused.line).toMatch(/^\/pets 400 /)
+  expect(refused.body).toContain('X-Sandbox-Session must be')
+  await Promise.all(checks)
   await fresh.close()
 })

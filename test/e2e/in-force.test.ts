@@ -115,3 +115,17 @@ it('notes once in the log, with the flag to use, a Prefer header sent to a sandb
   const notes = plain.output().match(/^note .*$/gm) ?? []
   expect(notes).toEqual(['note GET /v1/pets sent Prefer: code=503, which this sandbox ignores: start it with --prefer to honour Prefer: code=<status>'])
 })
+
+it("names the variable a scenario came from, as one left in a teammate's shell would be", async () => {
+  const stale = await startCli(['--log', 'off', '--pets', '1'], { PETSTORE_SANDBOX_SCENARIO: 'sandbox-free-key=down', PETSTORE_SANDBOX_PREFER: '1' })
+  try {
+    const response = await fetch(`${stale.url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+    contract.check('GET', response.url, response)
+    expect(response.status).toBe(503)
+    const banner = bannerInForce(stale.output())
+    expect(banner).toContain('  scenarios: sandbox-free-key down (from PETSTORE_SANDBOX_SCENARIO)')
+    expect(banner).toContain("  Prefer: honoured: a request's Prefer: code=<status> picks its status (D30) (from PETSTORE_SANDBOX_PREFER)")
+  } finally {
+    await stale.stop()
+  }
+})

@@ -131,6 +131,7 @@ it('serves the reference and the dashboard shell with no token in them, and thei
     '/assets/fault-row.js',
     '/assets/request-log-view.js',
     '/assets/render-proxy-panel.js',
+    '/assets/session-panel.js',
   ]) {
     const response = await page(asset)
     expect(response.status, asset).toBe(200)

@@ -2,9 +2,12 @@ import { execFileSync } from 'node:child_process'
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { expect, it } from 'vitest'
+import { expect, it, vi } from 'vitest'
 import { createContractChecker } from '../support/contract-checker.js'
 import { runCli, startCli } from '../support/start-cli.js'
+
+// Each test runs the CLI several times in a row; on a busy machine that takes well over the default.
+vi.setConfig({ testTimeout: 120_000 })
 
 const contract = createContractChecker()
 

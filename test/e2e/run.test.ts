@@ -117,13 +117,18 @@ it.each([
   ['directly', false],
   ['under npx', true],
 ] as const)(
-  'ends as the command did, %s: its exit code, a non-zero one, and a signal; the port freed each time',
+  'reaches the sandbox and ends as the command did, %s: its exit code, a non-zero one, and a signal; the port freed each time',
   async (_, underNpx) => {
     const cwd = underNpx ? await consumerProject() : undefined
     const runWith = (script: string) =>
-      spawnRun(['--port', '0', '--pets', '1', '--log', 'off', '--', 'node', '-e', script], cwd === undefined ? {} : { npx: cwd }).ended
-    const ok = await runWith('process.exit(0)')
+      spawnRun(['--port', '0', '--pets', '1', '--log', 'off', '--', 'node', '--input-type=module', '-e', script], cwd === undefined ? {} : { npx: cwd }).ended
+    const ok = await runWith(`${CALL}
+console.log(JSON.stringify(await call(process.env.PETSTORE_SANDBOX_URL + '/pets', { headers: { authorization: 'Bearer sandbox-free-key' } })))`)
     expect(ok.code, ok.stderr).toBe(0)
+    const answer = JSON.parse(ok.stdout) as { url: string; status: number; headers: Record<string, string>; body: string }
+    expect(await contractViolations('GET', answer.url, new Response(answer.body, { status: answer.status, headers: answer.headers }))).toEqual([])
+    expect(answer.status).toBe(200)
+    expect(await refused(listenedOn(ok.stderr))).toBe(true)
     const failed = await runWith('process.exit(3)')
     expect(failed.code).toBe(3)
     expect(await refused(listenedOn(failed.stderr))).toBe(true)

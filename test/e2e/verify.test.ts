@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { afterAll, expect, it } from 'vitest'
+import { afterAll, expect, it, vi } from 'vitest'
 import { VERIFY_PROMISES } from '../../src/node/verify/promises.js'
 import type { VerifyReport } from '../../src/node/verify/report.js'
 import { runVerify, type VerifyOptions } from '../../src/node/verify/run-verify.js'
@@ -11,6 +11,9 @@ import { runCli, startCli } from '../support/start-cli.js'
 import { freePort } from '../support/start-redis.js'
 import { editResponse } from '../support/mutants/edit-response.js'
 import { decidesOtherwise } from '../support/mutants/decides-otherwise.js'
+
+// Each test runs the CLI several times in a row; on a busy machine that takes well over the default.
+vi.setConfig({ testTimeout: 120_000 })
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const PRISM_CLI = fileURLToPath(import.meta.resolve('@stoplight/prism-cli/dist/index.js'))

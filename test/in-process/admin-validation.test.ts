@@ -1,5 +1,9 @@
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { createSandbox, type ApiError } from '../../src/index.js'
+import { ConfigError, createSandbox, type ApiError } from '../../src/index.js'
+import { loadKeysFile } from '../../src/node/options/load-keys-file.js'
 import { createAdminContractChecker } from '../support/admin-contract.js'
 
 // The admin API is routed and validated from fixtures/admin-openapi.yaml; its refusals name the
@@ -66,4 +70,43 @@ it('refuses clock moves past its bounds with 400 and moves nothing (1e308 ms was
   expect(await admin('POST', '/clock', { advanceMs: 3_155_760_000_000 })).toMatchObject({ status: 400 })
   expect((await admin('POST', '/clock', { set: new Date(before).toISOString() })).status).toBe(200)
   expect(sandbox.clock.now() - before).toBeLessThan(60_000)
+})
+
+it('words the same typo alike through the admin API, the library and a keys file: the field, then "did you mean"', async () => {
+  const typo = { key: 'team-typo-key-1', plan: 'free', permin: 5 }
+  const words = 'permin: unknown field; did you mean perMinute?'
+  expect(await admin('POST', '/keys', typo)).toMatchObject({ status: 400, body: { code: 'invalid_request', message: words } })
+  await expect(sandbox.apiKeys.add(typo as never)).rejects.toThrow(new ConfigError(words))
+  expect(() => createSandbox({ keys: [typo as never] })).toThrow(new ConfigError(`keys[0].${words}`))
+  const file = join(await mkdtemp(join(tmpdir(), 'petstore-typo-')), 'keys.json')
+  await writeFile(file, JSON.stringify({ keys: [typo] }))
+  await expect(loadKeysFile(file)).rejects.toThrow(new ConfigError(`keys file ${file}: keys[0].${words}`))
+  expect(sandbox.keys.some((apiKey) => apiKey.key === typo.key)).toBe(false)
+})
+
+it('refuses in the library every quota change the admin API refuses, in the same words after the name of the call', async () => {
+  const refused: Array<[unknown, string]> = [
+    [{ remaining: 1.5 }, 'remaining must be an integer'],
+    [{ remainin: 3 }, 'remainin: unknown field; did you mean remaining?'],
+    [{ remaining: -1 }, 'remaining must be at least 0'],
+    [{ banned: 0 }, 'banned must be above 0'],
+  ]
+  for (const [change, words] of refused) {
+    expect(await admin('PATCH', '/keys/sandbox-pro-key', change), JSON.stringify(change)).toMatchObject({ status: 400, body: { message: words } })
+    expect(() => sandbox.quota.set('sandbox-pro-key', change as never), JSON.stringify(change)).toThrow(new ConfigError(`quota.${words}`))
+  }
+  expect(await admin('PATCH', '/keys/sandbox-pro-key', {})).toMatchObject({
+    status: 400,
+    body: { message: 'the body must name at least one of remaining, minuteRemaining, dayRemaining, banned' },
+  })
+  expect(() => sandbox.quota.set('sandbox-pro-key', {})).toThrow(
+    new ConfigError('quota must name at least one of remaining, minuteRemaining, dayRemaining, banned'),
+  )
+  expect(sandbox.quota.get('sandbox-pro-key').remaining).toBe(300)
+})
+
+it('refuses an option createSandbox does not take, for plain JavaScript too: the nearest name, or the names it takes', () => {
+  expect(() => createSandbox({ sed: 3 } as never)).toThrow(new ConfigError('sed: unknown field; did you mean seed?'))
+  expect(() => createSandbox({ adminTokn: 'admin-token-2' } as never)).toThrow(new ConfigError('adminTokn: unknown field; did you mean adminToken?'))
+  expect(() => createSandbox({ 'sandbox-free-key': true } as never)).toThrow(/^the options object has an unknown field; known fields: baseUrl, seed, pets, /)
 })

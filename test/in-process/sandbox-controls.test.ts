@@ -81,8 +81,10 @@ it('starts a ban for given seconds and reads its end, then lifts it', async () =
 })
 
 it('rejects quota changes it could only misread, and unknown keys', () => {
-  expect(() => sandbox.quota.set('sandbox-free-key', { remaining: Number.NaN })).toThrow('remaining must be a number of 0 or more')
-  expect(() => sandbox.quota.set('sandbox-free-key', { banned: -5 })).toThrow('banned must be true, false or a positive number of seconds')
+  expect(() => sandbox.quota.set('sandbox-free-key', { remaining: Number.NaN })).toThrow('quota.remaining must be an integer')
+  expect(() => sandbox.quota.set('sandbox-free-key', { banned: -5 })).toThrow('quota.banned must be above 0')
+  // JSON carries no Infinity, so no schema refuses it: checkInput does, for every library call.
+  expect(() => sandbox.quota.set('sandbox-free-key', { banned: Number.POSITIVE_INFINITY })).toThrow('quota.banned must be a finite number')
   expect(() => sandbox.quota.get('no-such-key')).toThrow(ConfigError)
   expect(sandbox.quota.get('sandbox-free-key')).toMatchObject({ remaining: 60, banned: false })
 })

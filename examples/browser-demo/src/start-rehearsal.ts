@@ -2,8 +2,8 @@ import type { Plan, Sandbox } from 'petstore-sandbox'
 
 /**
  * The demo's rehearsal panel: the clock, the selected key's plan and quota, and reset, moved
- * through the sandbox object in the page, as a test or a demo script would. `changed` runs after
- * each move so the app shows its effect.
+ * through the sandbox object in the page, as a test or a demo script would, and the world saved
+ * as a capsule. `changed` runs after each move so the app shows its effect.
  */
 export function startRehearsal(document: Document, sandbox: Sandbox, changed: () => void) {
   const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
@@ -71,6 +71,15 @@ export function startRehearsal(document: Document, sandbox: Sandbox, changed: ()
     'click',
     after(() => sandbox.reset()),
   )
+  // The world arranged here, as a capsule (D34): what a bug report carries to a test.
+  $('save-capsule').addEventListener('click', async () => {
+    const capsule = await sandbox.capsule()
+    const link = document.createElement('a')
+    link.href = URL.createObjectURL(new Blob([JSON.stringify(capsule, null, 2)], { type: 'application/json' }))
+    link.download = 'animal-store-demo.capsule.json'
+    link.click()
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000)
+  })
   keySelect.addEventListener('change', showPlan)
   showClock()
   showPlan()

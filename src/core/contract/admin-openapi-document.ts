@@ -325,36 +325,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "content": {
             "application/json": {
               "schema": {
-                "type": "object",
-                "additionalProperties": false,
-                "minProperties": 1,
-                "properties": {
-                  "remaining": {
-                    "type": "integer",
-                    "minimum": 0,
-                    "description": "Left in both windows (capped by each limit)."
-                  },
-                  "minuteRemaining": {
-                    "type": "integer",
-                    "minimum": 0
-                  },
-                  "dayRemaining": {
-                    "type": "integer",
-                    "minimum": 0
-                  },
-                  "banned": {
-                    "description": "true (ban for banSeconds), false (lift the ban), or a ban length in seconds.",
-                    "oneOf": [
-                      {
-                        "type": "boolean"
-                      },
-                      {
-                        "type": "number",
-                        "exclusiveMinimum": 0
-                      }
-                    ]
-                  }
-                }
+                "$ref": "#/components/schemas/QuotaChange"
               }
             }
           }
@@ -1525,6 +1496,39 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "perMinute",
             "perDay"
           ]
+        }
+      },
+      "QuotaChange": {
+        "type": "object",
+        "description": "What is left of a key's quota, and its ban; sandbox.quota.set takes the same.",
+        "additionalProperties": false,
+        "minProperties": 1,
+        "properties": {
+          "remaining": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Left in both windows (capped by each limit)."
+          },
+          "minuteRemaining": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "dayRemaining": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "banned": {
+            "description": "true (ban for banSeconds), false (lift the ban), or a ban length in seconds.",
+            "oneOf": [
+              {
+                "type": "boolean"
+              },
+              {
+                "type": "number",
+                "exclusiveMinimum": 0
+              }
+            ]
+          }
         }
       },
       "KeysFile": {

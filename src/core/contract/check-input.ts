@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { adminOpenapiDocument } from './admin-openapi-document.js'
-import { describeInputErrors, inputMessage } from './describe-input-errors.js'
+import { describeInputErrors, inputMessage, pathOf } from './describe-input-errors.js'
 import { openapiDocument } from './openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 
@@ -11,6 +11,7 @@ const ADMIN_SCHEMAS = [
   'KeysFile',
   'KeyConfig',
   'PlanChange',
+  'QuotaChange',
   'FaultSettings',
   'BearerToken',
   'LatencySetting',
@@ -35,8 +36,25 @@ export type InputSchema = (typeof API_SCHEMAS)[number] | (typeof ADMIN_SCHEMAS)[
  */
 export function checkInput<T>(schema: InputSchema, value: unknown, where = ''): T {
   const validate = compiled(schema)
-  if (validate(value)) return value as T
-  throw new ConfigError(inputMessage(describeInputErrors(validate.errors ?? [], where)))
+  if (!validate(value)) throw new ConfigError(inputMessage(describeInputErrors(validate.errors ?? [], where)))
+  const unbounded = nonFinite(value, [])
+  if (unbounded !== undefined) throw new ConfigError(`${pathOf(where, unbounded, 'the input')} must be a finite number`)
+  return value as T
+}
+
+/**
+ * The path of a NaN or an Infinity in `value`, which a schema cannot refuse (JSON carries neither,
+ * and Ajv takes Infinity for a number), and which only a library call can pass: a check the
+ * schemas cannot express, named as such.
+ */
+function nonFinite(value: unknown, path: readonly string[]): readonly string[] | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path
+  if (typeof value !== 'object' || value === null) return undefined
+  for (const [name, inner] of Object.entries(value)) {
+    const found = nonFinite(inner, [...path, name])
+    if (found !== undefined) return found
+  }
+  return undefined
 }
 
 // One Ajv per process for the two documents; each schema is compiled when first needed, as the

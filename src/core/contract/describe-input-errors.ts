@@ -184,26 +184,41 @@ function fieldOf(error: ErrorObject, where: string, root: string): string {
 }
 
 /** `keys[0].plan`: the field's path, with array indexes in brackets, after `where`; `root` when there is none. */
-function pathOf(where: string, path: readonly string[], root: string): string {
+export function pathOf(where: string, path: readonly string[], root: string): string {
   let named = where
   for (const step of path) named += /^\d+$/.test(step) ? `[${step}]` : `${named === '' ? '' : '.'}${shownName(step)}`
   return named === '' ? root : named
 }
 
-/**
- * The unknown field, named with the nearest known one when it is close enough to be a typo
- * ("permin: unknown field; did you mean perMinute?"). A name that is no near miss is not
- * repeated: a key pasted where a field name goes would be printed.
- */
+/** The unknown field of an object a schema closes (additionalProperties: false). */
 function unknownField(error: ErrorObject, where: string, root: string): { field: string; message: string; nearest?: string } {
   const field = String((error.params as { additionalProperty: unknown }).additionalProperty)
   const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {})
-  const at = pathOf(where, steps(error), root)
+  return unknownName(field, known, where, steps(error), root)
+}
+
+/**
+ * An unknown field, named with the nearest known one when it is close enough to be a typo
+ * ("permin: unknown field; did you mean perMinute?"). A name that is no near miss is not
+ * repeated: a key pasted where a field name goes would be printed. The words of every closed
+ * object, a schema's or one that no schema holds (createSandbox's options).
+ *
+ * @example
+ * unknownName('sed', ['seed', 'pets']).message // 'sed: unknown field; did you mean seed?'
+ */
+export function unknownName(
+  field: string,
+  known: readonly string[],
+  where = '',
+  path: readonly string[] = [],
+  root = 'the input',
+): { field: string; message: string; nearest?: string } {
   const nearest = nearestName(field, known)
   if (nearest !== undefined) {
-    const named = pathOf(where, [...steps(error), field], root)
+    const named = pathOf(where, [...path, field], root)
     return { field: named, message: `${named}: unknown field; did you mean ${nearest}?`, nearest }
   }
+  const at = pathOf(where, path, root)
   return { field: `${at} (unknown field)`, message: `${at} has an unknown field; known fields: ${known.join(', ')}` }
 }
 

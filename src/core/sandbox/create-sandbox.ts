@@ -332,7 +332,7 @@ function composeSandbox<Of extends Timing>(
           const world = name === undefined ? defaultWorld : sessionWorld(name, 'X-Sandbox-Session')
           return { ...sessionOf(world), clock: world.clock }
         },
-        apiKeys,
+        apiKeys: sandbox.apiKeys,
         // The library checks what a client sent as it checks any caller's.
         sessions: { ...sandbox.sessions, put: (name, init) => sandbox.sessions.put(name, init as SessionInit) },
         secrets,

@@ -5,9 +5,9 @@ import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import { PLANS } from '../auth/plans.js'
+import { checkInput } from '../contract/check-input.js'
 import { ConfigError } from '../errors/config-error.js'
 import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
-import { assertQuotaChange } from '../rate-limit/assert-quota-change.js'
 import { countedClient } from '../rate-limit/counted-client.js'
 import type { LogSelection } from '../request-log/create-request-log.js'
 import type { RateLimitBackend, QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
@@ -109,7 +109,8 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
     },
     quota: {
       get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
-      set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), assertQuotaChange(change)),
+      // Held to the admin API's QuotaChange, so what PATCH /__sandbox/keys/{key} refuses is refused here, in the same words.
+      set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), checkInput<QuotaChange>('QuotaChange', change, 'quota')),
       ofAddress: async (address: string): Promise<QuotaState> => await process.addressLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
     },
     faults: {

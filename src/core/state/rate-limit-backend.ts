@@ -81,7 +81,8 @@ export interface QuotaWindow {
  * A change to a key's quota (`sandbox.quota.set(key, change)`): what the next response's
  * `X-RateLimit-Remaining` says (`remaining`: the minute window, with the day keeping at least as
  * much, D13), what is left in one window, and a ban to start (`true` for `banSeconds`, or a number
- * of seconds) or lift (`false`). Values are capped by each window's limit.
+ * of seconds) or lift (`false`). Values are capped by each window's limit. Held to the admin API's
+ * QuotaChange (fixtures/admin-openapi.yaml): whole numbers, at least one field, no other field.
  *
  * @example
  * sandbox.quota.set('sandbox-free-key', { remaining: 0 })     // the next request is a 429 for the rest of the minute

@@ -15,6 +15,6 @@ export async function loadScenariosFile(path: string): Promise<Record<string, Sc
   const fields = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : []
   if (fields.length !== 1 || fields[0] !== 'scenarios') throw new ConfigError(`scenarios file ${path} must be an object with one field, "scenarios"`)
   const custom = (json as { scenarios: unknown }).scenarios
-  resolveScenarios(custom, forcibleStatuses(openapiDocument), path)
+  resolveScenarios(custom, forcibleStatuses(openapiDocument), `scenarios file ${path}`)
   return custom as Record<string, ScenarioDefinition>
 }

@@ -35,6 +35,16 @@ export function dashboardPage(): SafeHtml {
 <p id="differences-none" class="muted">None so far: where the spec is silent, the upstream answered as the sandbox does.</p>
 <div class="table-scroll"><table id="differences-table" aria-labelledby="differences-title"><thead><tr><th scope="col">promise</th><th scope="col">differences</th><th scope="col">last example</th></tr></thead><tbody></tbody></table></div>
 </section>
+<section class="card" id="sessions" aria-labelledby="sessions-title" hidden>
+<h2 id="sessions-title">Sessions</h2>
+<div class="row">
+<label for="session">Showing session</label><select id="session"><option value="default">default</option></select>
+<button type="button" id="download-capsule" class="secondary">Download capsule</button>
+<button type="button" id="delete-session" class="secondary" hidden>Delete this session</button>
+</div>
+<p class="muted">The clock, reset, the keys' quotas and scenarios, the faults and the requests below are the shown session's (<code>X-Sandbox-Session</code>); the keys and their plans are the same in every session.</p>
+<div class="table-scroll"><table id="sessions-table" aria-labelledby="sessions-title"><thead><tr><th scope="col">session</th><th scope="col">made from</th><th scope="col">pets</th><th scope="col">next id</th><th scope="col">requests</th><th scope="col">clock</th><th scope="col">last used</th></tr></thead><tbody></tbody></table></div>
+</section>
 <div class="grid">
 <section class="card" aria-labelledby="clock-title">
 <h2 id="clock-title">Clock</h2>

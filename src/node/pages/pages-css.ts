@@ -30,6 +30,8 @@ main:not(.reference) th { font-size: 13px; color: var(--muted); font-weight: 600
 .card button.secondary { background: #fff; color: var(--accent); }
 /* A path in the request list that opens its exchange: a button that reads as the path it is. */
 .card button.link { background: none; border: 0; padding: 0; color: var(--accent); text-decoration: underline; cursor: pointer; text-align: left; }
+/* The session the board shows, marked in the sessions' table. */
+#sessions-table tr.picked { background: #eef4fb; font-weight: 600; }
 #exchange pre { white-space: pre-wrap; word-break: break-all; max-height: 24em; overflow: auto; border: 1px solid var(--line); padding: 8px; font-size: 13px; }
 a:focus-visible, .card button:focus-visible, .card input:focus-visible, .card select:focus-visible { outline: 3px solid #f0b400; outline-offset: 1px; }
 .card input, .card select { border: 1px solid #8a93a0; border-radius: 4px; padding: 3px 6px; background: #fff; color: var(--ink); }

@@ -41,6 +41,7 @@ export function createStaticAssets(): (path: string) => StaticAsset | undefined 
     '/assets/fault-row.js': own('fault-row.js'),
     '/assets/request-log-view.js': own('request-log-view.js'),
     '/assets/render-proxy-panel.js': own('render-proxy-panel.js'),
+    '/assets/session-panel.js': own('session-panel.js'),
     '/assets/swagger-ui/swagger-ui-bundle.js': swagger('swagger-ui-bundle.js', JS),
     '/assets/swagger-ui/swagger-ui.css': swagger('swagger-ui.css', CSS),
   }

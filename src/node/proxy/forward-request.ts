@@ -4,6 +4,7 @@ import type { Socket } from 'node:net'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
+import { drained } from '../server/incoming-body.js'
 import { notForwarded } from './upstream-headers.js'
 
 /**
@@ -116,19 +117,6 @@ export function forwardRequest({ target, method, headers, body, timeoutMs }: For
     })
     const timer = setTimeout(() => settle(new UpstreamError('timeout', `no answer from ${target.origin} within ${timeoutMs} ms`, reached)), timeoutMs)
     request.on('error', (error: NodeJS.ErrnoException) => settle(new UpstreamError('unreachable', error.code ?? error.message, reached)))
-  })
-}
-
-/** Once the request can take more, or is gone. */
-function drained(request: ReturnType<typeof httpRequest>): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      request.off('drain', done)
-      request.off('close', done)
-      resolve()
-    }
-    request.on('drain', done)
-    request.on('close', done)
   })
 }
 

@@ -3,7 +3,7 @@ import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
 import { JSON_CONTENT_TYPE, jsonPiecesOf, jsonText } from '../../core/http/to-response.js'
-import { type IncomingBody, incomingBody, leaveBody } from './incoming-body.js'
+import { drained, type IncomingBody, incomingBody, leaveBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { refusalAnswer, type WrittenAnswer } from './refusal-answer.js'
@@ -217,16 +217,7 @@ async function writePieces(
   }
   let gathered = ''
   const write = async (text: string) => {
-    if (outgoing.write(text)) return
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        outgoing.off('drain', done)
-        outgoing.off('close', done)
-        resolve()
-      }
-      outgoing.on('drain', done)
-      outgoing.on('close', done)
-    })
+    if (!outgoing.write(text)) await drained(outgoing)
   }
   for (const piece of pieces()) {
     if (outgoing.destroyed) return

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import type { Writable } from 'node:stream'
 
 /**
  * A request body as the handlers read it, with backpressure: through the Request's `stream`, or,
@@ -150,4 +151,17 @@ export function takeBody(request: Request): IncomingBody | undefined {
 
 function bytesOf(chunk: Buffer): Uint8Array {
   return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+}
+
+/** Once `stream` can take more, or is gone: the one wait of every writer that respects backpressure. */
+export function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done)
+      stream.off('close', done)
+      resolve()
+    }
+    stream.on('drain', done)
+    stream.on('close', done)
+  })
 }

@@ -2,11 +2,31 @@
 // goes out in the Authorization header, never in a URL or a cookie.
 
 const TOKEN_KEY = 'petstore-sandbox-admin-token'
+const SESSION_KEY = 'petstore-sandbox-session'
+// SESSION_HEADER of core/sessions/session-name.ts (D34): the assets load no core module at run time.
+const SESSION_HEADER = 'x-sandbox-session'
 
 export const token = {
   get: (): string | null => sessionStorage.getItem(TOKEN_KEY),
   set: (value: string): void => sessionStorage.setItem(TOKEN_KEY, value),
   clear: (): void => sessionStorage.removeItem(TOKEN_KEY),
+}
+
+/**
+ * The session the board shows (D34), kept in this tab beside the token. The default session is
+ * named by sending no header at all, so the board's calls for it are what they always were.
+ */
+export const session = {
+  get: (): string => sessionStorage.getItem(SESSION_KEY) ?? 'default',
+  set: (name: string): void => (name === 'default' ? sessionStorage.removeItem(SESSION_KEY) : sessionStorage.setItem(SESSION_KEY, name)),
+}
+
+/** The headers of every call: the token, and the picked session unless it is the default one. */
+function headersOfCall(): Record<string, string> {
+  const headers: Record<string, string> = { authorization: `Bearer ${token.get() ?? ''}` }
+  const picked = session.get()
+  if (picked !== 'default') headers[SESSION_HEADER] = picked
+  return headers
 }
 
 /** An admin answer other than 2xx: its Error body's message, and the status. */
@@ -19,9 +39,9 @@ export class AdminError extends Error {
   }
 }
 
-/** Calls `/__sandbox<path>` with the token; resolves with the JSON body, rejects with AdminError. */
+/** Calls `/__sandbox<path>` with the token, in the picked session; resolves with the JSON body, rejects with AdminError. */
 export async function admin<T>(path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
-  const headers: Record<string, string> = { authorization: `Bearer ${token.get() ?? ''}` }
+  const headers = headersOfCall()
   if (init.json !== undefined) headers['content-type'] = 'application/json'
   const response = await fetch(`/__sandbox${path}`, {
     method: init.method ?? 'GET',
@@ -36,11 +56,11 @@ export async function admin<T>(path: string, init: { method?: string; json?: unk
 }
 
 /**
- * Reads the server-sent events of `/__sandbox/events` through fetch (EventSource cannot send the
- * token), calling `onEvent` with each event's name and JSON data, until `signal` aborts.
+ * Reads the server-sent events of `/__sandbox/events` of the picked session through fetch
+ * (EventSource cannot send the token), calling `onEvent` with each event's name and JSON data, until `signal` aborts.
  */
 export async function readEvents(onEvent: (name: string, data: unknown) => void, signal: AbortSignal): Promise<void> {
-  const response = await fetch('/__sandbox/events', { headers: { authorization: `Bearer ${token.get() ?? ''}` }, credentials: 'omit', signal })
+  const response = await fetch('/__sandbox/events', { headers: headersOfCall(), credentials: 'omit', signal })
   if (!response.ok || response.body === null) throw new AdminError(response.status, 'the event stream was refused')
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
   let buffer = ''

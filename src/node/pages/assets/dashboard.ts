@@ -1,14 +1,15 @@
 import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
 // The dashboard at /__sandbox/: asks for the admin token, then shows and steers the sandbox
 // through the admin API, with the request log pushed as server-sent events.
-import type { StateSummary } from '../../../core/admin/admin-controls.js'
-import { AdminError, admin, readEvents, token } from './admin-client.js'
+import type { ProxyState, SessionSummary, StateSummary } from '../../../core/admin/admin-controls.js'
+import { AdminError, admin, readEvents, session, token } from './admin-client.js'
 import type { Har } from '../../../core/request-log/to-har.js'
 import { el, exchangeText, statusShown } from './dashboard-view.js'
 import { faultRow } from './fault-row.js'
 import { keyRow } from './key-row.js'
-import { type ProxyState, renderProxyPanel } from './render-proxy-panel.js'
+import { renderProxyPanel } from './render-proxy-panel.js'
 import { createRequestLogView, LOG_ROWS } from './request-log-view.js'
+import { originText, renderSessions } from './session-panel.js'
 
 const OPERATIONS = ['listPets', 'createPet', 'getPet']
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
@@ -17,9 +18,14 @@ const faultsBody = $<HTMLTableElement>('faults-table').tBodies[0]!
 const keyFilter = $<HTMLSelectElement>('filter-key')
 const statusFilter = $<HTMLSelectElement>('filter-status')
 const log = createRequestLogView($<HTMLTableElement>('log-table').tBodies[0]!, $<HTMLCanvasElement>('chart'), statusFilter, keyFilter)
+const sessionPicker = $<HTMLSelectElement>('session')
 const revealed = new Set<string>()
 const pickedPlans = new Map<string, string>()
 let state: StateSummary | undefined
+// The sessions the process keeps (D34); undefined where the server keeps none (the proxy).
+let sessions: SessionSummary[] | undefined
+// When the shown session was made: a session listed with another time is a new one of that name.
+let shownCreated: string | undefined
 let events: AbortController | undefined
 // Whether GET /__sandbox/proxy answered: only `petstore-sandbox proxy` has it (404 under `start`),
 // so it is asked once when the board opens and polled only when it is there.
@@ -27,14 +33,36 @@ let proxied = false
 // The contract's sunset (D18), read from /openapi.json once the board opens.
 let sunset = Date.parse('2030-12-05T00:00:00Z')
 
-async function act(what: string, run: () => Promise<unknown>): Promise<void> {
-  try {
-    await run()
-    $('message').textContent = what
-    await refresh()
-  } catch (error) {
+// The board's calls take turns: a refresh already on its way never names a session the board has
+// just deleted or left, which would make it anew.
+let turn: Promise<unknown> = Promise.resolve()
+let waiting = 0
+function inTurn<T>(run: () => Promise<T>): Promise<T> {
+  waiting++
+  const next = turn.then(run).finally(() => {
+    waiting--
+  })
+  turn = next.catch(() => undefined)
+  return next
+}
+
+function act(what: string, run: () => Promise<unknown>): Promise<void> {
+  return inTurn(async () => {
+    try {
+      await run()
+      $('message').textContent = what
+      await refresh()
+    } catch (error) {
+      $('message').textContent = error instanceof Error ? error.message : String(error)
+    }
+  })
+}
+
+/** Shows session `name` when the user picks it, in its turn. */
+function pickSession(name: string): void {
+  inTurn(() => show(name)).catch((error: unknown) => {
     $('message').textContent = error instanceof Error ? error.message : String(error)
-  }
+  })
 }
 
 function renderKeys(): void {
@@ -51,12 +79,44 @@ function renderKeys(): void {
   keyFilter.value = chosen
 }
 
+/**
+ * Reads the sessions the process keeps. A picked session that is gone (deleted, replaced, or
+ * dropped idle or over --max-sessions) is not asked for again, which would make it anew: the board
+ * goes back to the default session and says why. One made anew between this list and the next
+ * state call (which names it) is seen on the next list by its later `created`.
+ */
+async function refreshSessions(): Promise<void> {
+  try {
+    sessions = (await admin<{ sessions: SessionSummary[] }>('/sessions')).sessions
+  } catch (error) {
+    if (!(error instanceof AdminError && (error.status === 404 || error.status === 501))) throw error
+    sessions = undefined
+  }
+  $('sessions').hidden = sessions === undefined
+  if (sessions === undefined) return
+  const picked = session.get()
+  const summary = sessions.find((entry) => entry.name === picked)
+  if (summary === undefined || (shownCreated !== undefined && summary.created !== shownCreated)) {
+    await show('default')
+    $('message').textContent = `Session ${picked} is gone (deleted, replaced, idle or over --max-sessions): showing the default session.`
+    return
+  }
+  shownCreated = summary.created
+  renderSessions(sessions, picked, { body: $<HTMLTableElement>('sessions-table').tBodies[0]!, picker: sessionPicker, pick: pickSession })
+  $('delete-session').hidden = picked === 'default'
+}
+
 async function refresh(): Promise<void> {
+  await refreshSessions()
   const current = await admin<StateSummary>('/state')
   state = current
   $('clock-now').textContent = current.now
+  const summary = sessions?.find((entry) => entry.name === current.session)
   $('reset-what').textContent =
-    `Restores ${current.seeded.pets} pets from seed ${current.seeded.seed} (now ${current.pets.count}, next id ${current.pets.nextId}), clears counters, bans and the request log.`
+    current.session === 'default'
+      ? `Restores ${current.seeded.pets} pets from seed ${current.seeded.seed} (now ${current.pets.count}, next id ${current.pets.nextId}), clears counters, bans and the request log.`
+      : `Returns session ${current.session} to ${summary === undefined ? 'its origin' : originText(summary)} (now ${current.pets.count} pets, next id ${current.pets.nextId}), clears its counters, bans and requests; its clock stays.`
+  $('reset').textContent = current.session === 'default' ? 'Reset the sandbox' : `Reset session ${current.session}`
   renderKeys()
   if (!faultsBody.contains(document.activeElement)) faultsBody.replaceChildren(...OPERATIONS.map((operation) => faultRow(operation, current.faults, act)))
   if (proxied) renderProxyPanel(await admin<ProxyState>('/proxy'))
@@ -76,11 +136,10 @@ async function findProxy(): Promise<void> {
   $('log-source').hidden = !proxied
 }
 
-async function open(): Promise<void> {
-  await findProxy()
-  await refresh()
-  $('login').hidden = true
-  $('board').hidden = false
+/** Loads the picked session's requests and follows its live stream, in place of any other's. */
+async function follow(): Promise<void> {
+  events?.abort()
+  log.clear()
   log.load((await admin<{ requests: RequestLogEntry[] }>(`/requests?limit=${LOG_ROWS}`)).requests)
   events?.abort()
   const controller = new AbortController()
@@ -89,11 +148,32 @@ async function open(): Promise<void> {
   void (async () => {
     while (!controller.signal.aborted) {
       await readEvents((name, data) => {
-        if (name === 'request') log.add(data as RequestLogEntry)
+        // An event read after a switch is the previous session's: not shown.
+        if (name === 'request' && !controller.signal.aborted) log.add(data as RequestLogEntry)
       }, controller.signal).catch(() => undefined)
       await new Promise((resolve) => setTimeout(resolve, 1000))
     }
   })()
+}
+
+/** Shows session `name`: the board's calls, the list and the stream are then of that session. */
+async function show(name: string): Promise<void> {
+  session.set(name)
+  shownCreated = undefined
+  sessionPicker.value = name
+  $('exchange').hidden = true
+  await follow()
+  await refresh()
+  document.body.dataset.session = name
+}
+
+async function open(): Promise<void> {
+  await findProxy()
+  await refresh()
+  $('login').hidden = true
+  $('board').hidden = false
+  await follow()
+  document.body.dataset.session = session.get()
   document.body.dataset.live = 'true'
   const contract = await (await fetch('/openapi.json')).json()
   const recorded = contract?.paths?.['/pets/{petId}']?.get?.['x-deprecation']?.sunset
@@ -175,18 +255,39 @@ $('exchange-close').addEventListener('click', () => {
   $('exchange').hidden = true
 })
 // What the list shows, as a file for a browser's network panel or Playwright's routeFromHAR: the
-// chosen key's exchanges alone (?key=, which a replay per key needs), of the chosen status.
+// shown session's exchanges, of the chosen key alone (?key=, which a replay per key needs), of the
+// chosen status.
 $('download-har').addEventListener('click', () =>
   act('HAR downloaded', async () => {
     const chosen = state?.keys.find((entry) => entry.masked === keyFilter.value)
     const har = await admin<Har>(`/requests.har${chosen === undefined ? '' : `?key=${encodeURIComponent(chosen.key)}`}`)
     har.log.entries = har.log.entries.filter((entry) => statusShown(entry.response.status, statusFilter.value))
-    const link = el('a', {
-      href: URL.createObjectURL(new Blob([JSON.stringify(har, null, 2)], { type: 'application/json' })),
-      download: chosen === undefined ? 'petstore-sandbox.har' : `petstore-sandbox-${chosen.masked.replace(/[^\w]+/g, '-')}.har`,
-    })
-    link.click()
-    setTimeout(() => URL.revokeObjectURL(link.getAttribute('href') ?? ''), 10_000)
+    const named = session.get() === 'default' ? [] : [session.get()]
+    const parts = ['petstore-sandbox', ...named, ...(chosen === undefined ? [] : [chosen.masked.replace(/[^\w]+/g, '-')])]
+    download(JSON.stringify(har, null, 2), `${parts.join('-')}.har`)
+  }),
+)
+
+/** Offers `text` as a file download named `name`. */
+function download(text: string, name: string): void {
+  const link = el('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })), download: name })
+  link.click()
+  setTimeout(() => URL.revokeObjectURL(link.getAttribute('href') ?? ''), 10_000)
+}
+sessionPicker.addEventListener('change', () => pickSession(sessionPicker.value))
+// The shown session's world as a file, to restore with PUT /__sandbox/sessions/{name}, `start --from` or createSandbox({ from }).
+$('download-capsule').addEventListener('click', () =>
+  act('capsule downloaded', async () => {
+    const name = session.get()
+    const capsule = await admin<unknown>(`/sessions/${encodeURIComponent(name)}/capsule`)
+    download(JSON.stringify(capsule, null, 2), `petstore-sandbox-${name}.capsule.json`)
+  }),
+)
+$('delete-session').addEventListener('click', () =>
+  act('session deleted', async () => {
+    const name = session.get()
+    await admin(`/sessions/${encodeURIComponent(name)}`, { method: 'DELETE' })
+    await show('default')
   }),
 )
 $('faults-off').addEventListener('click', () => act('all faults off', () => admin('/faults', { method: 'PUT', json: {} })))
@@ -194,7 +295,9 @@ $('faults-off').addEventListener('click', () => act('all faults off', () => admi
 setInterval(() => {
   if (document.body.dataset.live !== 'true') return
   log.chart()
-  refresh().catch((error: unknown) => {
+  // A refresh still running, or a user's call waiting, makes this one needless.
+  if (waiting > 0) return
+  inTurn(refresh).catch((error: unknown) => {
     if (error instanceof AdminError && error.status === 401) {
       token.clear()
       signIn('The token is no longer accepted.')

@@ -1,36 +1,6 @@
+import type { ProxyState, ProxyTally } from '../../../core/admin/admin-controls.js'
+import type { LoggedViolation } from '../../../core/request-log/create-request-logger.js'
 import { el } from './dashboard-view.js'
-
-/** A finding of the proxy's check, as `GET /__sandbox/proxy` lists it. */
-interface Finding {
-  time: string
-  promise: string
-  expected: string
-  method: string
-  path: string
-  status: number
-  key: string
-}
-
-/** Findings of one kind: counted per promise, the last ones kept. */
-interface Tally<Kept extends Finding> {
-  total: number
-  byPromise: Record<string, number>
-  recent: Kept[]
-}
-
-/**
- * What the panel reads of `GET /__sandbox/proxy` (ProxyState in fixtures/admin-openapi.yaml). Its
- * own type, not the proxy's: the proxy serves the pages, so the pages may not import the proxy.
- */
-export interface ProxyState {
-  upstream: string
-  fallback: boolean
-  upstreamTimeoutMs: number
-  answers: { upstream: number; sandbox: number }
-  fallbacks: { unreachable: number; timeout: number; missing: number }
-  violations: Tally<Finding>
-  differences: Tally<Finding & { decisions: string }>
-}
 
 /**
  * Fills the dashboard's Proxy panel: the upstream, fallback, answers by source, the violations of
@@ -53,7 +23,11 @@ export function renderProxyPanel(state: ProxyState): void {
 }
 
 /** One table of findings: most found first, ties by name, so rows do not swap places between refreshes. */
-function renderTally(kind: 'violations' | 'differences', { total, byPromise, recent }: Tally<Finding>, name: (promise: string) => HTMLElement): void {
+function renderTally(
+  kind: 'violations' | 'differences',
+  { total, byPromise, recent }: ProxyTally<LoggedViolation>,
+  name: (promise: string) => HTMLElement,
+): void {
   const $ = (id: string) => document.getElementById(id)!
   $(`proxy-${kind}-total`).textContent = `(${total})`
   $(`${kind}-none`).hidden = total > 0
