@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick]`: every figure of BENCHMARKS.md in one run. A benchmark, never a test.
+// `npm run bench [-- --quick] [--only=<sections>] [--rounds=<n>]`: every figure of BENCHMARKS.md in one run. A benchmark, never a test.
 //
 // Each server runs in a child process of its own, so autocannon (here) and the server do not share
 // an event loop. Rounds are interleaved (sandbox, prism, floor, raw, sandbox, ...) and every figure
@@ -26,6 +26,7 @@ import {
 } from './support.mjs'
 import { measureColdStart } from './cold-start-library.mjs'
 import { measureRedisThroughput } from './redis-throughput.mjs'
+import { measureSessionStart, measureSessionThroughput } from './sessions.mjs'
 
 const quick = process.argv.includes('--quick')
 // Seconds are whole: autocannon ends a run on its one-second tick, so 1.5 s runs for 2 s.
@@ -41,6 +42,7 @@ const plan = quick
       retentionRequests: 1000,
       scaleSamples: 300,
       memoryRounds: 1,
+      sessionSamples: 50,
     }
   : {
       rounds: 5,
@@ -53,7 +55,11 @@ const plan = quick
       retentionRequests: 5000,
       scaleSamples: 2000,
       memoryRounds: 5,
+      sessionSamples: 200,
     }
+// `--rounds=<n>`: more interleaved rounds of every load than the plan's, for a ratio the machine's noise hides.
+const rounds = process.argv.find((arg) => arg.startsWith('--rounds='))?.slice('--rounds='.length)
+if (rounds !== undefined) plan.rounds = Number(rounds)
 const CONNECTIONS = 50
 const keysFile = writeKeysFile()
 const log = (line) => process.stderr.write(`${line}\n`)
@@ -247,6 +253,24 @@ const coldStart = () => measureColdStart({ runs: quick ? 5 : 15 })
 const redis = () =>
   measureRedisThroughput({ rounds: plan.rounds, seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, connections: CONNECTIONS, keysFile, log })
 
+// Sessions (bench/sessions.mjs over HTTP; bench/session-start.mjs and bench/session-memory.mjs
+// in fresh processes of their own): throughput over 100 sessions beside one, the time to a fork and
+// to a first use with 100000 start-up pets, and the heap sessions take.
+const SESSION_MEMORY = { pets: 1000, sessions: 1000, created: 10 }
+const sessions = async () => ({
+  throughput: await measureSessionThroughput({
+    rounds: plan.rounds,
+    seconds: plan.seconds,
+    warmupSeconds: plan.warmupSeconds,
+    connections: CONNECTIONS,
+    keysFile,
+    log,
+  }),
+  startHttp: await measureSessionStart({ samples: plan.sessionSamples, keysFile, log }),
+  startInProcess: await runScript('session-start.mjs', [String(plan.sessionSamples)]),
+  memory: await runScript('session-memory.mjs', [SESSION_MEMORY.pets, SESSION_MEMORY.sessions, SESSION_MEMORY.created].map(String), ['--expose-gc']),
+})
+
 // Sections run in this order.
 /** @type {Array<[string, () => Promise<any>]>} */
 const SECTIONS = [
@@ -258,6 +282,7 @@ const SECTIONS = [
   ['memory', memory],
   ['coldStart', coldStart],
   ['redis', redis],
+  ['sessions', sessions],
 ]
 
 // --- report ---------------------------------------------------------------------------------------
@@ -315,8 +340,60 @@ const TARGETS = [
     'at most 50 ms',
     (v, r) => `${v.toFixed(1)} ms (${r.coldStart.library.firstRefusal.toFixed(1)} vs ${r.coldStart.library.warmRefusal.toFixed(2)} ms)`,
   ],
+  [
+    'sessions: 100 sessions round-robin / one session, HTTP throughput',
+    (r) => r.sessions.throughput.ratios.hundredOverOne,
+    (v) => v >= 0.95,
+    'at least 0.95',
+    (v, r) => `${ratioText(v)} (by server CPU per request: ${r.sessions.throughput.cpuRatios.hundredOverOne?.toFixed(2) ?? 'n/a'})`,
+  ],
+  [
+    'sessions: a fork (`PUT /__sandbox/sessions/{name}` `{ from }`), 100000 start-up pets, p95 over HTTP (a listing beside it)',
+    (r) => r.sessions.startHttp.fork.p95Ms,
+    (v) => v < 5,
+    'under 5 ms',
+    (v, r) => `${ms(v)} (${ms(r.sessions.startHttp.warm.p95Ms)})`,
+  ],
+  [
+    'sessions: the first request of a new session, 100000 start-up pets, p95 over HTTP (a listing beside it)',
+    (r) => r.sessions.startHttp.firstUse.p95Ms,
+    (v) => v < 5,
+    'under 5 ms',
+    (v, r) => `${ms(v)} (${ms(r.sessions.startHttp.warm.p95Ms)})`,
+  ],
+  [
+    'sessions: a fork, 100000 start-up pets, p95 in-process (its CPU time)',
+    (r) => r.sessions.startInProcess.fork.p95Ms,
+    (v) => v < 5,
+    'under 5 ms',
+    (v, r) => `${ms(v)} (${ms(r.sessions.startInProcess.fork.cpuP95Ms)})`,
+  ],
+  [
+    'sessions: the first request of a new session, 100000 start-up pets, p95 in-process (its CPU time; a listing beside it)',
+    (r) => r.sessions.startInProcess.firstUse.p95Ms,
+    (v) => v < 5,
+    'under 5 ms',
+    (v, r) => `${ms(v)} (${ms(r.sessions.startInProcess.firstUse.cpuP95Ms)}; ${ms(r.sessions.startInProcess.warm.p95Ms)})`,
+  ],
+  [
+    'sessions: heap per session that only read (a listing and a pet)',
+    (r) => r.sessions.memory.heapBytesPerReadOnlySession,
+    (v) => v < 20 * 1024,
+    'under 20 KB',
+    kb,
+  ],
+  [
+    'sessions: heap of 1000 sessions with 10 created pets each, over one session',
+    (r) => r.sessions.memory.heapBytesOverOneSessionWithCreatedPets,
+    (v) => v < 50 * 2 ** 20,
+    'under 50 MB',
+    (v) => `${(v / 2 ** 20).toFixed(1)} MB`,
+  ],
 ]
 
+function ms(v) {
+  return `${v.toFixed(2)} ms`
+}
 function ratioText(v) {
   return v.toFixed(2)
 }
@@ -415,6 +492,50 @@ function table(r) {
       lines.push(`| ${label} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.redisCommandsPerRequest.toFixed(2)} | ${s.rounds.join(', ')} |`)
     }
   }
+  const t = r.sessions.throughput
+  lines.push(
+    '',
+    `Sessions, one CLI process, \`GET /v1/pets?limit=20\` (and the mixed 70/15/15), ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds:`,
+    '',
+  )
+  lines.push('| requests name | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |', '|---|---|---|---|---|---|')
+  for (const [name, label] of [
+    ['default-list', 'no session (the default)'],
+    ['one-list', 'one session'],
+    ['hundred-list', `${t.sessions} sessions, round-robin`],
+    ['one-mixed', 'one session, mixed'],
+    ['hundred-mixed', `${t.sessions} sessions, mixed`],
+  ]) {
+    const s = t[name]
+    lines.push(
+      `| ${label} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`,
+    )
+  }
+  lines.push(
+    '',
+    `${t.sessions} sessions / one: ${t.ratios.hundredOverOne.toFixed(2)} listing, ${t.ratios.hundredOverOneMixed.toFixed(2)} mixed; one session / the default: ${t.ratios.oneOverDefault.toFixed(2)} (medians of the per-round ratios of req/s). By server CPU per request: ${[t.cpuRatios.hundredOverOne, t.cpuRatios.hundredOverOneMixed, t.cpuRatios.oneOverDefault].map((v) => v?.toFixed(2) ?? 'n/a').join(', ')}.`,
+  )
+  const started = r.sessions
+  lines.push(
+    '',
+    `Making a session with 100000 start-up pets, ${started.startHttp.samples} of each in turn, one at a time (a fork of a session that created 10 pets; the first listing in a session never used; a listing in a session already there):`,
+    '',
+  )
+  lines.push('| step | over HTTP: p50 / p95 / p99 ms | in-process: p50 / p95 / p99 ms | in-process CPU: p50 / p95 ms |', '|---|---|---|---|')
+  const pcts = (s) => `${s.p50Ms.toFixed(2)} / ${s.p95Ms.toFixed(2)} / ${s.p99Ms.toFixed(2)}`
+  for (const [name, label] of [
+    ['fork', 'fork'],
+    ['firstUse', 'first request of a new session'],
+    ['warm', 'a listing in a session already there'],
+  ]) {
+    const inProcess = started.startInProcess[name]
+    lines.push(`| ${label} | ${pcts(started.startHttp[name])} | ${pcts(inProcess)} | ${inProcess.cpuP50Ms.toFixed(2)} / ${inProcess.cpuP95Ms.toFixed(2)} |`)
+  }
+  const sm = started.memory
+  lines.push(
+    '',
+    `Heap, in-process (\`--expose-gc\`, ${sm.pets} start-up pets, after full GCs): ${kb(sm.heapBytesPerReadOnlySession)} per session that listed and got a pet (${sm.sessions} sessions); ${(sm.heapBytesOverOneSessionWithCreatedPets / 2 ** 20).toFixed(1)} MB for ${sm.sessions} sessions that each also created ${sm.createdPerSession} pets, over one session that did the same.`,
+  )
   return lines.join('\n')
 }
 

@@ -42,7 +42,7 @@ if (major < 22 || (major === 22 && minor < 12)) {
 }
 
 /**
- * @typedef {{ name: string, source: string, dir: string, kind: 'vitest' | 'jest' | 'playwright', tarballSpec: string, recipe: string | undefined }} Project
+ * @typedef {{ name: string, source: string, dir: string, kind: 'vitest' | 'jest' | 'playwright', tarballSpec: string, recipe: string | undefined, runs: number }} Project
  * @typedef {{ environment: string, passed: number, failed: number, skipped: number, seconds: number }} EnvironmentResult
  */
 
@@ -78,13 +78,16 @@ async function main() {
 
   /** @type {EnvironmentResult[]} */
   const results = []
-  for (const project of projects) results.push(...(await test(project)))
+  for (const project of projects) {
+    // Consecutive runs, each from scratch as `npm test` is (a web server started and stopped by each), every one counted.
+    for (let run = 1; run <= project.runs; run++) results.push(...(await test(project, project.runs === 1 ? '' : ` run ${run}/${project.runs}`)))
+  }
 
   console.log('\n== consumer matrix')
-  console.log(`${'environment'.padEnd(28)} ${'passed'.padStart(6)} ${'failed'.padStart(6)} ${'time'.padStart(8)}`)
+  console.log(`${'environment'.padEnd(40)} ${'passed'.padStart(6)} ${'failed'.padStart(6)} ${'time'.padStart(8)}`)
   for (const result of results) {
     console.log(
-      `${result.environment.padEnd(28)} ${String(result.passed).padStart(6)} ${String(result.failed).padStart(6)} ${`${result.seconds.toFixed(1)} s`.padStart(8)}${result.failed > 0 || result.passed === 0 ? '  FAILED' : ''}`,
+      `${result.environment.padEnd(40)} ${String(result.passed).padStart(6)} ${String(result.failed).padStart(6)} ${`${result.seconds.toFixed(1)} s`.padStart(8)}${result.failed > 0 || result.passed === 0 ? '  FAILED' : ''}`,
     )
   }
   const passed = results.reduce((sum, result) => sum + result.passed, 0)
@@ -128,6 +131,9 @@ async function findProjects() {
       const tarballSpec = dependencies['petstore-sandbox']
       if (typeof tarballSpec !== 'string' || !tarballSpec.startsWith('file:'))
         throw new Error(`${name}: petstore-sandbox must be a file: dependency on the packed tarball`)
+      // A project whose passing must hold run after run (a parallel suite, say) asks for `"consumerMatrix": { "runs": 5 }`.
+      const runs = manifest.consumerMatrix?.runs ?? 1
+      if (!Number.isInteger(runs) || runs < 1 || runs > 10) throw new Error(`${name}: consumerMatrix.runs must be a whole number from 1 to 10`)
       // The README is the recipe of the project that runs its snippets.
       const recipe = name === README_PROJECT ? join(repo, 'README.md') : join(repo, 'docs', 'recipes', `${name}.md`)
       if (existsSync(recipe)) {
@@ -136,7 +142,7 @@ async function findProjects() {
         if (shown !== undefined && JSON.stringify(shown) !== JSON.stringify(manifest.scripts ?? {}))
           throw new Error(`${name}: its package.json runs the scripts ${JSON.stringify(manifest.scripts)}, not the ${JSON.stringify(shown)} ${recipe} shows`)
       }
-      return /** @type {Project} */ ({ name, source, dir: join(work, name), kind, tarballSpec, recipe: existsSync(recipe) ? recipe : undefined })
+      return /** @type {Project} */ ({ name, source, dir: join(work, name), kind, tarballSpec, recipe: existsSync(recipe) ? recipe : undefined, runs })
     }),
   )
 }
@@ -217,28 +223,30 @@ async function install(project, tarball, integrity, tarballDependencies) {
 /**
  * Runs one project's tests and reads its runner's report.
  * @param {Project} project
+ * @param {string} runLabel what tells this run from the project's others, or ''
  * @returns {Promise<EnvironmentResult[]>}
  */
-async function test(project) {
+async function test(project, runLabel) {
   const report = join(work, `${project.name}-report.json`)
+  await rm(report, { force: true })
   const args = {
     vitest: ['test', '--', '--reporter=default', `--reporter=${vitestReporter}`],
     jest: ['test', '--', '--json', `--outputFile=${report}`],
     playwright: ['test', '--', '--reporter=list,json'],
   }[project.kind]
-  console.log(`\n== ${project.name}: npm ${args.join(' ')}`)
+  console.log(`\n== ${project.name}${runLabel}: npm ${args.join(' ')}`)
   const testStarted = performance.now()
   // Tools that report telemetry are told not to (Next.js; Storybook's is off in its recipe).
   const env = { CONSUMER_REPORT: report, PLAYWRIGHT_JSON_OUTPUT_NAME: report, CI: 'true', NEXT_TELEMETRY_DISABLED: '1' }
   const result = await run('npm', args, { cwd: project.dir, env })
   const wall = (performance.now() - testStarted) / 1000
-  console.log(`== ${project.name}: exit ${result.code} after ${wall.toFixed(1)} s`)
+  console.log(`== ${project.name}${runLabel}: exit ${result.code} after ${wall.toFixed(1)} s`)
   /** @type {any} */
   let parsed
   try {
     parsed = JSON.parse(await readFile(report, 'utf8'))
   } catch {
-    return [{ environment: `${project.name} (no report)`, passed: 0, failed: 1, skipped: 0, seconds: wall }]
+    return [{ environment: `${project.name} (no report)${runLabel}`, passed: 0, failed: 1, skipped: 0, seconds: wall }]
   }
   /** @type {EnvironmentResult[]} */
   let results
@@ -277,7 +285,7 @@ async function test(project) {
   // A runner that failed without a failing test (a crash, a config error) still fails the matrix.
   if (result.code !== 0 && results.every((entry) => entry.failed === 0))
     results.push({ environment: `${project.name} (exit ${result.code})`, passed: 0, failed: 1, skipped: 0, seconds: wall })
-  return results
+  return results.map((entry) => ({ ...entry, environment: entry.environment + runLabel }))
 }
 
 /**

@@ -25,7 +25,7 @@ export interface Tier {
 /** The tiers of each test command: `npm test` (vitest.config.ts) and `npm run test:browser` (vitest.browser.config.ts). */
 export const COMMANDS = {
   'npm test': ['redis', 'tmpfs'],
-  'npm run test:browser': ['firefox'],
+  'npm run test:browser': ['firefox', 'redis'],
 } as const satisfies Record<string, readonly TierName[]>
 
 export type TestCommand = keyof typeof COMMANDS
@@ -40,8 +40,8 @@ export const FIREFOX = process.env.FIREFOX_PATH ?? 'firefox-esr'
 
 export const TIERS = {
   redis: {
-    what: 'the Redis tier (test/e2e/redis-*.test.ts and one --workers test in stopping.test.ts)',
-    files: ['test/e2e/redis-*.test.ts'],
+    what: 'the Redis tier (test/e2e/redis-*.test.ts, test/browser/redis-*.test.ts and one --workers test in stopping.test.ts)',
+    files: ['test/e2e/redis-*.test.ts', 'test/browser/redis-*.test.ts'],
     missing: () =>
       spawnSync(REDIS_SERVER, ['--version']).error === undefined
         ? undefined
