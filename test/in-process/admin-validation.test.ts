@@ -110,3 +110,12 @@ it('refuses an option createSandbox does not take, for plain JavaScript too: the
   expect(() => createSandbox({ adminTokn: 'admin-token-2' } as never)).toThrow(new ConfigError('adminTokn: unknown field; did you mean adminToken?'))
   expect(() => createSandbox({ 'sandbox-free-key': true } as never)).toThrow(/^the options object has an unknown field; known fields: baseUrl, seed, pets, /)
 })
+
+it('refuses an option reset, requests and har do not take, for plain JavaScript too, and changes nothing', async () => {
+  const { now: _, ...before } = await sandbox.state()
+  expect(() => sandbox.reset({ clok: true } as never)).toThrow(new ConfigError('reset.clok: unknown field; did you mean clock?'))
+  expect(() => sandbox.requests({ limt: 3 } as never)).toThrow(new ConfigError('requests.limt: unknown field; did you mean limit?'))
+  expect(() => sandbox.har({ limt: 3 } as never)).toThrow(new ConfigError('har.limt: unknown field; did you mean limit?'))
+  expect(await sandbox.state()).toMatchObject(before)
+  expect(sandbox.requests({ limit: 1 })).toEqual(sandbox.requests(1))
+})

@@ -6,17 +6,19 @@ import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import { PLANS } from '../auth/plans.js'
 import { checkInput } from '../contract/check-input.js'
+import { optionNames, refuseUnknownOptions } from '../contract/option-names.js'
 import { ConfigError } from '../errors/config-error.js'
 import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
 import { countedClient } from '../rate-limit/counted-client.js'
 import type { LogSelection } from '../request-log/create-request-log.js'
+import type { HarSelection } from '../request-log/to-har.js'
 import type { RateLimitBackend, QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
 import type { Timing } from '../state/maybe-promise.js'
 import { assertPet } from '../store/assert-pet.js'
 import type { World } from '../sessions/world.js'
 import { makeCapsule } from '../sessions/capsule.js'
 import type { ResolvedOptions } from './resolve-options.js'
-import type { SessionControls } from './sandbox.js'
+import type { SandboxResetOptions, SessionControls } from './sandbox.js'
 import type { SandboxState } from './sandbox-state.js'
 import { sandboxHar } from './sandbox-har.js'
 
@@ -36,6 +38,11 @@ const everyMemberServed: Exclude<keyof SessionControls, ServedByAdmin | keyof ty
 const onlyMembersServed: Exclude<ServedByAdmin, keyof SessionControls> extends never ? true : false = true
 void everyMemberServed
 void onlyMembersServed
+
+// The options the controls take, refused otherwise as TypeScript refuses them, for plain JavaScript.
+const RESET_OPTIONS = optionNames<SandboxResetOptions>({ clock: true })
+const LOG_SELECTION = optionNames<LogSelection>({ limit: true, match: true })
+const HAR_SELECTION = optionNames<HarSelection>({ limit: true, match: true, id: true })
 
 /** What every session's controls share: the process's parts. */
 export interface ProcessControls<Of extends Timing> {
@@ -74,6 +81,7 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
       })
     },
     reset(options = {}) {
+      refuseUnknownOptions(options, RESET_OPTIONS, 'reset')
       // Not ready from the call on, not only once the store starts over.
       return process.tracked(
         (async () => {
@@ -121,7 +129,10 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
         return world.shareFaults(next)
       },
     },
-    requests: (selection?: number | LogSelection) => requestLog.last(typeof selection === 'number' ? { limit: selection } : (selection ?? {}), of),
+    requests: (selection?: number | LogSelection) => {
+      if (typeof selection === 'object' && selection !== null) refuseUnknownOptions(selection, LOG_SELECTION, 'requests')
+      return requestLog.last(typeof selection === 'number' ? { limit: selection } : (selection ?? {}), of)
+    },
     async state(): Promise<StateSummary> {
       await store.ready()
       await clock.sync()
@@ -147,13 +158,15 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
         scenarios: scenarios.list(),
       }
     },
-    har: (selection = {}) =>
-      sandboxHar(
+    har: (selection = {}) => {
+      refuseUnknownOptions(selection, HAR_SELECTION, 'har')
+      return sandboxHar(
         { select: (picked) => requestLog.select(picked, of), exchange: (wanted) => requestLog.exchange(wanted, of) },
         selection,
         process.secrets(),
         resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
-      ),
+      )
+    },
     scenarios: {
       set: async (key, name) => scenarios.set(key, name),
       clear: async (key) => scenarios.clear(key),

@@ -4,7 +4,7 @@ import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import { type Capsule, readCapsule } from '../sessions/capsule.js'
 import { checkInput } from '../contract/check-input.js'
-import { unknownName } from '../contract/describe-input-errors.js'
+import { optionNames, refuseUnknownOptions } from '../contract/option-names.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import type { SharedState } from '../state/shared-state.js'
 import { PET_STATUSES, type PetStatus } from '../store/pet.js'
@@ -15,10 +15,9 @@ export const MAX_PETS = 100_000
 /** The default bound on stored pets: what a day of Enterprise creates could otherwise fill (BENCHMARKS.md#memory-per-stored-pet). */
 export const DEFAULT_MAX_PETS = 1_000_000
 
-// The names createSandbox takes, held by the compiler to SandboxOptions and SharedSandboxOptions (a
-// name added there fails the typecheck here until it is listed), so that plain JavaScript's typos
-// are refused at run time as TypeScript refuses them.
-const OPTION_NAMES = Object.keys({
+// The names createSandbox takes, held by the compiler to SharedSandboxOptions, so that plain
+// JavaScript's typos are refused at run time as TypeScript refuses them.
+const OPTION_NAMES = optionNames<SharedSandboxOptions>({
   baseUrl: true,
   seed: true,
   pets: true,
@@ -46,16 +45,14 @@ const OPTION_NAMES = Object.keys({
   proxyState: true,
   onUnexpectedError: true,
   shared: true,
-} satisfies Record<keyof SharedSandboxOptions, true>)
+})
 
 /** Checks options once, when the sandbox is created, and fills in the defaults. */
 export function resolveOptions(options: SandboxOptions & { shared?: SharedState | undefined }) {
   if (typeof options !== 'object' || options === null)
     throw new ConfigError(`createSandbox takes an object of options, got ${options === null ? 'null' : typeof options}`)
   // An unknown name in the words of the one describer: `sed: unknown field; did you mean seed?`.
-  for (const name of Object.keys(options)) {
-    if (!OPTION_NAMES.includes(name)) throw new ConfigError(unknownName(name, OPTION_NAMES, '', [], 'the options object').message)
-  }
+  refuseUnknownOptions(options, OPTION_NAMES)
   // A capsule is the start-up world (D34): its pets, clock, faults, scenarios and quotas, and its
   // keys and custom scenarios when none are given.
   const from = options.from === undefined ? undefined : readCapsule(options.from, 'from')
