@@ -1,6 +1,6 @@
 import type { ApiKey } from '../../core/auth/key-config.js'
 import { maskKey } from '../../core/auth/mask-key.js'
-import type { InForceItem, InForceLine } from '../../core/sandbox/describe-in-force.js'
+import type { InForceItem, InForceLine } from '../pages/describe-in-force.js'
 
 export interface BannerInput {
   url: string

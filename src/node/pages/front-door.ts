@@ -1,5 +1,5 @@
 import type { ApiKey } from '../../core/auth/key-config.js'
-import type { InForceLine } from '../../core/sandbox/describe-in-force.js'
+import type { InForceLine } from './describe-in-force.js'
 
 /** What `/` says, as JSON for `Accept: application/json` and as the page. */
 export interface FrontDoor {

@@ -1,6 +1,6 @@
-import type { StateSummary } from '../admin/admin-controls.js'
-import { shownKey } from '../auth/shown-key.js'
-import type { LatencyRange, ResolvedFaults } from '../faults/fault-config.js'
+import type { StateSummary } from '../../core/admin/admin-controls.js'
+import { shownKey } from '../../core/auth/shown-key.js'
+import type { LatencyRange, ResolvedFaults } from '../../core/faults/fault-config.js'
 
 /** What may change every answer without a request saying so: each is a line wherever a person looks. */
 export type InForceItem = 'pets' | 'clock' | 'scenarios' | 'prefer' | 'faults' | 'admin'
