@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { ConfigError } from '../../src/index.js'
+import { ConfigError, type Pet } from '../../src/index.js'
 import { useInProcessSandbox } from '../support/use-in-process-sandbox.js'
 
 // 2030-01-01T09:30:15Z, held still: the sandbox clock follows `time`.
@@ -27,9 +27,13 @@ it('adds a pet under a higher id with put, and later creates continue after it',
 
 it('rejects an arranged pet the store cannot hold, naming the field, and stores nothing', async () => {
   const before = sandbox.pets.all()
-  await expect(sandbox.pets.create({ name: '', categoryId: 1 })).rejects.toThrow('not a valid pet: name must be a non-empty string')
-  await expect(sandbox.pets.put({ id: 0, name: 'Zero', categoryId: 1 })).rejects.toThrow('id must be a positive safe integer')
-  await expect(sandbox.pets.put({ id: 3, name: 'Odd', categoryId: 1, status: 'adopted' as 'sold' })).rejects.toThrow('status is not a PetStatus')
+  await expect(sandbox.pets.create({ name: '', categoryId: 1 })).rejects.toThrow('name must be 1 to 200 characters (Unicode code points) as sent')
+  // A misspelt field is refused as the admin API refuses one, not stored beside the pet.
+  await expect(sandbox.pets.put({ id: 3, name: 'Ace', categoryId: 1, stauts: 'sold' } as Pet)).rejects.toThrow('stauts: unknown field; did you mean status?')
+  await expect(sandbox.pets.put({ id: 0, name: 'Zero', categoryId: 1 })).rejects.toThrow('id must be at least 1')
+  await expect(sandbox.pets.put({ id: 3, name: 'Odd', categoryId: 1, status: 'adopted' as 'sold' })).rejects.toThrow(
+    'status must be one of available, pending, sold',
+  )
   expect(sandbox.pets.all()).toEqual(before)
 })
 

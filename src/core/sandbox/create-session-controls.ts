@@ -104,13 +104,12 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
       all: store.all,
       get: store.get,
       async create(pet) {
-        // Any valid id stands in: the store assigns the real one.
-        assertPet({ ...pet, id: 1 })
+        assertPet('NewPet', pet)
         await store.ready()
         return world.operations.createPet.store(pet)
       },
       async put(pet) {
-        assertPet(pet)
+        assertPet('Pet', pet)
         await store.ready()
         return store.put(pet)
       },

@@ -271,7 +271,7 @@ export interface SandboxResetOptions {
 
 /**
  * The stored pets of a sandbox (`sandbox.pets`). Reads reflect the store as requests see it;
- * writes validate the pet (throwing `TypeError` for one the contract does not allow) and are seen
+ * writes validate the pet (throwing `ConfigError` for one the contract's `Pet` does not allow) and are seen
  * by the next request.
  *
  * @example

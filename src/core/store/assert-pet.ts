@@ -1,18 +1,12 @@
-import type { Pet } from './pet.js'
-import { createPetSchema } from './create-pet-schema.js'
-
-const petSchema = createPetSchema()
+import type { NewPet, Pet } from './pet.js'
+import { checkInput } from '../contract/check-input.js'
 
 /**
- * Checks a pet arranged by a test (`sandbox.pets.create` / `put`) against the same schema the
- * store enforces, and throws a `TypeError` naming every offending field: a test that arranges an
- * impossible pet learns it at once, not from a confusing answer later.
+ * Checks a pet arranged by a test against the contract, as every input is checked and worded
+ * (check-input.ts): `sandbox.pets.create` takes what `POST /v1/pets` takes (`NewPet`, refused in the
+ * same words), `put` a whole `Pet`. A test that arranges an impossible pet, or misspells a field,
+ * learns it at once, not from a confusing answer later.
  */
-export function assertPet(pet: Pet): Pet {
-  const result = petSchema['~standard'].validate(pet)
-  if (result instanceof Promise) throw new TypeError('the pet schema must validate synchronously')
-  if (result.issues !== undefined) {
-    throw new TypeError(`not a valid pet: ${result.issues.map((issue) => issue.message).join('; ')}`)
-  }
-  return pet
+export function assertPet<Schema extends 'NewPet' | 'Pet'>(schema: Schema, pet: Schema extends 'Pet' ? Pet : NewPet): void {
+  checkInput(schema, pet)
 }
