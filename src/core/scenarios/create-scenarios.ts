@@ -1,5 +1,5 @@
 import { nearestName } from '../contract/describe-input-errors.js'
-import { ConfigError } from '../errors/config-error.js'
+import { ConfigError, UnknownKeyError } from '../errors/config-error.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import { createRandom, seedFor } from '../faults/create-random.js'
@@ -98,12 +98,12 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     /** Puts `key` in scenario `name`; a name or key the sandbox does not know throws ConfigError. */
     set(key: string, name: ScenarioName): MaybePromise<void> {
       if (!known.has(name)) throw new ConfigError(unknownScenario(name, [...known.keys()]))
-      if (!isKey(key)) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+      if (!isKey(key)) throw new UnknownKeyError(key)
       return store({ ...assigned(), [key]: name })
     },
     /** Takes `key` out of its scenario. */
     clear(key: string): MaybePromise<void> {
-      if (!isKey(key)) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+      if (!isKey(key)) throw new UnknownKeyError(key)
       return store(without(key))
     },
     /** Forgets the scenario of a key just revoked: added again, it is a fresh key. */
