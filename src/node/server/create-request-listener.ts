@@ -238,9 +238,8 @@ function peerAddress(incoming: IncomingMessage): string {
   return incoming.socket.remoteAddress ?? 'unknown'
 }
 
+/** What no handler claimed: a 404 Error body built where every refusal's is (refusalAnswer). */
 function notFound(): Response {
-  return new Response(JSON.stringify({ code: 'not_found', message: 'Not found', status: 404 }), {
-    status: 404,
-    headers: { 'content-type': JSON_CONTENT_TYPE },
-  })
+  const { status, headers, body } = refusalAnswer(new HttpError(404, ErrorCode.notFound, 'Not found'))
+  return new Response(new Uint8Array(body), { status, headers })
 }
