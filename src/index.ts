@@ -48,4 +48,4 @@ export { PET_STATUSES, type Pet, type NewPet, type PetStatus } from './core/stor
 export type { ApiErrorBody as ApiError } from './core/contract/api-error-body.js'
 export type { paths, components, operations } from './core/contract/openapi-types.js'
 export { ErrorCode } from './core/errors/error-code.js'
-export { ConfigError } from './core/errors/config-error.js'
+export { ConfigError, UnknownKeyError } from './core/errors/config-error.js'

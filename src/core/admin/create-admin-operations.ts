@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/config-error.js'
+import { ConfigError, UnknownKeyError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { FaultOptions } from '../faults/fault-config.js'
@@ -207,7 +207,7 @@ function harAnswer(har: AdminSessionControls['har'], query: AdminInput['query'],
   return answer
 }
 
-/** A call about a key that must exist: "no configured key" is a 404, not a 400. */
+/** A call about a key that must exist: an unknown key is a 404, not a 400. */
 async function knownAsync<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run()
@@ -217,5 +217,5 @@ async function knownAsync<T>(run: () => Promise<T>): Promise<T> {
 }
 
 function notFound(error: unknown): unknown {
-  return error instanceof ConfigError && error.message.startsWith('no configured key') ? new HttpError(404, ErrorCode.notFound, error.message) : error
+  return error instanceof UnknownKeyError ? new HttpError(404, ErrorCode.notFound, error.message) : error
 }

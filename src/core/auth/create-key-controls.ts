@@ -1,4 +1,4 @@
-import { ConfigError } from '../errors/config-error.js'
+import { ConfigError, UnknownKeyError } from '../errors/config-error.js'
 import type { KeyRing } from './create-key-ring.js'
 import type { ApiKey, KeyConfig } from './key-config.js'
 import type { KeyChanges, KeyStorage } from './key-storage.js'
@@ -73,7 +73,7 @@ export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsO
 
   const existing = (key: string): ApiKey => {
     const found = keyRing.keys.find((apiKey) => apiKey.key === key)
-    if (found === undefined) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+    if (found === undefined) throw new UnknownKeyError(key)
     return found
   }
 

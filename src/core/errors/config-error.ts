@@ -24,3 +24,14 @@ export class ConfigError extends Error {
     return new ConfigError(`${option}: ${problem}`, { option, entry, problem })
   }
 }
+
+/**
+ * A call about a key that is not configured (`quota.get`, `scenarios.set`, a plan change): its own
+ * type, so the admin API answers it 404 by what it is, not by its wording.
+ */
+export class UnknownKeyError extends ConfigError {
+  constructor(readonly key: string) {
+    super(`no configured key ${JSON.stringify(key)}`)
+    this.name = 'UnknownKeyError'
+  }
+}

@@ -1,20 +1,29 @@
-import type { ErrorCode } from './error-code.js'
+import type { ERRORS, ErrorCode } from './error-code.js'
+
+type Error_ = (typeof ERRORS)[keyof typeof ERRORS]
+
+/** The status `code` comes with (D2), bound by the compiler: `forced_status` takes the status forced. */
+export type StatusOf<Code extends ErrorCode> = Extract<Error_, { code: Code }>['status'] extends infer Status
+  ? Status extends undefined
+    ? number
+    : Status
+  : never
 
 /**
  * The one error type of the request pipeline. Anything that refuses a request throws it;
  * `errorReply` is the single place that turns it into an Error body, so every layer answers
  * the same way in-process, in the browser and over HTTP.
  */
-export class HttpError extends Error {
+export class HttpError<Code extends ErrorCode = ErrorCode> extends Error {
   readonly status: number
-  readonly code: ErrorCode
+  readonly code: Code
   /** Headers the refusal itself needs (`Allow`, `Retry-After`, `WWW-Authenticate`). */
   readonly headers: Readonly<Record<string, string>>
 
-  constructor(status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  constructor(status: StatusOf<Code>, code: Code, message: string, headers: Record<string, string> = {}) {
     super(message)
     this.name = 'HttpError'
-    this.status = status
+    this.status = status as number
     this.code = code
     this.headers = headers
   }

@@ -7,7 +7,7 @@ import { maskKey } from '../auth/mask-key.js'
 import { PLANS } from '../auth/plans.js'
 import { checkInput } from '../contract/check-input.js'
 import { optionNames, refuseUnknownOptions } from '../contract/option-names.js'
-import { ConfigError } from '../errors/config-error.js'
+import { UnknownKeyError } from '../errors/config-error.js'
 import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
 import { countedClient } from '../rate-limit/counted-client.js'
 import type { LogSelection } from '../request-log/create-request-log.js'
@@ -70,7 +70,7 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
   const of = { session: world.session }
   const keyNamed = (key: string): ApiKey => {
     const found = keyRing.find(key)
-    if (found === undefined) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+    if (found === undefined) throw new UnknownKeyError(key)
     return found
   }
   const controls: SessionControls<Of> = {

@@ -1,5 +1,6 @@
 import { nearestName } from '../contract/describe-input-errors.js'
-import { ConfigError } from '../errors/config-error.js'
+import { ConfigError, UnknownKeyError } from '../errors/config-error.js'
+import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import { createRandom, seedFor } from '../faults/create-random.js'
@@ -98,12 +99,12 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     /** Puts `key` in scenario `name`; a name or key the sandbox does not know throws ConfigError. */
     set(key: string, name: ScenarioName): MaybePromise<void> {
       if (!known.has(name)) throw new ConfigError(unknownScenario(name, [...known.keys()]))
-      if (!isKey(key)) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+      if (!isKey(key)) throw new UnknownKeyError(key)
       return store({ ...assigned(), [key]: name })
     },
     /** Takes `key` out of its scenario. */
     clear(key: string): MaybePromise<void> {
-      if (!isKey(key)) throw new ConfigError(`no configured key ${JSON.stringify(key)}`)
+      if (!isKey(key)) throw new UnknownKeyError(key)
       return store(without(key))
     },
     /** Forgets the scenario of a key just revoked: added again, it is a fresh key. */
@@ -149,7 +150,7 @@ function scenarioOf(assigned: Readonly<Record<string, string>>, key: string): st
 
 /** What `empty` answers a read that is not a listing: the 404 of a pet that does not exist. */
 export function emptyRead(params: Record<string, string>): HttpError {
-  return new HttpError(404, 'not_found', `pet ${Object.values(params)[0] ?? ''} does not exist (scenario empty of this key)`)
+  return new HttpError(404, ErrorCode.notFound, `pet ${Object.values(params)[0] ?? ''} does not exist (scenario empty of this key)`)
 }
 
 /**

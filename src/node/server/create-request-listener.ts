@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
-import { JSON_CONTENT_TYPE, jsonPiecesOf, jsonText } from '../../core/http/to-response.js'
+import { jsonPiecesOf, jsonText } from '../../core/http/to-response.js'
 import { drained, type IncomingBody, incomingBody, leaveBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
@@ -238,9 +238,10 @@ function peerAddress(incoming: IncomingMessage): string {
   return incoming.socket.remoteAddress ?? 'unknown'
 }
 
+/** What no handler claimed: a 404 Error body built where every refusal's is (refusalAnswer). */
 function notFound(): Response {
-  return new Response(JSON.stringify({ code: 'not_found', message: 'Not found', status: 404 }), {
-    status: 404,
-    headers: { 'content-type': JSON_CONTENT_TYPE },
-  })
+  // The adapter writes the length of what it sends (none for a HEAD), not the refusal's own.
+  const { status, headers, body } = refusalAnswer(new HttpError(404, ErrorCode.notFound, 'Not found'))
+  const { 'content-length': _length, ...sent } = headers
+  return new Response(new Uint8Array(body), { status, headers: sent })
 }
