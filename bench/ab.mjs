@@ -19,12 +19,11 @@
 // - cli-memory: RSS of `start --pets 100000` one second after its first 200;
 // - library-memory: RSS of a process that creates a sandbox with 100000 pets, right after
 //   seeding and one request (bench/memory.mjs of the build itself).
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { loadavg, tmpdir } from 'node:os'
+import { spawnSync } from 'node:child_process'
+import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { AUTHORIZATION, answers200, cpuMs, freePort, median, residentBytes, ROOT, spawnServer, writeKeysFile } from './support.mjs'
+import { AUTHORIZATION, answers200, cpuMs, freePort, median, residentBytes, ROOT, spawnServer, startRedis, writeKeysFile } from './support.mjs'
 
 const LIST = '/v1/pets?limit=20'
 const option = (name, fallback) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
@@ -82,29 +81,6 @@ async function loadOnce(origin, pid, duration) {
   return { value: result.requests.total / result.duration, cpuUs: (cpu * 1000) / result.requests.total }
 }
 
-async function startRedis() {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-ab-redis-'))
-  const port = await freePort()
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
-  for (
-    let i = 0;
-    i < 200 &&
-    spawnSync('redis-cli', ['-p', String(port), 'ping'])
-      .stdout?.toString()
-      .trim() !== 'PONG';
-    i++
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () => {
-      child.kill('SIGKILL')
-      rmSync(dir, { recursive: true, force: true })
-    },
-  }
-}
-
 /** One measurement of `build` per round for the figures that start a process each time. */
 async function measureOnce(build) {
   if (figure === 'startup') {
@@ -159,7 +135,7 @@ try {
 } finally {
   for (const server of Object.values(running)) await server.stop()
   await upstream?.stop()
-  redis?.stop()
+  await redis?.stop()
 }
 
 const reference = builds[0].name

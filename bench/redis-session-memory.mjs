@@ -2,31 +2,15 @@
 // sessions (first argument, default 1000) each answer one listing (they only read), then each
 // creates `created` pets (second argument, default 10); Redis's own `used_memory` before and after
 // each step, per session. Needs Debian's redis-server, as the tests do. Prints one JSON line.
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { createSandbox } from '../dist/index.js'
 import { connectRedisState } from '../dist/redis.js'
-import { freePort } from './support.mjs'
+import { startRedis } from './support.mjs'
 
 const count = Number(process.argv[2] ?? 1000)
 const created = Number(process.argv[3] ?? 10)
-const dir = mkdtempSync(join(tmpdir(), 'petstore-session-memory-'))
-const port = await freePort()
-const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], { stdio: 'ignore' })
-const url = `redis://127.0.0.1:${port}`
-for (
-  let i = 0;
-  i < 200 &&
-  spawnSync('redis-cli', ['-p', String(port), 'ping'])
-    .stdout?.toString()
-    .trim() !== 'PONG';
-  i++
-) {
-  await new Promise((resolve) => setTimeout(resolve, 25))
-}
+const server = await startRedis()
+const url = server.url
 const probe = new Redis(url)
 const used = async () => Number(/^used_memory:(\d+)/m.exec(await probe.info('memory'))?.[1])
 try {
@@ -63,6 +47,5 @@ try {
   )
 } finally {
   probe.disconnect()
-  server.kill('SIGKILL')
-  rmSync(dir, { recursive: true, force: true })
+  await server.stop()
 }

@@ -1,13 +1,10 @@
 // The Redis rows of `npm run bench`: HTTP throughput of one process in memory, one process on
 // Redis, and two workers on Redis (`--workers 2`), in interleaved rounds, with the Redis commands
 // each request costs (from Redis's own count). Needs Debian's redis-server, as the tests do.
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
 import { createConnection } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { AUTHORIZATION, SANDBOX_BIN, answers200, freePort, median, spawnServer, summarizeRounds } from './support.mjs'
+import { AUTHORIZATION, SANDBOX_BIN, answers200, freePort, median, spawnServer, startRedis as startSharedRedis, summarizeRounds } from './support.mjs'
 
 const LIST = '/v1/pets?limit=20'
 
@@ -71,23 +68,12 @@ async function load(origin, seconds, connections) {
   return { rps: result.requests.total / result.duration, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99 }
 }
 
-/** A redis-server of the bench's own, persisting nothing, on a free port. */
+/** The bench's own redis-server (support.mjs), and how many scripts the sandboxes sent it. */
 async function startRedis() {
-  const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-redis-'))
-  const port = await freePort()
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  await new Promise((resolve, reject) => {
-    let output = ''
-    child.stdout.on('data', (chunk) => {
-      output += chunk
-      if (output.includes('Ready to accept connections')) resolve(undefined)
-    })
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)))
-  })
+  const redis = await startSharedRedis()
+  const { port } = redis
   return {
-    url: `redis://127.0.0.1:${port}`,
+    ...redis,
     /**
      * Commands the sandboxes sent so far: every one is a script (EVALSHA, or EVAL after a lost
      * script cache), counted by INFO commandstats; the commands inside a script are not round trips.
@@ -108,14 +94,6 @@ async function startRedis() {
         })
         socket.once('error', reject)
         socket.write('INFO commandstats\r\n')
-      }),
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => {
-          rmSync(dir, { recursive: true, force: true })
-          resolve(undefined)
-        })
-        child.kill('SIGKILL')
       }),
   }
 }

@@ -181,3 +181,35 @@ export async function startInspected(args, { bin = SANDBOX_BIN } = {}) {
       }),
   }
 }
+
+/**
+ * A redis-server of the bench's own, persisting nothing, on a free port, resolved once it accepts
+ * connections; `stop` kills it and removes its directory. Needs Debian's redis-server, as the tests do.
+ */
+export async function startRedis() {
+  const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-redis-'))
+  const port = await freePort()
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  await new Promise((resolve, reject) => {
+    let output = ''
+    child.stdout.on('data', (chunk) => {
+      output += chunk
+      if (output.includes('Ready to accept connections')) resolve(undefined)
+    })
+    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)))
+  })
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => {
+          rmSync(dir, { recursive: true, force: true })
+          resolve(undefined)
+        })
+        child.kill('SIGKILL')
+      }),
+  }
+}
