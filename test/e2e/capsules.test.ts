@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { type Capsule, ConfigError, createSandbox } from '../../src/index.js'
-import { createAdminContractChecker } from '../support/admin-contract.js'
+import { createAdminCaller, createAdminContractChecker } from '../support/admin-contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
 import { runCli, startCli } from '../support/start-cli.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
@@ -16,17 +16,7 @@ const inProcessContract = createContractChecker()
 const origin = () => url().replace(/\/v1$/, '')
 const scratch = mkdtempSync(join(tmpdir(), 'petstore-capsules-'))
 
-async function admin(path: string, init: RequestInit & { session?: string; json?: unknown } = {}): Promise<Response> {
-  const { session, json, ...rest } = init
-  const headers = new Headers(rest.headers)
-  headers.set('authorization', `Bearer ${TOKEN}`)
-  if (session !== undefined) headers.set('x-sandbox-session', session)
-  if (json !== undefined) headers.set('content-type', 'application/json')
-  const target = `${origin()}/__sandbox${path}`
-  const response = await fetch(target, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
-  adminContract.check(rest.method ?? 'GET', target, response)
-  return response
-}
+const admin = createAdminCaller(origin, TOKEN, adminContract)
 
 /** One step of the sequence compared across modes: a path below /v1, the key, and a body to create. */
 const SEQUENCE: Array<{ path: string; key: string; create?: string }> = [

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { connect } from 'node:net'
+import { refused } from '../support/raw-http.js'
 import { expect, it } from 'vitest'
 import { adminContractViolations } from '../support/admin-contract.js'
 import { consumerProject } from '../support/consumer-project.js'
@@ -57,17 +57,6 @@ function spawnRun(args: string[], options: { npx?: string } = {}) {
 
 /** Where the sandbox listened, from its banner on stderr. */
 const listenedOn = (stderr: string) => /Listening on (http:\/\/\S+\/v1)/.exec(stderr)![1]!
-
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url)
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname, () => {
-      socket.destroy()
-      resolve(false)
-    })
-    socket.once('error', () => resolve(true))
-  })
-}
 
 /** Whether a process is running (a zombie waiting for its parent to read it counts as ended). */
 function alive(pid: number): boolean {

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import { createAdminContractChecker } from '../support/admin-contract.js'
+import { createAdminCaller, createAdminContractChecker } from '../support/admin-contract.js'
 import { startCli } from '../support/start-cli.js'
 import { isPageAnswer } from '../support/pages-contract.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
@@ -23,17 +23,7 @@ function api(path: string, session: string | undefined, init: RequestInit & { ke
 }
 
 /** A call to the admin API, in `session` when given; every answer held to the admin contract. */
-async function admin(path: string, init: RequestInit & { session?: string; json?: unknown } = {}): Promise<Response> {
-  const { session, json, ...rest } = init
-  const headers = new Headers(rest.headers)
-  headers.set('authorization', `Bearer ${TOKEN}`)
-  if (session !== undefined) headers.set('x-sandbox-session', session)
-  if (json !== undefined) headers.set('content-type', 'application/json')
-  const target = `${origin()}/__sandbox${path}`
-  const response = await fetch(target, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
-  adminContract.check(rest.method ?? 'GET', target, response)
-  return response
-}
+const admin = createAdminCaller(origin, TOKEN, adminContract)
 
 const create = (name: string, session: string | undefined) =>
   api('/pets', session, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) })

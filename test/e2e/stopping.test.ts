@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { connect } from 'node:net'
+import { refused } from '../support/raw-http.js'
 import { expect, it } from 'vitest'
 import { consumerProject } from '../support/consumer-project.js'
 import { contractViolations } from '../support/contract.js'
@@ -28,17 +28,6 @@ function processesWith(marker: string): number[] {
 
 function childrenOf(pid: number): number[] {
   return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(' ').filter(Boolean).map(Number)
-}
-
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url)
-  return new Promise((resolve) => {
-    const socket = connect(Number(port), hostname, () => {
-      socket.destroy()
-      resolve(false)
-    })
-    socket.once('error', () => resolve(true))
-  })
 }
 
 /**

@@ -49,3 +49,24 @@ export async function adminContractViolations(method: string, url: string, respo
 export function createAdminContractChecker() {
   return createContractChecker(adminContractViolations, 'admin responses that break fixtures/admin-openapi.yaml')
 }
+
+/** An admin call's options: `session` names the session it acts on (D34), `json` is its body. */
+export type AdminCallInit = RequestInit & { session?: string; json?: unknown }
+
+/**
+ * A caller of the admin API at `origin()` with `token`, every answer held to the admin contract
+ * by `checker` (one made by createAdminContractChecker, so a violation fails the test).
+ */
+export function createAdminCaller(origin: () => string, token: string, checker: ReturnType<typeof createAdminContractChecker>) {
+  return async function admin(path: string, init: AdminCallInit = {}): Promise<Response> {
+    const { session, json, ...rest } = init
+    const headers = new Headers(rest.headers)
+    headers.set('authorization', `Bearer ${token}`)
+    if (session !== undefined) headers.set('x-sandbox-session', session)
+    if (json !== undefined) headers.set('content-type', 'application/json')
+    const target = `${origin()}/__sandbox${path}`
+    const response = await fetch(target, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
+    checker.check(rest.method ?? 'GET', target, response)
+    return response
+  }
+}

@@ -144,3 +144,15 @@ export function rawRequest(parts: RawRequestParts): Buffer {
     body ?? Buffer.alloc(0),
   ])
 }
+
+/** Whether a connection to `url`'s port is refused: nothing listens there any more. */
+export function refused(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url)
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once('error', () => resolve(true))
+  })
+}
