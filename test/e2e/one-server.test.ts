@@ -102,6 +102,30 @@ describe.each(['start', 'proxy'] as const)('%s, on the one server', (command) =>
     await expectRefusal(command, `${served.url}/pets`, 'GET', answer, 400, /exactly one Host header/)
   })
 
+  it('ends every answer through the one tail: what no handler claims, a page refused and the server’s own refusal are each an Error body, listed once', async () => {
+    const served = await cli(command)
+    const origin = served.url.replace(/\/v1$/, '')
+    const unclaimed = await fetch(`${origin}/nothing-here?x=1`)
+    expect(unclaimed.status).toBe(404)
+    expect(await unclaimed.json()).toMatchObject({ code: 'not_found', message: expect.stringMatching(/not part of the API/), status: 404 })
+    const page = await fetch(`${origin}/openapi.json`, { method: 'DELETE' })
+    expect(page.status).toBe(405)
+    expect(page.headers.get('allow')).toBe('GET, HEAD')
+    expect(await page.json()).toMatchObject({ code: 'method_not_allowed', status: 405 })
+    const trace = await rawExchange(served.url, 'TRACE /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
+    await expectRefusal(command, `${served.url}/pets`, 'TRACE', trace, 400, /^TRACE requests are not supported/)
+
+    const target = `${origin}/__sandbox/requests`
+    const response = await fetch(target, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    admin.check('GET', target, response.clone())
+    const { requests } = (await response.json()) as { requests: Array<{ method: string; path: string; status: number }> }
+    expect(requests.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual([
+      'GET /nothing-here?x=1 404',
+      'DELETE /openapi.json 405',
+      'TRACE /v1/pets 400',
+    ])
+  })
+
   it('cuts a client that sends its head too slowly with a 408 Error body', async () => {
     const served = await cli(command, ['--headers-timeout', '1000'])
     const origin = new URL(served.url).origin

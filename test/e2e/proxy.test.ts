@@ -10,6 +10,7 @@ import { listenOnLoopback, rawExchange } from '../support/raw-http.js'
 import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
 import { createSandbox } from '../../src/core/sandbox/create-sandbox.js'
 import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
+import { createAnswerTail } from '../../src/core/pipeline/answer-tail.js'
 import { createProxy } from '../../src/node/proxy/create-proxy.js'
 import { createProxyStats } from '../../src/node/proxy/create-proxy-stats.js'
 import { startServer } from '../../src/node/server/start-server.js'
@@ -49,7 +50,7 @@ async function proxyInProcess(upstreamUrl: string, now: () => number) {
     upstreamTimeoutMs: 5_000,
     sandboxHandlers: createSandbox({ pets: 0 }).originHandlers,
     stats,
-    requestLog: createRequestLog(100),
+    tail: createAnswerTail({ requestLog: createRequestLog(100), now }),
     now,
   })
   const server = await startServer({ handlers, port: 0, host: '127.0.0.1' })

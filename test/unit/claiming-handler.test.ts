@@ -2,6 +2,7 @@ import { getResponse, http, RequestHandler } from 'msw'
 import { setupServer } from 'msw/node'
 import { expect, it, vi } from 'vitest'
 import { ClaimingHandler } from '../../src/core/pipeline/claiming-handler.js'
+import { createAnswerTail, type Ending, type HandlerAnswer } from '../../src/core/pipeline/answer-tail.js'
 import { toResponse } from '../../src/core/http/to-response.js'
 import { contractViolations } from '../support/contract.js'
 
@@ -9,15 +10,20 @@ const claimsApi = (url: URL) => url.pathname.startsWith('/v1/')
 
 const json = (body: unknown, status: number, headers: Headers) => toResponse({ status, headers, body }, new Request('http://api.test/'))
 const rateLimitHeaders = () => new Headers({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1795418100' })
+const reply = (body: unknown, status: number): Ending => ({ kind: 'reply', reply: { status, headers: rateLimitHeaders(), body } })
 
 // An answer the contract accepts for GET /v1/pets: an empty page with the rate-limit headers.
-function emptyPage(): Response {
-  return json([], 200, rateLimitHeaders())
+function emptyPage(): Ending {
+  return reply([], 200)
 }
+
+/** A claiming handler of the API's paths, whose answers end through a tail that logs nowhere. */
+const claiming = (answer: HandlerAnswer, onUnexpectedError?: (error: unknown) => void) =>
+  new ClaimingHandler({ claims: claimsApi, answer, tail: createAnswerTail(onUnexpectedError ? { onUnexpectedError } : {}), logging: 'none' })
 
 it('answers a request it claims, with the URL parsed from that request', async () => {
   const answer = vi.fn(async () => emptyPage())
-  const handler = new ClaimingHandler(claimsApi, answer)
+  const handler = claiming(answer)
   const request = new Request('http://api.test/v1/pets?limit=2')
 
   const response = await getResponse([handler], request)
@@ -36,7 +42,7 @@ it('lets a request it does not claim fall through to the next handler', async ()
   const answer = vi.fn(async () => emptyPage())
   const next = http.get('*/health', () => json({ code: 'not_found', message: 'from the next handler', status: 404 }, 404, rateLimitHeaders()))
   const url = 'http://api.test/health'
-  const response = await getResponse([new ClaimingHandler(claimsApi, answer), next], new Request(url))
+  const response = await getResponse([claiming(answer), next], new Request(url))
 
   expect(await response!.clone().json()).toMatchObject({ message: 'from the next handler' })
   expect(await contractViolations('GET', url, response!)).toEqual([])
@@ -44,21 +50,29 @@ it('lets a request it does not claim fall through to the next handler', async ()
 })
 
 it('tells whether it matches through msw test(), as a custom handler does', async () => {
-  const handler = new ClaimingHandler(claimsApi, async () => emptyPage())
+  const handler = claiming(async () => emptyPage())
   expect(await handler.test({ request: new Request('http://api.test/v1/pets') })).toBe(true)
   expect(await handler.test({ request: new Request('http://api.test/v2/pets') })).toBe(false)
 })
 
-it('passes an exception from its answer on to msw, as a resolver that throws does', async () => {
+it('answers an exception from its answer with a 500 Error body through the tail, which hears of it', async () => {
   const failure = new Error('answer failed')
-  const handler = new ClaimingHandler(claimsApi, async () => {
-    throw failure
-  })
-  await expect(getResponse([handler], new Request('http://api.test/v1/pets'))).rejects.toBe(failure)
+  const unexpected: unknown[] = []
+  const handler = claiming(
+    async () => {
+      throw failure
+    },
+    (error) => unexpected.push(error),
+  )
+  const url = 'http://api.test/v1/pets'
+  const response = await getResponse([handler], new Request(url))
+  expect(response?.status).toBe(500)
+  expect(await response!.clone().json()).toEqual({ code: 'internal_error', message: 'The sandbox failed to handle this request.', status: 500 })
+  expect(unexpected).toEqual([failure])
 })
 
 it('serves fetch through setupServer and is the handler msw reports as matched', async () => {
-  const handler = new ClaimingHandler(claimsApi, async () => emptyPage())
+  const handler = claiming(async () => emptyPage())
   const server = setupServer(handler)
   const matched: unknown[] = []
   server.events.on('request:match', ({ handler: matchedHandler }) => matched.push(matchedHandler))
@@ -77,9 +91,9 @@ it('serves fetch through setupServer and is the handler msw reports as matched',
 it('answers without cloning the request, so a body is read once and never teed', async () => {
   // msw's own run() clones every request into RequestHandler.cache; a POST body is then teed and
   // each chunk kept for a clone nobody reads.
-  const handler = new ClaimingHandler(claimsApi, async (request) => {
+  const handler = claiming(async (request) => {
     const { name } = (await request.json()) as { name: string }
-    return json({ id: 1, name, categoryId: 1 }, 201, rateLimitHeaders())
+    return reply({ id: 1, name, categoryId: 1 }, 201)
   })
   const request = new Request('http://api.test/v1/pets', { method: 'POST', body: '{"name":"Rex","categoryId":1}' })
   const response = await getResponse([handler], request)

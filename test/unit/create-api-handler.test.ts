@@ -15,6 +15,7 @@ import { createRequestValidator } from '../../src/core/validation/create-request
 import { createFaultInjector } from '../../src/core/faults/create-fault-injector.js'
 import { resolveFaults } from '../../src/core/faults/fault-config.js'
 import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
+import { createAnswerTail } from '../../src/core/pipeline/answer-tail.js'
 import { contractViolations } from '../support/contract.js'
 import { createScenarios } from '../../src/core/scenarios/create-scenarios.js'
 
@@ -35,17 +36,15 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     scope: createApiScope(undefined),
     router,
     keyRing: createKeyRing(resolveKeys(DEMO_KEYS)),
-    secrets: () => ({ keys: [] }),
     addressLimiter: rateLimiter,
     validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations()),
     cors: createCors('*'),
     forcible: new Map(),
     prefer: false,
-    requestLog: createRequestLog(10),
+    tail: createAnswerTail({ requestLog: createRequestLog(10), now: clock.now, onUnexpectedError, secrets: () => ({ keys: [] }) }),
     storeSettled: () => true,
     worlds: { default: world, named: () => world },
-    onUnexpectedError,
   })
   return { handler, onUnexpectedError }
 }

@@ -5,11 +5,10 @@ import { ADMIN_PREFIX, isAdminPath } from '../contract/admin-prefix.js'
 import { createRouter } from '../contract/create-router.js'
 import { ConfigError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
-import { errorReply } from '../http/error-reply.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Reply } from '../http/reply.js'
-import { toResponseAndText } from '../http/to-response.js'
 import { queryOf } from '../http/query-of.js'
+import type { AnswerTail } from '../pipeline/answer-tail.js'
 import { ClaimingHandler } from '../pipeline/claiming-handler.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { MAX_BODY_BYTES, MAX_CAPSULE_BYTES, readJsonBody } from '../validation/read-json-body.js'
@@ -19,7 +18,6 @@ import { SessionConflict, SessionsNotServed } from '../sessions/session-errors.j
 import { isSessionName, SESSION_HEADER, sessionNameRule } from '../sessions/session-name.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../pipeline/admit.js'
 import type { AdminGate } from './create-admin-gate.js'
-import type { RequestLog } from '../request-log/create-request-log.js'
 
 export { ADMIN_PREFIX } from '../contract/admin-prefix.js'
 
@@ -29,11 +27,8 @@ export interface AdminHandlerOptions {
   gate: AdminGate
   /** Only this origin's admin paths are claimed; any origin when undefined. */
   origin: string | undefined
-  onUnexpectedError: (error: unknown) => void
-  /** The sandbox clock, which dates the log's entries. */
-  now: () => number
-  /** Where each answer goes: the gate's refusals listed, the rest only to the watchers of every answer. */
-  requestLog: Pick<RequestLog, 'record'>
+  /** The one tail its answers end through (answer-tail.ts): the gate's refusals listed, the rest only watched. */
+  tail: AnswerTail
 }
 
 // Described in the same document, but served at the origin's root (core/probes).
@@ -44,20 +39,10 @@ const PROBE_OPERATIONS = ['probeHealth', 'probeReady']
  * methods, routed and validated from fixtures/admin-openapi.yaml with the API's own router and
  * validator. Errors are Error bodies from the one error path.
  */
-export function createAdminHandler({ controls, gate, origin, onUnexpectedError, now, requestLog }: AdminHandlerOptions): HttpHandler {
+export function createAdminHandler({ controls, gate, origin, tail }: AdminHandlerOptions): HttpHandler {
   const router = createRouter(adminOpenapiDocument)
   const validator = createRequestValidator(adminOpenapiDocument)
   const operations = createAdminOperations(controls)
-
-  function refusedByGate(request: Request): HttpError | undefined {
-    try {
-      gate.admit(parseBearer(request.headers.get('authorization')), request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)
-      return undefined
-    } catch (error) {
-      if (error instanceof HttpError) return error
-      throw error
-    }
-  }
 
   async function answer(request: Request, url: URL, headers: Headers): Promise<Reply> {
     const path = url.pathname.slice(ADMIN_PREFIX.length)
@@ -97,38 +82,20 @@ export function createAdminHandler({ controls, gate, origin, onUnexpectedError, 
 
   // A ClaimingHandler, like the API handler: first in line, this handler sees every request, and
   // msw's own run() would clone each of them before its predicate said no.
-  return new ClaimingHandler(
-    (url) => (origin === undefined || url.origin === origin) && isAdminPath(url.pathname),
-    async (request, url) => {
-      const started = performance.now()
-      const time = now()
-      const headers = new Headers({ 'cache-control': 'no-store' })
-      const refusal = refusedByGate(request)
-      const reply =
-        refusal === undefined
-          ? await answer(request, url, headers).catch((error: unknown) => errorReply(error, headers, onUnexpectedError))
-          : errorReply(refusal, headers)
+  return new ClaimingHandler({
+    claims: (url) => (origin === undefined || url.origin === origin) && isAdminPath(url.pathname),
+    answer: async (request, url, exchange) => {
+      exchange.headers.set('cache-control', 'no-store')
       // Every refusal of the gate is listed; an admin call it let through is only printed (the
       // dashboard's own calls would push the API's answers out of the list).
-      const listed = refusal !== undefined
-      const durationMs = performance.now() - started
-      const { response, text } = toResponseAndText(reply, request)
-      requestLog.record(
-        {
-          time,
-          method: request.method,
-          target: url.pathname + url.search,
-          status: reply.status,
-          durationMs,
-          requestHeaders: request.headers,
-          responseHeaders: reply.headers,
-        },
-        // A listed refusal is an exchange like any other, for a HAR: where it was sent, and its Error body.
-        { listed, bodies: listed ? { origin: url.origin, responseBody: text } : undefined },
-      )
-      return response
+      exchange.logging = 'listed'
+      gate.admit(parseBearer(request.headers.get('authorization')), request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)
+      exchange.logging = 'watched'
+      return { kind: 'reply', reply: await answer(request, url, exchange.headers) }
     },
-  )
+    tail,
+    logging: 'watched',
+  })
 }
 
 /**

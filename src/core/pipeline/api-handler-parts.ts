@@ -1,5 +1,4 @@
 import type { KeyRing } from '../auth/create-key-ring.js'
-import type { Secrets } from '../auth/create-masker.js'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { ApiScope } from '../contract/create-api-scope.js'
 import type { Router } from '../contract/create-router.js'
@@ -8,11 +7,11 @@ import type { FaultInjector } from '../faults/create-fault-injector.js'
 import type { Cors } from '../http/create-cors.js'
 import type { Deprecations } from '../http/create-deprecations.js'
 import type { Operation } from '../operations/operation.js'
-import type { RequestLog } from '../request-log/create-request-log.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { RequestValidator } from '../validation/create-request-validator.js'
 import type { Scenarios } from '../scenarios/create-scenarios.js'
 import type { ForcibleStatuses } from '../scenarios/forced-status.js'
+import type { AnswerTail } from './answer-tail.js'
 
 /**
  * What the request pipeline reads of a process, composed once per sandbox by `createSandbox`:
@@ -22,8 +21,6 @@ export interface ApiHandlerParts {
   scope: ApiScope
   router: Router
   keyRing: KeyRing
-  /** The keys in force and the admin token: an answer that echoes what the client sent masks them (D35). */
-  secrets: () => Secrets
   /** The per-address buckets of requests without a valid key (D16, D32): one for every session. */
   addressLimiter: RateLimitBackend
   validator: RequestValidator
@@ -32,7 +29,8 @@ export interface ApiHandlerParts {
   /** With `prefer`, `Prefer: code=` forces an answer's status (D30), among the statuses each operation may answer. */
   forcible: ReadonlyMap<string, ForcibleStatuses>
   prefer: boolean
-  requestLog: Pick<RequestLog, 'record'>
+  /** The one tail its answers end through: Error bodies, the request log, masking (answer-tail.ts). */
+  tail: AnswerTail
   /** False while this process seeds or resets a store: a listing is then not read ahead. */
   storeSettled: () => boolean
   /** The worlds requests are answered in: the default session's, and a named session's (`X-Sandbox-Session`). */
@@ -41,7 +39,6 @@ export interface ApiHandlerParts {
     /** The world of session `name`, made on first use; for a name the sandbox cannot serve, the default world with the refusal to answer. */
     named(name: string): WorldParts
   }
-  onUnexpectedError: (error: unknown) => void
 }
 
 /** What the request pipeline reads of the world a request is in (core/sessions, D34). */

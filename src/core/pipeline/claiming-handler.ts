@@ -1,17 +1,22 @@
 import { HttpHandler } from 'msw'
+import type { AnswerTail, HandlerAnswer, Logging } from './answer-tail.js'
 
 type RunArgs = Parameters<HttpHandler['run']>[0]
 type RunResult = Awaited<ReturnType<HttpHandler['run']>>
 
-/**
- * How a claiming handler answers: the URL is the request's, parsed once. Undefined passes the
- * request on to the handlers after it, as msw's own handlers fall through.
- */
-export type ClaimedRequestAnswer = (request: Request, url: URL) => Promise<Response | undefined>
+/** What a claiming handler claims, how it answers, and how its answers are logged. */
+export interface Claim {
+  claims: (url: URL) => boolean
+  /** The URL is the request's, parsed once. An `Ending` of `next` passes the request on, as msw's own handlers fall through. */
+  answer: HandlerAnswer
+  /** The one tail its answers end through (answer-tail.ts): errors become Error bodies there, and answers are recorded there. */
+  tail: AnswerTail
+  logging: Logging
+}
 
 /**
  * An msw `HttpHandler` for every method that answers the requests whose URL `claims` accepts,
- * with the URL parsed once for both.
+ * with the URL parsed once for both, and ends every answer through the one tail.
  *
  * `run` is msw's own, less what this handler's answer never uses: `{ once }`, `finalize`,
  * generator resolvers, path parameters and cookies. Those parts cost more than the sandbox's whole
@@ -20,28 +25,30 @@ export type ClaimedRequestAnswer = (request: Request, url: URL) => Promise<Respo
  * result, `info`, `log`, `test`, `isUsed`) stays as an `http.all` handler has it.
  *
  * @example
- * setupServer(new ClaimingHandler((url) => url.pathname.startsWith('/v1/'), async () => Response.json([])))
+ * setupServer(new ClaimingHandler({ claims: (url) => url.pathname === '/ping', answer: async () => ({ kind: 'reply', reply: { status: 204, headers: new Headers() } }), tail: createAnswerTail(), logging: 'none' }))
  */
 export class ClaimingHandler extends HttpHandler {
   readonly #claims: (url: URL) => boolean
-  readonly #answer: ClaimedRequestAnswer
+  readonly #claim: Claim
 
-  constructor(claims: (url: URL) => boolean, answer: ClaimedRequestAnswer) {
+  constructor(claim: Claim) {
+    const { claims, answer, tail, logging } = claim
     // The predicate and resolver msw keeps serve `test()` and anyone calling the base class.
     super(
       /.+/,
       ({ request }) => claims(new URL(request.url)),
-      ({ request }) => answer(request, new URL(request.url)),
+      ({ request }) => tail.end(request, new URL(request.url), logging, answer),
     )
     this.#claims = claims
-    this.#answer = answer
+    this.#claim = claim
   }
 
   override async run(args: RunArgs): Promise<RunResult> {
     const url = new URL(args.request.url)
     if (!this.#claims(url)) return null
     this.isUsed = true
-    const response = await this.#answer(args.request, url)
+    const { tail, logging, answer } = this.#claim
+    const response = await tail.end(args.request, url, logging, answer)
     return {
       handler: this,
       request: args.request,

@@ -1,9 +1,8 @@
 import type { HttpHandler } from 'msw'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
-import { errorReply } from '../http/error-reply.js'
 import type { Reply } from '../http/reply.js'
-import { toResponse } from '../http/to-response.js'
+import type { AnswerTail } from '../pipeline/answer-tail.js'
 import { ClaimingHandler } from '../pipeline/claiming-handler.js'
 import type { Readiness } from './create-readiness.js'
 
@@ -14,7 +13,8 @@ export interface ProbeHandlerOptions {
   readiness: () => Readiness
   /** Only this origin's probes are claimed; any origin when undefined. */
   origin: string | undefined
-  onUnexpectedError: (error: unknown) => void
+  /** The one tail its answers end through (answer-tail.ts); probes are not logged. */
+  tail: AnswerTail
 }
 
 /**
@@ -23,9 +23,9 @@ export interface ProbeHandlerOptions {
  * spent, described in fixtures/admin-openapi.yaml (docs/running-for-a-team.md#probes).
  *
  * @example
- * const reply = await getResponse([createProbeHandler({ readiness, origin: undefined, onUnexpectedError })], new Request('http://x/readyz'))
+ * const reply = await getResponse([createProbeHandler({ readiness, origin: undefined, tail: createAnswerTail() })], new Request('http://x/readyz'))
  */
-export function createProbeHandler({ readiness, origin, onUnexpectedError }: ProbeHandlerOptions): HttpHandler {
+export function createProbeHandler({ readiness, origin, tail }: ProbeHandlerOptions): HttpHandler {
   function answer(path: string, method: string, headers: Headers): Reply {
     if (method !== 'GET') throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${path}; allowed: GET`, { allow: 'GET' })
     if (path === '/healthz') return { status: 200, headers, body: { status: 'ok' } }
@@ -37,17 +37,14 @@ export function createProbeHandler({ readiness, origin, onUnexpectedError }: Pro
     return { status: 200, headers, body: { status: 'ready', checks: current.checks } }
   }
 
-  return new ClaimingHandler(
-    (url) => (origin === undefined || url.origin === origin) && (PROBE_PATHS as readonly string[]).includes(url.pathname),
-    async (request, url) => {
-      const headers = new Headers({ 'cache-control': 'no-store' })
-      let reply: Reply
-      try {
-        reply = answer(url.pathname, request.method.toUpperCase(), headers)
-      } catch (error) {
-        reply = errorReply(error, headers, onUnexpectedError)
-      }
-      return toResponse(reply, request)
+  // Load balancers ask every few seconds: their answers would crowd the log out.
+  return new ClaimingHandler({
+    claims: (url) => (origin === undefined || url.origin === origin) && (PROBE_PATHS as readonly string[]).includes(url.pathname),
+    answer: async (request, url, exchange) => {
+      exchange.headers.set('cache-control', 'no-store')
+      return { kind: 'reply', reply: answer(url.pathname, request.method.toUpperCase(), exchange.headers) }
     },
-  )
+    tail,
+    logging: 'none',
+  })
 }

@@ -20,6 +20,7 @@ import { createDeprecations } from '../http/create-deprecations.js'
 import type { WorldParts } from '../pipeline/api-handler-parts.js'
 import { type ApiHandlerParts, createApiHandler } from '../pipeline/create-api-handler.js'
 import { createProbeHandler } from '../probes/create-probe-handler.js'
+import { createAnswerTail } from '../pipeline/answer-tail.js'
 import { createReadiness } from '../probes/create-readiness.js'
 import { unknownScenario } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
@@ -173,20 +174,20 @@ function composeSandbox<Of extends Timing>(
     return sessions.world(name)
   }
 
+  // The one tail every handler's answer ends through: Error bodies, masking, the request log.
+  const tail = createAnswerTail({ requestLog, now: () => defaultWorld.clock.now(), onUnexpectedError: resolved.onUnexpectedError, secrets })
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
     keyRing,
-    secrets,
     addressLimiter: defaultWorld.rateLimiter,
     validator: createRequestValidator(openapiDocument),
     deprecations: createDeprecations(router.operations(), resolved.deprecation),
     cors: createCors(resolved.corsOrigins),
     forcible,
     prefer: resolved.prefer,
-    requestLog,
+    tail,
     storeSettled: () => filling === 0,
     worlds: { default: defaultWorld, named: namedInRequest },
-    onUnexpectedError: resolved.onUnexpectedError,
   }
   const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
@@ -339,15 +340,13 @@ function composeSandbox<Of extends Timing>(
         ...(resolved.proxyState === undefined ? {} : { proxyState: resolved.proxyState }),
       },
       gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: defaultWorld.clock.now }),
-      requestLog,
+      tail,
       origin,
-      onUnexpectedError: resolved.onUnexpectedError,
-      now: defaultWorld.clock.now,
     })
     handlers.unshift(admin)
     originHandlers.unshift(admin)
   }
   // Origin-wide only: in-process handlers without a baseUrl must leave other servers' probes alone.
-  originHandlers.unshift(createProbeHandler({ readiness: readiness.current, origin, onUnexpectedError: resolved.onUnexpectedError }))
+  originHandlers.unshift(createProbeHandler({ readiness: readiness.current, origin, tail }))
   return sandbox
 }

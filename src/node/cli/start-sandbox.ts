@@ -5,6 +5,7 @@ import { ConfigError } from '../../core/errors/config-error.js'
 import { startServer } from '../server/start-server.js'
 import { createRequestLogger, type LogFormat } from '../../core/request-log/create-request-logger.js'
 import { createRequestLog } from '../../core/request-log/create-request-log.js'
+import { createAnswerTail } from '../../core/pipeline/answer-tail.js'
 import { createAdminGate } from '../../core/admin/create-admin-gate.js'
 import { createClientAddress, type ForwardingHeader, type TrustedProxies } from '../server/create-client-address.js'
 import { rateLimitHeaders } from '../server/refusal-answer.js'
@@ -152,7 +153,8 @@ export async function serveSandbox(
   // One request log and one admin gate for the sandbox's handlers and the pages' event stream;
   // masked with the secrets in force when read (runtime keys and the admin token included, D35),
   // and timed by the sandbox clock.
-  const requestLog = createRequestLog(options.keepRequests, () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken }))
+  const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
+  const requestLog = createRequestLog(options.keepRequests, secrets)
   const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
   const faults = {
     ...(options.latency ? { latency: options.latency } : {}),
@@ -217,13 +219,16 @@ export async function serveSandbox(
   }
   const trustProxy: TrustedProxies | undefined = options.trustProxy && { proxies: options.trustProxy, header: options.trustProxyHeader }
   const clientAddress = createClientAddress(trustProxy)
+  // The tail the server's own answers end through (the sandbox's handlers end through theirs):
+  // the same request log, clock and masking.
+  const tail = createAnswerTail({ requestLog, now: () => sandbox.clock.now(), secrets })
   const server = await startServer({
     handlers: sandbox.originHandlers,
     port: options.port,
     host: options.host,
     // A request refused before it could be read names its address's quota (D24).
     refusalHeaders: async (address) => rateLimitHeaders(await sandbox.quota.ofAddress(address)),
-    requestLog: { log: requestLog, now: () => sandbox.clock.now() },
+    tail,
     ...(trustProxy ? { trustProxy } : {}),
     limits: {
       ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
@@ -239,7 +244,8 @@ export async function serveSandbox(
         origin,
         demoKeys: keys === undefined,
         petsFrom: options.from ?? options.petsFile,
-        ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress } } : {}),
+        tail,
+        ...(adminGate ? { admin: { gate: adminGate, clientAddress } } : {}),
       }),
   })
   const served: ServedSandbox = {

@@ -5,8 +5,8 @@ import { HttpError } from '../../core/errors/http-error.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { SessionsNotServed } from '../../core/sessions/session-errors.js'
 import { DEFAULT_SESSION, isSessionName, SESSION_HEADER, sessionNameRule } from '../../core/sessions/session-name.js'
-import type { RequestLog, RequestLogEntry } from '../../core/request-log/create-request-log.js'
-import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
+import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
+import type { AnswerTail } from '../../core/pipeline/answer-tail.js'
 import { type EventWriter, openEventStream, sendError } from './send-page.js'
 
 // A comment line this often keeps proxies and the browser from closing an idle stream.
@@ -25,12 +25,8 @@ export interface RequestEntrySource {
 export interface EventStreamAdmin {
   /** The process's one admin gate (create-admin-gate.ts), shared with the admin API. */
   gate: AdminGate
-  /** Where the gate's refusals are listed. */
-  requestLog: Pick<RequestLog, 'record'>
   /** Who the client is (create-client-address.ts, `--trust-proxy`). */
   clientAddress: (incoming: IncomingMessage) => string
-  /** The sandbox clock, which dates the log's entries. */
-  now: () => number
 }
 
 /**
@@ -40,27 +36,18 @@ export interface EventStreamAdmin {
  * goes in `Authorization`, so the dashboard reads it with fetch rather than EventSource, which
  * cannot send one, and the token never goes into a URL.
  */
-export function createEventStream(requests: RequestEntrySource, { gate, requestLog, clientAddress, now }: EventStreamAdmin) {
+export function createEventStream(requests: RequestEntrySource, tail: AnswerTail, { gate, clientAddress }: EventStreamAdmin) {
   const open = new Set<EventWriter>()
-  const refuse = (incoming: IncomingMessage, outgoing: ServerResponse, refusal: HttpError, time: number, started: number) => {
-    sendError(incoming, outgoing, refusal)
-    const durationMs = performance.now() - started
-    const requestHeaders = pairs(incoming.rawHeaders)
-    const responseHeaders: Array<[string, string]> = [['content-type', JSON_CONTENT_TYPE], ...Object.entries(refusal.headers)]
-    const target = incoming.url ?? '/'
-    requestLog.record({ time, method: incoming.method ?? 'GET', target, status: refusal.status, durationMs, requestHeaders, responseHeaders })
-  }
   return {
     open(incoming: IncomingMessage, outgoing: ServerResponse): void {
-      const started = performance.now()
-      const time = now()
       let source: Pick<RequestEntrySource, 'onRequest'>
       try {
         gate.admit(parseBearer(incoming.headers.authorization ?? null), clientAddress(incoming))
         source = sessionSource(requests, incoming)
       } catch (error) {
         if (!(error instanceof HttpError)) throw error
-        refuse(incoming, outgoing, error, time, started)
+        // Listed in the request log by the tail, as the admin API's refusals are.
+        sendError(tail, incoming, outgoing, error)
         return
       }
       const events = openEventStream(outgoing, MAX_BUFFERED_BYTES)
@@ -111,10 +98,4 @@ function sessionSource(requests: RequestEntrySource, incoming: IncomingMessage):
     if (error instanceof SessionsNotServed) throw new HttpError(501, ErrorCode.notImplemented, error.message)
     throw error
   }
-}
-
-function pairs(raw: string[]): Array<[string, string]> {
-  const out: Array<[string, string]> = []
-  for (let i = 0; i < raw.length; i += 2) out.push([raw[i]!, raw[i + 1]!])
-  return out
 }

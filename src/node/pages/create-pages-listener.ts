@@ -5,6 +5,7 @@ import { HttpError } from '../../core/errors/http-error.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { Timing } from '../../core/state/maybe-promise.js'
+import type { AnswerTail } from '../../core/pipeline/answer-tail.js'
 import { describeInForce } from './describe-in-force.js'
 import { createEventStream, type EventStreamAdmin } from './create-event-stream.js'
 import { dashboardPage } from './dashboard-page.js'
@@ -26,8 +27,10 @@ export interface PagesOptions {
   origin: string
   /** The demo keys are in use (no keys file): the front door and the reference show them. */
   demoKeys: boolean
-  /** The admin gate and where its refusals go: the dashboard and its event stream exist only with an admin token. */
-  admin?: Omit<EventStreamAdmin, 'now'>
+  /** The admin gate: the dashboard and its event stream exist only with an admin token. */
+  admin?: EventStreamAdmin
+  /** The one tail (answer-tail.ts): the pages' refusals are built and listed there. */
+  tail: AnswerTail
   /** The pets file the pets came from (`--pets-file`), for what is in force. */
   petsFrom?: string | undefined
 }
@@ -44,11 +47,11 @@ export interface PagesListener {
  * and `/openapi.json`, `/reference`, the dashboard under `/__sandbox/` with its event stream, and
  * their assets; `/favicon.ico` is answered with no icon. They need no API key and spend no quota; everything else goes on to the API.
  */
-export function createPagesListener({ sandbox, version, origin, demoKeys, admin, petsFrom }: PagesOptions): PagesListener {
+export function createPagesListener({ sandbox, version, origin, demoKeys, admin, petsFrom, tail }: PagesOptions): PagesListener {
   const assets = createStaticAssets()
   const swaggerUi = swaggerUiVersion()
   const contract = createServedContract()
-  const events = admin === undefined ? undefined : createEventStream(sandbox, { ...admin, now: () => sandbox.clock.now() })
+  const events = admin === undefined ? undefined : createEventStream(sandbox, tail, admin)
   const demo = new Set(DEMO_KEYS.map((key) => key.key))
   // The demo keys still configured (one revoked at runtime is no longer offered).
   const shownDemoKeys = () => (demoKeys ? sandbox.keys.filter((key) => demo.has(key.key)) : undefined)
@@ -66,7 +69,7 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
           }
           // A state that cannot be read (shared state down) is the one error path's 503, not a crash.
           answer().catch(() =>
-            sendError(incoming, outgoing, new HttpError(503, ErrorCode.serviceUnavailable, 'what is in force cannot be read now; try again shortly')),
+            sendError(tail, incoming, outgoing, new HttpError(503, ErrorCode.serviceUnavailable, 'what is in force cannot be read now; try again shortly')),
           )
         }
       case '/openapi.yaml':
@@ -126,6 +129,7 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
       const method = incoming.method ?? 'GET'
       if (method !== 'GET' && method !== 'HEAD') {
         sendError(
+          tail,
           incoming,
           outgoing,
           new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${path}; allowed: GET, HEAD`, { allow: 'GET, HEAD' }),

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { HttpError } from '../../core/errors/http-error.js'
-import { errorReply } from '../../core/http/error-reply.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
+import { type AnswerTail, refusedRequest } from '../../core/pipeline/answer-tail.js'
 import { PAGE_HEADERS } from './page-headers.js'
 
 /**
@@ -32,9 +32,9 @@ export function sendNoContent(outgoing: ServerResponse, extra: Record<string, st
   outgoing.end()
 }
 
-/** Refuses a page request: the Error body of `error` from the one error path, with its headers. */
-export function sendError(incoming: IncomingMessage, outgoing: ServerResponse, error: HttpError): void {
-  const reply = errorReply(error, new Headers())
+/** Refuses a page request through the one tail (answer-tail.ts), which builds its Error body and lists it in the request log. */
+export function sendError(tail: AnswerTail, incoming: IncomingMessage, outgoing: ServerResponse, error: HttpError): void {
+  const reply = tail.refuse(refusedRequest(incoming, tail.now()), error, new Headers())
   sendPage(incoming, outgoing, reply.status, JSON_CONTENT_TYPE, JSON.stringify(reply.body), Object.fromEntries(reply.headers))
 }
 

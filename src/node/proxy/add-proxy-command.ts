@@ -86,6 +86,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           { createAdminGate },
           { createClientAddress },
           { startServer },
+          { createAnswerTail },
         ] = await Promise.all([
           import('../options/load-keys-file.js'),
           import('../../core/sandbox/create-sandbox.js'),
@@ -96,6 +97,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           import('../../core/admin/create-admin-gate.js'),
           import('../server/create-client-address.js'),
           import('../server/start-server.js'),
+          import('../../core/pipeline/answer-tail.js'),
         ])
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
         // As under `start`: one request log of every answer, whoever gave it (the upstream, the
@@ -125,13 +127,15 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           proxyState: stats.snapshot,
         })
         await sandbox.ready()
+        // The tail the proxy's and the server's own answers end through: the sandbox's log, clock and masking.
+        const tail = createAnswerTail({ requestLog, now: () => sandbox.clock.now(), secrets })
         const handlers = await createProxy({
           upstream: options.upstream,
           fallback: options.fallback,
           upstreamTimeoutMs: options.upstreamTimeout,
           sandboxHandlers: sandbox.originHandlers,
           stats,
-          requestLog,
+          tail,
           now: Date.now,
         })
         const clientAddress = createClientAddress()
@@ -143,7 +147,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           // Whoever answers says so; only the upstream's answers say `upstream`. The proxy cannot
           // know the upstream's quota: its own refusals carry no X-RateLimit-*.
           answerHeaders: { [SOURCE_HEADER]: 'sandbox' },
-          requestLog: { log: requestLog, now: () => sandbox.clock.now() },
+          tail,
           limits: {
             ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
             ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
@@ -157,7 +161,8 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
               version: io.version,
               origin,
               demoKeys: false,
-              ...(adminGate ? { admin: { gate: adminGate, requestLog, clientAddress } } : {}),
+              tail,
+              ...(adminGate ? { admin: { gate: adminGate, clientAddress } } : {}),
             }),
         })
       } catch (error) {

@@ -4,10 +4,9 @@ import { createRouter, type OperationInfo } from '../../core/contract/create-rou
 import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
-import { errorReply } from '../../core/http/error-reply.js'
-import { toResponseAndText } from '../../core/http/to-response.js'
+import type { AnswerTail, Ending } from '../../core/pipeline/answer-tail.js'
 import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
-import { type Answered, BODY_LIMIT, type ExchangeBodies, type RequestLog } from '../../core/request-log/create-request-log.js'
+import { BODY_LIMIT } from '../../core/request-log/create-request-log.js'
 import { MAX_BODY_BYTES } from '../../core/validation/read-json-body.js'
 import { rawResponse } from '../server/create-request-listener.js'
 import { takeBody, type TakenBody } from '../server/incoming-body.js'
@@ -28,8 +27,8 @@ export interface ForwardingOptions {
   upstream: string
   fallback: boolean
   upstreamTimeoutMs: number
-  /** Where each answer the handler gives is written, as every handler writes its answers. */
-  requestLog: Pick<RequestLog, 'record'>
+  /** The one tail its answers end through (answer-tail.ts), as every handler's do: its refusals' Error bodies, the request log. */
+  tail: AnswerTail
   stats: ProxyStats
   checker: ExchangeChecker
   /** The clock that dates the upstream's answers and their entries: real time, which the upstream's X-RateLimit-Reset is held to. */
@@ -47,41 +46,39 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
  * sandbox's handlers, as msw's handlers fall through, where the sandbox's answer cannot duplicate
  * what the upstream did: a request that never reached it, a read, or an operation the upstream
  * says it does not have. Its own refusals (502, 504, 413) are Error bodies from the one error
- * path. Request bodies stream through with a bounded part kept (D38); every answer it gives is
- * written to the request log, once.
+ * tail. Request bodies stream through with a bounded part kept (D38); every answer it gives is
+ * written to the request log, once, by the tail.
  */
 export function createForwardingHandler(options: ForwardingOptions): HttpHandler {
   const router = createRouter(openapiDocument)
   const held = createByteBudget(MAX_HELD_BODY_BYTES)
 
-  return new ClaimingHandler(
-    (url) => url.pathname === '/v1' || url.pathname.startsWith('/v1/'),
-    async (request, url) => {
-      const started = performance.now()
-      const time = options.now()
+  return new ClaimingHandler({
+    claims: (url) => url.pathname === '/v1' || url.pathname.startsWith('/v1/'),
+    tail: options.tail,
+    logging: 'listed',
+    answer: async (request, url, exchange): Promise<Ending> => {
+      // Dated by real time, which the upstream's X-RateLimit-Reset is held to.
+      exchange.time = options.now()
+      // Never cached: a refusal says nothing of the upstream.
+      exchange.headers.set('cache-control', 'no-store')
+      exchange.notes.source = 'sandbox'
       const method = request.method
       const apiPath = url.pathname.slice('/v1'.length)
       const match = router.match(method, apiPath)
       const operation = match.kind === 'operation' ? match.operation : undefined
       const presented = parseBearer(request.headers.get('authorization'))
-      // The facts of its entry, never the request: a kept entry keeps what it holds.
-      const facts = { time, method, target: url.pathname + url.search, requestHeaders: request.headers, presented }
-      const record = (status: number, responseHeaders: Iterable<[string, string]>, source: 'upstream' | 'sandbox', bodies: ExchangeBodies) =>
-        options.requestLog.record({ ...facts, status, responseHeaders, source, durationMs: performance.now() - started } satisfies Answered, { bodies })
-      const refuse = (refusal: HttpError): Response => {
+      exchange.notes.presented = presented
+      const refuse = (refusal: HttpError): never => {
         options.stats.answered('sandbox')
-        // Never cached: it says nothing of the upstream.
-        const reply = errorReply(refusal, new Headers({ 'cache-control': 'no-store' }))
-        const { response, text } = toResponseAndText(reply, request)
-        record(reply.status, reply.headers, 'sandbox', { origin: url.origin, responseBody: text })
-        return response
+        throw refusal
       }
 
       /** Passes the request on to the sandbox's handlers, which answer it (msw's fall-through). */
-      const passOn = (reason: FallbackReason): undefined => {
+      const passOn = (reason: FallbackReason): Ending => {
         options.stats.fellBack(reason)
         options.stats.answered('sandbox')
-        return undefined
+        return { kind: 'next' }
       }
 
       const announced = request.headers.get('content-length')
@@ -153,7 +150,7 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       const sent: HeldBody | undefined =
         taken === undefined ? undefined : { contentType: request.headers.get('content-type') ?? undefined, text: sentText, size: taken.taken() }
       const answered: HeldBody | undefined = head ? undefined : answerBody(contentType, answer.body, encoded, decoded)
-      record(answer.status, pairs(written), 'upstream', exchangeBodies(url.origin, sent, answered, presented))
+      exchange.notes.source = 'upstream'
       // Checked once the answer is on its way, so that the client does not wait for the check.
       if (checked) {
         const handedOver: HandedOver = {
@@ -170,9 +167,15 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
         }
         setImmediate(() => void checkAnswer(options, handedOver))
       }
-      return rawResponse({ status: answer.status, rawHeaders: written, body: head ? Buffer.alloc(0) : answer.body })
+      return {
+        kind: 'passed',
+        response: rawResponse({ status: answer.status, rawHeaders: written, body: head ? Buffer.alloc(0) : answer.body }),
+        status: answer.status,
+        headers: pairs(written),
+        bodies: exchangeBodies(url.origin, sent, answered, presented),
+      }
     },
-  )
+  })
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'msw'
-import type { RequestLog } from '../../core/request-log/create-request-log.js'
+import type { AnswerTail } from '../../core/pipeline/answer-tail.js'
 import { createExchangeChecker } from '../verify/create-exchange-checker.js'
 import { createForwardingHandler } from './create-forwarding-handler.js'
 import type { ProxyStats } from './create-proxy-stats.js'
@@ -13,8 +13,8 @@ export interface ProxyOptions {
   sandboxHandlers: RequestHandler[]
   /** Where the proxy counts (create-proxy-stats.ts), which the sandbox's admin API shows. */
   stats: ProxyStats
-  /** The one request log, the sandbox's: every answer goes here, whoever gave it. */
-  requestLog: RequestLog
+  /** The one tail (answer-tail.ts) over the sandbox's request log: every answer is written there, whoever gave it. */
+  tail: AnswerTail
   /** The clock that dates the upstream's answers: real time, which its X-RateLimit-Reset is held to. */
   now: () => number
 }
@@ -25,9 +25,9 @@ export interface ProxyOptions {
  * on (docs/decisions.md#d25). Each answer to `/v1` counts in `stats` by who gave it.
  */
 export async function createProxy(options: ProxyOptions): Promise<RequestHandler[]> {
-  const { fallback, upstreamTimeoutMs, stats, requestLog, now } = options
+  const { fallback, upstreamTimeoutMs, stats, tail, now } = options
   const upstream = options.upstream.replace(/\/+$/, '')
   const checker = createExchangeChecker(new URL(upstream).pathname)
   await checker.warm()
-  return [createForwardingHandler({ upstream, fallback, upstreamTimeoutMs, requestLog, stats, checker, now }), ...options.sandboxHandlers]
+  return [createForwardingHandler({ upstream, fallback, upstreamTimeoutMs, tail, stats, checker, now }), ...options.sandboxHandlers]
 }

@@ -6,6 +6,7 @@ import { jsonPiecesOf, jsonText, repliedHeaders } from '../../core/http/to-respo
 import { drained, type IncomingBody, incomingBody, leaveBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
+import type { AnswerTail } from '../../core/pipeline/answer-tail.js'
 import { refusalAnswer, type WrittenAnswer } from './refusal-answer.js'
 import { requestUrl } from './unservable-request.js'
 
@@ -16,6 +17,8 @@ export interface RequestListenerOptions {
   clientAddress?: (incoming: IncomingMessage) => string
   /** Headers every answer carries unless its handler gives them itself (start-server.ts). */
   answerHeaders?: Record<string, string>
+  /** The one tail (answer-tail.ts), which builds the last-resort 500. */
+  tail: AnswerTail
 }
 
 // After answering, at most this much of an unread body is read and thrown away so the client
@@ -46,21 +49,21 @@ export function rawResponse(answer: RawAnswer): Response {
 /**
  * The node:http adapter: it only translates. An IncomingMessage becomes a fetch Request, msw's
  * `getResponse` runs the handlers, and the Response is written back. The handlers answer every
- * request themselves (errors included), so this layer adds no behaviour of its own beyond a
- * last-resort 500 should the translation itself fail. The server (start-server.ts) has already
+ * request themselves, errors and what no one else claims included (they end through the one tail,
+ * answer-tail.ts), so this layer adds no behaviour of its own beyond a last-resort 500 should the
+ * translation itself fail. The server (start-server.ts) has already
  * refused what cannot become a fetch Request (unservable-request.ts). This file and the pages'
  * writer (pages/send-page.ts) are where answers are written, and answer-client-error.ts for heads
  * node:http could not parse.
  */
-export function createRequestListener(handlers: RequestHandler[], { origin, clientAddress = peerAddress, answerHeaders = {} }: RequestListenerOptions) {
+export function createRequestListener(handlers: RequestHandler[], { origin, clientAddress = peerAddress, answerHeaders = {}, tail }: RequestListenerOptions) {
   const added = Object.entries(answerHeaders).map(([name, value]) => [name, name.toLowerCase(), value] as const)
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     // The handlers write each answer to the request log themselves (core/request-log).
     translate(handlers, origin, clientAddress(incoming), incoming, outgoing, added).catch(() => {
       if (!outgoing.headersSent) {
         const { status, headers, body } = refusalAnswer(
-          new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'),
-          answerHeaders,
+          tail.refuse(undefined, new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'), new Headers(answerHeaders)),
         )
         outgoing.writeHead(status, headers)
         outgoing.end(body)
@@ -104,7 +107,9 @@ async function translate(
   } as RequestInit)
   if (body) leaveBody(request, body)
   try {
-    const response = (await getResponse(handlers, request, { quiet: true })) ?? notFound()
+    // The server's last handler claims what no other does (start-server.ts).
+    const response = await getResponse(handlers, request, { quiet: true })
+    if (response === undefined) throw new Error('no handler answered')
     if (response.type === 'error') {
       // `Response.error()` (an injected dropped connection): the client sees the socket close
       // without an answer, as when a real server dies mid-request.
@@ -236,12 +241,4 @@ async function writePieces(
 
 function peerAddress(incoming: IncomingMessage): string {
   return incoming.socket.remoteAddress ?? 'unknown'
-}
-
-/** What no handler claimed: a 404 Error body built where every refusal's is (refusalAnswer). */
-function notFound(): Response {
-  // The adapter writes the length of what it sends (none for a HEAD), not the refusal's own.
-  const { status, headers, body } = refusalAnswer(new HttpError(404, ErrorCode.notFound, 'Not found'))
-  const { 'content-length': _length, ...sent } = headers
-  return new Response(new Uint8Array(body), { status, headers: sent })
 }

@@ -1,5 +1,4 @@
-import type { HttpError } from '../../core/errors/http-error.js'
-import { errorReply } from '../../core/http/error-reply.js'
+import type { Reply } from '../../core/http/reply.js'
 import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { QuotaState } from '../../core/state/rate-limit-backend.js'
 
@@ -11,20 +10,20 @@ export interface WrittenAnswer {
 }
 
 /**
- * An answer the Node side gives by itself, with no handler behind it: the server's refusals of
- * requests node:http or fetch cannot hand on (malformed, too slow, CONNECT, TRACE), and the proxy's
- * own answers (502, 504, 413). The Error body comes from `errorReply`, the one place that builds it.
+ * The bytes of an answer the Node side gives by itself, with no handler behind it: the server's
+ * refusals of requests node:http or fetch cannot hand on (malformed, too slow, CONNECT, TRACE) and
+ * its last-resort 500. The Error reply comes from the one tail (`AnswerTail.refuse`).
  *
  * @example
- * refusalAnswer(new HttpError(400, ErrorCode.invalidRequest, 'Host is missing'), rateLimitHeaders(quota))
+ * refusalAnswer(tail.refuse(undefined, new HttpError(400, ErrorCode.invalidRequest, 'Host is missing'), new Headers()))
  */
-export function refusalAnswer(refusal: HttpError, headers: Record<string, string> = {}): WrittenAnswer {
-  const reply = errorReply(refusal, new Headers({ ...headers, 'content-type': JSON_CONTENT_TYPE }))
+export function refusalAnswer(reply: Reply): WrittenAnswer {
   const body = Buffer.from(JSON.stringify(reply.body))
   const written: Record<string, string> = {}
   reply.headers.forEach((value, name) => {
     written[name] = value
   })
+  written['content-type'] = JSON_CONTENT_TYPE
   written['content-length'] = String(body.length)
   return { status: reply.status, headers: written, body }
 }

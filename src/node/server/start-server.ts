@@ -5,7 +5,9 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { answerClientError, type Refuse, writeRefusal } from './answer-client-error.js'
 import { answerUnread, createRequestListener } from './create-request-listener.js'
-import type { RequestLog } from '../../core/request-log/create-request-log.js'
+import { type AnswerTail, createAnswerTail, type RefusedRequest, refusedRequest } from '../../core/pipeline/answer-tail.js'
+import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
+import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
 import { createClientAddress, type TrustedProxies } from './create-client-address.js'
@@ -31,11 +33,11 @@ export interface StartServerOptions {
    */
   answerHeaders?: Record<string, string>
   /**
-   * Where the server's own refusals (TRACE, a missing Host, a target that is no URL) are written,
-   * dated by `now` (the sandbox clock): the one request log, into which the handlers write every
-   * other answer.
+   * The one tail every answer ends through (answer-tail.ts): the handlers' own, what no handler
+   * claims, and the server's refusals (TRACE, a missing Host, a target that is no URL), each
+   * written to the request log it holds. A tail that logs nothing when not given.
    */
-  requestLog?: { log: Pick<RequestLog, 'record'>; now: () => number }
+  tail?: AnswerTail
   /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: Partial<ServerLimits>
   /**
@@ -70,7 +72,7 @@ function underApi(target = '/'): boolean {
  * Host), the pages, and a graceful close. Serves until `close()`.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const { port, host, limits = {}, pages: makePages, trustProxy, refusalHeaders, answerHeaders = {}, requestLog } = options
+  const { port, host, limits = {}, pages: makePages, trustProxy, refusalHeaders, answerHeaders = {}, tail = createAnswerTail() } = options
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes, shutdownGraceMs } = { ...DEFAULT_SERVER_LIMITS, ...limits }
   const server = createServer({
     headersTimeout: headersTimeoutMs,
@@ -108,16 +110,25 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     })
   })
   const clientAddress = createClientAddress(trustProxy)
-  const refuse: Refuse = async (address, refusal) => {
+  /** The refusal of a request before any handler, through the tail; `refused` is undefined for what is no request at all. */
+  const refuseRequest = async (address: string, refusal: HttpError, refused?: RefusedRequest) => {
     let headers: Record<string, string> = {}
     try {
       headers = (await refusalHeaders?.(address)) ?? {}
     } catch {
       // The Error body still goes out (shared state down); only these headers are missing.
     }
-    return refusalAnswer(refusal, { ...answerHeaders, ...headers })
+    return refusalAnswer(tail.refuse(refused, refusal, new Headers({ ...answerHeaders, ...headers, 'content-type': JSON_CONTENT_TYPE })))
   }
-  const answer = createRequestListener(options.handlers, { origin, clientAddress, answerHeaders })
+  const refuse: Refuse = (address, refusal) => refuseRequest(address, refusal)
+  // What no handler claims ends through the tail too, as a 404 (hono's `notFound`).
+  const unclaimed = new ClaimingHandler({
+    claims: () => true,
+    answer: () => Promise.reject(new HttpError(404, ErrorCode.notFound, 'Not found')),
+    tail,
+    logging: 'listed',
+  })
+  const answer = createRequestListener([...options.handlers, unclaimed], { origin, clientAddress, answerHeaders, tail })
   const headerNames = Object.keys(answerHeaders)
   /** Whether the pages answered; theirs carry the answer headers too. */
   const paged = (made: PagesListener, incoming: IncomingMessage, outgoing: ServerResponse): boolean => {
@@ -140,19 +151,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // A request fetch cannot carry, or no one should forward, is refused before anything sees it.
     const refusal = unservableRequest(incoming, origin)
     if (refusal !== undefined) {
-      const started = performance.now()
-      const time = requestLog?.now()
-      void refuse(clientAddress(incoming), refusal).then((refused) => {
-        answerUnread(incoming, outgoing, refused)
-        if (requestLog === undefined) return
-        const { status, headers } = refused
-        const method = incoming.method ?? 'GET'
-        const target = URL.canParse(incoming.url ?? '/', origin) ? (incoming.url ?? '/') : '(not a URL)'
-        const durationMs = performance.now() - started
-        const requestHeaders: Array<[string, string]> = []
-        for (let i = 0; i < incoming.rawHeaders.length; i += 2) requestHeaders.push([incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!])
-        requestLog.log.record({ time: time!, method, target, status, durationMs, requestHeaders, responseHeaders: Object.entries(headers) })
-      })
+      const refused = refusedRequest(incoming, tail.now(), URL.canParse(incoming.url ?? '/', origin) ? undefined : '(not a URL)')
+      void refuseRequest(clientAddress(incoming), refusal, refused).then((refused) => answerUnread(incoming, outgoing, refused))
       return
     }
     if (pages === undefined && makePages !== undefined && !underApi(incoming.url)) {

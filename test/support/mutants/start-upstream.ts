@@ -1,6 +1,7 @@
 import { getResponse } from 'msw'
 import { createSandbox } from '../../../src/core/sandbox/create-sandbox.js'
 import type { Sandbox } from '../../../src/core/sandbox/sandbox.js'
+import { createAnswerTail, type Ending } from '../../../src/core/pipeline/answer-tail.js'
 import { ClaimingHandler } from '../../../src/core/pipeline/claiming-handler.js'
 import { startServer } from '../../../src/node/server/start-server.js'
 
@@ -40,9 +41,11 @@ export async function startUpstream(mutation?: Mutation, onSandboxAnswer?: (requ
     onSandboxAnswer?.(copy, response.clone())
     return response
   }
-  const handler = new ClaimingHandler(
-    () => true,
-    async (adapted) => {
+  const handler = new ClaimingHandler({
+    claims: () => true,
+    tail: createAnswerTail(),
+    logging: 'none',
+    answer: async (adapted): Promise<Ending> => {
       // A plain Request: the sandbox answers the adapter's own request type with a body-less
       // Response the adapter frames itself (src/core/http/to-response.ts), which a mutation cannot read.
       const hasBody = adapted.method !== 'GET' && adapted.method !== 'HEAD'
@@ -50,12 +53,13 @@ export async function startUpstream(mutation?: Mutation, onSandboxAnswer?: (requ
       received.push({ method: request.method, url: request.url })
       maxInFlight = Math.max(maxInFlight, ++inFlight)
       try {
-        return await (mutation ? mutation(request, answer) : answer(request))
+        const response = await (mutation ? mutation(request, answer) : answer(request))
+        return { kind: 'passed', response, status: response.status, headers: response.headers }
       } finally {
         inFlight--
       }
     },
-  )
+  })
   const server = await startServer({ handlers: [handler], port: 0, host: '127.0.0.1' })
   return { url: server.url, sandbox, received, maxInFlight: () => maxInFlight, close: server.close }
 }

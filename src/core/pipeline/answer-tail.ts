@@ -1,0 +1,207 @@
+import { createMasker, type Secrets } from '../auth/create-masker.js'
+import { HttpError } from '../errors/http-error.js'
+import { DroppedConnection } from '../faults/create-fault-injector.js'
+import { errorReply } from '../http/error-reply.js'
+import type { Reply } from '../http/reply.js'
+import { toResponseAndText } from '../http/to-response.js'
+import type { Answered, ExchangeBodies, RequestLog } from '../request-log/create-request-log.js'
+
+/**
+ * How the log takes an answer: `listed` keeps it (the request list, the HAR, the dashboard),
+ * `watched` only shows it to the watchers of every answer (the printed log), `none` leaves it out.
+ */
+export type Logging = 'listed' | 'watched' | 'none'
+
+/** What an answer adds to its log entry beyond what every entry has. */
+export type EntryNotes = Pick<Answered, 'session' | 'fault' | 'scenario' | 'forced' | 'source' | 'presented'>
+
+/**
+ * One exchange as a handler answers it. The handler sets what it learns as it goes; the tail reads
+ * it once the answer is given, or thrown.
+ */
+export class Exchange {
+  /** Headers earlier steps set (rate limits, deprecation, caching): an Error body carries them too. */
+  readonly headers: Headers
+  /** Epoch ms the entry is dated with: the tail's clock, or the clock of the session answering. */
+  time: number
+  logging: Logging
+  readonly notes: EntryNotes = {}
+  /** The request body as a handler read it, for the HAR. */
+  requestBody: string | undefined = undefined
+  readonly started = performance.now()
+
+  constructor(time: number, logging: Logging, headers: Headers) {
+    this.time = time
+    this.logging = logging
+    this.headers = headers
+  }
+}
+
+/**
+ * How a handler's answer ends, discriminated so that the tail's switch is exhaustive:
+ * - `reply`: a reply the tail makes into a Response (`toResponseAndText`);
+ * - `passed`: a Response given as it came (the proxy's upstream), with what the log keeps of it;
+ * - `next`: not answered here; the handlers after this one see the request (msw's fall-through).
+ */
+export type Ending =
+  | { kind: 'reply'; reply: Reply }
+  | { kind: 'passed'; response: Response; status: number; headers: Iterable<[string, string]>; bodies?: ExchangeBodies | undefined }
+  | { kind: 'next' }
+
+/** A handler's answer to a request it claimed, given the exchange it may note things in. */
+export type HandlerAnswer = (request: Request, url: URL, exchange: Exchange) => Promise<Ending>
+
+/** A request refused before it became a fetch Request (the server's edge) or outside the handlers (the pages). */
+export interface RefusedRequest {
+  method: string
+  target: string
+  requestHeaders: Iterable<[string, string]>
+  /** Where the request was sent, for the HAR's URL; without it the entry keeps no body. */
+  origin?: string | undefined
+  /** When the refusal began, by `performance.now()`, and by the tail's clock. */
+  started: number
+  time: number
+}
+
+/**
+ * A `RefusedRequest` of a request head as node:http parsed it (its method, target and raw header
+ * pairs), dated `time`; `target` replaces one that cannot be shown.
+ */
+export function refusedRequest(
+  head: { method?: string | undefined; url?: string | undefined; rawHeaders: string[] },
+  time: number,
+  target?: string,
+): RefusedRequest {
+  const requestHeaders: Array<[string, string]> = []
+  for (let i = 0; i < head.rawHeaders.length; i += 2) requestHeaders.push([head.rawHeaders[i]!, head.rawHeaders[i + 1]!])
+  return { method: head.method ?? 'GET', target: target ?? head.url ?? '/', requestHeaders, started: performance.now(), time }
+}
+
+export interface AnswerTailOptions {
+  /** Where every answer is written; nowhere when absent (a bare server in a test or a benchmark). */
+  requestLog?: Pick<RequestLog, 'record'> | undefined
+  /** The clock entries are dated with, unless a handler says otherwise (the sandbox clock). */
+  now?: () => number
+  /** Told of anything thrown that is not an HttpError: a bug of ours, answered 500. */
+  onUnexpectedError?: (error: unknown) => void
+  /** The keys and token in force: an Error message that echoes one shows it masked (D35). */
+  secrets?: () => Secrets
+}
+
+export interface AnswerTail {
+  /** The clock entries are dated with. */
+  now(): number
+  /**
+   * Runs `answer` and ends the exchange: the one place where what a handler throws becomes an
+   * Error body (`errorReply`), and where every handler's answer becomes a Response and is written
+   * to the request log. Undefined when the handler passes the request on.
+   */
+  end(request: Request, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Response | undefined>
+  /**
+   * Refuses a request no handler can see (`RefusedRequest`): its Error reply, listed in the log;
+   * with `undefined`, what is not a request at all (a head node:http could not parse), not logged.
+   */
+  refuse(refused: RefusedRequest | undefined, refusal: HttpError, headers: Headers): Reply
+}
+
+/**
+ * The one tail every answer ends through, in the manner of hono's `onError`: the handlers (API,
+ * admin, probes, the proxy's forwarding, what no handler claims) end in `end`, the server's and
+ * the pages' refusals in `refuse`, so an Error body is built and an answer recorded in one place
+ * each (docs/architecture.md, "One tail").
+ *
+ * @example
+ * const tail = createAnswerTail({ requestLog, now: clock.now })
+ * await tail.end(request, new URL(request.url), 'listed', async () => ({ kind: 'reply', reply: { status: 204, headers: new Headers() } }))
+ */
+export function createAnswerTail({ requestLog, now = Date.now, onUnexpectedError, secrets }: AnswerTailOptions = {}): AnswerTail {
+  /** Messages echo paths and values the client sent; a key or the admin token among them is masked (D35). */
+  const masked = (error: unknown): unknown => {
+    if (secrets === undefined || !(error instanceof HttpError)) return error
+    const message = createMasker(secrets()).text(error.message)
+    return message === error.message ? error : new HttpError(error.status, error.code, message, { ...error.headers })
+  }
+
+  const record = (
+    request: Request,
+    url: URL,
+    exchange: Exchange,
+    status: number,
+    responseHeaders: Iterable<[string, string]> | undefined,
+    bodies: ExchangeBodies | undefined,
+  ): void => {
+    if (requestLog === undefined || exchange.logging === 'none') return
+    const listed = exchange.logging === 'listed'
+    const { notes } = exchange
+    // Every field named, in one order: every entry has one shape (V8 keeps one hidden class).
+    const answered: Answered = {
+      time: exchange.time,
+      method: request.method.toUpperCase(),
+      target: url.pathname + url.search,
+      status,
+      durationMs: performance.now() - exchange.started,
+      requestHeaders: request.headers,
+      responseHeaders,
+      fault: notes.fault,
+      scenario: notes.scenario,
+      forced: notes.forced,
+      source: notes.source,
+      session: notes.session,
+      presented: notes.presented,
+    }
+    // The log keeps the facts of the answer, the header lists and the body texts, never the
+    // request, the response or a closure over this scope (Answered says why).
+    requestLog.record(answered, { listed, bodies: listed ? bodies : undefined })
+  }
+
+  return {
+    now,
+    async end(request, url, logging, answer) {
+      const exchange = new Exchange(now(), logging, new Headers())
+      let ending: Ending | undefined
+      try {
+        ending = await answer(request, url, exchange)
+      } catch (error) {
+        if (error instanceof DroppedConnection) {
+          // An injected dropped connection: in-process fetch rejects with a TypeError, and the
+          // HTTP adapter destroys the socket.
+          exchange.notes.fault = 'drop'
+          record(request, url, exchange, 0, undefined, { origin: url.origin, requestBody: exchange.requestBody })
+          return Response.error()
+        }
+        ending = { kind: 'reply', reply: errorReply(masked(error), exchange.headers, onUnexpectedError) }
+      }
+      switch (ending.kind) {
+        case 'next':
+          return undefined
+        case 'passed':
+          record(request, url, exchange, ending.status, ending.headers, ending.bodies)
+          return ending.response
+        case 'reply': {
+          // The body's JSON text is made once: the Response and the log's exchange share it.
+          const { response, text } = toResponseAndText(ending.reply, request)
+          record(request, url, exchange, ending.reply.status, ending.reply.headers, {
+            origin: url.origin,
+            requestBody: exchange.requestBody,
+            responseBody: text,
+          })
+          return response
+        }
+        default:
+          return ending satisfies never
+      }
+    },
+    refuse(refused, refusal, headers) {
+      const reply = errorReply(masked(refusal), headers)
+      if (requestLog !== undefined && refused !== undefined) {
+        const { method, target, requestHeaders, origin, started, time } = refused
+        const responseBody = origin === undefined ? undefined : JSON.stringify(reply.body)
+        requestLog.record(
+          { time, method, target, status: reply.status, durationMs: performance.now() - started, requestHeaders, responseHeaders: reply.headers },
+          { bodies: origin === undefined ? undefined : { origin, responseBody } },
+        )
+      }
+      return reply
+    },
+  }
+}
