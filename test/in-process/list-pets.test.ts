@@ -57,3 +57,12 @@ it('reads percent-encoded and plain query strings alike, and ignores unknown par
   expect((await api('/pets?limit=3&limit=4')).status).toBe(400)
   expect((await api('/pets?limit=3&l%69mit=4')).status).toBe(400)
 })
+
+it('answers a page as the JSON text of its pets, and a pet replaced after a listing as replaced', async () => {
+  // The store keeps each listed record's text (create-pet-store.ts): the bytes are JSON.stringify's.
+  expect(await (await api('/pets?limit=5')).text()).toBe(JSON.stringify(sandbox.pets.all().slice(0, 5)))
+  await sandbox.pets.put({ id: 2, name: 'Replaced', categoryId: 7 })
+  const text = await (await api('/pets?limit=5')).text()
+  expect(text).toBe(JSON.stringify(sandbox.pets.all().slice(0, 5)))
+  expect((JSON.parse(text) as unknown[])[1]).toEqual({ id: 2, name: 'Replaced', categoryId: 7 })
+})

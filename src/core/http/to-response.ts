@@ -18,6 +18,10 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 const JSON_TEXT = Symbol('petstore-sandbox.jsonText')
 // The pieces of a JsonPieces body, which the adapter writes as they come.
 const JSON_PIECES = Symbol('petstore-sandbox.jsonPieces')
+// The reply's own headers, which the adapter writes: copying them into the Response's list
+// (validated and sorted once more) showed in every request's profile (BENCHMARKS.md, "What the
+// profiles changed").
+const REPLY_HEADERS = Symbol('petstore-sandbox.replyHeaders')
 
 const utf8 = new TextEncoder()
 
@@ -39,13 +43,12 @@ export function toResponse(reply: Reply, request: Request): Response {
 /** {@link toResponse}, with the JSON text of the body made once for both (the request log keeps it). */
 export function toResponseAndText(reply: Reply, request: Request): { response: Response; text: string | undefined } {
   const { status, headers } = reply
-  if (reply.body === undefined) return { response: new Response(null, { status, headers }), text: undefined }
+  const forAdapter = isAdapterRequest(request)
+  if (reply.body === undefined) return { response: forAdapter ? adapterResponse(status, headers) : new Response(null, { status, headers }), text: undefined }
   headers.set('content-type', JSON_CONTENT_TYPE)
   if (reply.body instanceof JsonPieces) return { response: piecesResponse(reply.body, status, headers, request), text: undefined }
   const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body)
-  if (isAdapterRequest(request)) {
-    return { response: Object.assign(new Response(null, { status, headers }), { [JSON_TEXT]: text }), text }
-  }
+  if (forAdapter) return { response: adapterResponse(status, headers, { [JSON_TEXT]: text }), text }
   const bytes = utf8.encode(text)
   headers.set('content-length', String(bytes.byteLength))
   return { response: new Response(request.method === 'HEAD' ? null : bytes, { status, headers }), text }
@@ -57,13 +60,33 @@ export function toResponseAndText(reply: Reply, request: Request): { response: R
  * a time.
  */
 function piecesResponse(body: JsonPieces, status: number, headers: Headers, request: Request): Response {
-  if (isAdapterRequest(request)) return Object.assign(new Response(null, { status, headers }), { [JSON_PIECES]: body.pieces })
+  if (isAdapterRequest(request)) return adapterResponse(status, headers, { [JSON_PIECES]: body.pieces })
   if (request.method === 'HEAD') return new Response(null, { status, headers })
   const parts: Uint8Array<ArrayBuffer>[] = []
   for (const piece of body.pieces()) parts.push(utf8.encode(piece))
   const blob = new Blob(parts)
   headers.set('content-length', String(blob.size))
   return new Response(blob, { status, headers })
+}
+
+/**
+ * A Response for the node:http adapter: its status, and the reply's headers and body carried
+ * beside it for the adapter to write (`repliedHeaders`, `jsonText`, `jsonPiecesOf`); its own
+ * header list stays empty, since nothing but the adapter reads it.
+ */
+function adapterResponse(status: number, headers: Headers, body: { [JSON_TEXT]?: string; [JSON_PIECES]?: () => Iterable<string> } = {}): Response {
+  return Object.assign(new Response(null, { status }), { [REPLY_HEADERS]: headers }, body)
+}
+
+/**
+ * The headers a response is written with: for one made by `toResponse` for the adapter, the
+ * reply's own; for any other, its header list.
+ *
+ * @example
+ * repliedHeaders(toResponse({ status: 204, headers: new Headers({ a: '1' }) }, adapterRequest)).get('a') // '1'
+ */
+export function repliedHeaders(response: Response): Headers {
+  return (response as Response & { [REPLY_HEADERS]?: Headers })[REPLY_HEADERS] ?? response.headers
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonText } from '../http/to-response.js'
+import { JsonText } from '../http/to-response.js'
 import type { ListQuery, PetRepository } from '../state/pet-repository.js'
 import type { Pet, PetStatus } from '../store/pet.js'
 import type { Operation, OperationInput, OperationResult } from './operation.js'
@@ -9,7 +9,9 @@ const DEFAULT_LIMIT = 20
 export function listPets(store: PetRepository): Operation {
   return {
     handle(input) {
-      const pets = store.list(listQuery(input))
+      const query = listQuery(input)
+      if (store.listJson !== undefined) return listed(new JsonText(store.listJson(query)))
+      const pets = store.list(query)
       return pets instanceof Promise ? pets.then(listed) : listed(pets)
     },
   }

@@ -16,6 +16,8 @@ export interface PetRepository<Of extends Timing = Timing> {
   /** Restores the seeded pets; ids restart after them. */
   reset(): Promise<void>
   list(query: ListQuery): Answer<Pet[], Of>
+  /** `list`'s page as its JSON text, for a store that keeps each record's text (the in-memory one); `list` serves otherwise. */
+  listJson?(query: ListQuery): string
   get(id: number): Answer<Pet | undefined, Of>
   create(pet: NewPet): Promise<Pet>
   put(pet: Pet): Promise<Pet>

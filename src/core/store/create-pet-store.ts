@@ -102,6 +102,18 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
   // The replaced pets in id order, made when a listing needs them after a put.
   let replacedInOrder: Pet[] | undefined
   let ready: Promise<void> = Promise.resolve()
+  // Each listed record's JSON text, made once: a record is never changed in place (a put stores a
+  // new one), and serialising the page was the largest step of a listing's answer (BENCHMARKS.md,
+  // "What the profiles changed"). Weak: a record gone from the store takes its text with it.
+  const texts = new WeakMap<Pet, string>()
+  const textOf = (pet: Pet): string => {
+    let text = texts.get(pet)
+    if (text === undefined) {
+      text = JSON.stringify(pet)
+      texts.set(pet, text)
+    }
+    return text
+  }
 
   const useBase = (next: PetBase) => {
     if (usingBase && next === base) return
@@ -148,6 +160,25 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     const index = addedIndex(id)
     const pet = overlay.added[index]
     return pet?.id === id ? pet : undefined
+  }
+
+  /** The first `limit` pets in id order, of one status or all: the base's, less those this world replaced, with its own. */
+  function list({ status, limit }: ListQuery): Pet[] {
+    const { replaced, added } = overlay
+    let page: Pet[]
+    if (replaced.size === 0) page = base.list(status, limit)
+    else {
+      // At most `replaced.size` of the base's first matches are replaced: reading that many
+      // more still fills the page.
+      const fromBase = base.list(status, limit + replaced.size).filter((pet) => !replaced.has(pet.id))
+      const changed = sortedReplaced().filter((pet) => status === undefined || pet.status === status)
+      page = mergeInOrder(fromBase, changed, limit)
+    }
+    for (let index = 0; page.length < limit && index < added.length; index++) {
+      const pet = added[index]!
+      if (status === undefined || pet.status === status) page.push(pet)
+    }
+    return page
   }
 
   /** Stores `record` in `into`'s added pets, in id order; whether it is new there. */
@@ -200,22 +231,14 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       return done
     },
 
-    list({ status, limit }: ListQuery): Pet[] {
-      const { replaced, added } = overlay
-      let page: Pet[]
-      if (replaced.size === 0) page = base.list(status, limit)
-      else {
-        // At most `replaced.size` of the base's first matches are replaced: reading that many
-        // more still fills the page.
-        const fromBase = base.list(status, limit + replaced.size).filter((pet) => !replaced.has(pet.id))
-        const changed = sortedReplaced().filter((pet) => status === undefined || pet.status === status)
-        page = mergeInOrder(fromBase, changed, limit)
-      }
-      for (let index = 0; page.length < limit && index < added.length; index++) {
-        const pet = added[index]!
-        if (status === undefined || pet.status === status) page.push(pet)
-      }
-      return page
+    list,
+
+    /** `list`'s page as its JSON text (what `JSON.stringify` makes of it). */
+    listJson(query: ListQuery): string {
+      const page = list(query)
+      let text = '['
+      for (let index = 0; index < page.length; index++) text += index === 0 ? textOf(page[index]!) : `,${textOf(page[index]!)}`
+      return `${text}]`
     },
 
     get(id: number): Pet | undefined {

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
-import { jsonPiecesOf, jsonText } from '../../core/http/to-response.js'
+import { jsonPiecesOf, jsonText, repliedHeaders } from '../../core/http/to-response.js'
 import { drained, type IncomingBody, incomingBody, leaveBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
@@ -123,7 +123,7 @@ async function translate(
       return write(incoming, outgoing, passedOn.status, pairs, passedOn.body, body)
     }
     const outgoingHeaders: Record<string, string> = {}
-    response.headers.forEach((value, name) => {
+    repliedHeaders(response).forEach((value, name) => {
       outgoingHeaders[name] = value
     })
     for (const [name, lower, value] of added) if (outgoingHeaders[lower] === undefined) outgoingHeaders[name] = value

@@ -63,8 +63,7 @@ export interface RunningServer {
 
 /** Whether a request target is the API's (/v1), where no page is. */
 function underApi(target = '/'): boolean {
-  const path = target.split('?')[0]!
-  return path === '/v1' || path.startsWith('/v1/')
+  return target.startsWith('/v1') && (target.length === 3 || target[3] === '/' || target[3] === '?')
 }
 
 /**
