@@ -66,3 +66,17 @@ it('answers a page as the JSON text of its pets, and a pet replaced after a list
   expect(text).toBe(JSON.stringify(sandbox.pets.all().slice(0, 5)))
   expect((JSON.parse(text) as unknown[])[1]).toEqual({ id: 2, name: 'Replaced', categoryId: 7 })
 })
+
+it('hands out copies of the stored pets: an edit of one reaches neither the answers nor the store', async () => {
+  const listed = (await (await api('/pets?limit=3')).json()) as Array<{ id: number; name: string }>
+  const handed = sandbox.pets.get(2)!
+  handed.name = 'Edited in place'
+  sandbox.pets.all()[0]!.name = 'Edited too'
+  const created = await sandbox.pets.create({ name: 'Fresh', categoryId: 1 })
+  created.name = 'Edited after create'
+
+  expect(await (await api('/pets?limit=3')).json()).toEqual(listed)
+  expect(await (await api('/pets/2')).json()).toEqual(listed[1])
+  expect(sandbox.pets.get(2)).toEqual(listed[1])
+  expect(sandbox.pets.get(created.id)?.name).toBe('Fresh')
+})

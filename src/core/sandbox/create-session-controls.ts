@@ -13,8 +13,9 @@ import { countedClient } from '../rate-limit/counted-client.js'
 import type { LogSelection } from '../request-log/create-request-log.js'
 import type { HarSelection } from '../request-log/to-har.js'
 import type { RateLimitBackend, QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
-import type { Timing } from '../state/maybe-promise.js'
+import type { Answer, Timing } from '../state/maybe-promise.js'
 import { assertPet } from '../store/assert-pet.js'
+import { storedPet } from '../store/stored-pet.js'
 import type { World } from '../sessions/world.js'
 import { makeCapsule } from '../sessions/capsule.js'
 import type { ResolvedOptions } from './resolve-options.js'
@@ -100,18 +101,21 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
         })(),
       )
     },
+    // Copies of the stored records: a record is shared by every session that has not replaced it,
+    // and its JSON text is kept for listings (create-pet-store.ts), so a caller's edit of what it
+    // was handed must reach neither; `put` is how a pet changes.
     pets: {
-      all: store.all,
-      get: store.get,
+      all: () => copied(store.all(), (pets) => pets.map(storedPet)),
+      get: (id) => copied(store.get(id), (pet) => (pet === undefined ? undefined : storedPet(pet))),
       async create(pet) {
         assertPet('NewPet', pet)
         await store.ready()
-        return world.operations.createPet.store(pet)
+        return storedPet(await world.operations.createPet.store(pet))
       },
       async put(pet) {
         assertPet('Pet', pet)
         await store.ready()
-        return store.put(pet)
+        return storedPet(await store.put(pet))
       },
     },
     quota: {
@@ -212,4 +216,9 @@ export async function summarize<Of extends Timing>(world: World<Of>, process: Pr
     origin: world.origin.kind,
     ...(world.origin.from === undefined ? {} : { from: world.origin.from }),
   }
+}
+
+/** `copy` of an answer now, or of the answer a promise gives later, in the same timing. */
+function copied<T, R, Of extends Timing>(answer: Answer<T, Of>, copy: (value: T) => R): Answer<R, Of> {
+  return (answer instanceof Promise ? answer.then(copy) : copy(answer as T)) as Answer<R, Of>
 }

@@ -279,9 +279,9 @@ export interface SandboxResetOptions {
  * const sold = sandbox.pets.all().filter((pet) => pet.status === 'sold')
  */
 export interface SandboxPets<Of extends Timing = 'now'> {
-  /** Every stored pet, ascending by id. Call after `ready()` (or any awaited request). */
+  /** Every stored pet, ascending by id, as copies (change one with `put`). Call after `ready()` (or any awaited request). */
   all(): Answer<Pet[], Of>
-  /** The pet with this id, if stored. */
+  /** A copy of the pet with this id, if stored (change it with `put`). */
   get(id: number): Answer<Pet | undefined, Of>
   /**
    * Stores a new pet as `POST /pets` does, through the same code: the name trimmed (1 to 200
