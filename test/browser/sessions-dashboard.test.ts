@@ -189,3 +189,33 @@ it('deletes the picked session, and goes back to the default one when the picked
   await checks.settled()
   await page.close()
 }, 120_000)
+
+it('misses no request answered while it reads a session’s list, and shows each request once', async () => {
+  const page = await open()
+  await api('/pets', { session: 'race', method: 'POST', body: JSON.stringify({ name: 'Before the list', categoryId: 1 }) })
+  // The list is read from the sandbox at once and handed to the page only after a request in the
+  // session has been answered: that request is in no list the page reads, so only the stream can show it.
+  let listed: () => void = () => undefined
+  const listRead = new Promise<void>((resolve) => {
+    listed = resolve
+  })
+  let answered: () => void = () => undefined
+  const answeredMeanwhile = new Promise<void>((resolve) => {
+    answered = resolve
+  })
+  await page.route('**/__sandbox/requests?*', async (route) => {
+    const response = await route.fetch()
+    listed()
+    await answeredMeanwhile
+    await route.fulfill({ response })
+  })
+  const picked = pick(page, 'race')
+  await listRead
+  expect((await api('/pets?limit=1', { session: 'race' })).status).toBe(200)
+  answered()
+  await picked
+  await page.waitForSelector('#log-table tbody tr[data-status="200"]')
+  expect(await statuses(page)).toEqual(['200', '201'])
+  await page.unroute('**/__sandbox/requests?*')
+  await page.close()
+})

@@ -59,9 +59,10 @@ export async function admin<T>(path: string, init: { method?: string; json?: unk
  * Reads the server-sent events of `/__sandbox/events` of the picked session through fetch
  * (EventSource cannot send the token), calling `onEvent` with each event's name and JSON data, until `signal` aborts.
  */
-export async function readEvents(onEvent: (name: string, data: unknown) => void, signal: AbortSignal): Promise<void> {
+export async function readEvents(onEvent: (name: string, data: unknown) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
   const response = await fetch('/__sandbox/events', { headers: headersOfCall(), credentials: 'omit', signal })
   if (!response.ok || response.body === null) throw new AdminError(response.status, 'the event stream was refused')
+  onOpen?.()
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader()
   let buffer = ''
   for (;;) {

@@ -136,24 +136,39 @@ async function findProxy(): Promise<void> {
   $('log-source').hidden = !proxied
 }
 
-/** Loads the picked session's requests and follows its live stream, in place of any other's. */
+/**
+ * Follows the picked session's live stream, in place of any other's, then loads its kept requests:
+ * in that order, a request answered while the list is read is pushed by the stream, where read the
+ * other way round it would fall between the two (the view shows each request once).
+ */
 async function follow(): Promise<void> {
   events?.abort()
   log.clear()
-  log.load((await admin<{ requests: RequestLogEntry[] }>(`/requests?limit=${LOG_ROWS}`)).requests)
-  events?.abort()
   const controller = new AbortController()
   events = controller
+  let opened: () => void = () => undefined
+  const open = new Promise<void>((resolve) => {
+    opened = resolve
+  })
   // Reconnects after a cut (a restart, a proxy's timeout) while the dashboard is open.
   void (async () => {
     while (!controller.signal.aborted) {
-      await readEvents((name, data) => {
-        // An event read after a switch is the previous session's: not shown.
-        if (name === 'request' && !controller.signal.aborted) log.add(data as RequestLogEntry)
-      }, controller.signal).catch(() => undefined)
+      await readEvents(
+        (name, data) => {
+          // An event read after a switch is the previous session's: not shown.
+          if (name === 'request' && !controller.signal.aborted) log.add(data as RequestLogEntry)
+        },
+        controller.signal,
+        opened,
+      ).catch(() => undefined)
+      // A stream refused still lets the list load.
+      opened()
       await new Promise((resolve) => setTimeout(resolve, 1000))
     }
   })()
+  await open
+  const { requests } = await admin<{ requests: RequestLogEntry[] }>(`/requests?limit=${LOG_ROWS}`)
+  if (!controller.signal.aborted) log.load(requests)
 }
 
 /** Shows session `name`: the board's calls, the list and the stream are then of that session. */

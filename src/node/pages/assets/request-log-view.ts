@@ -25,13 +25,19 @@ export function createRequestLogView(body: HTMLTableSectionElement, canvas: HTML
   return {
     render,
     chart,
-    /** Shows the kept requests, oldest first as the admin API gives them. */
+    /**
+     * Shows the kept requests, oldest first as the admin API gives them, after those the stream
+     * pushed while they were read (the stream opens first, so none falls between the two).
+     */
     load(kept: RequestLogEntry[]): void {
-      entries = kept.slice(-LOG_ROWS).reverse()
+      const listed = new Set(kept.map((entry) => entry.id))
+      const pushed = entries.filter((entry) => entry.id === undefined || !listed.has(entry.id))
+      entries = [...pushed, ...kept.slice(-LOG_ROWS).reverse()].slice(0, LOG_ROWS)
       render()
     },
-    /** A request pushed by the event stream. */
+    /** A request pushed by the event stream; one already shown (read with the list) is not shown twice. */
     add(entry: RequestLogEntry): void {
+      if (entry.id !== undefined && entries.some((shownEntry) => shownEntry.id === entry.id)) return
       entries.unshift(entry)
       if (entries.length > LOG_ROWS) entries.length = LOG_ROWS
       const second = Math.floor(Date.now() / 1000)
