@@ -33,6 +33,9 @@ export function createPetBase() {
   let lastId = 0
   // Sessions using this base: its pets count against maxPets while any does (create-pet-store.ts).
   let users = 0
+  // Each listed record's JSON text, for every session over this base. Weak: a record gone from
+  // every store takes its text with it.
+  const texts = new WeakMap<Pet, string>()
   // Until the first fill is done, whoever waits for the base waits for it, however early they came.
   let firstFilled: () => void = () => undefined
   let filling: Promise<void> | undefined = new Promise<void>((resolve) => {
@@ -40,6 +43,20 @@ export function createPetBase() {
   })
 
   return {
+    /**
+     * A record's JSON text, made once: records never change in place (a put stores a new one), and
+     * serialising the page was the largest step of a listing's answer (BENCHMARKS.md, "What the
+     * profiles changed"). One map for the sessions over this base, so a session that only reads
+     * holds no texts of its own (BENCHMARKS.md, "Sessions").
+     */
+    textOf(pet: Pet): string {
+      let text = texts.get(pet)
+      if (text === undefined) {
+        text = JSON.stringify(pet)
+        texts.set(pet, text)
+      }
+      return text
+    },
     /**
      * Stores `pets` in id order, once: a pet without an id takes the one after the pet before it
      * (from 1). In batches, drawn from `pets` as the batches need them, so each batch's drafts die

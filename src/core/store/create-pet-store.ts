@@ -102,19 +102,6 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
   // The replaced pets in id order, made when a listing needs them after a put.
   let replacedInOrder: Pet[] | undefined
   let ready: Promise<void> = Promise.resolve()
-  // Each listed record's JSON text, made once: a record is never changed in place (a put stores a
-  // new one), and serialising the page was the largest step of a listing's answer (BENCHMARKS.md,
-  // "What the profiles changed"). Weak: a record gone from the store takes its text with it.
-  const texts = new WeakMap<Pet, string>()
-  const textOf = (pet: Pet): string => {
-    let text = texts.get(pet)
-    if (text === undefined) {
-      text = JSON.stringify(pet)
-      texts.set(pet, text)
-    }
-    return text
-  }
-
   const useBase = (next: PetBase) => {
     if (usingBase && next === base) return
     if (usingBase && base.release() === 0) pool.add(-base.count())
@@ -237,7 +224,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     listJson(query: ListQuery): string {
       const page = list(query)
       let text = '['
-      for (let index = 0; index < page.length; index++) text += index === 0 ? textOf(page[index]!) : `,${textOf(page[index]!)}`
+      for (let index = 0; index < page.length; index++) text += index === 0 ? base.textOf(page[index]!) : `,${base.textOf(page[index]!)}`
       return `${text}]`
     },
 
