@@ -3,7 +3,7 @@ import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection } from '../faults/create-fault-injector.js'
 import { errorReply } from '../http/error-reply.js'
 import type { Reply } from '../http/reply.js'
-import { toResponseAndText } from '../http/to-response.js'
+import { JSON_CONTENT_TYPE, toResponseAndText } from '../http/to-response.js'
 import type { Answered, ExchangeBodies, RequestLog } from '../request-log/create-request-log.js'
 
 /**
@@ -56,8 +56,6 @@ export interface RefusedRequest {
   method: string
   target: string
   requestHeaders: Iterable<[string, string]>
-  /** Where the request was sent, for the HAR's URL; without it the entry keeps no body. */
-  origin?: string | undefined
   /** When the refusal began, by `performance.now()`, and by the tail's clock. */
   started: number
   time: number
@@ -193,13 +191,19 @@ export function createAnswerTail({ requestLog, now = Date.now, onUnexpectedError
     },
     refuse(refused, refusal, headers) {
       const reply = errorReply(masked(refusal), headers)
+      // An Error body is JSON, as `toResponseAndText` says of every reply with a body.
+      headers.set('content-type', JSON_CONTENT_TYPE)
       if (requestLog !== undefined && refused !== undefined) {
-        const { method, target, requestHeaders, origin, started, time } = refused
-        const responseBody = origin === undefined ? undefined : JSON.stringify(reply.body)
-        requestLog.record(
-          { time, method, target, status: reply.status, durationMs: performance.now() - started, requestHeaders, responseHeaders: reply.headers },
-          { bodies: origin === undefined ? undefined : { origin, responseBody } },
-        )
+        const { method, target, requestHeaders, started, time } = refused
+        requestLog.record({
+          time,
+          method,
+          target,
+          status: reply.status,
+          durationMs: performance.now() - started,
+          requestHeaders,
+          responseHeaders: reply.headers,
+        })
       }
       return reply
     },

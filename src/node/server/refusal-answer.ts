@@ -1,5 +1,4 @@
 import type { Reply } from '../../core/http/reply.js'
-import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import type { QuotaState } from '../../core/state/rate-limit-backend.js'
 
 /** An answer ready to write: status, headers, body bytes. */
@@ -23,7 +22,6 @@ export function refusalAnswer(reply: Reply): WrittenAnswer {
   reply.headers.forEach((value, name) => {
     written[name] = value
   })
-  written['content-type'] = JSON_CONTENT_TYPE
   written['content-length'] = String(body.length)
   return { status: reply.status, headers: written, body }
 }

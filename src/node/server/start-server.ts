@@ -7,7 +7,6 @@ import { answerClientError, type Refuse, writeRefusal } from './answer-client-er
 import { answerUnread, createRequestListener } from './create-request-listener.js'
 import { type AnswerTail, createAnswerTail, type RefusedRequest, refusedRequest } from '../../core/pipeline/answer-tail.js'
 import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
-import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
 import { createClientAddress, type TrustedProxies } from './create-client-address.js'
@@ -118,7 +117,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     } catch {
       // The Error body still goes out (shared state down); only these headers are missing.
     }
-    return refusalAnswer(tail.refuse(refused, refusal, new Headers({ ...answerHeaders, ...headers, 'content-type': JSON_CONTENT_TYPE })))
+    return refusalAnswer(tail.refuse(refused, refusal, new Headers({ ...answerHeaders, ...headers })))
   }
   const refuse: Refuse = (address, refusal) => refuseRequest(address, refusal)
   // What no handler claims ends through the tail too, as a 404 (hono's `notFound`).
