@@ -343,6 +343,7 @@ function composeSandbox<Of extends Timing>(
         sessions: { ...sandbox.sessions, put: (name, init) => sandbox.sessions.put(name, init as SessionInit) },
         secrets,
         ...(resolved.proxyState === undefined ? {} : { proxyState: resolved.proxyState }),
+        ...(resolved.shadowReport === undefined ? {} : { shadowReport: resolved.shadowReport }),
       },
       gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: defaultWorld.clock.now }),
       tail,
