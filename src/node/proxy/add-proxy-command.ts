@@ -8,6 +8,7 @@ import type { RunningServer } from '../server/start-server.js'
 import { SOURCE_HEADER } from '../../core/request-log/create-request-log.js'
 import { stopOnSignals } from '../server/stop-on-signals.js'
 import { addServerLimitOptions, type ServingOptions } from '../options/server-limit-options.js'
+import type { Shadow } from './create-shadow.js'
 
 interface ProxyCommandOptions extends ServingOptions {
   upstream: string
@@ -19,6 +20,8 @@ interface ProxyCommandOptions extends ServingOptions {
   seed: number
   pets: number
   keepRequests: number
+  shadow: boolean
+  shadowReport?: string
 }
 
 /** `petstore-sandbox proxy --upstream <url>`: forwards /v1 to a real backend and watches it keep the sandbox's promises. */
@@ -49,9 +52,17 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
     .addOption(
       new Option('--keep-requests <n>', 'answered requests the admin API and the dashboard keep for reading').argParser(integerIn(0, 100_000)).default(100),
     )
+    .addOption(
+      new Option(
+        '--shadow',
+        'answer every exchange also from a world learned from the upstream, and report where the answers differ (GET /__sandbox/shadow)',
+      ).default(false),
+    )
+    .addOption(new Option('--shadow-report <file>', 'with --shadow: write the drift report at exit, as JSON to <file> and as HTML beside it (<file>.html)'))
     .action(async (options: ProxyCommandOptions, command: Command) => {
       let server: RunningServer | undefined
-      stopOnSignals(io, () => server)
+      let shadow: Shadow | undefined
+      stopOnSignals(io, () => server, { onClosed: () => writeShadowReport(shadow, options.shadowReport, io) })
       try {
         // Loaded when proxy runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
         const [
@@ -74,6 +85,16 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           import('../server/serve-over-http.js'),
         ])
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+        if (options.shadowReport !== undefined && !options.shadow) throw new ConfigError("--shadow-report needs --shadow: it writes the shadow's report")
+        if (options.shadow) {
+          const [{ createShadow }, { createExchangeChecker }] = await Promise.all([
+            import('./create-shadow.js'),
+            import('../verify/create-exchange-checker.js'),
+          ])
+          const checker = createExchangeChecker(new URL(options.upstream).pathname.replace(/\/+$/, ''))
+          await checker.warm()
+          shadow = createShadow({ checker })
+        }
         // As under `start`: one request log of every answer, whoever gave it (the upstream, the
         // sandbox, the proxy itself), each saying who; one admin gate for every admin path.
         const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
@@ -99,6 +120,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           requestLog,
           // The admin API shows the proxy's counts at /__sandbox/proxy.
           proxyState: stats.snapshot,
+          ...(shadow === undefined ? {} : { shadowReport: shadow.report }),
         })
         await sandbox.ready()
         // The server `start` serves on, with the same limits, refusals and pages; the tail the
@@ -115,13 +137,14 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
               stats,
               tail,
               now: Date.now,
+              shadow,
             }),
           requestLog,
           secrets,
           adminGate,
           version: io.version,
           // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
-          pages: { demoKeys: false },
+          pages: { demoKeys: false, proxy: true },
           // Whoever answers says so; only the upstream's answers say `upstream`. The proxy cannot
           // know the upstream's quota: its own refusals carry no X-RateLimit-*.
           answerHeaders: { [SOURCE_HEADER]: 'sandbox' },
@@ -141,10 +164,30 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           `Reference on ${origin}/reference`,
           ...(options.adminToken === undefined
             ? []
-            : [`Violations counted at ${origin}/__sandbox/proxy (Authorization: Bearer <admin token>)`, `Dashboard on ${origin}/__sandbox/`]),
+            : [
+                `Violations counted at ${origin}/__sandbox/proxy (Authorization: Bearer <admin token>)`,
+                ...(shadow === undefined ? [] : [`Drift reported at ${origin}/__sandbox/shadow`]),
+                `Dashboard on ${origin}/__sandbox/`,
+              ]),
         ].join('\n'),
       )
     })
   // The server's limits, hidden as under `start`.
   addServerLimitOptions(proxy, { fromEnvironment: false })
+}
+
+/** Writes the shadow's report at exit (`--shadow-report`): JSON to `file`, HTML beside it, once every queued exchange is compared. */
+async function writeShadowReport(shadow: Shadow | undefined, file: string | undefined, io: ProgramIo): Promise<void> {
+  if (shadow === undefined || file === undefined) return
+  await shadow.idle()
+  const [{ writeFile }, { formatShadowHtml }] = await Promise.all([import('node:fs/promises'), import('../verify/format-report.js')])
+  const report = shadow.report()
+  try {
+    await writeFile(file, `${JSON.stringify(report, null, 2)}\n`)
+    await writeFile(`${file}.html`, formatShadowHtml(report))
+    io.stdout(`Shadow report written to ${file} and ${file}.html`)
+  } catch (error) {
+    io.stderr(`error: could not write the shadow report to ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+    process.exitCode = 1
+  }
 }

@@ -19,8 +19,11 @@ export interface ServeOptions {
   secrets: () => Secrets
   adminGate: AdminGate | undefined
   version: string
-  /** What the front door offers: the demo keys (when the sandbox has its own), and where its pets came from. */
-  pages: { demoKeys: boolean; petsFrom?: string | undefined }
+  /**
+   * What the pages show: the demo keys (when the sandbox has its own), where its pets came from,
+   * and, under `proxy`, the dashboard's Proxy panel.
+   */
+  pages: { demoKeys: boolean; petsFrom?: string | undefined; proxy?: boolean }
   trustProxy?: TrustedProxies | undefined
   refusalHeaders?: StartServerOptions['refusalHeaders']
   answerHeaders?: StartServerOptions['answerHeaders']
@@ -52,6 +55,7 @@ export async function serveOverHttp(options: ServeOptions): Promise<RunningServe
         origin,
         demoKeys: options.pages.demoKeys,
         petsFrom: options.pages.petsFrom,
+        proxy: options.pages.proxy ?? false,
         tail,
         ...(adminGate ? { admin: { gate: adminGate, clientAddress } } : {}),
       }),

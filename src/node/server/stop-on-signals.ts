@@ -11,7 +11,7 @@ import { watchParent } from './watch-parent.js'
 export function stopOnSignals(
   io: ProgramIo,
   served: () => { close(): Promise<void> } | undefined,
-  { onClosed = () => undefined, underNpm }: { onClosed?: () => void; underNpm?: boolean | undefined } = {},
+  { onClosed = () => undefined, underNpm }: { onClosed?: () => unknown; underNpm?: boolean | undefined } = {},
 ): void {
   let closing = false
   const shutdown = () => {
