@@ -20,7 +20,7 @@ import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults
 import type { ProgramIo } from '../options/program-io.js'
 import type { ScenarioFlag } from '../options/parse-options.js'
 import { stopOnSignals } from '../server/stop-on-signals.js'
-import type { ServingOptions } from '../options/server-limit-options.js'
+import type { ServingOptions } from '../server/server-limits.js'
 
 /** The options of `petstore-sandbox start`, as commander parsed them. */
 export interface StartOptions extends ServingOptions {

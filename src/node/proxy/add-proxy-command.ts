@@ -7,7 +7,8 @@ import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { RunningServer } from '../server/start-server.js'
 import { SOURCE_HEADER } from '../../core/request-log/create-request-log.js'
 import { stopOnSignals } from '../server/stop-on-signals.js'
-import { addServerLimitOptions, type ServingOptions } from '../options/server-limit-options.js'
+import { addServerLimitOptions } from '../options/server-limit-options.js'
+import type { ServingOptions } from '../server/server-limits.js'
 import type { Shadow } from './create-shadow.js'
 
 interface ProxyCommandOptions extends ServingOptions {

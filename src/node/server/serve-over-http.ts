@@ -4,7 +4,7 @@ import type { Secrets } from '../../core/auth/create-masker.js'
 import { type AnswerTail, createAnswerTail } from '../../core/pipeline/answer-tail.js'
 import type { RequestLog } from '../../core/request-log/create-request-log.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
-import { type ServingOptions, serverLimitsOf } from '../options/server-limit-options.js'
+import { type ServingOptions, serverLimitsOf } from './server-limits.js'
 import { createClientAddress, type TrustedProxies } from './create-client-address.js'
 import { type RunningServer, type StartServerOptions, startServer } from './start-server.js'
 

@@ -1,4 +1,3 @@
-import type { ProgramIo } from '../options/program-io.js'
 import { watchParent } from './watch-parent.js'
 
 /**
@@ -9,7 +8,7 @@ import { watchParent } from './watch-parent.js'
  * watchParent takes it (false for a worker, whose primary watches npm for all of them).
  */
 export function stopOnSignals(
-  io: ProgramIo,
+  io: { stdout(line: string): void; onSignal(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void },
   served: () => { close(): Promise<void> } | undefined,
   { onClosed = () => undefined, underNpm }: { onClosed?: () => unknown; underNpm?: boolean | undefined } = {},
 ): void {
