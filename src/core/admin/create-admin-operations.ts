@@ -149,6 +149,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     },
     // Only with a proxy in front (`petstore-sandbox proxy`): elsewhere the path is 404.
     ...(controls.proxyState === undefined ? {} : { getProxy: controls.proxyState }),
+    ...(controls.shadowReport === undefined ? {} : { getShadow: controls.shadowReport }),
   }
 }
 

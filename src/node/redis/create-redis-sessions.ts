@@ -37,7 +37,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   const handles = new Map<string, RedisWorld>()
 
   const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
-  // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d42).
+  // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d43).
   const groupBounds = () => ({ ...bounds(), max: Math.ceil(bounds().max / keys.groups.length) })
   const onDrops = (drops: string) => {
     if (drops === '') return
@@ -166,7 +166,8 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
 
   /** The putWorld script's ARGV from 7 on; a capsule's pets and buckets are written first, under an origin generation of their own. */
   async function originArgs(name: string, origin: SharedOrigin): Promise<Array<string | number>> {
-    const common = [origin.kind, origin.kind === 'fork' ? origin.from : '', origin.clock ?? '', JSON.stringify(origin.faults), JSON.stringify(origin.scenarios)]
+    const { clock, faults, scenarios } = origin.settings
+    const common = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '', JSON.stringify(faults), JSON.stringify(scenarios)]
     if (origin.kind !== 'capsule') return common
     const group = keys.of(name)
     const ogen = String(await client.incr(group.worlds).catch(redisUnavailable))
@@ -234,9 +235,11 @@ function infoOf([
     origin: {
       kind: kind as OriginKind,
       ...(from === '' ? {} : { from }),
-      ...(clock === '' ? {} : { clock: Number(clock) }),
-      ...(faults === '' ? {} : { faults: JSON.parse(faults) as ResolvedFaults }),
-      ...(scenarios === '' ? {} : { scenarios: JSON.parse(scenarios) as Record<string, string> }),
+      settings: {
+        ...(clock === '' ? {} : { clock: Number(clock) }),
+        ...(faults === '' ? {} : { faults: JSON.parse(faults) as ResolvedFaults }),
+        ...(scenarios === '' ? {} : { scenarios: JSON.parse(scenarios) as Record<string, string> }),
+      },
     },
   }
 }
