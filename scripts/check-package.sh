@@ -57,7 +57,7 @@ echo "GET $url/pets?limit=1 -> $status"
 [ "$status" = 200 ] || { echo "check-package: expected 200" >&2; exit 1; }
 # The pages work from the tarball alone: their scripts are compiled into dist/, Swagger UI comes
 # from the swagger-ui-dist dependency.
-for page in / /openapi.yaml /reference /assets/reference.js /assets/swagger-ui/swagger-ui-bundle.js; do
+for page in / /openapi.yaml /postman.json /reference /assets/reference.js /assets/swagger-ui/swagger-ui-bundle.js; do
   page_status="$(node -e "fetch(process.argv[1]).then((r) => console.log(r.status))" "${url%/v1}$page")"
   echo "GET ${url%/v1}$page -> $page_status"
   [ "$page_status" = 200 ] || { echo "check-package: expected 200 for $page" >&2; exit 1; }

@@ -112,7 +112,7 @@ export interface AdminSessionControls {
 }
 
 /** How `PUT /__sandbox/sessions/{name}` makes a session: the admin document's `SessionInit`. */
-export type AdminSessionInit = Record<string, never> | { from: string } | { capsule: unknown }
+export type AdminSessionInit = Record<string, never> | { from: string } | { capsule: unknown } | { har: unknown }
 
 /** The controls the admin API serves: a session's, the process's keys, and the sessions themselves (D34). */
 export interface AdminControls {

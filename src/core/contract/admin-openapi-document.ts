@@ -808,7 +808,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "name": "X-Sandbox-Session",
         "in": "header",
         "required": false,
-        "description": "The session the call acts on (D34): made from the start-up world on first use; without it, the session a W3C baggage header's sandbox-session member names (D41), or else the default session. A name the rule refuses is a 400.\n",
+        "description": "The session the call acts on (D34): made from the start-up world on first use; without it, the session a W3C baggage header's sandbox-session member names (D42), or else the default session. A name the rule refuses is a 400.\n",
         "schema": {
           "$ref": "#/components/schemas/SessionName"
         }
@@ -1185,7 +1185,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       },
       "SessionInit": {
         "type": "object",
-        "description": "How PUT /sessions/{name} makes a session: {} fresh from the start-up world, { \"from\": \"<session>\" } a fork of that session's world as it is at that moment, or { \"capsule\": … } restored from a capsule.",
+        "description": "How PUT /sessions/{name} makes a session: {} fresh from the start-up world, { \"from\": \"<session>\" } a fork of that session's world as it is at that moment, { \"capsule\": … } restored from a capsule, or { \"har\": … } learned from a recording (D41).",
         "additionalProperties": false,
         "maxProperties": 1,
         "properties": {
@@ -1195,6 +1195,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "capsule": {
             "type": "object",
             "description": "A Capsule (#/components/schemas/Capsule), checked field by field as it is restored, so that a newer version is named before anything else; up to 16 MiB (413 beyond)."
+          },
+          "har": {
+            "type": "object",
+            "description": "sandbox - a recording as HAR 1.2 (a browser's, Playwright's recordHar, GET /requests.har), learned into a capsule (D41): every pet its response bodies show (listings, creates, gets) with its id and latest fields kept to the contract's, the next id past the largest, the clock at the last entry's instant; one error naming what is not HAR or that no entry can be learned from; up to 16 MiB."
           }
         }
       },

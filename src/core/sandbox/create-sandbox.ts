@@ -28,6 +28,7 @@ import { resolveScenarios } from '../scenarios/scenario-config.js'
 import type { Origin } from '../sessions/origin.js'
 import type { RequestedSession } from '../sessions/requested-session.js'
 import { type Capsule, capsuleBuckets, readCapsule } from '../sessions/capsule.js'
+import { learnCapsule } from '../learning/learn-capsule.js'
 import { checkSessionName, DEFAULT_SESSION, isSessionName, sessionNameRule } from '../sessions/session-name.js'
 import { createWorld, type World, type WorldOptions } from '../sessions/world.js'
 import { SessionConflict, SessionsNotServed, UnknownSession } from '../sessions/session-errors.js'
@@ -273,16 +274,20 @@ function composeSandbox<Of extends Timing>(
       },
       async put(name, init = {}) {
         checkSessionName(name, 'session name')
-        // A capsule is checked on its own, so that a newer version is named before anything else.
-        const { capsule: given, ...rest } = init as { capsule?: unknown; from?: string }
+        // A capsule or a recording is checked on its own, so that a newer version is named before anything else.
+        const { capsule: given, har, ...rest } = init as { capsule?: unknown; har?: unknown; from?: string }
         checkInput('SessionInit', rest, 'init')
-        if (given !== undefined && rest.from !== undefined) throw new ConfigError('init: give from or capsule, not both')
+        const sources = [given !== undefined && 'capsule', har !== undefined && 'har', rest.from !== undefined && 'from'].filter(Boolean)
+        if (sources.length > 1) throw new ConfigError(`init: give one of from, capsule or har, not ${sources.join(' and ')}`)
         if (name !== DEFAULT_SESSION && state.session === undefined) throw new SessionsNotServed()
         const from = rest.from
         let origin = startUp
         if (given !== undefined) {
           if (state.session === undefined) throw new SessionsNotServed('Capsules')
           origin = await capsuleOrigin(readCapsule(given, 'capsule'))
+        } else if (har !== undefined) {
+          if (state.session === undefined) throw new SessionsNotServed('Recordings')
+          origin = await capsuleOrigin(learnCapsule(har, 'har', resolved.now()))
         } else if (from !== undefined) {
           const source = await known(from)
           if (source === undefined) throw new UnknownSession('from', from)

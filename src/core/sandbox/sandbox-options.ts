@@ -11,6 +11,7 @@ import type { AdminGate } from '../admin/create-admin-gate.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
 import type { DropReason } from '../sessions/create-sessions.js'
 import type { Capsule } from '../sessions/capsule.js'
+import type { RecordedHar } from '../learning/learn-capsule.js'
 import type { ProxyState } from '../admin/admin-controls.js'
 
 /**
@@ -62,11 +63,13 @@ export interface SandboxOptions {
    * scenario and quota. Its keys and custom scenarios join the demo keys when `keys` is not given,
    * and serve when `scenarios.custom` is not; `faults`, `scenarios.keys` and `startAt`, when given,
    * win over the capsule's. Not with `pets` (the capsule says which pets there are) nor `shared`.
+   * A recording (HAR 1.2: Playwright's `recordHar`, a browser's, `GET /__sandbox/requests.har`) is
+   * learned into a capsule first (D41): every pet its response bodies show, the clock at its end.
    *
    * @example
    * const sandbox = createSandbox({ from: JSON.parse(readFileSync('bug-123.capsule.json', 'utf8')) })
    */
-  from?: Capsule
+  from?: Capsule | RecordedHar
   /**
    * Named sessions (`X-Sandbox-Session`, `sandbox.session(name)`, D34): at most `max` (default
    * 1000, the default session not counted; beyond it the least recently used is dropped), each

@@ -8,6 +8,7 @@ import type { Readiness } from '../probes/create-readiness.js'
 import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { Capsule } from '../sessions/capsule.js'
+import type { RecordedHar } from '../learning/learn-capsule.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
@@ -244,7 +245,8 @@ export interface SandboxSessions {
   get(name: string): Promise<SessionSummary | undefined>
   /**
    * Makes session `name`, or replaces it: fresh from the start-up world (`{}`), a fork of another
-   * session's world as it is now (`{ from }`), or restored from a capsule (`{ capsule }`). What it
+   * session's world as it is now (`{ from }`), restored from a capsule (`{ capsule }`), or learned
+   * from a recording (`{ har }`, HAR 1.2, D41). What it
    * was made from is what its `reset()` returns to. Throws `ConfigError` for a bad name, an
    * unknown source or a capsule that cannot be restored here (naming the field).
    */
@@ -255,8 +257,8 @@ export interface SandboxSessions {
   capsule(name: string): Promise<Capsule | undefined>
 }
 
-/** How `sandbox.sessions.put` makes a session: fresh (`{}`), a fork of session `from`, or from a capsule. */
-export type SessionInit = Record<string, never> | { from: string } | { capsule: Capsule }
+/** How `sandbox.sessions.put` makes a session: fresh (`{}`), a fork of session `from`, from a capsule, or from a recording. */
+export type SessionInit = Record<string, never> | { from: string } | { capsule: Capsule } | { har: RecordedHar }
 
 /**
  * What `sandbox.reset()` restores besides the pets, counters and bans.

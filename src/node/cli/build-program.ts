@@ -19,6 +19,7 @@ import {
 import type { ProgramIo } from '../options/program-io.js'
 import { addVerifyCommand } from '../verify/add-verify-command.js'
 import { addProxyCommand } from '../proxy/add-proxy-command.js'
+import { addLearnCommand } from '../learn/add-learn-command.js'
 import { describeListenError } from './describe-listen-error.js'
 import { describeConfigError } from './describe-config-error.js'
 import type { StartOptions } from './start-sandbox.js'
@@ -147,9 +148,10 @@ export function buildProgram(io: ProgramIo): Command {
         .env('PETSTORE_SANDBOX_SESSION_IDLE'),
     )
     .addOption(
-      new Option('--from <capsule>', 'start from a capsule (GET /__sandbox/sessions/{name}/capsule): the default session and every fresh one').env(
-        'PETSTORE_SANDBOX_FROM',
-      ),
+      new Option(
+        '--from <capsule>',
+        'start from a capsule (GET /__sandbox/sessions/{name}/capsule) or a recording (a .har file): the default session and every fresh one',
+      ).env('PETSTORE_SANDBOX_FROM'),
     )
     .addOption(
       new Option('--keep-requests <n>', 'answered requests the admin API keeps for reading')
@@ -227,5 +229,6 @@ export function buildProgram(io: ProgramIo): Command {
 
   addVerifyCommand(program, io)
   addProxyCommand(program, io)
+  addLearnCommand(program, io)
   return program
 }

@@ -16,6 +16,8 @@ import { acceptsGzip } from './accepts-gzip.js'
 import { prefersJson } from './prefers-json.js'
 import { referencePage } from './reference-page.js'
 import { createServedContract } from './served-contract.js'
+import { postmanCollection } from './postman-collection.js'
+import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { sendError, sendNoContent, sendPage } from './send-page.js'
 import { createStaticAssets } from './static-assets.js'
 import { createRequire } from 'node:module'
@@ -44,7 +46,7 @@ export interface PagesListener {
 
 /**
  * The pages people read (docs/running-for-a-team.md#pages): `/` the front door, `/openapi.yaml`
- * and `/openapi.json`, `/reference`, the dashboard under `/__sandbox/` with its event stream, and
+ * and `/openapi.json`, `/postman.json` (a Postman collection of it), `/reference`, the dashboard under `/__sandbox/` with its event stream, and
  * their assets; `/favicon.ico` is answered with no icon. They need no API key and spend no quota; everything else goes on to the API.
  */
 export function createPagesListener({ sandbox, version, origin, demoKeys, admin, petsFrom, tail }: PagesOptions): PagesListener {
@@ -81,6 +83,11 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
           sendPage(incoming, outgoing, 200, yaml ? 'application/yaml; charset=utf-8' : JSON_CONTENT_TYPE, yaml ? served.yaml : served.json, {
             'access-control-allow-origin': '*',
           })
+        }
+      case '/postman.json':
+        return (incoming, outgoing) => {
+          const collection = postmanCollection({ document: openapiDocument, baseUrl: `${pageOrigin(incoming, origin)}/v1`, demoKeys: shownDemoKeys() })
+          sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(collection, null, 2), { 'access-control-allow-origin': '*' })
         }
       case '/reference':
         return (incoming, outgoing) =>

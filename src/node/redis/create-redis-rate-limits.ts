@@ -1,5 +1,6 @@
 import type { Limits } from '../../core/auth/plans.js'
 import { type Bucket, describeBucket } from '../../core/rate-limit/describe-bucket.js'
+import { WINDOW_MS } from '../../core/rate-limit/windows.js'
 import type { QuotaChange, RateDecision } from '../../core/state/rate-limit-backend.js'
 import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
 
@@ -45,7 +46,7 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
   }
 
   const quota = async (mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits, change: string[] = ['', '', '', '']): Promise<Decided> =>
-    decided((await options.run('quota', ...head(mode, id, limits), ...change)) as Fields, options.onNews)
+    decided((await options.run('quota', ...head(mode, id, limits), ...change, WINDOW_MS.minute, WINDOW_MS.day)) as Fields, options.onNews)
 
   const decide = (outcome: number, bucket: Bucket, limits: Limits, t: number): RateDecision => {
     if (outcome === 2) return describeBucket.banned(bucket, limits, t)
@@ -58,7 +59,18 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
       return decide(outcome, bucket, limits, t)
     },
     async takeThenList(id, limits, { status, limit }) {
-      const text = (await options.run('quotaThenList', ...head('take', id, limits), '', '', '', '', status ?? '', limit)) as string
+      const text = (await options.run(
+        'quotaThenList',
+        ...head('take', id, limits),
+        '',
+        '',
+        '',
+        '',
+        WINDOW_MS.minute,
+        WINDOW_MS.day,
+        status ?? '',
+        limit,
+      )) as string
       const { outcome, t, bucket, page } = fromText(text, options.onNews)
       // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
       return { decision: decide(outcome, bucket, limits, t), page: outcome === 0 ? page : undefined }

@@ -218,7 +218,8 @@ end
  * `quotaThenList`. ARGV after WORLD's: 5 bucket, 6 perMinute, 7 perDay, 8 banAfter, 9 ban ms,
  * 10 mode ('take' | 'peek' | 'arrange'), 11 the faults version known, 12 the scenarios version
  * known, 13 the most named sessions, 14 their idle ms, then for 'arrange' 15 minute left, 16 day
- * left, 17 remaining, 18 ban ('' | 'lift' | ms), each '' when not changed. A named session is
+ * left, 17 remaining, 18 ban ('' | 'lift' | ms), each '' when not changed, and 19 and 20 the
+ * minute's and the day's length in ms (WINDOW_MS, core/rate-limit/windows.ts). A named session is
  * made when absent, and its use counted (its TTL renewed when half spent), which may drop others.
  * It leaves the answer in `reply`, and `outcome`, `gen`, `own` for what follows.
  */
@@ -243,8 +244,9 @@ local bucket = ARGV[5]
 local isKey = string.sub(bucket, 1, 4) == 'key:'
 local q, rl = part(NAME, gen, 'q'), part(NAME, gen, 'rl:' .. bucket)
 local perMinute, perDay = tonumber(ARGV[6]), tonumber(ARGV[7])
-local ms = t - (t % 60000)
-local ds = t - (t % 86400000)
+local MINUTE, DAY = tonumber(ARGV[19]), tonumber(ARGV[20])
+local ms = t - (t % MINUTE)
+local ds = t - (t % DAY)
 local mu, du, rs, rc, bu = 0, 0, ms, 0, 0
 local raw
 if isKey then raw = redis.call('HGET', q, bucket) else raw = redis.call('GET', rl) end
@@ -300,9 +302,9 @@ if mode ~= 'peek' then
   if isKey then
     if redis.call('HSET', q, bucket, packed) == 1 and named then redis.call('PEXPIRE', q, TTL) end
   else
-    local keep = ds + 86400000 - t
+    local keep = ds + DAY - t
     if bu - t > keep then keep = bu - t end
-    redis.call('SET', rl, packed, 'PX', keep + 60000)
+    redis.call('SET', rl, packed, 'PX', keep + MINUTE)
   end
 end
 local faults, scenarios = false, false
@@ -330,14 +332,14 @@ export const REDIS_SCRIPTS = {
 
   /**
    * `quota` in mode 'take' (ARGV 15 to 18 ''), then, only when the request is allowed, the JSON
-   * of the first ARGV[20] pets, by status ARGV[19] or all, as `listPets` reads them: one round
+   * of the first ARGV[22] pets, by status ARGV[21] or all, as `listPets` reads them: one round
    * trip for a listing instead of two. Answers one text, cheaper to send and to decode than a
    * nested reply: `quota`'s 16 fields, each followed by a newline (the faults and scenarios ''
    * when unchanged, otherwise after a '='; JSON text has no raw newline), then the page as a JSON
    * array ('' when refused).
    */
   quotaThenList: `${DECIDE}local listed = ''
-if outcome == 0 then listed = page(gen, own, m[10], ARGV[19], tonumber(ARGV[20])) end
+if outcome == 0 then listed = page(gen, own, m[10], ARGV[21], tonumber(ARGV[22])) end
 for i = 1, 9 do reply[i] = string.format('%.0f', reply[i]) end
 for _, i in ipairs({12, 15}) do
   if reply[i] then reply[i] = '=' .. reply[i] else reply[i] = '' end

@@ -3,6 +3,7 @@ import type { RequestLogEntry } from '../../../core/request-log/create-request-l
 // through the admin API, with the request log pushed as server-sent events.
 import type { ProxyState, SessionSummary, StateSummary } from '../../../core/admin/admin-controls.js'
 import { AdminError, admin, readEvents, session, token } from './admin-client.js'
+import type { OperationId } from '../../../core/operations/operation-table.js'
 import type { Har } from '../../../core/request-log/to-har.js'
 import { el, exchangeText, statusShown } from './dashboard-view.js'
 import { faultRow } from './fault-row.js'
@@ -11,7 +12,8 @@ import { renderProxyPanel } from './render-proxy-panel.js'
 import { createRequestLogView, LOG_ROWS } from './request-log-view.js'
 import { originText, renderSessions } from './session-panel.js'
 
-const OPERATIONS = ['listPets', 'createPet', 'getPet']
+// A row per operation of the contract: the compiler names an operation the table lacks.
+const OPERATIONS = Object.keys({ listPets: true, createPet: true, getPet: true } satisfies Record<OperationId, true>)
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const keysBody = $<HTMLTableElement>('keys-table').tBodies[0]!
 const faultsBody = $<HTMLTableElement>('faults-table').tBodies[0]!
