@@ -100,7 +100,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
 }
 
 /**
- * The session a per-session call names: `X-Sandbox-Session` (or baggage's `sandbox-session`, D42),
+ * The session a per-session call names: `X-Sandbox-Session` (or baggage's `sandbox-session`, D43),
  * or `?session=` for a client that cannot send headers; undefined for the default one. Both naming
  * different sessions is a 400.
  */

@@ -773,6 +773,27 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       }
+    },
+    "/shadow": {
+      "get": {
+        "operationId": "getShadow",
+        "summary": "Only under `petstore-sandbox proxy --shadow`: the drift report (D42), where the sandbox's answers from a world learned from the upstream differ from the upstream's on the same exchanges, grouped by operation and aspect, each a spec violation, a decision taken otherwise, or behaviour; examples masked (D35). 404 elsewhere.\n",
+        "responses": {
+          "200": {
+            "description": "The shadow's report since the proxy started.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ShadowReport"
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -808,7 +829,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "name": "X-Sandbox-Session",
         "in": "header",
         "required": false,
-        "description": "The session the call acts on (D34): made from the start-up world on first use; without it, the session a W3C baggage header's sandbox-session member names (D42), or else the default session. A name the rule refuses is a 400.\n",
+        "description": "The session the call acts on (D34): made from the start-up world on first use; without it, the session a W3C baggage header's sandbox-session member names (D43), or else the default session. A name the rule refuses is a 400.\n",
         "schema": {
           "$ref": "#/components/schemas/SessionName"
         }
@@ -2237,6 +2258,132 @@ export const adminOpenapiDocument: OpenApiDocument = {
                 "value": {
                   "type": "string"
                 }
+              }
+            }
+          }
+        }
+      },
+      "ShadowReport": {
+        "type": "object",
+        "description": "sandbox - the drift report of `proxy --shadow` (D42), bounded whatever the traffic.",
+        "required": [
+          "exchanges",
+          "compared",
+          "dropped",
+          "unlisted",
+          "differences"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "exchanges": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Exchanges the upstream answered that the shadow was handed."
+          },
+          "compared": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Of them, those the shadow answered and compared."
+          },
+          "dropped": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Of them, those left uncompared: the queue was full, or a body was too large to replay or not kept whole."
+          },
+          "unlisted": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Differences counted beyond the groups the report holds (at most 100)."
+          },
+          "differences": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/ShadowDifference"
+            }
+          }
+        }
+      },
+      "ShadowDifference": {
+        "type": "object",
+        "required": [
+          "operation",
+          "aspect",
+          "kind",
+          "count",
+          "upstream",
+          "sandbox",
+          "example"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "operation": {
+            "type": "string",
+            "description": "The operationId, or the method and path for a path of no operation."
+          },
+          "aspect": {
+            "type": "string",
+            "description": "What differs: status, body:code, body:type, body:ids, body:order, body:field:<name>, header:<name>."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "spec",
+              "decision",
+              "behaviour"
+            ],
+            "description": "spec: the upstream breaks a promise of the spec (as verify counts them, D39); decision: it takes one of the sandbox's decisions otherwise (see decision); behaviour: neither explains it."
+          },
+          "decision": {
+            "type": "string",
+            "pattern": "^D[0-9]+$",
+            "description": "The decision the upstream took otherwise, for kind decision."
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "upstream": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "What the upstream's answer showed, in the first exchange of the group."
+          },
+          "sandbox": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "What the sandbox's answer showed there."
+          },
+          "example": {
+            "type": "object",
+            "description": "The first exchange of the group, masked (D35).",
+            "required": [
+              "time",
+              "method",
+              "path",
+              "upstreamStatus",
+              "sandboxStatus"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "time": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "method": {
+                "type": "string"
+              },
+              "path": {
+                "type": "string"
+              },
+              "key": {
+                "type": "string",
+                "description": "The key sent, masked."
+              },
+              "upstreamStatus": {
+                "type": "integer"
+              },
+              "sandboxStatus": {
+                "type": "integer"
               }
             }
           }

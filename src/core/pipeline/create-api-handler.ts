@@ -26,7 +26,7 @@ export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
 }
 
 async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL, exchange: Exchange): Promise<Ending> {
-  // The world the request is in, once: its session's (D34, D42), or the default one's when it names none.
+  // The world the request is in, once: its session's (D34, D43), or the default one's when it names none.
   const named = requestedSession((name) => request.headers.get(name))
   const world = named === undefined ? parts.worlds.default : parts.worlds.named(named)
   exchange.time = world.clock.now()

@@ -44,6 +44,7 @@ const OPTION_NAMES = optionNames<SharedSandboxOptions>({
   requestLog: true,
   adminGate: true,
   proxyState: true,
+  shadowReport: true,
   onUnexpectedError: true,
   shared: true,
 })
@@ -136,6 +137,7 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     requestLog: options.requestLog,
     adminGate: options.adminGate,
     proxyState: options.proxyState,
+    shadowReport: options.shadowReport,
     now: options.now ?? Date.now,
     startAt,
     sessions,

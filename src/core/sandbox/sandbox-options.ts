@@ -12,7 +12,7 @@ import type { RequestLog } from '../request-log/create-request-log.js'
 import type { DropReason } from '../sessions/create-sessions.js'
 import type { Capsule } from '../sessions/capsule.js'
 import type { RecordedHar } from '../learning/learn-capsule.js'
-import type { ProxyState } from '../admin/admin-controls.js'
+import type { ProxyState, ShadowReport } from '../admin/admin-controls.js'
 
 /**
  * Options of {@link createSandbox}. Every one is optional.
@@ -146,6 +146,8 @@ export interface SandboxOptions {
    * and that path is 404.
    */
   proxyState?: () => ProxyState
+  /** The drift report of `proxy --shadow`, which `GET /__sandbox/shadow` shows (D42); internal, as `proxyState` is. */
+  shadowReport?: () => ShadowReport
   /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
   onUnexpectedError?: (error: unknown) => void
 }

@@ -1,6 +1,6 @@
 import { SESSION_HEADER } from './session-name.js'
 
-/** The W3C Baggage header, whose `sandbox-session` member names a session without `X-Sandbox-Session` (D42). */
+/** The W3C Baggage header, whose `sandbox-session` member names a session without `X-Sandbox-Session` (D43). */
 export const BAGGAGE_HEADER = 'baggage'
 
 /** The baggage member naming the session. */
@@ -20,7 +20,7 @@ const PROPERTY = /^[\t ]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[\t ]*(=[\t ]*[\x21\x23-\x2b
 const MAX_BAGGAGE_CHARS = 8192
 
 /**
- * The session a request names (D34, D42): `X-Sandbox-Session`, or without it the `sandbox-session`
+ * The session a request names (D34, D43): `X-Sandbox-Session`, or without it the `sandbox-session`
  * member of its `baggage` header (percent-decoded); undefined when it names none (the default
  * session). A malformed baggage header names none. The name is not checked: the caller refuses a
  * bad one with `sessionNameRule(where)`.

@@ -74,7 +74,7 @@ export function createEventStream(requests: RequestEntrySource, tail: AnswerTail
 }
 
 /**
- * The entries of the session the stream names: `X-Sandbox-Session` (or baggage's, D42), or
+ * The entries of the session the stream names: `X-Sandbox-Session` (or baggage's, D43), or
  * `?session=` for an `EventSource`, which cannot send headers (D34); the default session's without either.
  */
 function sessionSource(requests: RequestEntrySource, incoming: IncomingMessage): Pick<RequestEntrySource, 'onRequest'> {

@@ -7,6 +7,7 @@ import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { RunningServer } from '../server/start-server.js'
 import { SOURCE_HEADER } from '../../core/request-log/create-request-log.js'
 import { watchParent } from '../server/watch-parent.js'
+import type { Shadow } from './create-shadow.js'
 
 interface ProxyCommandOptions {
   upstream: string
@@ -20,6 +21,8 @@ interface ProxyCommandOptions {
   seed: number
   pets: number
   keepRequests: number
+  shadow: boolean
+  shadowReport?: string
   headersTimeout?: number
   requestTimeout?: number
   keepAliveTimeout?: number
@@ -54,6 +57,13 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
     .addOption(
       new Option('--keep-requests <n>', 'answered requests the admin API and the dashboard keep for reading').argParser(integerIn(0, 100_000)).default(100),
     )
+    .addOption(
+      new Option(
+        '--shadow',
+        'answer every exchange also from a world learned from the upstream, and report where the answers differ (GET /__sandbox/shadow)',
+      ).default(false),
+    )
+    .addOption(new Option('--shadow-report <file>', 'with --shadow: write the drift report at exit, as JSON to <file> and as HTML beside it (<file>.html)'))
     // The server's limits, hidden as under `start`: for tests that play slow clients (server-limits.ts).
     .addOption(new Option('--headers-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
     .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
@@ -62,11 +72,12 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
     .action(async (options: ProxyCommandOptions, command: Command) => {
       let server: RunningServer | undefined
       let closing = false
+      let shadow: Shadow | undefined
       const shutdown = () => {
         if (closing || server === undefined) process.exit(closing ? 1 : 0)
         closing = true
         io.stdout('Shutting down: finishing in-flight requests')
-        void server.close()
+        void server.close().then(() => writeShadowReport(shadow, options.shadowReport, io))
       }
       io.onSignal('SIGINT', shutdown)
       io.onSignal('SIGTERM', shutdown)
@@ -100,6 +111,16 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           import('../../core/pipeline/answer-tail.js'),
         ])
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+        if (options.shadowReport !== undefined && !options.shadow) throw new ConfigError("--shadow-report needs --shadow: it writes the shadow's report")
+        if (options.shadow) {
+          const [{ createShadow }, { createExchangeChecker }] = await Promise.all([
+            import('./create-shadow.js'),
+            import('../verify/create-exchange-checker.js'),
+          ])
+          const checker = createExchangeChecker(new URL(options.upstream).pathname.replace(/\/+$/, ''))
+          await checker.warm()
+          shadow = createShadow({ checker })
+        }
         // As under `start`: one request log of every answer, whoever gave it (the upstream, the
         // sandbox, the proxy itself), each saying who; one admin gate for every admin path.
         const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
@@ -125,6 +146,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           requestLog,
           // The admin API shows the proxy's counts at /__sandbox/proxy.
           proxyState: stats.snapshot,
+          ...(shadow === undefined ? {} : { shadowReport: shadow.report }),
         })
         await sandbox.ready()
         // The tail the proxy's and the server's own answers end through: the sandbox's log, clock and masking.
@@ -137,6 +159,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           stats,
           tail,
           now: Date.now,
+          shadow,
         })
         const clientAddress = createClientAddress()
         // The server `start` serves on, with the same limits, refusals and pages.
@@ -161,6 +184,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
               version: io.version,
               origin,
               demoKeys: false,
+              proxy: true,
               tail,
               ...(adminGate ? { admin: { gate: adminGate, clientAddress } } : {}),
             }),
@@ -180,8 +204,28 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           `Reference on ${origin}/reference`,
           ...(options.adminToken === undefined
             ? []
-            : [`Violations counted at ${origin}/__sandbox/proxy (Authorization: Bearer <admin token>)`, `Dashboard on ${origin}/__sandbox/`]),
+            : [
+                `Violations counted at ${origin}/__sandbox/proxy (Authorization: Bearer <admin token>)`,
+                ...(shadow === undefined ? [] : [`Drift reported at ${origin}/__sandbox/shadow`]),
+                `Dashboard on ${origin}/__sandbox/`,
+              ]),
         ].join('\n'),
       )
     })
+}
+
+/** Writes the shadow's report at exit (`--shadow-report`): JSON to `file`, HTML beside it, once every queued exchange is compared. */
+async function writeShadowReport(shadow: Shadow | undefined, file: string | undefined, io: ProgramIo): Promise<void> {
+  if (shadow === undefined || file === undefined) return
+  await shadow.idle()
+  const [{ writeFile }, { formatShadowHtml }] = await Promise.all([import('node:fs/promises'), import('../verify/format-report.js')])
+  const report = shadow.report()
+  try {
+    await writeFile(file, `${JSON.stringify(report, null, 2)}\n`)
+    await writeFile(`${file}.html`, formatShadowHtml(report))
+    io.stdout(`Shadow report written to ${file} and ${file}.html`)
+  } catch (error) {
+    io.stderr(`error: could not write the shadow report to ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+    process.exitCode = 1
+  }
 }

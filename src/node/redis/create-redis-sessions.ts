@@ -155,7 +155,8 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
 
   /** The putWorld script's ARGV from 7 on; a capsule's pets and buckets are written first, under an origin generation of their own. */
   async function originArgs(name: string, origin: SharedOrigin): Promise<Array<string | number>> {
-    const common = [origin.kind, origin.kind === 'fork' ? origin.from : '', origin.clock ?? '', JSON.stringify(origin.faults), JSON.stringify(origin.scenarios)]
+    const { clock, faults, scenarios } = origin.settings
+    const common = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '', JSON.stringify(faults), JSON.stringify(scenarios)]
     if (origin.kind !== 'capsule') return common
     const ogen = String(await client.incr(`${keys.prefix}worlds`).catch(redisUnavailable))
     const at = (part: string) => keys.world(name, `o${ogen}`, part)
@@ -222,9 +223,11 @@ function infoOf([
     origin: {
       kind: kind as OriginKind,
       ...(from === '' ? {} : { from }),
-      ...(clock === '' ? {} : { clock: Number(clock) }),
-      ...(faults === '' ? {} : { faults: JSON.parse(faults) as ResolvedFaults }),
-      ...(scenarios === '' ? {} : { scenarios: JSON.parse(scenarios) as Record<string, string> }),
+      settings: {
+        ...(clock === '' ? {} : { clock: Number(clock) }),
+        ...(faults === '' ? {} : { faults: JSON.parse(faults) as ResolvedFaults }),
+        ...(scenarios === '' ? {} : { scenarios: JSON.parse(scenarios) as Record<string, string> }),
+      },
     },
   }
 }
