@@ -29,6 +29,10 @@ if tar -tzf "$work/$tarball" | grep -E '^package/(src|test|examples|bench)/' >/d
   exit 1
 fi
 
+# msw is the app's and the sandbox's one msw: a peer, never a dependency of its own beside the app's.
+peers="$(tar -xzOf "$work/$tarball" package/package.json | node -e "let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => { const p = JSON.parse(s); console.log(p.peerDependencies?.msw, p.dependencies?.msw) })")"
+[ "$peers" = "^3 undefined" ] || { echo "check-package: msw must be a peer dependency (^3) and no dependency, not: $peers" >&2; exit 1; }
+
 echo "== install into an empty project (Node $(node -v))"
 mkdir "$work/project"
 cd "$work/project"

@@ -148,8 +148,12 @@ async function findProjects() {
       if (existsSync(recipe)) {
         // The scripts a recipe shows are not a file it writes: the project runs its own, which must be the ones shown.
         const shown = recipeScripts(await readFile(recipe, 'utf8'))
-        if (shown !== undefined && JSON.stringify(shown) !== JSON.stringify(manifest.scripts ?? {}))
-          throw new Error(`${name}: its package.json runs the scripts ${JSON.stringify(manifest.scripts)}, not the ${JSON.stringify(shown)} ${recipe} shows`)
+        if (shown !== undefined && JSON.stringify(shown.scripts) !== JSON.stringify(manifest.scripts ?? {}))
+          throw new Error(
+            `${name}: its package.json runs the scripts ${JSON.stringify(manifest.scripts)}, not the ${JSON.stringify(shown.scripts)} ${recipe} shows`,
+          )
+        if (shown?.type !== undefined && shown.type !== manifest.type)
+          throw new Error(`${name}: its package.json's "type" is ${JSON.stringify(manifest.type)}, not the ${JSON.stringify(shown.type)} ${recipe} shows`)
       }
       return /** @type {Project} */ ({ name, source, dir: join(work, name), kind, tarballSpec, recipe: existsSync(recipe) ? recipe : undefined, runs })
     }),
@@ -194,13 +198,13 @@ function recipeFiles(markdown) {
 }
 
 /**
- * The `"scripts": {…}` a Markdown page shows in a json block, if it shows one.
+ * The `"scripts": {…}` a Markdown page shows in a json block (with the `"type"` after it, if shown), if it shows one.
  * @param {string} markdown
- * @returns {Record<string, string> | undefined}
+ * @returns {{ scripts: Record<string, string>, type?: string } | undefined}
  */
 function recipeScripts(markdown) {
   const match = /^```json\n("scripts":[\s\S]*?)^```$/m.exec(markdown)
-  return match === null ? undefined : JSON.parse(`{${match[1]}}`).scripts
+  return match === null ? undefined : JSON.parse(`{${match[1]}}`)
 }
 
 /**

@@ -281,7 +281,10 @@ export interface SandboxResetOptions {
  * const sold = sandbox.pets.all().filter((pet) => pet.status === 'sold')
  */
 export interface SandboxPets<Of extends Timing = 'now'> {
-  /** Every stored pet, ascending by id, as copies (change one with `put`). Call after `ready()` (or any awaited request). */
+  /**
+   * Every stored pet, ascending by id, as copies (change one with `put`). Seeding is asynchronous:
+   * right after `createSandbox()` this is `[]` until `await sandbox.ready()` (or any awaited request).
+   */
   all(): Answer<Pet[], Of>
   /** A copy of the pet with this id, if stored (change it with `put`). */
   get(id: number): Answer<Pet | undefined, Of>

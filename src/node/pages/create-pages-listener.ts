@@ -33,6 +33,8 @@ export interface PagesOptions {
   admin?: EventStreamAdmin
   /** The one tail (answer-tail.ts): the pages' refusals are built and listed there. */
   tail: AnswerTail
+  /** The server is `petstore-sandbox proxy`: the dashboard shows its Proxy panel. */
+  proxy?: boolean
   /** The pets file the pets came from (`--pets-file`), for what is in force. */
   petsFrom?: string | undefined
 }
@@ -49,7 +51,7 @@ export interface PagesListener {
  * and `/openapi.json`, `/postman.json` (a Postman collection of it), `/reference`, the dashboard under `/__sandbox/` with its event stream, and
  * their assets; `/favicon.ico` is answered with no icon. They need no API key and spend no quota; everything else goes on to the API.
  */
-export function createPagesListener({ sandbox, version, origin, demoKeys, admin, petsFrom, tail }: PagesOptions): PagesListener {
+export function createPagesListener({ sandbox, version, origin, demoKeys, admin, petsFrom, tail, proxy = false }: PagesOptions): PagesListener {
   const assets = createStaticAssets()
   const swaggerUi = swaggerUiVersion()
   const contract = createServedContract()
@@ -103,7 +105,9 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
         // console, and, being a page, never in the request log nor the HAR.
         return (_, outgoing) => sendNoContent(outgoing, { 'cache-control': 'public, max-age=86400' })
       case '/__sandbox/':
-        return admin === undefined ? undefined : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage().markup)
+        return admin === undefined
+          ? undefined
+          : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage({ proxy }).markup)
       case '/__sandbox/events':
         return events === undefined ? undefined : (incoming, outgoing) => events.open(incoming, outgoing)
       default: {

@@ -4,9 +4,10 @@ import { pageShell } from './page-shell.js'
 /**
  * /__sandbox/: the dashboard's static shell. It holds no data and no token: the script asks for
  * the admin token, keeps it in the tab's sessionStorage, and reads everything through the admin
- * API with it.
+ * API with it. Under `proxy` the board says so (`data-proxy`), so that the dashboard of `start` never
+ * asks for a Proxy panel it has not got.
  */
-export function dashboardPage(): SafeHtml {
+export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
   return pageShell({
     title: 'Dashboard · petstore-sandbox',
     body: html`<header class="bar"><p class="crumbs"><a href="/">petstore-sandbox</a> · Dashboard</p></header>
@@ -18,7 +19,7 @@ export function dashboardPage(): SafeHtml {
 <div class="row"><label for="token">Admin token</label><input id="token" name="token" type="password" required minlength="8"><button type="submit">Open</button></div>
 <p id="login-error" role="alert"></p>
 </form>
-<div id="board" hidden>
+<div id="board" hidden data-proxy="${String(proxy)}">
 <section class="card" id="proxy" aria-labelledby="proxy-title" hidden>
 <h2 id="proxy-title">Proxy</h2>
 <dl class="facts">

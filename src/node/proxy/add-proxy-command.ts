@@ -184,6 +184,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
               version: io.version,
               origin,
               demoKeys: false,
+              proxy: true,
               tail,
               ...(adminGate ? { admin: { gate: adminGate, clientAddress } } : {}),
             }),

@@ -29,8 +29,8 @@ let sessions: SessionSummary[] | undefined
 // When the shown session was made: a session listed with another time is a new one of that name.
 let shownCreated: string | undefined
 let events: AbortController | undefined
-// Whether GET /__sandbox/proxy answered: only `petstore-sandbox proxy` has it (404 under `start`),
-// so it is asked once when the board opens and polled only when it is there.
+// Whether the server is `petstore-sandbox proxy`, as the page says: only it has GET /__sandbox/proxy
+// (404 under `start`), so it is polled only there.
 let proxied = false
 let shadowed = false
 // The contract's sunset (D18), read from /openapi.json once the board opens.
@@ -126,15 +126,10 @@ async function refresh(): Promise<void> {
   if (shadowed) renderShadowPanel(await admin<ShadowReport>('/shadow'))
 }
 
-/** Shows the Proxy panel when the server is a proxy, and keeps it hidden otherwise. */
+/** Shows the Proxy panel when the page says the server is a proxy, and keeps it hidden otherwise. */
 async function findProxy(): Promise<void> {
-  try {
-    renderProxyPanel(await admin<ProxyState>('/proxy'))
-    proxied = true
-  } catch (error) {
-    if (!(error instanceof AdminError && error.status === 404)) throw error
-    proxied = false
-  }
+  proxied = $('board').dataset.proxy === 'true'
+  if (proxied) renderProxyPanel(await admin<ProxyState>('/proxy'))
   $('proxy').hidden = !proxied
   try {
     if (proxied) renderShadowPanel(await admin<ShadowReport>('/shadow'))
