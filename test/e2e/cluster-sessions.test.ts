@@ -5,7 +5,7 @@ import { CLUSTER_NODE_TIMEOUT_MS } from '../support/start-redis-cluster.js'
 import { useRedisReplicas } from '../support/use-redis-replicas.js'
 
 // Two sandboxes on one Redis Cluster of 3 masters and 3 replicas, each given another node: the
-// sessions spread over the masters, each one world across both sandboxes (docs/decisions.md#d43).
+// sessions spread over the masters, each one world across both sandboxes (docs/decisions.md#d44).
 const { call, admin, cluster, replica } = useRedisReplicas(2, ['--pets', '10'], { cluster: true })
 const SESSIONS = Array.from({ length: 24 }, (_, index) => `team-${index}`)
 const inSession = (session: string, init: RequestInit & { key?: string } = {}) => ({ ...init, headers: { ...init.headers, 'x-sandbox-session': session } })

@@ -63,7 +63,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
     first.disconnect()
     throw new ConfigError(`cannot reach Redis at ${shown}: ${(error as Error).message}`)
   }
-  // A node of a Redis Cluster: the sessions spread over its masters (docs/decisions.md#d43). A
+  // A node of a Redis Cluster: the sessions spread over its masters (docs/decisions.md#d44). A
   // server that refuses INFO (renamed by a host) is taken as standalone.
   const cluster = /^cluster_enabled:1\b/m.test(await first.info('cluster').catch(() => ''))
   // The scripts copy keys (COPY) and ask for several members at once (SMISMEMBER): Redis 6.2 on.

@@ -42,7 +42,7 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
     timer = undefined
     const batch = pending
     pending = []
-    // One script per group of sessions, each in its group's slot (docs/decisions.md#d43).
+    // One script per group of sessions, each in its group's slot (docs/decisions.md#d44).
     const byGroup = new Map<RedisGroupKeys, string[]>()
     for (let index = 0; index < batch.length; index += 3) {
       const group = keys.of(batch[index] || 'default')

@@ -37,7 +37,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   const handles = new Map<string, RedisWorld>()
 
   const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
-  // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d43).
+  // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d44).
   const groupBounds = () => ({ ...bounds(), max: Math.ceil(bounds().max / keys.groups.length) })
   const onDrops = (drops: string) => {
     if (drops === '') return

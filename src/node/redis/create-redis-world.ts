@@ -37,7 +37,7 @@ export type WorldScript = Exclude<keyof RedisScripts, 'followWorlds' | 'switchBa
  */
 export function createRedisWorld(options: RedisWorldOptions) {
   const { name, client, scripts, keys, source, ttlMs } = options
-  // Every key of the world is in its group's slot (docs/decisions.md#d43).
+  // Every key of the world is in its group's slot (docs/decisions.md#d44).
   const group = keys.of(name)
   let offset = 0
   let faults: ResolvedFaults | undefined
@@ -126,7 +126,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
   }
 
   const set = async (what: 'offset' | 'advance' | 'faults' | 'scenarios', value: string) => String(await run('setWorld', what, value))
-  /** Copies the default session's offset into every other group, whose registry times are on its clock (docs/decisions.md#d43). */
+  /** Copies the default session's offset into every other group, whose registry times are on its clock (docs/decisions.md#d44). */
   const spreadOffset = async () => {
     if (name !== 'default') return
     const others = keys.groups.filter((other) => other !== group)

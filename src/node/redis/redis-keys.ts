@@ -7,7 +7,7 @@ export const DEFAULT_REDIS_PREFIX = 'petstore-sandbox:'
  */
 export const REDIS_LAYOUT = '2'
 
-/** How many groups of sessions a Redis Cluster holds, each in a slot of its own (docs/decisions.md#d43). */
+/** How many groups of sessions a Redis Cluster holds, each in a slot of its own (docs/decisions.md#d44). */
 export const CLUSTER_GROUPS = 16
 
 const SLOTS = 16_384
@@ -17,7 +17,7 @@ const SLOTS = 16_384
  * spread over `groups` (one on a standalone Redis, CLUSTER_GROUPS on a Redis Cluster): each group
  * holds its sessions' worlds, its copy of the start-up pets (the base), its part of the registry
  * and of the request log, all under one hash tag, so that every script runs in one slot
- * (docs/decisions.md#d43). On a standalone Redis the group's prefix is the prefix itself. `db` is
+ * (docs/decisions.md#d44). On a standalone Redis the group's prefix is the prefix itself. `db` is
  * the database the Redis URL selects (`redis://host:6379/2`).
  */
 export function redisKeys(prefix: string, { db = 0, cluster = false }: { db?: number; cluster?: boolean } = {}) {

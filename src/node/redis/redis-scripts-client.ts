@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis'
 import { REDIS_SCRIPTS } from './redis-scripts.js'
 
-/** A connection to a standalone Redis, or to a Redis Cluster (docs/decisions.md#d43). */
+/** A connection to a standalone Redis, or to a Redis Cluster (docs/decisions.md#d44). */
 export type RedisClient = Redis | Cluster
 
 type ScriptReply = unknown

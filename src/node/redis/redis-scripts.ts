@@ -4,7 +4,7 @@ import { REDIS_LAYOUT } from './redis-keys.js'
 /*
  * The layout the scripts read and write (redis-keys.ts names the same keys from Node), under the
  * prefix P of a group of sessions: the sandbox's prefix on a standalone Redis, a hash tag of it
- * per group on a Redis Cluster (docs/decisions.md#d21, #d34, #d43):
+ * per group on a Redis Cluster (docs/decisions.md#d21, #d34, #d44):
  *
  * - `P meta` (KEYS[1] of every script): layout, the start-up pets' identity (seed, pets, given),
  *   base (the base's generation), lastId and count (the base's), added (the pets every session
@@ -319,7 +319,7 @@ local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, m[2] or '0', faul
  * The Lua scripts of the shared state. Each decision is one script, one round trip, never a read
  * then a write from Node (docs/decisions.md#d21). Keys are built inside the scripts from the prefix
  * P they are given, a group's (redis-keys.ts): on a Redis Cluster every key of a group carries its
- * hash tag, so a script touches one slot, that of KEYS[1] (docs/decisions.md#d43). A script of a session's world
+ * hash tag, so a script touches one slot, that of KEYS[1] (docs/decisions.md#d44). A script of a session's world
  * answers -1 when the base is not there (WORLD).
  */
 export const REDIS_SCRIPTS = {
