@@ -130,6 +130,16 @@ console.log(JSON.stringify(await call(process.env.PETSTORE_SANDBOX_URL + '/pets'
   90_000,
 )
 
+it('ends with 128 + n for a signal with side effects, never raising it on itself: SIGUSR1 opens no inspector', async () => {
+  const { ended } = spawnRun(['--port', '0', '--pets', '1', '--log', 'off', '--', 'sh', '-c', 'kill -USR1 $$'])
+  const ran = await ended
+  // Raised on run itself, SIGUSR1 would have Node listen for a debugger on 127.0.0.1:9229.
+  expect(ran.stderr).not.toMatch(/Debugger|inspector/i)
+  expect(ran.signal).toBeNull()
+  expect(ran.code).toBe(128 + 10)
+  expect(await refused(listenedOn(ran.stderr))).toBe(true)
+}, 60_000)
+
 it('passes a signal on to the command, which decides how to end, and stops the sandbox after it', async () => {
   const script = `
 process.on('SIGINT', () => { console.log('command heard SIGINT'); process.exit(7) })

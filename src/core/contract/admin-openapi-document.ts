@@ -829,7 +829,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "name": "X-Sandbox-Session",
         "in": "header",
         "required": false,
-        "description": "The session the call acts on (D34): made from the start-up world on first use; without it, the default session. A name the rule refuses is a 400; on a shared state (--redis), a named session is a 501 for now.\n",
+        "description": "The session the call acts on (D34): made from the start-up world on first use; without it, the session a W3C baggage header's sandbox-session member names (D43), or else the default session. A name the rule refuses is a 400.\n",
         "schema": {
           "$ref": "#/components/schemas/SessionName"
         }

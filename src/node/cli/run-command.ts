@@ -7,6 +7,12 @@ import { serveSandbox, type ServedSandbox, type StartOptions } from './start-san
 /** Signals passed on to the command: it decides how to end, and the sandbox ends with it. */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
+/**
+ * Signals `run` ends by when the command did, raised on itself: they only end a process. Any other
+ * (SIGUSR1 opens Node's inspector, SIGQUIT dumps core) ends it with 128 + its number instead (D40).
+ */
+const RAISED: ReadonlySet<NodeJS.Signals> = new Set([...FORWARDED, 'SIGKILL'])
+
 /** How the command ended: its exit code, or the signal that ended it. */
 type Ending = { code: number; signal?: undefined } | { signal: NodeJS.Signals; code?: undefined }
 
@@ -30,13 +36,15 @@ export async function runCommand(options: StartOptions, argv: readonly string[],
     ending = true
     await served?.close()
     if (how.signal === undefined) process.exit(how.code)
+    const code = 128 + (constants.signals[how.signal] ?? 0)
+    if (!RAISED.has(how.signal)) process.exit(code)
     // Ended by a signal, as the command was: the shell (or CI) sees the same. Our own listeners go
     // first, or the signal would only be heard. A dependency's listener (signal-exit, with
     // --state) re-raises it in its turn; should none end the process, the exit code a shell gives
     // that signal does.
     for (const signal of FORWARDED) process.off(signal, pass)
     process.kill(process.pid, how.signal)
-    setTimeout(() => process.exit(128 + (constants.signals[how.signal] ?? 0)), 1_000)
+    setTimeout(() => process.exit(code), 1_000)
   }
   // Before the command runs, a signal stops the sandbox and ends this process by that signal.
   const pass = (signal: NodeJS.Signals): void => {

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis'
 import type {
   DropReason,
   OriginKind,
@@ -12,8 +11,8 @@ import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { packBucket } from './create-redis-rate-limits.js'
 import { createRedisWorld, type RedisWorld } from './create-redis-world.js'
-import type { RedisKeys } from './redis-keys.js'
-import type { RedisScripts } from './redis-scripts-client.js'
+import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
+import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 // How often a process takes up what changed in the worlds it uses (clock, faults, scenarios)
@@ -25,7 +24,7 @@ const FOLLOW_IDLE_MS = 60_000
 const DEFAULT = 'default'
 
 export interface RedisSessionsOptions {
-  client: Redis
+  client: RedisClient
   scripts: RedisScripts
   keys: RedisKeys
   base: () => RedisBase
@@ -45,6 +44,8 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   const handles = new Map<string, RedisWorld>()
 
   const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
+  // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d44).
+  const groupBounds = () => ({ ...bounds(), max: Math.ceil(bounds().max / keys.groups.length) })
   const onDrops = (drops: string) => {
     if (drops === '') return
     for (const drop of drops.split(' ')) {
@@ -66,7 +67,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
       // The safety net: a named session's keys go by themselves after twice the idle time without
       // use, should no process be left to drop it (docs/decisions.md#d34).
       ttlMs: name === DEFAULT ? undefined : 2 * bounds().idleMs,
-      bounds,
+      bounds: groupBounds,
       onDrops,
     })
   const defaultWorld = make(DEFAULT)
@@ -95,9 +96,15 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   // What changed in the worlds this process uses, once a second, in one script for all of them.
   const follow = async () => {
     const since = source() - FOLLOW_IDLE_MS
-    const followed = [defaultWorld, ...[...handles.values()].filter((world) => world.usedSince(since))]
+    const byGroup = new Map<RedisGroupKeys, RedisWorld[]>()
+    for (const world of [defaultWorld, ...[...handles.values()].filter((world) => world.usedSince(since))]) {
+      byGroup.set(world.group, [...(byGroup.get(world.group) ?? []), world])
+    }
+    await Promise.all([...byGroup].map(([group, followed]) => followIn(group, followed)))
+  }
+  const followIn = async (group: RedisGroupKeys, followed: RedisWorld[]) => {
     const args = followed.flatMap((world) => [world.name, world.known()])
-    const reply = (await scripts.followWorlds(keys.meta, keys.prefix, ...args)) as Array<string | null>
+    const reply = (await scripts.followWorlds(group.meta, group.prefix, ...args)) as Array<string | null>
     followed.forEach((world, index) => {
       const [generation, offset, version, settings] = reply.slice(index * 4, index * 4 + 4) as [string, string, string, string | null]
       // A world the state has not made yet has nothing to tell.
@@ -117,13 +124,13 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   const sessions: SharedSessions = {
     world: (name) => handle(name).world,
     async use(name) {
-      const reply = (await call(name, 'useWorld', bounds().max, bounds().idleMs)) as string[]
+      const reply = (await call(name, 'useWorld', groupBounds().max, bounds().idleMs)) as string[]
       onDrops(reply[7] ?? '')
       return infoOf(reply)
     },
     async find(name) {
       if (name === DEFAULT) {
-        const meta = await client.hgetall(keys.session(DEFAULT)).catch(redisUnavailable)
+        const meta = await client.hgetall(keys.of(DEFAULT).session(DEFAULT)).catch(redisUnavailable)
         const { created = '0', okind = 'start-up', ofrom = '', oclock = '' } = meta
         const origin = Object.entries(meta).flatMap(([field, json]) => (field.startsWith('O:') ? [`"${field.slice(2)}":${json}`] : []))
         return infoOf([DEFAULT, created, created, okind, ofrom, oclock, origin.length === 0 ? '' : `{${origin.join(',')}}`])
@@ -132,7 +139,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     },
     list: () => list(''),
     async put(name, origin) {
-      const reply = (await call(name, 'putWorld', bounds().max, bounds().idleMs, ...(await originArgs(name, origin)))) as string[]
+      const reply = (await call(name, 'putWorld', groupBounds().max, bounds().idleMs, ...(await originArgs(name, origin)))) as string[]
       if (name !== DEFAULT) handles.delete(name)
       onDrops(reply[7] ?? '')
       return infoOf(reply)
@@ -146,11 +153,15 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
 
   /** The named sessions (or the one named `only`), the most recently used first. */
   async function list(only: string): Promise<SharedSessionInfo[]> {
-    const reply = (await call(DEFAULT, 'listWorlds', bounds().idleMs, only)) as string[]
-    onDrops(reply.at(-1) ?? '')
+    const groups = only === '' ? keys.groups : [keys.of(only)]
+    const replies = await Promise.all(groups.map(async (group) => (await defaultWorld.runIn(group, 'listWorlds', bounds().idleMs, only)) as string[]))
     const found: SharedSessionInfo[] = []
-    for (let index = 0; index + 7 <= reply.length - 1; index += 7) found.push(infoOf(reply.slice(index, index + 7)))
-    return found
+    for (const reply of replies) {
+      onDrops(reply.at(-1) ?? '')
+      for (let index = 0; index + 7 <= reply.length - 1; index += 7) found.push(infoOf(reply.slice(index, index + 7)))
+    }
+    // Each group's most recently used first; across groups too.
+    return replies.length === 1 ? found : found.sort((a, b) => b.lastUsed - a.lastUsed)
   }
 
   /** The putWorld script's ARGV from 7 on; a capsule's pets and buckets are written first, under an origin generation of their own. */
@@ -159,8 +170,9 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     const settings = Object.entries(rest).flatMap(([setting, value]) => [setting, JSON.stringify(value)])
     const head = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '']
     if (origin.kind !== 'capsule') return [...head, '', '', '', ...settings]
-    const ogen = String(await client.incr(`${keys.prefix}worlds`).catch(redisUnavailable))
-    const at = (part: string) => keys.world(name, `o${ogen}`, part)
+    const group = keys.of(name)
+    const ogen = String(await client.incr(group.worlds).catch(redisUnavailable))
+    const at = (part: string) => group.world(name, `o${ogen}`, part)
     // Written before the script adopts them; gone by themselves should this process stop half-way.
     const written = new Set<string>()
     let batch = client.pipeline()
@@ -223,7 +235,7 @@ function infoOf([name = '', created = '0', lastUsed = '0', kind = 'start-up', fr
   }
 }
 
-async function exec(pipeline: ReturnType<Redis['pipeline']>): Promise<void> {
+async function exec(pipeline: ReturnType<RedisClient['pipeline']>): Promise<void> {
   const results = (await pipeline.exec().catch(redisUnavailable)) ?? []
   for (const [error] of results) if (error) redisUnavailable(error)
 }

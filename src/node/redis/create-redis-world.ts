@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis'
 import type { PetRepository } from '../../core/state/pet-repository.js'
 import type { SharedWorld, WorldSettings } from '../../core/state/shared-state.js'
 import type { NewPet, Pet } from '../../core/store/pet.js'
@@ -6,13 +5,13 @@ import { storageFull } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { createRedisRateLimits, type WorldNews } from './create-redis-rate-limits.js'
-import type { RedisKeys } from './redis-keys.js'
-import type { RedisScripts } from './redis-scripts-client.js'
+import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
+import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 export interface RedisWorldOptions {
   name: string
-  client: Redis
+  client: RedisClient
   scripts: RedisScripts
   keys: RedisKeys
   base: () => RedisBase
@@ -37,6 +36,8 @@ export type WorldScript = Exclude<keyof RedisScripts, 'followWorlds' | 'switchBa
  */
 export function createRedisWorld(options: RedisWorldOptions) {
   const { name, client, scripts, keys, source, ttlMs } = options
+  // Every key of the world is in its group's slot (docs/decisions.md#d44).
+  const group = keys.of(name)
   let offset = 0
   // The settings in force as one value (undefined: none set, the origin's), and their version.
   let settings: LiveSettings | undefined
@@ -54,10 +55,13 @@ export function createRedisWorld(options: RedisWorldOptions) {
   }
 
   /** Runs one of the world's scripts (after WORLD's ARGV), seeding the base again if Redis came back empty. */
-  async function run(script: WorldScript, ...args: Array<string | number>): Promise<unknown> {
+  const run = (script: WorldScript, ...args: Array<string | number>): Promise<unknown> => runIn(group, script, ...args)
+
+  /** Runs a script naming this world in group `at` (a listing of another group's sessions names the default one). */
+  async function runIn(at: RedisGroupKeys, script: WorldScript, ...args: Array<string | number>): Promise<unknown> {
     usedAt = source()
     try {
-      const call = () => scripts[script](keys.meta, keys.prefix, name, source(), ttlMs ?? '', ...args)
+      const call = () => scripts[script](at.meta, at.prefix, name, source(), ttlMs ?? '', ...args)
       let reply = await call()
       if (reply === -1) {
         await options.base().reseed()
@@ -121,6 +125,12 @@ export function createRedisWorld(options: RedisWorldOptions) {
     settings = kept(settings, JSON.parse(json) as LiveSettings)
     version = String(changed)
   }
+  /** Copies the default session's offset into every other group, whose registry times are on its clock (docs/decisions.md#d44). */
+  const spreadOffset = async () => {
+    if (name !== 'default') return
+    const others = keys.groups.filter((other) => other !== group)
+    await Promise.all(others.map((other) => client.hset(other.meta, 'doffset', String(offset)))).catch(redisUnavailable)
+  }
 
   const world: SharedWorld = {
     pets: (_seeding, { maxPets }) => pets(maxPets),
@@ -139,12 +149,14 @@ export function createRedisWorld(options: RedisWorldOptions) {
       get: () => offset,
       async set(value) {
         offset = Number(await set('offset', String(value)))
+        await spreadOffset()
       },
       async add(ms) {
         offset = Number(await set('advance', String(ms)))
+        await spreadOffset()
       },
       async refresh() {
-        offset = Number((await client.hget(keys.session(name), 'offset').catch(redisUnavailable)) ?? '0')
+        offset = Number((await client.hget(group.session(name), 'offset').catch(redisUnavailable)) ?? '0')
       },
     },
     faults: {
@@ -162,7 +174,9 @@ export function createRedisWorld(options: RedisWorldOptions) {
   return {
     name,
     world,
+    group,
     run,
+    runIn,
     news,
     /** The generation this process last saw in force: log entries answered before a reset are not kept. */
     generation: () => generation,

@@ -3,7 +3,8 @@ import { REDIS_LAYOUT } from './redis-keys.js'
 
 /*
  * The layout the scripts read and write (redis-keys.ts names the same keys from Node), under the
- * prefix P (docs/decisions.md#d21, #d34):
+ * prefix P of a group of sessions: the sandbox's prefix on a standalone Redis, a hash tag of it
+ * per group on a Redis Cluster (docs/decisions.md#d21, #d34, #d44):
  *
  * - `P meta` (KEYS[1] of every script): layout, the start-up pets' identity (seed, pets, given),
  *   base (the base's generation), lastId and count (the base's), added (the pets every session
@@ -77,7 +78,8 @@ local function C()
     return list
   end
   function defaultNow()
-    return SOURCE + tonumber(redis.call('HGET', P .. 's:default', 'offset') or '0')
+    -- In a group without the default session, the copy of its offset (redis-keys.ts).
+    return SOURCE + tonumber(redis.call('HGET', P .. 's:default', 'offset') or redis.call('HGET', KEYS[1], 'doffset') or '0')
   end
   function setAdded(name, count)
     local before = tonumber(redis.call('HGET', P .. 'added', name) or '0')
@@ -324,8 +326,9 @@ local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, gen, m[2] or '0',
 
 /**
  * The Lua scripts of the shared state. Each decision is one script, one round trip, never a read
- * then a write from Node (docs/decisions.md#d21). Keys are built inside the scripts, which
- * standalone Redis and Valkey allow and Redis Cluster does not. A script of a session's world
+ * then a write from Node (docs/decisions.md#d21). Keys are built inside the scripts from the prefix
+ * P they are given, a group's (redis-keys.ts): on a Redis Cluster every key of a group carries its
+ * hash tag, so a script touches one slot, that of KEYS[1] (docs/decisions.md#d44). A script of a session's world
  * answers -1 when the base is not there (WORLD).
  */
 export const REDIS_SCRIPTS = {
@@ -686,7 +689,10 @@ if capacity > 0 and #kept > 0 then
   redis.call('LPUSH', P .. 'log', unpack(kept, math.max(1, #kept - capacity + 1)))
   redis.call('LTRIM', P .. 'log', 0, capacity - 1)
 end
-redis.call('PUBLISH', ARGV[3], ARGV[4] .. ' [' .. table.concat(sent, ',') .. ']')
+-- A channel under a hash tag is a sharded one, in this slot (redis-keys.ts).
+local publish = 'PUBLISH'
+if string.sub(ARGV[3], 1, 1) == '{' then publish = 'SPUBLISH' end
+redis.call(publish, ARGV[3], ARGV[4] .. ' [' .. table.concat(sent, ',') .. ']')
 return 1
 `,
 } as const
