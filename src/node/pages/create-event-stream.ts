@@ -79,7 +79,10 @@ export function createEventStream(requests: RequestEntrySource, tail: AnswerTail
 function sessionSource(requests: RequestEntrySource, incoming: IncomingMessage): Pick<RequestEntrySource, 'onRequest'> {
   const header = incoming.headers[SESSION_HEADER]
   const fromHeader = Array.isArray(header) ? header.join(', ') : header
-  const fromQuery = new URLSearchParams((incoming.url ?? '').split('?')[1] ?? '').get('session') ?? undefined
+  const inQuery = new URLSearchParams((incoming.url ?? '').split('?')[1] ?? '').getAll('session')
+  // One name, as the exports' query is held to it (the admin document's `session`: a string).
+  if (inQuery.length > 1) throw new HttpError(400, ErrorCode.invalidRequest, 'session must be a string')
+  const fromQuery = inQuery[0]
   for (const [name, where] of [
     [fromHeader, 'X-Sandbox-Session'],
     [fromQuery, 'session'],
