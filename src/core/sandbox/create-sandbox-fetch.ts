@@ -58,7 +58,9 @@ function isRequestLike(input: unknown): input is Request {
 function headerPairs(headers: HeadersInit): HeadersInit {
   if (Array.isArray(headers) || typeof (headers as Headers).forEach !== 'function') return headers
   const pairs: Array<[string, string]> = []
-  ;(headers as Headers).forEach((value, name) => pairs.push([name, value]))
+  ;(headers as Headers).forEach((value, name) => {
+    pairs.push([name, value])
+  })
   return pairs
 }
 

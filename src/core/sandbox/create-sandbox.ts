@@ -24,6 +24,7 @@ import { unknownScenario } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
 import type { Origin } from '../sessions/origin.js'
+import type { RequestedSession } from '../sessions/requested-session.js'
 import { capsuleOrigin, forkOrigin, startUpOrigin } from '../sessions/world-table.js'
 import { readCapsule } from '../sessions/capsule.js'
 import { learnCapsule } from '../learning/learn-capsule.js'
@@ -166,8 +167,8 @@ function composeSandbox<Of extends Timing>(
     return world
   }
   // The world a request names; for a name the sandbox cannot serve, the default world and the refusal.
-  const namedInRequest = (name: string): WorldParts => {
-    if (!isSessionName(name)) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule('X-Sandbox-Session')) }
+  const namedInRequest = ({ name, where }: RequestedSession): WorldParts => {
+    if (!isSessionName(name)) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where)) }
     if (name !== DEFAULT_SESSION && state.session === undefined)
       return { ...defaultWorld, refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message) }
     return sessions.world(name)
@@ -280,6 +281,15 @@ function composeSandbox<Of extends Timing>(
       async delete(name) {
         checkSessionName(name, 'session name')
         return sessions.delete(name)
+      },
+      async deleteAll({ prefix } = {}) {
+        const deleted: string[] = []
+        for (const world of await sessions.list()) {
+          if (world.name === DEFAULT_SESSION || (prefix !== undefined && !world.name.startsWith(prefix))) continue
+          // Another process may have deleted it meanwhile: only those this call deleted are named.
+          if (await sessions.delete(world.name)) deleted.push(world.name)
+        }
+        return deleted
       },
       async capsule(name: string) {
         const world = await known(name)

@@ -3,6 +3,7 @@ import { constants } from 'node:os'
 import type { ProgramIo } from '../options/program-io.js'
 import { watchParent } from '../server/watch-parent.js'
 import { serveSandbox, type ServedSandbox, type StartOptions } from './start-sandbox.js'
+import { newRunId, RUN_ID_VARIABLE } from '../testing/worker-session.js'
 
 /** Signals passed on to the command: it decides how to end, and the sandbox ends with it. */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
@@ -19,7 +20,7 @@ type Ending = { code: number; signal?: undefined } | { signal: NodeJS.Signals; c
 /**
  * `petstore-sandbox run [start's options] -- <command> [args…]` (D40): the sandbox of `start`'s
  * options, served by `start`'s own code, then the command once the sandbox is ready, with
- * `PETSTORE_SANDBOX_URL` (the base URL with `/v1`) and, with an admin token,
+ * `PETSTORE_SANDBOX_URL` (the base URL with `/v1`), a run id in `PETSTORE_SANDBOX_RUN_ID` and, with an admin token,
  * `PETSTORE_SANDBOX_ADMIN_TOKEN` in its environment. Signals are passed on to the command; when it
  * ends, the sandbox stops and this process ends as the command did (its exit code, or its signal),
  * so the sandbox never outlives it. The process that started this one going away (npx killed)
@@ -63,6 +64,8 @@ export async function runCommand(options: StartOptions, argv: readonly string[],
     env: {
       ...process.env,
       PETSTORE_SANDBOX_URL: loopback(served.url),
+      // One run id for every worker of the command's test runner (D43), unless the caller gave one.
+      [RUN_ID_VARIABLE]: process.env[RUN_ID_VARIABLE] || newRunId(),
       ...(options.adminToken === undefined ? {} : { PETSTORE_SANDBOX_ADMIN_TOKEN: options.adminToken }),
     },
   })
