@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Names said once. Each list lives in one module of src/core: the plans (PLANS), the fault kinds
 // (FAULT_KINDS), the built-in scenarios (their table in scenario-config.ts), the error codes with
-// their statuses (ERRORS); the decisions are the headings of docs/decisions.md. The CLI's help is
+// their statuses (ERRORS), the operations (OPERATIONS, held to the contract by the compiler); the decisions are the headings of docs/decisions.md. The CLI's help is
 // built from the lists; whatever else repeats them is checked here against them: the documents'
 // enums, the docs' tables, every enumeration in the docs and comments, and every range of and
 // reference to a decision, every file cited by its path, and start's options in docs/cli.md. Reads the built modules: `npm run generate:check` builds first.
@@ -11,6 +11,7 @@ import { parse } from 'yaml'
 import { ERRORS } from '../dist/core/errors/error-code.js'
 import { DEFAULT_ERROR_KINDS, FAULT_KINDS } from '../dist/core/faults/fault-config.js'
 import { PLAN_NAMES } from '../dist/core/auth/plans.js'
+import { OPERATION_IDS } from '../dist/core/operations/operation-table.js'
 import { BUILT_IN_SCENARIOS } from '../dist/core/scenarios/scenario-config.js'
 import { buildProgram } from '../dist/node/cli/build-program.js'
 
@@ -25,6 +26,7 @@ const LISTS = {
   faultKinds: { names: FAULT_KINDS, source: 'FAULT_KINDS in src/core/faults/fault-config.ts' },
   scenarios: { names: BUILT_IN_SCENARIOS, source: 'the built-in scenarios of src/core/scenarios/scenario-config.ts' },
   errors: { names: Object.values(ERRORS).map(({ code }) => code), source: 'ERRORS in src/core/errors/error-code.ts' },
+  operations: { names: OPERATION_IDS, source: 'OPERATIONS in src/core/operations/operation-table.ts' },
 }
 
 // The documents' enums.
@@ -39,6 +41,12 @@ const enums = [
     'ScenarioBehaviour.kinds[]',
     admin.components.schemas.ScenarioBehaviour.properties.kinds.items.enum,
     { names: FAULT_KINDS.filter((kind) => kind !== 'drop'), source: 'FAULT_KINDS but drop, in src/core/faults/fault-config.ts' },
+  ],
+  [
+    'fixtures/admin-openapi.yaml',
+    'ScenarioDefinition.operations',
+    admin.components.schemas.ScenarioDefinition.properties.operations.propertyNames.enum,
+    LISTS.operations,
   ],
 ]
 for (const [file, where, values, list] of enums) {
@@ -94,21 +102,26 @@ if (problems.length === beforeCodes && !same([...tableCodes.keys()], LISTS.error
 }
 
 // Enumerations: a paragraph (or a comment, or a table) that names most of a list in backticks names
-// all of it, so a name added to the list cannot be missed where the list is written out.
+// all of it, so a name added to the list cannot be missed where the list is written out. The
+// operationIds are words no prose uses otherwise: they count without backticks, in the admin
+// document's descriptions too.
 const PROSE = [...filesUnder('docs', '.md'), 'README.md', ...filesUnder('src', '.ts').filter((file) => !file.startsWith('src/core/contract/'))]
+const backticked = (name) => `\`${name}\``
 const enumerated = [
-  { list: LISTS.scenarios, enough: 3 },
-  { list: LISTS.plans, enough: 3 },
-  { list: LISTS.faultKinds, enough: 2, needs: 'drop' },
+  { list: LISTS.scenarios, enough: 3, mention: backticked },
+  { list: LISTS.plans, enough: 3, mention: backticked },
+  { list: LISTS.faultKinds, enough: 2, needs: 'drop', mention: backticked },
+  { list: LISTS.operations, enough: 3, mention: (name) => new RegExp(`\\b${name}\\b`) },
 ]
-for (const file of PROSE) {
+const mentions = (text, mention) => (typeof mention === 'string' ? text.includes(mention) : mention.test(text))
+for (const file of [...PROSE, 'fixtures/admin-openapi.yaml']) {
   for (const paragraph of paragraphs(read(file))) {
     const text = paragraph.map(({ text }) => text).join('\n')
-    for (const { list, enough, needs } of enumerated) {
-      const named = list.names.filter((name) => text.includes(`\`${name}\``))
+    for (const { list, enough, needs, mention } of enumerated) {
+      const named = list.names.filter((name) => mentions(text, mention(name)))
       if (named.length >= enough && named.length < list.names.length && (needs === undefined || named.includes(needs))) {
         const missing = list.names.filter((name) => !named.includes(name))
-        const at = paragraph.find(({ text }) => named.some((name) => text.includes(`\`${name}\``)))
+        const at = paragraph.find(({ text }) => named.some((name) => mentions(text, mention(name))))
         problems.push(`${file}:${at.line}: names ${named.join(', ')} but not ${missing.join(', ')} (${list.source})`)
       }
     }

@@ -29,6 +29,10 @@ if tar -tzf "$work/$tarball" | grep -E '^package/(src|test|examples|bench)/' >/d
   exit 1
 fi
 
+# msw is the app's and the sandbox's one msw: a peer, never a dependency of its own beside the app's.
+peers="$(tar -xzOf "$work/$tarball" package/package.json | node -e "let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => { const p = JSON.parse(s); console.log(p.peerDependencies?.msw, p.dependencies?.msw) })")"
+[ "$peers" = "^3 undefined" ] || { echo "check-package: msw must be a peer dependency (^3) and no dependency, not: $peers" >&2; exit 1; }
+
 echo "== install into an empty project (Node $(node -v))"
 mkdir "$work/project"
 cd "$work/project"
@@ -57,7 +61,7 @@ echo "GET $url/pets?limit=1 -> $status"
 [ "$status" = 200 ] || { echo "check-package: expected 200" >&2; exit 1; }
 # The pages work from the tarball alone: their scripts are compiled into dist/, Swagger UI comes
 # from the swagger-ui-dist dependency.
-for page in / /openapi.yaml /reference /assets/reference.js /assets/swagger-ui/swagger-ui-bundle.js; do
+for page in / /openapi.yaml /postman.json /reference /assets/reference.js /assets/swagger-ui/swagger-ui-bundle.js; do
   page_status="$(node -e "fetch(process.argv[1]).then((r) => console.log(r.status))" "${url%/v1}$page")"
   echo "GET ${url%/v1}$page -> $page_status"
   [ "$page_status" = 200 ] || { echo "check-package: expected 200 for $page" >&2; exit 1; }

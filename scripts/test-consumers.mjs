@@ -42,7 +42,7 @@ if (major < 22 || (major === 22 && minor < 12)) {
 }
 
 /**
- * @typedef {{ name: string, source: string, dir: string, kind: 'vitest' | 'jest' | 'playwright', tarballSpec: string, recipe: string | undefined, runs: number }} Project
+ * @typedef {{ name: string, source: string, dir: string, kind: 'vitest' | 'jest' | 'playwright' | 'newman', tarballSpec: string, recipe: string | undefined, runs: number }} Project
  * @typedef {{ environment: string, passed: number, failed: number, skipped: number, seconds: number }} EnvironmentResult
  */
 
@@ -93,7 +93,7 @@ async function main() {
   const passed = results.reduce((sum, result) => sum + result.passed, 0)
   const failed = results.reduce((sum, result) => sum + result.failed, 0)
   const empty = results.filter((result) => result.passed + result.failed === 0)
-  console.log("(time: a vitest project's is the time spent in its files; Jest's and Playwright's is their run's)")
+  console.log("(time: a vitest project's is the time spent in its files; Jest's, Playwright's and newman's is their run's)")
   console.log(`matrix time: ${seconds(started)} s`)
   if (empty.length > 0) console.log(`no test ran in: ${empty.map((result) => result.environment).join(', ')}`)
   console.log(`${passed} passed, ${failed} failed`)
@@ -126,7 +126,16 @@ async function findProjects() {
       const source = join(consumersDir, name)
       const manifest = JSON.parse(await readFile(join(source, 'package.json'), 'utf8'))
       const dependencies = manifest.devDependencies ?? {}
-      const kind = '@playwright/test' in dependencies ? 'playwright' : 'jest' in dependencies ? 'jest' : 'vitest' in dependencies ? 'vitest' : undefined
+      const kind =
+        '@playwright/test' in dependencies
+          ? 'playwright'
+          : 'jest' in dependencies
+            ? 'jest'
+            : 'vitest' in dependencies
+              ? 'vitest'
+              : 'newman' in dependencies
+                ? 'newman'
+                : undefined
       if (kind === undefined) throw new Error(`${name}: no test runner among its devDependencies`)
       const tarballSpec = dependencies['petstore-sandbox']
       if (typeof tarballSpec !== 'string' || !tarballSpec.startsWith('file:'))
@@ -139,8 +148,12 @@ async function findProjects() {
       if (existsSync(recipe)) {
         // The scripts a recipe shows are not a file it writes: the project runs its own, which must be the ones shown.
         const shown = recipeScripts(await readFile(recipe, 'utf8'))
-        if (shown !== undefined && JSON.stringify(shown) !== JSON.stringify(manifest.scripts ?? {}))
-          throw new Error(`${name}: its package.json runs the scripts ${JSON.stringify(manifest.scripts)}, not the ${JSON.stringify(shown)} ${recipe} shows`)
+        if (shown !== undefined && JSON.stringify(shown.scripts) !== JSON.stringify(manifest.scripts ?? {}))
+          throw new Error(
+            `${name}: its package.json runs the scripts ${JSON.stringify(manifest.scripts)}, not the ${JSON.stringify(shown.scripts)} ${recipe} shows`,
+          )
+        if (shown?.type !== undefined && shown.type !== manifest.type)
+          throw new Error(`${name}: its package.json's "type" is ${JSON.stringify(manifest.type)}, not the ${JSON.stringify(shown.type)} ${recipe} shows`)
       }
       return /** @type {Project} */ ({ name, source, dir: join(work, name), kind, tarballSpec, recipe: existsSync(recipe) ? recipe : undefined, runs })
     }),
@@ -185,13 +198,13 @@ function recipeFiles(markdown) {
 }
 
 /**
- * The `"scripts": {…}` a Markdown page shows in a json block, if it shows one.
+ * The `"scripts": {…}` a Markdown page shows in a json block (with the `"type"` after it, if shown), if it shows one.
  * @param {string} markdown
- * @returns {Record<string, string> | undefined}
+ * @returns {{ scripts: Record<string, string>, type?: string } | undefined}
  */
 function recipeScripts(markdown) {
   const match = /^```json\n("scripts":[\s\S]*?)^```$/m.exec(markdown)
-  return match === null ? undefined : JSON.parse(`{${match[1]}}`).scripts
+  return match === null ? undefined : JSON.parse(`{${match[1]}}`)
 }
 
 /**
@@ -233,6 +246,7 @@ async function test(project, runLabel) {
     vitest: ['test', '--', '--reporter=default', `--reporter=${vitestReporter}`],
     jest: ['test', '--', '--json', `--outputFile=${report}`],
     playwright: ['test', '--', '--reporter=list,json'],
+    newman: ['test', '--', '--reporters', 'cli,json', '--reporter-json-export', report],
   }[project.kind]
   console.log(`\n== ${project.name}${runLabel}: npm ${args.join(' ')}`)
   const testStarted = performance.now()
@@ -267,6 +281,18 @@ async function test(project, runLabel) {
         passed: parsed.numPassedTests,
         failed: parsed.numFailedTests + parsed.numRuntimeErrorTestSuites,
         skipped: parsed.numPendingTests,
+        seconds: wall,
+      },
+    ]
+  } else if (project.kind === 'newman') {
+    // Each assertion is a test; a request that got no answer or a script that threw is a failure with none.
+    const { assertions } = parsed.run.stats
+    results = [
+      {
+        environment: `${project.name} newman`,
+        passed: assertions.total - assertions.failed,
+        failed: parsed.run.failures.length,
+        skipped: 0,
         seconds: wall,
       },
     ]

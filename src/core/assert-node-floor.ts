@@ -7,13 +7,16 @@ const FLOOR = { major: 22, minor: 12 }
  * browser there is no Node version, and nothing is checked.
  *
  * @example
- * assertNodeFloor('20.20.2') // throws "petstore-sandbox needs Node 22.12 or newer (this is v20.20.2)"
+ * assertNodeFloor('20.20.2') // throws "petstore-sandbox needs Node 22.12 or newer (this is v20.20.2): `nvm install 24`, or …"
  */
 export function assertNodeFloor(version: string | undefined): void {
   if (version === undefined) return
   const [major = 0, minor = 0] = version.split('.').map(Number)
   if (major < FLOOR.major || (major === FLOOR.major && minor < FLOOR.minor)) {
-    throw new Error(`petstore-sandbox needs Node ${FLOOR.major}.${FLOOR.minor} or newer (this is v${version})`)
+    // The two ways on (docs/getting-started.md#an-older-node): a newer Node, or one pinned in the app for its npm scripts.
+    throw new Error(
+      `petstore-sandbox needs Node ${FLOOR.major}.${FLOOR.minor} or newer (this is v${version}): \`nvm install 24\`, or \`npm i -D node@24\` in the app and run it through npm scripts`,
+    )
   }
 }
 

@@ -177,6 +177,13 @@ it('moves the clock past the sunset, and shows one deprecation banner at a time'
   expect(await page.$$('.warning:visible, [role="alert"]:visible')).toHaveLength(1)
 })
 
+it('clears the "was removed" banner on going back to real time, and the next lookup says what is true then', async () => {
+  await oneMoreRequest(() => page.click('#real-time'))
+  expect(await page.isVisible('#deprecation')).toBe(false)
+  await oneMoreRequest(() => page.click('#lookup button[type="submit"]'))
+  expect(await page.textContent('#deprecation')).toMatch(/^GET \/pets\/\{petId\} is deprecated and will be removed on /)
+})
+
 it('resets the sandbox from the page: the created pet is gone', async () => {
   await oneMoreRequest(() => page.click('#reset-sandbox'))
   await page.selectOption('#status', '')

@@ -109,6 +109,11 @@ it('asks for the admin token, keeps it in sessionStorage only, and refuses a wro
 
 it('shows requests as they happen, the key bar moving, a 429 once the quota is spent, 410 past the sunset, faults, and an empty log after reset', async () => {
   const page = await open('/__sandbox/')
+  // The board of `start` knows it is no proxy: it never asks for the Proxy panel (a 404 in the console).
+  const askedForProxy: string[] = []
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/__sandbox/proxy') askedForProxy.push(request.url())
+  })
   await signInToDashboard(page, TOKEN)
   const free = await page.evaluate(() => document.querySelector('#keys-table tbody tr')?.getAttribute('data-key'))
   expect(free).toMatch(/^sand…#[0-9a-f]{4}$/)
@@ -167,8 +172,9 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   expect((await api('/pets', 'sandbox-enterprise-key')).status).toBe(200)
 
   expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined()
-  // `start` is no proxy: GET /__sandbox/proxy is a 404, and the Proxy panel stays hidden.
+  // `start` is no proxy: the Proxy panel stays hidden, and was never asked for.
   expect(await page.isHidden('#proxy')).toBe(true)
+  expect(askedForProxy).toEqual([])
   expect(await checks.accessibility(page)).toEqual([])
   await screenshots(page, 'dashboard')
 

@@ -57,7 +57,7 @@ it('answers a preflight of an allowed origin without a key', async () => {
   expect(response.status).toBe(204)
   expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
   expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, HEAD, OPTIONS')
-  expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session')
+  expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
 })
 
 it('answers a preflight to a path it does not serve over HTTP, spending nothing', async () => {
@@ -70,7 +70,7 @@ it('answers a preflight to a path it does not serve over HTTP, spending nothing'
     expect(response.status).toBe(204)
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
     expect(response.headers.get('access-control-allow-methods')).toContain('GET')
-    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session')
+    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
   }
   const before = Number((await today.call('/petz', { method: 'OPTIONS', key: null })).headers.get('x-ratelimit-remaining'))
   for (let i = 0; i < 5; i++) expect((await today.call('/petz', { method: 'OPTIONS', key: null })).status).toBe(204)

@@ -69,6 +69,19 @@ it('writes the HAR a piece at a time: exporting a 100 MB HAR raises the peak by 
   expect(raised).toBeLessThan(har.length / 3)
 }, 120_000)
 
+it('writes a capsule a piece at a time: the capsule holding that 100 MB HAR raises the peak by a fraction of it', async () => {
+  const settled = await inspector.afterGc()
+  const peak = await peakFromNow(cli().child.pid!)
+  const text = await (await admin('/sessions/default/capsule')).text()
+  const raised = (await peak()) - settled.rss
+  expect(text.length).toBeGreaterThan(100_000_000)
+  const capsule = JSON.parse(text) as { kind: string; har: Har }
+  expect(capsule.kind).toBe('petstore-sandbox/capsule')
+  expect(capsule.har.log.entries.filter((entry) => entry.request.postData?.text === '\u0001'.repeat(60_000))).toHaveLength(300)
+  // One JSON.stringify of the capsule held its text and its bytes at once, each about its size.
+  expect(raised).toBeLessThan(text.length / 3)
+}, 120_000)
+
 it('gives the last exchanges and entries a ?limit= asks for, oldest first', async () => {
   const listed = (await (await admin('/requests?limit=3')).json()) as { requests: Array<{ id: string }> }
   const har = (await (await admin('/requests.har?limit=3')).json()) as Har

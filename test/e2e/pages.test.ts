@@ -99,6 +99,7 @@ it('answers / with the front door: HTML for browsers, JSON for Accept: applicati
     '/reference',
     '/openapi.yaml',
     '/openapi.json',
+    '/postman.json',
     '/healthz',
     '/readyz',
     '/__sandbox/',
@@ -197,7 +198,7 @@ it('without demo keys or an admin token: no keys on the front door or in the ref
     contract.check('GET', door.url, door)
     const json = await door.json()
     expect(json.demoKeys).toBeUndefined()
-    expect(Object.keys(json.links)).toEqual(['reference', 'openapiYaml', 'openapiJson', 'healthz', 'readyz'])
+    expect(Object.keys(json.links)).toEqual(['reference', 'openapiYaml', 'openapiJson', 'postman', 'healthz', 'readyz'])
     const reference = await fetch(`${base}/reference`)
     contract.check('GET', reference.url, reference)
     const text = await reference.text()

@@ -15,7 +15,11 @@ idEdgeTests(() => ({
     const other = await startCli(['--log', 'off', ...args])
     try {
       const target = `${other.url}/pets`
-      const init = { method: 'POST', headers: { authorization: 'Bearer sandbox-enterprise-key', 'content-type': 'application/json' }, body: '{"name":"Over","categoryId":1}' }
+      const init = {
+        method: 'POST',
+        headers: { authorization: 'Bearer sandbox-enterprise-key', 'content-type': 'application/json' },
+        body: '{"name":"Over","categoryId":1}',
+      }
       const answer = await fetch(target, init)
       contract.check('POST', target, answer)
       return answer

@@ -113,6 +113,40 @@ it('refuses a bad session name with 400 naming the rule, on the API and the admi
   expect((await admin('/sessions/.dot')).status).toBe(400)
 })
 
+it('reads the session from baggage without the header: other members ignored, a malformed header ignored, a bad name a 400', async () => {
+  const inBaggage = (baggage: string, init: RequestInit = {}) => call('/pets?limit=100', { ...init, headers: { ...init.headers, baggage } })
+  const created = await call('/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', baggage: 'userId=alice,sandbox-session=carried;ttl=1' },
+    body: JSON.stringify({ name: 'Carried', categoryId: 1 }),
+  })
+  expect(created.status).toBe(201)
+  expect(created.headers.get('x-sandbox-session')).toBe('carried')
+  const listed = (await (await inBaggage('sandbox-session=carried')).json()) as Pet[]
+  expect(listed.map((pet) => pet.name)).toContain('Carried')
+  expect(((await (await api('/pets?limit=100', 'carried')).json()) as Pet[]).map((pet) => pet.name)).toContain('Carried')
+  // The header wins; a malformed baggage header is the default session's, as no header is.
+  const headerWins = await call('/pets?limit=100', { headers: { 'x-sandbox-session': 'other', baggage: 'sandbox-session=carried' } })
+  expect(((await headerWins.json()) as Pet[]).map((pet) => pet.name)).not.toContain('Carried')
+  const malformed = await inBaggage('sandbox-session=carried, not a member')
+  expect(malformed.headers.get('x-sandbox-session')).toBeNull()
+  expect(((await malformed.json()) as Pet[]).map((pet) => pet.name)).not.toContain('Carried')
+  const bad = await inBaggage('sandbox-session=.dot')
+  expect(bad.status).toBe(400)
+  expect(await bad.json()).toMatchObject({
+    code: 'invalid_request',
+    message: "baggage's sandbox-session must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'",
+  })
+  // The admin API reads it too.
+  const state = await admin('/state', { headers: { baggage: 'sandbox-session=carried' } })
+  expect(await state.json()).toMatchObject({ session: 'carried', pets: { count: 21 } })
+  const preflight = await fetch(`${url()}/pets`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, baggage' },
+  })
+  expect(preflight.headers.get('access-control-allow-headers')).toContain('baggage')
+})
+
 it('allows the header in a preflight and exposes it to a page', async () => {
   const preflight = await fetch(`${url()}/pets`, {
     method: 'OPTIONS',
@@ -207,4 +241,18 @@ it('drops the least recently used session beyond --max-sessions and an idle one 
   } finally {
     await cli.stop()
   }
+})
+
+it('deletes every named session with DELETE /__sandbox/sessions, or one run’s by ?prefix=, and leaves the default session', async () => {
+  for (const name of ['mine-1', 'mine-2', 'theirs-1']) expect((await create(`In ${name}`, name)).status).toBe(201)
+  const mine = await admin('/sessions?prefix=mine-', { method: 'DELETE' })
+  expect(mine.status).toBe(200)
+  expect(((await mine.json()).deleted as string[]).sort()).toEqual(['mine-1', 'mine-2'])
+  const left = ((await (await admin('/sessions')).json()).sessions as { name: string }[]).map((session) => session.name)
+  expect(left).toContain('theirs-1')
+  expect(left).not.toContain('mine-1')
+  const all = await (await admin('/sessions', { method: 'DELETE' })).json()
+  expect(all.deleted).toContain('theirs-1')
+  expect(((await (await admin('/sessions')).json()).sessions as { name: string }[]).map((session) => session.name)).toEqual(['default'])
+  expect((await admin('/sessions?prefix=', { method: 'DELETE' })).status).toBe(400)
 })

@@ -13,7 +13,7 @@ it('answers a preflight from any origin without a key and without spending quota
   })
   expect(preflight.status).toBe(204)
   expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
-  expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session')
+  expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
   expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS')
   const first = await api('/pets', { key: null })
   expect(first.headers.get('x-ratelimit-remaining')).toBe('59')
@@ -29,7 +29,7 @@ it.each(['/pets/1/photos', '/store/orders', '/categories'])('answers a preflight
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
     expect(preflight.headers.get('access-control-allow-methods')).toContain('GET')
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session')
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
     expect(preflight.headers.get('x-ratelimit-remaining')).toBe('60')
   }
   // The request the preflight let through gets its own answer, readable by the page.
@@ -63,7 +63,7 @@ it('answers a preflight without Origin or Access-Control-Request-Method with the
   expect(preflight.status).toBe(204)
   expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
   expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, HEAD, OPTIONS')
-  expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session')
+  expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
 })
 
 it('answers HEAD like GET, without a body', async () => {

@@ -24,9 +24,10 @@ export interface RedisServer {
  * A real `redis-server` of the test's own, on a free loopback port with a throwaway directory.
  * `appendfsync: 'always'` turns the append-only file on and syncs every write before it is
  * acknowledged (docs/running-for-a-team.md#durability); otherwise nothing is persisted. `cluster`
- * starts it as a node of a Redis Cluster (with no slots of its own).
+ * starts it as a node of a Redis Cluster (with no slots of its own), failed over after
+ * `clusterNodeTimeoutMs` without an answer.
  */
-export async function startRedis(options: { appendfsync?: 'always'; cluster?: boolean } = {}): Promise<RedisServer> {
+export async function startRedis(options: { appendfsync?: 'always'; cluster?: boolean; clusterNodeTimeoutMs?: number } = {}): Promise<RedisServer> {
   const missing = tierMissing('redis')
   if (missing !== undefined) throw new Error(`The Redis tier of the tests needs redis-server (or REDIS_SERVER_PATH): ${missing}. ${howToRun([TIERS.redis])}`)
   const dir = mkdtempSync(join(tmpdir(), 'petstore-sandbox-redis-'))
@@ -42,6 +43,7 @@ export async function startRedis(options: { appendfsync?: 'always'; cluster?: bo
     '',
     ...(options.appendfsync ? ['--appendonly', 'yes', '--appendfsync', options.appendfsync] : ['--appendonly', 'no']),
     ...(options.cluster ? ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf')] : []),
+    ...(options.clusterNodeTimeoutMs === undefined ? [] : ['--cluster-node-timeout', String(options.clusterNodeTimeoutMs)]),
   ]
   let child: ChildProcess = await launch(args)
   const server: RedisServer = {

@@ -24,7 +24,7 @@ export interface Tier {
 
 /** The tiers of each test command: `npm test` (vitest.config.ts) and `npm run test:browser` (vitest.browser.config.ts). */
 export const COMMANDS = {
-  'npm test': ['redis', 'tmpfs'],
+  'npm test': ['redis', 'cluster', 'tmpfs'],
   'npm run test:browser': ['firefox', 'redis'],
 } as const satisfies Record<string, readonly TierName[]>
 
@@ -35,6 +35,9 @@ export const REQUIRE_TIERS = 'PETSTORE_REQUIRE_TIERS'
 /** The `redis-server` the Redis tier starts (test/support/start-redis.ts). */
 export const REDIS_SERVER = process.env.REDIS_SERVER_PATH ?? 'redis-server'
 
+/** The `redis-cli` the cluster tier makes its cluster with (test/support/start-redis-cluster.ts), beside REDIS_SERVER. */
+export const REDIS_CLI = process.env.REDIS_CLI_PATH ?? 'redis-cli'
+
 /** The Firefox the Firefox tier drives (test/support/launch-firefox.ts): Debian's ESR. */
 export const FIREFOX = process.env.FIREFOX_PATH ?? 'firefox-esr'
 
@@ -42,12 +45,19 @@ export const TIERS = {
   redis: {
     what: 'the Redis tier (test/e2e/redis-*.test.ts, test/browser/redis-*.test.ts and one --workers test in stopping.test.ts)',
     files: ['test/e2e/redis-*.test.ts', 'test/browser/redis-*.test.ts'],
-    missing: () =>
-      spawnSync(REDIS_SERVER, ['--version']).error === undefined
+    missing: () => redisServerMissing(),
+    install: 'apt-get install redis-server',
+  },
+  cluster: {
+    what: 'the Redis Cluster tier (test/e2e/cluster-*.test.ts: a cluster of 6 redis-server nodes made by redis-cli)',
+    files: ['test/e2e/cluster-*.test.ts'],
+    missing: (): string | undefined =>
+      redisServerMissing() ??
+      (spawnSync(REDIS_CLI, ['--version']).error === undefined
         ? undefined
-        : process.env.REDIS_SERVER_PATH === undefined
-          ? 'no redis-server on PATH'
-          : `REDIS_SERVER_PATH=${REDIS_SERVER} does not run`,
+        : process.env.REDIS_CLI_PATH === undefined
+          ? 'no redis-cli on PATH'
+          : `REDIS_CLI_PATH=${REDIS_CLI} does not run`),
     install: 'apt-get install redis-server',
   },
   tmpfs: {
@@ -68,6 +78,12 @@ export const TIERS = {
     install: 'apt-get install firefox-esr',
   },
 } satisfies Record<string, Tier>
+
+/** Why REDIS_SERVER does not run, or undefined when it does. */
+function redisServerMissing(): string | undefined {
+  if (spawnSync(REDIS_SERVER, ['--version']).error === undefined) return undefined
+  return process.env.REDIS_SERVER_PATH === undefined ? 'no redis-server on PATH' : `REDIS_SERVER_PATH=${REDIS_SERVER} does not run`
+}
 
 /** Mounts and unmounts a tiny tmpfs, as full-disk.test.ts does for real. */
 function canMountTmpfs(): boolean {
@@ -95,7 +111,8 @@ export function tierMissing(name: TierName): string | undefined {
 
 /** The one command that runs the given tiers too. */
 export function howToRun(tiers: Tier[], command: TestCommand = 'npm test'): string {
-  const installs = tiers.flatMap((tier) => (tier.install === undefined ? [] : [tier.install]))
+  // Once each: the Redis and cluster tiers need the same package.
+  const installs = [...new Set(tiers.flatMap((tier) => (tier.install === undefined ? [] : [tier.install])))]
   return [...installs, `${tiers.some((tier) => tier.asRoot) ? 'sudo ' : ''}${command}`].join(' && ')
 }
 

@@ -3,39 +3,47 @@ import { createAdminContractChecker } from './admin-contract.js'
 import { createContractChecker } from './contract-checker.js'
 import { startCli, type CliProcess } from './start-cli.js'
 import { startRedis, type RedisServer } from './start-redis.js'
+import { startRedisCluster, type RedisCluster } from './start-redis-cluster.js'
 
 export const ADMIN_TOKEN = 'admin-token-for-redis-tests'
 
 /**
  * A real Redis of the file's own and CLI processes sharing it (`--redis`), plus `call` and `admin`
  * to reach any of them by index: every answer is checked against fixtures/openapi.yaml or
- * fixtures/admin-openapi.yaml.
+ * fixtures/admin-openapi.yaml. With `cluster`, a Redis Cluster of 3 masters and 3 replicas
+ * (test/support/start-redis-cluster.ts) instead, each replica given another master's URL.
  */
-export function useRedisReplicas(count: number, args: string[] = []) {
+export function useRedisReplicas(count: number, args: string[] = [], { cluster: asCluster = false } = {}) {
   let redis: RedisServer | undefined
+  let cluster: RedisCluster | undefined
   const replicas: CliProcess[] = []
   const contract = createContractChecker()
   const adminContract = createAdminContractChecker()
-  const startReplica = async (extra: string[] = []) => startCli(['--log', 'off', '--redis', redis!.url, '--admin-token', ADMIN_TOKEN, ...args, ...extra])
+  const urlOf = (index: number) => (cluster === undefined ? redis!.url : cluster.nodes[index % 3]!.url)
+  const startReplica = async (extra: string[] = [], index = replicas.length) =>
+    startCli(['--log', 'off', '--redis', urlOf(index), '--admin-token', ADMIN_TOKEN, ...args, ...extra])
 
   beforeAll(async () => {
-    redis = await startRedis()
+    if (asCluster) cluster = await startRedisCluster()
+    else redis = await startRedis()
     // One after the other: the first seeds, the others find its pets.
     for (let i = 0; i < count; i++) replicas.push(await startReplica())
-  })
+  }, 120_000)
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.stop('SIGKILL')))
     await redis?.remove()
+    await cluster?.remove()
   })
 
   return {
     contract,
     redis: () => redis!,
+    cluster: () => cluster!,
     replica: (index: number) => replicas[index]!,
     startReplica,
     /** Puts a fresh process in place of replica `index` (after it was stopped). */
     replace: async (index: number) => {
-      replicas[index] = await startReplica()
+      replicas[index] = await startReplica([], index)
       return replicas[index]
     },
     /** fetch `path` below /v1 of replica `index` with `key` (default: the enterprise demo key). */

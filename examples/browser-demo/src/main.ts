@@ -16,4 +16,9 @@ const worker = setupWorker(...sandbox.handlers)
 await worker.start({ onUnhandledFrame: 'bypass', quiet: true })
 
 const app = startApp(document, { baseUrl: new URL('/v1', location.origin).href })
-startRehearsal(document, sandbox, () => void app.refresh())
+startRehearsal(
+  document,
+  sandbox,
+  () => void app.refresh(),
+  () => app.forgetLookup(),
+)

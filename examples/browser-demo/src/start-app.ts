@@ -97,6 +97,12 @@ export function startApp(document: Document, { baseUrl }: { baseUrl: string }) {
     })()
   })
 
+  /** Hides what the last lookup answered: after the clock moved, its banner may say the wrong thing. */
+  function forgetLookup() {
+    deprecation.hidden = true
+    $('found').textContent = ''
+  }
+
   void refresh()
-  return { refresh }
+  return { refresh, forgetLookup }
 }

@@ -3,9 +3,10 @@ import type { Plan, Sandbox } from 'petstore-sandbox'
 /**
  * The demo's rehearsal panel: the clock, the selected key's plan and quota, and reset, moved
  * through the sandbox object in the page, as a test or a demo script would, and the world saved
- * as a capsule. `changed` runs after each move so the app shows its effect.
+ * as a capsule. `changed` runs after each move so the app shows its effect, and `clockMoved` first
+ * after a move of the clock.
  */
-export function startRehearsal(document: Document, sandbox: Sandbox, changed: () => void) {
+export function startRehearsal(document: Document, sandbox: Sandbox, changed: () => void, clockMoved: () => void) {
   const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
   const keySelect = $<HTMLSelectElement>('key')
   const planSelect = $<HTMLSelectElement>('plan')
@@ -28,26 +29,29 @@ export function startRehearsal(document: Document, sandbox: Sandbox, changed: ()
     planSelect.value = sandbox.keys.find((key) => key.key === keySelect.value)?.plan ?? 'free'
     scenarioSelect.value = sandbox.scenarios.get(keySelect.value) ?? ''
   }
-  const after = (move: () => unknown) => async () => {
-    await move()
-    showClock()
-    showPlan()
-    changed()
-  }
+  const after =
+    (move: () => unknown, { clock = false } = {}) =>
+    async () => {
+      await move()
+      if (clock) clockMoved()
+      showClock()
+      showPlan()
+      changed()
+    }
 
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-advance]')) {
     button.addEventListener(
       'click',
-      after(() => sandbox.clock.advance(Number(button.dataset.advance))),
+      after(() => sandbox.clock.advance(Number(button.dataset.advance)), { clock: true }),
     )
   }
   $('past-sunset').addEventListener(
     'click',
-    after(() => sandbox.clock.set(sunset + 86_400_000)),
+    after(() => sandbox.clock.set(sunset + 86_400_000), { clock: true }),
   )
   $('real-time').addEventListener(
     'click',
-    after(() => sandbox.clock.reset()),
+    after(() => sandbox.clock.reset(), { clock: true }),
   )
   $('set-plan').addEventListener(
     'click',

@@ -10,6 +10,7 @@ import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { LoggedDifference, LoggedViolation } from '../request-log/create-request-logger.js'
 import type { Secrets } from '../auth/create-masker.js'
+import type { DeleteSessionsOptions } from '../sessions/create-sessions.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -67,6 +68,33 @@ export interface ProxyState {
   differences: ProxyTally<LoggedDifference>
 }
 
+/** What `GET /__sandbox/shadow` shows under `proxy --shadow` (ShadowReport in fixtures/admin-openapi.yaml, D42). */
+export interface ShadowReport {
+  /** Exchanges the upstream answered that the shadow was handed. */
+  exchanges: number
+  compared: number
+  /** Left uncompared: the queue was full, or a body too large to replay or not kept whole. */
+  dropped: number
+  /** Differences beyond the groups the report holds. */
+  unlisted: number
+  differences: ShadowDifference[]
+}
+
+/** One group of the drift report: where the sandbox's answer differs from the upstream's, and how often. */
+export interface ShadowDifference {
+  operation: string
+  /** What differs: `status`, `body:code`, `body:order`, `body:field:createdAt`, `header:X-RateLimit-Remaining`. */
+  aspect: string
+  kind: 'spec' | 'decision' | 'behaviour'
+  /** The decision the upstream took otherwise, for kind `decision` (`D8`). */
+  decision?: string
+  count: number
+  upstream: string
+  sandbox: string
+  /** The group's first exchange, masked (D35). */
+  example: { time: string; method: string; path: string; key?: string; upstreamStatus: number; sandboxStatus: number }
+}
+
 /**
  * One session, as `GET /__sandbox/sessions` lists it and `sandbox.sessions.list()` returns it.
  *
@@ -112,7 +140,7 @@ export interface AdminSessionControls {
 }
 
 /** How `PUT /__sandbox/sessions/{name}` makes a session: the admin document's `SessionInit`. */
-export type AdminSessionInit = Record<string, never> | { from: string } | { capsule: unknown }
+export type AdminSessionInit = Record<string, never> | { from: string } | { capsule: unknown } | { har: unknown }
 
 /** The controls the admin API serves: a session's, the process's keys, and the sessions themselves (D34). */
 export interface AdminControls {
@@ -130,6 +158,7 @@ export interface AdminControls {
     /** Throws `UnknownSession` for a fork of a session there is none of. */
     put(name: string, init: AdminSessionInit): Promise<SessionSummary>
     delete(name: string): Promise<boolean>
+    deleteAll(options?: DeleteSessionsOptions): Promise<string[]>
     /** The capsule of session `name`, or undefined when there is none (this does not make it). */
     capsule(name: string): Promise<unknown>
   }
@@ -137,4 +166,6 @@ export interface AdminControls {
   secrets(): Secrets
   /** The counts of a proxy in front of the sandbox (`GET /__sandbox/proxy`); without them that path is 404, as under `start`. */
   proxyState?(): ProxyState
+  /** The drift report of `proxy --shadow` (`GET /__sandbox/shadow`); without it that path is 404. */
+  shadowReport?(): ShadowReport
 }

@@ -15,7 +15,8 @@ import { MAX_BODY_BYTES, MAX_CAPSULE_BYTES, readJsonBody } from '../validation/r
 import type { AdminControls } from './admin-controls.js'
 import { createAdminOperations, SESSION_OPERATIONS } from './create-admin-operations.js'
 import { SessionConflict, SessionsNotServed } from '../sessions/session-errors.js'
-import { isSessionName, SESSION_HEADER, sessionNameRule } from '../sessions/session-name.js'
+import { requestedSession } from '../sessions/requested-session.js'
+import { isSessionName, sessionNameRule } from '../sessions/session-name.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../pipeline/admit.js'
 import type { AdminGate } from './create-admin-gate.js'
 
@@ -99,19 +100,20 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
 }
 
 /**
- * The session a per-session call names: `X-Sandbox-Session`, or `?session=` for a client that
- * cannot send headers; undefined for the default one. Both naming different sessions is a 400.
+ * The session a per-session call names: `X-Sandbox-Session` (or baggage's `sandbox-session`, D43),
+ * or `?session=` for a client that cannot send headers; undefined for the default one. Both naming
+ * different sessions is a 400.
  */
 function sessionOf(request: Request, query: Record<string, string | string[]>): string | undefined {
-  const header = request.headers.get(SESSION_HEADER)
+  const header = requestedSession((name) => request.headers.get(name))
   const inQuery = query.session
   const fromQuery = typeof inQuery === 'string' ? inQuery : inQuery?.[0]
-  if (header !== null) checkName(header, 'X-Sandbox-Session')
+  if (header !== undefined) checkName(header.name, header.where)
   if (fromQuery !== undefined) checkName(fromQuery, 'session')
-  if (header !== null && fromQuery !== undefined && header !== fromQuery) {
-    throw new HttpError(400, ErrorCode.invalidRequest, 'X-Sandbox-Session and ?session= name different sessions; name one')
+  if (header !== undefined && fromQuery !== undefined && header.name !== fromQuery) {
+    throw new HttpError(400, ErrorCode.invalidRequest, `${header.where} and ?session= name different sessions; name one`)
   }
-  return header ?? fromQuery
+  return header?.name ?? fromQuery
 }
 
 function checkName(name: string, where: string): void {

@@ -9,7 +9,7 @@ import type { ApiKey, KeyConfig } from '../auth/key-config.js'
 import type { Plan } from '../auth/plans.js'
 import type { Har } from '../request-log/to-har.js'
 import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
-import { JsonPieces, jsonPieces } from '../http/json-pieces.js'
+import { JsonPieces, jsonPieces, valuePieces } from '../http/json-pieces.js'
 import { createMasker, type Secrets } from '../auth/create-masker.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { unknownScenario } from '../scenarios/create-scenarios.js'
@@ -139,8 +139,10 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     async getSessionCapsule({ params }) {
       const capsule = await controls.sessions.capsule(params.name!)
       if (capsule === undefined) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(params.name!)}`)
-      return capsule
+      // It holds the session's HAR: written a piece at a time as the HAR is (D36).
+      return new JsonPieces(() => valuePieces(capsule))
     },
+    deleteSessions: async ({ query }) => ({ deleted: await controls.sessions.deleteAll(typeof query.prefix === 'string' ? { prefix: query.prefix } : {}) }),
     async deleteSession({ params }) {
       const name = params.name!
       if (!(await controls.sessions.delete(name))) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)
@@ -148,6 +150,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     },
     // Only with a proxy in front (`petstore-sandbox proxy`): elsewhere the path is 404.
     ...(controls.proxyState === undefined ? {} : { getProxy: controls.proxyState }),
+    ...(controls.shadowReport === undefined ? {} : { getShadow: controls.shadowReport }),
   }
 }
 

@@ -651,6 +651,52 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "$ref": "#/components/responses/Error"
           }
         }
+      },
+      "delete": {
+        "operationId": "deleteSessions",
+        "summary": "Deletes every named session (those starting with prefix, when given) and their log entries; the default session stays as it is.",
+        "description": "What a test run's teardown calls; with the prefix a run names its sessions by (its run id, petstore-sandbox/testing), another run's sessions are left alone.\n",
+        "parameters": [
+          {
+            "name": "prefix",
+            "in": "query",
+            "required": false,
+            "description": "Only the sessions whose name starts with it.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 64
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Deleted.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "deleted"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "deleted": {
+                      "type": "array",
+                      "description": "The names of the sessions deleted.",
+                      "items": {
+                        "$ref": "#/components/schemas/SessionName"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
       }
     },
     "/sessions/{name}": {
@@ -773,6 +819,27 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         }
       }
+    },
+    "/shadow": {
+      "get": {
+        "operationId": "getShadow",
+        "summary": "Only under `petstore-sandbox proxy --shadow`: the drift report (D42), where the sandbox's answers from a world learned from the upstream differ from the upstream's on the same exchanges, grouped by operation and aspect, each a spec violation, a decision taken otherwise, or behaviour; examples masked (D35). 404 elsewhere.\n",
+        "responses": {
+          "200": {
+            "description": "The shadow's report since the proxy started.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ShadowReport"
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -808,7 +875,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "name": "X-Sandbox-Session",
         "in": "header",
         "required": false,
-        "description": "The session the call acts on (D34): made from the start-up world on first use; without it, the default session. A name the rule refuses is a 400; on a shared state (--redis), a named session is a 501 for now.\n",
+        "description": "The session the call acts on (D34): made from the start-up world on first use; without it, the session a W3C baggage header's sandbox-session member names (D43), or else the default session. A name the rule refuses is a 400.\n",
         "schema": {
           "$ref": "#/components/schemas/SessionName"
         }
@@ -1185,7 +1252,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       },
       "SessionInit": {
         "type": "object",
-        "description": "How PUT /sessions/{name} makes a session: {} fresh from the start-up world, { \"from\": \"<session>\" } a fork of that session's world as it is at that moment, or { \"capsule\": … } restored from a capsule.",
+        "description": "How PUT /sessions/{name} makes a session: {} fresh from the start-up world, { \"from\": \"<session>\" } a fork of that session's world as it is at that moment, { \"capsule\": … } restored from a capsule, or { \"har\": … } learned from a recording (D41).",
         "additionalProperties": false,
         "maxProperties": 1,
         "properties": {
@@ -1195,6 +1262,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "capsule": {
             "type": "object",
             "description": "A Capsule (#/components/schemas/Capsule), checked field by field as it is restored, so that a newer version is named before anything else; up to 16 MiB (413 beyond)."
+          },
+          "har": {
+            "type": "object",
+            "description": "sandbox - a recording as HAR 1.2 (a browser's, Playwright's recordHar, GET /requests.har), learned into a capsule (D41): every pet its response bodies show (listings, creates, gets) with its id and latest fields kept to the contract's, the next id past the largest, the clock at the last entry's instant; one error naming what is not HAR or that no entry can be learned from; up to 16 MiB."
           }
         }
       },
@@ -2233,6 +2304,132 @@ export const adminOpenapiDocument: OpenApiDocument = {
                 "value": {
                   "type": "string"
                 }
+              }
+            }
+          }
+        }
+      },
+      "ShadowReport": {
+        "type": "object",
+        "description": "sandbox - the drift report of `proxy --shadow` (D42), bounded whatever the traffic.",
+        "required": [
+          "exchanges",
+          "compared",
+          "dropped",
+          "unlisted",
+          "differences"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "exchanges": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Exchanges the upstream answered that the shadow was handed."
+          },
+          "compared": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Of them, those the shadow answered and compared."
+          },
+          "dropped": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Of them, those left uncompared: the queue was full, or a body was too large to replay or not kept whole."
+          },
+          "unlisted": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Differences counted beyond the groups the report holds (at most 100)."
+          },
+          "differences": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/ShadowDifference"
+            }
+          }
+        }
+      },
+      "ShadowDifference": {
+        "type": "object",
+        "required": [
+          "operation",
+          "aspect",
+          "kind",
+          "count",
+          "upstream",
+          "sandbox",
+          "example"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "operation": {
+            "type": "string",
+            "description": "The operationId, or the method and path for a path of no operation."
+          },
+          "aspect": {
+            "type": "string",
+            "description": "What differs: status, body:code, body:type, body:ids, body:order, body:field:<name>, header:<name>."
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "spec",
+              "decision",
+              "behaviour"
+            ],
+            "description": "spec: the upstream breaks a promise of the spec (as verify counts them, D39); decision: it takes one of the sandbox's decisions otherwise (see decision); behaviour: neither explains it."
+          },
+          "decision": {
+            "type": "string",
+            "pattern": "^D[0-9]+$",
+            "description": "The decision the upstream took otherwise, for kind decision."
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "upstream": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "What the upstream's answer showed, in the first exchange of the group."
+          },
+          "sandbox": {
+            "type": "string",
+            "maxLength": 200,
+            "description": "What the sandbox's answer showed there."
+          },
+          "example": {
+            "type": "object",
+            "description": "The first exchange of the group, masked (D35).",
+            "required": [
+              "time",
+              "method",
+              "path",
+              "upstreamStatus",
+              "sandboxStatus"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "time": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "method": {
+                "type": "string"
+              },
+              "path": {
+                "type": "string"
+              },
+              "key": {
+                "type": "string",
+                "description": "The key sent, masked."
+              },
+              "upstreamStatus": {
+                "type": "integer"
+              },
+              "sandboxStatus": {
+                "type": "integer"
               }
             }
           }

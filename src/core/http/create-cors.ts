@@ -60,8 +60,8 @@ export function createCors(origins: CorsOrigins) {
       if (allowOrigin(request, headers)) {
         headers.set('access-control-allow-methods', (allow ?? ANY_METHOD).join(', '))
         // Prefer: a page may force a status with --prefer (D30); without it the header is ignored.
-        // X-Sandbox-Session: a page may play in a session of its own (D34).
-        headers.set('access-control-allow-headers', 'Authorization, Content-Type, Prefer, X-Sandbox-Session')
+        // X-Sandbox-Session, or baggage as OpenTelemetry's browser SDK sends it: a page may play in a session of its own (D34, D43).
+        headers.set('access-control-allow-headers', 'Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
         headers.set('access-control-max-age', '600')
       }
       return { status: 204, headers }

@@ -32,8 +32,14 @@ export function* jsonPieces(shell: unknown, items: Iterable<unknown>): Generator
   yield empty.slice(at + 1)
 }
 
-/** `JSON.stringify(value)` in pieces, for the plain data of an export (no `toJSON`, no cycles). */
-function* valuePieces(value: unknown): Generator<string> {
+/**
+ * `JSON.stringify(value)` in pieces of a few KiB, for the plain data of an export (no `toJSON`, no
+ * cycles): a capsule, whose HAR is as large as the request log's.
+ *
+ * @example
+ * [...valuePieces({ a: [1, 'x'] })].join('') // '{"a":[1,"x"]}'
+ */
+export function* valuePieces(value: unknown): Generator<string> {
   if (typeof value === 'string') {
     if (value.length <= PIECE) {
       yield JSON.stringify(value)

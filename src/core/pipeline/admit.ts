@@ -10,6 +10,7 @@ import { JsonText } from '../http/to-response.js'
 import type { Reply } from '../http/reply.js'
 import { listed } from '../operations/list-pets.js'
 import { countedClient } from '../rate-limit/counted-client.js'
+import { resetOf } from '../rate-limit/windows.js'
 import { preferredStatus } from '../scenarios/forced-status.js'
 import type { RateDecision } from '../state/rate-limit-backend.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
@@ -151,8 +152,7 @@ function afterDecision(
  */
 function unknownQuota(headers: Headers, limits: Limits, now: number) {
   return (error: unknown): never => {
-    const minuteEnd = Math.floor(now / 60_000) * 60 + 60
-    setRateLimitHeaders(headers, { outcome: 'rate_limited', limit: limits.perMinute, remaining: 0, reset: minuteEnd })
+    setRateLimitHeaders(headers, { outcome: 'rate_limited', limit: limits.perMinute, remaining: 0, reset: resetOf(now, 'minute') })
     throw error
   }
 }

@@ -60,10 +60,9 @@ export async function answer(
   const input = read instanceof Promise ? await read : read
   // A request made while the store is seeded or reset waits for it.
   await world.ready()
-  // `empty` (D29): a read of the collection lists nothing, a read of one item (a path with a
-  // parameter) finds nothing; creates work.
-  if (shaped?.empty === true && method !== 'POST') {
-    if (Object.keys(input.params).length > 0) throw emptyRead(input.params)
+  // `empty` (D29): a read of a page lists nothing, a read of one pet finds nothing; writes work.
+  if (shaped?.empty === true && 'reads' in resolved.effect) {
+    if (resolved.effect.reads === 'item') throw emptyRead(input.params)
     return { status: 200, headers, body: [] }
   }
   const handled = admitted.listed ?? resolved.operation.handle(input)

@@ -10,6 +10,7 @@ import type { Operation } from '../operations/operation.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { RequestValidator } from '../validation/create-request-validator.js'
 import type { Scenarios } from '../scenarios/create-scenarios.js'
+import type { RequestedSession } from '../sessions/requested-session.js'
 import type { ForcibleStatuses } from '../scenarios/forced-status.js'
 import type { AnswerTail } from './answer-tail.js'
 
@@ -33,11 +34,11 @@ export interface ApiHandlerParts {
   tail: AnswerTail
   /** False while this process seeds or resets a store: a listing is then not read ahead. */
   storeSettled: () => boolean
-  /** The worlds requests are answered in: the default session's, and a named session's (`X-Sandbox-Session`). */
+  /** The worlds requests are answered in: the default session's, and a named session's (`X-Sandbox-Session`, baggage). */
   worlds: {
     default: WorldParts
-    /** The world of session `name`, made on first use; for a name the sandbox cannot serve, the default world with the refusal to answer. */
-    named(name: string): WorldParts
+    /** The world of the session a request names, made on first use; for a name the sandbox cannot serve, the default world with the refusal to answer. */
+    named(requested: RequestedSession): WorldParts
   }
 }
 

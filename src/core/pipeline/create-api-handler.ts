@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw'
 import { FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
-import { SESSION_HEADER } from '../sessions/session-name.js'
+import { requestedSession } from '../sessions/requested-session.js'
 import { forcedByPrefer } from '../scenarios/forced-status.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
@@ -26,9 +26,9 @@ export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
 }
 
 async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL, exchange: Exchange): Promise<Ending> {
-  // The world the request is in, once: its session's (D34), or the default one's without the header.
-  const named = request.headers.get(SESSION_HEADER)
-  const world = named === null ? parts.worlds.default : parts.worlds.named(named)
+  // The world the request is in, once: its session's (D34, D43), or the default one's when it names none.
+  const named = requestedSession((name) => request.headers.get(name))
+  const world = named === undefined ? parts.worlds.default : parts.worlds.named(named)
   exchange.time = world.clock.now()
   exchange.notes.session = world.session
   const headers = exchange.headers

@@ -1,6 +1,7 @@
 import type { Limits } from '../auth/plans.js'
 import type { QuotaChange, QuotaState, RateDecision } from '../state/rate-limit-backend.js'
-import { type Bucket, DAY_MS, describeBucket, MINUTE_MS, refusalsInForce } from './describe-bucket.js'
+import { type Bucket, describeBucket, refusalsInForce } from './describe-bucket.js'
+import { windowStart } from './windows.js'
 
 export interface RateLimiterOptions {
   now: () => number
@@ -51,8 +52,8 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
   }
 
   function current(id: string, t: number): Bucket {
-    const minuteStart = t - (t % MINUTE_MS)
-    const dayStart = t - (t % DAY_MS)
+    const minuteStart = windowStart(t, 'minute')
+    const dayStart = windowStart(t, 'day')
     if (tidiedMinute !== minuteStart) tidy(t, minuteStart, dayStart)
     let bucket = buckets.get(id)
     if (bucket === undefined) {

@@ -1,8 +1,6 @@
 import type { Limits } from '../auth/plans.js'
 import type { Bucket, QuotaState, RateDecision } from '../state/rate-limit-backend.js'
-
-export const MINUTE_MS = 60_000
-export const DAY_MS = 86_400_000
+import { windowEnd } from './windows.js'
 
 export type { Bucket } from '../state/rate-limit-backend.js'
 
@@ -16,8 +14,8 @@ export const describeBucket = {
     const minuteLeft = Math.max(0, limits.perMinute - bucket.minuteUsed)
     const dayLeft = Math.max(0, limits.perDay - bucket.dayUsed)
     return dayLeft < minuteLeft
-      ? { outcome: 'allowed', limit: limits.perDay, remaining: dayLeft, reset: (bucket.dayStart + DAY_MS) / 1000 }
-      : { outcome: 'allowed', limit: limits.perMinute, remaining: minuteLeft, reset: (bucket.minuteStart + MINUTE_MS) / 1000 }
+      ? { outcome: 'allowed', limit: limits.perDay, remaining: dayLeft, reset: windowEnd(bucket.dayStart, 'day') / 1000 }
+      : { outcome: 'allowed', limit: limits.perMinute, remaining: minuteLeft, reset: windowEnd(bucket.minuteStart, 'minute') / 1000 }
   },
 
   /**
@@ -26,13 +24,13 @@ export const describeBucket = {
    */
   limited(bucket: Bucket, limits: Limits, t: number): RateDecision {
     const dayBinds = limits.perDay - bucket.dayUsed <= 0
-    const windowEnd = dayBinds ? bucket.dayStart + DAY_MS : bucket.minuteStart + MINUTE_MS
+    const end = dayBinds ? windowEnd(bucket.dayStart, 'day') : windowEnd(bucket.minuteStart, 'minute')
     return {
       outcome: 'rate_limited',
       limit: dayBinds ? limits.perDay : limits.perMinute,
       remaining: 0,
-      reset: Math.ceil(windowEnd / 1000),
-      retryAfter: secondsUntil(windowEnd, t),
+      reset: Math.ceil(end / 1000),
+      retryAfter: secondsUntil(end, t),
     }
   },
 
@@ -42,7 +40,8 @@ export const describeBucket = {
    * ends before a spent day does not send its client back to be refused again.
    */
   banned(bucket: Bucket, limits: Limits, t: number): RateDecision {
-    const spentUntil = bucket.dayUsed >= limits.perDay ? bucket.dayStart + DAY_MS : bucket.minuteUsed >= limits.perMinute ? bucket.minuteStart + MINUTE_MS : 0
+    const spentUntil =
+      bucket.dayUsed >= limits.perDay ? windowEnd(bucket.dayStart, 'day') : bucket.minuteUsed >= limits.perMinute ? windowEnd(bucket.minuteStart, 'minute') : 0
     return {
       outcome: 'temporarily_banned',
       limit: limits.perMinute,
@@ -65,7 +64,7 @@ export const describeBucket = {
       bucket.bannedUntil > t
         ? describeBucket.banned(bucket, limits, t)
         : bucket.dayUsed >= limits.perDay
-          ? { outcome: 'rate_limited' as const, limit: limits.perDay, remaining: 0, reset: (bucket.dayStart + DAY_MS) / 1000 }
+          ? { outcome: 'rate_limited' as const, limit: limits.perDay, remaining: 0, reset: windowEnd(bucket.dayStart, 'day') / 1000 }
           : describeBucket.allowed(bucket, limits)
     return {
       limit: headers.limit,
@@ -76,13 +75,13 @@ export const describeBucket = {
         limit: limits.perMinute,
         used: bucket.minuteUsed,
         remaining: Math.max(0, limits.perMinute - bucket.minuteUsed),
-        reset: (bucket.minuteStart + MINUTE_MS) / 1000,
+        reset: windowEnd(bucket.minuteStart, 'minute') / 1000,
       },
       day: {
         limit: limits.perDay,
         used: bucket.dayUsed,
         remaining: Math.max(0, limits.perDay - bucket.dayUsed),
-        reset: (bucket.dayStart + DAY_MS) / 1000,
+        reset: windowEnd(bucket.dayStart, 'day') / 1000,
       },
       refused: refusalsInForce(bucket, bucket.minuteStart, bucket.dayStart) ? bucket.refused : 0,
       bannedUntil: bucket.bannedUntil > t ? bucket.bannedUntil : undefined,

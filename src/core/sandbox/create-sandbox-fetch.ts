@@ -7,7 +7,9 @@ import { SESSION_HEADER } from '../sessions/session-name.js'
  * can never reach the network, whenever it was built. (A client built before msw's
  * `server.listen()` keeps the original global `fetch` it captured, and msw never sees its
  * requests.) Requests no handler answers reject with a TypeError instead of going out; so does an
- * injected dropped connection, as a real `fetch` would.
+ * injected dropped connection, as a real `fetch` would. Headers and requests of another realm (Node's
+ * `Headers` given where the global `Request` is happy-dom's, as under Nuxt's test environment) are
+ * read as name-value pairs, so none is dropped.
  *
  * @example
  * const sandboxFetch = createSandboxFetch(sandbox.handlers, 'http://localhost:4010/v1')
@@ -15,7 +17,7 @@ import { SESSION_HEADER } from '../sessions/session-name.js'
  */
 export function createSandboxFetch(handlers: RequestHandler[], baseUrl: string | undefined, session?: string): typeof fetch {
   return async function sandboxFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
-    const request = typeof input === 'string' ? new Request(absolute(input, baseUrl), init) : new Request(input, init)
+    const request = await toRequest(input, init, baseUrl)
     // A session's fetch names it on every request (D34).
     if (session !== undefined) request.headers.set(SESSION_HEADER, session)
     request.signal.throwIfAborted()
@@ -28,6 +30,38 @@ export function createSandboxFetch(handlers: RequestHandler[], baseUrl: string |
     if (response.type === 'error') throw new TypeError('Failed to fetch: the sandbox dropped the connection (an injected fault)')
     return response
   }
+}
+
+/** The Request `fetch(input, init)` means, built by this realm's `Request` from its parts where they are of another. */
+async function toRequest(input: RequestInfo | URL, init: RequestInit | undefined, baseUrl: string | undefined): Promise<Request> {
+  const own = init?.headers === undefined ? init : { ...init, headers: headerPairs(init.headers) }
+  if (typeof input === 'string') return new Request(absolute(input, baseUrl), own)
+  const other: unknown = input
+  if (input instanceof Request || input instanceof URL || !isRequestLike(other)) return new Request(input, own)
+  const method = own?.method ?? other.method
+  const body = own?.body ?? (method === 'GET' || method === 'HEAD' ? undefined : await other.arrayBuffer())
+  return new Request(other.url, {
+    method,
+    headers: headerPairs(other.headers),
+    ...(other.signal instanceof AbortSignal ? { signal: other.signal } : {}),
+    ...own,
+    ...(body === undefined ? {} : { body }),
+  })
+}
+
+/** A Request of another realm: what `instanceof Request` misses. */
+function isRequestLike(input: unknown): input is Request {
+  return typeof input === 'object' && input !== null && typeof (input as Request).url === 'string' && typeof (input as Request).method === 'string'
+}
+
+/** Headers as name-value pairs, which every realm's `Request` reads; a `Headers` of another realm is read through its `forEach`. */
+function headerPairs(headers: HeadersInit): HeadersInit {
+  if (Array.isArray(headers) || typeof (headers as Headers).forEach !== 'function') return headers
+  const pairs: Array<[string, string]> = []
+  ;(headers as Headers).forEach((value, name) => {
+    pairs.push([name, value])
+  })
+  return pairs
 }
 
 /** `/v1/pets, /v1/store and /v1/categories on any origin`: what the handlers claim (D40). */

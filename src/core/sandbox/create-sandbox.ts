@@ -4,7 +4,6 @@ import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
 import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
-import { maskKey } from '../auth/mask-key.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { checkInput } from '../contract/check-input.js'
 import { createApiScope } from '../contract/create-api-scope.js'
@@ -14,7 +13,6 @@ import { ConfigError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import { realSleep } from '../faults/create-fault-injector.js'
-import { resolveFaults } from '../faults/fault-config.js'
 import { createCors } from '../http/create-cors.js'
 import { createDeprecations } from '../http/create-deprecations.js'
 import type { WorldParts } from '../pipeline/api-handler-parts.js'
@@ -26,17 +24,19 @@ import { unknownScenario } from '../scenarios/create-scenarios.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
 import { resolveScenarios } from '../scenarios/scenario-config.js'
 import type { Origin } from '../sessions/origin.js'
-import { type Capsule, capsuleBuckets, readCapsule } from '../sessions/capsule.js'
+import type { RequestedSession } from '../sessions/requested-session.js'
+import { capsuleOrigin, forkOrigin, startUpOrigin } from '../sessions/world-table.js'
+import { readCapsule } from '../sessions/capsule.js'
+import { learnCapsule } from '../learning/learn-capsule.js'
 import { checkSessionName, DEFAULT_SESSION, isSessionName, sessionNameRule } from '../sessions/session-name.js'
 import { createWorld, type World, type WorldOptions } from '../sessions/world.js'
 import { SessionConflict, SessionsNotServed, UnknownSession } from '../sessions/session-errors.js'
 import type { Timing } from '../state/maybe-promise.js'
 import { createPetBase } from '../store/create-pet-base.js'
-import { emptyOverlay } from '../store/create-pet-store.js'
 import { seedPets } from '../store/seed-pets.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
-import { createSessionControls, type ProcessControls, summarize } from './create-session-controls.js'
+import { carrierParts, createSessionControls, type ProcessControls, summarize } from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
 import type { Sandbox, Session, SessionInit } from './sandbox.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
@@ -68,17 +68,16 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   let keysInForce: () => readonly ApiKey[] = () => []
   // The start-up world (D34): what the default session and every fresh session start from.
   const base = createPetBase()
-  const { from } = resolved
-  const startUp: Origin = {
-    kind: 'start-up',
-    // A capsule's next id may be beyond its last pet's.
-    pets: () => ({ base, overlay: emptyOverlay(Math.max(base.lastId() + 1, from?.nextId ?? 0)) }),
-    clock: resolved.startAt,
-    faults: resolveFaults(resolved.faults, resolved.seed, operationIds),
-    scenarios: { ...resolved.scenarios.keys },
-    quotas: from === undefined ? new Map() : capsuleBuckets(from, (key) => resolved.keys.find((apiKey) => apiKey.key === key)!),
+  const startUp = startUpOrigin({
+    base,
     seed: resolved.seed,
-  }
+    startAt: resolved.startAt,
+    faults: resolved.faults,
+    scenarios: resolved.scenarios.keys,
+    from: resolved.from,
+    keys: resolved.keys,
+    operationIds,
+  })
   const defaultOrigin = { current: startUp }
   const inputs = {
     resolved,
@@ -132,7 +131,7 @@ function composeSandbox<Of extends Timing>(
     filling++
     return work.finally(() => filling--)
   }
-  const process: ProcessControls<Of> = {
+  const processParts = {
     resolved,
     keyRing,
     secrets,
@@ -142,6 +141,7 @@ function composeSandbox<Of extends Timing>(
     tracked,
     now: () => defaultWorld.clock.now(),
   }
+  const process: ProcessControls<Of> = { ...processParts, carriers: carrierParts(processParts, knownScenarios) }
 
   const sessions = state.registry({
     default: defaultWorld,
@@ -167,8 +167,8 @@ function composeSandbox<Of extends Timing>(
     return world
   }
   // The world a request names; for a name the sandbox cannot serve, the default world and the refusal.
-  const namedInRequest = (name: string): WorldParts => {
-    if (!isSessionName(name)) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule('X-Sandbox-Session')) }
+  const namedInRequest = ({ name, where }: RequestedSession): WorldParts => {
+    if (!isSessionName(name)) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where)) }
     if (name !== DEFAULT_SESSION && state.session === undefined)
       return { ...defaultWorld, refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message) }
     return sessions.world(name)
@@ -215,36 +215,6 @@ function composeSandbox<Of extends Timing>(
     return world
   }
   const known = async (name: string): Promise<World<Of> | undefined> => (isSessionName(name) ? sessions.find(name) : undefined)
-  // A capsule's world, its pets in a base of their own: the keys and scenarios it names must be this sandbox's.
-  async function capsuleOrigin(capsule: Capsule): Promise<Origin> {
-    for (const [index, config] of capsule.keys.entries()) {
-      if (keyRing.find(config.key) === undefined) {
-        throw new ConfigError(
-          `capsule.keys[${index}] (${maskKey(config.key)}) is not a key of this sandbox: add it (POST /__sandbox/keys, sandbox.apiKeys.add) or start the sandbox with it`,
-        )
-      }
-    }
-    for (const [key, name] of Object.entries(capsule.scenarios)) {
-      if (!knownScenarios.has(name)) {
-        throw new ConfigError(
-          `capsule.scenarios: ${maskKey(key)}: ${unknownScenario(name, [...knownScenarios.keys()])}; start the sandbox with --scenarios defining it`,
-        )
-      }
-    }
-    const faults = resolveFaults(capsule.faults, capsule.seed, operationIds, 'capsule.faults')
-    const pets = createPetBase()
-    await pets.fill(capsule.pets)
-    return {
-      kind: 'capsule',
-      pets: () => ({ base: pets, overlay: emptyOverlay(capsule.nextId) }),
-      clock: Date.parse(capsule.clock),
-      faults,
-      scenarios: { ...capsule.scenarios },
-      quotas: capsuleBuckets(capsule, (key) => keyRing.find(key)!),
-      seed: capsule.seed,
-    }
-  }
-
   const sandbox: Sandbox<Of> = {
     ...createSessionControls(defaultWorld, process),
     handlers,
@@ -272,31 +242,27 @@ function composeSandbox<Of extends Timing>(
       },
       async put(name, init = {}) {
         checkSessionName(name, 'session name')
-        // A capsule is checked on its own, so that a newer version is named before anything else.
-        const { capsule: given, ...rest } = init as { capsule?: unknown; from?: string }
+        // A capsule or a recording is checked on its own, so that a newer version is named before anything else.
+        const { capsule: given, har, ...rest } = init as { capsule?: unknown; har?: unknown; from?: string }
         checkInput('SessionInit', rest, 'init')
-        if (given !== undefined && rest.from !== undefined) throw new ConfigError('init: give from or capsule, not both')
+        const sources = [given !== undefined && 'capsule', har !== undefined && 'har', rest.from !== undefined && 'from'].filter(Boolean)
+        if (sources.length > 1) throw new ConfigError(`init: give one of from, capsule or har, not ${sources.join(' and ')}`)
         if (name !== DEFAULT_SESSION && state.session === undefined) throw new SessionsNotServed()
         const from = rest.from
         let origin = startUp
         if (given !== undefined) {
           if (state.session === undefined) throw new SessionsNotServed('Capsules')
-          origin = await capsuleOrigin(readCapsule(given, 'capsule'))
+          origin = await capsuleOrigin(readCapsule(given, 'capsule'), process.carriers)
+        } else if (har !== undefined) {
+          if (state.session === undefined) throw new SessionsNotServed('Recordings')
+          origin = await capsuleOrigin(learnCapsule(har, 'har', resolved.now()), process.carriers)
         } else if (from !== undefined) {
           const source = await known(from)
           if (source === undefined) throw new UnknownSession('from', from)
           if (source.fork === undefined) throw new SessionsNotServed('Forks')
           await source.store.ready()
           await source.clock.sync()
-          origin = {
-            ...source.origin,
-            ...source.fork(),
-            kind: 'fork',
-            from: source.name,
-            clock: source.clock.now(),
-            faults: source.faults.config(),
-            scenarios: source.scenarios.all(),
-          }
+          origin = forkOrigin(source, source.fork())
         }
         if (name === DEFAULT_SESSION) {
           // The journal keeps the default session's own changes over the start-up pets, not a fork's.
@@ -315,6 +281,15 @@ function composeSandbox<Of extends Timing>(
       async delete(name) {
         checkSessionName(name, 'session name')
         return sessions.delete(name)
+      },
+      async deleteAll({ prefix } = {}) {
+        const deleted: string[] = []
+        for (const world of await sessions.list()) {
+          if (world.name === DEFAULT_SESSION || (prefix !== undefined && !world.name.startsWith(prefix))) continue
+          // Another process may have deleted it meanwhile: only those this call deleted are named.
+          if (await sessions.delete(world.name)) deleted.push(world.name)
+        }
+        return deleted
       },
       async capsule(name: string) {
         const world = await known(name)
@@ -338,6 +313,7 @@ function composeSandbox<Of extends Timing>(
         sessions: { ...sandbox.sessions, put: (name, init) => sandbox.sessions.put(name, init as SessionInit) },
         secrets,
         ...(resolved.proxyState === undefined ? {} : { proxyState: resolved.proxyState }),
+        ...(resolved.shadowReport === undefined ? {} : { shadowReport: resolved.shadowReport }),
       },
       gate: resolved.adminGate ?? createAdminGate({ token: resolved.adminToken, now: defaultWorld.clock.now }),
       tail,

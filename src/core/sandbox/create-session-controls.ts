@@ -18,6 +18,7 @@ import { assertPet } from '../store/assert-pet.js'
 import { storedPet } from '../store/stored-pet.js'
 import type { World } from '../sessions/world.js'
 import { makeCapsule } from '../sessions/capsule.js'
+import { capsuleHolds, resetWorld, summaryHolds, type WorldCarrierParts } from '../sessions/world-table.js'
 import type { ResolvedOptions } from './resolve-options.js'
 import type { SandboxResetOptions, SessionControls } from './sandbox.js'
 import type { SandboxState } from './sandbox-state.js'
@@ -59,6 +60,8 @@ export interface ProcessControls<Of extends Timing> {
   tracked(work: Promise<void>): Promise<void>
   /** The default session's clock, which dates sessions' use. */
   now(): number
+  /** What the world's table reads beside a world. */
+  carriers: WorldCarrierParts
 }
 
 /**
@@ -66,7 +69,7 @@ export interface ProcessControls<Of extends Timing> {
  * `sandbox.session(name)`'s for a named one. The admin API serves the same calls.
  */
 export function createSessionControls<Of extends Timing>(world: World<Of>, process: ProcessControls<Of>): SessionControls<Of> {
-  const { resolved, keyRing, requestLog } = process
+  const { resolved, keyRing, requestLog, carriers } = process
   const { clock, store, rateLimiter, faults, scenarios } = world
   const of = { session: world.session }
   const keyNamed = (key: string): ApiKey => {
@@ -86,18 +89,7 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
       // Not ready from the call on, not only once the store starts over.
       return process.tracked(
         (async () => {
-          // A shared state keeps the origin: another process may have replaced the session.
-          await world.refresh?.()
-          if (options.clock === true) {
-            const at = world.origin.clock
-            await (at === undefined ? clock.reset() : clock.set(at))
-          }
-          await rateLimiter.clear()
-          // A shared log is emptied by the store's reset, in the step that switches the pets.
-          requestLog.clear(of)
-          faults.restart()
-          await scenarios.reset()
-          await store.reset()
+          await resetWorld(world, carriers, options)
         })(),
       )
     },
@@ -179,24 +171,7 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
     async capsule() {
       await store.ready()
       await clock.sync()
-      return makeCapsule({
-        session: world.name,
-        made: resolved.now(),
-        clock: clock.now(),
-        seed: world.origin.seed,
-        pets: await store.all(),
-        nextId: await store.nextId(),
-        faults: faults.config(),
-        scenarios: scenarios.all(),
-        custom: resolved.scenarios.custom,
-        keys: await Promise.all(
-          keyRing.keys.map(async (key) => ({
-            config: { key: key.key, plan: key.plan, perMinute: key.perMinute, perDay: key.perDay },
-            quota: await rateLimiter.inspect(`key:${key.key}`, key),
-          })),
-        ),
-        har: controls.har(),
-      })
+      return makeCapsule({ session: world.name, made: resolved.now(), ...(await capsuleHolds(world, carriers)) })
     },
   }
   return controls
@@ -206,15 +181,42 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
 export async function summarize<Of extends Timing>(world: World<Of>, process: ProcessControls<Of>): Promise<SessionSummary> {
   await world.store.ready()
   await world.clock.sync()
+  const { origin, from, ...held } = await summaryHolds(world, process.carriers)
   return {
     name: world.name,
-    pets: { count: await world.store.count(), nextId: await world.store.nextId() },
-    requests: await process.requestLog.count({ session: world.session }),
-    now: new Date(world.clock.now()).toISOString(),
+    ...held,
     created: new Date(world.created).toISOString(),
     ...(world.session === undefined ? {} : { lastUsed: new Date(world.lastUsed).toISOString() }),
-    origin: world.origin.kind,
-    ...(world.origin.from === undefined ? {} : { from: world.origin.from }),
+    origin,
+    ...(from === undefined ? {} : { from }),
+  }
+}
+
+/** What the world's table reads beside a world, from the process's parts. */
+export function carrierParts<Of extends Timing>(
+  process: Omit<ProcessControls<Of>, 'carriers'>,
+  knownScenarios: WorldCarrierParts['knownScenarios'],
+): WorldCarrierParts {
+  const { resolved, requestLog } = process
+  return {
+    keys: () => process.keyRing.keys,
+    knownScenarios,
+    custom: resolved.scenarios.custom,
+    operationIds: process.operationIds,
+    requests: {
+      count: (of) => requestLog.count(of),
+      clear: (of) => requestLog.clear(of),
+      har: (world) =>
+        sandboxHar(
+          {
+            select: (picked) => requestLog.select(picked, { session: world.session }),
+            exchange: (wanted) => requestLog.exchange(wanted, { session: world.session }),
+          },
+          {},
+          process.secrets(),
+          resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin,
+        ),
+    },
   }
 }
 

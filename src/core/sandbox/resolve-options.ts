@@ -3,6 +3,7 @@ import { resolveDemoKeys, resolveKeys } from '../auth/resolve-keys.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import { type Capsule, readCapsule } from '../sessions/capsule.js'
+import { isRecordedHar, learnCapsule } from '../learning/learn-capsule.js'
 import { checkInput } from '../contract/check-input.js'
 import { optionNames, refuseUnknownOptions } from '../contract/option-names.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
@@ -43,6 +44,7 @@ const OPTION_NAMES = optionNames<SharedSandboxOptions>({
   requestLog: true,
   adminGate: true,
   proxyState: true,
+  shadowReport: true,
   onUnexpectedError: true,
   shared: true,
 })
@@ -55,7 +57,13 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
   refuseUnknownOptions(options, OPTION_NAMES)
   // A capsule is the start-up world (D34): its pets, clock, faults, scenarios and quotas, and its
   // keys and custom scenarios when none are given.
-  const from = options.from === undefined ? undefined : readCapsule(options.from, 'from')
+  // A recording is learned into a capsule first (D41): one shape of the world.
+  const from =
+    options.from === undefined
+      ? undefined
+      : isRecordedHar(options.from)
+        ? learnCapsule(options.from, 'from', (options.now ?? Date.now)())
+        : readCapsule(options.from, 'from')
   if (from !== undefined && options.pets !== undefined) throw new ConfigError('from and pets cannot be combined: the capsule says which pets there are')
   if (from !== undefined && from.pets.length > MAX_PETS)
     throw new ConfigError(`from.pets holds ${from.pets.length} pets; a sandbox starts with at most ${MAX_PETS}`)
@@ -129,6 +137,7 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     requestLog: options.requestLog,
     adminGate: options.adminGate,
     proxyState: options.proxyState,
+    shadowReport: options.shadowReport,
     now: options.now ?? Date.now,
     startAt,
     sessions,

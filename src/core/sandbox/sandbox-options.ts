@@ -11,7 +11,8 @@ import type { AdminGate } from '../admin/create-admin-gate.js'
 import type { RequestLog } from '../request-log/create-request-log.js'
 import type { DropReason } from '../sessions/create-sessions.js'
 import type { Capsule } from '../sessions/capsule.js'
-import type { ProxyState } from '../admin/admin-controls.js'
+import type { RecordedHar } from '../learning/learn-capsule.js'
+import type { ProxyState, ShadowReport } from '../admin/admin-controls.js'
 
 /**
  * Options of {@link createSandbox}. Every one is optional.
@@ -62,11 +63,13 @@ export interface SandboxOptions {
    * scenario and quota. Its keys and custom scenarios join the demo keys when `keys` is not given,
    * and serve when `scenarios.custom` is not; `faults`, `scenarios.keys` and `startAt`, when given,
    * win over the capsule's. Not with `pets` (the capsule says which pets there are) nor `shared`.
+   * A recording (HAR 1.2: Playwright's `recordHar`, a browser's, `GET /__sandbox/requests.har`) is
+   * learned into a capsule first (D41): every pet its response bodies show, the clock at its end.
    *
    * @example
    * const sandbox = createSandbox({ from: JSON.parse(readFileSync('bug-123.capsule.json', 'utf8')) })
    */
-  from?: Capsule
+  from?: Capsule | RecordedHar
   /**
    * Named sessions (`X-Sandbox-Session`, `sandbox.session(name)`, D34): at most `max` (default
    * 1000, the default session not counted; beyond it the least recently used is dropped), each
@@ -143,6 +146,8 @@ export interface SandboxOptions {
    * and that path is 404.
    */
   proxyState?: () => ProxyState
+  /** The drift report of `proxy --shadow`, which `GET /__sandbox/shadow` shows (D42); internal, as `proxyState` is. */
+  shadowReport?: () => ShadowReport
   /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
   onUnexpectedError?: (error: unknown) => void
 }

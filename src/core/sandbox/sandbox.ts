@@ -8,6 +8,8 @@ import type { Readiness } from '../probes/create-readiness.js'
 import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { Capsule } from '../sessions/capsule.js'
+import type { DeleteSessionsOptions } from '../sessions/create-sessions.js'
+import type { RecordedHar } from '../learning/learn-capsule.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
@@ -244,19 +246,29 @@ export interface SandboxSessions {
   get(name: string): Promise<SessionSummary | undefined>
   /**
    * Makes session `name`, or replaces it: fresh from the start-up world (`{}`), a fork of another
-   * session's world as it is now (`{ from }`), or restored from a capsule (`{ capsule }`). What it
+   * session's world as it is now (`{ from }`), restored from a capsule (`{ capsule }`), or learned
+   * from a recording (`{ har }`, HAR 1.2, D41). What it
    * was made from is what its `reset()` returns to. Throws `ConfigError` for a bad name, an
    * unknown source or a capsule that cannot be restored here (naming the field).
    */
   put(name: string, init?: SessionInit): Promise<SessionSummary>
   /** Deletes a named session; false when there is none. The default session cannot be deleted (`ConfigError`). */
   delete(name: string): Promise<boolean>
+  /**
+   * Deletes every named session, or those whose name starts with `prefix` (a run's, named by
+   * `petstore-sandbox/testing`), with their log entries; returns their names. The default session
+   * stays as it is: `reset()` it.
+   *
+   * @example
+   * await sandbox.sessions.deleteAll({ prefix: runId() })   // this run's sessions, no other's
+   */
+  deleteAll(options?: DeleteSessionsOptions): Promise<string[]>
   /** Session `name`'s capsule, or undefined when there is none (this does not make it). */
   capsule(name: string): Promise<Capsule | undefined>
 }
 
-/** How `sandbox.sessions.put` makes a session: fresh (`{}`), a fork of session `from`, or from a capsule. */
-export type SessionInit = Record<string, never> | { from: string } | { capsule: Capsule }
+/** How `sandbox.sessions.put` makes a session: fresh (`{}`), a fork of session `from`, from a capsule, or from a recording. */
+export type SessionInit = Record<string, never> | { from: string } | { capsule: Capsule } | { har: RecordedHar }
 
 /**
  * What `sandbox.reset()` restores besides the pets, counters and bans.
@@ -279,7 +291,10 @@ export interface SandboxResetOptions {
  * const sold = sandbox.pets.all().filter((pet) => pet.status === 'sold')
  */
 export interface SandboxPets<Of extends Timing = 'now'> {
-  /** Every stored pet, ascending by id, as copies (change one with `put`). Call after `ready()` (or any awaited request). */
+  /**
+   * Every stored pet, ascending by id, as copies (change one with `put`). Seeding is asynchronous:
+   * right after `createSandbox()` this is `[]` until `await sandbox.ready()` (or any awaited request).
+   */
   all(): Answer<Pet[], Of>
   /** A copy of the pet with this id, if stored (change it with `put`). */
   get(id: number): Answer<Pet | undefined, Of>

@@ -2,6 +2,7 @@ import type { OpenApiDocument } from '../contract/openapi-document-type.js'
 import { ERRORS, ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Deprecation } from '../http/create-deprecations.js'
+import { resetOf } from '../rate-limit/windows.js'
 
 /** The statuses an operation may be made to answer: those its contract lists, and any error its `default` covers. */
 export interface ForcibleStatuses {
@@ -62,7 +63,7 @@ export function forcedError(status: number, why: string, headers: Headers, nowMs
   const code = CODES.get(status) ?? ErrorCode.forcedStatus
   switch (status) {
     case 429: {
-      const reset = Number(headers.get('x-ratelimit-reset') ?? Math.ceil(nowMs / 60_000) * 60)
+      const reset = Number(headers.get('x-ratelimit-reset') ?? resetOf(nowMs, 'minute'))
       const retryAfter = Math.max(1, reset - Math.floor(nowMs / 1000))
       headers.set('x-ratelimit-remaining', '0')
       return new HttpError(429, code, `Rate limit of ${headers.get('x-ratelimit-limit')} requests exceeded; retry in ${retryAfter} s (${why})`, {

@@ -4,7 +4,8 @@ import type { Limits } from '../auth/plans.js'
 import { checkInput } from '../contract/check-input.js'
 import { ConfigError } from '../errors/config-error.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
-import { type Bucket, DAY_MS, MINUTE_MS } from '../rate-limit/describe-bucket.js'
+import type { Bucket } from '../rate-limit/describe-bucket.js'
+import { windowStart } from '../rate-limit/windows.js'
 import type { Har } from '../request-log/to-har.js'
 import type { ScenarioDefinition } from '../scenarios/scenario-config.js'
 import type { QuotaState } from '../state/rate-limit-backend.js'
@@ -149,8 +150,8 @@ export function readCapsule(value: unknown, where = 'capsule'): Capsule {
  */
 export function capsuleBuckets(capsule: Capsule, limitsOf: (key: string) => Limits): Map<string, Bucket> {
   const at = Date.parse(capsule.clock)
-  const minuteStart = at - (at % MINUTE_MS)
-  const dayStart = at - (at % DAY_MS)
+  const minuteStart = windowStart(at, 'minute')
+  const dayStart = windowStart(at, 'day')
   const buckets = new Map<string, Bucket>()
   for (const [key, quota] of Object.entries(capsule.quotas)) {
     const dayBinds = quota.dayUsed >= limitsOf(key).perDay

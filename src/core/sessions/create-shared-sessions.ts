@@ -1,11 +1,10 @@
 import type { Timing } from '../state/maybe-promise.js'
-import type { SharedOrigin, SharedOriginInfo, SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../state/shared-state.js'
-import type { Pet } from '../store/pet.js'
-import type { PetOrigin } from '../store/create-pet-store.js'
+import type { SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../state/shared-state.js'
 import { defaultNotDeleted, type SessionRegistry, type SessionsOptions } from './create-sessions.js'
 import type { Origin } from './origin.js'
 import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
 import type { World } from './world.js'
+import { originFromShared, sharedOriginOf } from './world-table.js'
 
 export interface SharedSessionsOptions<W extends World<Timing>> extends Omit<SessionsOptions<W>, 'now'> {
   /** The shared state's registry, made with the bounds and drop listener given here. */
@@ -47,7 +46,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
   const adopt = (world: W, info: SharedSessionInfo): W => {
     world.created = info.created
     if (world.session !== undefined) world.lastUsed = info.lastUsed
-    world.origin = originOf(info.origin, startUp)
+    world.origin = originFromShared(info.origin, startUp)
     return world
   }
   let newest: W | undefined
@@ -92,7 +91,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
       return [defaultWorld, ...infos.map((info) => adopt(local(info.name), info))]
     },
     async put(world) {
-      const info = await shared.put(world.name, sharedOrigin(world.origin))
+      const info = await shared.put(world.name, sharedOriginOf(world.origin))
       if (met.get(world.name) !== world) forget(world.name)
       return adopt(keep(world), info)
     },
@@ -108,38 +107,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
       if (name !== DEFAULT_SESSION) shared.use(name).catch(() => undefined)
     },
     async putDefault(origin) {
-      adopt(defaultWorld, await shared.put(DEFAULT_SESSION, sharedOrigin(origin)))
+      adopt(defaultWorld, await shared.put(DEFAULT_SESSION, sharedOriginOf(origin)))
     },
   }
-}
-
-/** A session's origin as the core reads it, from what the shared state keeps: the start-up world's parts where it keeps none. */
-function originOf(info: SharedOriginInfo, startUp: Origin): Origin {
-  return {
-    ...startUp,
-    kind: info.kind,
-    ...(info.from === undefined ? {} : { from: info.from }),
-    pets: undefined,
-    clock: info.clock,
-    faults: info.faults ?? startUp.faults,
-    scenarios: info.scenarios ?? startUp.scenarios,
-    quotas: new Map(),
-  }
-}
-
-/** What the shared state is told of an origin; a capsule's pets go whole, the others' stay where the state keeps them. */
-function sharedOrigin(origin: Origin): SharedOrigin {
-  const common = { clock: origin.clock, faults: origin.faults, scenarios: origin.scenarios }
-  if (origin.kind === 'fork') return { ...common, kind: 'fork', from: origin.from ?? DEFAULT_SESSION }
-  if (origin.kind === 'capsule' && origin.pets !== undefined) {
-    const pets = origin.pets()
-    return { ...common, kind: 'capsule', pets: petsOf(pets), nextId: pets.overlay.nextId, quotas: origin.quotas }
-  }
-  return { ...common, kind: 'start-up' }
-}
-
-/** Every pet of a base and an overlay over it, in id order. */
-function petsOf({ base, overlay }: PetOrigin): Pet[] {
-  const fromBase = base.all().filter((pet) => !overlay.replaced.has(pet.id))
-  return [...fromBase, ...overlay.replaced.values(), ...overlay.added].sort((a, b) => a.id - b.id)
 }

@@ -1,28 +1,32 @@
 import type { ResolvedFaults } from '../faults/fault-config.js'
-import type { Bucket } from '../state/rate-limit-backend.js'
+import type { Bucket } from '../rate-limit/describe-bucket.js'
 import type { OriginKind } from '../state/shared-state.js'
 import type { PetOrigin } from '../store/create-pet-store.js'
 
 export type { OriginKind }
 
 /**
- * The world a session starts from and `reset()` returns to (docs/decisions.md#d34): the start-up
- * world (the seeded or given pets, or a `--from` capsule; the `--now` instant; the start-up faults
- * and scenarios; no quota used), the source session's world at the moment of a fork, or a capsule.
+ * What a world holds (docs/decisions.md#d34), by entry: the part of its origin each entry keeps.
+ * An entry added here fails the typecheck at `WORLD_TABLE` (world-table.ts) until every carrier carries it
+ * (test/unit/world-table.test.ts shows it).
  */
-export interface Origin {
-  kind: OriginKind
-  /** The session a fork was made from. */
-  from?: string
-  /** The pets, over a base shared by every world that starts from it; undefined where a shared state keeps them. */
-  pets: (() => PetOrigin) | undefined
+export interface WorldHolds {
+  /** Where the world came from: the start-up world, a fork of session `from`, or a capsule. */
+  origin: { kind: OriginKind; from?: string }
   /** The clock's instant, from which it runs on; undefined: the time source's own. */
-  clock: number | undefined
-  faults: ResolvedFaults
-  /** Each key's scenario. */
-  scenarios: Readonly<Record<string, string>>
+  clock: { clock: number | undefined }
+  /** The pets and next id, over a base shared by every world that starts from it; undefined where a shared state keeps them. */
+  pets: { pets: (() => PetOrigin) | undefined }
   /** The key buckets (`key:<key>`), as the rate limiter keeps them. */
-  quotas: ReadonlyMap<string, Bucket>
-  /** The seed of the scenarios' draws. */
-  seed: number
+  quotas: { quotas: ReadonlyMap<string, Bucket> }
+  /** The log entries: a world starts with none, so its origin holds nothing of them. */
+  log: Record<never, never>
+  faults: { faults: ResolvedFaults }
+  /** Each key's scenario, and the seed of the scenarios' draws. */
+  scenarios: { scenarios: Readonly<Record<string, string>>; seed: number }
 }
+
+type Intersect<U> = (U extends unknown ? (part: U) => void : never) extends (whole: infer I) => void ? I : never
+
+/** The world a session starts from and `reset()` returns to: every entry's part of `WorldHolds`. */
+export type Origin = Intersect<WorldHolds[keyof WorldHolds]>

@@ -1,10 +1,7 @@
 import type { MovableClock } from '../clock/create-clock.js'
 import type { FaultInjector } from '../faults/create-fault-injector.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
-import { createPet } from '../operations/create-pet.js'
-import { getPet } from '../operations/get-pet.js'
-import { listPets } from '../operations/list-pets.js'
-import type { Operation } from '../operations/operation.js'
+import { createOperations, type Operations } from '../operations/operation-table.js'
 import type { SharedScenarios } from '../state/shared-state.js'
 import { createScenarios, type Scenarios } from '../scenarios/create-scenarios.js'
 import type { ResolvedScenario } from '../scenarios/scenario-config.js'
@@ -58,7 +55,7 @@ export interface World<Of extends Timing = Timing> {
   readonly faults: FaultInjector
   shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
   readonly scenarios: Scenarios
-  readonly operations: { listPets: Operation; getPet: Operation; createPet: ReturnType<typeof createPet> }
+  readonly operations: Operations
   ready(): Promise<void>
   /** Where the world came from and what `reset()` restores; the default session's changes when it is replaced. */
   origin: Origin
@@ -105,12 +102,12 @@ export function createWorld<Of extends Timing>(name: string, state: WorldState<O
     scenarios: createScenarios({
       known: options.knownScenarios,
       initial: () => current.scenarios,
-      seed: origin.seed,
+      seed: () => current.seed,
       sleep: options.sleep,
       isKey: options.isKey,
       shared: state.scenarios,
     }),
-    operations: { listPets: listPets(store), createPet: createPet(store, options.defaultStatus), getPet: getPet(store) },
+    operations: createOperations(store, { defaultStatus: options.defaultStatus }),
     ready: store.ready,
     get origin() {
       return current

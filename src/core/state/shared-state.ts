@@ -139,29 +139,36 @@ export interface SharedSessionInfo {
 }
 
 /**
+ * A world's settings (core/sessions/world-table.ts says which entries they are): plain values a
+ * shared state keeps as one, where pets, quotas and log entries are kept in keys of their own.
+ */
+export interface WorldSettings {
+  /** The clock's instant, from which it runs on; undefined: the time source's own. */
+  clock: number | undefined
+  faults: ResolvedFaults
+  scenarios: Readonly<Record<string, string>>
+  /** The seed of the scenarios' draws. */
+  seed: number
+}
+
+/**
  * What a shared state keeps of a session's origin beyond its pets and quotas (which it keeps
- * itself and puts back on a reset): its kind, the session a fork came from, and the clock,
- * faults and scenarios a reset returns to, undefined for the start-up world's.
+ * itself and puts back on a reset): its kind, the session a fork came from, and the settings a
+ * reset returns to (those it does not keep are the start-up world's).
  */
 export interface SharedOriginInfo {
   kind: OriginKind
   from?: string | undefined
-  clock?: number | undefined
-  faults?: ResolvedFaults | undefined
-  scenarios?: Readonly<Record<string, string>> | undefined
+  settings?: Partial<WorldSettings> | undefined
 }
 
 /**
  * Where `SharedSessions.put` makes a session from, and what its resets return to: the start-up
  * world, session `from`'s world as the state holds it at that moment (its pets and key quotas
- * copied), or a capsule's world (its pets stand alone, over no start-up pets); with the clock
- * (undefined: the time source's), faults and scenarios the session starts with.
+ * copied), or a capsule's world (its pets stand alone, over no start-up pets); with the settings
+ * the session starts with.
  */
-export type SharedOrigin = {
-  clock: number | undefined
-  faults: ResolvedFaults
-  scenarios: Readonly<Record<string, string>>
-} & (
+export type SharedOrigin = { settings: WorldSettings } & (
   | { kind: 'start-up' }
   | { kind: 'fork'; from: string }
   | {
@@ -179,6 +186,8 @@ export interface SharedScenarios {
   current(): Readonly<Record<string, string>> | undefined
   /** Replaces every key's scenario, for every process. */
   set(scenarios: Readonly<Record<string, string>>): Promise<void>
+  /** The seed of the draws the session was made with through any process, or undefined while the state keeps none. */
+  seed(): number | undefined
 }
 
 /** The request log of every process sharing the state. */

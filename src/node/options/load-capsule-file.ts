@@ -1,21 +1,39 @@
 import { ConfigError } from '../../core/errors/config-error.js'
 import { type Capsule, readCapsule } from '../../core/sessions/capsule.js'
+import { isRecordedHar, learnCapsule } from '../../core/learning/learn-capsule.js'
 import { readJsonFile } from './read-input-file.js'
 
 /**
  * Reads a capsule file (`--from`, what `GET /__sandbox/sessions/{name}/capsule` answers) and holds
- * it to the admin document's `Capsule` as every capsule is (D34). Any problem is one ConfigError
- * starting `capsule file <path>:` and naming the field.
+ * it to the admin document's `Capsule` as every capsule is (D34); a recording (a `.har` file, or a
+ * document with a HAR's `log`) is learned into one (D41). Any problem is one ConfigError starting
+ * `capsule file <path>:` (`har file <path>:`) and naming the field.
  *
  * @example
  * const capsule = await loadCapsuleFile('bug-123.capsule.json')
  */
-export async function loadCapsuleFile(path: string): Promise<Capsule> {
-  const json = await readJsonFile(path, 'capsule file')
+export async function loadCapsuleFile(path: string, now: () => number = Date.now): Promise<Capsule> {
+  const recording = path.toLowerCase().endsWith('.har')
+  const json = await readJsonFile(path, recording ? 'har file' : 'capsule file')
+  if (recording || isRecordedHar(json)) return learned(path, json, now)
   try {
     return readCapsule(json, 'capsule')
   } catch (error) {
     if (error instanceof ConfigError) throw new ConfigError(`capsule file ${path}: ${error.message}`)
+    throw error
+  }
+}
+
+/** Reads a recording (`learn <file.har>`) and learns the capsule of its world (D41), whatever its name. */
+export async function learnCapsuleFile(path: string, now: () => number = Date.now): Promise<Capsule> {
+  return learned(path, await readJsonFile(path, 'har file'), now)
+}
+
+function learned(path: string, json: unknown, now: () => number): Capsule {
+  try {
+    return learnCapsule(json, 'har', now())
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`har file ${path}: ${error.message}`)
     throw error
   }
 }

@@ -4,7 +4,8 @@ import { parseBearer } from '../../core/auth/create-key-ring.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { SessionsNotServed } from '../../core/sessions/session-errors.js'
-import { DEFAULT_SESSION, isSessionName, SESSION_HEADER, sessionNameRule } from '../../core/sessions/session-name.js'
+import { requestedSession } from '../../core/sessions/requested-session.js'
+import { DEFAULT_SESSION, isSessionName, sessionNameRule } from '../../core/sessions/session-name.js'
 import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import type { AnswerTail } from '../../core/pipeline/answer-tail.js'
 import { type EventWriter, openEventStream, sendError } from './send-page.js'
@@ -73,23 +74,21 @@ export function createEventStream(requests: RequestEntrySource, tail: AnswerTail
 }
 
 /**
- * The entries of the session the stream names: `X-Sandbox-Session`, or `?session=` for an
- * `EventSource`, which cannot send headers (D34); the default session's without either.
+ * The entries of the session the stream names: `X-Sandbox-Session` (or baggage's, D43), or
+ * `?session=` for an `EventSource`, which cannot send headers (D34); the default session's without either.
  */
 function sessionSource(requests: RequestEntrySource, incoming: IncomingMessage): Pick<RequestEntrySource, 'onRequest'> {
-  const header = incoming.headers[SESSION_HEADER]
-  const fromHeader = Array.isArray(header) ? header.join(', ') : header
+  const header = requestedSession((name) => {
+    const value = incoming.headers[name]
+    return Array.isArray(value) ? value.join(', ') : value
+  })
   const fromQuery = new URLSearchParams((incoming.url ?? '').split('?')[1] ?? '').get('session') ?? undefined
-  for (const [name, where] of [
-    [fromHeader, 'X-Sandbox-Session'],
-    [fromQuery, 'session'],
-  ] as const) {
-    if (name !== undefined && !isSessionName(name)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where))
+  if (header !== undefined && !isSessionName(header.name)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(header.where))
+  if (fromQuery !== undefined && !isSessionName(fromQuery)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule('session'))
+  if (header !== undefined && fromQuery !== undefined && header.name !== fromQuery) {
+    throw new HttpError(400, ErrorCode.invalidRequest, `${header.where} and ?session= name different sessions; name one`)
   }
-  if (fromHeader !== undefined && fromQuery !== undefined && fromHeader !== fromQuery) {
-    throw new HttpError(400, ErrorCode.invalidRequest, 'X-Sandbox-Session and ?session= name different sessions; name one')
-  }
-  const name = fromHeader ?? fromQuery
+  const name = header?.name ?? fromQuery
   if (name === undefined || name === DEFAULT_SESSION) return requests
   if (requests.session === undefined) throw new HttpError(404, ErrorCode.notFound, 'this server keeps no sessions: its stream is of every request')
   try {

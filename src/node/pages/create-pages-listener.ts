@@ -16,6 +16,8 @@ import { acceptsGzip } from './accepts-gzip.js'
 import { prefersJson } from './prefers-json.js'
 import { referencePage } from './reference-page.js'
 import { createServedContract } from './served-contract.js'
+import { postmanCollection } from './postman-collection.js'
+import { openapiDocument } from '../../core/contract/openapi-document.js'
 import { sendError, sendNoContent, sendPage } from './send-page.js'
 import { createStaticAssets } from './static-assets.js'
 import { createRequire } from 'node:module'
@@ -31,6 +33,8 @@ export interface PagesOptions {
   admin?: EventStreamAdmin
   /** The one tail (answer-tail.ts): the pages' refusals are built and listed there. */
   tail: AnswerTail
+  /** The server is `petstore-sandbox proxy`: the dashboard shows its Proxy panel. */
+  proxy?: boolean
   /** The pets file the pets came from (`--pets-file`), for what is in force. */
   petsFrom?: string | undefined
 }
@@ -44,10 +48,10 @@ export interface PagesListener {
 
 /**
  * The pages people read (docs/running-for-a-team.md#pages): `/` the front door, `/openapi.yaml`
- * and `/openapi.json`, `/reference`, the dashboard under `/__sandbox/` with its event stream, and
+ * and `/openapi.json`, `/postman.json` (a Postman collection of it), `/reference`, the dashboard under `/__sandbox/` with its event stream, and
  * their assets; `/favicon.ico` is answered with no icon. They need no API key and spend no quota; everything else goes on to the API.
  */
-export function createPagesListener({ sandbox, version, origin, demoKeys, admin, petsFrom, tail }: PagesOptions): PagesListener {
+export function createPagesListener({ sandbox, version, origin, demoKeys, admin, petsFrom, tail, proxy = false }: PagesOptions): PagesListener {
   const assets = createStaticAssets()
   const swaggerUi = swaggerUiVersion()
   const contract = createServedContract()
@@ -82,6 +86,11 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
             'access-control-allow-origin': '*',
           })
         }
+      case '/postman.json':
+        return (incoming, outgoing) => {
+          const collection = postmanCollection({ document: openapiDocument, baseUrl: `${pageOrigin(incoming, origin)}/v1`, demoKeys: shownDemoKeys() })
+          sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(collection, null, 2), { 'access-control-allow-origin': '*' })
+        }
       case '/reference':
         return (incoming, outgoing) =>
           sendPage(
@@ -96,7 +105,9 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
         // console, and, being a page, never in the request log nor the HAR.
         return (_, outgoing) => sendNoContent(outgoing, { 'cache-control': 'public, max-age=86400' })
       case '/__sandbox/':
-        return admin === undefined ? undefined : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage().markup)
+        return admin === undefined
+          ? undefined
+          : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage({ proxy }).markup)
       case '/__sandbox/events':
         return events === undefined ? undefined : (incoming, outgoing) => events.open(incoming, outgoing)
       default: {

@@ -4,9 +4,10 @@ import { pageShell } from './page-shell.js'
 /**
  * /__sandbox/: the dashboard's static shell. It holds no data and no token: the script asks for
  * the admin token, keeps it in the tab's sessionStorage, and reads everything through the admin
- * API with it.
+ * API with it. Under `proxy` the board says so (`data-proxy`), so that the dashboard of `start` never
+ * asks for a Proxy panel it has not got.
  */
-export function dashboardPage(): SafeHtml {
+export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
   return pageShell({
     title: 'Dashboard · petstore-sandbox',
     body: html`<header class="bar"><p class="crumbs"><a href="/">petstore-sandbox</a> · Dashboard</p></header>
@@ -18,7 +19,7 @@ export function dashboardPage(): SafeHtml {
 <div class="row"><label for="token">Admin token</label><input id="token" name="token" type="password" required minlength="8"><button type="submit">Open</button></div>
 <p id="login-error" role="alert"></p>
 </form>
-<div id="board" hidden>
+<div id="board" hidden data-proxy="${String(proxy)}">
 <section class="card" id="proxy" aria-labelledby="proxy-title" hidden>
 <h2 id="proxy-title">Proxy</h2>
 <dl class="facts">
@@ -34,6 +35,13 @@ export function dashboardPage(): SafeHtml {
 <h3 id="differences-title">Decided otherwise than the sandbox <span class="muted" id="proxy-differences-total"></span></h3>
 <p id="differences-none" class="muted">None so far: where the spec is silent, the upstream answered as the sandbox does.</p>
 <div class="table-scroll"><table id="differences-table" aria-labelledby="differences-title"><thead><tr><th scope="col">promise</th><th scope="col">differences</th><th scope="col">last example</th></tr></thead><tbody></tbody></table></div>
+</section>
+<section class="card" id="shadow" aria-labelledby="shadow-title" hidden>
+<h2 id="shadow-title">Shadow</h2>
+<p class="muted">The sandbox's answers from a world learned from the upstream, against the upstream's own (<code>--shadow</code>): <strong>behaviour</strong> is the drift to look at.</p>
+<p id="shadow-counts">…</p>
+<p id="shadow-none" class="muted">No difference so far: every compared exchange agreed.</p>
+<div class="table-scroll"><table id="shadow-table" aria-labelledby="shadow-title"><thead><tr><th scope="col">kind</th><th scope="col">operation</th><th scope="col">aspect</th><th scope="col">count</th><th scope="col">upstream</th><th scope="col">sandbox</th><th scope="col">example</th></tr></thead><tbody></tbody></table></div>
 </section>
 <section class="card" id="sessions" aria-labelledby="sessions-title" hidden>
 <h2 id="sessions-title">Sessions</h2>

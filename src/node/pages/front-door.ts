@@ -35,6 +35,7 @@ export function frontDoor({ version, origin, demoKeys, dashboard, inForce }: Fro
       reference: { href: '/reference', title: 'Interactive API reference' },
       openapiYaml: { href: '/openapi.yaml', title: 'OpenAPI document (YAML)' },
       openapiJson: { href: '/openapi.json', title: 'OpenAPI document (JSON)' },
+      postman: { href: '/postman.json', title: 'Postman collection (v2.1), a test per request' },
       healthz: { href: '/healthz', title: 'Liveness probe (no key)' },
       readyz: { href: '/readyz', title: 'Readiness probe (no key)' },
       ...(dashboard ? { dashboard: { href: '/__sandbox/', title: 'Dashboard (admin token)' } } : {}),

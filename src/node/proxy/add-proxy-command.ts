@@ -6,12 +6,13 @@ import type { LogFormat } from '../../core/request-log/create-request-logger.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { RunningServer } from '../server/start-server.js'
 import { SOURCE_HEADER } from '../../core/request-log/create-request-log.js'
-import { watchParent } from '../server/watch-parent.js'
+import { stopOnSignals } from '../server/stop-on-signals.js'
+import { addServerLimitOptions } from '../options/server-limit-options.js'
+import type { ServingOptions } from '../server/server-limits.js'
+import type { Shadow } from './create-shadow.js'
 
-interface ProxyCommandOptions {
+interface ProxyCommandOptions extends ServingOptions {
   upstream: string
-  port: number
-  host: string
   fallback: boolean
   upstreamTimeout: number
   log: LogFormat
@@ -20,15 +21,13 @@ interface ProxyCommandOptions {
   seed: number
   pets: number
   keepRequests: number
-  headersTimeout?: number
-  requestTimeout?: number
-  keepAliveTimeout?: number
-  shutdownGrace?: number
+  shadow: boolean
+  shadowReport?: string
 }
 
 /** `petstore-sandbox proxy --upstream <url>`: forwards /v1 to a real backend and watches it keep the sandbox's promises. */
 export function addProxyCommand(program: Command, io: ProgramIo): void {
-  program
+  const proxy = program
     .command('proxy')
     .description(
       "Forward /v1 to a real backend, check each answer against the sandbox's promises, and optionally let the sandbox answer what the backend cannot.",
@@ -54,26 +53,17 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
     .addOption(
       new Option('--keep-requests <n>', 'answered requests the admin API and the dashboard keep for reading').argParser(integerIn(0, 100_000)).default(100),
     )
-    // The server's limits, hidden as under `start`: for tests that play slow clients (server-limits.ts).
-    .addOption(new Option('--headers-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
-    .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
-    .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
-    .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
+    .addOption(
+      new Option(
+        '--shadow',
+        'answer every exchange also from a world learned from the upstream, and report where the answers differ (GET /__sandbox/shadow)',
+      ).default(false),
+    )
+    .addOption(new Option('--shadow-report <file>', 'with --shadow: write the drift report at exit, as JSON to <file> and as HTML beside it (<file>.html)'))
     .action(async (options: ProxyCommandOptions, command: Command) => {
       let server: RunningServer | undefined
-      let closing = false
-      const shutdown = () => {
-        if (closing || server === undefined) process.exit(closing ? 1 : 0)
-        closing = true
-        io.stdout('Shutting down: finishing in-flight requests')
-        void server.close()
-      }
-      io.onSignal('SIGINT', shutdown)
-      io.onSignal('SIGTERM', shutdown)
-      // As for `start`: under npx, the parent going away is the stop (docs/cli.md#stopping).
-      watchParent(() => {
-        if (!closing) shutdown()
-      })
+      let shadow: Shadow | undefined
+      stopOnSignals(io, () => server, { onClosed: () => writeShadowReport(shadow, options.shadowReport, io) })
       try {
         // Loaded when proxy runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
         const [
@@ -84,9 +74,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           { createProxyStats },
           { createRequestLog },
           { createAdminGate },
-          { createClientAddress },
-          { startServer },
-          { createAnswerTail },
+          { serveOverHttp },
         ] = await Promise.all([
           import('../options/load-keys-file.js'),
           import('../../core/sandbox/create-sandbox.js'),
@@ -95,11 +83,19 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           import('./create-proxy-stats.js'),
           import('../../core/request-log/create-request-log.js'),
           import('../../core/admin/create-admin-gate.js'),
-          import('../server/create-client-address.js'),
-          import('../server/start-server.js'),
-          import('../../core/pipeline/answer-tail.js'),
+          import('../server/serve-over-http.js'),
         ])
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+        if (options.shadowReport !== undefined && !options.shadow) throw new ConfigError("--shadow-report needs --shadow: it writes the shadow's report")
+        if (options.shadow) {
+          const [{ createShadow }, { createExchangeChecker }] = await Promise.all([
+            import('./create-shadow.js'),
+            import('../verify/create-exchange-checker.js'),
+          ])
+          const checker = createExchangeChecker(new URL(options.upstream).pathname.replace(/\/+$/, ''))
+          await checker.warm()
+          shadow = createShadow({ checker })
+        }
         // As under `start`: one request log of every answer, whoever gave it (the upstream, the
         // sandbox, the proxy itself), each saying who; one admin gate for every admin path.
         const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
@@ -125,45 +121,34 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           requestLog,
           // The admin API shows the proxy's counts at /__sandbox/proxy.
           proxyState: stats.snapshot,
+          ...(shadow === undefined ? {} : { shadowReport: shadow.report }),
         })
         await sandbox.ready()
-        // The tail the proxy's and the server's own answers end through: the sandbox's log, clock and masking.
-        const tail = createAnswerTail({ requestLog, now: () => sandbox.clock.now(), secrets })
-        const handlers = await createProxy({
-          upstream: options.upstream,
-          fallback: options.fallback,
-          upstreamTimeoutMs: options.upstreamTimeout,
-          sandboxHandlers: sandbox.originHandlers,
-          stats,
-          tail,
-          now: Date.now,
-        })
-        const clientAddress = createClientAddress()
-        // The server `start` serves on, with the same limits, refusals and pages.
-        server = await startServer({
-          handlers,
-          port: options.port,
-          host: options.host,
+        // The server `start` serves on, with the same limits, refusals and pages; the tail the
+        // proxy's and the server's own answers end through is the sandbox's log, clock and masking.
+        server = await serveOverHttp({
+          sandbox,
+          serving: options,
+          handlers: (tail) =>
+            createProxy({
+              upstream: options.upstream,
+              fallback: options.fallback,
+              upstreamTimeoutMs: options.upstreamTimeout,
+              sandboxHandlers: sandbox.originHandlers,
+              stats,
+              tail,
+              now: Date.now,
+              shadow,
+            }),
+          requestLog,
+          secrets,
+          adminGate,
+          version: io.version,
+          // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
+          pages: { demoKeys: false, proxy: true },
           // Whoever answers says so; only the upstream's answers say `upstream`. The proxy cannot
           // know the upstream's quota: its own refusals carry no X-RateLimit-*.
           answerHeaders: { [SOURCE_HEADER]: 'sandbox' },
-          tail,
-          limits: {
-            ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
-            ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
-            ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
-            ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
-          },
-          // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
-          pages: async (origin) =>
-            (await import('../pages/create-pages-listener.js')).createPagesListener({
-              sandbox,
-              version: io.version,
-              origin,
-              demoKeys: false,
-              tail,
-              ...(adminGate ? { admin: { gate: adminGate, clientAddress } } : {}),
-            }),
         })
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code
@@ -180,8 +165,30 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           `Reference on ${origin}/reference`,
           ...(options.adminToken === undefined
             ? []
-            : [`Violations counted at ${origin}/__sandbox/proxy (Authorization: Bearer <admin token>)`, `Dashboard on ${origin}/__sandbox/`]),
+            : [
+                `Violations counted at ${origin}/__sandbox/proxy (Authorization: Bearer <admin token>)`,
+                ...(shadow === undefined ? [] : [`Drift reported at ${origin}/__sandbox/shadow`]),
+                `Dashboard on ${origin}/__sandbox/`,
+              ]),
         ].join('\n'),
       )
     })
+  // The server's limits, hidden as under `start`.
+  addServerLimitOptions(proxy, { fromEnvironment: false })
+}
+
+/** Writes the shadow's report at exit (`--shadow-report`): JSON to `file`, HTML beside it, once every queued exchange is compared. */
+async function writeShadowReport(shadow: Shadow | undefined, file: string | undefined, io: ProgramIo): Promise<void> {
+  if (shadow === undefined || file === undefined) return
+  await shadow.idle()
+  const [{ writeFile }, { formatShadowHtml }] = await Promise.all([import('node:fs/promises'), import('../verify/format-report.js')])
+  const report = shadow.report()
+  try {
+    await writeFile(file, `${JSON.stringify(report, null, 2)}\n`)
+    await writeFile(`${file}.html`, formatShadowHtml(report))
+    io.stdout(`Shadow report written to ${file} and ${file}.html`)
+  } catch (error) {
+    io.stderr(`error: could not write the shadow report to ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+    process.exitCode = 1
+  }
 }

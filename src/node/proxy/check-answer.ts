@@ -15,6 +15,8 @@ export interface HandedOver {
   /** Path and query as the client sent them to the proxy. */
   shownTarget: string
   authorization: string | undefined
+  /** The request's Content-Type, as sent. */
+  contentType: string | undefined
   /** The bearer token presented: possibly the upstream's key, which the secrets in force need not hold. */
   presented: string | undefined
   /** The body's text, when the proxy kept it whole; undefined for one too long to keep. */
@@ -53,7 +55,7 @@ export async function checkAnswer({ checker, stats }: { checker: ExchangeChecker
 }
 
 /** A forwarded request and the upstream's answer, as the promises judge it (verify's Exchange). */
-function toExchange({ method, target, apiPath, authorization, sent, answer, decoded, receivedAt }: HandedOver): Exchange {
+export function toExchange({ method, target, apiPath, authorization, sent, answer, decoded, receivedAt }: HandedOver): Exchange {
   const headers: Record<string, string> = {}
   for (let i = 0; i < answer.rawHeaders.length; i += 2) {
     const name = answer.rawHeaders[i]!.toLowerCase()

@@ -33,6 +33,8 @@ export interface ForwardingOptions {
   checker: ExchangeChecker
   /** The clock that dates the upstream's answers and their entries: real time, which the upstream's X-RateLimit-Reset is held to. */
   now: () => number
+  /** Hears of every exchange the upstream answered and the checker judges, once the client has it: the shadow (D42). */
+  onExchange?: (handedOver: HandedOver) => void
 }
 
 // Methods that change nothing (RFC 9110 9.2.1): the only ones the sandbox may answer once the
@@ -159,13 +161,17 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
           apiPath,
           shownTarget: url.pathname + url.search,
           authorization: request.headers.get('authorization') ?? undefined,
+          contentType: request.headers.get('content-type') ?? undefined,
           presented,
           sent: sentText,
           answer,
           decoded,
           receivedAt: options.now(),
         }
-        setImmediate(() => void checkAnswer(options, handedOver))
+        setImmediate(() => {
+          void checkAnswer(options, handedOver)
+          options.onExchange?.(handedOver)
+        })
       }
       return {
         kind: 'passed',

@@ -3,6 +3,7 @@ import type { AnswerTail } from '../../core/pipeline/answer-tail.js'
 import { createExchangeChecker } from '../verify/create-exchange-checker.js'
 import { createForwardingHandler } from './create-forwarding-handler.js'
 import type { ProxyStats } from './create-proxy-stats.js'
+import type { Shadow } from './create-shadow.js'
 
 export interface ProxyOptions {
   /** The upstream API base, e.g. `https://staging.animal-store.example/v1`. */
@@ -17,6 +18,8 @@ export interface ProxyOptions {
   tail: AnswerTail
   /** The clock that dates the upstream's answers: real time, which its X-RateLimit-Reset is held to. */
   now: () => number
+  /** With `--shadow`: the shadow, handed every exchange the upstream answered (D42). */
+  shadow?: Shadow | undefined
 }
 
 /**
@@ -25,9 +28,21 @@ export interface ProxyOptions {
  * on (docs/decisions.md#d25). Each answer to `/v1` counts in `stats` by who gave it.
  */
 export async function createProxy(options: ProxyOptions): Promise<RequestHandler[]> {
-  const { fallback, upstreamTimeoutMs, stats, tail, now } = options
+  const { fallback, upstreamTimeoutMs, stats, tail, now, shadow } = options
   const upstream = options.upstream.replace(/\/+$/, '')
   const checker = createExchangeChecker(new URL(upstream).pathname)
   await checker.warm()
-  return [createForwardingHandler({ upstream, fallback, upstreamTimeoutMs, tail, stats, checker, now }), ...options.sandboxHandlers]
+  return [
+    createForwardingHandler({
+      upstream,
+      fallback,
+      upstreamTimeoutMs,
+      tail,
+      stats,
+      checker,
+      now,
+      ...(shadow === undefined ? {} : { onExchange: shadow.offer }),
+    }),
+    ...options.sandboxHandlers,
+  ]
 }

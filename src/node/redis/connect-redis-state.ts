@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Cluster, Redis, type RedisOptions } from 'ioredis'
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { SharedState } from '../../core/state/shared-state.js'
 import { createRedisBase, type RedisBase } from './create-redis-base.js'
@@ -6,7 +7,7 @@ import { createRedisKeys } from './create-redis-keys.js'
 import { createRedisRequestLog } from './create-redis-request-log.js'
 import { createRedisSessions } from './create-redis-sessions.js'
 import { DEFAULT_REDIS_PREFIX, REDIS_LAYOUT, redisKeys } from './redis-keys.js'
-import { redisScriptsClient } from './redis-scripts-client.js'
+import { type RedisClient, redisScriptsClient } from './redis-scripts-client.js'
 
 export { DEFAULT_REDIS_PREFIX }
 
@@ -36,52 +37,61 @@ export interface RedisStateOptions {
  */
 export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, commandTimeoutMs = 800 }: RedisStateOptions): Promise<SharedState> {
   if (typeof prefix !== 'string' || prefix.length === 0) throw new ConfigError('the Redis key prefix must not be empty')
-  let shown: string
-  try {
-    const parsed = new URL(url)
-    if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new Error('not redis')
-    shown = `${parsed.protocol}//${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`
-  } catch {
-    throw new ConfigError(`the Redis URL must look like redis://host:6379, got ${JSON.stringify(url)}`)
-  }
-  const client = new Redis(url, {
+  const urls = url.split(',').map((each) => each.trim())
+  const parsed = urls.map((each) => {
+    try {
+      const found = new URL(each)
+      if (found.protocol !== 'redis:' && found.protocol !== 'rediss:') throw new Error('not redis')
+      return found
+    } catch {
+      throw new ConfigError(`the Redis URL must look like redis://host:6379 (or a list of a cluster's nodes, comma-separated), got ${JSON.stringify(url)}`)
+    }
+  })
+  const shown = parsed.map((found) => `${found.protocol}//${found.host}${found.pathname === '/' ? '' : found.pathname}`).join(',')
+  const first = new Redis(urls[0]!, {
+    ...connectionOptions(commandTimeoutMs),
     lazyConnect: true,
-    // Requests must not queue up behind a lost connection: they are answered 503 at once, and the
-    // client keeps reconnecting on its own.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    commandTimeout: commandTimeoutMs,
-    connectTimeout: commandTimeoutMs,
-    retryStrategy: () => 250,
     // Not auto-pipelining: it holds new commands back while a batch waits for its answers, so one
     // slow answer would delay every request behind it past its own timeout.
     enableAutoPipelining: false,
   })
   // Without a listener ioredis would throw its connection errors at the process.
-  client.on('error', () => undefined)
+  first.on('error', () => undefined)
   try {
-    await client.connect()
+    await first.connect()
   } catch (error) {
-    client.disconnect()
+    first.disconnect()
     throw new ConfigError(`cannot reach Redis at ${shown}: ${(error as Error).message}`)
   }
-  // A node of a Redis Cluster answers the keys of other nodes' slots with MOVED: said at start, in
-  // words (D21). A server that refuses INFO (renamed by a host) is taken as standalone.
-  if (/^cluster_enabled:1\b/m.test(await client.info('cluster').catch(() => ''))) {
-    client.disconnect()
+  // A node of a Redis Cluster: the sessions spread over its masters (docs/decisions.md#d44). A
+  // server that refuses INFO (renamed by a host) is taken as standalone.
+  const cluster = /^cluster_enabled:1\b/m.test(await first.info('cluster').catch(() => ''))
+  // The scripts copy keys (COPY) and ask for several members at once (SMISMEMBER): Redis 6.2 on.
+  const version = /^redis_version:(\d+)\.(\d+)/m.exec(await first.info('server').catch(() => ''))
+  if (version !== null && Number(version[1]) * 100 + Number(version[2]) < (cluster ? 700 : 602)) {
+    first.disconnect()
     throw new ConfigError(
-      `Redis at ${shown} is a node of a Redis Cluster, which is not supported: the shared state needs a standalone Redis or Valkey server (a primary, with replicas if you like)`,
+      `Redis at ${shown} is version ${version[1]}.${version[2]}: the shared state needs Redis ${cluster ? '7.0 or later on a cluster (sharded pub/sub)' : '6.2 or later'}, or Valkey`,
     )
   }
-
-  // The scripts copy keys (COPY) and ask for several members at once (SMISMEMBER): Redis 6.2 on.
-  const version = /^redis_version:(\d+)\.(\d+)/m.exec(await client.info('server').catch(() => ''))
-  if (version !== null && Number(version[1]) * 100 + Number(version[2]) < 602) {
-    client.disconnect()
-    throw new ConfigError(`Redis at ${shown} is version ${version[1]}.${version[2]}: the shared state needs Redis 6.2 or later, or Valkey`)
+  if (!cluster && urls.length > 1) {
+    first.disconnect()
+    throw new ConfigError(
+      `Redis at ${parsed[0]!.host} is not a node of a Redis Cluster: a list of URLs names a cluster's nodes; give a standalone Redis one URL`,
+    )
   }
-  const keys = redisKeys(prefix, client.options.db ?? 0)
+  let client: RedisClient = first
+  if (cluster) {
+    const state = /^cluster_state:(\w+)/m.exec(String(await first.call('CLUSTER', 'INFO').catch(() => '')))?.[1]
+    first.disconnect()
+    if (state !== 'ok') {
+      throw new ConfigError(
+        `the Redis Cluster at ${shown} does not serve every slot (cluster_state:${state ?? 'unknown'}): create it first (docs/running-for-a-team.md#more-than-one-redis)`,
+      )
+    }
+    client = await connectCluster(parsed, shown, prefix, commandTimeoutMs)
+  }
+  const keys = redisKeys(prefix, { db: cluster ? 0 : (first.options.db ?? 0), cluster })
   const scripts = redisScriptsClient(client)
   const where = `Redis at ${shown} (prefix ${prefix})`
   // A state written in another key layout is refused rather than misread (docs/decisions.md#d21).
@@ -98,6 +108,8 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
       `${where} holds a state in key layout ${layout}, written by another version of petstore-sandbox: start with another --redis-prefix, or with that version`,
     )
   }
+  // On a cluster the sandbox's meta hash is apart from the groups' (switchBase writes theirs).
+  if (cluster) await client.hsetnx(keys.meta, 'layout', REDIS_LAYOUT)
 
   let base: RedisBase | undefined
   const baseOf = () => {
@@ -139,4 +151,68 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
       await client.quit().catch(() => client.disconnect())
     },
   }
+}
+
+/** What every connection to Redis is given: requests never queue behind a lost connection. */
+function connectionOptions(commandTimeoutMs: number): RedisOptions {
+  return {
+    // Requests must not queue up behind a lost connection: they are answered 503 at once, and the
+    // client keeps reconnecting on its own.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
+    commandTimeout: commandTimeoutMs,
+    connectTimeout: commandTimeoutMs,
+    retryStrategy: () => 250,
+  }
+}
+
+// While a master fails over, a command to its slots is tried again this often, up to
+// CLUSTER_TRIES times, so it waits out the cluster's failover time and then answers
+// (docs/running-for-a-team.md#more-than-one-redis).
+const CLUSTER_RETRY_MS = 250
+const CLUSTER_TRIES = 40
+
+/** Connects to the Redis Cluster that `nodes` belong to, finding the others from them. */
+async function connectCluster(nodes: URL[], shown: string, prefix: string, commandTimeoutMs: number): Promise<Cluster> {
+  if (/[{}]/.test(prefix))
+    throw new ConfigError(`the Redis key prefix must not hold { or } on a Redis Cluster, which reads them as a hash tag, got ${JSON.stringify(prefix)}`)
+  const database = nodes.find((node) => node.pathname !== '' && node.pathname !== '/' && node.pathname !== '/0')
+  if (database !== undefined) throw new ConfigError(`a Redis Cluster has database 0 only, got ${database.pathname.slice(1)} in ${shown}`)
+  const [{ username, password, protocol }] = nodes as [URL, ...URL[]]
+  const client = new Cluster(
+    nodes.map((node) => ({ host: node.hostname, port: Number(node.port || 6379) })),
+    {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      scaleReads: 'master',
+      retryDelayOnFailover: CLUSTER_RETRY_MS,
+      retryDelayOnClusterDown: CLUSTER_RETRY_MS,
+      retryDelayOnTryAgain: CLUSTER_RETRY_MS,
+      maxRedirections: CLUSTER_TRIES,
+      clusterRetryStrategy: () => 250,
+      slotsRefreshTimeout: commandTimeoutMs,
+      enableAutoPipelining: false,
+      redisOptions: {
+        ...connectionOptions(commandTimeoutMs),
+        ...(username === '' ? {} : { username: decodeURIComponent(username) }),
+        ...(password === '' ? {} : { password: decodeURIComponent(password) }),
+        ...(protocol === 'rediss:' ? { tls: {} } : {}),
+      },
+    },
+  )
+  client.on('error', () => undefined)
+  try {
+    // ioredis keeps trying a cluster it cannot map: given up on after a while, at start.
+    await Promise.race([
+      client.connect(),
+      sleep(CLUSTER_RETRY_MS * CLUSTER_TRIES).then(() => {
+        throw new Error(`no map of its slots within ${(CLUSTER_RETRY_MS * CLUSTER_TRIES) / 1000} s`)
+      }),
+    ])
+  } catch (error) {
+    client.disconnect()
+    throw new ConfigError(`cannot reach the Redis Cluster at ${shown}: ${(error as Error).message}`)
+  }
+  return client
 }

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { Redis } from 'ioredis'
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { PetSeeding } from '../../core/state/shared-state.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import { digestGivenPets, seededPetsMismatch, type SeededPetsIdentity } from '../persistence/seeded-pets-identity.js'
 import { packBucket } from './create-redis-rate-limits.js'
-import type { RedisKeys } from './redis-keys.js'
-import type { RedisScripts } from './redis-scripts-client.js'
+import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
+import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 const SEED_BATCH = 1_000
@@ -15,7 +14,7 @@ const SEEDING_LEASE_MS = 30_000
 const SEEDING_WAIT_MS = 120_000
 
 export interface RedisBaseOptions {
-  client: Redis
+  client: RedisClient
   scripts: RedisScripts
   keys: RedisKeys
   /** Where the state lives, for the message of a disagreeing seed. */
@@ -35,46 +34,56 @@ export function createRedisBase({ client, scripts, keys, where, seeding }: Redis
   // What a process must be seeded with to join (docs/decisions.md, "which seeded pets a state extends").
   const identity: SeededPetsIdentity = { seed: seeding.seed, pets: seeding.pets, given: seeding.given ? digestGivenPets(seeding.draw()) : undefined }
 
-  /** Fills a new generation with the seeded pets and switches to it, unless another process was first. */
-  async function fill(): Promise<void> {
+  /**
+   * Fills a new generation with the seeded pets in every group that has none yet, and switches
+   * each to it, unless another process was first. Every group holds the same pets (the seeding is
+   * deterministic), so groups switched by different processes may name different generations.
+   */
+  async function fill(missing: RedisGroupKeys[]): Promise<void> {
     const gen = String(await client.incr(keys.generations))
-    let batch = client.pipeline()
-    let size = 0
-    let count = 0
-    let id = 0
-    for (const pet of seeding.draw()) {
-      id = pet.id ?? id + 1
-      count++
-      batch.hset(keys.basePets(gen), String(id), JSON.stringify(storedPet({ ...pet, id })))
-      batch.zadd(keys.baseIds(gen), id, String(id))
-      if (pet.status !== undefined) batch.zadd(keys.baseIds(gen, pet.status), id, String(id))
-      if (++size >= SEED_BATCH) {
-        await exec(batch)
-        batch = client.pipeline()
-        size = 0
-      }
-    }
     const { world } = seeding
-    for (const [bucket, counts] of world?.quotas ?? []) batch.hset(keys.baseQuotas(gen), bucket, packBucket(counts))
-    await exec(batch)
-    const nextId = world !== undefined && world.nextId > id + 1 ? world.nextId : ''
-    await scripts.switchBase(keys.meta, keys.prefix, gen, seeding.seed, seeding.pets, identity.given ?? '', id, count, nextId, world?.clock ?? '')
+    for (const group of missing) {
+      let batch = client.pipeline()
+      let size = 0
+      let count = 0
+      let id = 0
+      for (const pet of seeding.draw()) {
+        id = pet.id ?? id + 1
+        count++
+        batch.hset(group.basePets(gen), String(id), JSON.stringify(storedPet({ ...pet, id })))
+        batch.zadd(group.baseIds(gen), id, String(id))
+        if (pet.status !== undefined) batch.zadd(group.baseIds(gen, pet.status), id, String(id))
+        if (++size >= SEED_BATCH) {
+          await exec(batch)
+          batch = client.pipeline()
+          size = 0
+        }
+      }
+      for (const [bucket, counts] of world?.quotas ?? []) batch.hset(group.baseQuotas(gen), bucket, packBucket(counts))
+      await exec(batch)
+      const nextId = world !== undefined && world.nextId > id + 1 ? world.nextId : ''
+      await scripts.switchBase(group.meta, group.prefix, gen, seeding.seed, seeding.pets, identity.given ?? '', id, count, nextId, world?.clock ?? '')
+    }
   }
 
-  /** Finds the seeded pets, or seeds them when no process has; refuses a state seeded otherwise. */
+  /** Finds the seeded pets in every group, or seeds them where no process has; refuses a state seeded otherwise. */
   async function ensureSeeded(): Promise<void> {
     const deadline = Date.now() + SEEDING_WAIT_MS
     for (;;) {
-      const [base, seed, pets, given] = await client.hmget(keys.meta, 'base', 'seed', 'pets', 'given')
-      if (base !== null) {
+      const found = await Promise.all(keys.groups.map(async (group) => ({ group, fields: await client.hmget(group.meta, 'base', 'seed', 'pets', 'given') })))
+      for (const {
+        fields: [base, seed, pets, given],
+      } of found) {
+        if (base === null) continue
         const mismatch = seededPetsMismatch({ seed: Number(seed), pets: Number(pets), given: given ?? undefined }, identity)
         if (mismatch !== undefined) throw new ConfigError(`${where} holds ${mismatch}, or use another --redis-prefix`)
-        return
       }
+      const missing = found.filter(({ fields: [base] }) => base === null).map(({ group }) => group)
+      if (missing.length === 0) return
       const token = randomUUID()
       if ((await client.set(keys.seeding, token, 'PX', SEEDING_LEASE_MS, 'NX')) === 'OK') {
         try {
-          await fill()
+          await fill(missing)
         } finally {
           if ((await client.get(keys.seeding)) === token) await client.del(keys.seeding)
         }
@@ -111,7 +120,7 @@ export function createRedisBase({ client, scripts, keys, where, seeding }: Redis
 
 export type RedisBase = ReturnType<typeof createRedisBase>
 
-async function exec(pipeline: ReturnType<Redis['pipeline']>): Promise<void> {
+async function exec(pipeline: ReturnType<RedisClient['pipeline']>): Promise<void> {
   const results = (await pipeline.exec()) ?? []
   for (const [error] of results) if (error) throw error
 }

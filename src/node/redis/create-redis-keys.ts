@@ -1,5 +1,5 @@
-import type { Redis } from 'ioredis'
 import type { KeyChanges, KeyStorage } from '../../core/auth/key-storage.js'
+import type { RedisClient } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 // How often a process looks for a change another process made; a change is in force on every
@@ -7,7 +7,7 @@ import { redisUnavailable } from './redis-unavailable.js'
 const FOLLOW_MS = 1_000
 
 export interface RedisKeysOptions {
-  client: Redis
+  client: RedisClient
   /** The shared sandbox's meta hash: its `keys` field holds the changes, `kv` their version. */
   meta: string
 }
@@ -40,7 +40,7 @@ export async function createRedisKeys({ client, meta }: RedisKeysOptions): Promi
  * the version in one transaction; the value is read at start and again every second when the
  * version moved. `value()` is a new object only when it changed.
  */
-async function followMetaField<T>(client: Redis, meta: string, field: string, versionField: string) {
+async function followMetaField<T>(client: RedisClient, meta: string, field: string, versionField: string) {
   const read = async () => {
     const [text, version] = await client.hmget(meta, field, versionField)
     return { value: text ? (JSON.parse(text) as T) : undefined, version: version ?? '0' }

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import { Cluster } from 'ioredis'
 import type { InSession, RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import type { SharedRequestLog } from '../../core/state/shared-state.js'
-import type { RedisKeys } from './redis-keys.js'
-import type { RedisScripts } from './redis-scripts-client.js'
+import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
+import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 // Entries wait this long to travel together: the log costs a command per batch, not per request
@@ -12,7 +12,7 @@ const FLUSH_AFTER_MS = 20
 
 export interface RedisRequestLogOptions {
   scripts: RedisScripts
-  client: Redis
+  client: RedisClient
   keys: RedisKeys
   capacity: number
   /** The generation of a session (undefined: the default) this process last saw in force: an entry answered before its session's reset is not kept. */
@@ -31,7 +31,7 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
   // Names this process's batches on the channel, so it does not hear its own entries twice.
   const sender = randomUUID()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
-  let subscriber: Redis | undefined
+  let subscriber: RedisClient | undefined
   let closed = false
   // Each entry as the script takes it: its session, that session's generation, its JSON.
   let pending: string[] = []
@@ -42,20 +42,29 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
     timer = undefined
     const batch = pending
     pending = []
-    scripts.logRequests(keys.meta, keys.prefix, capacity, keys.requests, sender, ...batch).catch(() => undefined)
+    // One script per group of sessions, each in its group's slot (docs/decisions.md#d44).
+    const byGroup = new Map<RedisGroupKeys, string[]>()
+    for (let index = 0; index < batch.length; index += 3) {
+      const group = keys.of(batch[index] || 'default')
+      byGroup.set(group, [...(byGroup.get(group) ?? []), ...batch.slice(index, index + 3)])
+    }
+    for (const [group, entries] of byGroup) scripts.logRequests(group.meta, group.prefix, capacity, group.requests, sender, ...entries).catch(() => undefined)
   }
   // The session's entries, newest first, without their tag.
   // Reads made while one is under way share it: a listing of many sessions reads the log once.
-  let reading: Promise<string[]> | undefined
+  const reading = new Map<RedisGroupKeys, Promise<string[]>>()
   const kept = async ({ session = '' }: InSession): Promise<string[]> => {
     const tag = `${session}|`
-    reading ??= client
-      .lrange(keys.log, 0, capacity - 1)
-      .catch(redisUnavailable)
-      .finally(() => {
-        reading = undefined
-      })
-    const all = await reading
+    const group = keys.of(session || 'default')
+    let read = reading.get(group)
+    if (read === undefined) {
+      read = client
+        .lrange(group.log, 0, capacity - 1)
+        .catch(redisUnavailable)
+        .finally(() => reading.delete(group))
+      reading.set(group, read)
+    }
+    const all = await read
     return all.filter((line) => line.startsWith(tag)).map((line) => line.slice(tag.length))
   }
 
@@ -81,17 +90,17 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
   // A connection of its own, opened for the first watcher and closed after the last: a connection
   // that subscribes can send nothing else, and a process nobody watches subscribes to nothing.
   const subscribe = () => {
-    const connection = client.duplicate({
-      lazyConnect: false,
-      // Waits for Redis, however long it is away, rather than failing: ioredis subscribes again
-      // by itself after a reconnect.
-      enableOfflineQueue: true,
-      maxRetriesPerRequest: null,
-      commandTimeout: undefined,
-    })
+    // Waits for Redis, however long it is away, rather than failing: ioredis subscribes again
+    // by itself after a reconnect.
+    const waiting = { enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined }
+    const connection: RedisClient =
+      client instanceof Cluster
+        ? client.duplicate(undefined, { shardedSubscribers: true, enableOfflineQueue: true, redisOptions: { ...client.options.redisOptions, ...waiting } })
+        : client.duplicate({ lazyConnect: false, ...waiting })
     connection.on('error', () => undefined)
     connection.on('message', hear)
-    connection.subscribe(keys.requests).catch(() => undefined)
+    connection.on('smessage', hear)
+    for (const group of keys.groups) (group.sharded ? connection.ssubscribe(group.requests) : connection.subscribe(group.requests)).catch(() => undefined)
     return connection
   }
   // Closed at once rather than quit: a subscriber has nothing to finish, and a QUIT queued while

@@ -1,12 +1,18 @@
-import type { Redis } from 'ioredis'
-import type { ResolvedFaults } from '../../core/faults/fault-config.js'
-import type { DropReason, OriginKind, SharedOrigin, SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../../core/state/shared-state.js'
+import type {
+  DropReason,
+  OriginKind,
+  SharedOrigin,
+  SharedSessionInfo,
+  SharedSessions,
+  SharedSessionsPolicy,
+  WorldSettings,
+} from '../../core/state/shared-state.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { packBucket } from './create-redis-rate-limits.js'
 import { createRedisWorld, type RedisWorld } from './create-redis-world.js'
-import type { RedisKeys } from './redis-keys.js'
-import type { RedisScripts } from './redis-scripts-client.js'
+import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
+import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 // How often a process takes up what changed in the worlds it uses (clock, faults, scenarios)
@@ -18,7 +24,7 @@ const FOLLOW_IDLE_MS = 60_000
 const DEFAULT = 'default'
 
 export interface RedisSessionsOptions {
-  client: Redis
+  client: RedisClient
   scripts: RedisScripts
   keys: RedisKeys
   base: () => RedisBase
@@ -38,6 +44,8 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   const handles = new Map<string, RedisWorld>()
 
   const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
+  // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d44).
+  const groupBounds = () => ({ ...bounds(), max: Math.ceil(bounds().max / keys.groups.length) })
   const onDrops = (drops: string) => {
     if (drops === '') return
     for (const drop of drops.split(' ')) {
@@ -59,7 +67,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
       // The safety net: a named session's keys go by themselves after twice the idle time without
       // use, should no process be left to drop it (docs/decisions.md#d34).
       ttlMs: name === DEFAULT ? undefined : 2 * bounds().idleMs,
-      bounds,
+      bounds: groupBounds,
       onDrops,
     })
   const defaultWorld = make(DEFAULT)
@@ -88,20 +96,19 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   // What changed in the worlds this process uses, once a second, in one script for all of them.
   const follow = async () => {
     const since = source() - FOLLOW_IDLE_MS
-    const followed = [defaultWorld, ...[...handles.values()].filter((world) => world.usedSince(since))]
-    const args = followed.flatMap((world) => [world.name, ...world.known()])
-    const reply = (await scripts.followWorlds(keys.meta, keys.prefix, ...args)) as Array<string | null>
+    const byGroup = new Map<RedisGroupKeys, RedisWorld[]>()
+    for (const world of [defaultWorld, ...[...handles.values()].filter((world) => world.usedSince(since))]) {
+      byGroup.set(world.group, [...(byGroup.get(world.group) ?? []), world])
+    }
+    await Promise.all([...byGroup].map(([group, followed]) => followIn(group, followed)))
+  }
+  const followIn = async (group: RedisGroupKeys, followed: RedisWorld[]) => {
+    const args = followed.flatMap((world) => [world.name, world.known()])
+    const reply = (await scripts.followWorlds(group.meta, group.prefix, ...args)) as Array<string | null>
     followed.forEach((world, index) => {
-      const [generation, offset, faultsVersion, faults, scenariosVersion, scenarios] = reply.slice(index * 6, index * 6 + 6) as [
-        string,
-        string,
-        string,
-        string | null,
-        string,
-        string | null,
-      ]
+      const [generation, offset, version, settings] = reply.slice(index * 4, index * 4 + 4) as [string, string, string, string | null]
       // A world the state has not made yet has nothing to tell.
-      if (generation !== '') world.news({ generation, offset, faultsVersion, faults, scenariosVersion, scenarios })
+      if (generation !== '') world.news({ generation, offset, version, settings })
     })
   }
   const timer = setInterval(() => {
@@ -117,24 +124,24 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   const sessions: SharedSessions = {
     world: (name) => handle(name).world,
     async use(name) {
-      const reply = (await call(name, 'useWorld', bounds().max, bounds().idleMs)) as string[]
-      onDrops(reply[8] ?? '')
+      const reply = (await call(name, 'useWorld', groupBounds().max, bounds().idleMs)) as string[]
+      onDrops(reply[7] ?? '')
       return infoOf(reply)
     },
     async find(name) {
       if (name === DEFAULT) {
-        const [created, kind, from, clock, faults, scenarios] = await client
-          .hmget(keys.session(DEFAULT), 'created', 'okind', 'ofrom', 'oclock', 'ofaults', 'oscen')
-          .catch(redisUnavailable)
-        return infoOf([DEFAULT, created ?? '0', created ?? '0', kind ?? 'start-up', from ?? '', clock ?? '', faults ?? '', scenarios ?? ''])
+        const meta = await client.hgetall(keys.of(DEFAULT).session(DEFAULT)).catch(redisUnavailable)
+        const { created = '0', okind = 'start-up', ofrom = '', oclock = '' } = meta
+        const origin = Object.entries(meta).flatMap(([field, json]) => (field.startsWith('O:') ? [`"${field.slice(2)}":${json}`] : []))
+        return infoOf([DEFAULT, created, created, okind, ofrom, oclock, origin.length === 0 ? '' : `{${origin.join(',')}}`])
       }
       return (await list(name))[0]
     },
     list: () => list(''),
     async put(name, origin) {
-      const reply = (await call(name, 'putWorld', bounds().max, bounds().idleMs, ...(await originArgs(name, origin)))) as string[]
+      const reply = (await call(name, 'putWorld', groupBounds().max, bounds().idleMs, ...(await originArgs(name, origin)))) as string[]
       if (name !== DEFAULT) handles.delete(name)
-      onDrops(reply[8] ?? '')
+      onDrops(reply[7] ?? '')
       return infoOf(reply)
     },
     async delete(name) {
@@ -146,19 +153,26 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
 
   /** The named sessions (or the one named `only`), the most recently used first. */
   async function list(only: string): Promise<SharedSessionInfo[]> {
-    const reply = (await call(DEFAULT, 'listWorlds', bounds().idleMs, only)) as string[]
-    onDrops(reply.at(-1) ?? '')
+    const groups = only === '' ? keys.groups : [keys.of(only)]
+    const replies = await Promise.all(groups.map(async (group) => (await defaultWorld.runIn(group, 'listWorlds', bounds().idleMs, only)) as string[]))
     const found: SharedSessionInfo[] = []
-    for (let index = 0; index + 8 <= reply.length - 1; index += 8) found.push(infoOf(reply.slice(index, index + 8)))
-    return found
+    for (const reply of replies) {
+      onDrops(reply.at(-1) ?? '')
+      for (let index = 0; index + 7 <= reply.length - 1; index += 7) found.push(infoOf(reply.slice(index, index + 7)))
+    }
+    // Each group's most recently used first; across groups too.
+    return replies.length === 1 ? found : found.sort((a, b) => b.lastUsed - a.lastUsed)
   }
 
   /** The putWorld script's ARGV from 7 on; a capsule's pets and buckets are written first, under an origin generation of their own. */
   async function originArgs(name: string, origin: SharedOrigin): Promise<Array<string | number>> {
-    const common = [origin.kind, origin.kind === 'fork' ? origin.from : '', origin.clock ?? '', JSON.stringify(origin.faults), JSON.stringify(origin.scenarios)]
-    if (origin.kind !== 'capsule') return common
-    const ogen = String(await client.incr(`${keys.prefix}worlds`).catch(redisUnavailable))
-    const at = (part: string) => keys.world(name, `o${ogen}`, part)
+    const { clock, ...rest } = origin.settings
+    const settings = Object.entries(rest).flatMap(([setting, value]) => [setting, JSON.stringify(value)])
+    const head = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '']
+    if (origin.kind !== 'capsule') return [...head, '', '', '', ...settings]
+    const group = keys.of(name)
+    const ogen = String(await client.incr(group.worlds).catch(redisUnavailable))
+    const at = (part: string) => group.world(name, `o${ogen}`, part)
     // Written before the script adopts them; gone by themselves should this process stop half-way.
     const written = new Set<string>()
     let batch = client.pipeline()
@@ -186,7 +200,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     }
     for (const key of written) batch.pexpire(key, 600_000)
     await exec(batch)
-    return [...common, ogen, nextId, origin.pets.length]
+    return [...head, ogen, nextId, origin.pets.length, ...settings]
   }
 
   return {
@@ -204,17 +218,8 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   }
 }
 
-/** A session as listWorlds, useWorld and putWorld answer it: name, created, last used, then its origin. */
-function infoOf([
-  name = '',
-  created = '0',
-  lastUsed = '0',
-  kind = 'start-up',
-  from = '',
-  clock = '',
-  faults = '',
-  scenarios = '',
-]: string[]): SharedSessionInfo {
+/** A session as listWorlds, useWorld and putWorld answer it: name, created, last used, then its origin, its settings as one JSON object. */
+function infoOf([name = '', created = '0', lastUsed = '0', kind = 'start-up', from = '', clock = '', settings = '']: string[]): SharedSessionInfo {
   return {
     name,
     created: Number(created),
@@ -222,14 +227,15 @@ function infoOf([
     origin: {
       kind: kind as OriginKind,
       ...(from === '' ? {} : { from }),
-      ...(clock === '' ? {} : { clock: Number(clock) }),
-      ...(faults === '' ? {} : { faults: JSON.parse(faults) as ResolvedFaults }),
-      ...(scenarios === '' ? {} : { scenarios: JSON.parse(scenarios) as Record<string, string> }),
+      settings: {
+        ...(settings === '' ? {} : (JSON.parse(settings) as Partial<WorldSettings>)),
+        ...(clock === '' ? {} : { clock: Number(clock) }),
+      },
     },
   }
 }
 
-async function exec(pipeline: ReturnType<Redis['pipeline']>): Promise<void> {
+async function exec(pipeline: ReturnType<RedisClient['pipeline']>): Promise<void> {
   const results = (await pipeline.exec().catch(redisUnavailable)) ?? []
   for (const [error] of results) if (error) redisUnavailable(error)
 }

@@ -5,46 +5,111 @@ export const DEFAULT_REDIS_PREFIX = 'petstore-sandbox:'
  * The layout of the keys below, written in the meta hash (`layout`): a process refuses a state
  * written in another one, in one line, rather than misread it (docs/decisions.md#d21).
  */
-export const REDIS_LAYOUT = '2'
+export const REDIS_LAYOUT = '3'
+
+/** How many groups of sessions a Redis Cluster holds, each in a slot of its own (docs/decisions.md#d44). */
+export const CLUSTER_GROUPS = 16
+
+const SLOTS = 16_384
 
 /**
- * The names of a shared sandbox's keys, all under its prefix (`--redis-prefix`). The start-up pets
- * (the base) are written once and never changed; each session's world lives in keys of its own
- * over them, copy-on-write (docs/decisions.md#d34). The scripts build the same names
- * (redis-scripts.ts). `db` is the database the Redis URL selects (`redis://host:6379/2`).
+ * The names of a shared sandbox's keys, all under its prefix (`--redis-prefix`). The sessions are
+ * spread over `groups` (one on a standalone Redis, CLUSTER_GROUPS on a Redis Cluster): each group
+ * holds its sessions' worlds, its copy of the start-up pets (the base), its part of the registry
+ * and of the request log, all under one hash tag, so that every script runs in one slot
+ * (docs/decisions.md#d44). On a standalone Redis the group's prefix is the prefix itself. `db` is
+ * the database the Redis URL selects (`redis://host:6379/2`).
  */
-export function redisKeys(prefix: string, db = 0) {
+export function redisKeys(prefix: string, { db = 0, cluster = false }: { db?: number; cluster?: boolean } = {}) {
+  const groups = cluster ? Array.from({ length: CLUSTER_GROUPS }, (_, index) => groupKeys(groupPrefix(prefix, index), db)) : [groupKeys(prefix, db)]
   return {
     prefix,
     /**
-     * Hash of what every session shares: layout, seed, pets, given (the given pets' digest),
-     * base (the base's generation), lastId and count (the base's), added (pets added by every
-     * session, for maxPets), keys and kv (runtime keys and their version).
+     * Hash of what the whole sandbox shares, read from Node only: layout, keys and kv (runtime
+     * keys and their version); on a standalone Redis also the one group's fields (groupKeys).
      */
     meta: `${prefix}meta`,
     /** Counter of the base's generations: each seeding fills a new one. */
     generations: `${prefix}generations`,
     /** Held by the one process seeding, so the others wait rather than seed too. */
     seeding: `${prefix}seeding`,
-    /** List of the last answered requests of every session, newest first, each `<session>|<entry JSON>` (`''` for the default). */
-    log: `${prefix}log`,
-    /**
-     * Pub/sub channel of the answered requests, as each process sends them: the live logs. It
-     * names the database, since channels are one namespace across a server's databases: two
-     * sandboxes on `/1` and `/2` with one prefix would hear each other's requests.
-     */
-    requests: `${prefix}requests:db${db}`,
-    /** Sorted set of the named sessions by last use, on the default session's clock. */
-    sessions: `${prefix}sessions`,
-    /** A session's meta hash (redis-scripts.ts says its fields). */
-    session: (name: string) => `${prefix}s:${name}`,
-    basePets: (gen: string) => `${prefix}base:${gen}:pets`,
-    baseIds: (gen: string, status?: string) => `${prefix}base:${gen}:ids${status === undefined ? '' : `:${status}`}`,
-    /** The start-up key buckets (a `--from` capsule's), copied into each session made. */
-    baseQuotas: (gen: string) => `${prefix}base:${gen}:q`,
-    /** A session's keys of one generation (`<gen>`) or of its origin (`o<gen>`): `pets`, `ids`, `ids:<status>`, `replaced`, `q`. */
-    world: (name: string, gen: string, part: string) => `${prefix}s:${name}:${gen}:${part}`,
+    /** Every group, in the order of their slots. */
+    groups,
+    /** The group session `name` lives in ('default' for the default session). */
+    of: (name: string): RedisGroupKeys => groups[groups.length === 1 ? 0 : crc16(name) % groups.length]!,
   }
 }
 
+/**
+ * The keys of one group of sessions under group prefix `p` (the scripts build the same names from
+ * the prefix they are given: redis-scripts.ts says the fields).
+ */
+function groupKeys(p: string, db: number) {
+  return {
+    prefix: p,
+    /**
+     * Hash of the group: layout, seed, pets, given (the given pets' digest), base (the base's
+     * generation), lastId and count (the base's), added (pets added by the group's sessions, for
+     * maxPets), doffset (the default session's clock offset, in a group without it).
+     */
+    meta: `${p}meta`,
+    /** List of the last answered requests of the group's sessions, newest first, each `<session>|<entry JSON>` (`''` for the default). */
+    log: `${p}log`,
+    /**
+     * Pub/sub channel of the answered requests, as each process sends them: the live logs. It
+     * names the database, since channels are one namespace across a server's databases: two
+     * sandboxes on `/1` and `/2` with one prefix would hear each other's requests. A channel under
+     * a hash tag (`{`) is sharded: SPUBLISH, SSUBSCRIBE.
+     */
+    requests: `${p}requests:db${db}`,
+    /** Whether `requests` is a sharded channel. */
+    sharded: p.startsWith('{'),
+    /** Sorted set of the group's named sessions by last use, on the default session's clock. */
+    sessions: `${p}sessions`,
+    /** Counter of the group's world generations and versions. */
+    worlds: `${p}worlds`,
+    /** Hash of the pets each session holds beyond the base. */
+    added: `${p}added`,
+    /** A session's meta hash (redis-scripts.ts says its fields). */
+    session: (name: string) => `${p}s:${name}`,
+    basePets: (gen: string) => `${p}base:${gen}:pets`,
+    baseIds: (gen: string, status?: string) => `${p}base:${gen}:ids${status === undefined ? '' : `:${status}`}`,
+    /** The start-up key buckets (a `--from` capsule's), copied into each session made. */
+    baseQuotas: (gen: string) => `${p}base:${gen}:q`,
+    /** A session's keys of one generation (`<gen>`) or of its origin (`o<gen>`): `pets`, `ids`, `ids:<status>`, `replaced`, `q`. */
+    world: (name: string, gen: string, part: string) => `${p}s:${name}:${gen}:${part}`,
+  }
+}
+
+/**
+ * The prefix of group `index` of CLUSTER_GROUPS on a cluster: a hash tag whose slot lies in the
+ * group's share of the slots, so that the groups spread evenly over masters holding even ranges.
+ */
+function groupPrefix(prefix: string, index: number): string {
+  const from = Math.floor((index * SLOTS) / CLUSTER_GROUPS)
+  const to = Math.floor(((index + 1) * SLOTS) / CLUSTER_GROUPS)
+  for (let attempt = 0; ; attempt++) {
+    const tag = `${prefix}g${index}.${attempt}`
+    const slot = crc16(tag) % SLOTS
+    if (slot >= from && slot < to) return `{${tag}}:`
+  }
+}
+
+/** The slot of a key as Redis Cluster computes it (CRC16-XMODEM of its hash tag, else of the whole key). */
+export function slotOf(key: string): number {
+  const open = key.indexOf('{')
+  const close = open < 0 ? -1 : key.indexOf('}', open + 1)
+  return crc16(close > open + 1 ? key.slice(open + 1, close) : key) % SLOTS
+}
+
+function crc16(text: string): number {
+  let crc = 0
+  for (const byte of Buffer.from(text)) {
+    crc ^= byte << 8
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff
+  }
+  return crc
+}
+
 export type RedisKeys = ReturnType<typeof redisKeys>
+export type RedisGroupKeys = ReturnType<typeof groupKeys>

@@ -1,3 +1,4 @@
+import type { ShadowReport } from '../../core/admin/admin-controls.js'
 import { describeSource } from './promises.js'
 import type { PromiseOutcome, VerifyReport } from './report.js'
 
@@ -168,4 +169,42 @@ function xml(text: string): string {
 function html(text: string): string {
   // The same escaping serves both: HTML, like XML, reads &#NN; in text and in attribute values.
   return xml(text)
+}
+
+/** The drift report of `proxy --shadow` (D42) as a page of its own, in verify's HTML style: `--shadow-report`'s HTML. */
+export function formatShadowHtml(report: ShadowReport): string {
+  const order = { behaviour: 0, spec: 1, decision: 2 } as const
+  const rows = [...report.differences]
+    .sort((a, b) => order[a.kind] - order[b.kind] || b.count - a.count)
+    .map(
+      (group) =>
+        `<tr class="${group.kind}"><td>${group.kind}${group.decision === undefined ? '' : ` (${html(group.decision)})`}</td><td><code>${html(group.operation)}</code></td><td><code>${html(group.aspect)}</code></td><td>${group.count}</td><td><code>${html(group.upstream)}</code></td><td><code>${html(group.sandbox)}</code></td><td><code>${html(`${group.example.method} ${group.example.path}`)}</code> ${group.example.upstreamStatus} / ${group.example.sandboxStatus}${group.example.key === undefined ? '' : `, key ${html(group.example.key)}`}, ${html(group.example.time)}</td></tr>`,
+    )
+    .join('\n')
+  const behaviour = report.differences.filter((group) => group.kind === 'behaviour').length
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<title>petstore-sandbox shadow: drift report</title>
+<style>
+body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem; color: #1b1b1b; }
+table { border-collapse: collapse; width: 100%; margin: 1.5rem 0; }
+th, td { border: 1px solid #ccc; padding: .4rem .6rem; text-align: left; vertical-align: top; }
+code { overflow-wrap: anywhere; }
+.behaviour td:first-child { color: #a11313; font-weight: 600; } .spec td:first-child { color: #7a5200; font-weight: 600; }
+.decision td:first-child { color: #555; }
+</style>
+</head>
+<body>
+<h1>shadow: drift report</h1>
+<p>${report.exchanges} exchanges, ${report.compared} compared, ${report.dropped} dropped${report.unlisted > 0 ? `, ${report.unlisted} differences beyond the groups shown` : ''}.
+<strong>${report.differences.length} groups of differences, ${behaviour} of behaviour.</strong></p>
+<table><thead><tr><th>kind</th><th>operation</th><th>aspect</th><th>count</th><th>upstream</th><th>sandbox</th><th>example</th></tr></thead><tbody>
+${rows}
+</tbody></table>
+</body>
+</html>
+`
 }

@@ -1,17 +1,19 @@
 import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
 // The dashboard at /__sandbox/: asks for the admin token, then shows and steers the sandbox
 // through the admin API, with the request log pushed as server-sent events.
-import type { ProxyState, SessionSummary, StateSummary } from '../../../core/admin/admin-controls.js'
+import type { ProxyState, SessionSummary, ShadowReport, StateSummary } from '../../../core/admin/admin-controls.js'
 import { AdminError, admin, readEvents, session, token } from './admin-client.js'
+import type { OperationId } from '../../../core/operations/operation-table.js'
 import type { Har } from '../../../core/request-log/to-har.js'
 import { el, exchangeText, statusShown } from './dashboard-view.js'
 import { faultRow } from './fault-row.js'
 import { keyRow } from './key-row.js'
-import { renderProxyPanel } from './render-proxy-panel.js'
+import { renderProxyPanel, renderShadowPanel } from './render-proxy-panel.js'
 import { createRequestLogView, LOG_ROWS } from './request-log-view.js'
 import { originText, renderSessions } from './session-panel.js'
 
-const OPERATIONS = ['listPets', 'createPet', 'getPet']
+// A row per operation of the contract: the compiler names an operation the table lacks.
+const OPERATIONS = Object.keys({ listPets: true, createPet: true, getPet: true } satisfies Record<OperationId, true>)
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const keysBody = $<HTMLTableElement>('keys-table').tBodies[0]!
 const faultsBody = $<HTMLTableElement>('faults-table').tBodies[0]!
@@ -27,9 +29,10 @@ let sessions: SessionSummary[] | undefined
 // When the shown session was made: a session listed with another time is a new one of that name.
 let shownCreated: string | undefined
 let events: AbortController | undefined
-// Whether GET /__sandbox/proxy answered: only `petstore-sandbox proxy` has it (404 under `start`),
-// so it is asked once when the board opens and polled only when it is there.
+// Whether the server is `petstore-sandbox proxy`, as the page says: only it has GET /__sandbox/proxy
+// (404 under `start`), so it is polled only there.
 let proxied = false
+let shadowed = false
 // The contract's sunset (D18), read from /openapi.json once the board opens.
 let sunset = Date.parse('2030-12-05T00:00:00Z')
 
@@ -120,18 +123,22 @@ async function refresh(): Promise<void> {
   renderKeys()
   if (!faultsBody.contains(document.activeElement)) faultsBody.replaceChildren(...OPERATIONS.map((operation) => faultRow(operation, current.faults, act)))
   if (proxied) renderProxyPanel(await admin<ProxyState>('/proxy'))
+  if (shadowed) renderShadowPanel(await admin<ShadowReport>('/shadow'))
 }
 
-/** Shows the Proxy panel when the server is a proxy, and keeps it hidden otherwise. */
+/** Shows the Proxy panel when the page says the server is a proxy, and keeps it hidden otherwise. */
 async function findProxy(): Promise<void> {
+  proxied = $('board').dataset.proxy === 'true'
+  if (proxied) renderProxyPanel(await admin<ProxyState>('/proxy'))
+  $('proxy').hidden = !proxied
   try {
-    renderProxyPanel(await admin<ProxyState>('/proxy'))
-    proxied = true
+    if (proxied) renderShadowPanel(await admin<ShadowReport>('/shadow'))
+    shadowed = proxied
   } catch (error) {
     if (!(error instanceof AdminError && error.status === 404)) throw error
-    proxied = false
+    shadowed = false
   }
-  $('proxy').hidden = !proxied
+  $('shadow').hidden = !shadowed
   // Under the proxy every listed request says who answered it; under `start` the column stays away.
   $('log-source').hidden = !proxied
 }

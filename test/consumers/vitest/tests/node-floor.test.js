@@ -20,13 +20,16 @@ function olderNodeOnPath() {
   throw new Error('no Node older than 22.12 on PATH to import the package with')
 }
 
+// The message names the two ways on.
+const WAYS_ON = '`nvm install 24`, or `npm i -D node@24` in the app and run it through npm scripts'
+
 it('throws a sentence naming Node 22.12 when imported on an older Node', () => {
   const { path, version } = olderNodeOnPath()
 
   const result = spawnSync(path, ['--input-type=module', '--eval', "await import('petstore-sandbox')"], { cwd: projectRoot, encoding: 'utf8' })
 
   expect(result.status).not.toBe(0)
-  expect(result.stderr).toContain(`petstore-sandbox needs Node 22.12 or newer (this is ${version})`)
+  expect(result.stderr).toContain(`petstore-sandbox needs Node 22.12 or newer (this is ${version}): ${WAYS_ON}`)
 })
 
 it('makes the CLI print that sentence alone and exit 1 on an older Node', () => {
@@ -37,5 +40,5 @@ it('makes the CLI print that sentence alone and exit 1 on an older Node', () => 
   const result = spawnSync(path, [bin, 'start', '--port', '0'], { cwd: projectRoot, encoding: 'utf8', timeout: 10_000 })
 
   expect(result.status).toBe(1)
-  expect(result.stderr.trim()).toBe(`petstore-sandbox needs Node 22.12 or newer (this is ${version})`)
+  expect(result.stderr.trim()).toBe(`petstore-sandbox needs Node 22.12 or newer (this is ${version}): ${WAYS_ON}`)
 })

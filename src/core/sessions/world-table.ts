@@ -1,0 +1,290 @@
+import type { ApiKey } from '../auth/key-config.js'
+import { maskKey } from '../auth/mask-key.js'
+import { ConfigError } from '../errors/config-error.js'
+import { resolveFaults } from '../faults/fault-config.js'
+import type { Har } from '../request-log/to-har.js'
+import type { InSession } from '../request-log/create-request-log.js'
+import { unknownScenario } from '../scenarios/create-scenarios.js'
+import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/scenario-config.js'
+import type { MaybePromise, Timing } from '../state/maybe-promise.js'
+import type { OriginKind, SharedOrigin, SharedOriginInfo, WorldSettings } from '../state/shared-state.js'
+import { createPetBase, type PetBase } from '../store/create-pet-base.js'
+import { emptyOverlay, type PetOrigin } from '../store/create-pet-store.js'
+import type { Pet } from '../store/pet.js'
+import { type Capsule, capsuleBuckets, type CapsuleParts } from './capsule.js'
+import type { Origin, WorldHolds } from './origin.js'
+import type { World } from './world.js'
+
+/** What the carriers read beside a world: the process's parts. */
+export interface WorldCarrierParts {
+  /** The keys in force. */
+  keys(): readonly ApiKey[]
+  /** Every scenario the sandbox knows. */
+  knownScenarios: ReadonlyMap<string, ResolvedScenario>
+  /** The definitions of the custom scenarios, by name. */
+  custom: Readonly<Record<string, ScenarioDefinition>> | undefined
+  operationIds: readonly string[]
+  requests: {
+    count(of: InSession): MaybePromise<number>
+    clear(of: InSession): void
+    /** The session's exchanges as HAR. */
+    har(world: World<Timing>): Har
+  }
+}
+
+/** What the start-up world is made of: the resolved options it reads. */
+export interface StartUpParts {
+  base: PetBase
+  seed: number
+  startAt: number | undefined
+  faults: unknown
+  scenarios: Readonly<Record<string, string>> | undefined
+  /** A `--from` capsule, whose next id and quotas the start-up world takes. */
+  from: Capsule | undefined
+  keys: readonly ApiKey[]
+  operationIds: readonly string[]
+}
+
+/** A capsule's fields each entry writes: `makeCapsule` gets them as the world has them. */
+export type CapsuleHolds = Omit<CapsuleParts, 'session' | 'made'>
+
+/** The pets and key buckets a fork copies, as the source's state gives them (World.fork). */
+export type Copied = Pick<Origin, 'pets' | 'quotas'>
+
+/** How one entry is made, forked, written to and read from a capsule, reset, shared and summarized. */
+export interface WorldEntry<K extends keyof WorldHolds> {
+  /** The admin document's `Capsule` properties the entry is written in (the schema that checks them). */
+  readonly schema: ReadonlyArray<keyof Capsule>
+  /** The start-up world's. */
+  startUp(parts: StartUpParts): WorldHolds[K]
+  /** A fork's, from the source world (its store ready, its clock synced) and what its state copied. */
+  fork(source: World<Timing>, copied: Copied): WorldHolds[K]
+  capsule: {
+    /** What the entry writes into a capsule of `world`. */
+    write(world: World<Timing>, parts: WorldCarrierParts): MaybePromise<Partial<CapsuleHolds>>
+    /** The entry's part of a capsule's world (a capsule checked by readCapsule); throws ConfigError for what this sandbox lacks. */
+    read(capsule: Capsule, parts: WorldCarrierParts): MaybePromise<WorldHolds[K]>
+  }
+  /** Puts the entry back to the world's origin on `reset()`, in the table's order. */
+  reset(world: World<Timing>, parts: WorldCarrierParts, options: { clock?: boolean }): MaybePromise<void>
+  shared: {
+    /** The entry's part of what a shared state is told of an origin: its settings, or what the state copies. */
+    put(origin: Origin): Partial<WorldSettings> | Partial<CapsuleCopy>
+    /** The entry's part of an origin read back from what the state keeps; `startUp` where it keeps nothing. */
+    take(info: SharedOriginInfo, startUp: Origin): WorldHolds[K]
+  }
+  /** The entry's part of the session's summary (`GET /__sandbox/sessions`). */
+  summary(world: World<Timing>, parts: WorldCarrierParts): MaybePromise<Partial<SummaryHolds>>
+}
+
+/** What a shared state copies of a capsule's origin itself (SharedOrigin of kind `capsule`). */
+export type CapsuleCopy = Omit<Extract<SharedOrigin, { kind: 'capsule' }>, 'kind' | 'settings'>
+
+/** A summary's fields the entries write: the rest (name, created, lastUsed) are the registry's. */
+export interface SummaryHolds {
+  pets: { count: number; nextId: number }
+  requests: number
+  now: string
+  origin: OriginKind
+  from: string
+}
+
+export type WorldTable = { readonly [K in keyof WorldHolds]: WorldEntry<K> }
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/**
+ * Every entry of a world, in the order a reset puts them back (the origin first: a shared state
+ * may have replaced it; the pets last: a shared log is emptied in the step that switches them).
+ */
+export const WORLD_TABLE: WorldTable = {
+  origin: {
+    schema: ['session'],
+    startUp: () => ({ kind: 'start-up' }),
+    fork: (source) => ({ kind: 'fork', from: source.name }),
+    capsule: { write: () => ({}), read: () => ({ kind: 'capsule' }) },
+    reset: (world) => world.refresh?.(),
+    // The kind and source are the shared origin's own discriminant (sharedOriginOf).
+    shared: { put: () => ({}), take: (info) => ({ kind: info.kind, ...(info.from === undefined ? {} : { from: info.from }) }) },
+    summary: ({ origin }) => ({ origin: origin.kind, ...(origin.from === undefined ? {} : { from: origin.from }) }),
+  },
+  clock: {
+    schema: ['clock'],
+    startUp: ({ startAt }) => ({ clock: startAt }),
+    fork: (source) => ({ clock: source.clock.now() }),
+    capsule: { write: (world) => ({ clock: world.clock.now() }), read: (capsule) => ({ clock: Date.parse(capsule.clock) }) },
+    async reset(world, _parts, options) {
+      if (options.clock !== true) return
+      const at = world.origin.clock
+      await (at === undefined ? world.clock.reset() : world.clock.set(at))
+    },
+    shared: { put: (origin) => ({ clock: origin.clock }), take: (info) => ({ clock: info.settings?.clock }) },
+    summary: (world) => ({ now: iso(world.clock.now()) }),
+  },
+  quotas: {
+    schema: ['quotas', 'keys'],
+    startUp: ({ from, keys }) => ({ quotas: from === undefined ? new Map() : capsuleBuckets(from, (key) => keys.find((apiKey) => apiKey.key === key)!) }),
+    fork: (_source, copied) => ({ quotas: copied.quotas }),
+    capsule: {
+      write: async ({ rateLimiter }, parts) => ({
+        keys: await Promise.all(
+          parts.keys().map(async (key) => ({
+            config: { key: key.key, plan: key.plan, perMinute: key.perMinute, perDay: key.perDay },
+            quota: await rateLimiter.inspect(`key:${key.key}`, key),
+          })),
+        ),
+      }),
+      read(capsule, parts) {
+        const keys = parts.keys()
+        for (const [index, config] of capsule.keys.entries()) {
+          if (!keys.some((apiKey) => apiKey.key === config.key)) {
+            throw new ConfigError(
+              `capsule.keys[${index}] (${maskKey(config.key)}) is not a key of this sandbox: add it (POST /__sandbox/keys, sandbox.apiKeys.add) or start the sandbox with it`,
+            )
+          }
+        }
+        return { quotas: capsuleBuckets(capsule, (key) => keys.find((apiKey) => apiKey.key === key)!) }
+      },
+    },
+    reset: (world) => world.rateLimiter.clear(),
+    shared: { put: (origin) => (origin.kind === 'capsule' ? { quotas: origin.quotas } : {}), take: () => ({ quotas: new Map() }) },
+    summary: () => ({}),
+  },
+  log: {
+    schema: ['har'],
+    startUp: () => ({}),
+    fork: () => ({}),
+    // Restoring ignores the exchanges: they are for reading.
+    capsule: { write: (world, parts) => ({ har: parts.requests.har(world) }), read: () => ({}) },
+    // A shared log is emptied by the store's reset, in the step that switches the pets.
+    reset: (world, parts) => parts.requests.clear({ session: world.session }),
+    shared: { put: () => ({}), take: () => ({}) },
+    summary: async (world, parts) => ({ requests: await parts.requests.count({ session: world.session }) }),
+  },
+  faults: {
+    schema: ['faults'],
+    startUp: ({ faults, seed, operationIds }) => ({ faults: resolveFaults(faults, seed, operationIds) }),
+    fork: (source) => ({ faults: source.faults.config() }),
+    capsule: {
+      write: (world) => ({ faults: world.faults.config() }),
+      read: (capsule, parts) => ({ faults: resolveFaults(capsule.faults, capsule.seed, parts.operationIds, 'capsule.faults') }),
+    },
+    // The configuration in force stays; the draws start over.
+    reset: (world) => world.faults.restart(),
+    shared: { put: (origin) => ({ faults: origin.faults }), take: (info, startUp) => ({ faults: info.settings?.faults ?? startUp.faults }) },
+    summary: () => ({}),
+  },
+  scenarios: {
+    schema: ['scenarios', 'customScenarios', 'seed'],
+    startUp: ({ scenarios, seed }) => ({ scenarios: { ...scenarios }, seed }),
+    fork: (source) => ({ scenarios: source.scenarios.all(), seed: source.scenarios.seed() }),
+    capsule: {
+      write: (world, parts) => ({ scenarios: world.scenarios.all(), seed: world.scenarios.seed(), custom: parts.custom }),
+      read(capsule, parts) {
+        const known = parts.knownScenarios
+        for (const [key, name] of Object.entries(capsule.scenarios)) {
+          if (!known.has(name)) {
+            throw new ConfigError(
+              `capsule.scenarios: ${maskKey(key)}: ${unknownScenario(name, [...known.keys()])}; start the sandbox with --scenarios defining it`,
+            )
+          }
+        }
+        return { scenarios: { ...capsule.scenarios }, seed: capsule.seed }
+      },
+    },
+    reset: async (world) => world.scenarios.reset(),
+    shared: {
+      put: (origin) => ({ scenarios: origin.scenarios, seed: origin.seed }),
+      take: (info, startUp) => ({ scenarios: info.settings?.scenarios ?? startUp.scenarios, seed: info.settings?.seed ?? startUp.seed }),
+    },
+    summary: () => ({}),
+  },
+  pets: {
+    schema: ['pets', 'nextId'],
+    // A capsule's next id may be beyond its last pet's.
+    startUp: ({ base, from }) => ({ pets: () => ({ base, overlay: emptyOverlay(Math.max(base.lastId() + 1, from?.nextId ?? 0)) }) }),
+    fork: (_source, copied) => ({ pets: copied.pets }),
+    capsule: {
+      write: async ({ store }) => ({ pets: await store.all(), nextId: await store.nextId() }),
+      // In a base of their own.
+      async read(capsule) {
+        const base = createPetBase()
+        await base.fill(capsule.pets)
+        return { pets: () => ({ base, overlay: emptyOverlay(capsule.nextId) }) }
+      },
+    },
+    reset: (world) => world.store.reset(),
+    shared: {
+      put(origin) {
+        if (origin.kind !== 'capsule' || origin.pets === undefined) return {}
+        const pets = origin.pets()
+        return { pets: petsOf(pets), nextId: pets.overlay.nextId }
+      },
+      take: () => ({ pets: undefined }),
+    },
+    summary: async ({ store }) => ({ pets: { count: await store.count(), nextId: await store.nextId() } }),
+  },
+}
+
+const ENTRIES = Object.values(WORLD_TABLE) as Array<WorldEntry<keyof WorldHolds>>
+
+/** Assembles an origin from every entry's part, in the table's order. */
+function assemble(parts: ReadonlyArray<WorldHolds[keyof WorldHolds]>): Origin {
+  return Object.assign({}, ...parts) as Origin
+}
+
+/** The start-up world: what the default session and every fresh session start from. */
+export function startUpOrigin(parts: StartUpParts): Origin {
+  return assemble(ENTRIES.map((entry) => entry.startUp(parts)))
+}
+
+/** The origin of a fork of `source`, whose store is ready and clock synced. */
+export function forkOrigin(source: World<Timing>, copied: Copied): Origin {
+  return assemble(ENTRIES.map((entry) => entry.fork(source, copied)))
+}
+
+/** The world a capsule (checked by readCapsule) starts, each entry read in turn. */
+export async function capsuleOrigin(capsule: Capsule, parts: WorldCarrierParts): Promise<Origin> {
+  const read: Array<WorldHolds[keyof WorldHolds]> = []
+  for (const entry of ENTRIES) read.push(await entry.capsule.read(capsule, parts))
+  return assemble(read)
+}
+
+/** What every entry writes into a capsule of `world`. */
+export async function capsuleHolds(world: World<Timing>, parts: WorldCarrierParts): Promise<CapsuleHolds> {
+  const written: Array<Partial<CapsuleHolds>> = []
+  for (const entry of ENTRIES) written.push(await entry.capsule.write(world, parts))
+  return Object.assign({}, ...written) as CapsuleHolds
+}
+
+/** Puts every entry of `world` back to its origin, in the table's order. */
+export async function resetWorld(world: World<Timing>, parts: WorldCarrierParts, options: { clock?: boolean }): Promise<void> {
+  for (const entry of ENTRIES) await entry.reset(world, parts, options)
+}
+
+/** Every entry's part of a session's summary. */
+export async function summaryHolds(world: World<Timing>, parts: WorldCarrierParts): Promise<SummaryHolds> {
+  const written: Array<Partial<SummaryHolds>> = []
+  for (const entry of ENTRIES) written.push(await entry.summary(world, parts))
+  return Object.assign({}, ...written) as SummaryHolds
+}
+
+/** What a shared state is told of an origin: its settings as one value, and a capsule's pets and buckets. */
+export function sharedOriginOf(origin: Origin): SharedOrigin {
+  const put = Object.assign({}, ...ENTRIES.map((entry) => entry.shared.put(origin))) as WorldSettings & Partial<CapsuleCopy>
+  const { pets, nextId, quotas, ...settings } = put
+  if (origin.kind === 'fork') return { settings, kind: 'fork', from: origin.from ?? 'default' }
+  if (origin.kind === 'capsule' && pets !== undefined) return { settings, kind: 'capsule', pets, nextId: nextId!, quotas: quotas ?? new Map() }
+  return { settings, kind: 'start-up' }
+}
+
+/** A session's origin as the core reads it, from what the shared state keeps. */
+export function originFromShared(info: SharedOriginInfo, startUp: Origin): Origin {
+  return assemble(ENTRIES.map((entry) => entry.shared.take(info, startUp)))
+}
+
+/** Every pet of a base and an overlay over it, in id order. */
+function petsOf({ base, overlay }: PetOrigin): Pet[] {
+  const fromBase = base.all().filter((pet) => !overlay.replaced.has(pet.id))
+  return [...fromBase, ...overlay.replaced.values(), ...overlay.added].sort((a, b) => a.id - b.id)
+}

@@ -1,0 +1,156 @@
+import { Redis } from 'ioredis'
+import { beforeAll, expect, it } from 'vitest'
+import { slotOf } from '../../src/node/redis/redis-keys.js'
+import { CLUSTER_NODE_TIMEOUT_MS } from '../support/start-redis-cluster.js'
+import { useRedisReplicas } from '../support/use-redis-replicas.js'
+
+// Two sandboxes on one Redis Cluster of 3 masters and 3 replicas, each given another node: the
+// sessions spread over the masters, each one world across both sandboxes (docs/decisions.md#d44).
+const { call, admin, cluster, replica } = useRedisReplicas(2, ['--pets', '10'], { cluster: true })
+const SESSIONS = Array.from({ length: 24 }, (_, index) => `team-${index}`)
+const inSession = (session: string, init: RequestInit & { key?: string } = {}) => ({ ...init, headers: { ...init.headers, 'x-sandbox-session': session } })
+const create = (index: number, session: string, name: string) =>
+  call(index, '/pets', inSession(session, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) }))
+const ids = async (response: Response) => ((await response.json()) as Array<{ id: number }>).map((pet) => pet.id)
+const STARTUP = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+
+/** The keys of the sandbox each master holds now. */
+async function keysByMaster() {
+  const found = new Map<number, string[]>()
+  for (const { node } of await cluster().masters()) {
+    const client = new Redis(node.url)
+    found.set(node.port, (await client.keys('*petstore-sandbox:*')).sort())
+    await client.quit()
+  }
+  return found
+}
+
+// Pets answered 201, by session: every one must outlive a master's failover.
+const acknowledged = new Map<string, number[]>(SESSIONS.map((session) => [session, []]))
+
+beforeAll(async () => {
+  // Each session's world made, with a pet of its own created through one sandbox.
+  await Promise.all(
+    SESSIONS.map(async (session, index) => {
+      const created = await create(index % 2, session, `Pet of ${session}`)
+      expect(created.status).toBe(201)
+      acknowledged.get(session)!.push(((await created.json()) as { id: number }).id)
+    }),
+  )
+}, 120_000)
+
+it('serves each of 24 sessions as one world across both sandboxes, apart from the others', async () => {
+  for (const [index, session] of SESSIONS.entries()) {
+    const [mine] = acknowledged.get(session)!
+    expect(mine).toBe(11)
+    // Read through the other sandbox: the same world.
+    const other = (index + 1) % 2
+    const read = await call(other, `/pets/${mine}`, inSession(session))
+    expect(read.status).toBe(200)
+    expect(((await read.json()) as { name: string }).name).toBe(`Pet of ${session}`)
+    expect(await ids(await call(other, '/pets?limit=100', inSession(session)))).toEqual([...STARTUP, 11])
+  }
+  // The default session saw none of them.
+  expect(await ids(await call(0, '/pets?limit=100'))).toEqual(STARTUP)
+  // Ids go on within a session whichever sandbox creates.
+  const next = await create(1, 'team-0', 'Second of team-0')
+  expect(((await next.json()) as { id: number }).id).toBe(12)
+  acknowledged.get('team-0')!.push(12)
+})
+
+it("keeps every session's keys in one slot, and the sessions on every master", async () => {
+  const byMaster = await keysByMaster()
+  const sessionsOn = new Map<number, Set<string>>()
+  const slotsOf = new Map<string, Set<number>>()
+  for (const [port, keys] of byMaster) {
+    for (const key of keys) {
+      const session = /:s:(team-\d+)(:|$)/.exec(key)?.[1]
+      if (session === undefined) continue
+      sessionsOn.set(port, (sessionsOn.get(port) ?? new Set()).add(session))
+      slotsOf.set(session, (slotsOf.get(session) ?? new Set()).add(slotOf(key)))
+    }
+  }
+  expect([...slotsOf.keys()].sort()).toEqual([...SESSIONS].sort())
+  for (const slots of slotsOf.values()) expect(slots.size).toBe(1)
+  expect(sessionsOn.size).toBe(3)
+  for (const sessions of sessionsOn.values()) expect(sessions.size).toBeGreaterThan(0)
+})
+
+it("keeps the free plan's 60 a minute exact per session under a burst of 80 split over both sandboxes", async () => {
+  const burst = SESSIONS.slice(0, 4)
+  for (const session of burst) {
+    // The top of a minute in the session's clock, so no window rolls over while it counts.
+    expect((await admin(0, '/clock', { method: 'POST', json: { set: '2030-01-01T00:00:00Z' }, headers: { 'x-sandbox-session': session } })).status).toBe(200)
+  }
+  // One session's burst after the other, each split over both sandboxes.
+  const statuses: number[][] = []
+  for (const session of burst) {
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, (_, index) => call(index % 2, '/pets?limit=1', inSession(session, { key: 'sandbox-free-key' }))),
+    )
+    statuses.push(answers.map((response) => response.status))
+  }
+  for (const answered of statuses) {
+    expect(answered.filter((status) => status === 200)).toHaveLength(60)
+    expect(answered.filter((status) => status === 429)).toHaveLength(20)
+  }
+}, 60_000)
+
+it('lists every session from either sandbox', async () => {
+  for (const index of [0, 1]) {
+    const listed = await admin(index, '/sessions')
+    expect(listed.status).toBe(200)
+    const names = ((await listed.json()) as { sessions: Array<{ name: string }> }).sessions.map((session) => session.name)
+    expect(names.filter((name) => name.startsWith('team-')).sort()).toEqual([...SESSIONS].sort())
+  }
+})
+
+it('answers every session again within 30 s of a SIGKILL of the busiest master, with every acknowledged create still there', async () => {
+  const byMaster = await keysByMaster()
+  const busiest = [...byMaster].sort(([, a], [, b]) => b.length - a.length)[0]![0]
+  const victim = cluster().nodes.find((node) => node.port === busiest)!
+  // Creates keep coming through both sandboxes while the master dies.
+  let creating = true
+  const during = (async () => {
+    for (let round = 0; creating; round++) {
+      await Promise.all(
+        SESSIONS.map(async (session, index) => {
+          const created = await create((index + round) % 2, session, `Round ${round}`).catch(() => undefined)
+          if (created?.status === 201) acknowledged.get(session)!.push(((await created.json()) as { id: number }).id)
+          else expect([503, undefined]).toContain(created?.status)
+        }),
+      )
+    }
+  })()
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  await victim.stop('SIGKILL')
+  const killedAt = Date.now()
+  // Every session answers again through both sandboxes: the replica took the master's slots.
+  const pending = new Set(SESSIONS.flatMap((session) => [`${session}|0`, `${session}|1`]))
+  while (pending.size > 0) {
+    expect(Date.now() - killedAt).toBeLessThan(30_000)
+    await Promise.all(
+      [...pending].map(async (entry) => {
+        const [session, index] = entry.split('|') as [string, string]
+        const listed = await call(Number(index), '/pets?limit=1', inSession(session)).catch(() => undefined)
+        if (listed?.status === 200) pending.delete(entry)
+      }),
+    )
+    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  creating = false
+  await during
+  // Failed over within the cluster's time to notice and elect, and well within the bound.
+  expect(Date.now() - killedAt).toBeGreaterThan(CLUSTER_NODE_TIMEOUT_MS / 2)
+  const lost: string[] = []
+  await Promise.all(
+    [...acknowledged].map(async ([session, made]) => {
+      for (const id of made) if ((await call(id % 2, `/pets/${id}`, inSession(session))).status !== 200) lost.push(`${session}/${id}`)
+    }),
+  )
+  expect(lost).toEqual([])
+  expect([...acknowledged.values()].flat().length).toBeGreaterThan(SESSIONS.length * 2)
+  for (const [index, session] of SESSIONS.entries()) expect((await create(index % 2, session, 'After the failover')).status).toBe(201)
+  // The sandboxes lived through it.
+  expect(replica(0).output()).not.toContain('Error')
+}, 120_000)

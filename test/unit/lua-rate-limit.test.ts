@@ -1,0 +1,56 @@
+import { expect, it } from 'vitest'
+import { createRedisRateLimits } from '../../src/node/redis/create-redis-rate-limits.js'
+import { REDIS_SCRIPTS } from '../../src/node/redis/redis-scripts.js'
+import { assertDecidesAsInMemory, LIMITS, POLICY } from '../support/rate-limit-equivalence.js'
+import { createLuaRedis } from '../support/run-redis-lua.js'
+
+// The quota script, run in a Lua VM without redis-server, decides as the in-memory limiter: the
+// generated sequences the Redis tier runs on redis-server (redis-rate-limit-equivalence.test.ts).
+const PREFIX = 'lua:'
+
+/** The default session's rate limiter over the quota script, as create-redis-world.ts runs it, on a fresh stand-in of Redis. */
+function luaRateLimits(source: () => number) {
+  const redis = createLuaRedis()
+  // The start-up pets' identity, as seeding leaves it: the script answers -1 without it.
+  redis.call('HSET', `${PREFIX}meta`, 'base', '1', 'lastId', '0', 'count', '0')
+  let version = ''
+  const rateLimits = createRedisRateLimits({
+    run: async (script, ...args) => redis.run(REDIS_SCRIPTS[script], [`${PREFIX}meta`], [PREFIX, 'default', source(), '', ...args]),
+    ...POLICY,
+    known: () => ({ version, max: 10, idleMs: 3_600_000 }),
+    onNews(news) {
+      version = news.version
+    },
+  })
+  return { redis, rateLimits }
+}
+
+it('decides every generated sequence exactly as the in-memory limiter, in a Lua VM', async () => {
+  await assertDecidesAsInMemory('rate-limit equivalence in a Lua VM', (source) => luaRateLimits(source).rateLimits)
+}, 120_000)
+
+it('keeps a key bucket in the world and an address bucket in its own key, each as "ms mu ds du rs rc bu"', async () => {
+  const now = Date.UTC(2030, 0, 1, 10, 15)
+  const { redis, rateLimits } = luaRateLimits(() => now)
+  expect(await rateLimits.take('key:k', LIMITS)).toEqual({ outcome: 'allowed', limit: 3, remaining: 2, reset: now / 1000 + 60 })
+  expect(await rateLimits.take('ip:192.0.2.1', LIMITS)).toMatchObject({ outcome: 'allowed', remaining: 2 })
+  const generation = redis.call('HGET', `${PREFIX}s:default`, 'gen')
+  const day = Date.UTC(2030, 0, 1)
+  expect(redis.call('HGET', `${PREFIX}s:default:${generation}:q`, 'key:k')).toBe(`${now} 1 ${day} 1 ${now} 0 0`)
+  expect(redis.call('GET', `${PREFIX}s:default:${generation}:rl:ip:192.0.2.1`)).toBe(`${now} 1 ${day} 1 ${now} 0 0`)
+})
+
+it('counts in windows of the lengths it is given, not of lengths of its own', async () => {
+  const now = Date.UTC(2030, 0, 1, 10, 15, 10)
+  const redis = createLuaRedis()
+  redis.call('HSET', `${PREFIX}meta`, 'base', '1', 'lastId', '0', 'count', '0')
+  // A 30 s "minute": the window holding 10:15:10 starts at 10:15:00 either way, but one holding 10:15:40 does not.
+  const quota = (t: number) =>
+    redis.run(
+      REDIS_SCRIPTS.quota,
+      [`${PREFIX}meta`],
+      [PREFIX, 'default', t, '', 'key:k', 1, 5, 2, 30_000, 'take', '', 10, 1, '', '', '', '', 30_000, 86_400_000],
+    )
+  expect((quota(now) as number[])[0]).toBe(0)
+  expect((quota(now + 30_000) as number[]).slice(0, 4)).toEqual([0, now + 30_000, Date.UTC(2030, 0, 1, 10, 15, 30), 1])
+})
