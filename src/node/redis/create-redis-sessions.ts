@@ -1,5 +1,12 @@
-import type { ResolvedFaults } from '../../core/faults/fault-config.js'
-import type { DropReason, OriginKind, SharedOrigin, SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../../core/state/shared-state.js'
+import type {
+  DropReason,
+  OriginKind,
+  SharedOrigin,
+  SharedSessionInfo,
+  SharedSessions,
+  SharedSessionsPolicy,
+  WorldSettings,
+} from '../../core/state/shared-state.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { packBucket } from './create-redis-rate-limits.js'
@@ -96,19 +103,12 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     await Promise.all([...byGroup].map(([group, followed]) => followIn(group, followed)))
   }
   const followIn = async (group: RedisGroupKeys, followed: RedisWorld[]) => {
-    const args = followed.flatMap((world) => [world.name, ...world.known()])
+    const args = followed.flatMap((world) => [world.name, world.known()])
     const reply = (await scripts.followWorlds(group.meta, group.prefix, ...args)) as Array<string | null>
     followed.forEach((world, index) => {
-      const [generation, offset, faultsVersion, faults, scenariosVersion, scenarios] = reply.slice(index * 6, index * 6 + 6) as [
-        string,
-        string,
-        string,
-        string | null,
-        string,
-        string | null,
-      ]
+      const [generation, offset, version, settings] = reply.slice(index * 4, index * 4 + 4) as [string, string, string, string | null]
       // A world the state has not made yet has nothing to tell.
-      if (generation !== '') world.news({ generation, offset, faultsVersion, faults, scenariosVersion, scenarios })
+      if (generation !== '') world.news({ generation, offset, version, settings })
     })
   }
   const timer = setInterval(() => {
@@ -125,15 +125,15 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     world: (name) => handle(name).world,
     async use(name) {
       const reply = (await call(name, 'useWorld', groupBounds().max, bounds().idleMs)) as string[]
-      onDrops(reply[8] ?? '')
+      onDrops(reply[7] ?? '')
       return infoOf(reply)
     },
     async find(name) {
       if (name === DEFAULT) {
-        const [created, kind, from, clock, faults, scenarios] = await client
-          .hmget(keys.of(DEFAULT).session(DEFAULT), 'created', 'okind', 'ofrom', 'oclock', 'ofaults', 'oscen')
-          .catch(redisUnavailable)
-        return infoOf([DEFAULT, created ?? '0', created ?? '0', kind ?? 'start-up', from ?? '', clock ?? '', faults ?? '', scenarios ?? ''])
+        const meta = await client.hgetall(keys.of(DEFAULT).session(DEFAULT)).catch(redisUnavailable)
+        const { created = '0', okind = 'start-up', ofrom = '', oclock = '' } = meta
+        const origin = Object.entries(meta).flatMap(([field, json]) => (field.startsWith('O:') ? [`"${field.slice(2)}":${json}`] : []))
+        return infoOf([DEFAULT, created, created, okind, ofrom, oclock, origin.length === 0 ? '' : `{${origin.join(',')}}`])
       }
       return (await list(name))[0]
     },
@@ -141,7 +141,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     async put(name, origin) {
       const reply = (await call(name, 'putWorld', groupBounds().max, bounds().idleMs, ...(await originArgs(name, origin)))) as string[]
       if (name !== DEFAULT) handles.delete(name)
-      onDrops(reply[8] ?? '')
+      onDrops(reply[7] ?? '')
       return infoOf(reply)
     },
     async delete(name) {
@@ -158,7 +158,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     const found: SharedSessionInfo[] = []
     for (const reply of replies) {
       onDrops(reply.at(-1) ?? '')
-      for (let index = 0; index + 8 <= reply.length - 1; index += 8) found.push(infoOf(reply.slice(index, index + 8)))
+      for (let index = 0; index + 7 <= reply.length - 1; index += 7) found.push(infoOf(reply.slice(index, index + 7)))
     }
     // Each group's most recently used first; across groups too.
     return replies.length === 1 ? found : found.sort((a, b) => b.lastUsed - a.lastUsed)
@@ -166,9 +166,10 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
 
   /** The putWorld script's ARGV from 7 on; a capsule's pets and buckets are written first, under an origin generation of their own. */
   async function originArgs(name: string, origin: SharedOrigin): Promise<Array<string | number>> {
-    const { clock, faults, scenarios } = origin.settings
-    const common = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '', JSON.stringify(faults), JSON.stringify(scenarios)]
-    if (origin.kind !== 'capsule') return common
+    const { clock, ...rest } = origin.settings
+    const settings = Object.entries(rest).flatMap(([setting, value]) => [setting, JSON.stringify(value)])
+    const head = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '']
+    if (origin.kind !== 'capsule') return [...head, '', '', '', ...settings]
     const group = keys.of(name)
     const ogen = String(await client.incr(group.worlds).catch(redisUnavailable))
     const at = (part: string) => group.world(name, `o${ogen}`, part)
@@ -199,7 +200,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     }
     for (const key of written) batch.pexpire(key, 600_000)
     await exec(batch)
-    return [...common, ogen, nextId, origin.pets.length]
+    return [...head, ogen, nextId, origin.pets.length, ...settings]
   }
 
   return {
@@ -217,17 +218,8 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   }
 }
 
-/** A session as listWorlds, useWorld and putWorld answer it: name, created, last used, then its origin. */
-function infoOf([
-  name = '',
-  created = '0',
-  lastUsed = '0',
-  kind = 'start-up',
-  from = '',
-  clock = '',
-  faults = '',
-  scenarios = '',
-]: string[]): SharedSessionInfo {
+/** A session as listWorlds, useWorld and putWorld answer it: name, created, last used, then its origin, its settings as one JSON object. */
+function infoOf([name = '', created = '0', lastUsed = '0', kind = 'start-up', from = '', clock = '', settings = '']: string[]): SharedSessionInfo {
   return {
     name,
     created: Number(created),
@@ -236,9 +228,8 @@ function infoOf([
       kind: kind as OriginKind,
       ...(from === '' ? {} : { from }),
       settings: {
+        ...(settings === '' ? {} : (JSON.parse(settings) as Partial<WorldSettings>)),
         ...(clock === '' ? {} : { clock: Number(clock) }),
-        ...(faults === '' ? {} : { faults: JSON.parse(faults) as ResolvedFaults }),
-        ...(scenarios === '' ? {} : { scenarios: JSON.parse(scenarios) as Record<string, string> }),
       },
     },
   }
