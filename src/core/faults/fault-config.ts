@@ -48,7 +48,8 @@ export interface OperationFaults {
  * createSandbox({ faults: { seed: 3, errorRate: 0.1, kinds: ['503'], operations: { createPet: { latency: { min: 50, max: 200 } } } } })
  */
 export interface FaultOptions {
-  latency?: Latency
+  /** Added latency: ms, a range, or two percentiles (docs/decisions.md#d45). */
+  latency?: Latency | number
   /** Share of requests answered with an injected failure, 0 to 1. Default 0. */
   errorRate?: number
   /** The mean length of a run of failures, the long-run share still `errorRate` (docs/decisions.md#d45). */
