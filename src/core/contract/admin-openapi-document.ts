@@ -1357,8 +1357,8 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "nextId": {
             "type": "integer",
             "minimum": 1,
-            "maximum": 9007199254740991,
-            "description": "The id the next created pet gets: above every pet id."
+            "maximum": 9007199254740992,
+            "description": "The id the next created pet gets: above every pet id; 2^53 once the session assigned every id, and a create is refused (D37)."
           },
           "faults": {
             "$ref": "#/components/schemas/Faults"
