@@ -1,10 +1,12 @@
 import type { ResolvedFaults } from '../../core/faults/fault-config.js'
 import type { DropReason, OriginKind, SharedOrigin, SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../../core/state/shared-state.js'
+import type { Pet } from '../../core/store/pet.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { packBucket } from './create-redis-rate-limits.js'
 import { createRedisWorld, type RedisWorld } from './create-redis-world.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
+import type { RedisReplication } from './redis-replication.js'
 import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
@@ -23,6 +25,8 @@ export interface RedisSessionsOptions {
   base: () => RedisBase
   /** The time source without any offset, once the sandbox gives it. */
   source: () => number
+  /** Which writes wait for a replica. */
+  replication: RedisReplication
 }
 
 /**
@@ -32,7 +36,7 @@ export interface RedisSessionsOptions {
  * Each process keeps a handle per world it meets (a few caches, nothing of the pets), at most
  * `max` of them, and tells of the drops it made itself.
  */
-export function createRedisSessions({ client, scripts, keys, base, source }: RedisSessionsOptions) {
+export function createRedisSessions({ client, scripts, keys, base, source, replication }: RedisSessionsOptions) {
   let policy: SharedSessionsPolicy | undefined
   const handles = new Map<string, RedisWorld>()
 
@@ -61,6 +65,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
       // use, should no process be left to drop it (docs/decisions.md#d34).
       ttlMs: name === DEFAULT ? undefined : 2 * bounds().idleMs,
       bounds: groupBounds,
+      replication,
       onDrops,
     })
   const defaultWorld = make(DEFAULT)
@@ -167,8 +172,34 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
   /** The putWorld script's ARGV from 7 on; a capsule's pets and buckets are written first, under an origin generation of their own. */
   async function originArgs(name: string, origin: SharedOrigin): Promise<Array<string | number>> {
     const { clock, faults, scenarios } = origin.settings
+    if (origin.kind === 'fork' && keys.of(origin.from) !== keys.of(name)) {
+      // A source in another group, so in another slot: read here, and written as a capsule's
+      // pets and buckets are, a copy standing alone (docs/decisions.md#d44).
+      const source = await readWorld(origin.from)
+      const written = await writeOrigin(name, source.pets, source.quotas, source.nextId)
+      return ['fork', origin.from, clock ?? '', source.faults ?? JSON.stringify(faults), source.scenarios ?? JSON.stringify(scenarios), ...written]
+    }
     const common = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '', JSON.stringify(faults), JSON.stringify(scenarios)]
     if (origin.kind !== 'capsule') return common
+    const quotas = [...origin.quotas].map(([bucket, counts]): [string, string] => [bucket, packBucket(counts)])
+    return [...common, ...(await writeOrigin(name, origin.pets, quotas, origin.nextId))]
+  }
+
+  /** Session `from`'s world as it is now: its pets, packed key buckets, next id, and its own faults and scenarios (null: the start-up ones). */
+  async function readWorld(from: string) {
+    const world = handle(from)
+    const pets = await world.allPets()
+    const [, nextId] = (await world.run('petCounts')) as [number, number]
+    const group = keys.of(from)
+    const [gen = null, faults = null, scenarios = null] = await client.hmget(group.session(from), 'gen', 'faults', 'scenarios').catch(redisUnavailable)
+    // A session never used yet starts from the start-up buckets.
+    const bucketsKey = gen !== null ? group.world(from, gen, 'q') : group.baseQuotas((await client.hget(group.meta, 'base').catch(redisUnavailable)) ?? '')
+    const quotas = Object.entries(await client.hgetall(bucketsKey).catch(redisUnavailable))
+    return { pets, quotas, nextId, faults: faults || null, scenarios: scenarios || null }
+  }
+
+  /** Writes pets and packed key buckets under a new origin generation of session `name`; answers putWorld's ARGV 12 to 14. */
+  async function writeOrigin(name: string, pets: readonly Pet[], quotas: ReadonlyArray<[string, string]>, firstId: number): Promise<Array<string | number>> {
     const group = keys.of(name)
     const ogen = String(await client.incr(group.worlds).catch(redisUnavailable))
     const at = (part: string) => group.world(name, `o${ogen}`, part)
@@ -176,8 +207,8 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     const written = new Set<string>()
     let batch = client.pipeline()
     let size = 0
-    let nextId = origin.nextId
-    for (const pet of origin.pets) {
+    let nextId = firstId
+    for (const pet of pets) {
       const id = String(pet.id)
       batch.hset(at('pets'), id, JSON.stringify(storedPet(pet)))
       batch.zadd(at('ids'), pet.id, id)
@@ -193,13 +224,13 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
         size = 0
       }
     }
-    for (const [bucket, counts] of origin.quotas) {
-      batch.hset(at('q'), bucket, packBucket(counts))
+    for (const [bucket, packed] of quotas) {
+      batch.hset(at('q'), bucket, packed)
       written.add(at('q'))
     }
     for (const key of written) batch.pexpire(key, 600_000)
     await exec(batch)
-    return [...common, ogen, nextId, origin.pets.length]
+    return [ogen, nextId, pets.length]
   }
 
   return {

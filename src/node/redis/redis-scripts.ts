@@ -466,9 +466,9 @@ return gen
    * default session keeps when it was made). ARGV after WORLD's: 5 the most named sessions, 6 their
    * idle ms, 7 the origin's kind ('start-up' | 'fork' | 'capsule'), 8 the session forked ('' when
    * none), 9 the origin's clock ('' for the time source's), 10 its faults' JSON, 11 its
-   * scenarios' JSON, then for a capsule 12 the generation its pets and buckets were written under
-   * (`o<gen>`), 13 its next id, 14 its count of pets. A fork copies the source's pets and key
-   * buckets as they are at this moment. Answers `info`'s fields, then the sessions dropped.
+   * scenarios' JSON, then for a capsule (or a fork of a session in another group, read by Node)
+   * 12 the generation its pets and buckets were written under (`o<gen>`), 13 its next id, 14 its
+   * count of pets. A fork copies the source's pets and key buckets as they are at this moment. Answers `info`'s fields, then the sessions dropped.
    */
   putWorld: `${WORLD}if not based() then return -1 end
 local kind, from, faults, scenarios = ARGV[7], ARGV[8], ARGV[10], ARGV[11]
@@ -477,7 +477,7 @@ if NAME == 'default' then created = redis.call('HGET', meta(NAME), 'created') en
 local gen = tostring(redis.call('INCR', P .. 'worlds'))
 local ogen, nextId, added, own, w = false, false, 0, false, false
 -- The copies first: a session may be forked from itself.
-if kind == 'fork' then
+if kind == 'fork' and not ARGV[12] then
   local sgen = C().ensure(from)
   local s = redis.call('HMGET', meta(from), 'nextId', 'own', 'faults', 'scenarios', 'w')
   -- The source's own, when set: the ones given are this process's view of them, maybe a second old.
@@ -490,7 +490,8 @@ if kind == 'fork' then
     redis.call('COPY', src[i], to[i], 'REPLACE')
   end
   nextId, added, own, w = s[1] or nextId, C().addedOf(from), s[2], s[5]
-elseif kind == 'capsule' then
+elseif ARGV[12] then
+  -- A capsule, or a fork of another group's session read by Node: written under o<ARGV[12]>.
   ogen = ARGV[12]
   local o, to = C().parts(NAME, 'o' .. ogen), C().parts(NAME, gen)
   for i = 1, #o do
