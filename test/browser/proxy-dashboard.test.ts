@@ -7,6 +7,8 @@ import { launchChromium } from '../support/launch-chromium.js'
 import { startCli, type CliProcess } from '../support/start-cli.js'
 import { usePageChecks } from '../support/use-page-checks.js'
 import { signInToDashboard } from '../support/sign-in-to-dashboard.js'
+import { MUTANTS } from '../support/mutants/mutants.js'
+import { startUpstream, UPSTREAM_KEY } from '../support/mutants/start-upstream.js'
 
 // `petstore-sandbox proxy` serves the sandbox's pages, and its dashboard shows the promises the
 // upstream breaks, and apart from them where it decides otherwise than the sandbox. The upstream here is the test's own: it never sends X-RateLimit-Remaining, and
@@ -198,3 +200,44 @@ it("opens an exchange the upstream answered, and downloads the proxy's log as HA
   await page.close()
   expect(checks.cspViolations).toEqual([])
 })
+
+// `proxy --shadow` (D42): the Shadow panel, next to the Proxy panel, shows the drift report as it
+// grows, behaviour first. This upstream forgets the pets it creates.
+it('shows the drift report of --shadow beside the Proxy panel as it grows, and no Shadow panel without --shadow', async () => {
+  const forgetful = await startUpstream(MUTANTS.find((mutant) => mutant.name === 'a created pet getPet cannot find')!.create())
+  const shadowed = await startCli(['--upstream', forgetful.url, '--shadow', '--log', 'off', '--admin-token', TOKEN], {}, 'proxy')
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    checks.watch(page)
+    await page.goto(`${shadowed.url.replace(/\/v1$/, '')}/__sandbox/`)
+    await signInToDashboard(page, TOKEN)
+    await page.waitForSelector('#shadow:not([hidden])')
+    expect(await page.isVisible('#shadow-none')).toBe(true)
+    const headers = { authorization: `Bearer ${UPSTREAM_KEY}`, 'content-type': 'application/json' }
+    const created = await fetch(`${shadowed.url}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Forgotten', categoryId: 1 }) })
+    expect(created.status).toBe(201)
+    const { id } = await created.json()
+    expect((await fetch(`${shadowed.url}/pets/${id}`, { headers })).status).toBe(404)
+    const row = '#shadow-table tr[data-kind="behaviour"]'
+    await page.waitForSelector(row)
+    const cells = await page.$$eval(`${row} td`, (tds) => tds.map((td) => td.textContent))
+    expect(cells.slice(0, 6)).toEqual(['behaviour', 'getPet', 'status', '1', '404', '200'])
+    expect(cells[6]).toContain(`GET /v1/pets/${id} → 404 / 200`)
+    expect(cells[6]).not.toContain(UPSTREAM_KEY)
+    expect(await page.textContent('#shadow-counts')).toBe('2 exchanges, 2 compared, 0 dropped.')
+    expect(await checks.accessibility(page)).toEqual([])
+    await checks.settled()
+    await page.close()
+
+    const without = await open('/__sandbox/')
+    await signInToDashboard(without, TOKEN)
+    await without.waitForSelector('#proxy:not([hidden])')
+    expect(await without.isHidden('#shadow')).toBe(true)
+    await checks.settled()
+    await without.close()
+    expect(checks.cspViolations).toEqual([])
+  } finally {
+    await shadowed.stop()
+    await forgetful.close()
+  }
+}, 60_000)

@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { contractViolations } from '../support/contract.js'
 import { runCli, startCli } from '../support/start-cli.js'
 
 async function keysFile(content: unknown): Promise<string> {
@@ -38,6 +39,26 @@ it('logs one line per request with the key masked', async () => {
     expect(cli.output()).not.toContain('Bearer sandbox-business-key')
   } finally {
     await cli.stop()
+  }
+})
+
+it('goes on serving once its stdout has no reader (start | grep -m1 Listening): the lines are dropped', async () => {
+  const cli = await startCli()
+  try {
+    // The read end of its stdout pipe closed, as grep closes it after its one match: writes are EPIPE.
+    cli.child.stdout!.destroy()
+    for (let i = 0; i < 5; i++) {
+      const url = `${cli.url}/pets?limit=1`
+      const response = await fetch(url, { headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': `fresh-${i}` } })
+      expect(await contractViolations('GET', url, response.clone())).toEqual([])
+      expect(response.status).toBe(200)
+      await response.arrayBuffer()
+    }
+    const healthz = await fetch(cli.url.replace(/\/v1$/, '/healthz'))
+    expect(healthz.status).toBe(200)
+    expect(cli.child.exitCode).toBeNull()
+  } finally {
+    expect(await cli.stop()).toEqual({ code: 0, signal: null })
   }
 })
 

@@ -286,3 +286,31 @@ it('frees an abandoned session’s keys by their TTL with no process acting, and
     await brief.close()
   }
 })
+
+it("carries a session's settings as one value across replicas: a capsule's seed, faults and scenarios, each set by itself", async () => {
+  await clear()
+  const source = first.session('settings-source')
+  await source.faults.set({ errorRate: 0.125, seed: 9 })
+  await source.scenarios.set('sandbox-free-key', 'sunset')
+  const capsule = { ...(await source.capsule()), seed: 77 }
+  await first.sessions.put('settings-restored', { capsule })
+  const restored = await second.session('settings-restored').capsule()
+  expect({ seed: restored.seed, faults: restored.faults, scenarios: restored.scenarios }).toEqual({
+    seed: 77,
+    faults: capsule.faults,
+    scenarios: { 'sandbox-free-key': 'sunset' },
+  })
+  // One setting changed through each replica: neither loses the other's.
+  await second.session('settings-restored').faults.set({ errorRate: 0.5 })
+  await first.session('settings-restored').scenarios.set('sandbox-pro-key', 'down')
+  const live = await first.session('settings-restored').capsule()
+  expect(live.faults.errorRate).toBe(0.5)
+  expect(live.scenarios).toEqual({ 'sandbox-free-key': 'sunset', 'sandbox-pro-key': 'down' })
+  // A reset through the other replica puts the scenarios back to the capsule's and keeps the seed.
+  await second.session('settings-restored').reset()
+  const reset = await first.session('settings-restored').capsule()
+  expect({ seed: reset.seed, scenarios: reset.scenarios }).toEqual({ seed: 77, scenarios: { 'sandbox-free-key': 'sunset' } })
+  // The settings stay in their session.
+  expect((await second.session('settings-other').capsule()).faults.errorRate).toBe(0)
+  expect(second.faults.get().errorRate).toBe(0)
+})

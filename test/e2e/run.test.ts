@@ -71,16 +71,19 @@ it('runs the command once the sandbox is ready, with PETSTORE_SANDBOX_URL; stdou
   const script = `${CALL}
 const url = process.env.PETSTORE_SANDBOX_URL
 const answers = [await call(url + '/pets?limit=2', { headers: { authorization: 'Bearer sandbox-free-key' } }), await call(url + '/pets/1')]
-console.log(JSON.stringify({ url, admin: process.env.PETSTORE_SANDBOX_ADMIN_TOKEN ?? null, answers }))`
+console.log(JSON.stringify({ url, admin: process.env.PETSTORE_SANDBOX_ADMIN_TOKEN ?? null, run: process.env.PETSTORE_SANDBOX_RUN_ID, answers }))`
   const ran = await spawnRun(['--port', '0', '--pets', '3', '--log', 'off', '--', 'node', '--input-type=module', '-e', script]).ended
   expect(ran.code, ran.stderr).toBe(0)
   const printed = JSON.parse(ran.stdout) as {
     url: string
     admin: string | null
+    run: string
     answers: Array<{ url: string; status: number; headers: Record<string, string>; body: string }>
   }
   expect(printed.url).toBe(listenedOn(ran.stderr))
   expect(printed.admin).toBeNull()
+  // A run id for the command's test runner (D43), a session name's prefix.
+  expect(printed.run).toMatch(/^run-[0-9a-f-]{13}$/)
   for (const answer of printed.answers) {
     expect(await contractViolations('GET', answer.url, new Response(answer.body, { status: answer.status, headers: answer.headers }))).toEqual([])
   }
@@ -129,6 +132,16 @@ console.log(JSON.stringify(await call(process.env.PETSTORE_SANDBOX_URL + '/pets'
   },
   90_000,
 )
+
+it('ends with 128 + n for a signal with side effects, never raising it on itself: SIGUSR1 opens no inspector', async () => {
+  const { ended } = spawnRun(['--port', '0', '--pets', '1', '--log', 'off', '--', 'sh', '-c', 'kill -USR1 $$'])
+  const ran = await ended
+  // Raised on run itself, SIGUSR1 would have Node listen for a debugger on 127.0.0.1:9229.
+  expect(ran.stderr).not.toMatch(/Debugger|inspector/i)
+  expect(ran.signal).toBeNull()
+  expect(ran.code).toBe(128 + 10)
+  expect(await refused(listenedOn(ran.stderr))).toBe(true)
+}, 60_000)
 
 it('passes a signal on to the command, which decides how to end, and stops the sandbox after it', async () => {
   const script = `

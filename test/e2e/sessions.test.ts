@@ -242,3 +242,17 @@ it('drops the least recently used session beyond --max-sessions and an idle one 
     await cli.stop()
   }
 })
+
+it('deletes every named session with DELETE /__sandbox/sessions, or one run’s by ?prefix=, and leaves the default session', async () => {
+  for (const name of ['mine-1', 'mine-2', 'theirs-1']) expect((await create(`In ${name}`, name)).status).toBe(201)
+  const mine = await admin('/sessions?prefix=mine-', { method: 'DELETE' })
+  expect(mine.status).toBe(200)
+  expect(((await mine.json()).deleted as string[]).sort()).toEqual(['mine-1', 'mine-2'])
+  const left = ((await (await admin('/sessions')).json()).sessions as { name: string }[]).map((session) => session.name)
+  expect(left).toContain('theirs-1')
+  expect(left).not.toContain('mine-1')
+  const all = await (await admin('/sessions', { method: 'DELETE' })).json()
+  expect(all.deleted).toContain('theirs-1')
+  expect(((await (await admin('/sessions')).json()).sessions as { name: string }[]).map((session) => session.name)).toEqual(['default'])
+  expect((await admin('/sessions?prefix=', { method: 'DELETE' })).status).toBe(400)
+})

@@ -263,3 +263,22 @@ it('keeps the default session’s journal to the start-up world: a fork cannot r
   await own.sessions.put('default', {})
   expect(commits).toEqual(['reset'])
 })
+
+it('deletes every named session at once, or those of one prefix, and leaves the default session as it is', async () => {
+  await sandbox.pets.create({ name: 'Stays', categoryId: 1 })
+  for (const name of ['run-a-1', 'run-a-2', 'run-b-1']) await sandbox.session(name).pets.create({ name: `In ${name}`, categoryId: 1 })
+  expect((await sandbox.sessions.deleteAll({ prefix: 'run-a-' })).sort()).toEqual(['run-a-1', 'run-a-2'])
+  expect((await sandbox.sessions.list()).map((session) => session.name)).toEqual(['default', 'run-b-1'])
+  expect(await sandbox.sessions.deleteAll()).toEqual(['run-b-1'])
+  expect(await sandbox.sessions.deleteAll()).toEqual([])
+  expect(sandbox.pets.all().map((pet) => pet.name)).toContain('Stays')
+  // Named again, a deleted session starts afresh.
+  expect(
+    sandbox
+      .session('run-a-1')
+      .pets.all()
+      .map((pet) => pet.name),
+  ).not.toContain('In run-a-1')
+  await sandbox.reset()
+  await sandbox.sessions.deleteAll()
+})

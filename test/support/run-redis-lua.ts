@@ -57,6 +57,7 @@ export function createLuaRedis() {
     },
     HGET: ([key = '', field = '']) => hash(key, false)?.get(field) ?? null,
     HMGET: ([key = '', ...fields]) => fields.map((field) => hash(key, false)?.get(field) ?? null),
+    HGETALL: ([key = '']) => [...(hash(key, false) ?? new Map<string, string>())].flat(),
     HSET: ([key = '', ...pairs]) => {
       const fields = hash(key, true) as Map<string, string>
       let added = 0

@@ -29,7 +29,7 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     rateLimiter,
     clock,
     faults: createFaultInjector({ faults: resolveFaults({}, 1, ['listPets']) }),
-    scenarios: createScenarios({ known: new Map(), initial: () => ({}), seed: 1, sleep: () => Promise.resolve(), isKey: () => true }),
+    scenarios: createScenarios({ known: new Map(), initial: () => ({}), seed: () => 1, sleep: () => Promise.resolve(), isKey: () => true }),
     ready: () => Promise.resolve(),
   }
   const handler = createApiHandler({

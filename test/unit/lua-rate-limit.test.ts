@@ -13,15 +13,13 @@ function luaRateLimits(source: () => number) {
   const redis = createLuaRedis()
   // The start-up pets' identity, as seeding leaves it: the script answers -1 without it.
   redis.call('HSET', `${PREFIX}meta`, 'base', '1', 'lastId', '0', 'count', '0')
-  let faultsVersion = ''
-  let scenariosVersion = ''
+  let version = ''
   const rateLimits = createRedisRateLimits({
     run: async (script, ...args) => redis.run(REDIS_SCRIPTS[script], [`${PREFIX}meta`], [PREFIX, 'default', source(), '', ...args]),
     ...POLICY,
-    known: () => ({ faultsVersion, scenariosVersion, max: 10, idleMs: 3_600_000 }),
+    known: () => ({ version, max: 10, idleMs: 3_600_000 }),
     onNews(news) {
-      faultsVersion = news.faultsVersion
-      scenariosVersion = news.scenariosVersion
+      version = news.version
     },
   })
   return { redis, rateLimits }
@@ -51,7 +49,7 @@ it('counts in windows of the lengths it is given, not of lengths of its own', as
     redis.run(
       REDIS_SCRIPTS.quota,
       [`${PREFIX}meta`],
-      [PREFIX, 'default', t, '', 'key:k', 1, 5, 2, 30_000, 'take', '', '', 10, 1, '', '', '', '', 30_000, 86_400_000],
+      [PREFIX, 'default', t, '', 'key:k', 1, 5, 2, 30_000, 'take', '', 10, 1, '', '', '', '', 30_000, 86_400_000],
     )
   expect((quota(now) as number[])[0]).toBe(0)
   expect((quota(now + 30_000) as number[]).slice(0, 4)).toEqual([0, now + 30_000, Date.UTC(2030, 0, 1, 10, 15, 30), 1])

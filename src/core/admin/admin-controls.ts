@@ -10,6 +10,7 @@ import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { LoggedDifference, LoggedViolation } from '../request-log/create-request-logger.js'
 import type { Secrets } from '../auth/create-masker.js'
+import type { DeleteSessionsOptions } from '../sessions/create-sessions.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -157,6 +158,7 @@ export interface AdminControls {
     /** Throws `UnknownSession` for a fork of a session there is none of. */
     put(name: string, init: AdminSessionInit): Promise<SessionSummary>
     delete(name: string): Promise<boolean>
+    deleteAll(options?: DeleteSessionsOptions): Promise<string[]>
     /** The capsule of session `name`, or undefined when there is none (this does not make it). */
     capsule(name: string): Promise<unknown>
   }

@@ -142,6 +142,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       // It holds the session's HAR: written a piece at a time as the HAR is (D36).
       return new JsonPieces(() => valuePieces(capsule))
     },
+    deleteSessions: async ({ query }) => ({ deleted: await controls.sessions.deleteAll(typeof query.prefix === 'string' ? { prefix: query.prefix } : {}) }),
     async deleteSession({ params }) {
       const name = params.name!
       if (!(await controls.sessions.delete(name))) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)

@@ -655,6 +655,52 @@ export const adminOpenapiDocument: OpenApiDocument = {
             "$ref": "#/components/responses/Error"
           }
         }
+      },
+      "delete": {
+        "operationId": "deleteSessions",
+        "summary": "Deletes every named session (those starting with prefix, when given) and their log entries; the default session stays as it is.",
+        "description": "What a test run's teardown calls; with the prefix a run names its sessions by (its run id, petstore-sandbox/testing), another run's sessions are left alone.\n",
+        "parameters": [
+          {
+            "name": "prefix",
+            "in": "query",
+            "required": false,
+            "description": "Only the sessions whose name starts with it.",
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 64
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Deleted.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "type": "object",
+                  "required": [
+                    "deleted"
+                  ],
+                  "additionalProperties": false,
+                  "properties": {
+                    "deleted": {
+                      "type": "array",
+                      "description": "The names of the sessions deleted.",
+                      "items": {
+                        "$ref": "#/components/schemas/SessionName"
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
       }
     },
     "/sessions/{name}": {

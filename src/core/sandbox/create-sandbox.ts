@@ -282,6 +282,15 @@ function composeSandbox<Of extends Timing>(
         checkSessionName(name, 'session name')
         return sessions.delete(name)
       },
+      async deleteAll({ prefix } = {}) {
+        const deleted: string[] = []
+        for (const world of await sessions.list()) {
+          if (world.name === DEFAULT_SESSION || (prefix !== undefined && !world.name.startsWith(prefix))) continue
+          // Another process may have deleted it meanwhile: only those this call deleted are named.
+          if (await sessions.delete(world.name)) deleted.push(world.name)
+        }
+        return deleted
+      },
       async capsule(name: string) {
         const world = await known(name)
         return world === undefined ? undefined : sessionOf(world).capsule()

@@ -8,6 +8,7 @@ import type { Readiness } from '../probes/create-readiness.js'
 import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { Capsule } from '../sessions/capsule.js'
+import type { DeleteSessionsOptions } from '../sessions/create-sessions.js'
 import type { RecordedHar } from '../learning/learn-capsule.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
@@ -253,6 +254,15 @@ export interface SandboxSessions {
   put(name: string, init?: SessionInit): Promise<SessionSummary>
   /** Deletes a named session; false when there is none. The default session cannot be deleted (`ConfigError`). */
   delete(name: string): Promise<boolean>
+  /**
+   * Deletes every named session, or those whose name starts with `prefix` (a run's, named by
+   * `petstore-sandbox/testing`), with their log entries; returns their names. The default session
+   * stays as it is: `reset()` it.
+   *
+   * @example
+   * await sandbox.sessions.deleteAll({ prefix: runId() })   // this run's sessions, no other's
+   */
+  deleteAll(options?: DeleteSessionsOptions): Promise<string[]>
   /** Session `name`'s capsule, or undefined when there is none (this does not make it). */
   capsule(name: string): Promise<Capsule | undefined>
 }

@@ -16,8 +16,8 @@ export interface ScenariosOptions {
   known: ReadonlyMap<string, ResolvedScenario>
   /** What a reset restores: the scenarios given at start (`--scenario`, `createSandbox({ scenarios: { keys } })`), or the session's origin's (D34). */
   initial: () => Readonly<Record<string, string>>
-  /** Seed of the draws (`flaky`, error rates, latency ranges). */
-  seed: number
+  /** Seed of the draws (`flaky`, error rates, latency ranges): the session's origin's. */
+  seed: () => number
   /** Waits out a scenario's latency: the sandbox's injectable delay, never the sandbox clock. */
   sleep: (ms: number) => Promise<void>
   /** Whether `key` is a key of the sandbox right now. */
@@ -74,7 +74,7 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     const name = `${key}\n${operationId}`
     let random = streams.get(name)
     if (random === undefined) {
-      random = createRandom(seedFor(seed, name))
+      random = createRandom(seedFor(shared?.seed() ?? seed(), name))
       streams.set(name, random)
     }
     return random
@@ -96,6 +96,8 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     of: (key: string): string | undefined => scenarioOf(assigned(), key),
     /** Every key's scenario. */
     all: assigned,
+    /** The seed of the draws in force. */
+    seed: (): number => shared?.seed() ?? seed(),
     /** Puts `key` in scenario `name`; a name or key the sandbox does not know throws ConfigError. */
     set(key: string, name: ScenarioName): MaybePromise<void> {
       if (!known.has(name)) throw new ConfigError(unknownScenario(name, [...known.keys()]))

@@ -6,6 +6,11 @@ import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
 
 export type { DropReason }
 
+/** Which named sessions `sessions.deleteAll` (`DELETE /__sandbox/sessions`) deletes: every one, or those whose name starts with `prefix`. */
+export interface DeleteSessionsOptions {
+  prefix?: string
+}
+
 /** What the registry keeps of a world: its name, and when it was last used, by the default session's clock. */
 export interface Registered {
   readonly name: string

@@ -177,9 +177,9 @@ export const WORLD_TABLE: WorldTable = {
   scenarios: {
     schema: ['scenarios', 'customScenarios', 'seed'],
     startUp: ({ scenarios, seed }) => ({ scenarios: { ...scenarios }, seed }),
-    fork: (source) => ({ scenarios: source.scenarios.all(), seed: source.origin.seed }),
+    fork: (source) => ({ scenarios: source.scenarios.all(), seed: source.scenarios.seed() }),
     capsule: {
-      write: (world, parts) => ({ scenarios: world.scenarios.all(), seed: world.origin.seed, custom: parts.custom }),
+      write: (world, parts) => ({ scenarios: world.scenarios.all(), seed: world.scenarios.seed(), custom: parts.custom }),
       read(capsule, parts) {
         const known = parts.knownScenarios
         for (const [key, name] of Object.entries(capsule.scenarios)) {

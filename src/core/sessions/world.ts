@@ -102,7 +102,7 @@ export function createWorld<Of extends Timing>(name: string, state: WorldState<O
     scenarios: createScenarios({
       known: options.knownScenarios,
       initial: () => current.scenarios,
-      seed: origin.seed,
+      seed: () => current.seed,
       sleep: options.sleep,
       isKey: options.isKey,
       shared: state.scenarios,

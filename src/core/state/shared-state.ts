@@ -188,6 +188,8 @@ export interface SharedScenarios {
   current(): Readonly<Record<string, string>> | undefined
   /** Replaces every key's scenario, for every process. */
   set(scenarios: Readonly<Record<string, string>>): Promise<void>
+  /** The seed of the draws the session was made with through any process, or undefined while the state keeps none. */
+  seed(): number | undefined
 }
 
 /** The request log of every process sharing the state. */

@@ -17,6 +17,7 @@ import {
   parseSeed,
 } from '../options/parse-options.js'
 import type { ProgramIo } from '../options/program-io.js'
+import { addServerLimitOptions } from '../options/server-limit-options.js'
 import { addVerifyCommand } from '../verify/add-verify-command.js'
 import { addProxyCommand } from '../proxy/add-proxy-command.js'
 import { addLearnCommand } from '../learn/add-learn-command.js'
@@ -159,12 +160,6 @@ export function buildProgram(io: ProgramIo): Command {
         .default(100)
         .env('PETSTORE_SANDBOX_KEEP_REQUESTS'),
     )
-    // Internal, for tests that play slow clients or a stuck shutdown without waiting the real
-    // limits out (src/node/server/server-limits.ts); hidden from --help.
-    .addOption(new Option('--headers-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_HEADERS_TIMEOUT'))
-    .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_REQUEST_TIMEOUT'))
-    .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_KEEP_ALIVE_TIMEOUT'))
-    .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp().env('PETSTORE_SANDBOX_SHUTDOWN_GRACE'))
     .action((options: StartOptions, command: Command) =>
       reportingErrors(options, command, async () => {
         if (options.workers > 1 && cluster.isPrimary) {
@@ -180,6 +175,8 @@ export function buildProgram(io: ProgramIo): Command {
         }
       }),
     )
+
+  addServerLimitOptions(start, { fromEnvironment: true })
 
   const run = program
     .command('run')

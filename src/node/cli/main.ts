@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { buildProgram } from './build-program.js'
 import { slimMswDataImports } from './slim-msw-data-imports.js'
+import { writeLines } from '../options/program-io.js'
 
 /** Entry point of the `petstore-sandbox` command. */
 export async function main(argv: string[]): Promise<void> {
@@ -10,8 +11,8 @@ export async function main(argv: string[]): Promise<void> {
   // PORT, which hosting platforms set, is read when PETSTORE_SANDBOX_PORT is not.
   if (process.env.PETSTORE_SANDBOX_PORT === undefined && process.env.PORT !== undefined) process.env.PETSTORE_SANDBOX_PORT = process.env.PORT
   const program = buildProgram({
-    stdout: (line) => process.stdout.write(`${line}\n`),
-    stderr: (line) => process.stderr.write(`${line}\n`),
+    stdout: writeLines(process.stdout),
+    stderr: writeLines(process.stderr),
     colour: process.stdout.isTTY === true,
     // `on`, not `once`: a dependency (signal-exit) re-raises a signal when it sees no other
     // listener, so ours must stay registered while the graceful shutdown runs.

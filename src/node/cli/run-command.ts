@@ -3,9 +3,16 @@ import { constants } from 'node:os'
 import type { ProgramIo } from '../options/program-io.js'
 import { watchParent } from '../server/watch-parent.js'
 import { serveSandbox, type ServedSandbox, type StartOptions } from './start-sandbox.js'
+import { newRunId, RUN_ID_VARIABLE } from '../testing/worker-session.js'
 
 /** Signals passed on to the command: it decides how to end, and the sandbox ends with it. */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
+/**
+ * Signals `run` ends by when the command did, raised on itself: they only end a process. Any other
+ * (SIGUSR1 opens Node's inspector, SIGQUIT dumps core) ends it with 128 + its number instead (D40).
+ */
+const RAISED: ReadonlySet<NodeJS.Signals> = new Set([...FORWARDED, 'SIGKILL'])
 
 /** How the command ended: its exit code, or the signal that ended it. */
 type Ending = { code: number; signal?: undefined } | { signal: NodeJS.Signals; code?: undefined }
@@ -13,7 +20,7 @@ type Ending = { code: number; signal?: undefined } | { signal: NodeJS.Signals; c
 /**
  * `petstore-sandbox run [start's options] -- <command> [args…]` (D40): the sandbox of `start`'s
  * options, served by `start`'s own code, then the command once the sandbox is ready, with
- * `PETSTORE_SANDBOX_URL` (the base URL with `/v1`) and, with an admin token,
+ * `PETSTORE_SANDBOX_URL` (the base URL with `/v1`), a run id in `PETSTORE_SANDBOX_RUN_ID` and, with an admin token,
  * `PETSTORE_SANDBOX_ADMIN_TOKEN` in its environment. Signals are passed on to the command; when it
  * ends, the sandbox stops and this process ends as the command did (its exit code, or its signal),
  * so the sandbox never outlives it. The process that started this one going away (npx killed)
@@ -30,13 +37,15 @@ export async function runCommand(options: StartOptions, argv: readonly string[],
     ending = true
     await served?.close()
     if (how.signal === undefined) process.exit(how.code)
+    const code = 128 + (constants.signals[how.signal] ?? 0)
+    if (!RAISED.has(how.signal)) process.exit(code)
     // Ended by a signal, as the command was: the shell (or CI) sees the same. Our own listeners go
     // first, or the signal would only be heard. A dependency's listener (signal-exit, with
     // --state) re-raises it in its turn; should none end the process, the exit code a shell gives
     // that signal does.
     for (const signal of FORWARDED) process.off(signal, pass)
     process.kill(process.pid, how.signal)
-    setTimeout(() => process.exit(128 + (constants.signals[how.signal] ?? 0)), 1_000)
+    setTimeout(() => process.exit(code), 1_000)
   }
   // Before the command runs, a signal stops the sandbox and ends this process by that signal.
   const pass = (signal: NodeJS.Signals): void => {
@@ -55,6 +64,8 @@ export async function runCommand(options: StartOptions, argv: readonly string[],
     env: {
       ...process.env,
       PETSTORE_SANDBOX_URL: loopback(served.url),
+      // One run id for every worker of the command's test runner (D43), unless the caller gave one.
+      [RUN_ID_VARIABLE]: process.env[RUN_ID_VARIABLE] || newRunId(),
       ...(options.adminToken === undefined ? {} : { PETSTORE_SANDBOX_ADMIN_TOKEN: options.adminToken }),
     },
   })

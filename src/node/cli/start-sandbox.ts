@@ -2,12 +2,11 @@ import cluster from 'node:cluster'
 import { createSandbox } from '../../core/sandbox/create-sandbox.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { startServer } from '../server/start-server.js'
+import { serveOverHttp } from '../server/serve-over-http.js'
 import { createRequestLogger, type LogFormat } from '../../core/request-log/create-request-logger.js'
 import { createRequestLog } from '../../core/request-log/create-request-log.js'
-import { createAnswerTail } from '../../core/pipeline/answer-tail.js'
 import { createAdminGate } from '../../core/admin/create-admin-gate.js'
-import { createClientAddress, type ForwardingHeader, type TrustedProxies } from '../server/create-client-address.js'
+import type { ForwardingHeader, TrustedProxies } from '../server/create-client-address.js'
 import { rateLimitHeaders } from '../server/refusal-answer.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { loadPetsFile } from '../options/load-pets-file.js'
@@ -20,12 +19,11 @@ import type { SharedState } from '../../core/state/shared-state.js'
 import type { FaultKind, LatencyRange, OperationFaults } from '../../core/faults/fault-config.js'
 import type { ProgramIo } from '../options/program-io.js'
 import type { ScenarioFlag } from '../options/parse-options.js'
-import { watchParent } from '../server/watch-parent.js'
+import { stopOnSignals } from '../server/stop-on-signals.js'
+import type { ServingOptions } from '../server/server-limits.js'
 
 /** The options of `petstore-sandbox start`, as commander parsed them. */
-export interface StartOptions {
-  port: number
-  host: string
+export interface StartOptions extends ServingOptions {
   seed: number
   pets: number
   petsFile?: string
@@ -56,10 +54,6 @@ export interface StartOptions {
   maxPets: number
   trustProxy?: string[]
   trustProxyHeader: ForwardingHeader
-  headersTimeout?: number
-  requestTimeout?: number
-  keepAliveTimeout?: number
-  shutdownGrace?: number
   redis?: string
   redisPrefix: string
   workers: number
@@ -80,31 +74,10 @@ export interface ServedSandbox {
  * process that started it going away, stops it.
  */
 export async function startSandbox(options: StartOptions, io: ProgramIo): Promise<void> {
-  // Signal handlers come first: a supervisor may stop us as soon as it reads "Listening on".
   let served: ServedSandbox | undefined
-  let closing = false
-  const shutdown = () => {
-    // A second signal means "now": give up on in-flight requests.
-    if (closing) process.exit(1)
-    closing = true
-    if (served === undefined) process.exit(0)
-    io.stdout('Shutting down: finishing in-flight requests')
-    void served
-      .close()
-      // A worker's channel to the primary would keep it alive: let go of it once all is closed.
-      .then(() => cluster.worker?.disconnect())
-  }
-  io.onSignal('SIGINT', shutdown)
-  io.onSignal('SIGTERM', shutdown)
-  // npx does not pass its signals on (docs/cli.md#stopping): a sandbox whose parent is gone stops
-  // as if signalled. That is not a second signal. A worker watches only its primary, which
-  // watches npm for all of them (run-workers.ts).
-  watchParent(
-    () => {
-      if (!closing) shutdown()
-    },
-    cluster.isWorker ? false : undefined,
-  )
+  // A worker's channel to the primary would keep it alive: let go of it once all is closed. A
+  // worker watches only its primary, which watches npm for all of them (run-workers.ts).
+  stopOnSignals(io, () => served, { onClosed: () => cluster.worker?.disconnect(), ...(cluster.isWorker ? { underNpm: false } : {}) })
   await serveSandbox(options, io, (serving) => (served = serving))
 }
 
@@ -218,35 +191,18 @@ export async function serveSandbox(
     }
   }
   const trustProxy: TrustedProxies | undefined = options.trustProxy && { proxies: options.trustProxy, header: options.trustProxyHeader }
-  const clientAddress = createClientAddress(trustProxy)
-  // The tail the server's own answers end through (the sandbox's handlers end through theirs):
-  // the same request log, clock and masking.
-  const tail = createAnswerTail({ requestLog, now: () => sandbox.clock.now(), secrets })
-  const server = await startServer({
-    handlers: sandbox.originHandlers,
-    port: options.port,
-    host: options.host,
+  const server = await serveOverHttp({
+    sandbox,
+    serving: options,
+    handlers: () => sandbox.originHandlers,
+    requestLog,
+    secrets,
+    adminGate,
+    version: io.version,
+    pages: { demoKeys: keys === undefined, petsFrom: options.from ?? options.petsFile },
+    trustProxy,
     // A request refused before it could be read names its address's quota (D24).
     refusalHeaders: async (address) => rateLimitHeaders(await sandbox.quota.ofAddress(address)),
-    tail,
-    ...(trustProxy ? { trustProxy } : {}),
-    limits: {
-      ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
-      ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
-      ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
-      ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
-    },
-    // Loaded on the first request for a page, not before the first answer.
-    pages: async (origin) =>
-      (await import('../pages/create-pages-listener.js')).createPagesListener({
-        sandbox,
-        version: io.version,
-        origin,
-        demoKeys: keys === undefined,
-        petsFrom: options.from ?? options.petsFile,
-        tail,
-        ...(adminGate ? { admin: { gate: adminGate, clientAddress } } : {}),
-      }),
   })
   const served: ServedSandbox = {
     url: server.url,

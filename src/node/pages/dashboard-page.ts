@@ -36,6 +36,13 @@ export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
 <p id="differences-none" class="muted">None so far: where the spec is silent, the upstream answered as the sandbox does.</p>
 <div class="table-scroll"><table id="differences-table" aria-labelledby="differences-title"><thead><tr><th scope="col">promise</th><th scope="col">differences</th><th scope="col">last example</th></tr></thead><tbody></tbody></table></div>
 </section>
+<section class="card" id="shadow" aria-labelledby="shadow-title" hidden>
+<h2 id="shadow-title">Shadow</h2>
+<p class="muted">The sandbox's answers from a world learned from the upstream, against the upstream's own (<code>--shadow</code>): <strong>behaviour</strong> is the drift to look at.</p>
+<p id="shadow-counts">…</p>
+<p id="shadow-none" class="muted">No difference so far: every compared exchange agreed.</p>
+<div class="table-scroll"><table id="shadow-table" aria-labelledby="shadow-title"><thead><tr><th scope="col">kind</th><th scope="col">operation</th><th scope="col">aspect</th><th scope="col">count</th><th scope="col">upstream</th><th scope="col">sandbox</th><th scope="col">example</th></tr></thead><tbody></tbody></table></div>
+</section>
 <section class="card" id="sessions" aria-labelledby="sessions-title" hidden>
 <h2 id="sessions-title">Sessions</h2>
 <div class="row">

@@ -6,13 +6,13 @@ import type { LogFormat } from '../../core/request-log/create-request-logger.js'
 import type { Sandbox } from '../../core/sandbox/sandbox.js'
 import type { RunningServer } from '../server/start-server.js'
 import { SOURCE_HEADER } from '../../core/request-log/create-request-log.js'
-import { watchParent } from '../server/watch-parent.js'
+import { stopOnSignals } from '../server/stop-on-signals.js'
+import { addServerLimitOptions } from '../options/server-limit-options.js'
+import type { ServingOptions } from '../server/server-limits.js'
 import type { Shadow } from './create-shadow.js'
 
-interface ProxyCommandOptions {
+interface ProxyCommandOptions extends ServingOptions {
   upstream: string
-  port: number
-  host: string
   fallback: boolean
   upstreamTimeout: number
   log: LogFormat
@@ -23,15 +23,11 @@ interface ProxyCommandOptions {
   keepRequests: number
   shadow: boolean
   shadowReport?: string
-  headersTimeout?: number
-  requestTimeout?: number
-  keepAliveTimeout?: number
-  shutdownGrace?: number
 }
 
 /** `petstore-sandbox proxy --upstream <url>`: forwards /v1 to a real backend and watches it keep the sandbox's promises. */
 export function addProxyCommand(program: Command, io: ProgramIo): void {
-  program
+  const proxy = program
     .command('proxy')
     .description(
       "Forward /v1 to a real backend, check each answer against the sandbox's promises, and optionally let the sandbox answer what the backend cannot.",
@@ -64,27 +60,10 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
       ).default(false),
     )
     .addOption(new Option('--shadow-report <file>', 'with --shadow: write the drift report at exit, as JSON to <file> and as HTML beside it (<file>.html)'))
-    // The server's limits, hidden as under `start`: for tests that play slow clients (server-limits.ts).
-    .addOption(new Option('--headers-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
-    .addOption(new Option('--request-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
-    .addOption(new Option('--keep-alive-timeout <ms>').argParser(integerIn(1, 3_600_000)).hideHelp())
-    .addOption(new Option('--shutdown-grace <ms>').argParser(integerIn(0, 3_600_000)).hideHelp())
     .action(async (options: ProxyCommandOptions, command: Command) => {
       let server: RunningServer | undefined
-      let closing = false
       let shadow: Shadow | undefined
-      const shutdown = () => {
-        if (closing || server === undefined) process.exit(closing ? 1 : 0)
-        closing = true
-        io.stdout('Shutting down: finishing in-flight requests')
-        void server.close().then(() => writeShadowReport(shadow, options.shadowReport, io))
-      }
-      io.onSignal('SIGINT', shutdown)
-      io.onSignal('SIGTERM', shutdown)
-      // As for `start`: under npx, the parent going away is the stop (docs/cli.md#stopping).
-      watchParent(() => {
-        if (!closing) shutdown()
-      })
+      stopOnSignals(io, () => server, { onClosed: () => writeShadowReport(shadow, options.shadowReport, io) })
       try {
         // Loaded when proxy runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
         const [
@@ -95,9 +74,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           { createProxyStats },
           { createRequestLog },
           { createAdminGate },
-          { createClientAddress },
-          { startServer },
-          { createAnswerTail },
+          { serveOverHttp },
         ] = await Promise.all([
           import('../options/load-keys-file.js'),
           import('../../core/sandbox/create-sandbox.js'),
@@ -106,9 +83,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           import('./create-proxy-stats.js'),
           import('../../core/request-log/create-request-log.js'),
           import('../../core/admin/create-admin-gate.js'),
-          import('../server/create-client-address.js'),
-          import('../server/start-server.js'),
-          import('../../core/pipeline/answer-tail.js'),
+          import('../server/serve-over-http.js'),
         ])
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
         if (options.shadowReport !== undefined && !options.shadow) throw new ConfigError("--shadow-report needs --shadow: it writes the shadow's report")
@@ -149,45 +124,31 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           ...(shadow === undefined ? {} : { shadowReport: shadow.report }),
         })
         await sandbox.ready()
-        // The tail the proxy's and the server's own answers end through: the sandbox's log, clock and masking.
-        const tail = createAnswerTail({ requestLog, now: () => sandbox.clock.now(), secrets })
-        const handlers = await createProxy({
-          upstream: options.upstream,
-          fallback: options.fallback,
-          upstreamTimeoutMs: options.upstreamTimeout,
-          sandboxHandlers: sandbox.originHandlers,
-          stats,
-          tail,
-          now: Date.now,
-          shadow,
-        })
-        const clientAddress = createClientAddress()
-        // The server `start` serves on, with the same limits, refusals and pages.
-        server = await startServer({
-          handlers,
-          port: options.port,
-          host: options.host,
+        // The server `start` serves on, with the same limits, refusals and pages; the tail the
+        // proxy's and the server's own answers end through is the sandbox's log, clock and masking.
+        server = await serveOverHttp({
+          sandbox,
+          serving: options,
+          handlers: (tail) =>
+            createProxy({
+              upstream: options.upstream,
+              fallback: options.fallback,
+              upstreamTimeoutMs: options.upstreamTimeout,
+              sandboxHandlers: sandbox.originHandlers,
+              stats,
+              tail,
+              now: Date.now,
+              shadow,
+            }),
+          requestLog,
+          secrets,
+          adminGate,
+          version: io.version,
+          // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
+          pages: { demoKeys: false, proxy: true },
           // Whoever answers says so; only the upstream's answers say `upstream`. The proxy cannot
           // know the upstream's quota: its own refusals carry no X-RateLimit-*.
           answerHeaders: { [SOURCE_HEADER]: 'sandbox' },
-          tail,
-          limits: {
-            ...(options.headersTimeout === undefined ? {} : { headersTimeoutMs: options.headersTimeout }),
-            ...(options.requestTimeout === undefined ? {} : { requestTimeoutMs: options.requestTimeout }),
-            ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeoutMs: options.keepAliveTimeout }),
-            ...(options.shutdownGrace === undefined ? {} : { shutdownGraceMs: options.shutdownGrace }),
-          },
-          // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
-          pages: async (origin) =>
-            (await import('../pages/create-pages-listener.js')).createPagesListener({
-              sandbox,
-              version: io.version,
-              origin,
-              demoKeys: false,
-              proxy: true,
-              tail,
-              ...(adminGate ? { admin: { gate: adminGate, clientAddress } } : {}),
-            }),
         })
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code
@@ -212,6 +173,8 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         ].join('\n'),
       )
     })
+  // The server's limits, hidden as under `start`.
+  addServerLimitOptions(proxy, { fromEnvironment: false })
 }
 
 /** Writes the shadow's report at exit (`--shadow-report`): JSON to `file`, HTML beside it, once every queued exchange is compared. */

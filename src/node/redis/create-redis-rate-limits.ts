@@ -7,14 +7,12 @@ import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
 /** What the state tells a world with each decision, and between them (`followWorlds`). */
 export interface WorldNews {
   offset: string
-  faultsVersion: string
-  /** The faults' JSON ('' for the start-up ones), only when their version differs from the one known. */
-  faults: string | null
-  scenariosVersion: string
-  /** The scenarios' JSON ('' for the start-up ones), likewise. */
-  scenarios: string | null
   /** The generation in force: it changes with each reset or replacement. */
   generation: string
+  /** The version of the world's settings. */
+  version: string
+  /** The settings as one JSON object ('' while none were set), only when their version differs from the one known. */
+  settings: string | null
 }
 
 export interface RedisRateLimitsOptions {
@@ -22,8 +20,8 @@ export interface RedisRateLimitsOptions {
   run: (script: 'quota' | 'quotaThenList', ...args: Array<string | number>) => Promise<unknown>
   banAfter: number
   banSeconds: number
-  /** The versions this process holds of the world's faults and scenarios, and the registry's bounds. */
-  known: () => { faultsVersion: string; scenariosVersion: string; max: number; idleMs: number }
+  /** The version this process holds of the world's settings, and the registry's bounds. */
+  known: () => { version: string; max: number; idleMs: number }
   /** What each decision tells of the world, and the sessions it dropped ('' for none). */
   onNews: (news: WorldNews, drops: string) => void
 }
@@ -41,8 +39,8 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
   type Decided = { outcome: number; t: number; bucket: Bucket; page?: string | undefined }
 
   const head = (mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits) => {
-    const { faultsVersion, scenariosVersion, max, idleMs } = options.known()
-    return [id, limits.perMinute, limits.perDay, banAfter, banMs, mode, faultsVersion, scenariosVersion, max, idleMs]
+    const { version, max, idleMs } = options.known()
+    return [id, limits.perMinute, limits.perDay, banAfter, banMs, mode, version, max, idleMs]
   }
 
   const quota = async (mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits, change: string[] = ['', '', '', '']): Promise<Decided> =>
@@ -95,43 +93,34 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
   }
 }
 
-// The quota script's 16 fields (redis-scripts.ts).
-type Fields = [number, number, number, number, number, number, number, number, number, string, string, string | null, string, string, string | null, string]
+// The quota script's 14 fields (redis-scripts.ts): the decision, the bucket, then the news.
+type Fields = [number, number, number, number, number, number, number, number, number, string, string, string, string | null, string]
 
 function decided(fields: Fields, onNews: RedisRateLimitsOptions['onNews']) {
-  const [outcome, t, minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil] = fields
-  const [offset, faultsVersion, faults, generation, scenariosVersion, scenarios, drops] = fields.slice(9) as [
-    string,
-    string,
-    string | null,
-    string,
-    string,
-    string | null,
-    string,
-  ]
-  onNews({ offset, faultsVersion, faults, generation, scenariosVersion, scenarios }, drops)
+  const [outcome, t, minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil, offset, generation, version, settings, drops] =
+    fields
+  onNews({ offset, generation, version, settings }, drops)
   const bucket: Bucket = { minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil }
   return { outcome, t, bucket }
 }
 
 /**
- * `quotaThenList`'s one text: 16 fields, each ended by a newline, then the page's JSON ('' when
- * refused). The faults and scenarios are '' when unchanged, otherwise their text after a '='.
+ * `quotaThenList`'s one text: 14 fields, each ended by a newline, then the page's JSON ('' when
+ * refused). The settings are '' when unchanged, otherwise their text after a '='.
  */
 function fromText(text: string, onNews: RedisRateLimitsOptions['onNews']) {
   const fields: string[] = []
   let start = 0
-  for (let i = 0; i < 16; i++) {
+  for (let i = 0; i < 14; i++) {
     const end = text.indexOf('\n', start)
     fields.push(text.slice(start, end))
     start = end + 1
   }
   const page = text.slice(start)
   const numbers = fields.slice(0, 9).map(Number)
-  const [offset = '0', faultsVersion = '0', faults = '', generation = '', scenariosVersion = '0', scenarios = '', drops = ''] = fields.slice(9)
-  const told = (value: string) => (value === '' ? null : value.slice(1))
+  const [offset = '0', generation = '', version = '0', settings = '', drops = ''] = fields.slice(9)
   return {
-    ...decided([...numbers, offset, faultsVersion, told(faults), generation, scenariosVersion, told(scenarios), drops] as Fields, onNews),
+    ...decided([...numbers, offset, generation, version, settings === '' ? null : settings.slice(1), drops] as Fields, onNews),
     page: page === '' ? undefined : page,
   }
 }

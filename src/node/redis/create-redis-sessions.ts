@@ -1,5 +1,12 @@
-import type { ResolvedFaults } from '../../core/faults/fault-config.js'
-import type { DropReason, OriginKind, SharedOrigin, SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../../core/state/shared-state.js'
+import type {
+  DropReason,
+  OriginKind,
+  SharedOrigin,
+  SharedSessionInfo,
+  SharedSessions,
+  SharedSessionsPolicy,
+  WorldSettings,
+} from '../../core/state/shared-state.js'
 import type { Pet } from '../../core/store/pet.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
@@ -101,19 +108,12 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
     await Promise.all([...byGroup].map(([group, followed]) => followIn(group, followed)))
   }
   const followIn = async (group: RedisGroupKeys, followed: RedisWorld[]) => {
-    const args = followed.flatMap((world) => [world.name, ...world.known()])
+    const args = followed.flatMap((world) => [world.name, world.known()])
     const reply = (await scripts.followWorlds(group.meta, group.prefix, ...args)) as Array<string | null>
     followed.forEach((world, index) => {
-      const [generation, offset, faultsVersion, faults, scenariosVersion, scenarios] = reply.slice(index * 6, index * 6 + 6) as [
-        string,
-        string,
-        string,
-        string | null,
-        string,
-        string | null,
-      ]
+      const [generation, offset, version, settings] = reply.slice(index * 4, index * 4 + 4) as [string, string, string, string | null]
       // A world the state has not made yet has nothing to tell.
-      if (generation !== '') world.news({ generation, offset, faultsVersion, faults, scenariosVersion, scenarios })
+      if (generation !== '') world.news({ generation, offset, version, settings })
     })
   }
   const timer = setInterval(() => {
@@ -130,15 +130,15 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
     world: (name) => handle(name).world,
     async use(name) {
       const reply = (await call(name, 'useWorld', groupBounds().max, bounds().idleMs)) as string[]
-      onDrops(reply[8] ?? '')
+      onDrops(reply[7] ?? '')
       return infoOf(reply)
     },
     async find(name) {
       if (name === DEFAULT) {
-        const [created, kind, from, clock, faults, scenarios] = await client
-          .hmget(keys.of(DEFAULT).session(DEFAULT), 'created', 'okind', 'ofrom', 'oclock', 'ofaults', 'oscen')
-          .catch(redisUnavailable)
-        return infoOf([DEFAULT, created ?? '0', created ?? '0', kind ?? 'start-up', from ?? '', clock ?? '', faults ?? '', scenarios ?? ''])
+        const meta = await client.hgetall(keys.of(DEFAULT).session(DEFAULT)).catch(redisUnavailable)
+        const { created = '0', okind = 'start-up', ofrom = '', oclock = '' } = meta
+        const origin = Object.entries(meta).flatMap(([field, json]) => (field.startsWith('O:') ? [`"${field.slice(2)}":${json}`] : []))
+        return infoOf([DEFAULT, created, created, okind, ofrom, oclock, origin.length === 0 ? '' : `{${origin.join(',')}}`])
       }
       return (await list(name))[0]
     },
@@ -146,7 +146,7 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
     async put(name, origin) {
       const reply = (await call(name, 'putWorld', groupBounds().max, bounds().idleMs, ...(await originArgs(name, origin)))) as string[]
       if (name !== DEFAULT) handles.delete(name)
-      onDrops(reply[8] ?? '')
+      onDrops(reply[7] ?? '')
       return infoOf(reply)
     },
     async delete(name) {
@@ -163,7 +163,7 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
     const found: SharedSessionInfo[] = []
     for (const reply of replies) {
       onDrops(reply.at(-1) ?? '')
-      for (let index = 0; index + 8 <= reply.length - 1; index += 8) found.push(infoOf(reply.slice(index, index + 8)))
+      for (let index = 0; index + 7 <= reply.length - 1; index += 7) found.push(infoOf(reply.slice(index, index + 7)))
     }
     // Each group's most recently used first; across groups too.
     return replies.length === 1 ? found : found.sort((a, b) => b.lastUsed - a.lastUsed)
@@ -171,34 +171,36 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
 
   /** The putWorld script's ARGV from 7 on; a capsule's pets and buckets are written first, under an origin generation of their own. */
   async function originArgs(name: string, origin: SharedOrigin): Promise<Array<string | number>> {
-    const { clock, faults, scenarios } = origin.settings
+    const { clock, ...rest } = origin.settings
+    const settings = Object.entries(rest).flatMap(([setting, value]) => [setting, JSON.stringify(value)])
+    const head = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '']
     if (origin.kind === 'fork' && keys.of(origin.from) !== keys.of(name)) {
       // A source in another group, so in another slot: read here, and written as a capsule's
       // pets and buckets are, a copy standing alone (docs/decisions.md#d44).
       const source = await readWorld(origin.from)
-      const written = await writeOrigin(name, source.pets, source.quotas, source.nextId)
-      return ['fork', origin.from, clock ?? '', source.faults ?? JSON.stringify(faults), source.scenarios ?? JSON.stringify(scenarios), ...written]
+      return [...head, ...(await writeOrigin(name, source.pets, source.quotas, source.nextId)), ...settings, ...source.settings]
     }
-    const common = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '', JSON.stringify(faults), JSON.stringify(scenarios)]
-    if (origin.kind !== 'capsule') return common
+    if (origin.kind !== 'capsule') return [...head, '', '', '', ...settings]
     const quotas = [...origin.quotas].map(([bucket, counts]): [string, string] => [bucket, packBucket(counts)])
-    return [...common, ...(await writeOrigin(name, origin.pets, quotas, origin.nextId))]
+    return [...head, ...(await writeOrigin(name, origin.pets, quotas, origin.nextId)), ...settings]
   }
 
-  /** Session `from`'s world as it is now: its pets, packed key buckets, next id, and its own faults and scenarios (null: the start-up ones). */
+  /** Session `from`'s world as it is now: its pets, packed key buckets, next id, and its own settings in force (pairs of a name and its JSON). */
   async function readWorld(from: string) {
     const world = handle(from)
     const pets = await world.allPets()
     const [, nextId] = (await world.run('petCounts')) as [number, number]
     const group = keys.of(from)
-    const [gen = null, faults = null, scenarios = null] = await client.hmget(group.session(from), 'gen', 'faults', 'scenarios').catch(redisUnavailable)
+    const meta = await client.hgetall(group.session(from)).catch(redisUnavailable)
+    const settings = Object.entries(meta).flatMap(([field, value]) => (field.startsWith('S:') ? [field.slice(2), value] : []))
     // A session never used yet starts from the start-up buckets.
-    const bucketsKey = gen !== null ? group.world(from, gen, 'q') : group.baseQuotas((await client.hget(group.meta, 'base').catch(redisUnavailable)) ?? '')
+    const bucketsKey =
+      meta.gen !== undefined ? group.world(from, meta.gen, 'q') : group.baseQuotas((await client.hget(group.meta, 'base').catch(redisUnavailable)) ?? '')
     const quotas = Object.entries(await client.hgetall(bucketsKey).catch(redisUnavailable))
-    return { pets, quotas, nextId, faults: faults || null, scenarios: scenarios || null }
+    return { pets, quotas, nextId, settings }
   }
 
-  /** Writes pets and packed key buckets under a new origin generation of session `name`; answers putWorld's ARGV 12 to 14. */
+  /** Writes pets and packed key buckets under a new origin generation of session `name`; answers putWorld's ARGV 10 to 12. */
   async function writeOrigin(name: string, pets: readonly Pet[], quotas: ReadonlyArray<[string, string]>, firstId: number): Promise<Array<string | number>> {
     const group = keys.of(name)
     const ogen = String(await client.incr(group.worlds).catch(redisUnavailable))
@@ -248,17 +250,8 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
   }
 }
 
-/** A session as listWorlds, useWorld and putWorld answer it: name, created, last used, then its origin. */
-function infoOf([
-  name = '',
-  created = '0',
-  lastUsed = '0',
-  kind = 'start-up',
-  from = '',
-  clock = '',
-  faults = '',
-  scenarios = '',
-]: string[]): SharedSessionInfo {
+/** A session as listWorlds, useWorld and putWorld answer it: name, created, last used, then its origin, its settings as one JSON object. */
+function infoOf([name = '', created = '0', lastUsed = '0', kind = 'start-up', from = '', clock = '', settings = '']: string[]): SharedSessionInfo {
   return {
     name,
     created: Number(created),
@@ -267,9 +260,8 @@ function infoOf([
       kind: kind as OriginKind,
       ...(from === '' ? {} : { from }),
       settings: {
+        ...(settings === '' ? {} : (JSON.parse(settings) as Partial<WorldSettings>)),
         ...(clock === '' ? {} : { clock: Number(clock) }),
-        ...(faults === '' ? {} : { faults: JSON.parse(faults) as ResolvedFaults }),
-        ...(scenarios === '' ? {} : { scenarios: JSON.parse(scenarios) as Record<string, string> }),
       },
     },
   }

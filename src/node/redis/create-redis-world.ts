@@ -1,6 +1,5 @@
-import type { ResolvedFaults } from '../../core/faults/fault-config.js'
 import type { PetRepository } from '../../core/state/pet-repository.js'
-import type { SharedWorld } from '../../core/state/shared-state.js'
+import type { SharedWorld, WorldSettings } from '../../core/state/shared-state.js'
 import type { NewPet, Pet } from '../../core/store/pet.js'
 import { storageFull } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
@@ -43,10 +42,9 @@ export function createRedisWorld(options: RedisWorldOptions) {
   // Every key of the world is in its group's slot (docs/decisions.md#d44).
   const group = keys.of(name)
   let offset = 0
-  let faults: ResolvedFaults | undefined
-  let faultsVersion = ''
-  let scenarios: Readonly<Record<string, string>> | undefined
-  let scenariosVersion = ''
+  // The settings in force as one value (undefined: none set, the origin's), and their version.
+  let settings: LiveSettings | undefined
+  let version = ''
   let generation = ''
   // When this process last used the world: the follower looks only at worlds in use.
   let usedAt = 0
@@ -54,14 +52,9 @@ export function createRedisWorld(options: RedisWorldOptions) {
   const news = (told: WorldNews) => {
     offset = Number(told.offset)
     generation = told.generation
-    if (told.faults !== null) {
-      faults = told.faults === '' ? undefined : (JSON.parse(told.faults) as ResolvedFaults)
-      faultsVersion = told.faultsVersion
-    }
-    if (told.scenarios !== null) {
-      scenarios = told.scenarios === '' ? undefined : (JSON.parse(told.scenarios) as Record<string, string>)
-      scenariosVersion = told.scenariosVersion
-    }
+    if (told.settings === null) return
+    settings = told.settings === '' ? undefined : kept(settings, JSON.parse(told.settings) as LiveSettings)
+    version = told.version
   }
 
   /** Runs one of the world's scripts (after WORLD's ARGV), seeding the base again if Redis came back empty. */
@@ -148,7 +141,13 @@ export function createRedisWorld(options: RedisWorldOptions) {
     }
   }
 
-  const set = async (what: 'offset' | 'advance' | 'faults' | 'scenarios', value: string) => String(await run('setWorld', what, value))
+  const set = async (what: 'offset' | 'advance', value: string) => String(await run('setWorld', what, value))
+  // One setting changed, the others as the state has them: the answer is the whole value and its version.
+  const change = async <K extends keyof LiveSettings>(name: K, value: LiveSettings[K]) => {
+    const [changed, json] = (await run('setWorld', 'settings', name, JSON.stringify(value))) as [number, string]
+    settings = kept(settings, JSON.parse(json) as LiveSettings)
+    version = String(changed)
+  }
   /** Copies the default session's offset into every other group, whose registry times are on its clock (docs/decisions.md#d44). */
   const spreadOffset = async () => {
     if (name !== 'default') return
@@ -163,7 +162,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
         run: (script, ...args) => run(script, ...args),
         banAfter,
         banSeconds,
-        known: () => ({ faultsVersion, scenariosVersion, ...options.bounds() }),
+        known: () => ({ version, ...options.bounds() }),
         onNews(told, drops) {
           news(told)
           if (drops !== '') options.onDrops(drops)
@@ -184,21 +183,14 @@ export function createRedisWorld(options: RedisWorldOptions) {
       },
     },
     faults: {
-      current: () => faults,
+      current: () => settings?.faults,
       resets: () => generation,
-      async set(next) {
-        const version = await set('faults', JSON.stringify(next))
-        faults = next
-        faultsVersion = version
-      },
+      set: (next) => change('faults', next),
     },
     scenarios: {
-      current: () => scenarios,
-      async set(next) {
-        const version = await set('scenarios', JSON.stringify(next))
-        scenarios = { ...next }
-        scenariosVersion = version
-      },
+      current: () => settings?.scenarios,
+      set: (next) => change('scenarios', { ...next }),
+      seed: () => settings?.seed,
     },
   }
 
@@ -212,11 +204,29 @@ export function createRedisWorld(options: RedisWorldOptions) {
     news,
     /** The generation this process last saw in force: log entries answered before a reset are not kept. */
     generation: () => generation,
-    /** The versions this process holds, for `followWorlds`. */
-    known: () => [faultsVersion, scenariosVersion] as const,
+    /** The settings' version this process holds, for `followWorlds`. */
+    known: () => version,
     /** Whether this process used the world since `since` (epoch ms, by the time source). */
     usedSince: (since: number) => usedAt >= since,
   }
 }
 
 export type RedisWorld = ReturnType<typeof createRedisWorld>
+
+/** The settings a world may have in force, each set by itself: the clock is its offset, the seed its origin's. */
+type LiveSettings = Partial<Omit<WorldSettings, 'clock'>>
+
+/**
+ * `next`, keeping each setting of `before` whose JSON did not change: a follower compares settings
+ * by identity, and a change of one must not start the draws of another over.
+ */
+function kept(before: LiveSettings | undefined, next: LiveSettings): LiveSettings {
+  if (before === undefined) return next
+  const same = Object.fromEntries(
+    Object.entries(next).map(([name, value]) => {
+      const old = before[name as keyof LiveSettings]
+      return [name, old !== undefined && JSON.stringify(old) === JSON.stringify(value) ? old : value]
+    }),
+  )
+  return same as LiveSettings
+}

@@ -5,7 +5,7 @@ export const DEFAULT_REDIS_PREFIX = 'petstore-sandbox:'
  * The layout of the keys below, written in the meta hash (`layout`): a process refuses a state
  * written in another one, in one line, rather than misread it (docs/decisions.md#d21).
  */
-export const REDIS_LAYOUT = '2'
+export const REDIS_LAYOUT = '3'
 
 /** How many groups of sessions a Redis Cluster holds, each in a slot of its own (docs/decisions.md#d44). */
 export const CLUSTER_GROUPS = 16

@@ -14,11 +14,12 @@ import { REDIS_LAYOUT } from './redis-keys.js'
  *   capsule's), with the start-up next id and clock in `P meta` (snext, sclock).
  * - `P s:<name>`: a session's meta: gen (its generation, from the `P worlds` counter: a reset
  *   or a replacement is a new one), nextId, created (the default session's clock), exp (when its
- *   TTL is next renewed), offset (its clock's), faults and fv, scenarios and sv (versions from
- *   `P worlds` too, so a replaced session never repeats one), own ('1': its pets stand alone,
+ *   TTL is next renewed), offset (its clock's), its settings (core/sessions/world-table.ts) as
+ *   one value: a field `S:<setting>` holding each one's JSON, and v, their version (from `P worlds`
+ *   too, so a replaced session never repeats one), own ('1': its pets stand alone,
  *   over no base: a capsule), w ('1' once its overlay may hold pets: a world that only reads
  *   never looks there), a copy of the base's base, lastId and count, and its origin: okind,
- *   ofrom, oclock, ofaults, oscen, onext, oadded, ow, ogen (its origin's keys, when it has any).
+ *   ofrom, oclock, its settings (`O:<setting>`), onext, oadded, ow, ogen (its origin's keys, when it has any).
  * - `P s:<name>:<gen>:{pets,ids,ids:<status>,replaced,q}`: a world's overlay: its pets (created,
  *   and the base's it replaced, whose ids `replaced` holds), their ids by status, and its key
  *   buckets (`q`, bucket -> "ms mu ds du rs rc bu"); `P s:<name>:o<ogen>:...` likewise for a
@@ -53,6 +54,16 @@ local function based(gen, last, count)
   return true
 end
 local function meta(name) return P .. 's:' .. name end
+-- The settings a session's meta holds under \`mark\` ('S:' in force, 'O:' its origin's) as one JSON
+-- object, '' when it holds none: the script never reads a setting, so a new one needs no change here.
+local function settingsOf(name, mark)
+  local all, out = redis.call('HGETALL', meta(name)), {}
+  for i = 1, #all, 2 do
+    if string.sub(all[i], 1, 2) == mark then out[#out + 1] = '"' .. string.sub(all[i], 3) .. '":' .. all[i + 1] end
+  end
+  if #out == 0 then return '' end
+  return '{' .. table.concat(out, ',') .. '}'
+end
 local function part(name, gen, p) return P .. 's:' .. name .. ':' .. gen .. ':' .. p end
 -- The helpers of making, registering and dropping sessions, made on first need: a decision in a
 -- world that exists defines none of them (each costs an allocation per run).
@@ -100,10 +111,10 @@ local function C()
     local nextId, clock = startUp(name, gen)
     -- The pets of an earlier session of this name whose keys went with their TTL.
     setAdded(name, 0)
-    -- New versions of its faults and scenarios (none: the start-up ones), so a process that knew
-    -- an earlier session of this name takes them up.
+    -- A new version of its settings (none: the start-up ones), so a process that knew an earlier
+    -- session of this name takes them up.
     redis.call('HSET', m, 'gen', gen, 'nextId', nextId, 'onext', nextId, 'created', string.format('%.0f', defaultNow()), 'okind', 'start-up',
-      'fv', redis.call('INCR', P .. 'worlds'), 'sv', redis.call('INCR', P .. 'worlds'), 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
+      'v', redis.call('INCR', P .. 'worlds'), 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
     if clock then redis.call('HSET', m, 'offset', string.format('%.0f', tonumber(clock) - SOURCE), 'oclock', clock) end
     if name == NAME then expire(name, gen) end
     -- In the registry from its first use, whatever used it; the next counted use applies the bounds.
@@ -161,8 +172,8 @@ local function C()
     return table.concat(drops, ' ')
   end
   function info(name, lastUsed)
-    local m = redis.call('HMGET', meta(name), 'created', 'okind', 'ofrom', 'oclock', 'ofaults', 'oscen')
-    return {name, m[1] or '0', lastUsed or '0', m[2] or 'start-up', m[3] or '', m[4] or '', m[5] or '', m[6] or ''}
+    local m = redis.call('HMGET', meta(name), 'created', 'okind', 'ofrom', 'oclock')
+    return {name, m[1] or '0', lastUsed or '0', m[2] or 'start-up', m[3] or '', m[4] or '', settingsOf(name, 'O:')}
   end
   cold = {parts = parts, defaultNow = defaultNow, setAdded = setAdded, addedOf = addedOf, expire = expire, startUp = startUp, ensure = ensure, forgetLog = forgetLog, unlinkWorld = unlinkWorld, drop = drop, sweep = sweep, register = register, info = info}
   return cold
@@ -218,35 +229,34 @@ end
 /**
  * The rate-limit decision (D12, D15) in session NAME's world, shared by `quota` and
  * `quotaThenList`. ARGV after WORLD's: 5 bucket, 6 perMinute, 7 perDay, 8 banAfter, 9 ban ms,
- * 10 mode ('take' | 'peek' | 'arrange'), 11 the faults version known, 12 the scenarios version
- * known, 13 the most named sessions, 14 their idle ms, then for 'arrange' 15 minute left, 16 day
- * left, 17 remaining, 18 ban ('' | 'lift' | ms), each '' when not changed, and 19 and 20 the
- * minute's and the day's length in ms (WINDOW_MS, core/rate-limit/windows.ts). A named session is
+ * 10 mode ('take' | 'peek' | 'arrange'), 11 the settings' version known, 12 the most named
+ * sessions, 13 their idle ms, then for 'arrange' 14 minute left, 15 day left, 16 remaining, 17
+ * ban ('' | 'lift' | ms), each '' when not changed, and 18 and 19 the minute's and the day's length in ms (WINDOW_MS, core/rate-limit/windows.ts). A named session is
  * made when absent, and its use counted (its TTL renewed when half spent), which may drop others.
  * It leaves the answer in `reply`, and `outcome`, `gen`, `own` for what follows.
  */
 const DECIDE = `${WORLD}local drops = ''
-if NAME ~= 'default' then drops = C().register(NAME, tonumber(ARGV[13]), tonumber(ARGV[14])) end
+if NAME ~= 'default' then drops = C().register(NAME, tonumber(ARGV[12]), tonumber(ARGV[13])) end
 local function read()
-  return redis.call('HMGET', meta(NAME), 'offset', 'fv', 'faults', 'sv', 'scenarios', 'own', 'gen', 'exp', 'ogen', 'w', 'base', 'lastId', 'count')
+  return redis.call('HMGET', meta(NAME), 'offset', 'v', 'own', 'gen', 'exp', 'ogen', 'w', 'base', 'lastId', 'count')
 end
 local m = read()
-local gen = m[7]
+local gen = m[4]
 if not gen then
   if not based() then return -1 end
   gen = C().ensure(NAME)
   m = read()
 end
-if not based(m[11], m[12], m[13]) then return -1 end
-if named and SOURCE > tonumber(m[8] or '0') - tonumber(TTL) / 2 then C().expire(NAME, gen, m[9]) end
+if not based(m[8], m[9], m[10]) then return -1 end
+if named and SOURCE > tonumber(m[5] or '0') - tonumber(TTL) / 2 then C().expire(NAME, gen, m[6]) end
 local offset = m[1] or '0'
-local own = m[6]
+local own = m[3]
 local t = math.floor(SOURCE + tonumber(offset))
 local bucket = ARGV[5]
 local isKey = string.sub(bucket, 1, 4) == 'key:'
 local q, rl = part(NAME, gen, 'q'), part(NAME, gen, 'rl:' .. bucket)
 local perMinute, perDay = tonumber(ARGV[6]), tonumber(ARGV[7])
-local MINUTE, DAY = tonumber(ARGV[19]), tonumber(ARGV[20])
+local MINUTE, DAY = tonumber(ARGV[18]), tonumber(ARGV[19])
 local ms = t - (t % MINUTE)
 local ds = t - (t % DAY)
 local mu, du, rs, rc, bu = 0, 0, ms, 0, 0
@@ -283,20 +293,20 @@ elseif mode == 'arrange' then
     if v > limit then v = limit end
     return v
   end
-  local minute = ARGV[15]
-  if minute == '' then minute = ARGV[17] end
+  local minute = ARGV[14]
+  if minute == '' then minute = ARGV[16] end
   if minute ~= '' then mu = perMinute - clamp(minute, perMinute) end
-  if ARGV[16] ~= '' then
-    du = perDay - clamp(ARGV[16], perDay)
-  elseif ARGV[17] ~= '' then
-    local left = clamp(ARGV[17], perDay)
+  if ARGV[15] ~= '' then
+    du = perDay - clamp(ARGV[15], perDay)
+  elseif ARGV[16] ~= '' then
+    local left = clamp(ARGV[16], perDay)
     if perDay - du > left then left = perDay - du end
     du = perDay - left
   end
-  if ARGV[18] == 'lift' then
+  if ARGV[17] == 'lift' then
     bu = 0; rc = 0
-  elseif ARGV[18] ~= '' then
-    bu = t + tonumber(ARGV[18])
+  elseif ARGV[17] ~= '' then
+    bu = t + tonumber(ARGV[17])
   end
 end
 if mode ~= 'peek' then
@@ -309,10 +319,9 @@ if mode ~= 'peek' then
     redis.call('SET', rl, packed, 'PX', keep + MINUTE)
   end
 end
-local faults, scenarios = false, false
-if m[2] and m[2] ~= ARGV[11] then faults = m[3] or '' end
-if m[4] and m[4] ~= ARGV[12] then scenarios = m[5] or '' end
-local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, m[2] or '0', faults, gen, m[4] or '0', scenarios, drops}
+local settings = false
+if m[2] and m[2] ~= ARGV[11] then settings = settingsOf(NAME, 'S:') end
+local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, gen, m[2] or '0', settings, drops}
 `
 
 /**
@@ -325,28 +334,26 @@ local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, m[2] or '0', faul
 export const REDIS_SCRIPTS = {
   /**
    * A rate-limit bucket (DECIDE's ARGV). Answers the outcome (0 allowed, 1 refused, 2 banned), the
-   * instant, the bucket's fields, the clock offset, the faults version, the faults when their
-   * version differs from the one known ('' for the start-up ones), the generation in force, the
-   * scenarios version, the scenarios likewise, and the sessions this call dropped
+   * instant, the bucket's fields, the clock offset, the generation in force, the settings' version
+   * and the settings as one JSON object when their version differs from the one known ('' when
+   * none were set: the origin's are in force; false when the same), and the sessions this call dropped
    * ('i:<name>' idle, 'l:<name>' least recently used, space-separated).
    */
   quota: `${DECIDE}return reply
 `,
 
   /**
-   * `quota` in mode 'take' (ARGV 15 to 18 ''), then, only when the request is allowed, the JSON
-   * of the first ARGV[22] pets, by status ARGV[21] or all, as `listPets` reads them: one round
+   * `quota` in mode 'take' (ARGV 14 to 17 ''), then, only when the request is allowed, the JSON
+   * of the first ARGV[21] pets, by status ARGV[20] or all, as `listPets` reads them: one round
    * trip for a listing instead of two. Answers one text, cheaper to send and to decode than a
-   * nested reply: `quota`'s 16 fields, each followed by a newline (the faults and scenarios ''
-   * when unchanged, otherwise after a '='; JSON text has no raw newline), then the page as a JSON
+   * nested reply: `quota`'s 14 fields, each followed by a newline (the settings '' when
+   * unchanged, otherwise after a '='; JSON text has no raw newline), then the page as a JSON
    * array ('' when refused).
    */
   quotaThenList: `${DECIDE}local listed = ''
-if outcome == 0 then listed = page(gen, own, m[10], ARGV[21], tonumber(ARGV[22])) end
+if outcome == 0 then listed = page(gen, own, m[7], ARGV[20], tonumber(ARGV[21])) end
 for i = 1, 9 do reply[i] = string.format('%.0f', reply[i]) end
-for _, i in ipairs({12, 15}) do
-  if reply[i] then reply[i] = '=' .. reply[i] else reply[i] = '' end
-end
+if reply[13] then reply[13] = '=' .. reply[13] else reply[13] = '' end
 return table.concat(reply, '\\n') .. '\\n' .. listed
 `,
 
@@ -465,40 +472,45 @@ return gen
    * Makes session NAME anew, replacing the one of that name (its keys and log entries go; the
    * default session keeps when it was made). ARGV after WORLD's: 5 the most named sessions, 6 their
    * idle ms, 7 the origin's kind ('start-up' | 'fork' | 'capsule'), 8 the session forked ('' when
-   * none), 9 the origin's clock ('' for the time source's), 10 its faults' JSON, 11 its
-   * scenarios' JSON, then for a capsule (or a fork of a session in another group, read by Node)
-   * 12 the generation its pets and buckets were written under (`o<gen>`), 13 its next id, 14 its
-   * count of pets. A fork copies the source's pets and key buckets as they are at this moment. Answers `info`'s fields, then the sessions dropped.
+   * none), 9 the origin's clock ('' for the time source's), for a capsule (or a fork of a session
+   * in another group, read by Node) 10 the generation its pets and buckets were written under
+   * (`o<gen>`), 11 its next id, 12 its count of pets ('' each otherwise), then its settings as pairs of a name and its JSON, which the session starts with.
+   * A fork copies the source's pets, key buckets and settings in force as they are at this moment.
+   * Answers `info`'s fields, then the sessions dropped.
    */
   putWorld: `${WORLD}if not based() then return -1 end
-local kind, from, faults, scenarios = ARGV[7], ARGV[8], ARGV[10], ARGV[11]
+local kind, from = ARGV[7], ARGV[8]
+local settings = {}
+for i = 13, #ARGV, 2 do settings[#settings + 1] = {ARGV[i], ARGV[i + 1]} end
 local created = false
 if NAME == 'default' then created = redis.call('HGET', meta(NAME), 'created') end
 local gen = tostring(redis.call('INCR', P .. 'worlds'))
 local ogen, nextId, added, own, w = false, false, 0, false, false
 -- The copies first: a session may be forked from itself.
-if kind == 'fork' and not ARGV[12] then
+if kind == 'fork' and ARGV[10] == '' then
   local sgen = C().ensure(from)
-  local s = redis.call('HMGET', meta(from), 'nextId', 'own', 'faults', 'scenarios', 'w')
-  -- The source's own, when set: the ones given are this process's view of them, maybe a second old.
-  if s[3] and s[3] ~= '' then faults = s[3] end
-  if s[4] and s[4] ~= '' then scenarios = s[4] end
+  local s = redis.call('HMGET', meta(from), 'nextId', 'own', 'w')
+  -- The source's own in force, over those given: this process's view of them, maybe a second old.
+  local all = redis.call('HGETALL', meta(from))
+  for i = 1, #all, 2 do
+    if string.sub(all[i], 1, 2) == 'S:' then settings[#settings + 1] = {string.sub(all[i], 3), all[i + 1]} end
+  end
   ogen = gen
   local src, o, to = C().parts(from, sgen), C().parts(NAME, 'o' .. ogen), C().parts(NAME, gen)
   for i = 1, #src do
     redis.call('COPY', src[i], o[i], 'REPLACE')
     redis.call('COPY', src[i], to[i], 'REPLACE')
   end
-  nextId, added, own, w = s[1] or nextId, C().addedOf(from), s[2], s[5]
-elseif ARGV[12] then
-  -- A capsule, or a fork of another group's session read by Node: written under o<ARGV[12]>.
-  ogen = ARGV[12]
+  nextId, added, own, w = s[1] or nextId, C().addedOf(from), s[2], s[3]
+elseif ARGV[10] ~= '' then
+  -- A capsule, or a fork of another group's session read by Node: written under o<ARGV[10]>.
+  ogen = ARGV[10]
   local o, to = C().parts(NAME, 'o' .. ogen), C().parts(NAME, gen)
   for i = 1, #o do
     if NAME == 'default' then redis.call('PERSIST', o[i]) end
     redis.call('COPY', o[i], to[i], 'REPLACE')
   end
-  nextId, added, own, w = ARGV[13], tonumber(ARGV[14]), '1', '1'
+  nextId, added, own, w = ARGV[11], tonumber(ARGV[12]), '1', '1'
 else
   nextId = C().startUp(NAME, gen)
 end
@@ -515,8 +527,9 @@ local clock = ARGV[9]
 local offset = '0'
 if clock ~= '' then offset = string.format('%.0f', tonumber(clock) - SOURCE) end
 redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', nextId, 'created', created or string.format('%.0f', now), 'okind', kind,
-  'offset', offset, 'faults', faults, 'fv', redis.call('INCR', P .. 'worlds'), 'scenarios', scenarios, 'sv', redis.call('INCR', P .. 'worlds'),
-  'onext', nextId, 'oadded', added, 'ofaults', faults, 'oscen', scenarios, 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
+  'offset', offset, 'v', redis.call('INCR', P .. 'worlds'), 'onext', nextId, 'oadded', added, 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
+-- In force and as the origin's, which a later pair of the same name (the source's own) overrides.
+for _, setting in ipairs(settings) do redis.call('HSET', meta(NAME), 'S:' .. setting[1], setting[2], 'O:' .. setting[1], setting[2]) end
 if from ~= '' then redis.call('HSET', meta(NAME), 'ofrom', from) end
 if clock ~= '' then redis.call('HSET', meta(NAME), 'oclock', clock) end
 if ogen then redis.call('HSET', meta(NAME), 'ogen', ogen) end
@@ -587,8 +600,9 @@ return 1
 
   /**
    * Changes one thing of the world: ARGV[5] 'offset' (set to ARGV[6]), 'advance' (by ARGV[6]
-   * ms), 'faults' or 'scenarios' (their JSON in ARGV[6], with a new version). Answers the offset
-   * or the version.
+   * ms), or 'settings' (ARGV from 6 on pairs of a setting's name and its JSON, with a new version
+   * of them all). Answers the offset, or the settings in force as one pair: their version and
+   * their JSON object, so a process takes up what others set alongside.
    */
   setWorld: `${WORLD}if not based() then return -1 end
 C().ensure(NAME)
@@ -600,26 +614,31 @@ elseif what == 'advance' then
   return redis.call('HINCRBYFLOAT', meta(NAME), 'offset', value)
 end
 local version = redis.call('INCR', P .. 'worlds')
-if what == 'faults' then redis.call('HSET', meta(NAME), 'faults', value, 'fv', version)
-else redis.call('HSET', meta(NAME), 'scenarios', value, 'sv', version) end
-return version
+for i = 6, #ARGV, 2 do redis.call('HSET', meta(NAME), 'S:' .. ARGV[i], ARGV[i + 1]) end
+redis.call('HSET', meta(NAME), 'v', version)
+return {version, settingsOf(NAME, 'S:')}
 `,
 
   /**
    * What changed in several worlds, for a process following them between its requests: ARGV
-   * prefix, then triples of session, faults version known, scenarios version known. Answers per
-   * session its generation ('' when it has none), offset, faults version, the faults when their
-   * version differs ('' for the start-up ones, false when the same), scenarios version, the
-   * scenarios likewise.
+   * prefix, then pairs of a session and its settings' version known. Answers per session its
+   * generation ('' when it has none), offset, settings' version, and the settings as one JSON
+   * object when their version differs ('' when none were set, false when the same).
    */
   followWorlds: `local P = ARGV[1]
 local reply = {}
-for i = 2, #ARGV, 3 do
-  local m = redis.call('HMGET', P .. 's:' .. ARGV[i], 'gen', 'offset', 'fv', 'faults', 'sv', 'scenarios')
-  local faults, scenarios = false, false
-  if m[3] and m[3] ~= ARGV[i + 1] then faults = m[4] or '' end
-  if m[5] and m[5] ~= ARGV[i + 2] then scenarios = m[6] or '' end
-  for _, v in ipairs({m[1] or '', m[2] or '0', m[3] or '0', faults, m[5] or '0', scenarios}) do reply[#reply + 1] = v end
+for i = 2, #ARGV, 2 do
+  local m = redis.call('HMGET', P .. 's:' .. ARGV[i], 'gen', 'offset', 'v')
+  local settings = false
+  if m[3] and m[3] ~= ARGV[i + 1] then
+    local all, out = redis.call('HGETALL', P .. 's:' .. ARGV[i]), {}
+    for j = 1, #all, 2 do
+      if string.sub(all[j], 1, 2) == 'S:' then out[#out + 1] = '"' .. string.sub(all[j], 3) .. '":' .. all[j + 1] end
+    end
+    settings = ''
+    if #out > 0 then settings = '{' .. table.concat(out, ',') .. '}' end
+  end
+  for _, v in ipairs({m[1] or '', m[2] or '0', m[3] or '0', settings}) do reply[#reply + 1] = v end
 end
 return reply
 `,

@@ -1,14 +1,14 @@
 import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
 // The dashboard at /__sandbox/: asks for the admin token, then shows and steers the sandbox
 // through the admin API, with the request log pushed as server-sent events.
-import type { ProxyState, SessionSummary, StateSummary } from '../../../core/admin/admin-controls.js'
+import type { ProxyState, SessionSummary, ShadowReport, StateSummary } from '../../../core/admin/admin-controls.js'
 import { AdminError, admin, readEvents, session, token } from './admin-client.js'
 import type { OperationId } from '../../../core/operations/operation-table.js'
 import type { Har } from '../../../core/request-log/to-har.js'
 import { el, exchangeText, statusShown } from './dashboard-view.js'
 import { faultRow } from './fault-row.js'
 import { keyRow } from './key-row.js'
-import { renderProxyPanel } from './render-proxy-panel.js'
+import { renderProxyPanel, renderShadowPanel } from './render-proxy-panel.js'
 import { createRequestLogView, LOG_ROWS } from './request-log-view.js'
 import { originText, renderSessions } from './session-panel.js'
 
@@ -32,6 +32,7 @@ let events: AbortController | undefined
 // Whether the server is `petstore-sandbox proxy`, as the page says: only it has GET /__sandbox/proxy
 // (404 under `start`), so it is polled only there.
 let proxied = false
+let shadowed = false
 // The contract's sunset (D18), read from /openapi.json once the board opens.
 let sunset = Date.parse('2030-12-05T00:00:00Z')
 
@@ -122,6 +123,7 @@ async function refresh(): Promise<void> {
   renderKeys()
   if (!faultsBody.contains(document.activeElement)) faultsBody.replaceChildren(...OPERATIONS.map((operation) => faultRow(operation, current.faults, act)))
   if (proxied) renderProxyPanel(await admin<ProxyState>('/proxy'))
+  if (shadowed) renderShadowPanel(await admin<ShadowReport>('/shadow'))
 }
 
 /** Shows the Proxy panel when the page says the server is a proxy, and keeps it hidden otherwise. */
@@ -129,6 +131,14 @@ async function findProxy(): Promise<void> {
   proxied = $('board').dataset.proxy === 'true'
   if (proxied) renderProxyPanel(await admin<ProxyState>('/proxy'))
   $('proxy').hidden = !proxied
+  try {
+    if (proxied) renderShadowPanel(await admin<ShadowReport>('/shadow'))
+    shadowed = proxied
+  } catch (error) {
+    if (!(error instanceof AdminError && error.status === 404)) throw error
+    shadowed = false
+  }
+  $('shadow').hidden = !shadowed
   // Under the proxy every listed request says who answered it; under `start` the column stays away.
   $('log-source').hidden = !proxied
 }

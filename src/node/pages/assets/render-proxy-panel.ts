@@ -1,4 +1,4 @@
-import type { ProxyState, ProxyTally } from '../../../core/admin/admin-controls.js'
+import type { ProxyState, ProxyTally, ShadowReport } from '../../../core/admin/admin-controls.js'
 import type { LoggedViolation } from '../../../core/request-log/create-request-logger.js'
 import { el } from './dashboard-view.js'
 
@@ -55,5 +55,43 @@ function renderTally(
         ),
       )
     }),
+  )
+}
+
+const KIND_ORDER = { behaviour: 0, spec: 1, decision: 2 } as const
+
+/**
+ * Fills the dashboard's Shadow panel (`proxy --shadow`, D42): the counts, and each group of
+ * differences, behaviour first, then most found. The upstream's data goes in as text only.
+ */
+export function renderShadowPanel(report: ShadowReport): void {
+  const $ = (id: string) => document.getElementById(id)!
+  const unlisted = report.unlisted > 0 ? `, ${report.unlisted} more differences past the groups shown` : ''
+  $('shadow-counts').textContent = `${report.exchanges} exchanges, ${report.compared} compared, ${report.dropped} dropped${unlisted}.`
+  $('shadow-none').hidden = report.differences.length > 0
+  $('shadow-table').hidden = report.differences.length === 0
+  const groups = [...report.differences].sort(
+    (a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || b.count - a.count || `${a.operation} ${a.aspect}`.localeCompare(`${b.operation} ${b.aspect}`),
+  )
+  ;($('shadow-table') as HTMLTableElement).tBodies[0]!.replaceChildren(
+    ...groups.map((group) =>
+      el(
+        'tr',
+        { 'data-kind': group.kind },
+        el('td', { text: group.decision === undefined ? group.kind : `${group.kind} (${group.decision})` }),
+        el('td', {}, el('code', { text: group.operation })),
+        el('td', {}, el('code', { text: group.aspect })),
+        el('td', { class: 'count', text: String(group.count) }),
+        el('td', {}, el('code', { text: group.upstream })),
+        el('td', {}, el('code', { text: group.sandbox })),
+        el(
+          'td',
+          { class: 'muted' },
+          `${group.example.method} `,
+          el('code', { text: group.example.path }),
+          ` → ${group.example.upstreamStatus} / ${group.example.sandboxStatus}${group.example.key === undefined ? '' : `, key ${group.example.key}`}, ${group.example.time}`,
+        ),
+      ),
+    ),
   )
 }
