@@ -115,6 +115,7 @@ export async function serveSandbox(
       seed: options.seed,
       pets: lastSeededId,
       given: givenPets && digestGivenPets(givenPets),
+      ...(capsule === undefined ? {} : { givenBy: 'a --from capsule' }),
       onLockLost: (error) => {
         io.stderr(`error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`)
         process.exit(1)
