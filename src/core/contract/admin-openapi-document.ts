@@ -111,6 +111,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
                           },
                           "reason": {
                             "type": "string"
+                          },
+                          "detail": {
+                            "type": "string",
+                            "description": "What a check that serves notes, e.g. that a master of a Redis Cluster has no replica, so a write acknowledged there is lost with it.\n"
                           }
                         }
                       }
