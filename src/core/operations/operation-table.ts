@@ -54,7 +54,7 @@ export function createOperations(store: PetRepository, settings: OperationSettin
   return built as Operations
 }
 
-/** The entry of `operationId`, or undefined for a name that is not an operation of the contract. */
-export function operationEntry(operationId: string): OperationEntry | undefined {
-  return Object.hasOwn(OPERATIONS, operationId) ? OPERATIONS[operationId as OperationId] : undefined
+/** What operation `operationId` does to the pets; undefined for a name the table does not hold. */
+export function effectOf(operationId: string): OperationEffect | undefined {
+  return Object.hasOwn(OPERATIONS, operationId) ? OPERATIONS[operationId as OperationId].effect : undefined
 }

@@ -2,6 +2,7 @@ import type { Reply } from '../http/reply.js'
 import { admit } from './admit.js'
 import { type PlannedListing, planListing } from './plan-listing.js'
 import type { OperationInput } from '../operations/operation.js'
+import { effectOf } from '../operations/operation-table.js'
 import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { resolve } from './resolve.js'
@@ -61,8 +62,9 @@ export async function answer(
   // A request made while the store is seeded or reset waits for it.
   await world.ready()
   // `empty` (D29): a read of a page lists nothing, a read of one pet finds nothing; writes work.
-  if (shaped?.empty === true && 'reads' in resolved.effect) {
-    if (resolved.effect.reads === 'item') throw emptyRead(input.params)
+  const effect = shaped?.empty === true ? effectOf(operationId) : undefined
+  if (effect !== undefined && 'reads' in effect) {
+    if (effect.reads === 'item') throw emptyRead(input.params)
     return { status: 200, headers, body: [] }
   }
   const handled = admitted.listed ?? resolved.operation.handle(input)

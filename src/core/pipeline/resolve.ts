@@ -3,7 +3,6 @@ import type { OperationInfo } from '../contract/create-router.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Operation } from '../operations/operation.js'
-import { type OperationEffect, operationEntry } from '../operations/operation-table.js'
 import type { Admission } from './admission.js'
 import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 
@@ -11,8 +10,6 @@ import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 export interface Resolution {
   info: OperationInfo
   operation: Operation
-  /** What the operation does to the pets (operation-table.ts). */
-  effect: OperationEffect
   params: Record<string, string>
 }
 
@@ -40,11 +37,9 @@ export function resolve(parts: ApiHandlerParts, world: WorldParts, { apiPath, ro
       `${route.operation.method} ${prefix}${route.operation.path} was removed on ${new Date(deprecation.sunset).toUTCString()}; use ${deprecation.successor} instead`,
     )
   }
-  const { operationId } = route.operation
-  const entry = operationEntry(operationId)
-  const operation = world.operations[operationId]
-  if (entry === undefined || operation === undefined) throw new Error(`no implementation for ${operationId}`)
-  return { info: route.operation, operation, effect: entry.effect, params: route.params }
+  const operation = world.operations[route.operation.operationId]
+  if (operation === undefined) throw new Error(`no implementation for ${route.operation.operationId}`)
+  return { info: route.operation, operation, params: route.params }
 }
 
 /**
