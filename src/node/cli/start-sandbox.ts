@@ -243,7 +243,7 @@ export async function serveSandbox(
       `Reference on ${origin}/reference`,
       `Sessions: X-Sandbox-Session, up to ${options.maxSessions}, idle after ${formatDuration(options.sessionIdle)}${shared === undefined ? '' : ', shared by the replicas'}`,
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
-      ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
+      ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}${noted(shared.detail?.())}`]),
       ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
     ].join('\n'),
   )
@@ -268,6 +268,11 @@ function fromEnvironment(environment: Readonly<Record<string, string>>): Partial
     if (variables.length > 0) found[item] = variables
   }
   return found
+}
+
+/** A note after a banner line, when there is one. */
+function noted(detail: string | undefined): string {
+  return detail === undefined ? '' : `; ${detail}`
 }
 
 function stateFileLine(path: string, file: StateFile): string {

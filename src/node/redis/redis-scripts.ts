@@ -477,9 +477,9 @@ return gen
    * Makes session NAME anew, replacing the one of that name (its keys and log entries go; the
    * default session keeps when it was made). ARGV after WORLD's: 5 the most named sessions, 6 their
    * idle ms, 7 the origin's kind ('start-up' | 'fork' | 'capsule'), 8 the session forked ('' when
-   * none), 9 the origin's clock ('' for the time source's), for a capsule 10 the generation its
-   * pets and buckets were written under (`o<gen>`), 11 its next id, 12 its count of pets ('' each
-   * otherwise), then its settings as pairs of a name and its JSON, which the session starts with.
+   * none), 9 the origin's clock ('' for the time source's), for a capsule (or a fork of a session
+   * in another group, read by Node) 10 the generation its pets and buckets were written under
+   * (`o<gen>`), 11 its next id, 12 its count of pets ('' each otherwise), then its settings as pairs of a name and its JSON, which the session starts with.
    * A fork copies the source's pets, key buckets and settings in force as they are at this moment.
    * Answers `info`'s fields, then the sessions dropped.
    */
@@ -492,7 +492,7 @@ if NAME == 'default' then created = redis.call('HGET', meta(NAME), 'created') en
 local gen = tostring(redis.call('INCR', P .. 'worlds'))
 local ogen, nextId, added, own, w = false, false, 0, false, false
 -- The copies first: a session may be forked from itself.
-if kind == 'fork' then
+if kind == 'fork' and ARGV[10] == '' then
   local sgen = C().ensure(from)
   local s = redis.call('HMGET', meta(from), 'nextId', 'own', 'w')
   -- The source's own in force, over those given: this process's view of them, maybe a second old.
@@ -507,7 +507,8 @@ if kind == 'fork' then
     redis.call('COPY', src[i], to[i], 'REPLACE')
   end
   nextId, added, own, w = s[1] or nextId, C().addedOf(from), s[2], s[3]
-elseif kind == 'capsule' then
+elseif ARGV[10] ~= '' then
+  -- A capsule, or a fork of another group's session read by Node: written under o<ARGV[10]>.
   ogen = ARGV[10]
   local o, to = C().parts(NAME, 'o' .. ogen), C().parts(NAME, gen)
   for i = 1, #o do
