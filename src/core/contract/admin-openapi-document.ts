@@ -111,6 +111,10 @@ export const adminOpenapiDocument: OpenApiDocument = {
                           },
                           "reason": {
                             "type": "string"
+                          },
+                          "detail": {
+                            "type": "string",
+                            "description": "What a check that serves notes, e.g. that a master of a Redis Cluster has no replica, so a write acknowledged there is lost with it.\n"
                           }
                         }
                       }
@@ -1357,8 +1361,8 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "nextId": {
             "type": "integer",
             "minimum": 1,
-            "maximum": 9007199254740991,
-            "description": "The id the next created pet gets: above every pet id."
+            "maximum": 9007199254740992,
+            "description": "The id the next created pet gets: above every pet id; 2^53 once the session assigned every id, and a create is refused (D37)."
           },
           "faults": {
             "$ref": "#/components/schemas/Faults"
