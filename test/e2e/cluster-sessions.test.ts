@@ -1,12 +1,12 @@
 import { Redis } from 'ioredis'
 import { beforeAll, expect, it } from 'vitest'
-import { slotOf } from '../../src/node/redis/redis-keys.js'
+import { DEFAULT_REDIS_PREFIX, redisKeys, slotOf } from '../../src/node/redis/redis-keys.js'
 import { CLUSTER_NODE_TIMEOUT_MS } from '../support/start-redis-cluster.js'
 import { useRedisReplicas } from '../support/use-redis-replicas.js'
 
 // Two sandboxes on one Redis Cluster of 3 masters and 3 replicas, each given another node: the
 // sessions spread over the masters, each one world across both sandboxes (docs/decisions.md#d44).
-const { call, admin, cluster, replica } = useRedisReplicas(2, ['--pets', '10'], { cluster: true })
+const { call, admin, probe, cluster, replica, startReplica } = useRedisReplicas(2, ['--pets', '10'], { cluster: true })
 const SESSIONS = Array.from({ length: 24 }, (_, index) => `team-${index}`)
 const inSession = (session: string, init: RequestInit & { key?: string } = {}) => ({ ...init, headers: { ...init.headers, 'x-sandbox-session': session } })
 const create = (index: number, session: string, name: string) =>
@@ -96,6 +96,26 @@ it("keeps the free plan's 60 a minute exact per session under a burst of 80 spli
   }
 }, 60_000)
 
+it("forks a session of another group, the copy standing alone with the source's pets and next id", async () => {
+  const keys = redisKeys(DEFAULT_REDIS_PREFIX, { cluster: true })
+  const apart = SESSIONS.slice(1).find((session) => keys.of(session) !== keys.of('team-0'))!
+  const fork = `fork-of-team-0`
+  expect(keys.of(fork)).not.toBe(keys.of('team-0'))
+  const source = await ids(await call(1, '/pets?limit=100', inSession('team-0')))
+  const put = await admin(1, `/sessions/${fork}`, { method: 'PUT', json: { from: 'team-0' } })
+  expect(put.status).toBe(200)
+  expect(await ids(await call(0, '/pets?limit=100', inSession(fork)))).toEqual(source)
+  const next = await create(0, fork, 'In the fork')
+  expect(((await next.json()) as { id: number }).id).toBe(Math.max(...source) + 1)
+  // The source is untouched, and was not made again in the fork's group.
+  expect(await ids(await call(1, '/pets?limit=100', inSession('team-0')))).toEqual(source)
+  const names = ((await (await admin(0, '/sessions')).json()) as { sessions: Array<{ name: string }> }).sessions.map((session) => session.name)
+  expect(names.filter((name) => name === 'team-0')).toHaveLength(1)
+  expect(names).toContain(fork)
+  expect(await ids(await call(0, '/pets?limit=100', inSession(apart)))).toEqual([...STARTUP, 11])
+  expect((await admin(0, `/sessions/${fork}`, { method: 'DELETE' })).status).toBe(200)
+})
+
 it('lists every session from either sandbox', async () => {
   for (const index of [0, 1]) {
     const listed = await admin(index, '/sessions')
@@ -106,6 +126,9 @@ it('lists every session from either sandbox', async () => {
 })
 
 it('answers every session again within 30 s of a SIGKILL of the busiest master, with every acknowledged create still there', async () => {
+  // Every master has a replica: nothing said.
+  const before = (await (await probe(0, '/readyz')).json()) as { checks: Array<{ name: string; detail?: string }> }
+  expect(before.checks.find((check) => check.name === 'shared state')?.detail).toBeUndefined()
   const byMaster = await keysByMaster()
   const busiest = [...byMaster].sort(([, a], [, b]) => b.length - a.length)[0]![0]
   const victim = cluster().nodes.find((node) => node.port === busiest)!
@@ -151,6 +174,26 @@ it('answers every session again within 30 s of a SIGKILL of the busiest master, 
   expect(lost).toEqual([])
   expect([...acknowledged.values()].flat().length).toBeGreaterThan(SESSIONS.length * 2)
   for (const [index, session] of SESSIONS.entries()) expect((await create(index % 2, session, 'After the failover')).status).toBe(201)
+  // The promoted replica has none of its own: /readyz says so, in the check's detail.
+  for (;;) {
+    const after = (await (await probe(1, '/readyz')).json()) as { status: string; checks: Array<{ name: string; detail?: string }> }
+    const detail = after.checks.find((check) => check.name === 'shared state')?.detail
+    if (detail !== undefined) {
+      expect(after.status).toBe('ready')
+      expect(detail).toMatch(/^1 of 3 Redis Cluster masters have no replica \(127\.0\.0\.1:\d+\): a pet created there is lost if its master is$/)
+      break
+    }
+    expect(Date.now() - killedAt).toBeLessThan(60_000)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+  // A sandbox started now says it at start, given a node that is still up.
+  const late = await startReplica(
+    [],
+    [0, 1, 2].find((index) => cluster().nodes[index] !== victim),
+  )
+  while (!late.output().includes('Shared state:')) await new Promise((resolve) => setTimeout(resolve, 100))
+  expect(late.output()).toMatch(/Shared state: .*; 1 of 3 Redis Cluster masters have no replica/)
+  await late.stop('SIGKILL')
   // The sandboxes lived through it.
   expect(replica(0).output()).not.toContain('Error')
 }, 120_000)

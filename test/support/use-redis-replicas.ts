@@ -56,6 +56,13 @@ export function useRedisReplicas(count: number, args: string[] = [], { cluster: 
       contract.check(rest.method ?? 'GET', url, response)
       return response
     },
+    /** fetch probe `path` (`/readyz`, `/healthz`) at the origin of replica `index`. */
+    async probe(index: number, path: string): Promise<Response> {
+      const url = `${replicas[index]!.url.replace(/\/v1$/, '')}${path}`
+      const response = await fetch(url)
+      adminContract.check('GET', url, response)
+      return response
+    },
     /** fetch `path` below /__sandbox of replica `index` with the admin token. */
     async admin(index: number, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
       const { json, ...rest } = init

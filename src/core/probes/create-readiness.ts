@@ -8,12 +8,14 @@
 export interface ReadinessCheck {
   name: string
   notReady(): string | undefined
+  /** What the part notes while it serves, if anything (a Redis Cluster master without a replica). */
+  detail?(): string | undefined
 }
 
 /** Whether a sandbox can serve, and each check's answer (`sandbox.readiness()`, `GET /readyz`). */
 export interface Readiness {
   ready: boolean
-  checks: Array<{ name: string; ready: boolean; reason?: string }>
+  checks: Array<{ name: string; ready: boolean; reason?: string; detail?: string }>
 }
 
 /**
@@ -31,9 +33,10 @@ export function createReadiness(checks: ReadinessCheck[] = []) {
       checks.push(check)
     },
     current(): Readiness {
-      const results = checks.map(({ name, notReady }) => {
+      const results = checks.map(({ name, notReady, detail }) => {
         const reason = notReady()
-        return reason === undefined ? { name, ready: true } : { name, ready: false, reason }
+        const noted = detail?.()
+        return { name, ...(reason === undefined ? { ready: true } : { ready: false, reason }), ...(noted === undefined ? {} : { detail: noted }) }
       })
       return { ready: results.every((result) => result.ready), checks: results }
     },

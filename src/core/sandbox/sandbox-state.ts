@@ -225,7 +225,7 @@ export function sharedState({ resolved, seed, secrets, origin }: StateInputs, sh
       },
       clear: localLog.clear,
     },
-    checks: [{ name: 'shared state', notReady: () => shared.notReady() }],
+    checks: [{ name: 'shared state', notReady: () => shared.notReady(), detail: () => shared.detail?.() }],
     close: () => shared.close(),
   }
 }

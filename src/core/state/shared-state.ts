@@ -82,6 +82,8 @@ export interface SharedState {
   sessions?(policy: SharedSessionsPolicy): SharedSessions
   /** Why the shared state cannot serve right now (Redis unreachable), or undefined: for readiness probes. */
   notReady(): string | undefined
+  /** What the state notes while it serves (a Redis Cluster master without a replica), or undefined: for the banner and `/readyz`. */
+  detail?(): string | undefined
   close(): Promise<void>
 }
 

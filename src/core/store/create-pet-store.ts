@@ -233,8 +233,9 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     },
 
     async create(pet: NewPet): Promise<Pet> {
-      pool.claim()
       const into = overlay
+      if (into.nextId > MAX_PET_ID) throw idsExhausted()
+      pool.claim()
       const record = storedPet({ ...pet, id: into.nextId++ })
       let kept = false
       try {
@@ -334,6 +335,14 @@ function mergeInOrder(a: Pet[], b: Pet[], limit: number): Pet[] {
     else out.push(b[j++]!)
   }
   return out
+}
+
+/** The highest id a pet gets (D37): past it a number rounds onto another. */
+export const MAX_PET_ID = Number.MAX_SAFE_INTEGER
+
+/** The refusal of a create once the next id would pass MAX_PET_ID (docs/decisions.md#d37), worded alike by every store. */
+export function idsExhausted(): HttpError {
+  return new HttpError(507, ErrorCode.storageFull, `The session assigned every pet id up to ${MAX_PET_ID}; nothing was stored`)
 }
 
 /** The refusal of a create beyond `maxPets` (docs/decisions.md#d23), worded alike by every store. */

@@ -115,6 +115,7 @@ export async function serveSandbox(
       seed: options.seed,
       pets: lastSeededId,
       given: givenPets && digestGivenPets(givenPets),
+      ...(capsule === undefined ? {} : { givenBy: 'a --from capsule' }),
       onLockLost: (error) => {
         io.stderr(`error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`)
         process.exit(1)
@@ -242,7 +243,7 @@ export async function serveSandbox(
       `Reference on ${origin}/reference`,
       `Sessions: X-Sandbox-Session, up to ${options.maxSessions}, idle after ${formatDuration(options.sessionIdle)}${shared === undefined ? '' : ', shared by the replicas'}`,
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
-      ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}`]),
+      ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}${noted(shared.detail?.())}`]),
       ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
     ].join('\n'),
   )
@@ -267,6 +268,11 @@ function fromEnvironment(environment: Readonly<Record<string, string>>): Partial
     if (variables.length > 0) found[item] = variables
   }
   return found
+}
+
+/** A note after a banner line, when there is one. */
+function noted(detail: string | undefined): string {
+  return detail === undefined ? '' : `; ${detail}`
 }
 
 function stateFileLine(path: string, file: StateFile): string {

@@ -6,6 +6,7 @@ import { createRedisBase, type RedisBase } from './create-redis-base.js'
 import { createRedisKeys } from './create-redis-keys.js'
 import { createRedisRequestLog } from './create-redis-request-log.js'
 import { createRedisSessions } from './create-redis-sessions.js'
+import { createRedisReplication } from './redis-replication.js'
 import { DEFAULT_REDIS_PREFIX, REDIS_LAYOUT, redisKeys } from './redis-keys.js'
 import { type RedisClient, redisScriptsClient } from './redis-scripts-client.js'
 
@@ -118,7 +119,9 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
   }
   // The sandbox's time source, once it gives it (with the rate limits); real time until then.
   let source: () => number = Date.now
-  const worlds = createRedisSessions({ client, scripts, keys, base: baseOf, source: () => source() })
+  // A write waits for a replica for at most this share of a command's time (docs/decisions.md#d44).
+  const replication = createRedisReplication(client, Math.floor(commandTimeoutMs * 0.6))
+  const worlds = createRedisSessions({ client, scripts, keys, base: baseOf, source: () => source(), replication })
   const logs: Array<{ close(): void }> = []
   const apiKeys = await createRedisKeys({ client, meta: keys.meta })
   const { world } = worlds.default
@@ -144,6 +147,7 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
       return log
     },
     notReady: () => (client.status === 'ready' ? undefined : `${where} is unreachable`),
+    detail: () => replication.detail(),
     async close() {
       apiKeys.close()
       worlds.close()

@@ -7,11 +7,13 @@ import type {
   SharedSessionsPolicy,
   WorldSettings,
 } from '../../core/state/shared-state.js'
+import type { Pet } from '../../core/store/pet.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { packBucket } from './create-redis-rate-limits.js'
 import { createRedisWorld, type RedisWorld } from './create-redis-world.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
+import type { RedisReplication } from './redis-replication.js'
 import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
@@ -30,6 +32,8 @@ export interface RedisSessionsOptions {
   base: () => RedisBase
   /** The time source without any offset, once the sandbox gives it. */
   source: () => number
+  /** Which writes wait for a replica. */
+  replication: RedisReplication
 }
 
 /**
@@ -39,7 +43,7 @@ export interface RedisSessionsOptions {
  * Each process keeps a handle per world it meets (a few caches, nothing of the pets), at most
  * `max` of them, and tells of the drops it made itself.
  */
-export function createRedisSessions({ client, scripts, keys, base, source }: RedisSessionsOptions) {
+export function createRedisSessions({ client, scripts, keys, base, source, replication }: RedisSessionsOptions) {
   let policy: SharedSessionsPolicy | undefined
   const handles = new Map<string, RedisWorld>()
 
@@ -68,6 +72,7 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
       // use, should no process be left to drop it (docs/decisions.md#d34).
       ttlMs: name === DEFAULT ? undefined : 2 * bounds().idleMs,
       bounds: groupBounds,
+      replication,
       onDrops,
     })
   const defaultWorld = make(DEFAULT)
@@ -169,7 +174,34 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     const { clock, ...rest } = origin.settings
     const settings = Object.entries(rest).flatMap(([setting, value]) => [setting, JSON.stringify(value)])
     const head = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '']
+    if (origin.kind === 'fork' && keys.of(origin.from) !== keys.of(name)) {
+      // A source in another group, so in another slot: read here, and written as a capsule's
+      // pets and buckets are, a copy standing alone (docs/decisions.md#d44).
+      const source = await readWorld(origin.from)
+      return [...head, ...(await writeOrigin(name, source.pets, source.quotas, source.nextId)), ...settings, ...source.settings]
+    }
     if (origin.kind !== 'capsule') return [...head, '', '', '', ...settings]
+    const quotas = [...origin.quotas].map(([bucket, counts]): [string, string] => [bucket, packBucket(counts)])
+    return [...head, ...(await writeOrigin(name, origin.pets, quotas, origin.nextId)), ...settings]
+  }
+
+  /** Session `from`'s world as it is now: its pets, packed key buckets, next id, and its own settings in force (pairs of a name and its JSON). */
+  async function readWorld(from: string) {
+    const world = handle(from)
+    const pets = await world.allPets()
+    const [, nextId] = (await world.run('petCounts')) as [number, number]
+    const group = keys.of(from)
+    const meta = await client.hgetall(group.session(from)).catch(redisUnavailable)
+    const settings = Object.entries(meta).flatMap(([field, value]) => (field.startsWith('S:') ? [field.slice(2), value] : []))
+    // A session never used yet starts from the start-up buckets.
+    const bucketsKey =
+      meta.gen !== undefined ? group.world(from, meta.gen, 'q') : group.baseQuotas((await client.hget(group.meta, 'base').catch(redisUnavailable)) ?? '')
+    const quotas = Object.entries(await client.hgetall(bucketsKey).catch(redisUnavailable))
+    return { pets, quotas, nextId, settings }
+  }
+
+  /** Writes pets and packed key buckets under a new origin generation of session `name`; answers putWorld's ARGV 10 to 12. */
+  async function writeOrigin(name: string, pets: readonly Pet[], quotas: ReadonlyArray<[string, string]>, firstId: number): Promise<Array<string | number>> {
     const group = keys.of(name)
     const ogen = String(await client.incr(group.worlds).catch(redisUnavailable))
     const at = (part: string) => group.world(name, `o${ogen}`, part)
@@ -177,8 +209,8 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
     const written = new Set<string>()
     let batch = client.pipeline()
     let size = 0
-    let nextId = origin.nextId
-    for (const pet of origin.pets) {
+    let nextId = firstId
+    for (const pet of pets) {
       const id = String(pet.id)
       batch.hset(at('pets'), id, JSON.stringify(storedPet(pet)))
       batch.zadd(at('ids'), pet.id, id)
@@ -194,13 +226,13 @@ export function createRedisSessions({ client, scripts, keys, base, source }: Red
         size = 0
       }
     }
-    for (const [bucket, counts] of origin.quotas) {
-      batch.hset(at('q'), bucket, packBucket(counts))
+    for (const [bucket, packed] of quotas) {
+      batch.hset(at('q'), bucket, packed)
       written.add(at('q'))
     }
     for (const key of written) batch.pexpire(key, 600_000)
     await exec(batch)
-    return [...head, ogen, nextId, origin.pets.length, ...settings]
+    return [ogen, nextId, pets.length]
   }
 
   return {

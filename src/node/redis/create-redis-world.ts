@@ -1,11 +1,12 @@
 import type { PetRepository } from '../../core/state/pet-repository.js'
 import type { SharedWorld, WorldSettings } from '../../core/state/shared-state.js'
 import type { NewPet, Pet } from '../../core/store/pet.js'
-import { storageFull } from '../../core/store/create-pet-store.js'
+import { idsExhausted, storageFull } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { createRedisRateLimits, type WorldNews } from './create-redis-rate-limits.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
+import type { RedisReplication } from './redis-replication.js'
 import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
@@ -21,6 +22,8 @@ export interface RedisWorldOptions {
   ttlMs: number | undefined
   /** The registry's bounds, which every decision of a named session applies. */
   bounds: () => { max: number; idleMs: number }
+  /** Which writes wait for a replica. */
+  replication: RedisReplication
   /** Told of the sessions a decision dropped, as the script answered them. */
   onDrops: (drops: string) => void
 }
@@ -61,7 +64,10 @@ export function createRedisWorld(options: RedisWorldOptions) {
   async function runIn(at: RedisGroupKeys, script: WorldScript, ...args: Array<string | number>): Promise<unknown> {
     usedAt = source()
     try {
-      const call = () => scripts[script](at.meta, at.prefix, name, source(), ttlMs ?? '', ...args)
+      const call = () =>
+        script === 'putPet' && options.replication.waits(at.meta)
+          ? replicated(at, script, args)
+          : scripts[script](at.meta, at.prefix, name, source(), ttlMs ?? '', ...args)
       let reply = await call()
       if (reply === -1) {
         await options.base().reseed()
@@ -71,6 +77,28 @@ export function createRedisWorld(options: RedisWorldOptions) {
     } catch (error) {
       return redisUnavailable(error)
     }
+  }
+
+  /** Every pet of the world, in id order. */
+  async function allPets(): Promise<Pet[]> {
+    const [own, mine, replaced, theirs] = (await run('allPets')) as [string, string[], string[], string[]]
+    const hidden = new Set(replaced.map(Number))
+    const fromBase = own === '1' ? [] : (JSON.parse(`[${theirs.join(',')}]`) as Pet[]).filter((pet) => !hidden.has(pet.id))
+    return fromBase.concat(JSON.parse(`[${mine.join(',')}]`) as Pet[]).sort((a, b) => a.id - b.id)
+  }
+
+  /** Runs a script that stores a pet, answered once a replica has it too (docs/decisions.md#d44); 503 when none does in time. */
+  async function replicated(at: RedisGroupKeys, script: WorldScript, args: Array<string | number>): Promise<unknown> {
+    // WAIT has no key: in one pipeline with the script, it goes to the script's master.
+    const pipeline = client.pipeline()
+    ;(pipeline as unknown as Record<WorldScript, (...all: Array<string | number>) => unknown>)[script](at.meta, at.prefix, name, source(), ttlMs ?? '', ...args)
+    pipeline.call('WAIT', 1, options.replication.waitMs)
+    const [[error, reply] = [], [waitError, acknowledged] = []] = (await pipeline.exec()) ?? []
+    if (error) throw error
+    if (waitError) throw waitError
+    // Nothing stored (the base missing, the store full): nothing to wait for.
+    if (reply !== -1 && reply !== -2 && Number(acknowledged) < 1) throw new Error('no replica acknowledged the write in time')
+    return reply
   }
 
   // Stored as the JSON of the contract's Pet, id first; the script puts the id in.
@@ -83,9 +111,10 @@ export function createRedisWorld(options: RedisWorldOptions) {
     const save = async (id: string, pet: Pet): Promise<Pet> => {
       const reply = await run('putPet', id, encode(pet), pet.status ?? '', maxPets)
       if (reply === -2) throw storageFull(maxPets)
+      if (reply === -3) throw idsExhausted()
       return storedPet({ ...pet, id: Number(reply) })
     }
-    const counts = async () => (await run('petCounts')) as [number, number]
+    const counts = async () => ((await run('petCounts')) as [string, string]).map(Number) as [number, number]
     return {
       ready: () => ready,
       start() {
@@ -107,12 +136,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
       },
       create: (pet) => save('', { id: 0, ...pet }),
       put: (pet) => save(String(pet.id), pet),
-      async all() {
-        const [own, mine, replaced, theirs] = (await run('allPets')) as [string, string[], string[], string[]]
-        const hidden = new Set(replaced.map(Number))
-        const fromBase = own === '1' ? [] : (JSON.parse(`[${theirs.join(',')}]`) as Pet[]).filter((pet) => !hidden.has(pet.id))
-        return fromBase.concat(JSON.parse(`[${mine.join(',')}]`) as Pet[]).sort((a, b) => a.id - b.id)
-      },
+      all: allPets,
       count: async () => (await counts())[0],
       nextId: async () => (await counts())[1],
     }
@@ -177,6 +201,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
     group,
     run,
     runIn,
+    allPets,
     news,
     /** The generation this process last saw in force: log entries answered before a reset are not kept. */
     generation: () => generation,
