@@ -187,7 +187,10 @@ it('answers every session again within 30 s of a SIGKILL of the busiest master, 
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   // A sandbox started now says it at start, given a node that is still up.
-  const late = await startReplica([], [0, 1, 2].find((index) => cluster().nodes[index] !== victim))
+  const late = await startReplica(
+    [],
+    [0, 1, 2].find((index) => cluster().nodes[index] !== victim),
+  )
   while (!late.output().includes('Shared state:')) await new Promise((resolve) => setTimeout(resolve, 100))
   expect(late.output()).toMatch(/Shared state: .*; 1 of 3 Redis Cluster masters have no replica/)
   await late.stop('SIGKILL')
