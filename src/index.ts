@@ -23,7 +23,16 @@ export type { SharedState, SharedWorld, PetSeeding } from './core/state/shared-s
 export type { SandboxClock } from './core/clock/create-clock.js'
 export type { QuotaState, QuotaWindow, QuotaChange } from './core/state/rate-limit-backend.js'
 export type { StateSummary, KeySummary, SessionSummary } from './core/admin/admin-controls.js'
-export { FAULT_KINDS, type FaultKind, type FaultOptions, type LatencyRange, type OperationFaults, type ResolvedFaults } from './core/faults/fault-config.js'
+export {
+  FAULT_KINDS,
+  type FaultKind,
+  type FaultOptions,
+  type Latency,
+  type LatencyPercentiles,
+  type LatencyRange,
+  type OperationFaults,
+  type ResolvedFaults,
+} from './core/faults/fault-config.js'
 export { FAULT_HEADER } from './core/faults/create-fault-injector.js'
 export { SCENARIO_HEADER, type SandboxScenarios } from './core/scenarios/create-scenarios.js'
 export {

@@ -5,6 +5,7 @@ import { expect, it } from 'vitest'
 import { type Capsule, ConfigError, createSandbox } from '../../src/index.js'
 import { createAdminCaller, createAdminContractChecker } from '../support/admin-contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
+import { contractViolations } from '../support/contract.js'
 import { runCli, startCli } from '../support/start-cli.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
 
@@ -148,6 +149,93 @@ it('refuses a capsule it cannot read in one clear error naming the field, and ma
   const both = await runCli(['start', '--port', '0', '--from', file, '--pets-file', file])
   expect(both.stderr).toContain('--from and --pets-file cannot be combined')
 })
+
+it('refuses a capsule with an instant that is no RFC 3339 date-time, or past the clock’s span, naming the field', async () => {
+  const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
+  for (const [given, field] of [
+    [{ ...capsule, made: 'not a date' }, 'made'],
+    [{ ...capsule, clock: '2030' }, 'clock'],
+    [{ ...capsule, clock: '1969-12-31T23:59:59Z' }, 'clock'],
+  ] as const) {
+    const response = await admin('/sessions/broken', { method: 'PUT', json: { capsule: given } })
+    expect(response.status).toBe(400)
+    expect((await response.json()).message).toBe(
+      `capsule.${field} must be an RFC 3339 date-time between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, such as 2030-01-01T00:00:00Z`,
+    )
+  }
+  expect((await admin('/sessions/broken')).status).toBe(404)
+  // The span's last instant is taken, and the clock running on from it stays there (D28).
+  const last = await admin('/sessions/at-the-end', { method: 'PUT', json: { capsule: { ...capsule, clock: '9999-12-31T23:59:59.999Z' } } })
+  expect(last.status).toBe(200)
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  expect(await (await admin('/clock', { session: 'at-the-end' })).json()).toEqual({ now: '9999-12-31T23:59:59.999Z' })
+  expect((await admin('/sessions/at-the-end', { method: 'DELETE' })).status).toBe(200)
+})
+
+it('tells 20000 bad pets of a capsule in a bounded message: the first 20 faults and a count of the rest', async () => {
+  const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
+  const pets = Array.from({ length: 20_000 }, (_, index) => ({ id: index + 1, name: 'Bad', categoryId: 0, status: 'lost' }))
+  const response = await admin('/sessions/broken', { method: 'PUT', json: { capsule: { ...capsule, pets, nextId: 20_001, har: undefined } } })
+  expect(response.status).toBe(400)
+  const { message } = (await response.json()) as { message: string }
+  // Every fault named, it was 2.3 MB.
+  expect(message.length).toBeLessThan(2_000)
+  expect(message).toMatch(/^capsule\.pets\[0\]\.categoryId must be at least 1; capsule\.pets\[0\]\.status must be one of available, pending, sold; /)
+  expect(message).toMatch(/; and 39980 more$/)
+  expect((await admin('/sessions/broken')).status).toBe(404)
+}, 60_000)
+
+it('refuses a capsule nesting 10000 levels deep where its schema leaves a field open: a 400 over HTTP, one line from start --from', async () => {
+  const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
+  const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
+  const text = JSON.stringify({ ...capsule, har: { ...capsule.har, log: { ...capsule.har!.log, _extra: 0 } } }).replace('"_extra":0', `"_extra":${deep}`)
+  const response = await admin('/sessions/deep', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: `{"capsule":${text}}` })
+  expect(response.status).toBe(400)
+  expect((await response.json()).message).toMatch(/^capsule\.har\.log\._extra(\[0\])+ nests deeper than 64 levels$/)
+  expect((await admin('/sessions/deep')).status).toBe(404)
+  const file = join(scratch, 'deep.capsule.json')
+  writeFileSync(file, text)
+  const started = await runCli(['start', '--port', '0', '--from', file])
+  expect(started.code).toBe(1)
+  expect(started.stderr.trim()).toMatch(new RegExp(`^error: capsule file ${file}: capsule\\.har\\.log\\._extra(\\[0\\])+ nests deeper than 64 levels$`))
+}, 60_000)
+
+it('names a --from capsule as such when a --state file extends other pets', async () => {
+  const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
+  const file = join(scratch, 'for-state.capsule.json')
+  writeFileSync(file, JSON.stringify(capsule))
+  const state = join(scratch, 'generated.state')
+  const first = await startCli(['--pets', '3', '--state', state])
+  await first.stop()
+  const refused = await runCli(['start', '--port', '0', '--from', file, '--state', state])
+  expect(refused.code).toBe(1)
+  expect(refused.stderr.trim()).toBe(
+    `error: state file ${state} extends pets seeded with --seed 1 --pets 3, not those of a --from capsule; start with those, or use another --state file`,
+  )
+}, 60_000)
+
+it('masks a capsule’s keys in the banner of start --from, and a key used as a session name in the drop lines', async () => {
+  const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
+  const teamKey = 'team-secret-key-4f2a9c'
+  const file = join(scratch, 'team.capsule.json')
+  writeFileSync(file, JSON.stringify({ ...capsule, keys: [{ key: teamKey, plan: 'pro' }], quotas: { [teamKey]: { minuteUsed: 1, dayUsed: 1, refused: 0 } } }))
+  const cli = await startCli(['--from', file, '--max-sessions', '1'])
+  try {
+    expect(cli.output()).toContain('sandbox-free-key')
+    expect(cli.output()).toMatch(/ pro +team…#[0-9a-f]{4} /)
+    for (const session of [teamKey, 'another']) {
+      const listed = await fetch(`${cli.url}/pets?limit=1`, { headers: { authorization: `Bearer ${teamKey}`, 'x-sandbox-session': session } })
+      expect(await contractViolations('GET', listed.url, listed.clone())).toEqual([])
+      expect(listed.status).toBe(200)
+    }
+    // The session the key named is dropped by the next (--max-sessions 1), which a line says.
+    while (!/Session \S+ dropped/.test(cli.output())) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(cli.output()).toMatch(/Session team…#[0-9a-f]{4} dropped: least recently used/)
+    expect(cli.output()).not.toContain(teamKey)
+  } finally {
+    await cli.stop()
+  }
+}, 60_000)
 
 it('takes a capsule over D9’s 1 MiB, up to 16 MiB, and refuses a larger body with 413', async () => {
   const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule

@@ -178,6 +178,19 @@ it('streams one session’s requests to the dashboard’s event stream named by 
   const refused = await fetch(`${origin()}/__sandbox/events?session=.bad`, { headers: { authorization: `Bearer ${TOKEN}` } })
   contract.check('GET', refused.url, refused)
   expect(refused.status).toBe(400)
+  // Two names, as the exports refuse them: the stream does not pick the first.
+  for (const path of ['/events', '/requests']) {
+    const twice = await fetch(`${origin()}/__sandbox${path}?session=a&session=b`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    ;(path === '/events' ? contract : adminContract).check('GET', twice.url, twice)
+    expect(twice.status).toBe(400)
+    expect((await twice.json()).message).toBe('session must be a string')
+  }
+})
+
+it('tells an admin call with an empty JSON body to send a JSON object, not a pet', async () => {
+  const response = await admin('/clock', { method: 'POST', headers: { 'content-type': 'application/json' } })
+  expect(response.status).toBe(400)
+  expect((await response.json()).message).toBe("body is required: send a JSON object, as the admin document's moveClock describes")
 })
 
 it('lists, forks, reads and deletes sessions; the default one cannot be deleted', async () => {

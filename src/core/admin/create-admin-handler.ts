@@ -67,7 +67,14 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
     const named = operationId in SESSION_OPERATIONS ? sessionOf(request, query) : undefined
     if (params.name !== undefined) checkName(params.name, 'the session name in the path')
     // A capsule may be larger than any other body (D34).
-    const body = readsBody ? await readJsonBody(request, undefined, operationId === 'putSession' ? MAX_CAPSULE_BYTES : MAX_BODY_BYTES) : undefined
+    const body = readsBody
+      ? await readJsonBody(
+          request,
+          undefined,
+          operationId === 'putSession' ? MAX_CAPSULE_BYTES : MAX_BODY_BYTES,
+          `a JSON object, as the admin document's ${operationId} describes`,
+        )
+      : undefined
     validator.validate(operationId, { path: decode(path, 'path'), query, ...(body === undefined ? {} : { body }) })
     try {
       return { status: 200, headers, body: await operation({ params, query, body, session: () => controls.session(named) }) }

@@ -44,7 +44,8 @@ export interface MovableClock<Of extends Timing = Timing> extends SandboxClock<O
 export function createClock(source?: () => number): MovableClock<'now'>
 export function createClock<Of extends Timing>(source: () => number, offset: ClockOffset<Of>): MovableClock<Of>
 export function createClock(source: () => number = Date.now, offset: ClockOffset = localOffset()): MovableClock {
-  const now = () => source() + offset.get()
+  // Running on from the span's last instant, the clock stays there (D28).
+  const now = () => Math.min(LATEST, source() + offset.get())
   return {
     now,
     set(instant) {
@@ -82,6 +83,20 @@ function assertInSpan(instant: number): void {
   if (!(instant >= EARLIEST && instant <= LATEST)) {
     throw new ConfigError('the clock must stay between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z')
   }
+}
+
+const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i
+
+/**
+ * Whether `text` is an RFC 3339 date-time the clock's span holds (D28), as a capsule's `clock` must be.
+ *
+ * @example
+ * isClockInstant('2030-01-01T00:00:00Z') // true
+ * isClockInstant('2030')                 // false
+ */
+export function isClockInstant(text: string): boolean {
+  const ms = Date.parse(text)
+  return RFC_3339.test(text) && ms >= EARLIEST && ms <= LATEST
 }
 
 export function toEpochMs(instant: Date | number | string): number {

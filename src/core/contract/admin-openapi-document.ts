@@ -1361,8 +1361,8 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "nextId": {
             "type": "integer",
             "minimum": 1,
-            "maximum": 9007199254740991,
-            "description": "The id the next created pet gets: above every pet id."
+            "maximum": 9007199254740992,
+            "description": "The id the next created pet gets: above every pet id; 2^53 once the session assigned every id, and a create is refused (D37)."
           },
           "faults": {
             "$ref": "#/components/schemas/Faults"
@@ -1772,17 +1772,74 @@ export const adminOpenapiDocument: OpenApiDocument = {
           }
         ]
       },
+      "LatencyPercentiles": {
+        "type": "object",
+        "description": "sandbox - added latency in ms drawn from a log-normal through both percentiles: half the answers take p50 or less, 99 in 100 take p99 or less; p50 must not be above p99 (D45).",
+        "required": [
+          "p50",
+          "p99"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "p50": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 60000
+          },
+          "p99": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 60000
+          }
+        }
+      },
+      "Latency": {
+        "description": "Added latency drawn uniformly from a range, or from a log-normal through two percentiles.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/LatencyRange"
+          },
+          {
+            "$ref": "#/components/schemas/LatencyPercentiles"
+          }
+        ]
+      },
+      "FaultLatencySetting": {
+        "description": "Added latency in ms, a range to draw it from, or two percentiles to draw it through.",
+        "oneOf": [
+          {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 60000
+          },
+          {
+            "$ref": "#/components/schemas/LatencyRange"
+          },
+          {
+            "$ref": "#/components/schemas/LatencyPercentiles"
+          }
+        ]
+      },
+      "Burst": {
+        "type": "number",
+        "minimum": 1,
+        "maximum": 100000,
+        "description": "sandbox - the mean length of a run of injected failures: failures come in bursts, the long-run share still errorRate (D45). Without it each request fails or not by itself."
+      },
       "OperationFaults": {
         "type": "object",
         "additionalProperties": false,
         "properties": {
           "latency": {
-            "$ref": "#/components/schemas/LatencyRange"
+            "$ref": "#/components/schemas/Latency"
           },
           "errorRate": {
             "type": "number",
             "minimum": 0,
             "maximum": 1
+          },
+          "burst": {
+            "$ref": "#/components/schemas/Burst"
           }
         }
       },
@@ -1791,12 +1848,15 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "additionalProperties": false,
         "properties": {
           "latency": {
-            "$ref": "#/components/schemas/LatencySetting"
+            "$ref": "#/components/schemas/FaultLatencySetting"
           },
           "errorRate": {
             "type": "number",
             "minimum": 0,
             "maximum": 1
+          },
+          "burst": {
+            "$ref": "#/components/schemas/Burst"
           }
         }
       },
@@ -1806,12 +1866,15 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "additionalProperties": false,
         "properties": {
           "latency": {
-            "$ref": "#/components/schemas/LatencySetting"
+            "$ref": "#/components/schemas/FaultLatencySetting"
           },
           "errorRate": {
             "type": "number",
             "minimum": 0,
             "maximum": 1
+          },
+          "burst": {
+            "$ref": "#/components/schemas/Burst"
           },
           "kinds": {
             "type": "array",
@@ -1845,12 +1908,15 @@ export const adminOpenapiDocument: OpenApiDocument = {
         "additionalProperties": false,
         "properties": {
           "latency": {
-            "$ref": "#/components/schemas/LatencyRange"
+            "$ref": "#/components/schemas/Latency"
           },
           "errorRate": {
             "type": "number",
             "minimum": 0,
             "maximum": 1
+          },
+          "burst": {
+            "$ref": "#/components/schemas/Burst"
           },
           "kinds": {
             "type": "array",

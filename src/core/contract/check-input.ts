@@ -37,22 +37,41 @@ export type InputSchema = (typeof API_SCHEMAS)[number] | (typeof ADMIN_SCHEMAS)[
 export function checkInput<T>(schema: InputSchema, value: unknown, where = ''): T {
   const validate = compiled(schema)
   if (!validate(value)) throw new ConfigError(inputMessage(describeInputErrors(validate.errors ?? [], where)))
-  const unbounded = nonFinite(value, [])
-  if (unbounded !== undefined) throw new ConfigError(`${pathOf(where, unbounded, 'the input')} must be a finite number`)
+  const unbounded = unboundedPart(value)
+  if (unbounded !== undefined) throw new ConfigError(`${pathOf(where, unbounded.path, 'the input')} ${unbounded.problem}`)
   return value as T
 }
 
+/** How deep an input may nest: every schema's own fields are a few levels deep; what a schema leaves open (a HAR's `_` fields) may not go further. */
+export const MAX_INPUT_DEPTH = 64
+
 /**
- * The path of a NaN or an Infinity in `value`, which a schema cannot refuse (JSON carries neither,
- * and Ajv takes Infinity for a number), and which only a library call can pass: a check the
- * schemas cannot express, named as such.
+ * The path of the first part of `value` a schema cannot refuse: a NaN or an Infinity (JSON carries
+ * neither, and Ajv takes Infinity for a number; only a library call passes one), or an array or
+ * object nested deeper than MAX_INPUT_DEPTH (a field the schema leaves open). Iterative, so a
+ * 10000-level nesting costs no stack.
  */
-function nonFinite(value: unknown, path: readonly string[]): readonly string[] | undefined {
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : path
-  if (typeof value !== 'object' || value === null) return undefined
-  for (const [name, inner] of Object.entries(value)) {
-    const found = nonFinite(inner, [...path, name])
-    if (found !== undefined) return found
+function unboundedPart(value: unknown): { path: readonly string[]; problem: string } | undefined {
+  interface Step {
+    value: unknown
+    name: string
+    parent: Step | undefined
+    depth: number
+  }
+  const pathTo = (step: Step): string[] => {
+    const path: string[] = []
+    for (let at: Step | undefined = step; at?.parent !== undefined; at = at.parent) path.push(at.name)
+    return path.reverse()
+  }
+  const pending: Step[] = [{ value, name: '', parent: undefined, depth: 0 }]
+  while (pending.length > 0) {
+    const step = pending.pop()!
+    if (typeof step.value === 'number' && !Number.isFinite(step.value)) return { path: pathTo(step), problem: 'must be a finite number' }
+    if (typeof step.value !== 'object' || step.value === null) continue
+    if (step.depth >= MAX_INPUT_DEPTH) return { path: pathTo(step), problem: `nests deeper than ${MAX_INPUT_DEPTH} levels` }
+    const members = Object.entries(step.value)
+    // Last first, so the first part at fault in document order is the one named.
+    for (let i = members.length - 1; i >= 0; i--) pending.push({ value: members[i]![1], name: members[i]![0], parent: step, depth: step.depth + 1 })
   }
   return undefined
 }

@@ -34,7 +34,14 @@ export function describeInputErrors(errors: readonly ErrorObject[], where = '', 
     byField.set(fieldOf(error, where, root), `${fieldOf(error, where, root)} must hold exactly one of ${names.join(', ')}`)
   const chosen = (error: ErrorObject) =>
     choices.some((choice) => error.schemaPath.startsWith(`${choice.error.schemaPath}/`) && error.instancePath === choice.error.instancePath)
-  const told = telling(errors).filter((error) => !chosen(error))
+  const told = telling(errors).filter((error) => choices.length === 0 || !chosen(error))
+  // Each place's errors gathered once: a 20000-pet capsule's errors are described in linear time.
+  const atPlace = new Map<string, ErrorObject[]>()
+  for (const error of errors) {
+    const place = atPlace.get(error.instancePath)
+    if (place === undefined) atPlace.set(error.instancePath, [error])
+    else place.push(error)
+  }
   // An unknown field first: a typo of a required field explains that one's absence too.
   const explained = new Set<string>()
   for (const error of told) {
@@ -47,14 +54,19 @@ export function describeInputErrors(errors: readonly ErrorObject[], where = '', 
     if (error.keyword === 'additionalProperties') continue
     const field = fieldOf(error, where, root)
     if (byField.has(field) || explained.has(field)) continue
-    byField.set(field, words(error, all(error, errors), field))
+    byField.set(field, words(error, atPlace.get(error.instancePath)!, field))
   }
   return [...byField].map(([field, message]) => ({ field, message }))
 }
 
-/** The issues as one message, each field once. */
+/** How many issues a message names; the rest are counted. */
+export const MAX_TOLD_ISSUES = 20
+
+/** The issues as one message, each field once, the first MAX_TOLD_ISSUES of them and a count of the rest. */
 export function inputMessage(issues: readonly InputIssue[]): string {
-  return issues.map(({ message }) => message).join('; ')
+  const told = issues.slice(0, MAX_TOLD_ISSUES).map(({ message }) => message)
+  const more = issues.length - told.length
+  return `${told.join('; ')}${more > 0 ? `; and ${more} more` : ''}`
 }
 
 /**
@@ -95,11 +107,6 @@ function choiceOf(error: ErrorObject): string[] | undefined {
   if (typeof data !== 'object' || data === null) return undefined
   const given = names.filter((name) => Object.hasOwn(data, name!)).length
   return given === 1 ? undefined : (names as string[])
-}
-
-/** Every error of the same place, for the words that need a neighbour (a `then`'s `if`). */
-function all(error: ErrorObject, errors: readonly ErrorObject[]): readonly ErrorObject[] {
-  return errors.filter((other) => other.instancePath === error.instancePath)
 }
 
 const BOUND_WORDS = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'above', exclusiveMaximum: 'below' } as const

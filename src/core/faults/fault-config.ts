@@ -18,10 +18,26 @@ export interface LatencyRange {
   max: number
 }
 
+/** Added latency in ms drawn from a log-normal through two percentiles (docs/decisions.md#d45). */
+export interface LatencyPercentiles {
+  p50: number
+  p99: number
+}
+
+/** Added latency: a range drawn uniformly, or two percentiles drawn through. */
+export type Latency = LatencyRange | LatencyPercentiles
+
+/** Whether a latency adds nothing. */
+export function noLatency(latency: Latency): boolean {
+  return 'p50' in latency ? latency.p99 <= 0 : latency.max <= 0
+}
+
 /** Faults of one operation; what is left out falls back to the sandbox-wide setting. */
 export interface OperationFaults {
-  latency?: LatencyRange
+  latency?: Latency
   errorRate?: number
+  /** The mean length of a run of failures (docs/decisions.md#d45); without it each request fails by itself. */
+  burst?: number
 }
 
 /**
@@ -32,9 +48,12 @@ export interface OperationFaults {
  * createSandbox({ faults: { seed: 3, errorRate: 0.1, kinds: ['503'], operations: { createPet: { latency: { min: 50, max: 200 } } } } })
  */
 export interface FaultOptions {
-  latency?: LatencyRange
+  /** Added latency: ms, a range, or two percentiles (docs/decisions.md#d45). */
+  latency?: Latency | number
   /** Share of requests answered with an injected failure, 0 to 1. Default 0. */
   errorRate?: number
+  /** The mean length of a run of failures, the long-run share still `errorRate` (docs/decisions.md#d45). */
+  burst?: number
   /** Which failures to inject, chosen among uniformly. Default `DEFAULT_ERROR_KINDS`. */
   kinds?: readonly FaultKind[]
   /** Overrides by operationId (`listPets`, `createPet`, `getPet`). */
@@ -44,10 +63,12 @@ export interface FaultOptions {
 }
 
 export interface ResolvedFaults {
-  latency: LatencyRange
+  latency: Latency
   errorRate: number
+  /** Absent: each request fails or not by itself. */
+  burst?: number
   kinds: FaultKind[]
-  operations: Record<string, { latency?: LatencyRange; errorRate?: number }>
+  operations: Record<string, OperationFaults>
   seed: number
 }
 
@@ -64,14 +85,17 @@ export function resolveFaults(options: unknown, defaultSeed: number, operationId
   const operations: ResolvedFaults['operations'] = {}
   for (const [operationId, override] of Object.entries(input.operations ?? {})) {
     if (!operationIds.includes(operationId)) throw new ConfigError(`${where}.operations: ${operationId} is not an operation (${operationIds.join(', ')})`)
+    const at = `${where}.operations.${operationId}`
     operations[operationId] = {
-      ...(override.latency === undefined ? {} : { latency: rangeOf(override.latency, `${where}.operations.${operationId}.latency`) }),
+      ...(override.latency === undefined ? {} : { latency: latencyOf(override.latency, `${at}.latency`) }),
       ...(override.errorRate === undefined ? {} : { errorRate: override.errorRate }),
+      ...(override.burst === undefined ? {} : { burst: burstOf(override.burst, override.errorRate ?? input.errorRate ?? 0, `${at}.burst`) }),
     }
   }
   return {
-    latency: input.latency === undefined ? { min: 0, max: 0 } : rangeOf(input.latency, `${where}.latency`),
+    latency: input.latency === undefined ? { min: 0, max: 0 } : latencyOf(input.latency, `${where}.latency`),
     errorRate: input.errorRate ?? 0,
+    ...(input.burst === undefined ? {} : { burst: burstOf(input.burst, input.errorRate ?? 0, `${where}.burst`) }),
     kinds: [...new Set(input.kinds ?? DEFAULT_ERROR_KINDS)],
     operations,
     seed: input.seed ?? defaultSeed,
@@ -80,8 +104,22 @@ export function resolveFaults(options: unknown, defaultSeed: number, operationId
 
 /** Fault settings as the schema admits them: a latency may be given as ms. */
 interface FaultSettings extends Omit<FaultOptions, 'latency' | 'operations'> {
-  latency?: LatencyRange | number
-  operations?: Record<string, { latency?: LatencyRange | number; errorRate?: number }>
+  latency?: Latency | number
+  operations?: Record<string, { latency?: Latency | number; errorRate?: number; burst?: number }>
+}
+
+function latencyOf(latency: Latency | number, where: string): Latency {
+  if (typeof latency === 'number' || !('p50' in latency)) return rangeOf(latency, where)
+  if (latency.p50 > latency.p99) throw new ConfigError(`${where}: p50 must not be above p99`)
+  return { p50: latency.p50, p99: latency.p99 }
+}
+
+// A run of failures this long needs a chance above 1 of starting one after a success (D45).
+function burstOf(burst: number, errorRate: number, where: string): number {
+  if (errorRate < 1 && errorRate / (burst * (1 - errorRate)) > 1) {
+    throw new ConfigError(`${where} must be at least ${(errorRate / (1 - errorRate)).toFixed(2)} for an errorRate of ${errorRate}`)
+  }
+  return burst
 }
 
 /**

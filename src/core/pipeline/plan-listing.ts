@@ -1,3 +1,4 @@
+import { noLatency } from '../faults/fault-config.js'
 import type { OperationInput } from '../operations/operation.js'
 import { listQuery } from '../operations/list-pets.js'
 import type { ListQuery } from '../state/pet-repository.js'
@@ -44,5 +45,5 @@ export function planListing(parts: ApiHandlerParts, world: WorldParts, request: 
 function faultsQuiet(world: WorldParts): boolean {
   const config = world.faults.config()
   const override = config.operations.listPets
-  return (override?.errorRate ?? config.errorRate) === 0 && (override?.latency ?? config.latency).max === 0
+  return (override?.errorRate ?? config.errorRate) === 0 && noLatency(override?.latency ?? config.latency)
 }

@@ -1,6 +1,7 @@
 import type { KeyConfig } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import type { Limits } from '../auth/plans.js'
+import { isClockInstant } from '../clock/create-clock.js'
 import { checkInput } from '../contract/check-input.js'
 import { ConfigError } from '../errors/config-error.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
@@ -131,7 +132,12 @@ export function readCapsule(value: unknown, where = 'capsule'): Capsule {
     last = pet.id
   }
   if (capsule.nextId <= last) throw new ConfigError(`${where}.nextId must be above ${last}, the highest pet id`)
-  if (!Number.isFinite(Date.parse(capsule.clock))) throw new ConfigError(`${where}.clock must be an ISO 8601 instant`)
+  for (const field of ['made', 'clock'] as const) {
+    if (!isClockInstant(capsule[field]))
+      throw new ConfigError(
+        `${where}.${field} must be an RFC 3339 date-time between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, such as 2030-01-01T00:00:00Z`,
+      )
+  }
   const listed = new Set(capsule.keys.map((config) => config.key))
   for (const [field, keys] of [
     ['quotas', Object.keys(capsule.quotas)],

@@ -13,9 +13,14 @@ export const MAX_CAPSULE_BYTES = 16 * 1024 * 1024
  * at most 1 MiB (413, found from `Content-Length` or while streaming, never after reading it all),
  * valid UTF-8 without a byte order mark and JSON without duplicate keys (400), and an object (400).
  * `onText` hears the body's text as soon as it is decoded, before it is judged, so the request
- * log's exchange shows what a refused body said.
+ * log's exchange shows what a refused body said. `expected` names what an empty body should have been.
  */
-export async function readJsonBody(request: Request, onText?: (text: string) => void, maxBytes = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+export async function readJsonBody(
+  request: Request,
+  onText?: (text: string) => void,
+  maxBytes = MAX_BODY_BYTES,
+  expected = 'a NewPet JSON object',
+): Promise<Record<string, unknown>> {
   const mediaType = request.headers.get('content-type')?.split(';', 1)[0]?.trim().toLowerCase()
   if (mediaType !== 'application/json') {
     throw new HttpError(
@@ -28,7 +33,7 @@ export async function readJsonBody(request: Request, onText?: (text: string) => 
   if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes)
 
   const bytes = await readAtMost(request, maxBytes)
-  if (bytes.byteLength === 0) throw new HttpError(400, ErrorCode.invalidRequest, 'body is required: send a NewPet JSON object')
+  if (bytes.byteLength === 0) throw new HttpError(400, ErrorCode.invalidRequest, `body is required: send ${expected}`)
   let text: string
   try {
     // ignoreBOM keeps a byte order mark in the text, so it is refused below instead of dropped.

@@ -12,6 +12,7 @@ import { loadKeysFile } from '../options/load-keys-file.js'
 import { loadPetsFile } from '../options/load-pets-file.js'
 import { loadCapsuleFile } from '../options/load-capsule-file.js'
 import { loadScenariosFile } from '../options/load-scenarios-file.js'
+import { createMasker } from '../../core/auth/create-masker.js'
 import { formatBanner } from './format-banner.js'
 import { describeInForce, type InForceItem } from '../pages/describe-in-force.js'
 import type { StateFile } from '../persistence/open-state-file.js'
@@ -115,6 +116,7 @@ export async function serveSandbox(
       seed: options.seed,
       pets: lastSeededId,
       given: givenPets && digestGivenPets(givenPets),
+      ...(capsule === undefined ? {} : { givenBy: 'a --from capsule' }),
       onLockLost: (error) => {
         io.stderr(`error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`)
         process.exit(1)
@@ -142,12 +144,15 @@ export async function serveSandbox(
       max: options.maxSessions,
       idleMs: options.sessionIdle,
       // Each drop is said, so a test that lost its session learns why.
-      onDrop: (name, reason) =>
+      onDrop: (named, reason) => {
+        // A key or the admin token may be used as a session name (D35).
+        const name = createMasker(secrets()).text(named)
         io.stdout(
           reason.kind === 'idle'
             ? `Session ${name} dropped: idle for ${formatDuration(reason.idleMs)} (--session-idle)`
             : `Session ${name} dropped: least recently used, over --max-sessions ${reason.max}`,
-        ),
+        )
+      },
     },
     maxPets: options.maxPets,
     banAfter: options.banAfter,
@@ -175,7 +180,7 @@ export async function serveSandbox(
     // Only when a flag sets them: a --from capsule's faults stand otherwise.
     ...(Object.keys(faults).length === 0 ? {} : { faults }),
   })
-  const logger = createRequestLogger(options.log, io.stdout, io.colour)
+  const logger = createRequestLogger(options.log, io.stdout, io.colour, Date.now, (text) => createMasker(secrets()).text(text))
   if (options.log !== 'off') {
     requestLog.watch(logger.answer)
     // Without --prefer the header changes nothing, which surprises whoever sent it: said once, with the flag (D30).

@@ -82,7 +82,10 @@ function sessionSource(requests: RequestEntrySource, incoming: IncomingMessage):
     const value = incoming.headers[name]
     return Array.isArray(value) ? value.join(', ') : value
   })
-  const fromQuery = new URLSearchParams((incoming.url ?? '').split('?')[1] ?? '').get('session') ?? undefined
+  const inQuery = new URLSearchParams((incoming.url ?? '').split('?')[1] ?? '').getAll('session')
+  // One name, as the exports' query is held to it (the admin document's `session`: a string).
+  if (inQuery.length > 1) throw new HttpError(400, ErrorCode.invalidRequest, 'session must be a string')
+  const fromQuery = inQuery[0]
   if (header !== undefined && !isSessionName(header.name)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(header.where))
   if (fromQuery !== undefined && !isSessionName(fromQuery)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule('session'))
   if (header !== undefined && fromQuery !== undefined && header.name !== fromQuery) {

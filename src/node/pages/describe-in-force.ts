@@ -1,6 +1,6 @@
 import type { StateSummary } from '../../core/admin/admin-controls.js'
 import { shownKey } from '../../core/auth/shown-key.js'
-import type { LatencyRange, ResolvedFaults } from '../../core/faults/fault-config.js'
+import { type Latency, noLatency, type ResolvedFaults } from '../../core/faults/fault-config.js'
 
 /** What may change every answer without a request saying so: each is a line wherever a person looks. */
 export type InForceItem = 'pets' | 'clock' | 'scenarios' | 'prefer' | 'faults' | 'admin'
@@ -84,15 +84,20 @@ function duration(ms: number): string {
 
 /** The faults in force in words: `latency 100-400 ms, error rate 0.05 (500, 503); createPet: error rate 0.5`, or `none`. */
 function describeFaults(faults: ResolvedFaults): string {
-  const settings = (latency: LatencyRange | undefined, errorRate: number | undefined, kinds?: readonly string[]) =>
+  const words = (latency: Latency) =>
+    'p50' in latency
+      ? `latency p50 ${latency.p50} ms, p99 ${latency.p99} ms`
+      : `latency ${latency.min === latency.max ? latency.min : `${latency.min}-${latency.max}`} ms`
+  const settings = (latency: Latency | undefined, errorRate: number | undefined, burst: number | undefined, kinds?: readonly string[]) =>
     [
-      latency !== undefined && latency.max > 0 ? `latency ${latency.min === latency.max ? latency.min : `${latency.min}-${latency.max}`} ms` : undefined,
+      latency !== undefined && !noLatency(latency) ? words(latency) : undefined,
       errorRate !== undefined && errorRate > 0 ? `error rate ${errorRate}${kinds === undefined ? '' : ` (${kinds.join(', ')})`}` : undefined,
+      burst !== undefined && errorRate !== undefined && errorRate > 0 ? `in bursts of ${burst}` : undefined,
     ].filter((part) => part !== undefined)
   const parts = [
-    settings(faults.latency, faults.errorRate, faults.kinds).join(', '),
+    settings(faults.latency, faults.errorRate, faults.burst, faults.kinds).join(', '),
     ...Object.entries(faults.operations).map(([operationId, override]) => {
-      const own = settings(override.latency, override.errorRate)
+      const own = settings(override.latency, override.errorRate, override.burst)
       return own.length === 0 ? '' : `${operationId}: ${own.join(', ')}`
     }),
   ].filter((part) => part !== '')

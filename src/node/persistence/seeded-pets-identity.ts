@@ -13,6 +13,8 @@ export interface SeededPetsIdentity {
   pets: number
   /** The digest of the given pets (`digestGivenPets`); absent for generated pets. */
   given?: string | undefined
+  /** Where the given pets come from, as a refusal names them: `a --pets-file` unless said (`a --from capsule`); never stored. */
+  givenBy?: string | undefined
 }
 
 /** A digest as `given` holds it: 64 hex digits. */
@@ -48,11 +50,12 @@ export function digestGivenPets(pets: Iterable<NewPet & { id?: number }>): strin
 export function seededPetsMismatch(stored: SeededPetsIdentity, current: SeededPetsIdentity): string | undefined {
   if (stored.given === undefined) {
     const generated = `pets seeded with --seed ${stored.seed} --pets ${stored.pets}`
-    if (current.given !== undefined) return `${generated}, not those of a --pets-file; start with those`
+    if (current.given !== undefined) return `${generated}, not those of ${current.givenBy ?? 'a --pets-file'}; start with those`
     return stored.seed === current.seed && stored.pets === current.pets ? undefined : `${generated}; start with those`
   }
   if (stored.given === current.given) return undefined
   const theirs = `the pets of a --pets-file (sha256 ${stored.given.slice(0, 12)}…)`
   if (current.given === undefined) return `${theirs}, not generated ones; start with that --pets-file`
-  return `${theirs}, not those of this one (sha256 ${current.given.slice(0, 12)}…: another pet, field, id or order); start with that --pets-file`
+  const these = current.givenBy === undefined ? 'this one' : `this ${current.givenBy.replace(/^an? /, '')}`
+  return `${theirs}, not those of ${these} (sha256 ${current.given.slice(0, 12)}…: another pet, field, id or order); start with that --pets-file`
 }

@@ -53,6 +53,8 @@ local function based(gen, last, count)
   BGEN, LAST_ID, BASE_COUNT = B[1], tonumber(B[2]), tonumber(B[3])
   return true
 end
+-- An integer as Redis keeps it: a number given to redis.call is written with 14 digits.
+local function int(n) return string.format('%.0f', n) end
 local function meta(name) return P .. 's:' .. name end
 -- The settings a session's meta holds under \`mark\` ('S:' in force, 'O:' its origin's) as one JSON
 -- object, '' when it holds none: the script never reads a setting, so a new one needs no change here.
@@ -83,7 +85,7 @@ local function C()
   end
   function setAdded(name, count)
     local before = tonumber(redis.call('HGET', P .. 'added', name) or '0')
-    if count == 0 then redis.call('HDEL', P .. 'added', name) else redis.call('HSET', P .. 'added', name, count) end
+    if count == 0 then redis.call('HDEL', P .. 'added', name) else redis.call('HSET', P .. 'added', name, int(count)) end
     if count ~= before then redis.call('HINCRBY', KEYS[1], 'added', count - before) end
   end
   function addedOf(name) return tonumber(redis.call('HGET', P .. 'added', name) or '0') end
@@ -113,8 +115,8 @@ local function C()
     setAdded(name, 0)
     -- A new version of its settings (none: the start-up ones), so a process that knew an earlier
     -- session of this name takes them up.
-    redis.call('HSET', m, 'gen', gen, 'nextId', nextId, 'onext', nextId, 'created', string.format('%.0f', defaultNow()), 'okind', 'start-up',
-      'v', redis.call('INCR', P .. 'worlds'), 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
+    redis.call('HSET', m, 'gen', gen, 'nextId', int(nextId), 'onext', int(nextId), 'created', int(defaultNow()), 'okind', 'start-up',
+      'v', redis.call('INCR', P .. 'worlds'), 'base', BGEN, 'lastId', int(LAST_ID), 'count', int(BASE_COUNT))
     if clock then redis.call('HSET', m, 'offset', string.format('%.0f', tonumber(clock) - SOURCE), 'oclock', clock) end
     if name == NAME then expire(name, gen) end
     -- In the registry from its first use, whatever used it; the next counted use applies the bounds.
@@ -377,12 +379,12 @@ end
 return {}
 `,
 
-  /** How many pets the world holds, and the id the next created pet gets. */
+  /** How many pets the world holds, and the id the next created pet gets, as text: ioredis rounds integers past 2^53/2. */
   petCounts: `${WORLD}if not based() then return -1 end
 local m = redis.call('HMGET', meta(NAME), 'nextId', 'own')
 local count = C().addedOf(NAME)
 if m[2] ~= '1' then count = count + BASE_COUNT end
-return {count, tonumber(m[1] or (LAST_ID + 1))}
+return {int(count), m[1] or int(LAST_ID + 1)}
 `,
 
   /** Every pet of the world, unsorted: whether it stands alone, its own pets, the base ids it replaced, and the base's pets. */
@@ -402,9 +404,12 @@ return {m[2] or '', mine, replaced, theirs}
    * without the id, 7 status ('' for none), 8 the most pets stored over every session (D23), for
    * a new id assigned. The id goes first into the stored JSON, so reads answer the text as stored.
    * A base pet put is replaced in the overlay; an id beyond every assigned one moves the next id
-   * past it. Answers the id, or -2 when the store is full and nothing was stored.
+   * past it. Answers the id as text (as petCounts does), -2 when the store is full, -3 when the next id would pass 2^53-1
+   * (D37), -4 for a create in a named session dropped meanwhile (D34): nothing was stored.
    */
   putPet: `${WORLD}if not based() then return -1 end
+-- A create whose session was dropped once its use was counted makes no session again (D34).
+if named and ARGV[5] == '' and redis.call('EXISTS', meta(NAME)) == 0 then return -4 end
 local gen = C().ensure(NAME)
 local m = redis.call('HMGET', meta(NAME), 'own', 'nextId', 'w')
 if m[3] ~= '1' then redis.call('HSET', meta(NAME), 'w', '1') end
@@ -412,8 +417,10 @@ local pets, ids, replaced = part(NAME, gen, 'pets'), part(NAME, gen, 'ids'), par
 local id = ARGV[5]
 local counted = false
 if id == '' then
+  -- Past 2^53-1 an id would round onto another (D37).
+  if tonumber(m[2] or (LAST_ID + 1)) > ${Number.MAX_SAFE_INTEGER} then return -3 end
   if BASE_COUNT + tonumber(redis.call('HGET', KEYS[1], 'added') or '0') >= tonumber(ARGV[8]) then return -2 end
-  id = tostring(redis.call('HINCRBY', meta(NAME), 'nextId', 1) - 1)
+  id = int(redis.call('HINCRBY', meta(NAME), 'nextId', 1) - 1)
   counted = true
 else
   local n = tonumber(id)
@@ -426,7 +433,7 @@ else
     counted = redis.call('HEXISTS', P .. 'base:' .. BGEN .. ':pets', id) == 0
   else
     counted = true
-    if n >= tonumber(m[2] or (LAST_ID + 1)) then redis.call('HSET', meta(NAME), 'nextId', n + 1) end
+    if n >= tonumber(m[2] or (LAST_ID + 1)) then redis.call('HSET', meta(NAME), 'nextId', int(n + 1)) end
   end
 end
 redis.call('HSET', pets, id, '{"id":' .. id .. ',' .. string.sub(ARGV[6], 2))
@@ -438,7 +445,7 @@ if ARGV[7] ~= '' then
 end
 if counted then C().setAdded(NAME, C().addedOf(NAME) + 1) end
 if named then for _, k in ipairs(written) do redis.call('PEXPIRE', k, TTL) end end
-return tonumber(id)
+return id
 `,
 
   /**
@@ -458,7 +465,7 @@ else
   C().startUp(NAME, gen)
 end
 redis.call('UNLINK', unpack(C().parts(NAME, m[1])))
-redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', m[3] or (LAST_ID + 1))
+redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', m[3] or int(LAST_ID + 1))
 if m[5] then redis.call('HSET', meta(NAME), 'w', m[5]) else redis.call('HDEL', meta(NAME), 'w') end
 C().setAdded(NAME, tonumber(m[4] or '0'))
 C().expire(NAME, gen, m[2])
@@ -512,7 +519,7 @@ elseif ARGV[10] ~= '' then
   end
   nextId, added, own, w = ARGV[11], tonumber(ARGV[12]), '1', '1'
 else
-  nextId = C().startUp(NAME, gen)
+  nextId = int(C().startUp(NAME, gen))
 end
 local old = redis.call('HMGET', meta(NAME), 'gen', 'ogen')
 if old[1] then redis.call('UNLINK', unpack(C().parts(NAME, old[1]))) end
@@ -527,7 +534,7 @@ local clock = ARGV[9]
 local offset = '0'
 if clock ~= '' then offset = string.format('%.0f', tonumber(clock) - SOURCE) end
 redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', nextId, 'created', created or string.format('%.0f', now), 'okind', kind,
-  'offset', offset, 'v', redis.call('INCR', P .. 'worlds'), 'onext', nextId, 'oadded', added, 'base', BGEN, 'lastId', LAST_ID, 'count', BASE_COUNT)
+  'offset', offset, 'v', redis.call('INCR', P .. 'worlds'), 'onext', nextId, 'oadded', int(added), 'base', BGEN, 'lastId', int(LAST_ID), 'count', int(BASE_COUNT))
 -- In force and as the origin's, which a later pair of the same name (the source's own) overrides.
 for _, setting in ipairs(settings) do redis.call('HSET', meta(NAME), 'S:' .. setting[1], setting[2], 'O:' .. setting[1], setting[2]) end
 if from ~= '' then redis.call('HSET', meta(NAME), 'ofrom', from) end
