@@ -164,8 +164,9 @@ async function startCluster() {
       nodes.map(async (node) => {
         const client = new Redis(node.url)
         try {
-          const slots = await client.call('CLUSTER', 'SLOTS')
-          return /cluster_state:ok/.test(await client.call('CLUSTER', 'INFO')) && slots.every((range) => range.length >= 4)
+          const slots = /** @type {unknown[][]} */ (await client.call('CLUSTER', 'SLOTS'))
+          const info = String(await client.call('CLUSTER', 'INFO'))
+          return /cluster_state:ok/.test(info) && slots.every((range) => range.length >= 4)
         } finally {
           client.disconnect()
         }
