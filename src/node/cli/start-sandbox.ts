@@ -11,6 +11,7 @@ import { rateLimitHeaders } from '../server/refusal-answer.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { loadPetsFile } from '../options/load-pets-file.js'
 import { loadCapsuleFile } from '../options/load-capsule-file.js'
+import { loadFaultsFile } from '../options/load-faults-file.js'
 import { loadScenariosFile } from '../options/load-scenarios-file.js'
 import { createMasker } from '../../core/auth/create-masker.js'
 import { formatBanner } from './format-banner.js'
@@ -42,6 +43,7 @@ export interface StartOptions extends ServingOptions {
   errorRate?: number
   errorKinds?: FaultKind[]
   fault?: Record<string, OperationFaults>
+  faultsFile?: string
   faultSeed?: number
   scenario?: ScenarioFlag[]
   scenarios?: string
@@ -131,11 +133,15 @@ export async function serveSandbox(
   const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
   const requestLog = createRequestLog(options.keepRequests, secrets)
   const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
+  // The file's faults, each flag over them (an operation's flag over that operation's entry).
+  const fromFile = options.faultsFile === undefined ? {} : await loadFaultsFile(options.faultsFile)
+  const fileOperations = fromFile.operations ?? {}
   const faults = {
+    ...fromFile,
     ...(options.latency ? { latency: options.latency } : {}),
     ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
     ...(options.errorKinds ? { kinds: options.errorKinds } : {}),
-    ...(options.fault ? { operations: options.fault } : {}),
+    ...(options.fault ? { operations: { ...fileOperations, ...options.fault } } : {}),
     ...(options.faultSeed === undefined ? {} : { seed: options.faultSeed }),
   }
   const sandbox: Sandbox = createSandbox({
@@ -260,7 +266,7 @@ const IN_FORCE_OPTIONS: Record<InForceItem, ReadonlyArray<keyof StartOptions>> =
   clock: ['now'],
   scenarios: ['scenario', 'scenarios'],
   prefer: ['prefer'],
-  faults: ['latency', 'errorRate', 'errorKinds', 'fault', 'faultSeed'],
+  faults: ['faultsFile', 'latency', 'errorRate', 'errorKinds', 'fault', 'faultSeed'],
   admin: ['adminToken'],
 }
 
