@@ -5,6 +5,7 @@ import { expect, it } from 'vitest'
 import { type Capsule, ConfigError, createSandbox } from '../../src/index.js'
 import { createAdminCaller, createAdminContractChecker } from '../support/admin-contract.js'
 import { createContractChecker } from '../support/contract-checker.js'
+import { contractViolations } from '../support/contract.js'
 import { runCli, startCli } from '../support/start-cli.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
 
@@ -211,6 +212,29 @@ it('names a --from capsule as such when a --state file extends other pets', asyn
   expect(refused.stderr.trim()).toBe(
     `error: state file ${state} extends pets seeded with --seed 1 --pets 3, not those of a --from capsule; start with those, or use another --state file`,
   )
+}, 60_000)
+
+it('masks a capsule’s keys in the banner of start --from, and a key used as a session name in the drop lines', async () => {
+  const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
+  const teamKey = 'team-secret-key-4f2a9c'
+  const file = join(scratch, 'team.capsule.json')
+  writeFileSync(file, JSON.stringify({ ...capsule, keys: [{ key: teamKey, plan: 'pro' }], quotas: { [teamKey]: { minuteUsed: 1, dayUsed: 1, refused: 0 } } }))
+  const cli = await startCli(['--from', file, '--max-sessions', '1'])
+  try {
+    expect(cli.output()).toContain('sandbox-free-key')
+    expect(cli.output()).toMatch(/ pro +team…#[0-9a-f]{4} /)
+    for (const session of [teamKey, 'another']) {
+      const listed = await fetch(`${cli.url}/pets?limit=1`, { headers: { authorization: `Bearer ${teamKey}`, 'x-sandbox-session': session } })
+      expect(await contractViolations('GET', listed.url, listed.clone())).toEqual([])
+      expect(listed.status).toBe(200)
+    }
+    // The session the key named is dropped by the next (--max-sessions 1), which a line says.
+    while (!/Session \S+ dropped/.test(cli.output())) await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(cli.output()).toMatch(/Session team…#[0-9a-f]{4} dropped: least recently used/)
+    expect(cli.output()).not.toContain(teamKey)
+  } finally {
+    await cli.stop()
+  }
 }, 60_000)
 
 it('takes a capsule over D9’s 1 MiB, up to 16 MiB, and refuses a larger body with 413', async () => {

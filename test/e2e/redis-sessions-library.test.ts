@@ -314,3 +314,16 @@ it("carries a session's settings as one value across replicas: a capsule's seed,
   expect((await second.session('settings-other').capsule()).faults.errorRate).toBe(0)
   expect(second.faults.get().errorRate).toBe(0)
 })
+
+it("keeps a session's weather in its session across replicas, and in its capsule", async () => {
+  await clear()
+  const weather = { latency: { p50: 80, p99: 900 }, errorRate: 0.2, burst: 5, operations: { getPet: { latency: { p50: 5, p99: 40 }, burst: 2 } } }
+  await first.session('weather-stormy').faults.set(weather)
+  // The other replica takes it up with its next decision in the session.
+  await call(second, '/pets/1', 'weather-stormy')
+  expect(second.session('weather-stormy').faults.get()).toMatchObject(weather)
+  expect((await second.session('weather-stormy').capsule()).faults).toMatchObject(weather)
+  await call(second, '/pets/1', 'weather-calm')
+  expect(second.session('weather-calm').faults.get().burst).toBeUndefined()
+  expect(second.faults.get().burst).toBeUndefined()
+})

@@ -268,3 +268,15 @@ it('starts both replicas from one capsule (--from): the default session and each
     await Promise.all(started.map((replica) => replica.stop()))
   }
 })
+
+it("refuses a capsule whose clock is outside the clock's span (D28) as memory does, and lists sessions after", async () => {
+  const capsule = (await (await admin(0, '/sessions/default/capsule')).json()) as Record<string, unknown>
+  for (const clock of ['1969-12-31T23:59:59.999Z', '+275760-09-13T00:00:00.000Z']) {
+    const refused = await admin(1, '/sessions/out-of-span', { method: 'PUT', json: { capsule: { ...capsule, har: undefined, clock } } })
+    expect(refused.status, clock).toBe(400)
+    expect((await refused.json()).message).toMatch(/^capsule\.clock must be an RFC 3339 date-time between 1970/)
+  }
+  expect((await admin(0, '/sessions/out-of-span')).status).toBe(404)
+  expect((await call(1, '/pets?limit=1', inSession('out-of-span'))).status).toBe(200)
+  expect((await admin(0, '/sessions')).status).toBe(200)
+})

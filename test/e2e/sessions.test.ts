@@ -269,3 +269,30 @@ it('deletes every named session with DELETE /__sandbox/sessions, or one run’s 
   expect(((await (await admin('/sessions')).json()).sessions as { name: string }[]).map((session) => session.name)).toEqual(['default'])
   expect((await admin('/sessions?prefix=', { method: 'DELETE' })).status).toBe(400)
 })
+
+it('gives a key a quota per session and no ceiling across them, the worlds bounded by --max-sessions (D34)', async () => {
+  const token = 'admin-token-for-max-sessions'
+  const cli = await startCli(['--admin-token', token, '--max-sessions', '2', '--pets', '1'])
+  try {
+    const served = cli.url.replace(/\/v1$/, '')
+    const sessionAdmin = createAdminCaller(() => served, token, adminContract)
+    const get = async (session: string) => {
+      const response = await fetch(`${cli.url}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': session } })
+      contract.check('GET', response.url, response.clone())
+      await response.arrayBuffer()
+      return response
+    }
+    expect((await sessionAdmin('/keys/sandbox-free-key', { method: 'PATCH', session: 'spent', json: { remaining: 0 } })).status).toBe(200)
+    expect((await get('spent')).status).toBe(429)
+    // Two more sessions: the key's spent world is dropped, and at most two quotas are held at once.
+    for (const session of ['second', 'third']) expect((await get(session)).status).toBe(200)
+    const { sessions } = (await (await sessionAdmin('/sessions')).json()) as { sessions: Array<{ name: string }> }
+    expect(sessions.map(({ name }) => name).filter((name) => name !== 'default')).toEqual(expect.not.arrayContaining(['spent']))
+    expect(sessions.length).toBeLessThanOrEqual(3)
+    const again = await get('spent')
+    expect(again.status).toBe(200)
+    expect(again.headers.get('x-ratelimit-remaining')).toBe('59')
+  } finally {
+    await cli.stop()
+  }
+}, 60_000)

@@ -75,7 +75,8 @@ export function learnCapsule(value: unknown, where: string, made: number): Capsu
   }
 }
 
-function entriesOf(value: unknown, where: string): readonly unknown[] {
+/** The entries of a recording, or a ConfigError naming what is no HAR. */
+export function entriesOf(value: unknown, where: string): readonly unknown[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${where} must be a HAR document (an object with log.entries)`)
   const log = (value as { log?: unknown }).log
   if (typeof log !== 'object' || log === null || Array.isArray(log)) throw new ConfigError(`${where}.log must be an object: ${where} is not HAR`)
@@ -88,13 +89,16 @@ interface ReadEntry {
   method: string
   url: string
   started: number
+  /** The exchange's time in ms, NaN when the entry gives none. */
+  time: number
   status: number
   /** The response body's text, decoded; absent when the recording left it out. */
   body: string | undefined
 }
 
 /** The parts of a HAR entry a world is learned from, each held to what HAR 1.2 says it is. */
-function readEntry(entry: unknown, at: string): ReadEntry {
+/** What one recorded entry says, or a ConfigError naming the field at `at`. */
+export function readEntry(entry: unknown, at: string): ReadEntry {
   const object = (value: unknown, name: string): Record<string, unknown> => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${at}${name} must be an object`)
     return value as Record<string, unknown>
@@ -112,7 +116,8 @@ function readEntry(entry: unknown, at: string): ReadEntry {
   if (typeof content.text === 'string') {
     body = content.encoding === 'base64' ? decodeBase64(content.text) : content.text
   }
-  return { method: request.method.toUpperCase(), url: request.url, started, status: response.status, body }
+  const time = typeof read.time === 'number' && read.time >= 0 ? read.time : Number.NaN
+  return { method: request.method.toUpperCase(), url: request.url, started, time, status: response.status, body }
 }
 
 function decodeBase64(text: string): string | undefined {
@@ -124,7 +129,7 @@ function decodeBase64(text: string): string | undefined {
 }
 
 /** The operation a recorded URL names, below whatever prefix the recorded server had (`/v1`, `/api/v1`). */
-function operationOf(router: Router, method: string, url: string): string | undefined {
+export function operationOf(router: Router, method: string, url: string): string | undefined {
   let pathname: string
   try {
     pathname = new URL(url).pathname

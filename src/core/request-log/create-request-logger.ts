@@ -27,7 +27,14 @@ export interface LoggedDifference extends LoggedViolation {
  * characters escaped, so no request can forge a line or move the cursor of the terminal that
  * shows the log.
  */
-export function createRequestLogger(format: LogFormat, write: (line: string) => void, colour: boolean, now: () => number = Date.now) {
+export function createRequestLogger(
+  format: LogFormat,
+  write: (line: string) => void,
+  colour: boolean,
+  now: () => number = Date.now,
+  // A key or the admin token may be used as a session name (D35): `mask` masks it in the secrets in force.
+  mask: (text: string) => string = (text) => text,
+) {
   const paint = (code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text)
   const json = (value: object) => write(escapeJsonLine(JSON.stringify(value)))
   return {
@@ -35,7 +42,8 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
       if (format === 'off') return
       const ms = entry.durationMs
       if (format === 'json') {
-        const { time, method, path: url, status, key, fault, source, session } = entry
+        const { time, method, path: url, status, key, fault, source } = entry
+        const session = entry.session === undefined ? undefined : mask(entry.session)
         json({
           time,
           method,
@@ -53,7 +61,7 @@ export function createRequestLogger(format: LogFormat, write: (line: string) => 
       const status = paint(statusColour(entry.status), entry.status === 0 ? 'dropped' : String(entry.status))
       const source = entry.source === undefined ? '' : ` source=${entry.source}`
       // A session name is checked against its rule before it is logged: nothing to escape.
-      const session = entry.session === undefined ? '' : ` session=${entry.session}`
+      const session = entry.session === undefined ? '' : ` session=${mask(entry.session)}`
       write(`${escapeControls(entry.method)} ${escapeControls(entry.path)} ${status} ${ms}ms key=${escapeControls(entry.key)}${source}${session}`)
     },
     /** A hint for whoever reads the log, said once where it applies (a Prefer header this sandbox ignores). */

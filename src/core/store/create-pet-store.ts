@@ -99,6 +99,8 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
   // Pets of this world counted in the pool: its additions, and its base's while this world is its only user.
   let owned = 0
   let usingBase = false
+  // Set once the world is let go of (its session dropped): a create still in flight stores nothing.
+  let released = false
   // The replaced pets in id order, made when a listing needs them after a put.
   let replacedInOrder: Pet[] | undefined
   let ready: Promise<void> = Promise.resolve()
@@ -234,6 +236,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
 
     async create(pet: NewPet): Promise<Pet> {
       const into = overlay
+      if (released) throw sessionDropped()
       if (into.nextId > MAX_PET_ID) throw idsExhausted()
       pool.claim()
       const record = storedPet({ ...pet, id: into.nextId++ })
@@ -243,7 +246,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
         // never one that was acknowledged or listed.
         if (storage !== undefined) await storage.commit({ kind: 'created', pet: record })
         // A reset while the journal was written dropped the overlay this pet was made for.
-        if (into === overlay) {
+        if (into === overlay && !released) {
           placeAdded(into, record)
           owned++
           kept = true
@@ -300,6 +303,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
 
     /** Lets go of this world's pets: they no longer count against maxPets (a dropped session). */
     release(): void {
+      released = true
       pool.add(-owned)
       owned = 0
       if (usingBase && base.release() === 0) pool.add(-base.count())
@@ -343,6 +347,11 @@ export const MAX_PET_ID = Number.MAX_SAFE_INTEGER
 /** The refusal of a create once the next id would pass MAX_PET_ID (docs/decisions.md#d37), worded alike by every store. */
 export function idsExhausted(): HttpError {
   return new HttpError(507, ErrorCode.storageFull, `The session assigned every pet id up to ${MAX_PET_ID}; nothing was stored`)
+}
+
+/** The refusal of a create whose session was dropped while it was in flight (docs/decisions.md#d34), worded alike by every store. */
+export function sessionDropped(): HttpError {
+  return new HttpError(409, ErrorCode.conflict, 'The session was dropped while this create was in flight; nothing was stored')
 }
 
 /** The refusal of a create beyond `maxPets` (docs/decisions.md#d23), worded alike by every store. */

@@ -125,6 +125,12 @@ export function buildProgram(io: ProgramIo): Command {
         'PETSTORE_SANDBOX_PREFER',
       ),
     )
+    .addOption(
+      new Option(
+        '--faults-file <file>',
+        'JSON file of faults, as PUT /__sandbox/faults takes them (petstore-sandbox weather prints one); flags override it',
+      ).env('PETSTORE_SANDBOX_FAULTS_FILE'),
+    )
     .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed).env('PETSTORE_SANDBOX_FAULT_SEED'))
     .addOption(new Option('--redis <url>', 'share the state with every process started with this Redis URL and prefix').env('PETSTORE_SANDBOX_REDIS_URL'))
     .addOption(

@@ -1,6 +1,9 @@
 import type { ApiKey } from '../../core/auth/key-config.js'
+import { DEMO_KEYS } from '../../core/auth/demo-keys.js'
 import { maskKey } from '../../core/auth/mask-key.js'
 import type { InForceItem, InForceLine } from '../pages/describe-in-force.js'
+
+const DEMO = new Set(DEMO_KEYS.map(({ key }) => key))
 
 export interface BannerInput {
   url: string
@@ -19,7 +22,8 @@ export function formatBanner({ url, version, options, keys, showKeys, inForce, f
   // Keys from a keys file are secrets: listed masked, with the limits in force.
   lines.push(showKeys ? 'Demo keys (send Authorization: Bearer <key>):' : `${keys.length} key(s) from the keys file (masked):`)
   for (const key of keys) {
-    const shown = showKeys ? key.key : maskKey(key.key)
+    // A capsule's keys (--from) are its team's, not demo keys: masked too.
+    const shown = showKeys && DEMO.has(key.key) ? key.key : maskKey(key.key)
     lines.push(`  ${key.plan.padEnd(10)} ${shown.padEnd(24)} ${String(key.perMinute).padStart(5)}/min ${String(key.perDay).padStart(8)}/day`)
   }
   // A stale variable in a teammate's shell is the usual surprise: each line says where it came from.

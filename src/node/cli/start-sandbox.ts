@@ -11,7 +11,9 @@ import { rateLimitHeaders } from '../server/refusal-answer.js'
 import { loadKeysFile } from '../options/load-keys-file.js'
 import { loadPetsFile } from '../options/load-pets-file.js'
 import { loadCapsuleFile } from '../options/load-capsule-file.js'
+import { loadFaultsFile } from '../options/load-faults-file.js'
 import { loadScenariosFile } from '../options/load-scenarios-file.js'
+import { createMasker } from '../../core/auth/create-masker.js'
 import { formatBanner } from './format-banner.js'
 import { describeInForce, type InForceItem } from '../pages/describe-in-force.js'
 import type { StateFile } from '../persistence/open-state-file.js'
@@ -41,6 +43,7 @@ export interface StartOptions extends ServingOptions {
   errorRate?: number
   errorKinds?: FaultKind[]
   fault?: Record<string, OperationFaults>
+  faultsFile?: string
   faultSeed?: number
   scenario?: ScenarioFlag[]
   scenarios?: string
@@ -130,11 +133,15 @@ export async function serveSandbox(
   const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
   const requestLog = createRequestLog(options.keepRequests, secrets)
   const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
+  // The file's faults, each flag over them (an operation's flag over that operation's entry).
+  const fromFile = options.faultsFile === undefined ? {} : await loadFaultsFile(options.faultsFile)
+  const fileOperations = fromFile.operations ?? {}
   const faults = {
+    ...fromFile,
     ...(options.latency ? { latency: options.latency } : {}),
     ...(options.errorRate === undefined ? {} : { errorRate: options.errorRate }),
     ...(options.errorKinds ? { kinds: options.errorKinds } : {}),
-    ...(options.fault ? { operations: options.fault } : {}),
+    ...(options.fault ? { operations: { ...fileOperations, ...options.fault } } : {}),
     ...(options.faultSeed === undefined ? {} : { seed: options.faultSeed }),
   }
   const sandbox: Sandbox = createSandbox({
@@ -143,12 +150,15 @@ export async function serveSandbox(
       max: options.maxSessions,
       idleMs: options.sessionIdle,
       // Each drop is said, so a test that lost its session learns why.
-      onDrop: (name, reason) =>
+      onDrop: (named, reason) => {
+        // A key or the admin token may be used as a session name (D35).
+        const name = createMasker(secrets()).text(named)
         io.stdout(
           reason.kind === 'idle'
             ? `Session ${name} dropped: idle for ${formatDuration(reason.idleMs)} (--session-idle)`
             : `Session ${name} dropped: least recently used, over --max-sessions ${reason.max}`,
-        ),
+        )
+      },
     },
     maxPets: options.maxPets,
     banAfter: options.banAfter,
@@ -176,7 +186,7 @@ export async function serveSandbox(
     // Only when a flag sets them: a --from capsule's faults stand otherwise.
     ...(Object.keys(faults).length === 0 ? {} : { faults }),
   })
-  const logger = createRequestLogger(options.log, io.stdout, io.colour)
+  const logger = createRequestLogger(options.log, io.stdout, io.colour, Date.now, (text) => createMasker(secrets()).text(text))
   if (options.log !== 'off') {
     requestLog.watch(logger.answer)
     // Without --prefer the header changes nothing, which surprises whoever sent it: said once, with the flag (D30).
@@ -256,7 +266,7 @@ const IN_FORCE_OPTIONS: Record<InForceItem, ReadonlyArray<keyof StartOptions>> =
   clock: ['now'],
   scenarios: ['scenario', 'scenarios'],
   prefer: ['prefer'],
-  faults: ['latency', 'errorRate', 'errorKinds', 'fault', 'faultSeed'],
+  faults: ['faultsFile', 'latency', 'errorRate', 'errorKinds', 'fault', 'faultSeed'],
   admin: ['adminToken'],
 }
 

@@ -18,6 +18,7 @@ interface ProxyCommandOptions extends ServingOptions {
   log: LogFormat
   adminToken?: string
   keys?: string
+  faultsFile?: string
   seed: number
   pets: number
   keepRequests: number
@@ -48,6 +49,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
       new Option('--admin-token <token>', 'enable GET /__sandbox/proxy and the sandbox admin API with this bearer token').env('PETSTORE_SANDBOX_ADMIN_TOKEN'),
     )
     .addOption(new Option('--keys <file>', "the fallback sandbox's keys file (give it the keys your clients send)"))
+    .addOption(new Option('--faults-file <file>', "JSON file of the fallback sandbox's faults, as PUT /__sandbox/faults takes them"))
     .addOption(new Option('--seed <n>', "seed of the fallback sandbox's pets").argParser(parseSeed).default(1))
     .addOption(new Option('--pets <n>', "number of the fallback sandbox's pets").argParser(parsePets).default(50))
     .addOption(
@@ -68,6 +70,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         // Loaded when proxy runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
         const [
           { loadKeysFile },
+          { loadFaultsFile },
           { createSandbox },
           { createRequestLogger },
           { createProxy },
@@ -77,6 +80,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           { serveOverHttp },
         ] = await Promise.all([
           import('../options/load-keys-file.js'),
+          import('../options/load-faults-file.js'),
           import('../../core/sandbox/create-sandbox.js'),
           import('../../core/request-log/create-request-logger.js'),
           import('./create-proxy.js'),
@@ -86,6 +90,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           import('../server/serve-over-http.js'),
         ])
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
+        const faults = options.faultsFile === undefined ? undefined : await loadFaultsFile(options.faultsFile)
         if (options.shadowReport !== undefined && !options.shadow) throw new ConfigError("--shadow-report needs --shadow: it writes the shadow's report")
         if (options.shadow) {
           const [{ createShadow }, { createExchangeChecker }] = await Promise.all([
@@ -115,6 +120,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           seed: options.seed,
           pets: options.pets,
           ...(keys ? { keys } : {}),
+          ...(faults ? { faults } : {}),
           ...(options.adminToken === undefined ? {} : { adminToken: options.adminToken }),
           ...(adminGate ? { adminGate } : {}),
           requestLogSize: options.keepRequests,

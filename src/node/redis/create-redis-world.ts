@@ -1,7 +1,7 @@
 import type { PetRepository } from '../../core/state/pet-repository.js'
 import type { SharedWorld, WorldSettings } from '../../core/state/shared-state.js'
 import type { NewPet, Pet } from '../../core/store/pet.js'
-import { idsExhausted, storageFull } from '../../core/store/create-pet-store.js'
+import { idsExhausted, sessionDropped, storageFull } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { createRedisRateLimits, type WorldNews } from './create-redis-rate-limits.js'
@@ -112,6 +112,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
       const reply = await run('putPet', id, encode(pet), pet.status ?? '', maxPets)
       if (reply === -2) throw storageFull(maxPets)
       if (reply === -3) throw idsExhausted()
+      if (reply === -4) throw sessionDropped()
       return storedPet({ ...pet, id: Number(reply) })
     }
     const counts = async () => ((await run('petCounts')) as [string, string]).map(Number) as [number, number]

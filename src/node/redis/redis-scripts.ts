@@ -404,10 +404,12 @@ return {m[2] or '', mine, replaced, theirs}
    * without the id, 7 status ('' for none), 8 the most pets stored over every session (D23), for
    * a new id assigned. The id goes first into the stored JSON, so reads answer the text as stored.
    * A base pet put is replaced in the overlay; an id beyond every assigned one moves the next id
-   * past it. Answers the id as text (as petCounts does), -2 when the store is full, or -3 when the next id would pass 2^53-1
-   * (D37): nothing was stored.
+   * past it. Answers the id as text (as petCounts does), -2 when the store is full, -3 when the next id would pass 2^53-1
+   * (D37), -4 for a create in a named session dropped meanwhile (D34): nothing was stored.
    */
   putPet: `${WORLD}if not based() then return -1 end
+-- A create whose session was dropped once its use was counted makes no session again (D34).
+if named and ARGV[5] == '' and redis.call('EXISTS', meta(NAME)) == 0 then return -4 end
 local gen = C().ensure(NAME)
 local m = redis.call('HMGET', meta(NAME), 'own', 'nextId', 'w')
 if m[3] ~= '1' then redis.call('HSET', meta(NAME), 'w', '1') end
