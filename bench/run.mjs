@@ -341,6 +341,13 @@ const TARGETS = [
     (v, r) => `${v.toFixed(1)} ms (${r.coldStart.library.firstRefusal.toFixed(1)} vs ${r.coldStart.library.warmRefusal.toFixed(2)} ms)`,
   ],
   [
+    'sessions: one session named by baggage / by X-Sandbox-Session, HTTP throughput',
+    (r) => r.sessions.throughput.ratios.baggageOverOne,
+    (v) => v >= 0.98,
+    'at least 0.98',
+    (v, r) => `${ratioText(v)} (by server CPU per request: ${r.sessions.throughput.cpuRatios.baggageOverOne?.toFixed(2) ?? 'n/a'})`,
+  ],
+  [
     'sessions: 100 sessions round-robin / one session, HTTP throughput',
     (r) => r.sessions.throughput.ratios.hundredOverOne,
     (v) => v >= 0.95,

@@ -1,6 +1,6 @@
 // The sessions rows of `npm run bench` (BENCHMARKS.md, "Sessions"), over real HTTP against the CLI:
 // - throughput with 100 active sessions (requests round-robin over 100 `X-Sandbox-Session` names)
-//   beside one session, and beside the default session (no header), one process, interleaved rounds;
+//   beside one session, one session named by baggage beside it by the header, and beside the default session (no header), one process, interleaved rounds;
 // - the time to a fork (`PUT /__sandbox/sessions/{name}` `{ from }`) and to the first answer in a
 //   session never used before, with 100000 start-up pets, beside a request in a session already there.
 import autocannon from 'autocannon'
@@ -25,6 +25,8 @@ const KINDS = {
   default: () => ({}),
   one: () => ({ 'x-sandbox-session': 'bench-one' }),
   hundred: (n) => ({ 'x-sandbox-session': `bench-${n % SESSIONS}` }),
+  // The same session named by W3C baggage among other members, as OpenTelemetry sends it (D43).
+  baggage: () => ({ baggage: 'userId=bench,sandbox-session=bench-one;ttl=5,tenant=acme' }),
 }
 
 /** `list`: every request `GET /v1/pets?limit=20`; `mixed`: 70 % that, 15 % creates, 15 % gets (as run.mjs's mixed row). */
@@ -79,6 +81,7 @@ export async function measureSessionThroughput(plan) {
   const runs = [
     ['default', 'list'],
     ['one', 'list'],
+    ['baggage', 'list'],
     ['hundred', 'list'],
     ['one', 'mixed'],
     ['hundred', 'mixed'],
@@ -105,6 +108,7 @@ export async function measureSessionThroughput(plan) {
   const pairs = {
     hundredOverOne: ['hundred-list', 'one-list'],
     oneOverDefault: ['one-list', 'default-list'],
+    baggageOverOne: ['baggage-list', 'one-list'],
     hundredOverOneMixed: ['hundred-mixed', 'one-mixed'],
   }
   return {

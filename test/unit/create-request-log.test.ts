@@ -130,3 +130,19 @@ it('forwards each listed entry, built once, to the shared log, and no unlisted o
   expect(shared).toEqual(['/v1/pets?n=1&token=… 200'])
   expect(watched).toEqual(['/v1/pets?n=1&token=… 200', '/__sandbox/state 200'])
 })
+
+it("counts each session's kept entries as they come, age out and are cleared", () => {
+  const log = createRequestLog(4)
+  const sessions = [undefined, 'a', 'b', 'a', 'a', undefined, 'b']
+  for (const [n, session] of sessions.entries()) log.record(answer(n + 1, { session }), { listed: true })
+  // Kept: the last 4 (a, a, default, b).
+  expect([log.count({ session: undefined }), log.count({ session: 'a' }), log.count({ session: 'b' }), log.count()]).toEqual([1, 2, 1, 4])
+  expect(log.count({ session: 'a' })).toBe(log.last(4, { session: 'a' }).length)
+  log.record(answer(8, { session: 'c' }), { listed: false })
+  expect(log.count({ session: 'c' })).toBe(0)
+  log.clear({ session: 'a' })
+  expect([log.count({ session: 'a' }), log.count({ session: 'b' }), log.count()]).toEqual([0, 1, 2])
+  log.clear()
+  expect(log.count({ session: 'b' })).toBe(0)
+  expect(createRequestLog(0).count({ session: 'a' })).toBe(0)
+})

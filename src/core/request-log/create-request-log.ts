@@ -220,6 +220,14 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
   const entries = createRingBuffer<Kept>(capacity)
+  // How many kept entries each session has, counted as they come and go: a listing of every
+  // session asks each one's count, and a scan of the ring per session made that quadratic.
+  const perSession = new Map<string | undefined, number>()
+  const tally = (session: string | undefined, by: number): void => {
+    const count = (perSession.get(session) ?? 0) + by
+    if (count === 0) perSession.delete(session)
+    else perSession.set(session, count)
+  }
   let sink: ((entry: RequestLogEntry) => void) | undefined
   // Ids are this log's own, so an id another process of a shared sandbox gave is never found here.
   const tag = Math.floor(Math.random() * 0xffffff)
@@ -272,14 +280,17 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
         const aged = detailed.push(kept)
         if (aged !== undefined) aged.bodies = undefined
       }
-      entries.push(kept)
+      if (capacity === 0) return
+      tally(answer.session, 1)
+      const out = entries.push(kept)
+      if (out !== undefined) tally(out.answer.session, -1)
     },
     /** The last `limit` listed entries (default all kept) of one session (`of`) or of all, oldest first. */
     last(limit = capacity, of?: InSession): RequestLogEntry[] {
       return showAll(kept(limit, of))
     },
     /** How many listed entries of one session (`of`), or of all, are kept. */
-    count: (of?: InSession): number => kept(capacity, of).length,
+    count: (of?: InSession): number => (of === undefined ? kept(capacity, of).length : (perSession.get(of.session) ?? 0)),
     /** The listed entries `selection` picks (of one session, `of`, when given), with their bodies while kept, oldest first: for an export. */
     select(selection: LogSelection = {}, of?: InSession): KeptExchange[] {
       const masker = createMasker(secrets())
@@ -316,8 +327,10 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
       if (of === undefined) {
         entries.clear()
         detailed.clear()
+        perSession.clear()
         return
       }
+      perSession.delete(of.session)
       const matches = inSession(of)
       entries.remove(matches)
       detailed.remove(matches)
