@@ -1,5 +1,6 @@
 import type { Timing } from '../state/maybe-promise.js'
 import type { SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../state/shared-state.js'
+import { createLru } from './create-lru.js'
 import { defaultNotDeleted, type SessionRegistry, type SessionsOptions } from './create-sessions.js'
 import type { Origin } from './origin.js'
 import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
@@ -24,13 +25,12 @@ export interface SharedSessionsOptions<W extends World<Timing>> extends Omit<Ses
  */
 export function createSharedSessions<W extends World<Timing>>(options: SharedSessionsOptions<W>): SessionRegistry<W> {
   const { default: defaultWorld, fresh, dispose, max, startUp } = options
-  const met = new Map<string, W>()
+  const met = createLru<W>(() => max)
   // A session gone from the state: its world here goes too, with this process's log entries of it.
   const forget = (name: string) => {
-    const world = met.get(name)
+    const world = met.peek(name)
     if (world === undefined) return
     met.delete(name)
-    if (newest === world) newest = undefined
     dispose(world)
   }
   const shared = options.shared({
@@ -49,26 +49,14 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
     world.origin = originFromShared(info.origin, startUp)
     return world
   }
-  let newest: W | undefined
+  // Beyond `max`, the least recently used world is let go without a word: the session lives on in the state.
   const keep = (world: W): W => {
-    met.delete(world.name)
-    met.set(world.name, world)
-    newest = world
     world.refresh ??= async () => {
       adopt(world, await shared.use(world.name))
     }
-    for (const oldest of met.keys()) {
-      if (met.size <= Math.max(1, max)) break
-      met.delete(oldest)
-    }
-    return world
+    return met.put(world.name, world)
   }
-  const local = (name: string): W => {
-    const found = met.get(name)
-    if (found === undefined) return keep(fresh(checkSessionName(name, 'session name')))
-    // Only when it is not already the newest: a session's requests come in runs.
-    return found === newest ? found : keep(found)
-  }
+  const local = (name: string): W => met.use(name) ?? keep(fresh(checkSessionName(name, 'session name')))
   defaultWorld.refresh = async () => {
     const info = await shared.find(DEFAULT_SESSION)
     if (info !== undefined) adopt(defaultWorld, info)
@@ -92,7 +80,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
     },
     async put(world) {
       const info = await shared.put(world.name, sharedOriginOf(world.origin))
-      if (met.get(world.name) !== world) forget(world.name)
+      if (met.peek(world.name) !== world) forget(world.name)
       return adopt(keep(world), info)
     },
     async delete(name) {

@@ -1,3 +1,4 @@
+import { createLru } from '../../core/sessions/create-lru.js'
 import type {
   DropReason,
   OriginKind,
@@ -45,7 +46,8 @@ export interface RedisSessionsOptions {
  */
 export function createRedisSessions({ client, scripts, keys, base, source, replication }: RedisSessionsOptions) {
   let policy: SharedSessionsPolicy | undefined
-  const handles = new Map<string, RedisWorld>()
+  // The sandbox keeps a world per session it met, at most `max`, each holding its handle.
+  const handles = createLru<RedisWorld>(() => 2 * bounds().max)
 
   const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
   // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d44).
@@ -83,19 +85,7 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
    */
   function handle(name: string): RedisWorld {
     if (name === DEFAULT) return defaultWorld
-    let found = handles.get(name)
-    if (found !== undefined) {
-      handles.delete(name)
-      handles.set(name, found)
-      return found
-    }
-    found = make(name)
-    handles.set(name, found)
-    for (const oldest of handles.keys()) {
-      if (handles.size <= Math.max(1, 2 * bounds().max)) break
-      handles.delete(oldest)
-    }
-    return found
+    return handles.use(name) ?? handles.put(name, make(name))
   }
 
   // What changed in the worlds this process uses, once a second, in one script for all of them.
@@ -245,7 +235,7 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
     /** The default session's world. */
     default: defaultWorld,
     /** The generation of a session this process last saw (undefined: the default). */
-    generation: (session: string | undefined) => (session === undefined ? defaultWorld : handles.get(session))?.generation() ?? '',
+    generation: (session: string | undefined) => (session === undefined ? defaultWorld : handles.peek(session))?.generation() ?? '',
     close: () => clearInterval(timer),
   }
 }

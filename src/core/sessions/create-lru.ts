@@ -1,0 +1,35 @@
+/**
+ * Keeps the `max()` most recently used values by key: a use moves a value to the end (only when it
+ * is not already there: a session's requests come in runs), and the first ones go beyond `max()`.
+ */
+export function createLru<V>(max: () => number) {
+  const kept = new Map<string, V>()
+  let newest: string | undefined
+  const put = (key: string, value: V): V => {
+    kept.delete(key)
+    kept.set(key, value)
+    newest = key
+    for (const oldest of kept.keys()) {
+      if (kept.size <= Math.max(1, max())) break
+      kept.delete(oldest)
+    }
+    return value
+  }
+  return {
+    /** The value of `key`, counting a use. */
+    use(key: string): V | undefined {
+      const found = kept.get(key)
+      return found === undefined || key === newest ? found : put(key, found)
+    },
+    /** The value of `key`, counting no use. */
+    peek: (key: string): V | undefined => kept.get(key),
+    /** Keeps `value` as the most recently used of `key`. */
+    put,
+    delete(key: string): boolean {
+      if (key === newest) newest = undefined
+      return kept.delete(key)
+    },
+    /** The values, the least recently used first. */
+    values: () => kept.values(),
+  }
+}
