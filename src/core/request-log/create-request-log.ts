@@ -330,7 +330,8 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
         perSession.clear()
         return
       }
-      perSession.delete(of.session)
+      // A session with no kept entry (most dropped ones: made and left) costs no pass over the ring.
+      if (!perSession.delete(of.session)) return
       const matches = inSession(of)
       entries.remove(matches)
       detailed.remove(matches)
