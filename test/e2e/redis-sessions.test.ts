@@ -137,11 +137,14 @@ it('resets one session through either replica, its pets, quota and log entries, 
   await call(0, '/pets', json({ name: 'Wiped', categoryId: 1 }, 'wipe'))
   await call(0, '/pets', json({ name: 'Kept', categoryId: 1 }, 'keep'))
   await call(1, '/pets?limit=1&from=wipe', inSession('wipe', { key: 'sandbox-free-key' }))
-  await expect.poll(async () => (await (await adminIn(0, 'wipe', '/requests')).json()).requests.length).toBeGreaterThan(0)
+  // Each replica writes its entries to the shared log a moment after it answers: wait for both.
+  const beforeReset = (requests: Array<{ method: string; path: string }>) =>
+    requests.filter((entry) => entry.method === 'POST' || entry.path.includes('from=wipe'))
+  await expect.poll(async () => beforeReset((await (await adminIn(0, 'wipe', '/requests')).json()).requests).length).toBe(2)
   expect((await adminIn(1, 'wipe', '/reset', { method: 'POST' })).status).toBe(200)
   expect((await call(0, '/pets/11', inSession('wipe'))).status).toBe(404)
   expect((await call(0, '/pets/11', inSession('keep'))).status).toBe(200)
-  expect((await (await adminIn(0, 'wipe', '/requests')).json()).requests).toEqual([])
+  expect(beforeReset((await (await adminIn(0, 'wipe', '/requests')).json()).requests)).toEqual([])
   const fresh = await call(0, '/pets?limit=1', inSession('wipe', { key: 'sandbox-free-key' }))
   expect(fresh.headers.get('x-ratelimit-remaining')).toBe('59')
 })
