@@ -203,6 +203,34 @@ it('pushes each answer on the event stream as it is written, with its source, an
   expect(await listed(cli.origin)).toEqual([])
 })
 
+it("lists the upstream's answers to a named session in that session's list and HAR, not the default one's", async () => {
+  const upstream = await startUpstream(withoutCreate)
+  running.push(upstream)
+  const cli = await proxy(upstream.url, ['--fallback'])
+  expect((await call(cli, '/pets?limit=1', { headers: { 'x-sandbox-session': 'worker-1' } })).headers.get('x-sandbox-source')).toBe('upstream')
+  expect((await call(cli, '/pets?limit=2', { headers: { baggage: 'sandbox-session=worker-2' } })).headers.get('x-sandbox-source')).toBe('upstream')
+  const created = await call(cli, '/pets', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }),
+    headers: { 'content-type': 'application/json', 'x-sandbox-session': 'worker-1' },
+  })
+  expect(created.headers.get('x-sandbox-source')).toBe('sandbox')
+  expect((await call(cli, '/pets?limit=3')).headers.get('x-sandbox-source')).toBe('upstream')
+
+  const paths = (entries: Listed[]) => entries.map((entry) => `${entry.path} ${entry.source}`)
+  expect(paths(await listed(cli.origin))).toEqual(['/v1/pets?limit=3 upstream'])
+  expect(paths(await listed(cli.origin, '?session=worker-1'))).toEqual(['/v1/pets?limit=1 upstream', '/v1/pets sandbox'])
+  expect(paths(await listed(cli.origin, '?session=worker-2'))).toEqual(['/v1/pets?limit=2 upstream'])
+
+  const response = await adminCall(cli.origin, '/requests.har?session=worker-1')
+  expect(response.status).toBe(200)
+  const har = (await response.json()) as { log: { entries: Array<{ request: { url: string }; _session?: string }> } }
+  expect(har.log.entries.map((entry) => [new URL(entry.request.url).search, entry._session])).toEqual([
+    ['?limit=1', 'worker-1'],
+    ['', 'worker-1'],
+  ])
+})
+
 it('keeps as many answers as --keep-requests says, the newest, as `start` does', async () => {
   const upstream = await startUpstream()
   running.push(upstream)

@@ -6,6 +6,8 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import type { AnswerTail, Ending } from '../../core/pipeline/answer-tail.js'
 import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
+import { requestedSession } from '../../core/sessions/requested-session.js'
+import { DEFAULT_SESSION, isSessionName } from '../../core/sessions/session-name.js'
 import { BODY_LIMIT } from '../../core/request-log/create-request-log.js'
 import { MAX_BODY_BYTES } from '../../core/validation/read-json-body.js'
 import { rawResponse } from '../server/create-request-listener.js'
@@ -65,6 +67,7 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       // Never cached: a refusal says nothing of the upstream.
       exchange.headers.set('cache-control', 'no-store')
       exchange.notes.source = 'sandbox'
+      exchange.notes.session = loggedSession(request)
       const method = request.method
       const apiPath = url.pathname.slice('/v1'.length)
       const match = router.match(method, apiPath)
@@ -195,6 +198,16 @@ export function fallsBackOn(status: number, operation: OperationInfo | undefined
   if (status !== 404) return false
   const responses = (openapiDocument.paths[operation.path]?.[operation.method.toLowerCase()] as { responses?: Record<string, unknown> } | undefined)?.responses
   return responses?.['404'] === undefined
+}
+
+/**
+ * The named session an exchange is logged in (D34, D43), as the sandbox's handlers log theirs;
+ * undefined for the default session and for a name no session may have, which the upstream was sent anyway.
+ */
+function loggedSession(request: Request): string | undefined {
+  const named = requestedSession((name) => request.headers.get(name))
+  if (named === undefined || named.name === DEFAULT_SESSION || !isSessionName(named.name)) return undefined
+  return named.name
 }
 
 /** The upstream's body as the log may show it: the text it decoded to, or its bytes as text when none was needed. */
