@@ -46,9 +46,9 @@ async function measure(mode) {
     // Ids: two capsules of the default session's, restored with their next id moved up.
     const made = JSON.parse((await admin('/sessions/default/capsule')).text)
     const ids = {}
-    for (const [name, nextId, count] of [
-      ['ids-from-1e14', 1e14, 3],
-      ['ids-at-the-top', MAX_ID - 2, 5],
+    for (const { name, nextId, count } of [
+      { name: 'ids-from-1e14', nextId: 1e14, count: 3 },
+      { name: 'ids-at-the-top', nextId: MAX_ID - 2, count: 5 },
     ]) {
       const put = await admin(`/sessions/${name}`, { method: 'PUT', body: JSON.stringify({ capsule: { ...made, har: undefined, pets: [], nextId } }) })
       if (put.status !== 200) throw new Error(`PUT /__sandbox/sessions/${name}: ${put.status} ${put.text}`)
