@@ -724,7 +724,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
       "put": {
         "operationId": "putSession",
         "summary": "Makes the session, or replaces it; its origin, what its reset returns to, is what it was made from.",
-        "description": "{} makes it fresh from the start-up world; { \"from\": \"<session>\" } a fork of that session's world as it is at this moment (404 when there is no such session). Replacing the default session makes it start over from there; with --state, only fresh.\n",
+        "description": "{} makes it fresh from the start-up world; { \"from\": \"<session>\" } a fork of that session's world as it is at this moment (404 when there is no such session). Replacing the default session makes it start over from there; with --state, only fresh. A capsule, recording or fork whose pets would take the sandbox past --max-pets is refused with 507 storage_full and changes nothing (D23).\n",
         "requestBody": {
           "required": true,
           "content": {

@@ -270,6 +270,8 @@ function composeSandbox<Of extends Timing>(
           await source.clock.sync()
           origin = forkOrigin(source, source.fork())
         }
+        // Nothing changes when the pets it brings would pass maxPets (D23), those of the world it replaces given back.
+        if (origin !== startUp) state.admit?.(origin, name === DEFAULT_SESSION ? defaultWorld.store : (await known(name))?.store)
         if (name === DEFAULT_SESSION) {
           // The journal keeps the default session's own changes over the start-up pets, not a fork's.
           if (origin !== startUp && resolved.storage !== undefined) {

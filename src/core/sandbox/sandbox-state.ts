@@ -19,10 +19,11 @@ import type { ResolvedFaults } from '../faults/fault-config.js'
 import { createSessions, type SessionRegistry, type SessionsOptions } from '../sessions/create-sessions.js'
 import { createSharedSessions } from '../sessions/create-shared-sessions.js'
 import type { PetBase } from '../store/create-pet-base.js'
-import { createPetPool, createPetStore, type PetStorage } from '../store/create-pet-store.js'
+import { createPetPool, createPetStore, originAdds, type PetStorage, type PetStore, sessionTooLarge } from '../store/create-pet-store.js'
 import type { Origin } from '../sessions/origin.js'
 import type { World, WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
+import type { PetRepository } from '../state/pet-repository.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
 /**
@@ -39,6 +40,12 @@ export interface SandboxState<Of extends Timing> extends WorldState<Of> {
    * a request naming one is then answered 501.
    */
   session: ((name: string, origin: () => Origin) => WorldState<Of>) | undefined
+  /**
+   * Refuses (507 storage_full, D23) a world starting from `origin` in place of the world whose
+   * store is `replacing` when the pets it adds would pass maxPets; undefined where the shared
+   * state bounds its own.
+   */
+  admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
@@ -82,6 +89,8 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
   const { storage } = resolved
   // maxPets counts the start-up pets once and every pet any session adds (D23, D34).
   const pool = createPetPool(resolved.maxPets)
+  // Each world's store by the object its world holds, for what replacing that world frees.
+  const stores = new WeakMap<object, PetStore>()
   const world = (origin: () => Origin, storage?: PetStorage): WorldState<'now'> => {
     const pets = () => origin().pets!()
     const clock = createClock(resolved.now)
@@ -90,6 +99,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     const limiter = createRateLimiter({ now: clock.now, ...policy })
     limiter.load(origin().quotas)
     const store = createPetStore({ origin: pets, pool, filled: () => pets().base.filled(), ...(storage ? { storage } : {}) })
+    stores.set(store, store)
     const injector = createFaultInjector({ faults: origin().faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
     return {
       clock,
@@ -116,15 +126,23 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     }
   }
   const startUp = world(origin, storage)
+  // The start-up pets are seeded when the default session's store starts: once, for every session.
+  const defaultStore = {
+    ...startUp.store,
+    start() {
+      base.fill(seed()).catch(() => undefined)
+      return startUp.store.start()
+    },
+  }
+  stores.set(defaultStore, stores.get(startUp.store)!)
   return {
     ...startUp,
-    // The start-up pets are seeded when the default session's store starts: once, for every session.
-    store: {
-      ...startUp.store,
-      start() {
-        base.fill(seed()).catch(() => undefined)
-        return startUp.store.start()
-      },
+    store: defaultStore,
+    admit(next, replacing) {
+      const pets = next.pets!()
+      const adds = originAdds(pets)
+      const freed = replacing === undefined ? 0 : (stores.get(replacing)?.freed(pets.base) ?? 0)
+      if (!pool.fits(adds - freed)) throw sessionTooLarge(pool.maxPets, adds)
     },
     session: (_name, origin) => world(origin),
     registry: createSessions,

@@ -84,6 +84,8 @@ export function createPetBase() {
     use: (): number => ++users,
     /** A session stopped using it; returns how many still do. */
     release: (): number => --users,
+    /** How many sessions start from it now. */
+    users: (): number => users,
   }
 
   async function fillWith(pets: Iterable<NewPet & { id?: number }>): Promise<void> {

@@ -115,8 +115,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     pool.add(-owned)
     overlay = next
     replacedInOrder = undefined
-    owned = overlay.added.length
-    for (const id of overlay.replaced.keys()) if (base.get(id) === undefined) owned++
+    owned = overlaid(overlay, base)
     pool.add(owned)
   }
   const restoreOrigin = () => {
@@ -301,6 +300,9 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     /** This world's pets as an origin another world can start from (a fork): O(its changes), never O(base). */
     snapshot: (): PetOrigin => ({ base, overlay: copyOverlay(overlay) }),
 
+    /** How many pets `release()` would give back while a world over `kept` stays: what a world replacing this one frees. */
+    freed: (kept: PetBase): number => owned + (usingBase && base !== kept && base.users() === 1 ? base.count() : 0),
+
     /** Lets go of this world's pets: they no longer count against maxPets (a dropped session). */
     release(): void {
       released = true
@@ -317,6 +319,18 @@ export type PetStore = ReturnType<typeof createPetStore>
 /** An overlay that changes nothing: a world starting from `base` as it is. */
 export function emptyOverlay(nextId = 1): PetOverlay {
   return { replaced: new Map(), added: [], nextId }
+}
+
+/** How many pets of `overlay` are not in `base`: those it added, and those it put beyond the base's. */
+export function overlaid(overlay: PetOverlay, base: PetBase): number {
+  let count = overlay.added.length
+  for (const id of overlay.replaced.keys()) if (base.get(id) === undefined) count++
+  return count
+}
+
+/** How many pets a new world starting from `origin` adds to the pool: its overlay's, and its base's when no world uses it yet. */
+export function originAdds({ base, overlay }: PetOrigin): number {
+  return (base.users() === 0 ? base.count() : 0) + overlaid(overlay, base)
 }
 
 /** The origin of a world that starts from `base` as it is. */
@@ -357,4 +371,13 @@ export function sessionDropped(): HttpError {
 /** The refusal of a create beyond `maxPets` (docs/decisions.md#d23), worded alike by every store. */
 export function storageFull(maxPets: number): HttpError {
   return new HttpError(507, ErrorCode.storageFull, `The sandbox stores at most ${maxPets} pets and is full; nothing was stored`)
+}
+
+/** The refusal of a session whose pets (a capsule's, a recording's, a fork's) would pass `maxPets` (D23), worded alike by every state. */
+export function sessionTooLarge(maxPets: number, adds: number): HttpError {
+  return new HttpError(
+    507,
+    ErrorCode.storageFull,
+    `The sandbox stores at most ${maxPets} pets and this session's ${adds} more would pass it; nothing was changed`,
+  )
 }
