@@ -214,7 +214,7 @@ it('names a --from capsule as such when a --state file extends other pets', asyn
   )
 }, 60_000)
 
-it('masks a capsule’s keys in the banner of start --from, and a key used as a session name in the drop lines', async () => {
+it('masks a capsule’s keys in the banner of start --from, and refuses a key as a session name, so no drop line can show it', async () => {
   const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
   const teamKey = 'team-secret-key-4f2a9c'
   const file = join(scratch, 'team.capsule.json')
@@ -223,14 +223,19 @@ it('masks a capsule’s keys in the banner of start --from, and a key used as a 
   try {
     expect(cli.output()).toContain('sandbox-free-key')
     expect(cli.output()).toMatch(/ pro +team…#[0-9a-f]{4} /)
-    for (const session of [teamKey, 'another']) {
+    const inSession = async (session: string) => {
       const listed = await fetch(`${cli.url}/pets?limit=1`, { headers: { authorization: `Bearer ${teamKey}`, 'x-sandbox-session': session } })
       expect(await contractViolations('GET', listed.url, listed.clone())).toEqual([])
-      expect(listed.status).toBe(200)
+      return listed
     }
-    // The session the key named is dropped by the next (--max-sessions 1), which a line says.
+    // The capsule's key names no session (D35): refused, the name not echoed.
+    const refused = await inSession(teamKey)
+    expect(refused.status).toBe(400)
+    expect(await refused.json()).toMatchObject({ message: 'X-Sandbox-Session must not be an API key or the admin token' })
+    for (const session of ['another', 'third']) expect((await inSession(session)).status).toBe(200)
+    // The first session is dropped by the next (--max-sessions 1), which a line says.
     while (!/Session \S+ dropped/.test(cli.output())) await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(cli.output()).toMatch(/Session team…#[0-9a-f]{4} dropped: least recently used/)
+    expect(cli.output()).toMatch(/Session another dropped: least recently used/)
     expect(cli.output()).not.toContain(teamKey)
   } finally {
     await cli.stop()

@@ -216,9 +216,21 @@ it("lists the upstream's answers to a named session in that session's list and H
   })
   expect(created.headers.get('x-sandbox-source')).toBe('sandbox')
   expect((await call(cli, '/pets?limit=3')).headers.get('x-sandbox-source')).toBe('upstream')
+  // A key of the keys file names no session (D35): the upstream's answer is the default session's,
+  // and the sandbox refuses the name without echoing it.
+  expect((await call(cli, '/pets?limit=4', { headers: { 'x-sandbox-session': UPSTREAM_KEY } })).headers.get('x-sandbox-source')).toBe('upstream')
+  const keyNamed = await call(cli, '/pets', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }),
+    headers: { 'content-type': 'application/json', 'x-sandbox-session': UPSTREAM_KEY },
+  })
+  expect(keyNamed.status).toBe(400)
+  expect(await keyNamed.json()).toEqual({ code: 'invalid_request', status: 400, message: 'X-Sandbox-Session must not be an API key or the admin token' })
 
   const paths = (entries: Listed[]) => entries.map((entry) => `${entry.path} ${entry.source}`)
-  expect(paths(await listed(cli.origin))).toEqual(['/v1/pets?limit=3 upstream'])
+  const inDefault = await listed(cli.origin)
+  expect(paths(inDefault)).toEqual(['/v1/pets?limit=3 upstream', '/v1/pets?limit=4 upstream', '/v1/pets sandbox'])
+  expect(JSON.stringify(inDefault)).not.toContain(UPSTREAM_KEY)
   expect(paths(await listed(cli.origin, '?session=worker-1'))).toEqual(['/v1/pets?limit=1 upstream', '/v1/pets sandbox'])
   expect(paths(await listed(cli.origin, '?session=worker-2'))).toEqual(['/v1/pets?limit=2 upstream'])
 

@@ -44,14 +44,16 @@ async function proxy(upstreamUrl: string, args: string[] = []): Promise<CliProce
 /** The proxy in this process, in front of `upstreamUrl` without fallback, on the one server as the CLI serves it. */
 async function proxyInProcess(upstreamUrl: string, now: () => number) {
   const stats = createProxyStats({ upstream: upstreamUrl, fallback: false, upstreamTimeoutMs: 5_000 })
+  const sandbox = createSandbox({ pets: 0 })
   const handlers = await createProxy({
     upstream: upstreamUrl,
     fallback: false,
     upstreamTimeoutMs: 5_000,
-    sandboxHandlers: createSandbox({ pets: 0 }).originHandlers,
+    sandboxHandlers: sandbox.originHandlers,
     stats,
     tail: createAnswerTail({ requestLog: createRequestLog(100), now }),
     now,
+    secrets: () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key) }),
   })
   const server = await startServer({ handlers, port: 0, host: '127.0.0.1' })
   running.push(server)

@@ -218,6 +218,8 @@ it('forks a session through one replica, seen on the other; the fork’s reset r
 it('drops the least recently used session beyond max, and one idle by the default session’s clock, across replicas', async () => {
   await clear()
   await first.clock.set('2030-01-01T00:00:00Z')
+  // The other replica follows the clock a moment later; until then it would stamp its sessions' use in 2026.
+  await expect.poll(() => second.clock.now(), { timeout: 10_000 }).toBeGreaterThanOrEqual(Date.parse('2030-01-01T00:00:00Z'))
   for (const [index, name] of ['s1', 's2', 's3'].entries()) await call(index % 2 === 0 ? first : second, '/pets?limit=1', name)
   await call(second, '/pets?limit=1', 's1')
   await call(first, '/pets?limit=1', 's4')

@@ -113,6 +113,37 @@ it('refuses a bad session name with 400 naming the rule, on the API and the admi
   expect((await admin('/sessions/.dot')).status).toBe(400)
 })
 
+it('refuses a key in force or the admin token as a session name, never echoing it, so no list or HAR shows one whole (D35)', async () => {
+  const added = await admin('/keys', { method: 'POST', json: { key: 'team-runtime-key', plan: 'pro' } })
+  expect(added.status).toBe(200)
+  const refusal = (where: string) => ({ code: 'invalid_request', status: 400, message: `${where} must not be an API key or the admin token` })
+  const refused = async (answer: Promise<Response>, where: string, secret: string) => {
+    const response = await answer
+    expect(response.status).toBe(400)
+    const text = await response.text()
+    expect(text).not.toContain(secret)
+    expect(JSON.parse(text)).toEqual(refusal(where))
+  }
+  const secrets = ['sandbox-pro-key', TOKEN, 'team-runtime-key']
+  for (const secret of secrets) {
+    await refused(create('Named after a key', secret), 'X-Sandbox-Session', secret)
+    await refused(call('/pets', { headers: { baggage: `sandbox-session=${secret}` } }), "baggage's sandbox-session", secret)
+    await refused(admin('/state', { session: secret }), 'X-Sandbox-Session', secret)
+    await refused(admin(`/requests?session=${secret}`), 'session', secret)
+    await refused(admin(`/sessions/${secret}`, { method: 'PUT', json: {} }), 'the session name in the path', secret)
+    // Reading or deleting goes by any name: there is no such session.
+    expect((await admin(`/sessions/${secret}`)).status).toBe(404)
+  }
+  const listed = await (await admin('/sessions')).text()
+  const requests = await (await admin('/requests')).text()
+  const har = await (await admin('/requests.har')).text()
+  for (const secret of secrets) for (const shown of [listed, requests, har]) expect(shown).not.toContain(secret)
+  // The refused requests are the default session's, listed as any refusal is.
+  expect(
+    (JSON.parse(requests) as { requests: Array<{ status: number; session?: string }> }).requests.filter((entry) => entry.status === 400).length,
+  ).toBeGreaterThanOrEqual(6)
+})
+
 it('reads the session from baggage without the header: other members ignored, a malformed header ignored, a bad name a 400', async () => {
   const inBaggage = (baggage: string, init: RequestInit = {}) => call('/pets?limit=100', { ...init, headers: { ...init.headers, baggage } })
   const created = await call('/pets', {

@@ -16,7 +16,8 @@ import type { AdminControls } from './admin-controls.js'
 import { createAdminOperations, SESSION_OPERATIONS } from './create-admin-operations.js'
 import { SessionConflict, SessionsNotServed } from '../sessions/session-errors.js'
 import { requestedSession } from '../sessions/requested-session.js'
-import { isSessionName, sessionNameRule } from '../sessions/session-name.js'
+import type { Secrets } from '../auth/create-masker.js'
+import { isSecretName, isSessionName, secretNameRule, sessionNameRule } from '../sessions/session-name.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../pipeline/admit.js'
 import type { AdminGate } from './create-admin-gate.js'
 
@@ -64,8 +65,9 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
     for (const [name, value] of Object.entries(route.params)) params[name] = decode(value, name)
     const query = queryOf(url)
     // Session names are checked before the schema, so that a bad one is told the rule (D34).
-    const named = operationId in SESSION_OPERATIONS ? sessionOf(request, query) : undefined
-    if (params.name !== undefined) checkName(params.name, 'the session name in the path')
+    const named = operationId in SESSION_OPERATIONS ? sessionOf(request, query, (name, where) => checkName(name, where, controls.secrets())) : undefined
+    // A name that makes a session is no key (D35); reading or deleting one goes by any name.
+    if (params.name !== undefined) checkName(params.name, 'the session name in the path', operationId === 'putSession' ? controls.secrets() : undefined)
     // A capsule may be larger than any other body (D34).
     const body = readsBody
       ? await readJsonBody(
@@ -111,7 +113,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
  * or `?session=` for a client that cannot send headers; undefined for the default one. Both naming
  * different sessions is a 400.
  */
-function sessionOf(request: Request, query: Record<string, string | string[]>): string | undefined {
+function sessionOf(request: Request, query: Record<string, string | string[]>, checkName: (name: string, where: string) => void): string | undefined {
   const header = requestedSession((name) => request.headers.get(name))
   const inQuery = query.session
   const fromQuery = typeof inQuery === 'string' ? inQuery : inQuery?.[0]
@@ -123,8 +125,10 @@ function sessionOf(request: Request, query: Record<string, string | string[]>): 
   return header?.name ?? fromQuery
 }
 
-function checkName(name: string, where: string): void {
+/** Refuses a name no session may have, and with `secrets`, one of them (D35). */
+function checkName(name: string, where: string, secrets?: Secrets): void {
   if (!isSessionName(name)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where))
+  if (secrets !== undefined && isSecretName(name, secrets)) throw new HttpError(400, ErrorCode.invalidRequest, secretNameRule(where))
 }
 
 function decode(value: string, name: string): string {

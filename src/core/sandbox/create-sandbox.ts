@@ -28,7 +28,7 @@ import type { RequestedSession } from '../sessions/requested-session.js'
 import { capsuleOrigin, forkOrigin, startUpOrigin } from '../sessions/world-table.js'
 import { readCapsule } from '../sessions/capsule.js'
 import { learnCapsule } from '../learning/learn-capsule.js'
-import { checkSessionName, DEFAULT_SESSION, isSessionName, sessionNameRule } from '../sessions/session-name.js'
+import { checkSessionName, DEFAULT_SESSION, isSecretName, isSessionName, secretNameRule, sessionNameRule } from '../sessions/session-name.js'
 import { createWorld, type World, type WorldOptions } from '../sessions/world.js'
 import { SessionConflict, SessionsNotServed, UnknownSession } from '../sessions/session-errors.js'
 import type { Timing } from '../state/maybe-promise.js'
@@ -169,6 +169,7 @@ function composeSandbox<Of extends Timing>(
   // The world a request names; for a name the sandbox cannot serve, the default world and the refusal.
   const namedInRequest = ({ name, where }: RequestedSession): WorldParts => {
     if (!isSessionName(name)) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where)) }
+    if (isSecretName(name, secrets())) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, secretNameRule(where)) }
     if (name !== DEFAULT_SESSION && state.session === undefined)
       return { ...defaultWorld, refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message) }
     return sessions.world(name)
@@ -206,8 +207,13 @@ function composeSandbox<Of extends Timing>(
     }
     return session
   }
-  const sessionWorld = (name: string, where = 'session name'): World<Of> => {
+  // A name a session may have, and no key or admin token (D35).
+  const checkNamed = (name: string, where: string): void => {
     checkSessionName(name, where)
+    if (isSecretName(name, secrets())) throw new ConfigError(secretNameRule(where))
+  }
+  const sessionWorld = (name: string, where = 'session name'): World<Of> => {
+    checkNamed(name, where)
     if (name !== DEFAULT_SESSION && state.session === undefined) throw new SessionsNotServed()
     const world = sessions.world(name)
     // An admin or library call in a session counts as a use, as a request does.
@@ -241,7 +247,7 @@ function composeSandbox<Of extends Timing>(
         return world === undefined ? undefined : summarize(world, process)
       },
       async put(name, init = {}) {
-        checkSessionName(name, 'session name')
+        checkNamed(name, 'session name')
         // A capsule or a recording is checked on its own, so that a newer version is named before anything else.
         const { capsule: given, har, ...rest } = init as { capsule?: unknown; har?: unknown; from?: string }
         checkInput('SessionInit', rest, 'init')

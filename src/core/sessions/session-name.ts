@@ -1,3 +1,4 @@
+import type { Secrets } from '../auth/create-masker.js'
 import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 
@@ -42,4 +43,23 @@ export function checkSessionName(name: unknown, where: string): string {
  */
 export function sessionNameRule(where: string): string {
   return `${where} must be ${rule}`
+}
+
+/**
+ * Whether `name` is a key in force or the admin token, which no session may be named (D35): a
+ * session's name is shown whole wherever sessions are, and the admin document's `SessionName`
+ * has no room for a masked one.
+ */
+export function isSecretName(name: string, secrets: Secrets): boolean {
+  return name === secrets.adminToken || secrets.keys.includes(name)
+}
+
+/**
+ * The refusal of a secret as a session name, said of `where`; the name itself is never echoed.
+ *
+ * @example
+ * secretNameRule('X-Sandbox-Session') // 'X-Sandbox-Session must not be an API key or the admin token'
+ */
+export function secretNameRule(where: string): string {
+  return `${where} must not be an API key or the admin token`
 }

@@ -144,6 +144,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
               stats,
               tail,
               now: Date.now,
+              secrets,
               shadow,
             }),
           requestLog,

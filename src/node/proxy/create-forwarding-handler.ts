@@ -1,4 +1,5 @@
 import type { HttpHandler } from 'msw'
+import type { Secrets } from '../../core/auth/create-masker.js'
 import { parseBearer } from '../../core/auth/create-key-ring.js'
 import { createRouter, type OperationInfo } from '../../core/contract/create-router.js'
 import { openapiDocument } from '../../core/contract/openapi-document.js'
@@ -7,7 +8,7 @@ import { HttpError } from '../../core/errors/http-error.js'
 import type { AnswerTail, Ending } from '../../core/pipeline/answer-tail.js'
 import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
 import { requestedSession } from '../../core/sessions/requested-session.js'
-import { DEFAULT_SESSION, isSessionName } from '../../core/sessions/session-name.js'
+import { DEFAULT_SESSION, isSecretName, isSessionName } from '../../core/sessions/session-name.js'
 import { BODY_LIMIT } from '../../core/request-log/create-request-log.js'
 import { MAX_BODY_BYTES } from '../../core/validation/read-json-body.js'
 import { rawResponse } from '../server/create-request-listener.js'
@@ -35,6 +36,8 @@ export interface ForwardingOptions {
   checker: ExchangeChecker
   /** The clock that dates the upstream's answers and their entries: real time, which the upstream's X-RateLimit-Reset is held to. */
   now: () => number
+  /** The keys in force and the admin token, which name no session its log shows (D35). */
+  secrets: () => Secrets
   /** Hears of every exchange the upstream answered and the checker judges, once the client has it: the shadow (D42). */
   onExchange?: (handedOver: HandedOver) => void
 }
@@ -67,7 +70,7 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       // Never cached: a refusal says nothing of the upstream.
       exchange.headers.set('cache-control', 'no-store')
       exchange.notes.source = 'sandbox'
-      exchange.notes.session = loggedSession(request)
+      exchange.notes.session = loggedSession(request, options.secrets())
       const method = request.method
       const apiPath = url.pathname.slice('/v1'.length)
       const match = router.match(method, apiPath)
@@ -202,11 +205,12 @@ export function fallsBackOn(status: number, operation: OperationInfo | undefined
 
 /**
  * The named session an exchange is logged in (D34, D43), as the sandbox's handlers log theirs;
- * undefined for the default session and for a name no session may have, which the upstream was sent anyway.
+ * undefined for the default session and for a name no session may have (a key among them, D35),
+ * which the upstream was sent anyway.
  */
-function loggedSession(request: Request): string | undefined {
+function loggedSession(request: Request, secrets: Secrets): string | undefined {
   const named = requestedSession((name) => request.headers.get(name))
-  if (named === undefined || named.name === DEFAULT_SESSION || !isSessionName(named.name)) return undefined
+  if (named === undefined || named.name === DEFAULT_SESSION || !isSessionName(named.name) || isSecretName(named.name, secrets)) return undefined
   return named.name
 }
 

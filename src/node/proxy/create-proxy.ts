@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'msw'
+import type { Secrets } from '../../core/auth/create-masker.js'
 import type { AnswerTail } from '../../core/pipeline/answer-tail.js'
 import { createExchangeChecker } from '../verify/create-exchange-checker.js'
 import { createForwardingHandler } from './create-forwarding-handler.js'
@@ -18,6 +19,8 @@ export interface ProxyOptions {
   tail: AnswerTail
   /** The clock that dates the upstream's answers: real time, which its X-RateLimit-Reset is held to. */
   now: () => number
+  /** The keys in force and the admin token (create-masker.ts). */
+  secrets: () => Secrets
   /** With `--shadow`: the shadow, handed every exchange the upstream answered (D42). */
   shadow?: Shadow | undefined
 }
@@ -28,7 +31,7 @@ export interface ProxyOptions {
  * on (docs/decisions.md#d25). Each answer to `/v1` counts in `stats` by who gave it.
  */
 export async function createProxy(options: ProxyOptions): Promise<RequestHandler[]> {
-  const { fallback, upstreamTimeoutMs, stats, tail, now, shadow } = options
+  const { fallback, upstreamTimeoutMs, stats, tail, now, shadow, secrets } = options
   const upstream = options.upstream.replace(/\/+$/, '')
   const checker = createExchangeChecker(new URL(upstream).pathname)
   await checker.warm()
@@ -41,6 +44,7 @@ export async function createProxy(options: ProxyOptions): Promise<RequestHandler
       stats,
       checker,
       now,
+      secrets,
       ...(shadow === undefined ? {} : { onExchange: shadow.offer }),
     }),
     ...options.sandboxHandlers,

@@ -18,8 +18,10 @@ export function stopOnSignals(
     closing = true
     const current = served()
     if (current === undefined) process.exit(0)
+    // Close first: once the line is out, a new connection is refused.
+    const closed = current.close()
     io.stdout('Shutting down: finishing in-flight requests')
-    void current.close().then(onClosed)
+    void closed.then(onClosed)
   }
   io.onSignal('SIGINT', shutdown)
   io.onSignal('SIGTERM', shutdown)
