@@ -201,7 +201,7 @@ export function sharedState({ resolved, seed, secrets, origin }: StateInputs, sh
   }
   let sessions: SharedSessions | undefined
   const registryOf = (policy: SharedSessionsPolicy): SharedSessions => {
-    sessions ??= shared.sessions!(policy)
+    sessions ??= shared.sessions!({ ...policy, maxPets: resolved.maxPets })
     return sessions
   }
   return {

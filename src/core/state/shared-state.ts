@@ -102,6 +102,8 @@ export interface SharedSessionsPolicy {
   max: number
   /** A named session unused this long, by the default session's clock, is dropped. */
   idleMs: number
+  /** The most pets stored (D23): a session put with pets of its own beyond it is refused; undefined: unbounded. */
+  maxPets?: number
   /** The time source without any clock offset: the state adds the default session's offset to date uses. */
   source: () => number
   /** Told of each drop this process made (the CLI prints a line); a drop another process made is its to tell. */

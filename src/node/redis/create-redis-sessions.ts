@@ -9,6 +9,7 @@ import type {
   WorldSettings,
 } from '../../core/state/shared-state.js'
 import type { Pet } from '../../core/store/pet.js'
+import { sessionTooLarge } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { packBucket } from './create-redis-rate-limits.js'
@@ -134,7 +135,10 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
     },
     list: () => list(''),
     async put(name, origin) {
-      const reply = (await call(name, 'putWorld', groupBounds().max, bounds().idleMs, ...(await originArgs(name, origin)))) as string[]
+      const maxPets = policy?.maxPets ?? Number.MAX_SAFE_INTEGER
+      const answer = (await call(name, 'putWorld', groupBounds().max, bounds().idleMs, ...(await originArgs(name, origin, maxPets)))) as unknown[]
+      if (answer[0] === -2) throw sessionTooLarge(maxPets, Number(answer[1]))
+      const reply = answer as string[]
       if (name !== DEFAULT) handles.delete(name)
       onDrops(reply[7] ?? '')
       return infoOf(reply)
@@ -160,7 +164,7 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
   }
 
   /** The putWorld script's ARGV from 7 on; a capsule's pets and buckets are written first, under an origin generation of their own. */
-  async function originArgs(name: string, origin: SharedOrigin): Promise<Array<string | number>> {
+  async function originArgs(name: string, origin: SharedOrigin, maxPets: number): Promise<Array<string | number>> {
     const { clock, ...rest } = origin.settings
     const settings = Object.entries(rest).flatMap(([setting, value]) => [setting, JSON.stringify(value)])
     const head = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '']
@@ -168,11 +172,11 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
       // A source in another group, so in another slot: read here, and written as a capsule's
       // pets and buckets are, a copy standing alone (docs/decisions.md#d44).
       const source = await readWorld(origin.from)
-      return [...head, ...(await writeOrigin(name, source.pets, source.quotas, source.nextId)), ...settings, ...source.settings]
+      return [...head, ...(await writeOrigin(name, source.pets, source.quotas, source.nextId)), maxPets, ...settings, ...source.settings]
     }
-    if (origin.kind !== 'capsule') return [...head, '', '', '', ...settings]
+    if (origin.kind !== 'capsule') return [...head, '', '', '', maxPets, ...settings]
     const quotas = [...origin.quotas].map(([bucket, counts]): [string, string] => [bucket, packBucket(counts)])
-    return [...head, ...(await writeOrigin(name, origin.pets, quotas, origin.nextId)), ...settings]
+    return [...head, ...(await writeOrigin(name, origin.pets, quotas, origin.nextId)), maxPets, ...settings]
   }
 
   /** Session `from`'s world as it is now: its pets, packed key buckets, next id, and its own settings in force (pairs of a name and its JSON). */

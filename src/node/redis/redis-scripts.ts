@@ -481,14 +481,22 @@ return gen
    * idle ms, 7 the origin's kind ('start-up' | 'fork' | 'capsule'), 8 the session forked ('' when
    * none), 9 the origin's clock ('' for the time source's), for a capsule (or a fork of a session
    * in another group, read by Node) 10 the generation its pets and buckets were written under
-   * (`o<gen>`), 11 its next id, 12 its count of pets ('' each otherwise), then its settings as pairs of a name and its JSON, which the session starts with.
+   * (`o<gen>`), 11 its next id, 12 its count of pets ('' each otherwise), 13 the most pets stored, then its settings as pairs of a name and its JSON, which the session starts with.
    * A fork copies the source's pets, key buckets and settings in force as they are at this moment.
-   * Answers `info`'s fields, then the sessions dropped.
+   * Answers `info`'s fields, then the sessions dropped; {-2, the pets it brings} when they, less
+   * those of the session it replaces, would pass the most pets (D23): nothing changed, the written origin gone.
    */
   putWorld: `${WORLD}if not based() then return -1 end
 local kind, from = ARGV[7], ARGV[8]
+local brings = 0
+if kind == 'fork' and ARGV[10] == '' then brings = C().addedOf(from) elseif ARGV[10] ~= '' then brings = tonumber(ARGV[12]) end
+local held = BASE_COUNT + tonumber(redis.call('HGET', KEYS[1], 'added') or '0') - C().addedOf(NAME)
+if brings > 0 and held + brings > tonumber(ARGV[13]) then
+  if ARGV[10] ~= '' then redis.call('UNLINK', unpack(C().parts(NAME, 'o' .. ARGV[10]))) end
+  return {-2, int(brings)}
+end
 local settings = {}
-for i = 13, #ARGV, 2 do settings[#settings + 1] = {ARGV[i], ARGV[i + 1]} end
+for i = 14, #ARGV, 2 do settings[#settings + 1] = {ARGV[i], ARGV[i + 1]} end
 local created = false
 if NAME == 'default' then created = redis.call('HGET', meta(NAME), 'created') end
 local gen = tostring(redis.call('INCR', P .. 'worlds'))
