@@ -34,6 +34,17 @@ const ADMIN_API_OFF =
 export const LOCAL_CLIENT = 'local'
 
 /**
+ * Whether admission may let the request through: a request under the API's scope with a valid key,
+ * not a preflight. Only such a request makes the session it names (D34): any other is answered in
+ * the default world, so strangers cannot make sessions and push a team's out.
+ */
+export function mayAdmit(parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>, request: Request, url: URL): boolean {
+  if (request.method.toUpperCase() === 'OPTIONS' || parts.scope.apiPath(url) === undefined) return false
+  const token = parseBearer(request.headers.get('authorization'))
+  return token !== undefined && parts.keyRing.find(token) !== undefined
+}
+
+/**
  * The first step of every request: CORS and deprecation headers, the rate limit (per key, or per
  * client address without a valid key, D16), then the API's scope and the key (D17). Every answer
  * from here on carries the rate-limit headers. A preflight is answered here, without a key and

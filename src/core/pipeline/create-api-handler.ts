@@ -5,6 +5,7 @@ import { requestedSession } from '../sessions/requested-session.js'
 import { forcedByPrefer } from '../scenarios/forced-status.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
+import { mayAdmit } from './admit.js'
 import type { Ending, Exchange } from './answer-tail.js'
 import { ClaimingHandler } from './claiming-handler.js'
 
@@ -26,9 +27,9 @@ export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
 }
 
 async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL, exchange: Exchange): Promise<Ending> {
-  // The world the request is in, once: its session's (D34, D43), or the default one's when it names none.
+  // The world the request is in, once: its session's (D34, D43), or the default one's when it names none or admission must refuse it.
   const named = requestedSession((name) => request.headers.get(name))
-  const world = named === undefined ? parts.worlds.default : parts.worlds.named(named)
+  const world = named === undefined || !mayAdmit(parts, request, url) ? parts.worlds.default : parts.worlds.named(named)
   exchange.time = world.clock.now()
   exchange.notes.session = world.session
   const headers = exchange.headers
