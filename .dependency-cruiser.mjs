@@ -3,8 +3,21 @@
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
-    { name: 'no-circular', severity: 'error', comment: 'Modules that import each other', from: {}, to: { circular: true } },
-    { name: 'no-circular-folders', severity: 'error', scope: 'folder', comment: 'Folders that import each other', from: {}, to: { circular: true } },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-circular-folders',
+      severity: 'error',
+      scope: 'folder',
+      comment: 'Folders that import each other',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'core-knows-no-node',
       severity: 'error',

@@ -8,7 +8,12 @@ const tiers = planTiers('npm test')
 export default defineConfig({
   test: {
     // Browser checks need Chromium and run with `npm run test:browser` (vitest.browser.config.ts).
-    include: ['test/unit/**/*.test.ts', 'test/in-process/**/*.test.ts', 'test/e2e/**/*.test.ts', 'examples/**/*.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/in-process/**/*.test.ts',
+      'test/e2e/**/*.test.ts',
+      'examples/**/*.test.ts',
+    ],
     exclude: ['**/node_modules/**', ...tiers.exclude],
     reporters: ['default', tiers.reporter],
     // Each file builds its own sandbox (and e2e files their own processes); no shared state.

@@ -23,10 +23,22 @@ import { spawnSync } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
-import { AUTHORIZATION, answers200, cpuMs, freePort, median, residentBytes, ROOT, spawnServer, startRedis, writeKeysFile } from './support.mjs'
+import {
+  AUTHORIZATION,
+  answers200,
+  cpuMs,
+  freePort,
+  median,
+  residentBytes,
+  ROOT,
+  spawnServer,
+  startRedis,
+  writeKeysFile,
+} from './support.mjs'
 
 const LIST = '/v1/pets?limit=20'
-const option = (name, fallback) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
+const option = (name, fallback) =>
+  process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
 const figure = option('figure', 'http')
 const rounds = Number(option('rounds', '5'))
 const seconds = Number(option('seconds', '5'))
@@ -53,16 +65,21 @@ async function startCli(build, args = [], command = 'start') {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
   const cli = join(build.root, 'bin/petstore-sandbox.js')
-  const running = await spawnServer([cli, command, '--port', String(port), '--log', 'off', '--keys', keysFile, ...args], {
-    ready: answers200(`${origin}${LIST}`),
-  })
+  const running = await spawnServer(
+    [cli, command, '--port', String(port), '--log', 'off', '--keys', keysFile, ...args],
+    {
+      ready: answers200(`${origin}${LIST}`),
+    },
+  )
   return { ...running, origin }
 }
 
 /** The one upstream every build's proxy forwards to, from this checkout. */
 async function startUpstream() {
   const port = await freePort()
-  const running = await spawnServer([join(ROOT, 'bench/servers/upstream-server.mjs'), String(port)], { ready: answers200(`http://127.0.0.1:${port}${LIST}`) })
+  const running = await spawnServer([join(ROOT, 'bench/servers/upstream-server.mjs'), String(port)], {
+    ready: answers200(`http://127.0.0.1:${port}${LIST}`),
+  })
   return { ...running, url: `http://127.0.0.1:${port}/v1` }
 }
 
@@ -98,7 +115,10 @@ async function measureOnce(build) {
     return { value: rss / 2 ** 20 }
   }
   if (figure === 'library-memory') {
-    const child = spawnSync(process.execPath, ['--expose-gc', join(build.root, 'bench/memory.mjs'), '100000'], { cwd: build.root, encoding: 'utf8' })
+    const child = spawnSync(process.execPath, ['--expose-gc', join(build.root, 'bench/memory.mjs'), '100000'], {
+      cwd: build.root,
+      encoding: 'utf8',
+    })
     if (child.status !== 0) throw new Error(child.stderr)
     const lines = child.stdout.trim().split('\n')
     return { value: JSON.parse(lines[lines.length - 1]).rssBytes / 2 ** 20 }
@@ -124,7 +144,9 @@ try {
   for (let round = 0; round < rounds; round++) {
     const order = [...builds.slice(round % builds.length), ...builds.slice(0, round % builds.length)]
     for (const build of order) {
-      const measured = served ? await loadOnce(running[build.name].origin, running[build.name].child.pid, seconds) : await measureOnce(build)
+      const measured = served
+        ? await loadOnce(running[build.name].origin, running[build.name].child.pid, seconds)
+        : await measureOnce(build)
       results[build.name].push(measured)
       log(
         `round ${round + 1}/${rounds} ${build.name.padEnd(14)} ${measured.value.toFixed(1)}${measured.cpuUs ? ` (${measured.cpuUs.toFixed(1)} µs CPU/req)` : ''}${measured.cpuMs ? ` (${measured.cpuMs} ms CPU)` : ''} load ${load1()}`,
@@ -139,14 +161,21 @@ try {
 }
 
 const reference = builds[0].name
-const unit = { http: 'req/s', 'proxy-http': 'req/s', startup: 'ms', 'cli-memory': 'MB RSS', 'library-memory': 'MB RSS' }[figure]
+const unit = {
+  http: 'req/s',
+  'proxy-http': 'req/s',
+  startup: 'ms',
+  'cli-memory': 'MB RSS',
+  'library-memory': 'MB RSS',
+}[figure]
 const extra = served ? 'cpuUs' : figure === 'startup' ? 'cpuMs' : undefined
 const summary = builds.map(({ name }) => ({
   name,
   median: median(results[name].map((r) => r.value)),
   ratio: median(results[name].map((r, i) => r.value / results[reference][i].value)),
   cpu: extra === undefined ? undefined : median(results[name].map((r) => r[extra])),
-  cpuRatio: extra === undefined ? undefined : median(results[name].map((r, i) => r[extra] / results[reference][i][extra])),
+  cpuRatio:
+    extra === undefined ? undefined : median(results[name].map((r, i) => r[extra] / results[reference][i][extra])),
   rounds: results[name].map((r) => Number(r.value.toFixed(1))),
 }))
 const lines = [

@@ -12,7 +12,16 @@ import autocannon from 'autocannon'
 import { Redis } from 'ioredis'
 import { createSandbox } from '../dist/index.js'
 import { connectRedisState } from '../dist/redis.js'
-import { AUTHORIZATION, SANDBOX_BIN, answers200, freePort, median, spawnServer, startRedis, writeKeysFile } from './support.mjs'
+import {
+  AUTHORIZATION,
+  SANDBOX_BIN,
+  answers200,
+  freePort,
+  median,
+  spawnServer,
+  startRedis,
+  writeKeysFile,
+} from './support.mjs'
 
 const rounds = Number(process.argv[2] ?? 3)
 const seconds = Number(process.argv[3] ?? 3)
@@ -30,7 +39,11 @@ try {
   const onCluster = await startSandbox(cluster.nodes[0].url)
   const second = await startSandbox(cluster.nodes[1].url)
   running.push(one, onCluster, second)
-  const setups = { 'one Redis, one sandbox': [one], 'cluster, one sandbox': [onCluster], 'cluster, two sandboxes': [onCluster, second] }
+  const setups = {
+    'one Redis, one sandbox': [one],
+    'cluster, one sandbox': [onCluster],
+    'cluster, two sandboxes': [onCluster, second],
+  }
   const figures = Object.fromEntries(Object.keys(setups).map((name) => [name, []]))
   for (const origins of Object.values(setups)) await load(origins, 1)
   for (let round = 0; round < rounds; round++) {
@@ -44,9 +57,15 @@ try {
   const memory = await memoryPerSession(cluster)
   process.stdout.write(
     `${JSON.stringify({
-      throughput: Object.fromEntries(Object.entries(figures).map(([name, values]) => [name, { median: median(values), rounds: values }])),
-      clusterOverOne: median(figures['cluster, one sandbox'].map((rps, index) => rps / figures['one Redis, one sandbox'][index])),
-      twoOverOne: median(figures['cluster, two sandboxes'].map((rps, index) => rps / figures['one Redis, one sandbox'][index])),
+      throughput: Object.fromEntries(
+        Object.entries(figures).map(([name, values]) => [name, { median: median(values), rounds: values }]),
+      ),
+      clusterOverOne: median(
+        figures['cluster, one sandbox'].map((rps, index) => rps / figures['one Redis, one sandbox'][index]),
+      ),
+      twoOverOne: median(
+        figures['cluster, two sandboxes'].map((rps, index) => rps / figures['one Redis, one sandbox'][index]),
+      ),
       memory,
     })}\n`,
   )
@@ -77,9 +96,12 @@ async function load(origins, duration) {
 async function startSandbox(url) {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
-  const server = await spawnServer([SANDBOX_BIN, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile, '--redis', url], {
-    ready: answers200(`${origin}${LIST}`),
-  })
+  const server = await spawnServer(
+    [SANDBOX_BIN, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile, '--redis', url],
+    {
+      ready: answers200(`${origin}${LIST}`),
+    },
+  )
   return {
     origin,
     stop: () =>
@@ -95,7 +117,11 @@ async function startSandbox(url) {
 async function memoryPerSession({ nodes }) {
   const masters = nodes.slice(0, 3).map((node) => new Redis(node.url))
   const used = async () =>
-    (await Promise.all(masters.map(async (client) => Number(/^used_memory:(\d+)/m.exec(await client.info('memory'))?.[1])))).reduce((a, b) => a + b, 0)
+    (
+      await Promise.all(
+        masters.map(async (client) => Number(/^used_memory:(\d+)/m.exec(await client.info('memory'))?.[1])),
+      )
+    ).reduce((a, b) => a + b, 0)
   const sandbox = createSandbox({
     shared: await connectRedisState({ url: nodes[0].url, prefix: 'memory:' }),
     pets: 1000,
@@ -105,7 +131,11 @@ async function memoryPerSession({ nodes }) {
   const ask = async (session, init = {}) => {
     const response = await sandbox.fetch('http://sandbox.test/v1/pets', {
       ...init,
-      headers: { authorization: 'Bearer sandbox-enterprise-key', 'x-sandbox-session': session, 'content-type': 'application/json' },
+      headers: {
+        authorization: 'Bearer sandbox-enterprise-key',
+        'x-sandbox-session': session,
+        'content-type': 'application/json',
+      },
     })
     if (!response.ok) throw new Error(`${session}: ${response.status}`)
     await response.arrayBuffer()
@@ -117,7 +147,11 @@ async function memoryPerSession({ nodes }) {
   for (let i = 0; i < memorySessions; i++) await ask(`reader-${i}`)
   const afterReading = await used()
   for (let i = 0; i < memorySessions; i++) {
-    for (let j = 0; j < 10; j++) await ask(`reader-${i}`, { method: 'POST', body: JSON.stringify({ name: `Pet ${j}`, categoryId: 1, status: 'available' }) })
+    for (let j = 0; j < 10; j++)
+      await ask(`reader-${i}`, {
+        method: 'POST',
+        body: JSON.stringify({ name: `Pet ${j}`, categoryId: 1, status: 'available' }),
+      })
   }
   const afterCreating = await used()
   await sandbox.close()
@@ -138,12 +172,20 @@ async function startCluster() {
     const port = await freePort()
     const child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--cluster-enabled', 'yes'].concat([
-        '--cluster-config-file',
-        join(dir, `nodes-${port}.conf`),
-        '--cluster-node-timeout',
-        '2000',
-      ]),
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--cluster-enabled',
+        'yes',
+      ].concat(['--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '2000']),
       { stdio: ['ignore', 'pipe', 'inherit'] },
     )
     await new Promise((resolve) => {
@@ -155,9 +197,20 @@ async function startCluster() {
     })
     nodes.push({ url: `redis://127.0.0.1:${port}`, port, child })
   }
-  execFileSync('redis-cli', ['--cluster', 'create', ...nodes.map((node) => `127.0.0.1:${node.port}`), '--cluster-replicas', '1', '--cluster-yes'], {
-    stdio: 'ignore',
-  })
+  execFileSync(
+    'redis-cli',
+    [
+      '--cluster',
+      'create',
+      ...nodes.map((node) => `127.0.0.1:${node.port}`),
+      '--cluster-replicas',
+      '1',
+      '--cluster-yes',
+    ],
+    {
+      stdio: 'ignore',
+    },
+  )
   // Settled once every node sees every range served with its replica.
   for (;;) {
     const whole = await Promise.all(
@@ -178,7 +231,9 @@ async function startCluster() {
   return {
     nodes,
     stop: async () => {
-      await Promise.all(nodes.map((node) => new Promise((resolve) => (node.child.once('exit', resolve), node.child.kill('SIGKILL')))))
+      await Promise.all(
+        nodes.map((node) => new Promise((resolve) => (node.child.once('exit', resolve), node.child.kill('SIGKILL')))),
+      )
       rmSync(dir, { recursive: true, force: true })
     },
   }

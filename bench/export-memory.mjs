@@ -16,9 +16,13 @@ const length = Number(process.argv[5] ?? 60_000)
 const TOKEN = 'export-memory-admin-token'
 const MB = 1_000_000
 
-const sandbox = await startInspected(['start', '--port', '0', '--log', 'off', '--keep-requests', '1000', '--admin-token', TOKEN], { bin })
+const sandbox = await startInspected(
+  ['start', '--port', '0', '--log', 'off', '--keep-requests', '1000', '--admin-token', TOKEN],
+  { bin },
+)
 try {
-  const body = kind === 'controls' ? '\u0001'.repeat(length) : JSON.stringify({ name: 'Rex', categoryId: 1 }).padEnd(length, ' ')
+  const body =
+    kind === 'controls' ? '\u0001'.repeat(length) : JSON.stringify({ name: 'Rex', categoryId: 1 }).padEnd(length, ' ')
   for (let i = 0; i < exchanges; i++) {
     const response = await fetch(`${sandbox.url}/pets`, {
       method: 'POST',

@@ -19,5 +19,7 @@ for (let round = 0; round < 3; round++) {
   await Promise.all(Array.from({ length: 200 }, (_, i) => b.commit(pet(i + 1))))
   const concurrent = performance.now() - t
   await b.close()
-  console.log(`200 commits: one at a time ${sequential.toFixed(0)} ms (${(sequential / 200).toFixed(2)} ms each), all at once ${concurrent.toFixed(0)} ms`)
+  console.log(
+    `200 commits: one at a time ${sequential.toFixed(0)} ms (${(sequential / 200).toFixed(2)} ms each), all at once ${concurrent.toFixed(0)} ms`,
+  )
 }

@@ -26,7 +26,12 @@ if (handlersName === 'sandbox') {
   await sandbox.ready()
   handlers = sandbox.handlers
 } else {
-  handlers = [http.get('http://sandbox.test/v1/pets', () => new HttpResponse(body, { headers: { 'content-type': JSON_CONTENT_TYPE } }))]
+  handlers = [
+    http.get(
+      'http://sandbox.test/v1/pets',
+      () => new HttpResponse(body, { headers: { 'content-type': JSON_CONTENT_TYPE } }),
+    ),
+  ]
 }
 const server = setupServer(...handlers)
 server.listen({ onUnhandledFrame: 'error' })
@@ -35,7 +40,8 @@ async function send(count) {
   for (let i = 0; i < count; i++) {
     const response = await fetch(URL_, { headers: { authorization: AUTHORIZATION } })
     const text = await response.text()
-    if (response.status !== 200 || text !== body) throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`)
+    if (response.status !== 200 || text !== body)
+      throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`)
     // A turn of the event loop between requests, as in bench/in-process.mjs (which says why).
     await nextTurn()
   }

@@ -22,7 +22,10 @@ const body = constantListBody()
 const bare = [
   http.get(
     'http://sandbox.test/v1/pets',
-    () => new HttpResponse(body, { headers: { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(Buffer.byteLength(body)) } }),
+    () =>
+      new HttpResponse(body, {
+        headers: { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(Buffer.byteLength(body)) },
+      }),
   ),
 ]
 const server = setupServer()
@@ -35,7 +38,8 @@ async function round(handlers, ms) {
   while (performance.now() - started < ms) {
     const response = await fetch(URL_, { headers: { authorization: AUTHORIZATION } })
     const text = await response.text()
-    if (response.status !== 200 || text !== body) throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`)
+    if (response.status !== 200 || text !== body)
+      throw new Error(`unexpected answer ${response.status}: ${text.slice(0, 200)}`)
     count++
     // Each request in a turn of the event loop of its own, as an app's or a test's requests are.
     // A loop that never gets past microtasks starves undici: the connection a response frees is

@@ -13,10 +13,13 @@ const runs = Number(process.argv[2] ?? 7)
 const TOKEN = 'bench-admin-token'
 const port = await freePort()
 const origin = `http://127.0.0.1:${port}`
-const server = await spawnServer([SANDBOX_BIN, 'start', '--port', String(port), '--pets', '100000', '--admin-token', TOKEN, '--log', 'off'], {
-  ready: async () => (await fetch(`${origin}/openapi.json`)).status === 200,
-  timeoutMs: 120_000,
-})
+const server = await spawnServer(
+  [SANDBOX_BIN, 'start', '--port', String(port), '--pets', '100000', '--admin-token', TOKEN, '--log', 'off'],
+  {
+    ready: async () => (await fetch(`${origin}/openapi.json`)).status === 200,
+    timeoutMs: 120_000,
+  },
+)
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   headless: true,

@@ -32,7 +32,9 @@ async function upstream(answer) {
 
 async function measure(upstreamAnswer, proxyArgs, run) {
   const up = await upstream(upstreamAnswer)
-  const proxy = await startInspected(['proxy', '--port', '0', '--upstream', up.url, '--log', 'off', ...proxyArgs], { bin })
+  const proxy = await startInspected(['proxy', '--port', '0', '--upstream', up.url, '--log', 'off', ...proxyArgs], {
+    bin,
+  })
   try {
     return await run(proxy, up)
   } finally {
@@ -51,7 +53,10 @@ if (what === 'answer') {
   for (const announced of [true, false]) {
     const size = megabytes * 1024 * 1024
     const large = (outgoing) => {
-      outgoing.writeHead(200, { 'content-type': 'application/json', ...(announced ? { 'content-length': String(size) } : {}) })
+      outgoing.writeHead(200, {
+        'content-type': 'application/json',
+        ...(announced ? { 'content-length': String(size) } : {}),
+      })
       const chunk = Buffer.alloc(64 * 1024, 0x20)
       let sent = 0
       const pump = () => {
@@ -79,7 +84,11 @@ if (what === 'answer') {
     const before = await proxy.memory()
     const body = JSON.stringify({ name: 'Rex', categoryId: 1 }).padEnd(15 * MiB, ' ')
     for (let i = 0; i < requests; i++) {
-      const response = await fetch(`${proxy.url}/pets`, { method: 'POST', headers: { authorization: 'Bearer any', 'content-type': 'application/json' }, body })
+      const response = await fetch(`${proxy.url}/pets`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer any', 'content-type': 'application/json' },
+        body,
+      })
       await response.arrayBuffer()
     }
     const after = await proxy.memory()
@@ -121,7 +130,8 @@ if (what === 'answer') {
     const quiet = await slowestDuring(async () => {})
     const before = proxy.peakRss()
     const slowest = await slowestDuring(async () => {
-      for (let i = 0; i < 3; i++) await rawGet(`${proxy.url}/pets`).catch((error) => failed.push(`GET /v1/pets: ${error.code ?? error.message}`))
+      for (let i = 0; i < 3; i++)
+        await rawGet(`${proxy.url}/pets`).catch((error) => failed.push(`GET /v1/pets: ${error.code ?? error.message}`))
     })
     let peak = 'gone'
     try {

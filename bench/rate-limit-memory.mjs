@@ -16,7 +16,9 @@ const heap = () => {
 const sandbox = createSandbox({ pets: 0, now: () => Date.UTC(2030, 0, 1, 12, 0, 30) })
 await sandbox.ready()
 const ask = async (address) => {
-  const response = await sandbox.fetch('http://sandbox.test/v1/pets', { headers: { 'x-sandbox-client-address': address } })
+  const response = await sandbox.fetch('http://sandbox.test/v1/pets', {
+    headers: { 'x-sandbox-client-address': address },
+  })
   if (response.status !== 401) throw new Error(`expected 401, got ${response.status}`)
   await response.arrayBuffer()
 }
@@ -43,4 +45,6 @@ await sandbox.clock.advance(60_000)
 const nextMinuteMs = await timed('172.16.0.3')
 const quota = await sandbox.quota.ofAddress(address(0))
 if (quota.day.used !== 1) throw new Error(`expected the first address's day count to be kept, got ${quota.day.used}`)
-process.stdout.write(`${JSON.stringify({ addresses: count, heapBytesPerAddress: Math.round((after - before) / count), tidyMs, nextMinuteMs })}\n`)
+process.stdout.write(
+  `${JSON.stringify({ addresses: count, heapBytesPerAddress: Math.round((after - before) / count), tidyMs, nextMinuteMs })}\n`,
+)

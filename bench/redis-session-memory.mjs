@@ -19,7 +19,11 @@ try {
   const ask = async (session, init = {}) => {
     const response = await sandbox.fetch('http://sandbox.test/v1/pets', {
       ...init,
-      headers: { authorization: 'Bearer sandbox-enterprise-key', 'x-sandbox-session': session, 'content-type': 'application/json' },
+      headers: {
+        authorization: 'Bearer sandbox-enterprise-key',
+        'x-sandbox-session': session,
+        'content-type': 'application/json',
+      },
     })
     if (!response.ok) throw new Error(`${session}: ${response.status}`)
     await response.arrayBuffer()
@@ -32,7 +36,10 @@ try {
   const afterReading = await used()
   for (let i = 0; i < count; i++) {
     for (let j = 0; j < created; j++)
-      await ask(`reader-${i}`, { method: 'POST', body: JSON.stringify({ name: `Pet ${j}`, categoryId: 1, status: 'available' }) })
+      await ask(`reader-${i}`, {
+        method: 'POST',
+        body: JSON.stringify({ name: `Pet ${j}`, categoryId: 1, status: 'available' }),
+      })
   }
   const afterCreating = await used()
   await sandbox.close()

@@ -4,13 +4,23 @@
 import { spawnSync } from 'node:child_process'
 import { createConnection } from 'node:net'
 import autocannon from 'autocannon'
-import { AUTHORIZATION, SANDBOX_BIN, answers200, freePort, median, spawnServer, startRedis as startSharedRedis, summarizeRounds } from './support.mjs'
+import {
+  AUTHORIZATION,
+  SANDBOX_BIN,
+  answers200,
+  freePort,
+  median,
+  spawnServer,
+  startRedis as startSharedRedis,
+  summarizeRounds,
+} from './support.mjs'
 
 const LIST = '/v1/pets?limit=20'
 
 /** @param {{ rounds: number, seconds: number, warmupSeconds: number, connections: number, keysFile: string, log: (line: string) => void }} plan */
 export async function measureRedisThroughput(plan) {
-  if (spawnSync('redis-server', ['--version']).error !== undefined) return { skipped: 'redis-server is not installed (apt-get install redis-server)' }
+  if (spawnSync('redis-server', ['--version']).error !== undefined)
+    return { skipped: 'redis-server is not installed (apt-get install redis-server)' }
   const redis = await startRedis()
   const setups = {
     memory: [],
@@ -39,15 +49,21 @@ export async function measureRedisThroughput(plan) {
   }
   const summary = summarizeRounds(rounds, ['redisCommandsPerRequest'])
   const ratio = (a, b) => median(rounds[a].map((f, i) => f.rps / rounds[b][i].rps))
-  return { ...summary, ratios: { redisOverMemory: ratio('redis', 'memory'), workersOverMemory: ratio('workers', 'memory') } }
+  return {
+    ...summary,
+    ratios: { redisOverMemory: ratio('redis', 'memory'), workersOverMemory: ratio('workers', 'memory') },
+  }
 }
 
 async function startSandbox(keysFile, args) {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
-  const server = await spawnServer([SANDBOX_BIN, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile, ...args], {
-    ready: answers200(`${origin}${LIST}`),
-  })
+  const server = await spawnServer(
+    [SANDBOX_BIN, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile, ...args],
+    {
+      ready: answers200(`${origin}${LIST}`),
+    },
+  )
   return {
     origin,
     // SIGTERM, so a primary stops its workers too.
@@ -62,10 +78,20 @@ async function startSandbox(keysFile, args) {
 
 /** One autocannon run; throws when anything but 2xx came back, so a figure never hides errors. */
 async function load(origin, seconds, connections) {
-  const result = await autocannon({ url: `${origin}${LIST}`, connections, duration: seconds, headers: { authorization: AUTHORIZATION } })
+  const result = await autocannon({
+    url: `${origin}${LIST}`,
+    connections,
+    duration: seconds,
+    headers: { authorization: AUTHORIZATION },
+  })
   const bad = result.non2xx + result.errors + result.timeouts
   if (bad > 0) throw new Error(`${origin}: ${bad} of ${result.requests.total} requests were not answered 2xx`)
-  return { rps: result.requests.total / result.duration, requests: result.requests.total, p50: result.latency.p50, p99: result.latency.p99 }
+  return {
+    rps: result.requests.total / result.duration,
+    requests: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  }
 }
 
 /** The bench's own redis-server (support.mjs), and how many scripts the sandboxes sent it. */
@@ -88,7 +114,9 @@ async function startRedis() {
           const header = /^\$(\d+)\r\n/.exec(reply)
           if (header && Buffer.byteLength(reply) >= header[0].length + Number(header[1])) {
             socket.end()
-            const calls = [...reply.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].filter(([, name]) => name === 'evalsha' || name === 'eval')
+            const calls = [...reply.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)].filter(
+              ([, name]) => name === 'evalsha' || name === 'eval',
+            )
             resolve(calls.reduce((sum, [, , count]) => sum + Number(count), 0))
           }
         })

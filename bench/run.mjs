@@ -67,11 +67,20 @@ const log = (line) => process.stderr.write(`${line}\n`)
 // --- 1. HTTP throughput ---------------------------------------------------------------------------
 
 const SERVERS = {
-  sandbox: { args: (port) => [SANDBOX_BIN, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile], list: '/v1/pets?limit=20' },
+  sandbox: {
+    args: (port) => [SANDBOX_BIN, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile],
+    list: '/v1/pets?limit=20',
+  },
   // Prism ignores the servers' /v1 prefix and serves the document's paths at the root.
-  prism: { args: (port) => [PRISM_BIN, 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', CONTRACT], list: '/pets?limit=20' },
+  prism: {
+    args: (port) => [PRISM_BIN, 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', CONTRACT],
+    list: '/pets?limit=20',
+  },
   floor: { args: (port) => [join(ROOT, 'bench/servers/floor-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
-  claimingFloor: { args: (port) => [join(ROOT, 'bench/servers/claiming-floor-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
+  claimingFloor: {
+    args: (port) => [join(ROOT, 'bench/servers/claiming-floor-server.mjs'), String(port)],
+    list: '/v1/pets?limit=20',
+  },
   raw: { args: (port) => [join(ROOT, 'bench/servers/raw-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
 }
 
@@ -79,7 +88,9 @@ async function start(name, extraArgs = []) {
   const port = await freePort()
   const server = SERVERS[name]
   const origin = `http://127.0.0.1:${port}`
-  const running = await spawnServer([...server.args(port), ...extraArgs], { ready: answers200(`${origin}${server.list}`) })
+  const running = await spawnServer([...server.args(port), ...extraArgs], {
+    ready: answers200(`${origin}${server.list}`),
+  })
   return { ...running, origin, list: server.list }
 }
 
@@ -100,8 +111,16 @@ async function load(origin, seconds, requests, pid) {
   const bad = result.non2xx + result.errors + result.timeouts
   if (bad > 0) throw new Error(`${origin}: ${bad} of ${result.requests.total} requests were not answered 2xx`)
   const cpuAfter = cpuMs(pid)
-  const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.requests.total
-  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest }
+  const cpuUsPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined
+      ? undefined
+      : ((cpuAfter - cpuBefore) * 1000) / result.requests.total
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUsPerRequest,
+  }
 }
 
 // list 70 %, create 15 %, get 15 %: one request description whose setupRequest draws the operation.
@@ -134,12 +153,18 @@ async function httpThroughput() {
   for (const name of names) running[name] = await start(name)
   const rounds = Object.fromEntries([...names, 'mixed'].map((name) => [name, []]))
   try {
-    for (const name of names) await load(running[name].origin, plan.warmupSeconds, [{ path: running[name].list }], running[name].child.pid)
+    for (const name of names)
+      await load(running[name].origin, plan.warmupSeconds, [{ path: running[name].list }], running[name].child.pid)
     for (let round = 0; round < plan.rounds; round++) {
       // Rotate the order too, so no server always runs right after the same neighbour.
       const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)]
       for (const name of order) {
-        const figure = await load(running[name].origin, plan.seconds, [{ path: running[name].list }], running[name].child.pid)
+        const figure = await load(
+          running[name].origin,
+          plan.seconds,
+          [{ path: running[name].list }],
+          running[name].child.pid,
+        )
         rounds[name].push(figure)
         log(`  http round ${round + 1}/${plan.rounds} ${name.padEnd(13)} ${figure.rps.toFixed(0)} req/s`)
       }
@@ -155,7 +180,9 @@ async function httpThroughput() {
   const ratio = (a, b) => median(rounds[a].map((f, i) => f.rps / rounds[b][i].rps))
   // The same ratios from server CPU per request (b's CPU / a's CPU: work per request, inverted).
   const cpuRatio = (a, b) =>
-    rounds[a][0]?.cpuUsPerRequest === undefined ? undefined : median(rounds[a].map((f, i) => rounds[b][i].cpuUsPerRequest / f.cpuUsPerRequest))
+    rounds[a][0]?.cpuUsPerRequest === undefined
+      ? undefined
+      : median(rounds[a].map((f, i) => rounds[b][i].cpuUsPerRequest / f.cpuUsPerRequest))
   return {
     ...summary,
     ratios: {
@@ -197,8 +224,14 @@ async function startUp() {
       log(`  start-up ${i + 1}/${plan.startups} ${name.padEnd(14)} ${running.startupMs.toFixed(0)} ms`)
     }
   }
-  const ms = Object.fromEntries(Object.entries(runs).map(([name, values]) => [name, { medianMs: median(values), runsMs: values.map(Math.round) }]))
-  return { ...ms, sandbox50OverPrism: median(runs.sandbox50.map((v, i) => v / runs.prism[i])), cliRssAt100000Bytes: median(rss100000) }
+  const ms = Object.fromEntries(
+    Object.entries(runs).map(([name, values]) => [name, { medianMs: median(values), runsMs: values.map(Math.round) }]),
+  )
+  return {
+    ...ms,
+    sandbox50OverPrism: median(runs.sandbox50.map((v, i) => v / runs.prism[i])),
+    cliRssAt100000Bytes: median(rss100000),
+  }
 }
 
 // --- 3, 4. In-process, scale and memory (fresh processes of their own) -------------------------------
@@ -210,14 +243,21 @@ const inProcessRetention = async () => {
   const runs = { sandbox: [], bare: [] }
   for (let round = 0; round < plan.retentionRounds; round++) {
     for (const handlers of ['sandbox', 'bare']) {
-      runs[handlers].push(await runScript('in-process-retention.mjs', [handlers, String(plan.retentionRequests)], ['--expose-gc']))
+      runs[handlers].push(
+        await runScript('in-process-retention.mjs', [handlers, String(plan.retentionRequests)], ['--expose-gc']),
+      )
     }
   }
   const summary = (kind) => ({
     heapBytesPerRequest: median(runs[kind].map((run) => run.heapBytesPerRequest)),
     tcpHandlesPerRequest: median(runs[kind].map((run) => run.tcpHandlesPerRequest)),
   })
-  return { requests: plan.retentionRequests, rounds: plan.retentionRounds, sandbox: summary('sandbox'), bare: summary('bare') }
+  return {
+    requests: plan.retentionRequests,
+    rounds: plan.retentionRounds,
+    sandbox: summary('sandbox'),
+    bare: summary('bare'),
+  }
 }
 const scale = () => runScript('scale.mjs', [String(plan.scaleSamples)])
 // The library cannot choose V8's flags for its host; what a host can do about the young
@@ -232,10 +272,17 @@ const memory = async () => {
     runs.full.push(await runScript('memory.mjs', [String(MEMORY_PETS)], ['--expose-gc']))
     runs.empty.push(await runScript('memory.mjs', ['0'], ['--expose-gc']))
     runs.small.push(await runScript('memory.mjs', [String(MEMORY_PETS)], ['--expose-gc', '--max-semi-space-size=16']))
-    log(`  memory round ${round + 1}/${plan.memoryRounds} ${(runs.full[round].rssBytes / 2 ** 20).toFixed(0)} MB RSS with ${MEMORY_PETS} pets`)
+    log(
+      `  memory round ${round + 1}/${plan.memoryRounds} ${(runs.full[round].rssBytes / 2 ** 20).toFixed(0)} MB RSS with ${MEMORY_PETS} pets`,
+    )
   }
   const medianOf = (kind) =>
-    Object.fromEntries(['rssBytes', 'heapUsedBytes', 'rssAfterMemoryReducingGcBytes'].map((field) => [field, median(runs[kind].map((run) => run[field]))]))
+    Object.fromEntries(
+      ['rssBytes', 'heapUsedBytes', 'rssAfterMemoryReducingGcBytes'].map((field) => [
+        field,
+        median(runs[kind].map((run) => run[field])),
+      ]),
+    )
   const full = medianOf('full')
   const empty = medianOf('empty')
   return {
@@ -251,7 +298,14 @@ const memory = async () => {
 // and calling createSandbox(), beside msw's own import (bench/cold-start-library.mjs).
 const coldStart = () => measureColdStart({ runs: quick ? 5 : 15 })
 const redis = () =>
-  measureRedisThroughput({ rounds: plan.rounds, seconds: plan.seconds, warmupSeconds: plan.warmupSeconds, connections: CONNECTIONS, keysFile, log })
+  measureRedisThroughput({
+    rounds: plan.rounds,
+    seconds: plan.seconds,
+    warmupSeconds: plan.warmupSeconds,
+    connections: CONNECTIONS,
+    keysFile,
+    log,
+  })
 
 // Sessions (bench/sessions.mjs over HTTP; bench/session-start.mjs and bench/session-memory.mjs
 // in fresh processes of their own): throughput over 100 sessions beside one, the time to a fork and
@@ -268,7 +322,11 @@ const sessions = async () => ({
   }),
   startHttp: await measureSessionStart({ samples: plan.sessionSamples, keysFile, log }),
   startInProcess: await runScript('session-start.mjs', [String(plan.sessionSamples)]),
-  memory: await runScript('session-memory.mjs', [SESSION_MEMORY.pets, SESSION_MEMORY.sessions, SESSION_MEMORY.created].map(String), ['--expose-gc']),
+  memory: await runScript(
+    'session-memory.mjs',
+    [SESSION_MEMORY.pets, SESSION_MEMORY.sessions, SESSION_MEMORY.created].map(String),
+    ['--expose-gc'],
+  ),
 })
 
 // Sections run in this order.
@@ -290,7 +348,13 @@ const SECTIONS = [
 /** @type {Array<[string, (r: any) => number, (v: number) => boolean | undefined, string, (v: number, r: any) => string]>} */
 const TARGETS = [
   ['sandbox / Prism, HTTP throughput', (r) => r.http.ratios.sandboxOverPrism, (v) => v >= 2, 'at least 2.0', ratioText],
-  ['sandbox / bare-msw floor, HTTP throughput', (r) => r.http.ratios.sandboxOverFloor, (v) => v >= 0.8, 'at least 0.8', ratioText],
+  [
+    'sandbox / bare-msw floor, HTTP throughput',
+    (r) => r.http.ratios.sandboxOverFloor,
+    (v) => v >= 0.8,
+    'at least 0.8',
+    ratioText,
+  ],
   [
     "sandbox / floor under the sandbox's own handler class (ClaimingHandler), HTTP throughput",
     (r) => r.http.ratios.sandboxOverClaimingFloor,
@@ -298,10 +362,28 @@ const TARGETS = [
     'reported',
     ratioText,
   ],
-  ['sandbox / raw node:http, HTTP throughput', (r) => r.http.ratios.sandboxOverRaw, () => undefined, 'reported', ratioText],
+  [
+    'sandbox / raw node:http, HTTP throughput',
+    (r) => r.http.ratios.sandboxOverRaw,
+    () => undefined,
+    'reported',
+    ratioText,
+  ],
   ['start-up 50 pets / Prism start-up', (r) => r.startUp.sandbox50OverPrism, (v) => v <= 0.5, 'at most 0.5', ratioText],
-  ['start-up, 100000 pets', (r) => r.startUp.sandbox100000.medianMs, (v) => v < 1500, 'under 1500 ms', (v) => `${v.toFixed(0)} ms`],
-  ['in-process, sandbox / bare msw, time per request', (r) => r.inProcess.ratio, (v) => v <= 1.3, 'at most 1.3', ratioText],
+  [
+    'start-up, 100000 pets',
+    (r) => r.startUp.sandbox100000.medianMs,
+    (v) => v < 1500,
+    'under 1500 ms',
+    (v) => `${v.toFixed(0)} ms`,
+  ],
+  [
+    'in-process, sandbox / bare msw, time per request',
+    (r) => r.inProcess.ratio,
+    (v) => v <= 1.3,
+    'at most 1.3',
+    ratioText,
+  ],
   [
     'in-process, heap left per request after a full GC: sandbox (bare msw handler)',
     (r) => r.inProcessRetention.sandbox.heapBytesPerRequest,
@@ -310,8 +392,20 @@ const TARGETS = [
     (v, r) => `${kb(v)} (${kb(r.inProcessRetention.bare.heapBytesPerRequest)})`,
   ],
   ['list p50 at 100000 / at 1000 pets', (r) => r.scale.listP50Ratio, (v) => v <= 3, 'at most 3', ratioText],
-  ['resident memory with 100000 pets (CLI, idle after start-up)', (r) => r.startUp.cliRssAt100000Bytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
-  ['resident memory with 100000 pets (library, right after seeding)', (r) => r.memory.rssBytes, (v) => v < 200 * 2 ** 20, 'under 200 MB', mb],
+  [
+    'resident memory with 100000 pets (CLI, idle after start-up)',
+    (r) => r.startUp.cliRssAt100000Bytes,
+    (v) => v < 200 * 2 ** 20,
+    'under 200 MB',
+    mb,
+  ],
+  [
+    'resident memory with 100000 pets (library, right after seeding)',
+    (r) => r.memory.rssBytes,
+    (v) => v < 200 * 2 ** 20,
+    'under 200 MB',
+    mb,
+  ],
   [
     'resident memory with 100000 pets (library, after a memory-reducing GC)',
     (r) => r.memory.rssAfterMemoryReducingGcBytes,
@@ -338,21 +432,24 @@ const TARGETS = [
     (r) => r.coldStart.library.firstRefusal - r.coldStart.library.warmRefusal,
     (v) => v <= 50,
     'at most 50 ms',
-    (v, r) => `${v.toFixed(1)} ms (${r.coldStart.library.firstRefusal.toFixed(1)} vs ${r.coldStart.library.warmRefusal.toFixed(2)} ms)`,
+    (v, r) =>
+      `${v.toFixed(1)} ms (${r.coldStart.library.firstRefusal.toFixed(1)} vs ${r.coldStart.library.warmRefusal.toFixed(2)} ms)`,
   ],
   [
     'sessions: one session named by baggage / by X-Sandbox-Session, HTTP throughput',
     (r) => r.sessions.throughput.ratios.baggageOverOne,
     (v) => v >= 0.98,
     'at least 0.98',
-    (v, r) => `${ratioText(v)} (by server CPU per request: ${r.sessions.throughput.cpuRatios.baggageOverOne?.toFixed(2) ?? 'n/a'})`,
+    (v, r) =>
+      `${ratioText(v)} (by server CPU per request: ${r.sessions.throughput.cpuRatios.baggageOverOne?.toFixed(2) ?? 'n/a'})`,
   ],
   [
     'sessions: 100 sessions round-robin / one session, HTTP throughput',
     (r) => r.sessions.throughput.ratios.hundredOverOne,
     (v) => v >= 0.95,
     'at least 0.95',
-    (v, r) => `${ratioText(v)} (by server CPU per request: ${r.sessions.throughput.cpuRatios.hundredOverOne?.toFixed(2) ?? 'n/a'})`,
+    (v, r) =>
+      `${ratioText(v)} (by server CPU per request: ${r.sessions.throughput.cpuRatios.hundredOverOne?.toFixed(2) ?? 'n/a'})`,
   ],
   [
     'sessions: a fork (`PUT /__sandbox/sessions/{name}` `{ from }`), 100000 start-up pets, p95 over HTTP (a listing beside it)',
@@ -380,7 +477,8 @@ const TARGETS = [
     (r) => r.sessions.startInProcess.firstUse.p95Ms,
     (v) => v < 5,
     'under 5 ms',
-    (v, r) => `${ms(v)} (${ms(r.sessions.startInProcess.firstUse.cpuP95Ms)}; ${ms(r.sessions.startInProcess.warm.p95Ms)})`,
+    (v, r) =>
+      `${ms(v)} (${ms(r.sessions.startInProcess.firstUse.cpuP95Ms)}; ${ms(r.sessions.startInProcess.warm.p95Ms)})`,
   ],
   [
     'sessions: heap per session that only read (a listing and a pet)',
@@ -419,8 +517,15 @@ function table(r) {
     const met = check(value)
     lines.push(`| ${name} | ${format(value, r)} | ${target} | ${met === undefined ? '—' : met ? 'yes' : '**no**'} |`)
   }
-  lines.push('', `HTTP, \`GET /v1/pets?limit=20\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds of ${plan.seconds} s:`, '')
-  lines.push('| server | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |', '|---|---|---|---|---|---|')
+  lines.push(
+    '',
+    `HTTP, \`GET /v1/pets?limit=20\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds of ${plan.seconds} s:`,
+    '',
+  )
+  lines.push(
+    '| server | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |',
+    '|---|---|---|---|---|---|',
+  )
   const labels = {
     sandbox: 'sandbox (CLI, full pipeline)',
     prism: 'Prism mock 5.15 (`GET /pets`)',
@@ -451,10 +556,16 @@ function table(r) {
   ]) {
     lines.push(`| ${label} | ${r.startUp[name].medianMs.toFixed(0)} | ${r.startUp[name].runsMs.join(', ')} |`)
   }
-  lines.push('', `In-process (\`setupServer\` + \`fetch\`, one request at a time), median of ${r.inProcess.rounds} interleaved rounds:`, '')
+  lines.push(
+    '',
+    `In-process (\`setupServer\` + \`fetch\`, one request at a time), median of ${r.inProcess.rounds} interleaved rounds:`,
+    '',
+  )
   lines.push('| handlers | req/s | µs per request |', '|---|---|---|')
   lines.push(`| sandbox | ${r.inProcess.sandbox.rps.toFixed(0)} | ${r.inProcess.sandbox.usPerRequest.toFixed(0)} |`)
-  lines.push(`| bare msw handler, constant body | ${r.inProcess.bare.rps.toFixed(0)} | ${r.inProcess.bare.usPerRequest.toFixed(0)} |`)
+  lines.push(
+    `| bare msw handler, constant body | ${r.inProcess.bare.rps.toFixed(0)} | ${r.inProcess.bare.usPerRequest.toFixed(0)} |`,
+  )
   const kept = r.inProcessRetention
   lines.push(
     '',
@@ -464,7 +575,9 @@ function table(r) {
   lines.push('| stored pets | list sold, limit 100: p50 / p99 ms | create: p50 / p99 ms |', '|---|---|---|')
   for (const size of r.scale.sizes) {
     const s = r.scale.bySize[size]
-    lines.push(`| ${size} | ${s.list.p50Ms.toFixed(3)} / ${s.list.p99Ms.toFixed(3)} | ${s.create.p50Ms.toFixed(3)} / ${s.create.p99Ms.toFixed(3)} |`)
+    lines.push(
+      `| ${size} | ${s.list.p50Ms.toFixed(3)} / ${s.list.p99Ms.toFixed(3)} | ${s.create.p50Ms.toFixed(3)} / ${s.create.p99Ms.toFixed(3)} |`,
+    )
   }
   const m = r.memory
   lines.push(
@@ -472,9 +585,14 @@ function table(r) {
     `Memory with 100000 pets: the CLI process 1 s after its first 200, ${mb(r.startUp.cliRssAt100000Bytes)} RSS (median of ${plan.startups}). The library, in fresh processes (\`createSandbox\`, seeded, one request, full GC; median of ${m.rssRunsBytes.length}, runs ${m.rssRunsBytes.map(mb).join(', ')}): ${mb(m.rssBytes)} RSS and ${mb(m.heapUsedBytes)} heap used; the same with no pets, ${mb(m.baselineRssBytes)} RSS, so the pets take ${m.heapBytesPerPet.toFixed(0)} bytes of heap each. ${mb(m.rssAfterMemoryReducingGcBytes)} RSS once a memory-reducing GC has given back the young generation that seeding grew; ${mb(m.withSmallYoungGeneration.rssBytes)} RSS under \`node --max-semi-space-size=16\`.`,
   )
   const cold = r.coldStart
-  lines.push('', `Cold cost of a test file, median of ${cold.runs} fresh processes each (\`npm run bench:cold\` for this part alone):`, '')
+  lines.push(
+    '',
+    `Cold cost of a test file, median of ${cold.runs} fresh processes each (\`npm run bench:cold\` for this part alone):`,
+    '',
+  )
   lines.push('| step | median ms | / msw import |', '|---|---|---|')
-  const coldRow = (label, value) => lines.push(`| ${label} | ${value.toFixed(0)} | ${(value / cold.msw.import).toFixed(1)} |`)
+  const coldRow = (label, value) =>
+    lines.push(`| ${label} | ${value.toFixed(0)} | ${(value / cold.msw.import).toFixed(1)} |`)
   coldRow("`import 'msw'` + `msw/node`", cold.msw.import)
   coldRow("`import 'petstore-sandbox'`", cold.library.import)
   coldRow('... + `createSandbox()` + `ready()`', cold.library.ready)
@@ -489,14 +607,19 @@ function table(r) {
       `Shared state on Redis (\`--redis\`, a local redis-server 7), \`GET ${'/v1/pets?limit=20'}\`, ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds:`,
       '',
     )
-    lines.push('| setup | req/s | p50 ms | p99 ms | Redis commands / request | rounds (req/s) |', '|---|---|---|---|---|---|')
+    lines.push(
+      '| setup | req/s | p50 ms | p99 ms | Redis commands / request | rounds (req/s) |',
+      '|---|---|---|---|---|---|',
+    )
     for (const [name, label] of [
       ['memory', 'one process, in memory'],
       ['redis', 'one process on Redis'],
       ['workers', 'two workers on Redis (`--workers 2`)'],
     ]) {
       const s = r.redis[name]
-      lines.push(`| ${label} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.redisCommandsPerRequest.toFixed(2)} | ${s.rounds.join(', ')} |`)
+      lines.push(
+        `| ${label} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.redisCommandsPerRequest.toFixed(2)} | ${s.rounds.join(', ')} |`,
+      )
     }
   }
   const t = r.sessions.throughput
@@ -505,7 +628,10 @@ function table(r) {
     `Sessions, one CLI process, \`GET /v1/pets?limit=20\` (and the mixed 70/15/15), ${CONNECTIONS} connections, median of ${plan.rounds} interleaved rounds:`,
     '',
   )
-  lines.push('| requests name | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |', '|---|---|---|---|---|---|')
+  lines.push(
+    '| requests name | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |',
+    '|---|---|---|---|---|---|',
+  )
   for (const [name, label] of [
     ['default-list', 'no session (the default)'],
     ['one-list', 'one session'],
@@ -528,7 +654,10 @@ function table(r) {
     `Making a session with 100000 start-up pets, ${started.startHttp.samples} of each in turn, one at a time (a fork of a session that created 10 pets; the first listing in a session never used; a listing in a session already there):`,
     '',
   )
-  lines.push('| step | over HTTP: p50 / p95 / p99 ms | in-process: p50 / p95 / p99 ms | in-process CPU: p50 / p95 ms |', '|---|---|---|---|')
+  lines.push(
+    '| step | over HTTP: p50 / p95 / p99 ms | in-process: p50 / p95 / p99 ms | in-process CPU: p50 / p95 ms |',
+    '|---|---|---|---|',
+  )
   const pcts = (s) => `${s.p50Ms.toFixed(2)} / ${s.p95Ms.toFixed(2)} / ${s.p99Ms.toFixed(2)}`
   for (const [name, label] of [
     ['fork', 'fork'],
@@ -536,7 +665,9 @@ function table(r) {
     ['warm', 'a listing in a session already there'],
   ]) {
     const inProcess = started.startInProcess[name]
-    lines.push(`| ${label} | ${pcts(started.startHttp[name])} | ${pcts(inProcess)} | ${inProcess.cpuP50Ms.toFixed(2)} / ${inProcess.cpuP95Ms.toFixed(2)} |`)
+    lines.push(
+      `| ${label} | ${pcts(started.startHttp[name])} | ${pcts(inProcess)} | ${inProcess.cpuP50Ms.toFixed(2)} / ${inProcess.cpuP95Ms.toFixed(2)} |`,
+    )
   }
   const sm = started.memory
   lines.push(

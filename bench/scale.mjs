@@ -18,7 +18,8 @@ for (const size of SIZES) {
 const server = setupServer()
 server.listen({ onUnhandledFrame: 'error' })
 
-const list = () => fetch('http://sandbox.test/v1/pets?status=sold&limit=100', { headers: { authorization: AUTHORIZATION } })
+const list = () =>
+  fetch('http://sandbox.test/v1/pets?status=sold&limit=100', { headers: { authorization: AUTHORIZATION } })
 let created = 0
 const create = () =>
   fetch('http://sandbox.test/v1/pets', {
@@ -59,8 +60,14 @@ for (const [kind, send, expected] of /** @type {Array<['list' | 'create', () => 
 }
 server.close()
 
-const stats = (times) => ({ p50Ms: percentile(times, 50), p99Ms: percentile(times, 99), meanMs: times.reduce((a, b) => a + b, 0) / times.length })
-const bySize = Object.fromEntries(SIZES.map((size) => [size, { list: stats(results[size].list), create: stats(results[size].create) }]))
+const stats = (times) => ({
+  p50Ms: percentile(times, 50),
+  p99Ms: percentile(times, 99),
+  meanMs: times.reduce((a, b) => a + b, 0) / times.length,
+})
+const bySize = Object.fromEntries(
+  SIZES.map((size) => [size, { list: stats(results[size].list), create: stats(results[size].create) }]),
+)
 process.stdout.write(
   `${JSON.stringify({
     samples,

@@ -28,7 +28,18 @@ async function measure(mode) {
   const redis = mode === 'redis' ? await startRedis() : undefined
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  const args = [SANDBOX_BIN, 'start', '--port', String(port), '--log', 'off', '--keys', writeKeysFile(), '--admin-token', TOKEN]
+  const args = [
+    SANDBOX_BIN,
+    'start',
+    '--port',
+    String(port),
+    '--log',
+    'off',
+    '--keys',
+    writeKeysFile(),
+    '--admin-token',
+    TOKEN,
+  ]
   args.push('--keep-requests', String(entries), '--max-sessions', String(sessions + 10))
   if (redis !== undefined) args.push('--redis', redis.url)
   const server = await spawnServer(args, {
@@ -39,9 +50,14 @@ async function measure(mode) {
   const api = (path, session, init = {}) =>
     timed(`${base}/v1${path}`, {
       ...init,
-      headers: { authorization: AUTHORIZATION, 'content-type': 'application/json', ...(session ? { 'x-sandbox-session': session } : {}) },
+      headers: {
+        authorization: AUTHORIZATION,
+        'content-type': 'application/json',
+        ...(session ? { 'x-sandbox-session': session } : {}),
+      },
     })
-  const create = (session, i) => api('/pets', session, { method: 'POST', body: JSON.stringify({ name: `Id edge ${i}`, categoryId: 1 }) })
+  const create = (session, i) =>
+    api('/pets', session, { method: 'POST', body: JSON.stringify({ name: `Id edge ${i}`, categoryId: 1 }) })
   try {
     // Ids: two capsules of the default session's, restored with their next id moved up.
     const made = JSON.parse((await admin('/sessions/default/capsule')).text)
@@ -50,12 +66,17 @@ async function measure(mode) {
       { name: 'ids-from-1e14', nextId: 1e14, count: 3 },
       { name: 'ids-at-the-top', nextId: MAX_ID - 2, count: 5 },
     ]) {
-      const put = await admin(`/sessions/${name}`, { method: 'PUT', body: JSON.stringify({ capsule: { ...made, har: undefined, pets: [], nextId } }) })
+      const put = await admin(`/sessions/${name}`, {
+        method: 'PUT',
+        body: JSON.stringify({ capsule: { ...made, har: undefined, pets: [], nextId } }),
+      })
       if (put.status !== 200) throw new Error(`PUT /__sandbox/sessions/${name}: ${put.status} ${put.text}`)
       const answers = []
       for (let i = 0; i < count; i++) answers.push(await create(name, i))
       ids[name] = answers.map(({ status, text }) =>
-        status === 201 ? { status, id: JSON.parse(text).id, plainDigits: /^\{"id":\d+,/.test(text) } : { status, body: JSON.parse(text) },
+        status === 201
+          ? { status, id: JSON.parse(text).id, plainDigits: /^\{"id":\d+,/.test(text) }
+          : { status, body: JSON.parse(text) },
       )
       await admin(`/sessions/${name}`, { method: 'DELETE' })
     }
@@ -86,7 +107,8 @@ async function measure(mode) {
     const drop = []
     for (let i = 0; i < drops; i++) {
       const answer = await admin(`/sessions/churn-${i}`, { method: 'DELETE' })
-      if (answer.status !== 200) refused.push(`DELETE /__sandbox/sessions/{name}: ${answer.status} ${JSON.parse(answer.text).message}`)
+      if (answer.status !== 200)
+        refused.push(`DELETE /__sandbox/sessions/{name}: ${answer.status} ${JSON.parse(answer.text).message}`)
       drop.push(answer.ms)
       read.push((await api('/pets/1')).ms)
     }
@@ -102,7 +124,9 @@ async function measure(mode) {
       dropMaxMs: Number(Math.max(...drop).toFixed(2)),
       readMedianMs: Number(median(read).toFixed(2)),
       // Each distinct refusal with how many times it came.
-      refused: Object.fromEntries([...new Set(refused)].map((line) => [line, refused.filter((other) => other === line).length])),
+      refused: Object.fromEntries(
+        [...new Set(refused)].map((line) => [line, refused.filter((other) => other === line).length]),
+      ),
       ids,
     }
     console.log(
@@ -110,7 +134,9 @@ async function measure(mode) {
     )
     for (const [line, times] of Object.entries(figures.refused)) console.log(`  ${times} × ${line}`)
     for (const [name, answers] of Object.entries(ids))
-      console.log(`  ${name}: ${answers.map((a) => (a.status === 201 ? a.id : `${a.status} ${a.body.message}`)).join(', ')}`)
+      console.log(
+        `  ${name}: ${answers.map((a) => (a.status === 201 ? a.id : `${a.status} ${a.body.message}`)).join(', ')}`,
+      )
     return figures
   } finally {
     await server.stop()

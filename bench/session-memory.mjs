@@ -35,7 +35,10 @@ const read = async (session) => {
   await ask(session, '/v1/pets/1')
 }
 const create = (session, i) =>
-  ask(session, '/v1/pets', { method: 'POST', body: JSON.stringify({ name: `Pet number ${i}`, categoryId: 1 + (i % 9), status: 'available' }) })
+  ask(session, '/v1/pets', {
+    method: 'POST',
+    body: JSON.stringify({ name: `Pet number ${i}`, categoryId: 1 + (i % 9), status: 'available' }),
+  })
 
 // One named session that read and created, so what the first session and request load is not counted.
 await read('warm-up')

@@ -28,7 +28,10 @@ const timed = async (work) => {
   return { wall, cpu: (used.user + used.system) / 1000 }
 }
 for (let i = 0; i < 10; i++)
-  await ask('source', '/v1/pets', { method: 'POST', body: JSON.stringify({ name: `Source ${i}`, categoryId: 1, status: 'available' }) })
+  await ask('source', '/v1/pets', {
+    method: 'POST',
+    body: JSON.stringify({ name: `Source ${i}`, categoryId: 1, status: 'available' }),
+  })
 const steps = {
   fork: (i) => timed(() => sandbox.sessions.put(`fork-${i}`, { from: 'source' })),
   firstUse: (i) => timed(() => ask(`first-${i}`)),
@@ -39,12 +42,21 @@ for (let i = 0; i < 50; i++) for (const step of Object.values(steps)) await step
 const times = { fork: [], firstUse: [], warm: [] }
 const names = Object.keys(steps)
 for (let i = 0; i < samples; i++) {
-  for (const name of [...names.slice(i % names.length), ...names.slice(0, i % names.length)]) times[name].push(await steps[name](i))
+  for (const name of [...names.slice(i % names.length), ...names.slice(0, i % names.length)])
+    times[name].push(await steps[name](i))
 }
 await sandbox.close()
 const summary = (timings) => {
   const wall = timings.map((t) => t.wall)
   const cpu = timings.map((t) => t.cpu)
-  return { p50Ms: percentile(wall, 50), p95Ms: percentile(wall, 95), p99Ms: percentile(wall, 99), cpuP50Ms: percentile(cpu, 50), cpuP95Ms: percentile(cpu, 95) }
+  return {
+    p50Ms: percentile(wall, 50),
+    p95Ms: percentile(wall, 95),
+    p99Ms: percentile(wall, 99),
+    cpuP50Ms: percentile(cpu, 50),
+    cpuP95Ms: percentile(cpu, 95),
+  }
 }
-process.stdout.write(`${JSON.stringify({ pets: PETS, samples, fork: summary(times.fork), firstUse: summary(times.firstUse), warm: summary(times.warm) })}\n`)
+process.stdout.write(
+  `${JSON.stringify({ pets: PETS, samples, fork: summary(times.fork), firstUse: summary(times.firstUse), warm: summary(times.warm) })}\n`,
+)

@@ -4,7 +4,17 @@
 // - the time to a fork (`PUT /__sandbox/sessions/{name}` `{ from }`) and to the first answer in a
 //   session never used before, with 100000 start-up pets, beside a request in a session already there.
 import autocannon from 'autocannon'
-import { AUTHORIZATION, SANDBOX_BIN, answers200, cpuMs, freePort, median, percentile, spawnServer, summarizeRounds } from './support.mjs'
+import {
+  AUTHORIZATION,
+  SANDBOX_BIN,
+  answers200,
+  cpuMs,
+  freePort,
+  median,
+  percentile,
+  spawnServer,
+  summarizeRounds,
+} from './support.mjs'
 
 const LIST = '/v1/pets?limit=20'
 const SESSIONS = 100
@@ -13,9 +23,12 @@ const ADMIN_TOKEN = 'bench-admin-token'
 async function startSandbox(keysFile, args = []) {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
-  const server = await spawnServer([SANDBOX_BIN, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile, ...args], {
-    ready: answers200(`${origin}${LIST}`),
-  })
+  const server = await spawnServer(
+    [SANDBOX_BIN, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile, ...args],
+    {
+      ready: answers200(`${origin}${LIST}`),
+    },
+  )
   return { ...server, origin }
 }
 
@@ -65,8 +78,16 @@ async function load(server, seconds, connections, kind, workload) {
   const bad = result.non2xx + result.errors + result.timeouts
   if (bad > 0) throw new Error(`${kind} ${workload}: ${bad} of ${result.requests.total} requests were not answered 2xx`)
   const cpuAfter = cpuMs(server.child.pid)
-  const cpuUsPerRequest = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / result.requests.total
-  return { rps: result.requests.total / result.duration, p50: result.latency.p50, p99: result.latency.p99, cpuUsPerRequest }
+  const cpuUsPerRequest =
+    cpuBefore === undefined || cpuAfter === undefined
+      ? undefined
+      : ((cpuAfter - cpuBefore) * 1000) / result.requests.total
+  return {
+    rps: result.requests.total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuUsPerRequest,
+  }
 }
 
 /**
@@ -94,7 +115,9 @@ export async function measureSessionThroughput(plan) {
       for (const [kind, workload] of order) {
         const figure = await load(server, plan.seconds, plan.connections, kind, workload)
         rounds[`${kind}-${workload}`].push(figure)
-        plan.log(`  sessions round ${round + 1}/${plan.rounds} ${`${kind} ${workload}`.padEnd(13)} ${figure.rps.toFixed(0)} req/s`)
+        plan.log(
+          `  sessions round ${round + 1}/${plan.rounds} ${`${kind} ${workload}`.padEnd(13)} ${figure.rps.toFixed(0)} req/s`,
+        )
       }
     }
   } finally {
@@ -104,7 +127,9 @@ export async function measureSessionThroughput(plan) {
   // The same from server CPU per request (b's / a's: work per request, inverted), which moves far
   // less than req/s when other work takes the cores.
   const cpuRatio = (a, b) =>
-    rounds[a][0]?.cpuUsPerRequest === undefined ? undefined : median(rounds[a].map((f, i) => rounds[b][i].cpuUsPerRequest / f.cpuUsPerRequest))
+    rounds[a][0]?.cpuUsPerRequest === undefined
+      ? undefined
+      : median(rounds[a].map((f, i) => rounds[b][i].cpuUsPerRequest / f.cpuUsPerRequest))
   const pairs = {
     hundredOverOne: ['hundred-list', 'one-list'],
     oneOverDefault: ['one-list', 'default-list'],
@@ -128,7 +153,14 @@ export async function measureSessionThroughput(plan) {
  * @param {{ samples: number, keysFile: string, log: (line: string) => void }} plan
  */
 export async function measureSessionStart(plan) {
-  const server = await startSandbox(plan.keysFile, ['--pets', '100000', '--admin-token', ADMIN_TOKEN, '--max-sessions', String(2 * plan.samples + 10)])
+  const server = await startSandbox(plan.keysFile, [
+    '--pets',
+    '100000',
+    '--admin-token',
+    ADMIN_TOKEN,
+    '--max-sessions',
+    String(2 * plan.samples + 10),
+  ])
   /** @param {string} path @param {{ session?: string, method?: string, body?: unknown, admin?: boolean }} [options] */
   const call = async (path, { session, method = 'GET', body, admin = false } = {}) => {
     const began = performance.now()
@@ -149,7 +181,11 @@ export async function measureSessionStart(plan) {
   const times = { fork: [], firstUse: [], warm: [] }
   try {
     for (let i = 0; i < 10; i++)
-      await call('/v1/pets', { session: 'source', method: 'POST', body: { name: `Source ${i}`, categoryId: 1, status: 'available' } })
+      await call('/v1/pets', {
+        session: 'source',
+        method: 'POST',
+        body: { name: `Source ${i}`, categoryId: 1, status: 'available' },
+      })
     // Warm-up of each kind, not counted.
     for (let i = 0; i < 20; i++) {
       await call(`/__sandbox/sessions/warm-fork-${i}`, { method: 'PUT', body: { from: 'source' }, admin: true })
@@ -163,12 +199,25 @@ export async function measureSessionStart(plan) {
     }
     const names = Object.keys(steps)
     for (let i = 0; i < plan.samples; i++) {
-      for (const name of [...names.slice(i % names.length), ...names.slice(0, i % names.length)]) times[name].push(await steps[name](i))
+      for (const name of [...names.slice(i % names.length), ...names.slice(0, i % names.length)])
+        times[name].push(await steps[name](i))
     }
   } finally {
     await server.stop()
   }
-  const summary = (values) => ({ p50Ms: percentile(values, 50), p95Ms: percentile(values, 95), p99Ms: percentile(values, 99) })
-  plan.log(`  session start: fork p95 ${percentile(times.fork, 95).toFixed(2)} ms, first use p95 ${percentile(times.firstUse, 95).toFixed(2)} ms`)
-  return { pets: 100000, samples: plan.samples, fork: summary(times.fork), firstUse: summary(times.firstUse), warm: summary(times.warm) }
+  const summary = (values) => ({
+    p50Ms: percentile(values, 50),
+    p95Ms: percentile(values, 95),
+    p99Ms: percentile(values, 99),
+  })
+  plan.log(
+    `  session start: fork p95 ${percentile(times.fork, 95).toFixed(2)} ms, first use p95 ${percentile(times.firstUse, 95).toFixed(2)} ms`,
+  )
+  return {
+    pets: 100000,
+    samples: plan.samples,
+    fork: summary(times.fork),
+    firstUse: summary(times.firstUse),
+    warm: summary(times.warm),
+  }
 }

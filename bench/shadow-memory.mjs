@@ -31,7 +31,9 @@ function exchange(i) {
   const at = start + i * 10
   const window = Math.floor(at / 60_000)
   used.set(window, (used.get(window) ?? 0) + 1)
-  const body = Buffer.from(JSON.stringify({ id, name: `Pet ${id}`, categoryId: 1, status: 'available', [`field${i % distinct}`]: 'x' }))
+  const body = Buffer.from(
+    JSON.stringify({ id, name: `Pet ${id}`, categoryId: 1, status: 'available', [`field${i % distinct}`]: 'x' }),
+  )
   const target = new URL(`http://upstream.test/v1/pets/${id}`)
   return {
     method: 'GET',

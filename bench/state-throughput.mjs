@@ -14,10 +14,17 @@ const bin = fileURLToPath(new URL('../bin/petstore-sandbox.js', import.meta.url)
 
 // A key whose quota a benchmark never spends (the demo enterprise key allows 5000/min).
 const keys = join(mkdtempSync(join(tmpdir(), 'bench-keys-')), 'keys.json')
-writeFileSync(keys, JSON.stringify({ keys: [{ key: 'bench-key-0000', plan: 'enterprise', perMinute: 100_000_000, perDay: 1_000_000_000 }] }))
+writeFileSync(
+  keys,
+  JSON.stringify({
+    keys: [{ key: 'bench-key-0000', plan: 'enterprise', perMinute: 100_000_000, perDay: 1_000_000_000 }],
+  }),
+)
 
 function start(args) {
-  const child = spawn(process.execPath, [bin, 'start', '--port', '0', '--log', 'off', '--keys', keys, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [bin, 'start', '--port', '0', '--log', 'off', '--keys', keys, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   return new Promise((resolve) => {
     let out = ''
     child.stdout.on('data', (chunk) => {
@@ -49,7 +56,9 @@ const durable = []
 for (let round = 0; round < rounds; round++) {
   memory.push(await measure([]))
   durable.push(await measure(['--state', join(mkdtempSync(join(tmpdir(), 'bench-state-')), 'state.jsonl')]))
-  console.log(`round ${round + 1}: in memory ${memory.at(-1).toFixed(0)} creates/s, --state ${durable.at(-1).toFixed(0)} creates/s`)
+  console.log(
+    `round ${round + 1}: in memory ${memory.at(-1).toFixed(0)} creates/s, --state ${durable.at(-1).toFixed(0)} creates/s`,
+  )
 }
 console.log(
   `median: in memory ${median(memory).toFixed(0)} creates/s, --state ${median(durable).toFixed(0)} creates/s, ratio ${(median(durable) / median(memory)).toFixed(2)}`,

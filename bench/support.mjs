@@ -15,7 +15,9 @@ export const CONTRACT = join(ROOT, 'fixtures/openapi.yaml')
 /** A key whose quota no benchmark reaches: every request runs the whole pipeline and is answered 200. */
 export const BENCH_KEY = 'bench-enterprise-key'
 /** @type {import('../dist/index.js').KeyConfig[]} */
-export const BENCH_KEYS = [{ key: BENCH_KEY, plan: 'enterprise', perMinute: 1_000_000_000_000, perDay: 1_000_000_000_000 }]
+export const BENCH_KEYS = [
+  { key: BENCH_KEY, plan: 'enterprise', perMinute: 1_000_000_000_000, perDay: 1_000_000_000_000 },
+]
 export const AUTHORIZATION = `Bearer ${BENCH_KEY}`
 
 /** Writes the benchmark key to a keys file for the CLI; the file goes when this process exits. */
@@ -57,7 +59,11 @@ export function freePort() {
  */
 export async function spawnServer(args, { ready, env = {}, timeoutMs = 30_000 }) {
   const started = performance.now()
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += chunk))
   let exited = false
@@ -91,7 +97,10 @@ export function answers200(url) {
 /** Runs a benchmark script in a fresh Node process and returns the JSON it prints last. */
 export function runScript(script, args = [], nodeArgs = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bench', script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bench', script), ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     let stdout = ''
     child.stdout.on('data', (chunk) => (stdout += chunk))
     child.once('exit', (code) => {
@@ -136,7 +145,12 @@ export function summarizeRounds(rounds, extras = []) {
       p50Ms: median(figures.map((f) => f.p50)),
       p99Ms: median(figures.map((f) => f.p99)),
       rounds: figures.map((f) => Math.round(f.rps)),
-      ...Object.fromEntries(extras.map((extra) => [extra, figures[0]?.[extra] === undefined ? undefined : median(figures.map((f) => f[extra]))])),
+      ...Object.fromEntries(
+        extras.map((extra) => [
+          extra,
+          figures[0]?.[extra] === undefined ? undefined : median(figures.map((f) => f[extra])),
+        ]),
+      ),
     }
   }
   return summary
@@ -149,7 +163,10 @@ export function summarizeRounds(rounds, extras = []) {
  * another build's bin/petstore-sandbox.js, to measure a commit before a change.
  */
 export async function startInspected(args, { bin = SANDBOX_BIN } = {}) {
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', bin, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', bin, ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   const url = await new Promise((resolve, reject) => {
     const check = () => {
@@ -189,9 +206,13 @@ export async function startInspected(args, { bin = SANDBOX_BIN } = {}) {
 export async function startRedis() {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-redis-'))
   const port = await freePort()
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  )
   await new Promise((resolve, reject) => {
     let output = ''
     child.stdout.on('data', (chunk) => {

@@ -34,13 +34,21 @@ const admin = parse(read('fixtures/admin-openapi.yaml'))
 const pages = parse(read('fixtures/pages-openapi.yaml'))
 const enums = [
   ['fixtures/admin-openapi.yaml', 'Plan', admin.components.schemas.Plan.enum, LISTS.plans],
-  ['fixtures/pages-openapi.yaml', 'FrontDoor.demoKeys[].plan', pages.components.schemas.FrontDoor.properties.demoKeys.items.properties.plan.enum, LISTS.plans],
+  [
+    'fixtures/pages-openapi.yaml',
+    'FrontDoor.demoKeys[].plan',
+    pages.components.schemas.FrontDoor.properties.demoKeys.items.properties.plan.enum,
+    LISTS.plans,
+  ],
   ['fixtures/admin-openapi.yaml', 'FaultKind', admin.components.schemas.FaultKind.enum, LISTS.faultKinds],
   [
     'fixtures/admin-openapi.yaml',
     'ScenarioBehaviour.kinds[]',
     admin.components.schemas.ScenarioBehaviour.properties.kinds.items.enum,
-    { names: FAULT_KINDS.filter((kind) => kind !== 'drop'), source: 'FAULT_KINDS but drop, in src/core/faults/fault-config.ts' },
+    {
+      names: FAULT_KINDS.filter((kind) => kind !== 'drop'),
+      source: 'FAULT_KINDS but drop, in src/core/faults/fault-config.ts',
+    },
   ],
   [
     'fixtures/admin-openapi.yaml',
@@ -50,9 +58,11 @@ const enums = [
   ],
 ]
 for (const [file, where, values, list] of enums) {
-  if (!same(values, list.names)) problems.push(`${file}: the enum of ${where} is ${values.join(', ')}; ${list.source} says ${list.names.join(', ')}`)
+  if (!same(values, list.names))
+    problems.push(`${file}: the enum of ${where} is ${values.join(', ')}; ${list.source} says ${list.names.join(', ')}`)
 }
-if (!DEFAULT_ERROR_KINDS.every((kind) => FAULT_KINDS.includes(kind))) problems.push('DEFAULT_ERROR_KINDS holds a kind FAULT_KINDS lacks')
+if (!DEFAULT_ERROR_KINDS.every((kind) => FAULT_KINDS.includes(kind)))
+  problems.push('DEFAULT_ERROR_KINDS holds a kind FAULT_KINDS lacks')
 
 // The docs' tables: the first column of the table under a header, in the list's order.
 function tableRows(file, header) {
@@ -86,26 +96,39 @@ if (
   )
 }
 const codeRows = tableRows('docs/decisions.md', '| code | status | when |')
-const expectedCodes = Object.values(ERRORS).map(({ code, status }) => [code, status === undefined ? 'the forced one' : String(status)])
+const expectedCodes = Object.values(ERRORS).map(({ code, status }) => [
+  code,
+  status === undefined ? 'the forced one' : String(status),
+])
 const beforeCodes = problems.length
 const tableCodes = new Map(codeRows.map(([code, status]) => [code, status]))
 for (const [code, status] of expectedCodes) {
-  if (!tableCodes.has(code)) problems.push(`docs/decisions.md: D2's table lacks ${code} (${status}), which ${LISTS.errors.source} lists`)
+  if (!tableCodes.has(code))
+    problems.push(`docs/decisions.md: D2's table lacks ${code} (${status}), which ${LISTS.errors.source} lists`)
   else if (tableCodes.get(code) !== status)
-    problems.push(`docs/decisions.md: D2's table gives ${code} the status ${tableCodes.get(code)}; ${LISTS.errors.source} binds it to ${status}`)
+    problems.push(
+      `docs/decisions.md: D2's table gives ${code} the status ${tableCodes.get(code)}; ${LISTS.errors.source} binds it to ${status}`,
+    )
 }
 for (const code of tableCodes.keys()) {
-  if (!LISTS.errors.names.includes(code)) problems.push(`docs/decisions.md: D2's table lists ${code}, which ${LISTS.errors.source} lacks`)
+  if (!LISTS.errors.names.includes(code))
+    problems.push(`docs/decisions.md: D2's table lists ${code}, which ${LISTS.errors.source} lacks`)
 }
 if (problems.length === beforeCodes && !same([...tableCodes.keys()], LISTS.errors.names)) {
-  problems.push(`docs/decisions.md: D2's table lists the codes in another order than ${LISTS.errors.source}: ${LISTS.errors.names.join(', ')}`)
+  problems.push(
+    `docs/decisions.md: D2's table lists the codes in another order than ${LISTS.errors.source}: ${LISTS.errors.names.join(', ')}`,
+  )
 }
 
 // Enumerations: a paragraph (or a comment, or a table) that names most of a list in backticks names
 // all of it, so a name added to the list cannot be missed where the list is written out. The
 // operationIds are words no prose uses otherwise: they count without backticks, in the admin
 // document's descriptions too.
-const PROSE = [...filesUnder('docs', '.md'), 'README.md', ...filesUnder('src', '.ts').filter((file) => !file.startsWith('src/core/contract/'))]
+const PROSE = [
+  ...filesUnder('docs', '.md'),
+  'README.md',
+  ...filesUnder('src', '.ts').filter((file) => !file.startsWith('src/core/contract/')),
+]
 const backticked = (name) => `\`${name}\``
 const enumerated = [
   { list: LISTS.scenarios, enough: 3, mention: backticked },
@@ -119,7 +142,11 @@ for (const file of [...PROSE, 'fixtures/admin-openapi.yaml']) {
     const text = paragraph.map(({ text }) => text).join('\n')
     for (const { list, enough, needs, mention } of enumerated) {
       const named = list.names.filter((name) => mentions(text, mention(name)))
-      if (named.length >= enough && named.length < list.names.length && (needs === undefined || named.includes(needs))) {
+      if (
+        named.length >= enough &&
+        named.length < list.names.length &&
+        (needs === undefined || named.includes(needs))
+      ) {
         const missing = list.names.filter((name) => !named.includes(name))
         const at = paragraph.find(({ text }) => named.some((name) => mentions(text, mention(name))))
         problems.push(`${file}:${at.line}: names ${named.join(', ')} but not ${missing.join(', ')} (${list.source})`)
@@ -142,23 +169,34 @@ function paragraphs(text) {
 // handed out ahead of the work that writes them, so a gap is no fault.
 const decisions = new Set([...read('docs/decisions.md').matchAll(/^## D(\d+):/gm)].map((match) => Number(match[1])))
 const last = Math.max(...decisions)
-const CITING = [...PROSE, ...filesUnder('fixtures', '.yaml'), ...filesUnder('test', '.ts'), ...filesUnder('bench', '.mjs'), ...filesUnder('scripts', '.mjs')]
+const CITING = [
+  ...PROSE,
+  ...filesUnder('fixtures', '.yaml'),
+  ...filesUnder('test', '.ts'),
+  ...filesUnder('bench', '.mjs'),
+  ...filesUnder('scripts', '.mjs'),
+]
 for (const file of CITING) {
   read(file)
     .split('\n')
     .forEach((text, index) => {
       for (const [, upTo] of text.matchAll(/\bD1 ?(?:to|-|–|through) ?D(\d+)\b/g)) {
-        if (Number(upTo) !== last) problems.push(`${file}:${index + 1}: says D1 to D${upTo}; docs/decisions.md has D1 to D${last} (or say no count)`)
+        if (Number(upTo) !== last)
+          problems.push(
+            `${file}:${index + 1}: says D1 to D${upTo}; docs/decisions.md has D1 to D${last} (or say no count)`,
+          )
       }
       for (const [, number] of text.matchAll(/\bD(\d+)\b/g)) {
-        if (!decisions.has(Number(number))) problems.push(`${file}:${index + 1}: cites D${number}, which docs/decisions.md does not have`)
+        if (!decisions.has(Number(number)))
+          problems.push(`${file}:${index + 1}: cites D${number}, which docs/decisions.md does not have`)
       }
     })
 }
 
 // Files cited by path in the docs and comments exist (`core/...` is under src/): a file renamed or
 // folded leaves no stale name behind.
-const CITED = /(?<![\w./-])(?:src\/)?(?:core|node)\/[\w./-]*\.ts\b|(?<![\w./-])(?:bench|scripts)\/[\w./-]*\.mjs\b|(?<![\w./-])test\/[\w./-]*\.ts\b/g
+const CITED =
+  /(?<![\w./-])(?:src\/)?(?:core|node)\/[\w./-]*\.ts\b|(?<![\w./-])(?:bench|scripts)\/[\w./-]*\.mjs\b|(?<![\w./-])test\/[\w./-]*\.ts\b/g
 for (const file of [...CITING, 'BENCHMARKS.md']) {
   read(file)
     .split('\n')
@@ -187,20 +225,29 @@ for (const top of FOLDERS) {
       .map((entry) => entry.name)
     if (files.length <= 10) continue
     if (!existsSync(`${root}${folder}/README.md`)) {
-      problems.push(`${folder}/ holds ${files.length} files and no README.md: give it one with a line per file, or fold some`)
+      problems.push(
+        `${folder}/ holds ${files.length} files and no README.md: give it one with a line per file, or fold some`,
+      )
       continue
     }
     const readme = read(`${folder}/README.md`)
     const unnamed = files.filter((name) => !readme.includes(name))
     if (unnamed.length > 0) problems.push(`${folder}/README.md has no line for ${unnamed.join(', ')}`)
     for (const [, named] of readme.matchAll(/`([\w.-]+\.(?:ts|mjs|md|yaml|json))`/g)) {
-      if (!files.includes(named) && !existsSync(`${root}${folder}/${named}`)) problems.push(`${folder}/README.md names ${named}, which is not in ${folder}/`)
+      if (!files.includes(named) && !existsSync(`${root}${folder}/${named}`))
+        problems.push(`${folder}/README.md names ${named}, which is not in ${folder}/`)
     }
   }
 }
 
 // Every option of `start` that --help shows has its row in docs/cli.md's table of start's options.
-const startOptions = buildProgram({ stdout: () => {}, stderr: () => {}, colour: false, onSignal: () => {}, version: '0' })
+const startOptions = buildProgram({
+  stdout: () => {},
+  stderr: () => {},
+  colour: false,
+  onSignal: () => {},
+  version: '0',
+})
   .commands.find((command) => command.name() === 'start')
   .options.filter((option) => !option.hidden)
 const optionRows = tableRows('docs/cli.md', '| option | default | meaning |').map(([option]) => option)
@@ -211,13 +258,17 @@ for (const option of startOptions) {
 
 function filesUnder(folder, extension) {
   return readdirSync(`${root}${folder}`, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(extension) && !`${entry.parentPath}/`.includes('/node_modules/'))
+    .filter(
+      (entry) => entry.isFile() && entry.name.endsWith(extension) && !`${entry.parentPath}/`.includes('/node_modules/'),
+    )
     .map((entry) => `${entry.parentPath}/${entry.name}`.slice(root.length))
 }
 
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem)
-  console.error(`${problems.length} place(s) disagree with what they repeat or describe: fix them (scripts/check-names.mjs says how each is checked).`)
+  console.error(
+    `${problems.length} place(s) disagree with what they repeat or describe: fix them (scripts/check-names.mjs says how each is checked).`,
+  )
   process.exit(1)
 }
 console.log(

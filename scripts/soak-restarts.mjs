@@ -14,7 +14,9 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { createRandom } from '../dist/core/faults/create-random.js'
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '50' } } })
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '50' } },
+})
 const SECONDS = Number(values.seconds)
 const CONNECTIONS = Number(values.connections)
 if (!(SECONDS > 0 && SECONDS <= 3600) || !(CONNECTIONS > 0 && CONNECTIONS <= 500)) {
@@ -23,7 +25,10 @@ if (!(SECONDS > 0 && SECONDS <= 3600) || !(CONNECTIONS > 0 && CONNECTIONS <= 500
 }
 
 const given = process.env.CRASH_SEED
-const SEED = given !== undefined && given !== '' && Number.isSafeInteger(Number(given)) ? Number(given) : Math.floor(Math.random() * 2 ** 31)
+const SEED =
+  given !== undefined && given !== '' && Number.isSafeInteger(Number(given))
+    ? Number(given)
+    : Math.floor(Math.random() * 2 ** 31)
 const random = createRandom(SEED)
 console.log(`soak-restarts: kill moments from seed ${SEED} (CRASH_SEED=${SEED} replays them)`)
 
@@ -31,15 +36,22 @@ const KEY = 'soak-restarts-key'
 const dir = await mkdtemp(join(tmpdir(), 'petstore-soak-restarts-'))
 const keysFile = join(dir, 'keys.json')
 const stateFile = join(dir, 'state.jsonl')
-await writeFile(keysFile, JSON.stringify({ keys: [{ key: KEY, plan: 'enterprise', perMinute: 100_000_000, perDay: 1_000_000_000 }] }))
+await writeFile(
+  keysFile,
+  JSON.stringify({ keys: [{ key: KEY, plan: 'enterprise', perMinute: 100_000_000, perDay: 1_000_000_000 }] }),
+)
 const bin = new URL('../bin/petstore-sandbox.js', import.meta.url).pathname
 
 /** Starts the CLI on the state file; resolves once it listens, with the ms it took. */
 function start(port) {
   const began = performance.now()
-  const child = spawn(process.execPath, [bin, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile, '--state', stateFile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [bin, 'start', '--port', String(port), '--log', 'off', '--keys', keysFile, '--state', stateFile],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   child.stderr.on('data', (chunk) => (output += chunk))
   return new Promise((resolve, reject) => {
@@ -52,12 +64,25 @@ function start(port) {
   })
 }
 
-const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)))
+const exited = (child) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', resolve))
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const auth = { authorization: `Bearer ${KEY}` }
 
 const acknowledged = new Map()
-const stats = { runs: 0, requests: 0, created: 0, cutByKill: 0, serverErrors: 0, duplicateIds: 0, restartMs: [], secondWriters: 0, secondWritersRefused: 0 }
+const stats = {
+  runs: 0,
+  requests: 0,
+  created: 0,
+  cutByKill: 0,
+  serverErrors: 0,
+  duplicateIds: 0,
+  restartMs: [],
+  secondWriters: 0,
+  secondWritersRefused: 0,
+}
 const problems = []
 
 let port = 0
@@ -81,7 +106,9 @@ while (performance.now() < deadline) {
         const response = await fetch(`${run.url}/pets${create ? '' : '?limit=20'}`, {
           method: create ? 'POST' : 'GET',
           headers: { ...auth, 'content-type': 'application/json' },
-          ...(create ? { body: JSON.stringify({ name: `Run ${stats.runs} worker ${worker} #${i}`, categoryId: 1 + (i % 9) }) } : {}),
+          ...(create
+            ? { body: JSON.stringify({ name: `Run ${stats.runs} worker ${worker} #${i}`, categoryId: 1 + (i % 9) }) }
+            : {}),
         })
         const body = await response.text()
         stats.requests++
@@ -91,7 +118,8 @@ while (performance.now() < deadline) {
           if (acknowledged.has(pet.id)) stats.duplicateIds++
           acknowledged.set(pet.id, body)
           stats.created++
-        } else if (response.status !== 200 && problems.length < 20) problems.push(`unexpected ${response.status}: ${body.slice(0, 120)}`)
+        } else if (response.status !== 200 && problems.length < 20)
+          problems.push(`unexpected ${response.status}: ${body.slice(0, 120)}`)
       } catch (error) {
         if (!killed) {
           if (problems.length < 20) problems.push(`socket error while up: ${error.cause?.code ?? error.message}`)
@@ -102,9 +130,13 @@ while (performance.now() < deadline) {
   // Now and then a second process tries the same file while this one holds it.
   if (stats.runs % 3 === 1) {
     stats.secondWriters++
-    const second = spawn(process.execPath, [bin, 'start', '--port', '0', '--log', 'off', '--keys', keysFile, '--state', stateFile], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const second = spawn(
+      process.execPath,
+      [bin, 'start', '--port', '0', '--log', 'off', '--keys', keysFile, '--state', stateFile],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    )
     let stderr = ''
     second.stderr.on('data', (chunk) => (stderr += chunk))
     const code = await new Promise((resolve) => second.once('exit', resolve))
@@ -146,7 +178,10 @@ const checks = [
   ['every restart came up', problems.every((line) => !line.startsWith('restart '))],
   ['every acknowledged pet kept, identical', missing === 0],
   ['ids unique across runs', stats.duplicateIds === 0],
-  ['every second process on the held file refused, naming the holder', stats.secondWritersRefused === stats.secondWriters],
+  [
+    'every second process on the held file refused, naming the holder',
+    stats.secondWritersRefused === stats.secondWriters,
+  ],
   ['nothing else unexpected', problems.length === 0],
   ['the last run exits 0 on SIGTERM', lastExit === 0],
 ]

@@ -29,7 +29,8 @@ const { values } = parseArgs({
 const SECONDS = Number(values.seconds)
 const WARMUP = Number(values.warmup)
 const CONNECTIONS = Number(values.connections)
-const CRASH_SECONDS = values['crash-seconds'] === undefined ? Math.max(5, Math.round(SECONDS / 3)) : Number(values['crash-seconds'])
+const CRASH_SECONDS =
+  values['crash-seconds'] === undefined ? Math.max(5, Math.round(SECONDS / 3)) : Number(values['crash-seconds'])
 if (
   !(SECONDS > 0 && SECONDS <= 600) ||
   !(WARMUP >= 0 && WARMUP <= 600) ||
@@ -119,9 +120,13 @@ const INSPECT = '--inspect=127.0.0.1:0'
 // difference alone outgrew the margin over a long run (docs/reliability.md#the-soak).
 const PET_PROBE = 20_000
 async function heapPerCreatedPetMb() {
-  const probe = spawn(process.execPath, [INSPECT, bin, 'start', '--port', '0', '--log', 'off', '--pets', '0', '--keys', keysFile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const probe = spawn(
+    process.execPath,
+    [INSPECT, bin, 'start', '--port', '0', '--log', 'off', '--pets', '0', '--keys', keysFile],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   const inspector = await inspect(probe)
   let output = ''
   const url = await new Promise((resolve, reject) => {
@@ -139,7 +144,8 @@ async function heapPerCreatedPetMb() {
       body: JSON.stringify({ name: `Soak ${100_000_000 + i}`, categoryId: 1 + (i % 9), status: 'pending' }),
     }).then((response) => response.arrayBuffer())
   // A warm-up first, so that what the first few thousand requests set up once is not counted per pet.
-  for (let i = 0; i < PET_PROBE / 4; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => create(1_000_000 + i + j)))
+  for (let i = 0; i < PET_PROBE / 4; i += 50)
+    await Promise.all(Array.from({ length: 50 }, (_, j) => create(1_000_000 + i + j)))
   const before = await inspector.heapAfterGcMb()
   for (let i = 1; i <= PET_PROBE; i += 50) await Promise.all(Array.from({ length: 50 }, (_, j) => create(i + j)))
   const after = await inspector.heapAfterGcMb()
@@ -149,7 +155,9 @@ async function heapPerCreatedPetMb() {
   return Math.max(0, (after - before) / PET_PROBE)
 }
 const perPetMb = await heapPerCreatedPetMb()
-const child = spawn(process.execPath, [INSPECT, bin, 'start', '--port', '0', '--log', 'off', '--keys', keysFile], { stdio: ['ignore', 'pipe', 'pipe'] })
+const child = spawn(process.execPath, [INSPECT, bin, 'start', '--port', '0', '--log', 'off', '--keys', keysFile], {
+  stdio: ['ignore', 'pipe', 'pipe'],
+})
 const inspector = await inspect(child)
 let childOutput = ''
 child.stderr.on('data', (chunk) => (childOutput += chunk))
@@ -188,7 +196,15 @@ function send({ method, path, key, body, localAddress, useAgent = agent }) {
       headers['content-length'] = Buffer.byteLength(body)
     }
     const req = request(
-      { host: base.hostname, port: base.port, method, path: `/v1${path}`, headers, agent: useAgent, ...(localAddress ? { localAddress } : {}) },
+      {
+        host: base.hostname,
+        port: base.port,
+        method,
+        path: `/v1${path}`,
+        headers,
+        agent: useAgent,
+        ...(localAddress ? { localAddress } : {}),
+      },
       (res) => {
         const chunks = []
         res.on('data', (chunk) => chunks.push(chunk))
@@ -225,7 +241,12 @@ const unauthorizedAgent = new Agent({ keepAlive: false })
 function requestFor(kind, next) {
   switch (kind) {
     case 'list':
-      return { expect: [200], method: 'GET', path: `/pets?limit=${1 + Math.floor(next() * 20)}${next() < 0.3 ? '&status=available' : ''}`, key: BULK_KEY }
+      return {
+        expect: [200],
+        method: 'GET',
+        path: `/pets?limit=${1 + Math.floor(next() * 20)}${next() < 0.3 ? '&status=available' : ''}`,
+        key: BULK_KEY,
+      }
     case 'get': {
       const id = 1 + Math.floor(next() * 50)
       return { expect: [200], method: 'GET', path: `/pets/${id}`, key: BULK_KEY }
@@ -236,12 +257,23 @@ function requestFor(kind, next) {
         method: 'POST',
         path: '/pets',
         key: BULK_KEY,
-        body: JSON.stringify({ name: `Soak ${Math.floor(next() * 1e9)}`, categoryId: 1 + Math.floor(next() * 9), status: 'pending' }),
+        body: JSON.stringify({
+          name: `Soak ${Math.floor(next() * 1e9)}`,
+          categoryId: 1 + Math.floor(next() * 9),
+          status: 'pending',
+        }),
       }
     case 'unauthorized': {
       const n = Math.floor(unauthorizedSent++ / PER_ADDRESS)
       const localAddress = `127.${1 + (Math.floor(n / 250) % 250)}.${Math.floor(n / 62_500) % 250}.${2 + (n % 250)}`
-      return { expect: [401], method: 'GET', path: '/pets', key: next() < 0.5 ? undefined : 'not-a-key', localAddress, useAgent: unauthorizedAgent }
+      return {
+        expect: [401],
+        method: 'GET',
+        path: '/pets',
+        key: next() < 0.5 ? undefined : 'not-a-key',
+        localAddress,
+        useAgent: unauthorizedAgent,
+      }
     }
     default:
       return { expect: [200, 429], method: 'GET', path: '/pets?limit=1', key: FREE_KEY }
@@ -253,7 +285,8 @@ const samples = []
 function sampleRss() {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))
-    if (match) samples.push({ at: performance.now() - started, rssMb: Number(match[1]) / 1024, pets: acknowledged.size })
+    if (match)
+      samples.push({ at: performance.now() - started, rssMb: Number(match[1]) / 1024, pets: acknowledged.size })
   } catch {
     // The process is gone: the checks below report it.
   }
@@ -287,7 +320,8 @@ await Promise.all(
         stats.statuses[status] = (stats.statuses[status] ?? 0) + 1
         if (status >= 500) stats.serverErrors++
         if (!spec.expect.includes(status)) {
-          if (stats.unexpected.length < 20) stats.unexpected.push(`${spec.method} ${spec.path} -> ${status} ${body.slice(0, 200)}`)
+          if (stats.unexpected.length < 20)
+            stats.unexpected.push(`${spec.method} ${spec.path} -> ${status} ${body.slice(0, 200)}`)
         } else if (status === 201) {
           const pet = JSON.parse(body)
           if (acknowledged.has(pet.id)) stats.unexpected.push(`id ${pet.id} acknowledged twice`)
@@ -295,7 +329,8 @@ await Promise.all(
         }
       } catch (error) {
         stats.socketErrors++
-        if (stats.unexpected.length < 20) stats.unexpected.push(`${spec.method} ${spec.path}: ${error.code ?? error.message}`)
+        if (stats.unexpected.length < 20)
+          stats.unexpected.push(`${spec.method} ${spec.path}: ${error.code ?? error.message}`)
       }
     }
   }),
@@ -339,7 +374,9 @@ const median = (list) => {
   return sorted[Math.floor(sorted.length / 2)] ?? NaN
 }
 const total = SECONDS * 1000
-const measured = samples.map((s) => ({ at: s.at - measuredFrom, rssMb: s.rssMb, pets: s.pets })).filter((s) => s.at >= 0)
+const measured = samples
+  .map((s) => ({ at: s.at - measuredFrom, rssMb: s.rssMb, pets: s.pets }))
+  .filter((s) => s.at >= 0)
 const baseline = median(measured.filter((s) => s.at < total / 5).map((s) => s.rssMb))
 const final = median(measured.filter((s) => s.at >= (total * 4) / 5).map((s) => s.rssMb))
 const peak = Math.max(...measured.map((s) => s.rssMb))
@@ -366,7 +403,9 @@ console.log(`
 Soak: ${CONNECTIONS} connections for ${fmt(elapsed)} s after a ${WARMUP} s warm-up, against petstore-sandbox on ${base.host}
 | figure | value |
 |---|---|
-| requests (warm-up included) | ${stats.requests} (${fmt(stats.requests / (elapsed + WARMUP), 0)}/s): ${Object.entries(stats.byKind)
+| requests (warm-up included) | ${stats.requests} (${fmt(stats.requests / (elapsed + WARMUP), 0)}/s): ${Object.entries(
+  stats.byKind,
+)
   .map(([kind, n]) => `${kind} ${n}`)
   .join(', ')} |
 | statuses | ${Object.entries(stats.statuses)
@@ -386,9 +425,10 @@ const crashed =
   CRASH_SECONDS === 0
     ? 0
     : await new Promise((resolve) =>
-        spawn(process.execPath, [new URL('./soak-restarts.mjs', import.meta.url).pathname, '--seconds', String(CRASH_SECONDS)], { stdio: 'inherit' }).once(
-          'exit',
-          resolve,
-        ),
+        spawn(
+          process.execPath,
+          [new URL('./soak-restarts.mjs', import.meta.url).pathname, '--seconds', String(CRASH_SECONDS)],
+          { stdio: 'inherit' },
+        ).once('exit', resolve),
       )
 process.exit(checks.every(([, ok]) => ok) && crashed === 0 ? 0 : 1)

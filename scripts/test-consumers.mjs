@@ -37,7 +37,9 @@ const { values: flags } = parseArgs({
 
 const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 12)) {
-  console.error(`test-consumers: Node ${process.version} is too old; run it as \`npm run test:consumers\` (the project's pinned Node)`)
+  console.error(
+    `test-consumers: Node ${process.version} is too old; run it as \`npm run test:consumers\` (the project's pinned Node)`,
+  )
   process.exit(1)
 }
 
@@ -66,13 +68,19 @@ async function main() {
 
   if (flags['update-locks']) return updateLocks(projects, tarball)
 
-  const tarballDependencies = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], { cwd: work, quiet: true })).stdout).dependencies ?? {}
+  const tarballDependencies =
+    JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'], { cwd: work, quiet: true })).stdout)
+      .dependencies ?? {}
   const integrity = `sha512-${createHash('sha512').update(tarballBytes).digest('base64')}`
 
   const installStarted = performance.now()
   // A few side by side, not all at once: every npm ci at once on a small shared machine ran past the step timeout.
-  const installs = await inTurns(INSTALLS_AT_ONCE, projects, (project) => install(project, tarball, integrity, tarballDependencies))
-  console.log(`== installs: ${seconds(installStarted)} s for ${projects.length} projects, ${INSTALLS_AT_ONCE} at a time`)
+  const installs = await inTurns(INSTALLS_AT_ONCE, projects, (project) =>
+    install(project, tarball, integrity, tarballDependencies),
+  )
+  console.log(
+    `== installs: ${seconds(installStarted)} s for ${projects.length} projects, ${INSTALLS_AT_ONCE} at a time`,
+  )
   const broken = installs.filter((message) => message !== undefined)
   if (broken.length > 0) return fail(broken.join('\n'))
 
@@ -80,7 +88,8 @@ async function main() {
   const results = []
   for (const project of projects) {
     // Consecutive runs, each from scratch as `npm test` is (a web server started and stopped by each), every one counted.
-    for (let run = 1; run <= project.runs; run++) results.push(...(await test(project, project.runs === 1 ? '' : ` run ${run}/${project.runs}`)))
+    for (let run = 1; run <= project.runs; run++)
+      results.push(...(await test(project, project.runs === 1 ? '' : ` run ${run}/${project.runs}`)))
   }
 
   console.log('\n== consumer matrix')
@@ -93,7 +102,9 @@ async function main() {
   const passed = results.reduce((sum, result) => sum + result.passed, 0)
   const failed = results.reduce((sum, result) => sum + result.failed, 0)
   const empty = results.filter((result) => result.passed + result.failed === 0)
-  console.log("(time: a vitest project's is the time spent in its files; Jest's, Playwright's and newman's is their run's)")
+  console.log(
+    "(time: a vitest project's is the time spent in its files; Jest's, Playwright's and newman's is their run's)",
+  )
   console.log(`matrix time: ${seconds(started)} s`)
   if (empty.length > 0) console.log(`no test ran in: ${empty.map((result) => result.environment).join(', ')}`)
   console.log(`${passed} passed, ${failed} failed`)
@@ -120,7 +131,8 @@ async function findProjects() {
     .map((entry) => entry.name)
     .filter((name) => flags.only === undefined || name === flags.only)
     .sort()
-  if (names.length === 0) throw new Error(`no consumer project${flags.only === undefined ? '' : ` named ${flags.only}`} in ${consumersDir}`)
+  if (names.length === 0)
+    throw new Error(`no consumer project${flags.only === undefined ? '' : ` named ${flags.only}`} in ${consumersDir}`)
   return Promise.all(
     names.map(async (name) => {
       const source = join(consumersDir, name)
@@ -142,7 +154,8 @@ async function findProjects() {
         throw new Error(`${name}: petstore-sandbox must be a file: dependency on the packed tarball`)
       // A project whose passing must hold run after run (a parallel suite, say) asks for `"consumerMatrix": { "runs": 5 }`.
       const runs = manifest.consumerMatrix?.runs ?? 1
-      if (!Number.isInteger(runs) || runs < 1 || runs > 10) throw new Error(`${name}: consumerMatrix.runs must be a whole number from 1 to 10`)
+      if (!Number.isInteger(runs) || runs < 1 || runs > 10)
+        throw new Error(`${name}: consumerMatrix.runs must be a whole number from 1 to 10`)
       // The README is the recipe of the project that runs its snippets.
       const recipe = name === README_PROJECT ? join(repo, 'README.md') : join(repo, 'docs', 'recipes', `${name}.md`)
       if (existsSync(recipe)) {
@@ -153,9 +166,19 @@ async function findProjects() {
             `${name}: its package.json runs the scripts ${JSON.stringify(manifest.scripts)}, not the ${JSON.stringify(shown.scripts)} ${recipe} shows`,
           )
         if (shown?.type !== undefined && shown.type !== manifest.type)
-          throw new Error(`${name}: its package.json's "type" is ${JSON.stringify(manifest.type)}, not the ${JSON.stringify(shown.type)} ${recipe} shows`)
+          throw new Error(
+            `${name}: its package.json's "type" is ${JSON.stringify(manifest.type)}, not the ${JSON.stringify(shown.type)} ${recipe} shows`,
+          )
       }
-      return /** @type {Project} */ ({ name, source, dir: join(work, name), kind, tarballSpec, recipe: existsSync(recipe) ? recipe : undefined, runs })
+      return /** @type {Project} */ ({
+        name,
+        source,
+        dir: join(work, name),
+        kind,
+        tarballSpec,
+        recipe: existsSync(recipe) ? recipe : undefined,
+        runs,
+      })
     }),
   )
 }
@@ -165,7 +188,10 @@ async function findProjects() {
  * recipe's files, so the recipe runs as written; every other one gets the shared suite, so they all run the same suite.
  */
 async function copyProject(/** @type {Project} */ project, /** @type {string} */ tarball) {
-  await cp(project.source, project.dir, { recursive: true, filter: (path) => !/[/\\](node_modules|test-results)$/.test(path) })
+  await cp(project.source, project.dir, {
+    recursive: true,
+    filter: (path) => !/[/\\](node_modules|test-results)$/.test(path),
+  })
   await cp(tarball, join(project.dir, project.tarballSpec.slice('file:'.length)))
   if (project.recipe === undefined) {
     await cp(join(consumersDir, SUITE), join(project.dir, SUITE), { recursive: true })
@@ -191,7 +217,8 @@ function recipeFiles(markdown) {
   const files = []
   for (const match of markdown.matchAll(/^```[\w-]*[ \t]+file=(\S+)[^\n]*\n([\s\S]*?)^```$/gm)) {
     const [, path = '', text = ''] = match
-    if (path.startsWith('/') || path.split('/').includes('..')) throw new Error(`recipe file ${path} is outside the project`)
+    if (path.startsWith('/') || path.split('/').includes('..'))
+      throw new Error(`recipe file ${path} is outside the project`)
     files.push({ path, text })
   }
   return files
@@ -219,7 +246,8 @@ async function install(project, tarball, integrity, tarballDependencies) {
   const lockPath = join(project.dir, 'package-lock.json')
   const lock = JSON.parse(await readFile(lockPath, 'utf8'))
   const entry = lock.packages?.['node_modules/petstore-sandbox']
-  if (entry === undefined) return `${project.name}: its package-lock.json holds no petstore-sandbox; run \`npm run test:consumers -- --update-locks\``
+  if (entry === undefined)
+    return `${project.name}: its package-lock.json holds no petstore-sandbox; run \`npm run test:consumers -- --update-locks\``
   if (JSON.stringify(sorted(entry.dependencies ?? {})) !== JSON.stringify(sorted(tarballDependencies))) {
     return `${project.name}: its lockfile pins the dependencies of another petstore-sandbox (${JSON.stringify(entry.dependencies)}); run \`npm run test:consumers -- --update-locks\``
   }
@@ -227,7 +255,10 @@ async function install(project, tarball, integrity, tarballDependencies) {
   entry.integrity = integrity
   await writeFile(lockPath, `${JSON.stringify(lock, null, 2)}\n`)
   const installStarted = performance.now()
-  const result = await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: project.dir, quiet: true })
+  const result = await run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: project.dir,
+    quiet: true,
+  })
   if (result.code !== 0) return `${project.name}: npm ci failed:\n${result.output}`
   console.log(`== ${project.name}: npm ci ${seconds(installStarted)} s`)
   return undefined
@@ -265,7 +296,9 @@ async function test(project, runLabel) {
   /** @type {EnvironmentResult[]} */
   let results
   if (project.kind === 'vitest') {
-    results = Object.entries(/** @type {Record<string, { passed: number, failed: number, skipped: number, durationMs: number }>} */ (parsed))
+    results = Object.entries(
+      /** @type {Record<string, { passed: number, failed: number, skipped: number, durationMs: number }>} */ (parsed),
+    )
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, counts]) => ({
         environment: name === '' ? project.name : `${project.name} ${name}`,
@@ -310,7 +343,13 @@ async function test(project, runLabel) {
   }
   // A runner that failed without a failing test (a crash, a config error) still fails the matrix.
   if (result.code !== 0 && results.every((entry) => entry.failed === 0))
-    results.push({ environment: `${project.name} (exit ${result.code})`, passed: 0, failed: 1, skipped: 0, seconds: wall })
+    results.push({
+      environment: `${project.name} (exit ${result.code})`,
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      seconds: wall,
+    })
   return results.map((entry) => ({ ...entry, environment: entry.environment + runLabel }))
 }
 
@@ -329,11 +368,16 @@ async function updateLocks(projects, tarball) {
     await rm(join(project.dir, 'package-lock.json'), { force: true })
     const spec = `./${project.tarballSpec.slice('file:'.length)}`
     console.log(`== ${project.name}: npm install --save-dev ${spec}`)
-    const result = await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', spec], { cwd: project.dir, quiet: true })
+    const result = await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', spec], {
+      cwd: project.dir,
+      quiet: true,
+    })
     if (result.code !== 0) return fail(`${project.name}: npm install failed:\n${result.output}`)
     const written = JSON.parse(await readFile(manifestPath, 'utf8'))
     if (written.devDependencies['petstore-sandbox'] !== project.tarballSpec) {
-      return fail(`${project.name}: the README's command wrote ${written.devDependencies['petstore-sandbox']}, not ${project.tarballSpec}`)
+      return fail(
+        `${project.name}: the README's command wrote ${written.devDependencies['petstore-sandbox']}, not ${project.tarballSpec}`,
+      )
     }
     await mkdir(project.source, { recursive: true })
     await cp(join(project.dir, 'package-lock.json'), join(project.source, 'package-lock.json'))

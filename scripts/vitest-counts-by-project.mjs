@@ -27,7 +27,11 @@ export default class CountsByProject {
       }
       const diagnostic = testModule.diagnostic()
       counts.durationMs +=
-        diagnostic.environmentSetupDuration + diagnostic.prepareDuration + diagnostic.collectDuration + diagnostic.setupDuration + diagnostic.duration
+        diagnostic.environmentSetupDuration +
+        diagnostic.prepareDuration +
+        diagnostic.collectDuration +
+        diagnostic.setupDuration +
+        diagnostic.duration
     }
     const file = process.env.CONSUMER_REPORT
     if (file === undefined) throw new Error('CONSUMER_REPORT names no file for the counts')

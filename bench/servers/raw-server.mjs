@@ -9,5 +9,7 @@ const server = createServer((request, response) => {
   response.end(body)
 })
 server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
-  process.stdout.write(`Listening on http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/v1\n`)
+  process.stdout.write(
+    `Listening on http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (server.address()).port}/v1\n`,
+  )
 })

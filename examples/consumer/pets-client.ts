@@ -66,7 +66,9 @@ function toResult<T>(answer: { data?: T; error?: ApiError; response: Response })
   }
   const deprecation = readDeprecation(headers)
   const extra = deprecation === undefined ? {} : { deprecation }
-  return answer.error !== undefined ? { ok: false, error: answer.error, rateLimit, ...extra } : { ok: true, data: answer.data as T, rateLimit, ...extra }
+  return answer.error !== undefined
+    ? { ok: false, error: answer.error, rateLimit, ...extra }
+    : { ok: true, data: answer.data as T, rateLimit, ...extra }
 }
 
 function readDeprecation(headers: Headers): Deprecation | undefined {

@@ -62,7 +62,10 @@ it('lets a page on another origin read X-RateLimit-Remaining and Deprecation fro
       (async () => {
         const body = await response.body().catch(() => Buffer.alloc(0))
         const status = response.status()
-        const replay = new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers: await response.allHeaders() })
+        const replay = new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), {
+          status,
+          headers: await response.allHeaders(),
+        })
         contract.check(response.request().method(), response.url(), replay)
       })(),
     )

@@ -78,7 +78,9 @@ async function oneMoreRequest(click: () => Promise<void>) {
 it('bundles the library for the browser without Node-only modules, the CLI or prism', () => {
   expect(moduleIds.some((id) => id.includes('/dist/core/sandbox/create-sandbox.js'))).toBe(true)
   expect(moduleIds.some((id) => id.includes('/dist/core/validation/create-request-validator.js'))).toBe(true)
-  const forbidden = moduleIds.filter((id) => /@stoplight|\/dist\/node\/|commander|__vite-browser-external|^node:/.test(id))
+  const forbidden = moduleIds.filter((id) =>
+    /@stoplight|\/dist\/node\/|commander|__vite-browser-external|^node:/.test(id),
+  )
   expect(forbidden).toEqual([])
 })
 
@@ -127,7 +129,9 @@ it('shows a rate-limit message on the 61st request of a Free key', async () => {
   expect(await requestsSoFar()).toBe(61)
   expect(await page.isVisible('#message')).toBe(true)
   expect(await page.getAttribute('#message', 'data-code')).toBe('rate_limited')
-  expect(await page.textContent('#message')).toMatch(/^Rate limit reached: Rate limit of 60 requests exceeded; retry in (\d+) s \(Retry-After: \1 s\)$/)
+  expect(await page.textContent('#message')).toMatch(
+    /^Rate limit reached: Rate limit of 60 requests exceeded; retry in (\d+) s \(Retry-After: \1 s\)$/,
+  )
   await mkdir('test-results', { recursive: true })
   await page.screenshot({ path: SCREENSHOT, fullPage: true })
 
@@ -137,7 +141,9 @@ it('shows a rate-limit message on the 61st request of a Free key', async () => {
 
 it('validates requests in the page with the same 400 messages as in Node', async () => {
   const answer = await page.evaluate(async () => {
-    const response = await fetch('/v1/pets?limit=0&status=adopted', { headers: { Authorization: 'Bearer sandbox-pro-key' } })
+    const response = await fetch('/v1/pets?limit=0&status=adopted', {
+      headers: { Authorization: 'Bearer sandbox-pro-key' },
+    })
     return { status: response.status, body: await response.json() }
   })
   expect(answer).toEqual({
@@ -152,12 +158,9 @@ it('validates requests in the page with the same 400 messages as in Node', async
 })
 
 it('offers a key of each of the four plans', async () => {
-  expect(await page.$$eval('#key option', (options) => options.map((option) => (option as HTMLOptionElement).value))).toEqual([
-    'sandbox-free-key',
-    'sandbox-pro-key',
-    'sandbox-business-key',
-    'sandbox-enterprise-key',
-  ])
+  expect(
+    await page.$$eval('#key option', (options) => options.map((option) => (option as HTMLOptionElement).value)),
+  ).toEqual(['sandbox-free-key', 'sandbox-pro-key', 'sandbox-business-key', 'sandbox-enterprise-key'])
 })
 
 it('rehearses a plan change through the sandbox object in the page', async () => {
@@ -172,7 +175,9 @@ it('moves the clock past the sunset, and shows one deprecation banner at a time'
   await oneMoreRequest(() => page.click('#past-sunset'))
   expect(await page.textContent('#clock')).toMatch(/^2030-12-06 /)
   await oneMoreRequest(() => page.click('#lookup button[type="submit"]'))
-  expect(await page.textContent('#deprecation')).toBe('GET /pets/{petId} was removed on Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.')
+  expect(await page.textContent('#deprecation')).toBe(
+    'GET /pets/{petId} was removed on Thu, 05 Dec 2030 00:00:00 GMT; use /v1/pets instead.',
+  )
   expect(await page.isVisible('#message')).toBe(false)
   expect(await page.$$('.warning:visible, [role="alert"]:visible')).toHaveLength(1)
 })
@@ -246,7 +251,13 @@ async function freshDemo(): Promise<Page> {
 type Sent = { path: string; key: string; session?: string; create?: string }
 
 /** What a restored world must repeat of an answer: status, the rate-limit and scenario headers, the body. */
-const SHOWN = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-sandbox-scenario', 'x-sandbox-session']
+const SHOWN = [
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'x-sandbox-scenario',
+  'x-sandbox-session',
+]
 
 /** An answer as compared: the path, the status, the SHOWN headers, then the body. */
 interface Answer {
@@ -257,12 +268,20 @@ interface Answer {
 async function inPage(page: Page, sent: Sent): Promise<Answer> {
   return page.evaluate(
     async ({ sent, shown }) => {
-      const headers: Record<string, string> = { authorization: `Bearer ${sent.key}`, 'content-type': 'application/json' }
+      const headers: Record<string, string> = {
+        authorization: `Bearer ${sent.key}`,
+        'content-type': 'application/json',
+      }
       if (sent.session !== undefined) headers['x-sandbox-session'] = sent.session
       const init: RequestInit =
-        sent.create === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify({ name: sent.create, categoryId: 2 }) }
+        sent.create === undefined
+          ? { headers }
+          : { method: 'POST', headers, body: JSON.stringify({ name: sent.create, categoryId: 2 }) }
       const response = await fetch(`/v1${sent.path}`, init)
-      return { line: `${sent.path} ${response.status} ${shown.map((name) => `${name}=${response.headers.get(name)}`).join(' ')}`, body: await response.text() }
+      return {
+        line: `${sent.path} ${response.status} ${shown.map((name) => `${name}=${response.headers.get(name)}`).join(' ')}`,
+        body: await response.text(),
+      }
     },
     { sent, shown: SHOWN },
   )
@@ -285,9 +304,17 @@ it("saves the page's world as a capsule that createSandbox({ from }) and PUT /__
   const text = await readFile((await download.path())!, 'utf8')
   // The file is what GET /__sandbox/sessions/{name}/capsule answers: the admin document's Capsule.
   const asServed = new Response(text, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } })
-  expect(await adminContractViolations('GET', 'http://sandbox.test/__sandbox/sessions/default/capsule', asServed)).toEqual([])
+  expect(
+    await adminContractViolations('GET', 'http://sandbox.test/__sandbox/sessions/default/capsule', asServed),
+  ).toEqual([])
   const capsule = JSON.parse(text) as Capsule
-  expect(capsule).toMatchObject({ kind: 'petstore-sandbox/capsule', version: 1, session: 'default', nextId: 14, scenarios: { 'sandbox-pro-key': 'down' } })
+  expect(capsule).toMatchObject({
+    kind: 'petstore-sandbox/capsule',
+    version: 1,
+    session: 'default',
+    nextId: 14,
+    scenarios: { 'sandbox-pro-key': 'down' },
+  })
   expect(capsule.pets.find((pet) => pet.id === 13)).toMatchObject({ name: 'Saved in a capsule', status: 'available' })
   expect(capsule.clock.startsWith('2030-01-01T10:00:')).toBe(true)
 
@@ -309,7 +336,9 @@ it("saves the page's world as a capsule that createSandbox({ from }) and PUT /__
       const url = `${base}${sent.path}`
       const headers = { authorization: `Bearer ${sent.key}`, 'content-type': 'application/json', ...extra }
       const init: RequestInit =
-        sent.create === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify({ name: sent.create, categoryId: 2 }) }
+        sent.create === undefined
+          ? { headers }
+          : { method: 'POST', headers, body: JSON.stringify({ name: sent.create, categoryId: 2 }) }
       const response = await send(url, init)
       contract.check(init.method ?? 'GET', url, response.clone())
       answers.push({
@@ -344,7 +373,12 @@ it("saves the page's world as a capsule that createSandbox({ from }) and PUT /__
     expect(put.status).toBe(200)
     expect(await put.json()).toMatchObject({ name: 'from-demo', origin: 'capsule', pets: { count: 13, nextId: 14 } })
     const overHttp = await inNode(cli.url, fetch, { 'x-sandbox-session': 'from-demo' })
-    expect(overHttp.map((answer) => ({ ...answer, line: answer.line.replace('x-sandbox-session=from-demo', 'x-sandbox-session=null') }))).toEqual(original)
+    expect(
+      overHttp.map((answer) => ({
+        ...answer,
+        line: answer.line.replace('x-sandbox-session=from-demo', 'x-sandbox-session=null'),
+      })),
+    ).toEqual(original)
   } finally {
     await cli.stop()
   }
@@ -355,7 +389,12 @@ it("saves the page's world as a capsule that createSandbox({ from }) and PUT /__
 it('honours X-Sandbox-Session in the service worker: two sessions each see their own pets', async () => {
   const fresh = await freshDemo()
   const names = (answer: Answer) => (JSON.parse(answer.body) as Array<{ name: string }>).map((pet) => pet.name)
-  const created = await inPage(fresh, { path: '/pets', key: 'sandbox-enterprise-key', session: 'tab-a', create: 'Only in A' })
+  const created = await inPage(fresh, {
+    path: '/pets',
+    key: 'sandbox-enterprise-key',
+    session: 'tab-a',
+    create: 'Only in A',
+  })
   expect(created.line).toMatch(/^\/pets 201 .*x-sandbox-session=tab-a$/)
   const inA = await inPage(fresh, { path: '/pets?limit=100', key: 'sandbox-enterprise-key', session: 'tab-a' })
   const inB = await inPage(fresh, { path: '/pets?limit=100', key: 'sandbox-enterprise-key', session: 'tab-b' })
@@ -369,7 +408,9 @@ it('honours X-Sandbox-Session in the service worker: two sessions each see their
   expect(inDefault.line).toMatch(/x-sandbox-session=null$/)
   expect(names(inDefault)).toHaveLength(12)
   // Each session's ids and quota are its own: B's first pet gets the id A's got, and the key's quota is spent per session.
-  expect((await inPage(fresh, { path: '/pets', key: 'sandbox-enterprise-key', session: 'tab-b', create: 'Only in B' })).body).toMatch(/"id":13/)
+  expect(
+    (await inPage(fresh, { path: '/pets', key: 'sandbox-enterprise-key', session: 'tab-b', create: 'Only in B' })).body,
+  ).toMatch(/"id":13/)
   const remaining = (answer: Answer) => Number(/x-ratelimit-remaining=(\d+)/.exec(answer.line)![1])
   const [a, b] = [
     await inPage(fresh, { path: '/pets/13', key: 'sandbox-enterprise-key', session: 'tab-a' }),

@@ -67,14 +67,23 @@ it("opens in Chromium's network panel: every exchange listed, with its method, s
   const devtools = await browser.newPage({ viewport: { width: 1400, height: 900 } })
   await devtools.goto('devtools://devtools/bundled/devtools_app.html')
   await devtools.getByRole('tab', { name: 'Network' }).click()
-  const [chooser] = await Promise.all([devtools.waitForEvent('filechooser'), devtools.getByRole('button', { name: 'Import HAR file' }).click()])
+  const [chooser] = await Promise.all([
+    devtools.waitForEvent('filechooser'),
+    devtools.getByRole('button', { name: 'Import HAR file' }).click(),
+  ])
   await chooser.setFiles(session.file)
 
   // The list, as the panel renders it: name, status and type columns.
   const rows = devtools.locator('tr.data-grid-data-grid-node')
   await expect.poll(() => rows.count()).toBe(session.exchanges.length)
   const cells = (await rows.allInnerTexts()).map((row) => row.split('\t').slice(0, 3))
-  expect(cells).toEqual(session.exchanges.map(({ url, status }) => [new URL(url).pathname.split('/').pop() + new URL(url).search, String(status), 'fetch']))
+  expect(cells).toEqual(
+    session.exchanges.map(({ url, status }) => [
+      new URL(url).pathname.split('/').pop() + new URL(url).search,
+      String(status),
+      'fetch',
+    ]),
+  )
   // Filed under Fetch/XHR, as API calls are, rather than guessed from the JSON type as scripts.
   await devtools.getByText('Fetch/XHR', { exact: true }).click()
   await expect.poll(() => rows.count()).toBe(session.exchanges.length)
@@ -91,11 +100,14 @@ it("opens in Chromium's network panel: every exchange listed, with its method, s
     expect(request.responseBody).toBe(seen.responseBody)
     // The answer's headers as the client received them (the transport's own, and Content-Length, aside).
     const headers = Object.fromEntries(request.responseHeaders.map(({ name, value }) => [name, value]))
-    for (const name of ['content-type', 'x-ratelimit-remaining', 'www-authenticate']) expect(headers[name], name).toBe(seen.responseHeaders[name])
+    for (const name of ['content-type', 'x-ratelimit-remaining', 'www-authenticate'])
+      expect(headers[name], name).toBe(seen.responseHeaders[name])
     const authorization = request.requestHeaders.find(({ name }) => name === 'authorization')?.value
     if (authorization !== undefined) expect(authorization).toMatch(/^Bearer sand…#[0-9a-f]{4}$/)
   }
-  expect(requests.filter(({ requestHeaders }) => requestHeaders.some(({ name }) => name === 'authorization'))).toHaveLength(session.exchanges.length - 1)
+  expect(
+    requests.filter(({ requestHeaders }) => requestHeaders.some(({ name }) => name === 'authorization')),
+  ).toHaveLength(session.exchanges.length - 1)
   const shown = JSON.stringify(requests)
   for (const secret of session.secrets) expect(shown).not.toContain(secret)
 

@@ -119,11 +119,14 @@ it("opens in Firefox's network panel: every exchange listed, with its method, st
     expect(request.responseBody ?? '').toBe(seen.responseBody)
     // The answer's headers as the client received them (the transport's own, and Content-Length, aside).
     const headers = Object.fromEntries(request.responseHeaders.map(({ name, value }) => [name, value]))
-    for (const name of ['content-type', 'x-ratelimit-remaining', 'www-authenticate']) expect(headers[name], name).toBe(seen.responseHeaders[name])
+    for (const name of ['content-type', 'x-ratelimit-remaining', 'www-authenticate'])
+      expect(headers[name], name).toBe(seen.responseHeaders[name])
     const authorization = request.requestHeaders.find(({ name }) => name === 'authorization')?.value
     if (authorization !== undefined) expect(authorization).toMatch(/^Bearer sand…#[0-9a-f]{4}$/)
   }
-  expect(requests.filter(({ requestHeaders }) => requestHeaders.some(({ name }) => name === 'authorization'))).toHaveLength(session.exchanges.length - 1)
+  expect(
+    requests.filter(({ requestHeaders }) => requestHeaders.some(({ name }) => name === 'authorization')),
+  ).toHaveLength(session.exchanges.length - 1)
   const shown = JSON.stringify(requests)
   for (const secret of session.secrets) expect(shown).not.toContain(secret)
   expect(response).toContain('"Imported"')

@@ -28,12 +28,22 @@ afterAll(async () => {
 function traffic(page: Page) {
   return page.evaluate(async () => {
     const call = async (path: string, key: string, init: RequestInit = {}) => {
-      const response = await fetch(`/v1${path}`, { ...init, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' } })
-      return { status: response.status, remaining: response.headers.get('x-ratelimit-remaining'), body: await response.json() }
+      const response = await fetch(`/v1${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      })
+      return {
+        status: response.status,
+        remaining: response.headers.get('x-ratelimit-remaining'),
+        body: await response.json(),
+      }
     }
     return [
       await call('/pets?limit=3', 'sandbox-pro-key'),
-      await call('/pets', 'sandbox-pro-key', { method: 'POST', body: JSON.stringify({ name: 'Recorded', categoryId: 2 }) }),
+      await call('/pets', 'sandbox-pro-key', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Recorded', categoryId: 2 }),
+      }),
       await call('/pets/5', 'sandbox-pro-key'),
       await call('/pets', 'sandbox-free-key'),
     ]
@@ -69,7 +79,9 @@ it('replays the HAR of a recorded session with routeFromHAR, the sandbox stopped
   const context = await browser.newContext()
   await context.routeFromHAR(file, { url: /\/v1\//, notFound: 'abort' })
   // The page itself is no exchange of the API: served here, at the same origin as before.
-  await context.route(`${origin}/`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>replay</title>' }))
+  await context.route(`${origin}/`, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>replay</title>' }),
+  )
   const replaying = await context.newPage()
   await replaying.goto(`${origin}/`)
   expect(await traffic(replaying)).toEqual(recorded)
@@ -95,7 +107,16 @@ function listWith(page: Page, key: string) {
 
 it("replays a per-key HAR of each of two keys, each getting its own answers, where the whole HAR gives both the first key's", async () => {
   // A sandbox of its own: the free key down, the pro key served.
-  const own = await startCli(['--log', 'off', '--admin-token', TOKEN, '--pets', '4', '--scenario', 'sandbox-free-key=down'])
+  const own = await startCli([
+    '--log',
+    'off',
+    '--admin-token',
+    TOKEN,
+    '--pets',
+    '4',
+    '--scenario',
+    'sandbox-free-key=down',
+  ])
   try {
     await replaysEachKey(own)
   } finally {
@@ -116,7 +137,9 @@ async function replaysEachKey(own: CliProcess): Promise<void> {
 
   const dir = await mkdtemp(join(tmpdir(), 'petstore-har-per-key-'))
   const saved = async (query: string) => {
-    const response = await fetch(`${origin}/__sandbox/requests.har${query}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    const response = await fetch(`${origin}/__sandbox/requests.har${query}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    })
     checks.admin.check('GET', response.url, response)
     const text = await response.text()
     for (const secret of ['sandbox-pro-key', 'sandbox-free-key', TOKEN]) expect(text).not.toContain(secret)
@@ -124,13 +147,19 @@ async function replaysEachKey(own: CliProcess): Promise<void> {
     await writeFile(file, text)
     return file
   }
-  const files = { all: await saved(''), free: await saved('?key=sandbox-free-key'), pro: await saved('?key=sandbox-pro-key') }
+  const files = {
+    all: await saved(''),
+    free: await saved('?key=sandbox-free-key'),
+    pro: await saved('?key=sandbox-pro-key'),
+  }
   await own.stop()
 
   const replay = async (file: string, key: string) => {
     const context = await browser.newContext()
     await context.routeFromHAR(file, { url: /\/v1\//, notFound: 'abort' })
-    await context.route(`${origin}/`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>replay</title>' }))
+    await context.route(`${origin}/`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>replay</title>' }),
+    )
     const page = await context.newPage()
     await page.goto(`${origin}/`)
     const answer = await listWith(page, key)

@@ -17,7 +17,13 @@ let page: Page
 const contract = createContractChecker()
 
 beforeAll(async () => {
-  const config = { root, publicDir, configFile: false as const, logLevel: 'error' as const, build: { outDir, emptyOutDir: true, target: 'es2022' } }
+  const config = {
+    root,
+    publicDir,
+    configFile: false as const,
+    logLevel: 'error' as const,
+    build: { outDir, emptyOutDir: true, target: 'es2022' },
+  }
   await build(config)
   server = await preview({ ...config, preview: { host: '127.0.0.1', port: 0, strictPort: false } })
   browser = await launchChromium()

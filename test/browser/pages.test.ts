@@ -16,7 +16,17 @@ let origin: string
 const checks = usePageChecks()
 
 beforeAll(async () => {
-  cli = await startCli(['--log', 'off', '--admin-token', TOKEN, '--pets', '5', '--now', '2030-01-01T10:00:05Z', '--prefer'])
+  cli = await startCli([
+    '--log',
+    'off',
+    '--admin-token',
+    TOKEN,
+    '--pets',
+    '5',
+    '--now',
+    '2030-01-01T10:00:05Z',
+    '--prefer',
+  ])
   origin = cli.url.replace(/\/v1$/, '')
   browser = await launchChromium()
   await mkdir('test-results', { recursive: true })
@@ -55,12 +65,9 @@ async function screenshots(page: Page, name: string): Promise<void> {
 it('shows the front door with the base URL and the demo keys, accessibly', async () => {
   const page = await open('/')
   expect(await page.textContent('#base-url')).toBe(cli.url)
-  expect(await page.$$eval('table.keys tbody tr td:first-child', (cells) => cells.map((cell) => cell.textContent))).toEqual([
-    'free',
-    'pro',
-    'business',
-    'enterprise',
-  ])
+  expect(
+    await page.$$eval('table.keys tbody tr td:first-child', (cells) => cells.map((cell) => cell.textContent)),
+  ).toEqual(['free', 'pro', 'business', 'enterprise'])
   expect(await checks.accessibility(page)).toEqual([])
   await screenshots(page, 'front-door')
   await checks.settled()
@@ -68,7 +75,14 @@ it('shows the front door with the base URL and the demo keys, accessibly', async
 })
 
 it("runs the reference's Try it out against this sandbox with the demo key filled in, hostile names staying text", async () => {
-  expect((await api('/pets', 'sandbox-enterprise-key', { method: 'POST', body: JSON.stringify({ name: HOSTILE, categoryId: 1 }) })).status).toBe(201)
+  expect(
+    (
+      await api('/pets', 'sandbox-enterprise-key', {
+        method: 'POST',
+        body: JSON.stringify({ name: HOSTILE, categoryId: 1 }),
+      })
+    ).status,
+  ).toBe(201)
   const page = await open('/reference')
   await page.waitForSelector('body[data-ready="true"]')
   expect(await checks.accessibility(page)).toEqual([])
@@ -84,8 +98,13 @@ it("runs the reference's Try it out against this sandbox with the demo key fille
   const response = await request.response()
   expect(response?.status()).toBe(200)
   await page.waitForSelector('#operations-pets-listPets .live-responses-table tbody .response-col_status')
-  expect((await page.textContent('#operations-pets-listPets .live-responses-table tbody .response-col_status'))?.trim()).toBe('200')
-  await page.waitForFunction((name) => document.querySelector('#operations-pets-listPets .live-responses-table')?.textContent?.includes(name), HOSTILE)
+  expect(
+    (await page.textContent('#operations-pets-listPets .live-responses-table tbody .response-col_status'))?.trim(),
+  ).toBe('200')
+  await page.waitForFunction(
+    (name) => document.querySelector('#operations-pets-listPets .live-responses-table')?.textContent?.includes(name),
+    HOSTILE,
+  )
   expect(await page.$$('img[src="x"]')).toEqual([])
   expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined()
   await checks.settled()
@@ -127,13 +146,15 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   // Only a proxy's list says where each answer came from.
   expect(await page.isHidden('#log-source')).toBe(true)
   expect(await page.$$('#log-table tbody tr:first-child td')).toHaveLength(7)
-  await page.waitForFunction(([selector, value]) => Number(document.querySelector(selector!)?.getAttribute('value')) > Number(value), [
-    `progress[aria-label="Used this minute by ${free}"]`,
-    String(before),
-  ] as const)
+  await page.waitForFunction(
+    ([selector, value]) => Number(document.querySelector(selector!)?.getAttribute('value')) > Number(value),
+    [`progress[aria-label="Used this minute by ${free}"]`, String(before)] as const,
+  )
 
   // A hostile Authorization and path stay text in the log.
-  await fetch(`${cli.url}/pets/'%22%3E%3Cimg%20src=x%3E`, { headers: { authorization: 'Bearer <img/src=x/onerror=document.body.dataset.xss=1>' } })
+  await fetch(`${cli.url}/pets/'%22%3E%3Cimg%20src=x%3E`, {
+    headers: { authorization: 'Bearer <img/src=x/onerror=document.body.dataset.xss=1>' },
+  })
   await page.waitForSelector('#log-table tbody tr[data-status="400"], #log-table tbody tr[data-status="401"]')
   expect(await page.$$('img[src="x"]')).toEqual([])
 
@@ -145,7 +166,9 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
   expect((await api('/pets', 'sandbox-free-key')).status).toBe(429)
   await page.waitForSelector('#log-table tbody tr[data-status="429"]')
   await page.selectOption('#filter-status', '429')
-  expect(await page.$$eval('#log-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-status')))).toEqual(['429'])
+  expect(
+    await page.$$eval('#log-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-status'))),
+  ).toEqual(['429'])
   await page.selectOption('#filter-status', '')
 
   // Change the plan: the next answer says the new limit.
@@ -187,7 +210,12 @@ it('shows requests as they happen, the key bar moving, a 429 once the quota is s
         const inView = (selector: string) => {
           const part = meter.querySelector(selector)!
           const box = part.getBoundingClientRect()
-          return getComputedStyle(part).display !== 'none' && box.width > 0 && box.left >= 0 && box.right <= document.documentElement.clientWidth
+          return (
+            getComputedStyle(part).display !== 'none' &&
+            box.width > 0 &&
+            box.left >= 0 &&
+            box.right <= document.documentElement.clientWidth
+          )
         }
         return {
           caption: meter.querySelector('.meter-caption')?.textContent,
@@ -247,13 +275,20 @@ it('puts one key in a scenario from its row, leaves the others alone, and marks 
 it('opens an exchange from the request list, masked, filtered by key, and downloads what the filter shows as HAR', async () => {
   const page = await open('/__sandbox/')
   await signInToDashboard(page, TOKEN)
-  const created = await api('/pets', 'sandbox-business-key', { method: 'POST', body: JSON.stringify({ name: 'Shown', categoryId: 3 }) })
+  const created = await api('/pets', 'sandbox-business-key', {
+    method: 'POST',
+    body: JSON.stringify({ name: 'Shown', categoryId: 3 }),
+  })
   expect(created.status).toBe(201)
   await api('/pets?limit=1', 'sandbox-enterprise-key')
-  const business = await page.evaluate(() => document.querySelectorAll('#keys-table tbody tr')[2]?.getAttribute('data-key'))
+  const business = await page.evaluate(() =>
+    document.querySelectorAll('#keys-table tbody tr')[2]?.getAttribute('data-key'),
+  )
   await page.selectOption('#filter-key', business!)
   await page.waitForSelector('#log-table tbody tr[data-status="201"]')
-  expect(await page.$$eval('#log-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-key')))).toEqual([business])
+  expect(await page.$$eval('#log-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-key')))).toEqual([
+    business,
+  ])
 
   await page.click('#log-table tbody tr[data-status="201"] button[data-exchange]')
   await page.waitForSelector('#exchange:not([hidden])')
@@ -272,7 +307,9 @@ it('opens an exchange from the request list, masked, filtered by key, and downlo
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-har')])
     const har = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8')
     for (const key of ['sandbox-business-key', 'sandbox-enterprise-key', TOKEN]) expect(har).not.toContain(key)
-    const { log } = JSON.parse(har) as { log: { version: string; entries: Array<{ _key: string; response: { status: number } }> } }
+    const { log } = JSON.parse(har) as {
+      log: { version: string; entries: Array<{ _key: string; response: { status: number } }> }
+    }
     expect(log.version).toBe('1.2')
     return { name: download.suggestedFilename(), entries: log.entries }
   }

@@ -26,10 +26,21 @@ beforeAll(async () => {
   upstream = createServer((incoming, outgoing) => {
     const reset = String(Math.floor(Date.now() / 1000) + 60)
     if (incoming.url?.includes('limit=0')) {
-      outgoing.writeHead(400, { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': reset })
-      outgoing.end(JSON.stringify({ code: 'invalid_request', message: 'limit must be between 1 and 100', status: HOSTILE }))
+      outgoing.writeHead(400, {
+        'content-type': 'application/json',
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': '59',
+        'x-ratelimit-reset': reset,
+      })
+      outgoing.end(
+        JSON.stringify({ code: 'invalid_request', message: 'limit must be between 1 and 100', status: HOSTILE }),
+      )
     } else {
-      outgoing.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-limit': '60', 'x-ratelimit-reset': reset })
+      outgoing.writeHead(200, {
+        'content-type': 'application/json',
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-reset': reset,
+      })
       outgoing.end('[]')
     }
   })
@@ -61,7 +72,8 @@ async function through(path: string, authorization = 'Bearer a-key-of-the-upstre
   return response.status
 }
 
-const count = (page: Page, promise: string) => page.textContent(`#violations-table tr[data-promise="${promise}"] td.count`)
+const count = (page: Page, promise: string) =>
+  page.textContent(`#violations-table tr[data-promise="${promise}"] td.count`)
 
 it('serves the front door, the contract and the reference, pointing at the proxy', async () => {
   const door = await open('/')
@@ -89,13 +101,20 @@ it('shows the upstream, the answers by source and each broken promise counted as
   expect(await through('/pets?limit=2')).toBe(200)
   await page.waitForSelector('#violations-table tr[data-promise="rate-limit-headers"]')
   expect(await count(page, 'rate-limit-headers')).toBe('1')
-  expect(await page.textContent('#violations-table tr[data-promise="rate-limit-headers"] td:last-child')).toContain('expected integer x-ratelimit-remaining')
+  expect(await page.textContent('#violations-table tr[data-promise="rate-limit-headers"] td:last-child')).toContain(
+    'expected integer x-ratelimit-remaining',
+  )
   expect(await through('/pets?limit=2')).toBe(200)
-  await page.waitForFunction(() => document.querySelector('#violations-table tr[data-promise="rate-limit-headers"] td.count')?.textContent === '2')
+  await page.waitForFunction(
+    () =>
+      document.querySelector('#violations-table tr[data-promise="rate-limit-headers"] td.count')?.textContent === '2',
+  )
 
   expect(await through('/pets?limit=0')).toBe(400)
   await page.waitForSelector('#violations-table tr[data-promise="error-bodies"]')
-  expect(await page.textContent('#violations-table tr[data-promise="error-bodies"] td:last-child')).toContain(`got ${HOSTILE}`)
+  expect(await page.textContent('#violations-table tr[data-promise="error-bodies"] td:last-child')).toContain(
+    `got ${HOSTILE}`,
+  )
   expect(await page.$$('img[src="x"]')).toEqual([])
   expect(await page.evaluate(() => document.body.dataset.xss)).toBeUndefined()
   // The dashboard's own calls to the admin API are not counted as answers.
@@ -139,13 +158,19 @@ it('lists every request the proxy answers as it happens, newest first, marked wi
   checks.admin.check('GET', listUrl, kept.clone())
   const earlier = ((await kept.json()) as { requests: Array<{ path: string; source: string }> }).requests
   expect(earlier.length).toBeGreaterThan(0)
-  const rows = () => page.$$eval('#log-table tbody tr', (all) => all.map((row) => [...row.children].map((cell) => cell.textContent)))
-  expect((await rows()).map((cells) => [cells[2], cells[4]])).toEqual(earlier.map((entry) => [entry.source, entry.path]).reverse())
+  const rows = () =>
+    page.$$eval('#log-table tbody tr', (all) => all.map((row) => [...row.children].map((cell) => cell.textContent)))
+  expect((await rows()).map((cells) => [cells[2], cells[4]])).toEqual(
+    earlier.map((entry) => [entry.source, entry.path]).reverse(),
+  )
 
   // Forwarded to the upstream, with a key and a query that would turn into markup if read as HTML.
   const path = '/pets?q=&lt;i&gt;x&lt;/i&gt;'
   expect(await through(path, 'Bearer <i>hostile-client-key')).toBe(200)
-  await page.waitForFunction((shown) => document.querySelector('#log-table tbody tr:first-child td:nth-child(5)')?.textContent === shown, `/v1${path}`)
+  await page.waitForFunction(
+    (shown) => document.querySelector('#log-table tbody tr:first-child td:nth-child(5)')?.textContent === shown,
+    `/v1${path}`,
+  )
   const [time, status, source, method, shownPath, key] = (await rows())[0]!
   expect([status, source, method, shownPath]).toEqual(['200', 'upstream', 'GET', `/v1${path}`])
   expect(time).toMatch(/^\d\d:\d\d:\d\d\.\d{3}$/)
@@ -174,7 +199,10 @@ it("opens an exchange the upstream answered, and downloads the proxy's log as HA
   await signInToDashboard(page, TOKEN)
   expect(await through('/pets?limit=3', 'Bearer upstream-only-key-for-the-view')).toBe(200)
   const row = '#log-table tbody tr[data-source="upstream"]:first-child'
-  await page.waitForFunction((selector) => document.querySelector(`${selector} td:nth-child(5)`)?.textContent === '/v1/pets?limit=3', row)
+  await page.waitForFunction(
+    (selector) => document.querySelector(`${selector} td:nth-child(5)`)?.textContent === '/v1/pets?limit=3',
+    row,
+  )
 
   await page.click(`${row} button[data-exchange]`)
   await page.waitForSelector('#exchange:not([hidden])')
@@ -191,9 +219,15 @@ it("opens an exchange the upstream answered, and downloads the proxy's log as HA
   const har = await (await import('node:fs/promises')).readFile((await download.path())!, 'utf8')
   expect(har).not.toContain('upstream-only-key-for-the-view')
   expect(har).not.toContain(TOKEN)
-  const entries = (JSON.parse(har) as { log: { entries: Array<{ request: { url: string }; response: { status: number; content: { text?: string } } }> } }).log
-    .entries
-  expect(entries.find((entry) => entry.request.url.endsWith('/v1/pets?limit=3'))?.response).toMatchObject({ status: 200, content: { text: '[]' } })
+  const entries = (
+    JSON.parse(har) as {
+      log: { entries: Array<{ request: { url: string }; response: { status: number; content: { text?: string } } }> }
+    }
+  ).log.entries
+  expect(entries.find((entry) => entry.request.url.endsWith('/v1/pets?limit=3'))?.response).toMatchObject({
+    status: 200,
+    content: { text: '[]' },
+  })
 
   expect(await checks.accessibility(page)).toEqual([])
   await checks.settled()
@@ -204,8 +238,14 @@ it("opens an exchange the upstream answered, and downloads the proxy's log as HA
 // `proxy --shadow` (D42): the Shadow panel, next to the Proxy panel, shows the drift report as it
 // grows, behaviour first. This upstream forgets the pets it creates.
 it('shows the drift report of --shadow beside the Proxy panel as it grows, and no Shadow panel without --shadow', async () => {
-  const forgetful = await startUpstream(MUTANTS.find((mutant) => mutant.name === 'a created pet getPet cannot find')!.create())
-  const shadowed = await startCli(['--upstream', forgetful.url, '--shadow', '--log', 'off', '--admin-token', TOKEN], {}, 'proxy')
+  const forgetful = await startUpstream(
+    MUTANTS.find((mutant) => mutant.name === 'a created pet getPet cannot find')!.create(),
+  )
+  const shadowed = await startCli(
+    ['--upstream', forgetful.url, '--shadow', '--log', 'off', '--admin-token', TOKEN],
+    {},
+    'proxy',
+  )
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     checks.watch(page)
@@ -214,7 +254,11 @@ it('shows the drift report of --shadow beside the Proxy panel as it grows, and n
     await page.waitForSelector('#shadow:not([hidden])')
     expect(await page.isVisible('#shadow-none')).toBe(true)
     const headers = { authorization: `Bearer ${UPSTREAM_KEY}`, 'content-type': 'application/json' }
-    const created = await fetch(`${shadowed.url}/pets`, { method: 'POST', headers, body: JSON.stringify({ name: 'Forgotten', categoryId: 1 }) })
+    const created = await fetch(`${shadowed.url}/pets`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: 'Forgotten', categoryId: 1 }),
+    })
     expect(created.status).toBe(201)
     const { id } = await created.json()
     expect((await fetch(`${shadowed.url}/pets/${id}`, { headers })).status).toBe(404)

@@ -19,7 +19,8 @@ afterAll(async () => {
   await browser?.close()
 })
 
-const statuses = (page: Page) => page.$$eval('#log-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-status')))
+const statuses = (page: Page) =>
+  page.$$eval('#log-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-status')))
 
 it('shows a session used through another replica, follows its requests live, and moves its clock for every replica', async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -28,7 +29,15 @@ it('shows a session used through another replica, follows its requests live, and
   await signInToDashboard(page, ADMIN_TOKEN)
 
   const inQa = { 'content-type': 'application/json', 'x-sandbox-session': 'qa' }
-  expect((await call(1, '/pets', { method: 'POST', headers: inQa, body: JSON.stringify({ name: 'Made through replica 1', categoryId: 1 }) })).status).toBe(201)
+  expect(
+    (
+      await call(1, '/pets', {
+        method: 'POST',
+        headers: inQa,
+        body: JSON.stringify({ name: 'Made through replica 1', categoryId: 1 }),
+      })
+    ).status,
+  ).toBe(201)
   await page.waitForSelector('#sessions-table tbody tr[data-session="qa"] td:nth-child(3):text-is("6")')
   await page.selectOption('#session', 'qa')
   await page.waitForSelector('body[data-session="qa"]')

@@ -36,7 +36,10 @@ async function open(): Promise<Page> {
 }
 
 /** A request to the API in `session` (none: the default one), as a test worker would make it. */
-async function api(path: string, { session, key = 'sandbox-enterprise-key', ...init }: RequestInit & { session?: string; key?: string } = {}) {
+async function api(
+  path: string,
+  { session, key = 'sandbox-enterprise-key', ...init }: RequestInit & { session?: string; key?: string } = {},
+) {
   const headers: Record<string, string> = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
   if (session !== undefined) headers['x-sandbox-session'] = session
   const response = await fetch(`${cli.url}${path}`, { ...init, headers })
@@ -50,7 +53,8 @@ async function pick(page: Page, name: string): Promise<void> {
   await page.waitForSelector(`body[data-session="${name}"]`)
 }
 
-const statuses = (page: Page) => page.$$eval('#log-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-status')))
+const statuses = (page: Page) =>
+  page.$$eval('#log-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-status')))
 
 /** Clicks `button` and reads the file the browser downloads. */
 async function downloaded(page: Page, button: string): Promise<{ name: string; text: string }> {
@@ -62,21 +66,33 @@ it("lists the sessions, follows the picked one's requests live, and acts on it a
   const page = await open()
   // With no session named yet, the board is today's: the default session alone, its reset as before.
   expect(await page.isVisible('#sessions')).toBe(true)
-  expect(await page.$$eval('#sessions-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-session')))).toEqual(['default'])
+  expect(
+    await page.$$eval('#sessions-table tbody tr', (rows) => rows.map((row) => row.getAttribute('data-session'))),
+  ).toEqual(['default'])
   expect(await page.textContent('#reset')).toBe('Reset the sandbox')
   const defaultResetText = await page.textContent('#reset-what')
   expect(defaultResetText).toMatch(/^Restores 5 pets from seed \d+ \(now 5, next id 6\)/)
   expect(await page.isHidden('#delete-session')).toBe(true)
 
   // Two workers' sessions come to life on their first request; the default session's list does not show them.
-  expect((await api('/pets', { method: 'POST', session: 'alpha', body: JSON.stringify({ name: 'Alpha pet', categoryId: 1 }) })).status).toBe(201)
+  expect(
+    (
+      await api('/pets', {
+        method: 'POST',
+        session: 'alpha',
+        body: JSON.stringify({ name: 'Alpha pet', categoryId: 1 }),
+      })
+    ).status,
+  ).toBe(201)
   expect((await api('/pets/404', { session: 'beta' })).status).toBe(404)
   expect((await api('/pets?limit=1')).status).toBe(200)
   await page.waitForSelector('#log-table tbody tr[data-status="200"]')
   await page.waitForSelector('#sessions-table tbody tr[data-session="alpha"]')
   await page.waitForSelector('#sessions-table tbody tr[data-session="beta"]')
   expect(await statuses(page)).toEqual(['200'])
-  const alphaRow = await page.$$eval('#sessions-table tbody tr[data-session="alpha"] td', (cells) => cells.map((cell) => cell.textContent))
+  const alphaRow = await page.$$eval('#sessions-table tbody tr[data-session="alpha"] td', (cells) =>
+    cells.map((cell) => cell.textContent),
+  )
   expect(alphaRow.slice(0, 5)).toEqual(['alpha', 'the start-up world', '6', '7', '1'])
   expect(alphaRow[5]).toMatch(/^2030-01-01T10:0/)
   expect(alphaRow[6]).toMatch(/^2030-01-01T10:0/)
@@ -85,7 +101,9 @@ it("lists the sessions, follows the picked one's requests live, and acts on it a
   await pick(page, 'alpha')
   expect(await statuses(page)).toEqual(['201'])
   expect(await page.textContent('#reset')).toBe('Reset session alpha')
-  expect(await page.textContent('#reset-what')).toMatch(/^Returns session alpha to the start-up world \(now 6 pets, next id 7\)/)
+  expect(await page.textContent('#reset-what')).toMatch(
+    /^Returns session alpha to the start-up world \(now 6 pets, next id 7\)/,
+  )
   expect(await page.isVisible('#delete-session')).toBe(true)
   expect(await page.getAttribute('#sessions-table tbody tr[data-session="alpha"]', 'class')).toBe('picked')
   expect((await api('/pets/404', { session: 'beta' })).status).toBe(404)
@@ -100,7 +118,9 @@ it("lists the sessions, follows the picked one's requests live, and acts on it a
   expect((await api('/pets/1', { session: 'alpha' })).status).toBe(410)
   expect((await api('/pets/1', { session: 'beta' })).status).toBe(200)
   expect((await api('/pets/1')).status).toBe(200)
-  await page.waitForSelector('#sessions-table tbody tr[data-session="alpha"] td:nth-child(6):text-matches("^2030-12-06")')
+  await page.waitForSelector(
+    '#sessions-table tbody tr[data-session="alpha"] td:nth-child(6):text-matches("^2030-12-06")',
+  )
 
   // A key's quota and scenario set from its row are alpha's: the default session's answers keep theirs.
   const free = await page.evaluate(() => document.querySelector('#keys-table tbody tr')?.getAttribute('data-key'))
@@ -111,7 +131,9 @@ it("lists the sessions, follows the picked one's requests live, and acts on it a
   expect((await api('/pets', { session: 'alpha', key: 'sandbox-free-key' })).status).toBe(429)
   expect((await api('/pets', { key: 'sandbox-free-key' })).status).toBe(200)
   const pro = await page.evaluate(() => document.querySelectorAll('#keys-table tbody tr')[1]?.getAttribute('data-key'))
-  await page.locator(`#keys-table tbody tr[data-key="${pro}"] select[aria-label="Scenario of ${pro}"]`).selectOption('down')
+  await page
+    .locator(`#keys-table tbody tr[data-key="${pro}"] select[aria-label="Scenario of ${pro}"]`)
+    .selectOption('down')
   await page.waitForFunction((key) => document.getElementById('message')?.textContent === `${key}: scenario down`, pro)
   expect((await api('/pets', { session: 'alpha', key: 'sandbox-pro-key' })).status).toBe(503)
   expect((await api('/pets', { key: 'sandbox-pro-key' })).status).toBe(200)
@@ -121,17 +143,29 @@ it("lists the sessions, follows the picked one's requests live, and acts on it a
   // The HAR follows the filter, the session included; the capsule is alpha's world, valid to the admin document.
   const har = await downloaded(page, '#download-har')
   expect(har.name).toBe('petstore-sandbox-alpha.har')
-  const entries = (JSON.parse(har.text) as { log: { entries: Array<{ _session?: string; response: { status: number } }> } }).log.entries
+  const entries = (
+    JSON.parse(har.text) as { log: { entries: Array<{ _session?: string; response: { status: number } }> } }
+  ).log.entries
   expect(new Set(entries.map((entry) => entry._session))).toEqual(new Set(['alpha']))
   expect(entries.map((entry) => entry.response.status)).toEqual([201, 200, 410, 429, 503])
   await page.selectOption('#filter-status', '4')
-  expect((JSON.parse((await downloaded(page, '#download-har')).text) as { log: { entries: unknown[] } }).log.entries).toHaveLength(2)
+  expect(
+    (JSON.parse((await downloaded(page, '#download-har')).text) as { log: { entries: unknown[] } }).log.entries,
+  ).toHaveLength(2)
   await page.selectOption('#filter-status', '')
   const capsule = await downloaded(page, '#download-capsule')
   expect(capsule.name).toBe('petstore-sandbox-alpha.capsule.json')
-  const asServed = new Response(capsule.text, { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' } })
+  const asServed = new Response(capsule.text, {
+    status: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  })
   expect(await adminContractViolations('GET', `${origin}/__sandbox/sessions/alpha/capsule`, asServed)).toEqual([])
-  expect(JSON.parse(capsule.text)).toMatchObject({ kind: 'petstore-sandbox/capsule', session: 'alpha', nextId: 7, scenarios: { 'sandbox-pro-key': 'down' } })
+  expect(JSON.parse(capsule.text)).toMatchObject({
+    kind: 'petstore-sandbox/capsule',
+    session: 'alpha',
+    nextId: 7,
+    scenarios: { 'sandbox-pro-key': 'down' },
+  })
 
   expect(await checks.accessibility(page)).toEqual([])
   for (const width of [1280, 390]) {
@@ -173,14 +207,19 @@ it('deletes the picked session, and goes back to the default one when the picked
 
   // Deleted elsewhere while shown: the board does not make it anew by asking for it.
   await pick(page, 'beta')
-  const deleted = await fetch(`${origin}/__sandbox/sessions/beta`, { method: 'DELETE', headers: { authorization: `Bearer ${TOKEN}` } })
+  const deleted = await fetch(`${origin}/__sandbox/sessions/beta`, {
+    method: 'DELETE',
+    headers: { authorization: `Bearer ${TOKEN}` },
+  })
   checks.admin.check('DELETE', `${origin}/__sandbox/sessions/beta`, deleted)
   expect(deleted.status).toBe(200)
   await page.waitForSelector('body[data-session="default"]')
   await page.waitForFunction(() => document.getElementById('message')?.textContent?.startsWith('Session beta is gone'))
   const listed = await fetch(`${origin}/__sandbox/sessions`, { headers: { authorization: `Bearer ${TOKEN}` } })
   checks.admin.check('GET', `${origin}/__sandbox/sessions`, listed)
-  expect(((await listed.json()) as { sessions: Array<{ name: string }> }).sessions.map((summary) => summary.name)).not.toContain('beta')
+  expect(
+    ((await listed.json()) as { sessions: Array<{ name: string }> }).sessions.map((summary) => summary.name),
+  ).not.toContain('beta')
   // Picked in this tab, the session stays picked across a reload.
   await pick(page, 'alpha')
   await page.reload()
@@ -192,7 +231,11 @@ it('deletes the picked session, and goes back to the default one when the picked
 
 it('misses no request answered while it reads a session’s list, and shows each request once', async () => {
   const page = await open()
-  await api('/pets', { session: 'race', method: 'POST', body: JSON.stringify({ name: 'Before the list', categoryId: 1 }) })
+  await api('/pets', {
+    session: 'race',
+    method: 'POST',
+    body: JSON.stringify({ name: 'Before the list', categoryId: 1 }),
+  })
   // The list is read from the sandbox at once and handed to the page only after a request in the
   // session has been answered: that request is in no list the page reads, so only the stream can show it.
   let listed: () => void = () => undefined

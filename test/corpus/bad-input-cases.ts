@@ -31,10 +31,22 @@ function post(
   headers: Array<[string, string | Buffer]> = [KEY, JSON_TYPE],
   extra: Partial<RawRequestParts> = {},
 ) {
-  return make(name, status, { method: 'POST', target: '/v1/pets', headers, ...(body === undefined ? {} : { body }), ...extra })
+  return make(name, status, {
+    method: 'POST',
+    target: '/v1/pets',
+    headers,
+    ...(body === undefined ? {} : { body }),
+    ...extra,
+  })
 }
 
-function get(name: string, status: number, target: string | Buffer, headers: Array<[string, string | Buffer]> = [KEY], extra: Partial<RawRequestParts> = {}) {
+function get(
+  name: string,
+  status: number,
+  target: string | Buffer,
+  headers: Array<[string, string | Buffer]> = [KEY],
+  extra: Partial<RawRequestParts> = {},
+) {
   return make(name, status, { method: 'GET', target, headers, ...extra })
 }
 
@@ -44,7 +56,8 @@ function wire(name: string, status: number, method: string, target: string, text
 
 const bytes = (...parts: Array<string | number[]>) =>
   Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : Buffer.from(part))))
-const deep = (levels: number, open: string, close: string, inner = '1') => `${open.repeat(levels)}${inner}${close.repeat(levels)}`
+const deep = (levels: number, open: string, close: string, inner = '1') =>
+  `${open.repeat(levels)}${inner}${close.repeat(levels)}`
 const MiB = 1024 * 1024
 
 /**
@@ -78,7 +91,11 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   post('a UTF-8-encoded surrogate', 400, bytes('{"name":"R', [0xed, 0xa0, 0x80], 'x","categoryId":1}')),
   post('a truncated UTF-8 sequence', 400, bytes('{"name":"R', [0xe2, 0x82], '","categoryId":1}')),
   post('a UTF-16LE body', 400, Buffer.from('{"name":"Rex","categoryId":1}', 'utf16le')),
-  post('a UTF-16 body with its byte order mark', 400, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"name":"Rex","categoryId":1}', 'utf16le')])),
+  post(
+    'a UTF-16 body with its byte order mark',
+    400,
+    Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"name":"Rex","categoryId":1}', 'utf16le')]),
+  ),
   post('a NUL byte between tokens', 400, bytes('{"name":"Rex","categoryId":1}', [0x00])),
   // Duplicate keys: whichever value would win, the body is ambiguous.
   post('a duplicate name, valid last', 400, '{"name":"","name":"Rex","categoryId":1}'),
@@ -88,7 +105,11 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   // Deep nesting.
   post('100000 nested arrays', 400, deep(100_000, '[', ']')),
   post('100000 nested objects', 400, deep(100_000, '{"a":', '}')),
-  post('100000 nested arrays in an extra field next to an empty name', 400, `{"name":"","categoryId":1,"extra":${deep(100_000, '[', ']')}}`),
+  post(
+    '100000 nested arrays in an extra field next to an empty name',
+    400,
+    `{"name":"","categoryId":1,"extra":${deep(100_000, '[', ']')}}`,
+  ),
   post('100000 nested arrays as the name', 400, `{"name":${deep(100_000, '[', ']')},"categoryId":1}`),
   post('100000 nested objects as the categoryId', 400, `{"name":"Rex","categoryId":${deep(100_000, '{"a":', '}')}}`),
   post('100000 unclosed arrays', 400, '['.repeat(100_000)),
@@ -124,32 +145,62 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   post('a name of 1000000 characters', 400, JSON.stringify({ name: 'x'.repeat(1_000_000), categoryId: 1 })),
   post('a blank name', 400, '{"name":"   ","categoryId":1}'),
   post('an empty name', 400, '{"name":"","categoryId":1}'),
-  post('a huge extra string next to an invalid name', 400, JSON.stringify({ name: '', categoryId: 1, note: 'y'.repeat(900_000) })),
+  post(
+    'a huge extra string next to an invalid name',
+    400,
+    JSON.stringify({ name: '', categoryId: 1, note: 'y'.repeat(900_000) }),
+  ),
   // Bodies over 1 MiB.
-  post('a body of 1 MiB + 1 bytes', 413, JSON.stringify({ name: 'Rex', categoryId: 1, pad: 'p'.repeat(MiB) }).slice(0, MiB + 1)),
+  post(
+    'a body of 1 MiB + 1 bytes',
+    413,
+    JSON.stringify({ name: 'Rex', categoryId: 1, pad: 'p'.repeat(MiB) }).slice(0, MiB + 1),
+  ),
   post('a body of 2 MiB', 413, JSON.stringify({ name: 'Rex', categoryId: 1, pad: 'p'.repeat(2 * MiB) })),
   // Content-Length far beyond what is sent: refused from the header, before any body arrives.
-  post('a declared 100 MiB body', 413, '{"name":"Rex","categoryId":1', [KEY, JSON_TYPE, ['Content-Length', String(100 * MiB)]], { contentLength: false }),
-  post('a chunked body over 1 MiB', 413, `100000\r\n${'a'.repeat(0x100000)}\r\n100\r\n${'a'.repeat(0x100)}\r\n0\r\n\r\n`, [
-    KEY,
-    JSON_TYPE,
-    ['Transfer-Encoding', 'chunked'],
-  ]),
+  post(
+    'a declared 100 MiB body',
+    413,
+    '{"name":"Rex","categoryId":1',
+    [KEY, JSON_TYPE, ['Content-Length', String(100 * MiB)]],
+    { contentLength: false },
+  ),
+  post(
+    'a chunked body over 1 MiB',
+    413,
+    `100000\r\n${'a'.repeat(0x100000)}\r\n100\r\n${'a'.repeat(0x100)}\r\n0\r\n\r\n`,
+    [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked']],
+  ),
   // Content types.
   post('no Content-Type', 415, '{"name":"Rex","categoryId":1}', [KEY]),
   post('text/plain', 415, '{"name":"Rex","categoryId":1}', [KEY, ['Content-Type', 'text/plain']]),
   post('a form body', 415, 'name=Rex', [KEY, ['Content-Type', 'application/x-www-form-urlencoded']]),
   post('multipart', 415, '--b\r\n\r\nRex\r\n--b--', [KEY, ['Content-Type', 'multipart/form-data; boundary=b']]),
   post('application/jsonx', 415, '{"name":"Rex","categoryId":1}', [KEY, ['Content-Type', 'application/jsonx']]),
-  post('application/json-patch+json', 415, '{"name":"Rex","categoryId":1}', [KEY, ['Content-Type', 'application/json-patch+json']]),
+  post('application/json-patch+json', 415, '{"name":"Rex","categoryId":1}', [
+    KEY,
+    ['Content-Type', 'application/json-patch+json'],
+  ]),
   post('an empty Content-Type', 415, '{"name":"Rex","categoryId":1}', [KEY, ['Content-Type', '']]),
   post('two Content-Types', 415, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Content-Type', 'text/plain']]),
   post('a Content-Type of json with no body', 400, undefined, [KEY, JSON_TYPE]),
   // Chunked and odd framing.
-  post('a chunked body with invalid JSON', 400, '5\r\n{"nam\r\n0\r\n\r\n', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked']]),
+  post('a chunked body with invalid JSON', 400, '5\r\n{"nam\r\n0\r\n\r\n', [
+    KEY,
+    JSON_TYPE,
+    ['Transfer-Encoding', 'chunked'],
+  ]),
   post('a chunked empty body', 400, '0\r\n\r\n', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked']]),
-  post('a chunk size that is not hexadecimal', 400, 'zz\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked']]),
-  post('a chunk longer than its size', 400, '2\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked']]),
+  post('a chunk size that is not hexadecimal', 400, 'zz\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [
+    KEY,
+    JSON_TYPE,
+    ['Transfer-Encoding', 'chunked'],
+  ]),
+  post('a chunk longer than its size', 400, '2\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [
+    KEY,
+    JSON_TYPE,
+    ['Transfer-Encoding', 'chunked'],
+  ]),
   post(
     'Content-Length and Transfer-Encoding together',
     400,
@@ -157,17 +208,49 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked'], ['Content-Length', '29']],
     { contentLength: false },
   ),
-  post('two different Content-Lengths', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Content-Length', '29'], ['Content-Length', '5']], {
+  post(
+    'two different Content-Lengths',
+    400,
+    '{"name":"Rex","categoryId":1}',
+    [KEY, JSON_TYPE, ['Content-Length', '29'], ['Content-Length', '5']],
+    {
+      contentLength: false,
+    },
+  ),
+  post('a negative Content-Length', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Content-Length', '-1']], {
     contentLength: false,
   }),
-  post('a negative Content-Length', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Content-Length', '-1']], { contentLength: false }),
-  post('a non-numeric Content-Length', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Content-Length', 'abc']], { contentLength: false }),
-  post('a Transfer-Encoding of gzip', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Transfer-Encoding', 'gzip']], { contentLength: false }),
-  post('a Transfer-Encoding of chunked then gzip', 400, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked, gzip']], {
-    contentLength: false,
-  }),
+  post(
+    'a non-numeric Content-Length',
+    400,
+    '{"name":"Rex","categoryId":1}',
+    [KEY, JSON_TYPE, ['Content-Length', 'abc']],
+    { contentLength: false },
+  ),
+  post(
+    'a Transfer-Encoding of gzip',
+    400,
+    '{"name":"Rex","categoryId":1}',
+    [KEY, JSON_TYPE, ['Transfer-Encoding', 'gzip']],
+    { contentLength: false },
+  ),
+  post(
+    'a Transfer-Encoding of chunked then gzip',
+    400,
+    '{"name":"Rex","categoryId":1}',
+    [KEY, JSON_TYPE, ['Transfer-Encoding', 'chunked, gzip']],
+    {
+      contentLength: false,
+    },
+  ),
   wire('bare LF line endings', 400, 'GET', '/v1/pets', 'GET /v1/pets HTTP/1.1\nHost: 127.0.0.1\nConnection: close\n\n'),
-  wire('a bare CR in a header value', 400, 'GET', '/v1/pets', `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Odd: a\rb\r\nConnection: close\r\n\r\n`),
+  wire(
+    'a bare CR in a header value',
+    400,
+    'GET',
+    '/v1/pets',
+    `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Odd: a\rb\r\nConnection: close\r\n\r\n`,
+  ),
   wire(
     'a folded header line',
     400,
@@ -175,7 +258,13 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     '/v1/pets',
     `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer\r\n ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`,
   ),
-  wire('a header without a colon', 400, 'GET', '/v1/pets', 'GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nNoColonHere\r\nConnection: close\r\n\r\n'),
+  wire(
+    'a header without a colon',
+    400,
+    'GET',
+    '/v1/pets',
+    'GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nNoColonHere\r\nConnection: close\r\n\r\n',
+  ),
   wire(
     'a space before the colon',
     400,
@@ -190,7 +279,13 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     '/v1/pets',
     `GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer corpus\u0000key\r\nConnection: close\r\n\r\n`,
   ),
-  wire('no Host header', 400, 'GET', '/v1/pets', `GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`),
+  wire(
+    'no Host header',
+    400,
+    'GET',
+    '/v1/pets',
+    `GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`,
+  ),
   wire(
     'two Host headers',
     400,
@@ -199,23 +294,65 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     `GET /v1/pets HTTP/1.1\r\nHost: a\r\nHost: b\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`,
   ),
   wire('an HTTP/2 preface', 400, 'PRI', '*', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'),
-  wire('HTTP version 9.9', 400, 'GET', '/v1/pets', 'GET /v1/pets HTTP/9.9\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
+  wire(
+    'HTTP version 9.9',
+    400,
+    'GET',
+    '/v1/pets',
+    'GET /v1/pets HTTP/9.9\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+  ),
   wire('no HTTP version (HTTP/0.9) without a key', 401, 'GET', '/v1/pets', 'GET /v1/pets\r\nHost: 127.0.0.1\r\n\r\n'),
-  wire('a lower-case method', 400, 'get', '/v1/pets', 'get /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
-  wire('an unknown method', 400, 'FOO', '/v1/pets', 'FOO /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'),
-  wire('a garbage request line', 400, 'GET', '/', '\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\u00fc\u0003\u0003\r\n\r\n'),
-  wire('a raw space in the target', 400, 'GET', '/v1/pets', `GET /v1/pets/ 1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`),
-  wire('a CONNECT request', 400, 'CONNECT', '127.0.0.1:443', 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n'),
+  wire(
+    'a lower-case method',
+    400,
+    'get',
+    '/v1/pets',
+    'get /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+  ),
+  wire(
+    'an unknown method',
+    400,
+    'FOO',
+    '/v1/pets',
+    'FOO /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+  ),
+  wire(
+    'a garbage request line',
+    400,
+    'GET',
+    '/',
+    '\u0016\u0003\u0001\u0002\u0000\u0001\u0000\u0001\u00fc\u0003\u0003\r\n\r\n',
+  ),
+  wire(
+    'a raw space in the target',
+    400,
+    'GET',
+    '/v1/pets',
+    `GET /v1/pets/ 1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+  ),
+  wire(
+    'a CONNECT request',
+    400,
+    'CONNECT',
+    '127.0.0.1:443',
+    'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n',
+  ),
   get('an asterisk target', 404, '*'),
   get('an absolute-form target with no key', 401, 'http://evil.example/v1/pets', []),
   get('a WebSocket upgrade without a key', 401, '/v1/pets', [
     ['Connection', 'Upgrade'],
     ['Upgrade', 'websocket'],
   ]),
-  get('a header name with non-ASCII bytes', 400, '/v1/pets', [KEY, [Buffer.from([0x58, 0xff]).toString('latin1'), 'x']]),
+  get('a header name with non-ASCII bytes', 400, '/v1/pets', [
+    KEY,
+    [Buffer.from([0x58, 0xff]).toString('latin1'), 'x'],
+  ]),
   // Headers that are too big for node's parser, before our code runs.
   get('one header of 20 KiB', 431, '/v1/pets', [KEY, ['X-Big', 'b'.repeat(20 * 1024)]]),
-  get('2000 small headers', 431, '/v1/pets', [KEY, ...Array.from({ length: 2000 }, (_, i): [string, string] => [`X-H${i}`, 'v'])]),
+  get('2000 small headers', 431, '/v1/pets', [
+    KEY,
+    ...Array.from({ length: 2000 }, (_, i): [string, string] => [`X-H${i}`, 'v']),
+  ]),
   get('a query string of 20 KiB', 431, `/v1/pets?status=${'s'.repeat(20 * 1024)}`),
   // Very long URLs and query strings within the limit.
   get('a path of 12 KiB', 404, `/v1/${'p'.repeat(12 * 1024)}`),
@@ -272,10 +409,25 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   get('a petId with a leading plus', 400, '/v1/pets/+1'),
   get('an unknown petId', 404, '/v1/pets/999999'),
   // Unknown and unsupported methods.
-  make('PUT on the collection', 405, { method: 'PUT', target: '/v1/pets', headers: [KEY, JSON_TYPE], body: '{"name":"Rex","categoryId":1}' }),
-  make('PATCH on a pet', 405, { method: 'PATCH', target: '/v1/pets/1', headers: [KEY, JSON_TYPE], body: '{"name":"Rex","categoryId":1}' }),
+  make('PUT on the collection', 405, {
+    method: 'PUT',
+    target: '/v1/pets',
+    headers: [KEY, JSON_TYPE],
+    body: '{"name":"Rex","categoryId":1}',
+  }),
+  make('PATCH on a pet', 405, {
+    method: 'PATCH',
+    target: '/v1/pets/1',
+    headers: [KEY, JSON_TYPE],
+    body: '{"name":"Rex","categoryId":1}',
+  }),
   make('DELETE on a pet', 405, { method: 'DELETE', target: '/v1/pets/1', headers: [KEY] }),
-  make('POST on a pet', 405, { method: 'POST', target: '/v1/pets/1', headers: [KEY, JSON_TYPE], body: '{"name":"Rex","categoryId":1}' }),
+  make('POST on a pet', 405, {
+    method: 'POST',
+    target: '/v1/pets/1',
+    headers: [KEY, JSON_TYPE],
+    body: '{"name":"Rex","categoryId":1}',
+  }),
   make('TRACE', 400, { method: 'TRACE', target: '/v1/pets', headers: [KEY] }),
   make('PROPFIND', 405, { method: 'PROPFIND', target: '/v1/pets', headers: [KEY] }),
   make('PURGE', 405, { method: 'PURGE', target: '/v1/pets', headers: [KEY] }),
@@ -300,9 +452,15 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
   get('the key in X-API-Key', 401, '/v1/pets', [['X-API-Key', CORPUS_KEY]]),
   get('a forged client address without a key', 401, '/v1/pets', [['X-Sandbox-Client-Address', '10.9.8.7']]),
   post('a create without a key', 401, '{"name":"Rex","categoryId":1}', [JSON_TYPE]),
-  post('a create with an unknown key', 401, '{"name":"Rex","categoryId":1}', [['Authorization', 'Bearer nobody'], JSON_TYPE]),
+  post('a create with an unknown key', 401, '{"name":"Rex","categoryId":1}', [
+    ['Authorization', 'Bearer nobody'],
+    JSON_TYPE,
+  ]),
   // Found by the fuzzers (test/in-process/fuzz-requests.test.ts, test/e2e/fuzz-http.test.ts), as shrunk.
-  { ...get('a raw space inside the query of getPet (fuzz seed 20261122)', 400, '/v1/pets/3?limit= 1'), beforeRouting: true },
+  {
+    ...get('a raw space inside the query of getPet (fuzz seed 20261122)', 400, '/v1/pets/3?limit= 1'),
+    beforeRouting: true,
+  },
   wire(
     'a NUL before the method of a HEAD (fuzz seed 20261122)',
     400,
@@ -311,19 +469,26 @@ export const BAD_INPUT_CASES: BadInputCase[] = [
     `\u0000HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${CORPUS_KEY}\r\nConnection: close\r\n\r\n`,
   ),
   // Found by a red-team pass; test/e2e/red-team.test.ts checks their messages.
-  post('an Expect the server does not know', 417, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE, ['Expect', 'nope']]),
-  get('an Expect on a GET', 417, '/v1/pets', [KEY, ['Expect', '200-ok']]),
-  post('a Transfer-Encoding of gzip then chunked, read as plain chunked before', 400, '1d\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [
+  post('an Expect the server does not know', 417, '{"name":"Rex","categoryId":1}', [
     KEY,
     JSON_TYPE,
-    ['Transfer-Encoding', 'gzip, chunked'],
+    ['Expect', 'nope'],
   ]),
+  get('an Expect on a GET', 417, '/v1/pets', [KEY, ['Expect', '200-ok']]),
+  post(
+    'a Transfer-Encoding of gzip then chunked, read as plain chunked before',
+    400,
+    '1d\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n',
+    [KEY, JSON_TYPE, ['Transfer-Encoding', 'gzip, chunked']],
+  ),
   post('a Transfer-Encoding of identity then chunked', 400, '1d\r\n{"name":"Rex","categoryId":1}\r\n0\r\n\r\n', [
     KEY,
     JSON_TYPE,
     ['Transfer-Encoding', 'identity, chunked'],
   ]),
-  post('a create at //v1/pets, a path and no other host', 404, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE], { target: '//v1/pets' }),
+  post('a create at //v1/pets, a path and no other host', 404, '{"name":"Rex","categoryId":1}', [KEY, JSON_TYPE], {
+    target: '//v1/pets',
+  }),
   get('a list at //v1/pets', 404, '//v1/pets'),
   get('a list at ///v1/pets', 404, '///v1/pets'),
 ]

@@ -5,17 +5,33 @@ import { runCli, startCli } from '../support/start-cli.js'
 import { useCliSandbox } from '../support/use-cli-sandbox.js'
 
 const TOKEN = 'admin-token-for-tests'
-const { call, url, cli } = useCliSandbox(['--admin-token', TOKEN, '--pets', '5', '--keep-requests', '3', '--log', 'json'])
+const { call, url, cli } = useCliSandbox([
+  '--admin-token',
+  TOKEN,
+  '--pets',
+  '5',
+  '--keep-requests',
+  '3',
+  '--log',
+  'json',
+])
 const adminContract = createAdminContractChecker()
 
 /** fetch below /__sandbox with the admin token (or `token`); every answer checked against the admin contract. */
-async function admin(path: string, init: RequestInit & { token?: string | null; json?: unknown } = {}): Promise<Response> {
+async function admin(
+  path: string,
+  init: RequestInit & { token?: string | null; json?: unknown } = {},
+): Promise<Response> {
   const { token = TOKEN, json, ...rest } = init
   const headers = new Headers(rest.headers)
   if (token !== null) headers.set('authorization', `Bearer ${token}`)
   if (json !== undefined) headers.set('content-type', 'application/json')
   const target = `${url().replace(/\/v1$/, '')}/__sandbox${path}`
-  const response = await fetch(target, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
+  const response = await fetch(target, {
+    ...rest,
+    headers,
+    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+  })
   adminContract.check(rest.method ?? 'GET', target, response)
   return response
 }
@@ -106,17 +122,29 @@ it('answers bad admin input with Error bodies and changes nothing', async () => 
   expect((await admin('/keys/sandbox-pro-key', { method: 'PATCH', json: { plan: 'free' } })).status).toBe(400)
   expect((await admin('/keys/sandbox-pro-key', { method: 'PATCH', body: 'remaining=1' })).status).toBe(415)
   expect((await admin('/faults', { method: 'PUT', json: { errorRate: 2 } })).status).toBe(400)
-  expect((await admin('/faults', { method: 'PUT', json: { operations: { deletePet: { errorRate: 1 } } } })).status).toBe(400)
+  expect(
+    (await admin('/faults', { method: 'PUT', json: { operations: { deletePet: { errorRate: 1 } } } })).status,
+  ).toBe(400)
   expect((await admin('/state', { method: 'DELETE' })).status).toBe(405)
   expect((await admin('/nowhere')).status).toBe(404)
   expect((await admin('/requests?limit=many')).status).toBe(400)
-  expect((await (await admin('/keys/sandbox-pro-key')).json()).quota.minute.remaining).toBe(before.quota.minute.remaining)
+  expect((await (await admin('/keys/sandbox-pro-key')).json()).quota.minute.remaining).toBe(
+    before.quota.minute.remaining,
+  )
   expect((await (await admin('/faults')).json()).errorRate).toBe(0)
 })
 
 it('configures faults, which then mark the answers they change', async () => {
-  const configured = await admin('/faults', { method: 'PUT', json: { operations: { listPets: { errorRate: 1 } }, kinds: ['503'], seed: 4 } })
-  expect(await configured.json()).toMatchObject({ errorRate: 0, kinds: ['503'], seed: 4, operations: { listPets: { errorRate: 1 } } })
+  const configured = await admin('/faults', {
+    method: 'PUT',
+    json: { operations: { listPets: { errorRate: 1 } }, kinds: ['503'], seed: 4 },
+  })
+  expect(await configured.json()).toMatchObject({
+    errorRate: 0,
+    kinds: ['503'],
+    seed: 4,
+    operations: { listPets: { errorRate: 1 } },
+  })
   const failed = await call('/pets')
   expect(failed.status).toBe(503)
   expect(failed.headers.get('x-sandbox-fault')).toBe('error=503')
@@ -133,7 +161,11 @@ it('serves the last requests with keys masked, at most --keep-requests of them',
   expect(all.requests).toHaveLength(3)
   const last = await (await admin('/requests?limit=2')).json()
   expect(last.requests.map((entry: { path: string }) => entry.path)).toEqual(['/v1/pets?limit=1', '/v1/pets?limit=2'])
-  expect(last.requests[0]).toMatchObject({ method: 'GET', status: 200, key: expect.stringMatching(/^sand…#[0-9a-f]{4}$/) })
+  expect(last.requests[0]).toMatchObject({
+    method: 'GET',
+    status: 200,
+    key: expect.stringMatching(/^sand…#[0-9a-f]{4}$/),
+  })
   expect(last.requests[1]).toMatchObject({ status: 401, key: '-' })
   expect(JSON.stringify(all)).not.toContain('sandbox-business-key')
 })
@@ -165,7 +197,9 @@ it('has no admin API without --admin-token: its paths are 404 like any path outs
 })
 
 it('takes the admin token from PETSTORE_SANDBOX_ADMIN_TOKEN, and refuses a weak one or one equal to an API key', async () => {
-  const fromEnv = await startCli(['--log', 'off', '--pets', '1'], { PETSTORE_SANDBOX_ADMIN_TOKEN: 'token-from-the-environment' })
+  const fromEnv = await startCli(['--log', 'off', '--pets', '1'], {
+    PETSTORE_SANDBOX_ADMIN_TOKEN: 'token-from-the-environment',
+  })
   try {
     expect(fromEnv.output()).toContain('/__sandbox/')
     const health = `${fromEnv.url.replace(/\/v1$/, '')}/__sandbox/health`

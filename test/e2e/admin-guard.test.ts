@@ -12,7 +12,11 @@ const WRONG = 'admin-token-wrong-guess'
 
 /** GET /__sandbox/state from a loopback address of its own, checked against the admin contract. */
 async function state(url: string, token: string, localAddress: string) {
-  const answer = await rawExchange(url, rawRequest({ target: '/__sandbox/state', headers: [['Authorization', `Bearer ${token}`]] }), { localAddress })
+  const answer = await rawExchange(
+    url,
+    rawRequest({ target: '/__sandbox/state', headers: [['Authorization', `Bearer ${token}`]] }),
+    { localAddress },
+  )
   expect(answer).toBeDefined()
   const origin = new URL(url).origin
   expect(await adminContractViolations('GET', `${origin}/__sandbox/state`, toFetchResponse(answer!))).toEqual([])
@@ -76,27 +80,40 @@ it('lets the window pass: after the sandbox clock moves on a minute, wrong token
  * GET /__sandbox/events from a loopback address of its own: the head of the answer (and the first
  * chunk of an open stream, which is then closed), held to fixtures/pages-openapi.yaml.
  */
-function events(origin: string, token: string, localAddress: string): Promise<{ status: number; headers: Headers; body: string }> {
+function events(
+  origin: string,
+  token: string,
+  localAddress: string,
+): Promise<{ status: number; headers: Headers; body: string }> {
   return new Promise((resolve, reject) => {
-    const request = httpGet(`${origin}/__sandbox/events`, { localAddress, headers: { authorization: `Bearer ${token}` } }, (response) => {
-      const headers = new Headers()
-      for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value)
-      let body = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => {
-        body += chunk
-        // An open stream never ends: its first comment is enough.
-        if (response.statusCode === 200) request.destroy()
-      })
-      const done = async () => {
-        const answer = { status: response.statusCode ?? 0, headers, body }
-        const violations = await pagesContractViolations('GET', `${origin}/__sandbox/events`, new Response(answer.status === 200 ? '' : body, answer))
-        if (violations.length > 0) reject(new Error(violations.join('\n')))
-        else resolve(answer)
-      }
-      response.on('end', done)
-      response.on('close', done)
-    })
+    const request = httpGet(
+      `${origin}/__sandbox/events`,
+      { localAddress, headers: { authorization: `Bearer ${token}` } },
+      (response) => {
+        const headers = new Headers()
+        for (const [name, value] of Object.entries(response.headers))
+          if (typeof value === 'string') headers.set(name, value)
+        let body = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          body += chunk
+          // An open stream never ends: its first comment is enough.
+          if (response.statusCode === 200) request.destroy()
+        })
+        const done = async () => {
+          const answer = { status: response.statusCode ?? 0, headers, body }
+          const violations = await pagesContractViolations(
+            'GET',
+            `${origin}/__sandbox/events`,
+            new Response(answer.status === 200 ? '' : body, answer),
+          )
+          if (violations.length > 0) reject(new Error(violations.join('\n')))
+          else resolve(answer)
+        }
+        response.on('end', done)
+        response.on('close', done)
+      },
+    )
     request.on('error', () => undefined)
   })
 }
@@ -106,7 +123,8 @@ async function listed(origin: string): Promise<Array<{ method: string; path: str
   const response = await fetch(`${origin}/__sandbox/requests`, { headers: { authorization: `Bearer ${TOKEN}` } })
   adminContract.check('GET', `${origin}/__sandbox/requests`, response.clone())
   expect(response.status).toBe(200)
-  return ((await response.json()) as { requests: Array<{ method: string; path: string; status: number; key: string }> }).requests
+  return ((await response.json()) as { requests: Array<{ method: string; path: string; status: number; key: string }> })
+    .requests
 }
 
 for (const command of ['start', 'proxy'] as const) {
@@ -117,7 +135,8 @@ for (const command of ['start', 'proxy'] as const) {
     beforeAll(async () => {
       if (command === 'proxy') upstream = await startUpstream()
       const args = ['--log', 'pretty', '--pets', '1', '--admin-token', TOKEN]
-      cli = command === 'start' ? await startCli(args) : await startCli(['--upstream', upstream!.url, ...args], {}, 'proxy')
+      cli =
+        command === 'start' ? await startCli(args) : await startCli(['--upstream', upstream!.url, ...args], {}, 'proxy')
       origin = new URL(cli.url).origin
     })
     afterAll(async () => {
@@ -165,8 +184,12 @@ for (const command of ['start', 'proxy'] as const) {
       // And printed on stdout, one line each.
       await new Promise((resolve) => setTimeout(resolve, 100))
       const lines = cli.output().split('\n')
-      expect(lines.filter((line) => /^GET \/__sandbox\/events 401 .* key=refused:…#[0-9a-f]{4}/.test(line))).toHaveLength(5)
-      expect(lines.filter((line) => /^GET \/__sandbox\/events 429 .* key=refused:…#[0-9a-f]{4}/.test(line))).toHaveLength(2)
+      expect(
+        lines.filter((line) => /^GET \/__sandbox\/events 401 .* key=refused:…#[0-9a-f]{4}/.test(line)),
+      ).toHaveLength(5)
+      expect(
+        lines.filter((line) => /^GET \/__sandbox\/events 429 .* key=refused:…#[0-9a-f]{4}/.test(line)),
+      ).toHaveLength(2)
       expect(cli.output()).not.toContain(WRONG)
       expect(cli.output()).not.toContain(TOKEN)
     })

@@ -22,13 +22,17 @@ async function storedPets(): Promise<string> {
 
 beforeAll(async () => {
   keys = join(await mkdtemp(join(tmpdir(), 'petstore-corpus-')), 'keys.json')
-  await writeFile(keys, JSON.stringify({ keys: [{ key: CORPUS_KEY, plan: 'enterprise', perMinute: 1_000_000, perDay: 100_000_000 }] }))
+  await writeFile(
+    keys,
+    JSON.stringify({ keys: [{ key: CORPUS_KEY, plan: 'enterprise', perMinute: 1_000_000, perDay: 100_000_000 }] }),
+  )
   cli = await startCli(['--log', 'off', '--pets', '5', '--keys', keys])
 })
 // Each case fails alone: one that stops the sandbox gets a fresh one for the next, and each compares
 // the pets with those before it, so a case that stored a pet does not fail every case after it.
 beforeEach(async () => {
-  if (cli.child.exitCode !== null || cli.child.signalCode !== null) cli = await startCli(['--log', 'off', '--pets', '5', '--keys', keys])
+  if (cli.child.exitCode !== null || cli.child.signalCode !== null)
+    cli = await startCli(['--log', 'off', '--pets', '5', '--keys', keys])
 })
 afterAll(async () => {
   await cli.stop()

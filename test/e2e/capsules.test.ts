@@ -36,11 +36,18 @@ async function answers(send: (path: string, init: RequestInit) => Promise<Respon
   for (const step of SEQUENCE) {
     const headers: Record<string, string> = { authorization: `Bearer ${step.key}` }
     if (step.create !== undefined) headers['content-type'] = 'application/json'
-    const init: RequestInit = step.create === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify({ name: step.create, categoryId: 4 }) }
+    const init: RequestInit =
+      step.create === undefined
+        ? { headers }
+        : { method: 'POST', headers, body: JSON.stringify({ name: step.create, categoryId: 4 }) }
     const response = await send(step.path, init)
-    const shown = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-sandbox-scenario', 'x-sandbox-fault'].map(
-      (name) => `${name}=${response.headers.get(name)}`,
-    )
+    const shown = [
+      'x-ratelimit-limit',
+      'x-ratelimit-remaining',
+      'x-ratelimit-reset',
+      'x-sandbox-scenario',
+      'x-sandbox-fault',
+    ].map((name) => `${name}=${response.headers.get(name)}`)
     // Retry-After counts the seconds left from the moment of the answer, which no two runs share;
     // the window's end (X-RateLimit-Reset) is the world's and compared as it is.
     const retry = response.headers.has('retry-after') ? 'retry-after' : 'no retry-after'
@@ -51,7 +58,11 @@ async function answers(send: (path: string, init: RequestInit) => Promise<Respon
 }
 
 const inSession = (session: string) => (path: string, init: RequestInit) =>
-  call(path, { ...init, key: null, headers: { ...(init.headers as Record<string, string>), 'x-sandbox-session': session } })
+  call(path, {
+    ...init,
+    key: null,
+    headers: { ...(init.headers as Record<string, string>), 'x-sandbox-session': session },
+  })
 
 /**
  * Session `qa` arranged by hand, as a QA engineer would: pets made, the clock moved, a key near its
@@ -59,7 +70,9 @@ const inSession = (session: string) => (path: string, init: RequestInit) =>
  * that same minute's window whatever the machine's pace.
  */
 async function arrangeQa(): Promise<Capsule> {
-  expect((await admin('/clock', { method: 'POST', session: 'qa', json: { set: '2030-06-01T10:00:00.500Z' } })).status).toBe(200)
+  expect(
+    (await admin('/clock', { method: 'POST', session: 'qa', json: { set: '2030-06-01T10:00:00.500Z' } })).status,
+  ).toBe(200)
   for (const name of ['Made by QA', 'Also by QA']) {
     const created = await call('/pets', {
       method: 'POST',
@@ -68,8 +81,13 @@ async function arrangeQa(): Promise<Capsule> {
     })
     expect(created.status).toBe(201)
   }
-  expect((await admin('/keys/sandbox-free-key', { method: 'PATCH', session: 'qa', json: { remaining: 7 } })).status).toBe(200)
-  expect((await admin('/keys/sandbox-business-key/scenario', { method: 'PUT', session: 'qa', json: { name: 'sunset' } })).status).toBe(200)
+  expect(
+    (await admin('/keys/sandbox-free-key', { method: 'PATCH', session: 'qa', json: { remaining: 7 } })).status,
+  ).toBe(200)
+  expect(
+    (await admin('/keys/sandbox-business-key/scenario', { method: 'PUT', session: 'qa', json: { name: 'sunset' } }))
+      .status,
+  ).toBe(200)
   expect((await admin('/faults', { method: 'PUT', session: 'qa', json: { latency: 1 } })).status).toBe(200)
   const response = await admin('/sessions/qa/capsule')
   expect(response.status).toBe(200)
@@ -78,9 +96,19 @@ async function arrangeQa(): Promise<Capsule> {
 
 it('carries a session between HTTP, start --from and createSandbox({ from }) and back, answer by answer', async () => {
   const capsule = await arrangeQa()
-  expect(capsule).toMatchObject({ kind: 'petstore-sandbox/capsule', version: 1, session: 'qa', nextId: 13, scenarios: { 'sandbox-business-key': 'sunset' } })
+  expect(capsule).toMatchObject({
+    kind: 'petstore-sandbox/capsule',
+    version: 1,
+    session: 'qa',
+    nextId: 13,
+    scenarios: { 'sandbox-business-key': 'sunset' },
+  })
   expect(capsule.quotas['sandbox-free-key']).toMatchObject({ minuteUsed: 53, refused: 0 })
-  expect(capsule.keys.map((key) => key.key).sort()).toEqual(['sandbox-business-key', 'sandbox-enterprise-key', 'sandbox-free-key'])
+  expect(capsule.keys.map((key) => key.key).sort()).toEqual([
+    'sandbox-business-key',
+    'sandbox-enterprise-key',
+    'sandbox-free-key',
+  ])
   expect(capsule.har?.log.entries.length).toBe(2)
 
   // HTTP → HTTP: restored into another session of the same sandbox.
@@ -128,7 +156,11 @@ it('refuses a capsule it cannot read in one clear error naming the field, and ma
     [{ ...capsule, nextId: 1 }, 'capsule.nextId must be above 10, the highest pet id'],
     [{ ...capsule, kind: 'something-else' }, 'capsule.kind'],
     [
-      { ...capsule, quotas: { 'team-key-not-here': { minuteUsed: 1, dayUsed: 1, refused: 0 } }, keys: [{ key: 'team-key-not-here', plan: 'pro' }] },
+      {
+        ...capsule,
+        quotas: { 'team-key-not-here': { minuteUsed: 1, dayUsed: 1, refused: 0 } },
+        keys: [{ key: 'team-key-not-here', plan: 'pro' }],
+      },
       'capsule.keys[0] (team…',
     ],
   ]
@@ -145,7 +177,9 @@ it('refuses a capsule it cannot read in one clear error naming the field, and ma
   writeFileSync(file, JSON.stringify({ ...capsule, version: 2 }))
   const started = await runCli(['start', '--port', '0', '--from', file])
   expect(started.code).not.toBe(0)
-  expect(started.stderr.trim()).toBe(`error: capsule file ${file}: capsule.version 2 is newer than this sandbox reads (1): upgrade petstore-sandbox`)
+  expect(started.stderr.trim()).toBe(
+    `error: capsule file ${file}: capsule.version 2 is newer than this sandbox reads (1): upgrade petstore-sandbox`,
+  )
   const both = await runCli(['start', '--port', '0', '--from', file, '--pets-file', file])
   expect(both.stderr).toContain('--from and --pets-file cannot be combined')
 })
@@ -165,7 +199,10 @@ it('refuses a capsule with an instant that is no RFC 3339 date-time, or past the
   }
   expect((await admin('/sessions/broken')).status).toBe(404)
   // The span's last instant is taken, and the clock running on from it stays there (D28).
-  const last = await admin('/sessions/at-the-end', { method: 'PUT', json: { capsule: { ...capsule, clock: '9999-12-31T23:59:59.999Z' } } })
+  const last = await admin('/sessions/at-the-end', {
+    method: 'PUT',
+    json: { capsule: { ...capsule, clock: '9999-12-31T23:59:59.999Z' } },
+  })
   expect(last.status).toBe(200)
   await new Promise((resolve) => setTimeout(resolve, 20))
   expect(await (await admin('/clock', { session: 'at-the-end' })).json()).toEqual({ now: '9999-12-31T23:59:59.999Z' })
@@ -174,13 +211,23 @@ it('refuses a capsule with an instant that is no RFC 3339 date-time, or past the
 
 it('tells 20000 bad pets of a capsule in a bounded message: the first 20 faults and a count of the rest', async () => {
   const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
-  const pets = Array.from({ length: 20_000 }, (_, index) => ({ id: index + 1, name: 'Bad', categoryId: 0, status: 'lost' }))
-  const response = await admin('/sessions/broken', { method: 'PUT', json: { capsule: { ...capsule, pets, nextId: 20_001, har: undefined } } })
+  const pets = Array.from({ length: 20_000 }, (_, index) => ({
+    id: index + 1,
+    name: 'Bad',
+    categoryId: 0,
+    status: 'lost',
+  }))
+  const response = await admin('/sessions/broken', {
+    method: 'PUT',
+    json: { capsule: { ...capsule, pets, nextId: 20_001, har: undefined } },
+  })
   expect(response.status).toBe(400)
   const { message } = (await response.json()) as { message: string }
   // Every fault named, it was 2.3 MB.
   expect(message.length).toBeLessThan(2_000)
-  expect(message).toMatch(/^capsule\.pets\[0\]\.categoryId must be at least 1; capsule\.pets\[0\]\.status must be one of available, pending, sold; /)
+  expect(message).toMatch(
+    /^capsule\.pets\[0\]\.categoryId must be at least 1; capsule\.pets\[0\]\.status must be one of available, pending, sold; /,
+  )
   expect(message).toMatch(/; and 39980 more$/)
   expect((await admin('/sessions/broken')).status).toBe(404)
 }, 60_000)
@@ -188,8 +235,15 @@ it('tells 20000 bad pets of a capsule in a bounded message: the first 20 faults 
 it('refuses a capsule nesting 10000 levels deep where its schema leaves a field open: a 400 over HTTP, one line from start --from', async () => {
   const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
   const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`
-  const text = JSON.stringify({ ...capsule, har: { ...capsule.har, log: { ...capsule.har!.log, _extra: 0 } } }).replace('"_extra":0', `"_extra":${deep}`)
-  const response = await admin('/sessions/deep', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: `{"capsule":${text}}` })
+  const text = JSON.stringify({ ...capsule, har: { ...capsule.har, log: { ...capsule.har!.log, _extra: 0 } } }).replace(
+    '"_extra":0',
+    `"_extra":${deep}`,
+  )
+  const response = await admin('/sessions/deep', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: `{"capsule":${text}}`,
+  })
   expect(response.status).toBe(400)
   expect((await response.json()).message).toMatch(/^capsule\.har\.log\._extra(\[0\])+ nests deeper than 64 levels$/)
   expect((await admin('/sessions/deep')).status).toBe(404)
@@ -197,7 +251,9 @@ it('refuses a capsule nesting 10000 levels deep where its schema leaves a field 
   writeFileSync(file, text)
   const started = await runCli(['start', '--port', '0', '--from', file])
   expect(started.code).toBe(1)
-  expect(started.stderr.trim()).toMatch(new RegExp(`^error: capsule file ${file}: capsule\\.har\\.log\\._extra(\\[0\\])+ nests deeper than 64 levels$`))
+  expect(started.stderr.trim()).toMatch(
+    new RegExp(`^error: capsule file ${file}: capsule\\.har\\.log\\._extra(\\[0\\])+ nests deeper than 64 levels$`),
+  )
 }, 60_000)
 
 it('names a --from capsule as such when a --state file extends other pets', async () => {
@@ -218,20 +274,31 @@ it('masks a capsule’s keys in the banner of start --from, and refuses a key as
   const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
   const teamKey = 'team-secret-key-4f2a9c'
   const file = join(scratch, 'team.capsule.json')
-  writeFileSync(file, JSON.stringify({ ...capsule, keys: [{ key: teamKey, plan: 'pro' }], quotas: { [teamKey]: { minuteUsed: 1, dayUsed: 1, refused: 0 } } }))
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...capsule,
+      keys: [{ key: teamKey, plan: 'pro' }],
+      quotas: { [teamKey]: { minuteUsed: 1, dayUsed: 1, refused: 0 } },
+    }),
+  )
   const cli = await startCli(['--from', file, '--max-sessions', '1'])
   try {
     expect(cli.output()).toContain('sandbox-free-key')
     expect(cli.output()).toMatch(/ pro +team…#[0-9a-f]{4} /)
     const inSession = async (session: string) => {
-      const listed = await fetch(`${cli.url}/pets?limit=1`, { headers: { authorization: `Bearer ${teamKey}`, 'x-sandbox-session': session } })
+      const listed = await fetch(`${cli.url}/pets?limit=1`, {
+        headers: { authorization: `Bearer ${teamKey}`, 'x-sandbox-session': session },
+      })
       expect(await contractViolations('GET', listed.url, listed.clone())).toEqual([])
       return listed
     }
     // The capsule's key names no session (D35): refused, the name not echoed.
     const refused = await inSession(teamKey)
     expect(refused.status).toBe(400)
-    expect(await refused.json()).toMatchObject({ message: 'X-Sandbox-Session must not be an API key or the admin token' })
+    expect(await refused.json()).toMatchObject({
+      message: 'X-Sandbox-Session must not be an API key or the admin token',
+    })
     for (const session of ['another', 'third']) expect((await inSession(session)).status).toBe(200)
     // The first session is dropped by the next (--max-sessions 1), which a line says.
     while (!/Session \S+ dropped/.test(cli.output())) await new Promise((resolve) => setTimeout(resolve, 50))
@@ -244,7 +311,11 @@ it('masks a capsule’s keys in the banner of start --from, and refuses a key as
 
 it('takes a capsule over D9’s 1 MiB, up to 16 MiB, and refuses a larger body with 413', async () => {
   const capsule = (await (await admin('/sessions/default/capsule')).json()) as Capsule
-  const pets = Array.from({ length: 30_000 }, (_, index) => ({ id: index + 1, name: `Pet number ${index + 1} of a large capsule`, categoryId: 1 }))
+  const pets = Array.from({ length: 30_000 }, (_, index) => ({
+    id: index + 1,
+    name: `Pet number ${index + 1} of a large capsule`,
+    categoryId: 1,
+  }))
   const large = { ...capsule, pets, nextId: 30_001, har: undefined }
   expect(JSON.stringify({ capsule: large }).length).toBeGreaterThan(1024 * 1024)
   const restored = await admin('/sessions/large', { method: 'PUT', json: { capsule: large } })

@@ -49,7 +49,9 @@ it('goes on serving once its stdout has no reader (start | grep -m1 Listening): 
     cli.child.stdout!.destroy()
     for (let i = 0; i < 5; i++) {
       const url = `${cli.url}/pets?limit=1`
-      const response = await fetch(url, { headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': `fresh-${i}` } })
+      const response = await fetch(url, {
+        headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': `fresh-${i}` },
+      })
       expect(await contractViolations('GET', url, response.clone())).toEqual([])
       expect(response.status).toBe(200)
       await response.arrayBuffer()
@@ -79,9 +81,14 @@ it('logs JSON lines with --log json', async () => {
 })
 
 it('serves the same pets for the same seed in two processes, and others for another seed', async () => {
-  const [a, b, c] = await Promise.all([startCli(['--seed', '11']), startCli(['--seed', '11']), startCli(['--seed', '12'])])
+  const [a, b, c] = await Promise.all([
+    startCli(['--seed', '11']),
+    startCli(['--seed', '11']),
+    startCli(['--seed', '12']),
+  ])
   try {
-    const body = async (url: string) => (await fetch(`${url}/pets?limit=100`, { headers: { authorization: 'Bearer sandbox-pro-key' } })).text()
+    const body = async (url: string) =>
+      (await fetch(`${url}/pets?limit=100`, { headers: { authorization: 'Bearer sandbox-pro-key' } })).text()
     const [first, second, other] = await Promise.all([body(a.url), body(b.url), body(c.url)])
     expect(first).toBe(second)
     expect(first).not.toBe(other)
@@ -113,7 +120,10 @@ it('uses the keys of a keys file and no demo keys', async () => {
 })
 
 it.each([
-  [{ keys: [{ key: 'k-one-two-three', plan: 'gold' }] }, /keys\[0\]\.plan must be one of free, pro, business, enterprise/],
+  [
+    { keys: [{ key: 'k-one-two-three', plan: 'gold' }] },
+    /keys\[0\]\.plan must be one of free, pro, business, enterprise/,
+  ],
   [
     {
       keys: [
@@ -124,8 +134,14 @@ it.each([
     /keys\[1\]\.perDay is required when plan is enterprise/,
   ],
   [{ keys: [{ key: 'k-one-two-three', plan: 'free', perMinute: -1 }] }, /keys\[0\]\.perMinute must be at least 1/],
-  [{ keys: [{ key: 'has space', plan: 'free' }] }, /keys\[0\]\.key must be a bearer token \(RFC 6750 b64token\) of 8 to 256 characters/],
-  [{ keys: [{ key: '/', plan: 'free' }] }, /keys\[0\]\.key must be a bearer token \(RFC 6750 b64token\) of 8 to 256 characters/],
+  [
+    { keys: [{ key: 'has space', plan: 'free' }] },
+    /keys\[0\]\.key must be a bearer token \(RFC 6750 b64token\) of 8 to 256 characters/,
+  ],
+  [
+    { keys: [{ key: '/', plan: 'free' }] },
+    /keys\[0\]\.key must be a bearer token \(RFC 6750 b64token\) of 8 to 256 characters/,
+  ],
   [{ nokeys: true }, /nokeys: unknown field; did you mean keys\?/],
   [[], /: the input must be an object$/],
   ['{ not json', /: not valid JSON at line 1, column 3$/],

@@ -8,9 +8,20 @@ import { useRedisReplicas } from '../support/use-redis-replicas.js'
 // sessions spread over the masters, each one world across both sandboxes (docs/decisions.md#d44).
 const { call, admin, probe, cluster, replica, startReplica } = useRedisReplicas(2, ['--pets', '10'], { cluster: true })
 const SESSIONS = Array.from({ length: 24 }, (_, index) => `team-${index}`)
-const inSession = (session: string, init: RequestInit & { key?: string } = {}) => ({ ...init, headers: { ...init.headers, 'x-sandbox-session': session } })
+const inSession = (session: string, init: RequestInit & { key?: string } = {}) => ({
+  ...init,
+  headers: { ...init.headers, 'x-sandbox-session': session },
+})
 const create = (index: number, session: string, name: string) =>
-  call(index, '/pets', inSession(session, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) }))
+  call(
+    index,
+    '/pets',
+    inSession(session, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 1 }),
+    }),
+  )
 const ids = async (response: Response) => ((await response.json()) as Array<{ id: number }>).map((pet) => pet.id)
 const STARTUP = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
@@ -80,13 +91,23 @@ it("keeps the free plan's 60 a minute exact per session under a burst of 80 spli
   const burst = SESSIONS.slice(0, 4)
   for (const session of burst) {
     // The top of a minute in the session's clock, so no window rolls over while it counts.
-    expect((await admin(0, '/clock', { method: 'POST', json: { set: '2030-01-01T00:00:00Z' }, headers: { 'x-sandbox-session': session } })).status).toBe(200)
+    expect(
+      (
+        await admin(0, '/clock', {
+          method: 'POST',
+          json: { set: '2030-01-01T00:00:00Z' },
+          headers: { 'x-sandbox-session': session },
+        })
+      ).status,
+    ).toBe(200)
   }
   // One session's burst after the other, each split over both sandboxes.
   const statuses: number[][] = []
   for (const session of burst) {
     const answers = await Promise.all(
-      Array.from({ length: 80 }, (_, index) => call(index % 2, '/pets?limit=1', inSession(session, { key: 'sandbox-free-key' }))),
+      Array.from({ length: 80 }, (_, index) =>
+        call(index % 2, '/pets?limit=1', inSession(session, { key: 'sandbox-free-key' })),
+      ),
     )
     statuses.push(answers.map((response) => response.status))
   }
@@ -109,7 +130,9 @@ it("forks a session of another group, the copy standing alone with the source's 
   expect(((await next.json()) as { id: number }).id).toBe(Math.max(...source) + 1)
   // The source is untouched, and was not made again in the fork's group.
   expect(await ids(await call(1, '/pets?limit=100', inSession('team-0')))).toEqual(source)
-  const names = ((await (await admin(0, '/sessions')).json()) as { sessions: Array<{ name: string }> }).sessions.map((session) => session.name)
+  const names = ((await (await admin(0, '/sessions')).json()) as { sessions: Array<{ name: string }> }).sessions.map(
+    (session) => session.name,
+  )
   expect(names.filter((name) => name === 'team-0')).toHaveLength(1)
   expect(names).toContain(fork)
   expect(await ids(await call(0, '/pets?limit=100', inSession(apart)))).toEqual([...STARTUP, 11])
@@ -120,7 +143,9 @@ it('lists every session from either sandbox', async () => {
   for (const index of [0, 1]) {
     const listed = await admin(index, '/sessions')
     expect(listed.status).toBe(200)
-    const names = ((await listed.json()) as { sessions: Array<{ name: string }> }).sessions.map((session) => session.name)
+    const names = ((await listed.json()) as { sessions: Array<{ name: string }> }).sessions.map(
+      (session) => session.name,
+    )
     expect(names.filter((name) => name.startsWith('team-')).sort()).toEqual([...SESSIONS].sort())
   }
 })
@@ -168,19 +193,26 @@ it('answers every session again within 30 s of a SIGKILL of the busiest master, 
   const lost: string[] = []
   await Promise.all(
     [...acknowledged].map(async ([session, made]) => {
-      for (const id of made) if ((await call(id % 2, `/pets/${id}`, inSession(session))).status !== 200) lost.push(`${session}/${id}`)
+      for (const id of made)
+        if ((await call(id % 2, `/pets/${id}`, inSession(session))).status !== 200) lost.push(`${session}/${id}`)
     }),
   )
   expect(lost).toEqual([])
   expect([...acknowledged.values()].flat().length).toBeGreaterThan(SESSIONS.length * 2)
-  for (const [index, session] of SESSIONS.entries()) expect((await create(index % 2, session, 'After the failover')).status).toBe(201)
+  for (const [index, session] of SESSIONS.entries())
+    expect((await create(index % 2, session, 'After the failover')).status).toBe(201)
   // The promoted replica has none of its own: /readyz says so, in the check's detail.
   for (;;) {
-    const after = (await (await probe(1, '/readyz')).json()) as { status: string; checks: Array<{ name: string; detail?: string }> }
+    const after = (await (await probe(1, '/readyz')).json()) as {
+      status: string
+      checks: Array<{ name: string; detail?: string }>
+    }
     const detail = after.checks.find((check) => check.name === 'shared state')?.detail
     if (detail !== undefined) {
       expect(after.status).toBe('ready')
-      expect(detail).toMatch(/^1 of 3 Redis Cluster masters have no replica \(127\.0\.0\.1:\d+\): a pet created there is lost if its master is$/)
+      expect(detail).toMatch(
+        /^1 of 3 Redis Cluster masters have no replica \(127\.0\.0\.1:\d+\): a pet created there is lost if its master is$/,
+      )
       break
     }
     expect(Date.now() - killedAt).toBeLessThan(60_000)

@@ -18,7 +18,9 @@ it('refuses an unknown field in a keys file, naming it and the nearest known one
   expect(result.stderr).not.toContain('team-a-secret-key')
 
   const top = await keysFile({ kyes: [] })
-  expect((await runCli(['start', '--port', '0', '--keys', top])).stderr.trim()).toBe(`error: keys file ${top}: kyes: unknown field; did you mean keys?`)
+  expect((await runCli(['start', '--port', '0', '--keys', top])).stderr.trim()).toBe(
+    `error: keys file ${top}: kyes: unknown field; did you mean keys?`,
+  )
   const far = await keysFile({ keys: [{ key: 'team-a-secret-key', plan: 'pro', colour: 'red' }] })
   expect((await runCli(['start', '--port', '0', '--keys', far])).stderr.trim()).toBe(
     // A name that is no near miss is not repeated: it could be a key pasted in the wrong place.
@@ -48,15 +50,24 @@ it('lists each key of a keys file with its plan and limits, masked, in the banne
 
 it('reads every flag from PETSTORE_SANDBOX_<FLAG>, lists each variable in start --help, and a flag wins', async () => {
   const help = await runCli(['start', '--help'])
-  const flags = [...help.stdout.matchAll(/^ {2}(?:-\w, )?--([a-z-]+)/gm)].map((match) => match[1]!).filter((flag) => flag !== 'help')
+  const flags = [...help.stdout.matchAll(/^ {2}(?:-\w, )?--([a-z-]+)/gm)]
+    .map((match) => match[1]!)
+    .filter((flag) => flag !== 'help')
   expect(flags.length).toBeGreaterThan(20)
   const text = help.stdout.replace(/\s+/g, ' ')
   // --redis takes a URL, and its variable says so.
-  for (const flag of flags) expect(text, flag).toMatch(new RegExp(`env: PETSTORE_SANDBOX_${flag.toUpperCase().replaceAll('-', '_')}(_URL)?\\)`))
+  for (const flag of flags)
+    expect(text, flag).toMatch(new RegExp(`env: PETSTORE_SANDBOX_${flag.toUpperCase().replaceAll('-', '_')}(_URL)?\\)`))
 
-  const fromEnv = await startCli(['--log', 'off'], { PETSTORE_SANDBOX_PETS: '7', PETSTORE_SANDBOX_SEED: '3', PETSTORE_SANDBOX_MAX_PETS: '9' })
+  const fromEnv = await startCli(['--log', 'off'], {
+    PETSTORE_SANDBOX_PETS: '7',
+    PETSTORE_SANDBOX_SEED: '3',
+    PETSTORE_SANDBOX_MAX_PETS: '9',
+  })
   try {
-    expect(fromEnv.output()).toContain('  pets: 7 generated (seed 3) (from PETSTORE_SANDBOX_PETS, PETSTORE_SANDBOX_SEED)')
+    expect(fromEnv.output()).toContain(
+      '  pets: 7 generated (seed 3) (from PETSTORE_SANDBOX_PETS, PETSTORE_SANDBOX_SEED)',
+    )
     expect(fromEnv.output()).toContain('Stores at most 9 pets')
   } finally {
     await fromEnv.stop()

@@ -22,7 +22,13 @@ interface Parameter {
   schema?: Schema
 }
 type Document = {
-  paths: Record<string, Record<string, { operationId?: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>
+  paths: Record<
+    string,
+    Record<
+      string,
+      { operationId?: string; parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } }
+    >
+  >
   components: { schemas: Record<string, Schema> }
 }
 
@@ -36,8 +42,10 @@ interface Probe {
 function boundsOf(schema: Schema): Array<{ bound: string; inside: unknown; outside: unknown }> {
   const found: Array<{ bound: string; inside: unknown; outside: unknown }> = []
   if (schema.type === 'integer') {
-    if (schema.minimum !== undefined) found.push({ bound: `minimum ${schema.minimum}`, inside: schema.minimum, outside: schema.minimum - 1 })
-    if (schema.maximum !== undefined) found.push({ bound: `maximum ${schema.maximum}`, inside: schema.maximum, outside: schema.maximum + 1 })
+    if (schema.minimum !== undefined)
+      found.push({ bound: `minimum ${schema.minimum}`, inside: schema.minimum, outside: schema.minimum - 1 })
+    if (schema.maximum !== undefined)
+      found.push({ bound: `maximum ${schema.maximum}`, inside: schema.maximum, outside: schema.maximum + 1 })
     // An int64 with no bounds of its own is bounded by int64 itself, which only digits can write (D37).
     if (schema.format === 'int64' && schema.minimum === undefined)
       found.push({ bound: 'int64 minimum', inside: String(-(2n ** 63n)), outside: String(-(2n ** 63n) - 1n) })
@@ -46,15 +54,25 @@ function boundsOf(schema: Schema): Array<{ bound: string; inside: unknown; outsi
   }
   if (schema.type === 'string') {
     if (schema.minLength !== undefined && schema.minLength > 0)
-      found.push({ bound: `minLength ${schema.minLength}`, inside: 'n'.repeat(schema.minLength), outside: 'n'.repeat(schema.minLength - 1) })
+      found.push({
+        bound: `minLength ${schema.minLength}`,
+        inside: 'n'.repeat(schema.minLength),
+        outside: 'n'.repeat(schema.minLength - 1),
+      })
     if (schema.maxLength !== undefined)
-      found.push({ bound: `maxLength ${schema.maxLength}`, inside: 'n'.repeat(schema.maxLength), outside: 'n'.repeat(schema.maxLength + 1) })
+      found.push({
+        bound: `maxLength ${schema.maxLength}`,
+        inside: 'n'.repeat(schema.maxLength),
+        outside: 'n'.repeat(schema.maxLength + 1),
+      })
   }
   return found
 }
 
 function resolve(document: Document, schema: Schema): Schema {
-  return schema.$ref === undefined ? schema : resolve(document, document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]!)
+  return schema.$ref === undefined
+    ? schema
+    : resolve(document, document.components.schemas[schema.$ref.replace('#/components/schemas/', '')]!)
 }
 
 /** A valid request of the operation, with one parameter or body property replaced. */
@@ -62,15 +80,23 @@ function probesOf(document: Document): Probe[] {
   const probes: Probe[] = []
   for (const [template, item] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(item)) {
-      const path = (params: Record<string, unknown>) => template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? 1))
+      const path = (params: Record<string, unknown>) =>
+        template.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? 1))
       for (const parameter of operation.parameters ?? []) {
         for (const { bound, inside, outside } of boundsOf(resolve(document, parameter.schema ?? {}))) {
           for (const [value, refused] of [
             [inside, false],
             [outside, true],
           ] as const) {
-            const target = parameter.in === 'path' ? path({ [parameter.name]: value }) : `${path({})}?${parameter.name}=${String(value)}`
-            probes.push({ what: `${operation.operationId} ${parameter.name} ${bound}: ${String(value).slice(0, 24)}`, request: { path: target }, refused })
+            const target =
+              parameter.in === 'path'
+                ? path({ [parameter.name]: value })
+                : `${path({})}?${parameter.name}=${String(value)}`
+            probes.push({
+              what: `${operation.operationId} ${parameter.name} ${bound}: ${String(value).slice(0, 24)}`,
+              request: { path: target },
+              refused,
+            })
           }
         }
       }
@@ -85,7 +111,10 @@ function probesOf(document: Document): Probe[] {
             const json = JSON.stringify({ name: 'Rex', categoryId: 1, [name]: value })
             probes.push({
               what: `${operation.operationId} ${name} ${bound}: ${String(value).slice(0, 24)}`,
-              request: { path: path({}), init: { method: method.toUpperCase(), headers: { 'content-type': 'application/json' }, body: json } },
+              request: {
+                path: path({}),
+                init: { method: method.toUpperCase(), headers: { 'content-type': 'application/json' }, body: json },
+              },
               refused,
             })
           }

@@ -32,7 +32,11 @@ it('carries them on a 429 of getPet over HTTP', async () => {
 
 it('sends none of them on listPets and createPet over HTTP', async () => {
   const list = await today.call('/pets')
-  const create = await today.call('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":2}' })
+  const create = await today.call('/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"name":"Rex","categoryId":2}',
+  })
   for (const response of [list, create]) {
     expect(response.headers.get('deprecation')).toBeNull()
     expect(response.headers.get('sunset')).toBeNull()
@@ -52,12 +56,18 @@ it('answers a preflight of an allowed origin without a key', async () => {
   const response = await today.call('/pets', {
     method: 'OPTIONS',
     key: null,
-    headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    headers: {
+      origin: 'http://localhost:5173',
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'authorization, content-type',
+    },
   })
   expect(response.status).toBe(204)
   expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
   expect(response.headers.get('access-control-allow-methods')).toBe('GET, POST, HEAD, OPTIONS')
-  expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
+  expect(response.headers.get('access-control-allow-headers')).toBe(
+    'Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage',
+  )
 })
 
 it('answers a preflight to a path it does not serve over HTTP, spending nothing', async () => {
@@ -65,16 +75,26 @@ it('answers a preflight to a path it does not serve over HTTP, spending nothing'
     const response = await today.call(path, {
       method: 'OPTIONS',
       key: null,
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'authorization',
+      },
     })
     expect(response.status).toBe(204)
     expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
     expect(response.headers.get('access-control-allow-methods')).toContain('GET')
-    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage',
+    )
   }
-  const before = Number((await today.call('/petz', { method: 'OPTIONS', key: null })).headers.get('x-ratelimit-remaining'))
+  const before = Number(
+    (await today.call('/petz', { method: 'OPTIONS', key: null })).headers.get('x-ratelimit-remaining'),
+  )
   for (let i = 0; i < 5; i++) expect((await today.call('/petz', { method: 'OPTIONS', key: null })).status).toBe(204)
-  const after = Number((await today.call('/petz', { method: 'OPTIONS', key: null })).headers.get('x-ratelimit-remaining'))
+  const after = Number(
+    (await today.call('/petz', { method: 'OPTIONS', key: null })).headers.get('x-ratelimit-remaining'),
+  )
   // Equal, or more should the minute have rolled over meanwhile; six spent requests would show.
   expect(after).toBeGreaterThanOrEqual(before)
 })

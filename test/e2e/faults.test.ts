@@ -3,7 +3,18 @@ import { createContractChecker } from '../support/contract-checker.js'
 import { runCli, startCli, type CliProcess } from '../support/start-cli.js'
 
 const contract = createContractChecker()
-const FAULTS = ['--latency', '1-3', '--error-rate', '0.5', '--error-kinds', '500,503,drop', '--fault-seed', '7', '--fault', 'getPet:error-rate=0']
+const FAULTS = [
+  '--latency',
+  '1-3',
+  '--error-rate',
+  '0.5',
+  '--error-kinds',
+  '500,503,drop',
+  '--fault-seed',
+  '7',
+  '--fault',
+  'getPet:error-rate=0',
+]
 
 /** `count` listPets calls one after another: status and fault mark, or `drop` for a closed socket. */
 async function outcomes(cli: CliProcess, path: string, count: number): Promise<string[]> {
@@ -20,7 +31,9 @@ async function outcomes(cli: CliProcess, path: string, count: number): Promise<s
     }
     contract.check('GET', url, response)
     await response.arrayBuffer()
-    seen.push(`${response.status} ${response.headers.get('x-sandbox-fault')?.replace(/latency=\d+ms/, 'latency') ?? '-'}`)
+    seen.push(
+      `${response.status} ${response.headers.get('x-sandbox-fault')?.replace(/latency=\d+ms/, 'latency') ?? '-'}`,
+    )
   }
   return seen
 }

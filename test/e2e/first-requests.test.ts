@@ -28,7 +28,17 @@ it('answers pages, probes, the admin API and the API alike when they are the fir
       ['GET', '/healthz', {}, 200, adminContract],
       ['GET', '/__sandbox/clock', { headers: admin }, 200, adminContract],
       ['GET', '/v1/pets?limit=2', { headers: key }, 200, contract],
-      ['POST', '/v1/pets', { method: 'POST', body: '{"name":"Bea","categoryId":1}', headers: { ...key, 'content-type': 'application/json' } }, 201, contract],
+      [
+        'POST',
+        '/v1/pets',
+        {
+          method: 'POST',
+          body: '{"name":"Bea","categoryId":1}',
+          headers: { ...key, 'content-type': 'application/json' },
+        },
+        201,
+        contract,
+      ],
       ['GET', '/no-such-page', { headers: key }, 404, contract],
     ]
     const answers = await Promise.all(
@@ -39,7 +49,9 @@ it('answers pages, probes, the admin API and the API alike when they are the fir
         return [`${method} ${path}`, response.status] as const
       }),
     )
-    expect(Object.fromEntries(answers)).toEqual(Object.fromEntries(requests.map(([method, path, , status]) => [`${method} ${path}`, status])))
+    expect(Object.fromEntries(answers)).toEqual(
+      Object.fromEntries(requests.map(([method, path, , status]) => [`${method} ${path}`, status])),
+    )
   } finally {
     expect(await cli.stop()).toEqual({ code: 0, signal: null })
   }

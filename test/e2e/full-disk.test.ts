@@ -54,7 +54,11 @@ it('on a full disk refuses creates with a 503 Error body and /readyz 503, keeps 
     expect(acknowledged.size).toBeGreaterThan(100)
     expect(refused.status).toBe(503)
     expect(refused.headers.get('retry-after')).toBe('1')
-    expect(await refused.json()).toMatchObject({ code: 'service_unavailable', status: 503, message: expect.stringContaining('ENOSPC') })
+    expect(await refused.json()).toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+      message: expect.stringContaining('ENOSPC'),
+    })
     // Nothing can be written: readiness says so, and the next create of that size is refused alike.
     const notReady = await readyz(cli)
     expect(notReady.status).toBe(503)
@@ -75,7 +79,8 @@ it('on a full disk refuses creates with a 503 Error body and /readyz 503, keeps 
   const restarted = await startCli(['--log', 'off', '--pets', '2', '--state', file])
   try {
     expect(restarted.output()).not.toContain('dropped')
-    for (const [id, name] of acknowledged) expect(await (await getPet(restarted, id)).json(), `pet ${id}`).toMatchObject({ id, name })
+    for (const [id, name] of acknowledged)
+      expect(await (await getPet(restarted, id)).json(), `pet ${id}`).toMatchObject({ id, name })
   } finally {
     await restarted.stop()
   }
@@ -99,17 +104,25 @@ it('on a full disk refuses a runtime key change with a 503 Error body and /ready
   }
   try {
     // Every byte of the disk taken: the write stops at ENOSPC with the file as large as it could grow.
-    await writeFile(filler, Buffer.alloc(1024 * 1024)).catch((error: NodeJS.ErrnoException) => expect(error.code).toBe('ENOSPC'))
+    await writeFile(filler, Buffer.alloc(1024 * 1024)).catch((error: NodeJS.ErrnoException) =>
+      expect(error.code).toBe('ENOSPC'),
+    )
     const refused = await addKey('key-added-on-a-full-disk')
     expect(refused.status).toBe(503)
     expect(refused.headers.get('retry-after')).toBe('1')
-    expect(await refused.json()).toMatchObject({ code: 'service_unavailable', status: 503, message: expect.stringContaining('ENOSPC') })
+    expect(await refused.json()).toMatchObject({
+      code: 'service_unavailable',
+      status: 503,
+      message: expect.stringContaining('ENOSPC'),
+    })
     const notReady = await readyz(cli)
     expect(notReady.status).toBe(503)
     expect(JSON.stringify(await notReady.json())).toContain('key file cannot be written (ENOSPC)')
     expect((await readdir(mountPoint)).filter((name) => name.endsWith('.tmp'))).toEqual([])
     // Nothing changed: the key opens nothing.
-    const unknown = await fetch(`${cli.url}/pets?limit=1`, { headers: { authorization: 'Bearer key-added-on-a-full-disk' } })
+    const unknown = await fetch(`${cli.url}/pets?limit=1`, {
+      headers: { authorization: 'Bearer key-added-on-a-full-disk' },
+    })
     expect(unknown.status).toBe(401)
 
     await rm(filler)

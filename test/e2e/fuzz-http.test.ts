@@ -24,7 +24,8 @@ afterAll(async () => {
 
 const unspecifiedArea = (url: string) => /^\/v1\/(store|categories)(\/|$)/.test(new URL(url).pathname)
 // One loopback address per generated client: key-less requests get their own D16 bucket.
-const addressOf = (client: number) => `127.${1 + (client % 200)}.${Math.floor(client / 200) % 250}.${2 + (client % 249)}`
+const addressOf = (client: number) =>
+  `127.${1 + (client % 200)}.${Math.floor(client / 200) % 250}.${2 + (client % 249)}`
 
 async function nothingCreatedSilently(): Promise<void> {
   const probe = await fetch(`${cli.url}/pets/${highestId + 1}`, { headers: { authorization: ENTERPRISE } })
@@ -61,7 +62,10 @@ it('answers generated requests over HTTP with no 5xx, within the contract, and n
       const answer = await send(request, client)
       const url = `${origin}${request.target}`
       expect(answer, `${request.method} ${url} got no answer`).toBeDefined()
-      if (answer!.status >= 500) expect(answer!.status === 501 && unspecifiedArea(url), `${request.method} ${url} -> ${answer!.status}`).toBe(true)
+      if (answer!.status >= 500)
+        expect(answer!.status === 501 && unspecifiedArea(url), `${request.method} ${url} -> ${answer!.status}`).toBe(
+          true,
+        )
       expect(await contractViolations(request.method, url, toFetchResponse(answer!))).toEqual([])
       if (answer!.status === 201) await record201(answer!)
       else if (request.method === 'POST') await nothingCreatedSilently()
@@ -79,11 +83,15 @@ const mutation = fc.oneof(
   fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
 )
 
-function mutate(bytes: Buffer, mutations: Array<{ kind: 'insert' | 'remove' | 'cut'; at: number; byte?: number }>): Buffer {
+function mutate(
+  bytes: Buffer,
+  mutations: Array<{ kind: 'insert' | 'remove' | 'cut'; at: number; byte?: number }>,
+): Buffer {
   let result = bytes
   for (const { kind, at, byte } of mutations) {
     const position = at % Math.max(1, result.byteLength)
-    if (kind === 'insert') result = Buffer.concat([result.subarray(0, position), Buffer.from([byte!]), result.subarray(position)])
+    if (kind === 'insert')
+      result = Buffer.concat([result.subarray(0, position), Buffer.from([byte!]), result.subarray(position)])
     else if (kind === 'remove') result = Buffer.concat([result.subarray(0, position), result.subarray(position + 1)])
     else result = result.subarray(0, Math.max(1, position))
   }
@@ -95,28 +103,42 @@ it('survives mutated raw requests: any answer is a 4xx Error body or a success, 
   console.log(`raw-bytes fuzz: seed ${seed}, ${RAW_RUNS} runs`)
   let answered = 0
   await fc.assert(
-    fc.asyncProperty(fuzzRequest, fc.array(mutation, { minLength: 1, maxLength: 3 }), fc.nat(), async (request, mutations, client) => {
-      const bytes = mutate(
-        rawRequest({
-          method: request.method,
-          target: request.target,
-          headers: request.headers,
-          ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }),
-        }),
-        mutations,
-      )
-      const answer = await send(request, client, bytes)
-      if (answer !== undefined) {
-        answered++
-        expect(answer.status === 501 || answer.status < 500, `${JSON.stringify(bytes.toString('latin1'))} -> ${answer.status}`).toBe(true)
-        // What node parsed from mangled bytes is unknown here: hold refusals to the rules of every
-        // Error answer (successes are the other fuzzer's to check against their operation).
-        if (answer.status >= 400 && answer.status !== 501)
-          expect(await contractViolations(request.method === 'HEAD' ? 'HEAD' : 'RAW', `${origin}/`, toFetchResponse(answer))).toEqual([])
-        if (answer.status === 201) await record201(answer)
-      }
-      if (answer?.status !== 201) await nothingCreatedSilently()
-    }),
+    fc.asyncProperty(
+      fuzzRequest,
+      fc.array(mutation, { minLength: 1, maxLength: 3 }),
+      fc.nat(),
+      async (request, mutations, client) => {
+        const bytes = mutate(
+          rawRequest({
+            method: request.method,
+            target: request.target,
+            headers: request.headers,
+            ...(request.body === undefined ? {} : { body: Buffer.from(request.body) }),
+          }),
+          mutations,
+        )
+        const answer = await send(request, client, bytes)
+        if (answer !== undefined) {
+          answered++
+          expect(
+            answer.status === 501 || answer.status < 500,
+            `${JSON.stringify(bytes.toString('latin1'))} -> ${answer.status}`,
+          ).toBe(true)
+          // What node parsed from mangled bytes is unknown here: hold refusals to the rules of every
+          // Error answer (successes are the other fuzzer's to check against their operation).
+          if (answer.status >= 400 && answer.status !== 501)
+            expect(
+              await contractViolations(
+                request.method === 'HEAD' ? 'HEAD' : 'RAW',
+                `${origin}/`,
+                toFetchResponse(answer),
+              ),
+            ).toEqual([])
+          if (answer.status === 201) await record201(answer)
+        }
+        if (answer?.status !== 201) await nothingCreatedSilently()
+      },
+    ),
     { seed, numRuns: RAW_RUNS },
   )
   expect(answered).toBeGreaterThan(RAW_RUNS / 2)

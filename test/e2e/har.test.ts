@@ -19,7 +19,16 @@ await writeFile(
     ],
   }),
 )
-const { call, url } = useCliSandbox(['--admin-token', TOKEN, '--keys', keysFile, '--pets', '3', '--scenario', `${OTHER}=down`])
+const { call, url } = useCliSandbox([
+  '--admin-token',
+  TOKEN,
+  '--keys',
+  keysFile,
+  '--pets',
+  '3',
+  '--scenario',
+  `${OTHER}=down`,
+])
 const adminContract = createAdminContractChecker()
 
 async function admin(path: string): Promise<Response> {
@@ -54,7 +63,12 @@ it('serves the exchanges as HAR 1.2, headers and bodies included, with no key or
   expect(entries).toHaveLength(5)
 
   const [list, create, withQuery, down, wrong] = entries
-  expect(list.request).toMatchObject({ method: 'GET', url: `${url()}/pets?limit=2`, httpVersion: 'HTTP/1.1', queryString: [{ name: 'limit', value: '2' }] })
+  expect(list.request).toMatchObject({
+    method: 'GET',
+    url: `${url()}/pets?limit=2`,
+    httpVersion: 'HTTP/1.1',
+    queryString: [{ name: 'limit', value: '2' }],
+  })
   const authorization = list.request.headers.find((header: { name: string }) => header.name === 'authorization')
   expect(authorization.value).toMatch(/^Bearer team…#[0-9a-f]{4}$/)
   expect(list.response.status).toBe(200)
@@ -66,8 +80,13 @@ it('serves the exchanges as HAR 1.2, headers and bodies included, with no key or
   expect(Number.isNaN(Date.parse(list.startedDateTime))).toBe(false)
 
   expect(create.request.postData.mimeType).toBe('application/json')
-  expect(JSON.parse(create.request.postData.text)).toEqual({ name: expect.stringMatching(/^named after team…#[0-9a-f]{4}$/), categoryId: 2 })
-  expect(create.request.headers.find((header: { name: string }) => header.name === 'x-trace').value).toMatch(/^copied team…#[0-9a-f]{4}$/)
+  expect(JSON.parse(create.request.postData.text)).toEqual({
+    name: expect.stringMatching(/^named after team…#[0-9a-f]{4}$/),
+    categoryId: 2,
+  })
+  expect(create.request.headers.find((header: { name: string }) => header.name === 'x-trace').value).toMatch(
+    /^copied team…#[0-9a-f]{4}$/,
+  )
   expect(create.response.status).toBe(201)
   expect(JSON.parse(create.response.content.text).id).toBe(4)
 
@@ -87,10 +106,20 @@ it('serves the exchanges as HAR 1.2, headers and bodies included, with no key or
 
 it('shows what a refused body said: a create the contract refuses and one that is not JSON keep their request bodies', async () => {
   const invalid = JSON.stringify({ name: '', categoryId: 2 })
-  const refused = await call('/pets', { key: TEAM, method: 'POST', headers: { 'content-type': 'application/json' }, body: invalid })
+  const refused = await call('/pets', {
+    key: TEAM,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: invalid,
+  })
   expect(refused.status).toBe(400)
   const broken = `{"name": "half of ${TEAM}`
-  const unparsed = await call('/pets', { key: TEAM, method: 'POST', headers: { 'content-type': 'application/json' }, body: broken })
+  const unparsed = await call('/pets', {
+    key: TEAM,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: broken,
+  })
   expect(unparsed.status).toBe(400)
 
   const text = await (await admin('/requests.har')).text()

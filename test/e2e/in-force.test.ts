@@ -14,7 +14,21 @@ let origin: string
 
 beforeAll(async () => {
   cli = await startCli(
-    ['--log', 'off', '--pets', '4', '--seed', '9', '--admin-token', TOKEN, '--prefer', '--now', '2030-01-01T00:00:00Z', '--scenario', 'sandbox-pro-key=empty'],
+    [
+      '--log',
+      'off',
+      '--pets',
+      '4',
+      '--seed',
+      '9',
+      '--admin-token',
+      TOKEN,
+      '--prefer',
+      '--now',
+      '2030-01-01T00:00:00Z',
+      '--scenario',
+      'sandbox-pro-key=empty',
+    ],
     { PETSTORE_SANDBOX_LATENCY: '5', PETSTORE_SANDBOX_ERROR_KINDS: '503' },
   )
   origin = cli.url.replace(/\/v1$/, '')
@@ -54,7 +68,9 @@ it('says the same on the front door, as a page and as JSON', async () => {
   const banner = bannerInForce(cli.output()).map((line) => line.replace(/ \(from [A-Z_, ]+\)$/, ''))
   // The clock runs on between the banner and the page: its line is compared without the instant.
   const withoutInstant = (line: string) => line.replace(/\d{4}-\d\d-\d\dT[\d:.]+Z, \d+ d \d+ h/, '…')
-  expect(door.inForce.map((line) => withoutInstant(`  ${line.label}: ${line.text}`))).toEqual(banner.map(withoutInstant))
+  expect(door.inForce.map((line) => withoutInstant(`  ${line.label}: ${line.text}`))).toEqual(
+    banner.map(withoutInstant),
+  )
   expect(door.inForce.map((line) => line.item)).toEqual(['pets', 'clock', 'scenarios', 'prefer', 'faults', 'admin'])
   const page = await fetch(`${origin}/`)
   expect(await pagesContractViolations('GET', page.url, page.clone())).toEqual([])
@@ -74,7 +90,9 @@ it('holds the same facts in GET /__sandbox/state', async () => {
   expect(state.prefer).toBe(true)
   expect(state.clockOffsetMs).toBeGreaterThan(0)
   expect(state.seeded).toEqual({ seed: 9, pets: 4, source: 'generated' })
-  expect(state.keys.filter((key) => key.scenario !== undefined).map((key) => [key.key, key.scenario])).toEqual([['sandbox-pro-key', 'empty']])
+  expect(state.keys.filter((key) => key.scenario !== undefined).map((key) => [key.key, key.scenario])).toEqual([
+    ['sandbox-pro-key', 'empty'],
+  ])
   expect(state.faults.latency).toEqual({ min: 5, max: 5 })
   expect(state.faults.kinds).toEqual(['503'])
 })
@@ -86,12 +104,16 @@ it('marks an answer a Prefer: code= forced in the request log and its HAR, as a 
   expect(forced.status).toBe(503)
   const shaped = await fetch(url, { headers: { authorization: 'Bearer sandbox-pro-key' } })
   contract.check('GET', url, shaped)
-  const { requests } = (await (await admin('/requests?limit=2')).json()) as { requests: Array<{ forced?: number; scenario?: string }> }
+  const { requests } = (await (await admin('/requests?limit=2')).json()) as {
+    requests: Array<{ forced?: number; scenario?: string }>
+  }
   expect(requests.map(({ forced, scenario }) => ({ forced, scenario }))).toEqual([
     { forced: 503, scenario: undefined },
     { forced: undefined, scenario: 'empty' },
   ])
-  const har = (await (await admin('/requests.har')).json()) as { log: { entries: Array<{ _forced?: number; _scenario?: string }> } }
+  const har = (await (await admin('/requests.har')).json()) as {
+    log: { entries: Array<{ _forced?: number; _scenario?: string }> }
+  }
   expect(har.log.entries.slice(-2).map((entry) => [entry._forced, entry._scenario])).toEqual([
     [503, undefined],
     [undefined, 'empty'],
@@ -102,7 +124,9 @@ it('notes once in the log, with the flag to use, a Prefer header sent to a sandb
   const plain = await startCli(['--log', 'pretty', '--pets', '1'])
   try {
     for (const status of [503, 500]) {
-      const response = await fetch(`${plain.url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key', prefer: `code=${status}` } })
+      const response = await fetch(`${plain.url}/pets`, {
+        headers: { authorization: 'Bearer sandbox-free-key', prefer: `code=${status}` },
+      })
       contract.check('GET', response.url, response)
       expect(response.status).toBe(200)
     }
@@ -113,18 +137,25 @@ it('notes once in the log, with the flag to use, a Prefer header sent to a sandb
     await plain.stop()
   }
   const notes = plain.output().match(/^note .*$/gm) ?? []
-  expect(notes).toEqual(['note GET /v1/pets sent Prefer: code=503, which this sandbox ignores: start it with --prefer to honour Prefer: code=<status>'])
+  expect(notes).toEqual([
+    'note GET /v1/pets sent Prefer: code=503, which this sandbox ignores: start it with --prefer to honour Prefer: code=<status>',
+  ])
 })
 
 it("names the variable a scenario came from, as one left in a teammate's shell would be", async () => {
-  const stale = await startCli(['--log', 'off', '--pets', '1'], { PETSTORE_SANDBOX_SCENARIO: 'sandbox-free-key=down', PETSTORE_SANDBOX_PREFER: '1' })
+  const stale = await startCli(['--log', 'off', '--pets', '1'], {
+    PETSTORE_SANDBOX_SCENARIO: 'sandbox-free-key=down',
+    PETSTORE_SANDBOX_PREFER: '1',
+  })
   try {
     const response = await fetch(`${stale.url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key' } })
     contract.check('GET', response.url, response)
     expect(response.status).toBe(503)
     const banner = bannerInForce(stale.output())
     expect(banner).toContain('  scenarios: sandbox-free-key down (from PETSTORE_SANDBOX_SCENARIO)')
-    expect(banner).toContain("  Prefer: honoured: a request's Prefer: code=<status> picks its status (D30) (from PETSTORE_SANDBOX_PREFER)")
+    expect(banner).toContain(
+      "  Prefer: honoured: a request's Prefer: code=<status> picks its status (D30) (from PETSTORE_SANDBOX_PREFER)",
+    )
   } finally {
     await stale.stop()
   }

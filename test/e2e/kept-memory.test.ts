@@ -9,7 +9,9 @@ import { useCliSandbox } from '../support/use-cli-sandbox.js'
 // inspector: a bound on memory, never on time. Figures in BENCHMARKS.md ("Memory of the request log").
 const MiB = 1024 * 1024
 const TOKEN = 'kept-memory-admin-token'
-const { call, cli } = useCliSandbox(['--keep-requests', '1000', '--admin-token', TOKEN], { NODE_OPTIONS: '--inspect=127.0.0.1:0' })
+const { call, cli } = useCliSandbox(['--keep-requests', '1000', '--admin-token', TOKEN], {
+  NODE_OPTIONS: '--inspect=127.0.0.1:0',
+})
 let inspector: Awaited<ReturnType<typeof inspectMemory>>
 
 beforeAll(async () => {
@@ -17,7 +19,8 @@ beforeAll(async () => {
 })
 afterAll(() => inspector?.close())
 
-const create = (body: string) => call('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+const create = (body: string) =>
+  call('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
 
 it('keeps no request body over the HAR limit: 30 creates of 1 MiB leave the process holding what it held before', async () => {
   const before = await inspector.afterGc()
@@ -64,7 +67,9 @@ it('writes the HAR a piece at a time: exporting a 100 MB HAR raises the peak by 
   const har = await (await admin('/requests.har')).text()
   const raised = (await peak()) - settled.rss
   expect(har.length).toBeGreaterThan(100_000_000)
-  expect((JSON.parse(har) as Har).log.entries.filter((entry) => entry.request.postData?.text === body)).toHaveLength(300)
+  expect((JSON.parse(har) as Har).log.entries.filter((entry) => entry.request.postData?.text === body)).toHaveLength(
+    300,
+  )
   // Built whole, the document and its bytes were each about its size at once; streamed, the rise is
   // a piece's worth plus what the collector has not yet taken back on a busy machine (0.55 seen).
   expect(raised).toBeLessThan(har.length * 0.75)
@@ -78,7 +83,9 @@ it('writes a capsule a piece at a time: the capsule holding that 100 MB HAR rais
   expect(text.length).toBeGreaterThan(100_000_000)
   const capsule = JSON.parse(text) as { kind: string; har: Har }
   expect(capsule.kind).toBe('petstore-sandbox/capsule')
-  expect(capsule.har.log.entries.filter((entry) => entry.request.postData?.text === '\u0001'.repeat(60_000))).toHaveLength(300)
+  expect(
+    capsule.har.log.entries.filter((entry) => entry.request.postData?.text === '\u0001'.repeat(60_000)),
+  ).toHaveLength(300)
   // One JSON.stringify of the capsule held its text and its bytes at once, each about its size.
   expect(raised).toBeLessThan(text.length / 3)
 }, 120_000)

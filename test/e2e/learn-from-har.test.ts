@@ -32,7 +32,10 @@ interface Recording {
 async function record(): Promise<Recording> {
   const session = { 'x-sandbox-session': 'rec' }
   expect((await recorderAdmin('/sessions/rec', { method: 'PUT', json: {} })).status).toBe(200)
-  expect((await recorderAdmin('/clock', { method: 'POST', session: 'rec', json: { set: '2030-03-04T05:06:07.000Z' } })).status).toBe(200)
+  expect(
+    (await recorderAdmin('/clock', { method: 'POST', session: 'rec', json: { set: '2030-03-04T05:06:07.000Z' } }))
+      .status,
+  ).toBe(200)
   const shown = new Map<number, Pet>()
   const see = (pets: Pet[]) => {
     for (const pet of pets) shown.set(pet.id, pet)
@@ -63,7 +66,10 @@ async function record(): Promise<Recording> {
 }
 
 /** What a world answers, through `send` (a path below /v1): the learned pets by id and name, a create, a get of a recorded create. */
-async function checkLearned(send: (path: string, init?: RequestInit) => Promise<Response>, recording: Recording): Promise<void> {
+async function checkLearned(
+  send: (path: string, init?: RequestInit) => Promise<Response>,
+  recording: Recording,
+): Promise<void> {
   const listing = (await (await send('/pets?limit=100')).json()) as Pet[]
   const expected = [...recording.shown.values()].sort((a, b) => a.id - b.id)
   expect(listing).toEqual(expected)
@@ -83,7 +89,9 @@ async function checkLearned(send: (path: string, init?: RequestInit) => Promise<
   const unseen = [...Array(largest).keys()].map((index) => index + 1).find((id) => !recording.shown.has(id))!
   expect((await send(`/pets/${unseen}`)).status).toBe(404)
   // Its second page: the listing is the world's, not a replayed answer.
-  expect(((await (await send('/pets?limit=2')).json()) as Pet[]).map((pet) => pet.id)).toEqual(expected.slice(0, 2).map((pet) => pet.id))
+  expect(((await (await send('/pets?limit=2')).json()) as Pet[]).map((pet) => pet.id)).toEqual(
+    expected.slice(0, 2).map((pet) => pet.id),
+  )
 }
 
 it('learns a world from a HAR of another sandbox: PUT { har }, start --from file.har, createSandbox({ from }), learn', async () => {
@@ -94,15 +102,25 @@ it('learns a world from a HAR of another sandbox: PUT { har }, start --from file
   const put = await learnerAdmin('/sessions/learned', { method: 'PUT', json: { har: recording.har } })
   expect(put.status).toBe(200)
   const largest = Math.max(...recording.shown.keys())
-  expect(await put.json()).toMatchObject({ name: 'learned', origin: 'capsule', pets: { count: recording.shown.size, nextId: largest + 1 } })
+  expect(await put.json()).toMatchObject({
+    name: 'learned',
+    origin: 'capsule',
+    pets: { count: recording.shown.size, nextId: largest + 1 },
+  })
   const lastEntry = recording.har.log.entries.at(-1)!.startedDateTime
   const state = await (await learnerAdmin('/state', { session: 'learned' })).json()
   expect(Date.parse(state.now)).toBeGreaterThanOrEqual(Date.parse(lastEntry))
   expect(Date.parse(state.now)).toBeLessThanOrEqual(Date.parse(recording.clock) + 60_000)
-  await checkLearned((path, init = {}) => learner.call(path, { ...init, headers: { ...(init.headers as object), 'x-sandbox-session': 'learned' } }), recording)
+  await checkLearned(
+    (path, init = {}) =>
+      learner.call(path, { ...init, headers: { ...(init.headers as object), 'x-sandbox-session': 'learned' } }),
+    recording,
+  )
   // Its reset returns to the recording's world.
   expect((await learnerAdmin('/reset', { method: 'POST', session: 'learned' })).status).toBe(200)
-  expect(await (await learnerAdmin('/state', { session: 'learned' })).json()).toMatchObject({ pets: { count: recording.shown.size, nextId: largest + 1 } })
+  expect(await (await learnerAdmin('/state', { session: 'learned' })).json()).toMatchObject({
+    pets: { count: recording.shown.size, nextId: largest + 1 },
+  })
 
   // start --from file.har: the default session of a CLI starts from it.
   const file = join(scratch, 'recorded.har')
@@ -133,21 +151,44 @@ it('learns a world from a HAR of another sandbox: PUT { har }, start --from file
   const learned = await runCli(['learn', file])
   expect(learned.code).toBe(0)
   const capsule = JSON.parse(learned.stdout) as Capsule
-  expect(capsule).toMatchObject({ kind: 'petstore-sandbox/capsule', version: 1, clock: lastEntry, nextId: largest + 1, quotas: {}, keys: [] })
+  expect(capsule).toMatchObject({
+    kind: 'petstore-sandbox/capsule',
+    version: 1,
+    clock: lastEntry,
+    nextId: largest + 1,
+    quotas: {},
+    keys: [],
+  })
   expect(capsule.pets).toEqual([...recording.shown.values()].sort((a, b) => a.id - b.id))
   expect((await learnerAdmin('/sessions/from-capsule', { method: 'PUT', json: { capsule } })).status).toBe(200)
   await checkLearned(
-    (path, init = {}) => learner.call(path, { ...init, headers: { ...(init.headers as object), 'x-sandbox-session': 'from-capsule' } }),
+    (path, init = {}) =>
+      learner.call(path, { ...init, headers: { ...(init.headers as object), 'x-sandbox-session': 'from-capsule' } }),
     recording,
   )
 }, 90_000)
 
 /** One HAR entry of an answer, as a browser records it. */
-function entry(method: string, url: string, status: number, body: unknown, startedDateTime = '2030-01-02T03:04:05.000Z') {
+function entry(
+  method: string,
+  url: string,
+  status: number,
+  body: unknown,
+  startedDateTime = '2030-01-02T03:04:05.000Z',
+) {
   return {
     startedDateTime,
     time: 1,
-    request: { method, url, httpVersion: 'HTTP/1.1', headers: [], queryString: [], cookies: [], headersSize: -1, bodySize: 0 },
+    request: {
+      method,
+      url,
+      httpVersion: 'HTTP/1.1',
+      headers: [],
+      queryString: [],
+      cookies: [],
+      headersSize: -1,
+      bodySize: 0,
+    },
     response: {
       status,
       statusText: '',
@@ -166,18 +207,40 @@ function entry(method: string, url: string, status: number, body: unknown, start
 
 it('keeps a backend’s pets to the contract’s fields, their latest showing, under any prefix, base64 bodies too', () => {
   const base64 = entry('GET', 'https://staging.example/api/v1/pets/8', 200, {})
-  base64.response.content = { ...base64.response.content, text: btoa(JSON.stringify({ id: 8, name: 'Encoded', categoryId: 2 })), encoding: 'base64' } as never
+  base64.response.content = {
+    ...base64.response.content,
+    text: btoa(JSON.stringify({ id: 8, name: 'Encoded', categoryId: 2 })),
+    encoding: 'base64',
+  } as never
   const har = {
     log: {
       version: '1.2',
       entries: [
         entry('GET', 'https://staging.example/v1/pets?limit=3', 200, [
-          { id: 4, name: 'First name', categoryId: 1, status: 'available', createdAt: '2029-01-01T00:00:00Z', tags: ['a'] },
+          {
+            id: 4,
+            name: 'First name',
+            categoryId: 1,
+            status: 'available',
+            createdAt: '2029-01-01T00:00:00Z',
+            tags: ['a'],
+          },
           { id: 6, name: 'Six', categoryId: 3 },
           { name: 'No id', categoryId: 3 },
         ]),
-        entry('POST', 'https://staging.example/v1/pets', 201, { id: 40, name: 'Created', categoryId: 2, status: 'sold', createdAt: 'x' }),
-        entry('GET', 'https://staging.example/v1/pets/4', 200, { id: 4, name: 'Renamed', categoryId: 1, status: 'sold' }),
+        entry('POST', 'https://staging.example/v1/pets', 201, {
+          id: 40,
+          name: 'Created',
+          categoryId: 2,
+          status: 'sold',
+          createdAt: 'x',
+        }),
+        entry('GET', 'https://staging.example/v1/pets/4', 200, {
+          id: 4,
+          name: 'Renamed',
+          categoryId: 1,
+          status: 'sold',
+        }),
         entry('GET', 'https://staging.example/v1/pets/5', 404, { code: 'not_found', message: 'no pet', status: 404 }),
         entry('GET', 'https://cdn.example/app.js', 200, 'not the API'),
         base64,
@@ -190,7 +253,9 @@ it('keeps a backend’s pets to the contract’s fields, their latest showing, u
   expect(sandbox.clock.now() - Date.parse('2030-01-02T03:09:00.250Z')).toBeGreaterThanOrEqual(0)
   expect(sandbox.clock.now() - Date.parse('2030-01-02T03:09:00.250Z')).toBeLessThan(60_000)
   return (async () => {
-    const listing = await (await sandbox.fetch('http://api.test/v1/pets', { headers: { authorization: 'Bearer sandbox-free-key' } })).json()
+    const listing = await (
+      await sandbox.fetch('http://api.test/v1/pets', { headers: { authorization: 'Bearer sandbox-free-key' } })
+    ).json()
     expect(listing).toEqual([
       { id: 4, name: 'Renamed', categoryId: 1, status: 'sold' },
       { id: 6, name: 'Six', categoryId: 3 },
@@ -217,7 +282,10 @@ it('refuses what is not HAR, or has no entry to learn from, in one clear error, 
       'har.log.entries[0].startedDateTime must be an ISO 8601 instant',
     ],
     [{ log: { entries: [] } }, 'har has no entry to learn from: none of its 0 entries'],
-    [{ log: { entries: [entry('GET', 'http://x/v1/pets/1', 404, {}), entry('GET', 'http://x/app.js', 200, [])] } }, 'none of its 2 entries is a listPets 200'],
+    [
+      { log: { entries: [entry('GET', 'http://x/v1/pets/1', 404, {}), entry('GET', 'http://x/app.js', 200, [])] } },
+      'none of its 2 entries is a listPets 200',
+    ],
   ]
   for (const [har, message] of refusals) {
     const response = await learnerAdmin('/sessions/broken', { method: 'PUT', json: { har } })
@@ -226,13 +294,16 @@ it('refuses what is not HAR, or has no entry to learn from, in one clear error, 
     expect((await learnerAdmin('/sessions/broken')).status).toBe(404)
     expect(() => createSandbox({ from: { log: (har as { log?: unknown })?.log } as never })).toThrow()
   }
-  const both = await learnerAdmin('/sessions/broken', { method: 'PUT', json: { har: { log: { entries: [] } }, from: 'default' } })
+  const both = await learnerAdmin('/sessions/broken', {
+    method: 'PUT',
+    json: { har: { log: { entries: [] } }, from: 'default' },
+  })
   expect(both.status).toBe(400)
   expect((await both.json()).message).toContain('must NOT have more than 1 properties')
   const library = createSandbox({ adminToken: TOKEN })
-  await expect(library.sessions.put('both', { har: { log: { entries: [] } }, from: 'default' } as never)).rejects.toThrow(
-    'init: give one of from, capsule or har, not har and from',
-  )
+  await expect(
+    library.sessions.put('both', { har: { log: { entries: [] } }, from: 'default' } as never),
+  ).rejects.toThrow('init: give one of from, capsule or har, not har and from')
 
   const file = join(scratch, 'empty.har')
   writeFileSync(file, JSON.stringify({ log: { version: '1.2', entries: [] } }))

@@ -40,7 +40,14 @@ async function cli(command: 'start' | 'proxy', args: string[] = []): Promise<Cli
  * under `proxy`, which cannot know the upstream's quota, all but the X-RateLimit-* headers, and
  * marked as the proxy's own.
  */
-async function expectRefusal(command: 'start' | 'proxy', url: string, method: string, answer: RawResponse | undefined, status: number, message: RegExp) {
+async function expectRefusal(
+  command: 'start' | 'proxy',
+  url: string,
+  method: string,
+  answer: RawResponse | undefined,
+  status: number,
+  message: RegExp,
+) {
   expect(answer, 'an HTTP answer before the connection closed').toBeDefined()
   expect(answer!.status).toBe(status)
   const body = JSON.parse(answer!.body.toString()) as { code: string; message: string; status: number }
@@ -107,18 +114,27 @@ describe.each(['start', 'proxy'] as const)('%s, on the one server', (command) =>
     const origin = served.url.replace(/\/v1$/, '')
     const unclaimed = await fetch(`${origin}/nothing-here?x=1`)
     expect(unclaimed.status).toBe(404)
-    expect(await unclaimed.json()).toMatchObject({ code: 'not_found', message: expect.stringMatching(/not part of the API/), status: 404 })
+    expect(await unclaimed.json()).toMatchObject({
+      code: 'not_found',
+      message: expect.stringMatching(/not part of the API/),
+      status: 404,
+    })
     const page = await fetch(`${origin}/openapi.json`, { method: 'DELETE' })
     expect(page.status).toBe(405)
     expect(page.headers.get('allow')).toBe('GET, HEAD')
     expect(await page.json()).toMatchObject({ code: 'method_not_allowed', status: 405 })
-    const trace = await rawExchange(served.url, 'TRACE /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n')
+    const trace = await rawExchange(
+      served.url,
+      'TRACE /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    )
     await expectRefusal(command, `${served.url}/pets`, 'TRACE', trace, 400, /^TRACE requests are not supported/)
 
     const target = `${origin}/__sandbox/requests`
     const response = await fetch(target, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
     admin.check('GET', target, response.clone())
-    const { requests } = (await response.json()) as { requests: Array<{ method: string; path: string; status: number }> }
+    const { requests } = (await response.json()) as {
+      requests: Array<{ method: string; path: string; status: number }>
+    }
     expect(requests.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual([
       'GET /nothing-here?x=1 404',
       'DELETE /openapi.json 405',
@@ -136,7 +152,13 @@ describe.each(['start', 'proxy'] as const)('%s, on the one server', (command) =>
 
   it('cuts a client that sends its body too slowly, and nothing is stored or forwarded', async () => {
     const backend = await upstream()
-    const served = await cli(command, ['--headers-timeout', '1000', '--request-timeout', '1500', ...(command === 'proxy' ? ['--upstream', backend.url] : [])])
+    const served = await cli(command, [
+      '--headers-timeout',
+      '1000',
+      '--request-timeout',
+      '1500',
+      ...(command === 'proxy' ? ['--upstream', backend.url] : []),
+    ])
     const { hostname, port } = new URL(served.url)
     const socket = connect(Number(port), hostname)
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
@@ -157,7 +179,9 @@ describe.each(['start', 'proxy'] as const)('%s, on the one server', (command) =>
     expect(sent).toBeLessThan(body.length)
     expect(backend.received).toEqual([])
     if (command === 'start') {
-      const listed = await fetch(`${served.url}/pets?limit=100`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+      const listed = await fetch(`${served.url}/pets?limit=100`, {
+        headers: { authorization: 'Bearer sandbox-free-key' },
+      })
       contract.check('GET', listed.url, listed.clone())
       expect(await listed.json()).toHaveLength(50)
     }
@@ -214,7 +238,10 @@ it('answers a body it refuses unread to a client that reads late, and closes onl
 it('names the quota of the address in a refusal under start, spending none of it', async () => {
   const served = await cli('start')
   const origin = new URL(served.url).origin
-  const keyless = () => rawExchange(served.url, 'GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', { localAddress: '127.0.0.77' })
+  const keyless = () =>
+    rawExchange(served.url, 'GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', {
+      localAddress: '127.0.0.77',
+    })
   const first = await keyless()
   expect(first?.status).toBe(401)
   expect(await contractViolations('GET', `${served.url}/pets`, toFetchResponse(first!))).toEqual([])
@@ -223,14 +250,18 @@ it('names the quota of the address in a refusal under start, spending none of it
   await expectRefusal('start', `${origin}/`, 'GET', refused, 400, /not valid HTTP/)
   expect(Number(refused!.headers.get('x-ratelimit-remaining'))).toBe(left)
   const elsewhere = await rawExchange(served.url, 'GARBAGE\r\n\r\n', { localAddress: '127.0.0.78' })
-  expect(Number(elsewhere!.headers.get('x-ratelimit-remaining'))).toBe(Number(elsewhere!.headers.get('x-ratelimit-limit')))
+  expect(Number(elsewhere!.headers.get('x-ratelimit-remaining'))).toBe(
+    Number(elsewhere!.headers.get('x-ratelimit-limit')),
+  )
   const second = await keyless()
   expect(await contractViolations('GET', `${served.url}/pets`, toFetchResponse(second!))).toEqual([])
   expect(Number(second!.headers.get('x-ratelimit-remaining'))).toBe(left - 1)
 })
 
 /** An upstream of fixed behaviour, on raw node:http, that records what it was sent. */
-async function rawUpstream(answer: (request: { method: string; url: string; headers: IncomingHttpHeaders }, response: ServerResponse) => void) {
+async function rawUpstream(
+  answer: (request: { method: string; url: string; headers: IncomingHttpHeaders }, response: ServerResponse) => void,
+) {
   const seen: Array<{ method: string; url: string; headers: IncomingHttpHeaders }> = []
   const server = await listenOnLoopback((incoming, outgoing) => {
     incoming.resume()
@@ -263,8 +294,15 @@ describe('proxy, forwarding', () => {
       let sent = 0
       const backend = await rawUpstream(({ url }, response) => {
         // The listing of one pet, which shows that the proxy still serves, is small.
-        if (url.endsWith('limit=1')) return void response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', ...RATE_LIMIT }).end(PETS)
-        response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', ...RATE_LIMIT, ...(announced ? { 'content-length': String(size) } : {}) })
+        if (url.endsWith('limit=1'))
+          return void response
+            .writeHead(200, { 'content-type': 'application/json; charset=utf-8', ...RATE_LIMIT })
+            .end(PETS)
+        response.writeHead(200, {
+          'content-type': 'application/json; charset=utf-8',
+          ...RATE_LIMIT,
+          ...(announced ? { 'content-length': String(size) } : {}),
+        })
         const chunk = Buffer.alloc(64 * 1024, 0x20)
         const pump = () => {
           while (sent < size && !response.destroyed) {
@@ -303,7 +341,11 @@ describe('proxy, forwarding', () => {
     const backend = await upstream()
     const proxy = await cli('proxy', ['--upstream', backend.url])
     const chunk = Buffer.alloc(1024 * 1024, 0x20)
-    const framed = Buffer.concat(Array.from({ length: 17 }, () => Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')])))
+    const framed = Buffer.concat(
+      Array.from({ length: 17 }, () =>
+        Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]),
+      ),
+    )
     const answer = await rawExchange(
       proxy.url,
       Buffer.concat([
@@ -371,9 +413,15 @@ describe('proxy, forwarding', () => {
     await sleep(1_200)
     expect(late.received.filter((request) => request.method === 'POST')).toHaveLength(1)
     expect(late.sandbox.pets.all().length).toBe(before + 1)
-    const state = await fetch(`${new URL(proxy.url).origin}/__sandbox/proxy`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    const state = await fetch(`${new URL(proxy.url).origin}/__sandbox/proxy`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    })
     admin.check('GET', state.url, state.clone())
-    expect(((await state.json()) as { fallbacks: unknown; answers: unknown }).fallbacks).toEqual({ unreachable: 0, timeout: 0, missing: 0 })
+    expect(((await state.json()) as { fallbacks: unknown; answers: unknown }).fallbacks).toEqual({
+      unreachable: 0,
+      timeout: 0,
+      missing: 0,
+    })
 
     // A read the upstream is late with still falls back.
     const slowRead = await upstream(async (request, answer) => {
@@ -391,7 +439,11 @@ describe('proxy, forwarding', () => {
     let creates = 0
     const backend = await rawUpstream(({ method }, response) => {
       if (method === 'POST') creates++
-      response.writeHead(201, { 'content-type': 'application/json; charset=utf-8', 'content-length': '200', ...RATE_LIMIT })
+      response.writeHead(201, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': '200',
+        ...RATE_LIMIT,
+      })
       response.write('{"id":51,')
       setTimeout(() => response.destroy(), 50)
     })

@@ -29,7 +29,11 @@ it('creates a pet and then gets it by id', async () => {
 it('gives created pets ascending ids that are never reused', async () => {
   const ids: number[] = []
   for (let i = 0; i < 3; i++) {
-    const response = await call('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Kit","categoryId":1}' })
+    const response = await call('/pets', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"Kit","categoryId":1}',
+    })
     ids.push(((await response.json()) as { id: number }).id)
   }
   expect(ids[1]).toBe(ids[0]! + 1)
@@ -142,7 +146,12 @@ it('answers 413 to a chunked body that grows over 1 MiB', async () => {
       else controller.close()
     },
   })
-  const response = await call('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit)
+  const response = await call('/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: stream,
+    duplex: 'half',
+  } as RequestInit)
   expect(response.status).toBe(413)
 })
 
@@ -153,13 +162,16 @@ it('answers 401 without a key, with WWW-Authenticate: Bearer', async () => {
   expect(await response.json()).toMatchObject({ code: 'unauthorized', status: 401 })
 })
 
-it.each([['Bearer not-a-key'], ['Basic c2FuZGJveC1mcmVlLWtleTo='], ['Bearer'], ['sandbox-free-key'], ['Bearer sandbox-free-key extra']])(
-  'answers 401 to Authorization: %s',
-  async (authorization) => {
-    const response = await call('/pets', { key: null, headers: { authorization } })
-    expect(response.status).toBe(401)
-  },
-)
+it.each([
+  ['Bearer not-a-key'],
+  ['Basic c2FuZGJveC1mcmVlLWtleTo='],
+  ['Bearer'],
+  ['sandbox-free-key'],
+  ['Bearer sandbox-free-key extra'],
+])('answers 401 to Authorization: %s', async (authorization) => {
+  const response = await call('/pets', { key: null, headers: { authorization } })
+  expect(response.status).toBe(401)
+})
 
 it('accepts the scheme name in any case', async () => {
   const response = await call('/pets', { key: null, headers: { authorization: 'bEaReR sandbox-free-key' } })
@@ -190,11 +202,14 @@ it('answers 404 for unknown paths under /v1 and for paths outside it', async () 
   expect(await outside.json()).toMatchObject({ code: 'not_found' })
 })
 
-it.each(['/store', '/store/orders', '/store/orders/1', '/categories', '/categories/3'])('answers 501 for %s', async (path) => {
-  const response = await call(path)
-  expect(response.status).toBe(501)
-  expect(await response.json()).toMatchObject({ code: 'not_implemented', status: 501 })
-})
+it.each(['/store', '/store/orders', '/store/orders/1', '/categories', '/categories/3'])(
+  'answers 501 for %s',
+  async (path) => {
+    const response = await call(path)
+    expect(response.status).toBe(501)
+    expect(await response.json()).toMatchObject({ code: 'not_implemented', status: 501 })
+  },
+)
 
 it('asks for a key before saying an area is not implemented', async () => {
   const response = await call('/store/orders', { key: null })

@@ -23,7 +23,9 @@ const ajv = new Ajv({ strict: false })
 addFormats.default(ajv)
 const isError = ajv.compile(schemas.Error!)
 // With the whole document, for the entry's references to other schemas (its session's name).
-const isLogEntry = ajv.addSchema(adminDocument as object, 'admin').getSchema('admin#/components/schemas/RequestLogEntry')!
+const isLogEntry = ajv
+  .addSchema(adminDocument as object, 'admin')
+  .getSchema('admin#/components/schemas/RequestLogEntry')!
 
 /** Requests a page; its answer is checked against fixtures/pages-openapi.yaml (through the contract checker). */
 async function page(path: string, init: RequestInit = {}): Promise<Response> {
@@ -69,15 +71,22 @@ it('points servers at the host the client used when it is a plain host name, and
         response.on('data', (chunk) => (text += chunk))
         response.on('end', () => {
           const headers = new Headers()
-          for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') headers.set(name, value)
-          contract.check('GET', `${origin()}/openapi.json`, new Response(text, { status: response.statusCode ?? 0, headers }))
+          for (const [name, value] of Object.entries(response.headers))
+            if (typeof value === 'string') headers.set(name, value)
+          contract.check(
+            'GET',
+            `${origin()}/openapi.json`,
+            new Response(text, { status: response.statusCode ?? 0, headers }),
+          )
           resolve(JSON.parse(text).servers)
         })
       })
         .on('error', reject)
         .end()
     })
-  expect(await serversFor(`localhost:${port}`)).toEqual([{ url: `http://localhost:${port}/v1`, description: 'This petstore-sandbox' }])
+  expect(await serversFor(`localhost:${port}`)).toEqual([
+    { url: `http://localhost:${port}/v1`, description: 'This petstore-sandbox' },
+  ])
   expect(await serversFor('evil"host/<x>')).toEqual([{ url: url(), description: 'This petstore-sandbox' }])
 })
 
@@ -117,8 +126,12 @@ it('serves the reference and the dashboard shell with no token in them, and thei
   const block = /<script type="application\/json" id="openapi-document">([^<]*)<\/script>/.exec(reference)
   expect(JSON.parse(block![1]!)).toEqual(await (await page('/openapi.json')).json())
   // Under the versioned URL Swagger UI's files are cached for good; under another, for an hour.
-  expect((await page(`/assets/swagger-ui/swagger-ui-bundle.js?v=${swaggerUi}`)).headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-  expect((await page('/assets/swagger-ui/swagger-ui.css?v=0.0.1')).headers.get('cache-control')).toBe('public, max-age=3600')
+  expect((await page(`/assets/swagger-ui/swagger-ui-bundle.js?v=${swaggerUi}`)).headers.get('cache-control')).toBe(
+    'public, max-age=31536000, immutable',
+  )
+  expect((await page('/assets/swagger-ui/swagger-ui.css?v=0.0.1')).headers.get('cache-control')).toBe(
+    'public, max-age=3600',
+  )
   const dashboard = await (await page('/__sandbox/')).text()
   expect(dashboard).toContain('<script type="module" src="/assets/dashboard.js"></script>')
   expect(dashboard).not.toContain(TOKEN)
@@ -161,7 +174,10 @@ it('pushes each answered request on the event stream, key masked, only with the 
     expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/)
   }
   const controller = new AbortController()
-  const stream = await page('/__sandbox/events', { headers: { authorization: `Bearer ${TOKEN}` }, signal: controller.signal })
+  const stream = await page('/__sandbox/events', {
+    headers: { authorization: `Bearer ${TOKEN}` },
+    signal: controller.signal,
+  })
   expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8')
   const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader()
   expect((await reader.read()).value).toBe(': petstore-sandbox request log\n\n')
@@ -179,7 +195,9 @@ it('pushes each answered request on the event stream, key masked, only with the 
 
 it('ends open event streams on SIGTERM, so the process exits cleanly', async () => {
   const own = await startCli(['--log', 'off', '--pets', '1', '--admin-token', TOKEN])
-  const stream = await fetch(`${own.url.replace(/\/v1$/, '')}/__sandbox/events`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  const stream = await fetch(`${own.url.replace(/\/v1$/, '')}/__sandbox/events`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  })
   contract.check('GET', stream.url, stream)
   const reader = stream.body!.getReader()
   await reader.read()
@@ -264,7 +282,9 @@ it("answers a browser's /favicon.ico with no icon, and never logs it nor keeps i
   expect((await fetch(`${own.url}/pets`)).status).toBe(401)
   const har = await fetch(`${base}/__sandbox/requests.har`, { headers: { authorization: `Bearer ${TOKEN}` } })
   adminContract.check('GET', `${base}/__sandbox/requests.har`, har)
-  const urls = ((await har.json()) as { log: { entries: Array<{ request: { url: string } }> } }).log.entries.map((entry) => new URL(entry.request.url).pathname)
+  const urls = ((await har.json()) as { log: { entries: Array<{ request: { url: string } }> } }).log.entries.map(
+    (entry) => new URL(entry.request.url).pathname,
+  )
   await own.stop()
   expect(urls).toEqual(['/v1/pets'])
   expect(own.output()).toContain('"status":401')

@@ -29,7 +29,10 @@ it('makes an admin reset durable: after a restart the created pets stay gone and
   const args = ['--log', 'off', '--pets', '2', '--state', file, '--admin-token', 'admin-token-for-tests']
   const first = await startCli(args)
   expect((await create(first, 'Forgotten')).status).toBe(201)
-  const reset = await fetch(`${first.url.replace(/\/v1$/, '')}/__sandbox/reset`, { method: 'POST', headers: { authorization: 'Bearer admin-token-for-tests' } })
+  const reset = await fetch(`${first.url.replace(/\/v1$/, '')}/__sandbox/reset`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer admin-token-for-tests' },
+  })
   expect(reset.status).toBe(200)
   await first.stop('SIGKILL')
   const second = await startCli(args)
@@ -107,7 +110,10 @@ it('keeps every acknowledged pet when killed with SIGKILL at a random moment whi
 
 it('drops an incomplete last line (a crash mid-append) and keeps the rest', async () => {
   const file = await stateFile()
-  await writeFile(file, '{"petstoreSandboxState":1,"seed":1,"pets":2}\n{"created":{"id":3,"name":"Kept","categoryId":1}}\n{"created":{"id":4,"na')
+  await writeFile(
+    file,
+    '{"petstoreSandboxState":1,"seed":1,"pets":2}\n{"created":{"id":3,"name":"Kept","categoryId":1}}\n{"created":{"id":4,"na',
+  )
   const cli = await startCli(['--log', 'off', '--pets', '2', '--state', file])
   try {
     expect((await getPet(cli, 3)).status).toBe(200)
@@ -126,7 +132,8 @@ it('drops an incomplete last line (a crash mid-append) and keeps the rest', asyn
 
 it('refuses to start on a corrupt state file, says where, and leaves the file unchanged', async () => {
   const file = await stateFile()
-  const corrupt = '{"petstoreSandboxState":1,"seed":1,"pets":2}\n{"created":{"id":3,"name":"Kept","categoryId":1}}\nnot json at all\n'
+  const corrupt =
+    '{"petstoreSandboxState":1,"seed":1,"pets":2}\n{"created":{"id":3,"name":"Kept","categoryId":1}}\nnot json at all\n'
   await writeFile(file, corrupt)
   const result = await runCli(['start', '--port', '0', '--pets', '2', '--state', file])
   expect(result.code).toBe(1)

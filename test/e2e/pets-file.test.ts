@@ -71,7 +71,10 @@ it('stops the start on a bad pet with one line naming the file, the index and th
     [[{ categoryId: 1 }], '[0].name: is required (a pet is id?, name, categoryId, status?)'],
     [[{ name: '   ', categoryId: 1 }], '[0].name: must be a string of 1 to 200 characters, not blank'],
     [[{ name: 'Ace', categoryId: 1, status: 'lost' }], '[0].status: must be one of available, pending, sold'],
-    [[{ name: 'Ace', categoryId: 1, colour: 'red' }], '[0].colour: is not a field of a pet; its fields are id, name, categoryId, status'],
+    [
+      [{ name: 'Ace', categoryId: 1, colour: 'red' }],
+      '[0].colour: is not a field of a pet; its fields are id, name, categoryId, status',
+    ],
     [
       [
         { id: 5, name: 'Ace', categoryId: 1 },
@@ -88,14 +91,21 @@ it('stops the start on a bad pet with one line naming the file, the index and th
     expect(run.stderr.trim()).toBe(`error: pets file ${file}: ${message}`)
   }
   const notJson = await petsFile('[{"name": "Ace",')
-  expect((await runCli(['start', '--port', '0', '--pets-file', notJson])).stderr).toContain(`error: pets file ${notJson}: not valid JSON`)
+  expect((await runCli(['start', '--port', '0', '--pets-file', notJson])).stderr).toContain(
+    `error: pets file ${notJson}: not valid JSON`,
+  )
   const both = await runCli(['start', '--port', '0', '--pets', '3', '--pets-file', bad])
-  expect(both.stderr.trim()).toBe('error: --pets and --pets-file cannot be combined: the file says which pets there are')
+  expect(both.stderr.trim()).toBe(
+    'error: --pets and --pets-file cannot be combined: the file says which pets there are',
+  )
 })
 
 it('holds the pets file to what a request body is held to: valid UTF-8 and no key twice in one object (D9)', async () => {
   const invalid = await petsFile('')
-  await writeFile(invalid, Buffer.concat([Buffer.from('[{"name":"Ace'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}]')]))
+  await writeFile(
+    invalid,
+    Buffer.concat([Buffer.from('[{"name":"Ace'), Buffer.from([0xff, 0xfe]), Buffer.from('","categoryId":1}]')]),
+  )
   const twice = await petsFile('[{"name":"Ace","categoryId":1},\n {"name":"Rex","categoryId":2,"name":"Max"}]')
   const marked = await petsFile('\ufeff[{"name":"Ace","categoryId":1}]')
   for (const [file, message] of [

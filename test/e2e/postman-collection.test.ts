@@ -38,19 +38,24 @@ async function collection(base = origin()): Promise<Collection> {
   return response.json()
 }
 
-const operationIds = Object.values(contractDocument.paths as Record<string, Record<string, { operationId: string }>>).flatMap((methods) =>
-  Object.values(methods).map((operation) => operation.operationId),
-)
+const operationIds = Object.values(
+  contractDocument.paths as Record<string, Record<string, { operationId: string }>>,
+).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId))
 
 it('serves a Postman v2.1 collection of every operation, each with a test, baseUrl and session set', async () => {
   const served = await collection()
   expect(served.info.schema).toBe('https://schema.getpostman.com/json/collection/v2.1.0/collection.json')
-  expect(Object.fromEntries(served.variable.map(({ key, value }) => [key, value]))).toMatchObject({ baseUrl: url(), session: '' })
+  expect(Object.fromEntries(served.variable.map(({ key, value }) => [key, value]))).toMatchObject({
+    baseUrl: url(),
+    session: '',
+  })
   expect(served.item.map((item) => /\((\w+)\)$/.exec(item.name)?.[1]).sort()).toEqual([...operationIds].sort())
   for (const item of served.item) {
     expect(item.request.url.raw.startsWith('{{baseUrl}}/'), item.name).toBe(true)
     expect(item.request.header).toContainEqual({ key: 'X-Sandbox-Session', value: '{{session}}' })
-    expect(item.event.find((event) => event.listen === 'test')?.script.exec.join('\n')).toMatch(/pm\.test\('answers \d{3}'/)
+    expect(item.event.find((event) => event.listen === 'test')?.script.exec.join('\n')).toMatch(
+      /pm\.test\('answers \d{3}'/,
+    )
   }
   // Each operation spends another demo key's quota, so a run of many iterations reaches no limit.
   const keys = served.item.map((item) => item.request.auth?.bearer[0]?.value)
@@ -73,7 +78,9 @@ it("answers each request as its test expects, in a session of the run's own, wit
     const script = item.event[0]!.script.exec.join('\n')
     expect(response.status, item.name).toBe(Number(/answers (\d{3})/.exec(script)![1]))
     const body = await response.json()
-    for (const [, variable, field] of script.matchAll(/collectionVariables\.set\("(\w+)", String\(pm\.response\.json\(\)\["(\w+)"\]\)\)/g)) {
+    for (const [, variable, field] of script.matchAll(
+      /collectionVariables\.set\("(\w+)", String\(pm\.response\.json\(\)\["(\w+)"\]\)\)/g,
+    )) {
       variables[variable!] = String(body[field!])
     }
   }

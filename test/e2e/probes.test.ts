@@ -53,7 +53,9 @@ it('keeps answering 200 under load, while the API serves 50 concurrent clients',
     while (!stop) {
       const response = await call(
         i % 5 === 0 ? '/pets' : '/pets?limit=50',
-        i % 5 === 0 ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Load","categoryId":1}' } : {},
+        i % 5 === 0
+          ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Load","categoryId":1}' }
+          : {},
       )
       statuses.push(response.status)
       await response.arrayBuffer()

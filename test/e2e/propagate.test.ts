@@ -69,7 +69,14 @@ interface Seen {
 /** Starts the app with the preload, under `env`; resolves with its origin and its process. */
 async function startApp(env: NodeJS.ProcessEnv, concurrent: number): Promise<{ origin: string; child: ChildProcess }> {
   const child = spawn(process.execPath, ['--import', PRELOAD, '--input-type=module', '-e', APP], {
-    env: { ...process.env, PETSTORE_SANDBOX_URL: undefined, ...env, APP_SANDBOX: url(), APP_OTHER: otherOrigin(), APP_CONCURRENT: String(concurrent) },
+    env: {
+      ...process.env,
+      PETSTORE_SANDBOX_URL: undefined,
+      ...env,
+      APP_SANDBOX: url(),
+      APP_OTHER: otherOrigin(),
+      APP_CONCURRENT: String(concurrent),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   const port = await new Promise<string>((resolve, reject) => {
@@ -94,7 +101,10 @@ it('carries each inbound request’s session to the sandbox across awaits, by fe
     // Half name their session by the header, half by baggage, as an instrumented browser would.
     const answers = await Promise.all(
       sessions.map(async (session, index) => {
-        const headers: Record<string, string> = index % 2 === 0 ? { 'x-sandbox-session': session } : { baggage: `userId=u${index},sandbox-session=${session}` }
+        const headers: Record<string, string> =
+          index % 2 === 0
+            ? { 'x-sandbox-session': session }
+            : { baggage: `userId=u${index},sandbox-session=${session}` }
         return (await (await fetch(`${app.origin}/?name=${session}-pet`, { headers })).json()) as Seen
       }),
     )
@@ -118,7 +128,9 @@ it('carries each inbound request’s session to the sandbox across awaits, by fe
 it('carries nothing, and replaces nothing, when PETSTORE_SANDBOX_URL is unset', async () => {
   const app = await startApp({}, 1)
   try {
-    const seen = (await (await fetch(`${app.origin}/?name=unpropagated`, { headers: { 'x-sandbox-session': 'not-carried' } })).json()) as Seen
+    const seen = (await (
+      await fetch(`${app.origin}/?name=unpropagated`, { headers: { 'x-sandbox-session': 'not-carried' } })
+    ).json()) as Seen
     expect(seen.patched).toBe(false)
     expect(seen.created).toEqual({ status: 201, session: null })
     expect(seen.listed.names).toContain('unpropagated')

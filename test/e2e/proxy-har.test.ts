@@ -26,7 +26,11 @@ afterEach(async () => {
 async function proxy(upstreamUrl: string, args: string[] = []): Promise<CliProcess & { origin: string }> {
   const keys = join(await mkdtemp(join(tmpdir(), 'proxy-har-')), 'keys.json')
   await writeFile(keys, JSON.stringify({ keys: [{ key: UPSTREAM_KEY, plan: 'pro' }] }))
-  const cli = await startCli(['--upstream', upstreamUrl, '--log', 'off', '--admin-token', ADMIN_TOKEN, '--keys', keys, ...args], {}, 'proxy')
+  const cli = await startCli(
+    ['--upstream', upstreamUrl, '--log', 'off', '--admin-token', ADMIN_TOKEN, '--keys', keys, ...args],
+    {},
+    'proxy',
+  )
   running.push(cli)
   return { ...cli, origin: cli.url.replace(/\/v1$/, '') }
 }
@@ -62,7 +66,8 @@ async function har(origin: string, query = ''): Promise<{ text: string; har: Har
   return { text, har: JSON.parse(text) as Har }
 }
 
-const header = (headers: Array<{ name: string; value: string }>, name: string) => headers.find((one) => one.name.toLowerCase() === name)?.value
+const header = (headers: Array<{ name: string; value: string }>, name: string) =>
+  headers.find((one) => one.name.toLowerCase() === name)?.value
 const source = (entry: HarEntry) => header(entry.response.headers, 'x-sandbox-source')
 
 /** The upstream has not built createPet for a request that says so (501), so the proxy falls back for it. */
@@ -72,7 +77,9 @@ const createLater: Mutation = async (request, answer) =>
     : answer(request)
 
 it("serves the upstream's exchanges and the fallback's in one HAR, bodies and statuses included, no key or admin token in full", async () => {
-  const upstream = await startUpstream(createLater, (request, response) => contract.check(request.method, request.url, response))
+  const upstream = await startUpstream(createLater, (request, response) =>
+    contract.check(request.method, request.url, response),
+  )
   running.push(upstream)
   const cli = await proxy(upstream.url, ['--fallback'])
 
@@ -105,7 +112,9 @@ it("serves the upstream's exchanges and the fallback's in one HAR, bodies and st
   for (const secret of [UPSTREAM_KEY, ADMIN_TOKEN]) expect(text).not.toContain(secret)
   expect(document.log.version).toBe('1.2')
   const entries = document.log.entries
-  expect(entries.map((entry) => `${entry.request.method} ${entry.request.url} ${entry.response.status} ${source(entry)}`)).toEqual([
+  expect(
+    entries.map((entry) => `${entry.request.method} ${entry.request.url} ${entry.response.status} ${source(entry)}`),
+  ).toEqual([
     `GET ${cli.url}/pets?limit=2 200 upstream`,
     `POST ${cli.url}/pets 201 upstream`,
     `POST ${cli.url}/pets 201 sandbox`,
@@ -121,10 +130,16 @@ it("serves the upstream's exchanges and the fallback's in one HAR, bodies and st
 
   // The body the proxy read and the one it wrote, the key in them masked as in the entry.
   expect(create.request.postData?.mimeType).toBe('application/json')
-  expect(JSON.parse(create.request.postData!.text)).toEqual({ name: expect.stringMatching(/^named after upst…#[0-9a-f]{4}$/), categoryId: 2 })
+  expect(JSON.parse(create.request.postData!.text)).toEqual({
+    name: expect.stringMatching(/^named after upst…#[0-9a-f]{4}$/),
+    categoryId: 2,
+  })
   expect(header(create.request.headers, 'x-trace')).toMatch(/^copied …#[0-9a-f]{4}$/)
   const stored = JSON.parse(createdText) as { id: number }
-  expect(JSON.parse(create.response.content.text!)).toMatchObject({ id: stored.id, name: expect.stringMatching(/^named after upst…/) })
+  expect(JSON.parse(create.response.content.text!)).toMatchObject({
+    id: stored.id,
+    name: expect.stringMatching(/^named after upst…/),
+  })
 
   expect(JSON.parse(fallback.request.postData!.text)).toEqual({ name: 'Biscuit', categoryId: 3 })
   expect(fallback.response.content.text).toBe(fallenBackText)
@@ -133,7 +148,9 @@ it("serves the upstream's exchanges and the fallback's in one HAR, bodies and st
   expect(JSON.parse(refused.response.content.text!)).toEqual(JSON.parse(wrongKeyText))
 
   // One exchange by the id of its entry in the proxy's list, as under `start`.
-  const ids = ((await (await adminCall(cli.origin, '/requests')).json()) as { requests: RequestLogEntry[] }).requests.map((entry) => entry.id!)
+  const ids = (
+    (await (await adminCall(cli.origin, '/requests')).json()) as { requests: RequestLogEntry[] }
+  ).requests.map((entry) => entry.id!)
   expect(ids).toHaveLength(4)
   const one = await har(cli.origin, `?id=${encodeURIComponent(ids[2]!)}`)
   expect(one.har.log.entries).toHaveLength(1)
@@ -142,7 +159,11 @@ it("serves the upstream's exchanges and the fallback's in one HAR, bodies and st
   // An id not kept is a 404 Error body; a query the admin document refuses, a 400; no token, a 401.
   const unknown = await adminCall(cli.origin, `/requests.har?id=${encodeURIComponent(`${ids[0]!.split('-')[0]}-999`)}`)
   expect(unknown.status).toBe(404)
-  expect(await unknown.json()).toMatchObject({ code: 'not_found', status: 404, message: expect.stringContaining('no exchange') })
+  expect(await unknown.json()).toMatchObject({
+    code: 'not_found',
+    status: 404,
+    message: expect.stringContaining('no exchange'),
+  })
   const empty = await adminCall(cli.origin, '/requests.har?id=')
   expect(empty.status).toBe(400)
   expect(await empty.json()).toMatchObject({ code: 'invalid_request', status: 400 })
@@ -150,9 +171,9 @@ it("serves the upstream's exchanges and the fallback's in one HAR, bodies and st
   // The gate's refusal is listed and in the HAR too; the HAR calls it let through are not.
   const after = (await har(cli.origin)).har.log.entries
   expect(after.slice(0, 4)).toEqual(entries)
-  expect(after.slice(4).map((entry) => `${entry.request.method} ${entry.request.url} ${entry.response.status}`)).toEqual([
-    `GET ${cli.origin}/__sandbox/requests.har 401`,
-  ])
+  expect(
+    after.slice(4).map((entry) => `${entry.request.method} ${entry.request.url} ${entry.response.status}`),
+  ).toEqual([`GET ${cli.origin}/__sandbox/requests.har 401`])
 })
 
 it("keeps JSON and text bodies as text, a compressed one as decoded, and leaves out the rest: what is not text, what is over the log's limit", async () => {
@@ -165,7 +186,13 @@ it("keeps JSON and text bodies as text, a compressed one as decoded, and leaves 
     incoming.on('end', () => {
       const path = incoming.url!
       if (path.startsWith('/v1/pets?')) {
-        outgoing.writeHead(200, ['Content-Type', 'application/json; charset=utf-8', 'Content-Encoding', 'gzip', ...rateLimit])
+        outgoing.writeHead(200, [
+          'Content-Type',
+          'application/json; charset=utf-8',
+          'Content-Encoding',
+          'gzip',
+          ...rateLimit,
+        ])
         return void outgoing.end(gzipSync(JSON.stringify(pets)))
       }
       if (path === '/v1/pets/1') {
@@ -175,13 +202,23 @@ it("keeps JSON and text bodies as text, a compressed one as decoded, and leaves 
       if (path === '/v1/pets/4') {
         // An upstream that echoes the key it does not know.
         outgoing.writeHead(401, ['Content-Type', 'application/json', 'WWW-Authenticate', 'Bearer', ...rateLimit])
-        return void outgoing.end(JSON.stringify({ code: 'unauthorized', message: `unknown key ${incoming.headers.authorization}`, status: 401 }))
+        return void outgoing.end(
+          JSON.stringify({
+            code: 'unauthorized',
+            message: `unknown key ${incoming.headers.authorization}`,
+            status: 401,
+          }),
+        )
       }
       if (path === '/v1/pets/3') {
         outgoing.writeHead(503, ['Content-Type', 'text/plain; charset=utf-8', 'Retry-After', '5'])
         return void outgoing.end('down for maintenance')
       }
-      outgoing.writeHead(incoming.method === 'POST' ? 201 : 200, ['Content-Type', 'application/problem+json', ...rateLimit])
+      outgoing.writeHead(incoming.method === 'POST' ? 201 : 200, [
+        'Content-Type',
+        'application/problem+json',
+        ...rateLimit,
+      ])
       outgoing.end(large)
     })
   })
@@ -199,16 +236,29 @@ it("keeps JSON and text bodies as text, a compressed one as decoded, and leaves 
   // A key the proxy's sandbox does not know (only the upstream does), echoed in the upstream's body.
   expect((await send(cli, '/pets/4', { key: CLIENT_ONLY_KEY })).status).toBe(401)
   const sentLarge = JSON.stringify({ name: 'Biscuit', categoryId: 2, notes: 'y'.repeat(70_000) })
-  expect((await send(cli, '/pets', { method: 'POST', body: sentLarge, headers: { 'content-type': 'application/json' } })).status).toBe(201)
+  expect(
+    (await send(cli, '/pets', { method: 'POST', body: sentLarge, headers: { 'content-type': 'application/json' } }))
+      .status,
+  ).toBe(201)
 
   // A target that is no URL: listed, but with no URL a HAR could replay, left out of it.
-  expect((await rawExchange(cli.url, 'GET http://[::1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'))?.status).toBe(400)
-  const requests = ((await (await adminCall(cli.origin, '/requests')).json()) as { requests: RequestLogEntry[] }).requests
+  expect((await rawExchange(cli.url, 'GET http://[::1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'))?.status).toBe(
+    400,
+  )
+  const requests = ((await (await adminCall(cli.origin, '/requests')).json()) as { requests: RequestLogEntry[] })
+    .requests
   expect(requests.map((entry) => entry.path).at(-1)).toBe('(not a URL)')
 
   const { text, har: document } = await har(cli.origin)
   expect(text).not.toContain(CLIENT_ONLY_KEY)
-  const [gzipped, octets, plain, tooLong, echoed, postedLong] = document.log.entries as [HarEntry, HarEntry, HarEntry, HarEntry, HarEntry, HarEntry]
+  const [gzipped, octets, plain, tooLong, echoed, postedLong] = document.log.entries as [
+    HarEntry,
+    HarEntry,
+    HarEntry,
+    HarEntry,
+    HarEntry,
+    HarEntry,
+  ]
   expect(document.log.entries).toHaveLength(6)
   expect(gzipped.response.content.text).toBe(JSON.stringify(pets))
   expect(header(gzipped.response.headers, 'content-encoding')).toBe('gzip')

@@ -45,7 +45,8 @@ async function proxy(upstreamUrl: string, args: string[] = []) {
   const inspector = await inspectMemory(inspectorAddress(cli.output())!)
   running.push({ close: async () => inspector.close() })
   /** The most the process has held resident since it started (VmHWM). */
-  const peakRss = () => Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${cli.child.pid}/status`, 'utf8'))![1]) * 1024
+  const peakRss = () =>
+    Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${cli.child.pid}/status`, 'utf8'))![1]) * 1024
   return { ...cli, memory: inspector.afterGc, peakRss }
 }
 
@@ -60,7 +61,11 @@ it('keeps no request body whole: 10 creates of 15 MiB through the proxy leave it
   // Valid JSON: a pet and 15 MiB of white space, the size the red team sent.
   const body = JSON.stringify({ name: 'Rex', categoryId: 1 }).padEnd(15 * MiB, ' ')
   for (let i = 0; i < 10; i++) {
-    const response = await fetch(`${cli.url}/pets`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body })
+    const response = await fetch(`${cli.url}/pets`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body,
+    })
     expect(response.status).toBe(201)
     await response.arrayBuffer()
   }
@@ -70,14 +75,20 @@ it('keeps no request body whole: 10 creates of 15 MiB through the proxy leave it
   expect(after.arrayBuffers - before.arrayBuffers).toBeLessThan(8 * MiB)
   expect(after.external - before.external).toBeLessThan(8 * MiB)
   expect(after.heapUsed - before.heapUsed).toBeLessThan(8 * MiB)
-  const listed = await fetch(`${cli.url.replace(/\/v1$/, '')}/__sandbox/requests?limit=1`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  const listed = await fetch(`${cli.url.replace(/\/v1$/, '')}/__sandbox/requests?limit=1`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  })
   expect(((await listed.json()) as { requests: Array<{ status: number }> }).requests).toMatchObject([{ status: 201 }])
 }, 120_000)
 
 it('decodes a decompression bomb no further than its cap: 405 bytes of brotli that decode to 256 MiB pass through without growing the proxy', async () => {
   const bomb = brotliCompressSync(Buffer.alloc(256 * MiB, 32), { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } })
   expect(bomb.length).toBeLessThan(1024)
-  const bombing = await upstream({ status: 200, headers: ['Content-Type', 'application/json', 'Content-Encoding', 'br', ...RATE_LIMIT], body: bomb })
+  const bombing = await upstream({
+    status: 200,
+    headers: ['Content-Type', 'application/json', 'Content-Encoding', 'br', ...RATE_LIMIT],
+    body: bomb,
+  })
   const cli = await proxy(bombing.url, ['--log', 'json'])
   const peakBefore = cli.peakRss()
   for (let i = 0; i < 3; i++) {

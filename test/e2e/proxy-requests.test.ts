@@ -26,12 +26,18 @@ type Listed = RequestLogEntry
 
 /** An upstream that has not built createPet yet (501), so the proxy falls back for it; the rest is the sandbox's. */
 const withoutCreate: Mutation = async (request, answer) =>
-  request.method === 'POST' ? Response.json({ code: 'not_implemented', message: 'later', status: 501 }, { status: 501 }) : answer(request)
+  request.method === 'POST'
+    ? Response.json({ code: 'not_implemented', message: 'later', status: 501 }, { status: 501 })
+    : answer(request)
 
 async function proxy(upstreamUrl: string, args: string[] = []): Promise<CliProcess & { origin: string }> {
   const keys = join(await mkdtemp(join(tmpdir(), 'proxy-requests-')), 'keys.json')
   await writeFile(keys, JSON.stringify({ keys: [{ key: UPSTREAM_KEY, plan: 'pro' }] }))
-  const cli = await startCli(['--upstream', upstreamUrl, '--log', 'off', '--admin-token', ADMIN_TOKEN, '--keys', keys, ...args], {}, 'proxy')
+  const cli = await startCli(
+    ['--upstream', upstreamUrl, '--log', 'off', '--admin-token', ADMIN_TOKEN, '--keys', keys, ...args],
+    {},
+    'proxy',
+  )
   running.push(cli)
   return { ...cli, origin: cli.url.replace(/\/v1$/, '') }
 }
@@ -111,7 +117,9 @@ it('lists what the upstream answered and what the sandbox answered in its place,
   // The admin calls the token let through are not listed; the gate's refusal is, masked.
   const after = await listed(cli.origin)
   expect(after.slice(0, 4)).toEqual(requests)
-  expect(after.slice(4).map(brief)).toEqual([expect.stringMatching(/^GET \/__sandbox\/requests 401 sandbox refused:…#[0-9a-f]{4}$/)])
+  expect(after.slice(4).map(brief)).toEqual([
+    expect.stringMatching(/^GET \/__sandbox\/requests 401 sandbox refused:…#[0-9a-f]{4}$/),
+  ])
   expect(JSON.stringify(after)).not.toContain('not-the-admin-token')
 })
 
@@ -133,7 +141,9 @@ it("lists the proxy's own refusals (502, 400, 413) as the sandbox's", async () =
   const tooLarge = await rawExchange(
     cli.url,
     Buffer.concat([
-      Buffer.from(`POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${huge}\r\n\r\n`),
+      Buffer.from(
+        `POST /v1/pets HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${huge}\r\n\r\n`,
+      ),
       Buffer.alloc(huge, 32),
     ]),
     { timeoutMs: 20_000 },
@@ -159,7 +169,10 @@ it("lists a fallback's injected faults as `start` lists them: the fault's mark, 
   const failed = await call(cli, '/pets')
   expect(failed.status).toBe(503)
   expect(failed.headers.get('x-sandbox-source')).toBe('sandbox')
-  const drop = await adminCall(cli.origin, '/faults', { method: 'PUT', body: JSON.stringify({ operations: { getPet: { errorRate: 1 } }, kinds: ['drop'] }) })
+  const drop = await adminCall(cli.origin, '/faults', {
+    method: 'PUT',
+    body: JSON.stringify({ operations: { getPet: { errorRate: 1 } }, kinds: ['drop'] }),
+  })
   expect(drop.status).toBe(200)
   await expect(fetch(`${cli.url}/pets/1`, { headers: { authorization: `Bearer ${UPSTREAM_KEY}` } })).rejects.toThrow()
 
@@ -175,7 +188,10 @@ it('pushes each answer on the event stream as it is written, with its source, an
   running.push(upstream)
   const cli = await proxy(upstream.url)
   const stream = new AbortController()
-  const events = await fetch(`${cli.origin}/__sandbox/events`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, signal: stream.signal })
+  const events = await fetch(`${cli.origin}/__sandbox/events`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    signal: stream.signal,
+  })
   expect(events.status).toBe(200)
   const reader = events.body!.pipeThrough(new TextDecoderStream()).getReader()
   try {
@@ -207,8 +223,16 @@ it("lists the upstream's answers to a named session in that session's list and H
   const upstream = await startUpstream(withoutCreate)
   running.push(upstream)
   const cli = await proxy(upstream.url, ['--fallback'])
-  expect((await call(cli, '/pets?limit=1', { headers: { 'x-sandbox-session': 'worker-1' } })).headers.get('x-sandbox-source')).toBe('upstream')
-  expect((await call(cli, '/pets?limit=2', { headers: { baggage: 'sandbox-session=worker-2' } })).headers.get('x-sandbox-source')).toBe('upstream')
+  expect(
+    (await call(cli, '/pets?limit=1', { headers: { 'x-sandbox-session': 'worker-1' } })).headers.get(
+      'x-sandbox-source',
+    ),
+  ).toBe('upstream')
+  expect(
+    (await call(cli, '/pets?limit=2', { headers: { baggage: 'sandbox-session=worker-2' } })).headers.get(
+      'x-sandbox-source',
+    ),
+  ).toBe('upstream')
   const created = await call(cli, '/pets', {
     method: 'POST',
     body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }),
@@ -218,20 +242,31 @@ it("lists the upstream's answers to a named session in that session's list and H
   expect((await call(cli, '/pets?limit=3')).headers.get('x-sandbox-source')).toBe('upstream')
   // A key of the keys file names no session (D35): the upstream's answer is the default session's,
   // and the sandbox refuses the name without echoing it.
-  expect((await call(cli, '/pets?limit=4', { headers: { 'x-sandbox-session': UPSTREAM_KEY } })).headers.get('x-sandbox-source')).toBe('upstream')
+  expect(
+    (await call(cli, '/pets?limit=4', { headers: { 'x-sandbox-session': UPSTREAM_KEY } })).headers.get(
+      'x-sandbox-source',
+    ),
+  ).toBe('upstream')
   const keyNamed = await call(cli, '/pets', {
     method: 'POST',
     body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }),
     headers: { 'content-type': 'application/json', 'x-sandbox-session': UPSTREAM_KEY },
   })
   expect(keyNamed.status).toBe(400)
-  expect(await keyNamed.json()).toEqual({ code: 'invalid_request', status: 400, message: 'X-Sandbox-Session must not be an API key or the admin token' })
+  expect(await keyNamed.json()).toEqual({
+    code: 'invalid_request',
+    status: 400,
+    message: 'X-Sandbox-Session must not be an API key or the admin token',
+  })
 
   const paths = (entries: Listed[]) => entries.map((entry) => `${entry.path} ${entry.source}`)
   const inDefault = await listed(cli.origin)
   expect(paths(inDefault)).toEqual(['/v1/pets?limit=3 upstream', '/v1/pets?limit=4 upstream', '/v1/pets sandbox'])
   expect(JSON.stringify(inDefault)).not.toContain(UPSTREAM_KEY)
-  expect(paths(await listed(cli.origin, '?session=worker-1'))).toEqual(['/v1/pets?limit=1 upstream', '/v1/pets sandbox'])
+  expect(paths(await listed(cli.origin, '?session=worker-1'))).toEqual([
+    '/v1/pets?limit=1 upstream',
+    '/v1/pets sandbox',
+  ])
   expect(paths(await listed(cli.origin, '?session=worker-2'))).toEqual(['/v1/pets?limit=2 upstream'])
 
   const response = await adminCall(cli.origin, '/requests.har?session=worker-1')
@@ -301,11 +336,16 @@ it('answers /__sandbox/state, /requests and /clock with the shapes it has under 
   const direct = await fetch(`${started.url}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-free-key' } })
   contract.check('GET', `${started.url}/pets?limit=1`, direct)
   for (const path of ['/state', '/requests', '/clock']) {
-    const [underProxy, underStart] = await Promise.all([adminCall(proxied.origin, path), adminCall(startedOrigin, path)])
+    const [underProxy, underStart] = await Promise.all([
+      adminCall(proxied.origin, path),
+      adminCall(startedOrigin, path),
+    ])
     expect([underProxy.status, underStart.status]).toEqual([200, 200])
     const [proxyBody, startBody] = [await underProxy.json(), await underStart.json()]
     // Only the proxy's list says who answered each request.
-    if (path === '/requests') for (const listedEntry of (proxyBody as { requests: Listed[] }).requests) expect(listedEntry.source).toBe('upstream')
+    if (path === '/requests')
+      for (const listedEntry of (proxyBody as { requests: Listed[] }).requests)
+        expect(listedEntry.source).toBe('upstream')
     expect(shape(proxyBody), path).toEqual(shape(startBody))
   }
 })

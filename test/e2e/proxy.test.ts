@@ -30,13 +30,19 @@ afterEach(async () => {
 })
 
 async function upstream(mutation?: Mutation): Promise<Upstream> {
-  const started = await startUpstream(mutation, (request, response) => contract.check(request.method, request.url, response))
+  const started = await startUpstream(mutation, (request, response) =>
+    contract.check(request.method, request.url, response),
+  )
   running.push(started)
   return started
 }
 
 async function proxy(upstreamUrl: string, args: string[] = []): Promise<CliProcess> {
-  const cli = await startCli(['--upstream', upstreamUrl, '--log', 'json', '--admin-token', ADMIN_TOKEN, ...args], {}, 'proxy')
+  const cli = await startCli(
+    ['--upstream', upstreamUrl, '--log', 'json', '--admin-token', ADMIN_TOKEN, ...args],
+    {},
+    'proxy',
+  )
   running.push(cli)
   return cli
 }
@@ -61,7 +67,11 @@ async function proxyInProcess(upstreamUrl: string, now: () => number) {
 }
 
 /** A request through the proxy; every answer must say where it came from. */
-async function call(cli: CliProcess, path: string, init: RequestInit & { key?: string | null } = {}): Promise<Response> {
+async function call(
+  cli: CliProcess,
+  path: string,
+  init: RequestInit & { key?: string | null } = {},
+): Promise<Response> {
   const { key = UPSTREAM_KEY, ...rest } = init
   const headers = new Headers(rest.headers)
   if (key !== null) headers.set('authorization', `Bearer ${key}`)
@@ -78,8 +88,16 @@ async function proxyState(cli: CliProcess) {
   return (await response.json()) as {
     answers: { upstream: number; sandbox: number }
     fallbacks: { unreachable: number; timeout: number; missing: number }
-    violations: { total: number; byPromise: Record<string, number>; recent: Array<{ promise: string; key: string; path: string }> }
-    differences: { total: number; byPromise: Record<string, number>; recent: Array<{ promise: string; decisions: string; expected: string }> }
+    violations: {
+      total: number
+      byPromise: Record<string, number>
+      recent: Array<{ promise: string; key: string; path: string }>
+    }
+    differences: {
+      total: number
+      byPromise: Record<string, number>
+      recent: Array<{ promise: string; decisions: string; expected: string }>
+    }
   }
 }
 
@@ -92,12 +110,22 @@ async function rawUpstream(
     body: Buffer
   }) => { status: number; headers: string[]; body: Buffer } | 'hang',
 ) {
-  const seen: Array<{ method: string; url: string; headers: Record<string, string | string[] | undefined>; body: Buffer }> = []
+  const seen: Array<{
+    method: string
+    url: string
+    headers: Record<string, string | string[] | undefined>
+    body: Buffer
+  }> = []
   const server = await listenOnLoopback((incoming, outgoing) => {
     const chunks: Buffer[] = []
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
     incoming.on('end', () => {
-      const request = { method: incoming.method!, url: incoming.url!, headers: incoming.headers, body: Buffer.concat(chunks) }
+      const request = {
+        method: incoming.method!,
+        url: incoming.url!,
+        headers: incoming.headers,
+        body: Buffer.concat(chunks),
+      }
       seen.push(request)
       const reply = answer(request)
       if (reply === 'hang') return
@@ -110,12 +138,17 @@ async function rawUpstream(
 }
 
 /** GET through node:http, which leaves a compressed body as it came. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; rawHeaders: string[]; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; rawHeaders: string[]; body: Buffer }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { headers }, (response) => {
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () => resolve({ status: response.statusCode!, rawHeaders: response.rawHeaders, body: Buffer.concat(chunks) }))
+      response.on('end', () =>
+        resolve({ status: response.statusCode!, rawHeaders: response.rawHeaders, body: Buffer.concat(chunks) }),
+      )
     })
       .on('error', reject)
       .end()
@@ -128,7 +161,11 @@ it('forwards the request as the client sent it and the answer as the upstream se
   const rateLimit = ['X-RateLimit-Limit', '60', 'X-RateLimit-Remaining', '58', 'X-RateLimit-Reset', '4102444800']
   const raw = await rawUpstream(({ method }) =>
     method === 'POST'
-      ? { status: 201, headers: ['Content-Type', 'application/json; charset=utf-8', ...rateLimit], body: Buffer.from(stored) }
+      ? {
+          status: 201,
+          headers: ['Content-Type', 'application/json; charset=utf-8', ...rateLimit],
+          body: Buffer.from(stored),
+        }
       : {
           status: 200,
           headers: [
@@ -160,7 +197,10 @@ it('forwards the request as the client sent it and the answer as the upstream se
   })
   expect(answer.status).toBe(200)
   expect(answer.body.equals(pets)).toBe(true)
-  const pairs = Array.from({ length: answer.rawHeaders.length / 2 }, (_, i) => [answer.rawHeaders[2 * i]!, answer.rawHeaders[2 * i + 1]!] as [string, string])
+  const pairs = Array.from(
+    { length: answer.rawHeaders.length / 2 },
+    (_, i) => [answer.rawHeaders[2 * i]!, answer.rawHeaders[2 * i + 1]!] as [string, string],
+  )
   // The contract is checked on what a client reads: the body decompressed, as fetch would.
   const decoded = new Response(gunzipSync(answer.body), {
     status: 200,
@@ -179,7 +219,11 @@ it('forwards the request as the client sent it and the answer as the upstream se
   )
   const [seen] = raw.seen
   expect(seen).toMatchObject({ method: 'GET', url: '/api/v1/pets?status=sold&limit=5' })
-  expect(seen!.headers).toMatchObject({ authorization: `Bearer ${UPSTREAM_KEY}`, 'x-client-trace': 'xyz', 'accept-encoding': 'gzip' })
+  expect(seen!.headers).toMatchObject({
+    authorization: `Bearer ${UPSTREAM_KEY}`,
+    'x-client-trace': 'xyz',
+    'accept-encoding': 'gzip',
+  })
 
   const body = '{"name":"Biscuit","categoryId":2,   "status":"pending"}'
   const created = await call(cli, '/pets', { method: 'POST', body, headers: { 'content-type': 'application/json' } })
@@ -201,7 +245,14 @@ it("passes the sandbox as upstream with no violation, and the answers are the sa
     ['/pets?limit=0', {}],
     ['/pets/1', {}],
     ['/pets/424242', {}],
-    ['/pets', { method: 'POST', body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }), headers: { 'content-type': 'application/json' } }],
+    [
+      '/pets',
+      {
+        method: 'POST',
+        body: JSON.stringify({ name: 'Biscuit', categoryId: 2 }),
+        headers: { 'content-type': 'application/json' },
+      },
+    ],
   ] as const) {
     const response = await call(cli, path, init)
     contract.check(init.method ?? 'GET', `${cli.url}${path}`, response)
@@ -246,7 +297,10 @@ it("counts no violation in front of a backend that keeps the spec and decides ev
     'retry-after-seconds',
     'sandbox-contract',
   ])
-  expect(differences.recent.find((difference) => difference.promise === 'retry-after-seconds')).toMatchObject({ decisions: 'D14', status: 429 })
+  expect(differences.recent.find((difference) => difference.promise === 'retry-after-seconds')).toMatchObject({
+    decisions: 'D14',
+    status: 429,
+  })
 })
 
 it('counts the violations of a drifting upstream per promise, logs them with the key masked, and still forwards the answers', async () => {
@@ -283,7 +337,9 @@ it('counts a limit=101 the upstream accepts under the decision that forbids it, 
   expect((await call(cli, '/pets?limit=101')).status).toBe(200)
   const state = await proxyState(cli)
   expect(state.differences.byPromise).toEqual({ 'invalid-query-refused': 1 })
-  expect(state.differences.recent).toMatchObject([{ promise: 'invalid-query-refused', decisions: 'D3', expected: '400 for limit=101' }])
+  expect(state.differences.recent).toMatchObject([
+    { promise: 'invalid-query-refused', decisions: 'D3', expected: '400 for limit=101' },
+  ])
   expect(state.violations).toEqual({ total: 0, byPromise: {}, recent: [] })
   await expect.poll(() => cli.output()).toContain('"difference":"invalid-query-refused"')
 })
@@ -326,8 +382,10 @@ it('falls back to the sandbox when the upstream does not answer within --upstrea
 it("mocks what is missing: 501 or a 404 for an operation of the contract goes to the sandbox; getPet's own 404 is forwarded", async () => {
   const missing: Mutation = async (request, answer) => {
     const path = new URL(request.url).pathname
-    if (request.method === 'POST') return Response.json({ code: 'not_implemented', message: 'later', status: 501 }, { status: 501 })
-    if (path === '/v1/pets') return Response.json({ code: 'not_found', message: 'no route', status: 404 }, { status: 404 })
+    if (request.method === 'POST')
+      return Response.json({ code: 'not_implemented', message: 'later', status: 501 }, { status: 501 })
+    if (path === '/v1/pets')
+      return Response.json({ code: 'not_found', message: 'no route', status: 404 }, { status: 404 })
     return answer(request)
   }
   const cli = await proxy((await upstream(missing)).url, ['--fallback', '--keys', await keysFile()])
@@ -361,7 +419,9 @@ it('says where every answer came from, outside /v1 and on the admin API too', as
   admin.check('GET', `${origin}/__sandbox/proxy`, denied.clone())
   expect(denied.status).toBe(401)
   expect(denied.headers.get('x-sandbox-source')).toBe('sandbox')
-  const sandboxAdmin = await fetch(`${origin}/__sandbox/health`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+  const sandboxAdmin = await fetch(`${origin}/__sandbox/health`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  })
   admin.check('GET', `${origin}/__sandbox/health`, sandboxAdmin.clone())
   expect(sandboxAdmin.headers.get('x-sandbox-source')).toBe('sandbox')
   expect(await cli.stop('SIGTERM')).toEqual({ code: 0, signal: null })
@@ -400,7 +460,9 @@ for (const mutant of MUTANTS.filter((candidate) => candidate.proxyCatches !== fa
 
 it("counts every mutant one answer can show (the rest need verify's request sequences)", () => {
   const counted = watched.filter((entry) => entry.counted).length
-  console.log(`Proxy mutation score: ${counted}/${watched.length} of the mutants one answer can show; ${MUTANTS.length - watched.length} more need verify`)
+  console.log(
+    `Proxy mutation score: ${counted}/${watched.length} of the mutants one answer can show; ${MUTANTS.length - watched.length} more need verify`,
+  )
   expect(watched.length).toBeGreaterThanOrEqual(15)
   expect(counted).toBe(watched.length)
 })
@@ -411,7 +473,11 @@ it('refuses a request target that is no URL with a 400 Error body, and keeps ser
   // No contract check: the contract's paths cannot hold a target that is no URL.
   expect(refused?.status).toBe(400)
   expect(refused?.headers.get('x-sandbox-source')).toBe('sandbox')
-  expect(JSON.parse(refused!.body.toString())).toEqual({ code: 'invalid_request', message: 'The request target is not a valid URL', status: 400 })
+  expect(JSON.parse(refused!.body.toString())).toEqual({
+    code: 'invalid_request',
+    message: 'The request target is not a valid URL',
+    status: 400,
+  })
   const next = await call(cli, '/pets?limit=1')
   contract.check('GET', `${cli.url}/pets?limit=1`, next.clone())
   expect(next.status).toBe(200)
@@ -425,8 +491,12 @@ it('refuses bad options with one line and no stack trace', async () => {
   ]
   expect(runs.map((run) => run.code)).toEqual([1, 1, 1])
   expect(runs[0]!.stderr).toMatch(/^error: required option '--upstream <url>' not specified/)
-  expect(runs[1]!.stderr).toMatch(/^error: option '--upstream <url>' argument 'staging.example\/v1' is invalid\. expected an http\(s\) URL/)
-  expect(runs[2]!.stderr).toMatch(/^error: option '--upstream-timeout <ms>' argument '0' is invalid\. expected a whole number from 1 to 600000\./)
+  expect(runs[1]!.stderr).toMatch(
+    /^error: option '--upstream <url>' argument 'staging.example\/v1' is invalid\. expected an http\(s\) URL/,
+  )
+  expect(runs[2]!.stderr).toMatch(
+    /^error: option '--upstream-timeout <ms>' argument '0' is invalid\. expected a whole number from 1 to 600000\./,
+  )
   for (const run of runs) expect(run.stderr).not.toMatch(/\n\s+at /)
 })
 

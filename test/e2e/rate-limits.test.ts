@@ -18,7 +18,16 @@ await writeFile(
 )
 
 // The clock starts at the top of a minute, so the minute window can't roll over mid-test.
-const { call } = useCliSandbox(['--keys', keys, '--now', '2030-01-01T00:00:00Z', '--ban-after', '2', '--ban-seconds', '600'])
+const { call } = useCliSandbox([
+  '--keys',
+  keys,
+  '--now',
+  '2030-01-01T00:00:00Z',
+  '--ban-after',
+  '2',
+  '--ban-seconds',
+  '600',
+])
 
 it('gives a Free key exactly 60 answers in a minute, then 429 with Retry-After', async () => {
   const statuses: number[] = []
@@ -35,7 +44,9 @@ it('gives a Free key exactly 60 answers in a minute, then 429 with Retry-After',
 })
 
 it('admits a burst of concurrent requests exactly up to the quota', async () => {
-  const responses = await Promise.all(Array.from({ length: 100 }, () => call('/pets?limit=1', { key: 'burst-e2e-key-1' })))
+  const responses = await Promise.all(
+    Array.from({ length: 100 }, () => call('/pets?limit=1', { key: 'burst-e2e-key-1' })),
+  )
   const statuses = responses.map((response) => response.status)
   expect(statuses.filter((status) => status === 200)).toHaveLength(25)
   expect(statuses.filter((status) => status === 429)).toHaveLength(75)

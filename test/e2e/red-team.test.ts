@@ -13,7 +13,10 @@ let origin: string
 
 beforeAll(async () => {
   const file = join(await mkdtemp(join(tmpdir(), 'petstore-red-')), 'keys.json')
-  await writeFile(file, JSON.stringify({ keys: [{ key: KEY, plan: 'enterprise', perMinute: 100_000, perDay: 1_000_000 }] }))
+  await writeFile(
+    file,
+    JSON.stringify({ keys: [{ key: KEY, plan: 'enterprise', perMinute: 100_000, perDay: 1_000_000 }] }),
+  )
   cli = await startCli(['--log', 'json', '--pets', '2', '--keys', file])
   origin = new URL(cli.url).origin
 })
@@ -42,7 +45,10 @@ const names = async () => {
   const answer = await checked(
     'GET',
     '/v1/pets?limit=100',
-    await rawExchange(cli.url, rawRequest({ target: '/v1/pets?limit=100', headers: [['Authorization', `Bearer ${KEY}`]] })),
+    await rawExchange(
+      cli.url,
+      rawRequest({ target: '/v1/pets?limit=100', headers: [['Authorization', `Bearer ${KEY}`]] }),
+    ),
   )
   return (JSON.parse(answer.body.toString()) as Array<{ name: string }>).map((pet) => pet.name)
 }
@@ -81,9 +87,14 @@ it('answers Expect it does not know with a 417 Error body and the rate-limit hea
 
 it('refuses Transfer-Encoding gzip, chunked instead of reading it as plain chunked', async () => {
   const before = await names()
-  const answer = await postPet(['Transfer-Encoding', 'gzip, chunked'], '1e\r\n{"name":"Gzipped","categoryId":1}\r\n0\r\n\r\n')
+  const answer = await postPet(
+    ['Transfer-Encoding', 'gzip, chunked'],
+    '1e\r\n{"name":"Gzipped","categoryId":1}\r\n0\r\n\r\n',
+  )
   expect(answer.status).toBe(400)
-  expect(JSON.parse(answer.body.toString()).message).toBe('Transfer-Encoding "gzip, chunked" is not supported; send chunked alone')
+  expect(JSON.parse(answer.body.toString()).message).toBe(
+    'Transfer-Encoding "gzip, chunked" is not supported; send chunked alone',
+  )
   expect(await names()).toEqual(before)
 })
 
@@ -100,12 +111,21 @@ it('reads //v1/pets as a path on this server, not a URL with the host v1', async
 it('masks a key percent-encoded in the query, and shows no part of a non-Bearer credential, in the log', async () => {
   const encoded = KEY.replaceAll('-', '%2D')
   const bearer = `/v1/pets?q=${encoded}`
-  expect((await checked('GET', bearer, await rawExchange(cli.url, rawRequest({ target: bearer, headers: [['Authorization', `Bearer ${KEY}`]] })))).status).toBe(
-    200,
-  )
+  expect(
+    (
+      await checked(
+        'GET',
+        bearer,
+        await rawExchange(cli.url, rawRequest({ target: bearer, headers: [['Authorization', `Bearer ${KEY}`]] })),
+      )
+    ).status,
+  ).toBe(200)
   const basic = `/v1/pets?q=${encodeURIComponent(KEY)}%00`
   const credential: [string, string] = ['Authorization', 'Basic dXNlcjpzM2NyM3QtcGFzc3dvcmQ=']
-  expect((await checked('GET', basic, await rawExchange(cli.url, rawRequest({ target: basic, headers: [credential] })))).status).toBe(401)
+  expect(
+    (await checked('GET', basic, await rawExchange(cli.url, rawRequest({ target: basic, headers: [credential] }))))
+      .status,
+  ).toBe(401)
   await new Promise((resolve) => setTimeout(resolve, 100))
   const log = cli.output()
   expect(log).toContain('"url":"/v1/pets?q=red-…#')

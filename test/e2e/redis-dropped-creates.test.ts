@@ -2,7 +2,14 @@ import { droppedCreateTests } from '../support/dropped-creates.js'
 import { useRedisReplicas } from '../support/use-redis-replicas.js'
 
 // Creates in flight while their session is dropped, on two replicas of one Redis (D34), as dropped-creates.test.ts in memory.
-const { call, admin, contract, replica } = useRedisReplicas(2, ['--pets', '2', '--max-pets', '6', '--max-sessions', '2'])
+const { call, admin, contract, replica } = useRedisReplicas(2, [
+  '--pets',
+  '2',
+  '--max-pets',
+  '6',
+  '--max-sessions',
+  '2',
+])
 let turn = 0
 
 droppedCreateTests(

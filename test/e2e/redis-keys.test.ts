@@ -26,7 +26,10 @@ it('serves a key added on one replica from the other, with its plan, and refuses
     if (response.headers.get('x-ratelimit-limit') === '1000') break
   }
   const state = await (await admin(0, '/state')).json()
-  expect(state.keys.find((key: { key: string }) => key.key === 'partner-key')).toMatchObject({ plan: 'business', perMinute: 1000 })
+  expect(state.keys.find((key: { key: string }) => key.key === 'partner-key')).toMatchObject({
+    plan: 'business',
+    perMinute: 1000,
+  })
 
   expect((await admin(0, '/keys/sandbox-free-key', { method: 'DELETE' })).status).toBe(200)
   await until(1, 'sandbox-free-key', 401)

@@ -14,9 +14,17 @@ let second: SharedSandbox
 
 beforeAll(async () => {
   redis = await startRedis()
-  first = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library:' }), baseUrl: api, pets: 5 })
+  first = createSandbox({
+    shared: await connectRedisState({ url: redis.url, prefix: 'library:' }),
+    baseUrl: api,
+    pets: 5,
+  })
   await first.ready()
-  second = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library:' }), baseUrl: api, pets: 5 })
+  second = createSandbox({
+    shared: await connectRedisState({ url: redis.url, prefix: 'library:' }),
+    baseUrl: api,
+    pets: 5,
+  })
   await second.ready()
 })
 afterAll(async () => {
@@ -54,10 +62,12 @@ it('says why it cannot serve while Redis is away, and nothing once it is back', 
   const shared = await connectRedisState({ url: own.url, prefix: 'probe:' })
   expect(shared.notReady()).toBeUndefined()
   await own.stop()
-  for (let attempt = 0; attempt < 50 && shared.notReady() === undefined; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (let attempt = 0; attempt < 50 && shared.notReady() === undefined; attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 20))
   expect(shared.notReady()).toBe(`Redis at ${own.url} (prefix probe:) is unreachable`)
   await own.restart()
-  for (let attempt = 0; attempt < 100 && shared.notReady() !== undefined; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (let attempt = 0; attempt < 100 && shared.notReady() !== undefined; attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 20))
   expect(shared.notReady()).toBeUndefined()
   await shared.close()
   await own.remove()
@@ -69,7 +79,10 @@ it('refuses, when ready, a sandbox seeded otherwise than the state it joins', as
   await other.close()
   // Given pets are known by what they are, not by their last id (docs/decisions.md#d33).
   const pets = (names: string[]) => names.map((name) => ({ name, categoryId: 1 }))
-  const given = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }), pets: pets(['Ace', 'Bo']) })
+  const given = createSandbox({
+    shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }),
+    pets: pets(['Ace', 'Bo']),
+  })
   await given.ready()
   const same = createSandbox({
     shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }),
@@ -77,9 +90,17 @@ it('refuses, when ready, a sandbox seeded otherwise than the state it joins', as
   })
   await same.ready()
   expect((await same.pets.all()).map((pet) => pet.name)).toEqual(['Ace', 'Bo'])
-  const mixed = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }), pets: pets(['Ace', 'Cy']) })
-  await expect(mixed.ready()).rejects.toThrow(/holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not those of this one/)
-  const generated = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }), pets: 2 })
+  const mixed = createSandbox({
+    shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }),
+    pets: pets(['Ace', 'Cy']),
+  })
+  await expect(mixed.ready()).rejects.toThrow(
+    /holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not those of this one/,
+  )
+  const generated = createSandbox({
+    shared: await connectRedisState({ url: redis.url, prefix: 'library-given:' }),
+    pets: 2,
+  })
   await expect(generated.ready()).rejects.toThrow(/, not generated ones/)
   await Promise.all([given.close(), same.close(), mixed.close(), generated.close()])
 })
@@ -87,7 +108,11 @@ it('refuses, when ready, a sandbox seeded otherwise than the state it joins', as
 it('empties the shared request log on reset, requests answered just before it on another sandbox included', async () => {
   await call(first, '/pets?limit=1&from=kept-until-reset')
   const paths = async (sandbox: SharedSandbox) => (await sandbox.requests()).map((entry) => entry.path)
-  for (let attempt = 0; attempt < 50 && !(await paths(second)).includes('/v1/pets?limit=1&from=kept-until-reset'); attempt++) {
+  for (
+    let attempt = 0;
+    attempt < 50 && !(await paths(second)).includes('/v1/pets?limit=1&from=kept-until-reset');
+    attempt++
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   expect(await paths(second)).toContain('/v1/pets?limit=1&from=kept-until-reset')
@@ -100,6 +125,7 @@ it('empties the shared request log on reset, requests answered just before it on
   expect(await first.requests()).toEqual([])
   expect(await second.requests()).toEqual([])
   await call(second, '/pets?limit=1&from=after-reset')
-  for (let attempt = 0; attempt < 50 && (await first.requests()).length === 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (let attempt = 0; attempt < 50 && (await first.requests()).length === 0; attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 20))
   expect(await paths(first)).toEqual(['/v1/pets?limit=1&from=after-reset'])
 })

@@ -19,7 +19,12 @@ let memory: Sandbox
 beforeAll(async () => {
   redis = await startRedis()
   admin = new Redis(redis.url)
-  shared = createSandbox({ shared: await connectRedisState({ url: redis.url, prefix: 'listing:' }), baseUrl: api, pets: 30, seed: 4 })
+  shared = createSandbox({
+    shared: await connectRedisState({ url: redis.url, prefix: 'listing:' }),
+    baseUrl: api,
+    pets: 30,
+    seed: 4,
+  })
   await shared.ready()
   memory = createSandbox({ baseUrl: api, pets: 30, seed: 4 })
   await memory.ready()
@@ -43,16 +48,26 @@ async function call(sandbox: Sandbox | SharedSandbox, path: string): Promise<Res
   return response
 }
 
-const rateHeaders = (response: Response) => ['limit', 'remaining', 'reset'].map((name) => response.headers.get(`x-ratelimit-${name}`))
+const rateHeaders = (response: Response) =>
+  ['limit', 'remaining', 'reset'].map((name) => response.headers.get(`x-ratelimit-${name}`))
 
 async function scriptCalls(): Promise<number> {
   const stats = await admin.info('commandstats')
-  return [...stats.matchAll(/^cmdstat_(evalsha|eval):calls=(\d+)/gm)].reduce((sum, [, , calls]) => sum + Number(calls), 0)
+  return [...stats.matchAll(/^cmdstat_(evalsha|eval):calls=(\d+)/gm)].reduce(
+    (sum, [, , calls]) => sum + Number(calls),
+    0,
+  )
 }
 
 it('lists the same pages with the same headers as in memory, by status too, created pets included', async () => {
   for (const sandbox of [shared, memory]) await sandbox.pets.create({ name: 'Latest', categoryId: 2, status: 'sold' })
-  for (const path of ['/pets', '/pets?limit=3', '/pets?status=sold&limit=100', '/pets?status=pending&limit=1', '/pets?limit=100']) {
+  for (const path of [
+    '/pets',
+    '/pets?limit=3',
+    '/pets?status=sold&limit=100',
+    '/pets?status=pending&limit=1',
+    '/pets?limit=100',
+  ]) {
     const [onRedis, inMemory] = [await call(shared, path), await call(memory, path)]
     expect(onRedis.status, path).toBe(200)
     expect(rateHeaders(onRedis), path).toEqual(rateHeaders(inMemory))

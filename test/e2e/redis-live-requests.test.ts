@@ -16,7 +16,9 @@ const contract = createContractChecker()
 const isLogEntry = new Ajv({ strict: false })
 addFormats.default(isLogEntry)
 // With the whole document, for the entry's references to other schemas (its session's name).
-const checkEntry = isLogEntry.addSchema(adminDocument as object, 'admin').getSchema('admin#/components/schemas/RequestLogEntry')!
+const checkEntry = isLogEntry
+  .addSchema(adminDocument as object, 'admin')
+  .getSchema('admin#/components/schemas/RequestLogEntry')!
 const api = 'http://api.test/v1'
 const PREFIX = 'live:'
 let first: SharedSandbox
@@ -54,7 +56,8 @@ function watch(sandbox: SharedSandbox) {
 }
 
 // The channel names the database (db0 here): channels are one namespace across a server's databases.
-const subscribers = async (prefix = PREFIX) => ((await probe.pubsub('NUMSUB', `${prefix}requests:db0`)) as [string, number])[1]
+const subscribers = async (prefix = PREFIX) =>
+  ((await probe.pubsub('NUMSUB', `${prefix}requests:db0`)) as [string, number])[1]
 
 async function until(condition: () => boolean | Promise<boolean>, what: string): Promise<void> {
   for (let attempt = 0; attempt < 250; attempt++) {
@@ -75,7 +78,8 @@ it("delivers each request of either sandbox to every watcher once, the other's t
   // Another prefix is another sandbox: its requests reach neither.
   expect((await call(other, '/pets?limit=1&from=other')).status).toBe(200)
   const expected = ['/v1/pets?limit=1&from=first&api_key=', '/v1/pets?limit=2&from=second', '/v1/pets/999']
-  const complete = (paths: string[]) => paths.length >= 3 && expected.every((path) => paths.some((seen) => seen.startsWith(path)))
+  const complete = (paths: string[]) =>
+    paths.length >= 3 && expected.every((path) => paths.some((seen) => seen.startsWith(path)))
   await until(() => complete(onFirst.paths()) && complete(onSecond.paths()), 'the three requests on both watchers')
   // Whatever travels late has had time to arrive twice, if it were sent twice.
   await new Promise((resolve) => setTimeout(resolve, 200))
@@ -96,14 +100,22 @@ it("delivers each request of either sandbox to every watcher once, the other's t
   }
   // The entries as each replica's own log keeps them: one sandbox, one view.
   const kept = await second.requests(3)
-  expect(new Set(onSecond.seen.map((entry) => JSON.stringify(entry)))).toEqual(new Set(kept.map((entry) => JSON.stringify(entry))))
-  expect(new Set(onFirst.seen.map((entry) => JSON.stringify(entry)))).toEqual(new Set(kept.map((entry) => JSON.stringify(entry))))
+  expect(new Set(onSecond.seen.map((entry) => JSON.stringify(entry)))).toEqual(
+    new Set(kept.map((entry) => JSON.stringify(entry))),
+  )
+  expect(new Set(onFirst.seen.map((entry) => JSON.stringify(entry)))).toEqual(
+    new Set(kept.map((entry) => JSON.stringify(entry))),
+  )
 })
 
 it('keeps two sandboxes with one prefix in two databases of one Redis apart: neither hears the other', async () => {
   const url = replicas.redis().url
   const inDatabase = async (db: number) => {
-    const sandbox = createSandbox({ shared: await connectRedisState({ url: `${url}/${db}`, prefix: PREFIX }), baseUrl: api, pets: 5 })
+    const sandbox = createSandbox({
+      shared: await connectRedisState({ url: `${url}/${db}`, prefix: PREFIX }),
+      baseUrl: api,
+      pets: 5,
+    })
     await sandbox.ready()
     return sandbox
   }
@@ -114,13 +126,17 @@ it('keeps two sandboxes with one prefix in two databases of one Redis apart: nei
     // Both subscribed, on whatever channels they use.
     const subscribed = async () => {
       const channels = (await probe.pubsub('CHANNELS', `${PREFIX}*`)) as string[]
-      const counts = channels.length === 0 ? [] : ((await probe.pubsub('NUMSUB', ...channels)) as Array<string | number>)
+      const counts =
+        channels.length === 0 ? [] : ((await probe.pubsub('NUMSUB', ...channels)) as Array<string | number>)
       return counts.filter((count) => typeof count === 'number').reduce((sum, count) => sum + count, 0)
     }
     await until(async () => (await subscribed()) === 2, 'both sandboxes to subscribe')
     expect((await call(two, '/pets?limit=1&from=db2')).status).toBe(200)
     expect((await call(one, '/pets?limit=1&from=db1')).status).toBe(200)
-    await until(() => onOne.paths().includes('/v1/pets?limit=1&from=db1') && onTwo.paths().includes('/v1/pets?limit=1&from=db2'), 'each its own request')
+    await until(
+      () => onOne.paths().includes('/v1/pets?limit=1&from=db1') && onTwo.paths().includes('/v1/pets?limit=1&from=db2'),
+      'each its own request',
+    )
     // Whatever travels late has had time to arrive.
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(onOne.paths()).toEqual(['/v1/pets?limit=1&from=db1'])
@@ -148,7 +164,11 @@ it('subscribes only while someone watches, and lets go on close', async () => {
   await until(async () => (await subscribers()) === 0, 'the subscription to end with the last watcher')
   expect(one.paths()).toEqual([])
 
-  const closing = createSandbox({ shared: await connectRedisState({ url: replicas.redis().url, prefix: PREFIX }), baseUrl: api, pets: 5 })
+  const closing = createSandbox({
+    shared: await connectRedisState({ url: replicas.redis().url, prefix: PREFIX }),
+    baseUrl: api,
+    pets: 5,
+  })
   await closing.ready()
   watch(closing)
   await until(async () => (await subscribers()) === 1, 'the watched sandbox to subscribe')
@@ -159,7 +179,10 @@ it('subscribes only while someone watches, and lets go on close', async () => {
 it("streams the other replica's requests on a replica's /__sandbox/events, over HTTP", async () => {
   const base = replicas.replica(1).url.replace(/\/v1$/, '')
   const controller = new AbortController()
-  const stream = await fetch(`${base}/__sandbox/events`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` }, signal: controller.signal })
+  const stream = await fetch(`${base}/__sandbox/events`, {
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    signal: controller.signal,
+  })
   replicas.contract.check('GET', stream.url, stream)
   expect(stream.status).toBe(200)
   const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader()
@@ -185,21 +208,31 @@ it("streams the other replica's requests on a replica's /__sandbox/events, over 
     .split('\n\n')
     .filter((event) => event.startsWith('event: request\n'))
     .map((event) => JSON.parse(event.slice('event: request\ndata: '.length)) as RequestLogEntry)
-  expect(entries.map((entry) => entry.path).sort()).toEqual(['/v1/pets?limit=1&from=replica-0', '/v1/pets?limit=1&from=replica-1'])
+  expect(entries.map((entry) => entry.path).sort()).toEqual([
+    '/v1/pets?limit=1&from=replica-0',
+    '/v1/pets?limit=1&from=replica-1',
+  ])
   for (const entry of entries) {
     expect(checkEntry(entry), JSON.stringify(entry)).toBe(true)
     expect(entry).toMatchObject({ method: 'GET', status: 200, key: expect.stringMatching(/^sand…#[0-9a-f]{4}$/) })
   }
   expect(text).not.toContain('sandbox-free-key')
   // The stream closed, nobody watches replica 1 any more: it lets go of its subscription.
-  await until(async () => (await subscribers('petstore-sandbox:')) === 0, 'replica 1 to unsubscribe once its stream closed')
+  await until(
+    async () => (await subscribers('petstore-sandbox:')) === 0,
+    'replica 1 to unsubscribe once its stream closed',
+  )
 })
 
 it('keeps a watcher after Redis went away and came back, and closes while Redis is away', async () => {
   // A Redis of its own: this one goes away.
   const own = await startRedis()
   const open = async () => {
-    const sandbox = createSandbox({ shared: await connectRedisState({ url: own.url, prefix: PREFIX }), baseUrl: api, pets: 5 })
+    const sandbox = createSandbox({
+      shared: await connectRedisState({ url: own.url, prefix: PREFIX }),
+      baseUrl: api,
+      pets: 5,
+    })
     await sandbox.ready()
     return sandbox
   }
@@ -214,8 +247,14 @@ it('keeps a watcher after Redis went away and came back, and closes while Redis 
     // The client subscribes again by itself once Redis is back.
     await until(async () => (await ownSubscribers().catch(() => 0)) === 1, 'the subscription to come back')
     // Redis came back empty: the first request seeds it again, then answers.
-    await until(async () => (await call(answering, '/pets?limit=1&from=after-restart')).status === 200, 'an answer after the restart')
-    await until(() => watcher.paths().includes('/v1/pets?limit=1&from=after-restart'), 'the watcher to hear a request after the restart')
+    await until(
+      async () => (await call(answering, '/pets?limit=1&from=after-restart')).status === 200,
+      'an answer after the restart',
+    )
+    await until(
+      () => watcher.paths().includes('/v1/pets?limit=1&from=after-restart'),
+      'the watcher to hear a request after the restart',
+    )
     await own.stop()
     await Promise.all([answering.close(), watched.close()])
   } finally {

@@ -4,9 +4,17 @@ import { useRedisReplicas } from '../support/use-redis-replicas.js'
 // --max-pets on replicas sharing one Redis bounds the pets of the whole sandbox, checked in the
 // script that creates a pet, so creates racing on both replicas never pass it (docs/decisions.md#d23).
 const { call, admin } = useRedisReplicas(2, ['--pets', '5', '--max-pets', '12'])
-const FULL = { code: 'storage_full', message: 'The sandbox stores at most 12 pets and is full; nothing was stored', status: 507 }
+const FULL = {
+  code: 'storage_full',
+  message: 'The sandbox stores at most 12 pets and is full; nothing was stored',
+  status: 507,
+}
 const create = (replica: number, name: string) =>
-  call(replica, '/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) })
+  call(replica, '/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, categoryId: 1 }),
+  })
 
 beforeEach(async () => {
   expect((await admin(0, '/reset', { method: 'POST' })).status).toBe(200)
@@ -19,7 +27,9 @@ it('stores exactly --max-pets over a concurrent burst on both replicas; the rest
   expect(created).toHaveLength(7)
   expect(refused).toHaveLength(33)
   for (const response of refused) expect(await response.json()).toEqual(FULL)
-  const ids = (await Promise.all(created.map((response) => response.json()))).map((pet: { id: number }) => pet.id).sort((a, b) => a - b)
+  const ids = (await Promise.all(created.map((response) => response.json())))
+    .map((pet: { id: number }) => pet.id)
+    .sort((a, b) => a - b)
   expect(ids).toEqual([6, 7, 8, 9, 10, 11, 12])
   for (const replica of [0, 1]) {
     expect((await (await admin(replica, '/state')).json()).pets).toEqual({ count: 12, nextId: 13 })
@@ -35,7 +45,9 @@ it('spends quota on a refused create, as on any answered request, and frees room
   expect([first.status, second.status]).toEqual([507, 507])
   expect(await first.json()).toEqual(FULL)
   // One quota over both replicas: the second refusal counts one more than the first.
-  expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1)
+  expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
+    Number(first.headers.get('x-ratelimit-remaining')) - 1,
+  )
 
   expect((await admin(1, '/reset', { method: 'POST' })).status).toBe(200)
   const after = await create(0, 'After the reset')

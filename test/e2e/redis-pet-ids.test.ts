@@ -12,7 +12,17 @@ idEdgeTests(() => ({
   call: (path, init) => call(turn++ % 2, path, init),
   admin: (path, init) => admin(turn++ % 2, path, init),
   async createIn(args) {
-    const other = await startCli(['--log', 'off', '--redis', redis().url, '--admin-token', ADMIN_TOKEN, '--redis-prefix', 'at-the-top:', ...args])
+    const other = await startCli([
+      '--log',
+      'off',
+      '--redis',
+      redis().url,
+      '--admin-token',
+      ADMIN_TOKEN,
+      '--redis-prefix',
+      'at-the-top:',
+      ...args,
+    ])
     try {
       const target = `${other.url}/pets`
       const init = {

@@ -18,7 +18,11 @@ const petsFile = (name: string, pets: unknown, space?: number) => {
 const PETS_FILE = petsFile('pets.json', GIVEN_PETS)
 
 const { call, admin, contract, redis, startReplica } = useRedisReplicas(2, ['--pets-file', PETS_FILE])
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})
 const list = async (replica: number) => {
   const response = await call(replica, '/pets?limit=100')
   expect(response.status).toBe(200)
@@ -64,7 +68,10 @@ it('refuses, in one line naming what changed, a replica with another pets file, 
   const otherPets = petsFile('other-pets.json', [{ name: 'Pixel', categoryId: 7 }, ...GIVEN_PETS.slice(1)])
   const otherIds = petsFile('other-ids.json', [{ id: 9, ...GIVEN_PETS[0] }, ...GIVEN_PETS.slice(1)])
   const refusals: Array<[string[], RegExp]> = [
-    [['--pets-file', otherPets], /holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not those of this one \(sha256 [0-9a-f]{12}…: /],
+    [
+      ['--pets-file', otherPets],
+      /holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not those of this one \(sha256 [0-9a-f]{12}…: /,
+    ],
     [['--pets-file', otherIds], /holds the pets of a --pets-file \(sha256 [0-9a-f]{12}…\), not those of this one /],
     [
       ['--pets', '11'],
@@ -85,9 +92,30 @@ it('refuses, in one line naming what changed, a replica with another pets file, 
 })
 
 it('refuses a pets file on a prefix seeded with generated pets ending at the same id', async () => {
-  const generated = await startCli(['--log', 'off', '--redis', redis().url, '--redis-prefix', 'generated:', '--pets', '11'])
+  const generated = await startCli([
+    '--log',
+    'off',
+    '--redis',
+    redis().url,
+    '--redis-prefix',
+    'generated:',
+    '--pets',
+    '11',
+  ])
   try {
-    const refused = await runCli(['start', '--port', '0', '--log', 'off', '--redis', redis().url, '--redis-prefix', 'generated:', '--pets-file', PETS_FILE])
+    const refused = await runCli([
+      'start',
+      '--port',
+      '0',
+      '--log',
+      'off',
+      '--redis',
+      redis().url,
+      '--redis-prefix',
+      'generated:',
+      '--pets-file',
+      PETS_FILE,
+    ])
     expect(refused.code).toBe(1)
     expect(refused.stderr.trim()).toMatch(
       /^error: Redis at redis:\/\/127\.0\.0\.1:\d+ \(prefix generated:\) holds pets seeded with --seed 1 --pets 11, not those of a --pets-file; start with those, or use another --redis-prefix$/,

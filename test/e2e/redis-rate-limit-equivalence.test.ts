@@ -34,8 +34,15 @@ it('names in Retry-After the end of a spent day that outlasts a ban, on Redis as
   for (const limiter of [memory, onRedis]) {
     await limiter.arrange('spent-day', LIMITS, { dayRemaining: 0 })
     expect((await limiter.take('spent-day', LIMITS)).outcome).toBe('rate_limited')
-    expect(await limiter.take('spent-day', LIMITS)).toMatchObject({ outcome: 'temporarily_banned', reset: now / 1000 + 3, retryAfter: untilMidnight })
+    expect(await limiter.take('spent-day', LIMITS)).toMatchObject({
+      outcome: 'temporarily_banned',
+      reset: now / 1000 + 3,
+      retryAfter: untilMidnight,
+    })
   }
   now += 3_000
-  expect(await onRedis.take('spent-day', LIMITS)).toMatchObject({ outcome: 'rate_limited', retryAfter: untilMidnight - 3 })
+  expect(await onRedis.take('spent-day', LIMITS)).toMatchObject({
+    outcome: 'rate_limited',
+    retryAfter: untilMidnight - 3,
+  })
 })

@@ -4,7 +4,11 @@ import { useRedisReplicas } from '../support/use-redis-replicas.js'
 // Two CLI processes on one Redis answer as one sandbox (docs/running-for-a-team.md#several-replicas-one-redis).
 const { call, admin } = useRedisReplicas(2, ['--pets', '20', '--ban-after', '3', '--ban-seconds', '600'])
 const FREE = 'sandbox-free-key'
-const json = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const json = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})
 
 beforeEach(async () => {
   expect((await admin(1, '/reset', { method: 'POST' })).status).toBe(200)
@@ -29,10 +33,14 @@ it('gives a Free key exactly 60 answers a minute over both replicas, counting do
 })
 
 it('admits a concurrent burst spread over both replicas exactly up to the quota', async () => {
-  const responses = await Promise.all(Array.from({ length: 150 }, (_, i) => call(i % 2, '/pets?limit=1', { key: 'sandbox-pro-key' })))
+  const responses = await Promise.all(
+    Array.from({ length: 150 }, (_, i) => call(i % 2, '/pets?limit=1', { key: 'sandbox-pro-key' })),
+  )
   // Pro: 300 a minute; spend 150 first, then burst 200 more: exactly 150 of those are admitted.
   expect(responses.every((response) => response.status === 200)).toBe(true)
-  const burst = await Promise.all(Array.from({ length: 200 }, (_, i) => call(i % 2, '/pets?limit=1', { key: 'sandbox-pro-key' })))
+  const burst = await Promise.all(
+    Array.from({ length: 200 }, (_, i) => call(i % 2, '/pets?limit=1', { key: 'sandbox-pro-key' })),
+  )
   expect(burst.filter((response) => response.status === 200)).toHaveLength(150)
   expect(burst.filter((response) => response.status === 429)).toHaveLength(50)
 })
@@ -112,21 +120,26 @@ it('shares quotas set, faults set and the request log through the admin API', as
 it('empties the request log of both replicas from either, as on one process', async () => {
   await call(0, '/pets?limit=1&from=before-reset-0')
   await call(1, '/pets?limit=1&from=before-reset-1')
-  const paths = async (replica: number) => ((await (await admin(replica, '/requests')).json()).requests as Array<{ path: string }>).map((entry) => entry.path)
+  const paths = async (replica: number) =>
+    ((await (await admin(replica, '/requests')).json()).requests as Array<{ path: string }>).map((entry) => entry.path)
   // Each process sends its log lines in batches, a moment after they were answered.
-  for (let attempt = 0; attempt < 50 && (await paths(1)).length < 2; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (let attempt = 0; attempt < 50 && (await paths(1)).length < 2; attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 20))
   expect(await paths(1)).toEqual(['/v1/pets?limit=1&from=before-reset-0', '/v1/pets?limit=1&from=before-reset-1'])
 
   expect((await admin(0, '/reset', { method: 'POST' })).status).toBe(200)
   expect(await paths(1)).toEqual([])
   expect(await paths(0)).toEqual([])
   await call(1, '/pets?limit=1&from=after-reset')
-  for (let attempt = 0; attempt < 50 && (await paths(0)).length < 1; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (let attempt = 0; attempt < 50 && (await paths(0)).length < 1; attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 20))
   expect(await paths(0)).toEqual(['/v1/pets?limit=1&from=after-reset'])
 })
 
 it('starts the fault draws of both replicas over on a reset through either, as on one process', async () => {
-  expect((await admin(0, '/faults', { method: 'PUT', json: { errorRate: 0.5, kinds: ['503'], seed: 9 } })).status).toBe(200)
+  expect((await admin(0, '/faults', { method: 'PUT', json: { errorRate: 0.5, kinds: ['503'], seed: 9 } })).status).toBe(
+    200,
+  )
   const run = async () => {
     const statuses: number[] = []
     for (let i = 0; i < 24; i++) statuses.push((await call(1, '/pets?limit=1')).status)

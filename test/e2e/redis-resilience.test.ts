@@ -44,7 +44,8 @@ async function readyz(cli: CliProcess): Promise<number> {
   return response.status
 }
 
-const create = (cli: CliProcess, name: string) => call(cli, '/pets', { method: 'POST', body: JSON.stringify({ name, categoryId: 1 }) })
+const create = (cli: CliProcess, name: string) =>
+  call(cli, '/pets', { method: 'POST', body: JSON.stringify({ name, categoryId: 1 }) })
 
 it('restarts a replica after kill -9: it finds the shared pets and seeds nothing', async () => {
   const redis = await redisServer()
@@ -88,7 +89,9 @@ it('answers 503 with Retry-After while Redis is away, stays up, and serves again
   let statuses = [0]
   for (let attempt = 0; attempt < 50 && !statuses.every((status) => status === 200); attempt++) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100))
-    const burst = await Promise.all(Array.from({ length: 10 }, (_, i) => call(i % 2 === 0 ? cli : sibling, '/pets?limit=1')))
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => call(i % 2 === 0 ? cli : sibling, '/pets?limit=1')),
+    )
     statuses = burst.map((response) => response.status)
   }
   expect(statuses).toEqual(Array(10).fill(200))
@@ -107,7 +110,18 @@ it('refuses to start on a Redis seeded with another seed or pet count, in one li
     ['--seed', '2'],
     ['--pets', '11'],
   ]) {
-    const refused = await runCli(['start', '--port', '0', '--log', 'off', '--redis', redis.url, '--pets', '10', ...args])
+    const refused = await runCli([
+      'start',
+      '--port',
+      '0',
+      '--log',
+      'off',
+      '--redis',
+      redis.url,
+      '--pets',
+      '10',
+      ...args,
+    ])
     expect(refused.code).toBe(1)
     expect(refused.stderr.trim().split('\n')).toHaveLength(1)
     expect(refused.stderr).toContain(redis.url)
@@ -158,7 +172,9 @@ it('keeps every acknowledged create across a Redis crash with appendfsync always
 it('keeps sandboxes with different prefixes apart on one Redis, and reads the URL from the environment', async () => {
   const redis = await redisServer()
   const teamA = await replica(redis)
-  const teamB = await startCli(['--log', 'off', '--pets', '3', '--seed', '9', '--redis-prefix', 'team-b:'], { PETSTORE_SANDBOX_REDIS_URL: redis.url })
+  const teamB = await startCli(['--log', 'off', '--pets', '3', '--seed', '9', '--redis-prefix', 'team-b:'], {
+    PETSTORE_SANDBOX_REDIS_URL: redis.url,
+  })
   cleanup.push(() => teamB.stop('SIGKILL'))
   expect(teamB.output()).toContain(`Shared state: ${redis.url}, key prefix team-b:`)
   expect((await create(teamA, 'Only in A')).status).toBe(201)
@@ -174,6 +190,8 @@ it('refuses --now and --state with --redis: the clock and the pets are shared', 
   ]) {
     const refused = await runCli(['start', '--port', '0', '--redis', redis.url, ...args])
     expect(refused.code).toBe(1)
-    expect(refused.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^error: --(now|state) cannot be combined with --redis/)])
+    expect(refused.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^error: --(now|state) cannot be combined with --redis/),
+    ])
   }
 })

@@ -5,4 +5,8 @@ import { useRedisReplicas } from '../support/use-redis-replicas.js'
 // checked in the script that puts the session: sessions are put through one replica, pets created through the other.
 const { call, admin } = useRedisReplicas(2, ['--pets', '2', '--max-pets', '20'])
 
-sessionMaxPetsTests(() => ({ call: (path, init) => call(1, path, init), admin: (path, init) => admin(0, path, init), recorder: (path) => admin(1, path) }))
+sessionMaxPetsTests(() => ({
+  call: (path, init) => call(1, path, init),
+  admin: (path, init) => admin(0, path, init),
+  recorder: (path) => admin(1, path),
+}))

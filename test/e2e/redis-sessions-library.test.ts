@@ -40,7 +40,12 @@ afterAll(async () => {
   await redis?.remove()
 })
 
-async function call(sandbox: SharedSandbox, path: string, session?: string, init: RequestInit & { key?: string } = {}): Promise<Response> {
+async function call(
+  sandbox: SharedSandbox,
+  path: string,
+  session?: string,
+  init: RequestInit & { key?: string } = {},
+): Promise<Response> {
   const { key = 'sandbox-free-key', ...rest } = init
   const headers = new Headers(rest.headers)
   headers.set('authorization', `Bearer ${key}`)
@@ -50,7 +55,11 @@ async function call(sandbox: SharedSandbox, path: string, session?: string, init
   return response
 }
 const create = (sandbox: SharedSandbox, session: string | undefined, name: string, status?: string) =>
-  call(sandbox, '/pets', session, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1, status }) })
+  call(sandbox, '/pets', session, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, categoryId: 1, status }),
+  })
 const names = async (response: Response) => ((await response.json()) as Pet[]).map((pet) => `${pet.id}:${pet.name}`)
 const clear = async () => {
   for (const session of (await first.sessions.list()).slice(1)) await first.sessions.delete(session.name)
@@ -85,8 +94,18 @@ it('merges a session’s replaced pets into its listings exactly as in memory, o
     await session.pets.create({ name: 'Eleven', categoryId: 2, status: 'sold' })
     await session.pets.put({ id: 30, name: 'Thirty', categoryId: 2, status: 'available' })
   }
-  for (const path of ['/pets?limit=100', '/pets?limit=2', '/pets?status=sold&limit=100', '/pets?status=pending&limit=1', '/pets?status=available&limit=100']) {
-    const expected = await (await memory.fetch(`${api}${path}`, { headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': 'merge' } })).json()
+  for (const path of [
+    '/pets?limit=100',
+    '/pets?limit=2',
+    '/pets?status=sold&limit=100',
+    '/pets?status=pending&limit=1',
+    '/pets?status=available&limit=100',
+  ]) {
+    const expected = await (
+      await memory.fetch(`${api}${path}`, {
+        headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': 'merge' },
+      })
+    ).json()
     expect(await (await call(second, path, 'merge')).json(), path).toEqual(expected)
   }
   expect(await second.session('merge').pets.all()).toEqual(alike.pets.all())
@@ -99,7 +118,9 @@ it('merges a session’s replaced pets into its listings exactly as in memory, o
 
 it('keeps a key’s quota in a session exact across replicas under a burst, apart from other sessions', async () => {
   await first.session('burst').clock.set('2030-01-01T00:00:00Z')
-  const burst = await Promise.all(Array.from({ length: 80 }, (_, i) => call(i % 2 === 0 ? first : second, '/pets?limit=1', 'burst')))
+  const burst = await Promise.all(
+    Array.from({ length: 80 }, (_, i) => call(i % 2 === 0 ? first : second, '/pets?limit=1', 'burst')),
+  )
   expect(burst.filter((response) => response.status === 200)).toHaveLength(60)
   expect(burst.filter((response) => response.status === 429)).toHaveLength(20)
   expect((await call(second, '/pets?limit=1', 'other-quota')).status).toBe(200)
@@ -150,13 +171,16 @@ it('logs each session’s requests apart across replicas; a session’s reset fo
   await call(first, '/pets?limit=1&from=default')
   await call(second, '/pets?limit=2&from=logged', 'logged')
   const until = async (read: () => Promise<unknown[]>, length: number) => {
-    for (let attempt = 0; attempt < 100 && (await read()).length < length; attempt++) await new Promise((resolve) => setTimeout(resolve, 20))
+    for (let attempt = 0; attempt < 100 && (await read()).length < length; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 20))
     return read()
   }
   const logged = first.session('logged')
   const entries = (await until(() => logged.requests(), 1)) as Array<{ path: string; session?: string }>
   expect(entries.map((entry) => [entry.path, entry.session])).toEqual([['/v1/pets?limit=2&from=logged', 'logged']])
-  expect(((await first.requests()) as Array<{ path: string }>).map((entry) => entry.path)).toContain('/v1/pets?limit=1&from=default')
+  expect(((await first.requests()) as Array<{ path: string }>).map((entry) => entry.path)).toContain(
+    '/v1/pets?limit=1&from=default',
+  )
   await logged.reset()
   expect(await second.session('logged').requests()).toEqual([])
   expect((await first.requests()).length).toBeGreaterThan(0)
@@ -174,7 +198,9 @@ it('tells a session’s watchers on one replica of its requests through the othe
       await new Promise((resolve) => setTimeout(resolve, 25))
     }
     expect(heard.length).toBeGreaterThan(0)
-    expect(heard.every(([path, session]) => session === 'heard' && path.startsWith('/v1/pets?limit=3&attempt='))).toBe(true)
+    expect(heard.every(([path, session]) => session === 'heard' && path.startsWith('/v1/pets?limit=3&attempt='))).toBe(
+      true,
+    )
   } finally {
     stop()
   }
@@ -219,8 +245,11 @@ it('drops the least recently used session beyond max, and one idle by the defaul
   await clear()
   await first.clock.set('2030-01-01T00:00:00Z')
   // The other replica follows the clock a moment later; until then it would stamp its sessions' use in 2026.
-  await expect.poll(() => second.clock.now(), { timeout: 10_000 }).toBeGreaterThanOrEqual(Date.parse('2030-01-01T00:00:00Z'))
-  for (const [index, name] of ['s1', 's2', 's3'].entries()) await call(index % 2 === 0 ? first : second, '/pets?limit=1', name)
+  await expect
+    .poll(() => second.clock.now(), { timeout: 10_000 })
+    .toBeGreaterThanOrEqual(Date.parse('2030-01-01T00:00:00Z'))
+  for (const [index, name] of ['s1', 's2', 's3'].entries())
+    await call(index % 2 === 0 ? first : second, '/pets?limit=1', name)
   await call(second, '/pets?limit=1', 's1')
   await call(first, '/pets?limit=1', 's4')
   expect(drops).toEqual(['s2:least-recently-used'])
@@ -313,7 +342,10 @@ it("carries a session's settings as one value across replicas: a capsule's seed,
   // A reset through the other replica puts the scenarios back to the capsule's and keeps the seed.
   await second.session('settings-restored').reset()
   const reset = await first.session('settings-restored').capsule()
-  expect({ seed: reset.seed, scenarios: reset.scenarios }).toEqual({ seed: 77, scenarios: { 'sandbox-free-key': 'sunset' } })
+  expect({ seed: reset.seed, scenarios: reset.scenarios }).toEqual({
+    seed: 77,
+    scenarios: { 'sandbox-free-key': 'sunset' },
+  })
   // The settings stay in their session.
   expect((await second.session('settings-other').capsule()).faults.errorRate).toBe(0)
   expect(second.faults.get().errorRate).toBe(0)
@@ -321,7 +353,12 @@ it("carries a session's settings as one value across replicas: a capsule's seed,
 
 it("keeps a session's weather in its session across replicas, and in its capsule", async () => {
   await clear()
-  const weather = { latency: { p50: 80, p99: 900 }, errorRate: 0.2, burst: 5, operations: { getPet: { latency: { p50: 5, p99: 40 }, burst: 2 } } }
+  const weather = {
+    latency: { p50: 80, p99: 900 },
+    errorRate: 0.2,
+    burst: 5,
+    operations: { getPet: { latency: { p50: 5, p99: 40 }, burst: 2 } },
+  }
   await first.session('weather-stormy').faults.set(weather)
   // The other replica takes it up with its next decision in the session.
   await call(second, '/pets/1', 'weather-stormy')

@@ -14,7 +14,10 @@ const json = (body: unknown, session?: string): RequestInit => ({
   headers: { 'content-type': 'application/json', ...(session === undefined ? {} : { 'x-sandbox-session': session }) },
   body: JSON.stringify(body),
 })
-const inSession = (session: string, init: RequestInit & { key?: string } = {}) => ({ ...init, headers: { ...init.headers, 'x-sandbox-session': session } })
+const inSession = (session: string, init: RequestInit & { key?: string } = {}) => ({
+  ...init,
+  headers: { ...init.headers, 'x-sandbox-session': session },
+})
 const ids = async (response: Response) => ((await response.json()) as Array<{ id: number }>).map((pet) => pet.id)
 /** An admin call to replica `index` in `session`. */
 const adminIn = (index: number, session: string, path: string, init: RequestInit & { json?: unknown } = {}) =>
@@ -62,7 +65,10 @@ it('runs 4 workers × 15 tests at once over two replicas, each in its own sessio
         made.push((await created.json()).id)
       }
       if (made.join() !== '11,12') collisions.push(`${session} test ${test}: ids ${made.join()}`)
-      const listed = (await (await call(through(3), '/pets?limit=100', inSession(session))).json()) as Array<{ id: number; name: string }>
+      const listed = (await (await call(through(3), '/pets?limit=100', inSession(session))).json()) as Array<{
+        id: number
+        name: string
+      }>
       if (listed.map((pet) => pet.id).join() !== [...startUp, ...made].join())
         collisions.push(`${session} test ${test}: listed ${listed.map((pet) => pet.id).join()}`)
       if (
@@ -80,7 +86,9 @@ it('runs 4 workers × 15 tests at once over two replicas, each in its own sessio
 }, 120_000)
 
 it('keeps a key’s quota in a session exact across replicas under a concurrent burst', async () => {
-  const burst = await Promise.all(Array.from({ length: 90 }, (_, i) => call(i % 2, '/pets?limit=1', inSession('burst', { key: 'sandbox-free-key' }))))
+  const burst = await Promise.all(
+    Array.from({ length: 90 }, (_, i) => call(i % 2, '/pets?limit=1', inSession('burst', { key: 'sandbox-free-key' }))),
+  )
   expect(burst.filter((response) => response.status === 200)).toHaveLength(60)
   expect(burst.filter((response) => response.status === 429)).toHaveLength(30)
   // The same key in another session, and in the default one, has its whole minute.
@@ -104,7 +112,17 @@ it('refuses, in one line naming what to do, a Redis holding a state in the older
   // What an earlier version wrote: its meta hash had the generation in `gen`, and no layout.
   await client.hset('old-layout:meta', 'gen', '1', 'seed', '1', 'pets', '10', 'nextId', '11')
   client.disconnect()
-  const refused = await runCli(['start', '--port', '0', '--log', 'off', '--redis', redis().url, '--redis-prefix', 'old-layout:'])
+  const refused = await runCli([
+    'start',
+    '--port',
+    '0',
+    '--log',
+    'off',
+    '--redis',
+    redis().url,
+    '--redis-prefix',
+    'old-layout:',
+  ])
   expect(refused.code).toBe(1)
   expect(refused.stderr.trim().split('\n')).toEqual([
     `error: Redis at ${redis().url} (prefix old-layout:) holds a state written by an older petstore-sandbox, in a key layout this one does not read: start with another --redis-prefix, or delete the keys under old-layout: (every pet, session and runtime key stored there goes)`,
@@ -112,22 +130,30 @@ it('refuses, in one line naming what to do, a Redis holding a state in the older
 })
 
 it('keeps each session its own clock, faults and scenario, set through one replica and followed by the other', async () => {
-  expect((await adminIn(0, 'late', '/clock', { method: 'POST', json: { set: '2030-12-06T00:00:00Z' } })).status).toBe(200)
+  expect((await adminIn(0, 'late', '/clock', { method: 'POST', json: { set: '2030-12-06T00:00:00Z' } })).status).toBe(
+    200,
+  )
   expect((await call(1, '/pets/1', inSession('late'))).status).toBe(410)
   expect((await call(1, '/pets/1', inSession('early'))).status).toBe(200)
   expect((await call(1, '/pets/1')).status).toBe(200)
   expect((await (await adminIn(1, 'late', '/clock')).json()).now.startsWith('2030-12-06')).toBe(true)
 
-  expect((await adminIn(1, 'faulty', '/faults', { method: 'PUT', json: { errorRate: 1, kinds: ['503'] } })).status).toBe(200)
+  expect(
+    (await adminIn(1, 'faulty', '/faults', { method: 'PUT', json: { errorRate: 1, kinds: ['503'] } })).status,
+  ).toBe(200)
   const faulted = await call(0, '/pets', inSession('faulty'))
   expect(faulted.status).toBe(503)
   expect(faulted.headers.get('x-sandbox-fault')).toBe('error=503')
   expect((await call(0, '/pets', inSession('calm'))).status).toBe(200)
   expect((await (await admin(0, '/faults')).json()).errorRate).toBe(0)
 
-  expect((await adminIn(0, 'down', '/keys/sandbox-pro-key/scenario', { method: 'PUT', json: { name: 'down' } })).status).toBe(200)
+  expect(
+    (await adminIn(0, 'down', '/keys/sandbox-pro-key/scenario', { method: 'PUT', json: { name: 'down' } })).status,
+  ).toBe(200)
   // The other replica takes the change up with its next decision in the session, or within a second.
-  await expect.poll(async () => (await call(1, '/pets', inSession('down', { key: 'sandbox-pro-key' }))).status).toBe(503)
+  await expect
+    .poll(async () => (await call(1, '/pets', inSession('down', { key: 'sandbox-pro-key' }))).status)
+    .toBe(503)
   expect((await call(1, '/pets', inSession('up', { key: 'sandbox-pro-key' }))).status).toBe(200)
   const state = await (await adminIn(1, 'down', '/state')).json()
   expect(state.keys.find((key: { key: string }) => key.key === 'sandbox-pro-key').scenario).toBe('down')
@@ -140,7 +166,9 @@ it('resets one session through either replica, its pets, quota and log entries, 
   // Each replica writes its entries to the shared log a moment after it answers: wait for both.
   const beforeReset = (requests: Array<{ method: string; path: string }>) =>
     requests.filter((entry) => entry.method === 'POST' || entry.path.includes('from=wipe'))
-  await expect.poll(async () => beforeReset((await (await adminIn(0, 'wipe', '/requests')).json()).requests).length).toBe(2)
+  await expect
+    .poll(async () => beforeReset((await (await adminIn(0, 'wipe', '/requests')).json()).requests).length)
+    .toBe(2)
   expect((await adminIn(1, 'wipe', '/reset', { method: 'POST' })).status).toBe(200)
   expect((await call(0, '/pets/11', inSession('wipe'))).status).toBe(404)
   expect((await call(0, '/pets/11', inSession('keep'))).status).toBe(200)
@@ -154,9 +182,18 @@ it('forks a session and restores a capsule through one replica, each seen on the
   await adminIn(0, 'source', '/keys/sandbox-pro-key', { method: 'PATCH', json: { remaining: 7 } })
   const forked = await admin(1, '/sessions/forked', { method: 'PUT', json: { from: 'source' } })
   expect(forked.status).toBe(200)
-  expect(await forked.json()).toMatchObject({ name: 'forked', origin: 'fork', from: 'source', pets: { count: 11, nextId: 12 } })
+  expect(await forked.json()).toMatchObject({
+    name: 'forked',
+    origin: 'fork',
+    from: 'source',
+    pets: { count: 11, nextId: 12 },
+  })
   expect((await (await call(0, '/pets/11', inSession('forked'))).json()).name).toBe('Made in source')
-  expect((await call(0, '/pets?limit=1', inSession('forked', { key: 'sandbox-pro-key' }))).headers.get('x-ratelimit-remaining')).toBe('6')
+  expect(
+    (await call(0, '/pets?limit=1', inSession('forked', { key: 'sandbox-pro-key' }))).headers.get(
+      'x-ratelimit-remaining',
+    ),
+  ).toBe('6')
   await call(0, '/pets', json({ name: 'Only in the fork', categoryId: 1 }, 'forked'))
   expect((await call(1, '/pets/12', inSession('source'))).status).toBe(404)
   // The fork's reset, through the other replica, returns to the source as it was.
@@ -181,16 +218,22 @@ it('bounds the sessions of both replicas by --max-sessions and drops an idle one
   const args = ['--redis-prefix', 'bounded:', '--max-sessions', '2', '--session-idle', '90s']
   const replicas: CliProcess[] = [await startReplica(args), await startReplica(args)]
   const on = (index: number, session: string) =>
-    fetch(`${replicas[index]!.url}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': session } })
+    fetch(`${replicas[index]!.url}/pets?limit=1`, {
+      headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': session },
+    })
   const bounded = async (index: number, path: string, init: RequestInit = {}) =>
     fetch(`${replicas[index]!.url.replace(/\/v1$/, '')}/__sandbox${path}`, {
       ...init,
       headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json', ...init.headers },
     })
   const listed = async (index: number) =>
-    ((await (await bounded(index, '/sessions')).json()).sessions as Array<{ name: string }>).map((session) => session.name)
+    ((await (await bounded(index, '/sessions')).json()).sessions as Array<{ name: string }>).map(
+      (session) => session.name,
+    )
   try {
-    expect(replicas[0]!.output()).toContain('Sessions: X-Sandbox-Session, up to 2, idle after 90s, shared by the replicas')
+    expect(replicas[0]!.output()).toContain(
+      'Sessions: X-Sandbox-Session, up to 2, idle after 90s, shared by the replicas',
+    )
     for (const [index, session] of [
       [0, 'one'],
       [1, 'two'],
@@ -200,10 +243,16 @@ it('bounds the sessions of both replicas by --max-sessions and drops an idle one
       expect((await on(index, session)).status).toBe(200)
     }
     expect(await listed(0)).toEqual(['default', 'three', 'one'])
-    await expect.poll(() => replicas[1]!.output()).toContain('Session two dropped: least recently used, over --max-sessions 2')
+    await expect
+      .poll(() => replicas[1]!.output())
+      .toContain('Session two dropped: least recently used, over --max-sessions 2')
     expect(replicas[0]!.output()).not.toContain('Session two dropped')
     // A session's own clock expires nothing; the default session's, moved through either replica, does.
-    await bounded(0, '/clock', { method: 'POST', headers: { 'x-sandbox-session': 'one' }, body: JSON.stringify({ advanceMs: 3_600_000 }) })
+    await bounded(0, '/clock', {
+      method: 'POST',
+      headers: { 'x-sandbox-session': 'one' },
+      body: JSON.stringify({ advanceMs: 3_600_000 }),
+    })
     expect(await listed(1)).toEqual(['default', 'one', 'three'])
     await bounded(1, '/clock', { method: 'POST', body: JSON.stringify({ advanceMs: 91_000 }) })
     expect(await listed(0)).toEqual(['default'])
@@ -218,7 +267,11 @@ it('lets Redis free a session nobody is left to drop, by its keys’ TTL', async
   const replica = await startReplica(['--redis-prefix', 'abandoned:', '--session-idle', '1s'])
   const created = await fetch(`${replica.url}/pets`, {
     ...json({ name: 'Left behind', categoryId: 1 }, 'left'),
-    headers: { authorization: 'Bearer sandbox-free-key', 'content-type': 'application/json', 'x-sandbox-session': 'left' },
+    headers: {
+      authorization: 'Bearer sandbox-free-key',
+      'content-type': 'application/json',
+      'x-sandbox-session': 'left',
+    },
   })
   expect(created.status).toBe(201)
   await replica.stop('SIGKILL')
@@ -240,14 +293,28 @@ it('starts both replicas from one capsule (--from): the default session and each
   const file = join(mkdtempSync(join(tmpdir(), 'petstore-redis-capsule-')), 'capsule.json')
   writeFileSync(file, JSON.stringify(capsule))
   // Not with the other replicas' --pets: the capsule says which pets there are.
-  const args = ['--log', 'off', '--redis', redis().url, '--admin-token', ADMIN_TOKEN, '--from', file, '--redis-prefix', 'from-capsule:']
+  const args = [
+    '--log',
+    'off',
+    '--redis',
+    redis().url,
+    '--admin-token',
+    ADMIN_TOKEN,
+    '--from',
+    file,
+    '--redis-prefix',
+    'from-capsule:',
+  ]
   const started = [await startCli(args), await startCli(args)]
   try {
     for (const [index, session] of [
       [0, undefined],
       [1, 'fresh-one'],
     ] as const) {
-      const headers: Record<string, string> = { authorization: 'Bearer sandbox-free-key', ...(session === undefined ? {} : { 'x-sandbox-session': session }) }
+      const headers: Record<string, string> = {
+        authorization: 'Bearer sandbox-free-key',
+        ...(session === undefined ? {} : { 'x-sandbox-session': session }),
+      }
       const pet = await fetch(`${started[index]!.url}/pets/11`, { headers })
       expect(pet.status).toBe(200)
       expect((await pet.json()).name).toBe('In the capsule')
@@ -261,9 +328,23 @@ it('starts both replicas from one capsule (--from): the default session and each
     const other = join(mkdtempSync(join(tmpdir(), 'petstore-redis-capsule-')), 'other.json')
     writeFileSync(
       other,
-      JSON.stringify({ ...capsule, pets: capsule.pets.map((pet: { name: string }, index: number) => (index === 0 ? { ...pet, name: 'Other' } : pet)) }),
+      JSON.stringify({
+        ...capsule,
+        pets: capsule.pets.map((pet: { name: string }, index: number) =>
+          index === 0 ? { ...pet, name: 'Other' } : pet,
+        ),
+      }),
     )
-    const refused = await runCli(['start', '--port', '0', ...args.slice(0, -4), '--from', other, '--redis-prefix', 'from-capsule:'])
+    const refused = await runCli([
+      'start',
+      '--port',
+      '0',
+      ...args.slice(0, -4),
+      '--from',
+      other,
+      '--redis-prefix',
+      'from-capsule:',
+    ])
     expect(refused.code).toBe(1)
     expect(refused.stderr.trim().split('\n')).toHaveLength(1)
     expect(refused.stderr).toContain('the pets of a --pets-file')
@@ -275,7 +356,10 @@ it('starts both replicas from one capsule (--from): the default session and each
 it("refuses a capsule whose clock is outside the clock's span (D28) as memory does, and lists sessions after", async () => {
   const capsule = (await (await admin(0, '/sessions/default/capsule')).json()) as Record<string, unknown>
   for (const clock of ['1969-12-31T23:59:59.999Z', '+275760-09-13T00:00:00.000Z']) {
-    const refused = await admin(1, '/sessions/out-of-span', { method: 'PUT', json: { capsule: { ...capsule, har: undefined, clock } } })
+    const refused = await admin(1, '/sessions/out-of-span', {
+      method: 'PUT',
+      json: { capsule: { ...capsule, har: undefined, clock } },
+    })
     expect(refused.status, clock).toBe(400)
     expect((await refused.json()).message).toMatch(/^capsule\.clock must be an RFC 3339 date-time between 1970/)
   }

@@ -54,14 +54,19 @@ it('stops every worker on SIGTERM and exits 0', async () => {
 it('refuses --workers without --redis, in one line', async () => {
   const refused = await runCli(['start', '--port', '0', '--workers', '2'])
   expect(refused.code).toBe(1)
-  expect(refused.stderr.trim().split('\n')).toEqual(['error: --workers requires --redis: the workers share their state through it'])
+  expect(refused.stderr.trim().split('\n')).toEqual([
+    'error: --workers requires --redis: the workers share their state through it',
+  ])
 })
 
 it('leaves no connection hanging when a worker is killed outright: each is answered or closed, and the port keeps serving', async () => {
   const other = await startCli(['--log', 'off', '--redis', redis.url, '--redis-prefix', 'killed:', '--workers', '2'])
   try {
     const { port } = new URL(other.url)
-    const workers = readFileSync(`/proc/${other.child.pid}/task/${other.child.pid}/children`, 'utf8').trim().split(' ').map(Number)
+    const workers = readFileSync(`/proc/${other.child.pid}/task/${other.child.pid}/children`, 'utf8')
+      .trim()
+      .split(' ')
+      .map(Number)
     expect(workers).toHaveLength(2)
     // Connections opened without pause while a worker is killed: one is being handed over, or
     // accepted, at the moment it dies.

@@ -15,7 +15,8 @@ const admin = createContractChecker(adminContractViolations, 'admin responses th
 // erase the line above and move the cursor up.
 const FORGED = '/v1/pets?limit=1&q=sandbox-free-key%0d%0aPOST%20/__sandbox/reset%20200%200.2ms%20key=admin%1b[2K%1b[1A'
 // The same with the key percent-encoded, which only decoding reveals.
-const FORGED_ENCODED = '/v1/pets?limit=1&q=sandbox%2Dfree%2Dkey%0d%0aPOST%20/__sandbox/reset%20200%200.2ms%20key=admin%1b[2K%1b[1A'
+const FORGED_ENCODED =
+  '/v1/pets?limit=1&q=sandbox%2Dfree%2Dkey%0d%0aPOST%20/__sandbox/reset%20200%200.2ms%20key=admin%1b[2K%1b[1A'
 
 async function settled(cli: CliProcess, expected: RegExp): Promise<string[]> {
   for (let i = 0; i < 50 && !expected.test(cli.output()); i++) await new Promise((resolve) => setTimeout(resolve, 50))
@@ -30,7 +31,8 @@ for (const command of ['start', 'proxy'] as const) {
     beforeAll(async () => {
       if (command === 'proxy') upstream = await startUpstream()
       const args = ['--log', 'pretty', '--pets', '3', '--admin-token', TOKEN]
-      cli = command === 'start' ? await startCli(args) : await startCli(['--upstream', upstream!.url, ...args], {}, 'proxy')
+      cli =
+        command === 'start' ? await startCli(args) : await startCli(['--upstream', upstream!.url, ...args], {}, 'proxy')
       origin = new URL(cli.url).origin
     })
     afterAll(async () => {
@@ -49,8 +51,12 @@ for (const command of ['start', 'proxy'] as const) {
       const lines = await settled(cli, /%2Dkey|sand…#[0-9a-f]{4}%0d%0aPOST[\s\S]*sand…#[0-9a-f]{4}%0d%0aPOST/)
       const logged = lines.filter((line) => line.startsWith('GET /v1/pets?limit=1&q='))
       expect(logged).toEqual([
-        expect.stringMatching(/^GET \/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0d%0aPOST%20\/__sandbox\/reset%20200%200\.2ms%20key=admin%1b\[2K%1b\[1A 401 /),
-        expect.stringMatching(/^GET \/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0d%0aPOST%20\/__sandbox\/reset%20200%200\.2ms%20key=admin%1b\[2K%1b\[1A 401 /),
+        expect.stringMatching(
+          /^GET \/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0d%0aPOST%20\/__sandbox\/reset%20200%200\.2ms%20key=admin%1b\[2K%1b\[1A 401 /,
+        ),
+        expect.stringMatching(
+          /^GET \/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0d%0aPOST%20\/__sandbox\/reset%20200%200\.2ms%20key=admin%1b\[2K%1b\[1A 401 /,
+        ),
       ])
       expect(lines.filter((line) => line.startsWith('POST /__sandbox/reset'))).toEqual([])
       expect(cli.output()).not.toContain('\r')
@@ -68,12 +74,18 @@ for (const command of ['start', 'proxy'] as const) {
       })
       admin.check('POST', `${origin}/__sandbox/keys`, added.clone())
       expect(added.status).toBe(200)
-      for (const path of [`/pets?limit=1&q=${key}`, `/pets?limit=1&q=${encodeURIComponent(key).replaceAll('-', '%2D')}`, `/pets/${key}`]) {
+      for (const path of [
+        `/pets?limit=1&q=${key}`,
+        `/pets?limit=1&q=${encodeURIComponent(key).replaceAll('-', '%2D')}`,
+        `/pets/${key}`,
+      ]) {
         const response = await fetch(`${cli.url}${path}`, { headers: { authorization: `Bearer ${key}` } })
         contract.check('GET', `${cli.url}${path}`, response.clone())
         await response.arrayBuffer()
       }
-      const lines = (await settled(cli, /GET \/v1\/pets\/runt…#/)).filter((line) => line.startsWith('GET /v1/pets') && line.includes('runt…#'))
+      const lines = (await settled(cli, /GET \/v1\/pets\/runt…#/)).filter(
+        (line) => line.startsWith('GET /v1/pets') && line.includes('runt…#'),
+      )
       expect(lines).toHaveLength(3)
       for (const line of lines) expect(line).toMatch(/ key=runt…#[0-9a-f]{4}( |$)/)
       expect(cli.output()).not.toContain(key)

@@ -29,13 +29,22 @@ interface Ran {
 function spawnRun(args: string[], options: { npx?: string } = {}) {
   const child: ChildProcess =
     options.npx === undefined
-      ? spawn(process.execPath, [BIN, 'run', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: undefined } })
-      : spawn('npx', ['petstore-sandbox', 'run', ...args], { cwd: options.npx, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: undefined } })
+      ? spawn(process.execPath, [BIN, 'run', ...args], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, PORT: undefined },
+        })
+      : spawn('npx', ['petstore-sandbox', 'run', ...args], {
+          cwd: options.npx,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, PORT: undefined },
+        })
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const ended = new Promise<Ran>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
+  const ended = new Promise<Ran>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  )
   /** Resolves once `pattern` is in the output so far. */
   const waitFor = (pattern: RegExp) =>
     new Promise<RegExpExecArray>((resolve, reject) => {
@@ -72,7 +81,19 @@ it('runs the command once the sandbox is ready, with PETSTORE_SANDBOX_URL; stdou
 const url = process.env.PETSTORE_SANDBOX_URL
 const answers = [await call(url + '/pets?limit=2', { headers: { authorization: 'Bearer sandbox-free-key' } }), await call(url + '/pets/1')]
 console.log(JSON.stringify({ url, admin: process.env.PETSTORE_SANDBOX_ADMIN_TOKEN ?? null, run: process.env.PETSTORE_SANDBOX_RUN_ID, answers }))`
-  const ran = await spawnRun(['--port', '0', '--pets', '3', '--log', 'off', '--', 'node', '--input-type=module', '-e', script]).ended
+  const ran = await spawnRun([
+    '--port',
+    '0',
+    '--pets',
+    '3',
+    '--log',
+    'off',
+    '--',
+    'node',
+    '--input-type=module',
+    '-e',
+    script,
+  ]).ended
   expect(ran.code, ran.stderr).toBe(0)
   const printed = JSON.parse(ran.stdout) as {
     url: string
@@ -85,7 +106,13 @@ console.log(JSON.stringify({ url, admin: process.env.PETSTORE_SANDBOX_ADMIN_TOKE
   // A run id for the command's test runner (D43), a session name's prefix.
   expect(printed.run).toMatch(/^run-[0-9a-f-]{13}$/)
   for (const answer of printed.answers) {
-    expect(await contractViolations('GET', answer.url, new Response(answer.body, { status: answer.status, headers: answer.headers }))).toEqual([])
+    expect(
+      await contractViolations(
+        'GET',
+        answer.url,
+        new Response(answer.body, { status: answer.status, headers: answer.headers }),
+      ),
+    ).toEqual([])
   }
   expect(printed.answers.map((answer) => answer.status)).toEqual([200, 401])
   expect((JSON.parse(printed.answers[0]!.body) as Array<{ id: number }>).map((pet) => pet.id)).toEqual([1, 2])
@@ -97,10 +124,35 @@ it('gives the command the admin token too, when the sandbox has one', async () =
   const script = `${CALL}
 const answer = await call(process.env.PETSTORE_SANDBOX_URL.replace(/\\/v1$/, '/__sandbox/state'), { headers: { authorization: 'Bearer ' + process.env.PETSTORE_SANDBOX_ADMIN_TOKEN } })
 console.log(JSON.stringify(answer))`
-  const ran = await spawnRun(['--port', '0', '--pets', '2', '--log', 'off', '--admin-token', token, '--', 'node', '--input-type=module', '-e', script]).ended
+  const ran = await spawnRun([
+    '--port',
+    '0',
+    '--pets',
+    '2',
+    '--log',
+    'off',
+    '--admin-token',
+    token,
+    '--',
+    'node',
+    '--input-type=module',
+    '-e',
+    script,
+  ]).ended
   expect(ran.code, ran.stderr).toBe(0)
-  const answer = JSON.parse(ran.stdout) as { url: string; status: number; headers: Record<string, string>; body: string }
-  expect(await adminContractViolations('GET', answer.url, new Response(answer.body, { status: answer.status, headers: answer.headers }))).toEqual([])
+  const answer = JSON.parse(ran.stdout) as {
+    url: string
+    status: number
+    headers: Record<string, string>
+    body: string
+  }
+  expect(
+    await adminContractViolations(
+      'GET',
+      answer.url,
+      new Response(answer.body, { status: answer.status, headers: answer.headers }),
+    ),
+  ).toEqual([])
   expect(answer.status).toBe(200)
   expect(ran.stdout).not.toContain('Listening on')
 }, 60_000)
@@ -113,12 +165,26 @@ it.each([
   async (_, underNpx) => {
     const cwd = underNpx ? await consumerProject() : undefined
     const runWith = (script: string) =>
-      spawnRun(['--port', '0', '--pets', '1', '--log', 'off', '--', 'node', '--input-type=module', '-e', script], cwd === undefined ? {} : { npx: cwd }).ended
+      spawnRun(
+        ['--port', '0', '--pets', '1', '--log', 'off', '--', 'node', '--input-type=module', '-e', script],
+        cwd === undefined ? {} : { npx: cwd },
+      ).ended
     const ok = await runWith(`${CALL}
 console.log(JSON.stringify(await call(process.env.PETSTORE_SANDBOX_URL + '/pets', { headers: { authorization: 'Bearer sandbox-free-key' } })))`)
     expect(ok.code, ok.stderr).toBe(0)
-    const answer = JSON.parse(ok.stdout) as { url: string; status: number; headers: Record<string, string>; body: string }
-    expect(await contractViolations('GET', answer.url, new Response(answer.body, { status: answer.status, headers: answer.headers }))).toEqual([])
+    const answer = JSON.parse(ok.stdout) as {
+      url: string
+      status: number
+      headers: Record<string, string>
+      body: string
+    }
+    expect(
+      await contractViolations(
+        'GET',
+        answer.url,
+        new Response(answer.body, { status: answer.status, headers: answer.headers }),
+      ),
+    ).toEqual([])
     expect(answer.status).toBe(200)
     expect(await refused(listenedOn(ok.stderr))).toBe(true)
     const failed = await runWith('process.exit(3)')
@@ -163,7 +229,9 @@ it('never outlives npx: npx killed outright, the command is stopped with SIGTERM
 process.on('SIGTERM', () => { console.log('command heard SIGTERM'); process.exit(0) })
 console.log('command ' + process.pid + ' waiting')
 setInterval(() => {}, 1000)`
-  const run = spawnRun(['--port', '0', '--pets', '1', '--log', 'off', '--', 'node', '-e', script], { npx: await consumerProject() })
+  const run = spawnRun(['--port', '0', '--pets', '1', '--log', 'off', '--', 'node', '-e', script], {
+    npx: await consumerProject(),
+  })
   const [, pid] = await run.waitFor(/command (\d+) waiting/)
   const url = listenedOn((await run.waitFor(/Listening on http:\/\/\S+\/v1/))[0])
   run.child.kill('SIGKILL')
@@ -178,7 +246,9 @@ setInterval(() => {}, 1000)`
 it('says in one line when the command cannot be run (127, as a shell says), or the options cannot be served', async () => {
   const missing = await spawnRun(['--port', '0', '--log', 'off', '--', 'no-such-command-here']).ended
   expect(missing.code).toBe(127)
-  expect(missing.stderr.trim().split('\n').at(-1)).toBe('error: cannot run no-such-command-here: no such command (is it installed, and on PATH?)')
+  expect(missing.stderr.trim().split('\n').at(-1)).toBe(
+    'error: cannot run no-such-command-here: no such command (is it installed, and on PATH?)',
+  )
   const workers = await spawnRun(['--port', '0', '--workers', '2', '--', 'true']).ended
   expect(workers.code).toBe(1)
   expect(workers.stderr.trim()).toBe('error: --workers is for start: run serves its command from one process')

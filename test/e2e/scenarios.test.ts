@@ -16,8 +16,19 @@ async function scenariosFile(content: unknown): Promise<string> {
   return file
 }
 
-const file = await scenariosFile({ scenarios: { 'creates-fail': { description: 'every create is a 500', operations: { createPet: { status: 500 } } } } })
-const { call, url } = useCliSandbox(['--admin-token', TOKEN, '--pets', '5', '--scenario', `${FREE}=down`, '--scenarios', file])
+const file = await scenariosFile({
+  scenarios: { 'creates-fail': { description: 'every create is a 500', operations: { createPet: { status: 500 } } } },
+})
+const { call, url } = useCliSandbox([
+  '--admin-token',
+  TOKEN,
+  '--pets',
+  '5',
+  '--scenario',
+  `${FREE}=down`,
+  '--scenarios',
+  file,
+])
 const adminContract = createAdminContractChecker()
 
 async function admin(path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
@@ -26,11 +37,16 @@ async function admin(path: string, init: RequestInit & { json?: unknown } = {}):
   headers.set('authorization', `Bearer ${TOKEN}`)
   if (json !== undefined) headers.set('content-type', 'application/json')
   const target = `${url().replace(/\/v1$/, '')}/__sandbox${path}`
-  const response = await fetch(target, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
+  const response = await fetch(target, {
+    ...rest,
+    headers,
+    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+  })
   adminContract.check(rest.method ?? 'GET', target, response)
   return response
 }
-const setScenario = (key: string, name: string) => admin(`/keys/${encodeURIComponent(key)}/scenario`, { method: 'PUT', json: { name } })
+const setScenario = (key: string, name: string) =>
+  admin(`/keys/${encodeURIComponent(key)}/scenario`, { method: 'PUT', json: { name } })
 const clearScenario = (key: string) => admin(`/keys/${encodeURIComponent(key)}/scenario`, { method: 'DELETE' })
 
 it('two keys: the one put in down by --scenario gets 503 with Retry-After, the other is untouched', async () => {
@@ -92,10 +108,14 @@ it('slow: the whole answer arrives at least a second late', async () => {
 it('an unknown scenario is a 400 listing the known ones, with the nearest of a typo; an unknown key a 404; nothing changes', async () => {
   const unknown = await setScenario(PRO, 'sideways')
   expect(unknown.status).toBe(400)
-  expect((await unknown.json()).message).toBe('unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited, creates-fail')
+  expect((await unknown.json()).message).toBe(
+    'unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited, creates-fail',
+  )
   const typo = await setScenario(PRO, 'dwon')
   expect(typo.status).toBe(400)
-  expect((await typo.json()).message).toBe('unknown scenario "dwon"; did you mean down? known: empty, slow, flaky, down, sunset, rate-limited, creates-fail')
+  expect((await typo.json()).message).toBe(
+    'unknown scenario "dwon"; did you mean down? known: empty, slow, flaky, down, sunset, rate-limited, creates-fail',
+  )
   expect((await setScenario('no-such-key', 'down')).status).toBe(404)
   expect((await admin(`/keys/${PRO}/scenario`, { method: 'PUT', json: {} })).status).toBe(400)
   expect((await call('/pets', { key: PRO })).status).toBe(200)
@@ -111,23 +131,33 @@ it('a reset restores the scenarios of --scenario', async () => {
 it('refuses a bad --scenario or scenarios file at start, in one line', async () => {
   const unknown = await runCli(['start', '--port', '0', '--scenario', `${FREE}=sideways`])
   expect(unknown.code).toBe(1)
-  expect(unknown.stderr.trim()).toBe('error: --scenario #1: unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited')
+  expect(unknown.stderr.trim()).toBe(
+    'error: --scenario #1: unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited',
+  )
   const typo = await runCli(['start', '--port', '0', '--scenario', `${PRO}=slow`, '--scenario', `${FREE}=dwon`])
-  expect(typo.stderr.trim()).toBe('error: --scenario #2: unknown scenario "dwon"; did you mean down? known: empty, slow, flaky, down, sunset, rate-limited')
+  expect(typo.stderr.trim()).toBe(
+    'error: --scenario #2: unknown scenario "dwon"; did you mean down? known: empty, slow, flaky, down, sunset, rate-limited',
+  )
   // The key as it was typed, on the position of its pair; the nearest key a demo key, shown whole.
   const key = await runCli(['start', '--port', '0', '--scenario', `${PRO}=slow,sandbox-fre-key=down`])
-  expect(key.stderr.trim()).toBe('error: --scenario #2: sandbox-fre-key is no configured key; did you mean sandbox-free-key?')
+  expect(key.stderr.trim()).toBe(
+    'error: --scenario #2: sandbox-fre-key is no configured key; did you mean sandbox-free-key?',
+  )
   // A key of a keys file is a secret: the nearest one is masked.
   const keysFile = join(await mkdtemp(join(tmpdir(), 'petstore-keys-')), 'keys.json')
   await writeFile(keysFile, JSON.stringify({ keys: [{ key: 'team-alpha-secret-0001', plan: 'pro' }] }))
   const secret = await runCli(['start', '--port', '0', '--keys', keysFile, '--scenario', 'team-alpha-secret-0002=down'])
-  expect(secret.stderr.trim()).toMatch(/^error: --scenario #1: team-alpha-secret-0002 is no configured key; did you mean team…#[0-9a-f]{4}\?$/)
+  expect(secret.stderr.trim()).toMatch(
+    /^error: --scenario #1: team-alpha-secret-0002 is no configured key; did you mean team…#[0-9a-f]{4}\?$/,
+  )
   expect(secret.stderr).not.toContain('team-alpha-secret-0001')
   const malformed = await runCli(['start', '--port', '0', '--scenario', 'down'])
   expect(malformed.stderr).toContain('expected <key>=<scenario>')
   const bad = await scenariosFile({ scenarios: { slowish: { latency: { min: 10, max: 20 }, errorRate: 3 } } })
   const refused = await runCli(['start', '--port', '0', '--scenarios', bad])
-  expect(refused.stderr.trim()).toBe(`error: scenarios file ${bad}: scenarios.slowish.errorRate must be between 0 and 1`)
+  expect(refused.stderr.trim()).toBe(
+    `error: scenarios file ${bad}: scenarios.slowish.errorRate must be between 0 and 1`,
+  )
   const fromEnv = await runCli(['start', '--port', '0'], { PETSTORE_SANDBOX_SCENARIO: `${FREE}=down,nobody=slow` })
   expect(fromEnv.stderr.trim()).toBe('error: PETSTORE_SANDBOX_SCENARIO #2: nobody is no configured key')
 })

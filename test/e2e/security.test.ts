@@ -41,15 +41,26 @@ async function sendTheKeyEverywhere(url: string): Promise<string[]> {
   await call(`/${SECRET}`, { headers: { authorization: `Bearer ${SECRET}` } })
   await call(`/${SECRET}`)
   await call('/pets', { headers: { 'x-api-key': SECRET } })
-  await call('/pets', { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: `{"name":"${SECRET}",` })
+  await call('/pets', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+    body: `{"name":"${SECRET}",`,
+  })
   await call('/pets', {
     method: 'POST',
     headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
     body: `{"name":1,"categoryId":"${SECRET}"}`,
   })
-  await call('/pets', { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': `text/${SECRET}` }, body: '{}' })
+  await call('/pets', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${SECRET}`, 'content-type': `text/${SECRET}` },
+    body: '{}',
+  })
   // And through node's parser: a head it refuses, with the key in it.
-  const raw = await rawExchange(url, `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRET}\r\nBad Header: ${SECRET}\r\n\r\n`)
+  const raw = await rawExchange(
+    url,
+    `GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRET}\r\nBad Header: ${SECRET}\r\n\r\n`,
+  )
   bodies.push(`${raw?.status} ${raw?.body.toString('utf8')}`)
   return bodies
 }
@@ -82,7 +93,11 @@ it.each([
   ['an unexpected character right after the key', `{"keys":[{"plan":"pro","key":"${SECRET}"x}]}`, 'line 1, column 56'],
   ['a key without quotes', `{"keys":[{"plan":"pro",\n "key":${SECRET}}]}`, 'line 2, column 9'],
   // ...and gives a position for the others, which is all that is said of them too.
-  ['a line break inside the key', `{"keys":[{"plan":"pro","key":"${SECRET.slice(0, 6)}\n${SECRET.slice(6)}"}]}`, 'line 1, column 37'],
+  [
+    'a line break inside the key',
+    `{"keys":[{"plan":"pro","key":"${SECRET.slice(0, 6)}\n${SECRET.slice(6)}"}]}`,
+    'line 1, column 37',
+  ],
   ['a trailing comma', `{"keys":[{"plan":"pro","key":"${SECRET}",}]}`, 'line 1, column 57'],
 ])('does not quote a keys file that is not valid JSON (%s), and says the line and column', async (_, text, where) => {
   const file = await keysFile(text)
@@ -94,7 +109,10 @@ it.each([
 
 it('does not quote a key pasted where a field name goes, nor a key that breaks the key rule', async () => {
   const cases: Array<[string, string]> = [
-    [`{"keys":[{"plan":"pro","${SECRET}":"team"}]}`, 'keys[0] has an unknown field; known fields: key, plan, perMinute, perDay'],
+    [
+      `{"keys":[{"plan":"pro","${SECRET}":"team"}]}`,
+      'keys[0] has an unknown field; known fields: key, plan, perMinute, perDay',
+    ],
     [`{"keys":[{"plan":"pro","key":"${SECRET}!"}]}`, 'keys[0].key must be a bearer token'],
   ]
   for (const [text, message] of cases) {
@@ -142,7 +160,9 @@ it('masks a key and the admin token everywhere they travel: however written, in 
       if (!response.ok) answers.push(text)
     }
     const bearer = { authorization: `Bearer ${KEY}` }
-    await call('/pets?limit=1', { headers: { ...bearer, cookie: `apikey=${KEY}; theme=dark`, 'x-api-key': `${KEY} ${ADMIN}` } })
+    await call('/pets?limit=1', {
+      headers: { ...bearer, cookie: `apikey=${KEY}; theme=dark`, 'x-api-key': `${KEY} ${ADMIN}` },
+    })
     await call(`/pets/${quoted}`, { headers: bearer })
     await call(`/nothing/${quoted}`, { headers: bearer })
     await call(`/pets?limit=1&q=${quoted}&t=${encodeURIComponent(ADMIN).replace(/-/g, '%2D')}`, { headers: bearer })
@@ -162,7 +182,11 @@ it('masks a key and the admin token everywhere they travel: however written, in 
     }
     const listed = await adminCall('/requests')
     const har = await adminCall('/requests.har')
-    const harEntries = (JSON.parse(har) as { log: { entries: Array<{ request: { url: string; queryString: Array<{ value: string }> } }> } }).log.entries
+    const harEntries = (
+      JSON.parse(har) as {
+        log: { entries: Array<{ request: { url: string; queryString: Array<{ value: string }> } }> }
+      }
+    ).log.entries
     expect(harEntries.length).toBeGreaterThanOrEqual(7)
     await sleep(200)
     const decodedQueries = harEntries.flatMap((entry) => entry.request.queryString.map((pair) => pair.value))

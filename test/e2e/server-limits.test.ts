@@ -9,7 +9,18 @@ const KEY = 'Bearer sandbox-enterprise-key'
 
 beforeAll(async () => {
   // Short limits, so slow clients are cut off within a test: the defaults are 10 s, 30 s and 5 s.
-  cli = await startCli(['--log', 'off', '--pets', '3', '--headers-timeout', '1000', '--request-timeout', '2000', '--keep-alive-timeout', '500'])
+  cli = await startCli([
+    '--log',
+    'off',
+    '--pets',
+    '3',
+    '--headers-timeout',
+    '1000',
+    '--request-timeout',
+    '2000',
+    '--keep-alive-timeout',
+    '500',
+  ])
 })
 afterAll(async () => {
   await cli.stop()
@@ -50,7 +61,9 @@ it('cuts off a client that sends its body byte by byte, and stores nothing', asy
   let open_ = true
   void closed.then(() => (open_ = false))
   const body = `{"name":"Slow","categoryId":1,"pad":"${'p'.repeat(600)}"}`
-  socket.write(`POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`)
+  socket.write(
+    `POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+  )
   let sent = 0
   while (open_ && sent < body.length) {
     socket.write(body[sent]!)

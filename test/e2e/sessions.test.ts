@@ -16,7 +16,11 @@ interface Pet {
 }
 
 /** A call to the API in `session` (none: the default session). */
-function api(path: string, session: string | undefined, init: RequestInit & { key?: string | null } = {}): Promise<Response> {
+function api(
+  path: string,
+  session: string | undefined,
+  init: RequestInit & { key?: string | null } = {},
+): Promise<Response> {
   const headers = new Headers(init.headers)
   if (session !== undefined) headers.set('x-sandbox-session', session)
   return call(path, { ...init, headers })
@@ -26,7 +30,11 @@ function api(path: string, session: string | undefined, init: RequestInit & { ke
 const admin = createAdminCaller(origin, TOKEN, adminContract)
 
 const create = (name: string, session: string | undefined) =>
-  api('/pets', session, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, categoryId: 1 }) })
+  api('/pets', session, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name, categoryId: 1 }),
+  })
 
 it('runs 4 workers × 25 tests at once against one CLI, each in its own session with a reset per test: no collisions', async () => {
   const startUp = ((await (await api('/pets?limit=100', undefined)).json()) as Pet[]).map((pet) => pet.id)
@@ -46,12 +54,14 @@ it('runs 4 workers × 25 tests at once against one CLI, each in its own session 
       if (ids.join() !== '21,22') collisions.push(`${session} test ${test}: ids ${ids.join()}`)
       const listed = (await (await api('/pets?limit=100', session)).json()) as Pet[]
       const expected = [...startUp, ...ids]
-      if (listed.map((pet) => pet.id).join() !== expected.join()) collisions.push(`${session} test ${test}: listed ${listed.map((pet) => pet.id).join()}`)
+      if (listed.map((pet) => pet.id).join() !== expected.join())
+        collisions.push(`${session} test ${test}: listed ${listed.map((pet) => pet.id).join()}`)
       const names = listed.slice(startUp.length).map((pet) => pet.name)
       if (names.join() !== mine.join()) collisions.push(`${session} test ${test}: saw ${names.join()}`)
       for (const id of ids) {
         const got = await api(`/pets/${id}`, session)
-        if (got.status !== 200 || got.headers.get('x-sandbox-session') !== session) collisions.push(`${session} test ${test}: get ${id} answered ${got.status}`)
+        if (got.status !== 200 || got.headers.get('x-sandbox-session') !== session)
+          collisions.push(`${session} test ${test}: get ${id} answered ${got.status}`)
       }
     }
   }
@@ -64,7 +74,9 @@ it('runs 4 workers × 25 tests at once against one CLI, each in its own session 
 }, 120_000)
 
 it('keeps the clock, quota, faults and a key’s scenario per session, through the admin API’s header', async () => {
-  expect((await admin('/clock', { method: 'POST', session: 'late', json: { set: '2030-12-06T00:00:00Z' } })).status).toBe(200)
+  expect(
+    (await admin('/clock', { method: 'POST', session: 'late', json: { set: '2030-12-06T00:00:00Z' } })).status,
+  ).toBe(200)
   const gone = await api('/pets/1', 'late')
   expect(gone.status).toBe(410)
   expect(gone.headers.get('x-sandbox-session')).toBe('late')
@@ -72,26 +84,34 @@ it('keeps the clock, quota, faults and a key’s scenario per session, through t
   expect((await api('/pets/1', undefined)).status).toBe(200)
   expect((await (await admin('/clock', { session: 'late' })).json()).now.startsWith('2030-12-06')).toBe(true)
 
-  expect((await admin('/keys/sandbox-free-key', { method: 'PATCH', session: 'spent', json: { remaining: 0 } })).status).toBe(200)
+  expect(
+    (await admin('/keys/sandbox-free-key', { method: 'PATCH', session: 'spent', json: { remaining: 0 } })).status,
+  ).toBe(200)
   expect((await api('/pets', 'spent', { key: 'sandbox-free-key' })).status).toBe(429)
   expect((await api('/pets', 'fresh', { key: 'sandbox-free-key' })).status).toBe(200)
   const quota = await (await admin('/keys/sandbox-free-key', { session: 'fresh' })).json()
   expect(quota.quota.minute.used).toBe(1)
 
-  expect((await admin('/faults', { method: 'PUT', session: 'faulty', json: { errorRate: 1, kinds: ['503'] } })).status).toBe(200)
+  expect(
+    (await admin('/faults', { method: 'PUT', session: 'faulty', json: { errorRate: 1, kinds: ['503'] } })).status,
+  ).toBe(200)
   const faulted = await api('/pets', 'faulty')
   expect(faulted.status).toBe(503)
   expect(faulted.headers.get('x-sandbox-fault')).toBe('error=503')
   expect((await api('/pets', 'calm')).status).toBe(200)
   expect((await (await admin('/faults')).json()).errorRate).toBe(0)
 
-  expect((await admin('/keys/sandbox-pro-key/scenario', { method: 'PUT', session: 'down', json: { name: 'down' } })).status).toBe(200)
+  expect(
+    (await admin('/keys/sandbox-pro-key/scenario', { method: 'PUT', session: 'down', json: { name: 'down' } })).status,
+  ).toBe(200)
   expect((await api('/pets', 'down', { key: 'sandbox-pro-key' })).status).toBe(503)
   expect((await api('/pets', 'up', { key: 'sandbox-pro-key' })).status).toBe(200)
   const state = await (await admin('/state', { session: 'down' })).json()
   expect(state.session).toBe('down')
   expect(state.keys.find((key: { key: string }) => key.key === 'sandbox-pro-key').scenario).toBe('down')
-  expect((await (await admin('/state')).json()).keys.find((key: { key: string }) => key.key === 'sandbox-pro-key').scenario).toBeUndefined()
+  expect(
+    (await (await admin('/state')).json()).keys.find((key: { key: string }) => key.key === 'sandbox-pro-key').scenario,
+  ).toBeUndefined()
 })
 
 it('refuses a bad session name with 400 naming the rule, on the API and the admin API', async () => {
@@ -106,7 +126,9 @@ it('refuses a bad session name with 400 naming the rule, on the API and the admi
     expect((await viaAdmin.json()).message).toBe(rule)
   }
   const byQuery = await admin('/requests?session=.dot')
-  expect((await byQuery.json()).message).toBe("session must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'")
+  expect((await byQuery.json()).message).toBe(
+    "session must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'",
+  )
   const both = await admin('/requests?session=one', { session: 'two' })
   expect(both.status).toBe(400)
   expect((await both.json()).message).toBe('X-Sandbox-Session and ?session= name different sessions; name one')
@@ -116,7 +138,11 @@ it('refuses a bad session name with 400 naming the rule, on the API and the admi
 it('refuses a key in force or the admin token as a session name, never echoing it, so no list or HAR shows one whole (D35)', async () => {
   const added = await admin('/keys', { method: 'POST', json: { key: 'team-runtime-key', plan: 'pro' } })
   expect(added.status).toBe(200)
-  const refusal = (where: string) => ({ code: 'invalid_request', status: 400, message: `${where} must not be an API key or the admin token` })
+  const refusal = (where: string) => ({
+    code: 'invalid_request',
+    status: 400,
+    message: `${where} must not be an API key or the admin token`,
+  })
   const refused = async (answer: Promise<Response>, where: string, secret: string) => {
     const response = await answer
     expect(response.status).toBe(400)
@@ -127,7 +153,11 @@ it('refuses a key in force or the admin token as a session name, never echoing i
   const secrets = ['sandbox-pro-key', TOKEN, 'team-runtime-key']
   for (const secret of secrets) {
     await refused(create('Named after a key', secret), 'X-Sandbox-Session', secret)
-    await refused(call('/pets', { headers: { baggage: `sandbox-session=${secret}` } }), "baggage's sandbox-session", secret)
+    await refused(
+      call('/pets', { headers: { baggage: `sandbox-session=${secret}` } }),
+      "baggage's sandbox-session",
+      secret,
+    )
     await refused(admin('/state', { session: secret }), 'X-Sandbox-Session', secret)
     await refused(admin(`/requests?session=${secret}`), 'session', secret)
     await refused(admin(`/sessions/${secret}`, { method: 'PUT', json: {} }), 'the session name in the path', secret)
@@ -140,12 +170,15 @@ it('refuses a key in force or the admin token as a session name, never echoing i
   for (const secret of secrets) for (const shown of [listed, requests, har]) expect(shown).not.toContain(secret)
   // The refused requests are the default session's, listed as any refusal is.
   expect(
-    (JSON.parse(requests) as { requests: Array<{ status: number; session?: string }> }).requests.filter((entry) => entry.status === 400).length,
+    (JSON.parse(requests) as { requests: Array<{ status: number; session?: string }> }).requests.filter(
+      (entry) => entry.status === 400,
+    ).length,
   ).toBeGreaterThanOrEqual(6)
 })
 
 it('reads the session from baggage without the header: other members ignored, a malformed header ignored, a bad name a 400', async () => {
-  const inBaggage = (baggage: string, init: RequestInit = {}) => call('/pets?limit=100', { ...init, headers: { ...init.headers, baggage } })
+  const inBaggage = (baggage: string, init: RequestInit = {}) =>
+    call('/pets?limit=100', { ...init, headers: { ...init.headers, baggage } })
   const created = await call('/pets', {
     method: 'POST',
     headers: { 'content-type': 'application/json', baggage: 'userId=alice,sandbox-session=carried;ttl=1' },
@@ -155,9 +188,13 @@ it('reads the session from baggage without the header: other members ignored, a 
   expect(created.headers.get('x-sandbox-session')).toBe('carried')
   const listed = (await (await inBaggage('sandbox-session=carried')).json()) as Pet[]
   expect(listed.map((pet) => pet.name)).toContain('Carried')
-  expect(((await (await api('/pets?limit=100', 'carried')).json()) as Pet[]).map((pet) => pet.name)).toContain('Carried')
+  expect(((await (await api('/pets?limit=100', 'carried')).json()) as Pet[]).map((pet) => pet.name)).toContain(
+    'Carried',
+  )
   // The header wins; a malformed baggage header is the default session's, as no header is.
-  const headerWins = await call('/pets?limit=100', { headers: { 'x-sandbox-session': 'other', baggage: 'sandbox-session=carried' } })
+  const headerWins = await call('/pets?limit=100', {
+    headers: { 'x-sandbox-session': 'other', baggage: 'sandbox-session=carried' },
+  })
   expect(((await headerWins.json()) as Pet[]).map((pet) => pet.name)).not.toContain('Carried')
   const malformed = await inBaggage('sandbox-session=carried, not a member')
   expect(malformed.headers.get('x-sandbox-session')).toBeNull()
@@ -173,7 +210,11 @@ it('reads the session from baggage without the header: other members ignored, a 
   expect(await state.json()).toMatchObject({ session: 'carried', pets: { count: 21 } })
   const preflight = await fetch(`${url()}/pets`, {
     method: 'OPTIONS',
-    headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, baggage' },
+    headers: {
+      origin: 'http://app.test',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization, baggage',
+    },
   })
   expect(preflight.headers.get('access-control-allow-headers')).toContain('baggage')
 })
@@ -181,7 +222,11 @@ it('reads the session from baggage without the header: other members ignored, a 
 it('allows the header in a preflight and exposes it to a page', async () => {
   const preflight = await fetch(`${url()}/pets`, {
     method: 'OPTIONS',
-    headers: { origin: 'http://app.test', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, x-sandbox-session' },
+    headers: {
+      origin: 'http://app.test',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization, x-sandbox-session',
+    },
   })
   expect(preflight.status).toBe(204)
   expect(preflight.headers.get('access-control-allow-headers')).toContain('X-Sandbox-Session')
@@ -206,12 +251,16 @@ it('streams one session’s requests to the dashboard’s event stream named by 
   controller.abort()
   const entry = JSON.parse(text.split('\n')[1]!.slice('data: '.length))
   expect(entry).toMatchObject({ path: '/v1/pets?limit=4', session: 'streamed' })
-  const refused = await fetch(`${origin()}/__sandbox/events?session=.bad`, { headers: { authorization: `Bearer ${TOKEN}` } })
+  const refused = await fetch(`${origin()}/__sandbox/events?session=.bad`, {
+    headers: { authorization: `Bearer ${TOKEN}` },
+  })
   contract.check('GET', refused.url, refused)
   expect(refused.status).toBe(400)
   // Two names, as the exports refuse them: the stream does not pick the first.
   for (const path of ['/events', '/requests']) {
-    const twice = await fetch(`${origin()}/__sandbox${path}?session=a&session=b`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    const twice = await fetch(`${origin()}/__sandbox${path}?session=a&session=b`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    })
     ;(path === '/events' ? contract : adminContract).check('GET', twice.url, twice)
     expect(twice.status).toBe(400)
     expect((await twice.json()).message).toBe('session must be a string')
@@ -221,19 +270,28 @@ it('streams one session’s requests to the dashboard’s event stream named by 
 it('tells an admin call with an empty JSON body to send a JSON object, not a pet', async () => {
   const response = await admin('/clock', { method: 'POST', headers: { 'content-type': 'application/json' } })
   expect(response.status).toBe(400)
-  expect((await response.json()).message).toBe("body is required: send a JSON object, as the admin document's moveClock describes")
+  expect((await response.json()).message).toBe(
+    "body is required: send a JSON object, as the admin document's moveClock describes",
+  )
 })
 
 it('lists, forks, reads and deletes sessions; the default one cannot be deleted', async () => {
   await create('made in source', 'source')
   const forked = await admin('/sessions/fork-of-source', { method: 'PUT', json: { from: 'source' } })
   expect(forked.status).toBe(200)
-  expect(await forked.json()).toMatchObject({ name: 'fork-of-source', origin: 'fork', from: 'source', pets: { count: 21, nextId: 22 } })
+  expect(await forked.json()).toMatchObject({
+    name: 'fork-of-source',
+    origin: 'fork',
+    from: 'source',
+    pets: { count: 21, nextId: 22 },
+  })
   expect(((await (await api('/pets/21', 'fork-of-source')).json()) as Pet).name).toBe('made in source')
   await create('only in the fork', 'fork-of-source')
   expect((await api('/pets/22', 'source')).status).toBe(404)
 
-  const { sessions } = (await (await admin('/sessions')).json()) as { sessions: Array<{ name: string; requests: number }> }
+  const { sessions } = (await (await admin('/sessions')).json()) as {
+    sessions: Array<{ name: string; requests: number }>
+  }
   // The default first, then the most recently used.
   expect(sessions.slice(0, 3).map((session) => session.name)).toEqual(['default', 'source', 'fork-of-source'])
   expect(sessions.map((session) => session.name)).toContain('worker-3')
@@ -241,12 +299,19 @@ it('lists, forks, reads and deletes sessions; the default one cannot be deleted'
   expect((await admin('/sessions/nobody-here')).status).toBe(404)
   expect((await admin('/sessions/nobody-here', { method: 'PUT', json: { from: 'nowhere' } })).status).toBe(404)
 
-  const requests = (await (await admin('/requests?session=fork-of-source')).json()).requests as Array<{ session: string; path: string }>
+  const requests = (await (await admin('/requests?session=fork-of-source')).json()).requests as Array<{
+    session: string
+    path: string
+  }>
   expect(requests.map((entry) => entry.session)).toEqual(['fork-of-source', 'fork-of-source'])
-  const harByHeader = (await (await admin('/requests.har', { session: 'fork-of-source' })).json()) as { log: { entries: Array<{ _session: string }> } }
+  const harByHeader = (await (await admin('/requests.har', { session: 'fork-of-source' })).json()) as {
+    log: { entries: Array<{ _session: string }> }
+  }
   expect(harByHeader.log.entries.map((entry) => entry._session)).toEqual(['fork-of-source', 'fork-of-source'])
   // ?session= names it as the header does, for a download link (what a replay of one session needs).
-  expect(((await (await admin('/requests.har?session=fork-of-source')).json()) as typeof harByHeader).log.entries).toEqual(harByHeader.log.entries)
+  expect(
+    ((await (await admin('/requests.har?session=fork-of-source')).json()) as typeof harByHeader).log.entries,
+  ).toEqual(harByHeader.log.entries)
 
   const deleted = await admin('/sessions/fork-of-source', { method: 'DELETE' })
   expect(await deleted.json()).toEqual({ name: 'fork-of-source', deleted: true })
@@ -257,11 +322,27 @@ it('lists, forks, reads and deletes sessions; the default one cannot be deleted'
 })
 
 it('drops the least recently used session beyond --max-sessions and an idle one by the default session’s clock, saying so', async () => {
-  const cli = await startCli(['--admin-token', TOKEN, '--pets', '3', '--max-sessions', '2', '--session-idle', '90s', '--log', 'off'])
-  const on = (session: string) => fetch(`${cli.url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': session } })
+  const cli = await startCli([
+    '--admin-token',
+    TOKEN,
+    '--pets',
+    '3',
+    '--max-sessions',
+    '2',
+    '--session-idle',
+    '90s',
+    '--log',
+    'off',
+  ])
+  const on = (session: string) =>
+    fetch(`${cli.url}/pets`, { headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': session } })
   const names = async () =>
     (
-      (await (await fetch(`${cli.url.replace(/\/v1$/, '')}/__sandbox/sessions`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as {
+      (await (
+        await fetch(`${cli.url.replace(/\/v1$/, '')}/__sandbox/sessions`, {
+          headers: { authorization: `Bearer ${TOKEN}` },
+        })
+      ).json()) as {
         sessions: Array<{ name: string }>
       }
     ).sessions.map((session) => session.name)
@@ -273,7 +354,11 @@ it('drops the least recently used session beyond --max-sessions and an idle one 
     const move = (body: object, session?: string) =>
       fetch(`${cli.url.replace(/\/v1$/, '')}/__sandbox/clock`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...(session ? { 'x-sandbox-session': session } : {}) },
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          'content-type': 'application/json',
+          ...(session ? { 'x-sandbox-session': session } : {}),
+        },
         body: JSON.stringify(body),
       })
     // A session's own clock expires nothing; the default session's does.
@@ -297,7 +382,9 @@ it('deletes every named session with DELETE /__sandbox/sessions, or one run’s 
   expect(left).not.toContain('mine-1')
   const all = await (await admin('/sessions', { method: 'DELETE' })).json()
   expect(all.deleted).toContain('theirs-1')
-  expect(((await (await admin('/sessions')).json()).sessions as { name: string }[]).map((session) => session.name)).toEqual(['default'])
+  expect(
+    ((await (await admin('/sessions')).json()).sessions as { name: string }[]).map((session) => session.name),
+  ).toEqual(['default'])
   expect((await admin('/sessions?prefix=', { method: 'DELETE' })).status).toBe(400)
 })
 
@@ -308,17 +395,24 @@ it('gives a key a quota per session and no ceiling across them, the worlds bound
     const served = cli.url.replace(/\/v1$/, '')
     const sessionAdmin = createAdminCaller(() => served, token, adminContract)
     const get = async (session: string) => {
-      const response = await fetch(`${cli.url}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': session } })
+      const response = await fetch(`${cli.url}/pets?limit=1`, {
+        headers: { authorization: 'Bearer sandbox-free-key', 'x-sandbox-session': session },
+      })
       contract.check('GET', response.url, response.clone())
       await response.arrayBuffer()
       return response
     }
-    expect((await sessionAdmin('/keys/sandbox-free-key', { method: 'PATCH', session: 'spent', json: { remaining: 0 } })).status).toBe(200)
+    expect(
+      (await sessionAdmin('/keys/sandbox-free-key', { method: 'PATCH', session: 'spent', json: { remaining: 0 } }))
+        .status,
+    ).toBe(200)
     expect((await get('spent')).status).toBe(429)
     // Two more sessions: the key's spent world is dropped, and at most two quotas are held at once.
     for (const session of ['second', 'third']) expect((await get(session)).status).toBe(200)
     const { sessions } = (await (await sessionAdmin('/sessions')).json()) as { sessions: Array<{ name: string }> }
-    expect(sessions.map(({ name }) => name).filter((name) => name !== 'default')).toEqual(expect.not.arrayContaining(['spent']))
+    expect(sessions.map(({ name }) => name).filter((name) => name !== 'default')).toEqual(
+      expect.not.arrayContaining(['spent']),
+    )
     expect(sessions.length).toBeLessThanOrEqual(3)
     const again = await get('spent')
     expect(again.status).toBe(200)

@@ -30,9 +30,15 @@ interface Shadowed {
 
 async function shadowed(mutation?: Mutation, extra: string[] = []): Promise<Shadowed> {
   const contract = createContractChecker()
-  const upstream = await startUpstream(mutation, (request, response) => contract.check(request.method, request.url, response))
+  const upstream = await startUpstream(mutation, (request, response) =>
+    contract.check(request.method, request.url, response),
+  )
   running.push(upstream)
-  const proxy = await startCli(['--upstream', upstream.url, '--shadow', '--admin-token', TOKEN, '--log', 'off', ...extra], {}, 'proxy')
+  const proxy = await startCli(
+    ['--upstream', upstream.url, '--shadow', '--admin-token', TOKEN, '--log', 'off', ...extra],
+    {},
+    'proxy',
+  )
   running.push(proxy)
   const admin = createAdminCaller(() => proxy.url.replace(/\/v1$/, ''), TOKEN, adminContract)
   let sent = 0
@@ -64,7 +70,11 @@ async function mixedTraffic({ call }: Shadowed): Promise<void> {
   const created: number[] = []
   await call('/pets')
   for (const name of ['Shadowed Rex', '  Padded  ', 'Shadowed Mia']) {
-    const response = await call('/pets', { method: 'POST', headers: json, body: JSON.stringify({ name, categoryId: 3, status: 'pending' }) })
+    const response = await call('/pets', {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ name, categoryId: 3, status: 'pending' }),
+    })
     if (response.status === 201) created.push((await response.json()).id)
   }
   await call('/pets?status=sold&limit=5')
@@ -97,13 +107,23 @@ it('agrees with a second sandbox on every compared exchange of mixed traffic: 0 
 /** The mutants the shadow is held to: each with the difference that names it. */
 const CAUGHT: Array<{ mutant: string; operation: string; aspect: string; kind: 'spec' | 'decision' | 'behaviour' }> = [
   { mutant: 'a created pet getPet cannot find', operation: 'getPet', aspect: 'status', kind: 'behaviour' },
-  { mutant: 'X-RateLimit-Remaining that never goes down', operation: 'listPets', aspect: 'header:X-RateLimit-Remaining', kind: 'spec' },
+  {
+    mutant: 'X-RateLimit-Remaining that never goes down',
+    operation: 'listPets',
+    aspect: 'header:X-RateLimit-Remaining',
+    kind: 'spec',
+  },
   { mutant: 'the status filter ignored', operation: 'listPets', aspect: 'body:ids', kind: 'spec' },
   { mutant: 'a default limit of 10', operation: 'listPets', aspect: 'body:ids', kind: 'behaviour' },
   { mutant: 'a wrong Sunset', operation: 'getPet', aspect: 'header:Sunset', kind: 'decision' },
   { mutant: 'no X-RateLimit-Remaining', operation: 'listPets', aspect: 'header:X-RateLimit-Remaining', kind: 'spec' },
   { mutant: '200 where the spec says 201', operation: 'createPet', aspect: 'status', kind: 'spec' },
-  { mutant: 'a Pet with a property the contract does not have', operation: 'listPets', aspect: 'body:field:owner', kind: 'decision' },
+  {
+    mutant: 'a Pet with a property the contract does not have',
+    operation: 'listPets',
+    aspect: 'body:field:owner',
+    kind: 'decision',
+  },
 ]
 
 it.each(CAUGHT)(
@@ -113,7 +133,9 @@ it.each(CAUGHT)(
     const shadow = await shadowed(found.create())
     await mixedTraffic(shadow)
     const report = await shadow.report()
-    const group = report.differences.find((difference) => difference.operation === operation && difference.aspect === aspect)
+    const group = report.differences.find(
+      (difference) => difference.operation === operation && difference.aspect === aspect,
+    )
     expect(group, JSON.stringify(report.differences, null, 2)).toBeDefined()
     expect(group!.kind).toBe(kind)
     expect(group!.count).toBeGreaterThanOrEqual(1)
@@ -129,7 +151,9 @@ it('reads a backend that keeps the spec and decides its open points otherwise as
   // The key's minute spent, for the 429s: a text body and an HTTP-date Retry-After.
   for (let index = 0; index < 45; index++) await shadow.call('/pets?limit=1')
   const report = await shadow.report()
-  const kinds = report.differences.map(({ operation, aspect, kind, decision }) => `${operation} ${aspect} ${kind} ${decision ?? ''}`.trim())
+  const kinds = report.differences.map(({ operation, aspect, kind, decision }) =>
+    `${operation} ${aspect} ${kind} ${decision ?? ''}`.trim(),
+  )
   expect(
     report.differences.filter((difference) => difference.kind === 'behaviour'),
     kinds.join('\n'),

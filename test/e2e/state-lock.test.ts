@@ -65,7 +65,8 @@ it('is not blocked by the lock of a process killed with kill -9 at a random mome
   }
   const restarted = await startCli(['--log', 'off', '--pets', '2', '--state', file])
   try {
-    for (const [id, name] of acknowledged) expect(await (await getPet(restarted, id)).json(), `pet ${id} (CRASH_SEED=${seed})`).toMatchObject({ id, name })
+    for (const [id, name] of acknowledged)
+      expect(await (await getPet(restarted, id)).json(), `pet ${id} (CRASH_SEED=${seed})`).toMatchObject({ id, name })
   } finally {
     await restarted.stop()
   }
@@ -78,7 +79,9 @@ it('refuses a read-only state file and leaves it as it was', async () => {
   await chmod(file, 0o444)
   const result = await runCli(['start', '--port', '0', '--pets', '2', '--state', file])
   expect(result.code).toBe(1)
-  expect(result.stderr.trim()).toBe(`error: state file ${file} is read-only (mode 444); make it writable, or start with another --state file`)
+  expect(result.stderr.trim()).toBe(
+    `error: state file ${file} is read-only (mode 444); make it writable, or start with another --state file`,
+  )
   expect(await readFile(file, 'utf8')).toBe(content)
   expect((await stat(file)).mode & 0o777).toBe(0o444)
   expect((await readdir(join(file, '..'))).sort()).toEqual(['state.jsonl'])
@@ -86,7 +89,10 @@ it('refuses a read-only state file and leaves it as it was', async () => {
 
 it('keeps the mode of the state file it compacts, and says when it dropped a torn last line', async () => {
   const file = await stateFile()
-  await writeFile(file, '{"petstoreSandboxState":1,"seed":1,"pets":2}\n{"created":{"id":3,"name":"Kept","categoryId":1}}\n{"created":{"id":4,"na')
+  await writeFile(
+    file,
+    '{"petstoreSandboxState":1,"seed":1,"pets":2}\n{"created":{"id":3,"name":"Kept","categoryId":1}}\n{"created":{"id":4,"na',
+  )
   await chmod(file, 0o600)
   const cli = await startCli(['--log', 'off', '--pets', '2', '--state', file])
   try {
@@ -112,7 +118,9 @@ it.runIf(process.platform === 'linux')(
     // sh starts the CLI in the background, then becomes `sleep`, which never waits for its child:
     // the CLI killed with kill -9 stays a zombie, its pid still answering kill(pid, 0).
     const quote = (text: string) => `'${text.replaceAll("'", "'\\''")}'`
-    const command = [process.execPath, BIN, 'start', '--port', '0', '--log', 'off', '--pets', '2', '--state', file].map(quote).join(' ')
+    const command = [process.execPath, BIN, 'start', '--port', '0', '--log', 'off', '--pets', '2', '--state', file]
+      .map(quote)
+      .join(' ')
     const parent = spawn('sh', ['-c', `${command} & exec sleep 60`], { stdio: ['ignore', 'pipe', 'inherit'] })
     try {
       const url = await new Promise<string>((resolve, reject) => {

@@ -91,7 +91,10 @@ it('refuses, in one line naming what changed, a restart with other pets, other i
   const digest = (JSON.parse(journal.split('\n')[0]!) as { given: string }).given.slice(0, 12)
 
   // Ending at the same id, as a silent mix would.
-  const otherPets = await writePets(state, 'other-pets.json', [{ name: 'Pixel', categoryId: 7 }, ...GIVEN_PETS.slice(1)])
+  const otherPets = await writePets(state, 'other-pets.json', [
+    { name: 'Pixel', categoryId: 7 },
+    ...GIVEN_PETS.slice(1),
+  ])
   const otherIds = await writePets(state, 'other-ids.json', [{ id: 9, ...GIVEN_PETS[0] }, ...GIVEN_PETS.slice(1)])
   const refusals: Array<[string[], string]> = [
     [['--pets-file', otherPets], `not those of this one (sha256 `],
@@ -103,7 +106,9 @@ it('refuses, in one line naming what changed, a restart with other pets, other i
     expect(refused.code).toBe(1)
     const lines = refused.stderr.trim().split('\n')
     expect(lines).toHaveLength(1)
-    expect(lines[0]).toContain(`error: state file ${state} extends the pets of a --pets-file (sha256 ${digest}…), ${changed}`)
+    expect(lines[0]).toContain(
+      `error: state file ${state} extends the pets of a --pets-file (sha256 ${digest}…), ${changed}`,
+    )
     expect(lines[0]).toMatch(/, or use another --state file$/)
     expect(refused.stdout).not.toContain('Listening on')
     expect(await readFile(state, 'utf8')).toBe(journal)

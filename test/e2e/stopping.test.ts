@@ -36,7 +36,11 @@ function childrenOf(pid: number): number[] {
  */
 async function startInBackground(command: string, cwd: string, ownGroup = false) {
   // In its own process group, the shell and everything it started can be signalled as a terminal does.
-  const shell = spawn('sh', ['-c', `${command} & echo "job $!"; wait`], { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: ownGroup })
+  const shell = spawn('sh', ['-c', `${command} & echo "job $!"; wait`], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: ownGroup,
+  })
   let output = ''
   shell.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
   const started = await new Promise<{ job: number; url: string }>((resolve, reject) => {
@@ -89,7 +93,11 @@ it.each([
     const seed = marker()
     // The proxy's upstream is never called here: it only has to parse.
     const args = command === 'proxy' ? '--upstream http://127.0.0.1:9/v1' : '--log off'
-    const cli = await startInBackground(`npx petstore-sandbox ${command} --port 0 ${args} --pets 3 --seed ${seed}`, await consumerProject(), group)
+    const cli = await startInBackground(
+      `npx petstore-sandbox ${command} --port 0 ${args} --pets 3 --seed ${seed}`,
+      await consumerProject(),
+      group,
+    )
     expect(processesWith(seed).length).toBeGreaterThan(0)
     if (command === 'start') await expectServing(cli.url)
     else await expectAnswering(cli.url)
@@ -102,7 +110,10 @@ it.each([
 
 it('keeps serving under npx when nothing asks it to stop, even once stopped and continued', async () => {
   const seed = marker()
-  const cli = await startInBackground(`npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed}`, await consumerProject())
+  const cli = await startInBackground(
+    `npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed}`,
+    await consumerProject(),
+  )
   // Several times the interval at which the CLI looks at the shell npm started it through.
   await sleep(4_000)
   await expectServing(cli.url)
@@ -124,7 +135,10 @@ it('keeps serving under npx when nothing asks it to stop, even once stopped and 
 
 it('stops when the npx process is killed outright: its parent gone, the server follows', async () => {
   const seed = marker()
-  const cli = await startInBackground(`npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed}`, await consumerProject())
+  const cli = await startInBackground(
+    `npx petstore-sandbox start --port 0 --log off --pets 3 --seed ${seed}`,
+    await consumerProject(),
+  )
   process.kill(cli.job, 'SIGKILL')
   await expectStopped(seed, cli.url)
   expect(cli.output()).toContain('Shutting down')
@@ -159,12 +173,18 @@ it.skipIf(tierMissing('redis'))(
 
 it('stops on SIGTERM as `node bin/petstore-sandbox.js start &`, and when the shell that started it is killed', async () => {
   const seed = marker()
-  const direct = await startInBackground(`"${process.execPath}" "${BIN}" start --port 0 --log off --pets 3 --seed ${seed}`, process.cwd())
+  const direct = await startInBackground(
+    `"${process.execPath}" "${BIN}" start --port 0 --log off --pets 3 --seed ${seed}`,
+    process.cwd(),
+  )
   process.kill(direct.job, 'SIGTERM')
   await expectStopped(seed, direct.url)
 
   const orphaned = marker()
-  const child = await startInBackground(`"${process.execPath}" "${BIN}" start --port 0 --log off --pets 3 --seed ${orphaned}`, process.cwd())
+  const child = await startInBackground(
+    `"${process.execPath}" "${BIN}" start --port 0 --log off --pets 3 --seed ${orphaned}`,
+    process.cwd(),
+  )
   child.shell.kill('SIGKILL')
   await expectStopped(orphaned, child.url)
   expect(child.output()).toContain('Shutting down')

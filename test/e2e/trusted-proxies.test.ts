@@ -15,7 +15,18 @@ beforeAll(async () => {
   // (and one window of wrong admin tokens) however slowly a busy machine runs them.
   const clock = ['--now', '2030-01-01T00:00:00Z']
   ;[trusting, plain, forwarded] = await Promise.all([
-    startCli(['--log', 'off', '--pets', '1', ...clock, '--trust-proxy', '127.0.0.1', '127.0.0.8/29', '--admin-token', ADMIN_TOKEN]),
+    startCli([
+      '--log',
+      'off',
+      '--pets',
+      '1',
+      ...clock,
+      '--trust-proxy',
+      '127.0.0.1',
+      '127.0.0.8/29',
+      '--admin-token',
+      ADMIN_TOKEN,
+    ]),
     startCli(['--log', 'off', '--pets', '1', ...clock]),
     startCli([
       ...['--log', 'off', '--pets', '1', ...clock, '--trust-proxy', '127.0.0.1', '127.0.0.8/29'],
@@ -70,8 +81,12 @@ it('reads only X-Forwarded-For by default: a fresh Forwarded on each try buys no
   expect(await remaining(trusting, '127.0.0.1', behind(3))).toBe(first - 2)
   const guess = async (forged: number, token: string) => {
     const headers: Array<[string, string]> = [['Authorization', `Bearer ${token}`], ...behind(forged)]
-    const answer = await rawExchange(trusting.url, rawRequest({ target: '/__sandbox/state', headers }), { localAddress: '127.0.0.1' })
-    expect(await adminContractViolations('GET', `${new URL(trusting.url).origin}/__sandbox/state`, toFetchResponse(answer!))).toEqual([])
+    const answer = await rawExchange(trusting.url, rawRequest({ target: '/__sandbox/state', headers }), {
+      localAddress: '127.0.0.1',
+    })
+    expect(
+      await adminContractViolations('GET', `${new URL(trusting.url).origin}/__sandbox/state`, toFetchResponse(answer!)),
+    ).toEqual([])
     return answer!.status
   }
   const statuses: number[] = []
@@ -111,7 +126,8 @@ it('survives hostile Forwarded headers from a trusted proxy: each is a 401 with 
     [['X-Forwarded-For', '::ffff:198.51.100.10']],
     [['X-Forwarded-For', '999.999.999.999']],
   ]
-  for (const cli of [trusting, forwarded]) for (const headers of hostile) expect(await remaining(cli, '127.0.0.1', headers)).toBeGreaterThanOrEqual(0)
+  for (const cli of [trusting, forwarded])
+    for (const headers of hostile) expect(await remaining(cli, '127.0.0.1', headers)).toBeGreaterThanOrEqual(0)
 })
 
 it('counts a forwarded IPv6 client per /64 network, and IPv4 and IPv4-mapped clients each alone (D32)', async () => {
@@ -120,7 +136,9 @@ it('counts a forwarded IPv6 client per /64 network, and IPv4 and IPv4-mapped cli
   expect(await from('2001:db8:64:1:ffff:ffff:ffff:ffff')).toBe(first - 1)
   expect(await from('2001:DB8:64:1::B')).toBe(first - 2)
   const viaForwarded = await remaining(forwarded, '127.0.0.1', [['Forwarded', 'for="[2001:db8:64:1::c]:443"']])
-  expect(await remaining(forwarded, '127.0.0.1', [['Forwarded', 'for="[2001:db8:64:1::d]:443"']])).toBe(viaForwarded - 1)
+  expect(await remaining(forwarded, '127.0.0.1', [['Forwarded', 'for="[2001:db8:64:1::d]:443"']])).toBe(
+    viaForwarded - 1,
+  )
   // Another /64 of the same /48 is another client.
   expect(await from('2001:db8:64:2::a')).toBe(first)
   const v4 = await from('198.51.100.64')
@@ -135,8 +153,12 @@ it('counts wrong admin tokens of a forwarded IPv6 client per /64 network (D32)',
       ['Authorization', `Bearer ${token}`],
       ['X-Forwarded-For', address],
     ]
-    const answer = await rawExchange(trusting.url, rawRequest({ target: '/__sandbox/state', headers }), { localAddress: '127.0.0.1' })
-    expect(await adminContractViolations('GET', `${new URL(trusting.url).origin}/__sandbox/state`, toFetchResponse(answer!))).toEqual([])
+    const answer = await rawExchange(trusting.url, rawRequest({ target: '/__sandbox/state', headers }), {
+      localAddress: '127.0.0.1',
+    })
+    expect(
+      await adminContractViolations('GET', `${new URL(trusting.url).origin}/__sandbox/state`, toFetchResponse(answer!)),
+    ).toEqual([])
     return answer!.status
   }
   for (let i = 0; i < 10; i++) expect(await state(`2001:db8:77:1::${i + 1}`, `wrong-token-${i}`)).toBe(401)

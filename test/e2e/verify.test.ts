@@ -23,7 +23,9 @@ const PRISM_CLI = fileURLToPath(import.meta.resolve('@stoplight/prism-cli/dist/i
 const contract = createContractChecker()
 
 async function withUpstream<T>(mutation: Mutation | undefined, use: (upstream: Upstream) => Promise<T>): Promise<T> {
-  const upstream = await startUpstream(mutation, (request, response) => contract.check(request.method, request.url, response))
+  const upstream = await startUpstream(mutation, (request, response) =>
+    contract.check(request.method, request.url, response),
+  )
   try {
     return await use(upstream)
   } finally {
@@ -47,7 +49,8 @@ function verify(upstream: Upstream, options: Partial<VerifyOptions> = {}): Promi
   })
 }
 
-const outcomes = (report: VerifyReport) => Object.fromEntries(report.promises.map((promise) => [promise.id, promise.outcome]))
+const outcomes = (report: VerifyReport) =>
+  Object.fromEntries(report.promises.map((promise) => [promise.id, promise.outcome]))
 
 it('passes every promise against the sandbox with --spend-quota, none skipped', async () => {
   await withUpstream(undefined, async (upstream) => {
@@ -67,7 +70,9 @@ it('with --no-writes sends no POST and skips only the promises that need one', a
   await withUpstream(undefined, async (upstream) => {
     const report = await verify(upstream, { writes: false, spendQuota: false })
     expect(upstream.received.filter((request) => request.method !== 'GET')).toEqual([])
-    expect(report.promises.filter((promise) => promise.outcome === 'skipped').map((promise) => [promise.id, promise.reason])).toEqual([
+    expect(
+      report.promises.filter((promise) => promise.outcome === 'skipped').map((promise) => [promise.id, promise.reason]),
+    ).toEqual([
       ['invalid-new-pet-refused', 'opted out with --no-writes'],
       ['create-then-get', 'opted out with --no-writes'],
       ['quota-429-and-recovery', "opted out: run with --spend-quota to spend the key's window and check the 429"],
@@ -103,12 +108,19 @@ it('waits out a 429 as its Retry-After says, then sends the request again', asyn
     const headers = new Headers(response.headers)
     headers.set('retry-after', '7')
     headers.delete('content-length')
-    return new Response(JSON.stringify({ code: 'rate_limited', message: 'slow down', status: 429 }), { status: 429, headers })
+    return new Response(JSON.stringify({ code: 'rate_limited', message: 'slow down', status: 429 }), {
+      status: 429,
+      headers,
+    })
   }
   await withUpstream(slowDown, async (upstream) => {
     const waits: number[] = []
     const announced: string[] = []
-    const report = await verify(upstream, { spendQuota: false, sleep: async (ms) => void waits.push(ms), announce: (line) => announced.push(line) })
+    const report = await verify(upstream, {
+      spendQuota: false,
+      sleep: async (ms) => void waits.push(ms),
+      announce: (line) => announced.push(line),
+    })
     expect(waits).toEqual([7000])
     expect(announced[1]).toBe('429 for GET /pets?limit=100: waiting 7 s as its Retry-After asks, then sending it again')
     const listings = upstream.received.filter((request) => request.url.endsWith('/v1/pets?limit=100'))
@@ -124,7 +136,10 @@ it('does not wait out a Retry-After longer than two minutes: that 429 stands in 
     const headers = new Headers(response.headers)
     headers.set('retry-after', '900')
     headers.delete('content-length')
-    return new Response(JSON.stringify({ code: 'temporarily_banned', message: 'banned', status: 429 }), { status: 429, headers })
+    return new Response(JSON.stringify({ code: 'temporarily_banned', message: 'banned', status: 429 }), {
+      status: 429,
+      headers,
+    })
   }
   await withUpstream(banned, async (upstream) => {
     const waits: number[] = []
@@ -197,7 +212,9 @@ it('the CLI against a mutant: a report naming the broken promise with its source
     const terminal = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY])
     expect(terminal.code).toBe(1)
     expect(terminal.stdout).toContain('✗ get-pet-not-found (seed §4.3 Get an animal, §7 Errors)')
-    expect(terminal.stdout).toMatch(/request: {2}GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\/9007199254740991 \(key upst…#[0-9a-f]{4}\)/)
+    expect(terminal.stdout).toMatch(
+      /request: {2}GET http:\/\/127\.0\.0\.1:\d+\/v1\/pets\/9007199254740991 \(key upst…#[0-9a-f]{4}\)/,
+    )
     expect(terminal.stdout).toMatch(/got: {6}200 \| content-type: application\/json/)
     expect(terminal.stdout).toContain('expected: 404 for pet 9007199254740991')
     expect(terminal.stdout).toContain('no state: getPet found a pet for id 9007199254740991, which nobody created')
@@ -206,17 +223,24 @@ it('the CLI against a mutant: a report naming the broken promise with its source
 
     // Each run spends most of the key's minute: a fresh window per run, or verify would wait one out.
     await upstream.sandbox.reset()
-    const json = await runCli(['verify', upstream.url, '--format', 'json'], { PETSTORE_SANDBOX_VERIFY_KEY: UPSTREAM_KEY })
+    const json = await runCli(['verify', upstream.url, '--format', 'json'], {
+      PETSTORE_SANDBOX_VERIFY_KEY: UPSTREAM_KEY,
+    })
     expect(json.code).toBe(1)
     const report = JSON.parse(json.stdout) as VerifyReport
     expect(outcomes(report)['get-pet-not-found']).toBe('failed')
-    expect(report.promises.find((promise) => promise.id === 'get-pet-not-found')!.source).toEqual({ kind: 'seed', sections: '§4.3 Get an animal, §7 Errors' })
+    expect(report.promises.find((promise) => promise.id === 'get-pet-not-found')!.source).toEqual({
+      kind: 'seed',
+      sections: '§4.3 Get an animal, §7 Errors',
+    })
     expect(json.stderr).toMatch(/^Sending \d+ requests/)
 
     await upstream.sandbox.reset()
     const junit = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY, '--format', 'junit', '--no-writes'])
     expect(junit.code).toBe(1)
-    expect(junit.stdout).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="petstore-sandbox verify" tests="18" failures="1" skipped="4"/)
+    expect(junit.stdout).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="petstore-sandbox verify" tests="18" failures="1" skipped="4"/,
+    )
     expect(junit.stdout).toContain(
       '<testcase classname="petstore-sandbox.verify" name="get-pet-not-found" time="0">\n      <properties>\n        <property name="source" value="seed §4.3 Get an animal, §7 Errors"/>\n      </properties>\n      <failure message=',
     )
@@ -230,10 +254,18 @@ it('the HTML report: the diagnosis, each promise with its source, the exchanges 
     expect(code).toBe(1)
     expect(stderr).toMatch(/^Sending \d+ requests/)
     expect(stdout).toMatch(/^<!doctype html>\n<html lang="en">/)
-    expect(stdout).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`)
-    expect(stdout).toContain('<li>validation errors in another format: 401 answered as text/html, not the spec&#39;s Error body (§7)</li>')
-    expect(stdout).toMatch(/<tr class="failed"><td>✗ failed<\/td><td><code>error-bodies<\/code><\/td><td>seed §2 Error, §7 Errors<\/td>/)
-    expect(stdout).toMatch(/<tr class="passed"><td>✓ passed<\/td><td><code>invalid-query-refused<\/code><\/td><td>D3<\/td>/)
+    expect(stdout).toContain(
+      `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
+    )
+    expect(stdout).toContain(
+      '<li>validation errors in another format: 401 answered as text/html, not the spec&#39;s Error body (§7)</li>',
+    )
+    expect(stdout).toMatch(
+      /<tr class="failed"><td>✗ failed<\/td><td><code>error-bodies<\/code><\/td><td>seed §2 Error, §7 Errors<\/td>/,
+    )
+    expect(stdout).toMatch(
+      /<tr class="passed"><td>✓ passed<\/td><td><code>invalid-query-refused<\/code><\/td><td>D3<\/td>/,
+    )
     // The backend's HTML is shown as text, never as markup of the report.
     expect(stdout).toContain('&#60;html&#62;&#60;body&#62;&#60;h1&#62;401 Unauthorized&#60;/h1&#62;')
     expect(stdout).not.toContain('<h1>401')
@@ -246,7 +278,9 @@ it('a backend that keeps every seed promise but answers 422 for invalid queries:
   const unprocessable: Mutation = async (request, answer) => {
     const response = await answer(request)
     const listing = request.method === 'GET' && new URL(request.url).pathname === '/v1/pets'
-    return listing && response.status === 400 ? editResponse(response, { status: 422, json: (body) => ({ ...(body as object), status: 422 }) }) : response
+    return listing && response.status === 400
+      ? editResponse(response, { status: 422, json: (body) => ({ ...(body as object), status: 422 }) })
+      : response
   }
   await withUpstream(unprocessable, async (upstream) => {
     const terminal = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY])
@@ -265,7 +299,9 @@ it('a backend that keeps every seed promise but answers 422 for invalid queries:
     expect(json.code).toBe(0)
     const report = JSON.parse(json.stdout) as VerifyReport
     expect(
-      report.promises.filter((promise) => promise.outcome !== 'passed' && promise.outcome !== 'skipped').map((promise) => [promise.id, promise.outcome]),
+      report.promises
+        .filter((promise) => promise.outcome !== 'passed' && promise.outcome !== 'skipped')
+        .map((promise) => [promise.id, promise.outcome]),
     ).toEqual([['invalid-query-refused', 'warned']])
     expect(report.promises.find((promise) => promise.id === 'invalid-query-refused')!.failureCount).toBe(7)
 
@@ -273,7 +309,9 @@ it('a backend that keeps every seed promise but answers 422 for invalid queries:
     const junit = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY, '--format', 'junit'])
     expect(junit.code).toBe(0)
     expect(junit.stdout).toContain('tests="18" failures="0" skipped="2"')
-    expect(junit.stdout).toMatch(/<property name="warning" value="D3: the sandbox answers 400 for limit=0; this backend 422"\/>/)
+    expect(junit.stdout).toMatch(
+      /<property name="warning" value="D3: the sandbox answers 400 for limit=0; this backend 422"\/>/,
+    )
 
     await upstream.sandbox.reset()
     const strict = await runCli(['verify', upstream.url, '--key', UPSTREAM_KEY, '--strict'])
@@ -287,7 +325,13 @@ it('a backend that keeps every promise of the spec and decides every open point 
   await withUpstream(decidesOtherwise(), async (upstream) => {
     const report = await verify(upstream)
     expect(report.failed).toBe(0)
-    expect(Object.fromEntries(report.promises.filter((promise) => promise.outcome !== 'passed').map((promise) => [promise.id, promise.outcome]))).toEqual({
+    expect(
+      Object.fromEntries(
+        report.promises
+          .filter((promise) => promise.outcome !== 'passed')
+          .map((promise) => [promise.id, promise.outcome]),
+      ),
+    ).toEqual({
       'sandbox-contract': 'warned',
       'invalid-query-refused': 'warned',
       'ascending-ids': 'warned',
@@ -312,10 +356,17 @@ it("Prism's mock of the spec: exit 1, diagnosed as keeping no state, accepting a
   try {
     const terminal = await runCli(['verify', prism.url, '--key', UPSTREAM_KEY, '--spend-quota'])
     expect(terminal.code).toBe(1)
-    const diagnosis = terminal.stdout.slice(terminal.stdout.indexOf('Diagnosis:'), terminal.stdout.indexOf("The spec's promises:"))
-    expect(diagnosis).toMatch(/^ {2}no state: createPet answered a pet named "string" for one sent as "petstore-sandbox verify"/m)
+    const diagnosis = terminal.stdout.slice(
+      terminal.stdout.indexOf('Diagnosis:'),
+      terminal.stdout.indexOf("The spec's promises:"),
+    )
+    expect(diagnosis).toMatch(
+      /^ {2}no state: createPet answered a pet named "string" for one sent as "petstore-sandbox verify"/m,
+    )
     expect(diagnosis).toMatch(/^ {2}any key accepted: a key nobody issued got 200 for GET \/pets$/m)
-    expect(diagnosis).toMatch(/^ {2}no rate limiting observed: X-RateLimit-Remaining stayed 0 over \d+ answers, no 429 after the quota was spent$/m)
+    expect(diagnosis).toMatch(
+      /^ {2}no rate limiting observed: X-RateLimit-Remaining stayed 0 over \d+ answers, no 429 after the quota was spent$/m,
+    )
     // Prism serves the document's paths at its root, not under /v1.
     expect(diagnosis).toMatch(/^ {2}a different base path: \/, where both of the spec's addresses end with \/v1/m)
     expect(terminal.stdout).toContain('! invalid-query-refused (D3)')
@@ -336,7 +387,13 @@ it("Prism's mock of the spec: exit 1, diagnosed as keeping no state, accepting a
         .filter((promise) => promise.outcome === 'failed')
         .map((promise) => promise.id),
     ).toEqual(
-      expect.arrayContaining(['unauthorized-with-wrong-key', 'create-then-get', 'get-pet-not-found', 'remaining-counts-down', 'quota-429-and-recovery']),
+      expect.arrayContaining([
+        'unauthorized-with-wrong-key',
+        'create-then-get',
+        'get-pet-not-found',
+        'remaining-counts-down',
+        'quota-429-and-recovery',
+      ]),
     )
     expect(bySource('decision').map((promise) => promise.outcome)).not.toContain('failed')
     expect(outcomes(report)).toMatchObject({ 'invalid-query-refused': 'warned', 'deprecation-headers': 'warned' })
@@ -348,7 +405,9 @@ it("Prism's mock of the spec: exit 1, diagnosed as keeping no state, accepting a
 it('refuses bad input with one line and no stack trace', async () => {
   const badUrl = await runCli(['verify', 'not a url', '--key', 'k'])
   expect(badUrl.code).toBe(1)
-  expect(badUrl.stderr).toMatch(/^error: command-argument value 'not a url' is invalid for argument 'baseUrl'\. expected an http\(s\) URL/)
+  expect(badUrl.stderr).toMatch(
+    /^error: command-argument value 'not a url' is invalid for argument 'baseUrl'\. expected an http\(s\) URL/,
+  )
   const noKey = await runCli(['verify', 'http://127.0.0.1:9/v1'])
   expect(noKey.code).toBe(1)
   expect(noKey.stderr).toMatch(/^error: required option '--key <key>' not specified/)
@@ -370,7 +429,10 @@ it('says in one line that nothing answered, and exits 2 rather than report drift
 /** `prism mock <document>` on a free port, as a team would run it; resolves once Prism says it listens. */
 async function startPrism(document: string): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort()
-  const child = spawn(process.execPath, [PRISM_CLI, 'mock', '-h', '127.0.0.1', '-p', String(port), document], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [PRISM_CLI, 'mock', '-h', '127.0.0.1', '-p', String(port), document], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`prism did not start within 60 s:\n${output}`)), 60_000)

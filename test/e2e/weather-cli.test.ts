@@ -24,7 +24,11 @@ function recording(count: number, latency: { p50: number; p99: number }, run: nu
     time: latencyMs(latency, random()),
     request: { method: 'GET', url: 'https://staging.example/v1/pets?limit=5', headers: [] },
     // A run of `run` failures every `every` answers.
-    response: { status: index % every < run ? 503 : index % 7 === 0 ? 404 : 200, headers: [], content: { size: 0, mimeType: 'application/json' } },
+    response: {
+      status: index % every < run ? 503 : index % 7 === 0 ? 404 : 200,
+      headers: [],
+      content: { size: 0, mimeType: 'application/json' },
+    },
   }))
   const getPet = {
     ...entries[0]!,
@@ -41,7 +45,9 @@ it("recovers a recording's percentiles, error rate and burst per operation, and 
   const { code, stdout, stderr } = await runCli(['weather', file])
   expect(stderr).toBe('')
   expect(code).toBe(0)
-  const weather = JSON.parse(stdout) as { operations: Record<string, { latency: { p50: number; p99: number }; errorRate: number; burst?: number }> }
+  const weather = JSON.parse(stdout) as {
+    operations: Record<string, { latency: { p50: number; p99: number }; errorRate: number; burst?: number }>
+  }
   const listPets = weather.operations.listPets!
   expect(listPets.latency.p50).toBeGreaterThan(72)
   expect(listPets.latency.p50).toBeLessThan(88)

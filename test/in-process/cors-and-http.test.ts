@@ -9,36 +9,51 @@ it('answers a preflight from any origin without a key and without spending quota
   const preflight = await api('/pets/1', {
     method: 'OPTIONS',
     key: null,
-    headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    headers: {
+      origin: 'http://localhost:5173',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'authorization',
+    },
   })
   expect(preflight.status).toBe(204)
   expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
-  expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
+  expect(preflight.headers.get('access-control-allow-headers')).toBe(
+    'Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage',
+  )
   expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS')
   const first = await api('/pets', { key: null })
   expect(first.headers.get('x-ratelimit-remaining')).toBe('59')
 })
 
-it.each(['/pets/1/photos', '/store/orders', '/categories'])('answers a preflight to %s, a path it does not serve, without spending quota', async (path) => {
-  for (let i = 0; i < 3; i++) {
-    const preflight = await api(path, {
-      method: 'OPTIONS',
-      key: null,
-      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
-    })
-    expect(preflight.status).toBe(204)
-    expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
-    expect(preflight.headers.get('access-control-allow-methods')).toContain('GET')
-    expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
-    expect(preflight.headers.get('x-ratelimit-remaining')).toBe('60')
-  }
-  // The request the preflight let through gets its own answer, readable by the page.
-  const actual = await api(path, { headers: { origin: 'http://localhost:5173' } })
-  expect([404, 501]).toContain(actual.status)
-  expect(actual.headers.get('access-control-allow-origin')).toBe('*')
-  const first = await api('/pets', { key: null })
-  expect(first.headers.get('x-ratelimit-remaining')).toBe('59')
-})
+it.each(['/pets/1/photos', '/store/orders', '/categories'])(
+  'answers a preflight to %s, a path it does not serve, without spending quota',
+  async (path) => {
+    for (let i = 0; i < 3; i++) {
+      const preflight = await api(path, {
+        method: 'OPTIONS',
+        key: null,
+        headers: {
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization',
+        },
+      })
+      expect(preflight.status).toBe(204)
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('GET')
+      expect(preflight.headers.get('access-control-allow-headers')).toBe(
+        'Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage',
+      )
+      expect(preflight.headers.get('x-ratelimit-remaining')).toBe('60')
+    }
+    // The request the preflight let through gets its own answer, readable by the page.
+    const actual = await api(path, { headers: { origin: 'http://localhost:5173' } })
+    expect([404, 501]).toContain(actual.status)
+    expect(actual.headers.get('access-control-allow-origin')).toBe('*')
+    const first = await api('/pets', { key: null })
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('59')
+  },
+)
 
 it('exposes the rate-limit and deprecation headers on successes and errors', async () => {
   const origin = { origin: 'http://app.example' }
@@ -63,7 +78,9 @@ it('answers a preflight without Origin or Access-Control-Request-Method with the
   expect(preflight.status).toBe(204)
   expect(preflight.headers.get('access-control-allow-origin')).toBe('*')
   expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, POST, HEAD, OPTIONS')
-  expect(preflight.headers.get('access-control-allow-headers')).toBe('Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
+  expect(preflight.headers.get('access-control-allow-headers')).toBe(
+    'Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage',
+  )
 })
 
 it('answers HEAD like GET, without a body', async () => {

@@ -13,7 +13,11 @@ it('allows only the configured origins', async () => {
 })
 
 it('answers the preflight of another origin without allowing it', async () => {
-  const preflight = await api('/pets', { method: 'OPTIONS', key: null, headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' } })
+  const preflight = await api('/pets', {
+    method: 'OPTIONS',
+    key: null,
+    headers: { origin: 'http://evil.example', 'access-control-request-method': 'POST' },
+  })
   expect(preflight.status).toBe(204)
   expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
   expect(preflight.headers.get('access-control-allow-methods')).toBeNull()

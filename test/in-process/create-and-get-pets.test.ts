@@ -13,7 +13,11 @@ it('creates a pet with 201 and the stored Pet, defaulting its status to availabl
 })
 
 it('ignores a client-sent id and unknown fields', async () => {
-  const response = await api('/pets', { method: 'POST', headers: json, body: '{"id":1,"name":"Rex","categoryId":2,"owner":"me","__proto__":{"admin":true}}' })
+  const response = await api('/pets', {
+    method: 'POST',
+    headers: json,
+    body: '{"id":1,"name":"Rex","categoryId":2,"owner":"me","__proto__":{"admin":true}}',
+  })
   expect(await response.json()).toEqual({ id: 11, name: 'Rex', categoryId: 2, status: 'available' })
   expect(sandbox.pets.get(1)?.name).not.toBe('Rex')
 })
@@ -74,7 +78,12 @@ it('restores the seeded pets on reset, and ids start over', async () => {
 
 it('changes nothing when a create is refused', async () => {
   const before = sandbox.pets.all()
-  for (const body of ['{"name":"","categoryId":1}', '{"name":"Rex","categoryId":"1"}', '{"name":"Rex","categoryId":9007199254740992}', 'nope']) {
+  for (const body of [
+    '{"name":"","categoryId":1}',
+    '{"name":"Rex","categoryId":"1"}',
+    '{"name":"Rex","categoryId":9007199254740992}',
+    'nope',
+  ]) {
     const response = await api('/pets', { method: 'POST', headers: json, body })
     expect(response.status).toBe(400)
   }
@@ -85,7 +94,9 @@ it('changes nothing when a create is refused', async () => {
 
 it('assigns unique ascending ids to concurrent creates', async () => {
   const responses = await Promise.all(
-    Array.from({ length: 25 }, (_, i) => api('/pets', { method: 'POST', headers: json, body: JSON.stringify({ name: `Pet ${i}`, categoryId: 1 }) })),
+    Array.from({ length: 25 }, (_, i) =>
+      api('/pets', { method: 'POST', headers: json, body: JSON.stringify({ name: `Pet ${i}`, categoryId: 1 }) }),
+    ),
   )
   const ids = await Promise.all(responses.map(async (response) => ((await response.json()) as { id: number }).id))
   expect(new Set(ids).size).toBe(25)

@@ -8,7 +8,9 @@ const scoped = createSandbox({ baseUrl: 'http://staging.test/v1', pets: 3 })
 const plain = createSandbox({ baseUrl: 'http://plain.test/api/v1', pets: 3, defaultStatus: null })
 const server = setupServer(...scoped.handlers, ...plain.handlers)
 const contract = createContractChecker()
-server.events.on('response:mocked', ({ request, response }) => contract.check(request.method, request.url.replace('/api/v1', '/v1'), response))
+server.events.on('response:mocked', ({ request, response }) =>
+  contract.check(request.method, request.url.replace('/api/v1', '/v1'), response),
+)
 const auth = { authorization: 'Bearer sandbox-pro-key' }
 
 beforeAll(() => server.listen({ onUnhandledFrame: 'bypass' }))

@@ -1,7 +1,9 @@
 import { expect, it } from 'vitest'
 import { useInProcessSandbox } from '../support/use-in-process-sandbox.js'
 
-const { api, sandbox } = useInProcessSandbox({ deprecation: { deprecatedAt: '2027-01-01T00:00:00Z', sunset: '2027-06-01T00:00:00Z' } })
+const { api, sandbox } = useInProcessSandbox({
+  deprecation: { deprecatedAt: '2027-01-01T00:00:00Z', sunset: '2027-06-01T00:00:00Z' },
+})
 
 it('takes other deprecation and sunset dates to rehearse them', async () => {
   const response = await api('/pets/1')

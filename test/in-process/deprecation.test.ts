@@ -44,7 +44,11 @@ it('marks the 429 of getPet, and its ban, as deprecated too', async () => {
 
 it.each([
   ['listPets', '/pets', {}],
-  ['createPet', '/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }],
+  [
+    'createPet',
+    '/pets',
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' },
+  ],
   ['a 404', '/pets/1/nothing-here', {}],
   ['a 405', '/pets/1', { method: 'DELETE' }],
 ])('sends no deprecation headers on %s', async (_, path, init) => {

@@ -12,10 +12,14 @@ it('follows fake timers when now reads Date.now at each call', async () => {
   vi.useFakeTimers({ toFake: ['Date'] })
   vi.setSystemTime(new Date('2030-12-04T23:59:00Z'))
   const sandbox = createSandbox({ pets: 2, now: () => Date.now() })
-  const before = await sandbox.fetch('http://api.test/v1/pets/1', { headers: { authorization: 'Bearer sandbox-free-key' } })
+  const before = await sandbox.fetch('http://api.test/v1/pets/1', {
+    headers: { authorization: 'Bearer sandbox-free-key' },
+  })
   expect(before.status).toBe(200)
   vi.setSystemTime(new Date('2030-12-05T00:00:01Z'))
-  const after = await sandbox.fetch('http://api.test/v1/pets/1', { headers: { authorization: 'Bearer sandbox-free-key' } })
+  const after = await sandbox.fetch('http://api.test/v1/pets/1', {
+    headers: { authorization: 'Bearer sandbox-free-key' },
+  })
   expect(after.status).toBe(410)
   expect(await contractViolations('GET', after.url || 'http://api.test/v1/pets/1', after.clone())).toEqual([])
   expect(((await after.json()) as ApiError).code).toBe('gone')

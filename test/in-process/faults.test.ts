@@ -20,7 +20,10 @@ async function run(faults: FaultOptions, count = 40): Promise<string[]> {
   const outcomes: string[] = []
   for (let i = 0; i < count; i++) {
     const url = `${API}/pets?limit=1`
-    const response = await getResponse(fresh.handlers, new Request(url, { headers: { authorization: 'Bearer sandbox-enterprise-key' } }))
+    const response = await getResponse(
+      fresh.handlers,
+      new Request(url, { headers: { authorization: 'Bearer sandbox-enterprise-key' } }),
+    )
     if (response!.type === 'error') {
       outcomes.push('drop')
       continue
@@ -32,7 +35,12 @@ async function run(faults: FaultOptions, count = 40): Promise<string[]> {
 }
 
 it('injects the same faults for the same seed, and others for another seed', async () => {
-  const faults: FaultOptions = { latency: { min: 10, max: 500 }, errorRate: 0.4, kinds: ['500', '503', 'drop'], seed: 42 }
+  const faults: FaultOptions = {
+    latency: { min: 10, max: 500 },
+    errorRate: 0.4,
+    kinds: ['500', '503', 'drop'],
+    seed: 42,
+  }
   const first = await run(faults)
   const second = await run(faults)
   const other = await run({ ...faults, seed: 43 })
@@ -66,7 +74,10 @@ it('answers injected failures as 500 or 503 Error bodies marked as faults', asyn
   const internal = await api('/pets/1')
   expect(internal.status).toBe(500)
   expect(internal.headers.get('deprecation')).not.toBeNull()
-  expect(await internal.json()).toMatchObject({ code: 'internal_error', message: expect.stringMatching(/Injected fault/) })
+  expect(await internal.json()).toMatchObject({
+    code: 'internal_error',
+    message: expect.stringMatching(/Injected fault/),
+  })
 })
 
 it('drops the connection: in-process fetch rejects with a TypeError, and the request log says drop', async () => {
@@ -77,7 +88,11 @@ it('drops the connection: in-process fetch rejects with a TypeError, and the req
 
 it('applies per-operation overrides over the sandbox-wide setting', async () => {
   sandbox.faults.set({ errorRate: 0, operations: { createPet: { errorRate: 1 } } })
-  const created = await api('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) })
+  const created = await api('/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+  })
   expect(created.status).toBeGreaterThanOrEqual(500)
   expect(sandbox.pets.all()).toHaveLength(5)
   expect((await api('/pets')).status).toBe(200)
@@ -108,20 +123,33 @@ it('refuses a bad fault configuration with a clear message, keeping the one in f
   expect(() => sandbox.faults.set({ errorRate: 1.5 })).toThrow('faults.errorRate must be between 0 and 1')
   expect(() => sandbox.faults.set({ latency: { min: 5, max: 1 } })).toThrow('faults.latency: min must not be above max')
   expect(() => sandbox.faults.set({ latency: 70_000 } as never)).toThrow('faults.latency must be between 0 and 60000')
-  expect(() => sandbox.faults.set({ latency: { min: 5, max: 70_000 } })).toThrow('faults.latency.max must be between 0 and 60000')
-  expect(() => sandbox.faults.set({ errorrate: 1 } as never)).toThrow('faults.errorrate: unknown field; did you mean errorRate?')
+  expect(() => sandbox.faults.set({ latency: { min: 5, max: 70_000 } })).toThrow(
+    'faults.latency.max must be between 0 and 60000',
+  )
+  expect(() => sandbox.faults.set({ errorrate: 1 } as never)).toThrow(
+    'faults.errorrate: unknown field; did you mean errorRate?',
+  )
   expect(() => sandbox.faults.set({ operations: { createPet: { latncy: 5 } } } as never)).toThrow(
     'faults.operations.createPet.latncy: unknown field; did you mean latency?',
   )
-  expect(() => sandbox.faults.set({ operations: { deletePet: { errorRate: 1 } } })).toThrow(/deletePet is not an operation/)
-  expect(() => createSandbox({ faults: { kinds: ['418' as never] } })).toThrow('faults.kinds[0] must be one of 500, 503, drop')
+  expect(() => sandbox.faults.set({ operations: { deletePet: { errorRate: 1 } } })).toThrow(
+    /deletePet is not an operation/,
+  )
+  expect(() => createSandbox({ faults: { kinds: ['418' as never] } })).toThrow(
+    'faults.kinds[0] must be one of 500, 503, drop',
+  )
   expect(sandbox.faults.get().errorRate).toBe(0.25)
 })
 
 it('keeps the last requests in a bounded log, oldest first, keys masked', async () => {
   const small = createSandbox({ pets: 1, requestLogSize: 2 })
   for (const limit of [1, 2, 3]) {
-    await getResponse(small.handlers, new Request(`${API}/pets?limit=${limit}&api_key=secret`, { headers: { authorization: 'Bearer sandbox-free-key' } }))
+    await getResponse(
+      small.handlers,
+      new Request(`${API}/pets?limit=${limit}&api_key=secret`, {
+        headers: { authorization: 'Bearer sandbox-free-key' },
+      }),
+    )
   }
   const entries = small.requests()
   expect(entries.map((entry) => entry.path)).toEqual(['/v1/pets?limit=2&api_key=…', '/v1/pets?limit=3&api_key=…'])

@@ -30,8 +30,15 @@ it('answers thousands of generated requests with no 5xx, within the contract, ch
       // A client address per request (the in-process stand-in for D16's per-address buckets), so
       // key-less requests reach auth instead of all sharing one bucket's 429.
       headers.set('x-sandbox-client-address', `fuzz-${client}`)
-      const response = await fetch(url, { method: request.method, headers, ...(request.body === undefined ? {} : { body: request.body as BodyInit }) })
-      if (response.status >= 500) expect(response.status === 501 && unspecifiedArea(url), `${request.method} ${url} -> ${response.status}`).toBe(true)
+      const response = await fetch(url, {
+        method: request.method,
+        headers,
+        ...(request.body === undefined ? {} : { body: request.body as BodyInit }),
+      })
+      if (response.status >= 500)
+        expect(response.status === 501 && unspecifiedArea(url), `${request.method} ${url} -> ${response.status}`).toBe(
+          true,
+        )
       expect(await contractViolations(request.method, url, response)).toEqual([])
       statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
       const after = sandbox.pets.all().length
@@ -52,7 +59,8 @@ it('answers thousands of generated requests with no 5xx, within the contract, ch
       .join(', ')}`,
   )
   // The generator reaches every layer: successes, validation, auth, routing, media types, quotas.
-  for (const status of [200, 201, 400, 401, 404, 405, 415, 429]) expect(statuses.get(status) ?? 0, `status ${status} seen`).toBeGreaterThan(0)
+  for (const status of [200, 201, 400, 401, 404, 405, 415, 429])
+    expect(statuses.get(status) ?? 0, `status ${status} seen`).toBeGreaterThan(0)
   // Still answering.
   const last = await fetch(`${API}/pets?limit=1`, { headers: { authorization: 'Bearer sandbox-enterprise-key' } })
   expect(last.status).toBe(200)

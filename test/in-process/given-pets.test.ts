@@ -38,6 +38,8 @@ it('refuses a bad given pet when the sandbox is created, naming its index and fi
     }),
   ).toThrow(new ConfigError('pets [1].categoryId: must be an integer ≥ 1'))
   expect(() => createSandbox({ pets: [{ name: '', categoryId: 1.5 }] as never })).toThrow(
-    new ConfigError('pets [0].name: must be a string of 1 to 200 characters, not blank; [0].categoryId: must be an integer ≥ 1'),
+    new ConfigError(
+      'pets [0].name: must be a string of 1 to 200 characters, not blank; [0].categoryId: must be an integer ≥ 1',
+    ),
   )
 })

@@ -24,7 +24,11 @@ it('answers a cross-origin create with its Error body or pet under happy-dom', a
   expect(calls).toEqual([['POST http://api.test/v1/pets 400 (Bad Request)']])
   expect(refused.status).toBe(400)
   expect(await refused.json()).toMatchObject({ code: 'invalid_request', status: 400 })
-  const created = await api('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Rex', categoryId: 1 }) })
+  const created = await api('/pets', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+  })
   expect(created.status).toBe(201)
   expect(await created.json()).toMatchObject({ name: 'Rex', categoryId: 1 })
 })

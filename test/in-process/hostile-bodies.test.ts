@@ -5,7 +5,9 @@ const { api, sandbox } = useInProcessSandbox({ pets: 3 })
 const create = (body: string) => api('/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
 
 it('stores a pet whose body carries a __proto__ key as a plain pet, and pollutes no prototype', async () => {
-  const response = await create('{"name":"Rex","categoryId":1,"__proto__":{"status":"sold","polluted":true},"constructor":{"prototype":{"polluted":true}}}')
+  const response = await create(
+    '{"name":"Rex","categoryId":1,"__proto__":{"status":"sold","polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+  )
   expect(response.status).toBe(201)
   const pet = (await response.json()) as Record<string, unknown>
   expect(pet).toEqual({ id: 4, name: 'Rex', categoryId: 1, status: 'available' })

@@ -15,7 +15,8 @@ beforeAll(() => server.listen({ onUnhandledFrame: () => Promise.reject(Response.
 afterAll(() => server.close())
 
 const headers = { authorization: 'Bearer sandbox-free-key', 'content-type': 'application/json' }
-const create = (name: string) => fetch('http://api.test/v1/pets', { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) })
+const create = (name: string) =>
+  fetch('http://api.test/v1/pets', { method: 'POST', headers, body: JSON.stringify({ name, categoryId: 1 }) })
 const list = async () => (await (await fetch('http://api.test/v1/pets?limit=100', { headers })).json()) as Pet[]
 
 describe.concurrent('a sandbox per test inside server.boundary()', () => {

@@ -52,7 +52,9 @@ it('reads percent-encoded and plain query strings alike, and ignores unknown par
   // `%` sends the query through URLSearchParams, a plain one is split by hand: the same answer.
   expect(await (await api('/pets?st%61tus=s%6Fld&limit=%33')).json()).toEqual(plain)
   // Names of Object.prototype's properties are parameters like any other, unknown ones ignored.
-  expect(await (await api('/pets?constructor=1&__proto__=x&__proto__=y&toString=&status=sold&limit=3')).json()).toEqual(plain)
+  expect(await (await api('/pets?constructor=1&__proto__=x&__proto__=y&toString=&status=sold&limit=3')).json()).toEqual(
+    plain,
+  )
   // A repeated limit is refused, whichever way it is spelled.
   expect((await api('/pets?limit=3&limit=4')).status).toBe(400)
   expect((await api('/pets?limit=3&l%69mit=4')).status).toBe(400)

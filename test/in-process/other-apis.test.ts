@@ -13,7 +13,10 @@ const server = setupServer(
   ...sandbox.handlers,
   http.get('https://weather.example/v1/forecast', () => HttpResponse.json(forecast, { headers: fromWeather })),
   http.get('https://weather.example/v1', () => HttpResponse.json({ service: 'weather' }, { headers: fromWeather })),
-  http.options('https://weather.example/v1/forecast', () => new HttpResponse(null, { status: 204, headers: fromWeather })),
+  http.options(
+    'https://weather.example/v1/forecast',
+    () => new HttpResponse(null, { status: 204, headers: fromWeather }),
+  ),
 )
 const contract = createContractChecker()
 server.events.on('response:mocked', ({ request, response }) => {

@@ -29,7 +29,9 @@ it("keeps the key of Node's Headers where the global Request is happy-dom's, whi
 })
 
 it("answers a happy-dom Request given to sandbox.fetch in Node's realm, with its method, headers and body", async () => {
-  const listed = await checked(await sandbox.fetch(new window.Request(url, { headers: { authorization: 'Bearer sandbox-free-key' } }) as never))
+  const listed = await checked(
+    await sandbox.fetch(new window.Request(url, { headers: { authorization: 'Bearer sandbox-free-key' } }) as never),
+  )
   expect(listed.status).toBe(200)
   expect(((await listed.json()) as unknown[]).length).toBe(2)
   const create = new window.Request('http://api.test/v1/pets', {

@@ -22,7 +22,12 @@ const unavailable = () =>
     { code: 'service_unavailable', message: 'forced by the test', status: 503 },
     {
       status: 503,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '60', 'x-ratelimit-reset': '0' },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': '60',
+        'x-ratelimit-reset': '0',
+      },
     },
   )
 

@@ -37,12 +37,18 @@ it('gives a Free key 60 answers in a minute, then 429 with Retry-After and Remai
   expect(refused.headers.get('retry-after')).toBe('45')
   expect(refused.headers.get('x-ratelimit-remaining')).toBe('0')
   expect(refused.headers.get('x-ratelimit-reset')).toBe(String(Date.UTC(2030, 0, 1, 9, 31) / 1000))
-  expect(await refused.json()).toEqual({ code: 'rate_limited', message: 'Rate limit of 60 requests exceeded; retry in 45 s', status: 429 })
+  expect(await refused.json()).toEqual({
+    code: 'rate_limited',
+    message: 'Rate limit of 60 requests exceeded; retry in 45 s',
+    status: 429,
+  })
 })
 
 it('applies the plan of each key', async () => {
   const limits = await Promise.all(
-    ['free-key-one', 'pro-key-0001', 'business-key'].map(async (key) => (await api('/pets', { key })).headers.get('x-ratelimit-limit')),
+    ['free-key-one', 'pro-key-0001', 'business-key'].map(async (key) =>
+      (await api('/pets', { key })).headers.get('x-ratelimit-limit'),
+    ),
   )
   expect(limits).toEqual(['60', '300', '1000'])
 })
@@ -119,7 +125,11 @@ it('sets and reads a key quota without looping', async () => {
   sandbox.quota.set('free-key-two', { remaining: 1 })
   expect((await api('/pets', { key: 'free-key-two' })).status).toBe(200)
   expect((await api('/pets', { key: 'free-key-two' })).status).toBe(429)
-  expect(sandbox.quota.get('free-key-two')).toMatchObject({ minute: { limit: 60, remaining: 0 }, refused: 1, bannedUntil: undefined })
+  expect(sandbox.quota.get('free-key-two')).toMatchObject({
+    minute: { limit: 60, remaining: 0 },
+    refused: 1,
+    bannedUntil: undefined,
+  })
   sandbox.quota.set('free-key-two', { banned: true })
   expect(sandbox.quota.get('free-key-two').bannedUntil).toBe(time + 300_000)
 })
@@ -139,7 +149,10 @@ it('carries the three headers on every status, checked for every response of thi
   const statuses = new Set<number>()
   for (const [path, init] of [
     ['/pets', {}],
-    ['/pets', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' }],
+    [
+      '/pets',
+      { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Rex","categoryId":1}' },
+    ],
     ['/pets?limit=0', {}],
     ['/pets', { key: null }],
     ['/pets/999999', {}],

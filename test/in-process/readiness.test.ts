@@ -12,7 +12,10 @@ async function readyz(sandbox: ReturnType<typeof createSandbox>): Promise<Respon
 
 it('is not ready while the seed runs and ready once it is in, over sandbox.readiness() and /readyz alike', async () => {
   const sandbox = createSandbox({ pets: 20_000 })
-  expect(sandbox.readiness()).toEqual({ ready: false, checks: [{ name: 'store', ready: false, reason: 'seeding the pets' }] })
+  expect(sandbox.readiness()).toEqual({
+    ready: false,
+    checks: [{ name: 'store', ready: false, reason: 'seeding the pets' }],
+  })
   expect((await readyz(sandbox)).status).toBe(503)
   await sandbox.ready()
   expect(sandbox.readiness().ready).toBe(true)
@@ -27,7 +30,12 @@ it('reports a storage that cannot serve as not ready, naming it', async () => {
   let reachable = false
   const sandbox = createSandbox({
     pets: 1,
-    storage: { restored: [], nextId: 2, commit: async () => undefined, notReady: () => (reachable ? undefined : 'backend unreachable') },
+    storage: {
+      restored: [],
+      nextId: 2,
+      commit: async () => undefined,
+      notReady: () => (reachable ? undefined : 'backend unreachable'),
+    },
   })
   await sandbox.ready()
   expect(sandbox.readiness().checks).toContainEqual({ name: 'storage', ready: false, reason: 'backend unreachable' })

@@ -23,7 +23,11 @@ it('changes a key plan, keeping what it has used, and takes optional limits', as
   expect(response.headers.get('x-ratelimit-remaining')).toBe('998')
   const enterprise = await sandbox.apiKeys.setPlan('sandbox-free-key', 'enterprise', { perMinute: 7, perDay: 70 })
   expect(enterprise).toEqual({ key: 'sandbox-free-key', plan: 'enterprise', perMinute: 7, perDay: 70 })
-  expect((await sandbox.state()).keys.find((key) => key.key === 'sandbox-free-key')).toMatchObject({ plan: 'enterprise', perMinute: 7, perDay: 70 })
+  expect((await sandbox.state()).keys.find((key) => key.key === 'sandbox-free-key')).toMatchObject({
+    plan: 'enterprise',
+    perMinute: 7,
+    perDay: 70,
+  })
   await sandbox.apiKeys.setPlan('sandbox-free-key', 'free')
 })
 
@@ -38,10 +42,26 @@ it('refuses a revoked key with 401, and a reset does not bring it back', async (
 
 it.each([
   ['an existing key', () => sandbox.apiKeys.add({ key: 'sandbox-free-key', plan: 'pro' }), 'key is already configured'],
-  ['an unknown plan', () => sandbox.apiKeys.add({ key: 'new-key-1', plan: 'gold' as never }), 'plan must be one of free, pro, business, enterprise'],
-  ['enterprise without limits', () => sandbox.apiKeys.add({ key: 'new-key-2', plan: 'enterprise' }), 'perMinute is required when plan is enterprise'],
-  ['a key that is no bearer token', () => sandbox.apiKeys.add({ key: 'a b c d e', plan: 'free' }), 'key must be a bearer token (RFC 6750 b64token)'],
-  ['a one-character key', () => sandbox.apiKeys.add({ key: '~', plan: 'free' }), 'key must be a bearer token (RFC 6750 b64token) of 8 to 256 characters'],
+  [
+    'an unknown plan',
+    () => sandbox.apiKeys.add({ key: 'new-key-1', plan: 'gold' as never }),
+    'plan must be one of free, pro, business, enterprise',
+  ],
+  [
+    'enterprise without limits',
+    () => sandbox.apiKeys.add({ key: 'new-key-2', plan: 'enterprise' }),
+    'perMinute is required when plan is enterprise',
+  ],
+  [
+    'a key that is no bearer token',
+    () => sandbox.apiKeys.add({ key: 'a b c d e', plan: 'free' }),
+    'key must be a bearer token (RFC 6750 b64token)',
+  ],
+  [
+    'a one-character key',
+    () => sandbox.apiKeys.add({ key: '~', plan: 'free' }),
+    'key must be a bearer token (RFC 6750 b64token) of 8 to 256 characters',
+  ],
   ['a plan change of an unknown key', () => sandbox.apiKeys.setPlan('nobody', 'pro'), 'no configured key "nobody"'],
   ['revoking an unknown key', () => sandbox.apiKeys.revoke('nobody'), 'no configured key "nobody"'],
 ])('refuses %s with a ConfigError and changes nothing', async (_, change, message) => {
@@ -53,7 +73,9 @@ it.each([
 
 it('refuses a key equal to the admin token', async () => {
   const guarded = createSandbox({ adminToken: 'admin-token-1234' })
-  await expect(guarded.apiKeys.add({ key: 'admin-token-1234', plan: 'free' })).rejects.toThrow('key must differ from the admin token')
+  await expect(guarded.apiKeys.add({ key: 'admin-token-1234', plan: 'free' })).rejects.toThrow(
+    'key must differ from the admin token',
+  )
 })
 
 it('commits each change to the key storage before it is in force, and starts from what it restored', async () => {
@@ -65,7 +87,12 @@ it('commits each change to the key storage before it is in force, and starts fro
     },
   }
   const restarted = createSandbox({ keyStorage: storage })
-  expect(restarted.keys.map((key) => key.key)).toEqual(['sandbox-pro-key', 'sandbox-business-key', 'sandbox-enterprise-key', 'kept-key-1'])
+  expect(restarted.keys.map((key) => key.key)).toEqual([
+    'sandbox-pro-key',
+    'sandbox-business-key',
+    'sandbox-enterprise-key',
+    'kept-key-1',
+  ])
   await restarted.apiKeys.add({ key: 'new-key-two', plan: 'business', perMinute: 5 })
   await restarted.apiKeys.revoke('kept-key-1')
   await restarted.apiKeys.add({ key: 'sandbox-free-key', plan: 'free' })
@@ -90,7 +117,9 @@ it('commits each change to the key storage before it is in force, and starts fro
 })
 
 it('leaves the keys as they were when the storage cannot commit', async () => {
-  const failing = createSandbox({ keyStorage: { restored: { put: [], revoked: [] }, commit: () => Promise.reject(new Error('disk full')) } })
+  const failing = createSandbox({
+    keyStorage: { restored: { put: [], revoked: [] }, commit: () => Promise.reject(new Error('disk full')) },
+  })
   await expect(failing.apiKeys.revoke('sandbox-free-key')).rejects.toThrow('disk full')
   expect(failing.keys.map((key) => key.key)).toContain('sandbox-free-key')
   await expect(failing.apiKeys.add({ key: 'x-key-one', plan: 'free' })).rejects.toThrow('disk full')
@@ -98,7 +127,12 @@ it('leaves the keys as they were when the storage cannot commit', async () => {
 
 it('refuses restored entries that are not valid keys when the sandbox is created', () => {
   expect(() =>
-    createSandbox({ keyStorage: { restored: { put: [{ key: 'k-one-two', plan: 'gold' as never }], revoked: [] }, commit: async () => {} } }),
+    createSandbox({
+      keyStorage: {
+        restored: { put: [{ key: 'k-one-two', plan: 'gold' as never }], revoked: [] },
+        commit: async () => {},
+      },
+    }),
   ).toThrow('restored keys: put[0].plan must be one of')
 })
 

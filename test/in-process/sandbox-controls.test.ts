@@ -27,9 +27,13 @@ it('adds a pet under a higher id with put, and later creates continue after it',
 
 it('rejects an arranged pet the store cannot hold, naming the field, and stores nothing', async () => {
   const before = sandbox.pets.all()
-  await expect(sandbox.pets.create({ name: '', categoryId: 1 })).rejects.toThrow('name must be 1 to 200 characters (Unicode code points) as sent')
+  await expect(sandbox.pets.create({ name: '', categoryId: 1 })).rejects.toThrow(
+    'name must be 1 to 200 characters (Unicode code points) as sent',
+  )
   // A misspelt field is refused as the admin API refuses one, not stored beside the pet.
-  await expect(sandbox.pets.put({ id: 3, name: 'Ace', categoryId: 1, stauts: 'sold' } as Pet)).rejects.toThrow('stauts: unknown field; did you mean status?')
+  await expect(sandbox.pets.put({ id: 3, name: 'Ace', categoryId: 1, stauts: 'sold' } as Pet)).rejects.toThrow(
+    'stauts: unknown field; did you mean status?',
+  )
   await expect(sandbox.pets.put({ id: 0, name: 'Zero', categoryId: 1 })).rejects.toThrow('id must be at least 1')
   await expect(sandbox.pets.put({ id: 3, name: 'Odd', categoryId: 1, status: 'adopted' as 'sold' })).rejects.toThrow(
     'status must be one of available, pending, sold',
@@ -46,12 +50,20 @@ it('creates a pet as POST /pets does: the name trimmed, the default status, the 
   const before = sandbox.pets.all()
   const long = `${'x'.repeat(201)}`
   await expect(sandbox.pets.create({ name: long, categoryId: 1 })).rejects.toThrow(
-    new ConfigError('name must be 1 to 200 characters (Unicode code points) as sent, at least one of them not white space'),
+    new ConfigError(
+      'name must be 1 to 200 characters (Unicode code points) as sent, at least one of them not white space',
+    ),
   )
   await expect(sandbox.pets.create({ name: '   ', categoryId: 1 })).rejects.toThrow(
-    new ConfigError('name must be 1 to 200 characters (Unicode code points) as sent, at least one of them not white space'),
+    new ConfigError(
+      'name must be 1 to 200 characters (Unicode code points) as sent, at least one of them not white space',
+    ),
   )
-  const refused = await api('/pets', { method: 'POST', headers: json, body: JSON.stringify({ name: long, categoryId: 1 }) })
+  const refused = await api('/pets', {
+    method: 'POST',
+    headers: json,
+    body: JSON.stringify({ name: long, categoryId: 1 }),
+  })
   expect(refused.status).toBe(400)
   expect(((await refused.json()) as { message: string }).message).toBe(
     'name must be 1 to 200 characters (Unicode code points) as sent, at least one of them not white space',
@@ -64,7 +76,11 @@ it('reads a key quota as the next response headers will show it', async () => {
   expect(fresh).toMatchObject({ limit: 60, remaining: 60, reset: Date.UTC(2030, 0, 1, 9, 31) / 1000, banned: false })
   const response = await api('/pets')
   expect(response.headers.get('x-ratelimit-remaining')).toBe('59')
-  expect(sandbox.quota.get('sandbox-free-key')).toMatchObject({ remaining: 59, minute: { used: 1 }, day: { used: 1, remaining: 999 } })
+  expect(sandbox.quota.get('sandbox-free-key')).toMatchObject({
+    remaining: 59,
+    minute: { used: 1 },
+    day: { used: 1, remaining: 999 },
+  })
 })
 
 it('reports the day window once it binds', async () => {
@@ -85,17 +101,26 @@ it('starts a ban for given seconds and reads its end, then lifts it', async () =
 })
 
 it('rejects quota changes it could only misread, and unknown keys', () => {
-  expect(() => sandbox.quota.set('sandbox-free-key', { remaining: Number.NaN })).toThrow('quota.remaining must be an integer')
+  expect(() => sandbox.quota.set('sandbox-free-key', { remaining: Number.NaN })).toThrow(
+    'quota.remaining must be an integer',
+  )
   expect(() => sandbox.quota.set('sandbox-free-key', { banned: -5 })).toThrow('quota.banned must be above 0')
   // JSON carries no Infinity, so no schema refuses it: checkInput does, for every library call.
-  expect(() => sandbox.quota.set('sandbox-free-key', { banned: Number.POSITIVE_INFINITY })).toThrow('quota.banned must be a finite number')
+  expect(() => sandbox.quota.set('sandbox-free-key', { banned: Number.POSITIVE_INFINITY })).toThrow(
+    'quota.banned must be a finite number',
+  )
   expect(() => sandbox.quota.get('no-such-key')).toThrow(ConfigError)
   expect(sandbox.quota.get('sandbox-free-key')).toMatchObject({ remaining: 60, banned: false })
 })
 
 it('spends the minute window, not the day, when remaining is set to 0 (D13)', async () => {
   const state = sandbox.quota.set('sandbox-free-key', { remaining: 0 })
-  expect(state).toMatchObject({ limit: 60, remaining: 0, reset: Date.UTC(2030, 0, 1, 9, 31) / 1000, day: { remaining: 1000 } })
+  expect(state).toMatchObject({
+    limit: 60,
+    remaining: 0,
+    reset: Date.UTC(2030, 0, 1, 9, 31) / 1000,
+    day: { remaining: 1000 },
+  })
   const refused = await api('/pets')
   expect(refused.status).toBe(429)
   expect(refused.headers.get('x-ratelimit-limit')).toBe('60')
@@ -105,8 +130,15 @@ it('spends the minute window, not the day, when remaining is set to 0 (D13)', as
 
 it('keeps at least as much in the day as remaining asks for, and no less than it had', () => {
   sandbox.quota.set('sandbox-free-key', { dayRemaining: 3 })
-  expect(sandbox.quota.set('sandbox-free-key', { remaining: 5 })).toMatchObject({ minute: { remaining: 5 }, day: { remaining: 5 } })
-  expect(sandbox.quota.set('sandbox-free-key', { remaining: 2 })).toMatchObject({ limit: 60, remaining: 2, day: { remaining: 5 } })
+  expect(sandbox.quota.set('sandbox-free-key', { remaining: 5 })).toMatchObject({
+    minute: { remaining: 5 },
+    day: { remaining: 5 },
+  })
+  expect(sandbox.quota.set('sandbox-free-key', { remaining: 2 })).toMatchObject({
+    limit: 60,
+    remaining: 2,
+    day: { remaining: 5 },
+  })
 })
 
 it('reads the same reset as the refusal tells the client once both windows are spent', async () => {

@@ -36,14 +36,19 @@ it('answers refusals with Error bodies', async () => {
 })
 
 it('rejects a request outside the API instead of sending it to the network', async () => {
-  await expect(sandbox.fetch('https://example.com/')).rejects.toThrow(/outside the sandbox's API.*sends nothing to the network/)
+  await expect(sandbox.fetch('https://example.com/')).rejects.toThrow(
+    /outside the sandbox's API.*sends nothing to the network/,
+  )
   await expect(sandbox.fetch('/v1/pets')).rejects.toThrow('needs an absolute URL')
 })
 
 it('serves the admin API when the sandbox has a token', async () => {
   sandbox.quota.set('sandbox-free-key', { remaining: 0 })
   expect((await checkedFetch('http://api.test/v1/pets', { headers: auth })).status).toBe(429)
-  const reset = await sandbox.fetch('http://api.test/__sandbox/reset?clock=true', { method: 'POST', headers: { authorization: 'Bearer admin-secret' } })
+  const reset = await sandbox.fetch('http://api.test/__sandbox/reset?clock=true', {
+    method: 'POST',
+    headers: { authorization: 'Bearer admin-secret' },
+  })
   expect(reset.status).toBe(200)
   expect((await checkedFetch('http://api.test/v1/pets', { headers: auth })).status).toBe(200)
 })
@@ -58,7 +63,9 @@ it('resolves relative URLs against baseUrl', async () => {
 it('rejects an aborted request as fetch does', async () => {
   const controller = new AbortController()
   controller.abort(new DOMException('stopped', 'AbortError'))
-  await expect(sandbox.fetch('http://api.test/v1/pets', { headers: auth, signal: controller.signal })).rejects.toThrow('stopped')
+  await expect(sandbox.fetch('http://api.test/v1/pets', { headers: auth, signal: controller.signal })).rejects.toThrow(
+    'stopped',
+  )
 })
 
 it('rejects an injected dropped connection as a network error', async () => {

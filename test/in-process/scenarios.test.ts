@@ -10,12 +10,20 @@ const { sandbox, api } = useInProcessSandbox({
   sleep: async (ms) => {
     slept.push(ms)
   },
-  scenarios: { custom: { 'slow-creates': { description: 'creates take 2 s', operations: { createPet: { latency: 2000, status: 507 } } } } },
+  scenarios: {
+    custom: {
+      'slow-creates': { description: 'creates take 2 s', operations: { createPet: { latency: 2000, status: 507 } } },
+    },
+  },
 })
 
 const FREE = 'sandbox-free-key'
 const PRO = 'sandbox-pro-key'
-const json = (body: unknown): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+const json = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+})
 
 it('empty: listPets answers [] and getPet 404 for that key only; creates still work', async () => {
   await sandbox.scenarios.set(FREE, 'empty')
@@ -124,7 +132,9 @@ it('refuses an unknown scenario or key with ConfigError, and lists the scenarios
     new ConfigError('unknown scenario "sideways"; known: empty, slow, flaky, down, sunset, rate-limited, slow-creates'),
   )
   await expect(sandbox.scenarios.set(FREE, 'flakey' as ScenarioName)).rejects.toThrow(
-    new ConfigError('unknown scenario "flakey"; did you mean flaky? known: empty, slow, flaky, down, sunset, rate-limited, slow-creates'),
+    new ConfigError(
+      'unknown scenario "flakey"; did you mean flaky? known: empty, slow, flaky, down, sunset, rate-limited, slow-creates',
+    ),
   )
   await expect(sandbox.scenarios.set('no-such-key', 'down')).rejects.toThrow(ConfigError)
   expect(() => createSandbox({ scenarios: { keys: { 'sandbox-pro-kye': 'down' } } })).toThrow(
@@ -134,11 +144,21 @@ it('refuses an unknown scenario or key with ConfigError, and lists the scenarios
   const state = await sandbox.state()
   expect(state.keys.find((key) => key.key === PRO)?.scenario).toBe('down')
   expect(state.keys.find((key) => key.key === FREE)?.scenario).toBeUndefined()
-  expect(state.scenarios.map((scenario) => scenario.name)).toEqual(['empty', 'slow', 'flaky', 'down', 'sunset', 'rate-limited', 'slow-creates'])
+  expect(state.scenarios.map((scenario) => scenario.name)).toEqual([
+    'empty',
+    'slow',
+    'flaky',
+    'down',
+    'sunset',
+    'rate-limited',
+    'slow-creates',
+  ])
   expect(() => createSandbox({ scenarios: { custom: { broken: { errorRate: 2 } } } })).toThrow(
     new ConfigError('scenarios: scenarios.broken.errorRate must be between 0 and 1'),
   )
-  expect(() => createSandbox({ scenarios: { custom: { wrong: { operations: { listPets: { status: 201 } } } } } })).toThrow(
+  expect(() =>
+    createSandbox({ scenarios: { custom: { wrong: { operations: { listPets: { status: 201 } } } } } }),
+  ).toThrow(
     new ConfigError('scenarios: scenarios.wrong: listPets cannot answer 201; it may answer 200 or any 400 to 599'),
   )
 })

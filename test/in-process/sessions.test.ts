@@ -14,7 +14,10 @@ const json = (body: unknown, session?: string): RequestInit => ({
   headers: { 'content-type': 'application/json', ...(session === undefined ? {} : { 'x-sandbox-session': session }) },
   body: JSON.stringify(body),
 })
-const inSession = (session: string, init: RequestInit = {}): RequestInit => ({ ...init, headers: { ...init.headers, 'x-sandbox-session': session } })
+const inSession = (session: string, init: RequestInit = {}): RequestInit => ({
+  ...init,
+  headers: { ...init.headers, 'x-sandbox-session': session },
+})
 const names = async (response: Response) => ((await response.json()) as Pet[]).map((pet) => `${pet.id}:${pet.name}`)
 
 it('keeps each session its own pets and ids over the same start-up pets, and the default session untouched', async () => {
@@ -47,10 +50,14 @@ it('merges a session’s replaced pets into its listings in id order, by status,
   const all = worker.pets.all()
   expect(all.map((pet) => pet.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
   expect(all[0]).toEqual({ id: 1, name: 'One', categoryId: 1, status: 'pending' })
-  const sold = (await (await worker.fetch(`${API}/pets?status=sold&limit=100`, { headers: { authorization: 'Bearer sandbox-free-key' } })).json()) as Pet[]
+  const sold = (await (
+    await worker.fetch(`${API}/pets?status=sold&limit=100`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+  ).json()) as Pet[]
   expect(sold.map((pet) => pet.id)).toEqual(all.filter((pet) => pet.status === 'sold').map((pet) => pet.id))
   expect(sold.some((pet) => pet.id === 3 && pet.name === 'Three')).toBe(true)
-  const firstTwo = (await (await worker.fetch(`${API}/pets?limit=2`, { headers: { authorization: 'Bearer sandbox-free-key' } })).json()) as Pet[]
+  const firstTwo = (await (
+    await worker.fetch(`${API}/pets?limit=2`, { headers: { authorization: 'Bearer sandbox-free-key' } })
+  ).json()) as Pet[]
   expect(firstTwo.map((pet) => pet.name)).toEqual(['One', all[1]!.name])
   expect(sandbox.pets.get(1)?.name).not.toBe('One')
   expect(worker.pets.get(3)?.name).toBe('Three')
@@ -79,7 +86,9 @@ it('refuses a bad session name with 400 naming the rule, as the pipeline refuses
   expect((await fetch(`${API}/pets`, { headers })).status).toBe(400)
   expect((await sandbox.sessions.list()).map((session) => session.name)).not.toContain('one')
   expect(() => sandbox.session('.bad')).toThrow(ConfigError)
-  expect(() => sandbox.session('.bad')).toThrow("session name must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'")
+  expect(() => sandbox.session('.bad')).toThrow(
+    "session name must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'",
+  )
   expect((await api('/pets', inSession('x'.repeat(64)))).status).toBe(200)
 })
 
@@ -114,7 +123,9 @@ it('counts requests without a key per address once for every session', async () 
   const first = await api('/pets', { key: null, ...inSession('addr-a') })
   const second = await api('/pets', { key: null, ...inSession('addr-b') })
   expect(first.status).toBe(401)
-  expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(Number(first.headers.get('x-ratelimit-remaining')) - 1)
+  expect(Number(second.headers.get('x-ratelimit-remaining'))).toBe(
+    Number(first.headers.get('x-ratelimit-remaining')) - 1,
+  )
 })
 
 it('logs each session’s requests apart, and a session’s reset forgets its own only', async () => {
@@ -228,8 +239,12 @@ it('reads a key named like an Object member as in no scenario', async () => {
 })
 
 it('checks the sessions option when the sandbox is made', () => {
-  expect(() => createSandbox({ sessions: { max: 0 } })).toThrow('sessions.max must be a whole number from 1 to 100000, got 0')
-  expect(() => createSandbox({ sessions: { idleMs: -1 } })).toThrow('sessions.idleMs must be a whole number of ms, 1 or more, got -1')
+  expect(() => createSandbox({ sessions: { max: 0 } })).toThrow(
+    'sessions.max must be a whole number from 1 to 100000, got 0',
+  )
+  expect(() => createSandbox({ sessions: { idleMs: -1 } })).toThrow(
+    'sessions.idleMs must be a whole number of ms, 1 or more, got -1',
+  )
   expect(() => createSandbox({ startAt: 'soon' })).toThrow('startAt must be an instant')
   const started = createSandbox({ startAt: '2030-01-01T00:00:00Z' })
   expect(started.clock.now()).toBeGreaterThanOrEqual(Date.parse('2030-01-01T00:00:00Z'))
@@ -256,17 +271,23 @@ it('replaces the default session in place: a fork becomes what its reset returns
 
 it('keeps the default session’s journal to the start-up world: a fork cannot replace it under storage', async () => {
   const commits: string[] = []
-  const own = createSandbox({ pets: 2, storage: { restored: [], nextId: 3, commit: async (change) => void commits.push(change.kind) } })
+  const own = createSandbox({
+    pets: 2,
+    storage: { restored: [], nextId: 3, commit: async (change) => void commits.push(change.kind) },
+  })
   await own.ready()
   await own.session('elsewhere').pets.create({ name: 'Elsewhere', categoryId: 1 })
-  await expect(own.sessions.put('default', { from: 'elsewhere' })).rejects.toThrow('with --state the default session starts over only from the start-up world')
+  await expect(own.sessions.put('default', { from: 'elsewhere' })).rejects.toThrow(
+    'with --state the default session starts over only from the start-up world',
+  )
   await own.sessions.put('default', {})
   expect(commits).toEqual(['reset'])
 })
 
 it('deletes every named session at once, or those of one prefix, and leaves the default session as it is', async () => {
   await sandbox.pets.create({ name: 'Stays', categoryId: 1 })
-  for (const name of ['run-a-1', 'run-a-2', 'run-b-1']) await sandbox.session(name).pets.create({ name: `In ${name}`, categoryId: 1 })
+  for (const name of ['run-a-1', 'run-a-2', 'run-b-1'])
+    await sandbox.session(name).pets.create({ name: `In ${name}`, categoryId: 1 })
   expect((await sandbox.sessions.deleteAll({ prefix: 'run-a-' })).sort()).toEqual(['run-a-1', 'run-a-2'])
   expect((await sandbox.sessions.list()).map((session) => session.name)).toEqual(['default', 'run-b-1'])
   expect(await sandbox.sessions.deleteAll()).toEqual(['run-b-1'])

@@ -64,7 +64,12 @@ it('injects failures in bursts of the mean length given, the long-run share stil
 
 it("keeps a session's weather in its session, and carries it in its capsule and forks", async () => {
   const sandbox = createSandbox({ baseUrl: api })
-  const weather = { latency: { p50: 80, p99: 900 }, errorRate: 0.1, burst: 3, operations: { getPet: { latency: { p50: 5, p99: 50 }, burst: 2 } } }
+  const weather = {
+    latency: { p50: 80, p99: 900 },
+    errorRate: 0.1,
+    burst: 3,
+    operations: { getPet: { latency: { p50: 5, p99: 50 }, burst: 2 } },
+  }
   await sandbox.session('stormy').faults.set(weather)
   expect(sandbox.session('stormy').faults.get()).toMatchObject(weather)
   expect(sandbox.session('calm').faults.get()).toMatchObject({ latency: { min: 0, max: 0 }, errorRate: 0 })
@@ -75,6 +80,10 @@ it("keeps a session's weather in its session, and carries it in its capsule and 
   expect(restored.faults.get()).toMatchObject(weather)
   await sandbox.sessions.put('forked', { from: 'stormy' })
   expect(sandbox.session('forked').faults.get()).toMatchObject(weather)
-  expect(() => sandbox.faults.set({ latency: { p50: 900, p99: 80 } })).toThrow('faults.latency: p50 must not be above p99')
-  expect(() => sandbox.faults.set({ errorRate: 0.9, burst: 2 })).toThrow('faults.burst must be at least 9.00 for an errorRate of 0.9')
+  expect(() => sandbox.faults.set({ latency: { p50: 900, p99: 80 } })).toThrow(
+    'faults.latency: p50 must not be above p99',
+  )
+  expect(() => sandbox.faults.set({ errorRate: 0.9, burst: 2 })).toThrow(
+    'faults.burst must be at least 9.00 for an errorRate of 0.9',
+  )
 })

@@ -14,6 +14,9 @@ export async function consumerProject(): Promise<string> {
   await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }))
   await mkdir(join(project, 'node_modules', '.bin'), { recursive: true })
   await symlink(ROOT, join(project, 'node_modules', 'petstore-sandbox'))
-  await symlink('../petstore-sandbox/bin/petstore-sandbox.js', join(project, 'node_modules', '.bin', 'petstore-sandbox'))
+  await symlink(
+    '../petstore-sandbox/bin/petstore-sandbox.js',
+    join(project, 'node_modules', '.bin', 'petstore-sandbox'),
+  )
   return project
 }

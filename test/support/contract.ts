@@ -9,11 +9,15 @@ import type { OpenApiDocument } from '../../src/core/contract/openapi-document-t
 import { isPageAnswer, pagesContractViolations } from './pages-contract.js'
 
 /** fixtures/openapi.yaml, read as the contract tests hold the sandbox to (not the generated copy). */
-export const contractDocument = parse(readFileSync(fileURLToPath(import.meta.resolve('../../fixtures/openapi.yaml')), 'utf8')) as OpenApiDocument
+export const contractDocument = parse(
+  readFileSync(fileURLToPath(import.meta.resolve('../../fixtures/openapi.yaml')), 'utf8'),
+) as OpenApiDocument
 
 const operationsPromise = getHttpOperationsFromSpec(structuredClone(contractDocument) as never)
 const router = createRouter(contractDocument)
-const validateError = new Ajv({ strict: false }).compile((contractDocument.components as { schemas: Record<string, object> }).schemas.Error!)
+const validateError = new Ajv({ strict: false }).compile(
+  (contractDocument.components as { schemas: Record<string, object> }).schemas.Error!,
+)
 
 /**
  * Checks one response against fixtures/openapi.yaml and returns what is wrong (empty when it
@@ -35,16 +39,19 @@ export async function contractViolations(method: string, url: string, response: 
   const where = `${method} ${url} -> ${response.status}`
 
   for (const name of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
-    if (!/^\d+$/.test(headers[name] ?? '')) violations.push(`${where}: header ${name} is missing or not an integer (${headers[name]})`)
+    if (!/^\d+$/.test(headers[name] ?? ''))
+      violations.push(`${where}: header ${name} is missing or not an integer (${headers[name]})`)
   }
   if (text !== '' && headers['content-type'] !== 'application/json; charset=utf-8') {
     violations.push(`${where}: content-type is ${headers['content-type']}`)
   }
   if (response.status >= 400 && method !== 'HEAD') {
     if (!validateError(body)) violations.push(`${where}: not an Error body: ${text.slice(0, 200)}`)
-    else if ((body as { status: number }).status !== response.status) violations.push(`${where}: Error.status ${(body as { status: number }).status} differs`)
+    else if ((body as { status: number }).status !== response.status)
+      violations.push(`${where}: Error.status ${(body as { status: number }).status} differs`)
   }
-  if (response.status === 429 && !/^[1-9]\d*$/.test(headers['retry-after'] ?? '')) violations.push(`${where}: 429 without a whole-seconds Retry-After`)
+  if (response.status === 429 && !/^[1-9]\d*$/.test(headers['retry-after'] ?? ''))
+    violations.push(`${where}: 429 without a whole-seconds Retry-After`)
   if (response.status === 405 && headers.allow === undefined) violations.push(`${where}: 405 without Allow`)
 
   const parsed = new URL(url)

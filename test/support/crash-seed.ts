@@ -7,7 +7,10 @@ import { createRandom } from '../../src/core/faults/create-random.js'
  */
 export function crashSeed(test: string): { seed: number; random: () => number } {
   const given = process.env.CRASH_SEED
-  const seed = given !== undefined && given !== '' && Number.isSafeInteger(Number(given)) ? Number(given) : Math.floor(Math.random() * 2 ** 31)
+  const seed =
+    given !== undefined && given !== '' && Number.isSafeInteger(Number(given))
+      ? Number(given)
+      : Math.floor(Math.random() * 2 ** 31)
   console.log(`${test}: kill timings from seed ${seed} (CRASH_SEED=${seed} replays them)`)
   return { seed, random: createRandom(seed) }
 }

@@ -2,7 +2,11 @@ import type { IHttpOperation } from '@stoplight/types'
 import type { OpenApiDocument } from '../../src/core/contract/openapi-document-type.js'
 import { HttpError } from '../../src/core/errors/http-error.js'
 import { ErrorCode } from '../../src/core/errors/error-code.js'
-import { checkParameterSyntax, parameterSyntaxOf, type ParameterSyntax } from '../../src/core/validation/check-parameter-syntax.js'
+import {
+  checkParameterSyntax,
+  parameterSyntaxOf,
+  type ParameterSyntax,
+} from '../../src/core/validation/check-parameter-syntax.js'
 import type { RequestToValidate } from '../../src/core/validation/create-request-validator.js'
 
 // The oracle the sandbox's validator is held to: @stoplight/prism-http's own request validation
@@ -27,7 +31,10 @@ type ValidateInput = typeof import('@stoplight/prism-http/dist/validator/index.j
 
 // The prism operations derived from a document never change, so sandboxes share them: a test
 // suite that creates a sandbox per test pays the dereferencing once.
-const compiled = new WeakMap<OpenApiDocument, Promise<{ operations: Map<string, CompiledOperation>; validateInput: ValidateInput }>>()
+const compiled = new WeakMap<
+  OpenApiDocument,
+  Promise<{ operations: Map<string, CompiledOperation>; validateInput: ValidateInput }>
+>()
 
 /**
  * Validates requests against the OpenAPI document with `@stoplight/prism-http`: `fields` gives the
@@ -83,7 +90,10 @@ function fieldsOf(diagnostics: readonly Diagnostic[], names: Record<string, stri
     const missing = diagnostic.code === 'required' ? /property '([^']+)'/.exec(diagnostic.message)?.[1] : undefined
     const steps = missing === undefined ? rest : [...rest, missing]
     if (steps.length === 0) found.add(`the ${location ?? 'request'}`)
-    else if (location === 'body') found.add(steps.map((step, index) => (/^\d+$/.test(step) ? `[${step}]` : `${index === 0 ? '' : '.'}${step}`)).join(''))
+    else if (location === 'body')
+      found.add(
+        steps.map((step, index) => (/^\d+$/.test(step) ? `[${step}]` : `${index === 0 ? '' : '.'}${step}`)).join(''),
+      )
     else found.add(names[steps[0]!.toLowerCase()] ?? steps[0]!)
   }
   return [...found].sort()
@@ -101,7 +111,14 @@ function withSafeInt64s(entry: CompiledOperation, path: string): string {
   for (const rule of entry.syntax) {
     const at = template.indexOf(`{${rule.name}}`)
     const value = segments[at]
-    if (rule.in === 'path' && rule.int64 && value !== undefined && /^-?\d+$/.test(value) && !Number.isSafeInteger(Number(value))) segments[at] = '0'
+    if (
+      rule.in === 'path' &&
+      rule.int64 &&
+      value !== undefined &&
+      /^-?\d+$/.test(value) &&
+      !Number.isSafeInteger(Number(value))
+    )
+      segments[at] = '0'
   }
   return segments.join('/')
 }
@@ -116,7 +133,8 @@ async function compile(document: OpenApiDocument) {
   const byId = new Map<string, CompiledOperation>()
   for (const operation of operations) {
     const names: Record<string, string> = {}
-    for (const parameter of [...(operation.request?.query ?? []), ...(operation.request?.path ?? [])]) names[parameter.name.toLowerCase()] = parameter.name
+    for (const parameter of [...(operation.request?.query ?? []), ...(operation.request?.path ?? [])])
+      names[parameter.name.toLowerCase()] = parameter.name
     byId.set(operation.iid ?? operation.id, { operation, names, syntax: parameterSyntaxOf(operation) })
   }
   return { operations: byId, validateInput }

@@ -2,7 +2,11 @@ import { request } from 'node:http'
 import { expect, it } from 'vitest'
 
 /** The answer a create gets when its session was dropped while it was in flight (D34). */
-export const SESSION_DROPPED = { code: 'conflict', status: 409, message: 'The session was dropped while this create was in flight; nothing was stored' }
+export const SESSION_DROPPED = {
+  code: 'conflict',
+  status: 409,
+  message: 'The session was dropped while this create was in flight; nothing was stored',
+}
 
 /** What the dropped-create tests reach: the API (checked against the contract) and admin API of one sandbox, any replica. */
 export interface DroppedCreateTarget {
@@ -13,7 +17,11 @@ export interface DroppedCreateTarget {
 }
 
 /** Sends a create in `session` whose body ends only once `meanwhile` ran, as a slow client's does; resolves with its answer. */
-async function slowCreate(target: DroppedCreateTarget, session: string, meanwhile: () => Promise<void>): Promise<Response> {
+async function slowCreate(
+  target: DroppedCreateTarget,
+  session: string,
+  meanwhile: () => Promise<void>,
+): Promise<Response> {
   const body = JSON.stringify({ name: 'In flight', categoryId: 1 })
   const url = `${target.url()}/pets`
   const answered = new Promise<Response>((resolve, reject) => {
@@ -32,7 +40,8 @@ async function slowCreate(target: DroppedCreateTarget, session: string, meanwhil
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
       incoming.on('end', () => {
         const headers = new Headers()
-        for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value)
+        for (const [name, value] of Object.entries(incoming.headers))
+          if (typeof value === 'string') headers.set(name, value)
         resolve(new Response(Buffer.concat(chunks), { status: incoming.statusCode!, headers }))
       })
     })
@@ -62,7 +71,10 @@ const create = (name: string, session?: string): RequestInit => ({
  * --max-pets 6 --max-sessions 2`. On Redis a replaced session's create lands in the session that
  * replaced it, counted there.
  */
-export function droppedCreateTests(target: () => DroppedCreateTarget, replaced: 'refused' | 'in the new session'): void {
+export function droppedCreateTests(
+  target: () => DroppedCreateTarget,
+  replaced: 'refused' | 'in the new session',
+): void {
   it('refuses a create whose session was deleted, replaced or dropped as least recently used while it was in flight; --max-pets stays whole', async () => {
     const { call, admin } = target()
     const drops: Record<string, () => Promise<void>> = {
@@ -73,7 +85,8 @@ export function droppedCreateTests(target: () => DroppedCreateTarget, replaced: 
         expect((await admin('/sessions/replaced', { method: 'PUT', json: {} })).status).toBe(200)
       },
       evicted: async () => {
-        for (const other of ['evictor-1', 'evictor-2']) expect((await call('/pets?limit=1', { headers: { 'x-sandbox-session': other } })).status).toBe(200)
+        for (const other of ['evictor-1', 'evictor-2'])
+          expect((await call('/pets?limit=1', { headers: { 'x-sandbox-session': other } })).status).toBe(200)
       },
     }
     for (const [session, drop] of Object.entries(drops)) {

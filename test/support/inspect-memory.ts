@@ -44,7 +44,10 @@ export async function inspectMemory(address: string) {
     async afterGc(): Promise<MemoryAfterGc> {
       await send('HeapProfiler.collectGarbage')
       await send('HeapProfiler.collectGarbage')
-      const reply = (await send('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true })) as {
+      const reply = (await send('Runtime.evaluate', {
+        expression: 'JSON.stringify(process.memoryUsage())',
+        returnByValue: true,
+      })) as {
         result: { value: string }
       }
       const { heapUsed, external, arrayBuffers, rss } = JSON.parse(reply.result.value) as MemoryAfterGc

@@ -28,13 +28,19 @@ export interface Firefox {
 export async function launchFirefox(): Promise<Firefox> {
   const missing = tierMissing('firefox')
   if (missing !== undefined)
-    throw new Error(`The Firefox check needs firefox-esr (or FIREFOX_PATH): ${missing}. ${howToRun([TIERS.firefox], 'npm run test:browser')}`)
+    throw new Error(
+      `The Firefox check needs firefox-esr (or FIREFOX_PATH): ${missing}. ${howToRun([TIERS.firefox], 'npm run test:browser')}`,
+    )
   const profile = await mkdtemp(join(tmpdir(), 'petstore-firefox-'))
   // Port 0: Marionette picks a free port and writes it to MarionetteActivePort in the profile.
   await writeFile(join(profile, 'user.js'), 'user_pref("marionette.port", 0);\n')
-  const child = spawn(FIREFOX, ['--headless', '--marionette', '-remote-allow-system-access', '--no-remote', '--profile', profile], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    FIREFOX,
+    ['--headless', '--marionette', '-remote-allow-system-access', '--no-remote', '--profile', profile],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
@@ -47,7 +53,8 @@ export async function launchFirefox(): Promise<Firefox> {
   try {
     const portFile = join(profile, 'MarionetteActivePort')
     for (const started = Date.now(); !existsSync(portFile); await sleep(100)) {
-      if (child.exitCode !== null || Date.now() - started > 30_000) throw new Error(`Firefox did not start Marionette within 30 s:\n${output}`)
+      if (child.exitCode !== null || Date.now() - started > 30_000)
+        throw new Error(`Firefox did not start Marionette within 30 s:\n${output}`)
     }
     const session = await openSession(connect(Number(await readFile(portFile, 'utf8')), '127.0.0.1'))
     await session.send('WebDriver:NewSession', {})
@@ -59,7 +66,10 @@ export async function launchFirefox(): Promise<Firefox> {
       },
       async close() {
         // The quit's answer may never come: Firefox is gone by then.
-        await Promise.race([session.send('Marionette:Quit', { flags: ['eForceQuit'] }).catch(() => undefined), sleep(5_000)])
+        await Promise.race([
+          session.send('Marionette:Quit', { flags: ['eForceQuit'] }).catch(() => undefined),
+          sleep(5_000),
+        ])
         session.socket.destroy()
         await stop()
       },

@@ -7,14 +7,19 @@ import { createRouter } from '../../src/core/contract/create-router.js'
 import type { OpenApiDocument } from '../../src/core/contract/openapi-document-type.js'
 
 /** fixtures/pages-openapi.yaml: the pages the Node server serves outside /v1. */
-export const pagesDocument = parse(readFileSync(fileURLToPath(import.meta.resolve('../../fixtures/pages-openapi.yaml')), 'utf8')) as OpenApiDocument
+export const pagesDocument = parse(
+  readFileSync(fileURLToPath(import.meta.resolve('../../fixtures/pages-openapi.yaml')), 'utf8'),
+) as OpenApiDocument
 
 const operationsPromise = getHttpOperationsFromSpec(structuredClone(pagesDocument) as never)
 const router = createRouter(pagesDocument)
 
 /** Whether a response is a page's answer: its path is a page's and it carries the pages' policy. */
 export function isPageAnswer(method: string, url: string, response: Response): boolean {
-  return router.match(method === 'HEAD' ? 'GET' : method, new URL(url).pathname).kind !== 'not-found' && response.headers.has('content-security-policy')
+  return (
+    router.match(method === 'HEAD' ? 'GET' : method, new URL(url).pathname).kind !== 'not-found' &&
+    response.headers.has('content-security-policy')
+  )
 }
 
 /**
@@ -31,19 +36,25 @@ export async function pagesContractViolations(method: string, url: string, respo
   })
   const csp = headers['content-security-policy'] ?? ''
   if (!/(^|; )script-src 'self'(;|$)/.test(csp)) violations.push(`${where}: script-src is not 'self' alone: ${csp}`)
-  if (headers['x-content-type-options'] !== 'nosniff') violations.push(`${where}: X-Content-Type-Options is not nosniff`)
+  if (headers['x-content-type-options'] !== 'nosniff')
+    violations.push(`${where}: X-Content-Type-Options is not nosniff`)
   if (headers['referrer-policy'] !== 'no-referrer') violations.push(`${where}: Referrer-Policy is not no-referrer`)
-  if (response.status === 405 && headers.allow !== 'GET, HEAD') violations.push(`${where}: 405 without Allow: GET, HEAD`)
+  if (response.status === 405 && headers.allow !== 'GET, HEAD')
+    violations.push(`${where}: 405 without Allow: GET, HEAD`)
   const type = (headers['content-type'] ?? '').split(';')[0]!
   const streaming = type === 'text/event-stream'
   const text = streaming || method === 'HEAD' ? '' : await response.clone().text()
   const body: unknown = type === 'application/json' && text !== '' ? JSON.parse(text) : text
-  if (response.status >= 400 && method !== 'HEAD' && (body as { status?: unknown }).status !== response.status) violations.push(`${where}: not an Error body`)
+  if (response.status >= 400 && method !== 'HEAD' && (body as { status?: unknown }).status !== response.status)
+    violations.push(`${where}: not an Error body`)
 
   const match = router.match(method === 'HEAD' ? 'GET' : method, new URL(url).pathname)
   if (match.kind !== 'operation') return violations
   const operation = (await operationsPromise).find((candidate) => candidate.iid === match.operation.operationId)!
-  const result = validateOutput({ resource: operation, element: { statusCode: response.status, headers, ...(streaming || method === 'HEAD' ? {} : { body }) } })
+  const result = validateOutput({
+    resource: operation,
+    element: { statusCode: response.status, headers, ...(streaming || method === 'HEAD' ? {} : { body }) },
+  })
   if (result._tag === 'Left') {
     for (const diagnostic of result.left) {
       // A HEAD answer and an open stream have no body to hold to the schema.

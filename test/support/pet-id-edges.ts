@@ -7,7 +7,11 @@ import { expect, it } from 'vitest'
 export const MAX_ID = Number.MAX_SAFE_INTEGER
 
 /** The one answer a create gets once the next id would pass MAX_ID. */
-export const IDS_EXHAUSTED = { code: 'storage_full', status: 507, message: `The session assigned every pet id up to ${MAX_ID}; nothing was stored` }
+export const IDS_EXHAUSTED = {
+  code: 'storage_full',
+  status: 507,
+  message: `The session assigned every pet id up to ${MAX_ID}; nothing was stored`,
+}
 
 /** A pets file of one pet with `id`. */
 export function petsFileEndingAt(id: number): string {
@@ -56,25 +60,34 @@ export function idEdgeTests(target: () => IdEdgeTarget): void {
     const made = (await (await admin('/sessions/default/capsule')).json()) as Record<string, unknown>
     const capsule = { ...made, har: undefined, pets: [], nextId: MAX_ID - 2 }
     expect((await admin('/sessions/near-the-top', { method: 'PUT', json: { capsule } })).status).toBe(200)
-    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => call('/pets', create(`Near the top ${i}`, 'near-the-top'))))
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => call('/pets', create(`Near the top ${i}`, 'near-the-top'))),
+    )
     const bodies = await Promise.all(answers.map((response) => response.json() as Promise<{ id?: number }>))
     const created = bodies.filter((_, i) => answers[i]!.status === 201).map((pet) => pet.id!)
     expect(created.sort((a, b) => a - b)).toEqual([MAX_ID - 2, MAX_ID - 1, MAX_ID])
     expect(bodies.filter((_, i) => answers[i]!.status === 507)).toEqual([IDS_EXHAUSTED, IDS_EXHAUSTED])
     const inSession = { headers: { 'x-sandbox-session': 'near-the-top' } }
     expect((await (await call(`/pets/${MAX_ID}`, inSession)).json()).name).toMatch(/^Near the top/)
-    expect((await (await call('/pets?limit=10', inSession)).json()).map((pet: { id: number }) => pet.id)).toEqual(created)
-    const session = (await (await admin('/sessions/near-the-top')).json()) as { pets: { count: number; nextId: number } }
+    expect((await (await call('/pets?limit=10', inSession)).json()).map((pet: { id: number }) => pet.id)).toEqual(
+      created,
+    )
+    const session = (await (await admin('/sessions/near-the-top')).json()) as {
+      pets: { count: number; nextId: number }
+    }
     expect(session.pets).toEqual({ count: 3, nextId: MAX_ID + 1 })
     // The session's own capsule is restored again, its pets whole, and its creates refused alike.
     const again = (await (await admin('/sessions/near-the-top/capsule')).json()) as Record<string, unknown>
     expect(again.nextId).toBe(MAX_ID + 1)
-    expect((await admin('/sessions/at-the-top', { method: 'PUT', json: { capsule: { ...again, har: undefined } } })).status).toBe(200)
+    expect(
+      (await admin('/sessions/at-the-top', { method: 'PUT', json: { capsule: { ...again, har: undefined } } })).status,
+    ).toBe(200)
     expect((await call(`/pets/${MAX_ID}`, { headers: { 'x-sandbox-session': 'at-the-top' } })).status).toBe(200)
     const refused = await call('/pets', create('Past the top', 'at-the-top'))
     expect(refused.status).toBe(507)
     expect(await refused.json()).toEqual(IDS_EXHAUSTED)
-    for (const name of ['near-the-top', 'at-the-top']) expect((await admin(`/sessions/${name}`, { method: 'DELETE' })).status).toBe(200)
+    for (const name of ['near-the-top', 'at-the-top'])
+      expect((await admin(`/sessions/${name}`, { method: 'DELETE' })).status).toBe(200)
   })
 
   it('refuses the first create after a pets file ending at 2^53-1', async () => {

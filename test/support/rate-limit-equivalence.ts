@@ -44,33 +44,37 @@ export async function assertDecidesAsInMemory(
   console.log(`${what}: seed ${seed}, ${runs} runs (FUZZ_SEED=${seed} reproduces them)`)
   let run = 0
   await fc.assert(
-    fc.asyncProperty(fc.integer({ min: 0, max: 1_000_000_000 }), fc.array(step, { maxLength: 40 }), async (start, steps) => {
-      // A time of its own per run, shared by both limiters; fresh buckets per run.
-      let now = Date.UTC(2030, 0, 1) + start
-      const source = () => now
-      const memory = createRateLimiter({ now: source, ...POLICY })
-      run++
-      const other = limiterOf(source, run)
-      const ids = { a: `run-${run}-a`, b: `run-${run}-b` }
-      for (const next of steps) {
-        if (next.kind === 'advance') {
-          now += next.ms
-          continue
+    fc.asyncProperty(
+      fc.integer({ min: 0, max: 1_000_000_000 }),
+      fc.array(step, { maxLength: 40 }),
+      async (start, steps) => {
+        // A time of its own per run, shared by both limiters; fresh buckets per run.
+        let now = Date.UTC(2030, 0, 1) + start
+        const source = () => now
+        const memory = createRateLimiter({ now: source, ...POLICY })
+        run++
+        const other = limiterOf(source, run)
+        const ids = { a: `run-${run}-a`, b: `run-${run}-b` }
+        for (const next of steps) {
+          if (next.kind === 'advance') {
+            now += next.ms
+            continue
+          }
+          if (next.kind === 'boundary') {
+            now += WINDOW_MS.minute - (now % WINDOW_MS.minute)
+            continue
+          }
+          const bucket = ids[next.bucket]
+          if (next.kind === 'arrange') {
+            const change = next.change as QuotaChange
+            expect(await other.arrange(bucket, LIMITS, change)).toEqual(memory.arrange(bucket, LIMITS, change))
+          } else {
+            expect(await other[next.kind](bucket, LIMITS)).toEqual(memory[next.kind](bucket, LIMITS))
+          }
+          expect(await other.inspect(bucket, LIMITS)).toEqual(memory.inspect(bucket, LIMITS))
         }
-        if (next.kind === 'boundary') {
-          now += WINDOW_MS.minute - (now % WINDOW_MS.minute)
-          continue
-        }
-        const bucket = ids[next.bucket]
-        if (next.kind === 'arrange') {
-          const change = next.change as QuotaChange
-          expect(await other.arrange(bucket, LIMITS, change)).toEqual(memory.arrange(bucket, LIMITS, change))
-        } else {
-          expect(await other[next.kind](bucket, LIMITS)).toEqual(memory[next.kind](bucket, LIMITS))
-        }
-        expect(await other.inspect(bucket, LIMITS)).toEqual(memory.inspect(bucket, LIMITS))
-      }
-    }),
+      },
+    ),
     { numRuns: runs, seed },
   )
 }

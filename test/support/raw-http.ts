@@ -44,10 +44,18 @@ export interface RawExchangeOptions {
  * @example
  * const answer = await rawExchange(url, 'GET /v1/pets/%FF HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
  */
-export function rawExchange(url: string, bytes: string | Buffer, options: RawExchangeOptions = {}): Promise<RawResponse | undefined> {
+export function rawExchange(
+  url: string,
+  bytes: string | Buffer,
+  options: RawExchangeOptions = {},
+): Promise<RawResponse | undefined> {
   const { hostname, port } = new URL(url)
   return new Promise((resolve) => {
-    const socket = connect({ host: hostname, port: Number(port), ...(options.localAddress ? { localAddress: options.localAddress } : {}) })
+    const socket = connect({
+      host: hostname,
+      port: Number(port),
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    })
     let received = Buffer.alloc(0)
     let settled = false
     const settle = (answer: RawResponse | undefined) => {
@@ -57,7 +65,10 @@ export function rawExchange(url: string, bytes: string | Buffer, options: RawExc
       socket.destroy()
       resolve(answer)
     }
-    const timer = setTimeout(() => settle(parseResponse(received, options.head === true, true)), options.timeoutMs ?? 10_000)
+    const timer = setTimeout(
+      () => settle(parseResponse(received, options.head === true, true)),
+      options.timeoutMs ?? 10_000,
+    )
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk])
       const answer = parseResponse(received, options.head === true, false)
@@ -87,7 +98,10 @@ export function parseResponse(data: Buffer, head: boolean, closed: boolean): Raw
   const code = Number(status[1])
   if (head || code === 204 || code === 304) return { status: code, headers, body: Buffer.alloc(0) }
   const length = headers.get('content-length')
-  if (length !== null) return rest.byteLength >= Number(length) ? { status: code, headers, body: rest.subarray(0, Number(length)) } : undefined
+  if (length !== null)
+    return rest.byteLength >= Number(length)
+      ? { status: code, headers, body: rest.subarray(0, Number(length)) }
+      : undefined
   if (headers.get('transfer-encoding')?.toLowerCase() === 'chunked') {
     const body = decodeChunked(rest)
     return body ? { status: code, headers, body } : undefined
@@ -111,7 +125,10 @@ function decodeChunked(data: Buffer): Buffer | undefined {
 
 /** A raw answer as a fetch Response, for `contractViolations`. */
 export function toFetchResponse(answer: RawResponse): Response {
-  return new Response(answer.body.byteLength === 0 ? null : new Uint8Array(answer.body), { status: answer.status, headers: answer.headers })
+  return new Response(answer.body.byteLength === 0 ? null : new Uint8Array(answer.body), {
+    status: answer.status,
+    headers: answer.headers,
+  })
 }
 
 export interface RawRequestParts {

@@ -67,25 +67,61 @@ const path = fc.oneof(
       '/pets',
     ),
   },
-  { weight: 3, arbitrary: fc.array(segment, { minLength: 0, maxLength: 4 }).map((segments) => `/v1/${segments.join('/')}`) },
-  { weight: 1, arbitrary: fc.array(segment, { minLength: 0, maxLength: 3 }).map((segments) => `/${segments.join('/')}`) },
+  {
+    weight: 3,
+    arbitrary: fc.array(segment, { minLength: 0, maxLength: 4 }).map((segments) => `/v1/${segments.join('/')}`),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.array(segment, { minLength: 0, maxLength: 3 }).map((segments) => `/${segments.join('/')}`),
+  },
 )
 
 const queryValue = fc.oneof(
-  fc.constantFrom('1', '20', '100', '0', '101', '-1', '1.5', 'abc', '', 'available', 'pending', 'sold', 'SOLD', '%FF', '%00', '1e1', '%201', '+1'),
+  fc.constantFrom(
+    '1',
+    '20',
+    '100',
+    '0',
+    '101',
+    '-1',
+    '1.5',
+    'abc',
+    '',
+    'available',
+    'pending',
+    'sold',
+    'SOLD',
+    '%FF',
+    '%00',
+    '1e1',
+    '%201',
+    '+1',
+  ),
   fc.integer().map(String),
   fc.string({ maxLength: 10 }).map(encodeURIComponent),
 )
 const query = fc
-  .array(fc.tuple(fc.constantFrom('limit', 'status', 'id', 'api_key', 'limit[]', '%FF', ''), queryValue), { maxLength: 2 })
+  .array(fc.tuple(fc.constantFrom('limit', 'status', 'id', 'api_key', 'limit[]', '%FF', ''), queryValue), {
+    maxLength: 2,
+  })
   .map((pairs) => (pairs.length === 0 ? '' : `?${pairs.map(([name, value]) => `${name}=${value}`).join('&')}`))
 
 /** Header values fetch accepts: no CR, LF or NUL, no surrounding whitespace to be trimmed. */
-const headerValue = fc.string({ unit: fc.constantFrom(...'abcXYZ019-._~+/= ;,"\t:'.split('')), maxLength: 24 }).map((value) => value.trim())
+const headerValue = fc
+  .string({ unit: fc.constantFrom(...'abcXYZ019-._~+/= ;,"\t:'.split('')), maxLength: 24 })
+  .map((value) => value.trim())
 
 // Weighted towards valid keys, so most requests get past auth into routing and validation.
 const authorization = fc.oneof(
-  { weight: 8, arbitrary: fc.constantFrom('Bearer sandbox-enterprise-key', 'bearer sandbox-enterprise-key', 'Bearer sandbox-business-key') },
+  {
+    weight: 8,
+    arbitrary: fc.constantFrom(
+      'Bearer sandbox-enterprise-key',
+      'bearer sandbox-enterprise-key',
+      'Bearer sandbox-business-key',
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom('Bearer sandbox-free-key', 'Bearer sandbox-pro-key') },
   { weight: 1, arbitrary: fc.constant(undefined) },
   {
@@ -124,15 +160,31 @@ const newPetLike = fc
     fc.option(
       fc.oneof(
         { weight: 6, arbitrary: fc.integer({ min: 1, max: 20 }) },
-        { weight: 1, arbitrary: fc.oneof(fc.integer({ min: -5, max: 0 }), fc.double(), fc.constantFrom(Number('9007199254740993'), '1', 'NaN', null)) },
+        {
+          weight: 1,
+          arbitrary: fc.oneof(
+            fc.integer({ min: -5, max: 0 }),
+            fc.double(),
+            fc.constantFrom(Number('9007199254740993'), '1', 'NaN', null),
+          ),
+        },
       ),
       { nil: undefined, freq: 8 },
     ),
     fc.option(
-      fc.oneof({ weight: 6, arbitrary: fc.constantFrom('available', 'pending', 'sold') }, { weight: 1, arbitrary: fc.constantFrom('SOLD', '', null, 'lost') }),
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constantFrom('available', 'pending', 'sold') },
+        { weight: 1, arbitrary: fc.constantFrom('SOLD', '', null, 'lost') },
+      ),
       { nil: undefined, freq: 3 },
     ),
-    fc.array(fc.tuple(fc.constantFrom('id', '__proto__', 'constructor', 'prototype', 'name', 'extra'), fc.jsonValue({ maxDepth: 2 })), { maxLength: 1 }),
+    fc.array(
+      fc.tuple(
+        fc.constantFrom('id', '__proto__', 'constructor', 'prototype', 'name', 'extra'),
+        fc.jsonValue({ maxDepth: 2 }),
+      ),
+      { maxLength: 1 },
+    ),
   )
   .map(([name, categoryId, status, extra]) => {
     const entries: Array<[string, unknown]> = []
@@ -148,11 +200,19 @@ const body = fc.oneof(
   { weight: 1, arbitrary: fc.json({ maxDepth: 3 }) },
   { weight: 1, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 40 }) },
-  { weight: 1, arbitrary: newPetLike.chain((json) => fc.nat({ max: Math.max(0, json.length - 1) }).map((cut) => json.slice(0, cut))) },
+  {
+    weight: 1,
+    arbitrary: newPetLike.chain((json) =>
+      fc.nat({ max: Math.max(0, json.length - 1) }).map((cut) => json.slice(0, cut)),
+    ),
+  },
 )
 
 const method = fc.oneof(
-  { weight: 12, arbitrary: fc.constantFrom('GET', 'GET', 'POST', 'POST', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE') },
+  {
+    weight: 12,
+    arbitrary: fc.constantFrom('GET', 'GET', 'POST', 'POST', 'POST', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'),
+  },
   // Every other method node's parser knows and fetch can carry (it forbids CONNECT, TRACE, TRACK).
   // Unknown tokens never reach a handler: node answers them 400 (the corpus covers that) and
   // msw's interceptor lets them through to the network in-process.
@@ -172,10 +232,16 @@ export const fuzzRequest: fc.Arbitrary<FuzzRequest> = fc
     contentType,
     body: fc.option(body, { nil: undefined, freq: 6 }),
     extra: fc.option(
-      fc.array(fc.tuple(fc.constantFrom('X-Fuzz', 'Accept', 'Origin', 'X-Forwarded-For', 'Access-Control-Request-Method'), headerValue), {
-        minLength: 1,
-        maxLength: 2,
-      }),
+      fc.array(
+        fc.tuple(
+          fc.constantFrom('X-Fuzz', 'Accept', 'Origin', 'X-Forwarded-For', 'Access-Control-Request-Method'),
+          headerValue,
+        ),
+        {
+          minLength: 1,
+          maxLength: 2,
+        },
+      ),
       { nil: [], freq: 3 },
     ),
   })

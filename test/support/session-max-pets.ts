@@ -25,9 +25,15 @@ export function sessionMaxPetsTests(parts: () => SessionMaxPetsParts): void {
 
   /** The default session's capsule with `count` pets of its own, ids 1 to `count`. */
   async function capsuleOf(count: number): Promise<Record<string, unknown>> {
-    const capsule = (await (await parts().admin('/sessions/default/capsule')).json()) as { pets: Array<Record<string, unknown>> }
+    const capsule = (await (await parts().admin('/sessions/default/capsule')).json()) as {
+      pets: Array<Record<string, unknown>>
+    }
     const template = capsule.pets[0]!
-    const pets = Array.from({ length: count }, (_, index) => ({ ...template, id: index + 1, name: `Capsuled ${index + 1}` }))
+    const pets = Array.from({ length: count }, (_, index) => ({
+      ...template,
+      id: index + 1,
+      name: `Capsuled ${index + 1}`,
+    }))
     return { ...capsule, pets, nextId: count + 1 }
   }
 
@@ -45,7 +51,9 @@ export function sessionMaxPetsTests(parts: () => SessionMaxPetsParts): void {
     expect((await parts().admin('/sessions/big')).status).toBe(404)
     // The default session is refused alike and keeps its world.
     await expectTooLarge(await put('default', { capsule: await capsuleOf(30) }), 30)
-    expect(((await (await parts().admin('/sessions/default')).json()) as { pets: { count: number } }).pets.count).toBe(2)
+    expect(((await (await parts().admin('/sessions/default')).json()) as { pets: { count: number } }).pets.count).toBe(
+      2,
+    )
 
     const ten = await capsuleOf(10)
     expect((await put('ten', { capsule: ten })).status).toBe(200)
@@ -72,7 +80,8 @@ export function sessionMaxPetsTests(parts: () => SessionMaxPetsParts): void {
     await expectTooLarge(await put('d', { har }), 9)
     expect((await parts().admin('/sessions/d')).status).toBe(404)
     // 16 pets held (2 start-up, a's 7, b's 7): four more creates fit, anywhere.
-    for (const session of ['default', 'a', 'b', 'fresh']) expect((await create(session, `Into ${session}`)).status).toBe(201)
+    for (const session of ['default', 'a', 'b', 'fresh'])
+      expect((await create(session, `Into ${session}`)).status).toBe(201)
     expect((await create('a', 'One too many')).status).toBe(507)
   })
 }

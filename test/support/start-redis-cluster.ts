@@ -29,9 +29,14 @@ export interface RedisCluster {
 export async function startRedisCluster({ masters = 3, replicasPerMaster = 1 } = {}): Promise<RedisCluster> {
   const nodes: RedisServer[] = []
   try {
-    for (let i = 0; i < masters * (1 + replicasPerMaster); i++) nodes.push(await startRedis({ cluster: true, clusterNodeTimeoutMs: CLUSTER_NODE_TIMEOUT_MS }))
+    for (let i = 0; i < masters * (1 + replicasPerMaster); i++)
+      nodes.push(await startRedis({ cluster: true, clusterNodeTimeoutMs: CLUSTER_NODE_TIMEOUT_MS }))
     const addresses = nodes.map((node) => `127.0.0.1:${node.port}`)
-    await run(REDIS_CLI, ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'], { timeout: 60_000 })
+    await run(
+      REDIS_CLI,
+      ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'],
+      { timeout: 60_000 },
+    )
     // Ready once every node sees every slot served, each by a master with its replicas in sync
     // (a replica still joining could not be elected).
     const deadline = Date.now() + 60_000
@@ -46,12 +51,21 @@ export async function startRedisCluster({ masters = 3, replicasPerMaster = 1 } =
 
   const shards = async () => {
     for (const node of nodes) {
-      const client = new Redis(node.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 })
+      const client = new Redis(node.url, {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+        connectTimeout: 1_000,
+      })
       client.on('error', () => undefined)
       try {
         await client.connect()
         const slots = (await client.call('CLUSTER', 'SLOTS')) as Array<[number, number, [string, number], ...unknown[]]>
-        return slots.map(([from, to, [, port]]) => ({ from, to, node: nodes.find((candidate) => candidate.port === port)! }))
+        return slots.map(([from, to, [, port]]) => ({
+          from,
+          to,
+          node: nodes.find((candidate) => candidate.port === port)!,
+        }))
       } catch {
         // A node stopped: ask the next.
       } finally {
@@ -61,7 +75,12 @@ export async function startRedisCluster({ masters = 3, replicasPerMaster = 1 } =
     throw new Error('no node of the cluster answers')
   }
   const answers = async (node: RedisServer) => {
-    const client = new Redis(node.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 })
+    const client = new Redis(node.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      connectTimeout: 1_000,
+    })
     client.on('error', () => undefined)
     try {
       await client.connect()
@@ -87,7 +106,8 @@ export async function startRedisCluster({ masters = 3, replicasPerMaster = 1 } =
       for (;;) {
         const served = await shards().catch(() => [])
         const covered = served.reduce((sum, { from, to }) => sum + to - from + 1, 0) === 16_384
-        if (covered && (await Promise.all([...new Set(served.map(({ node }) => node))].map(answers))).every(Boolean)) return
+        if (covered && (await Promise.all([...new Set(served.map(({ node }) => node))].map(answers))).every(Boolean))
+          return
         await new Promise((resolve) => setTimeout(resolve, 200))
       }
     },
@@ -99,7 +119,12 @@ export async function startRedisCluster({ masters = 3, replicasPerMaster = 1 } =
 
 /** Whether `node` sees the cluster whole: state ok, every range served by a master and `replicas` replicas, and, as a replica, in sync. */
 async function inStep(node: RedisServer, replicas: number): Promise<boolean> {
-  const client = new Redis(node.url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 1_000 })
+  const client = new Redis(node.url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 1_000,
+  })
   client.on('error', () => undefined)
   try {
     await client.connect()

@@ -27,9 +27,14 @@ export interface RedisServer {
  * starts it as a node of a Redis Cluster (with no slots of its own), failed over after
  * `clusterNodeTimeoutMs` without an answer.
  */
-export async function startRedis(options: { appendfsync?: 'always'; cluster?: boolean; clusterNodeTimeoutMs?: number } = {}): Promise<RedisServer> {
+export async function startRedis(
+  options: { appendfsync?: 'always'; cluster?: boolean; clusterNodeTimeoutMs?: number } = {},
+): Promise<RedisServer> {
   const missing = tierMissing('redis')
-  if (missing !== undefined) throw new Error(`The Redis tier of the tests needs redis-server (or REDIS_SERVER_PATH): ${missing}. ${howToRun([TIERS.redis])}`)
+  if (missing !== undefined)
+    throw new Error(
+      `The Redis tier of the tests needs redis-server (or REDIS_SERVER_PATH): ${missing}. ${howToRun([TIERS.redis])}`,
+    )
   const dir = mkdtempSync(join(tmpdir(), 'petstore-sandbox-redis-'))
   const port = await freePort()
   const args = [
@@ -43,7 +48,9 @@ export async function startRedis(options: { appendfsync?: 'always'; cluster?: bo
     '',
     ...(options.appendfsync ? ['--appendonly', 'yes', '--appendfsync', options.appendfsync] : ['--appendonly', 'no']),
     ...(options.cluster ? ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf')] : []),
-    ...(options.clusterNodeTimeoutMs === undefined ? [] : ['--cluster-node-timeout', String(options.clusterNodeTimeoutMs)]),
+    ...(options.clusterNodeTimeoutMs === undefined
+      ? []
+      : ['--cluster-node-timeout', String(options.clusterNodeTimeoutMs)]),
   ]
   let child: ChildProcess = await launch(args)
   const server: RedisServer = {

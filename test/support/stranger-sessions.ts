@@ -30,9 +30,15 @@ export function strangerSessionsTests(parts: () => StrangerSessionsParts): void 
       }
       default: {
         // With a valid key, but outside the API: an Error body, as one-server.test.ts checks it.
-        const outside = await fetch(`${parts().origin()}/elsewhere`, { headers: { ...headers, authorization: 'Bearer sandbox-enterprise-key' } })
+        const outside = await fetch(`${parts().origin()}/elsewhere`, {
+          headers: { ...headers, authorization: 'Bearer sandbox-enterprise-key' },
+        })
         expect(outside.status).toBe(404)
-        expect(await outside.json()).toMatchObject({ code: 'not_found', message: expect.stringMatching(/not part of the API/), status: 404 })
+        expect(await outside.json()).toMatchObject({
+          code: 'not_found',
+          message: expect.stringMatching(/not part of the API/),
+          status: 404,
+        })
       }
     }
   }
@@ -46,7 +52,8 @@ export function strangerSessionsTests(parts: () => StrangerSessionsParts): void 
     expect(created.status).toBe(201)
     const { id } = (await created.json()) as { id: number }
     // Refused (401), soon by the address's rate limit (429, D16); a preflight answered (204).
-    for (let batch = 0; batch < 1000; batch += 50) await Promise.all(Array.from({ length: 50 }, (_, offset) => stranger(batch + offset)))
+    for (let batch = 0; batch < 1000; batch += 50)
+      await Promise.all(Array.from({ length: 50 }, (_, offset) => stranger(batch + offset)))
     const listed = (await (await parts().admin('/sessions')).json()) as { sessions: Array<{ name: string }> }
     expect(listed.sessions.map((session) => session.name)).toEqual(['default', 'worker-1'])
     const kept = await parts().call(`/pets/${id}`, { headers: { 'x-sandbox-session': 'worker-1' } })

@@ -82,7 +82,9 @@ export const TIERS = {
 /** Why REDIS_SERVER does not run, or undefined when it does. */
 function redisServerMissing(): string | undefined {
   if (spawnSync(REDIS_SERVER, ['--version']).error === undefined) return undefined
-  return process.env.REDIS_SERVER_PATH === undefined ? 'no redis-server on PATH' : `REDIS_SERVER_PATH=${REDIS_SERVER} does not run`
+  return process.env.REDIS_SERVER_PATH === undefined
+    ? 'no redis-server on PATH'
+    : `REDIS_SERVER_PATH=${REDIS_SERVER} does not run`
 }
 
 /** Mounts and unmounts a tiny tmpfs, as full-disk.test.ts does for real. */
@@ -121,7 +123,10 @@ export function howToRun(tiers: Tier[], command: TestCommand = 'npm test'): stri
  * reporter that ends the run with one line saying what was skipped and the command that runs it.
  * Throws when a tier that PETSTORE_REQUIRE_TIERS lists (or `all`) is missing, so CI never skips one.
  */
-export function planTiers(command: TestCommand = 'npm test', env: NodeJS.ProcessEnv = process.env): { exclude: string[]; reporter: Reporter } {
+export function planTiers(
+  command: TestCommand = 'npm test',
+  env: NodeJS.ProcessEnv = process.env,
+): { exclude: string[]; reporter: Reporter } {
   const required = new Set((env[REQUIRE_TIERS] ?? '').split(',').map((name) => name.trim()))
   const skipped: { tier: Tier; reason: string }[] = []
   for (const name of COMMANDS[command]) {
@@ -129,7 +134,9 @@ export function planTiers(command: TestCommand = 'npm test', env: NodeJS.Process
     const reason = tierMissing(name)
     if (reason === undefined) continue
     if (required.has(name) || required.has('all')) {
-      throw new Error(`${REQUIRE_TIERS} requires ${name}, but ${reason}${tier.install === undefined ? '' : `: ${tier.install}`}`)
+      throw new Error(
+        `${REQUIRE_TIERS} requires ${name}, but ${reason}${tier.install === undefined ? '' : `: ${tier.install}`}`,
+      )
     }
     skipped.push({ tier, reason })
   }

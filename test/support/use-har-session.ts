@@ -38,7 +38,16 @@ export function useHarSession(): () => Promise<HarSession> {
   const contract = createContractChecker()
   const admin = createAdminContractChecker()
   return async () => {
-    const cli = await startCli(['--log', 'off', '--admin-token', TOKEN, '--pets', '4', '--scenario', 'sandbox-free-key=empty'])
+    const cli = await startCli([
+      '--log',
+      'off',
+      '--admin-token',
+      TOKEN,
+      '--pets',
+      '4',
+      '--scenario',
+      'sandbox-free-key=empty',
+    ])
     try {
       const exchanges: SeenExchange[] = []
       const send = async (method: string, path: string, key: string | undefined, body?: object) => {

@@ -43,10 +43,15 @@ export function usePageChecks() {
         pending.push(
           (async () => {
             // A poll answered as the test closes its page can no longer be read: nothing to check.
-            const body = await response.body().catch((error: Error) => (/has been closed/.test(error.message) ? undefined : Buffer.alloc(0)))
+            const body = await response
+              .body()
+              .catch((error: Error) => (/has been closed/.test(error.message) ? undefined : Buffer.alloc(0)))
             if (body === undefined) return
             const status = response.status()
-            const replay = new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), { status, headers: response.headers() })
+            const replay = new Response(status === 204 || body.byteLength === 0 ? null : new Uint8Array(body), {
+              status,
+              headers: response.headers(),
+            })
             ;(isAdmin ? admin : contract).check(response.request().method(), response.url(), replay)
           })(),
         )
@@ -62,7 +67,16 @@ export function usePageChecks() {
       return page.evaluate(async () => {
         const axe = (
           globalThis as unknown as {
-            axe: { run(): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: string[] }> }> }> }
+            axe: {
+              run(): Promise<{
+                violations: Array<{
+                  id: string
+                  impact: string | null
+                  help: string
+                  nodes: Array<{ target: string[] }>
+                }>
+              }>
+            }
           }
         ).axe
         const result = await axe.run()

@@ -70,7 +70,11 @@ export function useRedisReplicas(count: number, args: string[] = [], { cluster: 
       headers.set('authorization', `Bearer ${ADMIN_TOKEN}`)
       if (json !== undefined) headers.set('content-type', 'application/json')
       const url = `${replicas[index]!.url.replace(/\/v1$/, '')}/__sandbox${path}`
-      const response = await fetch(url, { ...rest, headers, ...(json === undefined ? {} : { body: JSON.stringify(json) }) })
+      const response = await fetch(url, {
+        ...rest,
+        headers,
+        ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+      })
       adminContract.check(rest.method ?? 'GET', url, response)
       return response
     },

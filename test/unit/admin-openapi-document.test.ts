@@ -20,15 +20,21 @@ it('puts every admin operation behind the admin bearer token, and only the probe
     .filter((operation) => typeof operation.operationId === 'string')
   expect(operations.length).toBeGreaterThan(5)
   // `security: []` would open an operation to anyone: each must name at least one requirement.
-  for (const operation of operations) expect((operation.security ?? document.security ?? []).length, operation.operationId).toBeGreaterThan(0)
+  for (const operation of operations)
+    expect((operation.security ?? document.security ?? []).length, operation.operationId).toBeGreaterThan(0)
 })
 
 it('names the session parameter on exactly the operations that act on a session (D34), each serving a member of SessionControls', () => {
   const document = parse(yaml)
-  const paths = document.paths as Record<string, Record<string, { operationId?: string; parameters?: Array<{ $ref?: string }> }>>
+  const paths = document.paths as Record<
+    string,
+    Record<string, { operationId?: string; parameters?: Array<{ $ref?: string }> }>
+  >
   const withSession = Object.values(paths)
     .flatMap((item) => Object.values(item))
-    .filter((operation) => operation.parameters?.some((parameter) => parameter.$ref === '#/components/parameters/Session'))
+    .filter((operation) =>
+      operation.parameters?.some((parameter) => parameter.$ref === '#/components/parameters/Session'),
+    )
     .map((operation) => operation.operationId)
   expect(withSession.sort()).toEqual(Object.keys(SESSION_OPERATIONS).sort())
   // Each member a session's controls offer is served: by these operations, or where SERVED_ELSEWHERE says.

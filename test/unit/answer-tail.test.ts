@@ -3,7 +3,12 @@ import { expect, it } from 'vitest'
 import { ErrorCode } from '../../src/core/errors/error-code.js'
 import { HttpError } from '../../src/core/errors/http-error.js'
 import { DroppedConnection } from '../../src/core/faults/create-fault-injector.js'
-import { createAnswerTail, type HandlerAnswer, type Logging, refusedRequest } from '../../src/core/pipeline/answer-tail.js'
+import {
+  createAnswerTail,
+  type HandlerAnswer,
+  type Logging,
+  refusedRequest,
+} from '../../src/core/pipeline/answer-tail.js'
 import { ClaimingHandler } from '../../src/core/pipeline/claiming-handler.js'
 import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
 import { contractViolations } from '../support/contract.js'
@@ -41,10 +46,19 @@ it('answers what a handler throws with its Error body, carrying the headers set 
   const response = await getResponse([handler], new Request(URL_))
   expect(response?.status).toBe(400)
   expect(response!.headers.get('x-ratelimit-remaining')).toBe('59')
-  expect(await response!.clone().json()).toEqual({ code: 'invalid_request', message: 'limit must be at most 100', status: 400 })
+  expect(await response!.clone().json()).toEqual({
+    code: 'invalid_request',
+    message: 'limit must be at most 100',
+    status: 400,
+  })
   expect(await contractViolations('GET', URL_, response!)).toEqual([])
   const [exchange] = requestLog.select()
-  expect(exchange?.entry).toMatchObject({ method: 'GET', path: '/v1/pets?limit=2', status: 400, time: '2026-01-02T00:00:00.000Z' })
+  expect(exchange?.entry).toMatchObject({
+    method: 'GET',
+    path: '/v1/pets?limit=2',
+    status: 400,
+    time: '2026-01-02T00:00:00.000Z',
+  })
   expect(JSON.parse(exchange?.bodies?.responseBody ?? 'null')).toMatchObject({ code: 'invalid_request' })
 })
 
@@ -95,7 +109,13 @@ it('logs a Response passed on as it came with the bodies the handler gives', asy
   const { handler, requestLog } = setUp(async (_request, url, exchange) => {
     exchange.notes.source = 'upstream'
     const response = new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } })
-    return { kind: 'passed', response, status: 200, headers: [['content-type', 'application/json']], bodies: { origin: url.origin, responseBody: '[]' } }
+    return {
+      kind: 'passed',
+      response,
+      status: 200,
+      headers: [['content-type', 'application/json']],
+      bodies: { origin: url.origin, responseBody: '[]' },
+    }
   })
   const response = await getResponse([handler], new Request(URL_))
   expect(await response!.text()).toBe('[]')
@@ -142,6 +162,10 @@ it('refuses a request no handler sees with an Error body, listed; and what is no
   expect(entry).toMatchObject({ method: 'TRACE', path: '/v1/pets', status: 400 })
   expect(JSON.stringify(entry)).not.toContain(KEY)
 
-  tail.refuse(undefined, new HttpError(400, ErrorCode.invalidRequest, 'The request is not valid HTTP/1.1'), new Headers())
+  tail.refuse(
+    undefined,
+    new HttpError(400, ErrorCode.invalidRequest, 'The request is not valid HTTP/1.1'),
+    new Headers(),
+  )
   expect(requestLog.count()).toBe(1)
 })

@@ -12,5 +12,9 @@ it("types a typed client's error as ApiError, the contract's Error schema itself
   expectTypeOf(error).toEqualTypeOf<ApiError | undefined>()
   // As docs/in-process.md shows it: the inferred error assigned to an ApiError, no cast.
   const refusal: ApiError | undefined = error
-  expect(refusal).toEqual({ code: 'unauthorized', message: 'An API key is required: send Authorization: Bearer <key>', status: 401 })
+  expect(refusal).toEqual({
+    code: 'unauthorized',
+    message: 'An API key is required: send Authorization: Bearer <key>',
+    status: 401,
+  })
 })

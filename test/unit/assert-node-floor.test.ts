@@ -9,5 +9,6 @@ it('names the floor and the running version on a Node older than 22.12', () => {
 })
 
 it('accepts 22.12 and newer, and a runtime without a Node version', () => {
-  for (const version of ['22.12.0', '22.23.1', '23.0.0', '24.21.0', undefined]) expect(() => assertNodeFloor(version)).not.toThrow()
+  for (const version of ['22.12.0', '22.23.1', '23.0.0', '24.21.0', undefined])
+    expect(() => assertNodeFloor(version)).not.toThrow()
 })

@@ -8,9 +8,14 @@ import { contractViolations } from '../support/contract.js'
 
 const claimsApi = (url: URL) => url.pathname.startsWith('/v1/')
 
-const json = (body: unknown, status: number, headers: Headers) => toResponse({ status, headers, body }, new Request('http://api.test/'))
-const rateLimitHeaders = () => new Headers({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1795418100' })
-const reply = (body: unknown, status: number): Ending => ({ kind: 'reply', reply: { status, headers: rateLimitHeaders(), body } })
+const json = (body: unknown, status: number, headers: Headers) =>
+  toResponse({ status, headers, body }, new Request('http://api.test/'))
+const rateLimitHeaders = () =>
+  new Headers({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '1795418100' })
+const reply = (body: unknown, status: number): Ending => ({
+  kind: 'reply',
+  reply: { status, headers: rateLimitHeaders(), body },
+})
 
 // An answer the contract accepts for GET /v1/pets: an empty page with the rate-limit headers.
 function emptyPage(): Ending {
@@ -19,7 +24,12 @@ function emptyPage(): Ending {
 
 /** A claiming handler of the API's paths, whose answers end through a tail that logs nowhere. */
 const claiming = (answer: HandlerAnswer, onUnexpectedError?: (error: unknown) => void) =>
-  new ClaimingHandler({ claims: claimsApi, answer, tail: createAnswerTail(onUnexpectedError ? { onUnexpectedError } : {}), logging: 'none' })
+  new ClaimingHandler({
+    claims: claimsApi,
+    answer,
+    tail: createAnswerTail(onUnexpectedError ? { onUnexpectedError } : {}),
+    logging: 'none',
+  })
 
 it('answers a request it claims, with the URL parsed from that request', async () => {
   const answer = vi.fn(async () => emptyPage())
@@ -40,7 +50,9 @@ it('answers a request it claims, with the URL parsed from that request', async (
 
 it('lets a request it does not claim fall through to the next handler', async () => {
   const answer = vi.fn(async () => emptyPage())
-  const next = http.get('*/health', () => json({ code: 'not_found', message: 'from the next handler', status: 404 }, 404, rateLimitHeaders()))
+  const next = http.get('*/health', () =>
+    json({ code: 'not_found', message: 'from the next handler', status: 404 }, 404, rateLimitHeaders()),
+  )
   const url = 'http://api.test/health'
   const response = await getResponse([claiming(answer), next], new Request(url))
 
@@ -67,7 +79,11 @@ it('answers an exception from its answer with a 500 Error body through the tail,
   const url = 'http://api.test/v1/pets'
   const response = await getResponse([handler], new Request(url))
   expect(response?.status).toBe(500)
-  expect(await response!.clone().json()).toEqual({ code: 'internal_error', message: 'The sandbox failed to handle this request.', status: 500 })
+  expect(await response!.clone().json()).toEqual({
+    code: 'internal_error',
+    message: 'The sandbox failed to handle this request.',
+    status: 500,
+  })
   expect(unexpected).toEqual([failure])
 })
 

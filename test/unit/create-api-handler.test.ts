@@ -29,7 +29,13 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     rateLimiter,
     clock,
     faults: createFaultInjector({ faults: resolveFaults({}, 1, ['listPets']) }),
-    scenarios: createScenarios({ known: new Map(), initial: () => ({}), seed: () => 1, sleep: () => Promise.resolve(), isKey: () => true }),
+    scenarios: createScenarios({
+      known: new Map(),
+      initial: () => ({}),
+      seed: () => 1,
+      sleep: () => Promise.resolve(),
+      isKey: () => true,
+    }),
     ready: () => Promise.resolve(),
   }
   const handler = createApiHandler({
@@ -42,7 +48,12 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
     cors: createCors('*'),
     forcible: new Map(),
     prefer: false,
-    tail: createAnswerTail({ requestLog: createRequestLog(10), now: clock.now, onUnexpectedError, secrets: () => ({ keys: [] }) }),
+    tail: createAnswerTail({
+      requestLog: createRequestLog(10),
+      now: clock.now,
+      onUnexpectedError,
+      secrets: () => ({ keys: [] }),
+    }),
     storeSettled: () => true,
     worlds: { default: world, named: () => world },
   })
@@ -55,9 +66,16 @@ it('turns an exception inside an operation into a 500 Error body with rate-limit
     throw failure
   })
   const url = 'http://api.test/v1/pets'
-  const response = await getResponse([handler], new Request(url, { headers: { authorization: 'Bearer sandbox-free-key' } }))
+  const response = await getResponse(
+    [handler],
+    new Request(url, { headers: { authorization: 'Bearer sandbox-free-key' } }),
+  )
   expect(response?.status).toBe(500)
-  expect(await response!.clone().json()).toEqual({ code: 'internal_error', message: 'The sandbox failed to handle this request.', status: 500 })
+  expect(await response!.clone().json()).toEqual({
+    code: 'internal_error',
+    message: 'The sandbox failed to handle this request.',
+    status: 500,
+  })
   expect(response!.headers.get('x-ratelimit-remaining')).toBe('59')
   expect(onUnexpectedError).toHaveBeenCalledWith(failure)
   expect(await contractViolations('GET', url, response!)).toEqual([])
@@ -67,6 +85,9 @@ it('does not leak the exception message to the client', async () => {
   const { handler } = handlerWith(() => {
     throw new Error('secret internal detail')
   })
-  const response = await getResponse([handler], new Request('http://api.test/v1/pets', { headers: { authorization: 'Bearer sandbox-free-key' } }))
+  const response = await getResponse(
+    [handler],
+    new Request('http://api.test/v1/pets', { headers: { authorization: 'Bearer sandbox-free-key' } }),
+  )
   expect(await response!.text()).not.toContain('secret internal detail')
 })

@@ -13,46 +13,67 @@ function readings(shown: string): string[] {
   try {
     all.push(decodeURIComponent(shown))
   } catch {}
-  all.push(shown.replace(/\\\//g, '/').replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))))
-  if (URL.canParse(`http://x.test${shown}`)) for (const [name, value] of new URL(`http://x.test${shown}`).searchParams) all.push(name, value)
+  all.push(
+    shown
+      .replace(/\\\//g, '/')
+      .replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+  )
+  if (URL.canParse(`http://x.test${shown}`))
+    for (const [name, value] of new URL(`http://x.test${shown}`).searchParams) all.push(name, value)
   return all
 }
 
 // Each character of a secret written as itself, percent-encoded (either case) or JSON-escaped.
 const written = (secret: string, json: boolean) =>
-  fc.tuple(...[...secret].map(() => fc.constantFrom('raw', 'upper', 'lower', ...(json ? (['unicode', 'slash'] as const) : [])))).map((ways) =>
-    [...secret]
-      .map((character, i) => {
-        const hex = character.charCodeAt(0).toString(16).padStart(2, '0')
-        switch (ways[i]) {
-          case 'upper':
-            return `%${hex.toUpperCase()}`
-          case 'lower':
-            return `%${hex}`
-          case 'unicode':
-            return `\\u00${hex}`
-          case 'slash':
-            return character === '/' ? '\\/' : character
-          default:
-            return character
-        }
-      })
-      .join(''),
-  )
+  fc
+    .tuple(
+      ...[...secret].map(() =>
+        fc.constantFrom('raw', 'upper', 'lower', ...(json ? (['unicode', 'slash'] as const) : [])),
+      ),
+    )
+    .map((ways) =>
+      [...secret]
+        .map((character, i) => {
+          const hex = character.charCodeAt(0).toString(16).padStart(2, '0')
+          switch (ways[i]) {
+            case 'upper':
+              return `%${hex.toUpperCase()}`
+            case 'lower':
+              return `%${hex}`
+            case 'unicode':
+              return `\\u00${hex}`
+            case 'slash':
+              return character === '/' ? '\\/' : character
+            default:
+              return character
+          }
+        })
+        .join(''),
+    )
 
 it('masks a secret however it is written: raw, percent-encoded whole or in part, JSON-escaped, in a URL or a text', () => {
   fc.assert(
-    fc.property(fc.constantFrom(KEY, ADMIN), fc.boolean(), fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 }), (secret, json, before, after) => {
-      fc.pre(!`${before}${after}`.includes('%') && !`${before}${after}`.includes('\\'))
-      return fc.assert(
-        fc.property(written(secret, json), (form) => {
-          for (const shown of [masker.text(`${before}${form}${after}`), masker.url(`/v1/pets?q=${form}&limit=1`), masker.url(`/v1/${form}`)]) {
-            for (const reading of readings(shown)) expect(reading).not.toContain(secret)
-          }
-        }),
-        { numRuns: 20 },
-      )
-    }),
+    fc.property(
+      fc.constantFrom(KEY, ADMIN),
+      fc.boolean(),
+      fc.string({ maxLength: 8 }),
+      fc.string({ maxLength: 8 }),
+      (secret, json, before, after) => {
+        fc.pre(!`${before}${after}`.includes('%') && !`${before}${after}`.includes('\\'))
+        return fc.assert(
+          fc.property(written(secret, json), (form) => {
+            for (const shown of [
+              masker.text(`${before}${form}${after}`),
+              masker.url(`/v1/pets?q=${form}&limit=1`),
+              masker.url(`/v1/${form}`),
+            ]) {
+              for (const reading of readings(shown)) expect(reading).not.toContain(secret)
+            }
+          }),
+          { numRuns: 20 },
+        )
+      },
+    ),
     { numRuns: 40 },
   )
 })
@@ -76,14 +97,20 @@ it('shows the admin token by a fingerprint alone, wherever it travels', () => {
 })
 
 it('masks credential headers whole by their name, and any header by the secrets in its value', () => {
-  expect(masker.header('Cookie', `apikey=${KEY}; theme=dark`)).toBe(`apikey=${maskKey(KEY)}; theme=${maskSecret('dark')}`)
+  expect(masker.header('Cookie', `apikey=${KEY}; theme=dark`)).toBe(
+    `apikey=${maskKey(KEY)}; theme=${maskSecret('dark')}`,
+  )
   expect(masker.header('Cookie', 'sandbox-free-key')).toBe(maskSecret('sandbox-free-key'))
   expect(masker.header('X-Api-Key', `${KEY} extra`)).not.toContain(KEY)
   expect(masker.header('X-Api-Key', KEY)).toBe(maskKey(KEY))
-  expect(masker.header('Set-Cookie', `session=${KEY}; Path=/; HttpOnly`)).toBe(`session=${maskKey(KEY)}; Path=/; HttpOnly`)
+  expect(masker.header('Set-Cookie', `session=${KEY}; Path=/; HttpOnly`)).toBe(
+    `session=${maskKey(KEY)}; Path=/; HttpOnly`,
+  )
   expect(masker.header('Authorization', `Basic ${KEY}`)).toBe(`Basic ${maskSecret(KEY)}`)
   expect(masker.header('Authorization', `apikey=${KEY}; x=1`)).toBe(maskSecret(`apikey=${KEY}; x=1`))
-  expect(masker.header('Link', `</v1/pets?key=team%2Fsecret%2Bkey%3D%3D>; rel="next"`)).toBe(`</v1/pets?key=${maskKey(KEY)}>; rel="next"`)
+  expect(masker.header('Link', `</v1/pets?key=team%2Fsecret%2Bkey%3D%3D>; rel="next"`)).toBe(
+    `</v1/pets?key=${maskKey(KEY)}>; rel="next"`,
+  )
   expect(masker.header('Accept', 'application/json')).toBe('application/json')
 })
 

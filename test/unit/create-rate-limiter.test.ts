@@ -8,7 +8,11 @@ const START = Date.UTC(2030, 0, 1, 10, 0, 30)
 
 function setup(options: { banAfter?: number; banSeconds?: number } = {}) {
   const clock = createClock(() => START)
-  const limiter = createRateLimiter({ now: clock.now, banAfter: options.banAfter ?? 10, banSeconds: options.banSeconds ?? 900 })
+  const limiter = createRateLimiter({
+    now: clock.now,
+    banAfter: options.banAfter ?? 10,
+    banSeconds: options.banSeconds ?? 900,
+  })
   return { clock, limiter }
 }
 
@@ -22,12 +26,23 @@ it('admits exactly the per-minute limit, then refuses until the minute ends', ()
   expect(admitted.every((decision) => decision.outcome === 'allowed')).toBe(true)
   expect(admitted.map((decision) => decision.remaining).slice(-3)).toEqual([2, 1, 0])
   const refused = limiter.take('k', free)
-  expect(refused).toEqual({ outcome: 'rate_limited', limit: 60, remaining: 0, reset: Date.UTC(2030, 0, 1, 10, 1, 0) / 1000, retryAfter: 30 })
+  expect(refused).toEqual({
+    outcome: 'rate_limited',
+    limit: 60,
+    remaining: 0,
+    reset: Date.UTC(2030, 0, 1, 10, 1, 0) / 1000,
+    retryAfter: 30,
+  })
 })
 
 it('describes the UTC minute window in Limit, Remaining and Reset', () => {
   const { limiter } = setup()
-  expect(limiter.take('k', free)).toEqual({ outcome: 'allowed', limit: 60, remaining: 59, reset: Date.UTC(2030, 0, 1, 10, 1, 0) / 1000 })
+  expect(limiter.take('k', free)).toEqual({
+    outcome: 'allowed',
+    limit: 60,
+    remaining: 59,
+    reset: Date.UTC(2030, 0, 1, 10, 1, 0) / 1000,
+  })
 })
 
 it('rolls the minute window over at the next UTC minute', () => {
@@ -61,7 +76,11 @@ it('lets the day window bind once it has fewer requests left than the minute', (
 
 it('keeps describing the minute on a tie', () => {
   const { limiter } = setup()
-  expect(limiter.take('k', { perMinute: 10, perDay: 10 })).toMatchObject({ limit: 10, remaining: 9, reset: Date.UTC(2030, 0, 1, 10, 1, 0) / 1000 })
+  expect(limiter.take('k', { perMinute: 10, perDay: 10 })).toMatchObject({
+    limit: 10,
+    remaining: 9,
+    reset: Date.UTC(2030, 0, 1, 10, 1, 0) / 1000,
+  })
 })
 
 it('refuses for the rest of the UTC day once the day is spent, and admits again after midnight', () => {
@@ -86,7 +105,12 @@ it('bans after banAfter refused requests in one window and ends the ban after ba
   const refusals = spend(limiter, 'k', 3)
   expect(refusals.map((decision) => decision.outcome)).toEqual(['rate_limited', 'rate_limited', 'rate_limited'])
   const ban = limiter.take('k', free)
-  expect(ban).toMatchObject({ outcome: 'temporarily_banned', remaining: 0, retryAfter: 120, reset: (START + 120_000) / 1000 })
+  expect(ban).toMatchObject({
+    outcome: 'temporarily_banned',
+    remaining: 0,
+    retryAfter: 120,
+    reset: (START + 120_000) / 1000,
+  })
 
   // The minute rolls over, but the ban holds until it ends.
   clock.advance(60_000)
@@ -112,7 +136,11 @@ it('says in Retry-After when a request will succeed: the end of a spent day when
   // A spent minute outlasting a short ban counts too.
   const minute = setup({ banAfter: 0, banSeconds: 3 })
   spend(minute.limiter, 'm', 60)
-  expect(minute.limiter.take('m', free)).toMatchObject({ outcome: 'temporarily_banned', reset: (START + 3_000) / 1000, retryAfter: 30 })
+  expect(minute.limiter.take('m', free)).toMatchObject({
+    outcome: 'temporarily_banned',
+    reset: (START + 3_000) / 1000,
+    retryAfter: 30,
+  })
   // A ban that outlasts every window is what Retry-After names.
   const long = setup({ banAfter: 0, banSeconds: 900 })
   spend(long.limiter, 'l', 60)
@@ -145,7 +173,10 @@ it('applies custom (Enterprise) limits per key', () => {
 
 it('arranges a bucket: remaining quota, a ban and its lifting', () => {
   const { limiter } = setup()
-  expect(limiter.arrange('k', free, { remaining: 2 })).toMatchObject({ minute: { remaining: 2 }, day: { remaining: 1000 } })
+  expect(limiter.arrange('k', free, { remaining: 2 })).toMatchObject({
+    minute: { remaining: 2 },
+    day: { remaining: 1000 },
+  })
   expect(spend(limiter, 'k', 3).map((decision) => decision.outcome)).toEqual(['allowed', 'allowed', 'rate_limited'])
   limiter.arrange('k', free, { banned: 30 })
   expect(limiter.take('k', free)).toMatchObject({ outcome: 'temporarily_banned', retryAfter: 30 })
@@ -210,10 +241,23 @@ it('gives an address back its day count when it returns the same day after minut
   }
   expect(limiter.size()).toBe(6)
   const midnight = Date.UTC(2030, 0, 2)
-  expect(limiter.take(returning, limits)).toEqual({ outcome: 'allowed', limit: 100, remaining: 49, reset: midnight / 1000 })
-  expect(limiter.inspect(returning, limits)).toMatchObject({ minute: { used: 1 }, day: { used: 51, remaining: 49 }, refused: 0 })
+  expect(limiter.take(returning, limits)).toEqual({
+    outcome: 'allowed',
+    limit: 100,
+    remaining: 49,
+    reset: midnight / 1000,
+  })
+  expect(limiter.inspect(returning, limits)).toMatchObject({
+    minute: { used: 1 },
+    day: { used: 51, remaining: 49 },
+    refused: 0,
+  })
   expect(spend(limiter, returning, 49, limits).every((decision) => decision.outcome === 'allowed')).toBe(true)
-  expect(limiter.take(returning, limits)).toMatchObject({ outcome: 'rate_limited', limit: 100, retryAfter: Math.ceil((midnight - clock.now()) / 1000) })
+  expect(limiter.take(returning, limits)).toMatchObject({
+    outcome: 'rate_limited',
+    limit: 100,
+    retryAfter: Math.ceil((midnight - clock.now()) / 1000),
+  })
 })
 
 it('forgets the day counts of idle addresses when the UTC day turns', () => {

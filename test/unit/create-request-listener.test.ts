@@ -19,13 +19,21 @@ it('translates a request to msw and the response back, body and headers', async 
   const server = await serve([
     http.post('*/echo', async ({ request }) =>
       HttpResponse.json(
-        { method: request.method, body: await request.text(), address: request.headers.get('x-sandbox-client-address') },
+        {
+          method: request.method,
+          body: await request.text(),
+          address: request.headers.get('x-sandbox-client-address'),
+        },
         { status: 202, headers: { 'x-extra': 'yes' } },
       ),
     ),
   ])
   try {
-    const response = await fetch(`${server.origin}/echo`, { method: 'POST', body: 'hello', headers: { 'x-sandbox-client-address': 'spoofed' } })
+    const response = await fetch(`${server.origin}/echo`, {
+      method: 'POST',
+      body: 'hello',
+      headers: { 'x-sandbox-client-address': 'spoofed' },
+    })
     expect(response.status).toBe(202)
     expect(response.headers.get('x-extra')).toBe('yes')
     expect(await response.json()).toEqual({ method: 'POST', body: 'hello', address: '127.0.0.1' })
@@ -43,7 +51,11 @@ it('answers 500 with an Error body when a handler throws past msw', async () => 
   try {
     const response = await fetch(`${server.origin}/boom`)
     expect(response.status).toBe(500)
-    expect(await response.json()).toEqual({ code: 'internal_error', message: 'The sandbox failed to answer this request.', status: 500 })
+    expect(await response.json()).toEqual({
+      code: 'internal_error',
+      message: 'The sandbox failed to answer this request.',
+      status: 500,
+    })
   } finally {
     await server.close()
   }
@@ -53,7 +65,10 @@ it('writes the JSON text of a body-less response, made for its AdapterRequest, w
   const seen: boolean[] = []
   const server = await serve([
     http.all('*/pets', ({ request }) => {
-      const response = toResponse({ status: 200, headers: new Headers({ 'x-extra': 'yes' }), body: { name: 'Zoë 🐾', n: 1 } }, request)
+      const response = toResponse(
+        { status: 200, headers: new Headers({ 'x-extra': 'yes' }), body: { name: 'Zoë 🐾', n: 1 } },
+        request,
+      )
       seen.push(isAdapterRequest(request), response.body === null)
       return response
     }),
@@ -77,7 +92,10 @@ it('writes the JSON text of a body-less response, made for its AdapterRequest, w
 })
 
 it('gives any other request an ordinary Response whose body is the JSON text, with its length', async () => {
-  const response = toResponse({ status: 201, headers: new Headers(), body: { a: [1, 2], name: 'Zoë' } }, new Request('http://x/'))
+  const response = toResponse(
+    { status: 201, headers: new Headers(), body: { a: [1, 2], name: 'Zoë' } },
+    new Request('http://x/'),
+  )
   expect(jsonText(response)).toBe(undefined)
   expect(response.status).toBe(201)
   expect(response.headers.get('content-length')).toBe(String(Buffer.byteLength('{"a":[1,2],"name":"Zoë"}')))

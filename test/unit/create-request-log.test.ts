@@ -1,5 +1,10 @@
 import { expect, it } from 'vitest'
-import { type Answered, BODY_LIMIT, createRequestLog, EXCHANGES_KEPT } from '../../src/core/request-log/create-request-log.js'
+import {
+  type Answered,
+  BODY_LIMIT,
+  createRequestLog,
+  EXCHANGES_KEPT,
+} from '../../src/core/request-log/create-request-log.js'
 
 const answer = (n: number, extra: Partial<Answered> = {}): Answered => ({
   time: n * 1000,
@@ -18,7 +23,11 @@ const answer = (n: number, extra: Partial<Answered> = {}): Answered => ({
 it('keeps the last listed entries, oldest first, once the ring wraps around', () => {
   const log = createRequestLog(3)
   for (let n = 1; n <= 7; n++) log.record(answer(n))
-  expect(log.last().map((e) => e.path)).toEqual(['/v1/pets?n=5&token=…', '/v1/pets?n=6&token=…', '/v1/pets?n=7&token=…'])
+  expect(log.last().map((e) => e.path)).toEqual([
+    '/v1/pets?n=5&token=…',
+    '/v1/pets?n=6&token=…',
+    '/v1/pets?n=7&token=…',
+  ])
   expect(log.last(1).map((e) => e.path)).toEqual(['/v1/pets?n=7&token=…'])
   expect(log.last(0)).toEqual([])
   expect(log.last(100)).toHaveLength(3)
@@ -54,8 +63,11 @@ it('shows one entry with what a HAR entry needs: id, time, both header lists mas
 it('keeps the bodies of the last exchanges beside their entries, finds one by its id, and leaves out a body over the limit', () => {
   const log = createRequestLog(EXCHANGES_KEPT + 1)
   const big = 'x'.repeat(BODY_LIMIT + 1)
-  log.record(answer(1, { scenario: 'down' }), { bodies: { origin: 'http://sandbox.test', requestBody: big, responseBody: '{"a":1}' } })
-  for (let n = 2; n <= EXCHANGES_KEPT + 1; n++) log.record(answer(n), { bodies: { origin: 'http://sandbox.test', responseBody: `{"n":${n}}` } })
+  log.record(answer(1, { scenario: 'down' }), {
+    bodies: { origin: 'http://sandbox.test', requestBody: big, responseBody: '{"a":1}' },
+  })
+  for (let n = 2; n <= EXCHANGES_KEPT + 1; n++)
+    log.record(answer(n), { bodies: { origin: 'http://sandbox.test', responseBody: `{"n":${n}}` } })
   const kept = log.select()
   expect(kept).toHaveLength(EXCHANGES_KEPT + 1)
   // The oldest entry keeps its entry (id, scenario) but no longer its bodies.
@@ -69,7 +81,11 @@ it('keeps the bodies of the last exchanges beside their entries, finds one by it
 
   const capped = createRequestLog(2)
   capped.record(answer(1), { bodies: { origin: 'http://sandbox.test', requestBody: big, responseBody: '{}' } })
-  expect(capped.select()[0]!.bodies).toEqual({ origin: 'http://sandbox.test', responseBody: '{}', omitted: { request: BODY_LIMIT + 1 } })
+  expect(capped.select()[0]!.bodies).toEqual({
+    origin: 'http://sandbox.test',
+    responseBody: '{}',
+    omitted: { request: BODY_LIMIT + 1 },
+  })
   // An answer not listed gets no id and is not kept.
   capped.record(answer(2), { listed: false, bodies: { origin: 'http://sandbox.test' } })
   expect(capped.select()).toHaveLength(1)
@@ -116,7 +132,9 @@ it('gives an unlisted answer (an admin call the gate let through) to the watcher
 it('keeps a URL encoded: a key the client percent-encoded is masked, and what decodes to controls stays encoded', () => {
   const log = createRequestLog(1, () => ({ keys: ['sandbox-free-key'] }))
   log.record(answer(1, { target: '/v1/pets?limit=1&q=sandbox%2Dfree%2Dkey%0d%0aPOST%20/__sandbox/reset%20200%1b[2K' }))
-  expect(log.last()[0]?.path).toMatch(/^\/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0d%0aPOST%20\/__sandbox\/reset%20200%1b\[2K$/)
+  expect(log.last()[0]?.path).toMatch(
+    /^\/v1\/pets\?limit=1&q=sand…#[0-9a-f]{4}%0d%0aPOST%20\/__sandbox\/reset%20200%1b\[2K$/,
+  )
 })
 
 it('forwards each listed entry, built once, to the shared log, and no unlisted one', () => {
@@ -136,7 +154,12 @@ it("counts each session's kept entries as they come, age out and are cleared", (
   const sessions = [undefined, 'a', 'b', 'a', 'a', undefined, 'b']
   for (const [n, session] of sessions.entries()) log.record(answer(n + 1, { session }), { listed: true })
   // Kept: the last 4 (a, a, default, b).
-  expect([log.count({ session: undefined }), log.count({ session: 'a' }), log.count({ session: 'b' }), log.count()]).toEqual([1, 2, 1, 4])
+  expect([
+    log.count({ session: undefined }),
+    log.count({ session: 'a' }),
+    log.count({ session: 'b' }),
+    log.count(),
+  ]).toEqual([1, 2, 1, 4])
   expect(log.count({ session: 'a' })).toBe(log.last(4, { session: 'a' }).length)
   log.record(answer(8, { session: 'c' }), { listed: false })
   expect(log.count({ session: 'c' })).toBe(0)

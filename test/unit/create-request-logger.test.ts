@@ -25,19 +25,29 @@ function lines(format: 'pretty' | 'json', colour: boolean, ...entries: RequestLo
 }
 
 it('prints one pretty line per answer, with the source under the proxy and colour only when asked', () => {
-  expect(lines('pretty', false, entry(), entry({ status: 0, fault: 'drop' }), entry({ status: 502, source: 'sandbox' }))).toEqual([
+  expect(
+    lines('pretty', false, entry(), entry({ status: 0, fault: 'drop' }), entry({ status: 502, source: 'sandbox' })),
+  ).toEqual([
     'GET /v1/pets?limit=1 200 1.2ms key=sand…#1a2b',
     'GET /v1/pets?limit=1 dropped 1.2ms key=sand…#1a2b',
     'GET /v1/pets?limit=1 502 1.2ms key=sand…#1a2b source=sandbox',
   ])
-  expect(lines('pretty', true, entry({ status: 404 }))).toEqual(['GET /v1/pets?limit=1 \u001b[33m404\u001b[0m 1.2ms key=sand…#1a2b'])
+  expect(lines('pretty', true, entry({ status: 404 }))).toEqual([
+    'GET /v1/pets?limit=1 \u001b[33m404\u001b[0m 1.2ms key=sand…#1a2b',
+  ])
 })
 
 it('escapes every control character a client could smuggle into a pretty line', () => {
-  const forged = entry({ method: 'GET\u001b[2K', path: '/v1/pets?q=a\r\nPOST /__sandbox/reset 200\u009b1A\u2028', key: 'x\u0007' })
+  const forged = entry({
+    method: 'GET\u001b[2K',
+    path: '/v1/pets?q=a\r\nPOST /__sandbox/reset 200\u009b1A\u2028',
+    key: 'x\u0007',
+  })
   const [line, ...rest] = lines('pretty', true, forged)
   expect(rest).toEqual([])
-  expect(line).toBe('GET\\x1b[2K /v1/pets?q=a\\x0d\\x0aPOST /__sandbox/reset 200\\x9b1A\\u2028 \u001b[32m200\u001b[0m 1.2ms key=x\\x07')
+  expect(line).toBe(
+    'GET\\x1b[2K /v1/pets?q=a\\x0d\\x0aPOST /__sandbox/reset 200\\x9b1A\\u2028 \u001b[32m200\u001b[0m 1.2ms key=x\\x07',
+  )
   expect(escapeControls('plain é …#1a2b')).toBe('plain é …#1a2b')
 })
 

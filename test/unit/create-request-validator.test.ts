@@ -58,16 +58,21 @@ async function outcome(
 }
 
 const sandboxFields = {
-  fields: (operationId: string, request: RequestToValidate) => [...new Set(sandbox.issues(operationId, request).map(({ field }) => field))].sort(),
+  fields: (operationId: string, request: RequestToValidate) =>
+    [...new Set(sandbox.issues(operationId, request).map(({ field }) => field))].sort(),
 }
 
 it('accepts and refuses the same requests as the prism validator, naming the same fields', async () => {
   const differences: string[] = []
   let refusals = 0
   for (const [operationId, request] of cases) {
-    const [expected, actual] = await Promise.all([outcome(prism, operationId, request), outcome(sandboxFields, operationId, request)])
+    const [expected, actual] = await Promise.all([
+      outcome(prism, operationId, request),
+      outcome(sandboxFields, operationId, request),
+    ])
     if (expected !== 'accepted') refusals++
-    if (expected !== actual) differences.push(`${operationId} ${JSON.stringify(request)}\n  prism:   ${expected}\n  sandbox: ${actual}`)
+    if (expected !== actual)
+      differences.push(`${operationId} ${JSON.stringify(request)}\n  prism:   ${expected}\n  sandbox: ${actual}`)
   }
   expect(differences.join('\n')).toBe('')
   // The table exercises refusals, not only requests both let through.
@@ -75,7 +80,9 @@ it('accepts and refuses the same requests as the prism validator, naming the sam
 })
 
 it('names the parameter and its bounds', () => {
-  expect(() => sandbox.validate('listPets', { path: '/pets', query: { limit: '0' } })).toThrow('limit must be between 1 and 100')
+  expect(() => sandbox.validate('listPets', { path: '/pets', query: { limit: '0' } })).toThrow(
+    'limit must be between 1 and 100',
+  )
 })
 
 it('agrees with the prism validator on generated query strings and bodies', async () => {
@@ -97,8 +104,13 @@ it('agrees with the prism validator on generated query strings and bodies', asyn
   )
   const request = fc.oneof(
     // Empty values (`?limit=`) are left out: prism lets them through, see the next test.
-    fc.record({ limit: nonEmpty, status: nonEmpty }, { requiredKeys: [] }).map((query): [string, RequestToValidate] => ['listPets', { path: '/pets', query }]),
-    text.map((id): [string, RequestToValidate] => ['getPet', { path: `/pets/${encodeURIComponent(id) || '1'}`, query: {} }]),
+    fc
+      .record({ limit: nonEmpty, status: nonEmpty }, { requiredKeys: [] })
+      .map((query): [string, RequestToValidate] => ['listPets', { path: '/pets', query }]),
+    text.map((id): [string, RequestToValidate] => [
+      'getPet',
+      { path: `/pets/${encodeURIComponent(id) || '1'}`, query: {} },
+    ]),
     fc
       .record({ name: value, categoryId: value, status: value, extra: value }, { requiredKeys: [] })
       .map((body): [string, RequestToValidate] => ['createPet', { path: '/pets', query: {}, body }]),
@@ -116,8 +128,12 @@ it('refuses empty query values and non-decimal integers (D3)', async () => {
   // Prism alone would coerce `?limit=` to absent and `1e3` to 1000; the syntax check before it
   // refuses them, in the sandbox and in the oracle.
   for (const validator of [sandboxFields, prism]) {
-    expect(await outcome(validator, 'listPets', { path: '/pets', query: { limit: '' } })).toContain('limit must not be empty')
-    expect(await outcome(validator, 'listPets', { path: '/pets', query: { status: '' } })).toContain('status must not be empty')
+    expect(await outcome(validator, 'listPets', { path: '/pets', query: { limit: '' } })).toContain(
+      'limit must not be empty',
+    )
+    expect(await outcome(validator, 'listPets', { path: '/pets', query: { status: '' } })).toContain(
+      'status must not be empty',
+    )
     expect(await outcome(validator, 'getPet', { path: '/pets/1e3', query: {} })).toContain('petId must be an integer')
     // As numbers 2^63 and 2^63-1 are one value: an int64 is judged on its digits (D37).
     for (const petId of ['9223372036854775808', '-9223372036854775809', '99999999999999999999']) {
@@ -137,7 +153,20 @@ const prismAccepts = (operationId: string, request: RequestToValidate) =>
 const numberish = fc.oneof(
   fc.integer({ min: -3, max: 130 }).map(String),
   fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }).map(String),
-  fc.constantFrom('', ' 5', '05', '+5', '1e1', '1.0', '0x10', '9007199254740991', '9007199254740992', '2147483648', 'NaN', 'sold'),
+  fc.constantFrom(
+    '',
+    ' 5',
+    '05',
+    '+5',
+    '1e1',
+    '1.0',
+    '0x10',
+    '9007199254740991',
+    '9007199254740992',
+    '2147483648',
+    'NaN',
+    'sold',
+  ),
 )
 const queryValue = fc.oneof(
   numberish,
@@ -146,12 +175,24 @@ const queryValue = fc.oneof(
   fc.array(numberish, { minLength: 2, maxLength: 3 }),
 )
 const query = fc.dictionary(fc.constantFrom('limit', 'status', 'Limit', 'offset'), queryValue, { maxKeys: 3 })
-const anyJson = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant([]), fc.constant({}))
+const anyJson = fc.oneof(
+  fc.string(),
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant([]),
+  fc.constant({}),
+)
 const body = fc.oneof(
   fc.record(
     {
       name: fc.oneof(fc.string(), fc.constantFrom('Rex', ' ', '\t\n', '🐶', ''), anyJson),
-      categoryId: fc.oneof(fc.integer(), fc.constantFrom(1, 0, -1, 1.5, 9007199254740991, 9007199254740992, 2 ** 63), anyJson),
+      categoryId: fc.oneof(
+        fc.integer(),
+        fc.constantFrom(1, 0, -1, 1.5, 9007199254740991, 9007199254740992, 2 ** 63),
+        anyJson,
+      ),
       status: fc.oneof(fc.constantFrom('available', 'pending', 'sold', 'lost'), anyJson),
       id: anyJson,
       extra: anyJson,
@@ -163,15 +204,20 @@ const body = fc.oneof(
 
 const request = fc.oneof(
   query.map((q): [string, RequestToValidate] => ['listPets', { path: '/pets', query: q }]),
-  fc.tuple(numberish, query).map(([id, q]): [string, RequestToValidate] => ['getPet', { path: `/pets/${id}`, query: q }]),
-  fc.tuple(numberish, numberish).map(([a, b]): [string, RequestToValidate] => ['getPet', { path: `/pets/${a}/${b}`, query: {} }]),
+  fc
+    .tuple(numberish, query)
+    .map(([id, q]): [string, RequestToValidate] => ['getPet', { path: `/pets/${id}`, query: q }]),
+  fc
+    .tuple(numberish, numberish)
+    .map(([a, b]): [string, RequestToValidate] => ['getPet', { path: `/pets/${a}/${b}`, query: {} }]),
   body.map((b): [string, RequestToValidate] => ['createPet', { path: '/pets', query: {}, body: b }]),
 )
 
 it('accepts only requests that prism accepts, on odd inputs too', async () => {
   await fc.assert(
     fc.asyncProperty(request, async ([operationId, input]) => {
-      if ((await outcome(sandboxFields, operationId, input)) === 'accepted') expect(await prismAccepts(operationId, input)).toBe(true)
+      if ((await outcome(sandboxFields, operationId, input)) === 'accepted')
+        expect(await prismAccepts(operationId, input)).toBe(true)
     }),
     { numRuns: 3000 },
   )

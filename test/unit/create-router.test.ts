@@ -7,7 +7,11 @@ const router = createRouter(openapiDocument)
 it('routes the three operations of the document', () => {
   expect(router.match('GET', '/pets')).toMatchObject({ kind: 'operation', operation: { operationId: 'listPets' } })
   expect(router.match('POST', '/pets')).toMatchObject({ kind: 'operation', operation: { operationId: 'createPet' } })
-  expect(router.match('GET', '/pets/12')).toMatchObject({ kind: 'operation', operation: { operationId: 'getPet', deprecated: true }, params: { petId: '12' } })
+  expect(router.match('GET', '/pets/12')).toMatchObject({
+    kind: 'operation',
+    operation: { operationId: 'getPet', deprecated: true },
+    params: { petId: '12' },
+  })
 })
 
 it('reports the allowed methods of a known path', () => {

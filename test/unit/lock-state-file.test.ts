@@ -33,7 +33,9 @@ it('refuses at once a lock its live holder keeps refreshing, naming the pid', as
   try {
     await mkdir(`${file}.lock`)
     await writeFile(`${file}.lock-owner`, `${JSON.stringify({ pid: live.pid, host: hostname() })}\n`)
-    await expect(lockStateFile(file, () => undefined)).rejects.toThrow(`state file ${file} is in use by pid ${live.pid}`)
+    await expect(lockStateFile(file, () => undefined)).rejects.toThrow(
+      `state file ${file} is in use by pid ${live.pid}`,
+    )
   } finally {
     live.kill('SIGKILL')
     await rm(directory, { recursive: true })

@@ -15,7 +15,8 @@ function luaRateLimits(source: () => number) {
   redis.call('HSET', `${PREFIX}meta`, 'base', '1', 'lastId', '0', 'count', '0')
   let version = ''
   const rateLimits = createRedisRateLimits({
-    run: async (script, ...args) => redis.run(REDIS_SCRIPTS[script], [`${PREFIX}meta`], [PREFIX, 'default', source(), '', ...args]),
+    run: async (script, ...args) =>
+      redis.run(REDIS_SCRIPTS[script], [`${PREFIX}meta`], [PREFIX, 'default', source(), '', ...args]),
     ...POLICY,
     known: () => ({ version, max: 10, idleMs: 3_600_000 }),
     onNews(news) {
@@ -32,7 +33,12 @@ it('decides every generated sequence exactly as the in-memory limiter, in a Lua 
 it('keeps a key bucket in the world and an address bucket in its own key, each as "ms mu ds du rs rc bu"', async () => {
   const now = Date.UTC(2030, 0, 1, 10, 15)
   const { redis, rateLimits } = luaRateLimits(() => now)
-  expect(await rateLimits.take('key:k', LIMITS)).toEqual({ outcome: 'allowed', limit: 3, remaining: 2, reset: now / 1000 + 60 })
+  expect(await rateLimits.take('key:k', LIMITS)).toEqual({
+    outcome: 'allowed',
+    limit: 3,
+    remaining: 2,
+    reset: now / 1000 + 60,
+  })
   expect(await rateLimits.take('ip:192.0.2.1', LIMITS)).toMatchObject({ outcome: 'allowed', remaining: 2 })
   const generation = redis.call('HGET', `${PREFIX}s:default`, 'gen')
   const day = Date.UTC(2030, 0, 1)

@@ -24,7 +24,9 @@ it('finds the two @msw/data internals the workaround relies on (if this fails, c
   const collection = new Collection({ schema: createPetSchema() })
   const record = await collection.create({ id: 1, name: 'Ace', categoryId: 1 })
   const descriptions = Object.getOwnPropertySymbols(record).map((symbol) => symbol.description)
-  expect(descriptions, '@msw/data no longer marks records with kPrimaryKey and kRelationMap').toEqual(expect.arrayContaining(['kPrimaryKey', 'kRelationMap']))
+  expect(descriptions, '@msw/data no longer marks records with kPrimaryKey and kRelationMap').toEqual(
+    expect.arrayContaining(['kPrimaryKey', 'kRelationMap']),
+  )
   // The slot the workaround replaces must still be a Map of the record's own.
   expect(relationMapOf(record)).toBeInstanceOf(Map)
 })
@@ -59,7 +61,12 @@ it('points every record after the first at one shared, empty relation map', asyn
   expect(relationMapOf(second).size).toBe(0)
   // The map is hidden like the collection's own: the record is still the pet and nothing else.
   expect(second).toStrictEqual({ id: 2, name: 'Bo', categoryId: 2 })
-  expect(Object.getOwnPropertyDescriptor(second, Object.getOwnPropertySymbols(second).find((s) => s.description === 'kRelationMap')!)?.enumerable).toBe(false)
+  expect(
+    Object.getOwnPropertyDescriptor(
+      second,
+      Object.getOwnPropertySymbols(second).find((s) => s.description === 'kRelationMap')!,
+    )?.enumerable,
+  ).toBe(false)
 })
 
 it('refuses to relate records through the shared map, instead of relating them all', async () => {

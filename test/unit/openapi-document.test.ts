@@ -31,8 +31,22 @@ it('is what the runtime carries: src/core/contract/openapi-document.ts matches t
 })
 
 // What the sandbox adds to the spec's own terms (fixtures/spec-openapi.yaml), field by field.
-const CONSTRAINTS = ['type', 'format', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', 'default', 'additionalProperties'] as const
-type Node = Partial<Record<(typeof CONSTRAINTS)[number] | 'description' | '$ref', unknown>> & { properties?: Record<string, Node>; items?: Node }
+const CONSTRAINTS = [
+  'type',
+  'format',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'enum',
+  'default',
+  'additionalProperties',
+] as const
+type Node = Partial<Record<(typeof CONSTRAINTS)[number] | 'description' | '$ref', unknown>> & {
+  properties?: Record<string, Node>
+  items?: Node
+}
 
 /** Each constraint of `node` the spec's `spec` does not have, where the node does not say it is the sandbox's. */
 function unlabelled(node: Node | undefined, spec: Node | undefined, where: string, labelled = false): string[] {
@@ -40,8 +54,11 @@ function unlabelled(node: Node | undefined, spec: Node | undefined, where: strin
   const says = labelled || /\bsandbox\b/.test(String(node.description ?? ''))
   const found = says
     ? []
-    : CONSTRAINTS.filter((name) => node[name] !== undefined && JSON.stringify(node[name]) !== JSON.stringify(spec?.[name])).map((name) => `${where}.${name}`)
-  for (const [name, property] of Object.entries(node.properties ?? {})) found.push(...unlabelled(property, spec?.properties?.[name], `${where}.${name}`))
+    : CONSTRAINTS.filter(
+        (name) => node[name] !== undefined && JSON.stringify(node[name]) !== JSON.stringify(spec?.[name]),
+      ).map((name) => `${where}.${name}`)
+  for (const [name, property] of Object.entries(node.properties ?? {}))
+    found.push(...unlabelled(property, spec?.properties?.[name], `${where}.${name}`))
   if (node.items !== undefined) found.push(...unlabelled(node.items, spec?.items, `${where}[]`))
   return found
 }
@@ -53,12 +70,23 @@ it('labels "sandbox" every constraint it adds to the spec, in the schemas, param
   for (const [name, schema] of Object.entries(sandbox.components.schemas as Record<string, Node>))
     found.push(...unlabelled(schema, spec.components.schemas[name], name))
   for (const [name, header] of Object.entries(sandbox.components.headers as Record<string, Node & { schema: Node }>)) {
-    found.push(...unlabelled(header.schema, spec.components.headers[name]?.schema, `header ${name}`, /\bsandbox\b/.test(String(header.description ?? ''))))
+    found.push(
+      ...unlabelled(
+        header.schema,
+        spec.components.headers[name]?.schema,
+        `header ${name}`,
+        /\bsandbox\b/.test(String(header.description ?? '')),
+      ),
+    )
   }
-  for (const [path, item] of Object.entries(sandbox.paths as Record<string, Record<string, { parameters?: Array<Node & { name: string; schema: Node }> }>>)) {
+  for (const [path, item] of Object.entries(
+    sandbox.paths as Record<string, Record<string, { parameters?: Array<Node & { name: string; schema: Node }> }>>,
+  )) {
     for (const [method, operation] of Object.entries(item)) {
       for (const parameter of operation.parameters ?? []) {
-        const specParameter = spec.paths[path]?.[method]?.parameters?.find((candidate: { name: string }) => candidate.name === parameter.name)
+        const specParameter = spec.paths[path]?.[method]?.parameters?.find(
+          (candidate: { name: string }) => candidate.name === parameter.name,
+        )
         found.push(
           ...unlabelled(
             parameter.schema,

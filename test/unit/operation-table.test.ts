@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 import { parse, stringify } from 'yaml'
 import { openapiDocument } from '../../src/core/contract/openapi-document.js'
-import { OPERATION_IDS, OPERATIONS, type OperationId, type OperationTable } from '../../src/core/operations/operation-table.js'
+import {
+  OPERATION_IDS,
+  OPERATIONS,
+  type OperationId,
+  type OperationTable,
+} from '../../src/core/operations/operation-table.js'
 
 // Checked by `npm run typecheck`: the table has an entry for every operation of the contract, and
 // one more operationId without its entry fails (as `deletePet` does below, regenerated for real).
@@ -20,7 +25,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url))
 
 it('lists the operations of the contract, in its order', () => {
   const documented = Object.values(openapiDocument.paths).flatMap((item) =>
-    Object.values(item as Record<string, { operationId?: string }>).flatMap(({ operationId }) => (operationId === undefined ? [] : [operationId])),
+    Object.values(item as Record<string, { operationId?: string }>).flatMap(({ operationId }) =>
+      operationId === undefined ? [] : [operationId],
+    ),
   )
   expect(OPERATION_IDS).toEqual(documented)
 })
@@ -28,24 +35,39 @@ it('lists the operations of the contract, in its order', () => {
 it('fails the typecheck, naming it, for an operation added to a copy of the contract and regenerated', () => {
   const copy = mkdtempSync(join(tmpdir(), 'operation-table-'))
   try {
-    for (const part of ['src/core', 'src/index.ts', 'fixtures', 'scripts/generate-contract.mjs', 'tsconfig.json', 'package.json']) {
+    for (const part of [
+      'src/core',
+      'src/index.ts',
+      'fixtures',
+      'scripts/generate-contract.mjs',
+      'tsconfig.json',
+      'package.json',
+    ]) {
       cpSync(join(root, part), join(copy, part), { recursive: true })
     }
     symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir')
     const contract = join(copy, 'fixtures/openapi.yaml')
     const document = parse(readFileSync(contract, 'utf8'))
     const item = document.paths['/pets/{petId}']
-    item.delete = { operationId: 'deletePet', parameters: item.get.parameters, responses: { 204: { description: 'Deleted.' } } }
+    item.delete = {
+      operationId: 'deletePet',
+      parameters: item.get.parameters,
+      responses: { 204: { description: 'Deleted.' } },
+    }
     writeFileSync(contract, stringify(document))
 
     const generated = spawnSync(process.execPath, ['scripts/generate-contract.mjs'], { cwd: copy, encoding: 'utf8' })
     expect(generated.status, generated.stderr).toBe(0)
     expect(readFileSync(join(copy, 'src/core/contract/openapi-types.ts'), 'utf8')).toContain('deletePet: {')
 
-    const checked = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'src/core/tsconfig.json'], {
-      cwd: copy,
-      encoding: 'utf8',
-    })
+    const checked = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'src/core/tsconfig.json'],
+      {
+        cwd: copy,
+        encoding: 'utf8',
+      },
+    )
     expect(checked.status).not.toBe(0)
     const errors = checked.stdout.split('\n').filter((line) => line.includes('error TS'))
     expect(errors.length).toBeGreaterThan(0)

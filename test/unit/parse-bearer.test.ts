@@ -11,12 +11,21 @@ it.each([
   expect(parseBearer(header)).toBe(token)
 })
 
-it.each([null, '', 'Bearer', 'Bearer ', 'Basic abc', 'abc', 'Bearer a b', 'Bearer a,b', 'Bearer\tabc', 'Bearerabc', 'Bearer ab=c'])(
-  'finds no token in %j',
-  (header) => {
-    expect(parseBearer(header)).toBeUndefined()
-  },
-)
+it.each([
+  null,
+  '',
+  'Bearer',
+  'Bearer ',
+  'Basic abc',
+  'abc',
+  'Bearer a b',
+  'Bearer a,b',
+  'Bearer\tabc',
+  'Bearerabc',
+  'Bearer ab=c',
+])('finds no token in %j', (header) => {
+  expect(parseBearer(header)).toBeUndefined()
+})
 
 it('compares strings for equality without caring where they differ', () => {
   expect(constantTimeEqual('sandbox-free-key', 'sandbox-free-key')).toBe(true)

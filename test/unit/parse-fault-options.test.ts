@@ -1,11 +1,17 @@
 import { InvalidArgumentError } from 'commander'
 import { expect, it } from 'vitest'
-import { parseErrorKinds, parseLatency, parseOperationFault, parseRate } from '../../src/node/cli/parse-fault-options.js'
+import {
+  parseErrorKinds,
+  parseLatency,
+  parseOperationFault,
+  parseRate,
+} from '../../src/node/cli/parse-fault-options.js'
 
 it('reads a latency as fixed ms or a min-max range', () => {
   expect(parseLatency('200')).toEqual({ min: 200, max: 200 })
   expect(parseLatency('100-400')).toEqual({ min: 100, max: 400 })
-  for (const bad of ['', '-5', '400-100', '1.5', '70000', 'ten']) expect(() => parseLatency(bad), bad).toThrow(InvalidArgumentError)
+  for (const bad of ['', '-5', '400-100', '1.5', '70000', 'ten'])
+    expect(() => parseLatency(bad), bad).toThrow(InvalidArgumentError)
 })
 
 it('reads an error rate from 0 to 1', () => {
@@ -24,8 +30,18 @@ it('reads error kinds as a comma-separated list of 500, 503 and drop', () => {
 it('collects per-operation faults from repeated --fault options', () => {
   const first = parseOperationFault('createPet:error-rate=0.5,latency=100-300', undefined)
   const both = parseOperationFault('getPet:latency=20', first)
-  expect(both).toEqual({ createPet: { errorRate: 0.5, latency: { min: 100, max: 300 } }, getPet: { latency: { min: 20, max: 20 } } })
-  for (const bad of ['createPet', 'createPet:', 'createPet:speed=1', 'createPet:error-rate', 'createPet:latency=1=2', ':latency=1']) {
+  expect(both).toEqual({
+    createPet: { errorRate: 0.5, latency: { min: 100, max: 300 } },
+    getPet: { latency: { min: 20, max: 20 } },
+  })
+  for (const bad of [
+    'createPet',
+    'createPet:',
+    'createPet:speed=1',
+    'createPet:error-rate',
+    'createPet:latency=1=2',
+    ':latency=1',
+  ]) {
     expect(() => parseOperationFault(bad, undefined), bad).toThrow(InvalidArgumentError)
   }
 })

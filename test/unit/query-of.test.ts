@@ -7,13 +7,38 @@ function reference(url: URL): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {}
   for (const name of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(name)
-    Object.defineProperty(query, name, { value: values.length === 1 ? values[0]! : values, enumerable: true, writable: true, configurable: true })
+    Object.defineProperty(query, name, {
+      value: values.length === 1 ? values[0]! : values,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   }
   return query
 }
 
 const piece = fc.oneof(
-  fc.constantFrom('limit', 'status', 'sold', '1', '', '=', '&', '%', '%2', '%41', '%zz', '%E2%82%AC', '+', '__proto__', 'constructor', 'a b', '€', '#', '?'),
+  fc.constantFrom(
+    'limit',
+    'status',
+    'sold',
+    '1',
+    '',
+    '=',
+    '&',
+    '%',
+    '%2',
+    '%41',
+    '%zz',
+    '%E2%82%AC',
+    '+',
+    '__proto__',
+    'constructor',
+    'a b',
+    '€',
+    '#',
+    '?',
+  ),
   fc.string({ maxLength: 4 }),
 )
 

@@ -6,13 +6,24 @@ const HEADER = '{"petstoreSandboxState":1,"seed":1,"pets":2}\n'
 const pet = (id: number) => `{"created":{"id":${id},"name":"P${id}","categoryId":1}}\n`
 
 it('replays created pets and resets into the pets since the last reset and the next id', () => {
-  expect(readStateFile(HEADER + pet(3) + pet(4), 'f', 2)).toMatchObject({ created: [{ id: 3 }, { id: 4 }], nextId: 5, tornTail: false })
-  expect(readStateFile(`${HEADER + pet(3)}{"reset":true}\n${pet(3)}`, 'f', 2)).toMatchObject({ created: [{ id: 3 }], nextId: 4 })
+  expect(readStateFile(HEADER + pet(3) + pet(4), 'f', 2)).toMatchObject({
+    created: [{ id: 3 }, { id: 4 }],
+    nextId: 5,
+    tornTail: false,
+  })
+  expect(readStateFile(`${HEADER + pet(3)}{"reset":true}\n${pet(3)}`, 'f', 2)).toMatchObject({
+    created: [{ id: 3 }],
+    nextId: 4,
+  })
   expect(readStateFile(`${HEADER + pet(3)}{"reset":true}\n`, 'f', 2)).toMatchObject({ created: [], nextId: 3 })
 })
 
 it('drops an incomplete last line and says so', () => {
-  expect(readStateFile(`${HEADER + pet(3)}{"created":{"id":4,`, 'f', 2)).toMatchObject({ created: [{ id: 3 }], nextId: 4, tornTail: true })
+  expect(readStateFile(`${HEADER + pet(3)}{"created":{"id":4,`, 'f', 2)).toMatchObject({
+    created: [{ id: 3 }],
+    nextId: 4,
+    tornTail: true,
+  })
 })
 
 it('reports corruption with the line number', () => {
@@ -36,7 +47,9 @@ it('reports corruption with the line number', () => {
 
 it('reads the digest of given pets from the header, and a header without one as generated pets', () => {
   const given = 'a'.repeat(64)
-  expect(readStateFile(`{"petstoreSandboxState":1,"seed":1,"pets":2,"given":"${given}"}\n${pet(3)}`, 'f', 2).header).toEqual({
+  expect(
+    readStateFile(`{"petstoreSandboxState":1,"seed":1,"pets":2,"given":"${given}"}\n${pet(3)}`, 'f', 2).header,
+  ).toEqual({
     petstoreSandboxState: 1,
     seed: 1,
     pets: 2,

@@ -34,7 +34,10 @@ describe('requestedSession', () => {
   const of = (headers: Record<string, string>) => requestedSession((name) => new Headers(headers).get(name))
 
   it('prefers X-Sandbox-Session over baggage, and names none without either', () => {
-    expect(of({ 'x-sandbox-session': 'h', baggage: 'sandbox-session=b' })).toEqual({ name: 'h', where: 'X-Sandbox-Session' })
+    expect(of({ 'x-sandbox-session': 'h', baggage: 'sandbox-session=b' })).toEqual({
+      name: 'h',
+      where: 'X-Sandbox-Session',
+    })
     expect(of({ baggage: 'sandbox-session=b' })).toEqual({ name: 'b', where: "baggage's sandbox-session" })
     expect(of({ baggage: 'nonsense here' })).toBeUndefined()
     expect(of({})).toBeUndefined()

@@ -1,5 +1,9 @@
 import { expect, it } from 'vitest'
-import { digestGivenPets, GIVEN_PETS_DIGEST, seededPetsMismatch } from '../../src/node/persistence/seeded-pets-identity.js'
+import {
+  digestGivenPets,
+  GIVEN_PETS_DIGEST,
+  seededPetsMismatch,
+} from '../../src/node/persistence/seeded-pets-identity.js'
 
 const pets = [
   { name: 'Ace', categoryId: 2, status: 'sold' as const },
@@ -31,7 +35,9 @@ it('says what changed between the seeded pets a state extends and those of the p
   const given = digestGivenPets(pets)
   const other = digestGivenPets(pets.slice(0, 1))
   expect(seededPetsMismatch({ seed: 1, pets: 50 }, { seed: 1, pets: 50 })).toBeUndefined()
-  expect(seededPetsMismatch({ seed: 1, pets: 50 }, { seed: 2, pets: 50 })).toBe('pets seeded with --seed 1 --pets 50; start with those')
+  expect(seededPetsMismatch({ seed: 1, pets: 50 }, { seed: 2, pets: 50 })).toBe(
+    'pets seeded with --seed 1 --pets 50; start with those',
+  )
   expect(seededPetsMismatch({ seed: 1, pets: 10 }, { seed: 1, pets: 10, given })).toBe(
     'pets seeded with --seed 1 --pets 10, not those of a --pets-file; start with those',
   )

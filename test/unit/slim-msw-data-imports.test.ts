@@ -14,7 +14,9 @@ function barrelImports(): Map<string, Set<string>> {
   const files = readdirSync(build, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.mjs'))
   for (const file of files) {
     const text = readFileSync(join(build, file), 'utf8')
-    for (const [, names, specifier] of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*["'](es-toolkit(?:\/compat)?)["']/g)) {
+    for (const [, names, specifier] of text.matchAll(
+      /import\s*\{([^}]*)\}\s*from\s*["'](es-toolkit(?:\/compat)?)["']/g,
+    )) {
       const set = found.get(specifier!) ?? new Set<string>()
       for (const name of names!.split(',')) if (name.trim() !== '') set.add(name.trim().split(/\s+as\s+/)[0]!)
       found.set(specifier!, set)
@@ -60,7 +62,9 @@ it('loads @msw/data without either barrel once the CLI has set its hook, and its
     const barrels = loaded.filter((url) => /es-toolkit\\/dist\\/(compat\\/)?index\\.mjs$/.test(url))
     console.log(JSON.stringify({ barrels, esToolkitModules: loaded.filter((url) => url.includes('/es-toolkit/')).length, found }))
   `
-  const output = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8' })) as {
+  const output = JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: process.cwd(), encoding: 'utf8' }),
+  ) as {
     barrels: string[]
     esToolkitModules: number
     found: string[]

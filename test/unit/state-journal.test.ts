@@ -1,6 +1,12 @@
 import { expect, it } from 'vitest'
 import type { PetChange } from '../../src/core/store/pet-change.js'
-import { journalLine, replayJournalLine, STATE_JOURNAL, type JournalCodec, type Replayed } from '../../src/node/persistence/state-journal.js'
+import {
+  journalLine,
+  replayJournalLine,
+  STATE_JOURNAL,
+  type JournalCodec,
+  type Replayed,
+} from '../../src/node/persistence/state-journal.js'
 
 // Checked by `npm run typecheck`: the journal's table names every kind of PetChange, and a kind it
 // does not handle fails the typecheck (as adding `{ kind: 'deleted' }` to PetChange would, at
@@ -18,7 +24,10 @@ const fresh = (): Replayed => ({ seeded: 2, created: new Map(), replaced: new Ma
 it('writes every kind of change as the line earlier releases wrote, and reads it back as the same change', () => {
   const lines: { [Kind in PetChange['kind']]: [Extract<PetChange, { kind: Kind }>, string] } = {
     created: [{ kind: 'created', pet: pet(3) }, '{"created":{"id":3,"name":"Pet 3","categoryId":1}}\n'],
-    put: [{ kind: 'put', pet: { ...pet(1), status: 'sold' } }, '{"put":{"id":1,"name":"Pet 1","categoryId":1,"status":"sold"}}\n'],
+    put: [
+      { kind: 'put', pet: { ...pet(1), status: 'sold' } },
+      '{"put":{"id":1,"name":"Pet 1","categoryId":1,"status":"sold"}}\n',
+    ],
     reset: [{ kind: 'reset' }, '{"reset":true}\n'],
   }
   for (const [change, line] of Object.values(lines)) {

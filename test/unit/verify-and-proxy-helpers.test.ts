@@ -5,7 +5,13 @@ import { openapiDocument } from '../../src/core/contract/openapi-document.js'
 import { decodeBody } from '../../src/node/proxy/decode-body.js'
 import { fallsBackOn } from '../../src/node/proxy/create-forwarding-handler.js'
 import { upstreamHeaders } from '../../src/node/proxy/upstream-headers.js'
-import { checkHeaders, createExchangeChecker, type Exchange, parseJsonBody, retryAfterSeconds } from '../../src/node/verify/create-exchange-checker.js'
+import {
+  checkHeaders,
+  createExchangeChecker,
+  type Exchange,
+  parseJsonBody,
+  retryAfterSeconds,
+} from '../../src/node/verify/create-exchange-checker.js'
 import { formatHtmlReport, formatJunitReport } from '../../src/node/verify/format-report.js'
 import { diagnose, type VerifyReport } from '../../src/node/verify/report.js'
 
@@ -40,16 +46,32 @@ function getPetAnswer(url: string, headers: Record<string, string>): Exchange {
 it('resolves the successor Link against the request, so a backend under another base path is judged by its own', () => {
   const link = (value: string, url: string, basePath: string) =>
     checkHeaders(getPetAnswer(url, { link: value }), 'getPet', basePath).map((found) => found.promise)
-  expect(link('</api/v1/pets>; rel="successor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual([])
+  expect(link('</api/v1/pets>; rel="successor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual(
+    [],
+  )
   expect(link('<../pets>; rel="successor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual([])
-  expect(link('</v1/pets>; rel="successor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual(['deprecation-headers'])
-  expect(link('</api/v1/pets>; rel="predecessor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual(['deprecation-headers'])
+  expect(link('</v1/pets>; rel="successor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual([
+    'deprecation-headers',
+  ])
+  expect(link('</api/v1/pets>; rel="predecessor-version"', 'https://staging.example/api/v1/pets/1', '/api/v1')).toEqual(
+    ['deprecation-headers'],
+  )
 })
 
 it("holds a 429's body to the sandbox's decision only (the spec does not show it), and a name stored trimmed as the name sent", async () => {
   const checker = createExchangeChecker('/v1')
-  const rateLimit = { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '4102444800', 'retry-after': '30' }
-  const answer = (status: number, headers: Record<string, string>, bodyText: string, request: Partial<Exchange> = {}): Exchange => ({
+  const rateLimit = {
+    'x-ratelimit-limit': '60',
+    'x-ratelimit-remaining': '0',
+    'x-ratelimit-reset': '4102444800',
+    'retry-after': '30',
+  }
+  const answer = (
+    status: number,
+    headers: Record<string, string>,
+    bodyText: string,
+    request: Partial<Exchange> = {},
+  ): Exchange => ({
     method: 'GET',
     url: 'http://upstream.test/v1/pets',
     path: '/pets',
@@ -62,18 +84,26 @@ it("holds a 429's body to the sandbox's decision only (the spec does not show it
     receivedAt: Date.parse('2026-01-01T00:00:00Z'),
     ...request,
   })
-  const found = async (exchange: Exchange) => (await checker.check(exchange)).map(({ promise, expected }) => `${promise}: ${expected}`)
+  const found = async (exchange: Exchange) =>
+    (await checker.check(exchange)).map(({ promise, expected }) => `${promise}: ${expected}`)
   expect(await found(answer(429, { 'content-type': 'text/plain' }, 'Slow down'))).toEqual([
     'sandbox-contract: D2: The received media type "text/plain" does not match the one specified in the current response: application/json',
     'sandbox-contract: D2: Response body must be object (body)',
   ])
   // The same body on a status whose body the spec shows is drift from the spec.
-  expect(await found(answer(200, { 'content-type': 'text/plain' }, 'Slow down'))).toContain('matches-contract: a JSON body (content-type text/plain)')
+  expect(await found(answer(200, { 'content-type': 'text/plain' }, 'Slow down'))).toContain(
+    'matches-contract: a JSON body (content-type text/plain)',
+  )
   const created = (name: string) =>
-    answer(201, { 'content-type': 'application/json' }, JSON.stringify({ id: 51, name, categoryId: 2, status: 'available' }), {
-      method: 'POST',
-      requestBody: { name: '  Biscuit ', categoryId: 2 },
-    })
+    answer(
+      201,
+      { 'content-type': 'application/json' },
+      JSON.stringify({ id: 51, name, categoryId: 2, status: 'available' }),
+      {
+        method: 'POST',
+        requestBody: { name: '  Biscuit ', categoryId: 2 },
+      },
+    )
   expect(await found(created('Biscuit'))).toEqual([])
   expect(await found(created('biscuit'))).toEqual(['create-then-get: the created Pet to echo name'])
 })
@@ -128,7 +158,12 @@ it("passes the upstream's headers on as they came, less the connection's own, wi
     'upstream',
   ])
   // A HEAD answer keeps the upstream's length: it describes the GET's body, which is not sent.
-  expect(upstreamHeaders(['Content-Length', '99'], 0, true)).toEqual(['Content-Length', '99', 'X-Sandbox-Source', 'upstream'])
+  expect(upstreamHeaders(['Content-Length', '99'], 0, true)).toEqual([
+    'Content-Length',
+    '99',
+    'X-Sandbox-Source',
+    'upstream',
+  ])
 })
 
 it('writes JUnit XML and HTML with markup and control characters of an answer made harmless', () => {
@@ -151,7 +186,9 @@ it('writes JUnit XML and HTML with markup and control characters of an answer ma
         source: { kind: 'seed', sections: '§7 Errors' },
         outcome: 'failed',
         failureCount: 1,
-        failures: [{ request: 'GET /v1/pets', got: '401 | <html a="b">&\u0000\u001b</html>', expected: 'an Error body' }],
+        failures: [
+          { request: 'GET /v1/pets', got: '401 | <html a="b">&\u0000\u001b</html>', expected: 'an Error body' },
+        ],
       },
     ],
   }

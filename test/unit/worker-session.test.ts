@@ -16,7 +16,9 @@ it('names a worker of each runner after the run and its number', () => {
 })
 
 it('takes the run id the variable gives, checked by the name rule; otherwise one per runner process and host', () => {
-  expect(workerSession(inProcess({ PETSTORE_SANDBOX_RUN_ID: 'nightly.7', JEST_WORKER_ID: '4' }))).toBe('nightly.7-jest-4')
+  expect(workerSession(inProcess({ PETSTORE_SANDBOX_RUN_ID: 'nightly.7', JEST_WORKER_ID: '4' }))).toBe(
+    'nightly.7-jest-4',
+  )
   expect(() => runId(inProcess({ PETSTORE_SANDBOX_RUN_ID: 'has space' }))).toThrow(ConfigError)
   expect(runId(inProcess({}, 4242, 'ci-1'))).toBe(runId(inProcess({}, 4242, 'ci-1')))
   expect(runId(inProcess({}, 4243, 'ci-1'))).not.toBe(runId(inProcess({}, 4242, 'ci-1')))
@@ -36,7 +38,8 @@ it('gives the forked workers of one runner one run id, and those of another runn
     new Promise<string[]>((resolve, reject) => {
       const env = { ...process.env }
       // This test runs in a Vitest worker: its own variables are not the forked runner's.
-      for (const variable of ['PETSTORE_SANDBOX_RUN_ID', 'VITEST_POOL_ID', 'TEST_PARALLEL_INDEX', 'JEST_WORKER_ID']) delete env[variable]
+      for (const variable of ['PETSTORE_SANDBOX_RUN_ID', 'VITEST_POOL_ID', 'TEST_PARALLEL_INDEX', 'JEST_WORKER_ID'])
+        delete env[variable]
       const child = fork('--input-type=module', [], { execArgv: ['--input-type=module', '-e', runner], env })
       child.once('message', (names) => resolve(names as string[]))
       child.once('exit', (code) => code !== 0 && reject(new Error(`runner exited ${code}`)))

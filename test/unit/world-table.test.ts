@@ -60,7 +60,10 @@ const PROBES: { [K in keyof WorldHolds]: Probe } = {
   },
   pets: {
     change: async (session) => void (await session.pets.create({ name: 'Changed', categoryId: 2 })),
-    read: async (session) => ({ pets: (await session.pets.all()).map((pet) => pet.name), state: (await session.state()).pets }),
+    read: async (session) => ({
+      pets: (await session.pets.all()).map((pet) => pet.name),
+      state: (await session.state()).pets,
+    }),
     fork: 'same',
     capsule: 'same',
     reset: true,
@@ -76,7 +79,8 @@ const PROBES: { [K in keyof WorldHolds]: Probe } = {
     reset: true,
   },
   log: {
-    change: async (session) => void (await session.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${KEY}` } })),
+    change: async (session) =>
+      void (await session.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${KEY}` } })),
     read: async (session) => (await session.requests()).length,
     fork: 'fresh',
     capsule: 'fresh',
@@ -105,7 +109,11 @@ const PARTS: WorldCarrierParts = {
   knownScenarios: resolveScenarios(undefined, forcibleStatuses(openapiDocument)),
   custom: undefined,
   operationIds: OPERATIONS,
-  requests: { count: () => 0, clear: () => undefined, har: () => ({ log: { version: '1.2', creator: { name: 'test', version: '0' }, entries: [] } }) as never },
+  requests: {
+    count: () => 0,
+    clear: () => undefined,
+    har: () => ({ log: { version: '1.2', creator: { name: 'test', version: '0' }, entries: [] } }) as never,
+  },
 }
 
 const sleep = async () => undefined
@@ -135,7 +143,9 @@ describe('each carrier carries every entry of the table', () => {
     await PROBES[entry].change(source)
     const capsule = await source.capsule()
     // Every property of the admin document's Capsule is written by an entry or the capsule's frame.
-    const { properties } = (adminOpenapiDocument.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.Capsule!
+    const { properties } = (
+      adminOpenapiDocument.components as { schemas: Record<string, { properties: Record<string, unknown> }> }
+    ).schemas.Capsule!
     const owned = new Set(['kind', 'version', 'made', ...ENTRIES.flatMap((name) => WORLD_TABLE[name].schema)])
     expect(Object.keys(properties).filter((property) => !owned.has(property))).toEqual([])
     const restored = made()

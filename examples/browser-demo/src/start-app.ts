@@ -93,7 +93,9 @@ export function startApp(document: Document, { baseUrl }: { baseUrl: string }) {
         deprecation.hidden = false
       }
       if (removed) message.hidden = true
-      $('found').textContent = found ? `#${result.data.id} ${result.data.name} (${result.data.status ?? 'no status'})` : ''
+      $('found').textContent = found
+        ? `#${result.data.id} ${result.data.name} (${result.data.status ?? 'no status'})`
+        : ''
     })()
   })
 

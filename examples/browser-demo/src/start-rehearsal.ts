@@ -69,7 +69,11 @@ export function startRehearsal(document: Document, sandbox: Sandbox, changed: ()
   )
   scenarioSelect.addEventListener(
     'change',
-    after(() => (scenarioSelect.value === '' ? sandbox.scenarios.clear(keySelect.value) : sandbox.scenarios.set(keySelect.value, scenarioSelect.value))),
+    after(() =>
+      scenarioSelect.value === ''
+        ? sandbox.scenarios.clear(keySelect.value)
+        : sandbox.scenarios.set(keySelect.value, scenarioSelect.value),
+    ),
   )
   $('reset-sandbox').addEventListener(
     'click',

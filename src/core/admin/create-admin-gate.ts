@@ -24,9 +24,14 @@ export function createAdminGate({ token, now }: { token: string; now: () => numb
       const decision = wrongTokens.blocked(client)
       // `=== false` narrows under the scripts' loose typecheck too (tsconfig.scripts.json reads src).
       if (decision.allowed === false) {
-        throw new HttpError(429, ErrorCode.rateLimited, `Too many wrong admin tokens from this address; retry in ${decision.retryAfter} s`, {
-          'retry-after': String(decision.retryAfter),
-        })
+        throw new HttpError(
+          429,
+          ErrorCode.rateLimited,
+          `Too many wrong admin tokens from this address; retry in ${decision.retryAfter} s`,
+          {
+            'retry-after': String(decision.retryAfter),
+          },
+        )
       }
       if (presented !== undefined && constantTimeEqual(presented, token)) return
       if (presented !== undefined) wrongTokens.fail(client)

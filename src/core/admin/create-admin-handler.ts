@@ -50,24 +50,41 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
     const path = url.pathname.slice(ADMIN_PREFIX.length)
     const method = request.method.toUpperCase()
     const route = router.match(method, path)
-    if (route.kind === 'not-found' || (route.kind === 'operation' && PROBE_OPERATIONS.includes(route.operation.operationId))) {
+    if (
+      route.kind === 'not-found' ||
+      (route.kind === 'operation' && PROBE_OPERATIONS.includes(route.operation.operationId))
+    ) {
       throw new HttpError(404, ErrorCode.notFound, `no admin resource at ${url.pathname}`)
     }
     if (route.kind === 'method-not-allowed') {
       const allow = route.allow.join(', ')
-      throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${url.pathname}; allowed: ${allow}`, { allow })
+      throw new HttpError(
+        405,
+        ErrorCode.methodNotAllowed,
+        `${method} is not allowed on ${url.pathname}; allowed: ${allow}`,
+        { allow },
+      )
     }
     const { operationId, readsBody } = route.operation
     // The document also describes what only other commands serve (the proxy's counts).
     const operation = operations[operationId]
-    if (operation === undefined) throw new HttpError(404, ErrorCode.notFound, `${url.pathname} is served only by petstore-sandbox proxy`)
+    if (operation === undefined)
+      throw new HttpError(404, ErrorCode.notFound, `${url.pathname} is served only by petstore-sandbox proxy`)
     const params: Record<string, string> = {}
     for (const [name, value] of Object.entries(route.params)) params[name] = decode(value, name)
     const query = queryOf(url)
     // Session names are checked before the schema, so that a bad one is told the rule (D34).
-    const named = operationId in SESSION_OPERATIONS ? sessionOf(request, query, (name, where) => checkName(name, where, controls.secrets())) : undefined
+    const named =
+      operationId in SESSION_OPERATIONS
+        ? sessionOf(request, query, (name, where) => checkName(name, where, controls.secrets()))
+        : undefined
     // A name that makes a session is no key (D35); reading or deleting one goes by any name.
-    if (params.name !== undefined) checkName(params.name, 'the session name in the path', operationId === 'putSession' ? controls.secrets() : undefined)
+    if (params.name !== undefined)
+      checkName(
+        params.name,
+        'the session name in the path',
+        operationId === 'putSession' ? controls.secrets() : undefined,
+      )
     // A capsule may be larger than any other body (D34).
     const body = readsBody
       ? await readJsonBody(
@@ -79,7 +96,11 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
       : undefined
     validator.validate(operationId, { path: decode(path, 'path'), query, ...(body === undefined ? {} : { body }) })
     try {
-      return { status: 200, headers, body: await operation({ params, query, body, session: () => controls.session(named) }) }
+      return {
+        status: 200,
+        headers,
+        body: await operation({ params, query, body, session: () => controls.session(named) }),
+      }
     } catch (error) {
       if (error instanceof SessionsNotServed) throw new HttpError(501, ErrorCode.notImplemented, error.message)
       if (error instanceof SessionConflict) throw new HttpError(409, ErrorCode.conflict, error.message)
@@ -99,7 +120,10 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
       // Every refusal of the gate is listed; an admin call it let through is only printed (the
       // dashboard's own calls would push the API's answers out of the list).
       exchange.logging = 'listed'
-      gate.admit(parseBearer(request.headers.get('authorization')), request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)
+      gate.admit(
+        parseBearer(request.headers.get('authorization')),
+        request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT,
+      )
       exchange.logging = 'watched'
       return { kind: 'reply', reply: await answer(request, url, exchange.headers) }
     },
@@ -113,14 +137,22 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
  * or `?session=` for a client that cannot send headers; undefined for the default one. Both naming
  * different sessions is a 400.
  */
-function sessionOf(request: Request, query: Record<string, string | string[]>, checkName: (name: string, where: string) => void): string | undefined {
+function sessionOf(
+  request: Request,
+  query: Record<string, string | string[]>,
+  checkName: (name: string, where: string) => void,
+): string | undefined {
   const header = requestedSession((name) => request.headers.get(name))
   const inQuery = query.session
   const fromQuery = typeof inQuery === 'string' ? inQuery : inQuery?.[0]
   if (header !== undefined) checkName(header.name, header.where)
   if (fromQuery !== undefined) checkName(fromQuery, 'session')
   if (header !== undefined && fromQuery !== undefined && header.name !== fromQuery) {
-    throw new HttpError(400, ErrorCode.invalidRequest, `${header.where} and ?session= name different sessions; name one`)
+    throw new HttpError(
+      400,
+      ErrorCode.invalidRequest,
+      `${header.where} and ?session= name different sessions; name one`,
+    )
   }
   return header?.name ?? fromQuery
 }
@@ -128,7 +160,8 @@ function sessionOf(request: Request, query: Record<string, string | string[]>, c
 /** Refuses a name no session may have, and with `secrets`, one of them (D35). */
 function checkName(name: string, where: string, secrets?: Secrets): void {
   if (!isSessionName(name)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where))
-  if (secrets !== undefined && isSecretName(name, secrets)) throw new HttpError(400, ErrorCode.invalidRequest, secretNameRule(where))
+  if (secrets !== undefined && isSecretName(name, secrets))
+    throw new HttpError(400, ErrorCode.invalidRequest, secretNameRule(where))
 }
 
 function decode(value: string, name: string): string {

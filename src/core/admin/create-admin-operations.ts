@@ -64,7 +64,10 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     }
   }
   // A key's quota is the default session's in the answers of the process's key calls.
-  const keyEntry = async (apiKey: ApiKey) => ({ ...apiKey, quota: await controls.session(undefined).quota.get(apiKey.key) })
+  const keyEntry = async (apiKey: ApiKey) => ({
+    ...apiKey,
+    quota: await controls.session(undefined).quota.get(apiKey.key),
+  })
   const sessionNamed = async (name: string) => {
     const summary = await controls.sessions.get(name)
     if (summary === undefined) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)
@@ -89,7 +92,11 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       const { clock } = session()
       if (typeof body?.set === 'string') {
         if (!Number.isFinite(Date.parse(body.set)))
-          throw new HttpError(400, ErrorCode.invalidRequest, 'set must be an ISO 8601 instant such as 2030-12-06T00:00:00Z')
+          throw new HttpError(
+            400,
+            ErrorCode.invalidRequest,
+            'set must be an ISO 8601 instant such as 2030-12-06T00:00:00Z',
+          )
         await clock.set(body.set)
       } else {
         await clock.advance(body?.advanceMs as number)
@@ -97,7 +104,8 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       return clockBody(clock)
     },
     getKey: ({ params, session }) => keyState(params.key!, () => session().quota.get(params.key!)),
-    arrangeKey: ({ params, body, session }) => keyState(params.key!, () => session().quota.set(params.key!, body as QuotaChange)),
+    arrangeKey: ({ params, body, session }) =>
+      keyState(params.key!, () => session().quota.set(params.key!, body as QuotaChange)),
     addKey: async ({ body }) => keyEntry(await controls.apiKeys.add(body as unknown as KeyConfig)),
     async setKeyPlan({ params, body }) {
       const { plan, ...limits } = body as { plan: Plan; perMinute?: number; perDay?: number }
@@ -138,14 +146,18 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     },
     async getSessionCapsule({ params }) {
       const capsule = await controls.sessions.capsule(params.name!)
-      if (capsule === undefined) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(params.name!)}`)
+      if (capsule === undefined)
+        throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(params.name!)}`)
       // It holds the session's HAR: written a piece at a time as the HAR is (D36).
       return new JsonPieces(() => valuePieces(capsule))
     },
-    deleteSessions: async ({ query }) => ({ deleted: await controls.sessions.deleteAll(typeof query.prefix === 'string' ? { prefix: query.prefix } : {}) }),
+    deleteSessions: async ({ query }) => ({
+      deleted: await controls.sessions.deleteAll(typeof query.prefix === 'string' ? { prefix: query.prefix } : {}),
+    }),
     async deleteSession({ params }) {
       const name = params.name!
-      if (!(await controls.sessions.delete(name))) throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)
+      if (!(await controls.sessions.delete(name)))
+        throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)
       return { name, deleted: true }
     },
     // Only with a proxy in front (`petstore-sandbox proxy`): elsewhere the path is 404.
@@ -161,11 +173,14 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
  * serves both exports; its parameter goes into both operations of fixtures/admin-openapi.yaml,
  * which validates it first.
  */
-const EXPORT_FILTERS: Readonly<Record<string, (value: string, context: ExportContext) => (entry: RequestLogEntry) => boolean>> = {
+const EXPORT_FILTERS: Readonly<
+  Record<string, (value: string, context: ExportContext) => (entry: RequestLogEntry) => boolean>
+> = {
   // One key's exchanges, as the log shows that key (`sand…#1a2b`): a HAR that replays that key
   // alone, since routeFromHAR tells exchanges apart by method and URL only.
   key(value, { secrets }) {
-    if (!secrets.keys.includes(value)) throw new HttpError(404, ErrorCode.notFound, `key: ${noConfiguredKey(value, secrets.keys)}`)
+    if (!secrets.keys.includes(value))
+      throw new HttpError(404, ErrorCode.notFound, `key: ${noConfiguredKey(value, secrets.keys)}`)
     const shown = createMasker(secrets).credential(`Bearer ${value}`)
     return (entry) => entry.key === shown
   },

@@ -34,7 +34,8 @@ export function createAttemptLimiter({ limit, windowMs, now, maxClients = 10_000
 
   function evict(): void {
     const at = now()
-    for (const [client, window] of windows) if (at - window.start >= windowMs || at < window.start) windows.delete(client)
+    for (const [client, window] of windows)
+      if (at - window.start >= windowMs || at < window.start) windows.delete(client)
     // Map order is insertion order: the oldest clients go first.
     for (const client of windows.keys()) {
       if (windows.size < maxClients) break

@@ -102,7 +102,8 @@ export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsO
     add: (config) =>
       change(() => {
         const apiKey = resolveKey(config)
-        if (keyRing.keys.some((candidate) => candidate.key === apiKey.key)) throw new ConfigError('key is already configured')
+        if (keyRing.keys.some((candidate) => candidate.key === apiKey.key))
+          throw new ConfigError('key is already configured')
         if (apiKey.key === adminToken) throw new ConfigError('key must differ from the admin token')
         return { key: apiKey.key, config: configOf(apiKey, config), result: apiKey }
       }),

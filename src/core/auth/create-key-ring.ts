@@ -32,7 +32,9 @@ export function createKeyRing(initial: readonly ApiKey[]): KeyRing {
     },
     put(apiKey) {
       const index = keys.findIndex((candidate) => candidate.key === apiKey.key)
-      keys = Object.freeze(index === -1 ? [...keys, apiKey] : keys.map((candidate, i) => (i === index ? apiKey : candidate)))
+      keys = Object.freeze(
+        index === -1 ? [...keys, apiKey] : keys.map((candidate, i) => (i === index ? apiKey : candidate)),
+      )
     },
     replace(next) {
       keys = Object.freeze([...next])

@@ -89,7 +89,9 @@ export function createMasker(given: Secrets): Masker {
   // the token itself or a guess at it shows a fingerprint alone.
   const adminStart = adminToken?.slice(0, 4)
   const credentialMask = (credential: string): string =>
-    adminStart !== undefined && adminStart !== '' && credential.replace(/^"/, '').startsWith(adminStart) ? maskSecret(credential) : maskKey(credential)
+    adminStart !== undefined && adminStart !== '' && credential.replace(/^"/, '').startsWith(adminStart)
+      ? maskSecret(credential)
+      : maskKey(credential)
   const schemeAndCredential = (value: string, adminPath: boolean): string => {
     const match = /^\s*([A-Za-z][A-Za-z0-9!#$&'*+.^_`|~-]*)\s+(\S(?:.*\S)?)\s*$/s.exec(value)
     if (match === null) return maskSecret(value.trim())

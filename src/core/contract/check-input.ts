@@ -38,7 +38,8 @@ export function checkInput<T>(schema: InputSchema, value: unknown, where = ''): 
   const validate = compiled(schema)
   if (!validate(value)) throw new ConfigError(inputMessage(describeInputErrors(validate.errors ?? [], where)))
   const unbounded = unboundedPart(value)
-  if (unbounded !== undefined) throw new ConfigError(`${pathOf(where, unbounded.path, 'the input')} ${unbounded.problem}`)
+  if (unbounded !== undefined)
+    throw new ConfigError(`${pathOf(where, unbounded.path, 'the input')} ${unbounded.problem}`)
   return value as T
 }
 
@@ -66,12 +67,15 @@ function unboundedPart(value: unknown): { path: readonly string[]; problem: stri
   const pending: Step[] = [{ value, name: '', parent: undefined, depth: 0 }]
   while (pending.length > 0) {
     const step = pending.pop()!
-    if (typeof step.value === 'number' && !Number.isFinite(step.value)) return { path: pathTo(step), problem: 'must be a finite number' }
+    if (typeof step.value === 'number' && !Number.isFinite(step.value))
+      return { path: pathTo(step), problem: 'must be a finite number' }
     if (typeof step.value !== 'object' || step.value === null) continue
-    if (step.depth >= MAX_INPUT_DEPTH) return { path: pathTo(step), problem: `nests deeper than ${MAX_INPUT_DEPTH} levels` }
+    if (step.depth >= MAX_INPUT_DEPTH)
+      return { path: pathTo(step), problem: `nests deeper than ${MAX_INPUT_DEPTH} levels` }
     const members = Object.entries(step.value)
     // Last first, so the first part at fault in document order is the one named.
-    for (let i = members.length - 1; i >= 0; i--) pending.push({ value: members[i]![1], name: members[i]![0], parent: step, depth: step.depth + 1 })
+    for (let i = members.length - 1; i >= 0; i--)
+      pending.push({ value: members[i]![1], name: members[i]![0], parent: step, depth: step.depth + 1 })
   }
   return undefined
 }

@@ -10,7 +10,10 @@ export const UNSPECIFIED_AREAS: readonly string[] = ['/store', '/categories']
  * browser these are all the sandbox claims (D40).
  */
 export const API_AREAS: readonly string[] = [
-  ...new Set([...Object.keys(openapiDocument.paths).map((path) => `/${path.split('/')[1] ?? ''}`), ...UNSPECIFIED_AREAS]),
+  ...new Set([
+    ...Object.keys(openapiDocument.paths).map((path) => `/${path.split('/')[1] ?? ''}`),
+    ...UNSPECIFIED_AREAS,
+  ]),
 ]
 
 /**
@@ -38,7 +41,9 @@ export function createApiScope(baseUrl: string | undefined, everything = false) 
     try {
       parsed = new URL(baseUrl)
     } catch {
-      throw new ConfigError(`baseUrl must be an absolute URL such as http://localhost:4010/v1, got ${JSON.stringify(baseUrl)}`)
+      throw new ConfigError(
+        `baseUrl must be an absolute URL such as http://localhost:4010/v1, got ${JSON.stringify(baseUrl)}`,
+      )
     }
     origin = parsed.origin
     prefix = parsed.pathname.replace(/\/+$/, '')

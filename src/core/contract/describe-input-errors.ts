@@ -31,9 +31,15 @@ export function describeInputErrors(errors: readonly ErrorObject[], where = '', 
     return names === undefined ? [] : [{ error, names }]
   })
   for (const { error, names } of choices)
-    byField.set(fieldOf(error, where, root), `${fieldOf(error, where, root)} must hold exactly one of ${names.join(', ')}`)
+    byField.set(
+      fieldOf(error, where, root),
+      `${fieldOf(error, where, root)} must hold exactly one of ${names.join(', ')}`,
+    )
   const chosen = (error: ErrorObject) =>
-    choices.some((choice) => error.schemaPath.startsWith(`${choice.error.schemaPath}/`) && error.instancePath === choice.error.instancePath)
+    choices.some(
+      (choice) =>
+        error.schemaPath.startsWith(`${choice.error.schemaPath}/`) && error.instancePath === choice.error.instancePath,
+    )
   const told = telling(errors).filter((error) => choices.length === 0 || !chosen(error))
   // Each place's errors gathered once: a 20000-pet capsule's errors are described in linear time.
   const atPlace = new Map<string, ErrorObject[]>()
@@ -109,11 +115,21 @@ function choiceOf(error: ErrorObject): string[] | undefined {
   return given === 1 ? undefined : (names as string[])
 }
 
-const BOUND_WORDS = { minimum: 'at least', maximum: 'at most', exclusiveMinimum: 'above', exclusiveMaximum: 'below' } as const
+const BOUND_WORDS = {
+  minimum: 'at least',
+  maximum: 'at most',
+  exclusiveMinimum: 'above',
+  exclusiveMaximum: 'below',
+} as const
 
 function words(error: ErrorObject, beside: readonly ErrorObject[], field: string): string {
   const params = error.params as Record<string, unknown>
-  const schema = (error.parentSchema ?? {}) as { minimum?: number; maximum?: number; description?: string; properties?: object }
+  const schema = (error.parentSchema ?? {}) as {
+    minimum?: number
+    maximum?: number
+    description?: string
+    properties?: object
+  }
   switch (error.keyword) {
     case 'required': {
       const condition = beside.find((other) => other.keyword === 'if')
@@ -144,7 +160,9 @@ function words(error: ErrorObject, beside: readonly ErrorObject[], field: string
     case 'minProperties': {
       const known = Object.keys(schema.properties ?? {})
       const count = params.limit === 1 ? 'one' : String(params.limit)
-      return known.length > 0 ? `${field} must name at least ${count} of ${known.join(', ')}` : `${field} must name at least ${count} field(s)`
+      return known.length > 0
+        ? `${field} must name at least ${count} of ${known.join(', ')}`
+        : `${field} must name at least ${count} field(s)`
     }
     case 'minLength':
     case 'maxLength':
@@ -173,8 +191,11 @@ function ruleOf(description: string): string {
 
 /** " when plan is enterprise", from the `if` error of the failing `then`: an `if` of constant properties. */
 function conditionOf(error: ErrorObject): string {
-  const properties = (error.parentSchema as { if?: { properties?: Record<string, { const?: unknown }> } } | undefined)?.if?.properties
-  const parts = Object.entries(properties ?? {}).flatMap(([name, schema]) => (schema.const === undefined ? [] : [`${name} is ${String(schema.const)}`]))
+  const properties = (error.parentSchema as { if?: { properties?: Record<string, { const?: unknown }> } } | undefined)
+    ?.if?.properties
+  const parts = Object.entries(properties ?? {}).flatMap(([name, schema]) =>
+    schema.const === undefined ? [] : [`${name} is ${String(schema.const)}`],
+  )
   return parts.length === 0 ? '' : ` when ${parts.join(' and ')}`
 }
 
@@ -186,7 +207,8 @@ function steps(error: ErrorObject): string[] {
 }
 
 function fieldOf(error: ErrorObject, where: string, root: string): string {
-  const extra = error.keyword === 'required' ? [String((error.params as { missingProperty: unknown }).missingProperty)] : []
+  const extra =
+    error.keyword === 'required' ? [String((error.params as { missingProperty: unknown }).missingProperty)] : []
   return pathOf(where, [...steps(error), ...extra], root)
 }
 
@@ -198,7 +220,11 @@ export function pathOf(where: string, path: readonly string[], root: string): st
 }
 
 /** The unknown field of an object a schema closes (additionalProperties: false). */
-function unknownField(error: ErrorObject, where: string, root: string): { field: string; message: string; nearest?: string } {
+function unknownField(
+  error: ErrorObject,
+  where: string,
+  root: string,
+): { field: string; message: string; nearest?: string } {
   const field = String((error.params as { additionalProperty: unknown }).additionalProperty)
   const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {})
   return unknownName(field, known, where, steps(error), root)
@@ -239,10 +265,16 @@ export function unknownName(
  */
 export function nearestName(word: string, known: readonly string[]): string | undefined {
   const ranked = known
-    .map((name) => ({ name, distance: distance(word.toLowerCase(), name.toLowerCase()), prefix: commonPrefix(word.toLowerCase(), name.toLowerCase()) }))
+    .map((name) => ({
+      name,
+      distance: distance(word.toLowerCase(), name.toLowerCase()),
+      prefix: commonPrefix(word.toLowerCase(), name.toLowerCase()),
+    }))
     .sort((a, b) => a.distance - b.distance || b.prefix - a.prefix)
   const nearest = ranked[0]
-  const close = nearest !== undefined && (nearest.distance <= Math.max(2, Math.floor(nearest.name.length / 2)) || nearest.prefix >= 3)
+  const close =
+    nearest !== undefined &&
+    (nearest.distance <= Math.max(2, Math.floor(nearest.name.length / 2)) || nearest.prefix >= 3)
   return close ? nearest.name : undefined
 }
 

@@ -8,7 +8,9 @@ import { unknownName } from './describe-input-errors.js'
  * @example
  * const RESET_OPTIONS = optionNames<SandboxResetOptions>({ clock: true })
  */
-export function optionNames<Options extends object>(names: { [Name in keyof Required<Options>]: true }): readonly string[] {
+export function optionNames<Options extends object>(
+  names: { [Name in keyof Required<Options>]: true },
+): readonly string[] {
   return Object.keys(names)
 }
 
@@ -16,7 +18,12 @@ export function optionNames<Options extends object>(names: { [Name in keyof Requ
  * Refuses a name `names` lacks, as TypeScript would, for plain JavaScript: in the one describer's
  * words (`reset.clok: unknown field; did you mean clock?`), a name no near miss left unquoted.
  */
-export function refuseUnknownOptions(options: object, names: readonly string[], where = '', root = 'the options object'): void {
+export function refuseUnknownOptions(
+  options: object,
+  names: readonly string[],
+  where = '',
+  root = 'the options object',
+): void {
   for (const name of Object.keys(options)) {
     if (!names.includes(name)) throw new ConfigError(unknownName(name, names, where, [], root).message)
   }

@@ -78,18 +78,27 @@ export interface ResolvedFaults {
  * checked here: operations of the contract, and a latency range whose min is not above its max.
  * `where` prefixes messages so they name the field that was wrong.
  */
-export function resolveFaults(options: unknown, defaultSeed: number, operationIds: readonly string[], where = 'faults'): ResolvedFaults {
+export function resolveFaults(
+  options: unknown,
+  defaultSeed: number,
+  operationIds: readonly string[],
+  where = 'faults',
+): ResolvedFaults {
   // No faults, the default of every sandbox, needs no schema compiled (BENCHMARKS.md, cold cost).
-  const none = typeof options === 'object' && options !== null && !Array.isArray(options) && Object.keys(options).length === 0
+  const none =
+    typeof options === 'object' && options !== null && !Array.isArray(options) && Object.keys(options).length === 0
   const input = none ? {} : checkInput<FaultSettings>('FaultSettings', options, where)
   const operations: ResolvedFaults['operations'] = {}
   for (const [operationId, override] of Object.entries(input.operations ?? {})) {
-    if (!operationIds.includes(operationId)) throw new ConfigError(`${where}.operations: ${operationId} is not an operation (${operationIds.join(', ')})`)
+    if (!operationIds.includes(operationId))
+      throw new ConfigError(`${where}.operations: ${operationId} is not an operation (${operationIds.join(', ')})`)
     const at = `${where}.operations.${operationId}`
     operations[operationId] = {
       ...(override.latency === undefined ? {} : { latency: latencyOf(override.latency, `${at}.latency`) }),
       ...(override.errorRate === undefined ? {} : { errorRate: override.errorRate }),
-      ...(override.burst === undefined ? {} : { burst: burstOf(override.burst, override.errorRate ?? input.errorRate ?? 0, `${at}.burst`) }),
+      ...(override.burst === undefined
+        ? {}
+        : { burst: burstOf(override.burst, override.errorRate ?? input.errorRate ?? 0, `${at}.burst`) }),
     }
   }
   return {
@@ -117,7 +126,9 @@ function latencyOf(latency: Latency | number, where: string): Latency {
 // A run of failures this long needs a chance above 1 of starting one after a success (D45).
 function burstOf(burst: number, errorRate: number, where: string): number {
   if (errorRate < 1 && errorRate / (burst * (1 - errorRate)) > 1) {
-    throw new ConfigError(`${where} must be at least ${(errorRate / (1 - errorRate)).toFixed(2)} for an errorRate of ${errorRate}`)
+    throw new ConfigError(
+      `${where} must be at least ${(errorRate / (1 - errorRate)).toFixed(2)} for an errorRate of ${errorRate}`,
+    )
   }
   return burst
 }

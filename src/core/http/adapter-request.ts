@@ -23,5 +23,7 @@ export class AdapterRequest extends Request {
  * isAdapterRequest(new Request('http://api.test/v1/pets')) // false
  */
 export function isAdapterRequest(request: Request | undefined): boolean {
-  return request !== undefined && (request as Partial<Record<typeof MADE_BY_ADAPTER, boolean>>)[MADE_BY_ADAPTER] === true
+  return (
+    request !== undefined && (request as Partial<Record<typeof MADE_BY_ADAPTER, boolean>>)[MADE_BY_ADAPTER] === true
+  )
 }

@@ -38,7 +38,8 @@ export function createDeprecations(operations: readonly OperationInfo[], overrid
     const deprecatedAt = toEpochMs(overrides.deprecatedAt ?? extension.deprecatedAt)
     const sunset = toEpochMs(overrides.sunset ?? extension.sunset)
     const links = [`<${extension.successor}>; rel="successor-version"`]
-    if (extension.documentation !== undefined) links.push(`<${extension.documentation}>; rel="deprecation"; type="text/html"`)
+    if (extension.documentation !== undefined)
+      links.push(`<${extension.documentation}>; rel="deprecation"; type="text/html"`)
     byOperation.set(operation.operationId, {
       operationId: operation.operationId,
       deprecatedAt,

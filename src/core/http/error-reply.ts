@@ -12,8 +12,15 @@ import { HttpError } from '../errors/http-error.js'
  * errorReply(new HttpError(404, ErrorCode.notFound, 'pet 9 does not exist'), new Headers()).status // 404
  */
 export function errorReply(error: unknown, headers: Headers, onUnexpected?: (error: unknown) => void): Reply {
-  const httpError = error instanceof HttpError ? error : new HttpError(500, ErrorCode.internalError, 'The sandbox failed to handle this request.')
+  const httpError =
+    error instanceof HttpError
+      ? error
+      : new HttpError(500, ErrorCode.internalError, 'The sandbox failed to handle this request.')
   if (!(error instanceof HttpError)) onUnexpected?.(error)
   for (const [name, value] of Object.entries(httpError.headers)) headers.set(name, value)
-  return { status: httpError.status, headers, body: { code: httpError.code, message: httpError.message, status: httpError.status } }
+  return {
+    status: httpError.status,
+    headers,
+    body: { code: httpError.code, message: httpError.message, status: httpError.status },
+  }
 }

@@ -44,9 +44,14 @@ export function toResponse(reply: Reply, request: Request): Response {
 export function toResponseAndText(reply: Reply, request: Request): { response: Response; text: string | undefined } {
   const { status, headers } = reply
   const forAdapter = isAdapterRequest(request)
-  if (reply.body === undefined) return { response: forAdapter ? adapterResponse(status, headers) : new Response(null, { status, headers }), text: undefined }
+  if (reply.body === undefined)
+    return {
+      response: forAdapter ? adapterResponse(status, headers) : new Response(null, { status, headers }),
+      text: undefined,
+    }
   headers.set('content-type', JSON_CONTENT_TYPE)
-  if (reply.body instanceof JsonPieces) return { response: piecesResponse(reply.body, status, headers, request), text: undefined }
+  if (reply.body instanceof JsonPieces)
+    return { response: piecesResponse(reply.body, status, headers, request), text: undefined }
   const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body)
   if (forAdapter) return { response: adapterResponse(status, headers, { [JSON_TEXT]: text }), text }
   const bytes = utf8.encode(text)
@@ -74,7 +79,11 @@ function piecesResponse(body: JsonPieces, status: number, headers: Headers, requ
  * beside it for the adapter to write (`repliedHeaders`, `jsonText`, `jsonPiecesOf`); its own
  * header list stays empty, since nothing but the adapter reads it.
  */
-function adapterResponse(status: number, headers: Headers, body: { [JSON_TEXT]?: string; [JSON_PIECES]?: () => Iterable<string> } = {}): Response {
+function adapterResponse(
+  status: number,
+  headers: Headers,
+  body: { [JSON_TEXT]?: string; [JSON_PIECES]?: () => Iterable<string> } = {},
+): Response {
   return Object.assign(new Response(null, { status }), { [REPLY_HEADERS]: headers }, body)
 }
 

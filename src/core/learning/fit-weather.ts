@@ -42,7 +42,9 @@ function fitted(times: number[], failed: boolean[]): OperationFaults {
     ...(sorted.length === 0 ? {} : { latency: { p50: at(0.5), p99: Math.max(at(0.5), at(0.99)) } }),
     errorRate,
     // A burst the rate cannot keep (D45) is the least it can.
-    ...(failures === 0 ? {} : { burst: errorRate >= 1 ? burst : Math.max(burst, round(errorRate / (1 - errorRate) + 0.01), 1) }),
+    ...(failures === 0
+      ? {}
+      : { burst: errorRate >= 1 ? burst : Math.max(burst, round(errorRate / (1 - errorRate) + 0.01), 1) }),
   }
 }
 

@@ -77,9 +77,11 @@ export function learnCapsule(value: unknown, where: string, made: number): Capsu
 
 /** The entries of a recording, or a ConfigError naming what is no HAR. */
 export function entriesOf(value: unknown, where: string): readonly unknown[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${where} must be a HAR document (an object with log.entries)`)
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new ConfigError(`${where} must be a HAR document (an object with log.entries)`)
   const log = (value as { log?: unknown }).log
-  if (typeof log !== 'object' || log === null || Array.isArray(log)) throw new ConfigError(`${where}.log must be an object: ${where} is not HAR`)
+  if (typeof log !== 'object' || log === null || Array.isArray(log))
+    throw new ConfigError(`${where}.log must be an object: ${where} is not HAR`)
   const entries = (log as { entries?: unknown }).entries
   if (!Array.isArray(entries)) throw new ConfigError(`${where}.log.entries must be an array: ${where} is not HAR`)
   return entries
@@ -100,7 +102,8 @@ interface ReadEntry {
 /** What one recorded entry says, or a ConfigError naming the field at `at`. */
 export function readEntry(entry: unknown, at: string): ReadEntry {
   const object = (value: unknown, name: string): Record<string, unknown> => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConfigError(`${at}${name} must be an object`)
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new ConfigError(`${at}${name} must be an object`)
     return value as Record<string, unknown>
   }
   const read = object(entry, '')

@@ -4,7 +4,9 @@ import { ConfigError } from '../errors/config-error.js'
 import type { Pet } from '../store/pet.js'
 
 // The fields of the contract's Pet: what a pet learned from another backend keeps.
-const PET_FIELDS = Object.keys((openapiDocument.components as { schemas: { Pet: { properties: Record<string, unknown> } } }).schemas.Pet.properties)
+const PET_FIELDS = Object.keys(
+  (openapiDocument.components as { schemas: { Pet: { properties: Record<string, unknown> } } }).schemas.Pet.properties,
+)
 
 // How many names of dropped fields are told: a body may carry any number.
 const MAX_DROPPED_NAMES = 20

@@ -13,7 +13,11 @@ import type { Operation } from './operation.js'
 export function createPet(store: PetRepository, defaultStatus: PetStatus | undefined) {
   async function stored(pet: NewPet): Promise<Pet> {
     const status = pet.status ?? defaultStatus
-    return store.create({ name: pet.name.trim(), categoryId: pet.categoryId, ...(status === undefined ? {} : { status }) })
+    return store.create({
+      name: pet.name.trim(),
+      categoryId: pet.categoryId,
+      ...(status === undefined ? {} : { status }),
+    })
   }
   return {
     async handle({ body }) {

@@ -69,7 +69,9 @@ export function admit(
 
   const token = parseBearer(request.headers.get('authorization'))
   const apiKey: ApiKey | undefined = token === undefined ? undefined : parts.keyRing.find(token)
-  const bucket = apiKey ? `key:${apiKey.key}` : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
+  const bucket = apiKey
+    ? `key:${apiKey.key}`
+    : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
   const limits = apiKey ?? PLANS.free
   // A key's quota is its session's; an address's is the process's, whichever session is named (D34).
   const limiter = apiKey ? world.rateLimiter : parts.addressLimiter
@@ -84,12 +86,15 @@ export function admit(
       return parts.cors.preflight(request, headers, allow)
     }
     const peeked = limiter.peek(bucket, limits)
-    return peeked instanceof Promise ? peeked.then(preflight, unknownQuota(headers, limits, world.clock.now())) : preflight(peeked)
+    return peeked instanceof Promise
+      ? peeked.then(preflight, unknownQuota(headers, limits, world.clock.now()))
+      : preflight(peeked)
   }
 
   // The in-memory limiter decides at once, and that path stays free of promises; a shared one
   // answers in one round trip, which for a planned listing also reads its page.
-  const admitted = (decided: RateDecision) => afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
+  const admitted = (decided: RateDecision) =>
+    afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
   const unknown = () => unknownQuota(headers, limits, world.clock.now())
   const scenario = apiKey === undefined ? undefined : world.scenarios.of(apiKey.key)
   if (
@@ -103,7 +108,13 @@ export function admit(
     return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
   }
   // A key's scenario may change what a listing answers (`empty`): its page is not read ahead.
-  if (listing !== undefined && 'query' in listing.read && apiKey !== undefined && scenario === undefined && limiter.takeThenList !== undefined) {
+  if (
+    listing !== undefined &&
+    'query' in listing.read &&
+    apiKey !== undefined &&
+    scenario === undefined &&
+    limiter.takeThenList !== undefined
+  ) {
     return limiter.takeThenList(bucket, limits, listing.read.query).then(({ decision, page }) => {
       const admission = admitted(decision)
       return page === undefined ? admission : { ...admission, listed: listed(new JsonText(page)) }
@@ -144,7 +155,11 @@ function afterDecision(
   if (apiPath === undefined) {
     // The admin handler stands before this one when there is a token: without one, say how to get it.
     if (isAdminPath(url.pathname)) throw new HttpError(404, ErrorCode.notFound, `${url.pathname}: ${ADMIN_API_OFF}`)
-    throw new HttpError(404, ErrorCode.notFound, `${url.pathname} is not part of the API; it is served under ${parts.scope.prefix}`)
+    throw new HttpError(
+      404,
+      ErrorCode.notFound,
+      `${url.pathname} is not part of the API; it is served under ${parts.scope.prefix}`,
+    )
   }
   if (apiKey === undefined) {
     throw new HttpError(
@@ -163,7 +178,12 @@ function afterDecision(
  */
 function unknownQuota(headers: Headers, limits: Limits, now: number) {
   return (error: unknown): never => {
-    setRateLimitHeaders(headers, { outcome: 'rate_limited', limit: limits.perMinute, remaining: 0, reset: resetOf(now, 'minute') })
+    setRateLimitHeaders(headers, {
+      outcome: 'rate_limited',
+      limit: limits.perMinute,
+      remaining: 0,
+      reset: resetOf(now, 'minute'),
+    })
     throw error
   }
 }
@@ -177,7 +197,12 @@ function refusal(decision: RateDecision): HttpError {
         `This client is temporarily banned after repeated requests over its rate limit; retry in ${decision.retryAfter} s`,
         retryAfter,
       )
-    : new HttpError(429, ErrorCode.rateLimited, `Rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfter} s`, retryAfter)
+    : new HttpError(
+        429,
+        ErrorCode.rateLimited,
+        `Rate limit of ${decision.limit} requests exceeded; retry in ${decision.retryAfter} s`,
+        retryAfter,
+      )
 }
 
 function setRateLimitHeaders(headers: Headers, decision: RateDecision): void {

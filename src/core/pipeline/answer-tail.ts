@@ -45,7 +45,13 @@ export class Exchange {
  */
 export type Ending =
   | { kind: 'reply'; reply: Reply }
-  | { kind: 'passed'; response: Response; status: number; headers: Iterable<[string, string]>; bodies?: ExchangeBodies | undefined }
+  | {
+      kind: 'passed'
+      response: Response
+      status: number
+      headers: Iterable<[string, string]>
+      bodies?: ExchangeBodies | undefined
+    }
   | { kind: 'next' }
 
 /** A handler's answer to a request it claimed, given the exchange it may note things in. */
@@ -71,8 +77,15 @@ export function refusedRequest(
   target?: string,
 ): RefusedRequest {
   const requestHeaders: Array<[string, string]> = []
-  for (let i = 0; i < head.rawHeaders.length; i += 2) requestHeaders.push([head.rawHeaders[i]!, head.rawHeaders[i + 1]!])
-  return { method: head.method ?? 'GET', target: target ?? head.url ?? '/', requestHeaders, started: performance.now(), time }
+  for (let i = 0; i < head.rawHeaders.length; i += 2)
+    requestHeaders.push([head.rawHeaders[i]!, head.rawHeaders[i + 1]!])
+  return {
+    method: head.method ?? 'GET',
+    target: target ?? head.url ?? '/',
+    requestHeaders,
+    started: performance.now(),
+    time,
+  }
 }
 
 export interface AnswerTailOptions {
@@ -112,7 +125,12 @@ export interface AnswerTail {
  * const tail = createAnswerTail({ requestLog, now: clock.now })
  * await tail.end(request, new URL(request.url), 'listed', async () => ({ kind: 'reply', reply: { status: 204, headers: new Headers() } }))
  */
-export function createAnswerTail({ requestLog, now = Date.now, onUnexpectedError, secrets }: AnswerTailOptions = {}): AnswerTail {
+export function createAnswerTail({
+  requestLog,
+  now = Date.now,
+  onUnexpectedError,
+  secrets,
+}: AnswerTailOptions = {}): AnswerTail {
   /** Messages echo paths and values the client sent; a key or the admin token among them is masked (D35). */
   const masked = (error: unknown): unknown => {
     if (secrets === undefined || !(error instanceof HttpError)) return error

@@ -29,7 +29,10 @@ export async function answer(
   // With a state that reads a page of pets with the rate-limit decision, one round trip instead of
   // two (BENCHMARKS.md, the Redis section), a plain listing is resolved and its input read ahead,
   // once: the steps below take them from the plan, and refuse, if at all, after the decision.
-  const listing = world.rateLimiter.takeThenList === undefined || world.refusal !== undefined ? undefined : planListing(parts, world, request, url, method)
+  const listing =
+    world.rateLimiter.takeThenList === undefined || world.refusal !== undefined
+      ? undefined
+      : planListing(parts, world, request, url, method)
   // A named session's answers say so, refusals included (D34).
   if (world.session !== undefined) headers.set(SESSION_HEADER, world.session)
   // CORS and deprecation headers, the rate limit, the API's scope and the key (D16, D17); a
@@ -45,19 +48,26 @@ export async function answer(
   // `Prefer: code=` (with --prefer), then the key's scenario: like faults, they hit requests a
   // healthy server would serve, after auth and the rate limit (so they spend quota), before the
   // body is read (D29, D30).
-  const preferred = parts.prefer ? preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) : undefined
+  const preferred = parts.prefer
+    ? preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId))
+    : undefined
   if (preferred !== undefined) {
     headers.set(PREFERENCE_APPLIED_HEADER, `code=${preferred}`)
-    if (preferred >= 400) throw forcedError(preferred, `Prefer: code=${preferred}`, headers, world.clock.now(), admitted.deprecation)
+    if (preferred >= 400)
+      throw forcedError(preferred, `Prefer: code=${preferred}`, headers, world.clock.now(), admitted.deprecation)
   }
-  const shaping = preferred === undefined ? world.scenarios.shape(admitted.key, operationId, headers, world.clock.now, admitted.deprecation) : undefined
+  const shaping =
+    preferred === undefined
+      ? world.scenarios.shape(admitted.key, operationId, headers, world.clock.now, admitted.deprecation)
+      : undefined
   const shaped = shaping === undefined ? undefined : await shaping
   // Faults hit requests a healthy server would serve: after auth and the rate limit (a failed
   // request still spent quota, as at a real gateway), before the body is read.
   const faulted = world.faults.inject(operationId, headers)
   if (faulted !== undefined) await faulted
   // The input, valid against the contract, or 400 naming the field (D3, D9).
-  const read = listing === undefined ? readInput(parts, request, url, admitted.apiPath, resolved, onBodyText) : inputOf(listing)
+  const read =
+    listing === undefined ? readInput(parts, request, url, admitted.apiPath, resolved, onBodyText) : inputOf(listing)
   const input = read instanceof Promise ? await read : read
   // A request made while the store is seeded or reset waits for it.
   await world.ready()

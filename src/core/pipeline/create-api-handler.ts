@@ -34,7 +34,18 @@ async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL,
   exchange.notes.session = world.session
   const headers = exchange.headers
   try {
-    return { kind: 'reply', reply: await answer(parts, world, request, url, request.method.toUpperCase(), headers, (text) => (exchange.requestBody = text)) }
+    return {
+      kind: 'reply',
+      reply: await answer(
+        parts,
+        world,
+        request,
+        url,
+        request.method.toUpperCase(),
+        headers,
+        (text) => (exchange.requestBody = text),
+      ),
+    }
   } finally {
     // What the policies said of the answer, an Error body's included.
     exchange.notes.fault = headers.get(FAULT_HEADER) ?? undefined

@@ -26,11 +26,23 @@ export interface PlannedListing {
  * by the pipeline where it reads the input, after the decision, as every request is refused, so
  * the answers and headers are the same either way; only a valid one's page is read ahead.
  */
-export function planListing(parts: ApiHandlerParts, world: WorldParts, request: Request, url: URL, method: string): PlannedListing | undefined {
+export function planListing(
+  parts: ApiHandlerParts,
+  world: WorldParts,
+  request: Request,
+  url: URL,
+  method: string,
+): PlannedListing | undefined {
   const apiPath = parts.scope.apiPath(url)
-  if (apiPath === undefined || (method !== 'GET' && method !== 'HEAD') || !request.headers.has('authorization')) return undefined
+  if (apiPath === undefined || (method !== 'GET' && method !== 'HEAD') || !request.headers.has('authorization'))
+    return undefined
   const route = parts.router.match('GET', apiPath)
-  if (route.kind !== 'operation' || route.operation.operationId !== 'listPets' || parts.deprecations.of('listPets') !== undefined) return undefined
+  if (
+    route.kind !== 'operation' ||
+    route.operation.operationId !== 'listPets' ||
+    parts.deprecations.of('listPets') !== undefined
+  )
+    return undefined
   if (!parts.storeSettled() || !faultsQuiet(world)) return undefined
   // A listing has no body: its input is decided at once, and resolving it cannot refuse.
   const resolution = resolve(parts, world, { apiPath, route, deprecation: undefined }, method)

@@ -25,7 +25,13 @@ export function readInput(
     : checked(parts, url, apiPath, resolution, undefined)
 }
 
-function checked(parts: ApiHandlerParts, url: URL, apiPath: string, { info, params }: Resolution, body: Record<string, unknown> | undefined): OperationInput {
+function checked(
+  parts: ApiHandlerParts,
+  url: URL,
+  apiPath: string,
+  { info, params }: Resolution,
+  body: Record<string, unknown> | undefined,
+): OperationInput {
   const decoded: Record<string, string> = {}
   for (const [name, value] of Object.entries(params)) decoded[name] = decodeComponent(value, name)
   const path = decodeComponent(apiPath, 'path')

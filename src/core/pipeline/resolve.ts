@@ -18,17 +18,31 @@ export interface Resolution {
  * 501 for the areas the spec leaves unspecified (D11), 404 and 405 with `Allow` (D10), and 410
  * once the sandbox clock has passed a deprecated operation's sunset (D18).
  */
-export function resolve(parts: ApiHandlerParts, world: WorldParts, { apiPath, route, deprecation }: Omit<Admission, 'key'>, method: string): Resolution {
+export function resolve(
+  parts: ApiHandlerParts,
+  world: WorldParts,
+  { apiPath, route, deprecation }: Omit<Admission, 'key'>,
+  method: string,
+): Resolution {
   const prefix = parts.scope.prefix
   if (inArea(apiPath, UNSPECIFIED_AREAS)) {
-    throw new HttpError(501, ErrorCode.notImplemented, `${prefix}${apiPath}: this area exists, but its behaviour is not yet specified`)
+    throw new HttpError(
+      501,
+      ErrorCode.notImplemented,
+      `${prefix}${apiPath}: this area exists, but its behaviour is not yet specified`,
+    )
   }
   if (route === undefined || route.kind === 'not-found') {
     throw new HttpError(404, ErrorCode.notFound, `no resource at ${prefix}${apiPath}`)
   }
   if (route.kind === 'method-not-allowed') {
     const allow = withHead(route.allow).concat('OPTIONS').join(', ')
-    throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${prefix}${apiPath}; allowed: ${allow}`, { allow })
+    throw new HttpError(
+      405,
+      ErrorCode.methodNotAllowed,
+      `${method} is not allowed on ${prefix}${apiPath}; allowed: ${allow}`,
+      { allow },
+    )
   }
   if (deprecation !== undefined && world.clock.now() >= deprecation.sunset) {
     throw new HttpError(

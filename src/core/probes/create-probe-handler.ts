@@ -27,19 +27,25 @@ export interface ProbeHandlerOptions {
  */
 export function createProbeHandler({ readiness, origin, tail }: ProbeHandlerOptions): HttpHandler {
   function answer(path: string, method: string, headers: Headers): Reply {
-    if (method !== 'GET') throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${path}; allowed: GET`, { allow: 'GET' })
+    if (method !== 'GET')
+      throw new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${path}; allowed: GET`, {
+        allow: 'GET',
+      })
     if (path === '/healthz') return { status: 200, headers, body: { status: 'ok' } }
     const current = readiness()
     if (!current.ready) {
       const reasons = current.checks.filter((check) => !check.ready).map((check) => `${check.name}: ${check.reason}`)
-      throw new HttpError(503, ErrorCode.serviceUnavailable, `Not ready (${reasons.join('; ')})`, { 'retry-after': '1' })
+      throw new HttpError(503, ErrorCode.serviceUnavailable, `Not ready (${reasons.join('; ')})`, {
+        'retry-after': '1',
+      })
     }
     return { status: 200, headers, body: { status: 'ready', checks: current.checks } }
   }
 
   // Load balancers ask every few seconds: their answers would crowd the log out.
   return new ClaimingHandler({
-    claims: (url) => (origin === undefined || url.origin === origin) && (PROBE_PATHS as readonly string[]).includes(url.pathname),
+    claims: (url) =>
+      (origin === undefined || url.origin === origin) && (PROBE_PATHS as readonly string[]).includes(url.pathname),
     answer: async (request, url, exchange) => {
       exchange.headers.set('cache-control', 'no-store')
       return { kind: 'reply', reply: answer(url.pathname, request.method.toUpperCase(), exchange.headers) }

@@ -36,7 +36,11 @@ export function createReadiness(checks: ReadinessCheck[] = []) {
       const results = checks.map(({ name, notReady, detail }) => {
         const reason = notReady()
         const noted = detail?.()
-        return { name, ...(reason === undefined ? { ready: true } : { ready: false, reason }), ...(noted === undefined ? {} : { detail: noted }) }
+        return {
+          name,
+          ...(reason === undefined ? { ready: true } : { ready: false, reason }),
+          ...(noted === undefined ? {} : { detail: noted }),
+        }
       })
       return { ready: results.every((result) => result.ready), checks: results }
     },

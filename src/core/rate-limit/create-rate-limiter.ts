@@ -59,7 +59,15 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     if (bucket === undefined) {
       const counted = dayCounts.get(id)
       if (counted !== undefined) dayCounts.delete(id)
-      bucket = { minuteStart, minuteUsed: 0, dayStart, dayUsed: counted ?? 0, refusedWindowStart: minuteStart, refused: 0, bannedUntil: 0 }
+      bucket = {
+        minuteStart,
+        minuteUsed: 0,
+        dayStart,
+        dayUsed: counted ?? 0,
+        refusedWindowStart: minuteStart,
+        refused: 0,
+        bannedUntil: 0,
+      }
       buckets.set(id, bucket)
     }
     // A clock moved backwards also starts a new window: counts from "the future" do not apply.
@@ -153,7 +161,8 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     for (const id of [...buckets.keys(), ...dayCounts.keys()]) {
       if (!id.startsWith(prefix)) continue
       const bucket = current(id, t)
-      if (bucket.minuteUsed > 0 || bucket.dayUsed > 0 || bucket.refused > 0 || bucket.bannedUntil > t) out.set(id, { ...bucket })
+      if (bucket.minuteUsed > 0 || bucket.dayUsed > 0 || bucket.refused > 0 || bucket.bannedUntil > t)
+        out.set(id, { ...bucket })
     }
     return out
   }

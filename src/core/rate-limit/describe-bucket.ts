@@ -14,8 +14,18 @@ export const describeBucket = {
     const minuteLeft = Math.max(0, limits.perMinute - bucket.minuteUsed)
     const dayLeft = Math.max(0, limits.perDay - bucket.dayUsed)
     return dayLeft < minuteLeft
-      ? { outcome: 'allowed', limit: limits.perDay, remaining: dayLeft, reset: windowEnd(bucket.dayStart, 'day') / 1000 }
-      : { outcome: 'allowed', limit: limits.perMinute, remaining: minuteLeft, reset: windowEnd(bucket.minuteStart, 'minute') / 1000 }
+      ? {
+          outcome: 'allowed',
+          limit: limits.perDay,
+          remaining: dayLeft,
+          reset: windowEnd(bucket.dayStart, 'day') / 1000,
+        }
+      : {
+          outcome: 'allowed',
+          limit: limits.perMinute,
+          remaining: minuteLeft,
+          reset: windowEnd(bucket.minuteStart, 'minute') / 1000,
+        }
   },
 
   /**
@@ -41,7 +51,11 @@ export const describeBucket = {
    */
   banned(bucket: Bucket, limits: Limits, t: number): RateDecision {
     const spentUntil =
-      bucket.dayUsed >= limits.perDay ? windowEnd(bucket.dayStart, 'day') : bucket.minuteUsed >= limits.perMinute ? windowEnd(bucket.minuteStart, 'minute') : 0
+      bucket.dayUsed >= limits.perDay
+        ? windowEnd(bucket.dayStart, 'day')
+        : bucket.minuteUsed >= limits.perMinute
+          ? windowEnd(bucket.minuteStart, 'minute')
+          : 0
     return {
       outcome: 'temporarily_banned',
       limit: limits.perMinute,
@@ -64,7 +78,12 @@ export const describeBucket = {
       bucket.bannedUntil > t
         ? describeBucket.banned(bucket, limits, t)
         : bucket.dayUsed >= limits.perDay
-          ? { outcome: 'rate_limited' as const, limit: limits.perDay, remaining: 0, reset: windowEnd(bucket.dayStart, 'day') / 1000 }
+          ? {
+              outcome: 'rate_limited' as const,
+              limit: limits.perDay,
+              remaining: 0,
+              reset: windowEnd(bucket.dayStart, 'day') / 1000,
+            }
           : describeBucket.allowed(bucket, limits)
     return {
       limit: headers.limit,

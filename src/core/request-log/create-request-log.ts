@@ -83,7 +83,10 @@ export interface Answered {
  * added at runtime included). The log calls it when someone reads the entry.
  */
 export function describeAnswer(answer: Answered, inForce: Masker): RequestLogEntry {
-  const masker = answer.presented === undefined ? inForce : createMasker({ ...inForce.secrets, keys: [...inForce.secrets.keys, answer.presented] })
+  const masker =
+    answer.presented === undefined
+      ? inForce
+      : createMasker({ ...inForce.secrets, keys: [...inForce.secrets.keys, answer.presented] })
   const admin = ADMIN_PATH.test(answer.target)
   let authorization: string | undefined
   const requestHeaders: LoggedHeader[] = []
@@ -106,7 +109,10 @@ export function describeAnswer(answer: Answered, inForce: Masker): RequestLogEnt
   if (answer.session !== undefined) entry.session = answer.session
   entry.requestHeaders = requestHeaders
   if (answer.responseHeaders !== undefined) {
-    entry.responseHeaders = [...answer.responseHeaders].map(([name, value]) => ({ name, value: masker.header(name, value, admin) }))
+    entry.responseHeaders = [...answer.responseHeaders].map(([name, value]) => ({
+      name,
+      value: masker.header(name, value, admin),
+    }))
   }
   return entry
 }
@@ -216,7 +222,11 @@ export interface InSession {
  * listed; only the watchers of every answer (the stdout log) hear of it. A listed answer gets an
  * `id`, and the pipeline's answers hand over their bodies too, kept for the last ones (a HAR).
  */
-export function createRequestLog(capacity: number, secrets: () => Secrets = () => ({ keys: [] }), { source }: RequestLogOptions = {}) {
+export function createRequestLog(
+  capacity: number,
+  secrets: () => Secrets = () => ({ keys: [] }),
+  { source }: RequestLogOptions = {},
+) {
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
   const entries = createRingBuffer<Kept>(capacity)
@@ -242,7 +252,10 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
     if (listed) for (const listener of listeners) listener(entry)
   }
   // One masker per read, with the secrets in force then.
-  const show = ({ answer, id }: { answer: Answered; id?: string | undefined }, masker = createMasker(secrets())): RequestLogEntry => {
+  const show = (
+    { answer, id }: { answer: Answered; id?: string | undefined },
+    masker = createMasker(secrets()),
+  ): RequestLogEntry => {
     const entry: RequestLogEntry = { ...(id === undefined ? {} : { id }), ...describeAnswer(answer, masker) }
     if (source === undefined || entry.source !== undefined) return entry
     entry.source = source
@@ -262,11 +275,15 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
     (kept: Kept) =>
       kept.answer.session === session
   // The kept answers a reader may look at: the last `limit`, of one session when it says so.
-  const kept = (limit: number, of: InSession | undefined): Kept[] => (of === undefined ? entries.last(limit) : entries.lastMatching(limit, inSession(of)))
+  const kept = (limit: number, of: InSession | undefined): Kept[] =>
+    of === undefined ? entries.last(limit) : entries.lastMatching(limit, inSession(of))
 
   return {
     capacity,
-    record(answer: Answered, { listed = true, bodies }: { listed?: boolean; bodies?: ExchangeBodies | undefined } = {}): void {
+    record(
+      answer: Answered,
+      { listed = true, bodies }: { listed?: boolean; bodies?: ExchangeBodies | undefined } = {},
+    ): void {
       const kept: Kept | undefined = listed ? { answer, id: `${tag}-${++sequence}` } : undefined
       // Built only when someone watches: recording stays cheap on every request.
       if (watchers.size > 0 || (listed && (listeners.size > 0 || sink !== undefined))) {
@@ -290,7 +307,8 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
       return showAll(kept(limit, of))
     },
     /** How many listed entries of one session (`of`), or of all, are kept. */
-    count: (of?: InSession): number => (of === undefined ? kept(capacity, of).length : (perSession.get(of.session) ?? 0)),
+    count: (of?: InSession): number =>
+      of === undefined ? kept(capacity, of).length : (perSession.get(of.session) ?? 0),
     /** The listed entries `selection` picks (of one session, `of`, when given), with their bodies while kept, oldest first: for an export. */
     select(selection: LogSelection = {}, of?: InSession): KeptExchange[] {
       const masker = createMasker(secrets())
@@ -305,7 +323,9 @@ export function createRequestLog(capacity: number, secrets: () => Secrets = () =
     },
     /** The entry with this id and its bodies, if this log still keeps it (and it is of session `of`, when given). */
     exchange(id: string, of?: InSession): KeptExchange | undefined {
-      const found = entries.last(capacity).find((candidate) => candidate.id === id && (of === undefined || candidate.answer.session === of.session))
+      const found = entries
+        .last(capacity)
+        .find((candidate) => candidate.id === id && (of === undefined || candidate.answer.session === of.session))
       return found === undefined ? undefined : withBodies(found)
     },
     /** Hands each listed entry, built, to `to` as well: the shared log of several processes (core/state). */
@@ -344,7 +364,11 @@ export type RequestLog = ReturnType<typeof createRequestLog>
 function capBodies(bodies: ExchangeBodies): ExchangeBodies {
   const { requestBody, responseBody } = bodies
   // Nearly every body is under the limit: kept as handed over, with no copy.
-  if ((requestBody === undefined || requestBody.length <= BODY_LIMIT) && (responseBody === undefined || responseBody.length <= BODY_LIMIT)) return bodies
+  if (
+    (requestBody === undefined || requestBody.length <= BODY_LIMIT) &&
+    (responseBody === undefined || responseBody.length <= BODY_LIMIT)
+  )
+    return bodies
   const capped: ExchangeBodies = { ...bodies }
   if (requestBody !== undefined && requestBody.length > BODY_LIMIT) {
     capped.omitted = { ...capped.omitted, request: requestBody.length }

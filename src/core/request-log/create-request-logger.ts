@@ -62,7 +62,9 @@ export function createRequestLogger(
       const source = entry.source === undefined ? '' : ` source=${entry.source}`
       // A session name is checked against its rule before it is logged: nothing to escape.
       const session = entry.session === undefined ? '' : ` session=${mask(entry.session)}`
-      write(`${escapeControls(entry.method)} ${escapeControls(entry.path)} ${status} ${ms}ms key=${escapeControls(entry.key)}${source}${session}`)
+      write(
+        `${escapeControls(entry.method)} ${escapeControls(entry.path)} ${status} ${ms}ms key=${escapeControls(entry.key)}${source}${session}`,
+      )
     },
     /** A hint for whoever reads the log, said once where it applies (a Prefer header this sandbox ignores). */
     note(message: string): void {
@@ -121,5 +123,8 @@ export function escapeControls(text: string): string {
 
 /** A JSON line with the controls JSON itself leaves raw (DEL, C1, U+2028/9) escaped as well. */
 function escapeJsonLine(line: string): string {
-  return line.replace(/[\u007f-\u009f\u2028\u2029]/g, (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return line.replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (control) => `\\u${control.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  )
 }

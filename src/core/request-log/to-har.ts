@@ -107,11 +107,16 @@ export function toHar(exchanges: Iterable<KeptExchange>, options: HarOptions): H
 }
 
 function harDocument(entries: HarEntry[], version: string): Har {
-  return { log: { version: '1.2', creator: { name: 'petstore-sandbox, Animal Store API', version }, pages: [], entries } }
+  return {
+    log: { version: '1.2', creator: { name: 'petstore-sandbox, Animal Store API', version }, pages: [], entries },
+  }
 }
 
 /** The HAR entry of each exchange, made as it is read: a dropped connection or a target that was no URL has none. */
-function* toHarEntries(exchanges: Iterable<KeptExchange>, { secrets, internalHeaders = [], origin = 'http://localhost' }: HarOptions): Generator<HarEntry> {
+function* toHarEntries(
+  exchanges: Iterable<KeptExchange>,
+  { secrets, internalHeaders = [], origin = 'http://localhost' }: HarOptions,
+): Generator<HarEntry> {
   // The entries are masked already; the bodies are masked here, by the same masker. The query
   // string is read from the masked URL, which decodes to no secret (D35).
   const mask = createMasker(secrets).text
@@ -121,14 +126,22 @@ function* toHarEntries(exchanges: Iterable<KeptExchange>, { secrets, internalHea
     // A target that was no URL (the server's 400 for it) has, like a dropped connection, nothing to replay.
     if (entry.status === 0 || !URL.canParse(url)) continue
     const query = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
-    const requestHeaders = harHeaders(entry.requestHeaders, mask).filter((header) => !internal.has(header.name.toLowerCase()))
+    const requestHeaders = harHeaders(entry.requestHeaders, mask).filter(
+      (header) => !internal.has(header.name.toLowerCase()),
+    )
     const responseHeaders = harHeaders(entry.responseHeaders, mask)
     const requestText = bodies?.requestBody === undefined ? undefined : mask(bodies.requestBody)
-    const responseText = bodies?.responseBody === undefined || entry.method === 'HEAD' ? undefined : mask(bodies.responseBody)
+    const responseText =
+      bodies?.responseBody === undefined || entry.method === 'HEAD' ? undefined : mask(bodies.responseBody)
     const omitted = bodies?.omitted
-    const mimeType = headerOf(responseHeaders, 'content-type') ?? (responseText === undefined ? 'x-unknown' : 'application/json; charset=utf-8')
+    const mimeType =
+      headerOf(responseHeaders, 'content-type') ??
+      (responseText === undefined ? 'x-unknown' : 'application/json; charset=utf-8')
     // A length that no longer matches a masked body would make a replay cut it short.
-    const replayable = responseText !== undefined ? responseHeaders.filter((header) => header.name.toLowerCase() !== 'content-length') : responseHeaders
+    const replayable =
+      responseText !== undefined
+        ? responseHeaders.filter((header) => header.name.toLowerCase() !== 'content-length')
+        : responseHeaders
     const responseSize = omitted?.response ?? (responseText === undefined ? 0 : utf8Length(responseText))
     yield {
       startedDateTime: entry.time,
@@ -140,7 +153,11 @@ function* toHarEntries(exchanges: Iterable<KeptExchange>, { secrets, internalHea
         cookies: [],
         headers: requestHeaders,
         queryString: query,
-        ...(requestText === undefined ? {} : { postData: { mimeType: headerOf(requestHeaders, 'content-type') ?? 'application/json', text: requestText } }),
+        ...(requestText === undefined
+          ? {}
+          : {
+              postData: { mimeType: headerOf(requestHeaders, 'content-type') ?? 'application/json', text: requestText },
+            }),
         headersSize: -1,
         bodySize: omitted?.request ?? (requestText === undefined ? 0 : utf8Length(requestText)),
       },
@@ -154,7 +171,9 @@ function* toHarEntries(exchanges: Iterable<KeptExchange>, { secrets, internalHea
           size: responseSize,
           mimeType,
           ...(responseText === undefined ? {} : { text: responseText }),
-          ...(omitted?.response === undefined ? {} : { comment: `body of ${omitted.response} characters left out (over the request log's limit)` }),
+          ...(omitted?.response === undefined
+            ? {}
+            : { comment: `body of ${omitted.response} characters left out (over the request log's limit)` }),
         },
         redirectURL: '',
         headersSize: -1,
@@ -169,7 +188,9 @@ function* toHarEntries(exchanges: Iterable<KeptExchange>, { secrets, internalHea
       ...(entry.forced === undefined ? {} : { _forced: entry.forced }),
       ...(entry.fault === undefined ? {} : { _fault: entry.fault }),
       ...(entry.session === undefined ? {} : { _session: entry.session }),
-      ...(bodies === undefined ? { comment: 'bodies no longer kept (older than the last exchanges kept), or none to keep' } : {}),
+      ...(bodies === undefined
+        ? { comment: 'bodies no longer kept (older than the last exchanges kept), or none to keep' }
+        : {}),
     }
   }
 }

@@ -15,7 +15,11 @@ import { SESSION_HEADER } from '../sessions/session-name.js'
  * const sandboxFetch = createSandboxFetch(sandbox.handlers, 'http://localhost:4010/v1')
  * await sandboxFetch('/v1/pets', { headers: { Authorization: 'Bearer sandbox-free-key' } })
  */
-export function createSandboxFetch(handlers: RequestHandler[], baseUrl: string | undefined, session?: string): typeof fetch {
+export function createSandboxFetch(
+  handlers: RequestHandler[],
+  baseUrl: string | undefined,
+  session?: string,
+): typeof fetch {
   return async function sandboxFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const request = await toRequest(input, init, baseUrl)
     // A session's fetch names it on every request (D34).
@@ -27,13 +31,18 @@ export function createSandboxFetch(handlers: RequestHandler[], baseUrl: string |
         `petstore-sandbox: ${request.method} ${request.url} is outside the sandbox's API (${apiAreas(baseUrl)}); sandbox.fetch sends nothing to the network`,
       )
     }
-    if (response.type === 'error') throw new TypeError('Failed to fetch: the sandbox dropped the connection (an injected fault)')
+    if (response.type === 'error')
+      throw new TypeError('Failed to fetch: the sandbox dropped the connection (an injected fault)')
     return response
   }
 }
 
 /** The Request `fetch(input, init)` means, built by this realm's `Request` from its parts where they are of another. */
-async function toRequest(input: RequestInfo | URL, init: RequestInit | undefined, baseUrl: string | undefined): Promise<Request> {
+async function toRequest(
+  input: RequestInfo | URL,
+  init: RequestInit | undefined,
+  baseUrl: string | undefined,
+): Promise<Request> {
   const own = init?.headers === undefined ? init : { ...init, headers: headerPairs(init.headers) }
   if (typeof input === 'string') return new Request(absolute(input, baseUrl), own)
   const other: unknown = input
@@ -51,7 +60,12 @@ async function toRequest(input: RequestInfo | URL, init: RequestInit | undefined
 
 /** A Request of another realm: what `instanceof Request` misses. */
 function isRequestLike(input: unknown): input is Request {
-  return typeof input === 'object' && input !== null && typeof (input as Request).url === 'string' && typeof (input as Request).method === 'string'
+  return (
+    typeof input === 'object' &&
+    input !== null &&
+    typeof (input as Request).url === 'string' &&
+    typeof (input as Request).method === 'string'
+  )
 }
 
 /** Headers as name-value pairs, which every realm's `Request` reads; a `Headers` of another realm is read through its `forEach`. */
@@ -76,7 +90,9 @@ function absolute(url: string, baseUrl: string | undefined): string {
   if (URL.canParse(url)) return url
   const base = baseUrl ?? (globalThis as { location?: { href?: string } }).location?.href
   if (base === undefined || !URL.canParse(url, base)) {
-    throw new TypeError(`petstore-sandbox: sandbox.fetch needs an absolute URL, or a baseUrl option to resolve ${JSON.stringify(url)} against`)
+    throw new TypeError(
+      `petstore-sandbox: sandbox.fetch needs an absolute URL, or a baseUrl option to resolve ${JSON.stringify(url)} against`,
+    )
   }
   return new URL(url, base).href
 }

@@ -28,7 +28,14 @@ import type { RequestedSession } from '../sessions/requested-session.js'
 import { capsuleOrigin, forkOrigin, startUpOrigin } from '../sessions/world-table.js'
 import { readCapsule } from '../sessions/capsule.js'
 import { learnCapsule } from '../learning/learn-capsule.js'
-import { checkSessionName, DEFAULT_SESSION, isSecretName, isSessionName, secretNameRule, sessionNameRule } from '../sessions/session-name.js'
+import {
+  checkSessionName,
+  DEFAULT_SESSION,
+  isSecretName,
+  isSessionName,
+  secretNameRule,
+  sessionNameRule,
+} from '../sessions/session-name.js'
 import { createWorld, type World, type WorldOptions } from '../sessions/world.js'
 import { SessionConflict, SessionsNotServed, UnknownSession } from '../sessions/session-errors.js'
 import type { Timing } from '../state/maybe-promise.js'
@@ -105,15 +112,21 @@ function composeSandbox<Of extends Timing>(
 ): Sandbox<Of> {
   const { requestLog } = state
   const operationIds = router.operations().map((operation) => operation.operationId)
-  const apiKeys = createKeyControls({ keyRing: createKeyRing(resolved.keys), storage: state.keyStorage, adminToken: resolved.adminToken })
+  const apiKeys = createKeyControls({
+    keyRing: createKeyRing(resolved.keys),
+    storage: state.keyStorage,
+    adminToken: resolved.adminToken,
+  })
   const keyRing = apiKeys.ring
   const secrets = (): Secrets => ({ keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken })
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
   for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
     // Checked now, as any option is.
-    if (keyRing.find(key) === undefined) throw ConfigError.ofEntry('scenarios.keys', key, noConfiguredKey(key, keyRing.keys))
-    if (!knownScenarios.has(name)) throw ConfigError.ofEntry('scenarios.keys', key, unknownScenario(name, [...knownScenarios.keys()]))
+    if (keyRing.find(key) === undefined)
+      throw ConfigError.ofEntry('scenarios.keys', key, noConfiguredKey(key, keyRing.keys))
+    if (!knownScenarios.has(name))
+      throw ConfigError.ofEntry('scenarios.keys', key, unknownScenario(name, [...knownScenarios.keys()]))
   }
   const worldOptions: WorldOptions = {
     knownScenarios,
@@ -168,15 +181,22 @@ function composeSandbox<Of extends Timing>(
   }
   // The world a request names; for a name the sandbox cannot serve, the default world and the refusal.
   const namedInRequest = ({ name, where }: RequestedSession): WorldParts => {
-    if (!isSessionName(name)) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where)) }
-    if (isSecretName(name, secrets())) return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, secretNameRule(where)) }
+    if (!isSessionName(name))
+      return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where)) }
+    if (isSecretName(name, secrets()))
+      return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, secretNameRule(where)) }
     if (name !== DEFAULT_SESSION && state.session === undefined)
       return { ...defaultWorld, refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message) }
     return sessions.world(name)
   }
 
   // The one tail every handler's answer ends through: Error bodies, masking, the request log.
-  const tail = createAnswerTail({ requestLog, now: () => defaultWorld.clock.now(), onUnexpectedError: resolved.onUnexpectedError, secrets })
+  const tail = createAnswerTail({
+    requestLog,
+    now: () => defaultWorld.clock.now(),
+    onUnexpectedError: resolved.onUnexpectedError,
+    secrets,
+  })
   const parts: Omit<ApiHandlerParts, 'scope'> = {
     router,
     keyRing,
@@ -195,14 +215,21 @@ function composeSandbox<Of extends Timing>(
 
   // A store that cannot start (shared state seeded otherwise) rejects `ready()`: the caller hears it.
   tracked(defaultWorld.store.start()).catch(() => undefined)
-  const readiness = createReadiness([{ name: 'store', notReady: () => (filling > 0 ? 'seeding the pets' : undefined) }, ...state.checks])
+  const readiness = createReadiness([
+    { name: 'store', notReady: () => (filling > 0 ? 'seeding the pets' : undefined) },
+    ...state.checks,
+  ])
 
   // Each world's controls, made once: the sandbox's own for the default one.
   const made = new WeakMap<World<Of>, Session<Of>>()
   const sessionOf = (world: World<Of>): Session<Of> => {
     let session = made.get(world)
     if (session === undefined) {
-      session = { ...createSessionControls(world, process), name: world.name, fetch: createSandboxFetch(handlers, resolved.baseUrl, world.session) }
+      session = {
+        ...createSessionControls(world, process),
+        name: world.name,
+        fetch: createSandboxFetch(handlers, resolved.baseUrl, world.session),
+      }
       made.set(world, session)
     }
     return session
@@ -220,7 +247,8 @@ function composeSandbox<Of extends Timing>(
     sessions.used?.(name)
     return world
   }
-  const known = async (name: string): Promise<World<Of> | undefined> => (isSessionName(name) ? sessions.find(name) : undefined)
+  const known = async (name: string): Promise<World<Of> | undefined> =>
+    isSessionName(name) ? sessions.find(name) : undefined
   const sandbox: Sandbox<Of> = {
     ...createSessionControls(defaultWorld, process),
     handlers,
@@ -251,8 +279,13 @@ function composeSandbox<Of extends Timing>(
         // A capsule or a recording is checked on its own, so that a newer version is named before anything else.
         const { capsule: given, har, ...rest } = init as { capsule?: unknown; har?: unknown; from?: string }
         checkInput('SessionInit', rest, 'init')
-        const sources = [given !== undefined && 'capsule', har !== undefined && 'har', rest.from !== undefined && 'from'].filter(Boolean)
-        if (sources.length > 1) throw new ConfigError(`init: give one of from, capsule or har, not ${sources.join(' and ')}`)
+        const sources = [
+          given !== undefined && 'capsule',
+          har !== undefined && 'har',
+          rest.from !== undefined && 'from',
+        ].filter(Boolean)
+        if (sources.length > 1)
+          throw new ConfigError(`init: give one of from, capsule or har, not ${sources.join(' and ')}`)
         if (name !== DEFAULT_SESSION && state.session === undefined) throw new SessionsNotServed()
         const from = rest.from
         let origin = startUp
@@ -271,11 +304,14 @@ function composeSandbox<Of extends Timing>(
           origin = forkOrigin(source, source.fork())
         }
         // Nothing changes when the pets it brings would pass maxPets (D23), those of the world it replaces given back.
-        if (origin !== startUp) state.admit?.(origin, name === DEFAULT_SESSION ? defaultWorld.store : (await known(name))?.store)
+        if (origin !== startUp)
+          state.admit?.(origin, name === DEFAULT_SESSION ? defaultWorld.store : (await known(name))?.store)
         if (name === DEFAULT_SESSION) {
           // The journal keeps the default session's own changes over the start-up pets, not a fork's.
           if (origin !== startUp && resolved.storage !== undefined) {
-            throw new SessionConflict('with --state the default session starts over only from the start-up world: PUT it {}, or fork into a named session')
+            throw new SessionConflict(
+              'with --state the default session starts over only from the start-up world: PUT it {}, or fork into a named session',
+            )
           }
           defaultOrigin.current = origin
           defaultWorld.origin = origin

@@ -36,7 +36,9 @@ export const SERVED_ELSEWHERE = {
 } as const satisfies Partial<Record<keyof SessionControls, string>>
 
 type ServedByAdmin = (typeof SESSION_OPERATIONS)[keyof typeof SESSION_OPERATIONS]
-const everyMemberServed: Exclude<keyof SessionControls, ServedByAdmin | keyof typeof SERVED_ELSEWHERE> extends never ? true : false = true
+const everyMemberServed: Exclude<keyof SessionControls, ServedByAdmin | keyof typeof SERVED_ELSEWHERE> extends never
+  ? true
+  : false = true
 const onlyMembersServed: Exclude<ServedByAdmin, keyof SessionControls> extends never ? true : false = true
 void everyMemberServed
 void onlyMembersServed
@@ -68,7 +70,10 @@ export interface ProcessControls<Of extends Timing> {
  * The controls of one world (`SessionControls`): the sandbox's own for the default session, and
  * `sandbox.session(name)`'s for a named one. The admin API serves the same calls.
  */
-export function createSessionControls<Of extends Timing>(world: World<Of>, process: ProcessControls<Of>): SessionControls<Of> {
+export function createSessionControls<Of extends Timing>(
+  world: World<Of>,
+  process: ProcessControls<Of>,
+): SessionControls<Of> {
   const { resolved, keyRing, requestLog, carriers } = process
   const { clock, store, rateLimiter, faults, scenarios } = world
   const of = { session: world.session }
@@ -113,8 +118,10 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
     quota: {
       get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
       // Held to the admin API's QuotaChange, so what PATCH /__sandbox/keys/{key} refuses is refused here, in the same words.
-      set: (key: string, change: QuotaChange) => rateLimiter.arrange(`key:${key}`, keyNamed(key), checkInput<QuotaChange>('QuotaChange', change, 'quota')),
-      ofAddress: async (address: string): Promise<QuotaState> => await process.addressLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
+      set: (key: string, change: QuotaChange) =>
+        rateLimiter.arrange(`key:${key}`, keyNamed(key), checkInput<QuotaChange>('QuotaChange', change, 'quota')),
+      ofAddress: async (address: string): Promise<QuotaState> =>
+        await process.addressLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
     },
     faults: {
       get: faults.config,
@@ -125,7 +132,8 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
       },
     },
     requests: (selection?: number | LogSelection) => {
-      if (typeof selection === 'object' && selection !== null) refuseUnknownOptions(selection, LOG_SELECTION, 'requests')
+      if (typeof selection === 'object' && selection !== null)
+        refuseUnknownOptions(selection, LOG_SELECTION, 'requests')
       return requestLog.last(typeof selection === 'number' ? { limit: selection } : (selection ?? {}), of)
     },
     async state(): Promise<StateSummary> {
@@ -135,7 +143,11 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
         session: world.name,
         now: new Date(clock.now()).toISOString(),
         pets: { count: await store.count(), nextId: await store.nextId() },
-        seeded: { seed: resolved.seed, pets: resolved.pets, source: resolved.givenPets === undefined ? 'generated' : 'given' },
+        seeded: {
+          seed: resolved.seed,
+          pets: resolved.pets,
+          source: resolved.givenPets === undefined ? 'generated' : 'given',
+        },
         clockOffsetMs: clock.offset(),
         prefer: resolved.prefer,
         keys: await Promise.all(
@@ -178,7 +190,10 @@ export function createSessionControls<Of extends Timing>(world: World<Of>, proce
 }
 
 /** A session as `GET /__sandbox/sessions` lists it. */
-export async function summarize<Of extends Timing>(world: World<Of>, process: ProcessControls<Of>): Promise<SessionSummary> {
+export async function summarize<Of extends Timing>(
+  world: World<Of>,
+  process: ProcessControls<Of>,
+): Promise<SessionSummary> {
   await world.store.ready()
   await world.clock.sync()
   const { origin, from, ...held } = await summaryHolds(world, process.carriers)

@@ -64,13 +64,15 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
       : isRecordedHar(options.from)
         ? learnCapsule(options.from, 'from', (options.now ?? Date.now)())
         : readCapsule(options.from, 'from')
-  if (from !== undefined && options.pets !== undefined) throw new ConfigError('from and pets cannot be combined: the capsule says which pets there are')
+  if (from !== undefined && options.pets !== undefined)
+    throw new ConfigError('from and pets cannot be combined: the capsule says which pets there are')
   if (from !== undefined && from.pets.length > MAX_PETS)
     throw new ConfigError(`from.pets holds ${from.pets.length} pets; a sandbox starts with at most ${MAX_PETS}`)
   const seed = options.seed ?? from?.seed ?? 1
   if (!Number.isSafeInteger(seed)) throw new ConfigError(`seed must be an integer, got ${String(seed)}`)
   // Given pets replace the generated ones; the seeded ids then end at the last given one.
-  const givenPets = from !== undefined ? from.pets : Array.isArray(options.pets) ? resolvePets(options.pets, 'pets') : undefined
+  const givenPets =
+    from !== undefined ? from.pets : Array.isArray(options.pets) ? resolvePets(options.pets, 'pets') : undefined
   const pets = givenPets?.length ?? (options.pets as number | undefined) ?? 50
   if (!Number.isSafeInteger(pets) || pets < 0 || pets > MAX_PETS) {
     throw new ConfigError(`pets must be a whole number from 0 to ${MAX_PETS} or a list of pets, got ${String(pets)}`)
@@ -81,15 +83,22 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     throw new ConfigError(`maxPets must be a whole number no smaller than pets (${pets}), got ${String(maxPets)}`)
   }
   const banAfter = options.banAfter ?? 10
-  if (!Number.isSafeInteger(banAfter) || banAfter < 0) throw new ConfigError(`banAfter must be a whole number of 0 or more, got ${String(banAfter)}`)
+  if (!Number.isSafeInteger(banAfter) || banAfter < 0)
+    throw new ConfigError(`banAfter must be a whole number of 0 or more, got ${String(banAfter)}`)
   const banSeconds = options.banSeconds ?? 900
-  if (!Number.isFinite(banSeconds) || banSeconds <= 0) throw new ConfigError(`banSeconds must be a positive number, got ${String(banSeconds)}`)
+  if (!Number.isFinite(banSeconds) || banSeconds <= 0)
+    throw new ConfigError(`banSeconds must be a positive number, got ${String(banSeconds)}`)
   const defaultStatus = options.defaultStatus === undefined ? 'available' : options.defaultStatus
   if (defaultStatus !== null && !PET_STATUSES.includes(defaultStatus)) {
-    throw new ConfigError(`defaultStatus must be one of ${PET_STATUSES.join(', ')} or null, got ${String(defaultStatus)}`)
+    throw new ConfigError(
+      `defaultStatus must be one of ${PET_STATUSES.join(', ')} or null, got ${String(defaultStatus)}`,
+    )
   }
   const corsOrigins = options.corsOrigins ?? '*'
-  if (corsOrigins !== '*' && (!Array.isArray(corsOrigins) || corsOrigins.some((origin) => typeof origin !== 'string'))) {
+  if (
+    corsOrigins !== '*' &&
+    (!Array.isArray(corsOrigins) || corsOrigins.some((origin) => typeof origin !== 'string'))
+  ) {
     throw new ConfigError(`corsOrigins must be '*' or a list of origins`)
   }
   const keys = options.keys === undefined ? withCapsuleKeys(resolveDemoKeys(), from) : resolveKeys(options.keys)
@@ -110,8 +119,10 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
   if (!Number.isSafeInteger(requestLogSize) || requestLogSize < 0 || requestLogSize > 100_000) {
     throw new ConfigError(`requestLogSize must be a whole number from 0 to 100000, got ${String(requestLogSize)}`)
   }
-  if (options.shared !== undefined && options.storage !== undefined) throw new ConfigError('storage and shared cannot be combined: shared state keeps the pets')
-  const startAt = options.startAt !== undefined ? instantOf(options.startAt) : from === undefined ? undefined : Date.parse(from.clock)
+  if (options.shared !== undefined && options.storage !== undefined)
+    throw new ConfigError('storage and shared cannot be combined: shared state keeps the pets')
+  const startAt =
+    options.startAt !== undefined ? instantOf(options.startAt) : from === undefined ? undefined : Date.parse(from.clock)
   const sessions = resolveSessions(options.sessions)
   return {
     shared: options.shared,
@@ -146,7 +157,8 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     defaultStatus: (defaultStatus ?? undefined) as PetStatus | undefined,
     corsOrigins,
     deprecation: options.deprecation ?? {},
-    onUnexpectedError: options.onUnexpectedError ?? ((error: unknown) => console.error('petstore-sandbox: unexpected error', error)),
+    onUnexpectedError:
+      options.onUnexpectedError ?? ((error: unknown) => console.error('petstore-sandbox: unexpected error', error)),
   }
 }
 
@@ -166,12 +178,14 @@ export const DEFAULT_MAX_SESSIONS = 1000
 export const DEFAULT_SESSION_IDLE_MS = 3_600_000
 
 function resolveSessions(options: SandboxOptions['sessions']) {
-  if (options !== undefined && (typeof options !== 'object' || options === null)) throw new ConfigError('sessions must be an object: { max, idleMs, onDrop }')
+  if (options !== undefined && (typeof options !== 'object' || options === null))
+    throw new ConfigError('sessions must be an object: { max, idleMs, onDrop }')
   const max = options?.max ?? DEFAULT_MAX_SESSIONS
   if (!Number.isSafeInteger(max) || max < 1 || max > MAX_SESSIONS)
     throw new ConfigError(`sessions.max must be a whole number from 1 to ${MAX_SESSIONS}, got ${String(max)}`)
   const idleMs = options?.idleMs ?? DEFAULT_SESSION_IDLE_MS
-  if (!Number.isSafeInteger(idleMs) || idleMs < 1) throw new ConfigError(`sessions.idleMs must be a whole number of ms, 1 or more, got ${String(idleMs)}`)
+  if (!Number.isSafeInteger(idleMs) || idleMs < 1)
+    throw new ConfigError(`sessions.idleMs must be a whole number of ms, 1 or more, got ${String(idleMs)}`)
   const onDrop = options?.onDrop
   if (onDrop !== undefined && typeof onDrop !== 'function') throw new ConfigError('sessions.onDrop must be a function')
   return { max, idleMs, onDrop }
@@ -180,7 +194,9 @@ function resolveSessions(options: SandboxOptions['sessions']) {
 function instantOf(instant: Date | number | string): number {
   const ms = typeof instant === 'number' ? instant : instant instanceof Date ? instant.getTime() : Date.parse(instant)
   if (!Number.isFinite(ms) || ms < 0 || ms > Date.UTC(9999, 11, 31, 23, 59, 59, 999)) {
-    throw new ConfigError('startAt must be an instant between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, such as 2030-01-01T00:00:00Z')
+    throw new ConfigError(
+      'startAt must be an instant between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, such as 2030-01-01T00:00:00Z',
+    )
   }
   return ms
 }

@@ -21,7 +21,8 @@ export function sandboxHar(
   secrets: Secrets,
   origin: string | undefined,
 ): Har {
-  const exchanges = id === undefined ? log.select(selection) : [log.exchange(id)].filter((exchange) => exchange !== undefined)
+  const exchanges =
+    id === undefined ? log.select(selection) : [log.exchange(id)].filter((exchange) => exchange !== undefined)
   return toHar(exchanges, {
     secrets,
     version: openapiDocument.info.version,

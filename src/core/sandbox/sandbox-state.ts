@@ -19,7 +19,14 @@ import type { ResolvedFaults } from '../faults/fault-config.js'
 import { createSessions, type SessionRegistry, type SessionsOptions } from '../sessions/create-sessions.js'
 import { createSharedSessions } from '../sessions/create-shared-sessions.js'
 import type { PetBase } from '../store/create-pet-base.js'
-import { createPetPool, createPetStore, originAdds, type PetStorage, type PetStore, sessionTooLarge } from '../store/create-pet-store.js'
+import {
+  createPetPool,
+  createPetStore,
+  originAdds,
+  type PetStorage,
+  type PetStore,
+  sessionTooLarge,
+} from '../store/create-pet-store.js'
 import type { Origin } from '../sessions/origin.js'
 import type { World, WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
@@ -98,9 +105,17 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     if (at !== undefined) clock.set(at)
     const limiter = createRateLimiter({ now: clock.now, ...policy })
     limiter.load(origin().quotas)
-    const store = createPetStore({ origin: pets, pool, filled: () => pets().base.filled(), ...(storage ? { storage } : {}) })
+    const store = createPetStore({
+      origin: pets,
+      pool,
+      filled: () => pets().base.filled(),
+      ...(storage ? { storage } : {}),
+    })
     stores.set(store, store)
-    const injector = createFaultInjector({ faults: origin().faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
+    const injector = createFaultInjector({
+      faults: origin().faults,
+      ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
+    })
     return {
       clock,
       store,
@@ -158,14 +173,19 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     },
     checks: [
       ...(storage?.notReady ? [{ name: 'storage', notReady: () => storage.notReady?.() }] : []),
-      ...(resolved.keyStorage?.notReady ? [{ name: 'key storage', notReady: () => resolved.keyStorage?.notReady?.() }] : []),
+      ...(resolved.keyStorage?.notReady
+        ? [{ name: 'key storage', notReady: () => resolved.keyStorage?.notReady?.() }]
+        : []),
     ],
     close: () => Promise.resolve(),
   }
 }
 
 /** State shared with other processes through `shared` (the CLI's `--redis`). */
-export function sharedState({ resolved, seed, secrets, origin }: StateInputs, shared: SharedState): SandboxState<'later'> {
+export function sharedState(
+  { resolved, seed, secrets, origin }: StateInputs,
+  shared: SharedState,
+): SandboxState<'later'> {
   const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const sharedLog = shared.requestLog(resolved.requestLogSize)
   // The log lives in the shared state: every listed entry this process writes goes there (those
@@ -185,12 +205,19 @@ export function sharedState({ resolved, seed, secrets, origin }: StateInputs, sh
   // The default session's world is the shared state's own members; a named session's, what
   // `shared.sessions` gives under the same names.
   const world = (parts: SharedWorld, origin: () => Origin): WorldState<'later'> => {
-    const injector = createFaultInjector({ faults: origin().faults, ...(resolved.sleep ? { sleep: resolved.sleep } : {}) })
+    const injector = createFaultInjector({
+      faults: origin().faults,
+      ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
+    })
     const following = followSharedFaults(injector, parts.faults, () => origin().faults)
     return {
       clock: createClock(resolved.now, parts.clockOffset),
       store: parts.pets(seeding, { maxPets: resolved.maxPets }),
-      rateLimiter: parts.rateLimits({ source: resolved.now, banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }),
+      rateLimiter: parts.rateLimits({
+        source: resolved.now,
+        banAfter: resolved.banAfter,
+        banSeconds: resolved.banSeconds,
+      }),
       faults: following,
       shareFaults: (next) => parts.faults.set(next).then(following.config),
       scenarios: parts.scenarios,
@@ -214,7 +241,9 @@ export function sharedState({ resolved, seed, secrets, origin }: StateInputs, sh
             return world(sessions.world(name), origin)
           },
     registry: (options) =>
-      shared.sessions === undefined ? createSessions(options) : createSharedSessions({ ...options, shared: registryOf, source: resolved.now, startUp }),
+      shared.sessions === undefined
+        ? createSessions(options)
+        : createSharedSessions({ ...options, shared: registryOf, source: resolved.now, startUp }),
     keyStorage: shared.keys ?? resolved.keyStorage,
     requestLog: {
       record: localLog.record,
@@ -253,7 +282,11 @@ export function sharedState({ resolved, seed, secrets, origin }: StateInputs, sh
  * configuration last set through any process, and starts over after a reset through any process.
  * The draws stay the process's own, seeded as usual.
  */
-function followSharedFaults(injector: FaultInjector, shared: SharedState['faults'], initial: () => ResolvedFaults): FaultInjector {
+function followSharedFaults(
+  injector: FaultInjector,
+  shared: SharedState['faults'],
+  initial: () => ResolvedFaults,
+): FaultInjector {
   let followed = shared.current()
   let resets = shared.resets()
   const follow = () => {

@@ -110,7 +110,8 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
       return store(without(key))
     },
     /** Forgets the scenario of a key just revoked: added again, it is a fresh key. */
-    forget: (key: string): MaybePromise<void> => (scenarioOf(assigned(), key) === undefined ? undefined : store(without(key))),
+    forget: (key: string): MaybePromise<void> =>
+      scenarioOf(assigned(), key) === undefined ? undefined : store(without(key)),
     /** Back to the session's origin scenarios (on `reset()`), of the keys still configured; the draws start over. */
     reset: () => store(Object.fromEntries(Object.entries(initial()).filter(([key]) => isKey(key)))),
     /** Whether `key`'s scenario answers this operation with the 429 of a spent window, which must not spend the real quota. */
@@ -119,7 +120,13 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
      * Applies `key`'s scenario to one request for `operationId`, or does nothing (undefined, at
      * once) when the key has none. Throws the forced or drawn Error.
      */
-    shape(key: string, operationId: string, headers: Headers, now: () => number, deprecation: Deprecation | undefined): Promise<Shaped> | undefined {
+    shape(
+      key: string,
+      operationId: string,
+      headers: Headers,
+      now: () => number,
+      deprecation: Deprecation | undefined,
+    ): Promise<Shaped> | undefined {
       const applied = behaviour(key, operationId)
       if (applied === undefined) return undefined
       const { name, latency = { min: 0, max: 0 }, errorRate = 0, kinds = ['500'], status, empty = false } = applied
@@ -152,7 +159,11 @@ function scenarioOf(assigned: Readonly<Record<string, string>>, key: string): st
 
 /** What `empty` answers a read that is not a listing: the 404 of a pet that does not exist. */
 export function emptyRead(params: Record<string, string>): HttpError {
-  return new HttpError(404, ErrorCode.notFound, `pet ${Object.values(params)[0] ?? ''} does not exist (scenario empty of this key)`)
+  return new HttpError(
+    404,
+    ErrorCode.notFound,
+    `pet ${Object.values(params)[0] ?? ''} does not exist (scenario empty of this key)`,
+  )
 }
 
 /**

@@ -59,21 +59,36 @@ const UNAVAILABLE_RETRY_AFTER = 30
  * window the headers name ends), a 503 with `Retry-After`, a 401 with `WWW-Authenticate`, a 410 of a
  * deprecated operation naming its successor. `why` says what forced it, so nobody takes it for a bug.
  */
-export function forcedError(status: number, why: string, headers: Headers, nowMs: number, deprecation?: Deprecation): HttpError {
+export function forcedError(
+  status: number,
+  why: string,
+  headers: Headers,
+  nowMs: number,
+  deprecation?: Deprecation,
+): HttpError {
   const code = CODES.get(status) ?? ErrorCode.forcedStatus
   switch (status) {
     case 429: {
       const reset = Number(headers.get('x-ratelimit-reset') ?? resetOf(nowMs, 'minute'))
       const retryAfter = Math.max(1, reset - Math.floor(nowMs / 1000))
       headers.set('x-ratelimit-remaining', '0')
-      return new HttpError(429, code, `Rate limit of ${headers.get('x-ratelimit-limit')} requests exceeded; retry in ${retryAfter} s (${why})`, {
-        'retry-after': String(retryAfter),
-      })
+      return new HttpError(
+        429,
+        code,
+        `Rate limit of ${headers.get('x-ratelimit-limit')} requests exceeded; retry in ${retryAfter} s (${why})`,
+        {
+          'retry-after': String(retryAfter),
+        },
+      )
     }
     case 503:
-      return new HttpError(503, code, `The service is unavailable (${why})`, { 'retry-after': String(UNAVAILABLE_RETRY_AFTER) })
+      return new HttpError(503, code, `The service is unavailable (${why})`, {
+        'retry-after': String(UNAVAILABLE_RETRY_AFTER),
+      })
     case 401:
-      return new HttpError(401, code, `The API key is not valid (${why})`, { 'www-authenticate': 'Bearer error="invalid_token"' })
+      return new HttpError(401, code, `The API key is not valid (${why})`, {
+        'www-authenticate': 'Bearer error="invalid_token"',
+      })
     case 410:
       return new HttpError(
         410,
@@ -96,7 +111,11 @@ export function forcedError(status: number, why: string, headers: Headers, nowMs
  * preferredStatus('code=503', forcible.get('listPets'))   // 503
  * preferredStatus('code=201', forcible.get('listPets'))   // throws 400: listPets may answer 200 or any 400 to 599
  */
-export function preferredStatus(prefer: string | null, operationId: string, forcible: ForcibleStatuses | undefined): number | undefined {
+export function preferredStatus(
+  prefer: string | null,
+  operationId: string,
+  forcible: ForcibleStatuses | undefined,
+): number | undefined {
   if (prefer === null) return undefined
   // RFC 7240: preferences separated by commas, each `name[=value]` with `;`-parameters.
   for (const preference of prefer.split(',')) {
@@ -109,7 +128,11 @@ export function preferredStatus(prefer: string | null, operationId: string, forc
     const status = /^\d{3}$/.test(asked) ? Number(asked) : Number.NaN
     const allowed = status >= 100 && status <= 599 ? checkForcible(status, forcible) : checkForcible(0, forcible)
     if (allowed !== undefined) {
-      throw new HttpError(400, ErrorCode.invalidRequest, `Prefer: code=${asked.slice(0, 20)} is not an answer of ${operationId}; it may answer ${allowed}`)
+      throw new HttpError(
+        400,
+        ErrorCode.invalidRequest,
+        `Prefer: code=${asked.slice(0, 20)} is not an answer of ${operationId}; it may answer ${allowed}`,
+      )
     }
     return status
   }

@@ -16,7 +16,10 @@ const BUILT_IN = {
   flaky: { description: 'about one answer in three is a 500 or 503, drawn reproducibly', every: { errorRate: 1 / 3 } },
   down: { description: 'every answer is a 503 with Retry-After', every: { status: 503 } },
   sunset: { description: 'getPet answers 410, as after the sunset', operations: { getPet: { status: 410 } } },
-  'rate-limited': { description: 'every answer is the 429 of a spent window; the real quota is not touched', every: { status: 429 } },
+  'rate-limited': {
+    description: 'every answer is the 429 of a spent window; the real quota is not touched',
+    every: { status: 429 },
+  },
 } satisfies Record<string, BuiltInDefinition>
 
 /** A built-in scenario's name (D29): a key of the table above, the one list of them. */
@@ -81,10 +84,16 @@ const NONE: ResolvedBehaviour = { latency: { min: 0, max: 0 }, errorRate: 0, kin
  * admin document's `ScenariosFile` schema (Ajv) and against the contract (a forced status must be
  * one the operation may answer). A bad one throws a ConfigError naming `source` and the field.
  */
-export function resolveScenarios(custom: unknown, forcible: ReadonlyMap<string, ForcibleStatuses>, source = 'scenarios'): Map<string, ResolvedScenario> {
+export function resolveScenarios(
+  custom: unknown,
+  forcible: ReadonlyMap<string, ForcibleStatuses>,
+  source = 'scenarios',
+): Map<string, ResolvedScenario> {
   const operationIds = [...forcible.keys()]
   const known = new Map<string, ResolvedScenario>()
-  for (const [name, { description, every = {}, operations = {} }] of Object.entries(BUILT_IN as Record<BuiltInScenario, BuiltInDefinition>)) {
+  for (const [name, { description, every = {}, operations = {} }] of Object.entries(
+    BUILT_IN as Record<BuiltInScenario, BuiltInDefinition>,
+  )) {
     known.set(name, {
       name,
       description,
@@ -98,17 +107,23 @@ export function resolveScenarios(custom: unknown, forcible: ReadonlyMap<string, 
     throw error instanceof ConfigError ? new ConfigError(`${source}: ${error.message}`) : error
   }
   for (const [name, definition] of Object.entries(custom as Record<string, ScenarioDefinition>)) {
-    if (known.has(name)) throw new ConfigError(`${source}: scenarios.${name}: a built-in scenario has this name; choose another`)
+    if (known.has(name))
+      throw new ConfigError(`${source}: scenarios.${name}: a built-in scenario has this name; choose another`)
     const { description = 'a custom scenario', operations = {}, ...every } = definition
     const resolved: Record<string, ResolvedBehaviour> = {}
     for (const id of operationIds) {
       const behaviour = { ...every, ...operations[id] }
       if (behaviour.status !== undefined) {
         const allowed = checkForcible(behaviour.status, forcible.get(id))
-        if (allowed !== undefined) throw new ConfigError(`${source}: scenarios.${name}: ${id} cannot answer ${behaviour.status}; it may answer ${allowed}`)
+        if (allowed !== undefined)
+          throw new ConfigError(
+            `${source}: scenarios.${name}: ${id} cannot answer ${behaviour.status}; it may answer ${allowed}`,
+          )
       }
-      const latency = typeof behaviour.latency === 'number' ? { min: behaviour.latency, max: behaviour.latency } : behaviour.latency
-      if (latency !== undefined && latency.min > latency.max) throw new ConfigError(`${source}: scenarios.${name}: latency min must not be above max`)
+      const latency =
+        typeof behaviour.latency === 'number' ? { min: behaviour.latency, max: behaviour.latency } : behaviour.latency
+      if (latency !== undefined && latency.min > latency.max)
+        throw new ConfigError(`${source}: scenarios.${name}: latency min must not be above max`)
       resolved[id] = {
         latency: latency ?? NONE.latency,
         errorRate: behaviour.errorRate ?? 0,

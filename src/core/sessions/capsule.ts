@@ -95,7 +95,11 @@ export function makeCapsule(parts: CapsuleParts): Capsule {
     }
   }
   const named = new Set([...Object.keys(quotas), ...Object.keys(parts.scenarios)])
-  const custom = Object.fromEntries(Object.values(parts.scenarios).flatMap((name) => (parts.custom?.[name] === undefined ? [] : [[name, parts.custom[name]]])))
+  const custom = Object.fromEntries(
+    Object.values(parts.scenarios).flatMap((name) =>
+      parts.custom?.[name] === undefined ? [] : [[name, parts.custom[name]]],
+    ),
+  )
   return {
     kind: CAPSULE_KIND,
     version: CAPSULE_VERSION,
@@ -123,12 +127,15 @@ export function makeCapsule(parts: CapsuleParts): Capsule {
 export function readCapsule(value: unknown, where = 'capsule'): Capsule {
   const version = typeof value === 'object' && value !== null ? (value as { version?: unknown }).version : undefined
   if (typeof version === 'number' && version > CAPSULE_VERSION) {
-    throw new ConfigError(`${where}.version ${version} is newer than this sandbox reads (${CAPSULE_VERSION}): upgrade petstore-sandbox`)
+    throw new ConfigError(
+      `${where}.version ${version} is newer than this sandbox reads (${CAPSULE_VERSION}): upgrade petstore-sandbox`,
+    )
   }
   const capsule = checkInput<Capsule>('Capsule', value, where)
   let last = 0
   for (const [index, pet] of capsule.pets.entries()) {
-    if (pet.id <= last) throw new ConfigError(`${where}.pets[${index}].id must be above ${last}, the id before it (pets ascend by id)`)
+    if (pet.id <= last)
+      throw new ConfigError(`${where}.pets[${index}].id must be above ${last}, the id before it (pets ascend by id)`)
     last = pet.id
   }
   if (capsule.nextId <= last) throw new ConfigError(`${where}.nextId must be above ${last}, the highest pet id`)

@@ -14,7 +14,8 @@ export interface RequestedSession {
 
 // W3C Baggage: key is an RFC 7230 token; value is baggage-octets (percent-encoded); properties
 // after ';' are ignored here. Optional whitespace around each part.
-const MEMBER = /^[\t ]*([!#$%&'*+.^_`|~0-9A-Za-z-]+)[\t ]*=[\t ]*([\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*)[\t ]*(;.*)?$/
+const MEMBER =
+  /^[\t ]*([!#$%&'*+.^_`|~0-9A-Za-z-]+)[\t ]*=[\t ]*([\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*)[\t ]*(;.*)?$/
 const PROPERTY = /^[\t ]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[\t ]*(=[\t ]*[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*[\t ]*)?$/
 // The W3C limit: longer headers are malformed here, so a client cannot make the sandbox read more.
 const MAX_BAGGAGE_CHARS = 8192

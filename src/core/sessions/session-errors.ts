@@ -20,7 +20,9 @@ export class UnknownSession extends ConfigError {
  */
 export class SessionsNotServed extends ConfigError {
   constructor(what = 'Named sessions (X-Sandbox-Session)') {
-    super(`${what} are not yet served on a shared state (--redis); send no X-Sandbox-Session to use the default session`)
+    super(
+      `${what} are not yet served on a shared state (--redis); send no X-Sandbox-Session to use the default session`,
+    )
     this.name = 'SessionsNotServed'
   }
 }

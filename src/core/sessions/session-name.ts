@@ -10,7 +10,9 @@ export const DEFAULT_SESSION = 'default'
 
 // The rule is said once, as the admin document's SessionName schema: the check and its message
 // are read from it.
-const { schemas } = adminOpenapiDocument.components as { schemas: Record<string, { pattern: string; description: string }> }
+const { schemas } = adminOpenapiDocument.components as {
+  schemas: Record<string, { pattern: string; description: string }>
+}
 const schema = schemas.SessionName!
 const pattern = new RegExp(schema.pattern)
 const rule = schema.description.replace(/^sandbox - /, '')

@@ -105,14 +105,20 @@ export const WORLD_TABLE: WorldTable = {
     capsule: { write: () => ({}), read: () => ({ kind: 'capsule' }) },
     reset: (world) => world.refresh?.(),
     // The kind and source are the shared origin's own discriminant (sharedOriginOf).
-    shared: { put: () => ({}), take: (info) => ({ kind: info.kind, ...(info.from === undefined ? {} : { from: info.from }) }) },
+    shared: {
+      put: () => ({}),
+      take: (info) => ({ kind: info.kind, ...(info.from === undefined ? {} : { from: info.from }) }),
+    },
     summary: ({ origin }) => ({ origin: origin.kind, ...(origin.from === undefined ? {} : { from: origin.from }) }),
   },
   clock: {
     schema: ['clock'],
     startUp: ({ startAt }) => ({ clock: startAt }),
     fork: (source) => ({ clock: source.clock.now() }),
-    capsule: { write: (world) => ({ clock: world.clock.now() }), read: (capsule) => ({ clock: Date.parse(capsule.clock) }) },
+    capsule: {
+      write: (world) => ({ clock: world.clock.now() }),
+      read: (capsule) => ({ clock: Date.parse(capsule.clock) }),
+    },
     async reset(world, _parts, options) {
       if (options.clock !== true) return
       const at = world.origin.clock
@@ -123,7 +129,10 @@ export const WORLD_TABLE: WorldTable = {
   },
   quotas: {
     schema: ['quotas', 'keys'],
-    startUp: ({ from, keys }) => ({ quotas: from === undefined ? new Map() : capsuleBuckets(from, (key) => keys.find((apiKey) => apiKey.key === key)!) }),
+    startUp: ({ from, keys }) => ({
+      quotas:
+        from === undefined ? new Map() : capsuleBuckets(from, (key) => keys.find((apiKey) => apiKey.key === key)!),
+    }),
     fork: (_source, copied) => ({ quotas: copied.quotas }),
     capsule: {
       write: async ({ rateLimiter }, parts) => ({
@@ -147,7 +156,10 @@ export const WORLD_TABLE: WorldTable = {
       },
     },
     reset: (world) => world.rateLimiter.clear(),
-    shared: { put: (origin) => (origin.kind === 'capsule' ? { quotas: origin.quotas } : {}), take: () => ({ quotas: new Map() }) },
+    shared: {
+      put: (origin) => (origin.kind === 'capsule' ? { quotas: origin.quotas } : {}),
+      take: () => ({ quotas: new Map() }),
+    },
     summary: () => ({}),
   },
   log: {
@@ -167,11 +179,16 @@ export const WORLD_TABLE: WorldTable = {
     fork: (source) => ({ faults: source.faults.config() }),
     capsule: {
       write: (world) => ({ faults: world.faults.config() }),
-      read: (capsule, parts) => ({ faults: resolveFaults(capsule.faults, capsule.seed, parts.operationIds, 'capsule.faults') }),
+      read: (capsule, parts) => ({
+        faults: resolveFaults(capsule.faults, capsule.seed, parts.operationIds, 'capsule.faults'),
+      }),
     },
     // The configuration in force stays; the draws start over.
     reset: (world) => world.faults.restart(),
-    shared: { put: (origin) => ({ faults: origin.faults }), take: (info, startUp) => ({ faults: info.settings?.faults ?? startUp.faults }) },
+    shared: {
+      put: (origin) => ({ faults: origin.faults }),
+      take: (info, startUp) => ({ faults: info.settings?.faults ?? startUp.faults }),
+    },
     summary: () => ({}),
   },
   scenarios: {
@@ -179,7 +196,11 @@ export const WORLD_TABLE: WorldTable = {
     startUp: ({ scenarios, seed }) => ({ scenarios: { ...scenarios }, seed }),
     fork: (source) => ({ scenarios: source.scenarios.all(), seed: source.scenarios.seed() }),
     capsule: {
-      write: (world, parts) => ({ scenarios: world.scenarios.all(), seed: world.scenarios.seed(), custom: parts.custom }),
+      write: (world, parts) => ({
+        scenarios: world.scenarios.all(),
+        seed: world.scenarios.seed(),
+        custom: parts.custom,
+      }),
       read(capsule, parts) {
         const known = parts.knownScenarios
         for (const [key, name] of Object.entries(capsule.scenarios)) {
@@ -195,14 +216,19 @@ export const WORLD_TABLE: WorldTable = {
     reset: async (world) => world.scenarios.reset(),
     shared: {
       put: (origin) => ({ scenarios: origin.scenarios, seed: origin.seed }),
-      take: (info, startUp) => ({ scenarios: info.settings?.scenarios ?? startUp.scenarios, seed: info.settings?.seed ?? startUp.seed }),
+      take: (info, startUp) => ({
+        scenarios: info.settings?.scenarios ?? startUp.scenarios,
+        seed: info.settings?.seed ?? startUp.seed,
+      }),
     },
     summary: () => ({}),
   },
   pets: {
     schema: ['pets', 'nextId'],
     // A capsule's next id may be beyond its last pet's.
-    startUp: ({ base, from }) => ({ pets: () => ({ base, overlay: emptyOverlay(Math.max(base.lastId() + 1, from?.nextId ?? 0)) }) }),
+    startUp: ({ base, from }) => ({
+      pets: () => ({ base, overlay: emptyOverlay(Math.max(base.lastId() + 1, from?.nextId ?? 0)) }),
+    }),
     fork: (_source, copied) => ({ pets: copied.pets }),
     capsule: {
       write: async ({ store }) => ({ pets: await store.all(), nextId: await store.nextId() }),
@@ -258,7 +284,11 @@ export async function capsuleHolds(world: World<Timing>, parts: WorldCarrierPart
 }
 
 /** Puts every entry of `world` back to its origin, in the table's order. */
-export async function resetWorld(world: World<Timing>, parts: WorldCarrierParts, options: { clock?: boolean }): Promise<void> {
+export async function resetWorld(
+  world: World<Timing>,
+  parts: WorldCarrierParts,
+  options: { clock?: boolean },
+): Promise<void> {
   for (const entry of ENTRIES) await entry.reset(world, parts, options)
 }
 
@@ -271,10 +301,12 @@ export async function summaryHolds(world: World<Timing>, parts: WorldCarrierPart
 
 /** What a shared state is told of an origin: its settings as one value, and a capsule's pets and buckets. */
 export function sharedOriginOf(origin: Origin): SharedOrigin {
-  const put = Object.assign({}, ...ENTRIES.map((entry) => entry.shared.put(origin))) as WorldSettings & Partial<CapsuleCopy>
+  const put = Object.assign({}, ...ENTRIES.map((entry) => entry.shared.put(origin))) as WorldSettings &
+    Partial<CapsuleCopy>
   const { pets, nextId, quotas, ...settings } = put
   if (origin.kind === 'fork') return { settings, kind: 'fork', from: origin.from ?? 'default' }
-  if (origin.kind === 'capsule' && pets !== undefined) return { settings, kind: 'capsule', pets, nextId: nextId!, quotas: quotas ?? new Map() }
+  if (origin.kind === 'capsule' && pets !== undefined)
+    return { settings, kind: 'capsule', pets, nextId: nextId!, quotas: quotas ?? new Map() }
   return { settings, kind: 'start-up' }
 }
 

@@ -87,7 +87,12 @@ export interface WorldOptions {
 }
 
 /** The world of session `name` over `state`, starting from `origin`. */
-export function createWorld<Of extends Timing>(name: string, state: WorldState<Of>, origin: Origin, options: WorldOptions): World<Of> {
+export function createWorld<Of extends Timing>(
+  name: string,
+  state: WorldState<Of>,
+  origin: Origin,
+  options: WorldOptions,
+): World<Of> {
   const { store } = state
   const created = options.now()
   let current = origin

@@ -18,7 +18,11 @@ export interface RateLimitBackend<Of extends Timing = Timing> {
    * (BENCHMARKS.md, the Redis section). `page` is the pets' JSON text as stored, written into the
    * answer as it is; undefined when the request was refused.
    */
-  takeThenList?(id: string, limits: Limits, query: ListQuery): Promise<{ decision: RateDecision; page: string | undefined }>
+  takeThenList?(
+    id: string,
+    limits: Limits,
+    query: ListQuery,
+  ): Promise<{ decision: RateDecision; page: string | undefined }>
 }
 
 /** What the rate limiter decided for one request, and the `X-RateLimit-*` values to send. */

@@ -7,6 +7,9 @@ import { checkInput } from '../contract/check-input.js'
  * same words), `put` a whole `Pet`. A test that arranges an impossible pet, or misspells a field,
  * learns it at once, not from a confusing answer later.
  */
-export function assertPet<Schema extends 'NewPet' | 'Pet'>(schema: Schema, pet: Schema extends 'Pet' ? Pet : NewPet): void {
+export function assertPet<Schema extends 'NewPet' | 'Pet'>(
+  schema: Schema,
+  pet: Schema extends 'Pet' ? Pet : NewPet,
+): void {
   checkInput(schema, pet)
 }

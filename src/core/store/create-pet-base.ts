@@ -7,7 +7,9 @@ import { storedPet } from './stored-pet.js'
 // The queries of listPets, built once: they hold no state, and building them per request showed
 // in the list request's profile (BENCHMARKS.md, "What the profiles changed").
 const ANY_PET = new Query<Pet>(() => true)
-const BY_STATUS = Object.fromEntries(PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)])) as Record<PetStatus, Query<Pet>>
+const BY_STATUS = Object.fromEntries(
+  PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)]),
+) as Record<PetStatus, Query<Pet>>
 
 // Pets stored between two yields to the event loop, so that a large seed does not keep the
 // process from answering its probes (docs/running-for-a-team.md#probes).
@@ -73,7 +75,8 @@ export function createPetBase() {
     /** Resolves once the base is filled; undefined when it is. */
     filled: (): Promise<void> | undefined => filling,
     /** The first `limit` pets in id order, of one status or all. */
-    list: (status: PetStatus | undefined, limit: number): Pet[] => collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit }),
+    list: (status: PetStatus | undefined, limit: number): Pet[] =>
+      collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit }),
     get: (id: number): Pet | undefined => byId.get(id),
     /** Every pet, in id order. */
     all: (): Pet[] => collection.findMany(),

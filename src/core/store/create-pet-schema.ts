@@ -21,11 +21,14 @@ export function createPetSchema(output: (pet: Pet) => Pet = storedPet): Standard
         const pet = value as Partial<Pet> | null
         const issues: StandardSchemaV1.Issue[] = []
         if (typeof pet !== 'object' || pet === null) return { issues: [{ message: 'a pet must be an object' }] }
-        if (!Number.isSafeInteger(pet.id) || (pet.id as number) < 1) issues.push({ message: 'id must be a positive safe integer', path: ['id'] })
-        if (typeof pet.name !== 'string' || pet.name.length === 0) issues.push({ message: 'name must be a non-empty string', path: ['name'] })
+        if (!Number.isSafeInteger(pet.id) || (pet.id as number) < 1)
+          issues.push({ message: 'id must be a positive safe integer', path: ['id'] })
+        if (typeof pet.name !== 'string' || pet.name.length === 0)
+          issues.push({ message: 'name must be a non-empty string', path: ['name'] })
         if (!Number.isSafeInteger(pet.categoryId) || (pet.categoryId as number) < 1)
           issues.push({ message: 'categoryId must be a positive safe integer', path: ['categoryId'] })
-        if (pet.status !== undefined && !PET_STATUSES.includes(pet.status)) issues.push({ message: 'status is not a PetStatus', path: ['status'] })
+        if (pet.status !== undefined && !PET_STATUSES.includes(pet.status))
+          issues.push({ message: 'status is not a PetStatus', path: ['status'] })
         return issues.length > 0 ? { issues } : { value: output(pet as Pet) }
       },
     },

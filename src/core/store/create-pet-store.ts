@@ -225,7 +225,8 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     listJson(query: ListQuery): string {
       const page = list(query)
       let text = '['
-      for (let index = 0; index < page.length; index++) text += index === 0 ? base.textOf(page[index]!) : `,${base.textOf(page[index]!)}`
+      for (let index = 0; index < page.length; index++)
+        text += index === 0 ? base.textOf(page[index]!) : `,${base.textOf(page[index]!)}`
       return `${text}]`
     },
 
@@ -360,17 +361,29 @@ export const MAX_PET_ID = Number.MAX_SAFE_INTEGER
 
 /** The refusal of a create once the next id would pass MAX_PET_ID (docs/decisions.md#d37), worded alike by every store. */
 export function idsExhausted(): HttpError {
-  return new HttpError(507, ErrorCode.storageFull, `The session assigned every pet id up to ${MAX_PET_ID}; nothing was stored`)
+  return new HttpError(
+    507,
+    ErrorCode.storageFull,
+    `The session assigned every pet id up to ${MAX_PET_ID}; nothing was stored`,
+  )
 }
 
 /** The refusal of a create whose session was dropped while it was in flight (docs/decisions.md#d34), worded alike by every store. */
 export function sessionDropped(): HttpError {
-  return new HttpError(409, ErrorCode.conflict, 'The session was dropped while this create was in flight; nothing was stored')
+  return new HttpError(
+    409,
+    ErrorCode.conflict,
+    'The session was dropped while this create was in flight; nothing was stored',
+  )
 }
 
 /** The refusal of a create beyond `maxPets` (docs/decisions.md#d23), worded alike by every store. */
 export function storageFull(maxPets: number): HttpError {
-  return new HttpError(507, ErrorCode.storageFull, `The sandbox stores at most ${maxPets} pets and is full; nothing was stored`)
+  return new HttpError(
+    507,
+    ErrorCode.storageFull,
+    `The sandbox stores at most ${maxPets} pets and is full; nothing was stored`,
+  )
 }
 
 /** The refusal of a session whose pets (a capsule's, a recording's, a fork's) would pass `maxPets` (D23), worded alike by every state. */

@@ -49,7 +49,12 @@ export function createMswDataWorkaround() {
      */
     prepared<T extends object>(record: T): T {
       if (relationMap !== undefined) {
-        Object.defineProperty(record, relationMap, { value: noRelations, writable: true, enumerable: false, configurable: true })
+        Object.defineProperty(record, relationMap, {
+          value: noRelations,
+          writable: true,
+          enumerable: false,
+          configurable: true,
+        })
       }
       return record
     },

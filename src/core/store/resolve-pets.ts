@@ -28,7 +28,11 @@ interface FieldSchema {
   $ref?: string
 }
 
-const schemas = (openapiDocument.components as { schemas: Record<string, { properties: Record<string, FieldSchema>; required: string[] }> }).schemas
+const schemas = (
+  openapiDocument.components as {
+    schemas: Record<string, { properties: Record<string, FieldSchema>; required: string[] }>
+  }
+).schemas
 // A given pet is held to both of the contract's schemas: NewPet's rules for what a client may send
 // (a name that is not blank) and Pet's for what is stored (at most 200 characters, no other field),
 // with Pet's id made optional.
@@ -66,9 +70,18 @@ export function resolvePets(pets: unknown, source: string): Pet[] {
   let last = 0
   for (const [index, pet] of (pets as GivenPet[]).entries()) {
     const id = pet.id ?? last + 1
-    if (id <= last) throw new ConfigError(at(source, `[${index}].id: must be above ${last}, the id before it (ids ascend in the order given)`))
-    if (!Number.isSafeInteger(id)) throw new ConfigError(at(source, `[${index}].id: the pet before it has the highest id there is`))
-    numbered.push({ id, name: pet.name, categoryId: pet.categoryId, ...(pet.status === undefined ? {} : { status: pet.status }) })
+    if (id <= last)
+      throw new ConfigError(
+        at(source, `[${index}].id: must be above ${last}, the id before it (ids ascend in the order given)`),
+      )
+    if (!Number.isSafeInteger(id))
+      throw new ConfigError(at(source, `[${index}].id: the pet before it has the highest id there is`))
+    numbered.push({
+      id,
+      name: pet.name,
+      categoryId: pet.categoryId,
+      ...(pet.status === undefined ? {} : { status: pet.status }),
+    })
     last = id
   }
   return numbered
@@ -97,10 +110,16 @@ function describe(errors: readonly ErrorObject[]): string {
     if (field !== undefined) problems.set(field, `must be ${expected(FIELDS[field] ?? {})}`)
     else if (error.keyword === 'required') {
       const missing = (error.params as { missingProperty: string }).missingProperty
-      problems.set(missing, `is required (a pet is ${FIELD_NAMES.map((name) => (schemas.NewPet!.required.includes(name) ? name : `${name}?`)).join(', ')})`)
+      problems.set(
+        missing,
+        `is required (a pet is ${FIELD_NAMES.map((name) => (schemas.NewPet!.required.includes(name) ? name : `${name}?`)).join(', ')})`,
+      )
     } else if (error.keyword === 'additionalProperties') {
       const unknown = (error.params as { additionalProperty: string }).additionalProperty
-      problems.set(JSON.stringify(unknown).slice(1, -1), `is not a field of a pet; its fields are ${FIELD_NAMES.join(', ')}`)
+      problems.set(
+        JSON.stringify(unknown).slice(1, -1),
+        `is not a field of a pet; its fields are ${FIELD_NAMES.join(', ')}`,
+      )
     } else problems.set('', 'must be an object')
   }
   return [...problems].map(([field, problem]) => `[${index}]${field === '' ? '' : `.${field}`}: ${problem}`).join('; ')
@@ -117,7 +136,10 @@ function expected(field: FieldSchema): string {
     return `an integer${bounds.filter(Boolean).join(' and')}`
   }
   if (field.type === 'string') {
-    const length = field.maxLength === undefined ? `at least ${field.minLength ?? 0} characters` : `${field.minLength ?? 0} to ${field.maxLength} characters`
+    const length =
+      field.maxLength === undefined
+        ? `at least ${field.minLength ?? 0} characters`
+        : `${field.minLength ?? 0} to ${field.maxLength} characters`
     return `a string of ${length}${field.pattern === '\\S' ? ', not blank' : ''}`
   }
   return `a ${field.type ?? 'value'}`

@@ -16,7 +16,11 @@ const DECIMAL_INTEGER = /^-?\d+$/
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
 
 /** The syntax rule of a parameter with this schema. */
-export function parameterSyntax(name: string, where: 'query' | 'path', schema: { type?: unknown; format?: unknown; enum?: unknown }): ParameterSyntax {
+export function parameterSyntax(
+  name: string,
+  where: 'query' | 'path',
+  schema: { type?: unknown; format?: unknown; enum?: unknown },
+): ParameterSyntax {
   return {
     name,
     in: where,
@@ -30,7 +34,11 @@ export function parameterSyntax(name: string, where: 'query' | 'path', schema: {
 export function parameterSyntaxOf(operation: IHttpOperation): ParameterSyntax[] {
   const of = (where: 'query' | 'path', parameters: ReadonlyArray<{ name: string; schema?: unknown }> | undefined) =>
     (parameters ?? []).map((parameter) =>
-      parameterSyntax(parameter.name, where, (parameter.schema ?? {}) as { type?: unknown; format?: unknown; enum?: unknown }),
+      parameterSyntax(
+        parameter.name,
+        where,
+        (parameter.schema ?? {}) as { type?: unknown; format?: unknown; enum?: unknown },
+      ),
     )
   return [...of('query', operation.request?.query), ...of('path', operation.request?.path)]
 }
@@ -44,7 +52,12 @@ export function parameterSyntaxOf(operation: IHttpOperation): ParameterSyntax[] 
  * @example
  * checkParameterSyntax(rules, '/pets/{petId}', '/pets/0x10', {}) // throws 400 "petId must be an integer"
  */
-export function checkParameterSyntax(rules: ParameterSyntax[], template: string, path: string, query: Record<string, string | string[]>): void {
+export function checkParameterSyntax(
+  rules: ParameterSyntax[],
+  template: string,
+  path: string,
+  query: Record<string, string | string[]>,
+): void {
   let segments: { template: string[]; path: string[] } | undefined
   for (const rule of rules) {
     if (rule.in === 'query') {
@@ -60,11 +73,16 @@ export function checkParameterSyntax(rules: ParameterSyntax[], template: string,
 }
 
 function checkValue(rule: ParameterSyntax, value: string): void {
-  if (value === '' && (rule.integer || rule.enumerated)) throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must not be empty`)
+  if (value === '' && (rule.integer || rule.enumerated))
+    throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must not be empty`)
   if (rule.integer && !DECIMAL_INTEGER.test(value)) {
     throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must be an integer`)
   }
   if (rule.int64 && (BigInt(value) < INT64.min || BigInt(value) > INT64.max)) {
-    throw new HttpError(400, ErrorCode.invalidRequest, `${rule.name} must be an int64, from ${INT64.min} to ${INT64.max}`)
+    throw new HttpError(
+      400,
+      ErrorCode.invalidRequest,
+      `${rule.name} must be an int64, from ${INT64.min} to ${INT64.max}`,
+    )
   }
 }

@@ -116,7 +116,10 @@ function check(validate: ValidateFunction | undefined, value: unknown, root: str
  * A copy of the query with names matched to the declared parameters case-insensitively, as prism
  * matches them (`?Limit=0` is checked as `limit`); values under one name are gathered.
  */
-function queryByDeclaredName(entry: CompiledOperation, query: Record<string, string | string[]>): Record<string, string | string[]> {
+function queryByDeclaredName(
+  entry: CompiledOperation,
+  query: Record<string, string | string[]>,
+): Record<string, string | string[]> {
   const byName: Record<string, string | string[]> = {}
   for (const [key, value] of Object.entries(query)) {
     const name = Object.hasOwn(entry.names.query, key)
@@ -130,7 +133,13 @@ function queryByDeclaredName(entry: CompiledOperation, query: Record<string, str
 // The contract's schemas are trusted (the tests check them), so Ajv need not compile its
 // meta-schema to check them first: that alone is most of the cost of the first compile.
 // `verbose` keeps the failing schema on each error, for the describer's words.
-const AJV_OPTIONS = { strict: false, allErrors: true, verbose: true, validateFormats: false, validateSchema: false } as const
+const AJV_OPTIONS = {
+  strict: false,
+  allErrors: true,
+  verbose: true,
+  validateFormats: false,
+  validateSchema: false,
+} as const
 
 function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
   // Query and path values arrive as strings: coerce them to the declared types, as prism does.
@@ -148,7 +157,10 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
       )
       const names: CompiledOperation['names'] = { query: {}, path: {} }
       const syntax: ParameterSyntax[] = []
-      const schemas: Record<'query' | 'path', { type: 'object'; properties: Record<string, object>; required: string[] }> = {
+      const schemas: Record<
+        'query' | 'path',
+        { type: 'object'; properties: Record<string, object>; required: string[] }
+      > = {
         query: { type: 'object', properties: {}, required: [] },
         path: { type: 'object', properties: {}, required: [] },
       }
@@ -160,8 +172,9 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
         names[parameter.in][parameter.name] = parameter.name
         syntax.push(parameterSyntax(parameter.name, parameter.in, schema))
       }
-      const body = (inline(document, operation.requestBody) as { content?: Record<string, { schema?: object }> } | undefined)?.content?.['application/json']
-        ?.schema
+      const body = (
+        inline(document, operation.requestBody) as { content?: Record<string, { schema?: object }> } | undefined
+      )?.content?.['application/json']?.schema
       const segments = path.split('/')
       byId.set(operation.operationId, {
         template: path,
@@ -190,7 +203,11 @@ function inline(document: OpenApiDocument, value: unknown): unknown {
     const target = ref
       .slice(2)
       .split('/')
-      .reduce<unknown>((node, step) => (node as Record<string, unknown> | undefined)?.[step.replaceAll('~1', '/').replaceAll('~0', '~')], document)
+      .reduce<unknown>(
+        (node, step) =>
+          (node as Record<string, unknown> | undefined)?.[step.replaceAll('~1', '/').replaceAll('~0', '~')],
+        document,
+      )
     if (target === undefined) throw new Error(`unresolved $ref ${ref} in the contract`)
     return inline(document, target)
   }

@@ -26,7 +26,9 @@ export async function readJsonBody(
     throw new HttpError(
       415,
       ErrorCode.unsupportedMediaType,
-      mediaType ? `Content-Type ${mediaType} is not supported; send application/json` : 'Content-Type is missing; send application/json',
+      mediaType
+        ? `Content-Type ${mediaType} is not supported; send application/json`
+        : 'Content-Type is missing; send application/json',
     )
   }
   const declared = request.headers.get('content-length')
@@ -43,7 +45,11 @@ export async function readJsonBody(
   }
   onText?.(text)
   if (text.charCodeAt(0) === 0xfeff) {
-    throw new HttpError(400, ErrorCode.invalidRequest, 'body starts with a byte order mark; send JSON without one (RFC 8259 8.1)')
+    throw new HttpError(
+      400,
+      ErrorCode.invalidRequest,
+      'body starts with a byte order mark; send JSON without one (RFC 8259 8.1)',
+    )
   }
   let value: unknown
   try {
@@ -57,7 +63,11 @@ export async function readJsonBody(
   }
   const duplicate = findDuplicateKey(text)
   if (duplicate !== undefined) {
-    throw new HttpError(400, ErrorCode.invalidRequest, `body has the key ${JSON.stringify(duplicate.slice(0, 100))} twice in one object`)
+    throw new HttpError(
+      400,
+      ErrorCode.invalidRequest,
+      `body has the key ${JSON.stringify(duplicate.slice(0, 100))} twice in one object`,
+    )
   }
   return value as Record<string, unknown>
 }
@@ -98,5 +108,9 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
 }
 
 function tooLarge(maxBytes: number): HttpError {
-  return new HttpError(413, ErrorCode.payloadTooLarge, `body is larger than ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB)`)
+  return new HttpError(
+    413,
+    ErrorCode.payloadTooLarge,
+    `body is larger than ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB)`,
+  )
 }

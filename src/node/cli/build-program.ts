@@ -48,18 +48,47 @@ export function buildProgram(io: ProgramIo): Command {
   const start = program
     .command('start')
     .description('Serve the API over HTTP under /v1, seeded with generated pets.')
-    .addOption(new Option('-p, --port <n>', 'port to listen on; 0 picks a free one (or PORT)').argParser(parsePort).default(4010).env('PETSTORE_SANDBOX_PORT'))
-    .addOption(new Option('--host <addr>', 'address to bind').default('127.0.0.1').env('PETSTORE_SANDBOX_HOST'))
-    .addOption(new Option('--seed <n>', 'seed of the generated pets').argParser(parseSeed).default(1).env('PETSTORE_SANDBOX_SEED'))
-    .addOption(new Option('--pets <n>', 'number of seeded pets, 0 to 100000').argParser(parsePets).default(50).env('PETSTORE_SANDBOX_PETS'))
     .addOption(
-      new Option('--pets-file <file>', 'JSON array of pets ({ "name", "categoryId", "status"?, "id"? }) instead of generated ones').env(
-        'PETSTORE_SANDBOX_PETS_FILE',
+      new Option('-p, --port <n>', 'port to listen on; 0 picks a free one (or PORT)')
+        .argParser(parsePort)
+        .default(4010)
+        .env('PETSTORE_SANDBOX_PORT'),
+    )
+    .addOption(new Option('--host <addr>', 'address to bind').default('127.0.0.1').env('PETSTORE_SANDBOX_HOST'))
+    .addOption(
+      new Option('--seed <n>', 'seed of the generated pets')
+        .argParser(parseSeed)
+        .default(1)
+        .env('PETSTORE_SANDBOX_SEED'),
+    )
+    .addOption(
+      new Option('--pets <n>', 'number of seeded pets, 0 to 100000')
+        .argParser(parsePets)
+        .default(50)
+        .env('PETSTORE_SANDBOX_PETS'),
+    )
+    .addOption(
+      new Option(
+        '--pets-file <file>',
+        'JSON array of pets ({ "name", "categoryId", "status"?, "id"? }) instead of generated ones',
+      ).env('PETSTORE_SANDBOX_PETS_FILE'),
+    )
+    .addOption(
+      new Option('--keys <file>', 'JSON keys file: { "keys": [ { "key", "plan", "perMinute"?, "perDay"? } ] }').env(
+        'PETSTORE_SANDBOX_KEYS',
       ),
     )
-    .addOption(new Option('--keys <file>', 'JSON keys file: { "keys": [ { "key", "plan", "perMinute"?, "perDay"? } ] }').env('PETSTORE_SANDBOX_KEYS'))
-    .addOption(new Option('--log <format>', 'request log').choices(['pretty', 'json', 'off']).default('pretty').env('PETSTORE_SANDBOX_LOG'))
-    .addOption(new Option('--now <instant>', 'start the sandbox clock at this ISO 8601 instant').argParser(parseInstant).env('PETSTORE_SANDBOX_NOW'))
+    .addOption(
+      new Option('--log <format>', 'request log')
+        .choices(['pretty', 'json', 'off'])
+        .default('pretty')
+        .env('PETSTORE_SANDBOX_LOG'),
+    )
+    .addOption(
+      new Option('--now <instant>', 'start the sandbox clock at this ISO 8601 instant')
+        .argParser(parseInstant)
+        .env('PETSTORE_SANDBOX_NOW'),
+    )
     .addOption(
       new Option('--ban-after <n>', 'refused requests in one window before a temporary ban')
         .argParser(integerIn(0, 1_000_000))
@@ -67,18 +96,36 @@ export function buildProgram(io: ProgramIo): Command {
         .env('PETSTORE_SANDBOX_BAN_AFTER'),
     )
     .addOption(
-      new Option('--ban-seconds <n>', 'length of a temporary ban in seconds').argParser(parsePositiveNumber).default(900).env('PETSTORE_SANDBOX_BAN_SECONDS'),
+      new Option('--ban-seconds <n>', 'length of a temporary ban in seconds')
+        .argParser(parsePositiveNumber)
+        .default(900)
+        .env('PETSTORE_SANDBOX_BAN_SECONDS'),
     )
-    .addOption(new Option('--cors-origin <origin...>', 'origins allowed by CORS (default: any)').argParser(parseOrigin).env('PETSTORE_SANDBOX_CORS_ORIGIN'))
+    .addOption(
+      new Option('--cors-origin <origin...>', 'origins allowed by CORS (default: any)')
+        .argParser(parseOrigin)
+        .env('PETSTORE_SANDBOX_CORS_ORIGIN'),
+    )
     .addOption(
       new Option('--deprecated-at <instant>', 'when getPet was deprecated (default: from the contract)')
         .argParser(parseInstant)
         .env('PETSTORE_SANDBOX_DEPRECATED_AT'),
     )
-    .addOption(new Option('--sunset <instant>', 'when getPet goes away (default: from the contract)').argParser(parseInstant).env('PETSTORE_SANDBOX_SUNSET'))
-    .addOption(new Option('--admin-token <token>', 'enable the admin API under /__sandbox/ with this bearer token').env('PETSTORE_SANDBOX_ADMIN_TOKEN'))
     .addOption(
-      new Option('--state <file>', 'keep created pets in this file across restarts (created if missing; one process per file)').env('PETSTORE_SANDBOX_STATE'),
+      new Option('--sunset <instant>', 'when getPet goes away (default: from the contract)')
+        .argParser(parseInstant)
+        .env('PETSTORE_SANDBOX_SUNSET'),
+    )
+    .addOption(
+      new Option('--admin-token <token>', 'enable the admin API under /__sandbox/ with this bearer token').env(
+        'PETSTORE_SANDBOX_ADMIN_TOKEN',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--state <file>',
+        'keep created pets in this file across restarts (created if missing; one process per file)',
+      ).env('PETSTORE_SANDBOX_STATE'),
     )
     .addOption(
       new Option('--max-pets <n>', 'most pets stored, seeded ones included; creates beyond it get 507')
@@ -87,30 +134,53 @@ export function buildProgram(io: ProgramIo): Command {
         .env('PETSTORE_SANDBOX_MAX_PETS'),
     )
     .addOption(
-      new Option('--trust-proxy <address...>', 'proxies (addresses or CIDR ranges) whose --trust-proxy-header names the client')
+      new Option(
+        '--trust-proxy <address...>',
+        'proxies (addresses or CIDR ranges) whose --trust-proxy-header names the client',
+      )
         .argParser(parseTrustedProxy)
         .env('PETSTORE_SANDBOX_TRUST_PROXY'),
     )
     .addOption(
-      new Option('--trust-proxy-header <name>', `the one header those proxies write the client in: ${FORWARDING_HEADERS.join(' or ')}`)
+      new Option(
+        '--trust-proxy-header <name>',
+        `the one header those proxies write the client in: ${FORWARDING_HEADERS.join(' or ')}`,
+      )
         .argParser(parseForwardingHeader)
         .default(FORWARDING_HEADERS[0])
         .env('PETSTORE_SANDBOX_TRUST_PROXY_HEADER'),
     )
-    .addOption(new Option('--latency <ms>', 'inject latency: ms, or a range such as 100-400').argParser(parseLatency).env('PETSTORE_SANDBOX_LATENCY'))
-    .addOption(new Option('--error-rate <rate>', 'inject failures into this share of requests, 0 to 1').argParser(parseRate).env('PETSTORE_SANDBOX_ERROR_RATE'))
     .addOption(
-      new Option('--error-kinds <kinds>', `injected failures: comma-separated ${FAULT_KINDS.join(', ')} (default: ${DEFAULT_ERROR_KINDS.join(',')})`)
+      new Option('--latency <ms>', 'inject latency: ms, or a range such as 100-400')
+        .argParser(parseLatency)
+        .env('PETSTORE_SANDBOX_LATENCY'),
+    )
+    .addOption(
+      new Option('--error-rate <rate>', 'inject failures into this share of requests, 0 to 1')
+        .argParser(parseRate)
+        .env('PETSTORE_SANDBOX_ERROR_RATE'),
+    )
+    .addOption(
+      new Option(
+        '--error-kinds <kinds>',
+        `injected failures: comma-separated ${FAULT_KINDS.join(', ')} (default: ${DEFAULT_ERROR_KINDS.join(',')})`,
+      )
         .argParser(parseErrorKinds)
         .env('PETSTORE_SANDBOX_ERROR_KINDS'),
     )
     .addOption(
-      new Option('--fault <op:settings>', 'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)')
+      new Option(
+        '--fault <op:settings>',
+        'per-operation faults, e.g. createPet:error-rate=0.5,latency=100-300 (repeatable)',
+      )
         .argParser(parseOperationFault)
         .env('PETSTORE_SANDBOX_FAULT'),
     )
     .addOption(
-      new Option('--scenario <key=name>', `put a key in a scenario: ${BUILT_IN_SCENARIOS.join(', ')}, or one of --scenarios (repeatable)`)
+      new Option(
+        '--scenario <key=name>',
+        `put a key in a scenario: ${BUILT_IN_SCENARIOS.join(', ')}, or one of --scenarios (repeatable)`,
+      )
         .argParser(parseScenario)
         .env('PETSTORE_SANDBOX_SCENARIO'),
     )
@@ -121,9 +191,10 @@ export function buildProgram(io: ProgramIo): Command {
       ).env('PETSTORE_SANDBOX_SCENARIOS'),
     )
     .addOption(
-      new Option('--prefer', "honour Prefer: code=<status> (Prism's convention): answer with that status when the operation may").env(
-        'PETSTORE_SANDBOX_PREFER',
-      ),
+      new Option(
+        '--prefer',
+        "honour Prefer: code=<status> (Prism's convention): answer with that status when the operation may",
+      ).env('PETSTORE_SANDBOX_PREFER'),
     )
     .addOption(
       new Option(
@@ -131,10 +202,20 @@ export function buildProgram(io: ProgramIo): Command {
         'JSON file of faults, as PUT /__sandbox/faults takes them (petstore-sandbox weather prints one); flags override it',
       ).env('PETSTORE_SANDBOX_FAULTS_FILE'),
     )
-    .addOption(new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)').argParser(parseSeed).env('PETSTORE_SANDBOX_FAULT_SEED'))
-    .addOption(new Option('--redis <url>', 'share the state with every process started with this Redis URL and prefix').env('PETSTORE_SANDBOX_REDIS_URL'))
     .addOption(
-      new Option('--redis-prefix <prefix>', "prefix of the shared state's Redis keys").default(DEFAULT_REDIS_PREFIX).env('PETSTORE_SANDBOX_REDIS_PREFIX'),
+      new Option('--fault-seed <n>', 'seed of the fault draws (default: --seed)')
+        .argParser(parseSeed)
+        .env('PETSTORE_SANDBOX_FAULT_SEED'),
+    )
+    .addOption(
+      new Option('--redis <url>', 'share the state with every process started with this Redis URL and prefix').env(
+        'PETSTORE_SANDBOX_REDIS_URL',
+      ),
+    )
+    .addOption(
+      new Option('--redis-prefix <prefix>', "prefix of the shared state's Redis keys")
+        .default(DEFAULT_REDIS_PREFIX)
+        .env('PETSTORE_SANDBOX_REDIS_PREFIX'),
     )
     .addOption(
       new Option('--workers <n>', 'serve the port from n processes sharing the state (requires --redis)')
@@ -143,13 +224,19 @@ export function buildProgram(io: ProgramIo): Command {
         .env('PETSTORE_SANDBOX_WORKERS'),
     )
     .addOption(
-      new Option('--max-sessions <n>', 'named sessions (X-Sandbox-Session) kept at most; beyond it the least recently used is dropped')
+      new Option(
+        '--max-sessions <n>',
+        'named sessions (X-Sandbox-Session) kept at most; beyond it the least recently used is dropped',
+      )
         .argParser(parseMaxSessions)
         .default(DEFAULT_MAX_SESSIONS)
         .env('PETSTORE_SANDBOX_MAX_SESSIONS'),
     )
     .addOption(
-      new Option('--session-idle <duration>', "a named session unused this long (by the default session's clock) is dropped: 90s, 30m, 2h, or ms")
+      new Option(
+        '--session-idle <duration>',
+        "a named session unused this long (by the default session's clock) is dropped: 90s, 30m, 2h, or ms",
+      )
         .argParser(parseDuration)
         .default(DEFAULT_SESSION_IDLE_MS, '1h')
         .env('PETSTORE_SANDBOX_SESSION_IDLE'),
@@ -169,7 +256,8 @@ export function buildProgram(io: ProgramIo): Command {
     .action((options: StartOptions, command: Command) =>
       reportingErrors(options, command, async () => {
         if (options.workers > 1 && cluster.isPrimary) {
-          if (options.redis === undefined) throw new ConfigError('--workers requires --redis: the workers share their state through it')
+          if (options.redis === undefined)
+            throw new ConfigError('--workers requires --redis: the workers share their state through it')
           // Checked once here, so an unreachable Redis is one line rather than one per worker.
           const { connectRedisState } = await import('../redis/connect-redis-state.js')
           await (await connectRedisState({ url: options.redis, prefix: options.redisPrefix })).close()
@@ -186,13 +274,16 @@ export function buildProgram(io: ProgramIo): Command {
 
   const run = program
     .command('run')
-    .description('Start the sandbox, run a command once it is ready (PETSTORE_SANDBOX_URL in its environment), then stop with it.')
+    .description(
+      'Start the sandbox, run a command once it is ready (PETSTORE_SANDBOX_URL in its environment), then stop with it.',
+    )
     .usage('[start options] -- <command> [args...]')
     .argument('<command...>', "the command and its arguments; its exit status is run's")
     .passThroughOptions()
     .action((argv: string[], options: StartOptions, command: Command) =>
       reportingErrors(options, command, async () => {
-        if (options.workers > 1) throw new ConfigError('--workers is for start: run serves its command from one process')
+        if (options.workers > 1)
+          throw new ConfigError('--workers is for start: run serves its command from one process')
         const { runCommand } = await import('./run-command.js')
         await runCommand(options, argv, io)
       }),
@@ -206,15 +297,23 @@ export function buildProgram(io: ProgramIo): Command {
       // Which options came from the environment: the banner says so (a stale variable surprises).
       options.environment = Object.fromEntries(
         command.options.flatMap((option) =>
-          option.envVar !== undefined && command.getOptionValueSource(option.attributeName()) === 'env' ? [[option.attributeName(), option.envVar]] : [],
+          option.envVar !== undefined && command.getOptionValueSource(option.attributeName()) === 'env'
+            ? [[option.attributeName(), option.envVar]]
+            : [],
         ),
       )
       if (options.petsFile !== undefined && command.getOptionValueSource('pets') !== 'default') {
         throw new ConfigError('--pets and --pets-file cannot be combined: the file says which pets there are')
       }
       for (const pets of ['pets', 'petsFile'] as const) {
-        if (options.from !== undefined && options[pets] !== undefined && command.getOptionValueSource(pets) !== 'default') {
-          throw new ConfigError(`--from and --${pets === 'pets' ? 'pets' : 'pets-file'} cannot be combined: the capsule says which pets there are`)
+        if (
+          options.from !== undefined &&
+          options[pets] !== undefined &&
+          command.getOptionValueSource(pets) !== 'default'
+        ) {
+          throw new ConfigError(
+            `--from and --${pets === 'pets' ? 'pets' : 'pets-file'} cannot be combined: the capsule says which pets there are`,
+          )
         }
       }
       await work()
@@ -223,7 +322,9 @@ export function buildProgram(io: ProgramIo): Command {
       if (error instanceof ConfigError || listen !== undefined) {
         // The options were understood; what failed is named in one line, without the usage hint.
         program.showHelpAfterError(false)
-        const message = listen ?? describeConfigError(error as ConfigError, options.scenario, command.getOptionValueSource('scenario'))
+        const message =
+          listen ??
+          describeConfigError(error as ConfigError, options.scenario, command.getOptionValueSource('scenario'))
         program.error(`error: ${message}`, { exitCode: 1 })
       }
       throw error

@@ -9,7 +9,11 @@ import type { ScenarioFlag } from '../options/parse-options.js'
  * @example
  * describeConfigError(error, [{ key: 'a', name: 'down' }], 'cli') // '--scenario #1: …'
  */
-export function describeConfigError(error: ConfigError, scenarios: readonly ScenarioFlag[] | undefined, source: string | undefined): string {
+export function describeConfigError(
+  error: ConfigError,
+  scenarios: readonly ScenarioFlag[] | undefined,
+  source: string | undefined,
+): string {
   const about = error.about
   if (about?.option !== 'scenarios.keys' || scenarios === undefined) return error.message
   // A key given twice takes its last scenario: that pair is the one in force.

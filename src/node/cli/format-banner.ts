@@ -20,11 +20,15 @@ export interface BannerInput {
 export function formatBanner({ url, version, options, keys, showKeys, inForce, fromEnvironment }: BannerInput): string {
   const lines = [`petstore-sandbox ${version}: Animal Store API v1`, `Listening on ${url}`]
   // Keys from a keys file are secrets: listed masked, with the limits in force.
-  lines.push(showKeys ? 'Demo keys (send Authorization: Bearer <key>):' : `${keys.length} key(s) from the keys file (masked):`)
+  lines.push(
+    showKeys ? 'Demo keys (send Authorization: Bearer <key>):' : `${keys.length} key(s) from the keys file (masked):`,
+  )
   for (const key of keys) {
     // A capsule's keys (--from) are its team's, not demo keys: masked too.
     const shown = showKeys && DEMO.has(key.key) ? key.key : maskKey(key.key)
-    lines.push(`  ${key.plan.padEnd(10)} ${shown.padEnd(24)} ${String(key.perMinute).padStart(5)}/min ${String(key.perDay).padStart(8)}/day`)
+    lines.push(
+      `  ${key.plan.padEnd(10)} ${shown.padEnd(24)} ${String(key.perMinute).padStart(5)}/min ${String(key.perDay).padStart(8)}/day`,
+    )
   }
   // A stale variable in a teammate's shell is the usual surprise: each line says where it came from.
   lines.push('In force:')
@@ -35,12 +39,17 @@ export function formatBanner({ url, version, options, keys, showKeys, inForce, f
   const origin = new URL(url).origin
   lines.push(`Probes: ${origin}/healthz (alive), ${origin}/readyz (ready to serve); no key needed`)
   if (options.maxPets !== undefined) lines.push(`Stores at most ${options.maxPets} pets (--max-pets)`)
-  if (options.trustProxy !== undefined) lines.push(`Client addresses from ${options.trustProxyHeader} of trusted proxies: ${options.trustProxy.join(', ')}`)
+  if (options.trustProxy !== undefined)
+    lines.push(`Client addresses from ${options.trustProxyHeader} of trusted proxies: ${options.trustProxy.join(', ')}`)
   // The bound address, not the option as typed: '::0' or '0:0:0:0:0:0:0:0' are all interfaces too.
   const bound = new URL(url).hostname
   if (bound === '0.0.0.0' || bound === '[::]') {
-    lines.push(`Warning: bound to all interfaces (${options.host}); anyone who can reach this machine can call the sandbox`)
+    lines.push(
+      `Warning: bound to all interfaces (${options.host}); anyone who can reach this machine can call the sandbox`,
+    )
   }
-  lines.push(`Try: curl -H 'Authorization: Bearer ${showKeys ? (keys[0]?.key ?? '<key>') : '<key>'}' ${url}/pets?limit=3`)
+  lines.push(
+    `Try: curl -H 'Authorization: Bearer ${showKeys ? (keys[0]?.key ?? '<key>') : '<key>'}' ${url}/pets?limit=3`,
+  )
   return lines.join('\n')
 }

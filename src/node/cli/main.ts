@@ -7,9 +7,12 @@ import { writeLines } from '../options/program-io.js'
 export async function main(argv: string[]): Promise<void> {
   // Before any command loads the sandbox, whose store imports @msw/data.
   slimMswDataImports()
-  const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+  const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+    version: string
+  }
   // PORT, which hosting platforms set, is read when PETSTORE_SANDBOX_PORT is not.
-  if (process.env.PETSTORE_SANDBOX_PORT === undefined && process.env.PORT !== undefined) process.env.PETSTORE_SANDBOX_PORT = process.env.PORT
+  if (process.env.PETSTORE_SANDBOX_PORT === undefined && process.env.PORT !== undefined)
+    process.env.PETSTORE_SANDBOX_PORT = process.env.PORT
   const program = buildProgram({
     stdout: writeLines(process.stdout),
     stderr: writeLines(process.stderr),

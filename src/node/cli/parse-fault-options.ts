@@ -1,6 +1,11 @@
 import { InvalidArgumentError } from 'commander'
 import { ConfigError } from '../../core/errors/config-error.js'
-import { resolveLatency, type FaultKind, type LatencyRange, type OperationFaults } from '../../core/faults/fault-config.js'
+import {
+  resolveLatency,
+  type FaultKind,
+  type LatencyRange,
+  type OperationFaults,
+} from '../../core/faults/fault-config.js'
 import { checkInput } from '../../core/contract/check-input.js'
 
 // The flags' own syntax is read here; their values are held to the admin document's fault schema,
@@ -9,14 +14,16 @@ import { checkInput } from '../../core/contract/check-input.js'
 /** `--latency`: whole ms (`200`) or a range drawn from uniformly (`100-400`). */
 export function parseLatency(value: string): LatencyRange {
   const match = /^(\d{1,15})(?:-(\d{1,15}))?$/.exec(value)
-  if (match === null) throw new InvalidArgumentError('expected ms such as 200, or a range such as 100-400 (at most 60000).')
+  if (match === null)
+    throw new InvalidArgumentError('expected ms such as 200, or a range such as 100-400 (at most 60000).')
   const min = Number(match[1])
   return asArgument(() => resolveLatency(match[2] === undefined ? min : { min, max: Number(match[2]) }, 'latency'))
 }
 
 /** `--error-rate`: the share of requests answered with an injected failure, 0 to 1. */
 export function parseRate(value: string): number {
-  if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value)) throw new InvalidArgumentError('expected a number from 0 to 1, such as 0.1.')
+  if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value))
+    throw new InvalidArgumentError('expected a number from 0 to 1, such as 0.1.')
   const errorRate = Number(value)
   asArgument(() => checkInput('FaultSettings', { errorRate }))
   return errorRate
@@ -34,8 +41,12 @@ export function parseErrorKinds(value: string): FaultKind[] {
  * `--fault createPet:error-rate=0.5,latency=100-300`. Operation names are checked when the
  * sandbox is created, against the contract.
  */
-export function parseOperationFault(value: string, previous: Record<string, OperationFaults> | undefined): Record<string, OperationFaults> {
-  const usage = 'expected <operationId>:<setting>=<value>[,...] with settings latency and error-rate, such as createPet:error-rate=0.5,latency=100-300.'
+export function parseOperationFault(
+  value: string,
+  previous: Record<string, OperationFaults> | undefined,
+): Record<string, OperationFaults> {
+  const usage =
+    'expected <operationId>:<setting>=<value>[,...] with settings latency and error-rate, such as createPet:error-rate=0.5,latency=100-300.'
   const match = /^([A-Za-z][A-Za-z0-9_]*):(.+)$/.exec(value)
   if (match === null) throw new InvalidArgumentError(usage)
   const faults: OperationFaults = { ...previous?.[match[1]!] }

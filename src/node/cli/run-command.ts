@@ -76,7 +76,9 @@ export async function runCommand(options: StartOptions, argv: readonly string[],
   if (ended instanceof Error) {
     // The command could not be started: 127 for one not found, 126 otherwise, as a shell says.
     const code = (ended as NodeJS.ErrnoException).code
-    io.stderr(`error: cannot run ${command}: ${code === 'ENOENT' ? 'no such command (is it installed, and on PATH?)' : (code ?? ended.message)}`)
+    io.stderr(
+      `error: cannot run ${command}: ${code === 'ENOENT' ? 'no such command (is it installed, and on PATH?)' : (code ?? ended.message)}`,
+    )
     return end({ code: code === 'ENOENT' ? 127 : 126 })
   }
   return end(ended)

@@ -29,10 +29,14 @@ export function slimMswDataImports(): void {
   module.registerHooks?.({
     resolve(specifier, context, nextResolve) {
       const names = SLIM_MSW_DATA_IMPORTS[specifier]
-      if (names === undefined || !context.parentURL?.includes('/node_modules/@msw/data/')) return nextResolve(specifier, context)
+      if (names === undefined || !context.parentURL?.includes('/node_modules/@msw/data/'))
+        return nextResolve(specifier, context)
       // Resolved from @msw/data, so each module is the one its own import would have reached.
       const source = Object.entries(names)
-        .map(([name, [own, exported]]) => `export { ${exported} as ${name} } from ${JSON.stringify(nextResolve(own, context).url)}`)
+        .map(
+          ([name, [own, exported]]) =>
+            `export { ${exported} as ${name} } from ${JSON.stringify(nextResolve(own, context).url)}`,
+        )
         .join('\n')
       return { url: `data:text/javascript,${encodeURIComponent(source)}`, format: 'module', shortCircuit: true }
     },

@@ -80,7 +80,10 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   let served: ServedSandbox | undefined
   // A worker's channel to the primary would keep it alive: let go of it once all is closed. A
   // worker watches only its primary, which watches npm for all of them (run-workers.ts).
-  stopOnSignals(io, () => served, { onClosed: () => cluster.worker?.disconnect(), ...(cluster.isWorker ? { underNpm: false } : {}) })
+  stopOnSignals(io, () => served, {
+    onClosed: () => cluster.worker?.disconnect(),
+    ...(cluster.isWorker ? { underNpm: false } : {}),
+  })
   await serveSandbox(options, io, (serving) => (served = serving))
 }
 
@@ -99,14 +102,21 @@ export async function serveSandbox(
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   const capsule = options.from === undefined ? undefined : await loadCapsuleFile(options.from)
   // A capsule's pets are the start-up pets, as a pets file's are (D33's digest guards them under --state).
-  const givenPets = capsule !== undefined ? capsule.pets : options.petsFile === undefined ? undefined : await loadPetsFile(options.petsFile)
+  const givenPets =
+    capsule !== undefined
+      ? capsule.pets
+      : options.petsFile === undefined
+        ? undefined
+        : await loadPetsFile(options.petsFile)
   const customScenarios = options.scenarios === undefined ? undefined : await loadScenariosFile(options.scenarios)
   // A state file holds what came after the seeded ids: with a pets file, they end at its last id.
   const lastSeededId = givenPets === undefined ? options.pets : (givenPets.at(-1)?.id ?? 0)
   if (options.redis !== undefined) {
     // The clock of a shared sandbox belongs to all its processes: a restarted one must not move it.
-    if (options.now !== undefined) throw new ConfigError('--now cannot be combined with --redis: move the shared clock through the admin API')
-    if (options.state !== undefined) throw new ConfigError('--state cannot be combined with --redis: the pets live in Redis')
+    if (options.now !== undefined)
+      throw new ConfigError('--now cannot be combined with --redis: move the shared clock through the admin API')
+    if (options.state !== undefined)
+      throw new ConfigError('--state cannot be combined with --redis: the pets live in Redis')
     // Loaded only when asked for, as is the state file's lock: a plain start pays for neither.
     const { connectRedisState } = await import('../redis/connect-redis-state.js')
     shared = await connectRedisState({ url: options.redis, prefix: options.redisPrefix })
@@ -120,19 +130,27 @@ export async function serveSandbox(
       given: givenPets && digestGivenPets(givenPets),
       ...(capsule === undefined ? {} : { givenBy: 'a --from capsule' }),
       onLockLost: (error) => {
-        io.stderr(`error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`)
+        io.stderr(
+          `error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`,
+        )
         process.exit(1)
       },
     })
   }
   // Keys added, re-planned or revoked at runtime are kept beside the pets (docs/decisions.md#d22).
-  const keyFile = options.state === undefined ? undefined : await (await import('../persistence/open-key-file.js')).openKeyFile(`${options.state}.keys.json`)
+  const keyFile =
+    options.state === undefined
+      ? undefined
+      : await (await import('../persistence/open-key-file.js')).openKeyFile(`${options.state}.keys.json`)
   // One request log and one admin gate for the sandbox's handlers and the pages' event stream;
   // masked with the secrets in force when read (runtime keys and the admin token included, D35),
   // and timed by the sandbox clock.
   const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
   const requestLog = createRequestLog(options.keepRequests, secrets)
-  const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
+  const adminGate =
+    options.adminToken === undefined
+      ? undefined
+      : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
   // The file's faults, each flag over them (an operation's flag over that operation's entry).
   const fromFile = options.faultsFile === undefined ? {} : await loadFaultsFile(options.faultsFile)
   const fileOperations = fromFile.operations ?? {}
@@ -186,7 +204,9 @@ export async function serveSandbox(
     // Only when a flag sets them: a --from capsule's faults stand otherwise.
     ...(Object.keys(faults).length === 0 ? {} : { faults }),
   })
-  const logger = createRequestLogger(options.log, io.stdout, io.colour, Date.now, (text) => createMasker(secrets()).text(text))
+  const logger = createRequestLogger(options.log, io.stdout, io.colour, Date.now, (text) =>
+    createMasker(secrets()).text(text),
+  )
   if (options.log !== 'off') {
     requestLog.watch(logger.answer)
     // Without --prefer the header changes nothing, which surprises whoever sent it: said once, with the flag (D30).
@@ -201,7 +221,10 @@ export async function serveSandbox(
       })
     }
   }
-  const trustProxy: TrustedProxies | undefined = options.trustProxy && { proxies: options.trustProxy, header: options.trustProxyHeader }
+  const trustProxy: TrustedProxies | undefined = options.trustProxy && {
+    proxies: options.trustProxy,
+    header: options.trustProxyHeader,
+  }
   const server = await serveOverHttp({
     sandbox,
     serving: options,
@@ -225,7 +248,8 @@ export async function serveSandbox(
   onListening(served)
   // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).
   const origin = server.url.replace(/\/v1$/, '')
-  if (!sandbox.readiness().ready) io.stdout(`Seeding ${givenPets?.length ?? options.pets} pets; ${origin}/readyz answers 503 until done`)
+  if (!sandbox.readiness().ready)
+    io.stdout(`Seeding ${givenPets?.length ?? options.pets} pets; ${origin}/readyz answers 503 until done`)
   try {
     await sandbox.ready()
   } catch (error) {
@@ -247,13 +271,19 @@ export async function serveSandbox(
         options,
         keys: sandbox.keys,
         showKeys: keys === undefined,
-        inForce: describeInForce(await sandbox.state(), { admin: options.adminToken !== undefined, petsFrom: options.from ?? options.petsFile, origin }),
+        inForce: describeInForce(await sandbox.state(), {
+          admin: options.adminToken !== undefined,
+          petsFrom: options.from ?? options.petsFile,
+          origin,
+        }),
         fromEnvironment: fromEnvironment(options.environment ?? {}),
       }),
       `Reference on ${origin}/reference`,
       `Sessions: X-Sandbox-Session, up to ${options.maxSessions}, idle after ${formatDuration(options.sessionIdle)}${shared === undefined ? '' : ', shared by the replicas'}`,
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
-      ...(shared === undefined ? [] : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}${noted(shared.detail?.())}`]),
+      ...(shared === undefined
+        ? []
+        : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}${noted(shared.detail?.())}`]),
       ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
     ].join('\n'),
   )
@@ -273,7 +303,9 @@ const IN_FORCE_OPTIONS: Record<InForceItem, ReadonlyArray<keyof StartOptions>> =
 /** For each thing in force, the environment variables that set it (`environment`: option → variable). */
 function fromEnvironment(environment: Readonly<Record<string, string>>): Partial<Record<InForceItem, string[]>> {
   const found: Partial<Record<InForceItem, string[]>> = {}
-  for (const [item, names] of Object.entries(IN_FORCE_OPTIONS) as Array<[InForceItem, ReadonlyArray<keyof StartOptions>]>) {
+  for (const [item, names] of Object.entries(IN_FORCE_OPTIONS) as Array<
+    [InForceItem, ReadonlyArray<keyof StartOptions>]
+  >) {
     const variables = names.flatMap((name) => (environment[name] === undefined ? [] : [environment[name]]))
     if (variables.length > 0) found[item] = variables
   }
@@ -286,7 +318,9 @@ function noted(detail: string | undefined): string {
 }
 
 function stateFileLine(path: string, file: StateFile): string {
-  const torn = file.droppedTornLine ? '; dropped an incomplete last line (a write cut short by a crash, never acknowledged)' : ''
+  const torn = file.droppedTornLine
+    ? '; dropped an incomplete last line (a write cut short by a crash, never acknowledged)'
+    : ''
   return `State file ${path}: ${file.restored.length} created pet(s) restored${torn}`
 }
 

@@ -10,8 +10,13 @@ import type { ProgramIo } from '../options/program-io.js'
 export function addLearnCommand(program: Command, io: ProgramIo): void {
   program
     .command('learn')
-    .description('Write the world a recording (HAR 1.2) shows as a capsule on stdout: petstore-sandbox learn staging.har > world.capsule.json')
-    .argument('<file.har>', "a HAR with response bodies (Playwright's recordHar, a browser's export, GET /__sandbox/requests.har)")
+    .description(
+      'Write the world a recording (HAR 1.2) shows as a capsule on stdout: petstore-sandbox learn staging.har > world.capsule.json',
+    )
+    .argument(
+      '<file.har>',
+      "a HAR with response bodies (Playwright's recordHar, a browser's export, GET /__sandbox/requests.har)",
+    )
     .action(async (file: string) => {
       const { learnCapsuleFile } = await import('../options/load-capsule-file.js')
       try {
@@ -23,10 +28,18 @@ export function addLearnCommand(program: Command, io: ProgramIo): void {
     })
   program
     .command('weather')
-    .description('Write the weather a recording (HAR 1.2) shows as a faults document on stdout: petstore-sandbox weather staging.har > weather.json')
-    .argument('<file.har>', 'a HAR with timings and statuses; pass its output back with --faults-file or PUT /__sandbox/faults')
+    .description(
+      'Write the weather a recording (HAR 1.2) shows as a faults document on stdout: petstore-sandbox weather staging.har > weather.json',
+    )
+    .argument(
+      '<file.har>',
+      'a HAR with timings and statuses; pass its output back with --faults-file or PUT /__sandbox/faults',
+    )
     .action(async (file: string) => {
-      const [{ readJsonFile }, { fitWeather }] = await Promise.all([import('../options/read-input-file.js'), import('../../core/learning/fit-weather.js')])
+      const [{ readJsonFile }, { fitWeather }] = await Promise.all([
+        import('../options/read-input-file.js'),
+        import('../../core/learning/fit-weather.js'),
+      ])
       try {
         const json = await readJsonFile(file, 'har file')
         try {

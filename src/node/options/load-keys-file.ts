@@ -8,6 +8,8 @@ import { readInputFile } from './read-input-file.js'
  * line naming the file and the entry, never a key.
  */
 export async function loadKeysFile(path: string): Promise<KeyConfig[]> {
-  const file = await readInputFile<{ keys: KeyConfig[] }>(path, 'KeysFile', 'keys file', ({ keys }) => resolveKeys(keys))
+  const file = await readInputFile<{ keys: KeyConfig[] }>(path, 'KeysFile', 'keys file', ({ keys }) =>
+    resolveKeys(keys),
+  )
   return file.keys
 }

@@ -13,7 +13,8 @@ import { resolveScenarios, type ScenarioDefinition } from '../../core/scenarios/
 export async function loadScenariosFile(path: string): Promise<Record<string, ScenarioDefinition>> {
   const json = await readJsonFile(path, 'scenarios file')
   const fields = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : []
-  if (fields.length !== 1 || fields[0] !== 'scenarios') throw new ConfigError(`scenarios file ${path} must be an object with one field, "scenarios"`)
+  if (fields.length !== 1 || fields[0] !== 'scenarios')
+    throw new ConfigError(`scenarios file ${path} must be an object with one field, "scenarios"`)
   const custom = (json as { scenarios: unknown }).scenarios
   resolveScenarios(custom, forcibleStatuses(openapiDocument), `scenarios file ${path}`)
   return custom as Record<string, ScenarioDefinition>

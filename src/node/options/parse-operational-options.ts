@@ -4,7 +4,8 @@ import { FORWARDING_HEADERS, type ForwardingHeader } from '../server/create-clie
 
 /** `--max-pets`: the most pets stored, seeded ones included (at least `--pets`, checked at start). */
 export function parseMaxPets(value: string): number {
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('expected a whole number such as 1000000.')
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
+    throw new InvalidArgumentError('expected a whole number such as 1000000.')
   return Number(value)
 }
 
@@ -19,7 +20,9 @@ export function parseTrustedProxy(value: string, previous: string[] | undefined)
     try {
       proxyaddr.compile(entry)
     } catch {
-      throw new InvalidArgumentError(`${JSON.stringify(entry)} is not an address, a CIDR range such as 10.0.0.0/8, or loopback, linklocal, uniquelocal.`)
+      throw new InvalidArgumentError(
+        `${JSON.stringify(entry)} is not an address, a CIDR range such as 10.0.0.0/8, or loopback, linklocal, uniquelocal.`,
+      )
     }
   }
   if (entries.length === 0) throw new InvalidArgumentError('expected an address or a CIDR range such as 10.0.0.0/8.')

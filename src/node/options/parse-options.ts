@@ -82,7 +82,8 @@ export function parseScenario(value: string, previous: ScenarioFlag[] | undefine
     const at = pair.lastIndexOf('=')
     const key = pair.slice(0, at).trim()
     const name = pair.slice(at + 1).trim()
-    if (at < 1 || key === '' || name === '') throw new InvalidArgumentError('expected <key>=<scenario>, e.g. sandbox-free-key=down.')
+    if (at < 1 || key === '' || name === '')
+      throw new InvalidArgumentError('expected <key>=<scenario>, e.g. sandbox-free-key=down.')
     next.push({ key, name })
   }
   return next
@@ -94,11 +95,16 @@ export function parseBaseUrl(value: string): string {
   try {
     url = new URL(value)
   } catch {
-    throw new InvalidArgumentError(`expected an http(s) URL such as https://staging.animal-store.example/v1, got ${JSON.stringify(value)}.`)
+    throw new InvalidArgumentError(
+      `expected an http(s) URL such as https://staging.animal-store.example/v1, got ${JSON.stringify(value)}.`,
+    )
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError(`expected an http or https URL, got ${url.protocol}.`)
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new InvalidArgumentError(`expected an http or https URL, got ${url.protocol}.`)
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    throw new InvalidArgumentError('expected a base URL without query, fragment or credentials (the key goes in --key).')
+    throw new InvalidArgumentError(
+      'expected a base URL without query, fragment or credentials (the key goes in --key).',
+    )
   }
   return url.href.replace(/\/+$/, '')
 }

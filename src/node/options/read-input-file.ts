@@ -15,7 +15,12 @@ import { findDuplicateKeyAt } from '../../core/validation/find-duplicate-key.js'
  * @example
  * const { keys } = await readInputFile<{ keys: KeyConfig[] }>('keys.json', 'KeysFile', 'keys file')
  */
-export async function readInputFile<T>(path: string, schema: InputSchema, what: string, check?: (value: T) => void): Promise<T> {
+export async function readInputFile<T>(
+  path: string,
+  schema: InputSchema,
+  what: string,
+  check?: (value: T) => void,
+): Promise<T> {
   const json = await readJsonFile(path, what)
   try {
     const value = checkInput<T>(schema, json)
@@ -36,7 +41,8 @@ export async function readInputFile<T>(path: string, schema: InputSchema, what: 
  */
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
   const text = await readText(path, what)
-  if (text.charCodeAt(0) === 0xfeff) throw new ConfigError(`${what} ${path}: starts with a byte order mark; save it as UTF-8 without one`)
+  if (text.charCodeAt(0) === 0xfeff)
+    throw new ConfigError(`${what} ${path}: starts with a byte order mark; save it as UTF-8 without one`)
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -44,7 +50,8 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
     throw new ConfigError(`${what} ${path}: not valid JSON ${describeSyntaxError(text, error)}`)
   }
   const duplicate = findDuplicateKeyAt(text)
-  if (duplicate !== undefined) throw new ConfigError(`${what} ${path}: has a key twice in one object, ${lineAndColumn(text, duplicate.at)}`)
+  if (duplicate !== undefined)
+    throw new ConfigError(`${what} ${path}: has a key twice in one object, ${lineAndColumn(text, duplicate.at)}`)
   return value
 }
 

@@ -37,7 +37,11 @@ export interface EventStreamAdmin {
  * goes in `Authorization`, so the dashboard reads it with fetch rather than EventSource, which
  * cannot send one, and the token never goes into a URL.
  */
-export function createEventStream(requests: RequestEntrySource, tail: AnswerTail, { gate, clientAddress }: EventStreamAdmin) {
+export function createEventStream(
+  requests: RequestEntrySource,
+  tail: AnswerTail,
+  { gate, clientAddress }: EventStreamAdmin,
+) {
   const open = new Set<EventWriter>()
   return {
     open(incoming: IncomingMessage, outgoing: ServerResponse): void {
@@ -58,7 +62,9 @@ export function createEventStream(requests: RequestEntrySource, tail: AnswerTail
         return
       }
       open.add(events)
-      const unsubscribe = source.onRequest((entry) => events.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`))
+      const unsubscribe = source.onRequest((entry) =>
+        events.write(`event: request\ndata: ${JSON.stringify(entry)}\n\n`),
+      )
       const heartbeat = setInterval(() => events.write(': heartbeat\n\n'), HEARTBEAT_MS)
       heartbeat.unref()
       outgoing.once('close', () => {
@@ -86,14 +92,21 @@ function sessionSource(requests: RequestEntrySource, incoming: IncomingMessage):
   // One name, as the exports' query is held to it (the admin document's `session`: a string).
   if (inQuery.length > 1) throw new HttpError(400, ErrorCode.invalidRequest, 'session must be a string')
   const fromQuery = inQuery[0]
-  if (header !== undefined && !isSessionName(header.name)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(header.where))
-  if (fromQuery !== undefined && !isSessionName(fromQuery)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule('session'))
+  if (header !== undefined && !isSessionName(header.name))
+    throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(header.where))
+  if (fromQuery !== undefined && !isSessionName(fromQuery))
+    throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule('session'))
   if (header !== undefined && fromQuery !== undefined && header.name !== fromQuery) {
-    throw new HttpError(400, ErrorCode.invalidRequest, `${header.where} and ?session= name different sessions; name one`)
+    throw new HttpError(
+      400,
+      ErrorCode.invalidRequest,
+      `${header.where} and ?session= name different sessions; name one`,
+    )
   }
   const name = header?.name ?? fromQuery
   if (name === undefined || name === DEFAULT_SESSION) return requests
-  if (requests.session === undefined) throw new HttpError(404, ErrorCode.notFound, 'this server keeps no sessions: its stream is of every request')
+  if (requests.session === undefined)
+    throw new HttpError(404, ErrorCode.notFound, 'this server keeps no sessions: its stream is of every request')
   try {
     return requests.session(name)
   } catch (error) {

@@ -51,7 +51,16 @@ export interface PagesListener {
  * and `/openapi.json`, `/postman.json` (a Postman collection of it), `/reference`, the dashboard under `/__sandbox/` with its event stream, and
  * their assets; `/favicon.ico` is answered with no icon. They need no API key and spend no quota; everything else goes on to the API.
  */
-export function createPagesListener({ sandbox, version, origin, demoKeys, admin, petsFrom, tail, proxy = false }: PagesOptions): PagesListener {
+export function createPagesListener({
+  sandbox,
+  version,
+  origin,
+  demoKeys,
+  admin,
+  petsFrom,
+  tail,
+  proxy = false,
+}: PagesOptions): PagesListener {
   const assets = createStaticAssets()
   const swaggerUi = swaggerUiVersion()
   const contract = createServedContract()
@@ -67,13 +76,32 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
           const at = pageOrigin(incoming, origin)
           const answer = async () => {
             const inForce = describeInForce(await sandbox.state(), { admin: admin !== undefined, petsFrom, origin: at })
-            const door = frontDoor({ version, origin: at, demoKeys: shownDemoKeys(), dashboard: admin !== undefined, inForce })
-            if (prefersJson(incoming.headers.accept)) sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(door), { vary: 'Accept' })
-            else sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', frontDoorPage(door).markup, { vary: 'Accept' })
+            const door = frontDoor({
+              version,
+              origin: at,
+              demoKeys: shownDemoKeys(),
+              dashboard: admin !== undefined,
+              inForce,
+            })
+            if (prefersJson(incoming.headers.accept))
+              sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(door), { vary: 'Accept' })
+            else
+              sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', frontDoorPage(door).markup, {
+                vary: 'Accept',
+              })
           }
           // A state that cannot be read (shared state down) is the one error path's 503, not a crash.
           answer().catch(() =>
-            sendError(tail, incoming, outgoing, new HttpError(503, ErrorCode.serviceUnavailable, 'what is in force cannot be read now; try again shortly')),
+            sendError(
+              tail,
+              incoming,
+              outgoing,
+              new HttpError(
+                503,
+                ErrorCode.serviceUnavailable,
+                'what is in force cannot be read now; try again shortly',
+              ),
+            ),
           )
         }
       case '/openapi.yaml':
@@ -82,14 +110,27 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
           const served = contract(pageOrigin(incoming, origin))
           const yaml = path === '/openapi.yaml'
           // Anyone may read the contract from another origin (a client generator, a hosted viewer).
-          sendPage(incoming, outgoing, 200, yaml ? 'application/yaml; charset=utf-8' : JSON_CONTENT_TYPE, yaml ? served.yaml : served.json, {
-            'access-control-allow-origin': '*',
-          })
+          sendPage(
+            incoming,
+            outgoing,
+            200,
+            yaml ? 'application/yaml; charset=utf-8' : JSON_CONTENT_TYPE,
+            yaml ? served.yaml : served.json,
+            {
+              'access-control-allow-origin': '*',
+            },
+          )
         }
       case '/postman.json':
         return (incoming, outgoing) => {
-          const collection = postmanCollection({ document: openapiDocument, baseUrl: `${pageOrigin(incoming, origin)}/v1`, demoKeys: shownDemoKeys() })
-          sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(collection, null, 2), { 'access-control-allow-origin': '*' })
+          const collection = postmanCollection({
+            document: openapiDocument,
+            baseUrl: `${pageOrigin(incoming, origin)}/v1`,
+            demoKeys: shownDemoKeys(),
+          })
+          sendPage(incoming, outgoing, 200, JSON_CONTENT_TYPE, JSON.stringify(collection, null, 2), {
+            'access-control-allow-origin': '*',
+          })
         }
       case '/reference':
         return (incoming, outgoing) =>
@@ -98,7 +139,11 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
             outgoing,
             200,
             'text/html; charset=utf-8',
-            referencePage({ demoKey: shownDemoKeys()?.[0]?.key, contractJson: contract(pageOrigin(incoming, origin)).json, swaggerUi }).markup,
+            referencePage({
+              demoKey: shownDemoKeys()?.[0]?.key,
+              contractJson: contract(pageOrigin(incoming, origin)).json,
+              swaggerUi,
+            }).markup,
           )
       case '/favicon.ico':
         // A browser asks for it on every page: answered with no icon, so that it is no 404 in the
@@ -107,7 +152,8 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
       case '/__sandbox/':
         return admin === undefined
           ? undefined
-          : (incoming, outgoing) => sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage({ proxy }).markup)
+          : (incoming, outgoing) =>
+              sendPage(incoming, outgoing, 200, 'text/html; charset=utf-8', dashboardPage({ proxy }).markup)
       case '/__sandbox/events':
         return events === undefined ? undefined : (incoming, outgoing) => events.open(incoming, outgoing)
       default: {
@@ -116,14 +162,19 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
         return (incoming, outgoing) => {
           // Under the URL the reference names (its version in `?v=`), a dependency's file never
           // changes: a later visit takes it from the cache without asking (BENCHMARKS.md#page-load).
-          const versioned = asset.immutable && new URLSearchParams((incoming.url ?? '').split('?')[1] ?? '').get('v') === swaggerUi
+          const versioned =
+            asset.immutable && new URLSearchParams((incoming.url ?? '').split('?')[1] ?? '').get('v') === swaggerUi
           const caching: Record<string, string> = versioned
             ? { 'cache-control': 'public, max-age=31536000, immutable' }
             : asset.immutable
               ? { 'cache-control': 'public, max-age=3600' }
               : {}
           if (acceptsGzip(incoming.headers['accept-encoding'])) {
-            sendPage(incoming, outgoing, 200, asset.type, asset.gzipped, { ...caching, 'content-encoding': 'gzip', vary: 'Accept-Encoding' })
+            sendPage(incoming, outgoing, 200, asset.type, asset.gzipped, {
+              ...caching,
+              'content-encoding': 'gzip',
+              vary: 'Accept-Encoding',
+            })
           } else {
             sendPage(incoming, outgoing, 200, asset.type, asset.body, { ...caching, vary: 'Accept-Encoding' })
           }
@@ -143,7 +194,9 @@ export function createPagesListener({ sandbox, version, origin, demoKeys, admin,
           tail,
           incoming,
           outgoing,
-          new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${path}; allowed: GET, HEAD`, { allow: 'GET, HEAD' }),
+          new HttpError(405, ErrorCode.methodNotAllowed, `${method} is not allowed on ${path}; allowed: GET, HEAD`, {
+            allow: 'GET, HEAD',
+          }),
         )
         incoming.resume()
         return true

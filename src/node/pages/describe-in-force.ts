@@ -49,10 +49,15 @@ export function describeInForce(state: StateSummary, { admin, petsFrom, origin =
         ? `${state.seeded.pets} generated (seed ${state.seeded.seed})`
         : `${state.seeded.pets} from ${petsFrom ?? 'the given list'}`,
     clock: `${state.now}, ${clockMove(state.clockOffsetMs)}`,
-    scenarios: inScenario.length === 0 ? 'none' : inScenario.map((key) => `${shownKey(key.key)} ${key.scenario}`).join(', '),
-    prefer: state.prefer ? "honoured: a request's Prefer: code=<status> picks its status (D30)" : 'ignored (--prefer honours Prefer: code=<status>)',
+    scenarios:
+      inScenario.length === 0 ? 'none' : inScenario.map((key) => `${shownKey(key.key)} ${key.scenario}`).join(', '),
+    prefer: state.prefer
+      ? "honoured: a request's Prefer: code=<status> picks its status (D30)"
+      : 'ignored (--prefer honours Prefer: code=<status>)',
     faults: describeFaults(state.faults),
-    admin: admin ? `on at ${origin}/__sandbox/ (Authorization: Bearer <admin token>)` : 'off (--admin-token <token> turns it on)',
+    admin: admin
+      ? `on at ${origin}/__sandbox/ (Authorization: Bearer <admin token>)`
+      : 'off (--admin-token <token> turns it on)',
   }
   return (Object.keys(LABELS) as InForceItem[]).map((item) => ({ item, label: LABELS[item], text: texts[item] }))
 }
@@ -88,10 +93,17 @@ function describeFaults(faults: ResolvedFaults): string {
     'p50' in latency
       ? `latency p50 ${latency.p50} ms, p99 ${latency.p99} ms`
       : `latency ${latency.min === latency.max ? latency.min : `${latency.min}-${latency.max}`} ms`
-  const settings = (latency: Latency | undefined, errorRate: number | undefined, burst: number | undefined, kinds?: readonly string[]) =>
+  const settings = (
+    latency: Latency | undefined,
+    errorRate: number | undefined,
+    burst: number | undefined,
+    kinds?: readonly string[],
+  ) =>
     [
       latency !== undefined && !noLatency(latency) ? words(latency) : undefined,
-      errorRate !== undefined && errorRate > 0 ? `error rate ${errorRate}${kinds === undefined ? '' : ` (${kinds.join(', ')})`}` : undefined,
+      errorRate !== undefined && errorRate > 0
+        ? `error rate ${errorRate}${kinds === undefined ? '' : ` (${kinds.join(', ')})`}`
+        : undefined,
       burst !== undefined && errorRate !== undefined && errorRate > 0 ? `in bursts of ${burst}` : undefined,
     ].filter((part) => part !== undefined)
   const parts = [

@@ -29,7 +29,9 @@ export function frontDoor({ version, origin, demoKeys, dashboard, inForce }: Fro
     version,
     description: 'A stateful stand-in for the Animal Store API (v1) staging environment.',
     baseUrl: `${origin}/v1`,
-    ...(demoKeys === undefined ? {} : { demoKeys: demoKeys.map(({ key, plan, perMinute, perDay }) => ({ key, plan, perMinute, perDay })) }),
+    ...(demoKeys === undefined
+      ? {}
+      : { demoKeys: demoKeys.map(({ key, plan, perMinute, perDay }) => ({ key, plan, perMinute, perDay })) }),
     inForce,
     links: {
       reference: { href: '/reference', title: 'Interactive API reference' },

@@ -28,7 +28,9 @@ const EXAMPLES: Record<'createPet' | 'getPet' | 'listPets', Example> = {
 }
 
 // Run once per request: a run given no session gets one of its own, so it starts from a fresh world.
-const PREREQUEST = ["if (!pm.variables.get('session')) pm.collectionVariables.set('session', 'postman-' + pm.variables.replaceIn('{{$guid}}'))"]
+const PREREQUEST = [
+  "if (!pm.variables.get('session')) pm.collectionVariables.set('session', 'postman-' + pm.variables.replaceIn('{{$guid}}'))",
+]
 
 export interface PostmanCollectionInput {
   document: OpenApiDocument
@@ -59,7 +61,11 @@ export function postmanCollection({ document, baseUrl, demoKeys }: PostmanCollec
     return resolve((components as Record<string, Record<string, unknown>>)[kind!]?.[name!])
   }
   const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation: operation as Operation })),
+    Object.entries(methods).map(([method, operation]) => ({
+      path,
+      method: method.toUpperCase(),
+      operation: operation as Operation,
+    })),
   )
   const keyOf = (plan: Plan) => demoKeys?.find((key) => key.plan === plan)?.key
   const items = (Object.keys(EXAMPLES) as Array<keyof typeof EXAMPLES>).map((operationId) => {
@@ -67,7 +73,10 @@ export function postmanCollection({ document, baseUrl, demoKeys }: PostmanCollec
     if (found === undefined) throw new Error(`the contract has no operation ${operationId}`)
     const example = EXAMPLES[operationId]
     const [status, response] = Object.entries(found.operation.responses).find(([code]) => code.startsWith('2'))!
-    const resolved = resolve(response) as { headers?: Record<string, unknown>; content?: Record<string, { schema?: unknown }> }
+    const resolved = resolve(response) as {
+      headers?: Record<string, unknown>
+      content?: Record<string, { schema?: unknown }>
+    }
     const headers = Object.entries(resolved.headers ?? {})
       .filter(([, header]) => (resolve(header) as { required?: boolean }).required === true)
       .map(([name]) => name)
@@ -90,9 +99,18 @@ export function postmanCollection({ document, baseUrl, demoKeys }: PostmanCollec
           ...(example.body === undefined ? [] : [{ key: 'Content-Type', value: 'application/json' }]),
         ],
         url: { raw, host: ['{{baseUrl}}'], path: segments, ...(query.length === 0 ? {} : { query }) },
-        ...(example.body === undefined ? {} : { body: { mode: 'raw', raw: JSON.stringify(example.body, null, 2), options: { raw: { language: 'json' } } } }),
+        ...(example.body === undefined
+          ? {}
+          : {
+              body: { mode: 'raw', raw: JSON.stringify(example.body, null, 2), options: { raw: { language: 'json' } } },
+            }),
       },
-      event: [{ listen: 'test', script: { type: 'text/javascript', exec: testScript(Number(status), headers, schema, example) } }],
+      event: [
+        {
+          listen: 'test',
+          script: { type: 'text/javascript', exec: testScript(Number(status), headers, schema, example) },
+        },
+      ],
     }
   })
   return {
@@ -106,8 +124,18 @@ export function postmanCollection({ document, baseUrl, demoKeys }: PostmanCollec
     event: [{ listen: 'prerequest', script: { type: 'text/javascript', exec: PREREQUEST } }],
     variable: [
       { key: 'baseUrl', value: baseUrl, type: 'string', description: 'The API base, ending in /v1.' },
-      { key: 'session', value: '', type: 'string', description: 'The session (X-Sandbox-Session) the requests are in; empty: a fresh one per run.' },
-      { key: 'apiKey', value: '', type: 'string', description: 'The key of a request with no demo key of its own (a sandbox started with a keys file).' },
+      {
+        key: 'session',
+        value: '',
+        type: 'string',
+        description: 'The session (X-Sandbox-Session) the requests are in; empty: a fresh one per run.',
+      },
+      {
+        key: 'apiKey',
+        value: '',
+        type: 'string',
+        description: 'The key of a request with no demo key of its own (a sandbox started with a keys file).',
+      },
       { key: 'petId', value: '', type: 'string', description: 'The id of the pet the collection created.' },
     ],
     item: items,
@@ -135,7 +163,9 @@ function jsonSchema(schema: unknown, resolve: (value: unknown) => unknown): unkn
       .map(([word, value]) => [
         word,
         word === 'properties'
-          ? Object.fromEntries(Object.entries(value as object).map(([name, entry]) => [name, jsonSchema(entry, resolve)]))
+          ? Object.fromEntries(
+              Object.entries(value as object).map(([name, entry]) => [name, jsonSchema(entry, resolve)]),
+            )
           : jsonSchema(value, resolve),
       ]),
   )
@@ -155,6 +185,9 @@ function testScript(status: number, headers: string[], schema: unknown, { keep, 
       ([field, value]) =>
         `pm.test('lists only ${field} ${value}', () => { for (const item of pm.response.json()) pm.expect(String(item[${json(field)}])).to.eql(${json(value)}) })`,
     ),
-    ...Object.entries(keep ?? {}).map(([variable, field]) => `pm.collectionVariables.set(${json(variable)}, String(pm.response.json()[${json(field)}]))`),
+    ...Object.entries(keep ?? {}).map(
+      ([variable, field]) =>
+        `pm.collectionVariables.set(${json(variable)}, String(pm.response.json()[${json(field)}]))`,
+    ),
   ]
 }

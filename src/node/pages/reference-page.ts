@@ -7,7 +7,15 @@ import { pageShell } from './page-shell.js'
  * Swagger UI's files are named with its version, `swaggerUi`, so browsers may keep them. The document travels in the page as a JSON data block, which runs nothing (the CSP allows it), so
  * Swagger UI has it the moment its bundle has run instead of fetching it then (BENCHMARKS.md#page-load).
  */
-export function referencePage({ demoKey, contractJson, swaggerUi }: { demoKey: string | undefined; contractJson: string; swaggerUi: string }): SafeHtml {
+export function referencePage({
+  demoKey,
+  contractJson,
+  swaggerUi,
+}: {
+  demoKey: string | undefined
+  contractJson: string
+  swaggerUi: string
+}): SafeHtml {
   return pageShell({
     title: 'Animal Store API reference · petstore-sandbox',
     styles: [`/assets/swagger-ui/swagger-ui.css?v=${swaggerUi}`],

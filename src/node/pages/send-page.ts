@@ -33,9 +33,21 @@ export function sendNoContent(outgoing: ServerResponse, extra: Record<string, st
 }
 
 /** Refuses a page request through the one tail (answer-tail.ts), which builds its Error body and lists it in the request log. */
-export function sendError(tail: AnswerTail, incoming: IncomingMessage, outgoing: ServerResponse, error: HttpError): void {
+export function sendError(
+  tail: AnswerTail,
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  error: HttpError,
+): void {
   const reply = tail.refuse(refusedRequest(incoming, tail.now()), error, new Headers())
-  sendPage(incoming, outgoing, reply.status, JSON_CONTENT_TYPE, JSON.stringify(reply.body), Object.fromEntries(reply.headers))
+  sendPage(
+    incoming,
+    outgoing,
+    reply.status,
+    JSON_CONTENT_TYPE,
+    JSON.stringify(reply.body),
+    Object.fromEntries(reply.headers),
+  )
 }
 
 /** A stream of server-sent events as the pages write it (create-event-stream.ts). */
@@ -47,7 +59,11 @@ export interface EventWriter {
 
 /** Opens a stream of server-sent events with the pages' headers, never cached. */
 export function openEventStream(outgoing: ServerResponse, maxBuffered: number): EventWriter {
-  outgoing.writeHead(200, { ...PAGE_HEADERS, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' })
+  outgoing.writeHead(200, {
+    ...PAGE_HEADERS,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+  })
   return {
     write(text) {
       if (outgoing.writableLength > maxBuffered) outgoing.destroy()

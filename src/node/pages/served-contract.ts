@@ -27,7 +27,10 @@ export function createServedContract(): (origin: string) => ServedContract {
       const server = { url: `${origin}/v1`, description: 'This petstore-sandbox' }
       served = {
         // JSON strings are valid YAML scalars, so the origin needs no YAML quoting rules of its own.
-        yaml: text.replace(block, `servers:\n  - url: ${JSON.stringify(server.url)}\n    description: ${server.description}\n`),
+        yaml: text.replace(
+          block,
+          `servers:\n  - url: ${JSON.stringify(server.url)}\n    description: ${server.description}\n`,
+        ),
         json: JSON.stringify({ ...openapiDocument, servers: [server] }, null, 2),
       }
       // Origins come from Host headers: a bounded cache, so a client cannot grow it without end.

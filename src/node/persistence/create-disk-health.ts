@@ -51,7 +51,12 @@ export function createDiskHealth(path: string) {
  */
 export function unwritable(what: string, code: string, torn = false): HttpError {
   const next = torn ? 'the sandbox must be restarted' : 'retry once the disk has room again'
-  return new HttpError(503, ErrorCode.serviceUnavailable, `The sandbox cannot write its ${what} (${code}); nothing was stored; ${next}`, {
-    'retry-after': '1',
-  })
+  return new HttpError(
+    503,
+    ErrorCode.serviceUnavailable,
+    `The sandbox cannot write its ${what} (${code}); nothing was stored; ${next}`,
+    {
+      'retry-after': '1',
+    },
+  )
 }

@@ -32,7 +32,13 @@ export async function lockStateFile(path: string, onCompromised: (error: Error) 
   const deadline = Date.now() + STALE_MS + 4 * RETRY_MS
   for (;;) {
     try {
-      const release = await lockfile.lock(path, { realpath: false, stale: STALE_MS, update: UPDATE_MS, retries: 0, onCompromised })
+      const release = await lockfile.lock(path, {
+        realpath: false,
+        stale: STALE_MS,
+        update: UPDATE_MS,
+        retries: 0,
+        onCompromised,
+      })
       await writeFile(ownerPath, `${JSON.stringify({ pid: process.pid, host: hostname() } satisfies Owner)}\n`)
       return async () => {
         await rm(ownerPath, { force: true })
@@ -45,8 +51,13 @@ export async function lockStateFile(path: string, onCompromised: (error: Error) 
       // A live holder that keeps its lock fresh is named at once; a lock whose holder is dead, or
       // has stopped refreshing it, is about to go stale and is waited out.
       if ((owner !== undefined && isAlive(owner) && (await isRefreshed(path))) || Date.now() > deadline) {
-        const holder = owner === undefined ? 'another process' : `pid ${owner.pid}${owner.host === hostname() ? '' : ` on ${owner.host}`}`
-        throw new ConfigError(`state file ${path} is in use by ${holder}; stop it first, or start with another --state file`)
+        const holder =
+          owner === undefined
+            ? 'another process'
+            : `pid ${owner.pid}${owner.host === hostname() ? '' : ` on ${owner.host}`}`
+        throw new ConfigError(
+          `state file ${path} is in use by ${holder}; stop it first, or start with another --state file`,
+        )
       }
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS))
     }

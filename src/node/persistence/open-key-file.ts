@@ -55,7 +55,9 @@ function parse(text: string, path: string): KeyChanges {
     !Array.isArray(file.revoked) ||
     file.revoked.some((key) => typeof key !== 'string')
   ) {
-    throw new ConfigError(`key file ${path} is not a petstore-sandbox key file; it was left untouched (repair it, or start with another --state file)`)
+    throw new ConfigError(
+      `key file ${path} is not a petstore-sandbox key file; it was left untouched (repair it, or start with another --state file)`,
+    )
   }
   return { put: file.put, revoked: file.revoked as string[] }
 }

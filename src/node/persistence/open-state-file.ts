@@ -52,7 +52,10 @@ interface Pending {
  * refused with 503 and `notReady` says so (`/readyz` 503) until a write succeeds again
  * (docs/decisions.md, "a full disk under --state").
  */
-export async function openStateFile(path: string, { onLockLost = rethrow, ...seeded }: StateFileOptions): Promise<StateFile> {
+export async function openStateFile(
+  path: string,
+  { onLockLost = rethrow, ...seeded }: StateFileOptions,
+): Promise<StateFile> {
   const release = await lockStateFile(path, onLockLost)
   try {
     return await openLocked(path, seeded, release)
@@ -79,7 +82,9 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
   }
   // Checked on the mode bits, not access(): root may write any file, and would replace this one.
   if (existing !== undefined && (existing.mode & 0o222) === 0) {
-    throw new ConfigError(`state file ${path} is read-only (mode ${(existing.mode & 0o777).toString(8)}); make it writable, or start with another --state file`)
+    throw new ConfigError(
+      `state file ${path} is read-only (mode ${(existing.mode & 0o777).toString(8)}); make it writable, or start with another --state file`,
+    )
   }
   let restored: Pet[] = []
   let replaced: Pet[] = []
@@ -88,7 +93,8 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
   if (text !== undefined) {
     const contents = readStateFile(text, path, pets)
     const mismatch = seededPetsMismatch(contents.header, seeded)
-    if (mismatch !== undefined) throw new ConfigError(`state file ${path} extends ${mismatch}, or use another --state file`)
+    if (mismatch !== undefined)
+      throw new ConfigError(`state file ${path} extends ${mismatch}, or use another --state file`)
     restored = contents.created
     replaced = contents.replaced
     nextId = contents.nextId
@@ -155,7 +161,8 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
       })
     },
     notReady() {
-      if (torn) return `the --state file could not be written (${failure}) nor cut back to its last whole line; restart the sandbox`
+      if (torn)
+        return `the --state file could not be written (${failure}) nor cut back to its last whole line; restart the sandbox`
       const trouble = disk.notReady()
       return trouble === undefined ? undefined : `the --state file cannot be written (${trouble})`
     },

@@ -33,14 +33,17 @@ export interface StateContents {
  */
 export function readStateFile(text: string, path: string, seeded: number): StateContents {
   const corrupt = (line: number, reason: string) =>
-    new ConfigError(`state file ${path} is corrupt at line ${line}: ${reason}; it was left untouched (repair it, or start with another --state file)`)
+    new ConfigError(
+      `state file ${path} is corrupt at line ${line}: ${reason}; it was left untouched (repair it, or start with another --state file)`,
+    )
   const lines = text.split('\n')
   const tail = lines.pop()!
   const tornTail = tail !== ''
   if (lines.length === 0) throw corrupt(1, tornTail ? 'the header line is incomplete' : 'the file is empty')
 
   const header = parseLine(lines[0]!, () => corrupt(1, 'not JSON'))
-  const givenOk = header.given === undefined || (typeof header.given === 'string' && GIVEN_PETS_DIGEST.test(header.given))
+  const givenOk =
+    header.given === undefined || (typeof header.given === 'string' && GIVEN_PETS_DIGEST.test(header.given))
   if (header.petstoreSandboxState !== 1 || !isCount(header.seed) || !isCount(header.pets) || !givenOk) {
     throw corrupt(1, 'not a petstore-sandbox state header')
   }

@@ -6,7 +6,11 @@ import { dirname } from 'node:path'
  * journal compacted on start, the key file on each change). The new file keeps `existing`'s mode
  * and, where this process may, its owner; a failed write leaves no temporary file behind.
  */
-export async function replaceAtomically(path: string, contents: string, existing?: { mode: number; uid: number; gid: number }): Promise<void> {
+export async function replaceAtomically(
+  path: string,
+  contents: string,
+  existing?: { mode: number; uid: number; gid: number },
+): Promise<void> {
   const temporary = `${path}.${process.pid}.tmp`
   try {
     const file = await open(temporary, 'w', existing === undefined ? 0o644 : existing.mode & 0o7777)

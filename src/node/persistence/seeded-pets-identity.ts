@@ -50,7 +50,8 @@ export function digestGivenPets(pets: Iterable<NewPet & { id?: number }>): strin
 export function seededPetsMismatch(stored: SeededPetsIdentity, current: SeededPetsIdentity): string | undefined {
   if (stored.given === undefined) {
     const generated = `pets seeded with --seed ${stored.seed} --pets ${stored.pets}`
-    if (current.given !== undefined) return `${generated}, not those of ${current.givenBy ?? 'a --pets-file'}; start with those`
+    if (current.given !== undefined)
+      return `${generated}, not those of ${current.givenBy ?? 'a --pets-file'}; start with those`
     return stored.seed === current.seed && stored.pets === current.pets ? undefined : `${generated}; start with those`
   }
   if (stored.given === current.given) return undefined

@@ -67,7 +67,9 @@ const KINDS = Object.keys(STATE_JOURNAL)
 
 /** The entry of a change's own kind (the compiler cannot pair a union's member with its entry). */
 function entryOf(kind: string): JournalEntry<PetChange> | undefined {
-  return Object.hasOwn(STATE_JOURNAL, kind) ? (STATE_JOURNAL[kind as PetChange['kind']] as JournalEntry<PetChange>) : undefined
+  return Object.hasOwn(STATE_JOURNAL, kind)
+    ? (STATE_JOURNAL[kind as PetChange['kind']] as JournalEntry<PetChange>)
+    : undefined
 }
 
 /** The journal line of a change, newline included. */

@@ -28,7 +28,9 @@ export function propagateSession({ origin }: PropagateOptions): () => void {
   try {
     sandboxOrigin = new URL(origin).origin
   } catch {
-    throw new Error(`petstore-sandbox/propagate: ${JSON.stringify(origin)} is not a URL; give the sandbox's, as PETSTORE_SANDBOX_URL holds it`)
+    throw new Error(
+      `petstore-sandbox/propagate: ${JSON.stringify(origin)} is not a URL; give the sandbox's, as PETSTORE_SANDBOX_URL holds it`,
+    )
   }
   const inbound = new AsyncLocalStorage<string | undefined>()
   const undo: Array<() => void> = []

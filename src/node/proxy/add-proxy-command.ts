@@ -34,7 +34,11 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
       "Forward /v1 to a real backend, check each answer against the sandbox's promises, and optionally let the sandbox answer what the backend cannot.",
     )
     .showHelpAfterError('(run petstore-sandbox proxy --help for the options)')
-    .addOption(new Option('--upstream <url>', 'the real API base, e.g. https://staging.animal-store.example/v1').argParser(parseBaseUrl).makeOptionMandatory())
+    .addOption(
+      new Option('--upstream <url>', 'the real API base, e.g. https://staging.animal-store.example/v1')
+        .argParser(parseBaseUrl)
+        .makeOptionMandatory(),
+    )
     .addOption(new Option('-p, --port <n>', 'port to listen on; 0 picks a free one').argParser(parsePort).default(4010))
     .addOption(new Option('--host <addr>', 'address to bind').default('127.0.0.1'))
     .addOption(
@@ -43,17 +47,35 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         'let the sandbox answer when the upstream is unreachable, times out, or answers 404/501 for an operation of the contract',
       ).default(false),
     )
-    .addOption(new Option('--upstream-timeout <ms>', 'time the upstream has to answer').argParser(integerIn(1, 600_000)).default(10_000))
-    .addOption(new Option('--log <format>', 'request and violation log; keys are always masked').choices(['pretty', 'json', 'off']).default('pretty'))
     .addOption(
-      new Option('--admin-token <token>', 'enable GET /__sandbox/proxy and the sandbox admin API with this bearer token').env('PETSTORE_SANDBOX_ADMIN_TOKEN'),
+      new Option('--upstream-timeout <ms>', 'time the upstream has to answer')
+        .argParser(integerIn(1, 600_000))
+        .default(10_000),
+    )
+    .addOption(
+      new Option('--log <format>', 'request and violation log; keys are always masked')
+        .choices(['pretty', 'json', 'off'])
+        .default('pretty'),
+    )
+    .addOption(
+      new Option(
+        '--admin-token <token>',
+        'enable GET /__sandbox/proxy and the sandbox admin API with this bearer token',
+      ).env('PETSTORE_SANDBOX_ADMIN_TOKEN'),
     )
     .addOption(new Option('--keys <file>', "the fallback sandbox's keys file (give it the keys your clients send)"))
-    .addOption(new Option('--faults-file <file>', "JSON file of the fallback sandbox's faults, as PUT /__sandbox/faults takes them"))
+    .addOption(
+      new Option(
+        '--faults-file <file>',
+        "JSON file of the fallback sandbox's faults, as PUT /__sandbox/faults takes them",
+      ),
+    )
     .addOption(new Option('--seed <n>', "seed of the fallback sandbox's pets").argParser(parseSeed).default(1))
     .addOption(new Option('--pets <n>', "number of the fallback sandbox's pets").argParser(parsePets).default(50))
     .addOption(
-      new Option('--keep-requests <n>', 'answered requests the admin API and the dashboard keep for reading').argParser(integerIn(0, 100_000)).default(100),
+      new Option('--keep-requests <n>', 'answered requests the admin API and the dashboard keep for reading')
+        .argParser(integerIn(0, 100_000))
+        .default(100),
     )
     .addOption(
       new Option(
@@ -61,7 +83,12 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         'answer every exchange also from a world learned from the upstream, and report where the answers differ (GET /__sandbox/shadow)',
       ).default(false),
     )
-    .addOption(new Option('--shadow-report <file>', 'with --shadow: write the drift report at exit, as JSON to <file> and as HTML beside it (<file>.html)'))
+    .addOption(
+      new Option(
+        '--shadow-report <file>',
+        'with --shadow: write the drift report at exit, as JSON to <file> and as HTML beside it (<file>.html)',
+      ),
+    )
     .action(async (options: ProxyCommandOptions, command: Command) => {
       let server: RunningServer | undefined
       let shadow: Shadow | undefined
@@ -91,7 +118,8 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         ])
         const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
         const faults = options.faultsFile === undefined ? undefined : await loadFaultsFile(options.faultsFile)
-        if (options.shadowReport !== undefined && !options.shadow) throw new ConfigError("--shadow-report needs --shadow: it writes the shadow's report")
+        if (options.shadowReport !== undefined && !options.shadow)
+          throw new ConfigError("--shadow-report needs --shadow: it writes the shadow's report")
         if (options.shadow) {
           const [{ createShadow }, { createExchangeChecker }] = await Promise.all([
             import('./create-shadow.js'),
@@ -105,7 +133,10 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         // sandbox, the proxy itself), each saying who; one admin gate for every admin path.
         const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
         const requestLog = createRequestLog(options.keepRequests, secrets, { source: 'sandbox' })
-        const adminGate = options.adminToken === undefined ? undefined : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
+        const adminGate =
+          options.adminToken === undefined
+            ? undefined
+            : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
         const stats = createProxyStats({
           upstream: options.upstream.replace(/\/+$/, ''),
           fallback: options.fallback,
@@ -159,7 +190,13 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         })
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code
-        if (error instanceof ConfigError || code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+        if (
+          error instanceof ConfigError ||
+          code === 'EADDRINUSE' ||
+          code === 'EACCES' ||
+          code === 'EADDRNOTAVAIL' ||
+          code === 'ENOTFOUND'
+        ) {
           command.error(`error: ${(error as Error).message}`, { exitCode: 1 })
         }
         throw error
@@ -188,14 +225,19 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
 async function writeShadowReport(shadow: Shadow | undefined, file: string | undefined, io: ProgramIo): Promise<void> {
   if (shadow === undefined || file === undefined) return
   await shadow.idle()
-  const [{ writeFile }, { formatShadowHtml }] = await Promise.all([import('node:fs/promises'), import('../verify/format-report.js')])
+  const [{ writeFile }, { formatShadowHtml }] = await Promise.all([
+    import('node:fs/promises'),
+    import('../verify/format-report.js'),
+  ])
   const report = shadow.report()
   try {
     await writeFile(file, `${JSON.stringify(report, null, 2)}\n`)
     await writeFile(`${file}.html`, formatShadowHtml(report))
     io.stdout(`Shadow report written to ${file} and ${file}.html`)
   } catch (error) {
-    io.stderr(`error: could not write the shadow report to ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
+    io.stderr(
+      `error: could not write the shadow report to ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    )
     process.exitCode = 1
   }
 }

@@ -28,7 +28,11 @@ export interface HandedOver {
 }
 
 // The decisions behind each promise that is a decision, not the spec's word (verify/promises.ts).
-const DECIDED = new Map(VERIFY_PROMISES.flatMap(({ id, source }) => (source.kind === 'decision' ? [[id, describeSource(source)] as const] : [])))
+const DECIDED = new Map(
+  VERIFY_PROMISES.flatMap(({ id, source }) =>
+    source.kind === 'decision' ? [[id, describeSource(source)] as const] : [],
+  ),
+)
 
 /**
  * Checks an upstream answer the client already has against verify's promises, and counts what it
@@ -36,15 +40,31 @@ const DECIDED = new Map(VERIFY_PROMISES.flatMap(({ id, source }) => (source.kind
  * point decided otherwise than the sandbox as a difference (docs/decisions.md#d39). An answer that
  * cannot be checked, or a check that fails, is a problem, and goes no further.
  */
-export async function checkAnswer({ checker, stats }: { checker: ExchangeChecker; stats: ProxyStats }, handedOver: HandedOver): Promise<void> {
+export async function checkAnswer(
+  { checker, stats }: { checker: ExchangeChecker; stats: ProxyStats },
+  handedOver: HandedOver,
+): Promise<void> {
   const { method, answer, decoded, presented } = handedOver
   const masker = createMasker({ keys: presented === undefined ? [] : [presented] })
-  const shown = { method, path: masker.url(handedOver.shownTarget), status: answer.status, key: masker.credential(handedOver.authorization) }
-  if (decoded?.kind === 'too-large') return stats.problem(`could not check ${method} ${shown.path}: its body decodes to more than ${MAX_FORWARDED_BYTES} bytes`)
+  const shown = {
+    method,
+    path: masker.url(handedOver.shownTarget),
+    status: answer.status,
+    key: masker.credential(handedOver.authorization),
+  }
+  if (decoded?.kind === 'too-large')
+    return stats.problem(
+      `could not check ${method} ${shown.path}: its body decodes to more than ${MAX_FORWARDED_BYTES} bytes`,
+    )
   try {
     const exchange = toExchange(handedOver)
     for (const violation of await checker.check(exchange)) {
-      const entry = { time: new Date(exchange.receivedAt).toISOString(), promise: violation.promise, expected: masker.text(violation.expected), ...shown }
+      const entry = {
+        time: new Date(exchange.receivedAt).toISOString(),
+        promise: violation.promise,
+        expected: masker.text(violation.expected),
+        ...shown,
+      }
       const decisions = DECIDED.get(violation.promise)
       if (decisions === undefined) stats.violated(entry)
       else stats.differed({ ...entry, decisions })
@@ -55,11 +75,21 @@ export async function checkAnswer({ checker, stats }: { checker: ExchangeChecker
 }
 
 /** A forwarded request and the upstream's answer, as the promises judge it (verify's Exchange). */
-export function toExchange({ method, target, apiPath, authorization, sent, answer, decoded, receivedAt }: HandedOver): Exchange {
+export function toExchange({
+  method,
+  target,
+  apiPath,
+  authorization,
+  sent,
+  answer,
+  decoded,
+  receivedAt,
+}: HandedOver): Exchange {
   const headers: Record<string, string> = {}
   for (let i = 0; i < answer.rawHeaders.length; i += 2) {
     const name = answer.rawHeaders[i]!.toLowerCase()
-    headers[name] = headers[name] === undefined ? answer.rawHeaders[i + 1]! : `${headers[name]}, ${answer.rawHeaders[i + 1]}`
+    headers[name] =
+      headers[name] === undefined ? answer.rawHeaders[i + 1]! : `${headers[name]}, ${answer.rawHeaders[i + 1]}`
   }
   // An encoded answer that did not decode is no JSON, as a client would find too.
   const bodyText = decoded === undefined ? answer.body.toString('utf8') : decoded.kind === 'text' ? decoded.text : ''

@@ -51,13 +51,23 @@ export function compareAnswers(
 ): Difference[] {
   const found: Difference[] = []
   if (upstream.status !== sandbox.status) {
-    found.push({ aspect: 'status', upstream: String(upstream.status), sandbox: String(sandbox.status), ...queryPromise(operationId, query, upstream, sandbox) })
+    found.push({
+      aspect: 'status',
+      upstream: String(upstream.status),
+      sandbox: String(sandbox.status),
+      ...queryPromise(operationId, query, upstream, sandbox),
+    })
   }
   if (upstream.json !== sandbox.json)
-    found.push({ aspect: 'body:type', upstream: upstream.json ? 'JSON' : 'not JSON', sandbox: sandbox.json ? 'JSON' : 'not JSON' })
+    found.push({
+      aspect: 'body:type',
+      upstream: upstream.json ? 'JSON' : 'not JSON',
+      sandbox: sandbox.json ? 'JSON' : 'not JSON',
+    })
   if (upstream.status === sandbox.status) found.push(...compareBodies(operationId, upstream, sandbox, options))
   found.push(...compareRateLimits(upstream, sandbox, sequences))
-  if (upstream.status === 429 && sandbox.status === 429) found.push(...compareRetryAfter(upstream.headers['retry-after'], sandbox.headers['retry-after']))
+  if (upstream.status === 429 && sandbox.status === 429)
+    found.push(...compareRetryAfter(upstream.headers['retry-after'], sandbox.headers['retry-after']))
   if (upstream.status === sandbox.status) {
     for (const name of ['Deprecation', 'Sunset', 'Link']) {
       const [u, s] = [upstream.headers[name.toLowerCase()], sandbox.headers[name.toLowerCase()]]
@@ -68,7 +78,12 @@ export function compareAnswers(
 }
 
 /** A listing's bad query both refused, with other statuses: the sandbox's D3 (400) taken otherwise. */
-function queryPromise(operationId: string | undefined, query: URLSearchParams, upstream: ComparedAnswer, sandbox: ComparedAnswer): { promise?: string } {
+function queryPromise(
+  operationId: string | undefined,
+  query: URLSearchParams,
+  upstream: ComparedAnswer,
+  sandbox: ComparedAnswer,
+): { promise?: string } {
   if (operationId !== 'listPets' || upstream.status < 400 || sandbox.status !== 400) return {}
   const limit = query.get('limit')
   const status = query.get('status')
@@ -110,7 +125,8 @@ function compareBodies(
     }
     return dedupeAspects(found)
   }
-  if ((operationId === 'getPet' || operationId === 'createPet') && isObject(u) && isObject(s)) return compareFields(u, s, options.ignoreId === true)
+  if ((operationId === 'getPet' || operationId === 'createPet') && isObject(u) && isObject(s))
+    return compareFields(u, s, options.ignoreId === true)
   return found
 }
 
@@ -136,7 +152,11 @@ function dedupeAspects(found: Difference[]): Difference[] {
  * sent, whether the window rolled over (Reset changed), and how far Remaining went down within a
  * window; never the numbers of one origin against the other's.
  */
-function compareRateLimits(upstream: ComparedAnswer, sandbox: ComparedAnswer, sequences: KeySequences | undefined): Difference[] {
+function compareRateLimits(
+  upstream: ComparedAnswer,
+  sandbox: ComparedAnswer,
+  sequences: KeySequences | undefined,
+): Difference[] {
   const found: Difference[] = []
   const [ul, sl] = [upstream.headers[LIMIT], sandbox.headers[LIMIT]]
   if (ul !== sl)
@@ -152,13 +172,20 @@ function compareRateLimits(upstream: ComparedAnswer, sandbox: ComparedAnswer, se
   ] as const) {
     const [u, s] = [upstream.headers[header], sandbox.headers[header]]
     if ((u === undefined) !== (s === undefined))
-      found.push({ aspect: `header:${name}`, upstream: u ?? 'absent', sandbox: s ?? 'absent', ...(u === undefined ? { promise: 'rate-limit-headers' } : {}) })
+      found.push({
+        aspect: `header:${name}`,
+        upstream: u ?? 'absent',
+        sandbox: s ?? 'absent',
+        ...(u === undefined ? { promise: 'rate-limit-headers' } : {}),
+      })
   }
   if (sequences === undefined) return found
   const next = (answer: ComparedAnswer): RateSequence | undefined => {
     const remaining = answer.headers[REMAINING]
     const reset = answer.headers[RESET]
-    return remaining !== undefined && /^\d+$/.test(remaining) && reset !== undefined ? { remaining: Number(remaining), reset } : undefined
+    return remaining !== undefined && /^\d+$/.test(remaining) && reset !== undefined
+      ? { remaining: Number(remaining), reset }
+      : undefined
   }
   const [un, sn] = [next(upstream), next(sandbox)]
   const [up, sp] = [sequences.upstream, sequences.sandbox]

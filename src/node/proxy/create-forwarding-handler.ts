@@ -92,7 +92,13 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       const announced = request.headers.get('content-length')
       // Refused before a byte is read when it says it is too large.
       if (announced !== null && Number(announced) > MAX_FORWARDED_BYTES) {
-        return refuse(new HttpError(413, ErrorCode.payloadTooLarge, `The request body is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy forwards`))
+        return refuse(
+          new HttpError(
+            413,
+            ErrorCode.payloadTooLarge,
+            `The request body is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy forwards`,
+          ),
+        )
       }
       // What is kept of the body as it streams through (D38): enough for the log, and with
       // fallback, for the sandbox to read the body of an operation the upstream turns out not to have.
@@ -109,7 +115,13 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       const target = new URL(`${options.upstream}${apiPath}${url.search}`)
       let answer: UpstreamAnswer
       try {
-        answer = await forwardRequest({ target, method, headers: request.headers, body: taken?.chunks, timeoutMs: options.upstreamTimeoutMs })
+        answer = await forwardRequest({
+          target,
+          method,
+          headers: request.headers,
+          body: taken?.chunks,
+          timeoutMs: options.upstreamTimeoutMs,
+        })
       } catch (error) {
         // The client's own body: too large, or not sent in full.
         if (error instanceof HttpError) return refuse(error)
@@ -125,7 +137,10 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
         }
         if (error.reached && !SAFE_METHODS.has(method)) {
           // The upstream may have acted on it: another answer could make a second pet (D25).
-          const what = error.kind === 'timeout' ? `did not answer within ${options.upstreamTimeoutMs} ms` : `gave no complete answer (${error.message})`
+          const what =
+            error.kind === 'timeout'
+              ? `did not answer within ${options.upstreamTimeoutMs} ms`
+              : `gave no complete answer (${error.message})`
           return refuse(
             new HttpError(
               504,
@@ -137,7 +152,11 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
         if (options.fallback) return passOn(error.kind)
         return refuse(
           error.kind === 'timeout'
-            ? new HttpError(504, ErrorCode.upstreamTimeout, `The upstream did not answer within ${options.upstreamTimeoutMs} ms`)
+            ? new HttpError(
+                504,
+                ErrorCode.upstreamTimeout,
+                `The upstream did not answer within ${options.upstreamTimeoutMs} ms`,
+              )
             : new HttpError(502, ErrorCode.upstreamUnreachable, `The upstream could not be reached (${error.message})`),
         )
       }
@@ -153,10 +172,19 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       // log shows its text and the check reads it (D38).
       const encoded = !head && isEncoded(header('content-encoding'))
       const decoded =
-        encoded && (checked || isTextual(contentType)) ? await decodeBody(answer.body, header('content-encoding'), MAX_FORWARDED_BYTES) : undefined
-      const sentText = taken !== undefined && taken.taken() <= BODY_LIMIT ? taken.kept().toString('utf8') : taken === undefined ? '' : undefined
+        encoded && (checked || isTextual(contentType))
+          ? await decodeBody(answer.body, header('content-encoding'), MAX_FORWARDED_BYTES)
+          : undefined
+      const sentText =
+        taken !== undefined && taken.taken() <= BODY_LIMIT
+          ? taken.kept().toString('utf8')
+          : taken === undefined
+            ? ''
+            : undefined
       const sent: HeldBody | undefined =
-        taken === undefined ? undefined : { contentType: request.headers.get('content-type') ?? undefined, text: sentText, size: taken.taken() }
+        taken === undefined
+          ? undefined
+          : { contentType: request.headers.get('content-type') ?? undefined, text: sentText, size: taken.taken() }
       const answered: HeldBody | undefined = head ? undefined : answerBody(contentType, answer.body, encoded, decoded)
       exchange.notes.source = 'upstream'
       // Checked once the answer is on its way, so that the client does not wait for the check.
@@ -181,7 +209,11 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       }
       return {
         kind: 'passed',
-        response: rawResponse({ status: answer.status, rawHeaders: written, body: head ? Buffer.alloc(0) : answer.body }),
+        response: rawResponse({
+          status: answer.status,
+          rawHeaders: written,
+          body: head ? Buffer.alloc(0) : answer.body,
+        }),
         status: answer.status,
         headers: pairs(written),
         bodies: exchangeBodies(url.origin, sent, answered, presented),
@@ -199,7 +231,11 @@ export function fallsBackOn(status: number, operation: OperationInfo | undefined
   if (operation === undefined) return false
   if (status === 501) return true
   if (status !== 404) return false
-  const responses = (openapiDocument.paths[operation.path]?.[operation.method.toLowerCase()] as { responses?: Record<string, unknown> } | undefined)?.responses
+  const responses = (
+    openapiDocument.paths[operation.path]?.[operation.method.toLowerCase()] as
+      | { responses?: Record<string, unknown> }
+      | undefined
+  )?.responses
   return responses?.['404'] === undefined
 }
 
@@ -210,14 +246,27 @@ export function fallsBackOn(status: number, operation: OperationInfo | undefined
  */
 function loggedSession(request: Request, secrets: Secrets): string | undefined {
   const named = requestedSession((name) => request.headers.get(name))
-  if (named === undefined || named.name === DEFAULT_SESSION || !isSessionName(named.name) || isSecretName(named.name, secrets)) return undefined
+  if (
+    named === undefined ||
+    named.name === DEFAULT_SESSION ||
+    !isSessionName(named.name) ||
+    isSecretName(named.name, secrets)
+  )
+    return undefined
   return named.name
 }
 
 /** The upstream's body as the log may show it: the text it decoded to, or its bytes as text when none was needed. */
-function answerBody(contentType: string | undefined, bytes: Buffer, encoded: boolean, decoded: DecodedBody | undefined): HeldBody {
+function answerBody(
+  contentType: string | undefined,
+  bytes: Buffer,
+  encoded: boolean,
+  decoded: DecodedBody | undefined,
+): HeldBody {
   if (encoded) return { contentType, text: decoded?.kind === 'text' ? decoded.text : undefined }
-  return bytes.length > BODY_LIMIT ? { contentType, text: undefined, size: bytes.length } : { contentType, text: bytes.toString('utf8') }
+  return bytes.length > BODY_LIMIT
+    ? { contentType, text: undefined, size: bytes.length }
+    : { contentType, text: bytes.toString('utf8') }
 }
 
 function headerOf(rawHeaders: string[], name: string): string | undefined {

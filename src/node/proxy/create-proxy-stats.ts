@@ -30,7 +30,11 @@ export type FindingWatcher = Pick<RequestLogger, 'violation' | 'difference' | 'p
  * violations of the spec apart from the open points it decided otherwise than the sandbox
  * (docs/decisions.md#d39). Watchers hear of each finding, and of each check that could not run.
  */
-export function createProxyStats(settings: { upstream: string; fallback: boolean; upstreamTimeoutMs: number }): ProxyStats {
+export function createProxyStats(settings: {
+  upstream: string
+  fallback: boolean
+  upstreamTimeoutMs: number
+}): ProxyStats {
   const answers = { upstream: 0, sandbox: 0 }
   const fallbacks: Record<FallbackReason, number> = { unreachable: 0, timeout: 0, missing: 0 }
   const violations = createTally<LoggedViolation>()
@@ -59,7 +63,13 @@ export function createProxyStats(settings: { upstream: string; fallback: boolean
       watchers.add(watcher)
     },
     snapshot() {
-      return { ...settings, answers: { ...answers }, fallbacks: { ...fallbacks }, violations: violations.snapshot(), differences: differences.snapshot() }
+      return {
+        ...settings,
+        answers: { ...answers },
+        fallbacks: { ...fallbacks },
+        violations: violations.snapshot(),
+        differences: differences.snapshot(),
+      }
     },
   }
 }

@@ -100,7 +100,12 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
     const match = router.match(method, apiPath)
     const operationId = match.kind === 'operation' ? match.operation.operationId : undefined
     const exchange = toExchange(handedOver)
-    const upstream: ComparedAnswer = { status: answer.status, headers: exchange.headers, body: exchange.body, json: isJson(exchange.headers['content-type']) }
+    const upstream: ComparedAnswer = {
+      status: answer.status,
+      headers: exchange.headers,
+      body: exchange.body,
+      json: isJson(exchange.headers['content-type']),
+    }
     const date = Date.parse(exchange.headers.date ?? '')
     clock = Math.max(clock, Number.isFinite(date) ? date : handedOver.receivedAt)
     await adoptKey(presented, upstream)
@@ -108,13 +113,18 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
     // What the upstream shows that the shadow does not know yet, it learns before it answers.
     const shown = operationId === undefined ? [] : petsOfAnswer(operationId, answer.status, exchange.body).pets
     const created = operationId === 'createPet' ? shown[0] : undefined
-    for (const pet of shown) if (pet !== created && (placeholders.has(pet.id) || world.pets.get(pet.id) === undefined)) await learn(pet)
+    for (const pet of shown)
+      if (pet !== created && (placeholders.has(pet.id) || world.pets.get(pet.id) === undefined)) await learn(pet)
 
     const headers = new Headers()
     if (handedOver.authorization !== undefined) headers.set('authorization', handedOver.authorization)
     if (handedOver.contentType !== undefined) headers.set('content-type', handedOver.contentType)
     const hasBody = method !== 'GET' && method !== 'HEAD' && handedOver.sent !== undefined && handedOver.sent !== ''
-    const response = await world.fetch(`http://shadow.invalid/v1${apiPath}${target.search}`, { method, headers, ...(hasBody ? { body: handedOver.sent } : {}) })
+    const response = await world.fetch(`http://shadow.invalid/v1${apiPath}${target.search}`, {
+      method,
+      headers,
+      ...(hasBody ? { body: handedOver.sent } : {}),
+    })
     const text = await response.text()
     const sandboxHeaders: Record<string, string> = {}
     for (const [name, value] of response.headers) sandboxHeaders[name] = value
@@ -157,7 +167,8 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
 
     // The upstream is the authority: its pets as it shows them, a create under the upstream's id.
     const made = parseJsonBody(text) as Pet | undefined
-    if (created !== undefined && response.status === 201 && made?.id !== undefined && made.id !== created.id) placeholders.add(made.id)
+    if (created !== undefined && response.status === 201 && made?.id !== undefined && made.id !== created.id)
+      placeholders.add(made.id)
     for (const pet of shown) {
       placeholders.delete(pet.id)
       await learn(pet)
@@ -182,7 +193,8 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
         perMinute: Number.isSafeInteger(limit) && limit > 0 ? limit : 10_000,
         perDay: 1_000_000_000,
       })
-      if (Number.isSafeInteger(remaining) && remaining >= 0) world.quota.set(presented, { remaining: remaining + (upstream.status === 429 ? 0 : 1) })
+      if (Number.isSafeInteger(remaining) && remaining >= 0)
+        world.quota.set(presented, { remaining: remaining + (upstream.status === 429 ? 0 : 1) })
     } catch {
       // A token the sandbox cannot take as a key (D17's syntax): the shadow answers it 401.
     }
@@ -203,7 +215,8 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
     offer(handedOver) {
       report.handed()
       const bytes = handedOver.answer.body.length
-      const replayable = handedOver.decoded === undefined && (handedOver.sent !== undefined || handedOver.method === 'GET')
+      const replayable =
+        handedOver.decoded === undefined && (handedOver.sent !== undefined || handedOver.method === 'GET')
       if (!replayable || queue.length >= MAX_SHADOW_QUEUE || queuedBytes + bytes > MAX_SHADOW_QUEUED_BYTES) {
         report.dropped()
         return

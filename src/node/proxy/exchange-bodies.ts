@@ -24,7 +24,12 @@ export function isTextual(contentType: string | undefined): boolean {
  * otherwise (the entry stays), with its size when that is why. The HAR masks the keys in force
  * when it is read; `presented`, a key the sandbox may not know (the upstream's), is masked here.
  */
-export function exchangeBodies(origin: string, request: HeldBody | undefined, response: HeldBody | undefined, presented: string | undefined): ExchangeBodies {
+export function exchangeBodies(
+  origin: string,
+  request: HeldBody | undefined,
+  response: HeldBody | undefined,
+  presented: string | undefined,
+): ExchangeBodies {
   const bodies: ExchangeBodies = { origin }
   const sent = request === undefined ? undefined : logged(request)
   const answered = response === undefined ? undefined : logged(response)

@@ -39,7 +39,13 @@ export interface ForwardedRequest {
  * `HttpError` (413, 400) and goes no further. node:http rather than fetch, because fetch decodes
  * compressed bodies and the client must get the upstream's bytes as they were.
  */
-export function forwardRequest({ target, method, headers, body, timeoutMs }: ForwardedRequest): Promise<UpstreamAnswer> {
+export function forwardRequest({
+  target,
+  method,
+  headers,
+  body,
+  timeoutMs,
+}: ForwardedRequest): Promise<UpstreamAnswer> {
   const skipped = notForwarded(headers.get('connection') ?? undefined)
   const outgoing: OutgoingHttpHeaders = {}
   headers.forEach((value, name) => {
@@ -47,7 +53,11 @@ export function forwardRequest({ target, method, headers, body, timeoutMs }: For
     if (name !== 'host' && name !== CLIENT_ADDRESS_HEADER && !skipped.has(name)) outgoing[name] = value
   })
   // Without a length a body goes chunked; an empty write still says it has none.
-  if (body === undefined && outgoing['content-length'] === undefined && (method === 'POST' || method === 'PUT' || method === 'PATCH')) {
+  if (
+    body === undefined &&
+    outgoing['content-length'] === undefined &&
+    (method === 'POST' || method === 'PUT' || method === 'PATCH')
+  ) {
     outgoing['content-length'] = 0
   }
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest
@@ -80,10 +90,23 @@ export function forwardRequest({ target, method, headers, body, timeoutMs }: For
         if (size > MAX_FORWARDED_BYTES) return tooLarge(`more than ${MAX_FORWARDED_BYTES} bytes sent`)
         chunks.push(chunk)
       })
-      response.on('end', () => settle(undefined, { status: response.statusCode ?? 502, rawHeaders: response.rawHeaders, body: Buffer.concat(chunks) }))
+      response.on('end', () =>
+        settle(undefined, {
+          status: response.statusCode ?? 502,
+          rawHeaders: response.rawHeaders,
+          body: Buffer.concat(chunks),
+        }),
+      )
       // Cut mid-answer: node emits 'close' without 'end'.
       response.on('close', () => {
-        if (!response.complete) settle(new UpstreamError('unreachable', `${target.origin} closed the connection before its answer was complete`, true))
+        if (!response.complete)
+          settle(
+            new UpstreamError(
+              'unreachable',
+              `${target.origin} closed the connection before its answer was complete`,
+              true,
+            ),
+          )
       })
     })
     const sendBody = async () => {
@@ -94,7 +117,13 @@ export function forwardRequest({ target, method, headers, body, timeoutMs }: For
         for await (const chunk of body) {
           sent += chunk.byteLength
           if (sent > MAX_FORWARDED_BYTES) {
-            return settle(new HttpError(413, ErrorCode.payloadTooLarge, `The request body is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy forwards`))
+            return settle(
+              new HttpError(
+                413,
+                ErrorCode.payloadTooLarge,
+                `The request body is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy forwards`,
+              ),
+            )
           }
           if (settled) return
           if (!request.write(chunk)) await drained(request)
@@ -115,8 +144,13 @@ export function forwardRequest({ target, method, headers, body, timeoutMs }: For
       if (!socket.connecting) connected()
       else socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', connected)
     })
-    const timer = setTimeout(() => settle(new UpstreamError('timeout', `no answer from ${target.origin} within ${timeoutMs} ms`, reached)), timeoutMs)
-    request.on('error', (error: NodeJS.ErrnoException) => settle(new UpstreamError('unreachable', error.code ?? error.message, reached)))
+    const timer = setTimeout(
+      () => settle(new UpstreamError('timeout', `no answer from ${target.origin} within ${timeoutMs} ms`, reached)),
+      timeoutMs,
+    )
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      settle(new UpstreamError('unreachable', error.code ?? error.message, reached)),
+    )
   })
 }
 

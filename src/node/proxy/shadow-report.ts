@@ -28,7 +28,10 @@ export function createShadowReport() {
       else if (groups.size < MAX_DIFFERENCE_GROUPS) groups.set(id, { ...found, count: 1 })
       else counts.unlisted++
     },
-    snapshot: (): ShadowReport => ({ ...counts, differences: [...groups.values()].map((group) => ({ ...group, example: { ...group.example } })) }),
+    snapshot: (): ShadowReport => ({
+      ...counts,
+      differences: [...groups.values()].map((group) => ({ ...group, example: { ...group.example } })),
+    }),
   }
 }
 

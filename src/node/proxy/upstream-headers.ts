@@ -39,7 +39,8 @@ export function notForwarded(connection: string | readonly string[] | undefined)
  */
 export function upstreamHeaders(rawHeaders: string[], bodyLength: number, head: boolean): string[] {
   const connection: string[] = []
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === 'connection') connection.push(rawHeaders[i + 1]!)
+  for (let i = 0; i < rawHeaders.length; i += 2)
+    if (rawHeaders[i]!.toLowerCase() === 'connection') connection.push(rawHeaders[i + 1]!)
   const skipped = notForwarded(connection)
   const written: string[] = []
   for (let i = 0; i < rawHeaders.length; i += 2) {

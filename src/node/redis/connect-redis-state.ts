@@ -36,7 +36,11 @@ export interface RedisStateOptions {
  * const sandbox = createSandbox({ shared, seed: 7 })
  * await sandbox.ready()
  */
-export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, commandTimeoutMs = 800 }: RedisStateOptions): Promise<SharedState> {
+export async function connectRedisState({
+  url,
+  prefix = DEFAULT_REDIS_PREFIX,
+  commandTimeoutMs = 800,
+}: RedisStateOptions): Promise<SharedState> {
   if (typeof prefix !== 'string' || prefix.length === 0) throw new ConfigError('the Redis key prefix must not be empty')
   const urls = url.split(',').map((each) => each.trim())
   const parsed = urls.map((each) => {
@@ -45,10 +49,14 @@ export async function connectRedisState({ url, prefix = DEFAULT_REDIS_PREFIX, co
       if (found.protocol !== 'redis:' && found.protocol !== 'rediss:') throw new Error('not redis')
       return found
     } catch {
-      throw new ConfigError(`the Redis URL must look like redis://host:6379 (or a list of a cluster's nodes, comma-separated), got ${JSON.stringify(url)}`)
+      throw new ConfigError(
+        `the Redis URL must look like redis://host:6379 (or a list of a cluster's nodes, comma-separated), got ${JSON.stringify(url)}`,
+      )
     }
   })
-  const shown = parsed.map((found) => `${found.protocol}//${found.host}${found.pathname === '/' ? '' : found.pathname}`).join(',')
+  const shown = parsed
+    .map((found) => `${found.protocol}//${found.host}${found.pathname === '/' ? '' : found.pathname}`)
+    .join(',')
   const first = new Redis(urls[0]!, {
     ...connectionOptions(commandTimeoutMs),
     lazyConnect: true,
@@ -180,9 +188,12 @@ const CLUSTER_TRIES = 40
 /** Connects to the Redis Cluster that `nodes` belong to, finding the others from them. */
 async function connectCluster(nodes: URL[], shown: string, prefix: string, commandTimeoutMs: number): Promise<Cluster> {
   if (/[{}]/.test(prefix))
-    throw new ConfigError(`the Redis key prefix must not hold { or } on a Redis Cluster, which reads them as a hash tag, got ${JSON.stringify(prefix)}`)
+    throw new ConfigError(
+      `the Redis key prefix must not hold { or } on a Redis Cluster, which reads them as a hash tag, got ${JSON.stringify(prefix)}`,
+    )
   const database = nodes.find((node) => node.pathname !== '' && node.pathname !== '/' && node.pathname !== '/0')
-  if (database !== undefined) throw new ConfigError(`a Redis Cluster has database 0 only, got ${database.pathname.slice(1)} in ${shown}`)
+  if (database !== undefined)
+    throw new ConfigError(`a Redis Cluster has database 0 only, got ${database.pathname.slice(1)} in ${shown}`)
   const [{ username, password, protocol }] = nodes as [URL, ...URL[]]
   const client = new Cluster(
     nodes.map((node) => ({ host: node.hostname, port: Number(node.port || 6379) })),

@@ -32,7 +32,11 @@ export interface RedisBaseOptions {
 export function createRedisBase({ client, scripts, keys, where, seeding }: RedisBaseOptions) {
   let reseeding: Promise<void> | undefined
   // What a process must be seeded with to join (docs/decisions.md, "which seeded pets a state extends").
-  const identity: SeededPetsIdentity = { seed: seeding.seed, pets: seeding.pets, given: seeding.given ? digestGivenPets(seeding.draw()) : undefined }
+  const identity: SeededPetsIdentity = {
+    seed: seeding.seed,
+    pets: seeding.pets,
+    given: seeding.given ? digestGivenPets(seeding.draw()) : undefined,
+  }
 
   /**
    * Fills a new generation with the seeded pets in every group that has none yet, and switches
@@ -62,7 +66,18 @@ export function createRedisBase({ client, scripts, keys, where, seeding }: Redis
       for (const [bucket, counts] of world?.quotas ?? []) batch.hset(group.baseQuotas(gen), bucket, packBucket(counts))
       await exec(batch)
       const nextId = world !== undefined && world.nextId > id + 1 ? world.nextId : ''
-      await scripts.switchBase(group.meta, group.prefix, gen, seeding.seed, seeding.pets, identity.given ?? '', id, count, nextId, world?.clock ?? '')
+      await scripts.switchBase(
+        group.meta,
+        group.prefix,
+        gen,
+        seeding.seed,
+        seeding.pets,
+        identity.given ?? '',
+        id,
+        count,
+        nextId,
+        world?.clock ?? '',
+      )
     }
   }
 
@@ -70,12 +85,20 @@ export function createRedisBase({ client, scripts, keys, where, seeding }: Redis
   async function ensureSeeded(): Promise<void> {
     const deadline = Date.now() + SEEDING_WAIT_MS
     for (;;) {
-      const found = await Promise.all(keys.groups.map(async (group) => ({ group, fields: await client.hmget(group.meta, 'base', 'seed', 'pets', 'given') })))
+      const found = await Promise.all(
+        keys.groups.map(async (group) => ({
+          group,
+          fields: await client.hmget(group.meta, 'base', 'seed', 'pets', 'given'),
+        })),
+      )
       for (const {
         fields: [base, seed, pets, given],
       } of found) {
         if (base === null) continue
-        const mismatch = seededPetsMismatch({ seed: Number(seed), pets: Number(pets), given: given ?? undefined }, identity)
+        const mismatch = seededPetsMismatch(
+          { seed: Number(seed), pets: Number(pets), given: given ?? undefined },
+          identity,
+        )
         if (mismatch !== undefined) throw new ConfigError(`${where} holds ${mismatch}, or use another --redis-prefix`)
       }
       const missing = found.filter(({ fields: [base] }) => base === null).map(({ group }) => group)
@@ -89,7 +112,8 @@ export function createRedisBase({ client, scripts, keys, where, seeding }: Redis
         }
         continue
       }
-      if (Date.now() > deadline) throw new ConfigError(`${where}: another process has been seeding for too long; start again`)
+      if (Date.now() > deadline)
+        throw new ConfigError(`${where}: another process has been seeding for too long; start again`)
       await sleep(50)
     }
   }

@@ -60,7 +60,12 @@ async function followMetaField<T>(client: RedisClient, meta: string, field: stri
     version: () => version,
     async set(next: T): Promise<void> {
       const [[, bumped] = []] =
-        (await client.multi().hincrby(meta, versionField, 1).hset(meta, field, JSON.stringify(next)).exec().catch(redisUnavailable)) ?? []
+        (await client
+          .multi()
+          .hincrby(meta, versionField, 1)
+          .hset(meta, field, JSON.stringify(next))
+          .exec()
+          .catch(redisUnavailable)) ?? []
       value = next
       version = String(bumped)
     },

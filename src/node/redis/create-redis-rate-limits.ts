@@ -43,8 +43,16 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
     return [id, limits.perMinute, limits.perDay, banAfter, banMs, mode, version, max, idleMs]
   }
 
-  const quota = async (mode: 'take' | 'peek' | 'arrange', id: string, limits: Limits, change: string[] = ['', '', '', '']): Promise<Decided> =>
-    decided((await options.run('quota', ...head(mode, id, limits), ...change, WINDOW_MS.minute, WINDOW_MS.day)) as Fields, options.onNews)
+  const quota = async (
+    mode: 'take' | 'peek' | 'arrange',
+    id: string,
+    limits: Limits,
+    change: string[] = ['', '', '', ''],
+  ): Promise<Decided> =>
+    decided(
+      (await options.run('quota', ...head(mode, id, limits), ...change, WINDOW_MS.minute, WINDOW_MS.day)) as Fields,
+      options.onNews,
+    )
 
   const decide = (outcome: number, bucket: Bucket, limits: Limits, t: number): RateDecision => {
     if (outcome === 2) return describeBucket.banned(bucket, limits, t)
@@ -84,8 +92,17 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
     async arrange(id, limits, change: QuotaChange) {
       const text = (value: number | undefined) => (value === undefined ? '' : String(value))
       const ban =
-        change.banned === false ? 'lift' : change.banned === undefined ? '' : String(Math.round((change.banned === true ? banSeconds : change.banned) * 1000))
-      const { t, bucket } = await quota('arrange', id, limits, [text(change.minuteRemaining), text(change.dayRemaining), text(change.remaining), ban])
+        change.banned === false
+          ? 'lift'
+          : change.banned === undefined
+            ? ''
+            : String(Math.round((change.banned === true ? banSeconds : change.banned) * 1000))
+      const { t, bucket } = await quota('arrange', id, limits, [
+        text(change.minuteRemaining),
+        text(change.dayRemaining),
+        text(change.remaining),
+        ban,
+      ])
       return describeBucket.quota(bucket, limits, t)
     },
     // A reset switches the generation the buckets are named after: nothing to clear here.
@@ -94,11 +111,40 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
 }
 
 // The quota script's 14 fields (redis-scripts.ts): the decision, the bucket, then the news.
-type Fields = [number, number, number, number, number, number, number, number, number, string, string, string, string | null, string]
+type Fields = [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  string,
+  string,
+  string,
+  string | null,
+  string,
+]
 
 function decided(fields: Fields, onNews: RedisRateLimitsOptions['onNews']) {
-  const [outcome, t, minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil, offset, generation, version, settings, drops] =
-    fields
+  const [
+    outcome,
+    t,
+    minuteStart,
+    minuteUsed,
+    dayStart,
+    dayUsed,
+    refusedWindowStart,
+    refused,
+    bannedUntil,
+    offset,
+    generation,
+    version,
+    settings,
+    drops,
+  ] = fields
   onNews({ offset, generation, version, settings }, drops)
   const bucket: Bucket = { minuteStart, minuteUsed, dayStart, dayUsed, refusedWindowStart, refused, bannedUntil }
   return { outcome, t, bucket }
@@ -120,12 +166,23 @@ function fromText(text: string, onNews: RedisRateLimitsOptions['onNews']) {
   const numbers = fields.slice(0, 9).map(Number)
   const [offset = '0', generation = '', version = '0', settings = '', drops = ''] = fields.slice(9)
   return {
-    ...decided([...numbers, offset, generation, version, settings === '' ? null : settings.slice(1), drops] as Fields, onNews),
+    ...decided(
+      [...numbers, offset, generation, version, settings === '' ? null : settings.slice(1), drops] as Fields,
+      onNews,
+    ),
     page: page === '' ? undefined : page,
   }
 }
 
 /** A bucket as the scripts keep it: "ms mu ds du rs rc bu". */
 export function packBucket(bucket: Bucket): string {
-  return [bucket.minuteStart, bucket.minuteUsed, bucket.dayStart, bucket.dayUsed, bucket.refusedWindowStart, bucket.refused, bucket.bannedUntil].join(' ')
+  return [
+    bucket.minuteStart,
+    bucket.minuteUsed,
+    bucket.dayStart,
+    bucket.dayUsed,
+    bucket.refusedWindowStart,
+    bucket.refused,
+    bucket.bannedUntil,
+  ].join(' ')
 }

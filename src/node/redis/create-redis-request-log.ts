@@ -27,7 +27,13 @@ export interface RedisRequestLogOptions {
  * Recording never waits and never fails a request; an entry lost while Redis is away is only a
  * log line.
  */
-export function createRedisRequestLog({ scripts, client, keys, capacity, generation }: RedisRequestLogOptions): SharedRequestLog & { close(): void } {
+export function createRedisRequestLog({
+  scripts,
+  client,
+  keys,
+  capacity,
+  generation,
+}: RedisRequestLogOptions): SharedRequestLog & { close(): void } {
   // Names this process's batches on the channel, so it does not hear its own entries twice.
   const sender = randomUUID()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
@@ -48,7 +54,8 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
       const group = keys.of(batch[index] || 'default')
       byGroup.set(group, [...(byGroup.get(group) ?? []), ...batch.slice(index, index + 3)])
     }
-    for (const [group, entries] of byGroup) scripts.logRequests(group.meta, group.prefix, capacity, group.requests, sender, ...entries).catch(() => undefined)
+    for (const [group, entries] of byGroup)
+      scripts.logRequests(group.meta, group.prefix, capacity, group.requests, sender, ...entries).catch(() => undefined)
   }
   // The session's entries, newest first, without their tag.
   // Reads made while one is under way share it: a listing of many sessions reads the log once.
@@ -95,12 +102,19 @@ export function createRedisRequestLog({ scripts, client, keys, capacity, generat
     const waiting = { enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined }
     const connection: RedisClient =
       client instanceof Cluster
-        ? client.duplicate(undefined, { shardedSubscribers: true, enableOfflineQueue: true, redisOptions: { ...client.options.redisOptions, ...waiting } })
+        ? client.duplicate(undefined, {
+            shardedSubscribers: true,
+            enableOfflineQueue: true,
+            redisOptions: { ...client.options.redisOptions, ...waiting },
+          })
         : client.duplicate({ lazyConnect: false, ...waiting })
     connection.on('error', () => undefined)
     connection.on('message', hear)
     connection.on('smessage', hear)
-    for (const group of keys.groups) (group.sharded ? connection.ssubscribe(group.requests) : connection.subscribe(group.requests)).catch(() => undefined)
+    for (const group of keys.groups)
+      (group.sharded ? connection.ssubscribe(group.requests) : connection.subscribe(group.requests)).catch(
+        () => undefined,
+      )
     return connection
   }
   // Closed at once rather than quit: a subscriber has nothing to finish, and a QUIT queued while

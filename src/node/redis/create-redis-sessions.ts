@@ -59,7 +59,11 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
       const [why, name = ''] = [drop.slice(0, 1), drop.slice(2)]
       handles.delete(name)
       const reason: DropReason | undefined =
-        why === 'i' ? { kind: 'idle', idleMs: bounds().idleMs } : why === 'l' ? { kind: 'least-recently-used', max: bounds().max } : undefined
+        why === 'i'
+          ? { kind: 'idle', idleMs: bounds().idleMs }
+          : why === 'l'
+            ? { kind: 'least-recently-used', max: bounds().max }
+            : undefined
       if (reason !== undefined) policy?.onDrop?.(name, reason)
     }
   }
@@ -102,7 +106,12 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
     const args = followed.flatMap((world) => [world.name, world.known()])
     const reply = (await scripts.followWorlds(group.meta, group.prefix, ...args)) as Array<string | null>
     followed.forEach((world, index) => {
-      const [generation, offset, version, settings] = reply.slice(index * 4, index * 4 + 4) as [string, string, string, string | null]
+      const [generation, offset, version, settings] = reply.slice(index * 4, index * 4 + 4) as [
+        string,
+        string,
+        string,
+        string | null,
+      ]
       // A world the state has not made yet has nothing to tell.
       if (generation !== '') world.news({ generation, offset, version, settings })
     })
@@ -114,8 +123,11 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
   timer.unref()
 
   /** Runs a registry script through a world's handle (it names the session and its TTL). */
-  const call = async (name: string, script: 'useWorld' | 'putWorld' | 'listWorlds' | 'deleteWorld', ...args: Array<string | number>) =>
-    handle(name).run(script, ...args)
+  const call = async (
+    name: string,
+    script: 'useWorld' | 'putWorld' | 'listWorlds' | 'deleteWorld',
+    ...args: Array<string | number>
+  ) => handle(name).run(script, ...args)
 
   const sessions: SharedSessions = {
     world: (name) => handle(name).world,
@@ -128,15 +140,31 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
       if (name === DEFAULT) {
         const meta = await client.hgetall(keys.of(DEFAULT).session(DEFAULT)).catch(redisUnavailable)
         const { created = '0', okind = 'start-up', ofrom = '', oclock = '' } = meta
-        const origin = Object.entries(meta).flatMap(([field, json]) => (field.startsWith('O:') ? [`"${field.slice(2)}":${json}`] : []))
-        return infoOf([DEFAULT, created, created, okind, ofrom, oclock, origin.length === 0 ? '' : `{${origin.join(',')}}`])
+        const origin = Object.entries(meta).flatMap(([field, json]) =>
+          field.startsWith('O:') ? [`"${field.slice(2)}":${json}`] : [],
+        )
+        return infoOf([
+          DEFAULT,
+          created,
+          created,
+          okind,
+          ofrom,
+          oclock,
+          origin.length === 0 ? '' : `{${origin.join(',')}}`,
+        ])
       }
       return (await list(name))[0]
     },
     list: () => list(''),
     async put(name, origin) {
       const maxPets = policy?.maxPets ?? Number.MAX_SAFE_INTEGER
-      const answer = (await call(name, 'putWorld', groupBounds().max, bounds().idleMs, ...(await originArgs(name, origin, maxPets)))) as unknown[]
+      const answer = (await call(
+        name,
+        'putWorld',
+        groupBounds().max,
+        bounds().idleMs,
+        ...(await originArgs(name, origin, maxPets)),
+      )) as unknown[]
       if (answer[0] === -2) throw sessionTooLarge(maxPets, Number(answer[1]))
       const reply = answer as string[]
       if (name !== DEFAULT) handles.delete(name)
@@ -153,7 +181,9 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
   /** The named sessions (or the one named `only`), the most recently used first. */
   async function list(only: string): Promise<SharedSessionInfo[]> {
     const groups = only === '' ? keys.groups : [keys.of(only)]
-    const replies = await Promise.all(groups.map(async (group) => (await defaultWorld.runIn(group, 'listWorlds', bounds().idleMs, only)) as string[]))
+    const replies = await Promise.all(
+      groups.map(async (group) => (await defaultWorld.runIn(group, 'listWorlds', bounds().idleMs, only)) as string[]),
+    )
     const found: SharedSessionInfo[] = []
     for (const reply of replies) {
       onDrops(reply.at(-1) ?? '')
@@ -172,7 +202,13 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
       // A source in another group, so in another slot: read here, and written as a capsule's
       // pets and buckets are, a copy standing alone (docs/decisions.md#d44).
       const source = await readWorld(origin.from)
-      return [...head, ...(await writeOrigin(name, source.pets, source.quotas, source.nextId)), maxPets, ...settings, ...source.settings]
+      return [
+        ...head,
+        ...(await writeOrigin(name, source.pets, source.quotas, source.nextId)),
+        maxPets,
+        ...settings,
+        ...source.settings,
+      ]
     }
     if (origin.kind !== 'capsule') return [...head, '', '', '', maxPets, ...settings]
     const quotas = [...origin.quotas].map(([bucket, counts]): [string, string] => [bucket, packBucket(counts)])
@@ -186,16 +222,25 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
     const [, nextId] = (await world.run('petCounts')) as [number, number]
     const group = keys.of(from)
     const meta = await client.hgetall(group.session(from)).catch(redisUnavailable)
-    const settings = Object.entries(meta).flatMap(([field, value]) => (field.startsWith('S:') ? [field.slice(2), value] : []))
+    const settings = Object.entries(meta).flatMap(([field, value]) =>
+      field.startsWith('S:') ? [field.slice(2), value] : [],
+    )
     // A session never used yet starts from the start-up buckets.
     const bucketsKey =
-      meta.gen !== undefined ? group.world(from, meta.gen, 'q') : group.baseQuotas((await client.hget(group.meta, 'base').catch(redisUnavailable)) ?? '')
+      meta.gen !== undefined
+        ? group.world(from, meta.gen, 'q')
+        : group.baseQuotas((await client.hget(group.meta, 'base').catch(redisUnavailable)) ?? '')
     const quotas = Object.entries(await client.hgetall(bucketsKey).catch(redisUnavailable))
     return { pets, quotas, nextId, settings }
   }
 
   /** Writes pets and packed key buckets under a new origin generation of session `name`; answers putWorld's ARGV 10 to 12. */
-  async function writeOrigin(name: string, pets: readonly Pet[], quotas: ReadonlyArray<[string, string]>, firstId: number): Promise<Array<string | number>> {
+  async function writeOrigin(
+    name: string,
+    pets: readonly Pet[],
+    quotas: ReadonlyArray<[string, string]>,
+    firstId: number,
+  ): Promise<Array<string | number>> {
     const group = keys.of(name)
     const ogen = String(await client.incr(group.worlds).catch(redisUnavailable))
     const at = (part: string) => group.world(name, `o${ogen}`, part)
@@ -239,13 +284,22 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
     /** The default session's world. */
     default: defaultWorld,
     /** The generation of a session this process last saw (undefined: the default). */
-    generation: (session: string | undefined) => (session === undefined ? defaultWorld : handles.peek(session))?.generation() ?? '',
+    generation: (session: string | undefined) =>
+      (session === undefined ? defaultWorld : handles.peek(session))?.generation() ?? '',
     close: () => clearInterval(timer),
   }
 }
 
 /** A session as listWorlds, useWorld and putWorld answer it: name, created, last used, then its origin, its settings as one JSON object. */
-function infoOf([name = '', created = '0', lastUsed = '0', kind = 'start-up', from = '', clock = '', settings = '']: string[]): SharedSessionInfo {
+function infoOf([
+  name = '',
+  created = '0',
+  lastUsed = '0',
+  kind = 'start-up',
+  from = '',
+  clock = '',
+  settings = '',
+]: string[]): SharedSessionInfo {
   return {
     name,
     created: Number(created),

@@ -83,7 +83,8 @@ export function createRedisWorld(options: RedisWorldOptions) {
   async function allPets(): Promise<Pet[]> {
     const [own, mine, replaced, theirs] = (await run('allPets')) as [string, string[], string[], string[]]
     const hidden = new Set(replaced.map(Number))
-    const fromBase = own === '1' ? [] : (JSON.parse(`[${theirs.join(',')}]`) as Pet[]).filter((pet) => !hidden.has(pet.id))
+    const fromBase =
+      own === '1' ? [] : (JSON.parse(`[${theirs.join(',')}]`) as Pet[]).filter((pet) => !hidden.has(pet.id))
     return fromBase.concat(JSON.parse(`[${mine.join(',')}]`) as Pet[]).sort((a, b) => a.id - b.id)
   }
 
@@ -91,13 +92,21 @@ export function createRedisWorld(options: RedisWorldOptions) {
   async function replicated(at: RedisGroupKeys, script: WorldScript, args: Array<string | number>): Promise<unknown> {
     // WAIT has no key: in one pipeline with the script, it goes to the script's master.
     const pipeline = client.pipeline()
-    ;(pipeline as unknown as Record<WorldScript, (...all: Array<string | number>) => unknown>)[script](at.meta, at.prefix, name, source(), ttlMs ?? '', ...args)
+    ;(pipeline as unknown as Record<WorldScript, (...all: Array<string | number>) => unknown>)[script](
+      at.meta,
+      at.prefix,
+      name,
+      source(),
+      ttlMs ?? '',
+      ...args,
+    )
     pipeline.call('WAIT', 1, options.replication.waitMs)
     const [[error, reply] = [], [waitError, acknowledged] = []] = (await pipeline.exec()) ?? []
     if (error) throw error
     if (waitError) throw waitError
     // Nothing stored (the base missing, the store full): nothing to wait for.
-    if (reply !== -1 && reply !== -2 && Number(acknowledged) < 1) throw new Error('no replica acknowledged the write in time')
+    if (reply !== -1 && reply !== -2 && Number(acknowledged) < 1)
+      throw new Error('no replica acknowledged the write in time')
     return reply
   }
 

@@ -21,7 +21,9 @@ const SLOTS = 16_384
  * the database the Redis URL selects (`redis://host:6379/2`).
  */
 export function redisKeys(prefix: string, { db = 0, cluster = false }: { db?: number; cluster?: boolean } = {}) {
-  const groups = cluster ? Array.from({ length: CLUSTER_GROUPS }, (_, index) => groupKeys(groupPrefix(prefix, index), db)) : [groupKeys(prefix, db)]
+  const groups = cluster
+    ? Array.from({ length: CLUSTER_GROUPS }, (_, index) => groupKeys(groupPrefix(prefix, index), db))
+    : [groupKeys(prefix, db)]
   return {
     prefix,
     /**

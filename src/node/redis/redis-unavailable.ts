@@ -7,7 +7,12 @@ import { HttpError } from '../../core/errors/http-error.js'
  */
 export function redisUnavailable(error: unknown): never {
   if (error instanceof HttpError) throw error
-  throw new HttpError(503, ErrorCode.serviceUnavailable, 'The sandbox cannot reach its shared state (Redis) right now; retry in 1 s', {
-    'retry-after': '1',
-  })
+  throw new HttpError(
+    503,
+    ErrorCode.serviceUnavailable,
+    'The sandbox cannot reach its shared state (Redis) right now; retry in 1 s',
+    {
+      'retry-after': '1',
+    },
+  )
 }

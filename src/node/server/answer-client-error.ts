@@ -69,7 +69,11 @@ function refusalOf(error: ClientError): HttpError | undefined {
     case 'EPIPE':
       return undefined
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new HttpError(408, ErrorCode.requestTimeout, 'The request was not received in time; the connection is closed')
+      return new HttpError(
+        408,
+        ErrorCode.requestTimeout,
+        'The request was not received in time; the connection is closed',
+      )
     case 'HPE_HEADER_OVERFLOW':
       return new HttpError(431, ErrorCode.headersTooLarge, 'The request line and headers are too large')
     default: {

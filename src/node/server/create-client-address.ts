@@ -26,7 +26,8 @@ export interface TrustedProxies {
  * clientAddress(incoming) // '203.0.113.7' when a proxy at 10.0.0.2 forwarded it
  */
 export function createClientAddress(trusted?: TrustedProxies): (incoming: IncomingMessage) => string {
-  if (trusted === undefined || trusted.proxies.length === 0) return (incoming) => incoming.socket.remoteAddress ?? 'unknown'
+  if (trusted === undefined || trusted.proxies.length === 0)
+    return (incoming) => incoming.socket.remoteAddress ?? 'unknown'
   const trust = proxyaddr.compile([...trusted.proxies])
   const chainOf =
     trusted.header === 'Forwarded'
@@ -35,7 +36,13 @@ export function createClientAddress(trusted?: TrustedProxies): (incoming: Incomi
   return (incoming) => {
     const peer = incoming.socket.remoteAddress ?? 'unknown'
     if (!trust(peer, 0)) return peer
-    return proxyaddr({ headers: { 'x-forwarded-for': chainOf(incoming) }, socket: { remoteAddress: peer } } as unknown as IncomingMessage, trust)
+    return proxyaddr(
+      {
+        headers: { 'x-forwarded-for': chainOf(incoming) },
+        socket: { remoteAddress: peer },
+      } as unknown as IncomingMessage,
+      trust,
+    )
   }
 }
 

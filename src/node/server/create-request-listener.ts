@@ -56,14 +56,21 @@ export function rawResponse(answer: RawAnswer): Response {
  * writer (pages/send-page.ts) are where answers are written, and answer-client-error.ts for heads
  * node:http could not parse.
  */
-export function createRequestListener(handlers: RequestHandler[], { origin, clientAddress = peerAddress, answerHeaders = {}, tail }: RequestListenerOptions) {
+export function createRequestListener(
+  handlers: RequestHandler[],
+  { origin, clientAddress = peerAddress, answerHeaders = {}, tail }: RequestListenerOptions,
+) {
   const added = Object.entries(answerHeaders).map(([name, value]) => [name, name.toLowerCase(), value] as const)
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     // The handlers write each answer to the request log themselves (core/request-log).
     translate(handlers, origin, clientAddress(incoming), incoming, outgoing, added).catch(() => {
       if (!outgoing.headersSent) {
         const { status, headers, body } = refusalAnswer(
-          tail.refuse(undefined, new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'), new Headers(answerHeaders)),
+          tail.refuse(
+            undefined,
+            new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'),
+            new Headers(answerHeaders),
+          ),
         )
         outgoing.writeHead(status, headers)
         outgoing.end(body)
@@ -91,11 +98,14 @@ async function translate(
   for (let i = 0; i < raw.length; i += 2) {
     // The client address comes from the socket, never from what the client claims.
     const name = raw[i]!
-    if (name.length !== CLIENT_ADDRESS_HEADER.length || name.toLowerCase() !== CLIENT_ADDRESS_HEADER) headers.append(name, raw[i + 1]!)
+    if (name.length !== CLIENT_ADDRESS_HEADER.length || name.toLowerCase() !== CLIENT_ADDRESS_HEADER)
+      headers.append(name, raw[i + 1]!)
   }
   headers.set(CLIENT_ADDRESS_HEADER, client)
   const hasBody =
-    method !== 'GET' && method !== 'HEAD' && (incoming.headers['content-length'] !== undefined || incoming.headers['transfer-encoding'] !== undefined)
+    method !== 'GET' &&
+    method !== 'HEAD' &&
+    (incoming.headers['content-length'] !== undefined || incoming.headers['transfer-encoding'] !== undefined)
   const body = hasBody ? incomingBody(incoming) : undefined
   // No AbortSignal: nothing in the handlers reads `request.signal` (a client gone mid-body errors
   // the body stream instead), and undici follows a passed signal with a WeakRef and a
@@ -128,9 +138,13 @@ async function translate(
     })
     for (const [name, lower, value] of added) if (outgoingHeaders[lower] === undefined) outgoingHeaders[name] = value
     const pieces = jsonPiecesOf(response)
-    if (pieces !== undefined) return await writePieces(outgoing, response.status, outgoingHeaders, method === 'HEAD' ? undefined : pieces)
+    if (pieces !== undefined)
+      return await writePieces(outgoing, response.status, outgoingHeaders, method === 'HEAD' ? undefined : pieces)
     const text = jsonText(response)
-    const payload = method === 'HEAD' ? undefined : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
+    const payload =
+      method === 'HEAD'
+        ? undefined
+        : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
     if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
     write(incoming, outgoing, response.status, outgoingHeaders, payload, body)
   } finally {
@@ -166,7 +180,11 @@ function write(
  * Writes an answer to a request refused before anything read it (start-server.ts): the connection
  * closes after it, and what the client sends meanwhile is thrown away.
  */
-export function answerUnread(incoming: IncomingMessage, outgoing: ServerResponse, { status, headers, body }: WrittenAnswer): void {
+export function answerUnread(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  { status, headers, body }: WrittenAnswer,
+): void {
   outgoing.shouldKeepAlive = false
   outgoing.writeHead(status, headers)
   outgoing.end(body)

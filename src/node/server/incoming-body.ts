@@ -89,7 +89,8 @@ export function incomingBody(incoming: IncomingMessage): IncomingBody {
     {
       async pull(controller) {
         if (replayed < kept.length) return controller.enqueue(bytesOf(kept[replayed++]!))
-        if (takenBytes > keptBytes) return controller.error(new Error(`the body was passed on, and only its first ${keptBytes} bytes kept`))
+        if (takenBytes > keptBytes)
+          return controller.error(new Error(`the body was passed on, and only its first ${keptBytes} bytes kept`))
         try {
           const chunk = await next()
           if (chunk === null) controller.close()

@@ -31,5 +31,9 @@ export function refusalAnswer(reply: Reply): WrittenAnswer {
  * before it could be read names the quota of its client's address (D16, D24).
  */
 export function rateLimitHeaders(quota: QuotaState): Record<string, string> {
-  return { 'x-ratelimit-limit': String(quota.limit), 'x-ratelimit-remaining': String(quota.remaining), 'x-ratelimit-reset': String(quota.reset) }
+  return {
+    'x-ratelimit-limit': String(quota.limit),
+    'x-ratelimit-remaining': String(quota.remaining),
+    'x-ratelimit-reset': String(quota.reset),
+  }
 }

@@ -42,16 +42,41 @@ export interface ServingOptions {
 
 /** The hidden options that set the server's limits: the least each takes, the limit it sets, `start`'s variable for it. */
 export const LIMIT_OPTIONS = {
-  headersTimeout: { flag: '--headers-timeout <ms>', min: 1, limit: 'headersTimeoutMs', variable: 'PETSTORE_SANDBOX_HEADERS_TIMEOUT' },
-  requestTimeout: { flag: '--request-timeout <ms>', min: 1, limit: 'requestTimeoutMs', variable: 'PETSTORE_SANDBOX_REQUEST_TIMEOUT' },
-  keepAliveTimeout: { flag: '--keep-alive-timeout <ms>', min: 1, limit: 'keepAliveTimeoutMs', variable: 'PETSTORE_SANDBOX_KEEP_ALIVE_TIMEOUT' },
-  shutdownGrace: { flag: '--shutdown-grace <ms>', min: 0, limit: 'shutdownGraceMs', variable: 'PETSTORE_SANDBOX_SHUTDOWN_GRACE' },
-} as const satisfies Record<Exclude<keyof ServingOptions, 'port' | 'host'>, { flag: string; min: number; limit: keyof ServerLimits; variable: string }>
+  headersTimeout: {
+    flag: '--headers-timeout <ms>',
+    min: 1,
+    limit: 'headersTimeoutMs',
+    variable: 'PETSTORE_SANDBOX_HEADERS_TIMEOUT',
+  },
+  requestTimeout: {
+    flag: '--request-timeout <ms>',
+    min: 1,
+    limit: 'requestTimeoutMs',
+    variable: 'PETSTORE_SANDBOX_REQUEST_TIMEOUT',
+  },
+  keepAliveTimeout: {
+    flag: '--keep-alive-timeout <ms>',
+    min: 1,
+    limit: 'keepAliveTimeoutMs',
+    variable: 'PETSTORE_SANDBOX_KEEP_ALIVE_TIMEOUT',
+  },
+  shutdownGrace: {
+    flag: '--shutdown-grace <ms>',
+    min: 0,
+    limit: 'shutdownGraceMs',
+    variable: 'PETSTORE_SANDBOX_SHUTDOWN_GRACE',
+  },
+} as const satisfies Record<
+  Exclude<keyof ServingOptions, 'port' | 'host'>,
+  { flag: string; min: number; limit: keyof ServerLimits; variable: string }
+>
 
 /** The limits the options set; those not given keep their defaults (DEFAULT_SERVER_LIMITS). */
 export function serverLimitsOf(options: ServingOptions): Partial<ServerLimits> {
   const limits: Partial<ServerLimits> = {}
-  for (const [name, { limit }] of Object.entries(LIMIT_OPTIONS) as Array<[keyof typeof LIMIT_OPTIONS, { limit: keyof ServerLimits }]>) {
+  for (const [name, { limit }] of Object.entries(LIMIT_OPTIONS) as Array<
+    [keyof typeof LIMIT_OPTIONS, { limit: keyof ServerLimits }]
+  >) {
     const value = options[name]
     if (value !== undefined) limits[limit] = value
   }

@@ -5,7 +5,12 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import { answerClientError, type Refuse, writeRefusal } from './answer-client-error.js'
 import { answerUnread, createRequestListener } from './create-request-listener.js'
-import { type AnswerTail, createAnswerTail, type RefusedRequest, refusedRequest } from '../../core/pipeline/answer-tail.js'
+import {
+  type AnswerTail,
+  createAnswerTail,
+  type RefusedRequest,
+  refusedRequest,
+} from '../../core/pipeline/answer-tail.js'
 import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
@@ -71,8 +76,20 @@ function underApi(target = '/'): boolean {
  * Host), the pages, and a graceful close. Serves until `close()`.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const { port, host, limits = {}, pages: makePages, trustProxy, refusalHeaders, answerHeaders = {}, tail = createAnswerTail() } = options
-  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes, shutdownGraceMs } = { ...DEFAULT_SERVER_LIMITS, ...limits }
+  const {
+    port,
+    host,
+    limits = {},
+    pages: makePages,
+    trustProxy,
+    refusalHeaders,
+    answerHeaders = {},
+    tail = createAnswerTail(),
+  } = options
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxHeaderBytes, shutdownGraceMs } = {
+    ...DEFAULT_SERVER_LIMITS,
+    ...limits,
+  }
   const server = createServer({
     headersTimeout: headersTimeoutMs,
     requestTimeout: requestTimeoutMs,
@@ -150,8 +167,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     // A request fetch cannot carry, or no one should forward, is refused before anything sees it.
     const refusal = unservableRequest(incoming, origin)
     if (refusal !== undefined) {
-      const refused = refusedRequest(incoming, tail.now(), URL.canParse(incoming.url ?? '/', origin) ? undefined : '(not a URL)')
-      void refuseRequest(clientAddress(incoming), refusal, refused).then((refused) => answerUnread(incoming, outgoing, refused))
+      const refused = refusedRequest(
+        incoming,
+        tail.now(),
+        URL.canParse(incoming.url ?? '/', origin) ? undefined : '(not a URL)',
+      )
+      void refuseRequest(clientAddress(incoming), refusal, refused).then((refused) =>
+        answerUnread(incoming, outgoing, refused),
+      )
       return
     }
     if (pages === undefined && makePages !== undefined && !underApi(incoming.url)) {
@@ -172,7 +195,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   server.on('checkExpectation', (incoming, outgoing) => server.emit('request', incoming, outgoing))
   // Without a listener node drops CONNECT connections unanswered; the sandbox is no proxy.
   server.on('connect', (_incoming, socket) =>
-    writeRefusal(refuse, socket, new HttpError(400, ErrorCode.invalidRequest, 'CONNECT requests are not supported by the sandbox')),
+    writeRefusal(
+      refuse,
+      socket,
+      new HttpError(400, ErrorCode.invalidRequest, 'CONNECT requests are not supported by the sandbox'),
+    ),
   )
 
   return {

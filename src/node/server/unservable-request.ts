@@ -25,16 +25,29 @@ export function unservableRequest(incoming: IncomingMessage, origin: string): Ht
       const name = incoming.rawHeaders[i]!
       if (name.length === 4 && name.toLowerCase() === 'host') hosts++
     }
-    if (hosts !== 1) return new HttpError(400, ErrorCode.invalidRequest, `An HTTP/1.1 request needs exactly one Host header; this one has ${hosts}`)
+    if (hosts !== 1)
+      return new HttpError(
+        400,
+        ErrorCode.invalidRequest,
+        `An HTTP/1.1 request needs exactly one Host header; this one has ${hosts}`,
+      )
   }
   const expect = incoming.headers.expect
   if (expect !== undefined && expect.trim().toLowerCase() !== '100-continue') {
-    return new HttpError(417, ErrorCode.expectationFailed, `Expect ${JSON.stringify(expect)} is not supported; only 100-continue is`)
+    return new HttpError(
+      417,
+      ErrorCode.expectationFailed,
+      `Expect ${JSON.stringify(expect)} is not supported; only 100-continue is`,
+    )
   }
   const encoding = incoming.headers['transfer-encoding']
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') {
     // node reads the body as chunked whatever codings come first: refuse instead of misreading it (RFC 9112 6.1).
-    return new HttpError(400, ErrorCode.invalidRequest, `Transfer-Encoding ${JSON.stringify(encoding)} is not supported; send chunked alone`)
+    return new HttpError(
+      400,
+      ErrorCode.invalidRequest,
+      `Transfer-Encoding ${JSON.stringify(encoding)} is not supported; send chunked alone`,
+    )
   }
   const target = incoming.url ?? '/'
   if (!(target.startsWith('/') ? URL.canParse(`${origin}${target}`) : URL.canParse(target, origin))) {

@@ -13,7 +13,10 @@ const INTERVAL_MS = 500
  * @example
  * const stop = watchParent(() => shutdown())
  */
-export function watchParent(onOrphaned: () => void, underNpm = process.env.npm_lifecycle_event !== undefined): () => void {
+export function watchParent(
+  onOrphaned: () => void,
+  underNpm = process.env.npm_lifecycle_event !== undefined,
+): () => void {
   const ancestors = () => {
     const parent = process.ppid
     return underNpm ? [parent, parentOf(parent)] : [parent]

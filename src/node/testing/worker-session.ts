@@ -69,7 +69,9 @@ export function testWorker(from: TestingProcess = thisProcess()): { runner: Test
 export function workerSession(from: TestingProcess = thisProcess()): string {
   const worker = testWorker(from)
   if (worker === undefined) {
-    throw new Error(`workerSession(): not in a test worker (none of ${Object.values(WORKER_VARIABLES).join(', ')} is set)`)
+    throw new Error(
+      `workerSession(): not in a test worker (none of ${Object.values(WORKER_VARIABLES).join(', ')} is set)`,
+    )
   }
   return checkSessionName(`${runId(from)}-${worker.runner}-${worker.index}`, 'workerSession()')
 }

@@ -19,16 +19,36 @@ interface VerifyCommandOptions {
 export function addVerifyCommand(program: Command, io: ProgramIo): void {
   program
     .command('verify')
-    .description("Check that a server claiming to implement the API keeps the spec's promises, and where it takes the sandbox's decisions differently.")
+    .description(
+      "Check that a server claiming to implement the API keeps the spec's promises, and where it takes the sandbox's decisions differently.",
+    )
     .showHelpAfterError('(run petstore-sandbox verify --help for the options)')
     .argument('<baseUrl>', 'the API base, e.g. https://staging.animal-store.example/v1', parseBaseUrl)
-    .addOption(new Option('--key <key>', 'API key to send (Authorization: Bearer <key>)').env('PETSTORE_SANDBOX_VERIFY_KEY').makeOptionMandatory())
+    .addOption(
+      new Option('--key <key>', 'API key to send (Authorization: Bearer <key>)')
+        .env('PETSTORE_SANDBOX_VERIFY_KEY')
+        .makeOptionMandatory(),
+    )
     .addOption(new Option('--no-writes', 'do not call createPet (skips the promises that need it)'))
-    .addOption(new Option('--spend-quota', "spend the key's window to check the 429, Retry-After and recovery").default(false))
-    .addOption(new Option('--max-quota-requests <n>', 'the most requests --spend-quota may send').argParser(integerIn(1, 100_000)).default(1000))
-    .addOption(new Option('--strict', "fail on the sandbox's decisions too, not only on the spec's promises").default(false))
-    .addOption(new Option('--format <format>', 'report format').choices(['terminal', 'json', 'junit', 'html']).default('terminal'))
-    .addOption(new Option('--timeout <ms>', 'time to wait for each answer').argParser(integerIn(1, 600_000)).default(30_000))
+    .addOption(
+      new Option('--spend-quota', "spend the key's window to check the 429, Retry-After and recovery").default(false),
+    )
+    .addOption(
+      new Option('--max-quota-requests <n>', 'the most requests --spend-quota may send')
+        .argParser(integerIn(1, 100_000))
+        .default(1000),
+    )
+    .addOption(
+      new Option('--strict', "fail on the sandbox's decisions too, not only on the spec's promises").default(false),
+    )
+    .addOption(
+      new Option('--format <format>', 'report format')
+        .choices(['terminal', 'json', 'junit', 'html'])
+        .default('terminal'),
+    )
+    .addOption(
+      new Option('--timeout <ms>', 'time to wait for each answer').argParser(integerIn(1, 600_000)).default(30_000),
+    )
     .action(async (baseUrl: string, options: VerifyCommandOptions) => {
       // Progress goes to stderr when the report is for a machine, so stdout stays one document.
       const announce = options.format === 'terminal' ? io.stdout : io.stderr

@@ -43,7 +43,15 @@ const MAX_WAIT_SECONDS = 120
  * Sends verify's requests one at a time (callers await each), obeying Retry-After: a backend's
  * quota is real, and verify must never be the reason a staging key gets banned (spec §8).
  */
-export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, requestTimeoutMs, onWait }: PoliteClientOptions) {
+export function createPoliteClient({
+  baseUrl,
+  key,
+  now,
+  sleep,
+  onExchange,
+  requestTimeoutMs,
+  onWait,
+}: PoliteClientOptions) {
   let sent = 0
 
   async function once(request: SendRequest): Promise<Exchange> {
@@ -65,7 +73,9 @@ export function createPoliteClient({ baseUrl, key, now, sleep, onExchange, reque
       })
       bodyText = await response.text()
     } catch (error) {
-      throw new VerifyConnectionError(`${method} ${url} got no answer (${describeFailure(error, requestTimeoutMs)})`, { cause: error })
+      throw new VerifyConnectionError(`${method} ${url} got no answer (${describeFailure(error, requestTimeoutMs)})`, {
+        cause: error,
+      })
     }
     const responseHeaders: Record<string, string> = {}
     response.headers.forEach((value, name) => {

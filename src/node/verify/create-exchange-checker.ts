@@ -66,9 +66,10 @@ export function createExchangeChecker(basePath: string) {
   return {
     /** Loads the validators now rather than at the first answer. */
     warm: () =>
-      Promise.all([spec.check('listPets', { status: 200, headers: {}, body: [] }), sandbox.check('listPets', { status: 200, headers: {}, body: [] })]).then(
-        () => undefined,
-      ),
+      Promise.all([
+        spec.check('listPets', { status: 200, headers: {}, body: [] }),
+        sandbox.check('listPets', { status: 200, headers: {}, body: [] }),
+      ]).then(() => undefined),
     async check(exchange: Exchange): Promise<Violation[]> {
       const match = router.match(exchange.method, exchange.path)
       const operationId = match.kind === 'operation' ? match.operation.operationId : undefined
@@ -77,8 +78,10 @@ export function createExchangeChecker(basePath: string) {
       if (exchange.status >= 400 && exchange.status !== 429) found.push(...checkErrorBody(exchange))
       // A 429 may come first: requests without a valid key are rate-limited per address too (D16).
       const refused = exchange.status === 401 || exchange.status === 429
-      if (exchange.credential === 'none' && !refused) found.push({ promise: 'unauthorized-without-key', expected: '401 without a key' })
-      if (exchange.credential === 'wrong-key' && !refused) found.push({ promise: 'unauthorized-with-wrong-key', expected: '401 with a wrong key' })
+      if (exchange.credential === 'none' && !refused)
+        found.push({ promise: 'unauthorized-without-key', expected: '401 without a key' })
+      if (exchange.credential === 'wrong-key' && !refused)
+        found.push({ promise: 'unauthorized-with-wrong-key', expected: '401 with a wrong key' })
       found.push(...checkHeaders(exchange, operationId, basePath))
       if (operationId === 'listPets') found.push(...checkListAnswer(exchange))
       if (operationId === 'createPet') found.push(...checkCreateAnswer(exchange))
@@ -96,7 +99,12 @@ const OWN_PROMISE_HEADERS = /retry-after|deprecation|sunset|link/i
  * The answer against the spec's own document (seed) and against the sandbox's stricter one: what
  * only the latter finds is the sandbox's decision, named by the field it concerns.
  */
-async function checkContracts(exchange: Exchange, operationId: string, spec: ResponseValidator, sandbox: ResponseValidator): Promise<Found> {
+async function checkContracts(
+  exchange: Exchange,
+  operationId: string,
+  spec: ResponseValidator,
+  sandbox: ResponseValidator,
+): Promise<Found> {
   const found: Found = []
   const type = exchange.headers['content-type'] ?? ''
   // The spec shows every body but a 429's (§7): how a 429's body reads is the sandbox's D2 alone,
@@ -119,7 +127,8 @@ async function checkContracts(exchange: Exchange, operationId: string, spec: Res
 /** The decision behind a constraint only fixtures/openapi.yaml has, read from the field it names. */
 function decisionOf(problem: string, status: number): string {
   // Error bodies from every layer, as JSON (a 429's body is not shown in the spec).
-  if (/\(body\.(code|message|status)\)$|media type/.test(problem) || (status >= 400 && /\(body\)$/.test(problem))) return 'D2'
+  if (/\(body\.(code|message|status)\)$|media type/.test(problem) || (status >= 400 && /\(body\)$/.test(problem)))
+    return 'D2'
   if (/\.name\)$/.test(problem)) return 'D5'
   if (/\.categoryId\)$/.test(problem)) return 'D6'
   // Ids from 1 and no fields beyond the Pet's (D7 assigns ids and ignores extra fields).
@@ -131,7 +140,9 @@ function checkErrorBody(exchange: Exchange): Found {
   if (typeof body !== 'object' || body === null || typeof body.code !== 'string' || typeof body.message !== 'string') {
     return [{ promise: 'error-bodies', expected: `an Error body { code, message, status: ${exchange.status} }` }]
   }
-  return body.status === exchange.status ? [] : [{ promise: 'error-bodies', expected: `Error.status ${exchange.status}, got ${String(body.status)}` }]
+  return body.status === exchange.status
+    ? []
+    : [{ promise: 'error-bodies', expected: `Error.status ${exchange.status}, got ${String(body.status)}` }]
 }
 
 /** How far a backend's clock may lag ours before its X-RateLimit-Reset counts as past. */
@@ -139,35 +150,46 @@ const CLOCK_SKEW_MS = 5_000
 
 /** The sunset of getPet (spec §9): 5 December 2030. */
 const SUNSET_MS = Date.parse('2030-12-05T00:00:00Z')
-const IMF_FIXDATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
+const IMF_FIXDATE =
+  /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
 
 /** The header promises: rate-limit headers and their arithmetic, Retry-After, and the deprecation of getPet. */
 export function checkHeaders(exchange: Exchange, operationId: string | undefined, basePath: string): Found {
   const found: Found = []
   const { headers } = exchange
-  const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter((name) => !/^\d+$/.test(headers[name] ?? ''))
+  const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter(
+    (name) => !/^\d+$/.test(headers[name] ?? ''),
+  )
   if (missing.length > 0) found.push({ promise: 'rate-limit-headers', expected: `integer ${missing.join(', ')}` })
   else if (Number(headers['x-ratelimit-remaining']) > Number(headers['x-ratelimit-limit'])) {
     found.push({ promise: 'rate-limit-headers', expected: 'X-RateLimit-Remaining no greater than X-RateLimit-Limit' })
   }
   const reset = headers['x-ratelimit-reset']
   if (reset !== undefined && /^\d+$/.test(reset) && Number(reset) * 1000 + CLOCK_SKEW_MS <= exchange.receivedAt) {
-    found.push({ promise: 'reset-in-future', expected: `X-RateLimit-Reset after ${Math.floor(exchange.receivedAt / 1000)}, got ${reset}` })
+    found.push({
+      promise: 'reset-in-future',
+      expected: `X-RateLimit-Reset after ${Math.floor(exchange.receivedAt / 1000)}, got ${reset}`,
+    })
   }
   if (exchange.status === 429) {
     const retryAfter = headers['retry-after']
     if (retryAfterSeconds(retryAfter, exchange.receivedAt) === undefined) {
       found.push({ promise: 'quota-429-and-recovery', expected: 'a 429 with Retry-After (seconds or an HTTP-date)' })
     } else if (!/^[1-9]\d*$/.test(retryAfter ?? '')) {
-      found.push({ promise: 'retry-after-seconds', expected: `Retry-After in whole seconds, at least 1, as the sandbox sends it; got ${retryAfter}` })
+      found.push({
+        promise: 'retry-after-seconds',
+        expected: `Retry-After in whole seconds, at least 1, as the sandbox sends it; got ${retryAfter}`,
+      })
     }
   }
   if (operationId === 'getPet') {
     const wrong: string[] = []
     if (!/^@\d+$/.test(headers.deprecation ?? '')) wrong.push('Deprecation: @<unix seconds>')
     const sunset = headers.sunset ?? ''
-    if (!IMF_FIXDATE.test(sunset) || Date.parse(sunset) !== SUNSET_MS) wrong.push('Sunset: Thu, 05 Dec 2030 00:00:00 GMT')
-    if (!successorLinkOk(headers.link, exchange.url, basePath)) wrong.push(`Link: <${basePath}/pets>; rel="successor-version"`)
+    if (!IMF_FIXDATE.test(sunset) || Date.parse(sunset) !== SUNSET_MS)
+      wrong.push('Sunset: Thu, 05 Dec 2030 00:00:00 GMT')
+    if (!successorLinkOk(headers.link, exchange.url, basePath))
+      wrong.push(`Link: <${basePath}/pets>; rel="successor-version"`)
     if (wrong.length > 0) found.push({ promise: 'deprecation-headers', expected: wrong.join('; ') })
   } else if (operationId !== undefined && (headers.deprecation !== undefined || headers.sunset !== undefined)) {
     found.push({ promise: 'deprecation-headers', expected: `no Deprecation or Sunset on ${operationId}` })
@@ -203,17 +225,23 @@ function checkListAnswer(exchange: Exchange): Found {
   const status = exchange.query.get('status')
   const limitValid = limit === null || (/^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 100)
   const statusValid = status === null || (PET_STATUSES as readonly string[]).includes(status)
-  if (!limitValid && exchange.status < 400) found.push({ promise: 'invalid-query-refused', expected: `400 for limit=${limit}` })
-  if (!statusValid && exchange.status < 400) found.push({ promise: 'invalid-query-refused', expected: `400 for status=${status}` })
+  if (!limitValid && exchange.status < 400)
+    found.push({ promise: 'invalid-query-refused', expected: `400 for limit=${limit}` })
+  if (!statusValid && exchange.status < 400)
+    found.push({ promise: 'invalid-query-refused', expected: `400 for status=${status}` })
   if (exchange.status !== 200 || !Array.isArray(exchange.body)) return found
   const pets = exchange.body as Array<{ id?: unknown; status?: unknown }>
   const ids = pets.map((pet) => pet?.id)
   if (ids.some((id, index) => index > 0 && !((id as number) > (ids[index - 1] as number)))) {
-    found.push({ promise: 'ascending-ids', expected: `ids in ascending order, got ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}` })
+    found.push({
+      promise: 'ascending-ids',
+      expected: `ids in ascending order, got ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}`,
+    })
   }
   // An invalid limit answered at all is invalid-query-refused's finding, not a bound to hold to.
   const max = limit === null ? 20 : Number(limit)
-  if (limitValid && pets.length > max) found.push({ promise: 'limit-default-and-bounds', expected: `at most ${max} pets, got ${pets.length}` })
+  if (limitValid && pets.length > max)
+    found.push({ promise: 'limit-default-and-bounds', expected: `at most ${max} pets, got ${pets.length}` })
   if (status !== null && statusValid && pets.some((pet) => pet?.status !== status)) {
     found.push({ promise: 'status-filter', expected: `only pets with status ${status}` })
   }
@@ -224,22 +252,33 @@ function checkListAnswer(exchange: Exchange): Found {
 export function isNewPet(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
   const { name, categoryId, status } = body as Record<string, unknown>
-  return typeof name === 'string' && Number.isInteger(categoryId) && (status === undefined || (PET_STATUSES as readonly unknown[]).includes(status))
+  return (
+    typeof name === 'string' &&
+    Number.isInteger(categoryId) &&
+    (status === undefined || (PET_STATUSES as readonly unknown[]).includes(status))
+  )
 }
 
 function checkCreateAnswer(exchange: Exchange): Found {
   if (!('requestBody' in exchange)) return []
   if (!isNewPet(exchange.requestBody)) {
-    return exchange.status < 400 ? [{ promise: 'invalid-new-pet-refused', expected: '400 for a body that is not a NewPet' }] : []
+    return exchange.status < 400
+      ? [{ promise: 'invalid-new-pet-refused', expected: '400 for a body that is not a NewPet' }]
+      : []
   }
   if (exchange.status >= 300) return []
   if (exchange.status !== 201) return [{ promise: 'create-then-get', expected: `201 Created, got ${exchange.status}` }]
   const sent = exchange.requestBody as Record<string, unknown>
   const pet = exchange.body as Record<string, unknown> | undefined
   // How a name is stored is not shown (§2): one stored trimmed, as the sandbox stores it (D5), still echoes it.
-  const same = (field: string, a: unknown, b: unknown) => (field === 'name' && typeof a === 'string' && typeof b === 'string' ? a.trim() === b.trim() : a === b)
-  const differs = ['name', 'categoryId', 'status'].filter((field) => sent[field] !== undefined && !same(field, pet?.[field], sent[field]))
-  return differs.length > 0 ? [{ promise: 'create-then-get', expected: `the created Pet to echo ${differs.join(', ')}` }] : []
+  const same = (field: string, a: unknown, b: unknown) =>
+    field === 'name' && typeof a === 'string' && typeof b === 'string' ? a.trim() === b.trim() : a === b
+  const differs = ['name', 'categoryId', 'status'].filter(
+    (field) => sent[field] !== undefined && !same(field, pet?.[field], sent[field]),
+  )
+  return differs.length > 0
+    ? [{ promise: 'create-then-get', expected: `the created Pet to echo ${differs.join(', ')}` }]
+    : []
 }
 
 type Answer = { status: number; headers: Record<string, string>; body: unknown }
@@ -260,9 +299,14 @@ function createResponseValidator(document: OpenApiDocument) {
       const { operations, validateOutput } = await load()
       const operation = operations.get(operationId)
       if (operation === undefined) return []
-      const result = validateOutput({ resource: operation, element: { statusCode: answer.status, headers: answer.headers, body: answer.body } })
+      const result = validateOutput({
+        resource: operation,
+        element: { statusCode: answer.status, headers: answer.headers, body: answer.body },
+      })
       if (result._tag === 'Right') return []
-      return result.left.map((diagnostic) => `${diagnostic.message}${diagnostic.path?.length ? ` (${diagnostic.path.join('.')})` : ''}`)
+      return result.left.map(
+        (diagnostic) => `${diagnostic.message}${diagnostic.path?.length ? ` (${diagnostic.path.join('.')})` : ''}`,
+      )
     },
   }
 }

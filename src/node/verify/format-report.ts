@@ -4,11 +4,16 @@ import type { PromiseOutcome, VerifyReport } from './report.js'
 
 const MARKS = { passed: '✓', failed: '✗', warned: '!', skipped: '-' }
 const COLOURS = { passed: '\u001b[32m', failed: '\u001b[31m', warned: '\u001b[33m', skipped: '\u001b[2m' }
-const NO_PATTERN = 'none of the patterns verify looks for (no state, any key accepted, no rate limiting, errors in another format, a different base path)'
+const NO_PATTERN =
+  'none of the patterns verify looks for (no state, any key accepted, no rate limiting, errors in another format, a different base path)'
 
 /** The report as a reader on a terminal sees it: the diagnosis, then one line per promise with its source, each failure below it. */
 export function formatTerminalReport(report: VerifyReport, colour: boolean): string {
-  const lines = [`Verified ${report.baseUrl} with key ${report.key}${report.strict ? ' (--strict)' : ''}`, '', 'Diagnosis:']
+  const lines = [
+    `Verified ${report.baseUrl} with key ${report.key}${report.strict ? ' (--strict)' : ''}`,
+    '',
+    'Diagnosis:',
+  ]
   for (const line of report.diagnosis.length > 0 ? report.diagnosis : [NO_PATTERN]) lines.push(`  ${line}`)
   const section = (title: string, promises: PromiseOutcome[]) => {
     lines.push('', title)
@@ -18,7 +23,11 @@ export function formatTerminalReport(report: VerifyReport, colour: boolean): str
       if (promise.reason !== undefined) lines.push(`    skipped: ${promise.reason}`)
       if (promise.outcome === 'warned') lines.push(`    ${warningLine(promise)}`)
       for (const failure of promise.failures) {
-        lines.push(`    request:  ${failure.request}`, `    got:      ${failure.got}`, `    expected: ${failure.expected}`)
+        lines.push(
+          `    request:  ${failure.request}`,
+          `    got:      ${failure.got}`,
+          `    expected: ${failure.expected}`,
+        )
       }
       if (promise.failureCount > promise.failures.length) lines.push(`    (${promise.failureCount} failures in all)`)
     }
@@ -47,7 +56,8 @@ export function formatTerminalReport(report: VerifyReport, colour: boolean): str
 export function formatJunitReport(report: VerifyReport): string {
   const cases = report.promises.map((promise) => {
     const properties = [`        <property name="source" value="${xml(describeSource(promise.source))}"/>`]
-    if (promise.outcome === 'warned') properties.push(`        <property name="warning" value="${xml(warningLine(promise))}"/>`)
+    if (promise.outcome === 'warned')
+      properties.push(`        <property name="warning" value="${xml(warningLine(promise))}"/>`)
     const parts = [
       `    <testcase classname="petstore-sandbox.verify" name="${xml(promise.id)}" time="0">`,
       '      <properties>',
@@ -56,7 +66,9 @@ export function formatJunitReport(report: VerifyReport): string {
     ]
     if (promise.outcome === 'skipped') parts.push(`      <skipped message="${xml(promise.reason ?? '')}"/>`)
     if (promise.outcome === 'failed')
-      parts.push(`      <failure message="${xml(`${promise.title}: ${promise.failures[0]?.expected ?? ''}`)}">${xml(failureText(promise))}</failure>`)
+      parts.push(
+        `      <failure message="${xml(`${promise.title}: ${promise.failures[0]?.expected ?? ''}`)}">${xml(failureText(promise))}</failure>`,
+      )
     if (promise.outcome === 'warned') parts.push(`      <system-out>${xml(failureText(promise))}</system-out>`)
     return [...parts, '    </testcase>'].join('\n')
   })
@@ -94,7 +106,8 @@ export function formatHtmlReport(report: VerifyReport): string {
               `<dl><dt>request</dt><dd><code>${html(failure.request)}</code></dd><dt>got</dt><dd><code>${html(failure.got)}</code></dd><dt>expected</dt><dd>${html(failure.expected)}</dd></dl>`,
           )
           .join('')
-        const more = promise.failureCount > promise.failures.length ? `<p>${promise.failureCount} failures in all</p>` : ''
+        const more =
+          promise.failureCount > promise.failures.length ? `<p>${promise.failureCount} failures in all</p>` : ''
         const reason = promise.reason === undefined ? '' : `<p>skipped: ${html(promise.reason)}</p>`
         const warning = promise.outcome === 'warned' ? `<p>${html(warningLine(promise))}</p>` : ''
         return `<tr class="${promise.outcome}"><td>${MARKS[promise.outcome]} ${promise.outcome}</td><td><code>${html(promise.id)}</code></td><td>${html(describeSource(promise.source))}</td><td>${html(promise.title)}${reason}${warning}${details}${more}</td></tr>`
@@ -102,7 +115,9 @@ export function formatHtmlReport(report: VerifyReport): string {
       .join('\n')
   const table = (caption: string, promises: PromiseOutcome[]) =>
     `<table><caption>${html(caption)}</caption><thead><tr><th>outcome</th><th>promise</th><th>source</th><th>what the backend must do</th></tr></thead><tbody>\n${promiseRows(promises)}\n</tbody></table>`
-  const diagnosis = (report.diagnosis.length > 0 ? report.diagnosis : [NO_PATTERN]).map((line) => `<li>${html(line)}</li>`).join('')
+  const diagnosis = (report.diagnosis.length > 0 ? report.diagnosis : [NO_PATTERN])
+    .map((line) => `<li>${html(line)}</li>`)
+    .join('')
   const seconds = (report.durationMs / 1000).toFixed(1)
   return `<!doctype html>
 <html lang="en">
@@ -150,14 +165,19 @@ function warningLine(promise: PromiseOutcome): string {
   const first = promise.failures[0]
   if (first === undefined) return `${describeSource(promise.source)}: this backend differs from the sandbox`
   const named = /^(D\d+): (.*)$/.exec(first.expected)
-  if (named !== null) return `${named[1]}: the sandbox's contract says ${named[2]}; this backend differs, as shown below`
+  if (named !== null)
+    return `${named[1]}: the sandbox's contract says ${named[2]}; this backend differs, as shown below`
   // A status against a status reads as one; other expectations are shown whole below.
-  const differs = /^\d{3}\b/.test(first.expected) ? `this backend ${first.got.split(' | ')[0]}` : 'this backend differs, as shown below'
+  const differs = /^\d{3}\b/.test(first.expected)
+    ? `this backend ${first.got.split(' | ')[0]}`
+    : 'this backend differs, as shown below'
   return `${describeSource(promise.source)}: the sandbox answers ${first.expected}; ${differs}`
 }
 
 function failureText(promise: PromiseOutcome): string {
-  return promise.failures.map((failure) => `request:  ${failure.request}\ngot:      ${failure.got}\nexpected: ${failure.expected}`).join('\n\n')
+  return promise.failures
+    .map((failure) => `request:  ${failure.request}\ngot:      ${failure.got}\nexpected: ${failure.expected}`)
+    .join('\n\n')
 }
 
 function xml(text: string): string {

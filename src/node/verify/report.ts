@@ -66,7 +66,11 @@ export function createPromiseLedger(key: string, strict: boolean) {
       seen.set(promise, exchanges.add(exchange))
       const details = failures.get(promise) ?? []
       const detail = { ...describeExchange(exchange, key), expected }
-      if (details.length < DETAILS_KEPT && !details.some((kept) => kept.request === detail.request && kept.expected === expected)) details.push(detail)
+      if (
+        details.length < DETAILS_KEPT &&
+        !details.some((kept) => kept.request === detail.request && kept.expected === expected)
+      )
+        details.push(detail)
       failures.set(promise, details)
     },
     skip(promise: string, reason: string): void {
@@ -85,21 +89,41 @@ export function createPromiseLedger(key: string, strict: boolean) {
           : { id, title, source, outcome: 'skipped', reason, failures: [], failureCount }
       })
       const count = (outcome: Outcome) => promises.filter((promise) => promise.outcome === outcome).length
-      return { ...run, strict, promises, passed: count('passed'), failed: count('failed'), warned: count('warned'), skipped: count('skipped') }
+      return {
+        ...run,
+        strict,
+        promises,
+        passed: count('passed'),
+        failed: count('failed'),
+        warned: count('warned'),
+        skipped: count('skipped'),
+      }
     },
   }
 }
 
 // Headers the promises speak of, shown in a failure; other headers would only bury them.
-const SHOWN_HEADERS = ['content-type', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after', 'deprecation', 'sunset', 'link']
+const SHOWN_HEADERS = [
+  'content-type',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+  'deprecation',
+  'sunset',
+  'link',
+]
 const BODY_EXCERPT = 160
 
 /** The request and the answer of an exchange as one line each, with the key masked wherever it shows. */
 export function describeExchange(exchange: Exchange, key: string): { request: string; got: string } {
   const mask = createMasker({ keys: [key] }).text
-  const credential = exchange.credential === 'key' ? `key ${maskKey(key)}` : exchange.credential === 'none' ? 'no key' : 'a wrong key'
+  const credential =
+    exchange.credential === 'key' ? `key ${maskKey(key)}` : exchange.credential === 'none' ? 'no key' : 'a wrong key'
   const sent = exchange.requestBody === undefined ? '' : ` ${JSON.stringify(exchange.requestBody)}`
-  const headers = SHOWN_HEADERS.filter((name) => exchange.headers[name] !== undefined).map((name) => `${name}: ${exchange.headers[name]}`)
+  const headers = SHOWN_HEADERS.filter((name) => exchange.headers[name] !== undefined).map(
+    (name) => `${name}: ${exchange.headers[name]}`,
+  )
   // Masked before it is cut, so no part of a key is left at the cut.
   const whole = mask(exchange.bodyText)
   const body = whole.length > BODY_EXCERPT ? `${whole.slice(0, BODY_EXCERPT)}...` : whole
@@ -117,20 +141,25 @@ export function describeExchange(exchange: Exchange, key: string): { request: st
 export function diagnose(exchanges: readonly Exchange[], run: { baseUrl: string; spentQuota: boolean }): string[] {
   const lines: string[] = []
   const basePath = new URL(run.baseUrl).pathname.replace(/\/+$/, '')
-  if (!basePath.endsWith('/v1')) lines.push(`a different base path: ${basePath || '/'}, where both of the spec's addresses end with /v1 (§1, §9)`)
+  if (!basePath.endsWith('/v1'))
+    lines.push(`a different base path: ${basePath || '/'}, where both of the spec's addresses end with /v1 (§1, §9)`)
 
   const stateless = statelessSigns(exchanges)
   if (stateless.length > 0) lines.push(`no state: ${stateless.join('; ')}`)
 
   const wrongKey = exchanges.find((exchange) => exchange.credential === 'wrong-key' && exchange.status < 300)
-  if (wrongKey !== undefined) lines.push(`any key accepted: a key nobody issued got ${wrongKey.status} for ${wrongKey.method} ${wrongKey.path}`)
+  if (wrongKey !== undefined)
+    lines.push(`any key accepted: a key nobody issued got ${wrongKey.status} for ${wrongKey.method} ${wrongKey.path}`)
 
   const counted = exchanges.filter((exchange) => exchange.credential === 'key')
-  const remaining = new Set(counted.map((exchange) => exchange.headers['x-ratelimit-remaining']).filter((value) => value !== undefined))
+  const remaining = new Set(
+    counted.map((exchange) => exchange.headers['x-ratelimit-remaining']).filter((value) => value !== undefined),
+  )
   const refused = counted.some((exchange) => exchange.status === 429)
   const unlimited: string[] = []
   if (counted.length > 0 && remaining.size === 0) unlimited.push('no X-RateLimit-Remaining on any answer')
-  if (counted.length > 2 && remaining.size === 1) unlimited.push(`X-RateLimit-Remaining stayed ${[...remaining][0]} over ${counted.length} answers`)
+  if (counted.length > 2 && remaining.size === 1)
+    unlimited.push(`X-RateLimit-Remaining stayed ${[...remaining][0]} over ${counted.length} answers`)
   if (run.spentQuota && !refused) unlimited.push('no 429 after the quota was spent')
   else if (unlimited.length > 0 && !refused) unlimited.push('no request was refused with 429')
   if (unlimited.length > 0) lines.push(`no rate limiting observed: ${unlimited.join(', ')}`)
@@ -139,11 +168,16 @@ export function diagnose(exchanges: readonly Exchange[], run: { baseUrl: string;
   for (const exchange of exchanges) {
     const type = (exchange.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
     if (exchange.status < 400 || exchange.bodyText === '' || type === 'application/json') continue
-    otherFormats.set(type || 'no content-type', (otherFormats.get(type || 'no content-type') ?? new Set()).add(exchange.status))
+    otherFormats.set(
+      type || 'no content-type',
+      (otherFormats.get(type || 'no content-type') ?? new Set()).add(exchange.status),
+    )
   }
   for (const [type, statuses] of otherFormats) {
     const what = type === 'application/problem+json' ? 'application/problem+json (RFC 9457)' : type
-    lines.push(`validation errors in another format: ${[...statuses].join(', ')} answered as ${what}, not the spec's Error body (§7)`)
+    lines.push(
+      `validation errors in another format: ${[...statuses].join(', ')} answered as ${what}, not the spec's Error body (§7)`,
+    )
   }
   return lines
 }
@@ -155,15 +189,24 @@ function statelessSigns(exchanges: readonly Exchange[]): string[] {
     if (created.method !== 'POST' || created.status !== 201 || !isNewPet(created.requestBody)) continue
     const pet = created.body as { id?: unknown; name?: unknown } | undefined
     const sent = created.requestBody as { name: string }
-    if (pet?.name !== sent.name) signs.push(`createPet answered a pet named ${JSON.stringify(pet?.name)} for one sent as ${JSON.stringify(sent.name)}`)
+    if (pet?.name !== sent.name)
+      signs.push(
+        `createPet answered a pet named ${JSON.stringify(pet?.name)} for one sent as ${JSON.stringify(sent.name)}`,
+      )
     const fetched = exchanges
       .slice(index + 1)
-      .find((later) => later.method === 'GET' && later.path === `/pets/${String(pet?.id)}` && later.credential === 'key')
+      .find(
+        (later) => later.method === 'GET' && later.path === `/pets/${String(pet?.id)}` && later.credential === 'key',
+      )
     if (fetched !== undefined && (fetched.status !== 200 || !isDeepStrictEqual(fetched.body, pet))) {
-      signs.push(`the pet it created (id ${String(pet?.id)}) was not found again: getPet answered ${fetched.status} ${fetched.bodyText.slice(0, 80)}`)
+      signs.push(
+        `the pet it created (id ${String(pet?.id)}) was not found again: getPet answered ${fetched.status} ${fetched.bodyText.slice(0, 80)}`,
+      )
     }
   }
-  const phantom = exchanges.find((exchange) => exchange.path === `/pets/${UNKNOWN_ID}` && exchange.credential === 'key' && exchange.status === 200)
+  const phantom = exchanges.find(
+    (exchange) => exchange.path === `/pets/${UNKNOWN_ID}` && exchange.credential === 'key' && exchange.status === 200,
+  )
   if (phantom !== undefined) signs.push(`getPet found a pet for id ${UNKNOWN_ID}, which nobody created`)
   return signs
 }

@@ -52,10 +52,12 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
       ),
     onExchange: async (exchange) => {
       exchanges.push(exchange)
-      for (const violation of await checker.check(exchange)) ledger.fail(violation.promise, violation.expected, violation.exchange)
+      for (const violation of await checker.check(exchange))
+        ledger.fail(violation.promise, violation.expected, violation.exchange)
     },
   })
-  const allowed = (scenario: Scenario) => scenario.needs === undefined || (scenario.needs === 'writes' ? options.writes : options.spendQuota)
+  const allowed = (scenario: Scenario) =>
+    scenario.needs === undefined || (scenario.needs === 'writes' ? options.writes : options.spendQuota)
   const enabled = SCENARIOS.filter(allowed)
   for (const scenario of SCENARIOS.filter((candidate) => !allowed(candidate))) {
     for (const promise of scenario.promises) ledger.skip(promise, OPTED_OUT[scenario.needs!])
@@ -75,7 +77,9 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     now,
   }
   for (const scenario of enabled) await scenario.run(context)
-  const diagnosis = diagnose(exchanges, { baseUrl, spentQuota: context.quotaSpent === true }).map(createMasker({ keys: [options.key] }).text)
+  const diagnosis = diagnose(exchanges, { baseUrl, spentQuota: context.quotaSpent === true }).map(
+    createMasker({ keys: [options.key] }).text,
+  )
   return ledger.report({
     baseUrl,
     key: maskKey(options.key),

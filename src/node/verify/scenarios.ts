@@ -52,7 +52,8 @@ type Listing = { pets: Array<{ id: number; status?: string }>; exchange: Exchang
 
 async function listed(context: ScenarioContext, path: string): Promise<Listing | undefined> {
   const exchange = await context.client.send({ path })
-  if (exchange.status === 200 && Array.isArray(exchange.body)) return { pets: exchange.body as Listing['pets'], exchange }
+  if (exchange.status === 200 && Array.isArray(exchange.body))
+    return { pets: exchange.body as Listing['pets'], exchange }
   context.fail('limit-default-and-bounds', '200 with an array of pets', exchange)
   return undefined
 }
@@ -70,11 +71,19 @@ const checkListing: Scenario = {
     // Fewer than expected is the failure; more is the per-answer bound's to judge, and pets others
     // create meanwhile on a shared backend must not fail this run.
     if (byDefault !== undefined && byDefault.pets.length < Math.min(20, all.pets.length)) {
-      fail('limit-default-and-bounds', `${Math.min(20, all.pets.length)} pets without limit (default 20), got ${byDefault.pets.length}`, byDefault.exchange)
+      fail(
+        'limit-default-and-bounds',
+        `${Math.min(20, all.pets.length)} pets without limit (default 20), got ${byDefault.pets.length}`,
+        byDefault.exchange,
+      )
     }
     const one = await listed(context, '/pets?limit=1')
     if (one !== undefined && one.pets.length < Math.min(1, all.pets.length)) {
-      fail('limit-default-and-bounds', `${Math.min(1, all.pets.length)} pet for limit=1, got ${one.pets.length}`, one.exchange)
+      fail(
+        'limit-default-and-bounds',
+        `${Math.min(1, all.pets.length)} pet for limit=1, got ${one.pets.length}`,
+        one.exchange,
+      )
     }
     for (const status of PET_STATUSES) {
       const filtered = await listed(context, `/pets?status=${status}&limit=100`)
@@ -83,7 +92,11 @@ const checkListing: Scenario = {
       const returned = new Set(filtered.pets.map((pet) => pet.id))
       const missing = all.pets.filter((pet) => pet.status === status && !returned.has(pet.id)).map((pet) => pet.id)
       if (missing.length > 0) {
-        fail('status-filter', `every pet with status ${status} of the full listing, missing ${missing.slice(0, 5).join(', ')}`, filtered.exchange)
+        fail(
+          'status-filter',
+          `every pet with status ${status} of the full listing, missing ${missing.slice(0, 5).join(', ')}`,
+          filtered.exchange,
+        )
       }
     }
   },
@@ -98,7 +111,10 @@ const checkInvalidQueries: Scenario = {
   promises: ['invalid-query-refused'],
   requests: INVALID_LIMITS.length + INVALID_STATUSES.length,
   async run({ client, fail }) {
-    for (const query of [...INVALID_LIMITS.map((value) => `limit=${value}`), ...INVALID_STATUSES.map((value) => `status=${value}`)]) {
+    for (const query of [
+      ...INVALID_LIMITS.map((value) => `limit=${value}`),
+      ...INVALID_STATUSES.map((value) => `status=${value}`),
+    ]) {
       const exchange = await client.send({ path: `/pets?${query}` })
       if (exchange.status !== 400) fail('invalid-query-refused', `400 for ${query}`, exchange)
     }
@@ -174,7 +190,12 @@ const checkCountDown: Scenario = {
       if (first.headers['x-ratelimit-reset'] !== second.headers['x-ratelimit-reset'] && attempt === 0) continue
       const before = Number(first.headers['x-ratelimit-remaining'])
       const after = Number(second.headers['x-ratelimit-remaining'])
-      if (!(after === before - 1)) fail('remaining-counts-down', `X-RateLimit-Remaining ${before - 1} after ${first.headers['x-ratelimit-remaining']}`, second)
+      if (!(after === before - 1))
+        fail(
+          'remaining-counts-down',
+          `X-RateLimit-Remaining ${before - 1} after ${first.headers['x-ratelimit-remaining']}`,
+          second,
+        )
       return
     }
   },
@@ -193,7 +214,11 @@ const spendQuota: Scenario = {
     const first = await client.send({ path: '/pets?limit=1', retryAfter429: false })
     const remaining = Number(first.headers['x-ratelimit-remaining'])
     if (first.status !== 429 && !Number.isSafeInteger(remaining)) {
-      fail('quota-429-and-recovery', 'an integer X-RateLimit-Remaining to know how many requests spend the quota', first)
+      fail(
+        'quota-429-and-recovery',
+        'an integer X-RateLimit-Remaining to know how many requests spend the quota',
+        first,
+      )
       return
     }
     if (remaining > maxQuotaRequests) {
@@ -215,10 +240,12 @@ const spendQuota: Scenario = {
     // The 429's Retry-After, its form (D14) included, is judged by every answer's check.
     const seconds = retryAfterSeconds(refused.headers['retry-after'], now())
     if (seconds === undefined) return
-    if (refused.headers['x-ratelimit-remaining'] !== '0') fail('quota-429-and-recovery', 'X-RateLimit-Remaining 0 on the 429', refused)
+    if (refused.headers['x-ratelimit-remaining'] !== '0')
+      fail('quota-429-and-recovery', 'X-RateLimit-Remaining 0 on the 429', refused)
     await sleep(Math.max(seconds, 1) * 1000)
     const recovered = await client.send({ path: '/pets?limit=1', retryAfter429: false })
-    if (recovered.status !== 200) fail('quota-429-and-recovery', `200 after waiting Retry-After (${refused.headers['retry-after']})`, recovered)
+    if (recovered.status !== 200)
+      fail('quota-429-and-recovery', `200 after waiting Retry-After (${refused.headers['retry-after']})`, recovered)
   },
 }
 

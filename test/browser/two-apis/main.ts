@@ -7,7 +7,9 @@ import { createSandbox } from 'petstore-sandbox'
 const sandbox = createSandbox({ seed: 1, pets: 3 })
 const worker = setupWorker(
   ...sandbox.handlers,
-  http.get('https://weather.example/v1/forecast', () => HttpResponse.json({ city: 'Lyon', celsius: 21 }, { headers: { 'access-control-allow-origin': '*' } })),
+  http.get('https://weather.example/v1/forecast', () =>
+    HttpResponse.json({ city: 'Lyon', celsius: 21 }, { headers: { 'access-control-allow-origin': '*' } }),
+  ),
 )
 await worker.start({ onUnhandledFrame: 'bypass', quiet: true })
 document.body.dataset.ready = 'yes'

@@ -18,7 +18,10 @@ const contracts = [
 ].map(({ id, prefix, file }) => {
   const document = parse(readFileSync(new URL(file, packageUrl), 'utf8'))
   ajv.addSchema(document, id)
-  const paths = Object.keys(document.paths).map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) }))
+  const paths = Object.keys(document.paths).map((template) => ({
+    template,
+    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
+  }))
   return { id, prefix, document, paths }
 })
 
@@ -38,11 +41,18 @@ export function checkResponse(method, url, { status, headers, body }) {
   const contract = contracts.find(({ prefix }) => pathname.startsWith(`${prefix}/`))
   const path = contract?.paths.find(({ pattern }) => pattern.test(pathname.slice(contract.prefix.length)))
   const operationPointer = path && `/paths/${escapePointer(path.template)}/${method.toLowerCase()}`
-  if (contract === undefined || operationPointer === undefined || at(contract.document, operationPointer) === undefined) {
+  if (
+    contract === undefined ||
+    operationPointer === undefined ||
+    at(contract.document, operationPointer) === undefined
+  ) {
     return [`${where}: no operation of the contract`]
   }
   const responses = at(contract.document, `${operationPointer}/responses`)
-  const responsePointer = resolve(contract.document, `${operationPointer}/responses/${String(status) in responses ? status : 'default'}`)
+  const responsePointer = resolve(
+    contract.document,
+    `${operationPointer}/responses/${String(status) in responses ? status : 'default'}`,
+  )
   const response = at(contract.document, responsePointer)
   const violations = []
   for (const [name, reference] of Object.entries(response.headers ?? {})) {
@@ -57,12 +67,17 @@ export function checkResponse(method, url, { status, headers, body }) {
   }
   if (response.content?.['application/json'] !== undefined) {
     const contentType = headers.get('content-type') ?? ''
-    if (!contentType.startsWith('application/json')) violations.push(`${where}: content-type is ${contentType || 'missing'}`)
-    const validate = ajv.getSchema(`${contract.id}#${responsePointer}/content/${escapePointer('application/json')}/schema`)
+    if (!contentType.startsWith('application/json'))
+      violations.push(`${where}: content-type is ${contentType || 'missing'}`)
+    const validate = ajv.getSchema(
+      `${contract.id}#${responsePointer}/content/${escapePointer('application/json')}/schema`,
+    )
     if (body === undefined) violations.push(`${where}: no body`)
-    else if (!validate(body)) violations.push(`${where}: body ${ajv.errorsText(validate.errors)}: ${JSON.stringify(body).slice(0, 200)}`)
+    else if (!validate(body))
+      violations.push(`${where}: body ${ajv.errorsText(validate.errors)}: ${JSON.stringify(body).slice(0, 200)}`)
   }
-  if (status >= 400 && body !== undefined && body.status !== status) violations.push(`${where}: Error.status ${body.status} is not the HTTP status`)
+  if (status >= 400 && body !== undefined && body.status !== status)
+    violations.push(`${where}: Error.status ${body.status} is not the HTTP status`)
   return violations
 }
 
@@ -88,7 +103,11 @@ export function contractCheckedFetch(fetchImpl) {
       contractViolations.push(...violations)
       throw new Error(`response breaks the contract:\n${violations.join('\n')}`)
     }
-    return new Response(text === '' ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers })
+    return new Response(text === '' ? null : text, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    })
   }
 }
 

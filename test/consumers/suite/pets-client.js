@@ -13,7 +13,11 @@ export function createPetsClient({ baseUrl, apiKey, fetch: fetchImpl }) {
     const headers = {}
     if (apiKey !== undefined) headers.Authorization = `Bearer ${apiKey}`
     if (body !== undefined) headers['Content-Type'] = 'application/json'
-    const response = await checkedFetch(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const response = await checkedFetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
     const text = await response.text()
     return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) }
   }

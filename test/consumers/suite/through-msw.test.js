@@ -12,4 +12,6 @@ beforeAll(() => server.listen({ onUnhandledFrame: 'error' }))
 afterAll(() => server.close())
 
 // The global is looked up on every call, so whatever the environment installs is what is called.
-definePetsSuite(sandbox, (apiKey) => createPetsClient({ baseUrl: STAGING, apiKey, fetch: (input, init) => fetch(input, init) }))
+definePetsSuite(sandbox, (apiKey) =>
+  createPetsClient({ baseUrl: STAGING, apiKey, fetch: (input, init) => fetch(input, init) }),
+)

@@ -38,7 +38,8 @@ export function decidesOtherwise(): Mutation {
         },
       })
     }
-    if (listing && response.status === 200) return editResponse(response, { json: (pets) => (pets as unknown[]).toReversed().slice(0, wanted) })
+    if (listing && response.status === 200)
+      return editResponse(response, { json: (pets) => (pets as unknown[]).toReversed().slice(0, wanted) })
     if (getting) return editResponse(response, { headers: (headers) => headers.set('deprecation', 'true') })
     return response
   }

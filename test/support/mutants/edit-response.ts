@@ -21,6 +21,10 @@ export function editRequest(request: Request, edit: { url?: (url: URL) => void; 
   return new Request(url, {
     method: request.method,
     headers,
-    ...(edit.body !== undefined ? { body: JSON.stringify(edit.body) } : request.body ? { body: request.body, duplex: 'half' } : {}),
+    ...(edit.body !== undefined
+      ? { body: JSON.stringify(edit.body) }
+      : request.body
+        ? { body: request.body, duplex: 'half' }
+        : {}),
   } as RequestInit)
 }

@@ -26,7 +26,9 @@ export const MUTANTS: Mutant[] = [
   {
     name: 'no X-RateLimit-Remaining',
     breaks: 'rate-limit-headers',
-    create: stateless(async (request, answer) => editResponse(await answer(request), { headers: (headers) => headers.delete('x-ratelimit-remaining') })),
+    create: stateless(async (request, answer) =>
+      editResponse(await answer(request), { headers: (headers) => headers.delete('x-ratelimit-remaining') }),
+    ),
   },
   {
     name: 'a 401 with an HTML body',
@@ -53,14 +55,22 @@ export const MUTANTS: Mutant[] = [
     name: 'limit=101 accepted',
     breaks: 'invalid-query-refused',
     create: stateless(async (request, answer) =>
-      answer(isList(request) && query(request, 'limit') === '101' ? editRequest(request, { url: (url) => url.searchParams.set('limit', '100') }) : request),
+      answer(
+        isList(request) && query(request, 'limit') === '101'
+          ? editRequest(request, { url: (url) => url.searchParams.set('limit', '100') })
+          : request,
+      ),
     ),
   },
   {
     name: 'status=adopted accepted',
     breaks: 'invalid-query-refused',
     create: stateless(async (request, answer) =>
-      answer(isList(request) && query(request, 'status') === 'adopted' ? editRequest(request, { url: (url) => url.searchParams.delete('status') }) : request),
+      answer(
+        isList(request) && query(request, 'status') === 'adopted'
+          ? editRequest(request, { url: (url) => url.searchParams.delete('status') })
+          : request,
+      ),
     ),
   },
   {
@@ -72,7 +82,12 @@ export const MUTANTS: Mutant[] = [
         .clone()
         .json()
         .catch(() => undefined)) as Record<string, unknown> | undefined
-      const lacksName = typeof body === 'object' && body !== null && !Array.isArray(body) && body.name === undefined && body.categoryId !== undefined
+      const lacksName =
+        typeof body === 'object' &&
+        body !== null &&
+        !Array.isArray(body) &&
+        body.name === undefined &&
+        body.categoryId !== undefined
       return answer(lacksName ? editRequest(request, { body: { ...body, name: 'Unnamed' } }) : request)
     }),
   },
@@ -81,7 +96,9 @@ export const MUTANTS: Mutant[] = [
     breaks: 'ascending-ids',
     create: stateless(async (request, answer) => {
       const response = await answer(request)
-      return isList(request) && response.status === 200 ? editResponse(response, { json: (pets) => (pets as unknown[]).toReversed() }) : response
+      return isList(request) && response.status === 200
+        ? editResponse(response, { json: (pets) => (pets as unknown[]).toReversed() })
+        : response
     }),
   },
   {
@@ -89,14 +106,22 @@ export const MUTANTS: Mutant[] = [
     breaks: 'limit-default-and-bounds',
     proxyCatches: false,
     create: stateless(async (request, answer) =>
-      answer(isList(request) && query(request, 'limit') === null ? editRequest(request, { url: (url) => url.searchParams.set('limit', '10') }) : request),
+      answer(
+        isList(request) && query(request, 'limit') === null
+          ? editRequest(request, { url: (url) => url.searchParams.set('limit', '10') })
+          : request,
+      ),
     ),
   },
   {
     name: 'the status filter ignored',
     breaks: 'status-filter',
     create: stateless(async (request, answer) =>
-      answer(isList(request) && query(request, 'status') !== 'adopted' ? editRequest(request, { url: (url) => url.searchParams.delete('status') }) : request),
+      answer(
+        isList(request) && query(request, 'status') !== 'adopted'
+          ? editRequest(request, { url: (url) => url.searchParams.delete('status') })
+          : request,
+      ),
     ),
   },
   {
@@ -138,9 +163,11 @@ export const MUTANTS: Mutant[] = [
       const created = new Set<string>()
       return async (request, answer) => {
         const id = path(request).split('/')[3]
-        if (isGet(request) && created.has(id!)) return answer(editRequest(request, { url: (url) => (url.pathname = `/v1/pets/${UNKNOWN_ID}`) }))
+        if (isGet(request) && created.has(id!))
+          return answer(editRequest(request, { url: (url) => (url.pathname = `/v1/pets/${UNKNOWN_ID}`) }))
         const response = await answer(request)
-        if (isCreate(request) && response.status === 201) created.add(String(((await response.clone().json()) as { id: number }).id))
+        if (isCreate(request) && response.status === 201)
+          created.add(String(((await response.clone().json()) as { id: number }).id))
         return response
       }
     },
@@ -150,7 +177,11 @@ export const MUTANTS: Mutant[] = [
     breaks: 'get-pet-not-found',
     proxyCatches: false,
     create: stateless(async (request, answer) =>
-      answer(isGet(request) && path(request).endsWith(`/${UNKNOWN_ID}`) ? editRequest(request, { url: (url) => (url.pathname = '/v1/pets/1') }) : request),
+      answer(
+        isGet(request) && path(request).endsWith(`/${UNKNOWN_ID}`)
+          ? editRequest(request, { url: (url) => (url.pathname = '/v1/pets/1') })
+          : request,
+      ),
     ),
   },
   {
@@ -158,7 +189,9 @@ export const MUTANTS: Mutant[] = [
     breaks: 'deprecation-headers',
     create: stateless(async (request, answer) => {
       const response = await answer(request)
-      return isGet(request) ? editResponse(response, { headers: (headers) => headers.set('sunset', 'Fri, 05 Dec 2031 00:00:00 GMT') }) : response
+      return isGet(request)
+        ? editResponse(response, { headers: (headers) => headers.set('sunset', 'Fri, 05 Dec 2031 00:00:00 GMT') })
+        : response
     }),
   },
   {
@@ -166,7 +199,9 @@ export const MUTANTS: Mutant[] = [
     breaks: 'deprecation-headers',
     create: stateless(async (request, answer) => {
       const response = await answer(request)
-      return isList(request) ? editResponse(response, { headers: (headers) => headers.set('deprecation', '@1764892800') }) : response
+      return isList(request)
+        ? editResponse(response, { headers: (headers) => headers.set('deprecation', '@1764892800') })
+        : response
     }),
   },
   {
@@ -175,7 +210,10 @@ export const MUTANTS: Mutant[] = [
     create: stateless(async (request, answer) => {
       const response = await answer(request)
       if (request.headers.has('authorization') || response.status !== 401) return response
-      return editResponse(response, { status: 403, json: () => ({ code: 'forbidden', message: 'Forbidden', status: 403 }) })
+      return editResponse(response, {
+        status: 403,
+        json: () => ({ code: 'forbidden', message: 'Forbidden', status: 403 }),
+      })
     }),
   },
   {
@@ -183,7 +221,8 @@ export const MUTANTS: Mutant[] = [
     breaks: 'unauthorized-with-wrong-key',
     proxyCatches: false,
     create: stateless(async (request, answer) => {
-      const wrongKey = request.headers.has('authorization') && request.headers.get('authorization') !== `Bearer ${UPSTREAM_KEY}`
+      const wrongKey =
+        request.headers.has('authorization') && request.headers.get('authorization') !== `Bearer ${UPSTREAM_KEY}`
       const forwarded = editRequest(request, {})
       if (wrongKey) forwarded.headers.set('authorization', `Bearer ${UPSTREAM_KEY}`)
       return answer(forwarded)
@@ -195,7 +234,9 @@ export const MUTANTS: Mutant[] = [
     proxyCatches: false,
     create: stateless(async (request, answer) => {
       const response = await answer(request)
-      return response.status < 300 ? editResponse(response, { headers: (headers) => headers.set('x-ratelimit-remaining', '50') }) : response
+      return response.status < 300
+        ? editResponse(response, { headers: (headers) => headers.set('x-ratelimit-remaining', '50') })
+        : response
     }),
   },
   {
@@ -212,7 +253,9 @@ export const MUTANTS: Mutant[] = [
     breaks: 'matches-contract',
     create: stateless(async (request, answer) => {
       const response = await answer(request)
-      return isList(request) ? editResponse(response, { headers: (headers) => headers.set('content-type', 'text/plain') }) : response
+      return isList(request)
+        ? editResponse(response, { headers: (headers) => headers.set('content-type', 'text/plain') })
+        : response
     }),
   },
   {
@@ -221,7 +264,9 @@ export const MUTANTS: Mutant[] = [
     needsQuota: true,
     create: stateless(async (request, answer) => {
       const response = await answer(request)
-      return response.status === 429 ? editResponse(response, { headers: (headers) => headers.delete('retry-after') }) : response
+      return response.status === 429
+        ? editResponse(response, { headers: (headers) => headers.delete('retry-after') })
+        : response
     }),
   },
   {

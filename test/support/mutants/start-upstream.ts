@@ -29,8 +29,15 @@ export interface Upstream {
  * given: the backends that `verify` and `proxy` are tested against. `onSandboxAnswer` sees each
  * answer before the mutation touches it, so the sandbox's own answers stay held to the contract.
  */
-export async function startUpstream(mutation?: Mutation, onSandboxAnswer?: (request: Request, response: Response) => void): Promise<Upstream> {
-  const sandbox = createSandbox({ seed: 3, pets: 50, keys: [{ key: UPSTREAM_KEY, plan: 'enterprise', perMinute: UPSTREAM_PER_MINUTE, perDay: 100_000 }] })
+export async function startUpstream(
+  mutation?: Mutation,
+  onSandboxAnswer?: (request: Request, response: Response) => void,
+): Promise<Upstream> {
+  const sandbox = createSandbox({
+    seed: 3,
+    pets: 50,
+    keys: [{ key: UPSTREAM_KEY, plan: 'enterprise', perMinute: UPSTREAM_PER_MINUTE, perDay: 100_000 }],
+  })
   await sandbox.ready()
   const received: Upstream['received'] = []
   let inFlight = 0
@@ -49,7 +56,11 @@ export async function startUpstream(mutation?: Mutation, onSandboxAnswer?: (requ
       // A plain Request: the sandbox answers the adapter's own request type with a body-less
       // Response the adapter frames itself (src/core/http/to-response.ts), which a mutation cannot read.
       const hasBody = adapted.method !== 'GET' && adapted.method !== 'HEAD'
-      const request = new Request(adapted.url, { method: adapted.method, headers: adapted.headers, ...(hasBody ? { body: await adapted.arrayBuffer() } : {}) })
+      const request = new Request(adapted.url, {
+        method: adapted.method,
+        headers: adapted.headers,
+        ...(hasBody ? { body: await adapted.arrayBuffer() } : {}),
+      })
       received.push({ method: request.method, url: request.url })
       maxInFlight = Math.max(maxInFlight, ++inFlight)
       try {

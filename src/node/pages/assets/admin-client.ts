@@ -18,7 +18,8 @@ export const token = {
  */
 export const session = {
   get: (): string => sessionStorage.getItem(SESSION_KEY) ?? 'default',
-  set: (name: string): void => (name === 'default' ? sessionStorage.removeItem(SESSION_KEY) : sessionStorage.setItem(SESSION_KEY, name)),
+  set: (name: string): void =>
+    name === 'default' ? sessionStorage.removeItem(SESSION_KEY) : sessionStorage.setItem(SESSION_KEY, name),
 }
 
 /** The headers of every call: the token, and the picked session unless it is the default one. */
@@ -51,7 +52,8 @@ export async function admin<T>(path: string, init: { method?: string; json?: unk
     cache: 'no-store',
   })
   const body = await response.json().catch(() => ({}))
-  if (!response.ok) throw new AdminError(response.status, (body as { message?: string }).message ?? `HTTP ${response.status}`)
+  if (!response.ok)
+    throw new AdminError(response.status, (body as { message?: string }).message ?? `HTTP ${response.status}`)
   return body as T
 }
 
@@ -59,7 +61,11 @@ export async function admin<T>(path: string, init: { method?: string; json?: unk
  * Reads the server-sent events of `/__sandbox/events` of the picked session through fetch
  * (EventSource cannot send the token), calling `onEvent` with each event's name and JSON data, until `signal` aborts.
  */
-export async function readEvents(onEvent: (name: string, data: unknown) => void, signal: AbortSignal, onOpen?: () => void): Promise<void> {
+export async function readEvents(
+  onEvent: (name: string, data: unknown) => void,
+  signal: AbortSignal,
+  onOpen?: () => void,
+): Promise<void> {
   const response = await fetch('/__sandbox/events', { headers: headersOfCall(), credentials: 'omit', signal })
   if (!response.ok || response.body === null) throw new AdminError(response.status, 'the event stream was refused')
   onOpen?.()

@@ -43,7 +43,11 @@ export function logRow(entry: RequestLogEntry): HTMLElement {
   const { source } = entry
   return el(
     'tr',
-    { 'data-status': String(entry.status), 'data-key': entry.key, ...(source === undefined ? {} : { 'data-source': source }) },
+    {
+      'data-status': String(entry.status),
+      'data-key': entry.key,
+      ...(source === undefined ? {} : { 'data-source': source }),
+    },
     el('td', { text: entry.time.slice(11, 23) }),
     el('td', { class: `status-${String(entry.status)[0]}`, text: status }),
     ...(source === undefined ? [] : [el('td', { class: 'source', text: source })]),
@@ -54,12 +58,22 @@ export function logRow(entry: RequestLogEntry): HTMLElement {
       {},
       entry.id === undefined
         ? el('code', { text: entry.path })
-        : el('button', { type: 'button', class: 'link', 'data-exchange': entry.id, title: 'Show the exchange' }, el('code', { text: entry.path })),
+        : el(
+            'button',
+            { type: 'button', class: 'link', 'data-exchange': entry.id, title: 'Show the exchange' },
+            el('code', { text: entry.path }),
+          ),
     ),
     el('td', { text: entry.key }),
     el('td', { text: String(entry.durationMs) }),
     el('td', {
-      text: [entry.fault, entry.scenario && `scenario=${entry.scenario}`, entry.forced && `Prefer: code=${entry.forced}`].filter(Boolean).join(', '),
+      text: [
+        entry.fault,
+        entry.scenario && `scenario=${entry.scenario}`,
+        entry.forced && `Prefer: code=${entry.forced}`,
+      ]
+        .filter(Boolean)
+        .join(', '),
     }),
   )
 }
@@ -71,11 +85,17 @@ export function shown(entry: RequestLogEntry, status: string, key: string): bool
 
 /** Whether a status passes the status filter: any (``), a class (`2`, `4`, `5`), one status (`429`), or dropped (`0`). */
 export function statusShown(status: number, filter: string): boolean {
-  return filter === '' || (filter.length === 3 ? String(status) === filter : filter === '0' ? status === 0 : String(status)[0] === filter)
+  return (
+    filter === '' ||
+    (filter.length === 3 ? String(status) === filter : filter === '0' ? status === 0 : String(status)[0] === filter)
+  )
 }
 
 /** Draws requests per second by status class for the last 60 s, from per-second counts. */
-export function drawChart(canvas: HTMLCanvasElement, seconds: Array<{ ok: number; client: number; server: number }>): void {
+export function drawChart(
+  canvas: HTMLCanvasElement,
+  seconds: Array<{ ok: number; client: number; server: number }>,
+): void {
   const context = canvas.getContext('2d')
   if (context === null) return
   const { width, height } = canvas

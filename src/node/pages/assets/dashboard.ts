@@ -19,7 +19,12 @@ const keysBody = $<HTMLTableElement>('keys-table').tBodies[0]!
 const faultsBody = $<HTMLTableElement>('faults-table').tBodies[0]!
 const keyFilter = $<HTMLSelectElement>('filter-key')
 const statusFilter = $<HTMLSelectElement>('filter-status')
-const log = createRequestLogView($<HTMLTableElement>('log-table').tBodies[0]!, $<HTMLCanvasElement>('chart'), statusFilter, keyFilter)
+const log = createRequestLogView(
+  $<HTMLTableElement>('log-table').tBodies[0]!,
+  $<HTMLCanvasElement>('chart'),
+  statusFilter,
+  keyFilter,
+)
 const sessionPicker = $<HTMLSelectElement>('session')
 const revealed = new Set<string>()
 const pickedPlans = new Map<string, string>()
@@ -72,7 +77,14 @@ function renderKeys(): void {
   if (state === undefined) return
   // A row being edited is left alone until the edit is done.
   if (keysBody.contains(document.activeElement) && document.activeElement?.tagName !== 'BUTTON') return
-  const context = { nowMs: Date.parse(state.now), scenarios: state.scenarios, revealed, pickedPlans, act, rerender: renderKeys }
+  const context = {
+    nowMs: Date.parse(state.now),
+    scenarios: state.scenarios,
+    revealed,
+    pickedPlans,
+    act,
+    rerender: renderKeys,
+  }
   keysBody.replaceChildren(...state.keys.map((entry) => keyRow(entry, context)))
   const chosen = keyFilter.value
   keyFilter.replaceChildren(
@@ -101,11 +113,16 @@ async function refreshSessions(): Promise<void> {
   const summary = sessions.find((entry) => entry.name === picked)
   if (summary === undefined || (shownCreated !== undefined && summary.created !== shownCreated)) {
     await show('default')
-    $('message').textContent = `Session ${picked} is gone (deleted, replaced, idle or over --max-sessions): showing the default session.`
+    $('message').textContent =
+      `Session ${picked} is gone (deleted, replaced, idle or over --max-sessions): showing the default session.`
     return
   }
   shownCreated = summary.created
-  renderSessions(sessions, picked, { body: $<HTMLTableElement>('sessions-table').tBodies[0]!, picker: sessionPicker, pick: pickSession })
+  renderSessions(sessions, picked, {
+    body: $<HTMLTableElement>('sessions-table').tBodies[0]!,
+    picker: sessionPicker,
+    pick: pickSession,
+  })
   $('delete-session').hidden = picked === 'default'
 }
 
@@ -121,7 +138,8 @@ async function refresh(): Promise<void> {
       : `Returns session ${current.session} to ${summary === undefined ? 'its origin' : originText(summary)} (now ${current.pets.count} pets, next id ${current.pets.nextId}), clears its counters, bans and requests; its clock stays.`
   $('reset').textContent = current.session === 'default' ? 'Reset the sandbox' : `Reset session ${current.session}`
   renderKeys()
-  if (!faultsBody.contains(document.activeElement)) faultsBody.replaceChildren(...OPERATIONS.map((operation) => faultRow(operation, current.faults, act)))
+  if (!faultsBody.contains(document.activeElement))
+    faultsBody.replaceChildren(...OPERATIONS.map((operation) => faultRow(operation, current.faults, act)))
   if (proxied) renderProxyPanel(await admin<ProxyState>('/proxy'))
   if (shadowed) renderShadowPanel(await admin<ShadowReport>('/shadow'))
 }
@@ -224,11 +242,16 @@ $('sign-out').addEventListener('click', () => {
   token.clear()
   signIn()
 })
-const moveClock = (what: string, json: { set: string } | { advanceMs: number }) => act(what, () => admin('/clock', { method: 'POST', json }))
+const moveClock = (what: string, json: { set: string } | { advanceMs: number }) =>
+  act(what, () => admin('/clock', { method: 'POST', json }))
 for (const button of document.querySelectorAll<HTMLButtonElement>('[data-advance]')) {
-  button.addEventListener('click', () => moveClock(`clock moved ${button.textContent}`, { advanceMs: Number(button.dataset.advance) }))
+  button.addEventListener('click', () =>
+    moveClock(`clock moved ${button.textContent}`, { advanceMs: Number(button.dataset.advance) }),
+  )
 }
-$('past-sunset').addEventListener('click', () => moveClock('clock set past the sunset', { set: new Date(sunset + 86_400_000).toISOString() }))
+$('past-sunset').addEventListener('click', () =>
+  moveClock('clock set past the sunset', { set: new Date(sunset + 86_400_000).toISOString() }),
+)
 // Real time is the machine's; the sandbox clock runs on from there.
 $('real-time').addEventListener('click', () => moveClock('clock back on real time', { set: new Date().toISOString() }))
 $('clock-set').addEventListener('submit', (event) => {
@@ -246,7 +269,9 @@ $('add-key').addEventListener('submit', (event) => {
   event.preventDefault()
   const formElement = event.target as HTMLFormElement
   const form = new FormData(formElement)
-  const limits = Object.fromEntries(['perMinute', 'perDay'].filter((name) => form.get(name) !== '').map((name) => [name, Number(form.get(name))]))
+  const limits = Object.fromEntries(
+    ['perMinute', 'perDay'].filter((name) => form.get(name) !== '').map((name) => [name, Number(form.get(name))]),
+  )
   void act('key added', async () => {
     await admin('/keys', { method: 'POST', json: { key: form.get('key'), plan: form.get('plan'), ...limits } })
     formElement.reset()
@@ -264,8 +289,16 @@ $('log-table').addEventListener('click', (event) => {
       const { request, response } = entry
       $('exchange-summary').textContent =
         `${request.method} ${request.url} → ${response.status}, key ${entry._key}${entry._scenario ? `, scenario ${entry._scenario}` : ''}`
-      $('exchange-request').textContent = exchangeText(`${request.method} ${request.url}`, request.headers, request.postData)
-      $('exchange-response').textContent = exchangeText(`${response.status} ${response.statusText}`, response.headers, response.content)
+      $('exchange-request').textContent = exchangeText(
+        `${request.method} ${request.url}`,
+        request.headers,
+        request.postData,
+      )
+      $('exchange-response').textContent = exchangeText(
+        `${response.status} ${response.statusText}`,
+        response.headers,
+        response.content,
+      )
       $('exchange').hidden = false
       $('exchange').scrollIntoView({ block: 'nearest' })
     } catch (error) {
@@ -285,7 +318,11 @@ $('download-har').addEventListener('click', () =>
     const har = await admin<Har>(`/requests.har${chosen === undefined ? '' : `?key=${encodeURIComponent(chosen.key)}`}`)
     har.log.entries = har.log.entries.filter((entry) => statusShown(entry.response.status, statusFilter.value))
     const named = session.get() === 'default' ? [] : [session.get()]
-    const parts = ['petstore-sandbox', ...named, ...(chosen === undefined ? [] : [chosen.masked.replace(/[^\w]+/g, '-')])]
+    const parts = [
+      'petstore-sandbox',
+      ...named,
+      ...(chosen === undefined ? [] : [chosen.masked.replace(/[^\w]+/g, '-')]),
+    ]
     download(JSON.stringify(har, null, 2), `${parts.join('-')}.har`)
   }),
 )
@@ -312,7 +349,9 @@ $('delete-session').addEventListener('click', () =>
     await show('default')
   }),
 )
-$('faults-off').addEventListener('click', () => act('all faults off', () => admin('/faults', { method: 'PUT', json: {} })))
+$('faults-off').addEventListener('click', () =>
+  act('all faults off', () => admin('/faults', { method: 'PUT', json: {} })),
+)
 
 setInterval(() => {
   if (document.body.dataset.live !== 'true') return

@@ -17,7 +17,10 @@ export interface KeyRowContext {
 }
 
 /** One key of the dashboard: masked name and reveal, plan, usage bars, ban, and its actions. */
-export function keyRow(entry: KeySummary, { nowMs, scenarios, revealed, pickedPlans, act, rerender }: KeyRowContext): HTMLElement {
+export function keyRow(
+  entry: KeySummary,
+  { nowMs, scenarios, revealed, pickedPlans, act, rerender }: KeyRowContext,
+): HTMLElement {
   const path = `/keys/${encodeURIComponent(entry.key)}`
   const shown = revealed.has(entry.key)
   const reveal = el('button', {
@@ -40,16 +43,22 @@ export function keyRow(entry: KeySummary, { nowMs, scenarios, revealed, pickedPl
     pickedPlans.delete(entry.key)
     // Enterprise limits are agreed per key: a key moving there keeps its own.
     const limits = plan.value === 'enterprise' ? { perMinute: entry.perMinute, perDay: entry.perDay } : {}
-    void act(`${entry.masked} is now on ${plan.value}`, () => admin(`${path}/plan`, { method: 'PUT', json: { plan: plan.value, ...limits } }))
+    void act(`${entry.masked} is now on ${plan.value}`, () =>
+      admin(`${path}/plan`, { method: 'PUT', json: { plan: plan.value, ...limits } }),
+    )
   })
   // Picking a scenario applies it at once: it changes what this key sees, and nothing else.
   const scenario = el('select', { 'aria-label': `Scenario of ${entry.masked}` }) as HTMLSelectElement
   scenario.append(el('option', { value: '', text: 'none' }))
-  for (const known of scenarios) scenario.append(el('option', { value: known.name, text: known.name, title: known.description }))
+  for (const known of scenarios)
+    scenario.append(el('option', { value: known.name, text: known.name, title: known.description }))
   scenario.value = entry.scenario ?? ''
   scenario.addEventListener('change', () =>
     act(scenario.value === '' ? `${entry.masked}: no scenario` : `${entry.masked}: scenario ${scenario.value}`, () =>
-      admin(`${path}/scenario`, scenario.value === '' ? { method: 'DELETE' } : { method: 'PUT', json: { name: scenario.value } }),
+      admin(
+        `${path}/scenario`,
+        scenario.value === '' ? { method: 'DELETE' } : { method: 'PUT', json: { name: scenario.value } },
+      ),
     ),
   )
   const remaining = el('input', {
@@ -60,12 +69,16 @@ export function keyRow(entry: KeySummary, { nowMs, scenarios, revealed, pickedPl
   }) as HTMLInputElement
   const setRemaining = el('button', { type: 'button', class: 'secondary', text: 'Set remaining' })
   setRemaining.addEventListener('click', () =>
-    act(`${entry.masked}: ${remaining.value} left`, () => admin(path, { method: 'PATCH', json: { remaining: Number(remaining.value) } })),
+    act(`${entry.masked}: ${remaining.value} left`, () =>
+      admin(path, { method: 'PATCH', json: { remaining: Number(remaining.value) } }),
+    ),
   )
   const { banned, bannedUntil, minute, day } = entry.quota
   const ban = el('button', { type: 'button', class: 'secondary', text: banned ? 'Lift ban' : 'Ban' })
   ban.addEventListener('click', () =>
-    act(banned ? `${entry.masked} unbanned` : `${entry.masked} banned`, () => admin(path, { method: 'PATCH', json: { banned: !banned } })),
+    act(banned ? `${entry.masked} unbanned` : `${entry.masked} banned`, () =>
+      admin(path, { method: 'PATCH', json: { banned: !banned } }),
+    ),
   )
   const revoke = el('button', { type: 'button', class: 'secondary', text: 'Revoke' })
   revoke.addEventListener('click', () => act(`${entry.masked} revoked`, () => admin(path, { method: 'DELETE' })))
@@ -87,7 +100,11 @@ export function keyRow(entry: KeySummary, { nowMs, scenarios, revealed, pickedPl
       el('span', { class: 'muted', text: ` resets ${until(day.reset, nowMs)}` }),
     ),
     el('td', { 'data-caption': 'scenario' }, scenario),
-    el('td', { class: 'ban', 'data-caption': 'ban', text: banned && bannedUntil ? `until ${new Date(bannedUntil).toISOString().slice(11, 19)}` : '—' }),
+    el('td', {
+      class: 'ban',
+      'data-caption': 'ban',
+      text: banned && bannedUntil ? `until ${new Date(bannedUntil).toISOString().slice(11, 19)}` : '—',
+    }),
     el('td', {}, el('span', { class: 'row' }, remaining, setRemaining, ban, revoke)),
   )
 }

@@ -12,8 +12,12 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'pat
 const root = document.getElementById('swagger-ui')!
 const demoKey = root.dataset.demoKey ?? ''
 // The document is in the page already (reference-page.ts): no request for it.
-const spec = JSON.parse(document.getElementById('openapi-document')!.textContent ?? '{}') as { paths?: Record<string, Record<string, unknown>> }
-const operations = Object.values(spec.paths ?? {}).flatMap((item) => Object.keys(item).filter((name) => METHODS.has(name))).length
+const spec = JSON.parse(document.getElementById('openapi-document')!.textContent ?? '{}') as {
+  paths?: Record<string, Record<string, unknown>>
+}
+const operations = Object.values(spec.paths ?? {}).flatMap((item) =>
+  Object.keys(item).filter((name) => METHODS.has(name)),
+).length
 
 /**
  * The page is ready once every operation of the document is on screen: Swagger UI calls onComplete

@@ -50,7 +50,13 @@ function renderTally(
             : [
                 kind === 'violations' ? `expected ${last.expected}` : `the sandbox's choice: ${last.expected}`,
                 el('br'),
-                el('span', { class: 'muted' }, `${last.method} `, el('code', { text: last.path }), ` → ${last.status}, key ${last.key}, ${last.time}`),
+                el(
+                  'span',
+                  { class: 'muted' },
+                  `${last.method} `,
+                  el('code', { text: last.path }),
+                  ` → ${last.status}, key ${last.key}, ${last.time}`,
+                ),
               ]),
         ),
       )
@@ -67,11 +73,15 @@ const KIND_ORDER = { behaviour: 0, spec: 1, decision: 2 } as const
 export function renderShadowPanel(report: ShadowReport): void {
   const $ = (id: string) => document.getElementById(id)!
   const unlisted = report.unlisted > 0 ? `, ${report.unlisted} more differences past the groups shown` : ''
-  $('shadow-counts').textContent = `${report.exchanges} exchanges, ${report.compared} compared, ${report.dropped} dropped${unlisted}.`
+  $('shadow-counts').textContent =
+    `${report.exchanges} exchanges, ${report.compared} compared, ${report.dropped} dropped${unlisted}.`
   $('shadow-none').hidden = report.differences.length > 0
   $('shadow-table').hidden = report.differences.length === 0
   const groups = [...report.differences].sort(
-    (a, b) => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || b.count - a.count || `${a.operation} ${a.aspect}`.localeCompare(`${b.operation} ${b.aspect}`),
+    (a, b) =>
+      KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+      b.count - a.count ||
+      `${a.operation} ${a.aspect}`.localeCompare(`${b.operation} ${b.aspect}`),
   )
   ;($('shadow-table') as HTMLTableElement).tBodies[0]!.replaceChildren(
     ...groups.map((group) =>

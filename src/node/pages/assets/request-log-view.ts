@@ -7,16 +7,23 @@ export const LOG_ROWS = 200
 type Counts = { ok: number; client: number; server: number }
 
 /** The dashboard's request log: newest first, filtered by status and key, and the chart by second. */
-export function createRequestLogView(body: HTMLTableSectionElement, canvas: HTMLCanvasElement, status: HTMLSelectElement, key: HTMLSelectElement) {
+export function createRequestLogView(
+  body: HTMLTableSectionElement,
+  canvas: HTMLCanvasElement,
+  status: HTMLSelectElement,
+  key: HTMLSelectElement,
+) {
   let entries: RequestLogEntry[] = []
   let perSecond = new Map<number, Counts>()
 
-  const render = () => body.replaceChildren(...entries.filter((entry) => shown(entry, status.value, key.value)).map(logRow))
+  const render = () =>
+    body.replaceChildren(...entries.filter((entry) => shown(entry, status.value, key.value)).map(logRow))
   const chart = () => {
     const now = Math.floor(Date.now() / 1000)
     for (const second of perSecond.keys()) if (second < now - 60) perSecond.delete(second)
     const seconds: Counts[] = []
-    for (let second = now - 59; second <= now; second++) seconds.push(perSecond.get(second) ?? { ok: 0, client: 0, server: 0 })
+    for (let second = now - 59; second <= now; second++)
+      seconds.push(perSecond.get(second) ?? { ok: 0, client: 0, server: 0 })
     drawChart(canvas, seconds)
   }
   status.addEventListener('change', render)

@@ -50,6 +50,7 @@ export function renderSessions(
   // The options are rebuilt only when the names change, so an open picker is not closed under the user.
   const names = sessions.map((summary) => summary.name)
   const shown = [...picker.options].map((option) => option.value)
-  if (names.join('\n') !== shown.join('\n')) picker.replaceChildren(...names.map((name) => el('option', { value: name, text: name })))
+  if (names.join('\n') !== shown.join('\n'))
+    picker.replaceChildren(...names.map((name) => el('option', { value: name, text: name })))
   picker.value = picked
 }

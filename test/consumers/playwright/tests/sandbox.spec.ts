@@ -26,18 +26,31 @@ async function fromPage<Body = ApiError>(
     async ({ url, method, key, body }) => {
       const headers: Record<string, string> = { Authorization: `Bearer ${key}` }
       if (body !== undefined) headers['Content-Type'] = 'application/json'
-      const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+      const response = await fetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       return { status: response.status, headers: [...response.headers], text: await response.text() }
     },
     { url, method, key, body },
   )
-  const result = { status: answer.status, headers: new Headers(answer.headers), body: answer.text === '' ? undefined : JSON.parse(answer.text) }
+  const result = {
+    status: answer.status,
+    headers: new Headers(answer.headers),
+    body: answer.text === '' ? undefined : JSON.parse(answer.text),
+  }
   expect(checkResponse(method, url, result)).toEqual([])
   return result
 }
 
 /** An admin call; its answer is held to the admin API's contract. */
-async function adminCall(request: APIRequestContext, method: 'GET' | 'POST' | 'PATCH', path: string, data?: unknown): Promise<unknown> {
+async function adminCall(
+  request: APIRequestContext,
+  method: 'GET' | 'POST' | 'PATCH',
+  path: string,
+  data?: unknown,
+): Promise<unknown> {
   const response = await request.fetch(`/__sandbox${path}`, { method, headers: admin, data })
   const result = { status: response.status(), headers: new Headers(response.headers()), body: await response.json() }
   expect(checkResponse(method, response.url(), result)).toEqual([])
@@ -50,7 +63,9 @@ test.beforeEach(async ({ page, request }) => {
   // The admin reset keeps the clock, so each test also puts it back to real time.
   await adminCall(request, 'POST', '/clock', { set: new Date().toISOString() })
   // The frontend's page, served by the test itself: the API calls are cross-origin, as in production.
-  await page.route(APP, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Animal Store</title>' }))
+  await page.route(APP, (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Animal Store</title>' }),
+  )
   await page.goto(APP)
 })
 
@@ -64,8 +79,12 @@ test('lists the seeded pets: the first 20 by default, and filtered by status', a
   expect(sold.body.every((pet) => pet.status === 'sold')).toBe(true)
 })
 
-test('creates a pet, then gets it with the Deprecation, Sunset and Link of getPet, readable by the page', async ({ page }) => {
-  const created = await fromPage<Pet>(page, 'POST', '/pets', { body: { name: 'Biscuit', categoryId: 2, status: 'pending' } })
+test('creates a pet, then gets it with the Deprecation, Sunset and Link of getPet, readable by the page', async ({
+  page,
+}) => {
+  const created = await fromPage<Pet>(page, 'POST', '/pets', {
+    body: { name: 'Biscuit', categoryId: 2, status: 'pending' },
+  })
   const got = await fromPage<Pet>(page, 'GET', `/pets/${created.body.id}`)
 
   expect(created.status).toBe(201)

@@ -8,7 +8,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
 
 const readme = readFileSync('README.md', 'utf8')
-const blocks = [...readme.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```$/gm)].map(([, lang, info, text]) => ({ lang, info: info.trim(), text }))
+const blocks = [...readme.matchAll(/^```(\w*)([^\n]*)\n([\s\S]*?)^```$/gm)].map(([, lang, info, text]) => ({
+  lang,
+  info: info.trim(),
+  text,
+}))
 
 it('leaves no block unaccounted for: each is a file, a part of a recipe, a shell block, or marked norun', () => {
   const unaccounted = blocks.filter(({ lang, info }) => !(lang === 'sh' || /^(file|part-of)=|^norun$/.test(info)))
@@ -48,8 +52,10 @@ for (const [index, block] of blocks.entries()) {
       expect(output.code, output.text).toBe(0)
       if (block.text.includes('curl') || block.text.includes('petstore-sandbox run'))
         expect(JSON.parse(output.stdout.trim().split('\n').at(-1))).toHaveLength(5)
-      if (block.text.includes('--keys ./keys.json')) expect(output.server).toMatch(/2 key\(s\) from the keys file[\s\S]*clock: 2030-01-01T/)
-      if (block.text.includes('openapi-typescript')) expect(readFileSync('src/animal-store.d.ts', 'utf8')).toContain('listPets')
+      if (block.text.includes('--keys ./keys.json'))
+        expect(output.server).toMatch(/2 key\(s\) from the keys file[\s\S]*clock: 2030-01-01T/)
+      if (block.text.includes('openapi-typescript'))
+        expect(readFileSync('src/animal-store.d.ts', 'utf8')).toContain('listPets')
     })
   }
 }
@@ -75,15 +81,24 @@ async function runShellBlock(text) {
   const rest = lines.filter((line) => line !== startLine).join('\n')
   // npx asks before it installs a package (openapi-typescript@7); npm_config_yes answers as a user at a terminal would.
   const env = { ...process.env, npm_config_yes: 'true' }
-  const result = rest === '' ? { status: 0, stdout: '', stderr: '' } : spawnSync('bash', ['-euo', 'pipefail', '-c', rest], { encoding: 'utf8', env })
+  const result =
+    rest === ''
+      ? { status: 0, stdout: '', stderr: '' }
+      : spawnSync('bash', ['-euo', 'pipefail', '-c', rest], { encoding: 'utf8', env })
   if (server !== undefined) {
     const exited = new Promise((resolve) => server.once('exit', resolve))
     process.kill(-server.pid, 'SIGTERM')
     await exited
   }
-  return { code: result.status, stdout: result.stdout, text: `${result.stdout}\n${result.stderr}\n${serverOutput}`, server: serverOutput }
+  return {
+    code: result.status,
+    stdout: result.stdout,
+    text: `${result.stdout}\n${result.stderr}\n${serverOutput}`,
+    server: serverOutput,
+  }
 }
 
 it('wrote the files the README shows', () => {
-  for (const file of ['keys.json', 'tests/quick-start.test.ts', 'src/client.ts', 'src/browser.ts']) expect(existsSync(file), file).toBe(true)
+  for (const file of ['keys.json', 'tests/quick-start.test.ts', 'src/client.ts', 'src/browser.ts'])
+    expect(existsSync(file), file).toBe(true)
 })

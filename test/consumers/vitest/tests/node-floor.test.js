@@ -26,7 +26,10 @@ const WAYS_ON = '`nvm install 24`, or `npm i -D node@24` in the app and run it t
 it('throws a sentence naming Node 22.12 when imported on an older Node', () => {
   const { path, version } = olderNodeOnPath()
 
-  const result = spawnSync(path, ['--input-type=module', '--eval', "await import('petstore-sandbox')"], { cwd: projectRoot, encoding: 'utf8' })
+  const result = spawnSync(path, ['--input-type=module', '--eval', "await import('petstore-sandbox')"], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+  })
 
   expect(result.status).not.toBe(0)
   expect(result.stderr).toContain(`petstore-sandbox needs Node 22.12 or newer (this is ${version}): ${WAYS_ON}`)
