@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { HttpHandler } from 'msw'
 import { parseBearer } from '../auth/create-key-ring.js'
 import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
@@ -46,7 +47,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
   const validator = createRequestValidator(adminOpenapiDocument)
   const operations = createAdminOperations(controls)
 
-  async function answer(request: Request, url: URL, headers: Headers): Promise<Reply> {
+  async function answer(request: SandboxRequest, url: URL, headers: Headers): Promise<Reply> {
     const path = url.pathname.slice(ADMIN_PREFIX.length)
     const method = request.method.toUpperCase()
     const route = router.match(method, path)
@@ -138,7 +139,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
  * different sessions is a 400.
  */
 function sessionOf(
-  request: Request,
+  request: SandboxRequest,
   query: Record<string, string | string[]>,
   checkName: (name: string, where: string) => void,
 ): string | undefined {

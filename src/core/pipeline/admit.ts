@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { parseBearer } from '../auth/create-key-ring.js'
 import { type Limits, PLANS } from '../auth/plans.js'
@@ -38,7 +39,11 @@ export const LOCAL_CLIENT = 'local'
  * not a preflight. Only such a request makes the session it names (D34): any other is answered in
  * the default world, so strangers cannot make sessions and push a team's out.
  */
-export function mayAdmit(parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>, request: Request, url: URL): boolean {
+export function mayAdmit(
+  parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>,
+  request: SandboxRequest,
+  url: URL,
+): boolean {
   if (request.method.toUpperCase() === 'OPTIONS' || parts.scope.apiPath(url) === undefined) return false
   const token = parseBearer(request.headers.get('authorization'))
   return token !== undefined && parts.keyRing.find(token) !== undefined
@@ -54,7 +59,7 @@ export function mayAdmit(parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>, requ
 export function admit(
   parts: ApiHandlerParts,
   world: WorldParts,
-  request: Request,
+  request: SandboxRequest,
   url: URL,
   method: string,
   headers: Headers,
@@ -129,7 +134,7 @@ export function admit(
  * can: its answer, or its 400 for a code the operation may not give, is then no scenario's, and a
  * request served by its preference spends quota like any other.
  */
-function answersPreference(parts: ApiHandlerParts, request: Request, operationId: string): boolean {
+function answersPreference(parts: ApiHandlerParts, request: SandboxRequest, operationId: string): boolean {
   if (!parts.prefer) return false
   try {
     return preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) !== undefined

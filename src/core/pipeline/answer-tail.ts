@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import { createMasker, type Secrets } from '../auth/create-masker.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection } from '../faults/create-fault-injector.js'
@@ -55,7 +56,7 @@ export type Ending =
   | { kind: 'next' }
 
 /** A handler's answer to a request it claimed, given the exchange it may note things in. */
-export type HandlerAnswer = (request: Request, url: URL, exchange: Exchange) => Promise<Ending>
+export type HandlerAnswer = (request: SandboxRequest, url: URL, exchange: Exchange) => Promise<Ending>
 
 /** A request refused before it became a fetch Request (the server's edge) or outside the handlers (the pages). */
 export interface RefusedRequest {
@@ -107,7 +108,7 @@ export interface AnswerTail {
    * Error body (`errorReply`), and where every handler's answer becomes a Response and is written
    * to the request log. Undefined when the handler passes the request on.
    */
-  end(request: Request, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Response | undefined>
+  end(request: SandboxRequest, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Response | undefined>
   /**
    * Refuses a request no handler can see (`RefusedRequest`): its Error reply, listed in the log;
    * with `undefined`, what is not a request at all (a head node:http could not parse), not logged.
@@ -139,7 +140,7 @@ export function createAnswerTail({
   }
 
   const record = (
-    request: Request,
+    request: SandboxRequest,
     url: URL,
     exchange: Exchange,
     status: number,

@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { findDuplicateKey } from './find-duplicate-key.js'
@@ -16,7 +17,7 @@ export const MAX_CAPSULE_BYTES = 16 * 1024 * 1024
  * log's exchange shows what a refused body said. `expected` names what an empty body should have been.
  */
 export async function readJsonBody(
-  request: Request,
+  request: SandboxRequest,
   onText?: (text: string) => void,
   maxBytes = MAX_BODY_BYTES,
   expected = 'a NewPet JSON object',
@@ -72,7 +73,7 @@ export async function readJsonBody(
   return value as Record<string, unknown>
 }
 
-async function readAtMost(request: Request, limit: number): Promise<Uint8Array> {
+async function readAtMost(request: SandboxRequest, limit: number): Promise<Uint8Array> {
   if (request.body === null) return new Uint8Array(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
