@@ -16,6 +16,16 @@ const BY_STATUS = Object.fromEntries(
 const PETS_PER_YIELD = 5_000
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
+// Page texts a base keeps (`pageText`): one for each status (and none) and each limit a listing
+// may ask (1 to 100), so the cache never holds more than a base's listings can ask for.
+const PAGES_KEPT = (PET_STATUSES.length + 1) * 100
+
+/** A page of a base's pets as JSON text, and how many pets it holds. */
+export interface PageText {
+  text: string
+  count: number
+}
+
 /**
  * The pets a world starts from, immutable once filled and shared by every session that starts
  * from them (copy-on-write: each world's own changes live in its overlay, create-pet-store.ts).
@@ -38,27 +48,37 @@ export function createPetBase() {
   // Each listed record's JSON text, for every session over this base. Weak: a record gone from
   // every store takes its text with it.
   const texts = new WeakMap<Pet, string>()
+  // The JSON text of the first pages, by status and limit: a base never changes once filled, so a
+  // page is serialized once (BENCHMARKS.md, "Closer to the wire"). Emptied when a fill swaps the pets.
+  let pages = new Map<string, PageText>()
   // Until the first fill is done, whoever waits for the base waits for it, however early they came.
   let firstFilled: () => void = () => undefined
   let filling: Promise<void> | undefined = new Promise<void>((resolve) => {
     firstFilled = resolve
   })
 
+  /**
+   * A record's JSON text, made once: records never change in place (a put stores a new one), and
+   * serialising the page was the largest step of a listing's answer (BENCHMARKS.md, "What the
+   * profiles changed"). One map for the sessions over this base, so a session that only reads
+   * holds no texts of its own (BENCHMARKS.md, "Sessions").
+   */
+  function textOf(pet: Pet): string {
+    let text = texts.get(pet)
+    if (text === undefined) {
+      text = JSON.stringify(pet)
+      texts.set(pet, text)
+    }
+    return text
+  }
+
+  /** The first `limit` pets in id order, of one status or all. */
+  function list(status: PetStatus | undefined, limit: number): Pet[] {
+    return collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit })
+  }
+
   return {
-    /**
-     * A record's JSON text, made once: records never change in place (a put stores a new one), and
-     * serialising the page was the largest step of a listing's answer (BENCHMARKS.md, "What the
-     * profiles changed"). One map for the sessions over this base, so a session that only reads
-     * holds no texts of its own (BENCHMARKS.md, "Sessions").
-     */
-    textOf(pet: Pet): string {
-      let text = texts.get(pet)
-      if (text === undefined) {
-        text = JSON.stringify(pet)
-        texts.set(pet, text)
-      }
-      return text
-    },
+    textOf,
     /**
      * Stores `pets` in id order, once: a pet without an id takes the one after the pet before it
      * (from 1). In batches, drawn from `pets` as the batches need them, so each batch's drafts die
@@ -75,8 +95,20 @@ export function createPetBase() {
     /** Resolves once the base is filled; undefined when it is. */
     filled: (): Promise<void> | undefined => filling,
     /** The first `limit` pets in id order, of one status or all. */
-    list: (status: PetStatus | undefined, limit: number): Pet[] =>
-      collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit }),
+    list,
+    /** `list`'s page as its JSON text, made once per status and limit. */
+    pageText(status: PetStatus | undefined, limit: number): PageText {
+      const key = `${status ?? ''}:${limit}`
+      let page = pages.get(key)
+      if (page === undefined) {
+        const pets = list(status, limit)
+        let text = '['
+        for (let index = 0; index < pets.length; index++) text += `${index === 0 ? '' : ','}${textOf(pets[index]!)}`
+        page = { text: `${text}]`, count: pets.length }
+        if (pages.size < PAGES_KEPT) pages.set(key, page)
+      }
+      return page
+    },
     get: (id: number): Pet | undefined => byId.get(id),
     /** Every pet, in id order. */
     all: (): Pet[] => collection.findMany(),
@@ -121,6 +153,7 @@ export function createPetBase() {
     collection = next
     byId = nextIndex
     lastId = seeded
+    pages = new Map()
   }
 }
 
