@@ -85,7 +85,13 @@ it('hands out copies of the stored pets: an edit of one reaches neither the answ
 
 it('lists the pets created after a page was first served, and none once reset, byte for byte', async () => {
   // A base's pages are serialized once (create-pet-base.ts); a world's own pets follow them.
-  const soldPage = () => JSON.stringify(sandbox.pets.all().filter((pet) => pet.status === 'sold').slice(0, 100))
+  const soldPage = () =>
+    JSON.stringify(
+      sandbox.pets
+        .all()
+        .filter((pet) => pet.status === 'sold')
+        .slice(0, 100),
+    )
   const before = await (await api('/pets?status=sold&limit=100')).text()
   expect(before).toBe(soldPage())
   const soldBefore = (JSON.parse(before) as unknown[]).length

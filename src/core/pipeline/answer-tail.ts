@@ -2,7 +2,9 @@ import type { SandboxRequest } from '../http/sandbox-request.js'
 import { createMasker, type Secrets } from '../auth/create-masker.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection } from '../faults/create-fault-injector.js'
+import { isAdapterRequest } from '../http/adapter-request.js'
 import { errorReply } from '../http/error-reply.js'
+import { WireHeaders } from '../http/wire-headers.js'
 import type { Reply } from '../http/reply.js'
 import { JSON_CONTENT_TYPE, toResponseAndText } from '../http/to-response.js'
 import type { Answered, ExchangeBodies, RequestLog } from '../request-log/create-request-log.js'
@@ -174,7 +176,8 @@ export function createAnswerTail({
   return {
     now,
     async end(request, url, logging, answer) {
-      const exchange = new Exchange(now(), logging, new Headers())
+      // The adapter's answers get headers node checks as it writes them (wire-headers.ts).
+      const exchange = new Exchange(now(), logging, isAdapterRequest(request) ? new WireHeaders() : new Headers())
       let ending: Ending | undefined
       try {
         ending = await answer(request, url, exchange)
