@@ -1,5 +1,6 @@
 import { createMasker, type Masker, type Secrets } from '../auth/create-masker.js'
 import { maskSecret } from '../auth/mask-key.js'
+import { createKeyedRing } from './create-keyed-ring.js'
 import { createRingBuffer } from './create-ring-buffer.js'
 
 /**
@@ -229,15 +230,8 @@ export function createRequestLog(
 ) {
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
-  const entries = createRingBuffer<Kept>(capacity)
-  // How many kept entries each session has, counted as they come and go: a listing of every
-  // session asks each one's count, and a scan of the ring per session made that quadratic.
-  const perSession = new Map<string | undefined, number>()
-  const tally = (session: string | undefined, by: number): void => {
-    const count = (perSession.get(session) ?? 0) + by
-    if (count === 0) perSession.delete(session)
-    else perSession.set(session, count)
-  }
+  // By session: a listing asks each session's count, and a drop forgets one session's entries.
+  const entries = createKeyedRing<Kept, string | undefined>(capacity, (kept) => kept.answer.session)
   let sink: ((entry: RequestLogEntry) => void) | undefined
   // Ids are this log's own, so an id another process of a shared sandbox gave is never found here.
   const tag = Math.floor(Math.random() * 0xffffff)
@@ -270,13 +264,9 @@ export function createRequestLog(
   }
   const withBodies = (kept: Kept, masker?: Masker): KeptExchange => ({ entry: show(kept, masker), bodies: kept.bodies })
 
-  const inSession =
-    ({ session }: InSession) =>
-    (kept: Kept) =>
-      kept.answer.session === session
   // The kept answers a reader may look at: the last `limit`, of one session when it says so.
   const kept = (limit: number, of: InSession | undefined): Kept[] =>
-    of === undefined ? entries.last(limit) : entries.lastMatching(limit, inSession(of))
+    of === undefined ? entries.last(limit) : entries.lastOf(of.session, limit)
 
   return {
     capacity,
@@ -298,17 +288,14 @@ export function createRequestLog(
         if (aged !== undefined) aged.bodies = undefined
       }
       if (capacity === 0) return
-      tally(answer.session, 1)
-      const out = entries.push(kept)
-      if (out !== undefined) tally(out.answer.session, -1)
+      entries.push(kept)
     },
     /** The last `limit` listed entries (default all kept) of one session (`of`) or of all, oldest first. */
     last(limit = capacity, of?: InSession): RequestLogEntry[] {
       return showAll(kept(limit, of))
     },
     /** How many listed entries of one session (`of`), or of all, are kept. */
-    count: (of?: InSession): number =>
-      of === undefined ? kept(capacity, of).length : (perSession.get(of.session) ?? 0),
+    count: (of?: InSession): number => (of === undefined ? entries.count() : entries.count(of.session)),
     /** The listed entries `selection` picks (of one session, `of`, when given), with their bodies while kept, oldest first: for an export. */
     select(selection: LogSelection = {}, of?: InSession): KeptExchange[] {
       const masker = createMasker(secrets())
@@ -323,9 +310,8 @@ export function createRequestLog(
     },
     /** The entry with this id and its bodies, if this log still keeps it (and it is of session `of`, when given). */
     exchange(id: string, of?: InSession): KeptExchange | undefined {
-      const found = entries
-        .last(capacity)
-        .find((candidate) => candidate.id === id && (of === undefined || candidate.answer.session === of.session))
+      const matches = (candidate: Kept) => candidate.id === id
+      const found = of === undefined ? entries.find(matches) : entries.find(matches, of.session)
       return found === undefined ? undefined : withBodies(found)
     },
     /** Hands each listed entry, built, to `to` as well: the shared log of several processes (core/state). */
@@ -347,14 +333,11 @@ export function createRequestLog(
       if (of === undefined) {
         entries.clear()
         detailed.clear()
-        perSession.clear()
         return
       }
-      // A session with no kept entry (most dropped ones: made and left) costs no pass over the ring.
-      if (!perSession.delete(of.session)) return
-      const matches = inSession(of)
-      entries.remove(matches)
-      detailed.remove(matches)
+      // Proportional to the session's entries; the exchanges with bodies are the last 1000 at most.
+      const removed = entries.remove(of.session)
+      if (removed.some((one) => one.bodies !== undefined)) detailed.remove((one) => one.answer.session === of.session)
     },
   }
 }
