@@ -1,5 +1,6 @@
 import { createMasker, type Masker, type Secrets } from '../auth/create-masker.js'
 import { maskSecret } from '../auth/mask-key.js'
+import { createKeyedRing } from './create-keyed-ring.js'
 import { createRingBuffer } from './create-ring-buffer.js'
 
 /** One answered request as the request log shows it, whoever answered: keys masked, the path percent-encoded. */
@@ -178,14 +179,8 @@ export function createRequestLog(
 ) {
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
-  const entries = createRingBuffer<Kept>(capacity)
-  // Counts each session's kept entries as they come and go: a scan per session made listings quadratic.
-  const perSession = new Map<string | undefined, number>()
-  const tally = (session: string | undefined, by: number): void => {
-    const count = (perSession.get(session) ?? 0) + by
-    if (count === 0) perSession.delete(session)
-    else perSession.set(session, count)
-  }
+  // Keys the ring by session: a listing counts each session's entries, a drop forgets them.
+  const entries = createKeyedRing<Kept, string | undefined>(capacity, (kept) => kept.answer.session)
   let sink: ((entry: RequestLogEntry) => void) | undefined
   // Tags ids with this log's own prefix, so another process's id is never found here.
   const tag = Math.floor(Math.random() * 0xffffff)
@@ -217,12 +212,8 @@ export function createRequestLog(
   }
   const withBodies = (kept: Kept, masker?: Masker): KeptExchange => ({ entry: show(kept, masker), bodies: kept.bodies })
 
-  const inSession =
-    ({ session }: InSession) =>
-    (kept: Kept) =>
-      kept.answer.session === session
   const kept = (limit: number, of: InSession | undefined): Kept[] =>
-    of === undefined ? entries.last(limit) : entries.lastMatching(limit, inSession(of))
+    of === undefined ? entries.last(limit) : entries.lastOf(of.session, limit)
 
   return {
     capacity,
@@ -244,17 +235,14 @@ export function createRequestLog(
         if (aged !== undefined) aged.bodies = undefined
       }
       if (capacity === 0) return
-      tally(answer.session, 1)
-      const out = entries.push(kept)
-      if (out !== undefined) tally(out.answer.session, -1)
+      entries.push(kept)
     },
     /** Returns the last `limit` listed entries of one session or of all, oldest first. */
     last(limit = capacity, of?: InSession): RequestLogEntry[] {
       return showAll(kept(limit, of))
     },
     /** Counts the kept entries of one session, or of all. */
-    count: (of?: InSession): number =>
-      of === undefined ? kept(capacity, of).length : (perSession.get(of.session) ?? 0),
+    count: (of?: InSession): number => (of === undefined ? entries.count() : entries.count(of.session)),
     /** Selects entries for an export, with their bodies while kept, oldest first. */
     select(selection: LogSelection = {}, of?: InSession): KeptExchange[] {
       const masker = createMasker(secrets())
@@ -268,9 +256,8 @@ export function createRequestLog(
     },
     /** Finds the entry with this id and its bodies, while kept. */
     exchange(id: string, of?: InSession): KeptExchange | undefined {
-      const found = entries
-        .last(capacity)
-        .find((candidate) => candidate.id === id && (of === undefined || candidate.answer.session === of.session))
+      const matches = (candidate: Kept) => candidate.id === id
+      const found = of === undefined ? entries.find(matches) : entries.find(matches, of.session)
       return found === undefined ? undefined : withBodies(found)
     },
     /** Hands each listed entry to `to` as well: the shared log of several processes. */
@@ -292,14 +279,11 @@ export function createRequestLog(
       if (of === undefined) {
         entries.clear()
         detailed.clear()
-        perSession.clear()
         return
       }
-      // Skips the pass over the ring for a session with no kept entry, as most dropped ones are.
-      if (!perSession.delete(of.session)) return
-      const matches = inSession(of)
-      entries.remove(matches)
-      detailed.remove(matches)
+      // Costs the session's entries only; at most the last EXCHANGES_KEPT have bodies.
+      const removed = entries.remove(of.session)
+      if (removed.some((one) => one.bodies !== undefined)) detailed.remove((one) => one.answer.session === of.session)
     },
   }
 }

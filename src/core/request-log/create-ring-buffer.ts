@@ -23,15 +23,6 @@ export function createRingBuffer<T>(capacity: number) {
       return out
     },
     last,
-    /** Returns the last `limit` items that `matches` accepts, oldest first. */
-    lastMatching(limit: number, matches: (item: T) => boolean): T[] {
-      const out: T[] = []
-      for (let i = 1; i <= size && out.length < limit; i++) {
-        const item = items[(next - i + capacity) % capacity]!
-        if (matches(item)) out.push(item)
-      }
-      return out.reverse()
-    },
     /** Forgets the items `matches` accepts; the others keep their order. */
     remove(matches: (item: T) => boolean): void {
       const kept = last().filter((item) => !matches(item))
