@@ -16,7 +16,7 @@ import {
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { SharedSessions, SharedSessionsPolicy, SharedState, SharedWorld } from '../state/shared-state.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
-import { createSessions, type SessionRegistry, type SessionsOptions } from '../sessions/create-sessions.js'
+import { createSessions } from '../sessions/create-sessions.js'
 import { createSharedSessions } from '../sessions/create-shared-sessions.js'
 import type { PetBase } from '../store/create-pet-base.js'
 import {
@@ -27,10 +27,10 @@ import {
   type PetStore,
   sessionTooLarge,
 } from '../store/create-pet-store.js'
-import type { Origin } from '../sessions/origin.js'
-import type { World, WorldState } from '../sessions/world.js'
+import type { OriginHolder } from '../sessions/origin.js'
+import type { SessionsState } from '../sessions/session-lifecycle.js'
+import type { WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
-import type { PetRepository } from '../state/pet-repository.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
 /**
@@ -39,20 +39,8 @@ import type { ResolvedOptions } from './resolve-options.js'
  * from either; the difference between the two lives here and nowhere else. Its own members are
  * the default session's world; `session` makes the world of a named one.
  */
-export interface SandboxState<Of extends Timing> extends WorldState<Of> {
+export interface SandboxState<Of extends Timing> extends SessionsState<Of> {
   keyStorage: KeyStorage | undefined
-  /**
-   * The world of a named session, starting from `origin` (read again on each reset); undefined
-   * while this state keeps no named sessions (a shared state without `SharedState.session`):
-   * a request naming one is then answered 501.
-   */
-  session: ((name: string, origin: () => Origin) => WorldState<Of>) | undefined
-  /**
-   * Refuses (507 storage_full, D23) a world starting from `origin` in place of the world whose
-   * store is `replacing` when the pets it adds would pass maxPets; undefined where the shared
-   * state bounds its own.
-   */
-  admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
@@ -69,8 +57,6 @@ export interface SandboxState<Of extends Timing> extends WorldState<Of> {
     /** Forgets this process's own entries of one session (a shared log is emptied by the store's reset). */
     clear(of: InSession): void
   }
-  /** The registry of named sessions over this state: in its memory, or the shared state's. */
-  registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
   /** Readiness checks of the state itself, beside the store's seeding. */
   checks: ReadinessCheck[]
   close(): Promise<void>
@@ -84,7 +70,7 @@ export interface StateInputs {
   /** The secrets in force (keys and admin token), masked wherever the request log shows them. */
   secrets: () => Secrets
   /** The default session's origin, read again on each of its resets. */
-  origin: () => Origin
+  origin: OriginHolder
   /** The start-up pets, filled when the default session's store starts (a sandbox of its own). */
   base: PetBase
 }
@@ -98,13 +84,13 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
   const pool = createPetPool(resolved.maxPets)
   // Each world's store by the object its world holds, for what replacing that world frees.
   const stores = new WeakMap<object, PetStore>()
-  const world = (origin: () => Origin, storage?: PetStorage): WorldState<'now'> => {
-    const pets = () => origin().pets!()
+  const world = (origin: OriginHolder, storage?: PetStorage): WorldState<'now'> => {
+    const pets = () => origin.current.pets!()
     const clock = createClock(resolved.now)
-    const at = origin().clock
+    const at = origin.current.clock
     if (at !== undefined) clock.set(at)
     const limiter = createRateLimiter({ now: clock.now, ...policy })
-    limiter.load(origin().quotas)
+    limiter.load(origin.current.quotas)
     const store = createPetStore({
       origin: pets,
       pool,
@@ -113,7 +99,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     })
     stores.set(store, store)
     const injector = createFaultInjector({
-      faults: origin().faults,
+      faults: origin.current.faults,
       ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
     })
     return {
@@ -124,7 +110,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
         ...limiter,
         clear() {
           limiter.clear()
-          limiter.load(origin().quotas)
+          limiter.load(origin.current.quotas)
         },
       },
       faults: injector,
@@ -194,7 +180,7 @@ export function sharedState(
   // other processes' entries.
   localLog.forward(sharedLog.record)
   // What a session's origin is where the shared state keeps nothing else.
-  const startUp = origin()
+  const startUp = origin.current
   const seeding = {
     seed: resolved.seed,
     pets: resolved.lastSeededId,
@@ -204,12 +190,12 @@ export function sharedState(
   }
   // The default session's world is the shared state's own members; a named session's, what
   // `shared.sessions` gives under the same names.
-  const world = (parts: SharedWorld, origin: () => Origin): WorldState<'later'> => {
+  const world = (parts: SharedWorld, origin: OriginHolder): WorldState<'later'> => {
     const injector = createFaultInjector({
-      faults: origin().faults,
+      faults: origin.current.faults,
       ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
     })
-    const following = followSharedFaults(injector, parts.faults, () => origin().faults)
+    const following = followSharedFaults(injector, parts.faults, () => origin.current.faults)
     return {
       clock: createClock(resolved.now, parts.clockOffset),
       store: parts.pets(seeding, { maxPets: resolved.maxPets }),

@@ -18,50 +18,104 @@ const pattern = new RegExp(schema.pattern)
 const rule = schema.description.replace(/^sandbox - /, '')
 
 /**
- * Whether `name` may name a session (the admin document's `SessionName`).
+ * Why `name` may not name a session, said of `where`; undefined when it may. The one rule for
+ * every path that names a session (headers, baggage, admin paths and queries, capsules, the
+ * library): the admin document's `SessionName`, and with `secrets` no key in force nor the admin
+ * token (D35). Values are never quoted: a header may hold anything.
  *
  * @example
- * isSessionName('worker-3') // true
- * isSessionName('.hidden')  // false
+ * sessionNameRefusal('.hidden', 'X-Sandbox-Session') // "X-Sandbox-Session must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'"
+ * sessionNameRefusal('worker-3', 'X-Sandbox-Session') // undefined
  */
-export function isSessionName(name: string): boolean {
-  return pattern.test(name)
+export function sessionNameRefusal(name: unknown, where: string, secrets?: Secrets): string | undefined {
+  if (typeof name !== 'string' || !pattern.test(name)) return `${where} must be ${rule}`
+  // A session's name is shown whole wherever sessions are, and `SessionName` has no room for a masked one.
+  if (secrets !== undefined && (name === secrets.adminToken || secrets.keys.includes(name)))
+    return `${where} must not be an API key or the admin token`
+  return undefined
 }
 
-/**
- * `name` when it may name a session; otherwise a ConfigError saying the rule about `where`
- * ("X-Sandbox-Session must be 1 to 64 letters, …"). Values are never quoted: a header may hold anything.
- */
-export function checkSessionName(name: unknown, where: string): string {
-  if (typeof name === 'string' && isSessionName(name)) return name
-  throw new ConfigError(sessionNameRule(where))
+/** Answers `name` when it may name a session; otherwise throws a ConfigError saying `sessionNameRefusal`. */
+export function checkSessionName(name: unknown, where: string, secrets?: Secrets): string {
+  const refusal = sessionNameRefusal(name, where, secrets)
+  if (refusal !== undefined) throw new ConfigError(refusal)
+  return name as string
 }
 
+/** The W3C Baggage header, whose `sandbox-session` member names a session without `X-Sandbox-Session` (D43). */
+export const BAGGAGE_HEADER = 'baggage'
+
+/** The baggage member naming the session. */
+export const BAGGAGE_MEMBER = 'sandbox-session'
+
+/** The session a request names, unchecked, and where it was named, as a refusal of a bad name says it. */
+export interface RequestedSession {
+  readonly name: string
+  readonly where: 'X-Sandbox-Session' | "baggage's sandbox-session"
+}
+
+// W3C Baggage: key is an RFC 7230 token; value is baggage-octets (percent-encoded); properties
+// after ';' are ignored here. Optional whitespace around each part.
+const MEMBER =
+  /^[\t ]*([!#$%&'*+.^_`|~0-9A-Za-z-]+)[\t ]*=[\t ]*([\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*)[\t ]*(;.*)?$/
+const PROPERTY = /^[\t ]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[\t ]*(=[\t ]*[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*[\t ]*)?$/
+// The W3C limit: longer headers are malformed here, so a client cannot make the sandbox read more.
+const MAX_BAGGAGE_CHARS = 8192
+
 /**
- * The rule, said of `where`.
+ * The session a request names (D34, D43): `X-Sandbox-Session`, or without it the `sandbox-session`
+ * member of its `baggage` header (percent-decoded); undefined when it names none (the default
+ * session). A malformed baggage header names none. The name is not checked: the caller refuses a
+ * bad one with `sessionNameRefusal(name, where)`.
  *
  * @example
- * sessionNameRule('X-Sandbox-Session') // "X-Sandbox-Session must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'"
+ * requestedSession((name) => headers.get(name))   // { name: 'worker-1', where: "baggage's sandbox-session" }
  */
-export function sessionNameRule(where: string): string {
-  return `${where} must be ${rule}`
+export function requestedSession(header: (name: string) => string | null | undefined): RequestedSession | undefined {
+  const named = header(SESSION_HEADER)
+  if (named !== null && named !== undefined) return { name: named, where: 'X-Sandbox-Session' }
+  const baggage = header(BAGGAGE_HEADER)
+  if (baggage === null || baggage === undefined) return undefined
+  const name = baggageSession(baggage)
+  return name === undefined ? undefined : { name, where: "baggage's sandbox-session" }
 }
 
 /**
- * Whether `name` is a key in force or the admin token, which no session may be named (D35): a
- * session's name is shown whole wherever sessions are, and the admin document's `SessionName`
- * has no room for a masked one.
- */
-export function isSecretName(name: string, secrets: Secrets): boolean {
-  return name === secrets.adminToken || secrets.keys.includes(name)
-}
-
-/**
- * The refusal of a secret as a session name, said of `where`; the name itself is never echoed.
+ * The `sandbox-session` member of a baggage header's value, percent-decoded; undefined when the
+ * header is malformed or has no such member. Two such members are read as one name joined by a
+ * comma, as a repeated X-Sandbox-Session is, which the name rule refuses.
  *
  * @example
- * secretNameRule('X-Sandbox-Session') // 'X-Sandbox-Session must not be an API key or the admin token'
+ * baggageSession('userId=alice, sandbox-session=worker-1;ttl=5')   // 'worker-1'
  */
-export function secretNameRule(where: string): string {
-  return `${where} must not be an API key or the admin token`
+export function baggageSession(value: string): string | undefined {
+  if (value.length > MAX_BAGGAGE_CHARS || !value.includes(BAGGAGE_MEMBER)) return undefined
+  const found: string[] = []
+  for (const member of value.split(',')) {
+    // An empty list member (a trailing comma, two headers joined) is skipped, as list headers allow.
+    if (member.trim() === '') continue
+    const parts = MEMBER.exec(member)
+    if (parts === null) return undefined
+    const [, key, encoded, properties] = parts
+    if (
+      properties !== undefined &&
+      !properties
+        .slice(1)
+        .split(';')
+        .every((property) => PROPERTY.test(property))
+    )
+      return undefined
+    if (key !== BAGGAGE_MEMBER) continue
+    found.push(decode(encoded!))
+  }
+  return found.length === 0 ? undefined : found.join(', ')
+}
+
+// A value that is not valid percent-encoding is kept as sent: the name rule refuses it.
+function decode(value: string): string {
+  try {
+    return decodeURIComponent(value)
+  } catch {
+    return value
+  }
 }
