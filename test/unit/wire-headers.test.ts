@@ -19,9 +19,13 @@ function sameAs(wire: WireHeaders, headers: Headers): void {
     expect(wire.has(asked)).toBe(headers.has(asked))
   }
   const seen: string[] = []
-  wire.forEach((v, n) => seen.push(`${n}=${v}`))
+  wire.forEach((v, n) => {
+    seen.push(`${n}=${v}`)
+  })
   const expected: string[] = []
-  headers.forEach((v, n) => expected.push(`${n}=${v}`))
+  headers.forEach((v, n) => {
+    expected.push(`${n}=${v}`)
+  })
   expect(seen).toEqual(expected)
 }
 

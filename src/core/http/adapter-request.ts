@@ -24,13 +24,9 @@ export interface AdapterRequestInit {
 }
 
 /**
- * A request made by the sandbox's node:http adapter: what the handlers read of it
- * (`SandboxRequest`), taken from the head node parsed, with none of undici's `Request` or `Headers`
- * checks, nor a URL parsed again, paid for it (BENCHMARKS.md, "Closer to the wire"). Answers to it may leave their
- * JSON body out of the Response (`toResponse`): the adapter writes the JSON text itself. A plain
- * msw handler gets `fetchRequest()`, a fetch Request that says the same. Requests made anywhere
- * else (msw's interceptors in-process, the service worker in a browser) are plain Requests and
- * get ordinary Responses.
+ * Holds what the handlers read of a node:http request, read from the parsed head without building
+ * undici's Request (BENCHMARKS.md, "Closer to the wire"). Answers to it leave their JSON text for
+ * the adapter to write (`toResponse`); a plain msw handler gets `fetchRequest()`.
  *
  * @example
  * isAdapterRequest(new AdapterRequest({ method: 'GET', url: new URL('http://127.0.0.1:4010/v1/pets'), rawHeaders: [], set: ['x-a', '1'], body: null })) // true

@@ -9,11 +9,8 @@ function normalized(value: string): string {
 }
 
 /**
- * A `Headers` for the node:http adapter's exchanges, without undici's checks of every name and
- * value: node parsed the request's (llhttp refuses what `Headers` would) and checks the answer's
- * as it writes them. It reads and iterates as `Headers` does: names case-insensitive, iteration
- * in name order with repeated values joined by `, `, each Set-Cookie apart. A request's headers
- * are gathered from node's raw pairs on first use (`fromRaw`). BENCHMARKS.md, "Closer to the wire".
+ * Keeps headers as `Headers` does, without undici's check of every name and value: llhttp parsed a
+ * request's, and node checks an answer's as it writes them (BENCHMARKS.md, "Closer to the wire").
  *
  * @example
  * WireHeaders.fromRaw(['Accept', 'a', 'accept', 'b'], ['x-sandbox-client-address', '127.0.0.1']).get('ACCEPT') // 'a, b'
@@ -24,7 +21,7 @@ export class WireHeaders implements Headers {
   #raw: readonly string[] | undefined
   #override: readonly [string, string] | undefined
 
-  /** The headers of `raw` (name, value, name, value...), with `override` (a lower-case name and its value) in place of any the pairs have. */
+  /** Reads node's raw pairs on first use, with `override` (a lower-case name, a value) in place of the client's. */
   static fromRaw(raw: readonly string[], override: readonly [string, string]): WireHeaders {
     const headers = new WireHeaders()
     headers.#raw = raw

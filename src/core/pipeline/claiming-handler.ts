@@ -44,10 +44,7 @@ export class ClaimingHandler extends HttpHandler {
     this.#claim = claim
   }
 
-  /**
-   * Answers `request` as `run` does, without msw: the node:http adapter's way in, with the URL it
-   * parsed. Null when this handler does not claim the request; undefined when it passes it on.
-   */
+  /** Answers as `run` does, without msw, for the node:http adapter: null when unclaimed, undefined when passed on. */
   serve(request: SandboxRequest, url: URL): Promise<Response | undefined> | null {
     if (!this.#claims(url)) return null
     this.isUsed = true

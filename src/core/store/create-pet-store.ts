@@ -206,7 +206,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     listJson(query: ListQuery): string {
       const { status, limit } = query
       if (overlay.replaced.size === 0) {
-        // The base's page, serialized once (create-pet-base.ts), and this world's own pets after it.
+        // The base's page text, then this world's own pets.
         const fromBase = base.pageText(status, limit)
         const { added } = overlay
         if (fromBase.count === limit || added.length === 0) return fromBase.text

@@ -153,10 +153,8 @@ async function translate(
 }
 
 /**
- * The first answer of `handlers` in order, as msw's `getResponse` finds it: a `ClaimingHandler`
- * is asked directly with the adapter's request and its parsed URL (a pre-router: no fetch
- * Request, no msw; BENCHMARKS.md, "Closer to the wire"), any other msw handler through its `run`
- * with a fetch Request made once, through msw's `getResponse`.
+ * Finds the first answer of `handlers` as msw's `getResponse` does, asking a `ClaimingHandler`
+ * directly (BENCHMARKS.md, "Closer to the wire") and any other handler through msw.
  */
 async function answerOf(handlers: RequestHandler[], request: AdapterRequest): Promise<Response | undefined> {
   for (const handler of handlers) {
