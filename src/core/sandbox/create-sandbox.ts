@@ -28,10 +28,14 @@ import { createPetBase } from '../store/create-pet-base.js'
 import { seedPets } from '../store/seed-pets.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
-import { carrierParts, createSessionControls, type ProcessControls } from './create-session-controls.js'
+import {
+  carrierParts,
+  createSandboxSessions,
+  createSessionControls,
+  type ProcessControls,
+} from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
 import type { Sandbox, Session, SessionInit } from './sandbox.js'
-import { createSandboxSessions } from './sandbox-sessions.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
@@ -77,7 +81,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     // Given pets replace the generated ones.
     seed: resolved.givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => resolved.givenPets!,
     secrets: (): Secrets => ({ keys: keysInForce().map((apiKey) => apiKey.key), adminToken: resolved.adminToken }),
-    origin: () => defaultOrigin.current,
+    origin: defaultOrigin,
     base,
   }
   const compose = <Of extends Timing>(state: SandboxState<Of>) => {
