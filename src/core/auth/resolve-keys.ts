@@ -42,7 +42,8 @@ export function resolveDemoKeys(): ApiKey[] {
   return DEMO_KEYS.map(limitsOf)
 }
 
-function limitsOf({ key, plan, perMinute, perDay }: KeyConfig): ApiKey {
+/** A key checked already (by its schema), with its plan's limits where it gives none. */
+export function limitsOf({ key, plan, perMinute, perDay }: KeyConfig): ApiKey {
   // The schema requires both limits of an enterprise key, the one plan without defaults.
   const defaults: Limits | undefined = PLANS[plan]
   return { key, plan, perMinute: perMinute ?? defaults?.perMinute ?? 0, perDay: perDay ?? defaults?.perDay ?? 0 }

@@ -17,6 +17,7 @@ const ADMIN_SCHEMAS = [
   'LatencySetting',
   'ScenariosFile',
   'SessionInit',
+  'SessionKeyInit',
   'Capsule',
 ] as const
 

@@ -11,6 +11,8 @@ export interface OperationInfo {
   deprecated: boolean
   /** Whether the operation takes a JSON request body. */
   readsBody: boolean
+  /** The first success status its responses give (201 for one that makes something), 200 when none is given. */
+  successStatus: number
   extensions: Record<string, unknown>
 }
 
@@ -41,6 +43,11 @@ export function createRouter(document: OpenApiDocument) {
         path,
         deprecated: operation.deprecated === true,
         readsBody: operation.requestBody !== undefined,
+        successStatus: Number(
+          Object.keys((operation.responses as Record<string, unknown> | undefined) ?? {}).find((status) =>
+            /^2\d\d$/.test(status),
+          ) ?? 200,
+        ),
         extensions: Object.fromEntries(Object.entries(operation).filter(([key]) => key.startsWith('x-'))),
       })
     }

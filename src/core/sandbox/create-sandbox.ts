@@ -2,7 +2,9 @@ import { createAdminGate } from '../admin/create-admin-gate.js'
 import { createAdminHandler } from '../admin/create-admin-handler.js'
 import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
-import type { Secrets } from '../auth/create-masker.js'
+import { createMasker, type Secrets } from '../auth/create-masker.js'
+import type { BoundKey } from '../auth/create-bound-keys.js'
+import { maskKey } from '../auth/mask-key.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { checkInput } from '../contract/check-input.js'
@@ -45,7 +47,8 @@ import { createRequestValidator } from '../validation/create-request-validator.j
 import { createSandboxFetch } from './create-sandbox-fetch.js'
 import { carrierParts, createSessionControls, type ProcessControls, summarize } from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
-import type { Sandbox, Session, SessionInit } from './sandbox.js'
+import type { Sandbox, Session, SessionInit, SessionKeyInit } from './sandbox.js'
+import { createSessionKeys } from './create-session-keys.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
@@ -73,6 +76,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const operationIds = router.operations().map((operation) => operation.operationId)
   // Read lazily: keys change at runtime, and the key ring is made from the state's key storage.
   let keysInForce: () => readonly ApiKey[] = () => []
+  let boundInForce: () => readonly string[] = () => []
   // The start-up world (D34): what the default session and every fresh session start from.
   const base = createPetBase()
   const startUp = startUpOrigin({
@@ -90,13 +94,17 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     resolved,
     // Given pets replace the generated ones.
     seed: resolved.givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => resolved.givenPets!,
-    secrets: (): Secrets => ({ keys: keysInForce().map((apiKey) => apiKey.key), adminToken: resolved.adminToken }),
+    secrets: (): Secrets => ({
+      keys: [...keysInForce().map((apiKey) => apiKey.key), ...boundInForce()],
+      adminToken: resolved.adminToken,
+    }),
     origin: () => defaultOrigin.current,
     base,
   }
   const compose = <Of extends Timing>(state: SandboxState<Of>) => {
     const sandbox = composeSandbox(resolved, router, state, startUp, defaultOrigin)
     keysInForce = () => sandbox.keys
+    boundInForce = state.boundKeys.tokens
     return sandbox
   }
   return resolved.shared ? compose(sharedState(inputs, resolved.shared)) : compose(ownState(inputs))
@@ -118,7 +126,12 @@ function composeSandbox<Of extends Timing>(
     adminToken: resolved.adminToken,
   })
   const keyRing = apiKeys.ring
-  const secrets = (): Secrets => ({ keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken })
+  const { boundKeys } = state
+  // Bound keys are masked as every key is (D35, D46).
+  const secrets = (): Secrets => ({
+    keys: [...keyRing.keys.map((apiKey) => apiKey.key), ...boundKeys.tokens()],
+    adminToken: resolved.adminToken,
+  })
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
   for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
@@ -154,7 +167,10 @@ function composeSandbox<Of extends Timing>(
     tracked,
     now: () => defaultWorld.clock.now(),
   }
-  const process: ProcessControls<Of> = { ...processParts, carriers: carrierParts(processParts, knownScenarios) }
+  const process: ProcessControls<Of> = {
+    ...processParts,
+    carriers: carrierParts(processParts, knownScenarios, boundKeys),
+  }
 
   const sessions = state.registry({
     default: defaultWorld,
@@ -162,6 +178,8 @@ function composeSandbox<Of extends Timing>(
     dispose(world) {
       world.release()
       requestLog.clear({ session: world.session })
+      // A bound key goes with its session (D46).
+      boundKeys.release(world.name)
     },
     max: resolved.sessions.max,
     idleMs: resolved.sessions.idleMs,
@@ -180,14 +198,35 @@ function composeSandbox<Of extends Timing>(
     return world
   }
   // The world a request names; for a name the sandbox cannot serve, the default world and the refusal.
-  const namedInRequest = ({ name, where }: RequestedSession): WorldParts => {
-    if (!isSessionName(name))
-      return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where)) }
-    if (isSecretName(name, secrets()))
-      return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, secretNameRule(where)) }
+  const refusalOf = ({ name, where }: RequestedSession): HttpError | undefined => {
+    if (!isSessionName(name)) return new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where))
+    if (isSecretName(name, secrets())) return new HttpError(400, ErrorCode.invalidRequest, secretNameRule(where))
     if (name !== DEFAULT_SESSION && state.session === undefined)
-      return { ...defaultWorld, refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message) }
-    return sessions.world(name)
+      return new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message)
+    return undefined
+  }
+  const namedInRequest = (requested: RequestedSession): WorldParts => {
+    const refusal = refusalOf(requested)
+    return refusal === undefined ? sessions.world(requested.name) : { ...defaultWorld, refusal }
+  }
+  // The world of the session a bound key names (D46): a header or baggage naming another is refused.
+  const boundInRequest = (bound: BoundKey, named: RequestedSession | undefined): WorldParts => {
+    // In memory a lookup sweeps idle sessions first: one that went took its keys, and the request is the default world's.
+    if (boundKeys.ask === undefined && sessions.find(bound.session) === undefined) return defaultWorld
+    const world = sessions.world(bound.session)
+    if (named === undefined || named.name === bound.session) return world
+    const refused = refusalOf(named)
+    const mask = createMasker(secrets()).text
+    return {
+      ...world,
+      refusal:
+        refused ??
+        new HttpError(
+          400,
+          ErrorCode.invalidRequest,
+          `the API key is bound to session ${JSON.stringify(mask(bound.session))}, and ${named.where} names session ${JSON.stringify(mask(named.name))}: send no ${named.where}, or one naming the key's session`,
+        ),
+    }
   }
 
   // The one tail every handler's answer ends through: Error bodies, masking, the request log.
@@ -208,7 +247,8 @@ function composeSandbox<Of extends Timing>(
     prefer: resolved.prefer,
     tail,
     storeSettled: () => filling === 0,
-    worlds: { default: defaultWorld, named: namedInRequest },
+    boundKeys,
+    worlds: { default: defaultWorld, named: namedInRequest, bound: boundInRequest },
   }
   const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
@@ -229,6 +269,10 @@ function composeSandbox<Of extends Timing>(
         ...createSessionControls(world, process),
         name: world.name,
         fetch: createSandboxFetch(handlers, resolved.baseUrl, world.session),
+        // A session dropped meanwhile is made again by the call, as any call in its name makes it.
+        keys: createSessionKeys(world.name, boundKeys, async () => {
+          sessionWorld(world.name)
+        }),
       }
       made.set(world, session)
     }
@@ -257,6 +301,7 @@ function composeSandbox<Of extends Timing>(
     get keys() {
       return keyRing.keys
     },
+    secrets,
     // A revoked key's scenario goes with it, in every session: added again, the key starts fresh.
     apiKeys: {
       ...apiKeys,
@@ -303,6 +348,21 @@ function composeSandbox<Of extends Timing>(
           await source.clock.sync()
           origin = forkOrigin(source, source.fork())
         }
+        // A key names one session (D46): nothing changes while one is bound to another.
+        if (origin.boundKeys.length > 0) {
+          if (name === DEFAULT_SESSION)
+            throw new ConfigError(
+              'capsule.boundKeys: the default session takes no bound keys: restore it into a named session',
+            )
+          const elsewhere = await boundKeys.boundElsewhere(
+            name,
+            origin.boundKeys.map((apiKey) => apiKey.key),
+          )
+          if (elsewhere !== undefined)
+            throw new SessionConflict(
+              `capsule.boundKeys: ${maskKey(elsewhere.key)} is bound to session ${JSON.stringify(elsewhere.session)}: delete that session, or restore the capsule into it`,
+            )
+        }
         // Nothing changes when the pets it brings would pass maxPets (D23), those of the world it replaces given back.
         if (origin !== startUp)
           state.admit?.(origin, name === DEFAULT_SESSION ? defaultWorld.store : (await known(name))?.store)
@@ -320,7 +380,9 @@ function composeSandbox<Of extends Timing>(
           await createSessionControls(defaultWorld, process).reset({ clock: true })
           return summarize(defaultWorld, process)
         }
-        return summarize(await sessions.put(namedWorld(name, origin)), process)
+        const made = await sessions.put(namedWorld(name, origin))
+        if (origin.boundKeys.length > 0) await boundKeys.bind(name, origin.boundKeys)
+        return summarize(made, process)
       },
       async delete(name) {
         checkSessionName(name, 'session name')
@@ -354,7 +416,11 @@ function composeSandbox<Of extends Timing>(
         },
         apiKeys: sandbox.apiKeys,
         // The library checks what a client sent as it checks any caller's.
-        sessions: { ...sandbox.sessions, put: (name, init) => sandbox.sessions.put(name, init as SessionInit) },
+        sessions: {
+          ...sandbox.sessions,
+          put: (name, init) => sandbox.sessions.put(name, init as SessionInit),
+          addKey: (name, init) => sandbox.session(name).keys.add(init as SessionKeyInit),
+        },
         secrets,
         ...(resolved.proxyState === undefined ? {} : { proxyState: resolved.proxyState }),
         ...(resolved.shadowReport === undefined ? {} : { shadowReport: resolved.shadowReport }),
