@@ -1,41 +1,20 @@
-import { fileURLToPath } from 'node:url'
-import type { Browser, Page } from 'playwright-core'
-import { build, preview, type PreviewServer } from 'vite'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createContractChecker } from '../support/contract-checker.js'
-import { launchChromium } from '../support/launch-chromium.js'
+import { serveWorkerPage, type WorkerPage } from '../support/serve-worker-page.js'
 
 // The page of test/browser/two-apis: the sandbox's handlers and the app's weather handler in one
 // service worker, built by Vite with the demo's worker script (`npm run test:browser` writes it).
-const root = fileURLToPath(new URL('two-apis/', import.meta.url))
-const publicDir = fileURLToPath(new URL('../../examples/browser-demo/public', import.meta.url))
-const outDir = fileURLToPath(new URL('../../test-results/two-apis-dist', import.meta.url))
-
-let server: PreviewServer
-let browser: Browser
+let served: WorkerPage
 let page: Page
 const contract = createContractChecker()
 
 beforeAll(async () => {
-  const config = {
-    root,
-    publicDir,
-    configFile: false as const,
-    logLevel: 'error' as const,
-    build: { outDir, emptyOutDir: true, target: 'es2022' },
-  }
-  await build(config)
-  server = await preview({ ...config, preview: { host: '127.0.0.1', port: 0, strictPort: false } })
-  browser = await launchChromium()
-  page = await browser.newPage()
-  await page.goto(server.resolvedUrls!.local[0]!)
-  await page.waitForSelector('body[data-ready="yes"]', { state: 'attached', timeout: 30_000 })
+  served = await serveWorkerPage('two-apis')
+  page = served.page
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await new Promise<void>((resolve) => (server ? server.httpServer.close(() => resolve()) : resolve()))
-})
+afterAll(() => served?.close())
 
 /** A fetch made by the page, read back whole. */
 function pageFetch(url: string, key?: string) {

@@ -25,10 +25,10 @@ export interface RedisServer {
  * `appendfsync: 'always'` turns the append-only file on and syncs every write before it is
  * acknowledged (docs/running-for-a-team.md#durability); otherwise nothing is persisted. `cluster`
  * starts it as a node of a Redis Cluster (with no slots of its own), failed over after
- * `clusterNodeTimeoutMs` without an answer.
+ * `clusterNodeTimeoutMs` without an answer. `replicaOf` starts it as a replica of the Redis on that port.
  */
 export async function startRedis(
-  options: { appendfsync?: 'always'; cluster?: boolean; clusterNodeTimeoutMs?: number } = {},
+  options: { appendfsync?: 'always'; cluster?: boolean; clusterNodeTimeoutMs?: number; replicaOf?: number } = {},
 ): Promise<RedisServer> {
   const missing = tierMissing('redis')
   if (missing !== undefined)
@@ -51,6 +51,7 @@ export async function startRedis(
     ...(options.clusterNodeTimeoutMs === undefined
       ? []
       : ['--cluster-node-timeout', String(options.clusterNodeTimeoutMs)]),
+    ...(options.replicaOf === undefined ? [] : ['--replicaof', '127.0.0.1', String(options.replicaOf)]),
   ]
   let child: ChildProcess = await launch(args)
   const server: RedisServer = {

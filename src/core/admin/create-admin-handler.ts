@@ -17,7 +17,7 @@ import { createAdminOperations, SESSION_OPERATIONS } from './create-admin-operat
 import { SessionConflict, SessionsNotServed } from '../sessions/session-errors.js'
 import { requestedSession } from '../sessions/requested-session.js'
 import type { Secrets } from '../auth/create-masker.js'
-import { isSecretName, isSessionName, secretNameRule, sessionNameRule } from '../sessions/session-name.js'
+import { sessionNameRefusal } from '../sessions/session-name.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../pipeline/admit.js'
 import type { AdminGate } from './create-admin-gate.js'
 
@@ -157,11 +157,10 @@ function sessionOf(
   return header?.name ?? fromQuery
 }
 
-/** Refuses a name no session may have, and with `secrets`, one of them (D35). */
+/** Refuses (400) a name no session may have, and with `secrets`, one of them (D35). */
 function checkName(name: string, where: string, secrets?: Secrets): void {
-  if (!isSessionName(name)) throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(where))
-  if (secrets !== undefined && isSecretName(name, secrets))
-    throw new HttpError(400, ErrorCode.invalidRequest, secretNameRule(where))
+  const refusal = sessionNameRefusal(name, where, secrets)
+  if (refusal !== undefined) throw new HttpError(400, ErrorCode.invalidRequest, refusal)
 }
 
 function decode(value: string, name: string): string {

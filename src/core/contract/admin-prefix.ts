@@ -1,12 +1,7 @@
-/** Where the admin API lives on the sandbox's origin, outside the API's `/v1` (fixtures/admin-openapi.yaml). */
+/** The admin API's prefix, outside the API's `/v1` (fixtures/admin-openapi.yaml). */
 export const ADMIN_PREFIX = '/__sandbox'
 
-/**
- * Whether a path is the admin API's: `/__sandbox` or below it.
- *
- * @example
- * isAdminPath('/__sandbox/state') // true
- */
+/** Tells whether a path is `/__sandbox` or below it. */
 export function isAdminPath(pathname: string): boolean {
   return pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`)
 }

@@ -4,8 +4,7 @@ import { describeInputErrors, inputMessage, pathOf } from './describe-input-erro
 import { openapiDocument } from './openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 
-// The schemas structured inputs are held to: the API's (fixtures/openapi.yaml) and the admin API's
-// (fixtures/admin-openapi.yaml), by the document that holds them.
+// Lists the schemas inputs are held to, by the document that holds them.
 const API_SCHEMAS = ['NewPet', 'Pet'] as const
 const ADMIN_SCHEMAS = [
   'KeysFile',
@@ -21,20 +20,10 @@ const ADMIN_SCHEMAS = [
   'Capsule',
 ] as const
 
-/** A schema of the contract that structured inputs are held to. */
+/** A contract schema that structured inputs are held to. */
 export type InputSchema = (typeof API_SCHEMAS)[number] | (typeof ADMIN_SCHEMAS)[number]
 
-/**
- * Checks a structured input (a keys file, a key added at runtime, fault settings, a token, a pet
- * arranged in-process) against its schema in the contract, the one the API or the admin API holds
- * requests to, so that every way in keeps one rule. Throws a ConfigError worded by the one describer (describe-input-errors.ts), as
- * the admin API words its 400s: each field at fault after `where`
- * (`keys[0].plan must be one of free, pro, business, enterprise`), an unknown field with the
- * nearest known one (`keys[0].permin: unknown field; did you mean perMinute?`).
- *
- * @example
- * const faults = checkInput<FaultOptions>('FaultSettings', { errorRate: 2 }, 'faults') // throws "faults.errorRate must be between 0 and 1"
- */
+/** Checks a structured input against its contract schema, or throws a ConfigError worded as the admin API's 400s. */
 export function checkInput<T>(schema: InputSchema, value: unknown, where = ''): T {
   const validate = compiled(schema)
   if (!validate(value)) throw new ConfigError(inputMessage(describeInputErrors(validate.errors ?? [], where)))
@@ -44,15 +33,10 @@ export function checkInput<T>(schema: InputSchema, value: unknown, where = ''): 
   return value as T
 }
 
-/** How deep an input may nest: every schema's own fields are a few levels deep; what a schema leaves open (a HAR's `_` fields) may not go further. */
+/** Bounds how deep an input nests, where a schema leaves a field open (a HAR's `_` fields). */
 export const MAX_INPUT_DEPTH = 64
 
-/**
- * The path of the first part of `value` a schema cannot refuse: a NaN or an Infinity (JSON carries
- * neither, and Ajv takes Infinity for a number; only a library call passes one), or an array or
- * object nested deeper than MAX_INPUT_DEPTH (a field the schema leaves open). Iterative, so a
- * 10000-level nesting costs no stack.
- */
+/** Finds the first part of `value` Ajv passes but may not: a non-finite number, or nesting past MAX_INPUT_DEPTH. */
 function unboundedPart(value: unknown): { path: readonly string[]; problem: string } | undefined {
   interface Step {
     value: unknown
@@ -74,15 +58,14 @@ function unboundedPart(value: unknown): { path: readonly string[]; problem: stri
     if (step.depth >= MAX_INPUT_DEPTH)
       return { path: pathTo(step), problem: `nests deeper than ${MAX_INPUT_DEPTH} levels` }
     const members = Object.entries(step.value)
-    // Last first, so the first part at fault in document order is the one named.
+    // Pushes the last first, so the first fault in document order is named.
     for (let i = members.length - 1; i >= 0; i--)
       pending.push({ value: members[i]![1], name: members[i]![0], parent: step, depth: step.depth + 1 })
   }
   return undefined
 }
 
-// One Ajv per process for the two documents; each schema is compiled when first needed, as the
-// request validator does. `verbose` keeps the failing schema on each error, for its words.
+// Compiles each schema when first needed; `verbose` keeps the failing schema on each error, for its words.
 let ajv: Ajv | undefined
 const validators = new Map<InputSchema, ValidateFunction>()
 

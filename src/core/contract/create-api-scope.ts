@@ -1,14 +1,10 @@
 import { ConfigError } from '../errors/config-error.js'
 import { openapiDocument } from './openapi-document.js'
 
-/** D11: areas the spec says exist without saying how they behave; they answer 501. */
+/** Lists the areas the spec names without describing: they answer 501 (D11). */
 export const UNSPECIFIED_AREAS: readonly string[] = ['/store', '/categories']
 
-/**
- * The API's own areas below its prefix: the first segment of every path of the contract
- * (`/pets`) and the areas the spec names without describing them (D11). In-process and in the
- * browser these are all the sandbox claims (D40).
- */
+/** Lists the API's areas below its prefix: the contract's first segments and UNSPECIFIED_AREAS (D40). */
 export const API_AREAS: readonly string[] = [
   ...new Set([
     ...Object.keys(openapiDocument.paths).map((path) => `/${path.split('/')[1] ?? ''}`),
@@ -16,23 +12,12 @@ export const API_AREAS: readonly string[] = [
   ]),
 ]
 
-/**
- * Whether a path below the prefix is in one of `areas` (`/pets`, `/pets/12`, not `/petshop`).
- *
- * @example
- * inArea('/store/orders', UNSPECIFIED_AREAS) // true
- */
+/** Tells whether a path below the prefix is in one of `areas` (`/pets/12`, not `/petshop`). */
 export function inArea(apiPath: string, areas: readonly string[]): boolean {
   return areas.some((area) => apiPath === area || apiPath.startsWith(`${area}/`))
 }
 
-/**
- * Which URLs are the API (D1, D40). Without `baseUrl`, any origin's `/v1`; with one, only that
- * origin and path. In-process and in the browser the handlers claim only the API's own areas
- * (`/v1/pets…`, `/v1/store…`, `/v1/categories…`), so an app's other API under `/v1` reaches its
- * own handlers. `everything` (HTTP mode) claims the whole origin instead, so that any other path
- * gets a 404 Error body with rate-limit headers from the same pipeline.
- */
+/** Creates the test of which URLs are the API (D1, D40); `everything` (HTTP mode) claims the whole origin. */
 export function createApiScope(baseUrl: string | undefined, everything = false) {
   let origin: string | undefined
   let prefix = '/v1'

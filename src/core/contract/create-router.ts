@@ -2,14 +2,13 @@ import type { OpenApiDocument } from './openapi-document-type.js'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
-/** What the OpenAPI document says about one operation, as the pipeline needs it. */
+/** One operation of an OpenAPI document, as the pipeline reads it. */
 export interface OperationInfo {
   operationId: string
   method: string
-  /** The path template, relative to the `/v1` server prefix: `/pets/{petId}`. */
+  /** The path template below the server prefix: `/pets/{petId}`. */
   path: string
   deprecated: boolean
-  /** Whether the operation takes a JSON request body. */
   readsBody: boolean
   /** The first success status its responses give (201 for one that makes something), 200 when none is given. */
   successStatus: number
@@ -26,11 +25,7 @@ interface Route {
   operations: Map<string, OperationInfo>
 }
 
-/**
- * Routes a path below the server prefix (`/v1`, `/__sandbox`) to an operation of the OpenAPI document, or says why it can't: an
- * unknown path (404) or a known path with another method (405 and its `Allow`, D10). The routes
- * come from the document, so a path added there is routed without touching this code.
- */
+/** Creates a router from a document's paths: an operation, a 405 with its `Allow` (D10), or a 404. */
 export function createRouter(document: OpenApiDocument) {
   const routes: Route[] = Object.entries(document.paths).map(([path, item]) => {
     const operations = new Map<string, OperationInfo>()

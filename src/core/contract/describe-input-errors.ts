@@ -1,7 +1,7 @@
 import type { ErrorObject } from 'ajv'
 import { distance } from 'fastest-levenshtein'
 
-/** One field at fault, and the words that say why. */
+/** One field at fault and why. */
 export interface InputIssue {
   /** The field's path after `where`, as the message names it (`keys[0].plan`, `limit`). */
   field: string
@@ -9,23 +9,12 @@ export interface InputIssue {
 }
 
 /**
- * The one describer of inputs held to a schema of the contract: the API's and the admin API's
- * requests (create-request-validator.ts), and the library's arguments and options, files and flags
- * (check-input.ts). Every way in words a fault alike: one issue per field at fault, each naming the
- * field after `where` (`keys[0].plan must be one of free, pro, business, enterprise`), an unknown
- * field with the nearest known one (`permin: unknown field; did you mean perMinute?`), a bound
- * with both ends when the schema has both (`limit must be between 1 and 100`; a safe integer's
- * ceiling is left unsaid). Values are never
- * quoted: an input may hold keys. Ajv's errors must be `verbose` (the failing schema is read for
- * its words).
- *
- * @example
- * describeInputErrors(validate.errors, 'faults').map(({ message }) => message).join('; ')   // 'faults.errorRate must be between 0 and 1'
+ * Words Ajv's `verbose` errors as one issue per field (`limit must be between 1 and 100`), for requests and library
+ * inputs alike; values are never quoted, as an input may hold keys.
  */
 export function describeInputErrors(errors: readonly ErrorObject[], where = '', root = 'the input'): InputIssue[] {
   const byField = new Map<string, string>()
-  // A choice of fields (a clock move: `set` or `advanceMs`) made with none or both of them is told
-  // as the choice, not as each branch's complaint about the other's field.
+  // Words a `oneOf` of single fields given none or both as the choice, not as each branch's complaint.
   const choices = errors.flatMap((error) => {
     const names = choiceOf(error)
     return names === undefined ? [] : [{ error, names }]
@@ -40,23 +29,23 @@ export function describeInputErrors(errors: readonly ErrorObject[], where = '', 
       (choice) =>
         error.schemaPath.startsWith(`${choice.error.schemaPath}/`) && error.instancePath === choice.error.instancePath,
     )
-  const told = telling(errors).filter((error) => choices.length === 0 || !chosen(error))
-  // Each place's errors gathered once: a 20000-pet capsule's errors are described in linear time.
+  const named = telling(errors).filter((error) => choices.length === 0 || !chosen(error))
+  // Gathers each place's errors once, so a 20000-pet capsule is described in linear time.
   const atPlace = new Map<string, ErrorObject[]>()
   for (const error of errors) {
     const place = atPlace.get(error.instancePath)
     if (place === undefined) atPlace.set(error.instancePath, [error])
     else place.push(error)
   }
-  // An unknown field first: a typo of a required field explains that one's absence too.
+  // Names unknown fields first: a typo of a required field explains its absence too.
   const explained = new Set<string>()
-  for (const error of told) {
+  for (const error of named) {
     if (error.keyword !== 'additionalProperties') continue
     const { field, message, nearest } = unknownField(error, where, root)
     if (!byField.has(field)) byField.set(field, message)
     if (nearest !== undefined) explained.add(pathOf(where, [...steps(error), nearest], root))
   }
-  for (const error of told) {
+  for (const error of named) {
     if (error.keyword === 'additionalProperties') continue
     const field = fieldOf(error, where, root)
     if (byField.has(field) || explained.has(field)) continue
@@ -65,22 +54,17 @@ export function describeInputErrors(errors: readonly ErrorObject[], where = '', 
   return [...byField].map(([field, message]) => ({ field, message }))
 }
 
-/** How many issues a message names; the rest are counted. */
+/** Bounds the issues a message names; the rest are counted. */
 export const MAX_TOLD_ISSUES = 20
 
-/** The issues as one message, each field once, the first MAX_TOLD_ISSUES of them and a count of the rest. */
+/** Joins the first MAX_TOLD_ISSUES issues into one message, with a count of the rest. */
 export function inputMessage(issues: readonly InputIssue[]): string {
   const told = issues.slice(0, MAX_TOLD_ISSUES).map(({ message }) => message)
   const more = issues.length - told.length
   return `${told.join('; ')}${more > 0 ? `; and ${more} more` : ''}`
 }
 
-/**
- * The errors worth naming. An `if` error only says its `then` failed, which the `then`'s own errors
- * name (an enterprise key needs both limits). A failed `oneOf` or `anyOf` (a clock move: `set` or
- * `advanceMs`; a latency as ms or as a range) is told by the branches that came closest, those with
- * the fewest errors, and within them a branch whose very type did not match says least.
- */
+/** Keeps the errors worth naming: no `if` errors, and of a `oneOf`/`anyOf` only the branches that came closest. */
 function telling(errors: readonly ErrorObject[]): ErrorObject[] {
   const branchOf = (error: ErrorObject) => /^(.*?\/(?:oneOf|anyOf)\/\d+)\//.exec(error.schemaPath)?.[1]
   const counts = new Map<string, number>()
@@ -98,11 +82,7 @@ function telling(errors: readonly ErrorObject[]): ErrorObject[] {
   return matchedType.length > 0 ? matchedType : kept
 }
 
-/**
- * The fields of a failed `oneOf` whose branches each ask for one field and allow no other, when
- * the value holds none of them or more than one; otherwise undefined (then one branch came close,
- * and its own errors say what is wrong with the field given).
- */
+/** Returns the fields of a failed `oneOf` of single-field branches given none or several, else undefined. */
 function choiceOf(error: ErrorObject): string[] | undefined {
   if (error.keyword !== 'oneOf' || !Array.isArray(error.schema)) return undefined
   const names = (error.schema as Array<{ required?: string[]; additionalProperties?: unknown }>).map((branch) =>
@@ -133,7 +113,8 @@ function words(error: ErrorObject, beside: readonly ErrorObject[], field: string
   switch (error.keyword) {
     case 'required': {
       const condition = beside.find((other) => other.keyword === 'if')
-      return `${field} is required${/\/then\/required$/.test(error.schemaPath) && condition !== undefined ? conditionOf(condition) : ''}`
+      const when = /\/then\/required$/.test(error.schemaPath) && condition !== undefined ? conditionOf(condition) : ''
+      return `${field} is required${when}`
     }
     case 'enum':
       return `${field} must be one of ${(params.allowedValues as unknown[]).join(', ')}`
@@ -143,7 +124,7 @@ function words(error: ErrorObject, beside: readonly ErrorObject[], field: string
       return `${field} must be ${article(String(params.type))}`
     case 'minimum':
     case 'maximum':
-      // Both ends when both say something: a safe integer's ceiling is only the number type's bound.
+      // Names both ends, unless the ceiling is only a safe integer's.
       if (schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER) {
         return `${field} must be between ${schema.minimum} and ${schema.maximum}`
       }
@@ -167,7 +148,7 @@ function words(error: ErrorObject, beside: readonly ErrorObject[], field: string
     case 'minLength':
     case 'maxLength':
     case 'pattern': {
-      // A schema that says its rule in words is quoted for it (a bearer token, a pet's name).
+      // Quotes a schema that words its rule (a bearer token, a pet's name).
       if (schema.description !== undefined) return `${field} must be ${ruleOf(schema.description)}`
       if (error.keyword === 'pattern') return `${field} must match ${String(params.pattern)}`
       if (error.keyword === 'minLength' && params.limit === 1) return `${field} must not be empty`
@@ -178,7 +159,7 @@ function words(error: ErrorObject, beside: readonly ErrorObject[], field: string
   }
 }
 
-/** The rule a schema's description states: without the "sandbox - " mark, the first clause, no decision number. */
+/** Reads the rule from a schema's description: its first clause, without the "sandbox - " mark or a decision. */
 function ruleOf(description: string): string {
   const rule = description
     .trim()
@@ -189,7 +170,7 @@ function ruleOf(description: string): string {
   return rule.charAt(0).toLowerCase() + rule.slice(1)
 }
 
-/** " when plan is enterprise", from the `if` error of the failing `then`: an `if` of constant properties. */
+/** Words the `if` of a failing `then`: " when plan is enterprise". */
 function conditionOf(error: ErrorObject): string {
   const properties = (error.parentSchema as { if?: { properties?: Record<string, { const?: unknown }> } } | undefined)
     ?.if?.properties
@@ -212,14 +193,14 @@ function fieldOf(error: ErrorObject, where: string, root: string): string {
   return pathOf(where, [...steps(error), ...extra], root)
 }
 
-/** `keys[0].plan`: the field's path, with array indexes in brackets, after `where`; `root` when there is none. */
+/** Names a field's path after `where`, indexes in brackets (`keys[0].plan`); `root` when empty. */
 export function pathOf(where: string, path: readonly string[], root: string): string {
   let named = where
   for (const step of path) named += /^\d+$/.test(step) ? `[${step}]` : `${named === '' ? '' : '.'}${shownName(step)}`
   return named === '' ? root : named
 }
 
-/** The unknown field of an object a schema closes (additionalProperties: false). */
+/** Names the unknown field of an object a schema closes. */
 function unknownField(
   error: ErrorObject,
   where: string,
@@ -230,15 +211,7 @@ function unknownField(
   return unknownName(field, known, where, steps(error), root)
 }
 
-/**
- * An unknown field, named with the nearest known one when it is close enough to be a typo
- * ("permin: unknown field; did you mean perMinute?"). A name that is no near miss is not
- * repeated: a key pasted where a field name goes would be printed. The words of every closed
- * object, a schema's or one that no schema holds (createSandbox's options).
- *
- * @example
- * unknownName('sed', ['seed', 'pets']).message // 'sed: unknown field; did you mean seed?'
- */
+/** Words an unknown field with its nearest known name; a name no near miss is not repeated, as it may be a key. */
 export function unknownName(
   field: string,
   known: readonly string[],
@@ -255,14 +228,7 @@ export function unknownName(
   return { field: `${at} (unknown field)`, message: `${at} has an unknown field; known fields: ${known.join(', ')}` }
 }
 
-/**
- * The known name nearest `word` when it is close enough to be a typo, else undefined: the one
- * "did you mean" of every message (fields, scenario names, keys named in a flag). Names are
- * compared without case; a tie goes to the longer common start, which is what people abbreviate.
- *
- * @example
- * nearestName('dwon', ['empty', 'slow', 'down']) // 'down'
- */
+/** Finds the known name a typo of `word` meant, without case; a tie goes to the longer common start. */
 export function nearestName(word: string, known: readonly string[]): string | undefined {
   const ranked = known
     .map((name) => ({
@@ -278,7 +244,7 @@ export function nearestName(word: string, known: readonly string[]): string | un
   return close ? nearest.name : undefined
 }
 
-/** A name as a message shows it: plain when it is plain, quoted when it holds anything else (spaces, control characters). */
+/** Shows a name plain when it is a plain word, JSON-quoted otherwise. */
 export function shownName(name: string): string {
   return /^[\w$-]+$/.test(name) ? name : JSON.stringify(name)
 }

@@ -1,9 +1,4 @@
-/**
- * Every `Error.code` the sandbox answers with (D2), each with the one HTTP status it comes with
- * (`forced_status` comes with the status forced). The one list: `ErrorCode`, the code a forced
- * status gets (forced-status.ts) and D2's table in docs/decisions.md (checked by
- * `npm run generate:check`) follow from it. In the order of D2's table.
- */
+/** Lists every `Error.code` with its status (D2), in the order of D2's table, which check-names holds to it. */
 export const ERRORS = {
   invalidRequest: { code: 'invalid_request', status: 400 },
   unauthorized: { code: 'unauthorized', status: 401 },
@@ -35,8 +30,7 @@ export const ERRORS = {
 type Errors = typeof ERRORS
 
 /**
- * The stable `Error.code` values (decision D2): one per condition, snake_case. Clients may switch
- * on them; they never change meaning.
+ * The stable `Error.code` values (D2): one per condition; they never change meaning.
  *
  * @example
  * if (body.code === ErrorCode.rateLimited) showRetryLater()

@@ -9,11 +9,7 @@ export type StatusOf<Code extends ErrorCode> = Extract<Error_, { code: Code }>['
     : Status
   : never
 
-/**
- * The one error type of the request pipeline. Anything that refuses a request throws it;
- * `errorReply` is the single place that turns it into an Error body, so every layer answers
- * the same way in-process, in the browser and over HTTP.
- */
+/** Refuses a request; `errorReply` alone turns it into an Error body, in every mode. */
 export class HttpError<Code extends ErrorCode = ErrorCode> extends Error {
   readonly status: number
   readonly code: Code

@@ -6,7 +6,7 @@ import type { FaultKind, Latency, ResolvedFaults } from './fault-config.js'
 /** Marks every response that carries an injected fault, so nobody mistakes it for a bug. */
 export const FAULT_HEADER = 'x-sandbox-fault'
 
-/** Thrown for an injected dropped connection: the pipeline answers it with `Response.error()`. */
+/** Drops the connection: the pipeline answers it with `Response.error()`. */
 export class DroppedConnection extends Error {
   constructor() {
     super('injected fault: connection dropped')
@@ -16,26 +16,18 @@ export class DroppedConnection extends Error {
 
 export interface FaultInjectorOptions {
   faults: ResolvedFaults
-  /**
-   * Waits out injected latency. Default: a real `setTimeout`, independent of the sandbox clock
-   * (moving the clock must not shorten a delay). Tests pass one that records instead of waiting.
-   */
+  /** Waits out injected latency; a real timer by default, as moving the clock must not shorten a delay. */
   sleep?: (ms: number) => Promise<void>
 }
 
-/** Waits `ms` on a real timer, independent of the sandbox clock: the default delay of faults and scenarios. */
+/** Waits `ms` on a real timer, independent of the sandbox clock. */
 export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/**
- * Draws the faults of each request that reaches an operation. Each operation has its own PRNG
- * stream, and every request takes exactly three draws (latency, failure, kind) whatever the
- * configuration, so the n-th request to an operation meets the same faults in every run with the
- * same seed, however requests to other operations interleave.
- */
+/** Creates the fault draws: three per request from a stream per operation, so a seed repeats in any interleaving. */
 export function createFaultInjector({ faults, sleep = realSleep }: FaultInjectorOptions) {
   let config = faults
   let streams = new Map<string, () => number>()
-  // The operations whose last request failed, for failures in bursts.
+  // Holds the operations whose last request failed, for bursts.
   let failing = new Set<string>()
 
   function stream(operationId: string): () => number {
@@ -55,16 +47,12 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
       streams = new Map()
       failing = new Set()
     },
-    /** Starts the draws over from the seed (on `reset()`), so a reset run repeats too. */
+    /** Starts the draws over from the seed, so a reset run repeats too. */
     restart(): void {
       streams = new Map()
       failing = new Set()
     },
-    /**
-     * Waits out this request's latency and marks it in `headers`; throws the injected failure,
-     * if one is drawn: an HttpError (500/503) or a DroppedConnection. Without latency it decides
-     * at once and returns nothing to wait for, so a request without faults takes no extra turn.
-     */
+    /** Waits out the drawn latency, marks `headers` and throws the drawn failure; undefined when there is no wait. */
     inject(operationId: string, headers: Headers): Promise<void> | undefined {
       const random = stream(operationId)
       const latencyDraw = random()
@@ -87,16 +75,13 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
   }
 }
 
-/**
- * The chance this request fails: `errorRate`, or in bursts of mean length `burst` (docs/decisions.md#d45),
- * a two-state chain that stays failing with 1 - 1/burst and starts failing so the long-run share is `errorRate`.
- */
+/** Returns the chance this request fails, in bursts of mean length `burst` by a two-state chain (D45). */
 function failureChance(errorRate: number, burst: number | undefined, failedLast: boolean): number {
   if (burst === undefined || errorRate >= 1) return errorRate
   return failedLast ? 1 - 1 / burst : errorRate / (burst * (1 - errorRate))
 }
 
-/** The latency a uniform draw in [0, 1) stands for: in a range, or through a log-normal's p50 and p99. */
+/** Maps a uniform draw to a latency: in a range, or through a log-normal's p50 and p99. */
 export function latencyMs(latency: Latency, draw: number): number {
   if (!('p50' in latency)) return latency.min + Math.floor(draw * (latency.max - latency.min + 1))
   if (latency.p50 <= 0) return 0
@@ -110,7 +95,7 @@ export function latencyMs(latency: Latency, draw: number): number {
 // The standard normal's 99th percentile.
 const Z99 = 2.3263478740408408
 
-/** The standard normal's quantile (Acklam's rational approximation, relative error below 1.2e-9). */
+/** Returns the standard normal's quantile (Acklam's approximation, relative error below 1.2e-9). */
 function probit(p: number): number {
   const a = [
     -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239,

@@ -1,11 +1,4 @@
-/**
- * A small seeded PRNG (mulberry32): the same seed gives the same sequence, so injected faults
- * repeat from run to run. One per stream, never the global `Math.random`.
- *
- * @example
- * const random = createRandom(7)
- * random() // a number in [0, 1), the same for seed 7 every time
- */
+/** Creates a seeded PRNG (mulberry32), so injected faults repeat from run to run. */
 export function createRandom(seed: number): () => number {
   let state = seed >>> 0
   return () => {

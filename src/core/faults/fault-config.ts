@@ -1,15 +1,11 @@
 import { ConfigError } from '../errors/config-error.js'
 import { checkInput } from '../contract/check-input.js'
 
-/**
- * What an injected failure looks like: an Error body with 500 or 503, or a dropped connection. The
- * one list: the admin document's `FaultKind` enum, which checks every way in, is checked against it
- * by `npm run generate:check`.
- */
+/** Lists the injected failures: an Error body with 500 or 503, or a dropped connection. */
 export const FAULT_KINDS = ['500', '503', 'drop'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
-/** The failures drawn when none are chosen (`--error-kinds`, a scenario's `kinds`): those with an answer. */
+/** Lists the failures drawn when none are chosen: those with an answer. */
 export const DEFAULT_ERROR_KINDS = ['500', '503'] as const satisfies readonly FaultKind[]
 
 /** Added latency in ms: a fixed value (`min === max`) or drawn uniformly from `min..max`. */
@@ -18,7 +14,7 @@ export interface LatencyRange {
   max: number
 }
 
-/** Added latency in ms drawn from a log-normal through two percentiles (docs/decisions.md#d45). */
+/** Added latency in ms drawn from a log-normal through two percentiles (D45). */
 export interface LatencyPercentiles {
   p50: number
   p99: number
@@ -27,7 +23,7 @@ export interface LatencyPercentiles {
 /** Added latency: a range drawn uniformly, or two percentiles drawn through. */
 export type Latency = LatencyRange | LatencyPercentiles
 
-/** Whether a latency adds nothing. */
+/** Tells whether a latency adds nothing. */
 export function noLatency(latency: Latency): boolean {
   return 'p50' in latency ? latency.p99 <= 0 : latency.max <= 0
 }
@@ -36,27 +32,26 @@ export function noLatency(latency: Latency): boolean {
 export interface OperationFaults {
   latency?: Latency
   errorRate?: number
-  /** The mean length of a run of failures (docs/decisions.md#d45); without it each request fails by itself. */
+  /** The mean length of a run of failures (D45); without it each request fails by itself. */
   burst?: number
 }
 
 /**
- * Faults to inject, sandbox-wide with per-operation overrides. Every draw comes from a PRNG
- * seeded by `seed`, one stream per operation, so the same requests meet the same faults.
+ * Faults to inject, sandbox-wide with per-operation overrides, drawn from a PRNG seeded by `seed`.
  *
  * @example
- * createSandbox({ faults: { seed: 3, errorRate: 0.1, kinds: ['503'], operations: { createPet: { latency: { min: 50, max: 200 } } } } })
+ * createSandbox({ faults: { seed: 3, errorRate: 0.1, operations: { createPet: { latency: { p50: 50, p99: 400 } } } } })
  */
 export interface FaultOptions {
-  /** Added latency: ms, a range, or two percentiles (docs/decisions.md#d45). */
+  /** Added latency: ms, a range, or two percentiles (D45). */
   latency?: Latency | number
   /** Share of requests answered with an injected failure, 0 to 1. Default 0. */
   errorRate?: number
-  /** The mean length of a run of failures, the long-run share still `errorRate` (docs/decisions.md#d45). */
+  /** The mean length of a run of failures, the long-run share still `errorRate` (D45). */
   burst?: number
   /** Which failures to inject, chosen among uniformly. Default `DEFAULT_ERROR_KINDS`. */
   kinds?: readonly FaultKind[]
-  /** Overrides by operationId (`listPets`, `createPet`, `getPet`). */
+  /** Overrides by operationId. */
   operations?: Readonly<Record<string, OperationFaults>>
   /** Seed of the fault draws. Default: the sandbox's `seed`. */
   seed?: number
@@ -72,19 +67,14 @@ export interface ResolvedFaults {
   seed: number
 }
 
-/**
- * Checks a fault configuration once, when it is given (by option, CLI or admin API), against the
- * admin document's `FaultSettings` schema, and fills in the defaults. What a schema cannot say is
- * checked here: operations of the contract, and a latency range whose min is not above its max.
- * `where` prefixes messages so they name the field that was wrong.
- */
+/** Checks fault settings against `FaultSettings` and what no schema says (operations, ranges), and fills defaults. */
 export function resolveFaults(
   options: unknown,
   defaultSeed: number,
   operationIds: readonly string[],
   where = 'faults',
 ): ResolvedFaults {
-  // No faults, the default of every sandbox, needs no schema compiled (BENCHMARKS.md, cold cost).
+  // Compiles no schema for no faults, every sandbox's default (BENCHMARKS.md, cold cost).
   const none =
     typeof options === 'object' && options !== null && !Array.isArray(options) && Object.keys(options).length === 0
   const input = none ? {} : checkInput<FaultSettings>('FaultSettings', options, where)
@@ -123,7 +113,7 @@ function latencyOf(latency: Latency | number, where: string): Latency {
   return { p50: latency.p50, p99: latency.p99 }
 }
 
-// A run of failures this long needs a chance above 1 of starting one after a success (D45).
+// Refuses a burst that would need a chance above 1 of starting after a success (D45).
 function burstOf(burst: number, errorRate: number, where: string): number {
   if (errorRate < 1 && errorRate / (burst * (1 - errorRate)) > 1) {
     throw new ConfigError(
@@ -133,12 +123,7 @@ function burstOf(burst: number, errorRate: number, where: string): number {
   return burst
 }
 
-/**
- * One latency setting, whole ms or `{ min, max }`, checked against the schema `LatencySetting`.
- *
- * @example
- * resolveLatency(200, 'latency') // { min: 200, max: 200 }
- */
+/** Checks a latency setting, whole ms or `{ min, max }`, against `LatencySetting`. */
 export function resolveLatency(latency: unknown, where: string): LatencyRange {
   return rangeOf(checkInput<LatencyRange | number>('LatencySetting', latency, where), where)
 }

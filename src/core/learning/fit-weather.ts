@@ -4,15 +4,7 @@ import { ConfigError } from '../errors/config-error.js'
 import type { FaultOptions, OperationFaults } from '../faults/fault-config.js'
 import { entriesOf, operationOf, readEntry } from './learn-capsule.js'
 
-/**
- * The weather a recording shows (docs/decisions.md#d45), as a faults document to pass back
- * (`--faults-file`, `PUT /__sandbox/faults`): per operation the p50 and p99 of its entries' times,
- * the share of failed answers (5xx, or 0 for a dropped one) and the mean length of their runs, in
- * the recording's order. A recording with no entry of an operation is one ConfigError.
- *
- * @example
- * fitWeather(JSON.parse(readFileSync('staging.har', 'utf8')), 'har') // { operations: { listPets: { latency: { p50: 80, p99: 900 }, ... } } }
- */
+/** Fits a faults document to a recording (D45): per operation p50, p99, the share of 5xx and drops, their runs. */
 export function fitWeather(value: unknown, where: string): FaultOptions {
   const router = createRouter(openapiDocument)
   const seen = new Map<string, { times: number[]; failed: boolean[] }>()
@@ -41,7 +33,7 @@ function fitted(times: number[], failed: boolean[]): OperationFaults {
   return {
     ...(sorted.length === 0 ? {} : { latency: { p50: at(0.5), p99: Math.max(at(0.5), at(0.99)) } }),
     errorRate,
-    // A burst the rate cannot keep (D45) is the least it can.
+    // Raises a burst the rate cannot keep to the least it can (D45).
     ...(failures === 0
       ? {}
       : { burst: errorRate >= 1 ? burst : Math.max(burst, round(errorRate / (1 - errorRate) + 0.01), 1) }),

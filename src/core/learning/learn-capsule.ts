@@ -7,29 +7,17 @@ import { petsOfAnswer } from './pets-of-answer.js'
 import { CAPSULE_KIND, CAPSULE_VERSION, type Capsule } from '../sessions/capsule.js'
 import { DEFAULT_SESSION } from '../sessions/session-name.js'
 
-/**
- * A recording as HAR 1.2 (a browser's devtools, Playwright's `recordHar`, `GET /__sandbox/requests.har`):
- * as much of it as a world is learned from; every other field of it is let be.
- */
+/** A recording as HAR 1.2 (devtools, Playwright's `recordHar`, `GET /__sandbox/requests.har`), as far as it is read. */
 export interface RecordedHar {
   log: { entries: ReadonlyArray<object> }
 }
 
-/** Whether a document given where a capsule may be is a recording to learn from: it has a HAR's `log` and no capsule's `kind`. */
+/** Tells a recording from a capsule: a HAR's `log` and no capsule's `kind`. */
 export function isRecordedHar(value: unknown): value is RecordedHar {
   return typeof value === 'object' && value !== null && 'log' in value && !('kind' in value)
 }
 
-/**
- * The world a recording shows, as a capsule (D41), for the one path that makes a world of a
- * document: every pet a response body shows (listings, creates, gets) with its id and the fields
- * its latest showing gave, in the order of the entries, kept to the contract's fields; the next id
- * past the largest seen; the clock at the last entry's instant; no faults, scenarios nor quotas.
- * What is not HAR, or has no entry to learn from, is one ConfigError naming the place (`har.log.entries[2].response.status`).
- *
- * @example
- * const capsule = learnCapsule(JSON.parse(readFileSync('staging.har', 'utf8')), 'har', Date.now())
- */
+/** Learns a capsule from a recording (D41): each pet as last shown, the clock at the last entry, nothing else. */
 export function learnCapsule(value: unknown, where: string, made: number): Capsule {
   const entries = entriesOf(value, where)
   const router = createRouter(openapiDocument)
@@ -55,7 +43,9 @@ export function learnCapsule(value: unknown, where: string, made: number): Capsu
   }
   if (usable === 0) {
     throw new ConfigError(
-      `${where} has no entry to learn from: none of its ${entries.length} entries is a listPets 200, createPet 201 or getPet 200 with its JSON body (a HAR recorded with bodies: Playwright's recordHar with content 'embed', devtools' "Save all as HAR with content")`,
+      `${where} has no entry to learn from: none of its ${entries.length} entries is a listPets 200, createPet 201 ` +
+        "or getPet 200 with its JSON body (a HAR recorded with bodies: Playwright's recordHar with content 'embed', " +
+        'devtools\' "Save all as HAR with content")',
     )
   }
   const sorted = [...pets.values()].sort((a, b) => a.id - b.id)
@@ -75,7 +65,7 @@ export function learnCapsule(value: unknown, where: string, made: number): Capsu
   }
 }
 
-/** The entries of a recording, or a ConfigError naming what is no HAR. */
+/** Returns a recording's entries, or throws a ConfigError naming what is no HAR. */
 export function entriesOf(value: unknown, where: string): readonly unknown[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ConfigError(`${where} must be a HAR document (an object with log.entries)`)
@@ -91,15 +81,14 @@ interface ReadEntry {
   method: string
   url: string
   started: number
-  /** The exchange's time in ms, NaN when the entry gives none. */
+  /** The entry's time in ms, NaN when it gives none. */
   time: number
   status: number
   /** The response body's text, decoded; absent when the recording left it out. */
   body: string | undefined
 }
 
-/** The parts of a HAR entry a world is learned from, each held to what HAR 1.2 says it is. */
-/** What one recorded entry says, or a ConfigError naming the field at `at`. */
+/** Reads a HAR entry as HAR 1.2 has it, or throws a ConfigError naming the field at `at`. */
 export function readEntry(entry: unknown, at: string): ReadEntry {
   const object = (value: unknown, name: string): Record<string, unknown> => {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -131,7 +120,7 @@ function decodeBase64(text: string): string | undefined {
   }
 }
 
-/** The operation a recorded URL names, below whatever prefix the recorded server had (`/v1`, `/api/v1`). */
+/** Finds the operation a recorded URL names, below any prefix (`/v1`, `/api/v1`). */
 export function operationOf(router: Router, method: string, url: string): string | undefined {
   let pathname: string
   try {

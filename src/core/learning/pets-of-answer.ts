@@ -3,31 +3,24 @@ import { openapiDocument } from '../contract/openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 import type { Pet } from '../store/pet.js'
 
-// The fields of the contract's Pet: what a pet learned from another backend keeps.
+// Keeps of a learned pet only the contract's fields.
 const PET_FIELDS = Object.keys(
   (openapiDocument.components as { schemas: { Pet: { properties: Record<string, unknown> } } }).schemas.Pet.properties,
 )
 
-// How many names of dropped fields are told: a body may carry any number.
+// Bounds the dropped field names kept: a body may carry any number.
 const MAX_DROPPED_NAMES = 20
 
-/** What a learned answer showed: its pets, and how many it showed that the contract cannot hold. */
+/** The pets an answer showed, and what of them the contract cannot hold. */
 export interface AnswerPets {
   pets: Pet[]
-  /** Pets whose contract fields are no Pet of the contract (no name, an id of 0): left out. */
+  /** Counts the pets left out as no `Pet` (no name, an id of 0). */
   unheld: number
-  /** Fields beyond the contract's that the pets carried, dropped (`createdAt`); the first few names. */
+  /** Names the first few fields dropped as beyond the contract (`createdAt`). */
   dropped: string[]
 }
 
-/**
- * The pets an answer of the API shows, as the contract holds them (D41): a listing's (`listPets`
- * 200), a create's (`createPet` 201), a get's (`getPet` 200); none for any other answer. Each is
- * kept to the contract's fields; one that is then no `Pet` of the contract is counted, not kept.
- *
- * @example
- * petsOfAnswer('listPets', 200, [{ id: 3, name: 'Ace', categoryId: 1, createdAt: '…' }])   // pets [{ id: 3, … }], dropped ['createdAt']
- */
+/** Reads the pets of a listPets 200, createPet 201 or getPet 200, kept to the contract's fields (D41). */
 export function petsOfAnswer(operationId: string, status: number, body: unknown): AnswerPets {
   const shown =
     operationId === 'listPets' && status === 200

@@ -5,7 +5,7 @@ import type { Operation, OperationInput, OperationResult } from './operation.js'
 
 const DEFAULT_LIMIT = 20
 
-/** `GET /pets`: the first `limit` pets (default 20) in ascending id order, optionally by status. */
+/** Creates `GET /pets`: the first `limit` pets (default 20) in id order, optionally by status. */
 export function listPets(store: PetRepository): Operation {
   return {
     handle(input) {
@@ -17,20 +17,20 @@ export function listPets(store: PetRepository): Operation {
   }
 }
 
-/** The page a valid listing asks for. */
+/** Reads the page a valid listing asks for. */
 export function listQuery({ query }: OperationInput): ListQuery {
-  // Validation has run: limit is an integer in 1..100 and status a PetStatus, when present.
+  // Casts safely: validation has run.
   const limit = first(query.limit)
   const status = first(query.status) as PetStatus | undefined
   return { limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), status }
 }
 
-/** The answer of a listing: the page, as pets or as their JSON text read with the decision (plan-listing.ts). */
+/** Answers a listing with its page, as pets or as their JSON text. */
 export function listed(pets: Pet[] | JsonText): OperationResult {
   return { status: 200, body: pets }
 }
 
-/** The first of a parameter's values, as `URLSearchParams.get` reads a repeated one. */
+/** Returns a parameter's first value, as `URLSearchParams.get` does. */
 function first(value: string | readonly string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : value?.[0]
 }

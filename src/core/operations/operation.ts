@@ -1,6 +1,6 @@
-/** What an operation gets from the pipeline once a request is admitted, resolved and valid. */
+/** What an operation gets once a request is admitted and valid. */
 export interface OperationInput {
-  /** The query, form-decoded; a repeated name has its values in order. */
+  /** The query, form-decoded; a repeated name holds its values in order. */
   query: Readonly<Record<string, string | string[]>>
   /** The path parameters, percent-decoded. */
   params: Record<string, string>
@@ -14,7 +14,7 @@ export interface OperationResult {
   body: unknown
 }
 
-/** An operation of the contract; the pipeline reads its JSON body when the contract says it takes one. */
+/** Answers one operation of the contract. */
 export interface Operation {
   handle(input: OperationInput): OperationResult | Promise<OperationResult>
 }

@@ -11,20 +11,13 @@ export const PROBE_PATHS = ['/healthz', '/readyz'] as const
 
 export interface ProbeHandlerOptions {
   readiness: () => Readiness
-  /** Only this origin's probes are claimed; any origin when undefined. */
+  /** Claims only this origin's probes; any origin when undefined. */
   origin: string | undefined
-  /** The one tail its answers end through (answer-tail.ts); probes are not logged. */
+  /** Ends the answers (answer-tail.ts); probes are not logged. */
   tail: AnswerTail
 }
 
-/**
- * `GET /healthz` (the process serves) and `GET /readyz` (the sandbox can serve; 503 otherwise),
- * for load balancers, container probes and test runners that wait for a server: no key, no quota
- * spent, described in fixtures/admin-openapi.yaml (docs/running-for-a-team.md#probes).
- *
- * @example
- * const reply = await getResponse([createProbeHandler({ readiness, origin: undefined, tail: createAnswerTail() })], new Request('http://x/readyz'))
- */
+/** Creates `GET /healthz` and `GET /readyz` (503 until ready): no key, no quota (docs/running-for-a-team.md#probes). */
 export function createProbeHandler({ readiness, origin, tail }: ProbeHandlerOptions): HttpHandler {
   function answer(path: string, method: string, headers: Headers): Reply {
     if (method !== 'GET')
@@ -42,7 +35,7 @@ export function createProbeHandler({ readiness, origin, tail }: ProbeHandlerOpti
     return { status: 200, headers, body: { status: 'ready', checks: current.checks } }
   }
 
-  // Load balancers ask every few seconds: their answers would crowd the log out.
+  // Logs nothing: load balancers ask every few seconds.
   return new ClaimingHandler({
     claims: (url) =>
       (origin === undefined || url.origin === origin) && (PROBE_PATHS as readonly string[]).includes(url.pathname),

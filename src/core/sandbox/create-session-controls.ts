@@ -17,7 +17,7 @@ import type { Answer, Timing } from '../state/maybe-promise.js'
 import { assertPet } from '../store/assert-pet.js'
 import { storedPet } from '../store/stored-pet.js'
 import type { World } from '../sessions/world.js'
-import { makeCapsule } from '../sessions/capsule.js'
+import { type Capsule, makeCapsule } from '../sessions/capsule.js'
 import { capsuleHolds, resetWorld, summaryHolds, type WorldCarrierParts } from '../sessions/world-table.js'
 import type { ResolvedOptions } from './resolve-options.js'
 import type { SandboxResetOptions, SessionControls } from './sandbox.js'
@@ -180,13 +180,20 @@ export function createSessionControls<Of extends Timing>(
       get: scenarios.of,
       list: scenarios.list,
     },
-    async capsule() {
-      await store.ready()
-      await clock.sync()
-      return makeCapsule({ session: world.name, made: resolved.now(), ...(await capsuleHolds(world, carriers)) })
-    },
+    capsule: () => capsuleOf(world, process),
   }
   return controls
+}
+
+/** The capsule of `world` as it stands now. */
+export async function capsuleOf<Of extends Timing>(world: World<Of>, process: ProcessControls<Of>): Promise<Capsule> {
+  await world.store.ready()
+  await world.clock.sync()
+  return makeCapsule({
+    session: world.name,
+    made: process.resolved.now(),
+    ...(await capsuleHolds(world, process.carriers)),
+  })
 }
 
 /** A session as `GET /__sandbox/sessions` lists it. */
@@ -209,7 +216,7 @@ export async function summarize<Of extends Timing>(
 
 /** What the world's table reads beside a world, from the process's parts. */
 export function carrierParts<Of extends Timing>(
-  process: Omit<ProcessControls<Of>, 'carriers'>,
+  process: Pick<ProcessControls<Of>, 'resolved' | 'requestLog' | 'keyRing' | 'operationIds' | 'secrets'>,
   knownScenarios: WorldCarrierParts['knownScenarios'],
   bound: WorldCarrierParts['bound'],
 ): WorldCarrierParts {

@@ -16,7 +16,7 @@ import {
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { SharedSessions, SharedSessionsPolicy, SharedState, SharedWorld } from '../state/shared-state.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
-import { createSessions, type SessionRegistry, type SessionsOptions } from '../sessions/create-sessions.js'
+import { createSessions } from '../sessions/create-sessions.js'
 import { createSharedSessions } from '../sessions/create-shared-sessions.js'
 import { type BoundKeys, createBoundKeys } from '../auth/create-bound-keys.js'
 import type { PetBase } from '../store/create-pet-base.js'
@@ -29,9 +29,9 @@ import {
   sessionTooLarge,
 } from '../store/create-pet-store.js'
 import type { Origin } from '../sessions/origin.js'
-import type { World, WorldState } from '../sessions/world.js'
+import type { SessionsState } from '../sessions/session-lifecycle.js'
+import type { WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
-import type { PetRepository } from '../state/pet-repository.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
 /**
@@ -40,22 +40,10 @@ import type { ResolvedOptions } from './resolve-options.js'
  * from either; the difference between the two lives here and nowhere else. Its own members are
  * the default session's world; `session` makes the world of a named one.
  */
-export interface SandboxState<Of extends Timing> extends WorldState<Of> {
+export interface SandboxState<Of extends Timing> extends SessionsState<Of> {
   keyStorage: KeyStorage | undefined
   /** The keys bound to sessions (D46): in its memory, or the shared state's. */
   boundKeys: BoundKeys
-  /**
-   * The world of a named session, starting from `origin` (read again on each reset); undefined
-   * while this state keeps no named sessions (a shared state without `SharedState.session`):
-   * a request naming one is then answered 501.
-   */
-  session: ((name: string, origin: () => Origin) => WorldState<Of>) | undefined
-  /**
-   * Refuses (507 storage_full, D23) a world starting from `origin` in place of the world whose
-   * store is `replacing` when the pets it adds would pass maxPets; undefined where the shared
-   * state bounds its own.
-   */
-  admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
@@ -72,8 +60,6 @@ export interface SandboxState<Of extends Timing> extends WorldState<Of> {
     /** Forgets this process's own entries of one session (a shared log is emptied by the store's reset). */
     clear(of: InSession): void
   }
-  /** The registry of named sessions over this state: in its memory, or the shared state's. */
-  registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
   /** Readiness checks of the state itself, beside the store's seeding. */
   checks: ReadinessCheck[]
   close(): Promise<void>

@@ -9,45 +9,36 @@ import type { SharedScenarios } from '../state/shared-state.js'
 import { forcedError } from './forced-status.js'
 import type { ResolvedScenario, ScenarioName } from './scenario-config.js'
 
-/** Marks every answer a key's scenario shaped, with the scenario's name, so nobody mistakes it for a bug. */
+/** Marks every answer a key's scenario shaped with the scenario's name, so nobody mistakes it for a bug. */
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 
 export interface ScenariosOptions {
   known: ReadonlyMap<string, ResolvedScenario>
-  /** What a reset restores: the scenarios given at start (`--scenario`, `createSandbox({ scenarios: { keys } })`), or the session's origin's (D34). */
+  /** Returns what a reset restores: the scenarios given at start, or the session's starting point's (D34). */
   initial: () => Readonly<Record<string, string>>
-  /** Seed of the draws (`flaky`, error rates, latency ranges): the session's origin's. */
+  /** Returns the seed of the draws. */
   seed: () => number
-  /** Waits out a scenario's latency: the sandbox's injectable delay, never the sandbox clock. */
+  /** Waits out a scenario's latency, never on the sandbox clock. */
   sleep: (ms: number) => Promise<void>
-  /** Whether `key` is a key of the sandbox right now. */
+  /** Tells whether `key` is a key of the sandbox now. */
   isKey: (key: string) => boolean
-  /** Scenarios every process of a shared sandbox follows (Redis); default this process's memory. */
+  /** Holds the scenarios for every process of a shared sandbox; this process's memory by default. */
   shared?: SharedScenarios | undefined
 }
 
-/**
- * Why `name` is no scenario: the nearest known name when it looks like a typo, then all of them.
- *
- * @example
- * unknownScenario('dwon', ['empty', 'down']) // 'unknown scenario "dwon"; did you mean down? known: empty, down'
- */
+/** Says why `name` is no scenario: the nearest known name when it looks like a typo, then all of them. */
 export function unknownScenario(name: string, known: readonly string[]): string {
   const nearest = nearestName(name, known)
-  return `unknown scenario ${JSON.stringify(name)};${nearest === undefined ? '' : ` did you mean ${nearest}?`} known: ${known.join(', ')}`
+  const guess = nearest === undefined ? '' : ` did you mean ${nearest}?`
+  return `unknown scenario ${JSON.stringify(name)};${guess} known: ${known.join(', ')}`
 }
 
-/** What a key's scenario left for the pipeline to do after its own step: `empty` answers reads with nothing. */
+/** What a key's scenario leaves the pipeline to do: `empty` answers reads with nothing. */
 export interface Shaped {
   empty: boolean
 }
 
-/**
- * Each key's scenario (D29), and the pipeline step that applies it to one request: the latency
- * first, then a forced status or a drawn error (as an Error body, with the headers admission set),
- * or `empty` for the operation to honour. Draws come from a PRNG per key and operation seeded
- * from the sandbox's seed, three per request whatever the scenario, so a run repeats.
- */
+/** Creates each key's scenario (D29) and the step that applies it: latency, then a forced or drawn error. */
 export function createScenarios({ known, initial, seed, sleep, isKey, shared }: ScenariosOptions) {
   let local: Record<string, string> = { ...initial() }
   let streams = new Map<string, () => number>()
@@ -55,7 +46,7 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
   const assigned = (): Readonly<Record<string, string>> => {
     if (shared === undefined) return local
     const current = shared.current() ?? initial()
-    // Another process changed them: the draws start over, as they do here on a change.
+    // Starts the draws over when another process changed them, as a change here does.
     if (current !== followed) {
       followed = current
       streams = new Map()
@@ -90,15 +81,13 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
   }
 
   return {
-    /** The scenarios a key can be put in, built-in first, with what each does. */
+    /** Lists the scenarios a key can be put in, built-in first, with what each does. */
     list: () => [...known.values()].map(({ name, description }) => ({ name, description })),
-    /** `key`'s scenario, or undefined. */
     of: (key: string): string | undefined => scenarioOf(assigned(), key),
-    /** Every key's scenario. */
     all: assigned,
-    /** The seed of the draws in force. */
+    /** Returns the seed of the draws in force. */
     seed: (): number => shared?.seed() ?? seed(),
-    /** Puts `key` in scenario `name`; a name or key the sandbox does not know throws ConfigError. */
+    /** Puts `key` in scenario `name`; throws a ConfigError for an unknown name or key. */
     set(key: string, name: ScenarioName): MaybePromise<void> {
       if (!known.has(name)) throw new ConfigError(unknownScenario(name, [...known.keys()]))
       if (!isKey(key)) throw new UnknownKeyError(key)
@@ -109,17 +98,14 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
       if (!isKey(key)) throw new UnknownKeyError(key)
       return store(without(key))
     },
-    /** Forgets the scenario of a key just revoked: added again, it is a fresh key. */
+    /** Forgets the scenario of a revoked key: added again, it is a fresh key. */
     forget: (key: string): MaybePromise<void> =>
       scenarioOf(assigned(), key) === undefined ? undefined : store(without(key)),
-    /** Back to the session's origin scenarios (on `reset()`), of the keys still configured; the draws start over. */
+    /** Restores the starting scenarios of the keys still configured; the draws start over. */
     reset: () => store(Object.fromEntries(Object.entries(initial()).filter(([key]) => isKey(key)))),
-    /** Whether `key`'s scenario answers this operation with the 429 of a spent window, which must not spend the real quota. */
+    /** Tells whether `key`'s scenario answers with a 429, which must not spend the real quota. */
     sparesQuota: (key: string, operationId: string): boolean => behaviour(key, operationId)?.status === 429,
-    /**
-     * Applies `key`'s scenario to one request for `operationId`, or does nothing (undefined, at
-     * once) when the key has none. Throws the forced or drawn Error.
-     */
+    /** Applies `key`'s scenario to one request, throwing the forced or drawn error; undefined when it has none. */
     shape(
       key: string,
       operationId: string,
@@ -152,12 +138,12 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
 
 export type Scenarios = ReturnType<typeof createScenarios>
 
-/** `key`'s scenario in `assigned`: its own entry only, so a key named `constructor` or `__proto__` is in none. */
+/** Reads `key`'s own entry only, so a key named `constructor` or `__proto__` is in no scenario. */
 function scenarioOf(assigned: Readonly<Record<string, string>>, key: string): string | undefined {
   return Object.hasOwn(assigned, key) ? assigned[key] : undefined
 }
 
-/** What `empty` answers a read that is not a listing: the 404 of a pet that does not exist. */
+/** Answers a read that is not a listing, under `empty`, with a 404. */
 export function emptyRead(params: Record<string, string>): HttpError {
   return new HttpError(
     404,
@@ -167,9 +153,7 @@ export function emptyRead(params: Record<string, string>): HttpError {
 }
 
 /**
- * Each key's scenario, in-process (`sandbox.scenarios`): what `PUT` and `DELETE
- * /__sandbox/keys/{key}/scenario` do over HTTP. A name or key the sandbox does not know throws
- * `ConfigError`. On shared state, a change holds on every process (within a second).
+ * Each key's scenario, in-process (`sandbox.scenarios`): `PUT` and `DELETE /__sandbox/keys/{key}/scenario`.
  *
  * @example
  * sandbox.scenarios.set('sandbox-free-key', 'down')   // that key gets 503s; the others are untouched
@@ -178,8 +162,7 @@ export function emptyRead(params: Record<string, string>): HttpError {
 export interface SandboxScenarios {
   set(key: string, name: ScenarioName): Promise<void>
   clear(key: string): Promise<void>
-  /** The key's scenario, or undefined. */
   get(key: string): string | undefined
-  /** The scenarios a key can be put in, built-in first, with what each does. */
+  /** Lists the scenarios a key can be put in, built-in first, with what each does. */
   list(): Array<{ name: string; description: string }>
 }

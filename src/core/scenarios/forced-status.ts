@@ -4,21 +4,15 @@ import { HttpError } from '../errors/http-error.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import { resetOf } from '../rate-limit/windows.js'
 
-/** The statuses an operation may be made to answer: those its contract lists, and any error its `default` covers. */
+/** The statuses an operation may be forced to answer: those its contract lists, and any error its `default` covers. */
 export interface ForcibleStatuses {
-  /** The listed statuses, ascending (`200`, `400`, `401`, `429`, ...). */
+  /** The listed statuses, ascending. */
   listed: readonly number[]
-  /** Whether a `default` response covers every other 4xx and 5xx. */
+  /** Tells whether a `default` response covers every other 4xx and 5xx. */
   errorsByDefault: boolean
 }
 
-/**
- * Per operationId, the statuses a scenario or `Prefer: code=` may force (D29): one the operation's
- * contract lists, or a 4xx/5xx its `default` response covers.
- *
- * @example
- * forcibleStatuses(openapiDocument).get('createPet')   // { listed: [201, 400, 401, 413, 415, 429, 507], errorsByDefault: true }
- */
+/** Reads per operationId the statuses a scenario or `Prefer: code=` may force (D29). */
 export function forcibleStatuses(document: OpenApiDocument): Map<string, ForcibleStatuses> {
   const byId = new Map<string, ForcibleStatuses>()
   for (const item of Object.values(document.paths)) {
@@ -35,30 +29,25 @@ export function forcibleStatuses(document: OpenApiDocument): Map<string, Forcibl
   return byId
 }
 
-/** Whether `status` may be forced on an operation, and if not, the words that say which may. */
+/** Returns undefined when `status` may be forced on an operation, else the words that say which may. */
 export function checkForcible(status: number, forcible: ForcibleStatuses | undefined): string | undefined {
   if (forcible === undefined) return 'this request has no operation of the contract'
   if (forcible.listed.includes(status) || (forcible.errorsByDefault && status >= 400 && status <= 599)) return undefined
-  const successes = forcible.listed.filter((code) => code < 400)
-  return `${successes.join(', ')}${forcible.errorsByDefault ? ' or any 400 to 599' : `, ${forcible.listed.filter((code) => code >= 400).join(', ')}`}`
+  const successes = forcible.listed.filter((code) => code < 400).join(', ')
+  const errors = forcible.listed.filter((code) => code >= 400).join(', ')
+  return `${successes}${forcible.errorsByDefault ? ' or any 400 to 599' : `, ${errors}`}`
 }
 
-// The code of each status the sandbox has a condition of its own for (D2: the first listed, the
-// proxy's aside); other statuses get `forced_status`.
+// Maps each status with a condition of its own to its first code in D2 (the proxy's aside); others get `forced_status`.
 const CODES = new Map<number, ErrorCode>()
 for (const { code, status, ...rest } of Object.values(ERRORS)) {
   if (status !== undefined && !('proxy' in rest) && !CODES.has(status)) CODES.set(status, code)
 }
 
-/** How long a forced 503 asks clients to wait, in seconds. */
+/** Says how long a forced 503 asks clients to wait, in seconds. */
 const UNAVAILABLE_RETRY_AFTER = 30
 
-/**
- * The Error a forced error status answers with, as the sandbox's own refusal of that status
- * looks: a 429 as a spent window gives it (`X-RateLimit-Remaining: 0` and `Retry-After` until the
- * window the headers name ends), a 503 with `Retry-After`, a 401 with `WWW-Authenticate`, a 410 of a
- * deprecated operation naming its successor. `why` says what forced it, so nobody takes it for a bug.
- */
+/** Builds the error of a forced status as the sandbox's own refusal of it looks, `why` saying what forced it. */
 export function forcedError(
   status: number,
   why: string,
@@ -95,29 +84,22 @@ export function forcedError(
         code,
         deprecation === undefined
           ? `This operation is gone (${why})`
-          : `This operation was removed on ${new Date(deprecation.sunset).toUTCString()}; use ${deprecation.successor} instead (${why})`,
+          : `This operation was removed on ${new Date(deprecation.sunset).toUTCString()}; ` +
+              `use ${deprecation.successor} instead (${why})`,
       )
     default:
       return new HttpError(status, code, `${status} ${code.replaceAll('_', ' ')} (${why})`)
   }
 }
 
-/**
- * The status a request asks for with `Prefer: code=<status>` (Prism's convention, D30), checked
- * against what its operation may answer; undefined when it asks for none. A code the operation
- * may not answer is a 400 naming the ones it may.
- *
- * @example
- * preferredStatus('code=503', forcible.get('listPets'))   // 503
- * preferredStatus('code=201', forcible.get('listPets'))   // throws 400: listPets may answer 200 or any 400 to 599
- */
+/** Reads the status `Prefer: code=<status>` asks for (D30), or throws a 400 naming those the operation may answer. */
 export function preferredStatus(
   prefer: string | null,
   operationId: string,
   forcible: ForcibleStatuses | undefined,
 ): number | undefined {
   if (prefer === null) return undefined
-  // RFC 7240: preferences separated by commas, each `name[=value]` with `;`-parameters.
+  // Splits as RFC 7240 does: preferences by commas, each `name[=value]` with `;`-parameters.
   for (const preference of prefer.split(',')) {
     const [name = '', ...value] = (preference.split(';')[0] ?? '').split('=')
     if (name.trim().toLowerCase() !== 'code') continue
@@ -142,13 +124,7 @@ export function preferredStatus(
 /** Says which preference an answer applied (RFC 7240): `Preference-Applied: code=503`. */
 export const PREFERENCE_APPLIED_HEADER = 'preference-applied'
 
-/**
- * The status a `Prefer: code=` forced, read from the answer's headers, for the request log's
- * `forced` (the dashboard marks it as it marks a scenario's answer); undefined when none did.
- *
- * @example
- * forcedByPrefer(new Headers({ 'preference-applied': 'code=503' }))   // 503
- */
+/** Reads the status a `Prefer: code=` forced from the answer's headers, for the request log; undefined if none. */
 export function forcedByPrefer(headers: Headers): number | undefined {
   const applied = /^code=(\d{3})$/.exec(headers.get(PREFERENCE_APPLIED_HEADER) ?? '')
   return applied === null ? undefined : Number(applied[1])

@@ -9,7 +9,7 @@ interface BuiltInDefinition {
   operations?: Record<string, Partial<ResolvedBehaviour>>
 }
 
-// The built-in scenarios: the one list of their names, and what each does.
+// Lists the built-in scenarios and what each does.
 const BUILT_IN = {
   empty: { description: 'listPets answers [], getPet 404; creates still work', every: { empty: true } },
   slow: { description: 'every answer arrives 1 to 3 s late, whole', every: { latency: { min: 1000, max: 3000 } } },
@@ -22,16 +22,10 @@ const BUILT_IN = {
   },
 } satisfies Record<string, BuiltInDefinition>
 
-/** A built-in scenario's name (D29): a key of the table above, the one list of them. */
+/** A built-in scenario's name (D29). */
 export type BuiltInScenario = keyof typeof BUILT_IN
 
-/**
- * The scenarios every sandbox knows (D29), in the order the docs' table lists them
- * (docs/running-for-a-team.md#scenarios, checked by `npm run generate:check`).
- *
- * @example
- * BUILT_IN_SCENARIOS.includes('down')   // true
- */
+/** Lists the built-in scenarios (D29) in the order of docs/running-for-a-team.md#scenarios, which check-names holds. */
 export const BUILT_IN_SCENARIOS: readonly BuiltInScenario[] = Object.keys(BUILT_IN) as BuiltInScenario[]
 
 /** A scenario's name: a built-in one, or one defined in `scenarios.custom` (the CLI's `--scenarios` file). */
@@ -39,13 +33,13 @@ export type ScenarioName = BuiltInScenario | (string & {})
 
 /** What a scenario does to one operation's answers; a field left out does nothing. */
 export interface ScenarioBehaviour {
-  /** Whole answers arrive this late: ms, or a range drawn from. */
+  /** Delays whole answers: ms, or a range drawn from. */
   latency?: number | LatencyRange
   /** Share of answers, 0 to 1, that are a drawn error. */
   errorRate?: number
   /** The drawn errors, chosen among uniformly. Default `DEFAULT_ERROR_KINDS`. */
   kinds?: ReadonlyArray<Exclude<FaultKind, 'drop'>>
-  /** Every answer has this status: one the operation's contract lists, or any 4xx/5xx (an Error body). */
+  /** Forces every answer's status: one the contract lists, or any 4xx/5xx. */
   status?: number
 }
 
@@ -53,7 +47,7 @@ export interface ScenarioBehaviour {
  * A custom scenario: a behaviour for every operation, with `operations` overriding it by operationId.
  *
  * @example
- * const flakyCreates: ScenarioDefinition = { description: 'creates fail half the time', operations: { createPet: { errorRate: 0.5, kinds: ['503'] } } }
+ * const flaky: ScenarioDefinition = { operations: { createPet: { errorRate: 0.5 } } }
  */
 export interface ScenarioDefinition extends ScenarioBehaviour {
   description?: string
@@ -79,11 +73,7 @@ export interface ResolvedScenario {
 
 const NONE: ResolvedBehaviour = { latency: { min: 0, max: 0 }, errorRate: 0, kinds: [...DEFAULT_ERROR_KINDS] }
 
-/**
- * The scenarios a sandbox knows: the built-in ones, then the custom ones, checked against the
- * admin document's `ScenariosFile` schema (Ajv) and against the contract (a forced status must be
- * one the operation may answer). A bad one throws a ConfigError naming `source` and the field.
- */
+/** Resolves the built-in scenarios, then the custom ones checked against `ScenariosFile` and the contract. */
 export function resolveScenarios(
   custom: unknown,
   forcible: ReadonlyMap<string, ForcibleStatuses>,

@@ -1,8 +1,9 @@
 /**
  * Keeps the `max()` most recently used values by key: a use moves a value to the end (only when it
- * is not already there: a session's requests come in runs), and the first ones go beyond `max()`.
+ * is not already there: a session's requests come in runs), and the first ones go beyond `max()`,
+ * each told to `evicted`.
  */
-export function createLru<V>(max: () => number) {
+export function createLru<V>(max: () => number, evicted?: (value: V, key: string) => void) {
   const kept = new Map<string, V>()
   let newest: string | undefined
   const put = (key: string, value: V): V => {
@@ -11,7 +12,9 @@ export function createLru<V>(max: () => number) {
     newest = key
     for (const oldest of kept.keys()) {
       if (kept.size <= Math.max(1, max())) break
+      const value = kept.get(oldest)!
       kept.delete(oldest)
+      evicted?.(value, oldest)
     }
     return value
   }
@@ -31,5 +34,7 @@ export function createLru<V>(max: () => number) {
     },
     /** The values, the least recently used first. */
     values: () => kept.values(),
+    /** How many values are kept. */
+    size: (): number => kept.size,
   }
 }

@@ -1,6 +1,7 @@
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { DropReason } from '../state/shared-state.js'
 import type { Origin } from './origin.js'
+import { createLru } from './create-lru.js'
 import { SessionConflict } from './session-errors.js'
 import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
 
@@ -68,10 +69,9 @@ export interface SessionsOptions<W extends Registered> {
 const SWEEP_EVERY_MS = 1000
 
 /**
- * The named sessions of a sandbox and its default one (docs/decisions.md#d34). A Map in least
- * recently used order: a use moves a session to the end (only when it is not already there), so
- * the first entries are the ones to drop. Idle ones are swept lazily, on lookups and listings:
- * with no request nothing grows, so no timer is needed.
+ * The named sessions of a sandbox and its default one (docs/decisions.md#d34), least recently
+ * used first (create-lru.ts). Idle ones are swept lazily, on lookups and listings: with no request
+ * nothing grows, so no timer is needed.
  *
  * @example
  * const sessions = createSessions({ default: world, fresh, dispose, max: 1000, idleMs: 3_600_000, now: clock.now })
@@ -86,15 +86,19 @@ export function createSessions<W extends Registered>({
   now,
   onDrop,
 }: SessionsOptions<W>): SessionRegistry<W> & { size(): number } {
-  const named = new Map<string, W>()
-  let newest: W | undefined
   let sweptAt = Number.NEGATIVE_INFINITY
-
   const drop = (world: W, reason: DropReason | undefined) => {
-    named.delete(world.name)
-    if (newest === world) newest = undefined
     dispose(world)
     if (reason !== undefined) onDrop?.(world.name, reason)
+  }
+  // Beyond `max`, the least recently used goes first.
+  const named = createLru<W>(
+    () => max,
+    (world) => drop(world, { kind: 'least-recently-used', max }),
+  )
+  const remove = (world: W, reason: DropReason | undefined) => {
+    named.delete(world.name)
+    drop(world, reason)
   }
 
   function sweep(at: number): void {
@@ -103,27 +107,13 @@ export function createSessions<W extends Registered>({
     sweptAt = at
     for (const world of named.values()) {
       if (at - world.lastUsed < idleMs) break
-      drop(world, { kind: 'idle', idleMs })
+      remove(world, { kind: 'idle', idleMs })
     }
-  }
-
-  function touch(world: W, at: number): void {
-    world.lastUsed = at
-    if (newest === world) return
-    named.delete(world.name)
-    named.set(world.name, world)
-    newest = world
   }
 
   function add(world: W, at: number): W {
-    named.set(world.name, world)
-    newest = world
     world.lastUsed = at
-    for (const oldest of named.values()) {
-      if (named.size <= max) break
-      drop(oldest, { kind: 'least-recently-used', max })
-    }
-    return world
+    return named.put(world.name, world)
   }
 
   return {
@@ -136,9 +126,9 @@ export function createSessions<W extends Registered>({
       if (name === DEFAULT_SESSION) return defaultWorld
       const at = now()
       sweep(at)
-      const found = named.get(name)
+      const found = named.use(name)
       if (found !== undefined) {
-        touch(found, at)
+        found.lastUsed = at
         return found
       }
       return add(fresh(checkSessionName(name, 'session name')), at)
@@ -147,7 +137,7 @@ export function createSessions<W extends Registered>({
     find(name: string): W | undefined {
       if (name === DEFAULT_SESSION) return defaultWorld
       sweep(now())
-      return named.get(name)
+      return named.peek(name)
     },
     /** Every session: the default first, then the most recently used. */
     list(): W[] {
@@ -158,20 +148,20 @@ export function createSessions<W extends Registered>({
     put(world: W): W {
       const at = now()
       sweep(at)
-      const replaced = named.get(world.name)
-      if (replaced !== undefined) drop(replaced, undefined)
+      const replaced = named.peek(world.name)
+      if (replaced !== undefined) remove(replaced, undefined)
       return add(world, at)
     },
     /** Deletes a named session; false when there is none. The default session cannot be deleted. */
     delete(name: string): boolean {
       if (name === DEFAULT_SESSION) throw defaultNotDeleted()
-      const found = named.get(name)
+      const found = named.peek(name)
       if (found === undefined) return false
-      drop(found, undefined)
+      remove(found, undefined)
       return true
     },
     /** How many named sessions there are (the default excluded). */
-    size: (): number => named.size,
+    size: named.size,
   }
 }
 

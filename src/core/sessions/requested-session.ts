@@ -24,7 +24,7 @@ const MAX_BAGGAGE_CHARS = 8192
  * The session a request names (D34, D43): `X-Sandbox-Session`, or without it the `sandbox-session`
  * member of its `baggage` header (percent-decoded); undefined when it names none (the default
  * session). A malformed baggage header names none. The name is not checked: the caller refuses a
- * bad one with `sessionNameRule(where)`.
+ * bad one with `sessionNameRefusal(name, where)`.
  *
  * @example
  * requestedSession((name) => headers.get(name))   // { name: 'worker-1', where: "baggage's sandbox-session" }

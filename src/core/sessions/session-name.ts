@@ -18,50 +18,26 @@ const pattern = new RegExp(schema.pattern)
 const rule = schema.description.replace(/^sandbox - /, '')
 
 /**
- * Whether `name` may name a session (the admin document's `SessionName`).
+ * Why `name` may not name a session, said of `where`; undefined when it may. The one rule for
+ * every path that names a session (headers, baggage, admin paths and queries, capsules, the
+ * library): the admin document's `SessionName`, and with `secrets` no key in force nor the admin
+ * token (D35). Values are never quoted: a header may hold anything.
  *
  * @example
- * isSessionName('worker-3') // true
- * isSessionName('.hidden')  // false
+ * sessionNameRefusal('.hidden', 'X-Sandbox-Session') // "X-Sandbox-Session must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'"
+ * sessionNameRefusal('worker-3', 'X-Sandbox-Session') // undefined
  */
-export function isSessionName(name: string): boolean {
-  return pattern.test(name)
+export function sessionNameRefusal(name: unknown, where: string, secrets?: Secrets): string | undefined {
+  if (typeof name !== 'string' || !pattern.test(name)) return `${where} must be ${rule}`
+  // A session's name is shown whole wherever sessions are, and `SessionName` has no room for a masked one.
+  if (secrets !== undefined && (name === secrets.adminToken || secrets.keys.includes(name)))
+    return `${where} must not be an API key or the admin token`
+  return undefined
 }
 
-/**
- * `name` when it may name a session; otherwise a ConfigError saying the rule about `where`
- * ("X-Sandbox-Session must be 1 to 64 letters, …"). Values are never quoted: a header may hold anything.
- */
-export function checkSessionName(name: unknown, where: string): string {
-  if (typeof name === 'string' && isSessionName(name)) return name
-  throw new ConfigError(sessionNameRule(where))
-}
-
-/**
- * The rule, said of `where`.
- *
- * @example
- * sessionNameRule('X-Sandbox-Session') // "X-Sandbox-Session must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'"
- */
-export function sessionNameRule(where: string): string {
-  return `${where} must be ${rule}`
-}
-
-/**
- * Whether `name` is a key in force or the admin token, which no session may be named (D35): a
- * session's name is shown whole wherever sessions are, and the admin document's `SessionName`
- * has no room for a masked one.
- */
-export function isSecretName(name: string, secrets: Secrets): boolean {
-  return name === secrets.adminToken || secrets.keys.includes(name)
-}
-
-/**
- * The refusal of a secret as a session name, said of `where`; the name itself is never echoed.
- *
- * @example
- * secretNameRule('X-Sandbox-Session') // 'X-Sandbox-Session must not be an API key or the admin token'
- */
-export function secretNameRule(where: string): string {
-  return `${where} must not be an API key or the admin token`
+/** Answers `name` when it may name a session; otherwise throws a ConfigError saying `sessionNameRefusal`. */
+export function checkSessionName(name: unknown, where: string, secrets?: Secrets): string {
+  const refusal = sessionNameRefusal(name, where, secrets)
+  if (refusal !== undefined) throw new ConfigError(refusal)
+  return name as string
 }

@@ -4,53 +4,33 @@ import { createPetSchema } from './create-pet-schema.js'
 import { createMswDataWorkaround } from './msw-data-workaround.js'
 import { storedPet } from './stored-pet.js'
 
-// The queries of listPets, built once: they hold no state, and building them per request showed
-// in the list request's profile (BENCHMARKS.md, "What the profiles changed").
+// Built once: per request they showed in the profile (BENCHMARKS.md, "What the profiles changed").
 const ANY_PET = new Query<Pet>(() => true)
 const BY_STATUS = Object.fromEntries(
   PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)]),
 ) as Record<PetStatus, Query<Pet>>
 
-// Pets stored between two yields to the event loop, so that a large seed does not keep the
-// process from answering its probes (docs/running-for-a-team.md#probes).
+// Yields between batches so a large seed does not starve the probes (docs/running-for-a-team.md#probes).
 const PETS_PER_YIELD = 5_000
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
-/**
- * The pets a world starts from, immutable once filled and shared by every session that starts
- * from them (copy-on-write: each world's own changes live in its overlay, create-pet-store.ts).
- * An `@msw/data` collection plus an id index, so `get` does not scan; records sit in id order, so
- * the first `limit` matches of a scan are a page of `listPets` (D8) without sorting.
- *
- * @example
- * const base = createPetBase()
- * await base.fill(seedPets(1, 50))
- * base.list(undefined, 20).length // 20
- */
+/** Creates the immutable pets that sessions share copy-on-write (D34), kept in id order so a scan is a page (D8). */
 export function createPetBase() {
   const symbols = createMswDataWorkaround()
   const schema = createPetSchema((pet) => symbols.prepared(storedPet(pet)))
   let collection = new Collection({ schema })
   let byId = new Map<number, Pet>()
   let lastId = 0
-  // Sessions using this base: its pets count against maxPets while any does (create-pet-store.ts).
+  // Counts the sessions over this base: its pets count against maxPets while any does.
   let users = 0
-  // Each listed record's JSON text, for every session over this base. Weak: a record gone from
-  // every store takes its text with it.
   const texts = new WeakMap<Pet, string>()
-  // Until the first fill is done, whoever waits for the base waits for it, however early they came.
   let firstFilled: () => void = () => undefined
   let filling: Promise<void> | undefined = new Promise<void>((resolve) => {
     firstFilled = resolve
   })
 
   return {
-    /**
-     * A record's JSON text, made once: records never change in place (a put stores a new one), and
-     * serialising the page was the largest step of a listing's answer (BENCHMARKS.md, "What the
-     * profiles changed"). One map for the sessions over this base, so a session that only reads
-     * holds no texts of its own (BENCHMARKS.md, "Sessions").
-     */
+    /** Returns a record's JSON text, cached: records never change in place. */
     textOf(pet: Pet): string {
       let text = texts.get(pet)
       if (text === undefined) {
@@ -59,11 +39,7 @@ export function createPetBase() {
       }
       return text
     },
-    /**
-     * Stores `pets` in id order, once: a pet without an id takes the one after the pet before it
-     * (from 1). In batches, drawn from `pets` as the batches need them, so each batch's drafts die
-     * young; the batch sizes are part of the @msw/data workaround.
-     */
+    /** Stores `pets` in id order, in batches; a pet without an id takes the next one after the pet before it. */
     fill(pets: Iterable<NewPet & { id?: number }>): Promise<void> {
       const done = fillWith(pets).then(() => {
         firstFilled()
@@ -74,20 +50,20 @@ export function createPetBase() {
     },
     /** Resolves once the base is filled; undefined when it is. */
     filled: (): Promise<void> | undefined => filling,
-    /** The first `limit` pets in id order, of one status or all. */
+    /** Lists the first `limit` pets in id order, of one status or all. */
     list: (status: PetStatus | undefined, limit: number): Pet[] =>
       collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit }),
     get: (id: number): Pet | undefined => byId.get(id),
-    /** Every pet, in id order. */
+    /** Returns every pet, in id order. */
     all: (): Pet[] => collection.findMany(),
     count: (): number => byId.size,
-    /** The highest id of the base (0 when empty): a world's own pets have higher ids, or replace one of these. */
+    /** Returns the highest id of the base, 0 when empty. */
     lastId: (): number => lastId,
     /** Counts a session that starts from this base; returns how many now do. */
     use: (): number => ++users,
-    /** A session stopped using it; returns how many still do. */
+    /** Uncounts a session; returns how many still use the base. */
     release: (): number => --users,
-    /** How many sessions start from it now. */
+    /** Counts the sessions over this base now. */
     users: (): number => users,
   }
 

@@ -2,16 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { PET_STATUSES, type Pet } from './pet.js'
 import { storedPet } from './stored-pet.js'
 
-/**
- * The Standard Schema of a stored pet, for the `@msw/data` collection. Requests are validated
- * against the OpenAPI document before they reach the store, so this is a guard against our own
- * bugs, written by hand to keep a schema library (and its import cost) out of every test file.
- * Its output is what the collection keeps: `output(pet)` of a valid pet, by default a fresh
- * `storedPet`, laid out for the collection's own hidden properties.
- *
- * @example
- * new Collection({ schema: createPetSchema((pet) => symbols.prepared(storedPet(pet))) })
- */
+/** Creates the Standard Schema of a stored pet, a hand-written guard against our own bugs (no schema library). */
 export function createPetSchema(output: (pet: Pet) => Pet = storedPet): StandardSchemaV1<Pet, Pet> {
   return {
     '~standard': {

@@ -5,52 +5,42 @@ import type { PetBase } from './create-pet-base.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 
-/** The page `listPets` reads: the first `limit` pets in id order, of one status or all (the PetRepository's). */
+/** A `listPets` page: the first `limit` pets in id order, of one status or all. */
 export interface ListQuery {
   status?: PetStatus | undefined
   limit: number
 }
 
-/**
- * Where created pets outlive the process. The store awaits `commit` before it stores a pet or
- * resets, so nothing is acknowledged (201) or shown before it is durable.
- */
+/** Keeps pets across restarts; the store awaits `commit` before it acknowledges or shows a change. */
 export interface PetStorage {
-  /** Pets created in earlier runs, ascending by id, stored after the seeded ones on start. */
+  /** Pets created in earlier runs, ascending by id. */
   restored: readonly Pet[]
-  /** Seeded pets replaced by `pets.put` in earlier runs: they take the seeded ones' places on start. */
+  /** Seeded pets replaced by `pets.put` in earlier runs. */
   replaced?: readonly Pet[]
-  /** The id the next created pet gets: ids keep ascending across restarts. */
+  /** The id the next created pet gets. */
   nextId: number
   commit(change: PetChange): Promise<void>
-  /** Why the storage cannot serve right now, or undefined: `GET /readyz` answers 503 meanwhile. */
+  /** Says why the storage cannot serve now (`GET /readyz` answers 503), or undefined. */
   notReady?: () => string | undefined
 }
 
-/**
- * What one world changed over its base: pets of the base it replaced (`pets.put`), pets it added
- * beyond the base's last id (creates, and puts beyond every assigned id), ascending, and the next
- * id. Empty for a world that only read.
- */
+/** What a session changed over its base: pets replaced, pets added past the base's last id (ascending), the next id. */
 export interface PetOverlay {
   replaced: Map<number, Pet>
   added: Pet[]
   nextId: number
 }
 
-/** The pets a world starts from and returns to on `reset()`: a base, and an overlay over it. */
+/** The pets a session starts from and returns to on `reset()`: a base and an overlay. */
 export interface PetOrigin {
   base: PetBase
   overlay: PetOverlay
 }
 
-/**
- * `maxPets` (D23), for every world of a process at once: the pets of each base in use, counted
- * once, plus the pets every world added. A world reset or dropped gives its pets back.
- */
+/** Creates the `maxPets` count (D23) of a process: each base in use once, plus what every session added. */
 export function createPetPool(maxPets = Number.POSITIVE_INFINITY) {
   let stored = 0
-  // Creates counted while their journal line is written, so a burst cannot overshoot the bound.
+  // Counts creates in flight, so a burst cannot overshoot the bound.
   let creating = 0
   return {
     maxPets,
@@ -68,7 +58,7 @@ export function createPetPool(maxPets = Number.POSITIVE_INFINITY) {
     add(count: number): void {
       stored += count
     },
-    /** Whether `count` more pets fit. */
+    /** Tells whether `count` more pets fit. */
     fits: (count: number): boolean => stored + creating + count <= maxPets,
     stored: (): number => stored,
   }
@@ -77,31 +67,24 @@ export function createPetPool(maxPets = Number.POSITIVE_INFINITY) {
 export type PetPool = ReturnType<typeof createPetPool>
 
 export interface PetStoreOptions {
-  /** What the store starts from and `reset()` restores; read on each reset (a session given a new origin). */
+  /** Returns what the store starts from and `reset()` restores, read on each reset. */
   origin: () => PetOrigin
   pool: PetPool
-  /** Resolves once the origin's base is filled (seeding); undefined when it is. */
+  /** Resolves once the origin's base is filled; undefined when it is. */
   filled: () => Promise<void> | undefined
-  /** Durable storage of this world's changes (`--state`, the default session only). */
+  /** Stores this session's changes durably (`--state`, the default session only). */
   storage?: PetStorage
 }
 
-/**
- * One world's pets, copy-on-write over a base shared by every world that starts from it
- * (docs/decisions.md#d34): reads merge the base with the world's overlay, writes go to the
- * overlay, and `reset()` puts the origin's overlay back in place of the world's, without touching
- * the base. Ids are assigned here, synchronously, from a counter that only grows: ascending,
- * never reused, even across concurrent creates.
- */
+/** Creates a session's pets, copy-on-write over a shared base (D34); ids ascend and are never reused. */
 export function createPetStore({ origin, pool, filled, storage }: PetStoreOptions) {
   let base = origin().base
   let overlay: PetOverlay = emptyOverlay()
-  // Pets of this world counted in the pool: its additions, and its base's while this world is its only user.
+  // Counts this session's pets in the pool: its additions, and its base's while it is the only user.
   let owned = 0
   let usingBase = false
-  // Set once the world is let go of (its session dropped): a create still in flight stores nothing.
+  // Stops a create still in flight from storing once the session is dropped.
   let released = false
-  // The replaced pets in id order, made when a listing needs them after a put.
   let replacedInOrder: Pet[] | undefined
   let ready: Promise<void> = Promise.resolve()
   const useBase = (next: PetBase) => {
@@ -129,7 +112,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     return replacedInOrder
   }
 
-  /** Index of `id` in the ascending `added`, or of where it would go. */
+  /** Finds the index of `id` in the ascending `added`, or where it would go. */
   function addedIndex(id: number): number {
     const { added } = overlay
     // Nearly always the end: creates come in id order.
@@ -150,14 +133,13 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     return pet?.id === id ? pet : undefined
   }
 
-  /** The first `limit` pets in id order, of one status or all: the base's, less those this world replaced, with its own. */
+  /** Lists the first `limit` pets in id order: the base's less those replaced, merged with this session's. */
   function list({ status, limit }: ListQuery): Pet[] {
     const { replaced, added } = overlay
     let page: Pet[]
     if (replaced.size === 0) page = base.list(status, limit)
     else {
-      // At most `replaced.size` of the base's first matches are replaced: reading that many
-      // more still fills the page.
+      // Reads `replaced.size` more: at most that many of the base's first matches are replaced.
       const fromBase = base.list(status, limit + replaced.size).filter((pet) => !replaced.has(pet.id))
       const changed = sortedReplaced().filter((pet) => status === undefined || pet.status === status)
       page = mergeInOrder(fromBase, changed, limit)
@@ -182,10 +164,10 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     /** Resolves once the base is filled and, the first time, the storage's pets are in place. */
     ready: () => ready,
 
-    /** Starts from the origin once its base is filled; with storage, the pets of earlier runs on top (the default session). */
+    /** Starts from the origin once its base is filled, with the storage's pets of earlier runs on top. */
     start(): Promise<void> {
       const filling = filled()
-      // A session made once the base is filled has its pets at once, for in-process reads.
+      // Starts at once when the base is filled, for in-process reads.
       if (filling === undefined && storage === undefined) {
         restoreOrigin()
         return ready
@@ -207,21 +189,20 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       return ready
     },
 
-    /** Back to the origin's pets (durably forgetting this world's changes); ids restart after them. */
+    /** Returns to the origin's pets, durably; ids restart after them. */
     reset(): Promise<void> {
       const done = ready.then(async () => {
         await storage?.commit({ kind: 'reset' })
         restoreOrigin()
       })
-      // A reset that could not be made durable is reported to its caller and changes nothing;
-      // the store stays usable.
+      // Keeps the store usable after a reset that could not be made durable.
       ready = done.catch(() => undefined)
       return done
     },
 
     list,
 
-    /** `list`'s page as its JSON text (what `JSON.stringify` makes of it). */
+    /** Returns `list`'s page as JSON text. */
     listJson(query: ListQuery): string {
       const page = list(query)
       let text = '['
@@ -242,10 +223,9 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       const record = storedPet({ ...pet, id: into.nextId++ })
       let kept = false
       try {
-        // Durable first, visible second: a pet nobody was told about may be lost in a crash, but
-        // never one that was acknowledged or listed.
+        // Durable first, visible second: a crash may lose an unacknowledged pet, never an acknowledged one.
         if (storage !== undefined) await storage.commit({ kind: 'created', pet: record })
-        // A reset while the journal was written dropped the overlay this pet was made for.
+        // Drops the pet when a reset replaced its overlay while the journal was written.
         if (into === overlay && !released) {
           placeAdded(into, record)
           owned++
@@ -257,11 +237,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       }
     },
 
-    /**
-     * Stores `pet` under its own id: replaces the pet with that id, or adds it when the id is
-     * beyond every assigned one (ids skipped on the way are never assigned afterwards, so ids are
-     * still never reused).
-     */
+    /** Stores `pet` under its own id, replacing or adding; ids skipped on the way are never assigned. */
     async put(pet: Pet): Promise<Pet> {
       const record = storedPet(pet)
       if (storage !== undefined) await storage.commit({ kind: 'put', pet: record })
@@ -281,7 +257,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       return record
     },
 
-    /** Every pet, in id order. */
+    /** Returns every pet, in id order. */
     all(): Pet[] {
       const { replaced, added } = overlay
       const fromBase = base.all()
@@ -295,16 +271,15 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
 
     count: (): number => base.count() + owned,
 
-    /** The id the next created pet gets. */
     nextId: (): number => overlay.nextId,
 
-    /** This world's pets as an origin another world can start from (a fork): O(its changes), never O(base). */
+    /** Returns this session's pets as an origin for a fork, in O(its changes). */
     snapshot: (): PetOrigin => ({ base, overlay: copyOverlay(overlay) }),
 
-    /** How many pets `release()` would give back while a world over `kept` stays: what a world replacing this one frees. */
+    /** Counts the pets `release()` would give back while a session over `kept` stays. */
     freed: (kept: PetBase): number => owned + (usingBase && base !== kept && base.users() === 1 ? base.count() : 0),
 
-    /** Lets go of this world's pets: they no longer count against maxPets (a dropped session). */
+    /** Lets go of this session's pets: they no longer count against maxPets. */
     release(): void {
       released = true
       pool.add(-owned)
@@ -317,24 +292,24 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
 
 export type PetStore = ReturnType<typeof createPetStore>
 
-/** An overlay that changes nothing: a world starting from `base` as it is. */
+/** Returns an overlay that changes nothing. */
 export function emptyOverlay(nextId = 1): PetOverlay {
   return { replaced: new Map(), added: [], nextId }
 }
 
-/** How many pets of `overlay` are not in `base`: those it added, and those it put beyond the base's. */
+/** Counts the pets of `overlay` that are not in `base`. */
 export function overlaid(overlay: PetOverlay, base: PetBase): number {
   let count = overlay.added.length
   for (const id of overlay.replaced.keys()) if (base.get(id) === undefined) count++
   return count
 }
 
-/** How many pets a new world starting from `origin` adds to the pool: its overlay's, and its base's when no world uses it yet. */
+/** Counts the pets a new session from `origin` adds to the pool: its overlay's, and its base's if unused. */
 export function originAdds({ base, overlay }: PetOrigin): number {
   return (base.users() === 0 ? base.count() : 0) + overlaid(overlay, base)
 }
 
-/** The origin of a world that starts from `base` as it is. */
+/** Returns the origin of a session that starts from `base` as it is. */
 export function baseOrigin(base: PetBase): PetOrigin {
   return { base, overlay: emptyOverlay(base.lastId() + 1) }
 }
@@ -343,7 +318,7 @@ function copyOverlay(overlay: PetOverlay): PetOverlay {
   return { replaced: new Map(overlay.replaced), added: [...overlay.added], nextId: overlay.nextId }
 }
 
-/** The first `limit` pets of two lists each in id order, with no id in both, in id order. */
+/** Merges two disjoint lists in id order, up to `limit` pets. */
 function mergeInOrder(a: Pet[], b: Pet[], limit: number): Pet[] {
   if (b.length === 0) return a.length > limit ? a.slice(0, limit) : a
   const out: Pet[] = []
@@ -359,7 +334,7 @@ function mergeInOrder(a: Pet[], b: Pet[], limit: number): Pet[] {
 /** The highest id a pet gets (D37): past it a number rounds onto another. */
 export const MAX_PET_ID = Number.MAX_SAFE_INTEGER
 
-/** The refusal of a create once the next id would pass MAX_PET_ID (docs/decisions.md#d37), worded alike by every store. */
+/** Refuses a create once the next id would pass MAX_PET_ID (D37). */
 export function idsExhausted(): HttpError {
   return new HttpError(
     507,
@@ -368,7 +343,7 @@ export function idsExhausted(): HttpError {
   )
 }
 
-/** The refusal of a create whose session was dropped while it was in flight (docs/decisions.md#d34), worded alike by every store. */
+/** Refuses a create whose session was dropped while it was in flight (D34). */
 export function sessionDropped(): HttpError {
   return new HttpError(
     409,
@@ -377,7 +352,7 @@ export function sessionDropped(): HttpError {
   )
 }
 
-/** The refusal of a create beyond `maxPets` (docs/decisions.md#d23), worded alike by every store. */
+/** Refuses a create beyond `maxPets` (D23). */
 export function storageFull(maxPets: number): HttpError {
   return new HttpError(
     507,
@@ -386,7 +361,7 @@ export function storageFull(maxPets: number): HttpError {
   )
 }
 
-/** The refusal of a session whose pets (a capsule's, a recording's, a fork's) would pass `maxPets` (D23), worded alike by every state. */
+/** Refuses a session whose pets (a capsule's, a recording's, a fork's) would pass `maxPets` (D23). */
 export function sessionTooLarge(maxPets: number, adds: number): HttpError {
   return new HttpError(
     507,

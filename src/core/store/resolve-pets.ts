@@ -3,13 +3,7 @@ import { openapiDocument } from '../contract/openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 import type { Pet } from './pet.js'
 
-/**
- * A pet given to the sandbox instead of the generated ones (`createSandbox({ pets: [...] })`, the
- * CLI's `--pets-file`): the contract's `NewPet`, with an optional `id`.
- *
- * @example
- * const pet: GivenPet = { name: 'Biscuit', categoryId: 2, status: 'sold' }
- */
+/** A pet given instead of the generated ones (`pets`, `--pets-file`): a `NewPet` with an optional `id`. */
 export interface GivenPet {
   id?: number
   name: string
@@ -33,9 +27,7 @@ const schemas = (
     schemas: Record<string, { properties: Record<string, FieldSchema>; required: string[] }>
   }
 ).schemas
-// A given pet is held to both of the contract's schemas: NewPet's rules for what a client may send
-// (a name that is not blank) and Pet's for what is stored (at most 200 characters, no other field),
-// with Pet's id made optional.
+// Holds a given pet to both NewPet (what a client may send) and Pet (what is stored), the id optional.
 const FIELDS: Record<string, FieldSchema> = Object.fromEntries(
   Object.keys({ ...schemas.Pet!.properties, ...schemas.NewPet!.properties }).map((name) => [
     name,
@@ -53,16 +45,7 @@ const PETS_SCHEMA = {
   },
 }
 
-/**
- * Checks pets given instead of the generated ones against the contract's schemas (with Ajv) and
- * numbers them: an absent id is the one after the pet before it (1 for the first), so ids ascend
- * in the order given; a given id must be above the one before it. A bad pet throws a
- * `ConfigError` naming `source`, its index and the field: `pets [2].categoryId: must be an
- * integer ≥ 1` (a source ending with a colon, a file's `pets file p.json:`, is followed by a space).
- *
- * @example
- * resolvePets([{ name: 'Ace', categoryId: 1 }, { id: 10, name: 'Bo', categoryId: 2 }], 'pets')   // ids 1 and 10
- */
+/** Checks given pets against the contract and numbers them in ascending order, or throws a `ConfigError`. */
 export function resolvePets(pets: unknown, source: string): Pet[] {
   const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(PETS_SCHEMA)
   if (!validate(pets)) throw new ConfigError(at(source, describe(validate.errors ?? [])))
@@ -87,16 +70,13 @@ export function resolvePets(pets: unknown, source: string): Pet[] {
   return numbered
 }
 
-/**
- * A problem after its source: `pets [2].categoryId: …` in-process; after a file's prefix, which ends
- * with a colon as its JSON errors do, `pets file p.json: [2].categoryId: …`.
- */
+/** Prefixes a problem with its source: `pets [2].categoryId: …`, `pets file p.json: [2].categoryId: …`. */
 function at(source: string, problem: string): string {
   if (source.endsWith(':')) return `${source} ${problem}`
   return problem.startsWith('[') ? `${source} ${problem}` : `${source}: ${problem}`
 }
 
-/** Every problem of the first bad pet, worded from the schema: `[2].categoryId: must be an integer ≥ 1`. */
+/** Words every problem of the first bad pet from the schema: `[2].categoryId: must be an integer ≥ 1`. */
 function describe(errors: readonly ErrorObject[]): string {
   const first = errors[0]
   if (first === undefined) return 'not valid'
@@ -110,10 +90,8 @@ function describe(errors: readonly ErrorObject[]): string {
     if (field !== undefined) problems.set(field, `must be ${expected(FIELDS[field] ?? {})}`)
     else if (error.keyword === 'required') {
       const missing = (error.params as { missingProperty: string }).missingProperty
-      problems.set(
-        missing,
-        `is required (a pet is ${FIELD_NAMES.map((name) => (schemas.NewPet!.required.includes(name) ? name : `${name}?`)).join(', ')})`,
-      )
+      const fields = FIELD_NAMES.map((name) => (schemas.NewPet!.required.includes(name) ? name : `${name}?`))
+      problems.set(missing, `is required (a pet is ${fields.join(', ')})`)
     } else if (error.keyword === 'additionalProperties') {
       const unknown = (error.params as { additionalProperty: string }).additionalProperty
       problems.set(
@@ -125,7 +103,7 @@ function describe(errors: readonly ErrorObject[]): string {
   return [...problems].map(([field, problem]) => `[${index}]${field === '' ? '' : `.${field}`}: ${problem}`).join('; ')
 }
 
-/** What a field's schema allows, in words: `an integer ≥ 1`, `a string of 1 to 200 characters, not blank`. */
+/** Words what a field's schema allows: `an integer ≥ 1`, `a string of 1 to 200 characters, not blank`. */
 function expected(field: FieldSchema): string {
   if (field.enum !== undefined) return `one of ${field.enum.join(', ')}`
   if (field.type === 'integer') {

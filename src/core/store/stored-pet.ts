@@ -1,16 +1,8 @@
 import type { Pet } from './pet.js'
 
 /**
- * The record the store keeps for `pet`: a plain object (prototype `Object.prototype`, so it
- * equals, clones and serialises like the literal `{ id, name, categoryId, status }`) with the
- * contract's fields only, `status` left out when the pet has none.
- *
- * A constructor rather than a literal: the objects it builds get in-object room for the two hidden
- * properties `@msw/data` adds to every record (see msw-data-workaround.ts), where a literal would
- * hang them off a separate property array (BENCHMARKS.md, "What the profiles changed").
- *
- * @example
- * storedPet({ id: 1, name: 'Ace', categoryId: 2 }) // { id: 1, name: 'Ace', categoryId: 2 }
+ * Returns the plain record the store keeps for `pet`, built by a constructor so `@msw/data`'s hidden properties
+ * fit in-object (BENCHMARKS.md, "What the profiles changed").
  */
 export function storedPet(pet: Pet): Pet {
   return new StoredPet(pet)
@@ -21,8 +13,7 @@ interface StoredPetConstructor {
   prototype: object
 }
 
-// A function rather than a class: a class's prototype cannot be replaced, and records must keep
-// Object.prototype (a consumer's `toStrictEqual` compares prototypes).
+// Uses a function: a class's prototype cannot be Object.prototype, which `toStrictEqual` compares.
 const StoredPet = function (this: Pet, pet: Pet) {
   this.id = pet.id
   this.name = pet.name

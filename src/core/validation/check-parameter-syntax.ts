@@ -2,12 +2,12 @@ import type { IHttpOperation } from '@stoplight/types'
 import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 
-/** What the syntax check needs to know of one query or path parameter. */
+/** One query or path parameter, as the syntax check reads it. */
 export interface ParameterSyntax {
   name: string
   in: 'query' | 'path'
   integer: boolean
-  /** `format: int64`: the value must fit in 64 bits, which a number cannot tell past 2^53 (D37). */
+  /** Checks the digits against 64 bits, which a number cannot tell past 2^53 (D37). */
   int64: boolean
   enumerated: boolean
 }
@@ -15,7 +15,7 @@ export interface ParameterSyntax {
 const DECIMAL_INTEGER = /^-?\d+$/
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
 
-/** The syntax rule of a parameter with this schema. */
+/** Returns the syntax rule of a parameter with this schema. */
 export function parameterSyntax(
   name: string,
   where: 'query' | 'path',
@@ -30,7 +30,7 @@ export function parameterSyntax(
   }
 }
 
-/** The parameters of a prism operation whose syntax `checkParameterSyntax` enforces. */
+/** Returns the syntax rules of a prism operation's parameters. */
 export function parameterSyntaxOf(operation: IHttpOperation): ParameterSyntax[] {
   const of = (where: 'query' | 'path', parameters: ReadonlyArray<{ name: string; schema?: unknown }> | undefined) =>
     (parameters ?? []).map((parameter) =>
@@ -43,15 +43,7 @@ export function parameterSyntaxOf(operation: IHttpOperation): ParameterSyntax[] 
   return [...of('query', operation.request?.query), ...of('path', operation.request?.path)]
 }
 
-/**
- * D3 before prism sees the request: prism coerces strings the way `Number()` does, so `1e3`,
- * `0x10`, ` 1` or `1.0` would pass as integers and an empty `limit=` or `status=` as absent.
- * Integers must be plain decimal digits, and integer or enumerated parameters must not be empty.
- * An int64 must fit in 64 bits, checked on its digits: as a number, 2^63 and 2^63-1 are one value.
- *
- * @example
- * checkParameterSyntax(rules, '/pets/{petId}', '/pets/0x10', {}) // throws 400 "petId must be an integer"
- */
+/** Refuses what schema coercion would pass (D3): integers not in plain digits, empty values, int64s past 64 bits. */
 export function checkParameterSyntax(
   rules: ParameterSyntax[],
   template: string,

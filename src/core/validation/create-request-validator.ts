@@ -6,15 +6,12 @@ import { ErrorCode } from '../errors/error-code.js'
 import { addQueryValue } from '../http/query-of.js'
 import { checkParameterSyntax, type ParameterSyntax, parameterSyntax } from './check-parameter-syntax.js'
 
-// The contract's parameter and body schemas compiled with Ajv, the validator prism itself uses,
-// and worded by the one describer every input shares (describe-input-errors.ts): a property test
-// holds the verdicts and the fields named to prism's (test/unit/create-request-validator.test.ts).
-// Prism is not on the request path: it does not run in a browser, and loading it made the first
-// refusal of every process slow (BENCHMARKS.md, "First refusal").
+// Compiles the contract with Ajv instead of loading prism (BENCHMARKS.md, "First refusal"); a property test holds
+// the verdicts to prism's (test/unit/create-request-validator.test.ts).
 
 /** A request as the validator sees it. */
 export interface RequestToValidate {
-  /** The path below the `/v1` prefix, percent-decoded. */
+  /** The path below the prefix, percent-decoded. */
   path: string
   query: Record<string, string | string[]>
   body?: unknown
@@ -28,9 +25,8 @@ interface Parameter {
 }
 
 interface CompiledOperation {
-  /** `/pets/{petId}`, the operation's path template. */
+  /** The path template: `/pets/{petId}`. */
   template: string
-  /** The template's parameters and their segment positions, to read them from a request path. */
   pathParameters: { name: string; index: number }[]
   segmentCount: number
   /** D3's syntax rules, checked before the schemas. */
@@ -41,18 +37,10 @@ interface CompiledOperation {
   names: Record<'query' | 'path', Record<string, string>>
 }
 
-// Compiled schemas depend on the document alone, so sandboxes share them: a suite that creates a
-// sandbox per test compiles once.
+// Shares compiled schemas between sandboxes: a suite that creates a sandbox per test compiles once.
 const compiledByDocument = new WeakMap<OpenApiDocument, Map<string, CompiledOperation>>()
 
-/**
- * Validates requests against the OpenAPI document and throws a 400 `invalid_request` naming every
- * offending field (D3, D5, D6).
- *
- * @example
- * const validator = createRequestValidator(openapiDocument)
- * await validator.validate('listPets', { path: '/pets', query: { limit: '0' } })   // throws 400 "limit must be between 1 and 100"
- */
+/** Creates a request validator: a 400 `invalid_request` naming every field at fault (D3, D5, D6). */
 export function createRequestValidator(document: OpenApiDocument) {
   const load = (): Map<string, CompiledOperation> => {
     let compiled = compiledByDocument.get(document)
@@ -68,11 +56,7 @@ export function createRequestValidator(document: OpenApiDocument) {
     return entry
   }
 
-  /**
-   * The fields at fault, each with its words. D3's syntax rules come first: a check the schemas
-   * cannot express (prism and Ajv coerce `1e3` or ` 1` to integers, and take an empty value as
-   * none), so it throws on its own.
-   */
+  /** Lists the fields at fault; D3's syntax rules run first and throw on their own. */
   const issues = (operationId: string, request: RequestToValidate): InputIssue[] => {
     const entry = entryOf(operationId)
     checkParameterSyntax(entry.syntax, entry.template, request.path, request.query)
@@ -80,7 +64,7 @@ export function createRequestValidator(document: OpenApiDocument) {
   }
 
   return {
-    /** Throws 400 `invalid_request` naming every field at fault, as the one describer words it. */
+    /** Throws 400 `invalid_request` naming every field at fault. */
     validate(operationId: string, request: RequestToValidate): void {
       const found = issues(operationId, request)
       if (found.length > 0) throw new HttpError(400, ErrorCode.invalidRequest, inputMessage(found))
@@ -89,17 +73,16 @@ export function createRequestValidator(document: OpenApiDocument) {
   }
 }
 
-/** Every schema violation of the request: its path parameters, then its query, then its body. */
+/** Lists the request's schema violations: path parameters, then query, then body. */
 function diagnose(entry: CompiledOperation, request: RequestToValidate): InputIssue[] {
   const pathParams: Record<string, string> = {}
   const actual = request.path.split('/')
   for (const { name, index } of entry.pathParameters) {
-    // A last parameter takes the rest of the path, as prism reads it: `/pets/1%2F2` decodes to
-    // `/pets/1/2`, whose petId `1/2` is no integer.
+    // Gives a last parameter the rest of the path, as prism does: `/pets/1%2F2` has the petId `1/2`.
     const value = index === entry.segmentCount - 1 ? actual.slice(index).join('/') : actual[index]
     if (value !== undefined) pathParams[name] = value
   }
-  // Copies: Ajv coerces query and path values to their declared types in place.
+  // Copies, as Ajv coerces values in place.
   return [
     ...check(entry.path, { ...pathParams }, 'the path'),
     ...check(entry.query, queryByDeclaredName(entry, request.query), 'the query'),
@@ -112,10 +95,7 @@ function check(validate: ValidateFunction | undefined, value: unknown, root: str
   return describeInputErrors(validate.errors ?? [], '', root)
 }
 
-/**
- * A copy of the query with names matched to the declared parameters case-insensitively, as prism
- * matches them (`?Limit=0` is checked as `limit`); values under one name are gathered.
- */
+/** Copies the query with names matched to the declared ones without case, as prism does (`?Limit=0`). */
 function queryByDeclaredName(
   entry: CompiledOperation,
   query: Record<string, string | string[]>,
@@ -130,9 +110,7 @@ function queryByDeclaredName(
   return byName
 }
 
-// The contract's schemas are trusted (the tests check them), so Ajv need not compile its
-// meta-schema to check them first: that alone is most of the cost of the first compile.
-// `verbose` keeps the failing schema on each error, for the describer's words.
+// Skips the meta-schema (most of the first compile's cost): the tests check the contract's schemas.
 const AJV_OPTIONS = {
   strict: false,
   allErrors: true,
@@ -142,8 +120,7 @@ const AJV_OPTIONS = {
 } as const
 
 function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
-  // Query and path values arrive as strings: coerce them to the declared types, as prism does.
-  // Bodies are JSON already and must not be coerced ("1" is no integer).
+  // Coerces query and path strings, as prism does; never bodies ("1" is no integer).
   const coercing = new Ajv({ ...AJV_OPTIONS, coerceTypes: true })
   const exact = new Ajv(AJV_OPTIONS)
   const byId = new Map<string, CompiledOperation>()
@@ -194,7 +171,7 @@ function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
   return byId
 }
 
-/** A copy of `value` with every local `$ref` replaced by what it points at (the contract has no cycles). */
+/** Copies `value` with every local `$ref` inlined (the contract has no cycles). */
 function inline(document: OpenApiDocument, value: unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => inline(document, item))
   if (typeof value !== 'object' || value === null) return value

@@ -1,26 +1,11 @@
-/**
- * The first key that appears twice in one object of a JSON text, or undefined. `JSON.parse` keeps
- * the last of duplicate keys silently, so `{"name":"","name":"Rex"}` would pass validation as
- * whichever value wins; the sandbox refuses such a body as ambiguous instead (RFC 8259 4).
- * Iterative, so a 100000-level nesting costs no stack. Expects text `JSON.parse` accepted.
- *
- * @example
- * findDuplicateKey('{"a":1,"b":{"a":2}}') // undefined
- * findDuplicateKey('{"a":1,"\\u0061":2}')  // 'a'
- */
+/** Finds the first key twice in one object of parsed-valid JSON, which `JSON.parse` would hide (RFC 8259 4). */
 export function findDuplicateKey(text: string): string | undefined {
   return findDuplicateKeyAt(text)?.key
 }
 
-/**
- * {@link findDuplicateKey}, with the offset of the key's second appearance: a file's error says
- * where, without quoting a key that may be a secret.
- *
- * @example
- * findDuplicateKeyAt('{"a":1,"a":2}') // { key: 'a', at: 7 }
- */
+/** Finds a duplicate key and the offset of its second appearance, for an error that need not quote it. */
 export function findDuplicateKeyAt(text: string): { key: string; at: number } | undefined {
-  // One entry per open container: the keys seen so far for an object, null for an array.
+  // Holds per open container the keys seen so far, null for an array.
   const open: Array<Set<string> | null> = []
   let expectKey = false
   for (let i = 0; i < text.length; i++) {

@@ -2,19 +2,13 @@ import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { findDuplicateKey } from './find-duplicate-key.js'
 
-/** D9: bodies over 1 MiB are refused. */
+/** Bounds a body at 1 MiB (D9). */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-/** A capsule restored over HTTP may be larger than D9's bound: up to 16 MiB (D34), read as it streams. */
+/** Bounds a capsule restored over HTTP at 16 MiB (D34). */
 export const MAX_CAPSULE_BYTES = 16 * 1024 * 1024
 
-/**
- * Reads a request body as a JSON object (D9): `Content-Type` must be `application/json` (415),
- * at most 1 MiB (413, found from `Content-Length` or while streaming, never after reading it all),
- * valid UTF-8 without a byte order mark and JSON without duplicate keys (400), and an object (400).
- * `onText` hears the body's text as soon as it is decoded, before it is judged, so the request
- * log's exchange shows what a refused body said. `expected` names what an empty body should have been.
- */
+/** Reads a body as a JSON object (D9: 415, 413 while streaming, 400); `onText` gets the text before it is judged. */
 export async function readJsonBody(
   request: Request,
   onText?: (text: string) => void,
@@ -38,7 +32,7 @@ export async function readJsonBody(
   if (bytes.byteLength === 0) throw new HttpError(400, ErrorCode.invalidRequest, `body is required: send ${expected}`)
   let text: string
   try {
-    // ignoreBOM keeps a byte order mark in the text, so it is refused below instead of dropped.
+    // Keeps a byte order mark, so it is refused below instead of dropped.
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
     throw new HttpError(400, ErrorCode.invalidRequest, 'body is not valid UTF-8')
@@ -82,16 +76,14 @@ async function readAtMost(request: Request, limit: number): Promise<Uint8Array> 
     try {
       chunk = await reader.read()
     } catch {
-      // The client disconnected or timed out mid-body: its fault, not a bug of ours (no 500, no
-      // "unexpected error" in the log). Nobody reads this answer; nothing has been stored.
+      // Answers a client gone mid-body with a 400: its fault, not ours.
       throw new HttpError(400, ErrorCode.invalidRequest, 'body was not received in full')
     }
     const { done, value } = chunk
     if (done) break
     size += value.byteLength
     if (size > limit) {
-      // Not awaited: msw tees request bodies, and cancelling one branch of a tee settles only once
-      // the other branch is cancelled too, which nobody will do.
+      // Not awaited: cancelling one branch of msw's tee settles only once the other is cancelled too.
       reader.cancel().catch(() => undefined)
       throw tooLarge(limit)
     }

@@ -5,7 +5,7 @@ import { HttpError } from '../../core/errors/http-error.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { SessionsNotServed } from '../../core/sessions/session-errors.js'
 import { requestedSession } from '../../core/sessions/requested-session.js'
-import { DEFAULT_SESSION, isSessionName, sessionNameRule } from '../../core/sessions/session-name.js'
+import { DEFAULT_SESSION, sessionNameRefusal } from '../../core/sessions/session-name.js'
 import type { RequestLogEntry } from '../../core/request-log/create-request-log.js'
 import type { AnswerTail } from '../../core/pipeline/answer-tail.js'
 import { type EventWriter, openEventStream, sendError } from './send-page.js'
@@ -92,10 +92,10 @@ function sessionSource(requests: RequestEntrySource, incoming: IncomingMessage):
   // One name, as the exports' query is held to it (the admin document's `session`: a string).
   if (inQuery.length > 1) throw new HttpError(400, ErrorCode.invalidRequest, 'session must be a string')
   const fromQuery = inQuery[0]
-  if (header !== undefined && !isSessionName(header.name))
-    throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule(header.where))
-  if (fromQuery !== undefined && !isSessionName(fromQuery))
-    throw new HttpError(400, ErrorCode.invalidRequest, sessionNameRule('session'))
+  const refusal =
+    (header === undefined ? undefined : sessionNameRefusal(header.name, header.where)) ??
+    (fromQuery === undefined ? undefined : sessionNameRefusal(fromQuery, 'session'))
+  if (refusal !== undefined) throw new HttpError(400, ErrorCode.invalidRequest, refusal)
   if (header !== undefined && fromQuery !== undefined && header.name !== fromQuery) {
     throw new HttpError(
       400,

@@ -8,7 +8,7 @@ import { HttpError } from '../../core/errors/http-error.js'
 import type { AnswerTail, Ending } from '../../core/pipeline/answer-tail.js'
 import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
 import { requestedSession } from '../../core/sessions/requested-session.js'
-import { DEFAULT_SESSION, isSecretName, isSessionName } from '../../core/sessions/session-name.js'
+import { DEFAULT_SESSION, sessionNameRefusal } from '../../core/sessions/session-name.js'
 import { BODY_LIMIT } from '../../core/request-log/create-request-log.js'
 import { MAX_BODY_BYTES } from '../../core/validation/read-json-body.js'
 import { rawResponse } from '../server/create-request-listener.js'
@@ -249,8 +249,7 @@ function loggedSession(request: Request, secrets: Secrets): string | undefined {
   if (
     named === undefined ||
     named.name === DEFAULT_SESSION ||
-    !isSessionName(named.name) ||
-    isSecretName(named.name, secrets)
+    sessionNameRefusal(named.name, named.where, secrets) !== undefined
   )
     return undefined
   return named.name

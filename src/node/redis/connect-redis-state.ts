@@ -6,6 +6,12 @@ import { createRedisBase, type RedisBase } from './create-redis-base.js'
 import { createRedisKeys } from './create-redis-keys.js'
 import { createRedisRequestLog } from './create-redis-request-log.js'
 import { createRedisSessions } from './create-redis-sessions.js'
+import {
+  createRedisFailover,
+  DEFAULT_CLUSTER_NODE_TIMEOUT_MS,
+  FAILOVER_RETRY_MS,
+  failoverBoundMs,
+} from './redis-failover.js'
 import { createRedisReplication } from './redis-replication.js'
 import { DEFAULT_REDIS_PREFIX, REDIS_LAYOUT, redisKeys } from './redis-keys.js'
 import { type RedisClient, redisScriptsClient } from './redis-scripts-client.js'
@@ -19,7 +25,8 @@ export interface RedisStateOptions {
   prefix?: string
   /**
    * How long one Redis command may take, in ms, before its request is answered 503; the default
-   * keeps a request's answer within the bound of docs/reliability.md#redis-trouble.
+   * keeps a request's answer within the bound of docs/reliability.md#redis-trouble. On a Redis
+   * Cluster a command waits out a master's failover instead (docs/decisions.md#d44).
    */
   commandTimeoutMs?: number
 }
@@ -90,15 +97,19 @@ export async function connectRedisState({
     )
   }
   let client: RedisClient = first
+  // How long a call waits out a master's failover: none on a standalone Redis (docs/decisions.md#d44).
+  let boundMs = 0
   if (cluster) {
     const state = /^cluster_state:(\w+)/m.exec(String(await first.call('CLUSTER', 'INFO').catch(() => '')))?.[1]
+    const told = ((await first.call('CONFIG', 'GET', 'cluster-node-timeout').catch(() => [])) as string[])[1]
+    boundMs = failoverBoundMs(Number(told) > 0 ? Number(told) : DEFAULT_CLUSTER_NODE_TIMEOUT_MS)
     first.disconnect()
     if (state !== 'ok') {
       throw new ConfigError(
         `the Redis Cluster at ${shown} does not serve every slot (cluster_state:${state ?? 'unknown'}): create it first (docs/running-for-a-team.md#more-than-one-redis)`,
       )
     }
-    client = await connectCluster(parsed, shown, prefix, commandTimeoutMs)
+    client = await connectCluster(parsed, shown, prefix, commandTimeoutMs, boundMs)
   }
   const keys = redisKeys(prefix, { db: cluster ? 0 : (first.options.db ?? 0), cluster })
   const scripts = redisScriptsClient(client)
@@ -127,9 +138,18 @@ export async function connectRedisState({
   }
   // The sandbox's time source, once it gives it (with the rate limits); real time until then.
   let source: () => number = Date.now
-  // A write waits for a replica for at most this share of a command's time (docs/decisions.md#d44).
-  const replication = createRedisReplication(client, Math.floor(commandTimeoutMs * 0.6))
-  const worlds = createRedisSessions({ client, scripts, keys, base: baseOf, source: () => source(), replication })
+  const failover = createRedisFailover({ client, boundMs })
+  // One WAIT for a replica takes at most this share of a command's time (docs/decisions.md#d44).
+  const replication = await createRedisReplication({ client, waitMs: Math.floor(commandTimeoutMs * 0.6), failover })
+  const worlds = createRedisSessions({
+    client,
+    scripts,
+    keys,
+    base: baseOf,
+    source: () => source(),
+    replication,
+    failover,
+  })
   const logs: Array<{ close(): void }> = []
   const apiKeys = await createRedisKeys({ client, meta: keys.meta })
   const { world } = worlds.default
@@ -159,6 +179,7 @@ export async function connectRedisState({
     async close() {
       apiKeys.close()
       worlds.close()
+      replication.close()
       for (const log of logs) log.close()
       await client.quit().catch(() => client.disconnect())
     },
@@ -179,14 +200,17 @@ function connectionOptions(commandTimeoutMs: number): RedisOptions {
   }
 }
 
-// While a master fails over, a command to its slots is tried again this often, up to
-// CLUSTER_TRIES times, so it waits out the cluster's failover time and then answers
-// (docs/running-for-a-team.md#more-than-one-redis).
-const CLUSTER_RETRY_MS = 250
-const CLUSTER_TRIES = 40
+// How long a start waits for a map of the cluster's slots.
+const CLUSTER_START_MS = 10_000
 
 /** Connects to the Redis Cluster that `nodes` belong to, finding the others from them. */
-async function connectCluster(nodes: URL[], shown: string, prefix: string, commandTimeoutMs: number): Promise<Cluster> {
+async function connectCluster(
+  nodes: URL[],
+  shown: string,
+  prefix: string,
+  commandTimeoutMs: number,
+  boundMs: number,
+): Promise<Cluster> {
   if (/[{}]/.test(prefix))
     throw new ConfigError(
       `the Redis key prefix must not hold { or } on a Redis Cluster, which reads them as a hash tag, got ${JSON.stringify(prefix)}`,
@@ -201,15 +225,18 @@ async function connectCluster(nodes: URL[], shown: string, prefix: string, comma
       lazyConnect: true,
       enableOfflineQueue: false,
       scaleReads: 'master',
-      retryDelayOnFailover: CLUSTER_RETRY_MS,
-      retryDelayOnClusterDown: CLUSTER_RETRY_MS,
-      retryDelayOnTryAgain: CLUSTER_RETRY_MS,
-      maxRedirections: CLUSTER_TRIES,
+      // A command to a slot whose master is away is tried again this often, while its command
+      // time lasts: the failover's bound, so it waits for the replica taken over and then answers.
+      retryDelayOnFailover: FAILOVER_RETRY_MS,
+      retryDelayOnClusterDown: FAILOVER_RETRY_MS,
+      retryDelayOnTryAgain: FAILOVER_RETRY_MS,
+      maxRedirections: Math.ceil(boundMs / FAILOVER_RETRY_MS) + 16,
       clusterRetryStrategy: () => 250,
       slotsRefreshTimeout: commandTimeoutMs,
       enableAutoPipelining: false,
       redisOptions: {
         ...connectionOptions(commandTimeoutMs),
+        commandTimeout: boundMs,
         ...(username === '' ? {} : { username: decodeURIComponent(username) }),
         ...(password === '' ? {} : { password: decodeURIComponent(password) }),
         ...(protocol === 'rediss:' ? { tls: {} } : {}),
@@ -221,8 +248,8 @@ async function connectCluster(nodes: URL[], shown: string, prefix: string, comma
     // ioredis keeps trying a cluster it cannot map: given up on after a while, at start.
     await Promise.race([
       client.connect(),
-      sleep(CLUSTER_RETRY_MS * CLUSTER_TRIES).then(() => {
-        throw new Error(`no map of its slots within ${(CLUSTER_RETRY_MS * CLUSTER_TRIES) / 1000} s`)
+      sleep(CLUSTER_START_MS).then(() => {
+        throw new Error(`no map of its slots within ${CLUSTER_START_MS / 1000} s`)
       }),
     ])
   } catch (error) {

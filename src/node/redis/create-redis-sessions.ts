@@ -15,6 +15,7 @@ import type { RedisBase } from './create-redis-base.js'
 import { packBucket } from './create-redis-rate-limits.js'
 import { createRedisWorld, type RedisWorld } from './create-redis-world.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
+import type { RedisFailover } from './redis-failover.js'
 import type { RedisReplication } from './redis-replication.js'
 import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
@@ -36,6 +37,8 @@ export interface RedisSessionsOptions {
   source: () => number
   /** Which writes wait for a replica. */
   replication: RedisReplication
+  /** How calls ride out a master's failover. */
+  failover: RedisFailover
 }
 
 /**
@@ -45,7 +48,15 @@ export interface RedisSessionsOptions {
  * Each process keeps a handle per world it meets (a few caches, nothing of the pets), at most
  * `max` of them, and tells of the drops it made itself.
  */
-export function createRedisSessions({ client, scripts, keys, base, source, replication }: RedisSessionsOptions) {
+export function createRedisSessions({
+  client,
+  scripts,
+  keys,
+  base,
+  source,
+  replication,
+  failover,
+}: RedisSessionsOptions) {
   let policy: SharedSessionsPolicy | undefined
   // The sandbox keeps a world per session it met, at most `max`, each holding its handle.
   const handles = createLru<RedisWorld>(() => 2 * bounds().max)
@@ -80,6 +91,7 @@ export function createRedisSessions({ client, scripts, keys, base, source, repli
       ttlMs: name === DEFAULT ? undefined : 2 * bounds().idleMs,
       bounds: groupBounds,
       replication,
+      failover,
       onDrops,
     })
   const defaultWorld = make(DEFAULT)

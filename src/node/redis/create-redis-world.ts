@@ -6,6 +6,7 @@ import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { createRedisRateLimits, type WorldNews } from './create-redis-rate-limits.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
+import type { RedisFailover } from './redis-failover.js'
 import type { RedisReplication } from './redis-replication.js'
 import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
@@ -24,6 +25,8 @@ export interface RedisWorldOptions {
   bounds: () => { max: number; idleMs: number }
   /** Which writes wait for a replica. */
   replication: RedisReplication
+  /** How calls ride out a master's failover. */
+  failover: RedisFailover
   /** Told of the sessions a decision dropped, as the script answered them. */
   onDrops: (drops: string) => void
 }
@@ -65,9 +68,24 @@ export function createRedisWorld(options: RedisWorldOptions) {
     usedAt = source()
     try {
       const call = () =>
-        script === 'putPet' && options.replication.waits(at.meta)
-          ? replicated(at, script, args)
-          : scripts[script](at.meta, at.prefix, name, source(), ttlMs ?? '', ...args)
+        options.failover.ride(() =>
+          script === 'putPet' && options.replication.waits(at.meta)
+            ? options.replication.replicated(
+                at.meta,
+                (pipeline) =>
+                  (pipeline as unknown as Record<WorldScript, (...all: Array<string | number>) => unknown>)[script](
+                    at.meta,
+                    at.prefix,
+                    name,
+                    source(),
+                    ttlMs ?? '',
+                    ...args,
+                  ),
+                // A pet's id, or nothing stored (the base missing, the store full, …): nothing to wait for.
+                (reply) => Number(reply) > 0,
+              )
+            : scripts[script](at.meta, at.prefix, name, source(), ttlMs ?? '', ...args),
+        )
       let reply = await call()
       if (reply === -1) {
         await options.base().reseed()
@@ -86,28 +104,6 @@ export function createRedisWorld(options: RedisWorldOptions) {
     const fromBase =
       own === '1' ? [] : (JSON.parse(`[${theirs.join(',')}]`) as Pet[]).filter((pet) => !hidden.has(pet.id))
     return fromBase.concat(JSON.parse(`[${mine.join(',')}]`) as Pet[]).sort((a, b) => a.id - b.id)
-  }
-
-  /** Runs a script that stores a pet, answered once a replica has it too (docs/decisions.md#d44); 503 when none does in time. */
-  async function replicated(at: RedisGroupKeys, script: WorldScript, args: Array<string | number>): Promise<unknown> {
-    // WAIT has no key: in one pipeline with the script, it goes to the script's master.
-    const pipeline = client.pipeline()
-    ;(pipeline as unknown as Record<WorldScript, (...all: Array<string | number>) => unknown>)[script](
-      at.meta,
-      at.prefix,
-      name,
-      source(),
-      ttlMs ?? '',
-      ...args,
-    )
-    pipeline.call('WAIT', 1, options.replication.waitMs)
-    const [[error, reply] = [], [waitError, acknowledged] = []] = (await pipeline.exec()) ?? []
-    if (error) throw error
-    if (waitError) throw waitError
-    // Nothing stored (the base missing, the store full): nothing to wait for.
-    if (reply !== -1 && reply !== -2 && Number(acknowledged) < 1)
-      throw new Error('no replica acknowledged the write in time')
-    return reply
   }
 
   // Stored as the JSON of the contract's Pet, id first; the script puts the id in.

@@ -1,0 +1,214 @@
+import type { BoundKey } from '../auth/create-bound-keys.js'
+import { createMasker, type Secrets } from '../auth/create-masker.js'
+import { maskKey } from '../auth/mask-key.js'
+import { ConfigError } from '../errors/config-error.js'
+import { ErrorCode } from '../errors/error-code.js'
+import { HttpError } from '../errors/http-error.js'
+import type { Timing } from '../state/maybe-promise.js'
+import type { PetRepository } from '../state/pet-repository.js'
+import type { Capsule } from './capsule.js'
+import type { SessionRegistry, SessionsOptions } from './create-sessions.js'
+import type { Origin } from './origin.js'
+import type { RequestedSession } from './requested-session.js'
+import { SessionConflict, SessionsNotServed, UnknownSession } from './session-errors.js'
+import { checkSessionName, DEFAULT_SESSION, sessionNameRefusal } from './session-name.js'
+import { createWorld, type World, type WorldOptions, type WorldState } from './world.js'
+import { capsuleOrigin, forkOrigin, resetWorld, type WorldCarrierParts } from './world-table.js'
+
+/** What a state gives the sessions beside the default session's world (sandbox-state.ts makes both kinds). */
+export interface SessionsState<Of extends Timing> extends WorldState<Of> {
+  /**
+   * The world of a named session, starting from `origin` (read again on each reset); undefined
+   * while this state keeps no named sessions (a shared state without `SharedState.session`):
+   * a request naming one is then answered 501.
+   */
+  session: ((name: string, origin: () => Origin) => WorldState<Of>) | undefined
+  /**
+   * Refuses (507 storage_full, D23) a world starting from `origin` in place of the world whose
+   * store is `replacing` when the pets it adds would pass maxPets; undefined where the shared
+   * state bounds its own.
+   */
+  admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
+  /** The registry of named sessions over this state: in its memory, or the shared state's. */
+  registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
+}
+
+/** Where a session put in place starts: the start-up world, a capsule, or a fork of session `from`. */
+export interface SessionStart {
+  capsule?: Capsule
+  from?: string
+}
+
+export interface SessionLifecycleOptions<Of extends Timing> {
+  state: SessionsState<Of>
+  startUp: Origin
+  /** The default session's origin, which the state reads on each of its resets. */
+  defaultOrigin: { current: Origin }
+  /** What every world is made with; its `now`, the default session's clock, also dates uses and drops. */
+  world: WorldOptions
+  carriers: WorldCarrierParts
+  /** The keys in force and the admin token, which no session may be named (D35). */
+  secrets: () => Secrets
+  /** Marks the store busy while `work` runs: /readyz answers 503 meanwhile. */
+  tracked(work: Promise<void>): Promise<void>
+  /** The bounds of the named sessions (D34). */
+  limits: Pick<SessionsOptions<World<Of>>, 'max' | 'idleMs' | 'onDrop'>
+  /** Whether the default session's pets are journaled (`--state`): it then starts over only from the start-up world. */
+  journaled: boolean
+}
+
+/**
+ * Makes, finds, forks, replaces and drops the sessions of a sandbox (docs/decisions.md#d34), over
+ * the registry its state keeps; every name is checked here, with `sessionNameRefusal`.
+ *
+ * @example
+ * const sessions = createSessionLifecycle({ state, startUp, defaultOrigin, world, carriers, secrets, tracked, limits, journaled: false })
+ * await sessions.put('worker-1', { from: 'default' })
+ */
+export function createSessionLifecycle<Of extends Timing>(options: SessionLifecycleOptions<Of>) {
+  const { state, startUp, defaultOrigin, carriers, secrets } = options
+  const defaultWorld: World<Of> = createWorld(DEFAULT_SESSION, state, startUp, options.world)
+  const make = (name: string, origin: Origin): World<Of> => {
+    if (state.session === undefined) throw new SessionsNotServed()
+    const world = createWorld(
+      name,
+      state.session(name, () => origin),
+      origin,
+      options.world,
+    )
+    world.store.start().catch(() => undefined)
+    return world
+  }
+  const registry = state.registry({
+    default: defaultWorld,
+    fresh: (name) => make(name, startUp),
+    dispose(world) {
+      world.release()
+      carriers.requests.clear({ session: world.session })
+      // A bound key goes with its session (D46).
+      carriers.bound.release(world.name)
+    },
+    ...options.limits,
+    now: options.world.now,
+  })
+  const served = (what?: string): void => {
+    if (state.session === undefined) throw new SessionsNotServed(what)
+  }
+  const find = async (name: string): Promise<World<Of> | undefined> =>
+    sessionNameRefusal(name, 'session name') === undefined ? registry.find(name) : undefined
+
+  async function originOf(start: SessionStart): Promise<Origin> {
+    if (start.capsule !== undefined) return capsuleOrigin(start.capsule, carriers)
+    if (start.from === undefined) return startUp
+    const source = await find(start.from)
+    if (source === undefined) throw new UnknownSession('from', start.from)
+    if (source.fork === undefined) throw new SessionsNotServed('Forks')
+    await source.store.ready()
+    await source.clock.sync()
+    return forkOrigin(source, source.fork())
+  }
+
+  // A key names one session (D46): nothing changes while one is bound to another.
+  async function bindable(name: string, origin: Origin): Promise<void> {
+    if (name === DEFAULT_SESSION)
+      throw new ConfigError(
+        'capsule.boundKeys: the default session takes no bound keys: restore it into a named session',
+      )
+    const keys = origin.boundKeys.map((apiKey) => apiKey.key)
+    const elsewhere = await carriers.bound.boundElsewhere(name, keys)
+    if (elsewhere !== undefined)
+      throw new SessionConflict(
+        `capsule.boundKeys: ${maskKey(elsewhere.key)} is bound to session ${JSON.stringify(elsewhere.session)}: delete that session, or restore the capsule into it`,
+      )
+  }
+
+  async function replaceDefault(origin: Origin): Promise<World<Of>> {
+    // The journal keeps the default session's own changes over the start-up pets, not a fork's.
+    if (origin !== startUp && options.journaled) {
+      throw new SessionConflict(
+        'with --state the default session starts over only from the start-up world: PUT it {}, or fork into a named session',
+      )
+    }
+    defaultOrigin.current = origin
+    defaultWorld.origin = origin
+    defaultWorld.faults.configure(origin.faults)
+    await registry.putDefault?.(origin)
+    await options.tracked(resetWorld(defaultWorld, carriers, { clock: true }))
+    return defaultWorld
+  }
+
+  return {
+    default: defaultWorld,
+    /** The world a request names; for a name the sandbox cannot serve, the default world and the refusal. */
+    requested({ name, where }: RequestedSession): World<Of> & { refusal?: HttpError } {
+      const refusal = sessionNameRefusal(name, where, secrets())
+      if (refusal !== undefined)
+        return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, refusal) }
+      if (name !== DEFAULT_SESSION && state.session === undefined)
+        return {
+          ...defaultWorld,
+          refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message),
+        }
+      return registry.world(name)
+    },
+    /** The world of the session a bound key names (D46); a header or baggage naming another is refused. */
+    bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {
+      // In memory a lookup sweeps idle sessions first: one that went took its keys, and the request is the default world's.
+      if (carriers.bound.ask === undefined && registry.find(bound.session) === undefined) return defaultWorld
+      const world = registry.world(bound.session)
+      if (named === undefined || named.name === bound.session) return world
+      const refused = sessionNameRefusal(named.name, named.where, secrets())
+      const mask = createMasker(secrets()).text
+      const contradiction = `the API key is bound to session ${JSON.stringify(mask(bound.session))}, and ${named.where} names session ${JSON.stringify(mask(named.name))}: send no ${named.where}, or one naming the key's session`
+      return { ...world, refusal: new HttpError(400, ErrorCode.invalidRequest, refused ?? contradiction) }
+    },
+    /** The world of session `name` for an admin or library call, made on first use and counted as a use. */
+    world(name: string, where = 'session name'): World<Of> {
+      checkSessionName(name, where, secrets())
+      if (name !== DEFAULT_SESSION) served()
+      const world = registry.world(name)
+      registry.used?.(name)
+      return world
+    },
+    /** The world of session `name` if it exists, without making it or counting a use. */
+    find,
+    /** Throws SessionsNotServed ("`what` are not yet served") on a state that keeps no named sessions. */
+    served,
+    /** Every session: the default first, then the most recently used. */
+    list: async (): Promise<World<Of>[]> => registry.list(),
+    /**
+     * Puts session `name` in place from `start`, replacing one of that name; nothing changes when
+     * the pets it brings would pass maxPets (D23), those of the world it replaces given back.
+     */
+    async put(name: string, start: SessionStart): Promise<World<Of>> {
+      checkSessionName(name, 'session name', secrets())
+      if (name !== DEFAULT_SESSION) served()
+      if (start.capsule !== undefined) served('Capsules')
+      const origin = await originOf(start)
+      if (origin.boundKeys.length > 0) await bindable(name, origin)
+      if (origin !== startUp)
+        state.admit?.(origin, name === DEFAULT_SESSION ? defaultWorld.store : (await find(name))?.store)
+      if (name === DEFAULT_SESSION) return replaceDefault(origin)
+      const made = await registry.put(make(name, origin))
+      if (origin.boundKeys.length > 0) await carriers.bound.bind(name, origin.boundKeys)
+      return made
+    },
+    /** Deletes named session `name`; false when there is none. */
+    async delete(name: string): Promise<boolean> {
+      checkSessionName(name, 'session name')
+      return registry.delete(name)
+    },
+    /** Deletes every named session, or those whose name starts with `prefix`; answers the names it deleted. */
+    async deleteAll(prefix?: string): Promise<string[]> {
+      const deleted: string[] = []
+      for (const world of await registry.list()) {
+        if (world.name === DEFAULT_SESSION || (prefix !== undefined && !world.name.startsWith(prefix))) continue
+        // Another process may have deleted it meanwhile: only those this call deleted are named.
+        if (await registry.delete(world.name)) deleted.push(world.name)
+      }
+      return deleted
+    },
+  }
+}
+
+export type SessionLifecycle<Of extends Timing> = ReturnType<typeof createSessionLifecycle<Of>>
