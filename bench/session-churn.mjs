@@ -103,7 +103,7 @@ async function measure(mode) {
       listing.push(answer.ms)
       read.push((await api('/pets/1')).ms)
     }
-    const kept = listed?.find?.((s) => s.name === 'churn-0')?.requests
+    const kept = listed?.sessions?.find((s) => s.name === 'churn-0')?.requests
     const drop = []
     for (let i = 0; i < drops; i++) {
       const answer = await admin(`/sessions/churn-${i}`, { method: 'DELETE' })

@@ -1,5 +1,6 @@
 import { createMasker, type Masker, type Secrets } from '../auth/create-masker.js'
 import { maskSecret } from '../auth/mask-key.js'
+import { createKeyedRing } from './create-keyed-ring.js'
 import { createRingBuffer } from './create-ring-buffer.js'
 
 /** One answered request as the request log shows it, whoever answered: keys masked, the path percent-encoded. */
@@ -178,6 +179,7 @@ export function createRequestLog(
 ) {
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
+<<<<<<< HEAD
   const entries = createRingBuffer<Kept>(capacity)
   // Counts each session's kept entries as they come and go: a scan per session made listings quadratic.
   const perSession = new Map<string | undefined, number>()
@@ -186,6 +188,10 @@ export function createRequestLog(
     if (count === 0) perSession.delete(session)
     else perSession.set(session, count)
   }
+=======
+  // By session: a listing asks each session's count, and a drop forgets one session's entries.
+  const entries = createKeyedRing<Kept, string | undefined>(capacity, (kept) => kept.answer.session)
+>>>>>>> main
   let sink: ((entry: RequestLogEntry) => void) | undefined
   // Tags ids with this log's own prefix, so another process's id is never found here.
   const tag = Math.floor(Math.random() * 0xffffff)
@@ -217,12 +223,16 @@ export function createRequestLog(
   }
   const withBodies = (kept: Kept, masker?: Masker): KeptExchange => ({ entry: show(kept, masker), bodies: kept.bodies })
 
+<<<<<<< HEAD
   const inSession =
     ({ session }: InSession) =>
     (kept: Kept) =>
       kept.answer.session === session
+=======
+  // The kept answers a reader may look at: the last `limit`, of one session when it says so.
+>>>>>>> main
   const kept = (limit: number, of: InSession | undefined): Kept[] =>
-    of === undefined ? entries.last(limit) : entries.lastMatching(limit, inSession(of))
+    of === undefined ? entries.last(limit) : entries.lastOf(of.session, limit)
 
   return {
     capacity,
@@ -244,18 +254,22 @@ export function createRequestLog(
         if (aged !== undefined) aged.bodies = undefined
       }
       if (capacity === 0) return
-      tally(answer.session, 1)
-      const out = entries.push(kept)
-      if (out !== undefined) tally(out.answer.session, -1)
+      entries.push(kept)
     },
     /** Returns the last `limit` listed entries of one session or of all, oldest first. */
     last(limit = capacity, of?: InSession): RequestLogEntry[] {
       return showAll(kept(limit, of))
     },
+<<<<<<< HEAD
     /** Counts the kept entries of one session, or of all. */
     count: (of?: InSession): number =>
       of === undefined ? kept(capacity, of).length : (perSession.get(of.session) ?? 0),
     /** Selects entries for an export, with their bodies while kept, oldest first. */
+=======
+    /** How many listed entries of one session (`of`), or of all, are kept. */
+    count: (of?: InSession): number => (of === undefined ? entries.count() : entries.count(of.session)),
+    /** The listed entries `selection` picks (of one session, `of`, when given), with their bodies while kept, oldest first: for an export. */
+>>>>>>> main
     select(selection: LogSelection = {}, of?: InSession): KeptExchange[] {
       const masker = createMasker(secrets())
       const looked = kept(selection.match === undefined ? (selection.limit ?? capacity) : capacity, of)
@@ -268,9 +282,8 @@ export function createRequestLog(
     },
     /** Finds the entry with this id and its bodies, while kept. */
     exchange(id: string, of?: InSession): KeptExchange | undefined {
-      const found = entries
-        .last(capacity)
-        .find((candidate) => candidate.id === id && (of === undefined || candidate.answer.session === of.session))
+      const matches = (candidate: Kept) => candidate.id === id
+      const found = of === undefined ? entries.find(matches) : entries.find(matches, of.session)
       return found === undefined ? undefined : withBodies(found)
     },
     /** Hands each listed entry to `to` as well: the shared log of several processes. */
@@ -292,14 +305,19 @@ export function createRequestLog(
       if (of === undefined) {
         entries.clear()
         detailed.clear()
-        perSession.clear()
         return
       }
+<<<<<<< HEAD
       // Skips the pass over the ring for a session with no kept entry, as most dropped ones are.
       if (!perSession.delete(of.session)) return
       const matches = inSession(of)
       entries.remove(matches)
       detailed.remove(matches)
+=======
+      // Proportional to the session's entries; the exchanges with bodies are the last 1000 at most.
+      const removed = entries.remove(of.session)
+      if (removed.some((one) => one.bodies !== undefined)) detailed.remove((one) => one.answer.session === of.session)
+>>>>>>> main
     },
   }
 }

@@ -1,10 +1,13 @@
-/** Creates a ring of the last `capacity` items pushed, oldest first; a capacity of 0 keeps nothing. */
+/**
+ * The last `capacity` items pushed, oldest first: what a request log keeps, in memory bounded
+ * however long the process runs. A capacity of 0 keeps nothing.
+ */
 export function createRingBuffer<T>(capacity: number) {
   const items = new Array<T | undefined>(capacity)
   let next = 0
   let size = 0
 
-  /** Returns the last `limit` items, oldest first. */
+  /** The last `limit` items (default all kept), oldest first. */
   function last(limit = capacity): T[] {
     const count = Math.min(Math.max(0, limit), size)
     const out: T[] = []
@@ -23,15 +26,6 @@ export function createRingBuffer<T>(capacity: number) {
       return out
     },
     last,
-    /** Returns the last `limit` items that `matches` accepts, oldest first. */
-    lastMatching(limit: number, matches: (item: T) => boolean): T[] {
-      const out: T[] = []
-      for (let i = 1; i <= size && out.length < limit; i++) {
-        const item = items[(next - i + capacity) % capacity]!
-        if (matches(item)) out.push(item)
-      }
-      return out.reverse()
-    },
     /** Forgets the items `matches` accepts; the others keep their order. */
     remove(matches: (item: T) => boolean): void {
       const kept = last().filter((item) => !matches(item))

@@ -20,9 +20,10 @@ export interface RedisRequestLogOptions {
 }
 
 /**
- * The request log shared by every process and session: a capped Redis list, newest first, of
- * entries tagged with their session (`<session>|<JSON>`); a session's reset or drop takes its
- * entries out, in the script that does it (docs/decisions.md#d34). Each batch written is also
+ * The request log shared by every process and session: a Redis list per session, newest first,
+ * the group's last `capacity` entries over them all (REQUEST_LOG in redis-keys.ts); a session's
+ * reset or drop unlinks its list, in the script that does it, and a count is the list's length
+ * (docs/decisions.md#d34). Each batch written is also
  * published on the prefix's channel, for the live logs of the other processes (docs/running-for-a-team.md#several-replicas-one-redis).
  * Recording never waits and never fails a request; an entry lost while Redis is away is only a
  * log line.
@@ -57,23 +58,8 @@ export function createRedisRequestLog({
     for (const [group, entries] of byGroup)
       scripts.logRequests(group.meta, group.prefix, capacity, group.requests, sender, ...entries).catch(() => undefined)
   }
-  // The session's entries, newest first, without their tag.
-  // Reads made while one is under way share it: a listing of many sessions reads the log once.
-  const reading = new Map<RedisGroupKeys, Promise<string[]>>()
-  const kept = async ({ session = '' }: InSession): Promise<string[]> => {
-    const tag = `${session}|`
-    const group = keys.of(session || 'default')
-    let read = reading.get(group)
-    if (read === undefined) {
-      read = client
-        .lrange(group.log, 0, capacity - 1)
-        .catch(redisUnavailable)
-        .finally(() => reading.delete(group))
-      reading.set(group, read)
-    }
-    const all = await read
-    return all.filter((line) => line.startsWith(tag)).map((line) => line.slice(tag.length))
-  }
+  // The list of a session's entries (`session` undefined: the default's).
+  const listOf = ({ session = 'default' }: InSession) => keys.of(session).sessionLog(session)
 
   const hear = (_channel: string, message: string) => {
     const space = message.indexOf(' ')
@@ -134,10 +120,12 @@ export function createRedisRequestLog({
     },
     async last(limit = capacity, of): Promise<RequestLogEntry[]> {
       if (limit <= 0 || capacity === 0) return []
-      const newest = (await kept(of)).slice(0, limit)
-      return newest.reverse().map((json) => JSON.parse(json) as RequestLogEntry)
+      const newest = await client.lrange(listOf(of), 0, Math.min(limit, capacity) - 1).catch(redisUnavailable)
+      // Each line is `<sequence> <JSON>`.
+      return newest.reverse().map((line) => JSON.parse(line.slice(line.indexOf(' ') + 1)) as RequestLogEntry)
     },
-    count: async (of) => (capacity === 0 ? 0 : (await kept(of)).length),
+    count: async (of) =>
+      capacity === 0 ? 0 : Math.min(capacity, await client.llen(listOf(of)).catch(redisUnavailable)),
     watchOthers(listener) {
       const watcher = (entry: RequestLogEntry) => listener(entry)
       watchers.add(watcher)

@@ -5,7 +5,23 @@ export const DEFAULT_REDIS_PREFIX = 'petstore-sandbox:'
  * The layout of the keys below, written in the meta hash (`layout`): a process refuses a state
  * written in another one, in one line, rather than misread it (docs/decisions.md#d21).
  */
-export const REDIS_LAYOUT = '3'
+export const REDIS_LAYOUT = '4'
+
+/**
+ * The names the request log of a group is kept under, which the scripts build from the same
+ * constants (redis-scripts.ts): each session's list of entries (`P s:<name>:<list>`), the sorted
+ * set of the sessions by their oldest kept entry (`P <oldest>`), the hash of how many entries each
+ * session's list holds (`P <counts>`), and two fields of `P meta`: how many entries the group
+ * keeps (`kept`) and the last entry's sequence number (`sequence`). An entry is `<sequence> <JSON>`:
+ * a drop or a count touches one session's list, never the others'.
+ */
+export const REQUEST_LOG = {
+  list: 'log',
+  oldest: 'logs',
+  counts: 'logcounts',
+  kept: 'logged',
+  sequence: 'lseq',
+} as const
 
 /** How many groups of sessions a Redis Cluster holds, each in a slot of its own (docs/decisions.md#d44). */
 export const CLUSTER_GROUPS = 16
@@ -52,11 +68,16 @@ function groupKeys(p: string, db: number) {
     /**
      * Hash of the group: layout, seed, pets, given (the given pets' digest), base (the base's
      * generation), lastId and count (the base's), added (pets added by the group's sessions, for
-     * maxPets), doffset (the default session's clock offset, in a group without it).
+     * maxPets), doffset (the default session's clock offset, in a group without it), and the
+     * request log's count and sequence (REQUEST_LOG).
      */
     meta: `${p}meta`,
-    /** List of the last answered requests of the group's sessions, newest first, each `<session>|<entry JSON>` (`''` for the default). */
-    log: `${p}log`,
+    /** List of session `name`'s kept requests, newest first, each `<sequence> <entry JSON>` (REQUEST_LOG). */
+    sessionLog: (name: string) => `${p}s:${name}:${REQUEST_LOG.list}`,
+    /** Sorted set of the sessions with kept requests, by the sequence of their oldest: the next to go past the capacity. */
+    logOldest: `${p}${REQUEST_LOG.oldest}`,
+    /** Hash of how many kept requests each session's list holds, kept past the list's TTL so the group's count stays exact. */
+    logCounts: `${p}${REQUEST_LOG.counts}`,
     /**
      * Pub/sub channel of the answered requests, as each process sends them: the live logs. It
      * names the database, since channels are one namespace across a server's databases: two

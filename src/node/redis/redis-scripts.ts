@@ -1,5 +1,5 @@
 import { PET_STATUSES } from '../../core/store/pet.js'
-import { REDIS_LAYOUT } from './redis-keys.js'
+import { REDIS_LAYOUT, REQUEST_LOG } from './redis-keys.js'
 
 /*
  * The layout the scripts read and write (redis-keys.ts names the same keys from Node), under the
@@ -27,10 +27,33 @@ import { REDIS_LAYOUT } from './redis-keys.js'
  * - `P s:default:<gen>:rl:<bucket>`: the per-address buckets, strings of the same fields, each
  *   expiring after its day.
  * - `P added` (session -> pets it holds beyond the base), `P sessions` (named sessions by last
- *   use, on the default session's clock), `P log` (entries `<session>|<JSON>`, newest first).
+ *   use, on the default session's clock).
+ * - The request log (REQUEST_LOG): `P s:<name>:log`, a session's entries `<sequence> <JSON>`,
+ *   newest first, expiring with the session's meta; `P logs`, the sessions holding entries by the
+ *   sequence of their oldest; `P logcounts` (session -> entries its list holds); in `P meta`,
+ *   logged (the entries the group keeps) and lseq (the last sequence given). Past the capacity the
+ *   oldest entries go, whichever session's; a session's reset or drop unlinks its list alone. A
+ *   list gone with its TTL leaves its count, taken off when the name is next made, found gone, or
+ *   reached by the trim.
  */
 
 const STATUSES = `{${PET_STATUSES.map((status) => `'${status}'`).join(', ')}}`
+
+/** The request log's keys and how a session's entries go, for a script with P and the group's meta in KEYS[1]. */
+const LOG = `local OLDEST, COUNTS = P .. '${REQUEST_LOG.oldest}', P .. '${REQUEST_LOG.counts}'
+local function logOf(name) return P .. 's:' .. name .. ':${REQUEST_LOG.list}' end
+-- Forgets session \`name\`'s entries (its list, its place among the oldest, its share of the
+-- count), the list gone with its TTL or not; answers how many.
+local function forgetLog(name)
+  local n = tonumber(redis.call('HGET', COUNTS, name) or '0')
+  if n == 0 then return 0 end
+  redis.call('UNLINK', logOf(name))
+  redis.call('ZREM', OLDEST, name)
+  redis.call('HDEL', COUNTS, name)
+  redis.call('HINCRBY', KEYS[1], '${REQUEST_LOG.kept}', -n)
+  return n
+end
+`
 
 /**
  * What every script of one session's world starts with. ARGV: prefix, session, the time source's
@@ -73,7 +96,8 @@ local cold
 local function C()
   if cold then return cold end
   local STATUSES = ${STATUSES}
-  local parts, defaultNow, setAdded, addedOf, expire, startUp, ensure, forgetLog, unlinkWorld, drop, sweep, register, info
+  ${LOG}
+  local parts, defaultNow, setAdded, addedOf, expire, startUp, ensure, unlinkWorld, drop, sweep, register, info
   function parts(name, gen)
     local list = {part(name, gen, 'pets'), part(name, gen, 'ids'), part(name, gen, 'replaced'), part(name, gen, 'q')}
     for _, s in ipairs(STATUSES) do list[#list + 1] = part(name, gen, 'ids:' .. s) end
@@ -93,6 +117,7 @@ local function C()
     if not named then return end
     redis.call('PEXPIRE', meta(name), TTL)
     for _, k in ipairs(parts(name, gen)) do redis.call('PEXPIRE', k, TTL) end
+    redis.call('PEXPIRE', logOf(name), TTL)
     if ogen then for _, k in ipairs(parts(name, 'o' .. ogen)) do redis.call('PEXPIRE', k, TTL) end end
     redis.call('HSET', meta(name), 'exp', string.format('%.0f', SOURCE + tonumber(TTL)))
   end
@@ -111,8 +136,9 @@ local function C()
     if gen then return gen end
     gen = tostring(redis.call('INCR', P .. 'worlds'))
     local nextId, clock = startUp(name, gen)
-    -- The pets of an earlier session of this name whose keys went with their TTL.
+    -- The pets and log entries of an earlier session of this name whose keys went with their TTL.
     setAdded(name, 0)
+    forgetLog(name)
     -- A new version of its settings (none: the start-up ones), so a process that knew an earlier
     -- session of this name takes them up.
     redis.call('HSET', m, 'gen', gen, 'nextId', int(nextId), 'onext', int(nextId), 'created', int(defaultNow()), 'okind', 'start-up',
@@ -123,33 +149,22 @@ local function C()
     if name ~= 'default' then redis.call('ZADD', P .. 'sessions', 'NX', string.format('%.0f', defaultNow()), name) end
     return gen
   end
-  function forgetLog(gone)
-    local log = P .. 'log'
-    local kept, changed = {}, false
-    for _, e in ipairs(redis.call('LRANGE', log, 0, -1)) do
-      local bar = string.find(e, '|', 1, true) or 1
-      if gone[string.sub(e, 1, bar - 1)] then changed = true else kept[#kept + 1] = e end
-    end
-    if not changed then return end
-    redis.call('DEL', log)
-    for i = 1, #kept, 1000 do redis.call('RPUSH', log, unpack(kept, i, math.min(i + 999, #kept))) end
-  end
   function unlinkWorld(name)
     local m = redis.call('HMGET', meta(name), 'gen', 'ogen')
     if m[1] then redis.call('UNLINK', unpack(parts(name, m[1]))) end
     if m[2] then redis.call('UNLINK', unpack(parts(name, 'o' .. m[2]))) end
     redis.call('UNLINK', meta(name))
   end
-  function drop(name, gone, drops, why)
+  function drop(name, drops, why)
     unlinkWorld(name)
     redis.call('ZREM', REG, name)
     setAdded(name, 0)
-    gone[name] = true
+    forgetLog(name)
     drops[#drops + 1] = why .. ':' .. name
   end
-  function sweep(now, idle, except, gone, drops)
+  function sweep(now, idle, except, drops)
     for _, n in ipairs(redis.call('ZRANGEBYSCORE', REG, '-inf', string.format('%.0f', now - idle), 'LIMIT', 0, 100)) do
-      if n ~= except then drop(n, gone, drops, 'i') end
+      if n ~= except then drop(n, drops, 'i') end
     end
   end
   -- Counts a use of named session \`name\`: first the idle ones go (\`name\` too, when it was: it
@@ -157,20 +172,19 @@ local function C()
   -- ('i:<name>' idle, 'l:<name>' least recently used, space-separated).
   function register(name, max, idle)
     local now = defaultNow()
-    local gone, drops = {}, {}
-    sweep(now, idle, '', gone, drops)
+    local drops = {}
+    sweep(now, idle, '', drops)
     redis.call('ZADD', REG, string.format('%.0f', now), name)
     -- Also for a session made by a call that did not count its use (ensure): it is counted now.
     local over = redis.call('ZCARD', REG) - max
     if over > 0 then
       for _, n in ipairs(redis.call('ZRANGE', REG, 0, over)) do
         if over > 0 and n ~= name then
-          drop(n, gone, drops, 'l')
+          drop(n, drops, 'l')
           over = over - 1
         end
       end
     end
-    if #drops > 0 then forgetLog(gone) end
     return table.concat(drops, ' ')
   end
   function info(name, lastUsed)
@@ -469,9 +483,7 @@ redis.call('HSET', meta(NAME), 'gen', gen, 'nextId', m[3] or int(LAST_ID + 1))
 if m[5] then redis.call('HSET', meta(NAME), 'w', m[5]) else redis.call('HDEL', meta(NAME), 'w') end
 C().setAdded(NAME, tonumber(m[4] or '0'))
 C().expire(NAME, gen, m[2])
-local tag = NAME
-if NAME == 'default' then tag = '' end
-C().forgetLog({[tag] = true})
+C().forgetLog(NAME)
 return gen
 `,
 
@@ -533,10 +545,6 @@ local old = redis.call('HMGET', meta(NAME), 'gen', 'ogen')
 if old[1] then redis.call('UNLINK', unpack(C().parts(NAME, old[1]))) end
 if old[2] and old[2] ~= ogen then redis.call('UNLINK', unpack(C().parts(NAME, 'o' .. old[2]))) end
 redis.call('UNLINK', meta(NAME))
-local gone, drops = {}, {}
-local tag = NAME
-if NAME == 'default' then tag = '' end
-gone[tag] = true
 local now = C().defaultNow()
 local clock = ARGV[9]
 local offset = '0'
@@ -552,7 +560,7 @@ if own then redis.call('HSET', meta(NAME), 'own', own) end
 if w then redis.call('HSET', meta(NAME), 'w', w, 'ow', w) end
 C().setAdded(NAME, added)
 C().expire(NAME, gen, ogen)
-C().forgetLog(gone)
+C().forgetLog(NAME)
 local dropped = ''
 if NAME ~= 'default' then dropped = C().register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6])) end
 local reply = C().info(NAME, string.format('%.0f', now))
@@ -579,8 +587,8 @@ return reply
    * `info`'s fields of each, then the sessions dropped. ARGV[6]: one session's name to answer
    * alone ('' for all). A session whose keys went with their TTL is let go without a word.
    */
-  listWorlds: `${WORLD}local gone, drops = {}, {}
-C().sweep(C().defaultNow(), tonumber(ARGV[5]), '', gone, drops)
+  listWorlds: `${WORLD}local drops = {}
+C().sweep(C().defaultNow(), tonumber(ARGV[5]), '', drops)
 local reply = {}
 local names
 if ARGV[6] ~= '' then
@@ -594,12 +602,11 @@ for i = 1, #names, 2 do
   if redis.call('EXISTS', meta(names[i])) == 0 then
     redis.call('ZREM', REG, names[i])
     C().setAdded(names[i], 0)
-    gone[names[i]] = true
+    C().forgetLog(names[i])
   else
     for _, v in ipairs(C().info(names[i], names[i + 1])) do reply[#reply + 1] = v end
   end
 end
-if next(gone) then C().forgetLog(gone) end
 reply[#reply + 1] = table.concat(drops, ' ')
 return reply
 `,
@@ -607,9 +614,7 @@ return reply
   /** Deletes named session NAME, its keys and log entries. Answers 1, or 0 when there was none. */
   deleteWorld: `${WORLD}local known = redis.call('ZSCORE', REG, NAME) or redis.call('EXISTS', meta(NAME)) == 1
 if not known then return 0 end
-local gone, drops = {}, {}
-C().drop(NAME, gone, drops, 'd')
-C().forgetLog(gone)
+C().drop(NAME, {}, 'd')
 return 1
 `,
 
@@ -682,28 +687,85 @@ return gen
 `,
 
   /**
-   * Appends answered requests to the log, keeping the last ARGV[2], and publishes them on channel
-   * ARGV[3] as `<sender> [entries]`. ARGV prefix, capacity, channel, sender, then for each entry,
-   * oldest first: its session ('' for the default), the generation of that session it was
-   * answered in ('' when unknown), its JSON. Entries answered before their session's reset are
-   * published but not kept, so a reset's empty log stays empty.
+   * Appends answered requests to their sessions' logs, keeping the group's last ARGV[2], and
+   * publishes them on channel ARGV[3] as `<sender> [entries]`. ARGV prefix, capacity, channel,
+   * sender, then for each entry, oldest first: its session ('' for the default), the generation of
+   * that session it was answered in ('' when unknown), its JSON. Entries answered before their
+   * session's reset, or in a named session gone meanwhile, are published but not kept, so a
+   * reset's empty log stays empty and a dropped session leaves no entries behind.
    */
   logRequests: `
 local P = ARGV[1]
 local capacity = tonumber(ARGV[2])
-local gens, kept, sent = {}, {}, {}
+${LOG}local gens, kept, sent = {}, {}, {}
 for i = 5, #ARGV, 3 do
   local session, gen, entry = ARGV[i], ARGV[i + 1], ARGV[i + 2]
   sent[#sent + 1] = entry
   local name = session
   if name == '' then name = 'default' end
   if gens[name] == nil then gens[name] = redis.call('HGET', P .. 's:' .. name, 'gen') or false end
-  if gen == '' or gen == gens[name] then kept[#kept + 1] = session .. '|' .. entry end
+  if gen == gens[name] or (gen == '' and (gens[name] or name == 'default')) then kept[#kept + 1] = {name, entry} end
 end
 if capacity > 0 and #kept > 0 then
   -- Entries beyond the capacity would be trimmed at once: only the newest are pushed.
-  redis.call('LPUSH', P .. 'log', unpack(kept, math.max(1, #kept - capacity + 1)))
-  redis.call('LTRIM', P .. 'log', 0, capacity - 1)
+  local from = math.max(1, #kept - capacity + 1)
+  local count = #kept - from + 1
+  local sequence = redis.call('HINCRBY', KEYS[1], '${REQUEST_LOG.sequence}', count) - count
+  local order, lists = {}, {}
+  for i = from, #kept do
+    sequence = sequence + 1
+    local name = kept[i][1]
+    if not lists[name] then
+      lists[name] = {first = sequence}
+      order[#order + 1] = name
+    end
+    local list = lists[name]
+    list[#list + 1] = string.format('%.0f', sequence) .. ' ' .. kept[i][2]
+  end
+  for _, name in ipairs(order) do
+    local list, log, length = lists[name], logOf(name), 0
+    for j = 1, #list, 1000 do length = redis.call('LPUSH', log, unpack(list, j, math.min(j + 999, #list))) end
+    if length == #list then redis.call('ZADD', OLDEST, string.format('%.0f', list.first), name) end
+    redis.call('HINCRBY', COUNTS, name, #list)
+    -- It expires with its session's meta (a named session's TTL), which renews both.
+    local ttl = redis.call('PTTL', P .. 's:' .. name)
+    if ttl > 0 then redis.call('PEXPIRE', log, ttl) end
+  end
+  -- Past the capacity, the oldest entries go, from whichever sessions hold them: each step pops
+  -- from the session holding the oldest while its next is older than the runner-up's.
+  local held = redis.call('HINCRBY', KEYS[1], '${REQUEST_LOG.kept}', count)
+  while held > capacity do
+    local two = redis.call('ZRANGE', OLDEST, 0, 1, 'WITHSCORES')
+    -- Counted entries no list holds (the keys went by hand): the count starts over.
+    if #two == 0 then
+      redis.call('HSET', KEYS[1], '${REQUEST_LOG.kept}', 0)
+      break
+    end
+    local name, log = two[1], logOf(two[1])
+    local runnerUp = math.huge
+    if two[4] then runnerUp = tonumber(two[4]) end
+    local popped, tail = 0, false
+    repeat
+      if not redis.call('RPOP', log) then break end
+      popped = popped + 1
+      tail = redis.call('LINDEX', log, -1)
+    until not tail or held - popped <= capacity or tonumber(string.match(tail, '^%d+')) > runnerUp
+    if popped == 0 then
+      -- Its list went with its TTL: its count goes now.
+      held = held - forgetLog(name)
+      redis.call('ZREM', OLDEST, name)
+    elseif tail then
+      held = held - popped
+      redis.call('ZADD', OLDEST, string.match(tail, '^%d+'), name)
+      redis.call('HINCRBY', COUNTS, name, -popped)
+      redis.call('HINCRBY', KEYS[1], '${REQUEST_LOG.kept}', -popped)
+    else
+      held = held - popped
+      redis.call('ZREM', OLDEST, name)
+      redis.call('HDEL', COUNTS, name)
+      redis.call('HINCRBY', KEYS[1], '${REQUEST_LOG.kept}', -popped)
+    end
+  end
 end
 -- A channel under a hash tag is a sharded one, in this slot (redis-keys.ts).
 local publish = 'PUBLISH'

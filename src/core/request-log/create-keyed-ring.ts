@@ -1,0 +1,116 @@
+/** An item kept, linked to its neighbours in the order of all items and in that of its key's. */
+interface Link<T, K> {
+  item: T
+  key: K
+  older: Link<T, K> | undefined
+  newer: Link<T, K> | undefined
+  olderOfKey: Link<T, K> | undefined
+  newerOfKey: Link<T, K> | undefined
+}
+
+/** The items of one key, oldest and newest, and how many. */
+interface Chain<T, K> {
+  oldest: Link<T, K>
+  newest: Link<T, K>
+  size: number
+}
+
+/**
+ * The last `capacity` items pushed, oldest first, each under a key (a request log's session):
+ * memory stays bounded however long the process runs, and a key's items are counted at once,
+ * read and forgotten in time proportional to their number, not to the whole ring's. A capacity
+ * of 0 keeps nothing.
+ */
+export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
+  let oldest: Link<T, K> | undefined
+  let newest: Link<T, K> | undefined
+  let size = 0
+  const chains = new Map<K, Chain<T, K>>()
+
+  const unlink = (link: Link<T, K>): void => {
+    if (link.older === undefined) oldest = link.newer
+    else link.older.newer = link.newer
+    if (link.newer === undefined) newest = link.older
+    else link.newer.older = link.older
+    size--
+    const chain = chains.get(link.key)!
+    if (--chain.size === 0) {
+      chains.delete(link.key)
+      return
+    }
+    if (link.olderOfKey === undefined) chain.oldest = link.newerOfKey!
+    else link.olderOfKey.newerOfKey = link.newerOfKey
+    if (link.newerOfKey === undefined) chain.newest = link.olderOfKey!
+    else link.newerOfKey.olderOfKey = link.olderOfKey
+  }
+  // Up to `limit` items, newest first, walking back by `step` from `from`; answered oldest first.
+  const walk = (from: Link<T, K> | undefined, step: (link: Link<T, K>) => Link<T, K> | undefined, limit: number) => {
+    const out: T[] = []
+    for (let link = from; link !== undefined && out.length < limit; link = step(link)) out.push(link.item)
+    return out.reverse()
+  }
+
+  return {
+    /** Keeps `item`; returns the oldest one it pushed out, once the ring is full. */
+    push(item: T): T | undefined {
+      if (capacity === 0) return item
+      const key = keyOf(item)
+      const chain = chains.get(key)
+      const link: Link<T, K> = {
+        item,
+        key,
+        older: newest,
+        newer: undefined,
+        olderOfKey: chain?.newest,
+        newerOfKey: undefined,
+      }
+      if (newest === undefined) oldest = link
+      else newest.newer = link
+      newest = link
+      size++
+      if (chain === undefined) chains.set(key, { oldest: link, newest: link, size: 1 })
+      else {
+        chain.newest.newerOfKey = link
+        chain.newest = link
+        chain.size++
+      }
+      if (size <= capacity) return undefined
+      const out = oldest!
+      unlink(out)
+      return out.item
+    },
+    /** The last `limit` items (default all kept), oldest first. */
+    last: (limit = capacity): T[] => walk(newest, (link) => link.older, limit),
+    /** The last `limit` items of `key`, oldest first. */
+    lastOf: (key: K, limit = capacity): T[] => walk(chains.get(key)?.newest, (link) => link.olderOfKey, limit),
+    /** How many items are kept, of `key` alone when given. */
+    count: (...key: [] | [K]): number => (key.length === 0 ? size : (chains.get(key[0] as K)?.size ?? 0)),
+    /** The newest kept item (of `key` alone when given) that `matches` accepts. */
+    find(matches: (item: T) => boolean, ...key: [] | [K]): T | undefined {
+      const of = key.length > 0
+      const from = of ? chains.get(key[0] as K)?.newest : newest
+      for (let link = from; link !== undefined; link = of ? link.olderOfKey : link.older)
+        if (matches(link.item)) return link.item
+      return undefined
+    },
+    /** Forgets the items of `key`; the others keep their order. Answers them, oldest first. */
+    remove(key: K): T[] {
+      const chain = chains.get(key)
+      if (chain === undefined) return []
+      const removed: T[] = []
+      for (let link: Link<T, K> | undefined = chain.oldest; link !== undefined; ) {
+        const next: Link<T, K> | undefined = link.newerOfKey
+        removed.push(link.item)
+        unlink(link)
+        link = next
+      }
+      return removed
+    },
+    clear(): void {
+      oldest = undefined
+      newest = undefined
+      size = 0
+      chains.clear()
+    },
+  }
+}
