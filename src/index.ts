@@ -16,8 +16,13 @@ export type {
   SessionKeys,
   SharedSandbox,
 } from './core/sandbox/sandbox.js'
-export { SESSION_HEADER, DEFAULT_SESSION } from './core/sessions/session-name.js'
-export { BAGGAGE_HEADER, BAGGAGE_MEMBER, baggageSession } from './core/sessions/requested-session.js'
+export {
+  SESSION_HEADER,
+  DEFAULT_SESSION,
+  BAGGAGE_HEADER,
+  BAGGAGE_MEMBER,
+  baggageSession,
+} from './core/sessions/session-name.js'
 export type { DeleteSessionsOptions, DropReason } from './core/sessions/create-sessions.js'
 export { CAPSULE_VERSION, type Capsule, type CapsuleQuota } from './core/sessions/capsule.js'
 export type { SandboxOptions, SharedSandboxOptions } from './core/sandbox/sandbox-options.js'

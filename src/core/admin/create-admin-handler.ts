@@ -15,9 +15,8 @@ import { MAX_BODY_BYTES, MAX_CAPSULE_BYTES, readJsonBody } from '../validation/r
 import type { AdminControls } from './admin-controls.js'
 import { createAdminOperations, SESSION_OPERATIONS } from './create-admin-operations.js'
 import { SessionConflict, SessionsNotServed } from '../sessions/session-errors.js'
-import { requestedSession } from '../sessions/requested-session.js'
+import { requestedSession, sessionNameRefusal } from '../sessions/session-name.js'
 import type { Secrets } from '../auth/create-masker.js'
-import { sessionNameRefusal } from '../sessions/session-name.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../pipeline/admit.js'
 import type { AdminGate } from './create-admin-gate.js'
 

@@ -11,7 +11,7 @@ import type { Operation } from '../operations/operation.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { RequestValidator } from '../validation/create-request-validator.js'
 import type { Scenarios } from '../scenarios/create-scenarios.js'
-import type { RequestedSession } from '../sessions/requested-session.js'
+import type { RequestedSession } from '../sessions/session-name.js'
 import type { ForcibleStatuses } from '../scenarios/forced-status.js'
 import type { AnswerTail } from './answer-tail.js'
 

@@ -1,7 +1,7 @@
 import type { HttpHandler } from 'msw'
 import { FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
-import { requestedSession } from '../sessions/requested-session.js'
+import { requestedSession } from '../sessions/session-name.js'
 import { forcedByPrefer } from '../scenarios/forced-status.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'

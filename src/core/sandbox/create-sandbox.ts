@@ -28,11 +28,15 @@ import { createPetBase } from '../store/create-pet-base.js'
 import { seedPets } from '../store/seed-pets.js'
 import { createRequestValidator } from '../validation/create-request-validator.js'
 import { createSandboxFetch } from './create-sandbox-fetch.js'
-import { carrierParts, createSessionControls, type ProcessControls } from './create-session-controls.js'
+import {
+  carrierParts,
+  createSandboxSessions,
+  createSessionControls,
+  type ProcessControls,
+} from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
 import type { Sandbox, Session, SessionInit, SessionKeyInit } from './sandbox.js'
 import { createSessionKeys } from './create-session-keys.js'
-import { createSandboxSessions } from './sandbox-sessions.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
@@ -82,7 +86,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
       keys: [...keysInForce().map((apiKey) => apiKey.key), ...boundInForce()],
       adminToken: resolved.adminToken,
     }),
-    origin: () => defaultOrigin.current,
+    origin: defaultOrigin,
     base,
   }
   const compose = <Of extends Timing>(state: SandboxState<Of>) => {

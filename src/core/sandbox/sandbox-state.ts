@@ -28,7 +28,7 @@ import {
   type PetStore,
   sessionTooLarge,
 } from '../store/create-pet-store.js'
-import type { Origin } from '../sessions/origin.js'
+import type { OriginHolder } from '../sessions/origin.js'
 import type { SessionsState } from '../sessions/session-lifecycle.js'
 import type { WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
@@ -73,7 +73,7 @@ export interface StateInputs {
   /** The secrets in force (keys and admin token), masked wherever the request log shows them. */
   secrets: () => Secrets
   /** The default session's origin, read again on each of its resets. */
-  origin: () => Origin
+  origin: OriginHolder
   /** The start-up pets, filled when the default session's store starts (a sandbox of its own). */
   base: PetBase
 }
@@ -87,13 +87,13 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
   const pool = createPetPool(resolved.maxPets)
   // Each world's store by the object its world holds, for what replacing that world frees.
   const stores = new WeakMap<object, PetStore>()
-  const world = (origin: () => Origin, storage?: PetStorage): WorldState<'now'> => {
-    const pets = () => origin().pets!()
+  const world = (origin: OriginHolder, storage?: PetStorage): WorldState<'now'> => {
+    const pets = () => origin.current.pets!()
     const clock = createClock(resolved.now)
-    const at = origin().clock
+    const at = origin.current.clock
     if (at !== undefined) clock.set(at)
     const limiter = createRateLimiter({ now: clock.now, ...policy })
-    limiter.load(origin().quotas)
+    limiter.load(origin.current.quotas)
     const store = createPetStore({
       origin: pets,
       pool,
@@ -102,7 +102,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     })
     stores.set(store, store)
     const injector = createFaultInjector({
-      faults: origin().faults,
+      faults: origin.current.faults,
       ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
     })
     return {
@@ -113,7 +113,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
         ...limiter,
         clear() {
           limiter.clear()
-          limiter.load(origin().quotas)
+          limiter.load(origin.current.quotas)
         },
       },
       faults: injector,
@@ -184,7 +184,7 @@ export function sharedState(
   // other processes' entries.
   localLog.forward(sharedLog.record)
   // What a session's origin is where the shared state keeps nothing else.
-  const startUp = origin()
+  const startUp = origin.current
   const seeding = {
     seed: resolved.seed,
     pets: resolved.lastSeededId,
@@ -194,12 +194,12 @@ export function sharedState(
   }
   // The default session's world is the shared state's own members; a named session's, what
   // `shared.sessions` gives under the same names.
-  const world = (parts: SharedWorld, origin: () => Origin): WorldState<'later'> => {
+  const world = (parts: SharedWorld, origin: OriginHolder): WorldState<'later'> => {
     const injector = createFaultInjector({
-      faults: origin().faults,
+      faults: origin.current.faults,
       ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
     })
-    const following = followSharedFaults(injector, parts.faults, () => origin().faults)
+    const following = followSharedFaults(injector, parts.faults, () => origin.current.faults)
     return {
       clock: createClock(resolved.now, parts.clockOffset),
       store: parts.pets(seeding, { maxPets: resolved.maxPets }),

@@ -33,3 +33,8 @@ type Intersect<U> = (U extends unknown ? (part: U) => void : never) extends (who
 
 /** The world a session starts from and `reset()` returns to: every entry's part of `WorldHolds`. */
 export type Origin = Intersect<WorldHolds[keyof WorldHolds]>
+
+/** Holds a world's origin, read by the world and by its state's parts; a replaced or adopted origin is written here once. */
+export interface OriginHolder {
+  current: Origin
+}

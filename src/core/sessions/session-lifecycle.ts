@@ -8,21 +8,20 @@ import type { Timing } from '../state/maybe-promise.js'
 import type { PetRepository } from '../state/pet-repository.js'
 import type { Capsule } from './capsule.js'
 import type { SessionRegistry, SessionsOptions } from './create-sessions.js'
-import type { Origin } from './origin.js'
-import type { RequestedSession } from './requested-session.js'
+import type { Origin, OriginHolder } from './origin.js'
 import { SessionConflict, SessionsNotServed, UnknownSession } from './session-errors.js'
-import { checkSessionName, DEFAULT_SESSION, sessionNameRefusal } from './session-name.js'
+import { checkSessionName, DEFAULT_SESSION, type RequestedSession, sessionNameRefusal } from './session-name.js'
 import { createWorld, type World, type WorldOptions, type WorldState } from './world.js'
 import { capsuleOrigin, forkOrigin, resetWorld, type WorldCarrierParts } from './world-table.js'
 
 /** What a state gives the sessions beside the default session's world (sandbox-state.ts makes both kinds). */
 export interface SessionsState<Of extends Timing> extends WorldState<Of> {
   /**
-   * The world of a named session, starting from `origin` (read again on each reset); undefined
+   * The world of a named session, starting from `origin.current` (read again on each reset); undefined
    * while this state keeps no named sessions (a shared state without `SharedState.session`):
    * a request naming one is then answered 501.
    */
-  session: ((name: string, origin: () => Origin) => WorldState<Of>) | undefined
+  session: ((name: string, origin: OriginHolder) => WorldState<Of>) | undefined
   /**
    * Refuses (507 storage_full, D23) a world starting from `origin` in place of the world whose
    * store is `replacing` when the pets it adds would pass maxPets; undefined where the shared
@@ -42,8 +41,8 @@ export interface SessionStart {
 export interface SessionLifecycleOptions<Of extends Timing> {
   state: SessionsState<Of>
   startUp: Origin
-  /** The default session's origin, which the state reads on each of its resets. */
-  defaultOrigin: { current: Origin }
+  /** The default session's origin, which its state reads on each of its resets. */
+  defaultOrigin: OriginHolder
   /** What every world is made with; its `now`, the default session's clock, also dates uses and drops. */
   world: WorldOptions
   carriers: WorldCarrierParts
@@ -67,15 +66,11 @@ export interface SessionLifecycleOptions<Of extends Timing> {
  */
 export function createSessionLifecycle<Of extends Timing>(options: SessionLifecycleOptions<Of>) {
   const { state, startUp, defaultOrigin, carriers, secrets } = options
-  const defaultWorld: World<Of> = createWorld(DEFAULT_SESSION, state, startUp, options.world)
+  const defaultWorld: World<Of> = createWorld(DEFAULT_SESSION, state, defaultOrigin, options.world)
   const make = (name: string, origin: Origin): World<Of> => {
     if (state.session === undefined) throw new SessionsNotServed()
-    const world = createWorld(
-      name,
-      state.session(name, () => origin),
-      origin,
-      options.world,
-    )
+    const holder = { current: origin }
+    const world = createWorld(name, state.session(name, holder), holder, options.world)
     world.store.start().catch(() => undefined)
     return world
   }
@@ -129,7 +124,6 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
         'with --state the default session starts over only from the start-up world: PUT it {}, or fork into a named session',
       )
     }
-    defaultOrigin.current = origin
     defaultWorld.origin = origin
     defaultWorld.faults.configure(origin.faults)
     await registry.putDefault?.(origin)
