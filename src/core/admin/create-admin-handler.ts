@@ -83,7 +83,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
       checkName(
         params.name,
         'the session name in the path',
-        operationId === 'putSession' ? controls.secrets() : undefined,
+        operationId === 'putSession' || operationId === 'addSessionKey' ? controls.secrets() : undefined,
       )
     // A capsule may be larger than any other body (D34).
     const body = readsBody
@@ -97,7 +97,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
     validator.validate(operationId, { path: decode(path, 'path'), query, ...(body === undefined ? {} : { body }) })
     try {
       return {
-        status: 200,
+        status: route.operation.successStatus,
         headers,
         body: await operation({ params, query, body, session: () => controls.session(named) }),
       }

@@ -1,6 +1,7 @@
 import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { parseBearer } from '../auth/create-key-ring.js'
+import type { BoundKey } from '../auth/create-bound-keys.js'
 import { type Limits, PLANS } from '../auth/plans.js'
 import { isAdminPath } from '../contract/admin-prefix.js'
 import type { RouteMatch } from '../contract/create-router.js'
@@ -43,8 +44,10 @@ export function mayAdmit(
   parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>,
   request: SandboxRequest,
   url: URL,
+  bound?: BoundKey,
 ): boolean {
   if (request.method.toUpperCase() === 'OPTIONS' || parts.scope.apiPath(url) === undefined) return false
+  if (bound !== undefined) return true
   const token = parseBearer(request.headers.get('authorization'))
   return token !== undefined && parts.keyRing.find(token) !== undefined
 }
@@ -65,6 +68,11 @@ export function admit(
   headers: Headers,
   listing?: PlannedListing,
 ): MaybePromise<Admission | Reply> {
+  // A bound key is a key in its session only (D46).
+  const boundHere = (token: string) => {
+    const bound = parts.boundKeys.known(token)
+    return bound !== undefined && bound.session === world.session ? bound : undefined
+  }
   parts.cors.apply(request, headers)
   const apiPath = parts.scope.apiPath(url)
   const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
@@ -73,7 +81,7 @@ export function admit(
   if (deprecation !== undefined) for (const [name, value] of deprecation.headers) headers.set(name, value)
 
   const token = parseBearer(request.headers.get('authorization'))
-  const apiKey: ApiKey | undefined = token === undefined ? undefined : parts.keyRing.find(token)
+  const apiKey: ApiKey | undefined = token === undefined ? undefined : (parts.keyRing.find(token) ?? boundHere(token))
   const bucket = apiKey
     ? `key:${apiKey.key}`
     : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
