@@ -12,10 +12,17 @@ export type {
   Session,
   SessionControls,
   SessionInit,
+  SessionKeyInit,
+  SessionKeys,
   SharedSandbox,
 } from './core/sandbox/sandbox.js'
-export { SESSION_HEADER, DEFAULT_SESSION } from './core/sessions/session-name.js'
-export { BAGGAGE_HEADER, BAGGAGE_MEMBER, baggageSession } from './core/sessions/requested-session.js'
+export {
+  SESSION_HEADER,
+  DEFAULT_SESSION,
+  BAGGAGE_HEADER,
+  BAGGAGE_MEMBER,
+  baggageSession,
+} from './core/sessions/session-name.js'
 export type { DeleteSessionsOptions, DropReason } from './core/sessions/create-sessions.js'
 export { CAPSULE_VERSION, type Capsule, type CapsuleQuota } from './core/sessions/capsule.js'
 export type { SandboxOptions, SharedSandboxOptions } from './core/sandbox/sandbox-options.js'
@@ -49,6 +56,8 @@ export type { PetChange, PetChangeKind } from './core/store/pet-change.js'
 export type { GivenPet } from './core/store/resolve-pets.js'
 export type { Readiness, ReadinessCheck } from './core/probes/create-readiness.js'
 export type { KeyConfig, ApiKey } from './core/auth/key-config.js'
+export type { BoundKey } from './core/auth/create-bound-keys.js'
+export type { Secrets } from './core/auth/create-masker.js'
 export type { SandboxApiKeys } from './core/auth/create-key-controls.js'
 export type { KeyStorage, KeyChanges } from './core/auth/key-storage.js'
 export { DEMO_KEYS } from './core/auth/demo-keys.js'

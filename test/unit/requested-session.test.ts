@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { baggageSession, requestedSession } from '../../src/core/sessions/requested-session.js'
+import { baggageSession, requestedSession } from '../../src/core/sessions/session-name.js'
 
 describe('baggageSession', () => {
   it('reads the sandbox-session member among others, with properties and whitespace, percent-decoded', () => {

@@ -11,6 +11,7 @@ import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { LoggedDifference, LoggedViolation } from '../request-log/create-request-logger.js'
 import type { Secrets } from '../auth/create-masker.js'
 import type { DeleteSessionsOptions } from '../sessions/create-sessions.js'
+import type { BoundKey } from '../auth/create-bound-keys.js'
 
 /** One configured key in the state summary. */
 export interface KeySummary {
@@ -111,6 +112,8 @@ export interface SessionSummary {
   origin: 'start-up' | 'fork' | 'capsule'
   /** The session a fork was made from. */
   from?: string
+  /** The keys bound to the session (D46), in the order they were made; `masked` as the request log shows each. */
+  keys: Array<{ key: string; masked: string; plan: Plan; perMinute: number; perDay: number }>
 }
 
 /** The controls of one session the admin API has an operation for, held to `SessionControls` by the compiler. */
@@ -147,6 +150,8 @@ export interface AdminControls {
     /** Throws `UnknownSession` for a fork of a session there is none of. */
     put(name: string, init: AdminSessionInit): Promise<SessionSummary>
     delete(name: string): Promise<boolean>
+    /** Binds a new key to session `name` (D46), making the session when absent. */
+    addKey(name: string, init: unknown): Promise<BoundKey>
     deleteAll(options?: DeleteSessionsOptions): Promise<string[]>
     /** Returns session `name`'s capsule without making the session; undefined when there is none. */
     capsule(name: string): Promise<unknown>

@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { HttpHandler } from 'msw'
 import { parseBearer } from '../auth/create-key-ring.js'
 import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
@@ -15,9 +16,8 @@ import { MAX_BODY_BYTES, MAX_CAPSULE_BYTES, readJsonBody } from '../validation/r
 import type { AdminControls } from './admin-controls.js'
 import { createAdminOperations, SESSION_OPERATIONS } from './create-admin-operations.js'
 import { SessionConflict, SessionsNotServed } from '../sessions/session-errors.js'
-import { requestedSession } from '../sessions/requested-session.js'
+import { requestedSession, sessionNameRefusal } from '../sessions/session-name.js'
 import type { Secrets } from '../auth/create-masker.js'
-import { sessionNameRefusal } from '../sessions/session-name.js'
 import { CLIENT_ADDRESS_HEADER, LOCAL_CLIENT } from '../pipeline/admit.js'
 import type { AdminGate } from './create-admin-gate.js'
 
@@ -42,7 +42,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
   const validator = createRequestValidator(adminOpenapiDocument)
   const operations = createAdminOperations(controls)
 
-  async function answer(request: Request, url: URL, headers: Headers): Promise<Reply> {
+  async function answer(request: SandboxRequest, url: URL, headers: Headers): Promise<Reply> {
     const path = url.pathname.slice(ADMIN_PREFIX.length)
     const method = request.method.toUpperCase()
     const route = router.match(method, path)
@@ -79,7 +79,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
       checkName(
         params.name,
         'the session name in the path',
-        operationId === 'putSession' ? controls.secrets() : undefined,
+        operationId === 'putSession' || operationId === 'addSessionKey' ? controls.secrets() : undefined,
       )
     // Lets a capsule be larger than any other body (D34).
     const body = readsBody
@@ -93,7 +93,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
     validator.validate(operationId, { path: decode(path, 'path'), query, ...(body === undefined ? {} : { body }) })
     try {
       return {
-        status: 200,
+        status: route.operation.successStatus,
         headers,
         body: await operation({ params, query, body, session: () => controls.session(named) }),
       }
@@ -127,7 +127,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
 
 /** Reads the session a call names by header (D43) or `?session=`; undefined for the default one. */
 function namedSession(
-  request: Request,
+  request: SandboxRequest,
   query: Record<string, string | string[]>,
   checkName: (name: string, where: string) => void,
 ): string | undefined {

@@ -136,6 +136,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
         throw error
       }
     },
+    addSessionKey: ({ params, body }) => controls.sessions.addKey(params.name!, body),
     async getSessionCapsule({ params }) {
       const capsule = await controls.sessions.capsule(params.name!)
       if (capsule === undefined)

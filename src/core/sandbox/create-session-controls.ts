@@ -6,8 +6,11 @@ import type { ApiKey } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import { PLANS } from '../auth/plans.js'
 import { checkInput } from '../contract/check-input.js'
+import { learnCapsule } from '../learning/learn-capsule.js'
+import type { SessionLifecycle, SessionStart } from '../sessions/session-lifecycle.js'
+import { checkSessionName } from '../sessions/session-name.js'
 import { optionNames, refuseUnknownOptions } from '../contract/option-names.js'
-import { UnknownKeyError } from '../errors/config-error.js'
+import { ConfigError, UnknownKeyError } from '../errors/config-error.js'
 import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
 import { countedClient } from '../rate-limit/counted-client.js'
 import type { LogSelection } from '../request-log/create-request-log.js'
@@ -17,10 +20,10 @@ import type { Answer, Timing } from '../state/maybe-promise.js'
 import { assertPet } from '../store/assert-pet.js'
 import { storedPet } from '../store/stored-pet.js'
 import type { World } from '../sessions/world.js'
-import { type Capsule, makeCapsule } from '../sessions/capsule.js'
+import { type Capsule, makeCapsule, readCapsule } from '../sessions/capsule.js'
 import { capsuleHolds, resetWorld, summaryHolds, type WorldCarrierParts } from '../sessions/world-table.js'
 import type { ResolvedOptions } from './resolve-options.js'
-import type { SandboxResetOptions, SessionControls } from './sandbox.js'
+import type { Sandbox, SandboxResetOptions, SessionControls, SessionInit } from './sandbox.js'
 import type { SandboxState } from './sandbox-state.js'
 import { sandboxHar } from './sandbox-har.js'
 
@@ -196,6 +199,52 @@ export async function capsuleOf<Of extends Timing>(world: World<Of>, process: Pr
   })
 }
 
+/**
+ * Serves `sandbox.sessions` (and the admin API's `/sessions`) from `sessions`: checks what a
+ * caller gives, as the admin document describes it, and summarizes what the sessions answer.
+ */
+export function createSandboxSessions<Of extends Timing>(
+  sessions: SessionLifecycle<Of>,
+  process: ProcessControls<Of>,
+): Sandbox<Of>['sessions'] {
+  return {
+    list: async () => Promise.all((await sessions.list()).map((world) => summarize(world, process))),
+    async get(name) {
+      const world = await sessions.find(name)
+      return world === undefined ? undefined : summarize(world, process)
+    },
+    async put(name, init = {}) {
+      checkSessionName(name, 'session name', process.secrets())
+      return summarize(await sessions.put(name, startOf(init, sessions, process.resolved.now())), process)
+    },
+    delete: (name) => sessions.delete(name),
+    deleteAll: ({ prefix } = {}) => sessions.deleteAll(prefix),
+    async capsule(name) {
+      const world = await sessions.find(name)
+      return world === undefined ? undefined : capsuleOf(world, process)
+    },
+  }
+}
+
+/** Where a session put with `init` starts, checked; a recording is learned into a capsule made at `now`. */
+function startOf<Of extends Timing>(init: SessionInit, sessions: SessionLifecycle<Of>, now: number): SessionStart {
+  // A capsule or a recording is checked on its own, so that a newer version is named before anything else.
+  const { capsule, har, ...rest } = init as { capsule?: unknown; har?: unknown; from?: string }
+  checkInput('SessionInit', rest, 'init')
+  const sources = [capsule !== undefined && 'capsule', har !== undefined && 'har', rest.from !== undefined && 'from']
+  const given = sources.filter(Boolean)
+  if (given.length > 1) throw new ConfigError(`init: give one of from, capsule or har, not ${given.join(' and ')}`)
+  if (capsule !== undefined) {
+    sessions.served('Capsules')
+    return { capsule: readCapsule(capsule, 'capsule') }
+  }
+  if (har !== undefined) {
+    sessions.served('Recordings')
+    return { capsule: learnCapsule(har, 'har', now) }
+  }
+  return rest.from === undefined ? {} : { from: rest.from }
+}
+
 /** A session as `GET /__sandbox/sessions` lists it. */
 export async function summarize<Of extends Timing>(
   world: World<Of>,
@@ -218,10 +267,13 @@ export async function summarize<Of extends Timing>(
 export function carrierParts<Of extends Timing>(
   process: Pick<ProcessControls<Of>, 'resolved' | 'requestLog' | 'keyRing' | 'operationIds' | 'secrets'>,
   knownScenarios: WorldCarrierParts['knownScenarios'],
+  bound: WorldCarrierParts['bound'],
 ): WorldCarrierParts {
   const { resolved, requestLog } = process
   return {
     keys: () => process.keyRing.keys,
+    bound,
+    adminToken: resolved.adminToken,
     knownScenarios,
     custom: resolved.scenarios.custom,
     operationIds: process.operationIds,

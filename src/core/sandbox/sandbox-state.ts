@@ -18,6 +18,7 @@ import type { SharedSessions, SharedSessionsPolicy, SharedState, SharedWorld } f
 import type { ResolvedFaults } from '../faults/fault-config.js'
 import { createSessions } from '../sessions/create-sessions.js'
 import { createSharedSessions } from '../sessions/create-shared-sessions.js'
+import { type BoundKeys, createBoundKeys } from '../auth/create-bound-keys.js'
 import type { PetBase } from '../store/create-pet-base.js'
 import {
   createPetPool,
@@ -27,7 +28,7 @@ import {
   type PetStore,
   sessionTooLarge,
 } from '../store/create-pet-store.js'
-import type { Origin } from '../sessions/origin.js'
+import type { OriginHolder } from '../sessions/origin.js'
 import type { SessionsState } from '../sessions/session-lifecycle.js'
 import type { WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
@@ -41,6 +42,8 @@ import type { ResolvedOptions } from './resolve-options.js'
  */
 export interface SandboxState<Of extends Timing> extends SessionsState<Of> {
   keyStorage: KeyStorage | undefined
+  /** The keys bound to sessions (D46): in its memory, or the shared state's. */
+  boundKeys: BoundKeys
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
@@ -70,7 +73,7 @@ export interface StateInputs {
   /** The secrets in force (keys and admin token), masked wherever the request log shows them. */
   secrets: () => Secrets
   /** The default session's origin, read again on each of its resets. */
-  origin: () => Origin
+  origin: OriginHolder
   /** The start-up pets, filled when the default session's store starts (a sandbox of its own). */
   base: PetBase
 }
@@ -84,13 +87,13 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
   const pool = createPetPool(resolved.maxPets)
   // Each world's store by the object its world holds, for what replacing that world frees.
   const stores = new WeakMap<object, PetStore>()
-  const world = (origin: () => Origin, storage?: PetStorage): WorldState<'now'> => {
-    const pets = () => origin().pets!()
+  const world = (origin: OriginHolder, storage?: PetStorage): WorldState<'now'> => {
+    const pets = () => origin.current.pets!()
     const clock = createClock(resolved.now)
-    const at = origin().clock
+    const at = origin.current.clock
     if (at !== undefined) clock.set(at)
     const limiter = createRateLimiter({ now: clock.now, ...policy })
-    limiter.load(origin().quotas)
+    limiter.load(origin.current.quotas)
     const store = createPetStore({
       origin: pets,
       pool,
@@ -99,7 +102,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     })
     stores.set(store, store)
     const injector = createFaultInjector({
-      faults: origin().faults,
+      faults: origin.current.faults,
       ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
     })
     return {
@@ -110,7 +113,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
         ...limiter,
         clear() {
           limiter.clear()
-          limiter.load(origin().quotas)
+          limiter.load(origin.current.quotas)
         },
       },
       faults: injector,
@@ -148,6 +151,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     session: (_name, origin) => world(origin),
     registry: createSessions,
     keyStorage: resolved.keyStorage,
+    boundKeys: createBoundKeys(),
     requestLog: {
       record: log.record,
       select: log.select,
@@ -180,7 +184,7 @@ export function sharedState(
   // other processes' entries.
   localLog.forward(sharedLog.record)
   // What a session's origin is where the shared state keeps nothing else.
-  const startUp = origin()
+  const startUp = origin.current
   const seeding = {
     seed: resolved.seed,
     pets: resolved.lastSeededId,
@@ -190,12 +194,12 @@ export function sharedState(
   }
   // The default session's world is the shared state's own members; a named session's, what
   // `shared.sessions` gives under the same names.
-  const world = (parts: SharedWorld, origin: () => Origin): WorldState<'later'> => {
+  const world = (parts: SharedWorld, origin: OriginHolder): WorldState<'later'> => {
     const injector = createFaultInjector({
-      faults: origin().faults,
+      faults: origin.current.faults,
       ...(resolved.sleep ? { sleep: resolved.sleep } : {}),
     })
-    const following = followSharedFaults(injector, parts.faults, () => origin().faults)
+    const following = followSharedFaults(injector, parts.faults, () => origin.current.faults)
     return {
       clock: createClock(resolved.now, parts.clockOffset),
       store: parts.pets(seeding, { maxPets: resolved.maxPets }),
@@ -231,6 +235,7 @@ export function sharedState(
         ? createSessions(options)
         : createSharedSessions({ ...options, shared: registryOf, source: resolved.now, startUp }),
     keyStorage: shared.keys ?? resolved.keyStorage,
+    boundKeys: shared.boundKeys ?? createBoundKeys(),
     requestLog: {
       record: localLog.record,
       // An exchange's bodies stay with the process that answered it.

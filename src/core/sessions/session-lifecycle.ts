@@ -1,25 +1,27 @@
-import type { Secrets } from '../auth/create-masker.js'
+import type { BoundKey } from '../auth/create-bound-keys.js'
+import { createMasker, type Secrets } from '../auth/create-masker.js'
+import { maskKey } from '../auth/mask-key.js'
+import { ConfigError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Timing } from '../state/maybe-promise.js'
 import type { PetRepository } from '../state/pet-repository.js'
 import type { Capsule } from './capsule.js'
 import type { SessionRegistry, SessionsOptions } from './create-sessions.js'
-import type { Origin } from './origin.js'
-import type { RequestedSession } from './requested-session.js'
+import type { Origin, OriginHolder } from './origin.js'
 import { SessionConflict, SessionsNotServed, UnknownSession } from './session-errors.js'
-import { checkSessionName, DEFAULT_SESSION, sessionNameRefusal } from './session-name.js'
+import { checkSessionName, DEFAULT_SESSION, type RequestedSession, sessionNameRefusal } from './session-name.js'
 import { createWorld, type World, type WorldOptions, type WorldState } from './world.js'
 import { capsuleOrigin, forkOrigin, resetWorld, type WorldCarrierParts } from './world-table.js'
 
 /** What a state gives the sessions beside the default session's world (sandbox-state.ts makes both kinds). */
 export interface SessionsState<Of extends Timing> extends WorldState<Of> {
   /**
-   * The world of a named session, starting from `origin` (read again on each reset); undefined
+   * The world of a named session, starting from `origin.current` (read again on each reset); undefined
    * while this state keeps no named sessions (a shared state without `SharedState.session`):
    * a request naming one is then answered 501.
    */
-  session: ((name: string, origin: () => Origin) => WorldState<Of>) | undefined
+  session: ((name: string, origin: OriginHolder) => WorldState<Of>) | undefined
   /**
    * Refuses (507 storage_full, D23) a world starting from `origin` in place of the world whose
    * store is `replacing` when the pets it adds would pass maxPets; undefined where the shared
@@ -39,8 +41,8 @@ export interface SessionStart {
 export interface SessionLifecycleOptions<Of extends Timing> {
   state: SessionsState<Of>
   startUp: Origin
-  /** The default session's origin, which the state reads on each of its resets. */
-  defaultOrigin: { current: Origin }
+  /** The default session's origin, which its state reads on each of its resets. */
+  defaultOrigin: OriginHolder
   /** What every world is made with; its `now`, the default session's clock, also dates uses and drops. */
   world: WorldOptions
   carriers: WorldCarrierParts
@@ -64,15 +66,11 @@ export interface SessionLifecycleOptions<Of extends Timing> {
  */
 export function createSessionLifecycle<Of extends Timing>(options: SessionLifecycleOptions<Of>) {
   const { state, startUp, defaultOrigin, carriers, secrets } = options
-  const defaultWorld: World<Of> = createWorld(DEFAULT_SESSION, state, startUp, options.world)
+  const defaultWorld: World<Of> = createWorld(DEFAULT_SESSION, state, defaultOrigin, options.world)
   const make = (name: string, origin: Origin): World<Of> => {
     if (state.session === undefined) throw new SessionsNotServed()
-    const world = createWorld(
-      name,
-      state.session(name, () => origin),
-      origin,
-      options.world,
-    )
+    const holder = { current: origin }
+    const world = createWorld(name, state.session(name, holder), holder, options.world)
     world.store.start().catch(() => undefined)
     return world
   }
@@ -82,6 +80,8 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     dispose(world) {
       world.release()
       carriers.requests.clear({ session: world.session })
+      // A bound key goes with its session (D46).
+      carriers.bound.release(world.name)
     },
     ...options.limits,
     now: options.world.now,
@@ -103,6 +103,20 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     return forkOrigin(source, source.fork())
   }
 
+  // A key names one session (D46): nothing changes while one is bound to another.
+  async function bindable(name: string, origin: Origin): Promise<void> {
+    if (name === DEFAULT_SESSION)
+      throw new ConfigError(
+        'capsule.boundKeys: the default session takes no bound keys: restore it into a named session',
+      )
+    const keys = origin.boundKeys.map((apiKey) => apiKey.key)
+    const elsewhere = await carriers.bound.boundElsewhere(name, keys)
+    if (elsewhere !== undefined)
+      throw new SessionConflict(
+        `capsule.boundKeys: ${maskKey(elsewhere.key)} is bound to session ${JSON.stringify(elsewhere.session)}: delete that session, or restore the capsule into it`,
+      )
+  }
+
   async function replaceDefault(origin: Origin): Promise<World<Of>> {
     // The journal keeps the default session's own changes over the start-up pets, not a fork's.
     if (origin !== startUp && options.journaled) {
@@ -110,7 +124,6 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
         'with --state the default session starts over only from the start-up world: PUT it {}, or fork into a named session',
       )
     }
-    defaultOrigin.current = origin
     defaultWorld.origin = origin
     defaultWorld.faults.configure(origin.faults)
     await registry.putDefault?.(origin)
@@ -131,6 +144,17 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
           refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message),
         }
       return registry.world(name)
+    },
+    /** The world of the session a bound key names (D46); a header or baggage naming another is refused. */
+    bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {
+      // In memory a lookup sweeps idle sessions first: one that went took its keys, and the request is the default world's.
+      if (carriers.bound.ask === undefined && registry.find(bound.session) === undefined) return defaultWorld
+      const world = registry.world(bound.session)
+      if (named === undefined || named.name === bound.session) return world
+      const refused = sessionNameRefusal(named.name, named.where, secrets())
+      const mask = createMasker(secrets()).text
+      const contradiction = `the API key is bound to session ${JSON.stringify(mask(bound.session))}, and ${named.where} names session ${JSON.stringify(mask(named.name))}: send no ${named.where}, or one naming the key's session`
+      return { ...world, refusal: new HttpError(400, ErrorCode.invalidRequest, refused ?? contradiction) }
     },
     /** The world of session `name` for an admin or library call, made on first use and counted as a use. */
     world(name: string, where = 'session name'): World<Of> {
@@ -155,10 +179,13 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       if (name !== DEFAULT_SESSION) served()
       if (start.capsule !== undefined) served('Capsules')
       const origin = await originOf(start)
+      if (origin.boundKeys.length > 0) await bindable(name, origin)
       if (origin !== startUp)
         state.admit?.(origin, name === DEFAULT_SESSION ? defaultWorld.store : (await find(name))?.store)
       if (name === DEFAULT_SESSION) return replaceDefault(origin)
-      return registry.put(make(name, origin))
+      const made = await registry.put(make(name, origin))
+      if (origin.boundKeys.length > 0) await carriers.bound.bind(name, origin.boundKeys)
+      return made
     },
     /** Deletes named session `name`; false when there is none. */
     async delete(name: string): Promise<boolean> {

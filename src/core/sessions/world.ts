@@ -9,7 +9,7 @@ import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { PetRepository } from '../state/pet-repository.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { PetStatus } from '../store/pet.js'
-import type { Origin } from './origin.js'
+import type { Origin, OriginHolder } from './origin.js'
 import { DEFAULT_SESSION } from './session-name.js'
 
 /**
@@ -86,16 +86,15 @@ export interface WorldOptions {
   now: () => number
 }
 
-/** The world of session `name` over `state`, starting from `origin`. */
+/** The world of session `name` over `state`, starting from `origin.current`, which its state reads too. */
 export function createWorld<Of extends Timing>(
   name: string,
   state: WorldState<Of>,
-  origin: Origin,
+  origin: OriginHolder,
   options: WorldOptions,
 ): World<Of> {
   const { store } = state
   const created = options.now()
-  let current = origin
   return {
     name,
     session: name === DEFAULT_SESSION ? undefined : name,
@@ -106,8 +105,8 @@ export function createWorld<Of extends Timing>(
     shareFaults: state.shareFaults,
     scenarios: createScenarios({
       known: options.knownScenarios,
-      initial: () => current.scenarios,
-      seed: () => current.seed,
+      initial: () => origin.current.scenarios,
+      seed: () => origin.current.seed,
       sleep: options.sleep,
       isKey: options.isKey,
       shared: state.scenarios,
@@ -115,10 +114,10 @@ export function createWorld<Of extends Timing>(
     operations: createOperations(store, { defaultStatus: options.defaultStatus }),
     ready: store.ready,
     get origin() {
-      return current
+      return origin.current
     },
     set origin(next) {
-      current = next
+      origin.current = next
     },
     created,
     lastUsed: created,

@@ -2,8 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
 import http from 'node:http'
 import https from 'node:https'
 import { syncBuiltinESMExports } from 'node:module'
-import { requestedSession } from '../../core/sessions/requested-session.js'
-import { SESSION_HEADER } from '../../core/sessions/session-name.js'
+import { requestedSession, SESSION_HEADER } from '../../core/sessions/session-name.js'
 
 export interface PropagateOptions {
   /** The sandbox's origin, or a URL on it (`PETSTORE_SANDBOX_URL`): only requests to this origin carry the session. */

@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../../core/http/sandbox-request.js'
 import type { HttpHandler } from 'msw'
 import type { Secrets } from '../../core/auth/create-masker.js'
 import { parseBearer } from '../../core/auth/create-key-ring.js'
@@ -7,8 +8,7 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import type { AnswerTail, Ending } from '../../core/pipeline/answer-tail.js'
 import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
-import { requestedSession } from '../../core/sessions/requested-session.js'
-import { DEFAULT_SESSION, sessionNameRefusal } from '../../core/sessions/session-name.js'
+import { requestedSession, DEFAULT_SESSION, sessionNameRefusal } from '../../core/sessions/session-name.js'
 import { BODY_LIMIT } from '../../core/request-log/create-request-log.js'
 import { MAX_BODY_BYTES } from '../../core/validation/read-json-body.js'
 import { rawResponse } from '../server/create-request-listener.js'
@@ -244,7 +244,7 @@ export function fallsBackOn(status: number, operation: OperationInfo | undefined
  * undefined for the default session and for a name no session may have (a key among them, D35),
  * which the upstream was sent anyway.
  */
-function loggedSession(request: Request, secrets: Secrets): string | undefined {
+function loggedSession(request: SandboxRequest, secrets: Secrets): string | undefined {
   const named = requestedSession((name) => request.headers.get(name))
   if (
     named === undefined ||
