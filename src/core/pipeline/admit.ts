@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { parseBearer } from '../auth/create-key-ring.js'
 import type { BoundKey } from '../auth/create-bound-keys.js'
@@ -41,7 +42,7 @@ export const LOCAL_CLIENT = 'local'
  */
 export function mayAdmit(
   parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>,
-  request: Request,
+  request: SandboxRequest,
   url: URL,
   bound?: BoundKey,
 ): boolean {
@@ -61,7 +62,7 @@ export function mayAdmit(
 export function admit(
   parts: ApiHandlerParts,
   world: WorldParts,
-  request: Request,
+  request: SandboxRequest,
   url: URL,
   method: string,
   headers: Headers,
@@ -141,7 +142,7 @@ export function admit(
  * can: its answer, or its 400 for a code the operation may not give, is then no scenario's, and a
  * request served by its preference spends quota like any other.
  */
-function answersPreference(parts: ApiHandlerParts, request: Request, operationId: string): boolean {
+function answersPreference(parts: ApiHandlerParts, request: SandboxRequest, operationId: string): boolean {
   if (!parts.prefer) return false
   try {
     return preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) !== undefined

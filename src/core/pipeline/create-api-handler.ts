@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { HttpHandler } from 'msw'
 import { FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
@@ -27,7 +28,12 @@ export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
   })
 }
 
-async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL, exchange: Exchange): Promise<Ending> {
+async function handleRequest(
+  parts: ApiHandlerParts,
+  request: SandboxRequest,
+  url: URL,
+  exchange: Exchange,
+): Promise<Ending> {
   // The world the request is in, once: its bound key's session (D46), the session it names (D34,
   // D43), or the default one's when it names none or admission must refuse it.
   const named = requestedSession((name) => request.headers.get(name))
