@@ -35,7 +35,7 @@ import {
   type ProcessControls,
 } from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
-import type { Sandbox, Session, SessionInit } from './sandbox.js'
+import type { Sandbox, Session } from './sandbox.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
@@ -197,6 +197,7 @@ function composeSandbox<Of extends Timing>(
     }
     return session
   }
+  const sandboxSessions = createSandboxSessions(sessions, process)
   const sandbox: Sandbox<Of> = {
     ...createSessionControls(defaultWorld, process),
     handlers,
@@ -216,7 +217,7 @@ function composeSandbox<Of extends Timing>(
     ready: defaultWorld.store.ready,
     readiness: readiness.current,
     session: (name) => sessionOf(sessions.world(name)),
-    sessions: createSandboxSessions(sessions, process),
+    sessions: sandboxSessions,
     close: state.close,
   }
   const origin = resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin
@@ -231,7 +232,7 @@ function composeSandbox<Of extends Timing>(
         },
         apiKeys: sandbox.apiKeys,
         // The library checks what a client sent as it checks any caller's.
-        sessions: { ...sandbox.sessions, put: (name, init) => sandbox.sessions.put(name, init as SessionInit) },
+        sessions: sandboxSessions,
         secrets,
         ...(resolved.proxyState === undefined ? {} : { proxyState: resolved.proxyState }),
         ...(resolved.shadowReport === undefined ? {} : { shadowReport: resolved.shadowReport }),
