@@ -12,6 +12,8 @@ export type {
   Session,
   SessionControls,
   SessionInit,
+  SessionKeyInit,
+  SessionKeys,
   SharedSandbox,
 } from './core/sandbox/sandbox.js'
 export {
@@ -54,6 +56,8 @@ export type { PetChange, PetChangeKind } from './core/store/pet-change.js'
 export type { GivenPet } from './core/store/resolve-pets.js'
 export type { Readiness, ReadinessCheck } from './core/probes/create-readiness.js'
 export type { KeyConfig, ApiKey } from './core/auth/key-config.js'
+export type { BoundKey } from './core/auth/create-bound-keys.js'
+export type { Secrets } from './core/auth/create-masker.js'
 export type { SandboxApiKeys } from './core/auth/create-key-controls.js'
 export type { KeyStorage, KeyChanges } from './core/auth/key-storage.js'
 export { DEMO_KEYS } from './core/auth/demo-keys.js'

@@ -151,6 +151,74 @@ it('lists every session from either sandbox', async () => {
   }
 })
 
+/** Resolves once `done()` holds, asked every 20 ms. */
+async function until(done: () => boolean) {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+it("moves a session group's slot to another master while its sessions are used: they answer throughout, their worlds whole", async () => {
+  const keys = redisKeys(DEFAULT_REDIS_PREFIX, { cluster: true })
+  const group = keys.of('team-0')
+  const moving = SESSIONS.filter((session) => keys.of(session) === group)
+  const slot = slotOf(group.meta)
+  const from = await cluster().masterOf(slot)
+  const to = (await cluster().masters()).map(({ node }) => node).find((node) => node !== from)!
+  const before = new Map<string, number[]>()
+  for (const session of moving) before.set(session, await ids(await call(0, '/pets?limit=100', inSession(session))))
+  // Every master forgets its scripts: each is loaded again on the node that runs it, as ioredis
+  // does it (EVALSHA, then EVAL on NOSCRIPT).
+  for (const { node } of await cluster().masters()) {
+    const client = new Redis(node.url)
+    await client.call('SCRIPT', 'FLUSH')
+    client.disconnect()
+  }
+  // Each session of the group creates through one sandbox and lists through the other, in turn.
+  let going = true
+  let rounds = 0
+  const statuses: number[] = []
+  const made = new Map<string, number[]>(moving.map((session) => [session, []]))
+  const traffic = Promise.all(
+    moving.flatMap((session) =>
+      [0, 1].map(async (through) => {
+        for (let round = 0; going; round++) {
+          const created = await create(through, session, `Moving ${round}`)
+          statuses.push(created.status)
+          if (created.status === 201) {
+            const { id } = (await created.json()) as { id: number }
+            made.get(session)!.push(id)
+            acknowledged.get(session)!.push(id)
+          }
+          statuses.push((await call(1 - through, '/pets?limit=100', inSession(session))).status)
+          rounds++
+        }
+      }),
+    ),
+  )
+  await until(() => rounds >= 4)
+  const move = await cluster().moveSlot(slot, to)
+  expect(move.keys).toBeGreaterThan(moving.length)
+  // The keys on the target, the slot still the source's: the source answers ASK, and the sessions answer.
+  const asked = rounds
+  await until(() => rounds >= asked + 8)
+  await move.assign()
+  expect((await cluster().masterOf(slot)).port).toBe(to.port)
+  // The slot the target's: the source answers MOVED, ioredis follows it and maps the slot again.
+  const assigned = rounds
+  await until(() => rounds >= assigned + 8)
+  going = false
+  await traffic
+  expect(statuses.filter((status) => status !== 200 && status !== 201)).toEqual([])
+  for (const session of moving) {
+    const whole = [...before.get(session)!, ...made.get(session)!].sort((a, b) => a - b)
+    for (const index of [0, 1])
+      expect(await ids(await call(index, '/pets?limit=100', inSession(session)))).toEqual(whole)
+  }
+  // Every key of the group on the target now.
+  const byMaster = await keysByMaster()
+  expect(byMaster.get(from.port)!.filter((key) => slotOf(key) === slot)).toEqual([])
+  expect(byMaster.get(to.port)!.filter((key) => slotOf(key) === slot).length).toBe(move.keys)
+}, 120_000)
+
 it('stalls the requests of a SIGKILLed busiest master until its replica answers, within 30 s for every session, with every acknowledged create still there', async () => {
   // Every master has a replica: nothing said.
   const before = (await (await probe(0, '/readyz')).json()) as { checks: Array<{ name: string; detail?: string }> }

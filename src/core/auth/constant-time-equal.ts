@@ -1,8 +1,4 @@
-/**
- * Compares two strings in time that depends only on their lengths, so a key guesser learns
- * nothing from how quickly a wrong key is refused. Plain JavaScript, because the same code runs
- * in the browser, where `node:crypto.timingSafeEqual` does not exist.
- */
+/** Compares two strings in time that depends on their lengths only (no `node:crypto` in the browser). */
 export function constantTimeEqual(a: string, b: string): boolean {
   const length = Math.max(a.length, b.length)
   let difference = a.length ^ b.length

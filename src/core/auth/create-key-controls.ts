@@ -6,9 +6,7 @@ import type { Limits, Plan } from './plans.js'
 import { resolveKey } from './resolve-keys.js'
 
 /**
- * Keys at runtime (`sandbox.apiKeys`, and the admin API's `/keys`): add one, change its plan,
- * revoke it. Each change is checked like a configured key (ConfigError), kept by the key storage
- * when there is one, and in force from the next request.
+ * Keys at runtime (`sandbox.apiKeys`, the admin API's `/keys`), each change durable before it is in force (D22).
  *
  * @example
  * await sandbox.apiKeys.add({ key: 'partner-key', plan: 'pro' })
@@ -18,13 +16,13 @@ import { resolveKey } from './resolve-keys.js'
 export interface SandboxApiKeys {
   /** Adds a key with a plan and optional limits (required for enterprise); returns it resolved. */
   add(config: KeyConfig): Promise<ApiKey>
-  /** Moves a key to another plan; limits not given come from the plan. Its counters stay. */
+  /** Moves a key to another plan; limits not given come from the plan, and its counters stay. */
   setPlan(key: string, plan: Plan, limits?: Partial<Limits>): Promise<ApiKey>
   /** Revokes a key: its requests are refused with 401 from then on. */
   revoke(key: string): Promise<void>
 }
 
-/** The controls, and the key ring the requests read: it takes up other processes' changes first. */
+/** The controls, and the key ring the requests read, which takes up other processes' changes first. */
 export interface KeyControls extends SandboxApiKeys {
   readonly ring: KeyRing
 }
@@ -36,9 +34,9 @@ export interface KeyControlsOptions {
   adminToken: string | undefined
 }
 
-/** The runtime key controls over a key ring; applies the storage's restored changes at once. */
+/** Creates the runtime key controls over a key ring, applying the storage's restored changes at once. */
 export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsOptions): KeyControls {
-  // Per key, its runtime config, or null once revoked; what the storage keeps.
+  // Holds per key its runtime config, or null once revoked.
   const changes = new Map<string, KeyConfig | null>()
   const initial = keyRing.keys
   const configured = new Set(initial.map((apiKey) => apiKey.key))
@@ -52,13 +50,13 @@ export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsO
   }
   if (storage !== undefined) apply(storage.restored)
 
-  // Changes run one at a time, each durable before it is in force.
+  // Runs changes one at a time, each durable before it is in force.
   let queue: Promise<unknown> = Promise.resolve()
   function change<T>(apply: () => { key: string; config: KeyConfig | null; result: T }): Promise<T> {
     const run = queue.then(async () => {
       const { key, config, result } = apply()
       const next = new Map(changes).set(key, config)
-      // A revoked key that was only ever added at runtime leaves nothing to remember.
+      // Forgets a revoked key that was only ever added at runtime.
       if (config === null && !configured.has(key)) next.delete(key)
       await storage?.commit(snapshot(next))
       changes.clear()
@@ -83,7 +81,7 @@ export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsO
     try {
       apply(news)
     } catch {
-      // Another process stores only checked keys: changes this one cannot read are not taken up.
+      // Skips changes this process cannot read: another process stores only checked keys.
     }
   }
 

@@ -8,59 +8,32 @@ export interface Secrets {
   adminToken?: string | undefined
 }
 
-/**
- * The one masker (D35): every place a key or the admin token can travel (a URL, a header, a
- * body, a message) is shown through it, so each secret is masked however the client wrote it.
- * A secret is found raw, percent-encoded whole or in part (`team%2Fsecret%2Bkey`, as Python's
- * `quote()` writes it), with JSON's escapes (`team\/secret`, `\u0074eam`), or any mix of these;
- * what it replaces is exactly the written form, and nothing else is decoded, so a decoded CR, LF
- * or ESC never reaches a log line.
- */
+/** Masks every secret wherever it travels, however encoded, replacing exactly the written form (D35). */
 export interface Masker {
-  /** Any text a client sent or an answer echoes: a message, a header's value, a body. */
+  /** Masks any text a client sent or an answer echoes. */
   text(text: string): string
-  /**
-   * A request target (path and query) as a log shows it: still percent-encoded, each secret
-   * masked, and the values of credential-like query parameters (`?api_key=`, `?token=`) hidden
-   * even when they are no configured key, since a client may put a key there (D17).
-   */
+  /** Masks a request target, still percent-encoded, hiding credential-like query values too (D17). */
   url(target: string): string
-  /**
-   * A header's value: a credential header (by its name: Authorization, Cookie, X-Api-Key...)
-   * masked whole whatever it holds, any other header as text. `adminPath`: on the admin API,
-   * where a Bearer credential is the admin token or a guess at it, a fingerprint alone.
-   */
+  /** Masks a credential header whole by its name, any other as text; on `adminPath` a fingerprint alone. */
   header(name: string, value: string, adminPath?: boolean): string
-  /** An Authorization header as the log's key column shows it (`sand…#1a2b`), `-` when there is none. */
+  /** Shows an Authorization header as the log's key column (`sand…#1a2b`), `-` when there is none. */
   credential(authorization: string | undefined): string
-  /** The secrets it masks. */
   readonly secrets: Secrets
 }
 
-// Query parameters that look like credentials: their values are hidden even when they are no
-// configured key (D17: the sandbox never takes a key from the query, but a client may put one there).
+// Hides the values of credential-like query parameters, configured keys or not (D17).
 const SECRET_PARAMS = /([?&](?:api[_-]?key|key|token|access_token)=)[^&#]*/gi
 
-// Headers that carry a credential by their name, whatever their value.
+// Matches the headers that carry a credential by their name.
 const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i
 
-// The characters a secret is made of (the BearerToken rule, fixtures/admin-openapi.yaml): an escape
-// is decoded only when it stands for one of them, since nothing else can be part of a secret.
+// Decodes an escape only to a character a secret can hold (the BearerToken rule).
 const SECRET_CHAR = /^[A-Za-z0-9._~+/=-]$/
 
-/**
- * The masker of `secrets`. Cheap to make (nothing is computed until a secret is met), so callers
- * make one per read with the secrets in force then, those added at runtime included.
- *
- * @example
- * const masker = createMasker({ keys: ['team/secret+key'] })
- * masker.url('/v1/pets/team%2Fsecret%2Bkey') // '/v1/pets/team…#1a2b'
- * masker.text('{"name":"team\\/secret+key"}') // '{"name":"team…#1a2b"}'
- */
+/** Creates the masker of `secrets`, cheap enough to make one per read. */
 export function createMasker(given: Secrets): Masker {
   const { keys, adminToken } = given
-  // Each secret with how it is shown, made when first met. Set after the keys, the admin token
-  // never shows a prefix, even if it were also a key.
+  // Sets the admin token after the keys, so it never shows a prefix, even if it were also a key.
   const found = new Map<string, () => string>()
   for (const key of keys)
     if (key !== '')
@@ -73,7 +46,7 @@ export function createMasker(given: Secrets): Masker {
       adminToken,
       once(() => maskSecret(adminToken)),
     )
-  // Longest first: where two secrets overlap, the longer one is masked whole.
+  // Sorts longest first: where two secrets overlap, the longer one is masked whole.
   const secrets = [...found].sort(([a], [b]) => b.length - a.length)
 
   const text = (written: string): string => {
@@ -85,8 +58,7 @@ export function createMasker(given: Secrets): Masker {
     }
     return maskDecoded(written, secrets)
   }
-  // A credential shows its first four characters like a key, unless they are the admin token's:
-  // the token itself or a guess at it shows a fingerprint alone.
+  // Shows a fingerprint alone for a credential that starts as the admin token does.
   const adminStart = adminToken?.slice(0, 4)
   const credentialMask = (credential: string): string =>
     adminStart !== undefined && adminStart !== '' && credential.replace(/^"/, '').startsWith(adminStart)
@@ -96,8 +68,9 @@ export function createMasker(given: Secrets): Masker {
     const match = /^\s*([A-Za-z][A-Za-z0-9!#$&'*+.^_`|~-]*)\s+(\S(?:.*\S)?)\s*$/s.exec(value)
     if (match === null) return maskSecret(value.trim())
     const [, scheme, credential] = match as unknown as [string, string, string]
-    // Only a Bearer key shows its first characters; another scheme's credential (Basic) never.
-    return `${scheme} ${!adminPath && scheme.toLowerCase() === 'bearer' ? credentialMask(credential) : maskSecret(credential)}`
+    // Shows the first characters of a Bearer key only, never of another scheme's (Basic).
+    const bearer = !adminPath && scheme.toLowerCase() === 'bearer'
+    return `${scheme} ${bearer ? credentialMask(credential) : maskSecret(credential)}`
   }
   const cookiePair = (pair: string): string => {
     const equals = pair.indexOf('=')
@@ -113,7 +86,7 @@ export function createMasker(given: Secrets): Masker {
     header(name, value, adminPath = false) {
       const lower = name.toLowerCase()
       if (lower === 'set-cookie') {
-        // The cookie's value is a credential; its attributes (Path, Expires...) only text.
+        // Masks the cookie's value as a credential, its attributes as text.
         const [pair = '', ...attributes] = value.split(';')
         return [cookiePair(pair), ...attributes.map((attribute) => text(attribute))].join(';')
       }
@@ -131,15 +104,10 @@ export function createMasker(given: Secrets): Masker {
   }
 }
 
-/**
- * `written` with each secret masked wherever its decoded form holds it. The decoded form turns
- * `%XX`, `\/` and `\uXXXX` into the character they stand for when that character can be part of
- * a secret; each decoded character remembers where its written form starts, so a match replaces
- * exactly what was written, and the rest is left as written.
- */
+/** Masks each secret wherever the decoded form of `written` holds it, replacing exactly what was written. */
 function maskDecoded(written: string, secrets: ReadonlyArray<readonly [string, () => string]>): string {
   let decoded = ''
-  // starts[i]: where the written form of decoded character i begins; starts[decoded.length] = written.length.
+  // Holds where the written form of each decoded character begins.
   const starts: number[] = []
   for (let i = 0; i < written.length; ) {
     starts.push(i)
@@ -155,7 +123,7 @@ function maskDecoded(written: string, secrets: ReadonlyArray<readonly [string, (
     }
   }
   if (matches.length === 0) return written
-  // Earliest first, the longer of two that start together; a match inside one taken is skipped.
+  // Takes the earliest match first, the longer of two that start together, skipping one inside another.
   matches.sort((a, b) => a.from - b.from || b.to - a.to)
   let result = ''
   let copied = 0
@@ -169,7 +137,7 @@ function maskDecoded(written: string, secrets: ReadonlyArray<readonly [string, (
   return result + written.slice(copied)
 }
 
-/** The character written at `i` and how many characters its written form takes. */
+/** Decodes the character written at `i`, with its written width. */
 function decodeAt(written: string, i: number): [string, number] {
   const here = written[i]!
   if (here === '%') {
@@ -183,7 +151,7 @@ function decodeAt(written: string, i: number): [string, number] {
       const decoded = fromHex(written.slice(i + 2, i + 6))
       if (decoded !== undefined) return [decoded, 6]
     }
-    // Any other escape (`\\`, `\"`, `\n`) is one unit, so the character after it is not read as escaped.
+    // Takes any other escape as one unit, so the character after it is not read as escaped.
     return ['\\', 2]
   }
   return [here, 1]

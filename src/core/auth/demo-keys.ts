@@ -1,8 +1,7 @@
 import type { KeyConfig } from './key-config.js'
 
 /**
- * The keys a sandbox has when none are configured: one per plan, listed in docs/getting-started.md so a
- * newcomer can call the API at once. They are sandbox-only values, never real credentials.
+ * The keys of a sandbox with none configured, one per plan (docs/getting-started.md); never real credentials.
  *
  * @example
  * createSandbox({ keys: [...DEMO_KEYS, { key: 'team-a-key', plan: 'pro' }] })

@@ -1,7 +1,7 @@
 import type { Limits, Plan } from './plans.js'
 
 /**
- * One API key as configured (the `keys` option, or an entry of a keys file).
+ * An API key as configured (the `keys` option, an entry of a keys file).
  *
  * @example
  * const keys: KeyConfig[] = [

@@ -1,28 +1,19 @@
 import type { KeyConfig } from './key-config.js'
 
-/**
- * The keys changed at runtime, relative to the configured ones: keys added or whose plan changed,
- * and configured keys revoked. What a key storage keeps.
- */
+/** The key changes made at runtime over the configured keys: keys put, configured keys revoked. */
 export interface KeyChanges {
   put: KeyConfig[]
   revoked: string[]
 }
 
-/**
- * Where runtime key changes outlive the process (the CLI's `--state`, beside the pets). A change
- * is in force only once `commit` has resolved.
- */
+/** Keeps runtime key changes across restarts (`--state`); a change is in force once `commit` resolves. */
 export interface KeyStorage {
   /** The changes of earlier runs, applied over the configured keys on start. */
   restored: KeyChanges
-  /** Stores the whole set of changes as it now stands; rejects (an HttpError 503 for a full disk, D26) and changes nothing when it cannot. */
+  /** Stores the whole set of changes, or rejects and changes nothing (a 503 for a full disk, D26). */
   commit(changes: KeyChanges): Promise<void>
-  /** Why changes cannot be stored right now, for `/readyz`; undefined when they can. */
+  /** Says why changes cannot be stored now, for `/readyz`; undefined when they can. */
   notReady?(): string | undefined
-  /**
-   * With state several processes share: the changes as another process last stored them, once
-   * each time they change, so this process follows; undefined when nothing is new.
-   */
+  /** Returns another process's changes once each time they change; undefined when nothing is new. */
   news?(): KeyChanges | undefined
 }

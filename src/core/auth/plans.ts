@@ -11,23 +11,12 @@ export const PLANS = {
   enterprise: undefined,
 } as const
 
-/**
- * A plan name: a key of `PLANS`, the one list of plans (the admin and pages documents' `Plan`
- * enums are checked against it by `npm run generate:check`).
- *
- * @example
- * const plan: Plan = 'pro'
- */
+/** A plan name: a key of `PLANS`, which check-names holds the documents' `Plan` enums to. */
 export type Plan = keyof typeof PLANS
 
 export const PLAN_NAMES = Object.keys(PLANS) as Plan[]
 
-/**
- * A key's two limits.
- *
- * @example
- * const limits: Limits = { perMinute: 60, perDay: 1000 }
- */
+/** A key's two limits. */
 export interface Limits {
   perMinute: number
   perDay: number

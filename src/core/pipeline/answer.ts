@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { Reply } from '../http/reply.js'
 import { admit } from './admit.js'
 import { type PlannedListing, planListing } from './plan-listing.js'
@@ -20,7 +21,7 @@ import { SESSION_HEADER } from '../sessions/session-name.js'
 export async function answer(
   parts: ApiHandlerParts,
   world: WorldParts,
-  request: Request,
+  request: SandboxRequest,
   url: URL,
   method: string,
   headers: Headers,

@@ -1,4 +1,5 @@
 import type { KeyRing } from '../auth/create-key-ring.js'
+import type { BoundKey, BoundKeys } from '../auth/create-bound-keys.js'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { ApiScope } from '../contract/create-api-scope.js'
 import type { Router } from '../contract/create-router.js'
@@ -23,6 +24,8 @@ export interface ApiHandlerParts {
   scope: ApiScope
   router: Router
   keyRing: KeyRing
+  /** The keys bound to sessions (D46): a request carrying one is in its session. */
+  boundKeys: BoundKeys
   /** The per-address buckets of requests without a valid key (D16, D32): one for every session. */
   addressLimiter: RateLimitBackend
   validator: RequestValidator
@@ -40,6 +43,8 @@ export interface ApiHandlerParts {
     default: WorldParts
     /** The world of the session a request names, made on first use; for a name the sandbox cannot serve, the default world with the refusal to answer. */
     named(requested: RequestedSession): WorldParts
+    /** The world of the session `bound` names; with the refusal to answer when `requested` names another. */
+    bound(bound: BoundKey, requested: RequestedSession | undefined): WorldParts
   }
 }
 

@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import { noLatency } from '../faults/fault-config.js'
 import type { OperationInput } from '../operations/operation.js'
 import { listQuery } from '../operations/list-pets.js'
@@ -29,7 +30,7 @@ export interface PlannedListing {
 export function planListing(
   parts: ApiHandlerParts,
   world: WorldParts,
-  request: Request,
+  request: SandboxRequest,
   url: URL,
   method: string,
 ): PlannedListing | undefined {

@@ -2,7 +2,7 @@ import type { RequestLogEntry } from './create-request-log.js'
 
 export type LogFormat = 'pretty' | 'json' | 'off'
 
-/** A broken promise of the spec by the upstream, as the proxy logs it (create-proxy-stats.ts). */
+/** A promise of the spec the upstream broke, as the proxy logs it. */
 export interface LoggedViolation {
   time: string
   promise: string
@@ -19,20 +19,13 @@ export interface LoggedDifference extends LoggedViolation {
   decisions: string
 }
 
-/**
- * The stdout log of `start` and `proxy`: one line per answered request, read from the request log
- * (keys already masked there, runtime ones included), and under `proxy` one per broken promise of
- * the spec, per open point decided otherwise (D39) or per check that could not run; `pretty` or
- * `json` lines, colour only on a terminal. Whatever a client sent is printed with its control
- * characters escaped, so no request can forge a line or move the cursor of the terminal that
- * shows the log.
- */
+/** Creates the stdout log of `start` and `proxy`, controls escaped so no request can forge a line. */
 export function createRequestLogger(
   format: LogFormat,
   write: (line: string) => void,
   colour: boolean,
   now: () => number = Date.now,
-  // A key or the admin token may be used as a session name (D35): `mask` masks it in the secrets in force.
+  // Masks a session name, which may be a key or the admin token (D35).
   mask: (text: string) => string = (text) => text,
 ) {
   const paint = (code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text)
@@ -57,21 +50,22 @@ export function createRequestLogger(
         })
         return
       }
-      // Status 0: an injected dropped connection, which has no HTTP status.
+      // Shows status 0 as the dropped connection it stands for.
       const status = paint(statusColour(entry.status), entry.status === 0 ? 'dropped' : String(entry.status))
       const source = entry.source === undefined ? '' : ` source=${entry.source}`
-      // A session name is checked against its rule before it is logged: nothing to escape.
+      // Leaves a session name unescaped: its rule admits no control.
       const session = entry.session === undefined ? '' : ` session=${mask(entry.session)}`
+      const key = escapeControls(entry.key)
       write(
-        `${escapeControls(entry.method)} ${escapeControls(entry.path)} ${status} ${ms}ms key=${escapeControls(entry.key)}${source}${session}`,
+        `${escapeControls(entry.method)} ${escapeControls(entry.path)} ${status} ${ms}ms key=${key}${source}${session}`,
       )
     },
-    /** A hint for whoever reads the log, said once where it applies (a Prefer header this sandbox ignores). */
+    /** Writes a hint for whoever reads the log (a Prefer header this sandbox ignores). */
     note(message: string): void {
       if (format === 'json') json({ time: new Date(now()).toISOString(), note: message })
       else if (format === 'pretty') write(`${paint('36', 'note')} ${escapeControls(message)}`)
     },
-    /** Something that kept the proxy from checking an answer; the answer itself was sent. */
+    /** Writes what kept the proxy from checking an answer it sent. */
     problem(message: string): void {
       if (format === 'json') json({ time: new Date(now()).toISOString(), problem: message })
       else if (format === 'pretty') write(`${paint('33', 'problem')} ${escapeControls(message)}`)
@@ -79,18 +73,21 @@ export function createRequestLogger(
     violation(violation: LoggedViolation): void {
       if (format === 'off') return
       if (format === 'json') json({ ...violation, violation: violation.promise })
-      else
-        write(
-          `${paint('31', 'violation')} ${escapeControls(`${violation.promise}: expected ${violation.expected} (${violation.method} ${violation.path} ${violation.status} key=${violation.key})`)}`,
-        )
+      else {
+        const { promise, expected, method, path, status, key } = violation
+        const text = `${promise}: expected ${expected} (${method} ${path} ${status} key=${key})`
+        write(`${paint('31', 'violation')} ${escapeControls(text)}`)
+      }
     },
     difference(difference: LoggedDifference): void {
       if (format === 'off') return
       if (format === 'json') json({ ...difference, difference: difference.promise })
-      else
-        write(
-          `${paint('36', 'difference')} ${escapeControls(`${difference.promise} (${difference.decisions}): the sandbox's choice is ${difference.expected} (${difference.method} ${difference.path} ${difference.status} key=${difference.key})`)}`,
-        )
+      else {
+        const { promise, decisions, expected, method, path, status, key } = difference
+        const answer = `(${method} ${path} ${status} key=${key})`
+        const text = `${promise} (${decisions}): the sandbox's choice is ${expected} ${answer}`
+        write(`${paint('36', 'difference')} ${escapeControls(text)}`)
+      }
     },
   }
 }
@@ -103,17 +100,10 @@ function statusColour(status: number): string {
   return '32'
 }
 
-// C0 and C1 controls, DEL, and the Unicode line and paragraph separators: any of them could end a
-// line or drive the terminal (ESC, CSI) when printed.
+// Matches what could end a line or drive the terminal: C0 and C1 controls, DEL, U+2028 and U+2029.
 const CONTROLS = /[\p{Cc}\u2028\u2029]/gu
 
-/**
- * `text` with every control character written as `\xNN` (`\uNNNN` above 0xff), so that it prints
- * on one line and as itself.
- *
- * @example
- * escapeControls('a\r\nb\u001b[2K') // 'a\\x0d\\x0ab\\x1b[2K'
- */
+/** Writes every control character as `\xNN` (`\uNNNN` above 0xff), so `text` prints on one line as itself. */
 export function escapeControls(text: string): string {
   return text.replace(CONTROLS, (control) => {
     const code = control.charCodeAt(0)
@@ -121,7 +111,7 @@ export function escapeControls(text: string): string {
   })
 }
 
-/** A JSON line with the controls JSON itself leaves raw (DEL, C1, U+2028/9) escaped as well. */
+/** Escapes the controls JSON leaves raw (DEL, C1, U+2028/9). */
 function escapeJsonLine(line: string): string {
   return line.replace(
     /[\u007f-\u009f\u2028\u2029]/g,

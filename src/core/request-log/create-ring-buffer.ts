@@ -1,13 +1,10 @@
-/**
- * The last `capacity` items pushed, oldest first: what a request log keeps, in memory bounded
- * however long the process runs. A capacity of 0 keeps nothing.
- */
+/** Creates a ring of the last `capacity` items pushed, oldest first; a capacity of 0 keeps nothing. */
 export function createRingBuffer<T>(capacity: number) {
   const items = new Array<T | undefined>(capacity)
   let next = 0
   let size = 0
 
-  /** The last `limit` items (default all kept), oldest first. */
+  /** Returns the last `limit` items, oldest first. */
   function last(limit = capacity): T[] {
     const count = Math.min(Math.max(0, limit), size)
     const out: T[] = []

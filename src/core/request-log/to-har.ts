@@ -1,12 +1,12 @@
 import { createMasker, type Secrets } from '../auth/create-masker.js'
 import type { KeptExchange, LoggedHeader, LogSelection } from './create-request-log.js'
 
-/** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as much of it as the sandbox writes. */
+/** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as far as the sandbox writes it. */
 export interface Har {
   log: {
     version: '1.2'
     creator: { name: string; version: string }
-    /** No page loads, only API calls; written all the same, as Firefox's importer reads it unchecked. */
+    /** Written empty, as Firefox's importer reads it unchecked. */
     pages: []
     entries: HarEntry[]
   }
@@ -39,15 +39,15 @@ export interface HarEntry {
   }
   cache: Record<string, never>
   timings: { send: number; wait: number; receive: number }
-  /** Chrome's resource type: an API call, listed under Fetch/XHR rather than guessed from the JSON type as a script. */
+  /** Lists the entry under Chrome's Fetch/XHR rather than as a script. */
   _resourceType: 'fetch'
-  /** The request log's id of the exchange, the masked key, and the scenario, forced status or fault that shaped it. */
+  /** The log's id, the masked key, and what shaped the answer. */
   _id?: string
   _key: string
   _scenario?: string
   _forced?: number
   _fault?: string
-  /** The session the request named (D34); absent for the default session. */
+  /** Absent for the default session (D34). */
   _session?: string
   comment?: string
 }
@@ -57,17 +57,17 @@ interface HarHeader {
   value: string
 }
 
-/** Which exchanges a HAR holds: the one with `id`, or those the log's selection picks (D36). */
+/** Selects what a HAR holds: the entry with `id`, or the log's selection (D36). */
 export type HarSelection = LogSelection & { id?: string | undefined }
 
 export interface HarOptions {
-  /** The keys in force and the admin token: masked wherever they appear, by the request log's masker (D35). */
+  /** The secrets masked wherever they appear (D35). */
   secrets: Secrets
-  /** The creator's version: the served contract's. */
+  /** The served contract's version. */
   version: string
-  /** Request headers that are the sandbox's own, not the client's (the transport's note of its address): left out. */
+  /** Leaves out the sandbox's own request headers (the transport's note of its address). */
   internalHeaders?: readonly string[]
-  /** The origin of an entry whose bodies are no longer kept (they carry the origin it was sent to). */
+  /** The origin of an entry whose bodies are no longer kept. */
   origin?: string | undefined
 }
 
@@ -90,18 +90,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   507: 'Insufficient Storage',
 }
 
-/**
- * The request log's entries as a HAR 1.2 document, for a browser's network panel or Playwright's
- * `routeFromHAR`, from the one record of the log (`RequestLogEntry`, masked when read) and the
- * bodies it keeps for the last exchanges. Masked as the log is: the Authorization header shows the
- * masked key, and every configured key and the admin token are masked wherever else they appear
- * (URL, headers, bodies). Dropped connections have no answer to replay and are left out; so are
- * bodies over the log's limit, whose size a comment gives. Chromium's and Firefox's own HAR importers
- * open it (test/browser/har-in-chromium.test.ts, har-in-firefox.test.ts).
- *
- * @example
- * const har = toHar(requestLog.select(), { secrets: { keys }, version: '1.0.0' })
- */
+/** Writes log entries as HAR 1.2, masked as the log is (D35), for a network panel or `routeFromHAR`. */
 export function toHar(exchanges: Iterable<KeptExchange>, options: HarOptions): Har {
   return harDocument([...toHarEntries(exchanges, options)], options.version)
 }
@@ -112,18 +101,16 @@ function harDocument(entries: HarEntry[], version: string): Har {
   }
 }
 
-/** The HAR entry of each exchange, made as it is read: a dropped connection or a target that was no URL has none. */
+/** Makes each HAR entry as it is read; a dropped connection or a target that was no URL has none. */
 function* toHarEntries(
   exchanges: Iterable<KeptExchange>,
   { secrets, internalHeaders = [], origin = 'http://localhost' }: HarOptions,
 ): Generator<HarEntry> {
-  // The entries are masked already; the bodies are masked here, by the same masker. The query
-  // string is read from the masked URL, which decodes to no secret (D35).
+  // Masks the bodies here, the entries being masked already; the query is read off the masked URL (D35).
   const mask = createMasker(secrets).text
   const internal = new Set(internalHeaders.map((name) => name.toLowerCase()))
   for (const { entry, bodies } of exchanges) {
     const url = `${bodies?.origin ?? origin}${mask(entry.path)}`
-    // A target that was no URL (the server's 400 for it) has, like a dropped connection, nothing to replay.
     if (entry.status === 0 || !URL.canParse(url)) continue
     const query = [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
     const requestHeaders = harHeaders(entry.requestHeaders, mask).filter(
@@ -137,7 +124,7 @@ function* toHarEntries(
     const mimeType =
       headerOf(responseHeaders, 'content-type') ??
       (responseText === undefined ? 'x-unknown' : 'application/json; charset=utf-8')
-    // A length that no longer matches a masked body would make a replay cut it short.
+    // Drops a length a masked body may no longer match, which would cut a replay short.
     const replayable =
       responseText !== undefined
         ? responseHeaders.filter((header) => header.name.toLowerCase() !== 'content-length')
@@ -195,18 +182,18 @@ function* toHarEntries(
   }
 }
 
-/** The UTF-8 length of a text, counted without encoding it (a HAR export would make a copy of every body). */
+/** Counts a text's UTF-8 length without encoding a copy. */
 function utf8Length(text: string): number {
   let bytes = text.length
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i)
-    // Two bytes up to U+07FF, three beyond; a surrogate pair's two units make four (the texts are well formed).
+    // Counts two bytes up to U+07FF, three beyond; a surrogate pair's two units make four.
     if (unit >= 0x80) bytes += unit >= 0x800 && (unit < 0xd800 || unit > 0xdfff) ? 2 : 1
   }
   return bytes
 }
 
-/** The logged headers (the credentials already masked by the log), with the admin token masked too. */
+/** Masks the admin token in logged headers too. */
 function harHeaders(headers: readonly LoggedHeader[] | undefined, mask: (text: string) => string): HarHeader[] {
   return (headers ?? []).map(({ name, value }) => ({ name, value: mask(value) }))
 }

@@ -274,10 +274,13 @@ export async function summarize<Of extends Timing>(
 export function carrierParts<Of extends Timing>(
   process: Pick<ProcessControls<Of>, 'resolved' | 'requestLog' | 'keyRing' | 'operationIds' | 'secrets'>,
   knownScenarios: WorldCarrierParts['knownScenarios'],
+  bound: WorldCarrierParts['bound'],
 ): WorldCarrierParts {
   const { resolved, requestLog } = process
   return {
     keys: () => process.keyRing.keys,
+    bound,
+    adminToken: resolved.adminToken,
     knownScenarios,
     custom: resolved.scenarios.custom,
     operationIds: process.operationIds,

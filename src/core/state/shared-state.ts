@@ -5,6 +5,7 @@ import type { Bucket, RateLimitBackend } from './rate-limit-backend.js'
 import type { Answer, Timing } from './maybe-promise.js'
 import type { InSession, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { KeyStorage } from '../auth/key-storage.js'
+import type { BoundKeys } from '../auth/create-bound-keys.js'
 
 /**
  * Where the sandbox clock's offset from its time source lives (D20): in the clock (`'now'`), or
@@ -73,6 +74,11 @@ export interface SharedState {
   readonly scenarios?: SharedScenarios
   /** Keys added, re-planned or revoked at runtime, followed by every process (docs/decisions.md#d22). */
   readonly keys?: KeyStorage
+  /**
+   * The keys bound to sessions (docs/decisions.md#d46), for every process: a session's go with it
+   * wherever it goes; without it a process binds its own.
+   */
+  readonly boundKeys?: BoundKeys
   /**
    * The named sessions (docs/decisions.md#d34), one registry across the processes sharing the
    * state: each session's world, its use, listing, forks and replacements, deletion, and the drops

@@ -72,8 +72,8 @@ export function createRedisWorld(options: RedisWorldOptions) {
           script === 'putPet' && options.replication.waits(at.meta)
             ? options.replication.replicated(
                 at.meta,
-                (pipeline) =>
-                  (pipeline as unknown as Record<WorldScript, (...all: Array<string | number>) => unknown>)[script](
+                (on) =>
+                  (on as unknown as Record<WorldScript, (...all: Array<string | number>) => unknown>)[script](
                     at.meta,
                     at.prefix,
                     name,

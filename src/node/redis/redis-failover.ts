@@ -46,6 +46,8 @@ export function createRedisFailover({
   return {
     boundMs,
     now,
+    /** Whether `error` says its call is to be sent again. */
+    again: (error: unknown) => again((error as Error).message ?? ''),
     /** Runs `call`, again while a failover allows, and answers its reply or its last error. */
     async ride<T>(call: () => Promise<T>): Promise<T> {
       const started = now()

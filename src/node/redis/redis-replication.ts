@@ -38,42 +38,61 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
   /** Whether a write to `key` waits for a replica. */
   const waits = (key: string) => servers(slotOf(key)) > 1
   /** The connection of the master serving `key` now: the one its script went on, where WAIT counts that script's write. */
-  const masterOf = (key: string) => {
-    if (cluster === undefined) return client
-    const serving = cluster.slots[slotOf(key)]?.[0]
-    const found = cluster.nodes('master').find(({ options }) => `${options.host}:${options.port}` === serving)
-    if (found === undefined) throw new Error(`no master serves the slot of ${key}`)
+  const masterOf = (key: string) => (cluster === undefined ? client : nodeAt(cluster.slots[slotOf(key)]?.[0] ?? ''))
+  /** The connection to the cluster's node at `address` (host:port). */
+  const nodeAt = (address: string) => {
+    const found = cluster?.nodes('all').find(({ options }) => `${options.host}:${options.port}` === address)
+    if (found === undefined) throw new Error(`no connection to the Redis Cluster node ${address}`)
     return found
   }
 
   return {
     waits,
     /**
-     * Runs the write `send` puts in a pipeline (one script on `key`) and answers its reply once a
-     * replica acknowledged it, or at once when `stored` says the reply stored nothing; WAIT goes
-     * in the same round trip. Without an acknowledgement it waits again while a replica still
-     * serves beside the master (after a failover the promoted replica may have none: then the
-     * write stands alone), within the failover's bound; past it, it throws (a 503).
+     * Runs the write `send` makes (one script on `key`, on a pipeline or the client) and answers its
+     * reply once a replica acknowledged it, or at once when `stored` says the reply stored nothing.
+     * WAIT goes in the same pipeline; a script redirected there (ASK, MOVED: the slot moving or
+     * moved) or not run (its master away) is sent alone, which ioredis follows and tries again,
+     * and WAIT then goes to the master that ran it. Without an acknowledgement it waits again
+     * while a replica still serves beside the master (after a failover the promoted replica may
+     * have none: then the write stands alone), within the failover's bound; past it, it throws (a 503).
      */
-    async replicated(key: string, send: (pipeline: ChainableCommander) => void, stored: (reply: unknown) => boolean) {
+    async replicated(
+      key: string,
+      send: (on: ChainableCommander | RedisClient) => Promise<unknown> | unknown,
+      stored: (reply: unknown) => boolean,
+    ) {
       const started = failover.now()
       const pipeline = client.pipeline()
       send(pipeline)
       pipeline.call('WAIT', 1, waitMs)
-      const [[error, reply] = [], [waitError, acknowledged] = []] = (await pipeline.exec()) ?? []
-      if (error) throw error
-      if (!stored(reply)) return reply
-      // The script ran, its acknowledgement lost with the connection: whether a replica has it is unknown.
-      if (waitError) throw waitError
+      const [[error, piped] = [], [waitError, acknowledged] = []] = (await pipeline.exec()) ?? []
+      let reply = piped
       let count = Number(acknowledged)
+      // Where the script ran, when it was sent alone: an ASK names the master the slot moves to.
+      let ranOn: RedisClient | undefined
+      if (error) {
+        if (cluster === undefined || !failover.again(error)) throw error
+        const asked = /^ASK \d+ (\S+)/.exec((error as Error).message)?.[1]
+        reply = await send(client)
+        ranOn = asked === undefined ? masterOf(key) : nodeAt(asked)
+        count = 0
+      } else if (waitError && stored(reply)) {
+        // The script ran, its acknowledgement lost with the connection: whether a replica has it is unknown.
+        throw waitError
+      }
+      if (!stored(reply)) return reply
       while (count < 1) {
-        // Asked again, so that a replica gone (or a master failed over) shows.
-        if (cluster === undefined) await ask()
-        else await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()))
-        if (!waits(key)) break
-        if (failover.now() - started + waitMs > Math.max(failover.boundMs, waitMs))
-          throw new Error('no replica acknowledged the write in time')
-        count = Number(await masterOf(key).call('WAIT', 1, waitMs))
+        if (ranOn === undefined) {
+          // Asked again, so that a replica gone (or a master failed over) shows.
+          if (cluster === undefined) await ask()
+          else await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()))
+          if (!waits(key)) break
+          if (failover.now() - started + waitMs > Math.max(failover.boundMs, waitMs))
+            throw new Error('no replica acknowledged the write in time')
+        }
+        count = Number(await (ranOn ?? masterOf(key)).call('WAIT', 1, waitMs))
+        ranOn = undefined
       }
       return reply
     },
