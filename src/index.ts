@@ -1,6 +1,5 @@
-// The public in-process API. Exports are explicit so the package's surface is read here at once.
-// Nothing here imports node:* modules: the same entry point serves Node and the browser.
-// First, so that an old Node is named before msw fails on it.
+// Exports the in-process API explicitly, with no node:* import: the entry serves Node and the browser alike.
+// Imports first, so an old Node is named before msw fails on it.
 import './core/assert-node-floor.js'
 export { createSandbox } from './core/sandbox/create-sandbox.js'
 export type {
@@ -12,6 +11,8 @@ export type {
   Session,
   SessionControls,
   SessionInit,
+  SessionKeyInit,
+  SessionKeys,
   SharedSandbox,
 } from './core/sandbox/sandbox.js'
 export {
@@ -54,6 +55,8 @@ export type { PetChange, PetChangeKind } from './core/store/pet-change.js'
 export type { GivenPet } from './core/store/resolve-pets.js'
 export type { Readiness, ReadinessCheck } from './core/probes/create-readiness.js'
 export type { KeyConfig, ApiKey } from './core/auth/key-config.js'
+export type { BoundKey } from './core/auth/create-bound-keys.js'
+export type { Secrets } from './core/auth/create-masker.js'
 export type { SandboxApiKeys } from './core/auth/create-key-controls.js'
 export type { KeyStorage, KeyChanges } from './core/auth/key-storage.js'
 export { DEMO_KEYS } from './core/auth/demo-keys.js'

@@ -96,6 +96,21 @@ it("lists the sessions, follows the picked one's requests live, and acts on it a
   expect(alphaRow.slice(0, 5)).toEqual(['alpha', 'the start-up world', '6', '7', '1'])
   expect(alphaRow[5]).toMatch(/^2030-01-01T10:0/)
   expect(alphaRow[6]).toMatch(/^2030-01-01T10:0/)
+  expect(alphaRow[7]).toBe('—')
+
+  // A key bound to alpha (D46) is listed in its row, masked as the log shows keys.
+  const bindUrl = `${origin}/__sandbox/sessions/alpha/keys`
+  const bound = await fetch(bindUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ plan: 'pro' }),
+  })
+  expect(await adminContractViolations('POST', bindUrl, bound.clone())).toEqual([])
+  const { key } = (await bound.json()) as { key: string }
+  await page.waitForSelector('#sessions-table tbody tr[data-session="alpha"] td:nth-child(8):text-matches("^sbk_")')
+  const keysCell = await page.textContent('#sessions-table tbody tr[data-session="alpha"] td:nth-child(8)')
+  expect(keysCell).toMatch(/^sbk_…#[0-9a-f]{4} \(pro\)$/)
+  expect(await page.content()).not.toContain(key)
 
   // Picked, the list is alpha's, and its live stream brings alpha's requests, not beta's nor the default's.
   await pick(page, 'alpha')

@@ -82,3 +82,25 @@ it('hands out copies of the stored pets: an edit of one reaches neither the answ
   expect(sandbox.pets.get(2)).toEqual(listed[1])
   expect(sandbox.pets.get(created.id)?.name).toBe('Fresh')
 })
+
+it('lists the pets created after a page was first served, and none once reset, byte for byte', async () => {
+  // A base's pages are serialized once (create-pet-base.ts); a world's own pets follow them.
+  const soldPage = () =>
+    JSON.stringify(
+      sandbox.pets
+        .all()
+        .filter((pet) => pet.status === 'sold')
+        .slice(0, 100),
+    )
+  const before = await (await api('/pets?status=sold&limit=100')).text()
+  expect(before).toBe(soldPage())
+  const soldBefore = (JSON.parse(before) as unknown[]).length
+  expect(soldBefore).toBeLessThan(100)
+  const created = await sandbox.pets.create({ name: 'Sold later', categoryId: 2, status: 'sold' })
+  await sandbox.pets.create({ name: 'Still available', categoryId: 2, status: 'available' })
+  const after = await (await api('/pets?status=sold&limit=100')).text()
+  expect(after).toBe(soldPage())
+  expect((JSON.parse(after) as Array<{ id: number }>).map((pet) => pet.id).slice(soldBefore)).toEqual([created.id])
+  await sandbox.reset()
+  expect(await (await api('/pets?status=sold&limit=100')).text()).toBe(before)
+})

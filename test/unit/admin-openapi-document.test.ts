@@ -1,3 +1,4 @@
+import { SESSION_KEYS_SERVED } from '../../src/core/sandbox/create-session-keys.js'
 import { readFileSync } from 'node:fs'
 import { parse } from 'yaml'
 import { expect, it } from 'vitest'
@@ -39,8 +40,14 @@ it('names the session parameter on exactly the operations that act on a session 
   expect(withSession.sort()).toEqual(Object.keys(SESSION_OPERATIONS).sort())
   // Each member a session's controls offer is served: by these operations, or where SERVED_ELSEWHERE says.
   const sandbox = createSandbox()
-  const members = Object.keys(sandbox.session('parity')).filter((name) => !['name', 'fetch'].includes(name))
+  const members = Object.keys(sandbox.session('parity')).filter((name) => !['name', 'fetch', 'keys'].includes(name))
   const served = new Set([...Object.values(SESSION_OPERATIONS), ...Object.keys(SERVED_ELSEWHERE)])
   expect(members.filter((member) => !served.has(member as never))).toEqual([])
   expect([...served].filter((member) => !members.includes(member))).toEqual([])
+  // A named session's bound keys (D46): each member served by an operation of the document.
+  expect(Object.keys(sandbox.session('parity').keys).sort()).toEqual(Object.keys(SESSION_KEYS_SERVED).sort())
+  const operationIds = Object.values(paths).flatMap((item) =>
+    Object.values(item).map((operation) => operation.operationId),
+  )
+  expect(Object.values(SESSION_KEYS_SERVED).filter((id) => !operationIds.includes(id))).toEqual([])
 })

@@ -12,6 +12,7 @@ import {
 import { ClaimingHandler } from '../../src/core/pipeline/claiming-handler.js'
 import { createRequestLog } from '../../src/core/request-log/create-request-log.js'
 import { contractViolations } from '../support/contract.js'
+import type { SandboxRequest } from '../../src/core/http/sandbox-request.js'
 
 const KEY = 'sk_tail_0123456789abcdef'
 const URL_ = 'http://api.test/v1/pets?limit=2'
@@ -125,7 +126,7 @@ it('logs a Response passed on as it came with the bodies the handler gives', asy
 })
 
 it('lists, only shows or leaves out an answer as the handler logs, and a handler may list one refusal', async () => {
-  const ok = async (_request: Request, _url: URL, exchange: { headers: Headers }) => {
+  const ok = async (_request: SandboxRequest, _url: URL, exchange: { headers: Headers }) => {
     rateLimited(exchange.headers)
     return { kind: 'reply' as const, reply: { status: 200, headers: exchange.headers, body: [] } }
   }

@@ -108,7 +108,7 @@ it('answers without cloning the request, so a body is read once and never teed',
   // msw's own run() clones every request into RequestHandler.cache; a POST body is then teed and
   // each chunk kept for a clone nobody reads.
   const handler = claiming(async (request) => {
-    const { name } = (await request.json()) as { name: string }
+    const { name } = (await new Response(request.body).json()) as { name: string }
     return reply({ id: 1, name, categoryId: 1 }, 201)
   })
   const request = new Request('http://api.test/v1/pets', { method: 'POST', body: '{"name":"Rex","categoryId":1}' })

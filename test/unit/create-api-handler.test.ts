@@ -1,4 +1,5 @@
 import { getResponse } from 'msw'
+import { createBoundKeys } from '../../src/core/auth/create-bound-keys.js'
 import { expect, it, vi } from 'vitest'
 import { createClock } from '../../src/core/clock/create-clock.js'
 import { createApiScope } from '../../src/core/contract/create-api-scope.js'
@@ -37,6 +38,8 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
       isKey: () => true,
     }),
     ready: () => Promise.resolve(),
+    // An in-memory store reads nothing ahead.
+    store: {},
   }
   const handler = createApiHandler({
     scope: createApiScope(undefined),
@@ -55,7 +58,8 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
       secrets: () => ({ keys: [] }),
     }),
     storeSettled: () => true,
-    worlds: { default: world, named: () => world },
+    boundKeys: createBoundKeys(),
+    worlds: { default: world, named: () => world, bound: () => world },
   })
   return { handler, onUnexpectedError }
 }

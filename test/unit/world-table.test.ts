@@ -16,6 +16,7 @@ import {
   type WorldTable,
 } from '../../src/core/sessions/world-table.js'
 import { createPetBase } from '../../src/core/store/create-pet-base.js'
+import { createBoundKeys } from '../../src/core/auth/create-bound-keys.js'
 import type { SharedOriginInfo } from '../../src/core/state/shared-state.js'
 
 // Checked by `npm run typecheck`: the table names every entry of a world, and an entry it does not
@@ -78,6 +79,14 @@ const PROBES: { [K in keyof WorldHolds]: Probe } = {
     capsule: 'same',
     reset: true,
   },
+  // A key names one session: a fork has none, a capsule carries them, a reset keeps them (D46).
+  keys: {
+    change: async (session) => void (await session.keys.add({ plan: 'pro' })),
+    read: async (session) => (await session.keys.list()).map((key) => [key.key, key.plan, key.session]),
+    fork: 'fresh',
+    capsule: 'same',
+    reset: false,
+  },
   log: {
     change: async (session) =>
       void (await session.fetch('http://api.test/v1/pets', { headers: { authorization: `Bearer ${KEY}` } })),
@@ -106,6 +115,8 @@ const KEYS = resolveDemoKeys()
 const OPERATIONS = ['listPets', 'getPet', 'createPet']
 const PARTS: WorldCarrierParts = {
   keys: () => KEYS,
+  bound: createBoundKeys(),
+  adminToken: undefined,
   knownScenarios: resolveScenarios(undefined, forcibleStatuses(openapiDocument)),
   custom: undefined,
   operationIds: OPERATIONS,
@@ -192,6 +203,11 @@ describe('each carrier carries every entry of the table', () => {
         [origin.pets?.().base.all(), origin.pets?.().overlay.nextId],
       ],
       quotas: () => [[...put.quotas], [...origin.quotas]],
+      // The registry binds an origin's keys when it puts the world; the state is told none.
+      keys: () => [
+        [put.kind, back.boundKeys],
+        ['capsule', []],
+      ],
       log: () => [await0(put), 'no log in an origin'],
       faults: () => [back.faults, origin.faults],
       scenarios: () => [
@@ -214,6 +230,7 @@ describe('each carrier carries every entry of the table', () => {
       clock: 'now',
       pets: 'pets',
       quotas: undefined,
+      keys: 'keys',
       log: 'requests',
       faults: undefined,
       scenarios: undefined,

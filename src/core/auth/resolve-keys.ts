@@ -25,7 +25,8 @@ export function resolveDemoKeys(): ApiKey[] {
   return DEMO_KEYS.map(limitsOf)
 }
 
-function limitsOf({ key, plan, perMinute, perDay }: KeyConfig): ApiKey {
+/** Resolves a key its schema checked already: its plan's limits where it gives none. */
+export function limitsOf({ key, plan, perMinute, perDay }: KeyConfig): ApiKey {
   // Trusts the schema to require both limits of an enterprise key.
   const defaults: Limits | undefined = PLANS[plan]
   return { key, plan, perMinute: perMinute ?? defaults?.perMinute ?? 0, perDay: perDay ?? defaults?.perDay ?? 0 }

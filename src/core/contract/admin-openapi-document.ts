@@ -803,6 +803,43 @@ export const adminOpenapiDocument: OpenApiDocument = {
         }
       }
     },
+    "/sessions/{name}/keys": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/SessionPath"
+        }
+      ],
+      "post": {
+        "operationId": "addSessionKey",
+        "summary": "Makes an API key bound to the named session (D46); a request carrying it is in that session with no X-Sandbox-Session.",
+        "description": "The key is made by the sandbox and answered once, whole; it is masked wherever else it travels (D35). It is valid only in its session, with the plan's quotas counted there, and goes with the session (deleted, dropped, replaced); a reset keeps it, a fork does not copy it, a capsule carries it. Sent with an X-Sandbox-Session or baggage naming another session, a request is a 400. The session is made when absent; the default session takes no bound keys (400).\n",
+        "requestBody": {
+          "required": true,
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/SessionKeyInit"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The key, bound to the session.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SessionKey"
+                }
+              }
+            }
+          },
+          "default": {
+            "$ref": "#/components/responses/Error"
+          }
+        }
+      }
+    },
     "/proxy": {
       "get": {
         "operationId": "getProxy",
@@ -1423,6 +1460,13 @@ export const adminOpenapiDocument: OpenApiDocument = {
               "$ref": "#/components/schemas/KeyConfig"
             }
           },
+          "boundKeys": {
+            "type": "array",
+            "description": "The keys bound to the session (D46), with their plans; `quotas` and `scenarios` may name them. Restored, they are bound to the session restored (409 conflict while one is bound to another).",
+            "items": {
+              "$ref": "#/components/schemas/KeyConfig"
+            }
+          },
           "har": {
             "$ref": "#/components/schemas/Har"
           }
@@ -1436,7 +1480,8 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "requests",
           "now",
           "created",
-          "origin"
+          "origin",
+          "keys"
         ],
         "additionalProperties": false,
         "properties": {
@@ -1492,6 +1537,103 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "from": {
             "$ref": "#/components/schemas/SessionName",
             "description": "The session a fork was made from."
+          },
+          "keys": {
+            "type": "array",
+            "description": "The keys bound to the session (D46), in the order they were made.",
+            "items": {
+              "type": "object",
+              "required": [
+                "key",
+                "masked",
+                "plan",
+                "perMinute",
+                "perDay"
+              ],
+              "additionalProperties": false,
+              "properties": {
+                "key": {
+                  "$ref": "#/components/schemas/BearerToken"
+                },
+                "masked": {
+                  "type": "string",
+                  "description": "The key as the request log shows it."
+                },
+                "plan": {
+                  "$ref": "#/components/schemas/Plan"
+                },
+                "perMinute": {
+                  "$ref": "#/components/schemas/Limit"
+                },
+                "perDay": {
+                  "$ref": "#/components/schemas/Limit"
+                }
+              }
+            }
+          }
+        }
+      },
+      "SessionKeyInit": {
+        "type": "object",
+        "description": "A bound key's plan (D46); perMinute and perDay override the plan's limits, and an enterprise key needs both.",
+        "required": [
+          "plan"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "plan": {
+            "$ref": "#/components/schemas/Plan"
+          },
+          "perMinute": {
+            "$ref": "#/components/schemas/Limit"
+          },
+          "perDay": {
+            "$ref": "#/components/schemas/Limit"
+          }
+        },
+        "if": {
+          "required": [
+            "plan"
+          ],
+          "properties": {
+            "plan": {
+              "const": "enterprise"
+            }
+          }
+        },
+        "then": {
+          "required": [
+            "perMinute",
+            "perDay"
+          ]
+        }
+      },
+      "SessionKey": {
+        "type": "object",
+        "description": "A key bound to a session (D46), with its resolved limits.",
+        "required": [
+          "key",
+          "plan",
+          "perMinute",
+          "perDay",
+          "session"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "key": {
+            "$ref": "#/components/schemas/BearerToken"
+          },
+          "plan": {
+            "$ref": "#/components/schemas/Plan"
+          },
+          "perMinute": {
+            "$ref": "#/components/schemas/Limit"
+          },
+          "perDay": {
+            "$ref": "#/components/schemas/Limit"
+          },
+          "session": {
+            "$ref": "#/components/schemas/SessionName"
           }
         }
       },

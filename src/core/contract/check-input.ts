@@ -16,6 +16,7 @@ const ADMIN_SCHEMAS = [
   'LatencySetting',
   'ScenariosFile',
   'SessionInit',
+  'SessionKeyInit',
   'Capsule',
 ] as const
 

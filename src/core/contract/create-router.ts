@@ -10,6 +10,8 @@ export interface OperationInfo {
   path: string
   deprecated: boolean
   readsBody: boolean
+  /** The first success status its responses give (201 for one that makes something), 200 when none is given. */
+  successStatus: number
   extensions: Record<string, unknown>
 }
 
@@ -36,6 +38,11 @@ export function createRouter(document: OpenApiDocument) {
         path,
         deprecated: operation.deprecated === true,
         readsBody: operation.requestBody !== undefined,
+        successStatus: Number(
+          Object.keys((operation.responses as Record<string, unknown> | undefined) ?? {}).find((status) =>
+            /^2\d\d$/.test(status),
+          ) ?? 200,
+        ),
         extensions: Object.fromEntries(Object.entries(operation).filter(([key]) => key.startsWith('x-'))),
       })
     }

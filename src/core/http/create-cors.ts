@@ -1,3 +1,4 @@
+import type { SandboxRequest } from './sandbox-request.js'
 import type { Reply } from './reply.js'
 
 /** Response headers a browser app may read (D19). */
@@ -32,7 +33,7 @@ export function createCors(origins: CorsOrigins) {
 
   // With `*` every answer says so, Origin or not: happy-dom preflights cross-origin requests
   // without an Origin header and refuses the real request unless the allow headers come back.
-  function allowOrigin(request: Request, headers: Headers): boolean {
+  function allowOrigin(request: SandboxRequest, headers: Headers): boolean {
     if (allowed === undefined) {
       headers.set('access-control-allow-origin', '*')
       return true
@@ -46,7 +47,7 @@ export function createCors(origins: CorsOrigins) {
 
   return {
     /** Adds the CORS headers of an actual (non-preflight) response. */
-    apply(request: Request, headers: Headers): void {
+    apply(request: SandboxRequest, headers: Headers): void {
       if (allowOrigin(request, headers)) headers.set('access-control-expose-headers', EXPOSED_HEADERS)
     },
 
@@ -55,7 +56,7 @@ export function createCors(origins: CorsOrigins) {
      * is the path's methods; for a path the API does not serve there are none, and the browser
      * may send any method, so that the request itself gets its 404 or 501 (D19).
      */
-    preflight(request: Request, headers: Headers, allow: readonly string[] | undefined): Reply {
+    preflight(request: SandboxRequest, headers: Headers, allow: readonly string[] | undefined): Reply {
       if (allow !== undefined) headers.set('allow', allow.join(', '))
       if (allowOrigin(request, headers)) {
         headers.set('access-control-allow-methods', (allow ?? ANY_METHOD).join(', '))

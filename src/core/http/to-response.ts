@@ -1,3 +1,4 @@
+import type { SandboxRequest } from './sandbox-request.js'
 import { isAdapterRequest } from './adapter-request.js'
 import { JsonPieces } from './json-pieces.js'
 import type { Reply } from './reply.js'
@@ -36,12 +37,15 @@ const utf8 = new TextEncoder()
  * @example
  * await toResponse({ status: 200, headers: new Headers(), body: { a: 1 } }, request).json() // { a: 1 }
  */
-export function toResponse(reply: Reply, request: Request): Response {
+export function toResponse(reply: Reply, request: SandboxRequest): Response {
   return toResponseAndText(reply, request).response
 }
 
 /** {@link toResponse}, with the JSON text of the body made once for both (the request log keeps it). */
-export function toResponseAndText(reply: Reply, request: Request): { response: Response; text: string | undefined } {
+export function toResponseAndText(
+  reply: Reply,
+  request: SandboxRequest,
+): { response: Response; text: string | undefined } {
   const { status, headers } = reply
   const forAdapter = isAdapterRequest(request)
   if (reply.body === undefined)
@@ -64,7 +68,7 @@ export function toResponseAndText(reply: Reply, request: Request): { response: R
  * bytes with its length (msw leaks the socket of a mocked response without one), made a piece at
  * a time.
  */
-function piecesResponse(body: JsonPieces, status: number, headers: Headers, request: Request): Response {
+function piecesResponse(body: JsonPieces, status: number, headers: Headers, request: SandboxRequest): Response {
   if (isAdapterRequest(request)) return adapterResponse(status, headers, { [JSON_PIECES]: body.pieces })
   if (request.method === 'HEAD') return new Response(null, { status, headers })
   const parts: Uint8Array<ArrayBuffer>[] = []

@@ -1,5 +1,7 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { ApiKey } from '../auth/key-config.js'
 import { parseBearer } from '../auth/create-key-ring.js'
+import type { BoundKey } from '../auth/create-bound-keys.js'
 import { type Limits, PLANS } from '../auth/plans.js'
 import { isAdminPath } from '../contract/admin-prefix.js'
 import type { RouteMatch } from '../contract/create-router.js'
@@ -38,8 +40,14 @@ export const LOCAL_CLIENT = 'local'
  * not a preflight. Only such a request makes the session it names (D34): any other is answered in
  * the default world, so strangers cannot make sessions and push a team's out.
  */
-export function mayAdmit(parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>, request: Request, url: URL): boolean {
+export function mayAdmit(
+  parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>,
+  request: SandboxRequest,
+  url: URL,
+  bound?: BoundKey,
+): boolean {
   if (request.method.toUpperCase() === 'OPTIONS' || parts.scope.apiPath(url) === undefined) return false
+  if (bound !== undefined) return true
   const token = parseBearer(request.headers.get('authorization'))
   return token !== undefined && parts.keyRing.find(token) !== undefined
 }
@@ -54,12 +62,17 @@ export function mayAdmit(parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>, requ
 export function admit(
   parts: ApiHandlerParts,
   world: WorldParts,
-  request: Request,
+  request: SandboxRequest,
   url: URL,
   method: string,
   headers: Headers,
   listing?: PlannedListing,
 ): MaybePromise<Admission | Reply> {
+  // A bound key is a key in its session only (D46).
+  const boundHere = (token: string) => {
+    const bound = parts.boundKeys.known(token)
+    return bound !== undefined && bound.session === world.session ? bound : undefined
+  }
   parts.cors.apply(request, headers)
   const apiPath = parts.scope.apiPath(url)
   const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
@@ -68,7 +81,7 @@ export function admit(
   if (deprecation !== undefined) for (const [name, value] of deprecation.headers) headers.set(name, value)
 
   const token = parseBearer(request.headers.get('authorization'))
-  const apiKey: ApiKey | undefined = token === undefined ? undefined : parts.keyRing.find(token)
+  const apiKey: ApiKey | undefined = token === undefined ? undefined : (parts.keyRing.find(token) ?? boundHere(token))
   const bucket = apiKey
     ? `key:${apiKey.key}`
     : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
@@ -108,17 +121,18 @@ export function admit(
     return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
   }
   // A key's scenario may change what a listing answers (`empty`): its page is not read ahead.
-  if (
-    listing !== undefined &&
-    'query' in listing.read &&
-    apiKey !== undefined &&
-    scenario === undefined &&
-    limiter.takeThenList !== undefined
-  ) {
-    return limiter.takeThenList(bucket, limits, listing.read.query).then(({ decision, page }) => {
-      const admission = admitted(decision)
+  const ahead =
+    listing !== undefined && 'ahead' in listing.read && apiKey !== undefined && scenario === undefined
+      ? listing.read.ahead
+      : undefined
+  if (ahead !== undefined) {
+    const withPage = (decided: RateDecision): Admission => {
+      const admission = admitted(decided)
+      const page = ahead.page()
       return page === undefined ? admission : { ...admission, listed: listed(new JsonText(page)) }
-    }, unknown())
+    }
+    const decision = limiter.take(bucket, limits, ahead)
+    return decision instanceof Promise ? decision.then(withPage, unknown()) : withPage(decision)
   }
   const decision = limiter.take(bucket, limits)
   return decision instanceof Promise ? decision.then(admitted, unknown()) : admitted(decision)
@@ -129,7 +143,7 @@ export function admit(
  * can: its answer, or its 400 for a code the operation may not give, is then no scenario's, and a
  * request served by its preference spends quota like any other.
  */
-function answersPreference(parts: ApiHandlerParts, request: Request, operationId: string): boolean {
+function answersPreference(parts: ApiHandlerParts, request: SandboxRequest, operationId: string): boolean {
   if (!parts.prefer) return false
   try {
     return preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId)) !== undefined

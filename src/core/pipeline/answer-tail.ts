@@ -1,7 +1,10 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import { createMasker, type Secrets } from '../auth/create-masker.js'
 import { HttpError } from '../errors/http-error.js'
 import { DroppedConnection } from '../faults/create-fault-injector.js'
+import { isAdapterRequest } from '../http/adapter-request.js'
 import { errorReply } from '../http/error-reply.js'
+import { WireHeaders } from '../http/wire-headers.js'
 import type { Reply } from '../http/reply.js'
 import { JSON_CONTENT_TYPE, toResponseAndText } from '../http/to-response.js'
 import type { Answered, ExchangeBodies, RequestLog } from '../request-log/create-request-log.js'
@@ -55,7 +58,7 @@ export type Ending =
   | { kind: 'next' }
 
 /** A handler's answer to a request it claimed, given the exchange it may note things in. */
-export type HandlerAnswer = (request: Request, url: URL, exchange: Exchange) => Promise<Ending>
+export type HandlerAnswer = (request: SandboxRequest, url: URL, exchange: Exchange) => Promise<Ending>
 
 /** A request refused before it became a fetch Request (the server's edge) or outside the handlers (the pages). */
 export interface RefusedRequest {
@@ -107,7 +110,7 @@ export interface AnswerTail {
    * Error body (`errorReply`), and where every handler's answer becomes a Response and is written
    * to the request log. Undefined when the handler passes the request on.
    */
-  end(request: Request, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Response | undefined>
+  end(request: SandboxRequest, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Response | undefined>
   /**
    * Refuses a request no handler can see (`RefusedRequest`): its Error reply, listed in the log;
    * with `undefined`, what is not a request at all (a head node:http could not parse), not logged.
@@ -139,7 +142,7 @@ export function createAnswerTail({
   }
 
   const record = (
-    request: Request,
+    request: SandboxRequest,
     url: URL,
     exchange: Exchange,
     status: number,
@@ -173,7 +176,8 @@ export function createAnswerTail({
   return {
     now,
     async end(request, url, logging, answer) {
-      const exchange = new Exchange(now(), logging, new Headers())
+      // The adapter's answers get headers node checks as it writes them (wire-headers.ts).
+      const exchange = new Exchange(now(), logging, isAdapterRequest(request) ? new WireHeaders() : new Headers())
       let ending: Ending | undefined
       try {
         ending = await answer(request, url, exchange)

@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { Reply } from '../http/reply.js'
 import { admit } from './admit.js'
 import { type PlannedListing, planListing } from './plan-listing.js'
@@ -20,19 +21,16 @@ import { SESSION_HEADER } from '../sessions/session-name.js'
 export async function answer(
   parts: ApiHandlerParts,
   world: WorldParts,
-  request: Request,
+  request: SandboxRequest,
   url: URL,
   method: string,
   headers: Headers,
   onBodyText?: (text: string) => void,
 ): Promise<Reply> {
-  // With a state that reads a page of pets with the rate-limit decision, one round trip instead of
+  // With a store that reads a page of pets with the rate-limit decision, one round trip instead of
   // two (BENCHMARKS.md, the Redis section), a plain listing is resolved and its input read ahead,
   // once: the steps below take them from the plan, and refuse, if at all, after the decision.
-  const listing =
-    world.rateLimiter.takeThenList === undefined || world.refusal !== undefined
-      ? undefined
-      : planListing(parts, world, request, url, method)
+  const listing = world.refusal === undefined ? planListing(parts, world, request, url, method) : undefined
   // A named session's answers say so, refusals included (D34).
   if (world.session !== undefined) headers.set(SESSION_HEADER, world.session)
   // CORS and deprecation headers, the rate limit, the API's scope and the key (D16, D17); a

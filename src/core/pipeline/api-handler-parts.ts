@@ -1,4 +1,5 @@
 import type { KeyRing } from '../auth/create-key-ring.js'
+import type { BoundKey, BoundKeys } from '../auth/create-bound-keys.js'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { ApiScope } from '../contract/create-api-scope.js'
 import type { Router } from '../contract/create-router.js'
@@ -7,6 +8,7 @@ import type { FaultInjector } from '../faults/create-fault-injector.js'
 import type { Cors } from '../http/create-cors.js'
 import type { Deprecations } from '../http/create-deprecations.js'
 import type { Operation } from '../operations/operation.js'
+import type { PetRepository } from '../state/pet-repository.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { RequestValidator } from '../validation/create-request-validator.js'
 import type { Scenarios } from '../scenarios/create-scenarios.js'
@@ -22,6 +24,8 @@ export interface ApiHandlerParts {
   scope: ApiScope
   router: Router
   keyRing: KeyRing
+  /** The keys bound to sessions (D46): a request carrying one is in its session. */
+  boundKeys: BoundKeys
   /** The per-address buckets of requests without a valid key (D16, D32): one for every session. */
   addressLimiter: RateLimitBackend
   validator: RequestValidator
@@ -39,6 +43,8 @@ export interface ApiHandlerParts {
     default: WorldParts
     /** The world of the session a request names, made on first use; for a name the sandbox cannot serve, the default world with the refusal to answer. */
     named(requested: RequestedSession): WorldParts
+    /** The world of the session `bound` names; with the refusal to answer when `requested` names another. */
+    bound(bound: BoundKey, requested: RequestedSession | undefined): WorldParts
   }
 }
 
@@ -50,6 +56,8 @@ export interface WorldParts {
   operations: Readonly<Record<string, Operation>>
   /** The world's key buckets. */
   rateLimiter: RateLimitBackend
+  /** What the pipeline asks of the world's pets itself: a listing's page read with the decision (plan-listing.ts). */
+  store: Pick<PetRepository, 'readAhead'>
   clock: SandboxClock
   faults: FaultInjector
   /** Each key's scenario (D29). */

@@ -1,4 +1,5 @@
 import { HttpHandler } from 'msw'
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { AnswerTail, HandlerAnswer, Logging } from './answer-tail.js'
 
 type RunArgs = Parameters<HttpHandler['run']>[0]
@@ -43,12 +44,18 @@ export class ClaimingHandler extends HttpHandler {
     this.#claim = claim
   }
 
-  override async run(args: RunArgs): Promise<RunResult> {
-    const url = new URL(args.request.url)
+  /** Answers as `run` does, without msw, for the node:http adapter: null when unclaimed, undefined when passed on. */
+  serve(request: SandboxRequest, url: URL): Promise<Response | undefined> | null {
     if (!this.#claims(url)) return null
     this.isUsed = true
     const { tail, logging, answer } = this.#claim
-    const response = await tail.end(args.request, url, logging, answer)
+    return tail.end(request, url, logging, answer)
+  }
+
+  override async run(args: RunArgs): Promise<RunResult> {
+    const served = this.serve(args.request, new URL(args.request.url))
+    if (served === null) return null
+    const response = await served
     return {
       handler: this,
       request: args.request,

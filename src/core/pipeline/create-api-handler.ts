@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { HttpHandler } from 'msw'
 import { FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
@@ -8,6 +9,7 @@ import { answer } from './answer.js'
 import { mayAdmit } from './admit.js'
 import type { Ending, Exchange } from './answer-tail.js'
 import { ClaimingHandler } from './claiming-handler.js'
+import { parseBearer } from '../auth/create-key-ring.js'
 
 export type { ApiHandlerParts } from './api-handler-parts.js'
 
@@ -26,10 +28,26 @@ export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
   })
 }
 
-async function handleRequest(parts: ApiHandlerParts, request: Request, url: URL, exchange: Exchange): Promise<Ending> {
-  // The world the request is in, once: its session's (D34, D43), or the default one's when it names none or admission must refuse it.
+async function handleRequest(
+  parts: ApiHandlerParts,
+  request: SandboxRequest,
+  url: URL,
+  exchange: Exchange,
+): Promise<Ending> {
+  // The world the request is in, once: its bound key's session (D46), the session it names (D34,
+  // D43), or the default one's when it names none or admission must refuse it.
   const named = requestedSession((name) => request.headers.get(name))
-  const world = named === undefined || !mayAdmit(parts, request, url) ? parts.worlds.default : parts.worlds.named(named)
+  const token = parseBearer(request.headers.get('authorization'))
+  let bound = token === undefined ? undefined : parts.boundKeys.known(token)
+  // A shared state is asked only of a token that is no key in force: no round trip for a key this process knows.
+  if (bound === undefined && token !== undefined && parts.boundKeys.ask !== undefined && !parts.keyRing.find(token))
+    bound = await parts.boundKeys.ask(token)
+  const world =
+    bound !== undefined && mayAdmit(parts, request, url, bound)
+      ? parts.worlds.bound(bound, named)
+      : named === undefined || !mayAdmit(parts, request, url)
+        ? parts.worlds.default
+        : parts.worlds.named(named)
   exchange.time = world.clock.now()
   exchange.notes.session = world.session
   const headers = exchange.headers

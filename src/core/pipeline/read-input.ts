@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import { queryOf } from '../http/query-of.js'
@@ -14,7 +15,7 @@ import type { Resolution } from './resolve.js'
  */
 export function readInput(
   parts: ApiHandlerParts,
-  request: Request,
+  request: SandboxRequest,
   url: URL,
   apiPath: string,
   resolution: Resolution,

@@ -35,7 +35,8 @@ import {
   type ProcessControls,
 } from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
-import type { Sandbox, Session, SessionInit } from './sandbox.js'
+import type { Sandbox, Session, SessionKeyInit } from './sandbox.js'
+import { createSessionKeys } from './create-session-keys.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
@@ -63,6 +64,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const operationIds = router.operations().map((operation) => operation.operationId)
   // Read lazily: keys change at runtime, and the key ring is made from the state's key storage.
   let keysInForce: () => readonly ApiKey[] = () => []
+  let boundInForce: () => readonly string[] = () => []
   // The start-up world (D34): what the default session and every fresh session start from.
   const base = createPetBase()
   const startUp = startUpOrigin({
@@ -80,13 +82,17 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
     resolved,
     // Given pets replace the generated ones.
     seed: resolved.givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => resolved.givenPets!,
-    secrets: (): Secrets => ({ keys: keysInForce().map((apiKey) => apiKey.key), adminToken: resolved.adminToken }),
+    secrets: (): Secrets => ({
+      keys: [...keysInForce().map((apiKey) => apiKey.key), ...boundInForce()],
+      adminToken: resolved.adminToken,
+    }),
     origin: defaultOrigin,
     base,
   }
   const compose = <Of extends Timing>(state: SandboxState<Of>) => {
     const sandbox = composeSandbox(resolved, router, state, startUp, defaultOrigin)
     keysInForce = () => sandbox.keys
+    boundInForce = state.boundKeys.tokens
     return sandbox
   }
   return resolved.shared ? compose(sharedState(inputs, resolved.shared)) : compose(ownState(inputs))
@@ -108,7 +114,12 @@ function composeSandbox<Of extends Timing>(
     adminToken: resolved.adminToken,
   })
   const keyRing = apiKeys.ring
-  const secrets = (): Secrets => ({ keys: keyRing.keys.map((apiKey) => apiKey.key), adminToken: resolved.adminToken })
+  const { boundKeys } = state
+  // Bound keys are masked as every key is (D35, D46).
+  const secrets = (): Secrets => ({
+    keys: [...keyRing.keys.map((apiKey) => apiKey.key), ...boundKeys.tokens()],
+    adminToken: resolved.adminToken,
+  })
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
   for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
@@ -133,7 +144,7 @@ function composeSandbox<Of extends Timing>(
     return work.finally(() => filling--)
   }
   const processParts = { resolved, keyRing, secrets, requestLog, operationIds, tracked }
-  const carriers = carrierParts(processParts, knownScenarios)
+  const carriers = carrierParts(processParts, knownScenarios, boundKeys)
   const sessions = createSessionLifecycle({
     state,
     startUp,
@@ -171,7 +182,8 @@ function composeSandbox<Of extends Timing>(
     prefer: resolved.prefer,
     tail,
     storeSettled: () => filling === 0,
-    worlds: { default: defaultWorld, named: sessions.requested },
+    boundKeys,
+    worlds: { default: defaultWorld, named: sessions.requested, bound: sessions.bound },
   }
   const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
@@ -192,11 +204,16 @@ function composeSandbox<Of extends Timing>(
         ...createSessionControls(world, process),
         name: world.name,
         fetch: createSandboxFetch(handlers, resolved.baseUrl, world.session),
+        // A session dropped meanwhile is made again by the call, as any call in its name makes it.
+        keys: createSessionKeys(world.name, boundKeys, async () => {
+          sessions.world(world.name)
+        }),
       }
       made.set(world, session)
     }
     return session
   }
+  const sandboxSessions = createSandboxSessions(sessions, process)
   const sandbox: Sandbox<Of> = {
     ...createSessionControls(defaultWorld, process),
     handlers,
@@ -205,6 +222,7 @@ function composeSandbox<Of extends Timing>(
     get keys() {
       return keyRing.keys
     },
+    secrets,
     // A revoked key's scenario goes with it, in every session: added again, the key starts fresh.
     apiKeys: {
       ...apiKeys,
@@ -216,7 +234,7 @@ function composeSandbox<Of extends Timing>(
     ready: defaultWorld.store.ready,
     readiness: readiness.current,
     session: (name) => sessionOf(sessions.world(name)),
-    sessions: createSandboxSessions(sessions, process),
+    sessions: sandboxSessions,
     close: state.close,
   }
   const origin = resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin
@@ -231,7 +249,10 @@ function composeSandbox<Of extends Timing>(
         },
         apiKeys: sandbox.apiKeys,
         // The library checks what a client sent as it checks any caller's.
-        sessions: { ...sandbox.sessions, put: (name, init) => sandbox.sessions.put(name, init as SessionInit) },
+        sessions: {
+          ...sandboxSessions,
+          addKey: (name, init) => sandbox.session(name).keys.add(init as SessionKeyInit),
+        },
         secrets,
         ...(resolved.proxyState === undefined ? {} : { proxyState: resolved.proxyState }),
         ...(resolved.shadowReport === undefined ? {} : { shadowReport: resolved.shadowReport }),

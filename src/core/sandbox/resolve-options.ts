@@ -166,8 +166,10 @@ export type ResolvedOptions = ReturnType<typeof resolveOptions>
 
 /** The demo keys, and a capsule's keys beside them (its own where both have one). */
 function withCapsuleKeys(demo: ApiKey[], from: Capsule | undefined): ApiKey[] {
-  if (from === undefined || from.keys.length === 0) return demo
-  const adopted = resolveKeys(from.keys)
+  // Its bound keys too (D46): the capsule's world is the default session's.
+  const configs = from === undefined ? [] : [...from.keys, ...(from.boundKeys ?? [])]
+  if (configs.length === 0) return demo
+  const adopted = resolveKeys(configs)
   return [...demo.filter((key) => !adopted.some((other) => other.key === key.key)), ...adopted]
 }
 

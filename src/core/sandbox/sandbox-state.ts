@@ -18,6 +18,7 @@ import type { SharedSessions, SharedSessionsPolicy, SharedState, SharedWorld } f
 import type { ResolvedFaults } from '../faults/fault-config.js'
 import { createSessions } from '../sessions/create-sessions.js'
 import { createSharedSessions } from '../sessions/create-shared-sessions.js'
+import { type BoundKeys, createBoundKeys } from '../auth/create-bound-keys.js'
 import type { PetBase } from '../store/create-pet-base.js'
 import {
   createPetPool,
@@ -41,6 +42,8 @@ import type { ResolvedOptions } from './resolve-options.js'
  */
 export interface SandboxState<Of extends Timing> extends SessionsState<Of> {
   keyStorage: KeyStorage | undefined
+  /** The keys bound to sessions (D46): in its memory, or the shared state's. */
+  boundKeys: BoundKeys
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
@@ -148,6 +151,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     session: (_name, origin) => world(origin),
     registry: createSessions,
     keyStorage: resolved.keyStorage,
+    boundKeys: createBoundKeys(),
     requestLog: {
       record: log.record,
       select: log.select,
@@ -231,6 +235,7 @@ export function sharedState(
         ? createSessions(options)
         : createSharedSessions({ ...options, shared: registryOf, source: resolved.now, startUp }),
     keyStorage: shared.keys ?? resolved.keyStorage,
+    boundKeys: shared.boundKeys ?? createBoundKeys(),
     requestLog: {
       record: localLog.record,
       // An exchange's bodies stay with the process that answered it.

@@ -2,6 +2,9 @@ import type { HttpHandler } from 'msw'
 import type { SessionSummary, StateSummary } from '../admin/admin-controls.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
 import type { ApiKey } from '../auth/key-config.js'
+import type { BoundKey } from '../auth/create-bound-keys.js'
+import type { Secrets } from '../auth/create-masker.js'
+import type { Plan } from '../auth/plans.js'
 import type { SandboxClock } from '../clock/create-clock.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { Readiness } from '../probes/create-readiness.js'
@@ -66,6 +69,14 @@ export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> 
    * sandbox.keys.find((key) => key.plan === 'pro')?.perMinute   // 300
    */
   readonly keys: readonly ApiKey[]
+  /**
+   * What no log may show whole (D35): the keys in force, the keys bound to sessions (D46) and the
+   * admin token, as they stand now; a log made outside the sandbox masks with them.
+   *
+   * @example
+   * const requestLog = createRequestLog(100, sandbox.secrets)
+   */
+  secrets(): Secrets
   /** Add a key, change its plan, revoke it, at runtime (the admin API's `/keys`). */
   readonly apiKeys: SandboxApiKeys
   /**
@@ -229,6 +240,33 @@ export interface Session<Of extends Timing = 'now'> extends SessionControls<Of> 
   readonly name: string
   /** `sandbox.fetch`, sending `X-Sandbox-Session: <name>` with every request. */
   readonly fetch: typeof fetch
+  /** The keys bound to this session (docs/decisions.md#d46), as `POST /__sandbox/sessions/{name}/keys` makes them. */
+  readonly keys: SessionKeys
+}
+
+/**
+ * The keys bound to one named session (docs/decisions.md#d46): a request carrying one is in that
+ * session with no `X-Sandbox-Session`, so an app's server that forwards the user's token carries
+ * the session with it. A bound key goes with its session; a reset keeps it.
+ *
+ * @example
+ * const { key } = await sandbox.session('worker-1').keys.add({ plan: 'pro' })
+ * await fetch('http://api.test/v1/pets', { headers: { Authorization: `Bearer ${key}` } })   // in worker-1
+ */
+export interface SessionKeys {
+  /** Makes a key bound to the session, with a plan and optional limits (required for enterprise); the admin API's `addSessionKey`. */
+  add(init: SessionKeyInit): Promise<BoundKey>
+  /** The session's bound keys, in the order they were made, as its summary lists them. */
+  list(): Promise<readonly BoundKey[]>
+}
+
+/** A bound key's plan and limits (the admin document's `SessionKeyInit`). */
+export interface SessionKeyInit {
+  plan: Plan
+  /** Overrides the plan's per-minute limit; required for `enterprise`. */
+  perMinute?: number
+  /** Overrides the plan's per-day limit; required for `enterprise`. */
+  perDay?: number
 }
 
 /**

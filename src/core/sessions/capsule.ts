@@ -1,6 +1,7 @@
 import type { KeyConfig } from '../auth/key-config.js'
 import { maskKey } from '../auth/mask-key.js'
 import type { Limits } from '../auth/plans.js'
+import { limitsOf } from '../auth/resolve-keys.js'
 import { isClockInstant } from '../clock/create-clock.js'
 import { checkInput } from '../contract/check-input.js'
 import { ConfigError } from '../errors/config-error.js'
@@ -50,6 +51,8 @@ export interface Capsule {
   quotas: Record<string, CapsuleQuota>
   /** The keys `quotas` and `scenarios` name, with their plans. */
   keys: KeyConfig[]
+  /** The keys bound to the session (D46), with their plans; `quotas` and `scenarios` may name them. */
+  boundKeys?: KeyConfig[]
   /** The session's exchanges, for reading: restoring ignores them. */
   har?: Har
 }
@@ -79,13 +82,15 @@ export interface CapsuleParts {
   custom: Readonly<Record<string, ScenarioDefinition>> | undefined
   /** Every key of the sandbox, with its quota in the session. */
   keys: ReadonlyArray<{ config: KeyConfig; quota: QuotaState }>
+  /** The keys bound to the session, with their quotas in it. */
+  boundKeys: ReadonlyArray<{ config: KeyConfig; quota: QuotaState }>
   har: Har
 }
 
 /** The capsule of a world. */
 export function makeCapsule(parts: CapsuleParts): Capsule {
   const quotas: Record<string, CapsuleQuota> = {}
-  for (const { config, quota } of parts.keys) {
+  for (const { config, quota } of [...parts.keys, ...parts.boundKeys]) {
     if (quota.minute.used === 0 && quota.day.used === 0 && quota.refused === 0 && !quota.banned) continue
     quotas[config.key] = {
       minuteUsed: quota.minute.used,
@@ -114,6 +119,7 @@ export function makeCapsule(parts: CapsuleParts): Capsule {
     ...(Object.keys(custom).length === 0 ? {} : { customScenarios: custom }),
     quotas,
     keys: parts.keys.filter(({ config }) => named.has(config.key)).map(({ config }) => ({ ...config })),
+    ...(parts.boundKeys.length === 0 ? {} : { boundKeys: parts.boundKeys.map(({ config }) => ({ ...config })) }),
     har: parts.har,
   }
 }
@@ -145,7 +151,11 @@ export function readCapsule(value: unknown, where = 'capsule'): Capsule {
         `${where}.${field} must be an RFC 3339 date-time between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, such as 2030-01-01T00:00:00Z`,
       )
   }
-  const listed = new Set(capsule.keys.map((config) => config.key))
+  const bound = capsule.boundKeys ?? []
+  const twice = bound.findIndex((config) => capsule.keys.some((other) => other.key === config.key))
+  if (twice !== -1)
+    throw new ConfigError(`${where}.boundKeys[${twice}] is also in ${where}.keys: a key is bound or not`)
+  const listed = new Set([...capsule.keys, ...bound].map((config) => config.key))
   for (const [field, keys] of [
     ['quotas', Object.keys(capsule.quotas)],
     ['scenarios', Object.keys(capsule.scenarios)],
@@ -159,15 +169,18 @@ export function readCapsule(value: unknown, where = 'capsule'): Capsule {
 /**
  * A capsule's quotas as the rate limiter keeps buckets (`key:<key>`), in the windows holding its
  * clock: restored with the clock at that instant, the same requests get the same `X-RateLimit-*`
- * headers. `limitsOf` gives a key's limits here, to tell which window its refusals were counted in.
+ * headers. `limitsOfKey` gives a key of the sandbox its limits, to tell which window its refusals were counted
+ * in; a bound key's are the capsule's.
  */
-export function capsuleBuckets(capsule: Capsule, limitsOf: (key: string) => Limits): Map<string, Bucket> {
+export function capsuleBuckets(capsule: Capsule, limitsOfKey: (key: string) => Limits): Map<string, Bucket> {
   const at = Date.parse(capsule.clock)
   const minuteStart = windowStart(at, 'minute')
   const dayStart = windowStart(at, 'day')
   const buckets = new Map<string, Bucket>()
+  // A bound key's limits are the capsule's own.
+  const bound = new Map((capsule.boundKeys ?? []).map((config) => [config.key, limitsOf(config)]))
   for (const [key, quota] of Object.entries(capsule.quotas)) {
-    const dayBinds = quota.dayUsed >= limitsOf(key).perDay
+    const dayBinds = quota.dayUsed >= (bound.get(key) ?? limitsOfKey(key)).perDay
     buckets.set(`key:${key}`, {
       minuteStart,
       minuteUsed: quota.minuteUsed,

@@ -1,3 +1,4 @@
+import type { ApiKey } from '../auth/key-config.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
 import type { Bucket } from '../rate-limit/describe-bucket.js'
 import type { OriginKind } from '../state/shared-state.js'
@@ -19,6 +20,8 @@ export interface WorldHolds {
   pets: { pets: (() => PetOrigin) | undefined }
   /** The key buckets (`key:<key>`), as the rate limiter keeps them. */
   quotas: { quotas: ReadonlyMap<string, Bucket> }
+  /** The keys bound to the session when it is made (D46): a capsule's; none for the start-up world or a fork. */
+  keys: { boundKeys: readonly ApiKey[] }
   /** The log entries: a world starts with none, so its origin holds nothing of them. */
   log: Record<never, never>
   faults: { faults: ResolvedFaults }

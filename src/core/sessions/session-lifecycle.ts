@@ -1,4 +1,7 @@
-import type { Secrets } from '../auth/create-masker.js'
+import type { BoundKey } from '../auth/create-bound-keys.js'
+import { createMasker, type Secrets } from '../auth/create-masker.js'
+import { maskKey } from '../auth/mask-key.js'
+import { ConfigError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 import type { Timing } from '../state/maybe-promise.js'
@@ -77,6 +80,8 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     dispose(world) {
       world.release()
       carriers.requests.clear({ session: world.session })
+      // A bound key goes with its session (D46).
+      carriers.bound.release(world.name)
     },
     ...options.limits,
     now: options.world.now,
@@ -96,6 +101,20 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     await source.store.ready()
     await source.clock.sync()
     return forkOrigin(source, source.fork())
+  }
+
+  // A key names one session (D46): nothing changes while one is bound to another.
+  async function bindable(name: string, origin: Origin): Promise<void> {
+    if (name === DEFAULT_SESSION)
+      throw new ConfigError(
+        'capsule.boundKeys: the default session takes no bound keys: restore it into a named session',
+      )
+    const keys = origin.boundKeys.map((apiKey) => apiKey.key)
+    const elsewhere = await carriers.bound.boundElsewhere(name, keys)
+    if (elsewhere !== undefined)
+      throw new SessionConflict(
+        `capsule.boundKeys: ${maskKey(elsewhere.key)} is bound to session ${JSON.stringify(elsewhere.session)}: delete that session, or restore the capsule into it`,
+      )
   }
 
   async function replaceDefault(origin: Origin): Promise<World<Of>> {
@@ -126,6 +145,17 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
         }
       return registry.world(name)
     },
+    /** The world of the session a bound key names (D46); a header or baggage naming another is refused. */
+    bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {
+      // In memory a lookup sweeps idle sessions first: one that went took its keys, and the request is the default world's.
+      if (carriers.bound.ask === undefined && registry.find(bound.session) === undefined) return defaultWorld
+      const world = registry.world(bound.session)
+      if (named === undefined || named.name === bound.session) return world
+      const refused = sessionNameRefusal(named.name, named.where, secrets())
+      const mask = createMasker(secrets()).text
+      const contradiction = `the API key is bound to session ${JSON.stringify(mask(bound.session))}, and ${named.where} names session ${JSON.stringify(mask(named.name))}: send no ${named.where}, or one naming the key's session`
+      return { ...world, refusal: new HttpError(400, ErrorCode.invalidRequest, refused ?? contradiction) }
+    },
     /** The world of session `name` for an admin or library call, made on first use and counted as a use. */
     world(name: string, where = 'session name'): World<Of> {
       checkSessionName(name, where, secrets())
@@ -149,10 +179,13 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       if (name !== DEFAULT_SESSION) served()
       if (start.capsule !== undefined) served('Capsules')
       const origin = await originOf(start)
+      if (origin.boundKeys.length > 0) await bindable(name, origin)
       if (origin !== startUp)
         state.admit?.(origin, name === DEFAULT_SESSION ? defaultWorld.store : (await find(name))?.store)
       if (name === DEFAULT_SESSION) return replaceDefault(origin)
-      return registry.put(make(name, origin))
+      const made = await registry.put(make(name, origin))
+      if (origin.boundKeys.length > 0) await carriers.bound.bind(name, origin.boundKeys)
+      return made
     },
     /** Deletes named session `name`; false when there is none. */
     async delete(name: string): Promise<boolean> {

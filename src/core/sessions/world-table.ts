@@ -14,11 +14,17 @@ import type { Pet } from '../store/pet.js'
 import { type Capsule, capsuleBuckets, type CapsuleParts } from './capsule.js'
 import type { Origin, WorldHolds } from './origin.js'
 import type { World } from './world.js'
+import type { BoundKeys } from '../auth/create-bound-keys.js'
+import { limitsOf } from '../auth/resolve-keys.js'
 
 /** What the carriers read beside a world: the process's parts. */
 export interface WorldCarrierParts {
   /** The keys in force. */
   keys(): readonly ApiKey[]
+  /** The keys bound to sessions (D46). */
+  bound: BoundKeys
+  /** The admin token, which no bound key may be. */
+  adminToken: string | undefined
   /** Every scenario the sandbox knows. */
   knownScenarios: ReadonlyMap<string, ResolvedScenario>
   /** The definitions of the custom scenarios, by name. */
@@ -87,6 +93,7 @@ export interface SummaryHolds {
   now: string
   origin: OriginKind
   from: string
+  keys: Array<{ key: string; masked: string; plan: ApiKey['plan']; perMinute: number; perDay: number }>
 }
 
 export type WorldTable = { readonly [K in keyof WorldHolds]: WorldEntry<K> }
@@ -161,6 +168,47 @@ export const WORLD_TABLE: WorldTable = {
       take: () => ({ quotas: new Map() }),
     },
     summary: () => ({}),
+  },
+  // A key names one session: a fork copies none, a reset keeps them (D46); the registry binds an
+  // origin's when it puts the world, in memory and in a shared state alike, so a state is told none.
+  keys: {
+    schema: ['boundKeys'],
+    startUp: () => ({ boundKeys: [] }),
+    fork: () => ({ boundKeys: [] }),
+    capsule: {
+      async write(world, parts) {
+        const bound = await parts.bound.of(world.name)
+        return {
+          boundKeys: await Promise.all(
+            bound.map(async (key) => ({
+              config: { key: key.key, plan: key.plan, perMinute: key.perMinute, perDay: key.perDay },
+              quota: await world.rateLimiter.inspect(`key:${key.key}`, key),
+            })),
+          ),
+        }
+      },
+      read(capsule, parts) {
+        const keys = parts.keys()
+        for (const [index, config] of (capsule.boundKeys ?? []).entries()) {
+          if (config.key === parts.adminToken || keys.some((apiKey) => apiKey.key === config.key))
+            throw new ConfigError(
+              `capsule.boundKeys[${index}] (${maskKey(config.key)}) is a key of this sandbox or its admin token: a bound key is no other key`,
+            )
+        }
+        return { boundKeys: (capsule.boundKeys ?? []).map(limitsOf) }
+      },
+    },
+    reset: () => undefined,
+    shared: { put: () => ({}), take: () => ({ boundKeys: [] }) },
+    summary: async (world, parts) => ({
+      keys: (await parts.bound.of(world.name)).map((key) => ({
+        key: key.key,
+        masked: maskKey(key.key),
+        plan: key.plan,
+        perMinute: key.perMinute,
+        perDay: key.perDay,
+      })),
+    }),
   },
   log: {
     schema: ['har'],

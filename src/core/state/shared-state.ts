@@ -5,6 +5,7 @@ import type { Bucket, RateLimitBackend } from './rate-limit-backend.js'
 import type { Answer, Timing } from './maybe-promise.js'
 import type { InSession, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { KeyStorage } from '../auth/key-storage.js'
+import type { BoundKeys } from '../auth/create-bound-keys.js'
 
 /**
  * Where the sandbox clock's offset from its time source lives (D20): in the clock (`'now'`), or
@@ -74,6 +75,11 @@ export interface SharedState {
   /** Keys added, re-planned or revoked at runtime, followed by every process (docs/decisions.md#d22). */
   readonly keys?: KeyStorage
   /**
+   * The keys bound to sessions (docs/decisions.md#d46), for every process: a session's go with it
+   * wherever it goes; without it a process binds its own.
+   */
+  readonly boundKeys?: BoundKeys
+  /**
    * The named sessions (docs/decisions.md#d34), one registry across the processes sharing the
    * state: each session's world, its use, listing, forks and replacements, deletion, and the drops
    * beyond `policy.max` or idle past `policy.idleMs`, decided in the state so every process agrees.
@@ -108,6 +114,11 @@ export interface SharedSessionsPolicy {
   source: () => number
   /** Told of each drop this process made (the CLI prints a line); a drop another process made is its to tell. */
   onDrop?: ((name: string, reason: DropReason) => void) | undefined
+  /**
+   * Told of a named session this process holds a world of that another process reset, replaced or
+   * dropped (seen within a second): what this process kept of it (its HAR's exchanges) is of a world gone.
+   */
+  onStale?: ((name: string) => void) | undefined
 }
 
 /** The named sessions of a shared state: the registry every process sharing it follows. */

@@ -14,6 +14,15 @@ const BY_STATUS = Object.fromEntries(
 const PETS_PER_YIELD = 5_000
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
+// One page text per status (or none) and limit a listing may ask (1 to 100), at most.
+const PAGES_KEPT = (PET_STATUSES.length + 1) * 100
+
+/** A page of a base's pets as JSON text, and how many pets it holds. */
+export interface PageText {
+  text: string
+  count: number
+}
+
 /** Creates the immutable pets that sessions share copy-on-write (D34), kept in id order so a scan is a page (D8). */
 export function createPetBase() {
   const symbols = createMswDataWorkaround()
@@ -24,21 +33,30 @@ export function createPetBase() {
   // Counts the sessions over this base: its pets count against maxPets while any does.
   let users = 0
   const texts = new WeakMap<Pet, string>()
+  // Emptied when a fill swaps the pets (BENCHMARKS.md, "Closer to the wire").
+  let pages = new Map<string, PageText>()
   let firstFilled: () => void = () => undefined
   let filling: Promise<void> | undefined = new Promise<void>((resolve) => {
     firstFilled = resolve
   })
 
+  /** Returns a record's JSON text, cached: records never change in place. */
+  function textOf(pet: Pet): string {
+    let text = texts.get(pet)
+    if (text === undefined) {
+      text = JSON.stringify(pet)
+      texts.set(pet, text)
+    }
+    return text
+  }
+
+  /** Lists the first `limit` pets in id order, of one status or all. */
+  function list(status: PetStatus | undefined, limit: number): Pet[] {
+    return collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit })
+  }
+
   return {
-    /** Returns a record's JSON text, cached: records never change in place. */
-    textOf(pet: Pet): string {
-      let text = texts.get(pet)
-      if (text === undefined) {
-        text = JSON.stringify(pet)
-        texts.set(pet, text)
-      }
-      return text
-    },
+    textOf,
     /** Stores `pets` in id order, in batches; a pet without an id takes the next one after the pet before it. */
     fill(pets: Iterable<NewPet & { id?: number }>): Promise<void> {
       const done = fillWith(pets).then(() => {
@@ -50,9 +68,20 @@ export function createPetBase() {
     },
     /** Resolves once the base is filled; undefined when it is. */
     filled: (): Promise<void> | undefined => filling,
-    /** Lists the first `limit` pets in id order, of one status or all. */
-    list: (status: PetStatus | undefined, limit: number): Pet[] =>
-      collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit }),
+    list,
+    /** Returns `list`'s page as JSON text, made once per status and limit: a filled base never changes. */
+    pageText(status: PetStatus | undefined, limit: number): PageText {
+      const key = `${status ?? ''}:${limit}`
+      let page = pages.get(key)
+      if (page === undefined) {
+        const pets = list(status, limit)
+        let text = '['
+        for (let index = 0; index < pets.length; index++) text += `${index === 0 ? '' : ','}${textOf(pets[index]!)}`
+        page = { text: `${text}]`, count: pets.length }
+        if (pages.size < PAGES_KEPT) pages.set(key, page)
+      }
+      return page
+    },
     get: (id: number): Pet | undefined => byId.get(id),
     /** Returns every pet, in id order. */
     all: (): Pet[] => collection.findMany(),
@@ -97,6 +126,7 @@ export function createPetBase() {
     collection = next
     byId = nextIndex
     lastId = seeded
+    pages = new Map()
   }
 }
 

@@ -204,6 +204,22 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
 
     /** Returns `list`'s page as JSON text. */
     listJson(query: ListQuery): string {
+      const { status, limit } = query
+      if (overlay.replaced.size === 0) {
+        // The base's page text, then this world's own pets.
+        const fromBase = base.pageText(status, limit)
+        const { added } = overlay
+        if (fromBase.count === limit || added.length === 0) return fromBase.text
+        let text = fromBase.text.slice(0, -1)
+        let count = fromBase.count
+        for (let index = 0; count < limit && index < added.length; index++) {
+          const pet = added[index]!
+          if (status !== undefined && pet.status !== status) continue
+          text += `${count === 0 ? '' : ','}${base.textOf(pet)}`
+          count++
+        }
+        return `${text}]`
+      }
       const page = list(query)
       let text = '['
       for (let index = 0; index < page.length; index++)

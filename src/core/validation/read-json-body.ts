@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../http/sandbox-request.js'
 import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { findDuplicateKey } from './find-duplicate-key.js'
@@ -10,7 +11,7 @@ export const MAX_CAPSULE_BYTES = 16 * 1024 * 1024
 
 /** Reads a body as a JSON object (D9: 415, 413 while streaming, 400); `onText` gets the text before it is judged. */
 export async function readJsonBody(
-  request: Request,
+  request: SandboxRequest,
   onText?: (text: string) => void,
   maxBytes = MAX_BODY_BYTES,
   expected = 'a NewPet JSON object',
@@ -66,7 +67,7 @@ export async function readJsonBody(
   return value as Record<string, unknown>
 }
 
-async function readAtMost(request: Request, limit: number): Promise<Uint8Array> {
+async function readAtMost(request: SandboxRequest, limit: number): Promise<Uint8Array> {
   if (request.body === null) return new Uint8Array(0)
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []

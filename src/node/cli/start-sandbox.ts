@@ -145,7 +145,7 @@ export async function serveSandbox(
   // One request log and one admin gate for the sandbox's handlers and the pages' event stream;
   // masked with the secrets in force when read (runtime keys and the admin token included, D35),
   // and timed by the sandbox clock.
-  const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
+  const secrets = () => sandbox.secrets()
   const requestLog = createRequestLog(options.keepRequests, secrets)
   const adminGate =
     options.adminToken === undefined

@@ -51,7 +51,7 @@ export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
 <button type="button" id="delete-session" class="secondary" hidden>Delete this session</button>
 </div>
 <p class="muted">The clock, reset, the keys' quotas and scenarios, the faults and the requests below are the shown session's (<code>X-Sandbox-Session</code>); the keys and their plans are the same in every session.</p>
-<div class="table-scroll"><table id="sessions-table" aria-labelledby="sessions-title"><thead><tr><th scope="col">session</th><th scope="col">made from</th><th scope="col">pets</th><th scope="col">next id</th><th scope="col">requests</th><th scope="col">clock</th><th scope="col">last used</th></tr></thead><tbody></tbody></table></div>
+<div class="table-scroll"><table id="sessions-table" aria-labelledby="sessions-title"><thead><tr><th scope="col">session</th><th scope="col">made from</th><th scope="col">pets</th><th scope="col">next id</th><th scope="col">requests</th><th scope="col">clock</th><th scope="col">last used</th><th scope="col">bound keys</th></tr></thead><tbody></tbody></table></div>
 </section>
 <div class="grid">
 <section class="card" aria-labelledby="clock-title">

@@ -131,7 +131,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
         }
         // As under `start`: one request log of every answer, whoever gave it (the upstream, the
         // sandbox, the proxy itself), each saying who; one admin gate for every admin path.
-        const secrets = () => ({ keys: sandbox.keys.map((apiKey) => apiKey.key), adminToken: options.adminToken })
+        const secrets = () => sandbox.secrets()
         const requestLog = createRequestLog(options.keepRequests, secrets, { source: 'sandbox' })
         const adminGate =
           options.adminToken === undefined

@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../../core/http/sandbox-request.js'
 import type { HttpHandler } from 'msw'
 import type { Secrets } from '../../core/auth/create-masker.js'
 import { parseBearer } from '../../core/auth/create-key-ring.js'
@@ -243,7 +244,7 @@ export function fallsBackOn(status: number, operation: OperationInfo | undefined
  * undefined for the default session and for a name no session may have (a key among them, D35),
  * which the upstream was sent anyway.
  */
-function loggedSession(request: Request, secrets: Secrets): string | undefined {
+function loggedSession(request: SandboxRequest, secrets: Secrets): string | undefined {
   const named = requestedSession((name) => request.headers.get(name))
   if (
     named === undefined ||

@@ -1,3 +1,4 @@
+import type { RequestHeaders } from '../../core/http/sandbox-request.js'
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { Socket } from 'node:net'
@@ -24,7 +25,7 @@ export interface ForwardedRequest {
   target: URL
   method: string
   /** The client's headers, as its Request has them. */
-  headers: Headers
+  headers: RequestHeaders
   /** The client's body as it arrives, read only once the upstream is connected; undefined without one. */
   body: AsyncIterable<Uint8Array> | undefined
   timeoutMs: number

@@ -3,6 +3,8 @@ import { type Bucket, describeBucket } from '../../core/rate-limit/describe-buck
 import { WINDOW_MS } from '../../core/rate-limit/windows.js'
 import type { QuotaChange, RateDecision } from '../../core/state/rate-limit-backend.js'
 import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
+import type { ListingAhead, ListQuery } from '../../core/state/pet-repository.js'
+import type { PetStatus } from '../../core/store/pet.js'
 
 /** What the state tells a world with each decision, and between them (`followWorlds`). */
 export interface WorldNews {
@@ -24,6 +26,26 @@ export interface RedisRateLimitsOptions {
   known: () => { version: string; max: number; idleMs: number }
   /** What each decision tells of the world, and the sessions it dropped ('' for none). */
   onNews: (news: WorldNews, drops: string) => void
+}
+
+/** A page of a world's pets read with its next decision, in `quotaThenList` (the world's `readAhead`). */
+export interface RedisListing extends ListingAhead {
+  readonly status: PetStatus | undefined
+  readonly limit: number
+  /** The page's JSON text once a decision allowed. */
+  text: string | undefined
+}
+
+/** A page `query` asks for, to be read with a decision of this world's rate limiter. */
+export function redisListing({ status, limit }: ListQuery): RedisListing {
+  const listing: RedisListing = {
+    readAhead: true,
+    status,
+    limit,
+    text: undefined,
+    page: () => listing.text,
+  }
+  return listing
 }
 
 /**
@@ -60,11 +82,12 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
   }
 
   return {
-    async take(id, limits) {
-      const { outcome, t, bucket } = await quota('take', id, limits)
-      return decide(outcome, bucket, limits, t)
-    },
-    async takeThenList(id, limits, { status, limit }) {
+    async take(id, limits, ahead) {
+      if (ahead === undefined) {
+        const { outcome, t, bucket } = await quota('take', id, limits)
+        return decide(outcome, bucket, limits, t)
+      }
+      const listing = ahead as RedisListing
       const text = (await options.run(
         'quotaThenList',
         ...head('take', id, limits),
@@ -74,12 +97,13 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
         '',
         WINDOW_MS.minute,
         WINDOW_MS.day,
-        status ?? '',
-        limit,
+        listing.status ?? '',
+        listing.limit,
       )) as string
       const { outcome, t, bucket, page } = fromText(text, options.onNews)
       // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
-      return { decision: decide(outcome, bucket, limits, t), page: outcome === 0 ? page : undefined }
+      listing.text = outcome === 0 ? page : undefined
+      return decide(outcome, bucket, limits, t)
     },
     async peek(id, limits) {
       const { t, bucket } = await quota('peek', id, limits)

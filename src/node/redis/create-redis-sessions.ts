@@ -124,6 +124,13 @@ export function createRedisSessions({
         string,
         string | null,
       ]
+      // Another generation than this process's own last one: another process reset, replaced or dropped it.
+      const known = world.generation()
+      if (known !== '' && generation !== known && world.name !== DEFAULT) {
+        handles.delete(world.name)
+        policy?.onStale?.(world.name)
+        return
+      }
       // A world the state has not made yet has nothing to tell.
       if (generation !== '') world.news({ generation, offset, version, settings })
     })

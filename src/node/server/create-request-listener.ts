@@ -7,6 +7,7 @@ import { drained, type IncomingBody, incomingBody, leaveBody } from './incoming-
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import type { AnswerTail } from '../../core/pipeline/answer-tail.js'
+import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
 import { refusalAnswer, type WrittenAnswer } from './refusal-answer.js'
 import { requestUrl } from './unservable-request.js'
 
@@ -47,8 +48,9 @@ export function rawResponse(answer: RawAnswer): Response {
 }
 
 /**
- * The node:http adapter: it only translates. An IncomingMessage becomes a fetch Request, msw's
- * `getResponse` runs the handlers, and the Response is written back. The handlers answer every
+ * The node:http adapter: it only translates. An IncomingMessage becomes the handlers' request
+ * (`AdapterRequest`, with the URL the server parsed), the handlers run in order as msw runs them
+ * (`answerOf`), and the Response is written back. The handlers answer every
  * request themselves, errors and what no one else claims included (they end through the one tail,
  * answer-tail.ts), so this layer adds no behaviour of its own beyond a last-resort 500 should the
  * translation itself fail. The server (start-server.ts) has already
@@ -61,23 +63,25 @@ export function createRequestListener(
   { origin, clientAddress = peerAddress, answerHeaders = {}, tail }: RequestListenerOptions,
 ) {
   const added = Object.entries(answerHeaders).map(([name, value]) => [name, name.toLowerCase(), value] as const)
-  return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+  return (incoming: IncomingMessage, outgoing: ServerResponse, url?: URL): void => {
     // The handlers write each answer to the request log themselves (core/request-log).
-    translate(handlers, origin, clientAddress(incoming), incoming, outgoing, added).catch(() => {
-      if (!outgoing.headersSent) {
-        const { status, headers, body } = refusalAnswer(
-          tail.refuse(
-            undefined,
-            new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'),
-            new Headers(answerHeaders),
-          ),
-        )
-        outgoing.writeHead(status, headers)
-        outgoing.end(body)
-      } else {
-        outgoing.destroy()
-      }
-    })
+    translate(handlers, url ?? requestUrl(incoming, origin), clientAddress(incoming), incoming, outgoing, added).catch(
+      () => {
+        if (!outgoing.headersSent) {
+          const { status, headers, body } = refusalAnswer(
+            tail.refuse(
+              undefined,
+              new HttpError(500, ErrorCode.internalError, 'The sandbox failed to answer this request.'),
+              new Headers(answerHeaders),
+            ),
+          )
+          outgoing.writeHead(status, headers)
+          outgoing.end(body)
+        } else {
+          outgoing.destroy()
+        }
+      },
+    )
   }
 }
 
@@ -86,22 +90,13 @@ type AddedHeaders = ReadonlyArray<readonly [string, string, string]>
 
 async function translate(
   handlers: RequestHandler[],
-  origin: string,
+  url: URL | null,
   client: string,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
   added: AddedHeaders,
 ): Promise<void> {
   const method = incoming.method ?? 'GET'
-  const headers = new Headers()
-  const raw = incoming.rawHeaders
-  for (let i = 0; i < raw.length; i += 2) {
-    // The client address comes from the socket, never from what the client claims.
-    const name = raw[i]!
-    if (name.length !== CLIENT_ADDRESS_HEADER.length || name.toLowerCase() !== CLIENT_ADDRESS_HEADER)
-      headers.append(name, raw[i + 1]!)
-  }
-  headers.set(CLIENT_ADDRESS_HEADER, client)
   const hasBody =
     method !== 'GET' &&
     method !== 'HEAD' &&
@@ -110,15 +105,19 @@ async function translate(
   // No AbortSignal: nothing in the handlers reads `request.signal` (a client gone mid-body errors
   // the body stream instead), and undici follows a passed signal with a WeakRef and a
   // FinalizationRegistry entry per request.
-  const request = new AdapterRequest(requestUrl(incoming, origin), {
+  const request = new AdapterRequest({
     method,
-    headers,
-    ...(body ? { body: body.stream, duplex: 'half' } : {}),
-  } as RequestInit)
+    // A target that is no URL is the server's to refuse (unservable-request.ts); here it throws, answered 500.
+    url: url ?? new URL(incoming.url ?? '/'),
+    rawHeaders: incoming.rawHeaders,
+    // The client address comes from the socket, never from what the client claims.
+    set: [CLIENT_ADDRESS_HEADER, client],
+    body: body?.stream ?? null,
+  })
   if (body) leaveBody(request, body)
   try {
     // The server's last handler claims what no other does (start-server.ts).
-    const response = await getResponse(handlers, request, { quiet: true })
+    const response = await answerOf(handlers, request)
     if (response === undefined) throw new Error('no handler answered')
     if (response.type === 'error') {
       // `Response.error()` (an injected dropped connection): the client sees the socket close
@@ -151,6 +150,25 @@ async function translate(
     // Nothing reads the body any more: what a handler kept of it goes (incoming-body.ts).
     body?.release()
   }
+}
+
+/**
+ * Finds the first answer of `handlers` as msw's `getResponse` does, asking a `ClaimingHandler`
+ * directly (BENCHMARKS.md, "Closer to the wire") and any other handler through msw.
+ */
+async function answerOf(handlers: RequestHandler[], request: AdapterRequest): Promise<Response | undefined> {
+  for (const handler of handlers) {
+    if (handler instanceof ClaimingHandler) {
+      const served = handler.serve(request, request.parsedUrl)
+      if (served === null) continue
+      const response = await served
+      if (response !== undefined) return response
+      continue
+    }
+    const response = await getResponse([handler], request.fetchRequest(), { quiet: true })
+    if (response !== undefined) return response
+  }
+  return undefined
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { SandboxRequest } from '../../core/http/sandbox-request.js'
 import type { IncomingMessage } from 'node:http'
 import type { Writable } from 'node:stream'
 
@@ -141,12 +142,12 @@ export function incomingBody(incoming: IncomingMessage): IncomingBody {
 }
 
 /** Leaves `body` on the adapter's `request`, for a handler to take it. */
-export function leaveBody(request: Request, body: IncomingBody): void {
+export function leaveBody(request: SandboxRequest, body: IncomingBody): void {
   Object.defineProperty(request, BODY, { value: body })
 }
 
 /** The body of a request the node:http adapter made, for a handler that takes it; undefined for any other request, or one without a body. */
-export function takeBody(request: Request): IncomingBody | undefined {
+export function takeBody(request: SandboxRequest): IncomingBody | undefined {
   return (request as Request & { [BODY]?: IncomingBody })[BODY]
 }
 

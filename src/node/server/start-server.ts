@@ -16,7 +16,7 @@ import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
 import { createClientAddress, type TrustedProxies } from './create-client-address.js'
 import { refusalAnswer } from './refusal-answer.js'
-import { unservableRequest } from './unservable-request.js'
+import { requestUrl, unservableRequest } from './unservable-request.js'
 
 export interface StartServerOptions {
   /**
@@ -165,7 +165,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     }))
   server.on('request', (incoming, outgoing) => {
     // A request fetch cannot carry, or no one should forward, is refused before anything sees it.
-    const refusal = unservableRequest(incoming, origin)
+    const url = requestUrl(incoming, origin)
+    const refusal = unservableRequest(incoming, url)
     if (refusal !== undefined) {
       const refused = refusedRequest(
         incoming,
@@ -182,13 +183,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       // Pages that cannot be made (a broken install) leave the API's own answer, never a crash.
       makePagesOnce(makePages).then(
         (made) => {
-          if (!paged(made, incoming, outgoing)) answer(incoming, outgoing)
+          if (!paged(made, incoming, outgoing)) answer(incoming, outgoing, url!)
         },
-        () => answer(incoming, outgoing),
+        () => answer(incoming, outgoing, url!),
       )
       return
     }
-    if (pages === undefined || !paged(pages, incoming, outgoing)) answer(incoming, outgoing)
+    if (pages === undefined || !paged(pages, incoming, outgoing)) answer(incoming, outgoing, url!)
   })
   server.on('clientError', answerClientError(refuse))
   // node answers an Expect it does not know with a bare 417; the adapter answers it with an Error body.

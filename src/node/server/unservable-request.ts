@@ -8,13 +8,13 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 /**
  * Why a request node:http parsed still cannot become a fetch Request for the handlers, or
  * undefined: a method fetch forbids, an HTTP/1.1 head without exactly one Host (RFC 9112 3.2), a
- * target that is no URL. The server checks them before anything answers, for `start` and `proxy`
+ * target that is no URL (`url`, from `requestUrl`, is null). The server checks them before anything answers, for `start` and `proxy`
  * alike, so these get an Error body instead of a 500, and a TRACE is never forwarded.
  *
  * @example
- * unservableRequest(incoming, 'http://127.0.0.1:4010')?.status // 400 for a TRACE
+ * unservableRequest(incoming, requestUrl(incoming, 'http://127.0.0.1:4010'))?.status // 400 for a TRACE
  */
-export function unservableRequest(incoming: IncomingMessage, origin: string): HttpError | undefined {
+export function unservableRequest(incoming: IncomingMessage, url: URL | null): HttpError | undefined {
   const method = incoming.method ?? 'GET'
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
     return new HttpError(400, ErrorCode.invalidRequest, `${method} requests are not supported by the sandbox`)
@@ -49,19 +49,18 @@ export function unservableRequest(incoming: IncomingMessage, origin: string): Ht
       `Transfer-Encoding ${JSON.stringify(encoding)} is not supported; send chunked alone`,
     )
   }
-  const target = incoming.url ?? '/'
-  if (!(target.startsWith('/') ? URL.canParse(`${origin}${target}`) : URL.canParse(target, origin))) {
+  if (url === null) {
     return new HttpError(400, ErrorCode.invalidRequest, 'The request target is not a valid URL')
   }
   return undefined
 }
 
 /**
- * The URL of a request, as the text a fetch Request takes. An origin-form target (`/v1/pets`) is a
- * path on `origin`, even one that starts with `//`, which `new URL(target, origin)` would read as
- * another host. Text rather than a URL: the Request parses it anyway.
+ * The URL of a request, parsed once for the server and every handler; null for a target that is
+ * no URL. An origin-form target (`/v1/pets`) is a path on `origin`, even one that starts with
+ * `//`, which `new URL(target, origin)` would read as another host.
  */
-export function requestUrl(incoming: IncomingMessage, origin: string): string {
+export function requestUrl(incoming: IncomingMessage, origin: string): URL | null {
   const target = incoming.url ?? '/'
-  return target.startsWith('/') ? `${origin}${target}` : new URL(target, origin).href
+  return target.startsWith('/') ? URL.parse(`${origin}${target}`) : URL.parse(target, origin)
 }

@@ -58,8 +58,8 @@ export async function startUpstream(
       const hasBody = adapted.method !== 'GET' && adapted.method !== 'HEAD'
       const request = new Request(adapted.url, {
         method: adapted.method,
-        headers: adapted.headers,
-        ...(hasBody ? { body: await adapted.arrayBuffer() } : {}),
+        headers: [...adapted.headers],
+        ...(hasBody ? { body: await new Response(adapted.body).arrayBuffer() } : {}),
       })
       received.push({ method: request.method, url: request.url })
       maxInFlight = Math.max(maxInFlight, ++inFlight)

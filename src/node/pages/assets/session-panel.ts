@@ -15,7 +15,7 @@ export function originText(summary: SessionSummary): string {
 
 /**
  * The Sessions card (D34): a row per session the process keeps (default first, then the most
- * recently used, as `GET /__sandbox/sessions` lists them), the picked one marked, and the picker's
+ * recently used, as `GET /__sandbox/sessions` lists them, with their bound keys masked), the picked one marked, and the picker's
  * options. `pick` runs when a row's button picks its session.
  */
 export function renderSessions(
@@ -44,6 +44,10 @@ export function renderSessions(
         el('td', { text: summary.now }),
         // The default session is never dropped, so it keeps no last use.
         el('td', { text: summary.lastUsed ?? '—' }),
+        // Masked, as the request log shows them (D35, D46).
+        el('td', {
+          text: summary.keys.length === 0 ? '—' : summary.keys.map((key) => `${key.masked} (${key.plan})`).join(', '),
+        }),
       )
     }),
   )
