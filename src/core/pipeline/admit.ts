@@ -121,17 +121,18 @@ export function admit(
     return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
   }
   // A key's scenario may change what a listing answers (`empty`): its page is not read ahead.
-  if (
-    listing !== undefined &&
-    'query' in listing.read &&
-    apiKey !== undefined &&
-    scenario === undefined &&
-    limiter.takeThenList !== undefined
-  ) {
-    return limiter.takeThenList(bucket, limits, listing.read.query).then(({ decision, page }) => {
-      const admission = admitted(decision)
+  const ahead =
+    listing !== undefined && 'ahead' in listing.read && apiKey !== undefined && scenario === undefined
+      ? listing.read.ahead
+      : undefined
+  if (ahead !== undefined) {
+    const withPage = (decided: RateDecision): Admission => {
+      const admission = admitted(decided)
+      const page = ahead.page()
       return page === undefined ? admission : { ...admission, listed: listed(new JsonText(page)) }
-    }, unknown())
+    }
+    const decision = limiter.take(bucket, limits, ahead)
+    return decision instanceof Promise ? decision.then(withPage, unknown()) : withPage(decision)
   }
   const decision = limiter.take(bucket, limits)
   return decision instanceof Promise ? decision.then(admitted, unknown()) : admitted(decision)

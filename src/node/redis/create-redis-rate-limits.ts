@@ -5,6 +5,8 @@ import { type Bucket, describeBucket } from '../../core/rate-limit/describe-buck
 import { WINDOW_MS } from '../../core/rate-limit/windows.js'
 import type { QuotaChange, RateDecision } from '../../core/state/rate-limit-backend.js'
 import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
+import type { ListingAhead, ListQuery } from '../../core/state/pet-repository.js'
+import type { PetStatus } from '../../core/store/pet.js'
 
 /** What the state tells a world with each decision, and between them (`followWorlds`). */
 export interface WorldNews {
@@ -28,6 +30,26 @@ export interface RedisRateLimitsOptions {
   onNews: (news: WorldNews, drops: string) => void
   /** Told of a bound key the session holds no more (D46): this process forgets it. */
   onUnbound?: (key: string) => void
+}
+
+/** A page of a world's pets read with its next decision, in `quotaThenList` (the world's `readAhead`). */
+export interface RedisListing extends ListingAhead {
+  readonly status: PetStatus | undefined
+  readonly limit: number
+  /** The page's JSON text once a decision allowed. */
+  text: string | undefined
+}
+
+/** A page `query` asks for, to be read with a decision of this world's rate limiter. */
+export function redisListing({ status, limit }: ListQuery): RedisListing {
+  const listing: RedisListing = {
+    readAhead: true,
+    status,
+    limit,
+    text: undefined,
+    page: () => listing.text,
+  }
+  return listing
 }
 
 /**
@@ -72,11 +94,12 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
   }
 
   return {
-    async take(id, limits) {
-      const { outcome, t, bucket } = await quota('take', id, limits)
-      return decide(outcome, bucket, limits, t)
-    },
-    async takeThenList(id, limits, { status, limit }) {
+    async take(id, limits, ahead) {
+      if (ahead === undefined) {
+        const { outcome, t, bucket } = await quota('take', id, limits)
+        return decide(outcome, bucket, limits, t)
+      }
+      const listing = ahead as RedisListing
       const bound = boundOf(limits)
       const reply = await options.run(
         'quotaThenList',
@@ -88,13 +111,14 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
         WINDOW_MS.minute,
         WINDOW_MS.day,
         bound,
-        status ?? '',
-        limit,
+        listing.status ?? '',
+        listing.limit,
       )
       if (reply === -5) throw unbound(options, bound)
       const { outcome, t, bucket, page } = fromText(reply as string, options.onNews)
       // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
-      return { decision: decide(outcome, bucket, limits, t), page: outcome === 0 ? page : undefined }
+      listing.text = outcome === 0 ? page : undefined
+      return decide(outcome, bucket, limits, t)
     },
     async peek(id, limits) {
       const { t, bucket } = await quota('peek', id, limits)

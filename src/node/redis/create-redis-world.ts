@@ -4,7 +4,7 @@ import type { NewPet, Pet } from '../../core/store/pet.js'
 import { idsExhausted, sessionDropped, storageFull } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
-import { createRedisRateLimits, type WorldNews } from './create-redis-rate-limits.js'
+import { createRedisRateLimits, redisListing, type WorldNews } from './create-redis-rate-limits.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
 import type { RedisFailover } from './redis-failover.js'
 import type { RedisReplication } from './redis-replication.js'
@@ -136,6 +136,8 @@ export function createRedisWorld(options: RedisWorldOptions) {
         ready = done.catch(() => undefined)
         return done
       },
+      // Read in the decision's round trip, by the world's rate limiter.
+      readAhead: redisListing,
       // One parse for the whole page.
       list: async ({ status, limit }) => JSON.parse((await run('listPets', status ?? '', limit)) as string) as Pet[],
       async get(id) {
