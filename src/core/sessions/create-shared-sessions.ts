@@ -41,6 +41,8 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
       forget(name)
       options.onDrop?.(name, reason)
     },
+    // Let go as the least recently used are: the next use makes the world here afresh.
+    onStale: forget,
   })
 
   const adopt = (world: W, info: SharedSessionInfo): W => {

@@ -29,6 +29,8 @@ export interface RedisWorldOptions {
   failover: RedisFailover
   /** Told of the sessions a decision dropped, as the script answered them. */
   onDrops: (drops: string) => void
+  /** Told of a bound key a decision found its session holds no more (D46). */
+  onUnbound: (key: string) => void
 }
 
 /** The scripts that start with WORLD's ARGV (redis-scripts.ts): they name the session. */
@@ -172,6 +174,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
         banAfter,
         banSeconds,
         known: () => ({ version, ...options.bounds() }),
+        onUnbound: options.onUnbound,
         onNews(told, drops) {
           news(told)
           if (drops !== '') options.onDrops(drops)
