@@ -85,6 +85,10 @@ export function createRedisWorld(options: RedisWorldOptions) {
                   ),
                 // A pet's id, or nothing stored (the base missing, the store full, …): nothing to wait for.
                 (reply) => Number(reply) > 0,
+                async (id) => {
+                  const found = await scripts.getPet(at.meta, at.prefix, name, source(), ttlMs ?? '', String(id))
+                  return Array.isArray(found) && found.length > 0
+                },
               )
             : scripts[script](at.meta, at.prefix, name, source(), ttlMs ?? '', ...args),
         )
