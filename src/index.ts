@@ -1,6 +1,5 @@
-// The public in-process API. Exports are explicit so the package's surface is read here at once.
-// Nothing here imports node:* modules: the same entry point serves Node and the browser.
-// First, so that an old Node is named before msw fails on it.
+// Exports the in-process API explicitly, with no node:* import: the entry serves Node and the browser alike.
+// Imports first, so an old Node is named before msw fails on it.
 import './core/assert-node-floor.js'
 export { createSandbox } from './core/sandbox/create-sandbox.js'
 export type {

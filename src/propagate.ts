@@ -1,6 +1,5 @@
-// The Node-only preload `node --import petstore-sandbox/propagate`: in an app's server under test,
-// the session of the request being handled goes with every request the server makes to the
-// sandbox (docs/running-for-a-team.md#server-rendered-apps). Without PETSTORE_SANDBOX_URL it does nothing at all.
+// Preloads session propagation into an app's server (docs/running-for-a-team.md#server-rendered-apps);
+// without PETSTORE_SANDBOX_URL it does nothing.
 import { propagateSession } from './node/propagate/propagate-session.js'
 
 export { type PropagateOptions, propagateSession } from './node/propagate/propagate-session.js'

@@ -1,5 +1,4 @@
-// The Node-only entry `petstore-sandbox/testing`: the session of the current test worker, named
-// per run (docs/running-for-a-team.md#a-session-per-test-worker).
+// Exports the Node-only `petstore-sandbox/testing` (docs/running-for-a-team.md#a-session-per-test-worker).
 export {
   runId,
   RUN_ID_VARIABLE,

@@ -16,7 +16,7 @@ import type { BoundKey } from '../auth/create-bound-keys.js'
 /** One configured key in the state summary. */
 export interface KeySummary {
   key: string
-  /** The key as logs show it (`sand…#1a2b`): the dashboard shows this until asked to reveal. */
+  /** The key as logs show it (`sand…#1a2b`), until the dashboard is asked to reveal it. */
   masked: string
   plan: Plan
   perMinute: number
@@ -33,11 +33,11 @@ export interface StateSummary {
   /** The session's clock, ISO 8601. */
   now: string
   pets: { count: number; nextId: number }
-  /** What a reset restores: the seed and how many pets it generates, or that the pets were given (a pets file). */
+  /** What a reset restores: the seed and how many pets it generates, or that they were given. */
   seeded: { seed: number; pets: number; source: 'generated' | 'given' }
-  /** How far the sandbox clock is from its time source (real time unless the sandbox was given `now`), in ms; 0 when never moved (D20). */
+  /** How far the clock is from its time source in ms, 0 when never moved (D20). */
   clockOffsetMs: number
-  /** Whether `Prefer: code=<status>` is honoured (D30): `--prefer`, `createSandbox({ prefer: true })`. */
+  /** Tells whether `Prefer: code=<status>` is honoured (D30). */
   prefer: boolean
   keys: KeySummary[]
   faults: ResolvedFaults
@@ -53,7 +53,7 @@ export interface ProxyTally<Finding extends LoggedViolation> {
   recent: Finding[]
 }
 
-/** What `GET /__sandbox/proxy` shows under `petstore-sandbox proxy` (ProxyState in fixtures/admin-openapi.yaml). */
+/** What `GET /__sandbox/proxy` shows under `petstore-sandbox proxy` (the admin document's `ProxyState`). */
 export interface ProxyState {
   /** The upstream API base requests are forwarded to. */
   upstream: string
@@ -65,23 +65,23 @@ export interface ProxyState {
   fallbacks: { unreachable: number; timeout: number; missing: number }
   /** The promises of the spec the upstream broke (D39). */
   violations: ProxyTally<LoggedViolation>
-  /** Where the spec is silent and the upstream decided otherwise than the sandbox: no violation (D39). */
+  /** Where the spec is silent and the upstream decided otherwise: no violation (D39). */
   differences: ProxyTally<LoggedDifference>
 }
 
-/** What `GET /__sandbox/shadow` shows under `proxy --shadow` (ShadowReport in fixtures/admin-openapi.yaml, D42). */
+/** What `GET /__sandbox/shadow` shows under `proxy --shadow` (D42). */
 export interface ShadowReport {
   /** Exchanges the upstream answered that the shadow was handed. */
   exchanges: number
   compared: number
-  /** Left uncompared: the queue was full, or a body too large to replay or not kept whole. */
+  /** Left uncompared: the queue was full, or a body was too large or not kept whole. */
   dropped: number
   /** Differences beyond the groups the report holds. */
   unlisted: number
   differences: ShadowDifference[]
 }
 
-/** One group of the drift report: where the sandbox's answer differs from the upstream's, and how often. */
+/** One group of the drift report: where the sandbox's answer differs from the upstream's and how often. */
 export interface ShadowDifference {
   operation: string
   /** What differs: `status`, `body:code`, `body:order`, `body:field:createdAt`, `header:X-RateLimit-Remaining`. */
@@ -96,24 +96,19 @@ export interface ShadowDifference {
   example: { time: string; method: string; path: string; key?: string; upstreamStatus: number; sandboxStatus: number }
 }
 
-/**
- * One session, as `GET /__sandbox/sessions` lists it and `sandbox.sessions.list()` returns it.
- *
- * @example
- * const [first] = await sandbox.sessions.list()   // { name: 'default', origin: 'start-up', pets: { count: 50, nextId: 51 }, ... }
- */
+/** One session, as `GET /__sandbox/sessions` and `sandbox.sessions.list()` list it. */
 export interface SessionSummary {
   name: string
   pets: { count: number; nextId: number }
-  /** The request log's entries of this session this process keeps. */
+  /** Counts this session's request-log entries this process keeps. */
   requests: number
   /** The session's clock, ISO 8601. */
   now: string
   /** When the session was made, by the default session's clock. */
   created: string
-  /** When a request or a call last named it, by the default session's clock; absent for the default session, which is never dropped. */
+  /** When a request or a call last named it; absent for the default session, which is never dropped. */
   lastUsed?: string
-  /** What `reset()` returns to: the start-up world, another session's world at a fork, or a capsule. */
+  /** What `reset()` returns to: the start-up pets, another session's at a fork, or a capsule. */
   origin: 'start-up' | 'fork' | 'capsule'
   /** The session a fork was made from. */
   from?: string
@@ -121,10 +116,7 @@ export interface SessionSummary {
   keys: Array<{ key: string; masked: string; plan: Plan; perMinute: number; perDay: number }>
 }
 
-/**
- * The controls of one session the admin API serves: those of `SessionControls` it has an
- * operation for (create-session-operations.ts says which, and the compiler holds the two together).
- */
+/** The controls of one session the admin API has an operation for, held to `SessionControls` by the compiler. */
 export interface AdminSessionControls {
   readonly clock: MovableClock
   reset(options?: { clock?: boolean }): Promise<void>
@@ -147,12 +139,9 @@ export type AdminSessionInit = Record<string, never> | { from: string } | { caps
 
 /** The controls the admin API serves: a session's, the process's keys, and the sessions themselves (D34). */
 export interface AdminControls {
-  /** The default session's clock: what `/health` reports. */
+  /** The default session's clock, which `/health` reports. */
   readonly clock: MovableClock
-  /**
-   * The controls of session `name` (the default one when undefined), made on first use as a
-   * request naming it would. Throws `SessionsNotServed` on a state that keeps no sessions.
-   */
+  /** Returns session `name`'s controls, making it as a request would; throws `SessionsNotServed` without sessions. */
   session(name: string | undefined): AdminSessionControls
   readonly apiKeys: SandboxApiKeys
   readonly sessions: {
@@ -161,16 +150,16 @@ export interface AdminControls {
     /** Throws `UnknownSession` for a fork of a session there is none of. */
     put(name: string, init: AdminSessionInit): Promise<SessionSummary>
     delete(name: string): Promise<boolean>
-    /** Binds a new key to session `name` (D46), making the session when absent: `SessionKeyInit` checked by the library. */
+    /** Binds a new key to session `name` (D46), making the session when absent. */
     addKey(name: string, init: unknown): Promise<BoundKey>
     deleteAll(options?: DeleteSessionsOptions): Promise<string[]>
-    /** The capsule of session `name`, or undefined when there is none (this does not make it). */
+    /** Returns session `name`'s capsule without making the session; undefined when there is none. */
     capsule(name: string): Promise<unknown>
   }
-  /** The keys in force and the admin token: what the request log masks, so an export's `?key=` shows a key as the log does. */
+  /** Returns the secrets the request log masks, so an export's `?key=` shows a key as the log does. */
   secrets(): Secrets
-  /** The counts of a proxy in front of the sandbox (`GET /__sandbox/proxy`); without them that path is 404, as under `start`. */
+  /** Returns the counts of a proxy in front (`GET /__sandbox/proxy`); without it that path is 404. */
   proxyState?(): ProxyState
-  /** The drift report of `proxy --shadow` (`GET /__sandbox/shadow`); without it that path is 404. */
+  /** Returns the drift report of `proxy --shadow` (`GET /__sandbox/shadow`); without it that path is 404. */
   shadowReport?(): ShadowReport
 }

@@ -4,17 +4,12 @@ import { HttpError } from '../errors/http-error.js'
 import { countedClient } from '../rate-limit/counted-client.js'
 import { createAttemptLimiter } from './create-attempt-limiter.js'
 
-// Wrong admin tokens each client address may send per minute (docs/running-for-a-team.md#admin-api).
+// Bounds the wrong admin tokens per client address per minute (docs/running-for-a-team.md#admin-api).
 const WRONG_TOKENS_PER_MINUTE = 10
 
 /**
- * The admin token's check: one per process, in front of every admin path (the admin API, the
- * dashboard's event stream, the proxy's own admin paths), so that none is a way around the others'
- * limit on wrong tokens. `admit` throws the 401 for a missing or wrong token. Once an address has
- * sent too many wrong tokens it throws the 429 with Retry-After for every request of that address,
- * whatever token it carries, until the window ends: were the right token let through, a locked-out
- * guesser would learn from a 200 among the 429s that it guessed right. Other addresses are not
- * affected, and the right token is never counted.
+ * Creates the process's admin token check for every admin path (D31): a 401 for a wrong token, and a 429 for every
+ * request of a locked-out address, the right token too, so a guesser learns nothing from a 200.
  */
 export function createAdminGate({ token, now }: { token: string; now: () => number }) {
   const wrongTokens = createAttemptLimiter({ limit: WRONG_TOKENS_PER_MINUTE, windowMs: 60_000, now })
@@ -22,7 +17,7 @@ export function createAdminGate({ token, now }: { token: string; now: () => numb
     admit(presented: string | undefined, clientAddress: string): void {
       const client = countedClient(clientAddress)
       const decision = wrongTokens.blocked(client)
-      // `=== false` narrows under the scripts' loose typecheck too (tsconfig.scripts.json reads src).
+      // Narrows with `=== false` under the scripts' loose typecheck too.
       if (decision.allowed === false) {
         throw new HttpError(
           429,

@@ -25,22 +25,18 @@ export { ADMIN_PREFIX } from '../contract/admin-prefix.js'
 
 export interface AdminHandlerOptions {
   controls: AdminControls
-  /** The check of the admin token (`Authorization: Bearer <token>`), shared by every admin path of the process. */
+  /** Checks the admin token, for every admin path of the process. */
   gate: AdminGate
-  /** Only this origin's admin paths are claimed; any origin when undefined. */
+  /** Claims only this origin's admin paths; any origin when undefined. */
   origin: string | undefined
-  /** The one tail its answers end through (answer-tail.ts): the gate's refusals listed, the rest only watched. */
+  /** Ends the answers (answer-tail.ts): the gate's refusals listed, the rest only watched. */
   tail: AnswerTail
 }
 
-// Described in the same document, but served at the origin's root (core/probes).
+// Serves these at the origin's root instead (core/probes).
 const PROBE_OPERATIONS = ['probeHealth', 'probeReady']
 
-/**
- * The admin API: a thin HTTP face over the same controls the in-process sandbox offers as
- * methods, routed and validated from fixtures/admin-openapi.yaml with the API's own router and
- * validator. Errors are Error bodies from the one error path.
- */
+/** Creates the admin API: the in-process controls over HTTP, routed and validated from fixtures/admin-openapi.yaml. */
 export function createAdminHandler({ controls, gate, origin, tail }: AdminHandlerOptions): HttpHandler {
   const router = createRouter(adminOpenapiDocument)
   const validator = createRequestValidator(adminOpenapiDocument)
@@ -66,26 +62,26 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
       )
     }
     const { operationId, readsBody } = route.operation
-    // The document also describes what only other commands serve (the proxy's counts).
+    // Answers 404 for what only other commands serve (the proxy's counts).
     const operation = operations[operationId]
     if (operation === undefined)
       throw new HttpError(404, ErrorCode.notFound, `${url.pathname} is served only by petstore-sandbox proxy`)
     const params: Record<string, string> = {}
     for (const [name, value] of Object.entries(route.params)) params[name] = decode(value, name)
     const query = queryOf(url)
-    // Session names are checked before the schema, so that a bad one is told the rule (D34).
+    // Checks session names before the schema, so a bad one is told the rule (D34).
     const named =
       operationId in SESSION_OPERATIONS
-        ? sessionOf(request, query, (name, where) => checkName(name, where, controls.secrets()))
+        ? namedSession(request, query, (name, where) => checkName(name, where, controls.secrets()))
         : undefined
-    // A name that makes a session is no key (D35); reading or deleting one goes by any name.
+    // Refuses a key as the name of a new session (D35); reading or deleting one goes by any name.
     if (params.name !== undefined)
       checkName(
         params.name,
         'the session name in the path',
         operationId === 'putSession' || operationId === 'addSessionKey' ? controls.secrets() : undefined,
       )
-    // A capsule may be larger than any other body (D34).
+    // Lets a capsule be larger than any other body (D34).
     const body = readsBody
       ? await readJsonBody(
           request,
@@ -104,21 +100,18 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
     } catch (error) {
       if (error instanceof SessionsNotServed) throw new HttpError(501, ErrorCode.notImplemented, error.message)
       if (error instanceof SessionConflict) throw new HttpError(409, ErrorCode.conflict, error.message)
-      // Controls check their input by throwing ConfigError (as they do for in-process callers);
-      // over HTTP that is the client's bad input.
+      // Answers a control's ConfigError as the client's bad input.
       if (error instanceof ConfigError) throw new HttpError(400, ErrorCode.invalidRequest, error.message)
       throw error
     }
   }
 
-  // A ClaimingHandler, like the API handler: first in line, this handler sees every request, and
-  // msw's own run() would clone each of them before its predicate said no.
+  // Uses a ClaimingHandler: first in line, msw's own run() would clone every request before saying no.
   return new ClaimingHandler({
     claims: (url) => (origin === undefined || url.origin === origin) && isAdminPath(url.pathname),
     answer: async (request, url, exchange) => {
       exchange.headers.set('cache-control', 'no-store')
-      // Every refusal of the gate is listed; an admin call it let through is only printed (the
-      // dashboard's own calls would push the API's answers out of the list).
+      // Lists the gate's refusals; prints the calls it lets through, which would crowd the API's answers out.
       exchange.logging = 'listed'
       gate.admit(
         parseBearer(request.headers.get('authorization')),
@@ -132,12 +125,8 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
   })
 }
 
-/**
- * The session a per-session call names: `X-Sandbox-Session` (or baggage's `sandbox-session`, D43),
- * or `?session=` for a client that cannot send headers; undefined for the default one. Both naming
- * different sessions is a 400.
- */
-function sessionOf(
+/** Reads the session a call names by header (D43) or `?session=`; undefined for the default one. */
+function namedSession(
   request: SandboxRequest,
   query: Record<string, string | string[]>,
   checkName: (name: string, where: string) => void,

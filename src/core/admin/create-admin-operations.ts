@@ -19,18 +19,13 @@ export interface AdminInput {
   params: Record<string, string>
   query: Record<string, string | string[]>
   body: Record<string, unknown> | undefined
-  /** The controls of the session the request names (X-Sandbox-Session, or `?session=`), made on first use. */
+  /** Returns the controls of the session the request names, made on first use. */
   session: () => AdminSessionControls
 }
 
 type AdminOperation = (input: AdminInput) => unknown
 
-/**
- * The admin operations that act on the session the request names (D34), each with the member of
- * the sandbox's `SessionControls` it serves; create-sandbox.ts holds the members to this list, and
- * a test holds the admin document's `X-Sandbox-Session` parameters to it. Every other operation
- * is the process's: the header is accepted there and changes nothing.
- */
+/** Lists the admin operations on the named session (D34), each with the `SessionControls` member it serves. */
 export const SESSION_OPERATIONS = {
   getState: 'state',
   reset: 'reset',
@@ -46,10 +41,7 @@ export const SESSION_OPERATIONS = {
   getHar: 'har',
 } as const
 
-/**
- * The admin API's operations by operationId, each a call to the sandbox's controls. Only what
- * the schema cannot say is checked here (an instant that parses, a key that is configured).
- */
+/** Creates the admin operations by operationId over the controls, checking only what no schema says. */
 export function createAdminOperations(controls: AdminControls): Record<string, AdminOperation> {
   const clockBody = async (clock: AdminControls['clock']) => {
     await clock.sync()
@@ -63,7 +55,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       throw error
     }
   }
-  // A key's quota is the default session's in the answers of the process's key calls.
+  // Answers the process's key calls with the default session's quota.
   const keyEntry = async (apiKey: ApiKey) => ({
     ...apiKey,
     quota: await controls.session(undefined).quota.get(apiKey.key),
@@ -125,7 +117,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     },
     getFaults: ({ session }) => session().faults.get(),
     setFaults: ({ body, session }) => session().faults.set(body as FaultOptions),
-    // Both exports are written a piece at a time, never as one string (D36).
+    // Writes both exports a piece at a time, never as one string (D36).
     getHar({ query, session }) {
       const { log } = harAnswer(session().har, query, exportContext())
       return new JsonPieces(() => jsonPieces({ log: { ...log, entries: [] } }, log.entries))
@@ -149,7 +141,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       const capsule = await controls.sessions.capsule(params.name!)
       if (capsule === undefined)
         throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(params.name!)}`)
-      // It holds the session's HAR: written a piece at a time as the HAR is (D36).
+      // Writes it a piece at a time, as it holds the session's HAR (D36).
       return new JsonPieces(() => valuePieces(capsule))
     },
     deleteSessions: async ({ query }) => ({
@@ -161,31 +153,24 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
         throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)
       return { name, deleted: true }
     },
-    // Only with a proxy in front (`petstore-sandbox proxy`): elsewhere the path is 404.
+    // Serves these only under `petstore-sandbox proxy`; elsewhere the path is 404.
     ...(controls.proxyState === undefined ? {} : { getProxy: controls.proxyState }),
     ...(controls.shadowReport === undefined ? {} : { getShadow: controls.shadowReport }),
   }
 }
 
-/**
- * The filters of the request log's exports (`GET /__sandbox/requests` and `requests.har`), by
- * query parameter: each makes one predicate over entries from the parameter's value, and an
- * export keeps the last `limit` entries that every filter given accepts (D36). A filter added here
- * serves both exports; its parameter goes into both operations of fixtures/admin-openapi.yaml,
- * which validates it first.
- */
+/** Lists the exports' filters by query parameter, each one predicate over entries (D36); both exports take each. */
 const EXPORT_FILTERS: Readonly<
   Record<string, (value: string, context: ExportContext) => (entry: RequestLogEntry) => boolean>
 > = {
-  // One key's exchanges, as the log shows that key (`sand…#1a2b`): a HAR that replays that key
-  // alone, since routeFromHAR tells exchanges apart by method and URL only.
+  // Keeps one key's entries, for a HAR that replays that key alone (routeFromHAR matches method and URL only).
   key(value, { secrets }) {
     if (!secrets.keys.includes(value))
       throw new HttpError(404, ErrorCode.notFound, `key: ${noConfiguredKey(value, secrets.keys)}`)
     const shown = createMasker(secrets).credential(`Bearer ${value}`)
     return (entry) => entry.key === shown
   },
-  // The answers a scenario shaped (X-Sandbox-Scenario).
+  // Keeps the answers a scenario shaped.
   scenario(value, { scenarios }) {
     if (scenarios !== undefined && !scenarios.includes(value))
       throw new HttpError(400, ErrorCode.invalidRequest, `scenario: ${unknownScenario(value, scenarios)}`)
@@ -193,14 +178,14 @@ const EXPORT_FILTERS: Readonly<
   },
 }
 
-/** What the filters of an export read of the sandbox: the secrets the log masks (to show a key as it does), and the scenarios it knows. */
+/** What the export filters read: the secrets the log masks, and the scenarios known. */
 export interface ExportContext {
   secrets: Secrets
-  /** The names of the scenarios a key can be in; a `scenario` filter naming another is refused. */
+  /** Refuses a `scenario` filter naming another. */
   scenarios?: readonly string[] | undefined
 }
 
-/** The selection an export's query asks for: its `limit` and every filter it gives. */
+/** Reads an export's selection from its query: its `limit` and every filter it gives. */
 export function exportSelection(query: AdminInput['query'], context: ExportContext): LogSelection {
   const tests = Object.entries(EXPORT_FILTERS).flatMap(([name, filter]) => {
     const value = query[name]
@@ -212,7 +197,7 @@ export function exportSelection(query: AdminInput['query'], context: ExportConte
   }
 }
 
-/** `GET /__sandbox/requests.har`'s answer: one exchange asked by an `id` that is not kept is a 404. */
+/** Answers `GET /__sandbox/requests.har`; an `id` no longer kept is a 404. */
 function harAnswer(har: AdminSessionControls['har'], query: AdminInput['query'], context: ExportContext): Har {
   const id = typeof query.id === 'string' ? query.id : undefined
   const answer = har(id === undefined ? exportSelection(query, context) : { id })
@@ -220,13 +205,14 @@ function harAnswer(har: AdminSessionControls['har'], query: AdminInput['query'],
     throw new HttpError(
       404,
       ErrorCode.notFound,
-      `no exchange ${JSON.stringify(id.slice(0, 40))} kept here: it is older than the last kept, or another process answered it`,
+      `no exchange ${JSON.stringify(id.slice(0, 40))} kept here: ` +
+        'it is older than the last kept, or another process answered it',
     )
   }
   return answer
 }
 
-/** A call about a key that must exist: an unknown key is a 404, not a 400. */
+/** Answers an unknown key with a 404, not a 400. */
 async function knownAsync<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run()

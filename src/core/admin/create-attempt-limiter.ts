@@ -1,27 +1,17 @@
-/** What `createAttemptLimiter` decides for one failed attempt. */
+/** Whether a client may try again, and when. */
 export type AttemptDecision = { allowed: true } | { allowed: false; retryAfter: number }
 
 export interface AttemptLimiterOptions {
-  /** Failed attempts each client may make per window. */
+  /** Bounds the failed attempts per client per window. */
   limit: number
   windowMs: number
   /** The sandbox clock (D20). */
   now: () => number
-  /** Clients remembered at most; past it, windows that have ended are forgotten first. */
+  /** Bounds the clients remembered; ended windows are forgotten first. */
   maxClients?: number
 }
 
-/**
- * Counts failed attempts per client in fixed windows, to slow guessing of a secret (the admin
- * token, docs/running-for-a-team.md#admin-api). Only failures are counted, so a client with the
- * right secret is never slowed. Memory is bounded: a full table forgets every window that ended,
- * and if that is not enough, the oldest clients.
- *
- * @example
- * const limiter = createAttemptLimiter({ limit: 10, windowMs: 60_000, now: clock.now })
- * if (!limiter.blocked(address).allowed) refuse429()
- * else if (wrong) limiter.fail(address)
- */
+/** Creates a counter of failed attempts per client in fixed windows, to slow the guessing of a secret. */
 export function createAttemptLimiter({ limit, windowMs, now, maxClients = 10_000 }: AttemptLimiterOptions) {
   const windows = new Map<string, { start: number; failures: number }>()
 
@@ -36,7 +26,7 @@ export function createAttemptLimiter({ limit, windowMs, now, maxClients = 10_000
     const at = now()
     for (const [client, window] of windows)
       if (at - window.start >= windowMs || at < window.start) windows.delete(client)
-    // Map order is insertion order: the oldest clients go first.
+    // Forgets the oldest clients first, in the Map's insertion order.
     for (const client of windows.keys()) {
       if (windows.size < maxClients) break
       windows.delete(client)
@@ -44,7 +34,7 @@ export function createAttemptLimiter({ limit, windowMs, now, maxClients = 10_000
   }
 
   return {
-    /** Whether `client` may try again, and if not, in how many whole seconds (at least 1). */
+    /** Tells whether `client` may try again, and if not, in how many whole seconds. */
     blocked(client: string): AttemptDecision {
       const window = current(client)
       if (window === undefined || window.failures < limit) return { allowed: true }

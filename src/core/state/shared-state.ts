@@ -114,6 +114,11 @@ export interface SharedSessionsPolicy {
   source: () => number
   /** Told of each drop this process made (the CLI prints a line); a drop another process made is its to tell. */
   onDrop?: ((name: string, reason: DropReason) => void) | undefined
+  /**
+   * Told of a named session this process holds a world of that another process reset, replaced or
+   * dropped (seen within a second): what this process kept of it (its HAR's exchanges) is of a world gone.
+   */
+  onStale?: ((name: string) => void) | undefined
 }
 
 /** The named sessions of a shared state: the registry every process sharing it follows. */

@@ -2,16 +2,13 @@ import type { Command } from 'commander'
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { ProgramIo } from '../options/program-io.js'
 
-/**
- * `petstore-sandbox learn <file.har>` and `weather <file.har>` (D45, a faults document fitted to its timings and statuses): the world a recording shows, as a capsule on stdout (D41), to
- * commit beside a test and start from (`start --from`, `createSandbox({ from })`); exit 1 naming what
- * is wrong when the file is no HAR or has no entry to learn from.
- */
+/** Adds `learn <file.har>`, printing a capsule (D41), and `weather <file.har>`, printing a faults document (D45). */
 export function addLearnCommand(program: Command, io: ProgramIo): void {
   program
     .command('learn')
     .description(
-      'Write the world a recording (HAR 1.2) shows as a capsule on stdout: petstore-sandbox learn staging.har > world.capsule.json',
+      'Write the world a recording (HAR 1.2) shows as a capsule on stdout: ' +
+        'petstore-sandbox learn staging.har > world.capsule.json',
     )
     .argument(
       '<file.har>',
@@ -29,7 +26,8 @@ export function addLearnCommand(program: Command, io: ProgramIo): void {
   program
     .command('weather')
     .description(
-      'Write the weather a recording (HAR 1.2) shows as a faults document on stdout: petstore-sandbox weather staging.har > weather.json',
+      'Write the weather a recording (HAR 1.2) shows as a faults document on stdout: ' +
+        'petstore-sandbox weather staging.har > weather.json',
     )
     .argument(
       '<file.har>',

@@ -3,15 +3,7 @@ import { type Capsule, readCapsule } from '../../core/sessions/capsule.js'
 import { isRecordedHar, learnCapsule } from '../../core/learning/learn-capsule.js'
 import { readJsonFile } from './read-input-file.js'
 
-/**
- * Reads a capsule file (`--from`, what `GET /__sandbox/sessions/{name}/capsule` answers) and holds
- * it to the admin document's `Capsule` as every capsule is (D34); a recording (a `.har` file, or a
- * document with a HAR's `log`) is learned into one (D41). Any problem is one ConfigError starting
- * `capsule file <path>:` (`har file <path>:`) and naming the field.
- *
- * @example
- * const capsule = await loadCapsuleFile('bug-123.capsule.json')
- */
+/** Reads a capsule file (`--from`) held to `Capsule` (D34), or learns one from a recording (D41). */
 export async function loadCapsuleFile(path: string, now: () => number = Date.now): Promise<Capsule> {
   const recording = path.toLowerCase().endsWith('.har')
   const json = await readJsonFile(path, recording ? 'har file' : 'capsule file')

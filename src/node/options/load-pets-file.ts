@@ -2,11 +2,7 @@ import { readJsonFile } from './read-input-file.js'
 import type { Pet } from '../../core/store/pet.js'
 import { resolvePets } from '../../core/store/resolve-pets.js'
 
-/**
- * Reads a pets file (`--pets-file`): a JSON array of `{ "name", "categoryId", "status"?, "id"? }`,
- * checked against the contract's schemas by `resolvePets`. Any problem is a ConfigError naming the
- * file and, for a bad pet, its index and field: `pets file pets.json: [2].categoryId: must be an integer ≥ 1`.
- */
+/** Reads a pets file (`--pets-file`), a JSON array of pets checked by `resolvePets`. */
 export async function loadPetsFile(path: string): Promise<Pet[]> {
   const json = await readJsonFile(path, 'pets file')
   // Prefixed as the file's JSON errors are (read-input-file.ts).

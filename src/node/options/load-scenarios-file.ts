@@ -4,12 +4,7 @@ import { readJsonFile } from './read-input-file.js'
 import { forcibleStatuses } from '../../core/scenarios/forced-status.js'
 import { resolveScenarios, type ScenarioDefinition } from '../../core/scenarios/scenario-config.js'
 
-/**
- * Reads a scenarios file (`--scenarios`): `{ "scenarios": { "<name>": { "latency"?, "errorRate"?,
- * "kinds"?, "status"?, "operations"?: { "<operationId>": { ... } } } } }`, checked against the
- * admin document's `ScenariosFile` schema and the contract. Any problem is a ConfigError naming the
- * file and the field.
- */
+/** Reads a scenarios file (`--scenarios`), checked against `ScenariosFile` and the contract. */
 export async function loadScenariosFile(path: string): Promise<Record<string, ScenarioDefinition>> {
   const json = await readJsonFile(path, 'scenarios file')
   const fields = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : []

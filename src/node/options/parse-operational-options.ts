@@ -2,18 +2,14 @@ import { InvalidArgumentError } from 'commander'
 import proxyaddr from 'proxy-addr'
 import { FORWARDING_HEADERS, type ForwardingHeader } from '../server/create-client-address.js'
 
-/** `--max-pets`: the most pets stored, seeded ones included (at least `--pets`, checked at start). */
+/** Parses `--max-pets`: the most pets stored, seeded ones included. */
 export function parseMaxPets(value: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
     throw new InvalidArgumentError('expected a whole number such as 1000000.')
   return Number(value)
 }
 
-/**
- * `--trust-proxy`: addresses or CIDR ranges (`10.0.0.0/8`, `::1`, or proxy-addr's names
- * `loopback`, `linklocal`, `uniquelocal`); repeatable, and a list separated by commas or spaces,
- * as an environment variable gives it.
- */
+/** Parses `--trust-proxy`: addresses, CIDR ranges or proxy-addr's names, repeatable or in one list. */
 export function parseTrustedProxy(value: string, previous: string[] | undefined): string[] {
   const entries = value.split(/[\s,]+/).filter(Boolean)
   for (const entry of entries) {
@@ -21,7 +17,8 @@ export function parseTrustedProxy(value: string, previous: string[] | undefined)
       proxyaddr.compile(entry)
     } catch {
       throw new InvalidArgumentError(
-        `${JSON.stringify(entry)} is not an address, a CIDR range such as 10.0.0.0/8, or loopback, linklocal, uniquelocal.`,
+        `${JSON.stringify(entry)} is not an address, a CIDR range such as 10.0.0.0/8, ` +
+          'or loopback, linklocal, uniquelocal.',
       )
     }
   }

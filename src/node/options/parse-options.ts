@@ -89,7 +89,7 @@ export function parseScenario(value: string, previous: ScenarioFlag[] | undefine
   return next
 }
 
-/** A base URL argument (`verify <baseUrl>`, `proxy --upstream`): http or https, no query; returned without a trailing slash. */
+/** Parses a base URL argument (`verify <baseUrl>`, `proxy --upstream`): http or https, no query or trailing slash. */
 export function parseBaseUrl(value: string): string {
   let url: URL
   try {

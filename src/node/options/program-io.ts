@@ -8,15 +8,7 @@ export interface ProgramIo {
   onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => void
   version: string
 }
-/**
- * The line writer of a standard stream, the one way the CLI prints: once the stream fails (its
- * reader gone, as after `start | grep -m1 Listening`: EPIPE), later lines are dropped and the
- * process goes on serving, where an unheard 'error' would end it.
- *
- * @example
- * const stdout = writeLines(process.stdout)
- * stdout('Listening on http://127.0.0.1:4010/v1')
- */
+/** Writes lines to a standard stream, dropping them once it fails (EPIPE), so the process goes on serving. */
 export function writeLines(stream: NodeJS.WritableStream): (line: string) => void {
   let failed = false
   stream.on('error', () => {

@@ -4,17 +4,7 @@ import { ConfigError } from '../../core/errors/config-error.js'
 import { checkInput, type InputSchema } from '../../core/contract/check-input.js'
 import { findDuplicateKeyAt } from '../../core/validation/find-duplicate-key.js'
 
-/**
- * Reads a structured input file (a keys file, and any other JSON file a command takes) and holds
- * it to its schema in fixtures/admin-openapi.yaml. Every problem is one ConfigError that starts
- * with `<what> <path>:` and names the place, never the text there, which may be a key: the line
- * and column of a JSON syntax error (`keys file k.json: not valid JSON at line 3, column 18`), the
- * field of a schema error (`keys file k.json: keys[0].permin: unknown field; did you mean perMinute?`).
- * `check` runs further checks on the valid value, whose ConfigErrors get the same prefix.
- *
- * @example
- * const { keys } = await readInputFile<{ keys: KeyConfig[] }>('keys.json', 'KeysFile', 'keys file')
- */
+/** Reads a JSON input file held to its schema; a ConfigError names the place, never the text, which may be a key. */
 export async function readInputFile<T>(
   path: string,
   schema: InputSchema,

@@ -5,7 +5,7 @@ import { syncBuiltinESMExports } from 'node:module'
 import { requestedSession, SESSION_HEADER } from '../../core/sessions/session-name.js'
 
 export interface PropagateOptions {
-  /** The sandbox's origin, or a URL on it (`PETSTORE_SANDBOX_URL`): only requests to this origin carry the session. */
+  /** The sandbox's origin, or a URL on it (`PETSTORE_SANDBOX_URL`): only requests there carry the session. */
   origin: string
 }
 
@@ -13,11 +13,7 @@ type Emit = (this: unknown, event: string | symbol, ...args: unknown[]) => boole
 type Requester = (...args: unknown[]) => http.ClientRequest
 
 /**
- * Carries the session of the inbound request being handled (its `X-Sandbox-Session`, or baggage's
- * `sandbox-session`, D43) onto every outbound request to `origin` made while handling it, through
- * global `fetch` and `node:http`/`node:https`, across `await`s (an AsyncLocalStorage entered
- * around each `request` event of every node:http and node:https server). Requests to other origins,
- * and requests that already name a session, are left as they are. Returns the function that undoes it.
+ * Carries the session of the request being handled (D43) onto every request to `origin` made while handling it.
  *
  * @example
  * const stop = propagateSession({ origin: process.env.PETSTORE_SANDBOX_URL })
@@ -28,7 +24,8 @@ export function propagateSession({ origin }: PropagateOptions): () => void {
     sandboxOrigin = new URL(origin).origin
   } catch {
     throw new Error(
-      `petstore-sandbox/propagate: ${JSON.stringify(origin)} is not a URL; give the sandbox's, as PETSTORE_SANDBOX_URL holds it`,
+      `petstore-sandbox/propagate: ${JSON.stringify(origin)} is not a URL; ` +
+        "give the sandbox's, as PETSTORE_SANDBOX_URL holds it",
     )
   }
   const inbound = new AsyncLocalStorage<string | undefined>()
