@@ -33,6 +33,12 @@ export interface SessionRegistry<W extends Registered> {
   world(name: string): W
   /** The world of session `name` if it exists, without making it or counting a use. */
   find(name: string): MaybePromise<W | undefined>
+  /**
+   * A world for named session `name` that does not exist yet, not in the registry until `put`
+   * (once admission lets its request through, D34); undefined when it exists. A shared registry
+   * has none: its state makes a session only once the request's decision allows it.
+   */
+  provisional?(name: string): W | undefined
   /** Every session: the default first, then the most recently used. */
   list(): MaybePromise<W[]>
   /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
@@ -138,6 +144,11 @@ export function createSessions<W extends Registered>({
       if (name === DEFAULT_SESSION) return defaultWorld
       sweep(now())
       return named.peek(name)
+    },
+    provisional(name: string): W | undefined {
+      if (name === DEFAULT_SESSION) return undefined
+      sweep(now())
+      return named.peek(name) === undefined ? fresh(checkSessionName(name, 'session name')) : undefined
     },
     /** Every session: the default first, then the most recently used. */
     list(): W[] {

@@ -134,7 +134,10 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
   return {
     default: defaultWorld,
     /** The world a request names; for a name the sandbox cannot serve, the default world and the refusal. */
-    requested({ name, where }: RequestedSession): World<Of> & { refusal?: HttpError } {
+    requested({
+      name,
+      where,
+    }: RequestedSession): World<Of> & { refusal?: HttpError; settle?: (admitted: boolean) => void } {
       const refusal = sessionNameRefusal(name, where, secrets())
       if (refusal !== undefined)
         return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, refusal) }
@@ -143,7 +146,17 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
           ...defaultWorld,
           refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message),
         }
-      return registry.world(name)
+      const provisional: (World<Of> & { settle?: (admitted: boolean) => void }) | undefined =
+        registry.provisional?.(name)
+      if (provisional === undefined) return registry.world(name)
+      // Made once admission lets the request through, at once after the decision (in memory
+      // nothing runs between them); a refusal makes no session (D34).
+      provisional.settle = (admitted) => {
+        provisional.settle = undefined
+        if (admitted) registry.put(provisional)
+        else provisional.release()
+      }
+      return provisional
     },
     /** The world of the session a bound key names (D46); a header or baggage naming another is refused. */
     bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {
