@@ -38,6 +38,8 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
       isKey: () => true,
     }),
     ready: () => Promise.resolve(),
+    // An in-memory store reads nothing ahead.
+    store: {},
   }
   const handler = createApiHandler({
     scope: createApiScope(undefined),

@@ -121,17 +121,18 @@ export function admit(
     return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
   }
   // A key's scenario may change what a listing answers (`empty`): its page is not read ahead.
-  if (
-    listing !== undefined &&
-    'query' in listing.read &&
-    apiKey !== undefined &&
-    scenario === undefined &&
-    limiter.takeThenList !== undefined
-  ) {
-    return limiter.takeThenList(bucket, limits, listing.read.query).then(({ decision, page }) => {
-      const admission = admitted(decision)
+  const ahead =
+    listing !== undefined && 'ahead' in listing.read && apiKey !== undefined && scenario === undefined
+      ? listing.read.ahead
+      : undefined
+  if (ahead !== undefined) {
+    const withPage = (decided: RateDecision): Admission => {
+      const admission = admitted(decided)
+      const page = ahead.page()
       return page === undefined ? admission : { ...admission, listed: listed(new JsonText(page)) }
-    }, unknown())
+    }
+    const decision = limiter.take(bucket, limits, ahead)
+    return decision instanceof Promise ? decision.then(withPage, unknown()) : withPage(decision)
   }
   const decision = limiter.take(bucket, limits)
   return decision instanceof Promise ? decision.then(admitted, unknown()) : admitted(decision)
@@ -175,14 +176,19 @@ function afterDecision(
     )
   }
   if (apiKey === undefined) {
-    throw new HttpError(
-      401,
-      ErrorCode.unauthorized,
-      token === undefined ? 'An API key is required: send Authorization: Bearer <key>' : 'The API key is not valid',
-      { 'www-authenticate': token === undefined ? 'Bearer' : 'Bearer error="invalid_token"' },
-    )
+    if (token !== undefined) throw invalidKey()
+    throw new HttpError(401, ErrorCode.unauthorized, 'An API key is required: send Authorization: Bearer <key>', {
+      'www-authenticate': 'Bearer',
+    })
   }
   return { apiPath, route, deprecation, key: apiKey.key }
+}
+
+/** Refuses a key the sandbox does not have (D17): a bound key whose session went is one (D46). */
+export function invalidKey(): HttpError {
+  return new HttpError(401, ErrorCode.unauthorized, 'The API key is not valid', {
+    'www-authenticate': 'Bearer error="invalid_token"',
+  })
 }
 
 /**

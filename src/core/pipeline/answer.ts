@@ -27,13 +27,10 @@ export async function answer(
   headers: Headers,
   onBodyText?: (text: string) => void,
 ): Promise<Reply> {
-  // With a state that reads a page of pets with the rate-limit decision, one round trip instead of
+  // With a store that reads a page of pets with the rate-limit decision, one round trip instead of
   // two (BENCHMARKS.md, the Redis section), a plain listing is resolved and its input read ahead,
   // once: the steps below take them from the plan, and refuse, if at all, after the decision.
-  const listing =
-    world.rateLimiter.takeThenList === undefined || world.refusal !== undefined
-      ? undefined
-      : planListing(parts, world, request, url, method)
+  const listing = world.refusal === undefined ? planListing(parts, world, request, url, method) : undefined
   // A named session's answers say so, refusals included (D34).
   if (world.session !== undefined) headers.set(SESSION_HEADER, world.session)
   // CORS and deprecation headers, the rate limit, the API's scope and the key (D16, D17); a

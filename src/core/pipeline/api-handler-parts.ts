@@ -8,6 +8,7 @@ import type { FaultInjector } from '../faults/create-fault-injector.js'
 import type { Cors } from '../http/create-cors.js'
 import type { Deprecations } from '../http/create-deprecations.js'
 import type { Operation } from '../operations/operation.js'
+import type { PetRepository } from '../state/pet-repository.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { RequestValidator } from '../validation/create-request-validator.js'
 import type { Scenarios } from '../scenarios/create-scenarios.js'
@@ -55,6 +56,8 @@ export interface WorldParts {
   operations: Readonly<Record<string, Operation>>
   /** The world's key buckets. */
   rateLimiter: RateLimitBackend
+  /** What the pipeline asks of the world's pets itself: a listing's page read with the decision (plan-listing.ts). */
+  store: Pick<PetRepository, 'readAhead'>
   clock: SandboxClock
   faults: FaultInjector
   /** Each key's scenario (D29). */

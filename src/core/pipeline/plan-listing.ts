@@ -2,7 +2,7 @@ import type { SandboxRequest } from '../http/sandbox-request.js'
 import { noLatency } from '../faults/fault-config.js'
 import type { OperationInput } from '../operations/operation.js'
 import { listQuery } from '../operations/list-pets.js'
-import type { ListQuery } from '../state/pet-repository.js'
+import type { ListingAhead } from '../state/pet-repository.js'
 import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { type Resolution, resolve } from './resolve.js'
@@ -14,13 +14,13 @@ import { type Resolution, resolve } from './resolve.js'
  */
 export interface PlannedListing {
   resolution: Resolution
-  /** The request's input, valid; or why it is not, thrown where the pipeline reads the input. */
-  read: { input: OperationInput; query: ListQuery } | { refusal: unknown }
+  /** The request's input, valid, and its page to read with the decision; or why it is not, thrown where the pipeline reads the input. */
+  read: { input: OperationInput; ahead: ListingAhead } | { refusal: unknown }
 }
 
 /**
- * For a state that can read a page of pets with the rate-limit decision (`takeThenList`, one
- * round trip instead of two: BENCHMARKS.md, the Redis section): the listing a request is, when
+ * For a store that can read a page of pets with the rate-limit decision (`readAhead`, one round
+ * trip instead of two: BENCHMARKS.md, the Redis section): the listing a request is, when
  * nothing between the decision and the operation could stop it or change what it reads: a keyed
  * `GET /pets` without deprecation, no fault configured for it, and no seeding or reset of this
  * process under way. Otherwise undefined. It refuses nothing: an invalid input is kept and thrown
@@ -34,6 +34,8 @@ export function planListing(
   url: URL,
   method: string,
 ): PlannedListing | undefined {
+  const readAhead = world.store.readAhead
+  if (readAhead === undefined) return undefined
   const apiPath = parts.scope.apiPath(url)
   if (apiPath === undefined || (method !== 'GET' && method !== 'HEAD') || !request.headers.has('authorization'))
     return undefined
@@ -49,7 +51,7 @@ export function planListing(
   const resolution = resolve(parts, world, { apiPath, route, deprecation: undefined }, method)
   try {
     const input = readInput(parts, request, url, apiPath, resolution) as OperationInput
-    return { resolution, read: { input, query: listQuery(input) } }
+    return { resolution, read: { input, ahead: readAhead(listQuery(input)) } }
   } catch (refusal) {
     return { resolution, read: { refusal } }
   }

@@ -35,7 +35,7 @@ import {
   type ProcessControls,
 } from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
-import type { Sandbox, Session, SessionInit, SessionKeyInit } from './sandbox.js'
+import type { Sandbox, Session, SessionKeyInit } from './sandbox.js'
 import { createSessionKeys } from './create-session-keys.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
@@ -213,6 +213,7 @@ function composeSandbox<Of extends Timing>(
     }
     return session
   }
+  const sandboxSessions = createSandboxSessions(sessions, process)
   const sandbox: Sandbox<Of> = {
     ...createSessionControls(defaultWorld, process),
     handlers,
@@ -233,7 +234,7 @@ function composeSandbox<Of extends Timing>(
     ready: defaultWorld.store.ready,
     readiness: readiness.current,
     session: (name) => sessionOf(sessions.world(name)),
-    sessions: createSandboxSessions(sessions, process),
+    sessions: sandboxSessions,
     close: state.close,
   }
   const origin = resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin
@@ -249,8 +250,7 @@ function composeSandbox<Of extends Timing>(
         apiKeys: sandbox.apiKeys,
         // The library checks what a client sent as it checks any caller's.
         sessions: {
-          ...sandbox.sessions,
-          put: (name, init) => sandbox.sessions.put(name, init as SessionInit),
+          ...sandboxSessions,
           addKey: (name, init) => sandbox.session(name).keys.add(init as SessionKeyInit),
         },
         secrets,

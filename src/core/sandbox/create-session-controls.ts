@@ -1,4 +1,4 @@
-import type { SessionSummary, StateSummary } from '../admin/admin-controls.js'
+import type { AdminSessionInit, SessionSummary, StateSummary } from '../admin/admin-controls.js'
 import type { SESSION_OPERATIONS } from '../admin/create-admin-operations.js'
 import type { KeyRing } from '../auth/create-key-ring.js'
 import type { Secrets } from '../auth/create-masker.js'
@@ -206,7 +206,10 @@ export async function capsuleOf<Of extends Timing>(world: World<Of>, process: Pr
 export function createSandboxSessions<Of extends Timing>(
   sessions: SessionLifecycle<Of>,
   process: ProcessControls<Of>,
-): Sandbox<Of>['sessions'] {
+): Omit<Sandbox<Of>['sessions'], 'put'> & {
+  /** The library's `put`, which takes a client's JSON as well: it checks it as the admin document describes it. */
+  put(name: string, init?: SessionInit | AdminSessionInit): Promise<SessionSummary>
+} {
   return {
     list: async () => Promise.all((await sessions.list()).map((world) => summarize(world, process))),
     async get(name) {
@@ -227,7 +230,11 @@ export function createSandboxSessions<Of extends Timing>(
 }
 
 /** Where a session put with `init` starts, checked; a recording is learned into a capsule made at `now`. */
-function startOf<Of extends Timing>(init: SessionInit, sessions: SessionLifecycle<Of>, now: number): SessionStart {
+function startOf<Of extends Timing>(
+  init: SessionInit | AdminSessionInit,
+  sessions: SessionLifecycle<Of>,
+  now: number,
+): SessionStart {
   // A capsule or a recording is checked on its own, so that a newer version is named before anything else.
   const { capsule, har, ...rest } = init as { capsule?: unknown; har?: unknown; from?: string }
   checkInput('SessionInit', rest, 'init')

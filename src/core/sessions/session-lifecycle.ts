@@ -86,6 +86,8 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     ...options.limits,
     now: options.world.now,
   })
+  // The world of a session a request or a call names, made from the start-up world on its first use.
+  const worldOf = (name: string): World<Of> => registry.use(name) ?? registry.add(make(name, startUp))
   const served = (what?: string): void => {
     if (state.session === undefined) throw new SessionsNotServed(what)
   }
@@ -143,13 +145,13 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
           ...defaultWorld,
           refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message),
         }
-      return registry.world(name)
+      return worldOf(name)
     },
     /** The world of the session a bound key names (D46); a header or baggage naming another is refused. */
     bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {
       // In memory a lookup sweeps idle sessions first: one that went took its keys, and the request is the default world's.
       if (carriers.bound.ask === undefined && registry.find(bound.session) === undefined) return defaultWorld
-      const world = registry.world(bound.session)
+      const world = worldOf(bound.session)
       if (named === undefined || named.name === bound.session) return world
       const refused = sessionNameRefusal(named.name, named.where, secrets())
       const mask = createMasker(secrets()).text
@@ -160,7 +162,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     world(name: string, where = 'session name'): World<Of> {
       checkSessionName(name, where, secrets())
       if (name !== DEFAULT_SESSION) served()
-      const world = registry.world(name)
+      const world = worldOf(name)
       registry.used?.(name)
       return world
     },

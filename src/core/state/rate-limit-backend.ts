@@ -1,28 +1,18 @@
 import type { Limits } from '../auth/plans.js'
 import type { Answer, Timing } from './maybe-promise.js'
-import type { ListQuery } from './pet-repository.js'
+import type { ReadAhead } from './read-ahead.js'
 
 /**
  * Where the rate-limit windows, refusal counts and bans live: in memory (`'now'`), deciding at
  * once, or shared (`'later'`), deciding each request in one round trip, exact across processes.
  */
 export interface RateLimitBackend<Of extends Timing = Timing> {
-  take(id: string, limits: Limits): Answer<RateDecision, Of>
+  /** Counts a request; with `ahead`, which a shared state's store made, runs its read in the same step when allowed. */
+  take(id: string, limits: Limits, ahead?: ReadAhead): Answer<RateDecision, Of>
   peek(id: string, limits: Limits): Answer<RateDecision, Of>
   inspect(id: string, limits: Limits): Answer<QuotaState, Of>
   arrange(id: string, limits: Limits, change: QuotaChange): Answer<QuotaState, Of>
   clear(): Answer<void, Of>
-  /**
-   * A shared state's shortcut: takes like `take` and, only when the request is allowed, reads the
-   * page of pets `query` asks for in the same atomic step, one round trip instead of two
-   * (BENCHMARKS.md, the Redis section). `page` is the pets' JSON text as stored, written into the
-   * answer as it is; undefined when the request was refused.
-   */
-  takeThenList?(
-    id: string,
-    limits: Limits,
-    query: ListQuery,
-  ): Promise<{ decision: RateDecision; page: string | undefined }>
 }
 
 /** What the rate limiter decided for one request, and the `X-RateLimit-*` values to send. */

@@ -1,8 +1,12 @@
 import type { Limits } from '../../core/auth/plans.js'
+import type { HttpError } from '../../core/errors/http-error.js'
+import { invalidKey } from '../../core/pipeline/admit.js'
 import { type Bucket, describeBucket } from '../../core/rate-limit/describe-bucket.js'
 import { WINDOW_MS } from '../../core/rate-limit/windows.js'
 import type { QuotaChange, RateDecision } from '../../core/state/rate-limit-backend.js'
 import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
+import type { ListingAhead, ListQuery } from '../../core/state/pet-repository.js'
+import type { PetStatus } from '../../core/store/pet.js'
 
 /** What the state tells a world with each decision, and between them (`followWorlds`). */
 export interface WorldNews {
@@ -24,6 +28,28 @@ export interface RedisRateLimitsOptions {
   known: () => { version: string; max: number; idleMs: number }
   /** What each decision tells of the world, and the sessions it dropped ('' for none). */
   onNews: (news: WorldNews, drops: string) => void
+  /** Told of a bound key the session holds no more (D46): this process forgets it. */
+  onUnbound?: (key: string) => void
+}
+
+/** A page of a world's pets read with its next decision, in `quotaThenList` (the world's `readAhead`). */
+export interface RedisListing extends ListingAhead {
+  readonly status: PetStatus | undefined
+  readonly limit: number
+  /** The page's JSON text once a decision allowed. */
+  text: string | undefined
+}
+
+/** A page `query` asks for, to be read with a decision of this world's rate limiter. */
+export function redisListing({ status, limit }: ListQuery): RedisListing {
+  const listing: RedisListing = {
+    readAhead: true,
+    status,
+    limit,
+    text: undefined,
+    page: () => listing.text,
+  }
+  return listing
 }
 
 /**
@@ -48,11 +74,19 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
     id: string,
     limits: Limits,
     change: string[] = ['', '', '', ''],
-  ): Promise<Decided> =>
-    decided(
-      (await options.run('quota', ...head(mode, id, limits), ...change, WINDOW_MS.minute, WINDOW_MS.day)) as Fields,
-      options.onNews,
+  ): Promise<Decided> => {
+    const bound = boundOf(limits)
+    const reply = await options.run(
+      'quota',
+      ...head(mode, id, limits),
+      ...change,
+      WINDOW_MS.minute,
+      WINDOW_MS.day,
+      bound,
     )
+    if (reply === -5) throw unbound(options, bound)
+    return decided(reply as Fields, options.onNews)
+  }
 
   const decide = (outcome: number, bucket: Bucket, limits: Limits, t: number): RateDecision => {
     if (outcome === 2) return describeBucket.banned(bucket, limits, t)
@@ -60,12 +94,14 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
   }
 
   return {
-    async take(id, limits) {
-      const { outcome, t, bucket } = await quota('take', id, limits)
-      return decide(outcome, bucket, limits, t)
-    },
-    async takeThenList(id, limits, { status, limit }) {
-      const text = (await options.run(
+    async take(id, limits, ahead) {
+      if (ahead === undefined) {
+        const { outcome, t, bucket } = await quota('take', id, limits)
+        return decide(outcome, bucket, limits, t)
+      }
+      const listing = ahead as RedisListing
+      const bound = boundOf(limits)
+      const reply = await options.run(
         'quotaThenList',
         ...head('take', id, limits),
         '',
@@ -74,12 +110,15 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
         '',
         WINDOW_MS.minute,
         WINDOW_MS.day,
-        status ?? '',
-        limit,
-      )) as string
-      const { outcome, t, bucket, page } = fromText(text, options.onNews)
+        bound,
+        listing.status ?? '',
+        listing.limit,
+      )
+      if (reply === -5) throw unbound(options, bound)
+      const { outcome, t, bucket, page } = fromText(reply as string, options.onNews)
       // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
-      return { decision: decide(outcome, bucket, limits, t), page: outcome === 0 ? page : undefined }
+      listing.text = outcome === 0 ? page : undefined
+      return decide(outcome, bucket, limits, t)
     },
     async peek(id, limits) {
       const { t, bucket } = await quota('peek', id, limits)
@@ -108,6 +147,17 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
     // A reset switches the generation the buckets are named after: nothing to clear here.
     clear: async () => undefined,
   }
+}
+
+/** The key of a bucket's limits when they are a bound key's (D46): the script checks its session still holds it. */
+function boundOf(limits: Limits): string {
+  return 'session' in limits && 'key' in limits ? String(limits.key) : ''
+}
+
+/** The refusal of a bound key whose session went: unknown, as any key the sandbox does not have (D17). */
+function unbound(options: RedisRateLimitsOptions, key: string): HttpError {
+  options.onUnbound?.(key)
+  return invalidKey()
 }
 
 // The quota script's 14 fields (redis-scripts.ts): the decision, the bucket, then the news.

@@ -50,7 +50,8 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
     waits,
     /**
      * Runs the write `send` makes (one script on `key`, on a pipeline or the client) and answers its
-     * reply once a replica acknowledged it, or at once when `stored` says the reply stored nothing.
+     * reply once a replica acknowledged it, or at once when `stored` says the reply stored nothing;
+     * when the acknowledgement was lost with the master, once `stillThere` finds the write.
      * WAIT goes in the same pipeline; a script redirected there (ASK, MOVED: the slot moving or
      * moved) or not run (its master away) is sent alone, which ioredis follows and tries again,
      * and WAIT then goes to the master that ran it. Without an acknowledgement it waits again
@@ -61,6 +62,7 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
       key: string,
       send: (on: ChainableCommander | RedisClient) => Promise<unknown> | unknown,
       stored: (reply: unknown) => boolean,
+      stillThere: (reply: unknown) => Promise<boolean>,
     ) {
       const started = failover.now()
       const pipeline = client.pipeline()
@@ -78,8 +80,10 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
         ranOn = asked === undefined ? masterOf(key) : nodeAt(asked)
         count = 0
       } else if (waitError && stored(reply)) {
-        // The script ran, its acknowledgement lost with the connection: whether a replica has it is unknown.
-        throw waitError
+        // The script ran, its acknowledgement lost with its master's connection: the write stands
+        // if the master serving the slot now (after a failover, the replica promoted) has it.
+        if (!failover.again(waitError) || !(await stillThere(reply).catch(() => false))) throw waitError
+        return reply
       }
       if (!stored(reply)) return reply
       while (count < 1) {
