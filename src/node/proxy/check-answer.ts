@@ -1,5 +1,5 @@
 import { createMasker } from '../../core/auth/create-masker.js'
-import { type Exchange, type ExchangeChecker, parseJsonBody } from '../verify/create-exchange-checker.js'
+import { type JudgedExchange, type ExchangeChecker, parseJsonBody } from '../verify/create-exchange-checker.js'
 import { describeSource, VERIFY_PROMISES } from '../verify/promises.js'
 import type { ProxyStats } from './create-proxy-stats.js'
 import type { DecodedBody } from './decode-body.js'
@@ -74,7 +74,7 @@ export async function checkAnswer(
   }
 }
 
-/** A forwarded request and the upstream's answer, as the promises judge it (verify's Exchange). */
+/** A forwarded request and the upstream's answer, as the promises judge it (verify's JudgedExchange). */
 export function toExchange({
   method,
   target,
@@ -84,7 +84,7 @@ export function toExchange({
   answer,
   decoded,
   receivedAt,
-}: HandedOver): Exchange {
+}: HandedOver): JudgedExchange {
   const headers: Record<string, string> = {}
   for (let i = 0; i < answer.rawHeaders.length; i += 2) {
     const name = answer.rawHeaders[i]!.toLowerCase()

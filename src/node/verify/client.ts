@@ -1,4 +1,4 @@
-import { type Exchange, parseJsonBody, retryAfterSeconds } from './create-exchange-checker.js'
+import { type JudgedExchange, parseJsonBody, retryAfterSeconds } from './create-exchange-checker.js'
 
 /** The key verify sends to check that a wrong key is refused; no backend should ever accept it. */
 export const WRONG_KEY = 'petstore-sandbox-verify-not-a-key'
@@ -18,17 +18,17 @@ export interface PoliteClientOptions {
   now: () => number
   sleep: (ms: number) => Promise<void>
   /** Sees every exchange, retried ones included. */
-  onExchange: (exchange: Exchange) => Promise<void>
+  onExchange: (exchange: JudgedExchange) => Promise<void>
   requestTimeoutMs: number
   /** Told before a 429 is waited out, so a pause is never a mystery. */
-  onWait: (seconds: number, exchange: Exchange) => void
+  onWait: (seconds: number, exchange: JudgedExchange) => void
 }
 
 export interface SendRequest {
   method?: string
   /** Below the base, with its query: `/pets?limit=5`. */
   path: string
-  credential?: Exchange['credential']
+  credential?: JudgedExchange['credential']
   body?: unknown
   /** Whether a 429 is waited out (Retry-After) and the request sent again; false when the 429 is what is checked. */
   retryAfter429?: boolean
@@ -54,7 +54,7 @@ export function createPoliteClient({
 }: PoliteClientOptions) {
   let sent = 0
 
-  async function once(request: SendRequest): Promise<Exchange> {
+  async function once(request: SendRequest): Promise<JudgedExchange> {
     const method = request.method ?? 'GET'
     const credential = request.credential ?? 'key'
     const url = `${baseUrl}${request.path}`
@@ -81,7 +81,7 @@ export function createPoliteClient({
     response.headers.forEach((value, name) => {
       responseHeaders[name] = value
     })
-    const exchange: Exchange = {
+    const exchange: JudgedExchange = {
       method,
       url,
       path: request.path.split('?')[0]!,
@@ -101,7 +101,7 @@ export function createPoliteClient({
   return {
     /** How many requests were sent so far. */
     sent: () => sent,
-    async send(request: SendRequest): Promise<Exchange> {
+    async send(request: SendRequest): Promise<JudgedExchange> {
       let exchange = await once(request)
       for (let retry = 0; retry < MAX_RETRIES && exchange.status === 429 && request.retryAfter429 !== false; retry++) {
         const seconds = retryAfterSeconds(exchange.headers['retry-after'], now())

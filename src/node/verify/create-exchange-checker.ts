@@ -6,7 +6,7 @@ import { specOpenapiDocument } from '../../core/contract/spec-openapi-document.j
 import { PET_STATUSES } from '../../core/store/pet.js'
 
 /** One request and its answer, as the promises judge it: what verify sent, or what the proxy forwarded. */
-export interface Exchange {
+export interface JudgedExchange {
   method: string
   /** The full URL requested. */
   url: string
@@ -35,7 +35,7 @@ export interface Exchange {
 export interface Violation {
   promise: string
   expected: string
-  exchange: Exchange
+  exchange: JudgedExchange
 }
 
 type Found = Array<{ promise: string; expected: string }>
@@ -70,7 +70,7 @@ export function createExchangeChecker(basePath: string) {
         spec.check('listPets', { status: 200, headers: {}, body: [] }),
         sandbox.check('listPets', { status: 200, headers: {}, body: [] }),
       ]).then(() => undefined),
-    async check(exchange: Exchange): Promise<Violation[]> {
+    async check(exchange: JudgedExchange): Promise<Violation[]> {
       const match = router.match(exchange.method, exchange.path)
       const operationId = match.kind === 'operation' ? match.operation.operationId : undefined
       const found: Found = []
@@ -100,7 +100,7 @@ const OWN_PROMISE_HEADERS = /retry-after|deprecation|sunset|link/i
  * only the latter finds is the sandbox's decision, named by the field it concerns.
  */
 async function checkContracts(
-  exchange: Exchange,
+  exchange: JudgedExchange,
   operationId: string,
   spec: ResponseValidator,
   sandbox: ResponseValidator,
@@ -135,7 +135,7 @@ function decisionOf(problem: string, status: number): string {
   return 'D7'
 }
 
-function checkErrorBody(exchange: Exchange): Found {
+function checkErrorBody(exchange: JudgedExchange): Found {
   const body = exchange.body as { code?: unknown; message?: unknown; status?: unknown } | undefined
   if (typeof body !== 'object' || body === null || typeof body.code !== 'string' || typeof body.message !== 'string') {
     return [{ promise: 'error-bodies', expected: `an Error body { code, message, status: ${exchange.status} }` }]
@@ -154,7 +154,7 @@ const IMF_FIXDATE =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
 
 /** The header promises: rate-limit headers and their arithmetic, Retry-After, and the deprecation of getPet. */
-export function checkHeaders(exchange: Exchange, operationId: string | undefined, basePath: string): Found {
+export function checkHeaders(exchange: JudgedExchange, operationId: string | undefined, basePath: string): Found {
   const found: Found = []
   const { headers } = exchange
   const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter(
@@ -219,7 +219,7 @@ function successorLinkOk(link: string | undefined, url: string, basePath: string
 }
 
 /** The promises a listPets answer shows by itself: refusals of bad parameters, ordering, limit and filter. */
-function checkListAnswer(exchange: Exchange): Found {
+function checkListAnswer(exchange: JudgedExchange): Found {
   const found: Found = []
   const limit = exchange.query.get('limit')
   const status = exchange.query.get('status')
@@ -259,7 +259,7 @@ export function isNewPet(body: unknown): boolean {
   )
 }
 
-function checkCreateAnswer(exchange: Exchange): Found {
+function checkCreateAnswer(exchange: JudgedExchange): Found {
   if (!('requestBody' in exchange)) return []
   if (!isNewPet(exchange.requestBody)) {
     return exchange.status < 400

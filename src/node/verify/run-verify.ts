@@ -1,7 +1,7 @@
 import { maskKey } from '../../core/auth/mask-key.js'
 import { createMasker } from '../../core/auth/create-masker.js'
 import { createPoliteClient } from './client.js'
-import { createExchangeChecker, type Exchange } from './create-exchange-checker.js'
+import { createExchangeChecker, type JudgedExchange } from './create-exchange-checker.js'
 import { createPromiseLedger, diagnose, type VerifyReport } from './report.js'
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.js'
 
@@ -39,7 +39,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const ledger = createPromiseLedger(options.key, options.strict ?? false)
   const checker = createExchangeChecker(new URL(baseUrl).pathname.replace(/\/+$/, ''))
   await checker.warm()
-  const exchanges: Exchange[] = []
+  const exchanges: JudgedExchange[] = []
   const client = createPoliteClient({
     baseUrl,
     key: options.key,

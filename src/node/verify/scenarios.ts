@@ -1,14 +1,14 @@
 import { isDeepStrictEqual } from 'node:util'
 import { PET_STATUSES } from '../../core/store/pet.js'
 import type { PoliteClient } from './client.js'
-import { type Exchange, retryAfterSeconds } from './create-exchange-checker.js'
+import { type JudgedExchange, retryAfterSeconds } from './create-exchange-checker.js'
 import type { PromiseDefinition } from './promises.js'
 
 /** What a scenario may do: send, judge, and hand what it learnt to later scenarios. */
 export interface ScenarioContext {
   client: PoliteClient
   /** Records a broken promise with the exchange that showed it. */
-  fail(promise: string, expected: string, exchange: Exchange): void
+  fail(promise: string, expected: string, exchange: JudgedExchange): void
   skip(promise: string, reason: string): void
   /** Tells the user something before requests they were not told about are sent. */
   announce(line: string): void
@@ -48,7 +48,7 @@ const checkAuth: Scenario = {
   },
 }
 
-type Listing = { pets: Array<{ id: number; status?: string }>; exchange: Exchange }
+type Listing = { pets: Array<{ id: number; status?: string }>; exchange: JudgedExchange }
 
 async function listed(context: ScenarioContext, path: string): Promise<Listing | undefined> {
   const exchange = await context.client.send({ path })
