@@ -30,7 +30,7 @@ export interface SendRequest {
   path: string
   credential?: JudgedExchange['credential']
   body?: unknown
-  /** Whether a 429 is waited out (Retry-After) and the request sent again; false when the 429 is what is checked. */
+  /** Waits out a 429 and sends again; false when the 429 is what is checked. */
   retryAfter429?: boolean
 }
 
@@ -39,10 +39,7 @@ const MAX_RETRIES = 2
 /** A longer Retry-After (a ban, a daily window) is not waited out: the 429 stands and says why. */
 const MAX_WAIT_SECONDS = 120
 
-/**
- * Sends verify's requests one at a time (callers await each), obeying Retry-After: a backend's
- * quota is real, and verify must never be the reason a staging key gets banned (spec §8).
- */
+/** Creates verify's client: one request at a time, obeying Retry-After, so no staging key gets banned (spec §8). */
 export function createPoliteClient({
   baseUrl,
   key,

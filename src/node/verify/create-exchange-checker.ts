@@ -15,11 +15,7 @@ export interface JudgedExchange {
   query: URLSearchParams
   /** Which kind of credential was sent: the user's key, a deliberately wrong one, or none. */
   credential: 'key' | 'wrong-key' | 'none'
-  /**
-   * The JSON body sent (text when it was sent as raw text); absent when none was sent, or when it
-   * is not known (the proxy keeps no body longer than the log's limit whole): createPet's
-   * promises about it are then not judged.
-   */
+  /** The body sent, JSON or text; absent when none was sent or it is not known, and then not judged. */
   requestBody?: unknown
   status: number
   /** Response headers, names in lower case. */
@@ -40,10 +36,7 @@ export interface Violation {
 
 type Found = Array<{ promise: string; expected: string }>
 
-/**
- * The JSON value of a body's text, or undefined when it is empty or not JSON: a promise then
- * reports the body as it came, rather than verify or the proxy failing on it.
- */
+/** Parses a body's text as JSON, or returns undefined, so a promise reports the body as it came. */
 export function parseJsonBody(text: string): unknown {
   if (text === '') return undefined
   try {
@@ -53,11 +46,7 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
-/**
- * The promises one exchange shows by itself, whoever sent it: `verify` runs this on every answer
- * it gets, `proxy` on every answer it forwards. Promises that need a sequence of requests (a round
- * trip, a count-down) are the scenarios' work (scenarios.ts).
- */
+/** Creates the checker of what one exchange shows by itself, for `verify` and `proxy`; sequences are scenarios.ts's. */
 export function createExchangeChecker(basePath: string) {
   const router = createRouter(specOpenapiDocument)
   const spec = createResponseValidator(specOpenapiDocument)
@@ -92,13 +81,10 @@ export function createExchangeChecker(basePath: string) {
 
 export type ExchangeChecker = ReturnType<typeof createExchangeChecker>
 
-/** Headers with promises of their own: the sandbox contract's word on them would only repeat those. */
+/** Matches headers with promises of their own, which the sandbox contract's word would only repeat. */
 const OWN_PROMISE_HEADERS = /retry-after|deprecation|sunset|link/i
 
-/**
- * The answer against the spec's own document (seed) and against the sandbox's stricter one: what
- * only the latter finds is the sandbox's decision, named by the field it concerns.
- */
+/** Checks an answer against the spec's document and the sandbox's stricter one, whose extra findings are decisions. */
 async function checkContracts(
   exchange: JudgedExchange,
   operationId: string,
@@ -107,8 +93,7 @@ async function checkContracts(
 ): Promise<Found> {
   const found: Found = []
   const type = exchange.headers['content-type'] ?? ''
-  // The spec shows every body but a 429's (§7): how a 429's body reads is the sandbox's D2 alone,
-  // which its own contract below speaks for.
+  // Leaves a 429's body to the sandbox's contract: the spec shows every body but a 429's (§7, D2).
   const shown = exchange.status !== 429
   if (shown && exchange.bodyText !== '' && !/^application\/json\s*(;|$)/i.test(type)) {
     found.push({ promise: 'matches-contract', expected: `a JSON body (content-type ${type || 'missing'})` })
@@ -248,7 +233,7 @@ function checkListAnswer(exchange: JudgedExchange): Found {
   return found
 }
 
-/** Whether `body` is a NewPet the spec allows (§2): an object with a string name, an integer categoryId, and a known status if any. */
+/** Tells whether `body` is a NewPet the spec allows (§2). */
 export function isNewPet(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
   const { name, categoryId, status } = body as Record<string, unknown>

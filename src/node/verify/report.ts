@@ -12,10 +12,7 @@ export interface FailureDetail {
   expected: string
 }
 
-/**
- * `warned`: a decision's promise broken without `--strict`; the backend differs from the sandbox
- * where the spec is silent, which is not drift from the spec.
- */
+/** A promise's outcome; `warned` is a decision broken without `--strict`, no drift from the spec. */
 export type Outcome = 'passed' | 'failed' | 'warned' | 'skipped'
 
 export interface PromiseOutcome {
@@ -115,7 +112,7 @@ const SHOWN_HEADERS = [
 ]
 const BODY_EXCERPT = 160
 
-/** The request and the answer of an exchange as one line each, with the key masked wherever it shows. */
+/** Words an exchange's request and answer a line each, the key masked. */
 export function describeExchange(exchange: JudgedExchange, key: string): { request: string; got: string } {
   const mask = createMasker({ keys: [key] }).text
   const credential =
@@ -179,13 +176,14 @@ export function diagnose(
   for (const [type, statuses] of otherFormats) {
     const what = type === 'application/problem+json' ? 'application/problem+json (RFC 9457)' : type
     lines.push(
-      `validation errors in another format: ${[...statuses].join(', ')} answered as ${what}, not the spec's Error body (§7)`,
+      `validation errors in another format: ${[...statuses].join(', ')} answered as ${what},` +
+        ` not the spec's Error body (§7)`,
     )
   }
   return lines
 }
 
-/** Signs that a backend keeps nothing: a created pet not found again or not echoed, a pet for an id nobody created. */
+/** Lists signs that a backend keeps nothing: a created pet not found again, a pet for an id nobody created. */
 function statelessSigns(exchanges: readonly JudgedExchange[]): string[] {
   const signs: string[] = []
   for (const [index, created] of exchanges.entries()) {
@@ -203,7 +201,8 @@ function statelessSigns(exchanges: readonly JudgedExchange[]): string[] {
       )
     if (fetched !== undefined && (fetched.status !== 200 || !isDeepStrictEqual(fetched.body, pet))) {
       signs.push(
-        `the pet it created (id ${String(pet?.id)}) was not found again: getPet answered ${fetched.status} ${fetched.bodyText.slice(0, 80)}`,
+        `the pet it created (id ${String(pet?.id)}) was not found again:` +
+          ` getPet answered ${fetched.status} ${fetched.bodyText.slice(0, 80)}`,
       )
     }
   }

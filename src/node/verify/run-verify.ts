@@ -48,7 +48,8 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     onWait: (seconds, exchange) =>
       options.announce(
-        `429 for ${exchange.method} ${exchange.path}${exchange.query.size > 0 ? `?${exchange.query}` : ''}: waiting ${seconds} s as its Retry-After asks, then sending it again`,
+        `429 for ${exchange.method} ${exchange.path}${exchange.query.size > 0 ? `?${exchange.query}` : ''}:` +
+          ` waiting ${seconds} s as its Retry-After asks, then sending it again`,
       ),
     onExchange: async (exchange) => {
       exchanges.push(exchange)
@@ -64,7 +65,8 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   }
   const planned = enabled.reduce((sum, scenario) => sum + (scenario.needs === 'quota' ? 0 : scenario.requests), 0)
   options.announce(
-    `Sending ${planned} requests to ${baseUrl}, one at a time${options.spendQuota ? ", then spending the key's quota (counted before it starts)" : ''}; ` +
+    `Sending ${planned} requests to ${baseUrl},` +
+      ` one at a time${options.spendQuota ? ", then spending the key's quota (counted before it starts)" : ''}; ` +
       'a 429 is waited out as its Retry-After says and the request sent again.',
   )
   const context: ScenarioContext = {
