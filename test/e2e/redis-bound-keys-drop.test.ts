@@ -12,7 +12,12 @@ it('refuses on both replicas a key whose session one replica dropped as least re
   for (const replica of [0, 1]) expect((await call(replica, '/pets', { key })).status).toBe(200)
   // A second session, through the other replica: the first is the least recently used, and goes.
   expect((await call(1, '/pets', { headers: { 'x-sandbox-session': 'r-drop-b' } })).status).toBe(200)
-  for (const replica of [1, 0]) expect((await call(replica, '/pets', { key })).status).toBe(401)
+  for (const replica of [1, 0]) {
+    const refused = await call(replica, '/pets', { key })
+    expect(refused.status).toBe(401)
+    // Answered in no session, as in memory.
+    expect(refused.headers.get('x-sandbox-session')).toBeNull()
+  }
   const listed = (await (await admin(0, '/sessions')).json()) as { sessions: Array<{ name: string }> }
   expect(listed.sessions.map((session) => session.name)).toEqual(['default', 'r-drop-b'])
 })
