@@ -53,7 +53,7 @@ export interface SessionRegistry<W extends Registered> {
 export interface SessionsOptions<W extends Registered> {
   /** The default session's world, which is never dropped. */
   default: W
-  /** A fresh world for a named session, from the start-up world, for one a shared state lists that this process has not met. */
+  /** Makes a world from the start-up world for a session a shared state lists and this process has not met. */
   fresh(name: string): W
   /** Lets go of a world that leaves the registry (dropped, deleted or replaced). */
   dispose(world: W): void

@@ -61,7 +61,7 @@ export interface SessionLifecycleOptions<Of extends Timing> {
  * the registry its state keeps; every name is checked here, with `sessionNameRefusal`.
  *
  * @example
- * const sessions = createSessionLifecycle({ state, startUp, defaultOrigin, world, carriers, secrets, tracked, limits, journaled: false })
+ * const sessions = createSessionLifecycle({ state, startUp, defaultOrigin, world, carriers, ...process })
  * await sessions.put('worker-1', { from: 'default' })
  */
 export function createSessionLifecycle<Of extends Timing>(options: SessionLifecycleOptions<Of>) {
@@ -136,7 +136,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
   return {
     default: defaultWorld,
     /** The world a request names; for a name the sandbox cannot serve, the default world and the refusal. */
-    requested({ name, where }: RequestedSession): World<Of> & { refusal?: HttpError } {
+    named({ name, where }: RequestedSession): World<Of> & { refusal?: HttpError } {
       const refusal = sessionNameRefusal(name, where, secrets())
       if (refusal !== undefined)
         return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, refusal) }
