@@ -2,15 +2,19 @@
 // one sandbox on one Redis, one on a cluster of 3 masters and 3 replicas, and two on that cluster
 // (each given another node, the load split over both), `GET /v1/pets?limit=20` in 8 named sessions,
 // in interleaved rounds; then Redis memory per session on the cluster (the masters' `used_memory`,
-// a replica holds as much again). Arguments: rounds (default 3), seconds per round (default 3),
-// sessions for the memory (default 300). Needs Debian's redis-server and redis-cli. Prints one JSON line.
+// a replica holds as much again), and the Redis calls per request of each kind (every master's
+// MONITOR over a run of sequential requests, each script named). Arguments: rounds (default 3),
+// seconds per round (default 3), sessions for the memory (default 300), requests per kind for the
+// calls (default 200). Needs Debian's redis-server and redis-cli. Prints one JSON line.
 import { execFileSync, spawn } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { Redis } from 'ioredis'
 import { createSandbox } from '../dist/index.js'
+import { REDIS_SCRIPTS } from '../dist/node/redis/redis-scripts.js'
 import { connectRedisState } from '../dist/redis.js'
 import {
   AUTHORIZATION,
@@ -26,6 +30,7 @@ import {
 const rounds = Number(process.argv[2] ?? 3)
 const seconds = Number(process.argv[3] ?? 3)
 const memorySessions = Number(process.argv[4] ?? 300)
+const callsPerKind = Number(process.argv[5] ?? 200)
 const LIST = '/v1/pets?limit=20'
 const SESSIONS = Array.from({ length: 8 }, (_, index) => `bench-${index}`)
 const CONNECTIONS = 48
@@ -55,6 +60,7 @@ try {
     }
   }
   const memory = await memoryPerSession(cluster)
+  const calls = await callsPerRequest(cluster)
   process.stdout.write(
     `${JSON.stringify({
       throughput: Object.fromEntries(
@@ -67,6 +73,7 @@ try {
         figures['cluster, two sandboxes'].map((rps, index) => rps / figures['one Redis, one sandbox'][index]),
       ),
       memory,
+      calls,
     })}\n`,
   )
 } finally {
@@ -164,6 +171,75 @@ async function memoryPerSession({ nodes }) {
   }
 }
 
+/**
+ * The Redis calls a request of each kind costs, by command (a script by its name), summed over every
+ * master's MONITOR while `callsPerKind` requests of the kind run one after the other, divided by
+ * their number. What is not a request's own shows as a fraction: the request log (one script per
+ * group per 20 ms of traffic), the followers (once a second). A script and its WAIT go in one round trip.
+ */
+async function callsPerRequest({ nodes }) {
+  const names = new Map(
+    Object.entries(REDIS_SCRIPTS).map(([name, lua]) => [createHash('sha1').update(lua).digest('hex'), name]),
+  )
+  const sandbox = createSandbox({ shared: await connectRedisState({ url: nodes[0].url, prefix: 'calls:' }), pets: 100 })
+  await sandbox.ready()
+  const ask = async (path, session, init = {}) => {
+    const response = await sandbox.fetch(`http://sandbox.test/v1${path}`, {
+      ...init,
+      headers: {
+        authorization: 'Bearer sandbox-enterprise-key',
+        'content-type': 'application/json',
+        ...(session === undefined ? {} : { 'x-sandbox-session': session }),
+      },
+    })
+    if (!response.ok) throw new Error(`${path}: ${response.status}`)
+    await response.arrayBuffer()
+  }
+  const create = { method: 'POST', body: JSON.stringify({ name: 'Counted', categoryId: 1, status: 'available' }) }
+  const kinds = {
+    'list (GET /v1/pets?limit=20)': (session) => ask('/pets?limit=20', session),
+    'get (GET /v1/pets/7)': (session) => ask('/pets/7', session),
+    'create (POST /v1/pets)': (session) => ask('/pets', session, create),
+  }
+  // Each kind once before, so that every world, bucket and script exists and is loaded on its node.
+  for (const run of Object.values(kinds)) for (const session of [undefined, 'counted']) await run(session)
+  const watched = nodes.slice(0, 3).map((node) => new Redis(node.url))
+  const monitors = await Promise.all(watched.map((client) => client.monitor()))
+  let counting
+  // What the sandbox sends (a round trip each, but a WAIT pipelined with its script); not the
+  // commands the scripts run inside Redis (MONITOR shows those from `lua`).
+  for (const monitor of monitors)
+    monitor.on('monitor', (_time, args, from) => {
+      if (counting === undefined || from === 'lua') return
+      const command = String(args[0]).toLowerCase()
+      // A script goes as EVAL the first time on each connection, as EVALSHA after.
+      const sha = command === 'eval' ? createHash('sha1').update(String(args[1])).digest('hex') : String(args[1] ?? '')
+      const name = command === 'evalsha' || command === 'eval' ? (names.get(sha) ?? command) : command
+      counting.set(name, (counting.get(name) ?? 0) + 1)
+    })
+  const figures = {}
+  for (const [kind, run] of Object.entries(kinds))
+    for (const [label, session] of [
+      ['default session', undefined],
+      ['named session', 'counted'],
+    ]) {
+      counting = new Map()
+      for (let i = 0; i < callsPerKind; i++) await run(session)
+      // MONITOR's lines of the last requests arrive after their answers.
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      const per = Object.fromEntries(
+        [...counting]
+          .sort(([, a], [, b]) => b - a)
+          .map(([name, count]) => [name, Number((count / callsPerKind).toFixed(3))]),
+      )
+      counting = undefined
+      figures[`${kind}, ${label}`] = per
+    }
+  for (const client of [...monitors, ...watched]) client.disconnect()
+  await sandbox.close()
+  return { requestsPerKind: callsPerKind, perRequest: figures }
+}
+
 /** Six redis-server nodes made a cluster of 3 masters and 3 replicas by redis-cli, as the tests do. */
 async function startCluster() {
   const dir = mkdtempSync(join(tmpdir(), 'petstore-bench-cluster-'))
@@ -232,7 +308,13 @@ async function startCluster() {
     nodes,
     stop: async () => {
       await Promise.all(
-        nodes.map((node) => new Promise((resolve) => (node.child.once('exit', resolve), node.child.kill('SIGKILL')))),
+        nodes.map(
+          (node) =>
+            new Promise((resolve) => {
+              node.child.once('exit', resolve)
+              node.child.kill('SIGKILL')
+            }),
+        ),
       )
       rmSync(dir, { recursive: true, force: true })
     },

@@ -444,6 +444,14 @@ const TARGETS = [
       `${ratioText(v)} (by server CPU per request: ${r.sessions.throughput.cpuRatios.baggageOverOne?.toFixed(2) ?? 'n/a'})`,
   ],
   [
+    'sessions: one session named by a key bound to it / by X-Sandbox-Session, HTTP throughput',
+    (r) => r.sessions.throughput.ratios.boundOverOne,
+    (v) => v >= 0.98,
+    'at least 0.98',
+    (v, r) =>
+      `${ratioText(v)} (by server CPU per request: ${r.sessions.throughput.cpuRatios.boundOverOne?.toFixed(2) ?? 'n/a'})`,
+  ],
+  [
     'sessions: 100 sessions round-robin / one session, HTTP throughput',
     (r) => r.sessions.throughput.ratios.hundredOverOne,
     (v) => v >= 0.95,
@@ -635,6 +643,8 @@ function table(r) {
   for (const [name, label] of [
     ['default-list', 'no session (the default)'],
     ['one-list', 'one session'],
+    ['baggage-list', 'one session, named by baggage'],
+    ['bound-list', 'one session, named by a bound key'],
     ['hundred-list', `${t.sessions} sessions, round-robin`],
     ['one-mixed', 'one session, mixed'],
     ['hundred-mixed', `${t.sessions} sessions, mixed`],

@@ -1,6 +1,7 @@
 // The sessions rows of `npm run bench` (BENCHMARKS.md, "Sessions"), over real HTTP against the CLI:
 // - throughput with 100 active sessions (requests round-robin over 100 `X-Sandbox-Session` names)
-//   beside one session, one session named by baggage beside it by the header, and beside the default session (no header), one process, interleaved rounds;
+//   beside one session, one session named by baggage and by a key bound to it beside it by the header, and beside
+//   the default session (no header), one process, interleaved rounds;
 // - the time to a fork (`PUT /__sandbox/sessions/{name}` `{ from }`) and to the first answer in a
 //   session never used before, with 100000 start-up pets, beside a request in a session already there.
 import autocannon from 'autocannon'
@@ -40,7 +41,11 @@ const KINDS = {
   hundred: (n) => ({ 'x-sandbox-session': `bench-${n % SESSIONS}` }),
   // The same session named by W3C baggage among other members, as OpenTelemetry sends it (D43).
   baggage: () => ({ baggage: 'userId=bench,sandbox-session=bench-one;ttl=5,tenant=acme' }),
+  // The same session named by nothing but a key bound to it (D46), as an app's server forwards a user's token.
+  bound: () => ({ authorization: `Bearer ${boundKey}` }),
 }
+// Made for session bench-one once the throughput's sandbox is up.
+let boundKey = ''
 
 /** `list`: every request `GET /v1/pets?limit=20`; `mixed`: 70 % that, 15 % creates, 15 % gets (as run.mjs's mixed row). */
 function requests(kind, workload) {
@@ -98,11 +103,19 @@ async function load(server, seconds, connections, kind, workload) {
  * @param {{ rounds: number, seconds: number, warmupSeconds: number, connections: number, keysFile: string, log: (line: string) => void }} plan
  */
 export async function measureSessionThroughput(plan) {
-  const server = await startSandbox(plan.keysFile)
+  const server = await startSandbox(plan.keysFile, ['--admin-token', ADMIN_TOKEN])
+  const bound = await fetch(`${server.origin}/__sandbox/sessions/bench-one/keys`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ plan: 'enterprise', perMinute: 1_000_000_000_000, perDay: 1_000_000_000_000 }),
+  })
+  if (bound.status !== 201) throw new Error(`binding a key to bench-one answered ${bound.status}`)
+  boundKey = (await bound.json()).key
   const runs = [
     ['default', 'list'],
     ['one', 'list'],
     ['baggage', 'list'],
+    ['bound', 'list'],
     ['hundred', 'list'],
     ['one', 'mixed'],
     ['hundred', 'mixed'],
@@ -134,6 +147,7 @@ export async function measureSessionThroughput(plan) {
     hundredOverOne: ['hundred-list', 'one-list'],
     oneOverDefault: ['one-list', 'default-list'],
     baggageOverOne: ['baggage-list', 'one-list'],
+    boundOverOne: ['bound-list', 'one-list'],
     hundredOverOneMixed: ['hundred-mixed', 'one-mixed'],
   }
   return {

@@ -103,6 +103,7 @@ export function createLuaRedis() {
       return next
     },
     HGET: ([key = '', field = '']) => hash(key, false)?.get(field) ?? null,
+    HEXISTS: ([key = '', field = '']) => (hash(key, false)?.has(field) ? 1 : 0),
     HMGET: ([key = '', ...fields]) => fields.map((field) => hash(key, false)?.get(field) ?? null),
     HGETALL: ([key = '']) => [...(hash(key, false) ?? new Map<string, string>())].flat(),
     HSET: ([key = '', ...pairs]) => {

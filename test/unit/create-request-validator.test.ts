@@ -238,3 +238,31 @@ it('accepts the everyday valid requests', async () => {
   ] as const)
     expect(await outcome(sandboxFields, operationId, input)).toBe('accepted')
 })
+
+it('gives the same verdict for a request it remembers valid, and still refuses every invalid one', () => {
+  const remembering = createRequestValidator(openapiDocument)
+  const verdict = (operationId: string, request: RequestToValidate, target?: string) => {
+    try {
+      remembering.validate(operationId, request, target)
+      return 'valid'
+    } catch (error) {
+      return (error as HttpError).message
+    }
+  }
+  // More distinct valid targets than it remembers, each asked twice, with invalid ones between.
+  for (let limit = 1; limit <= 100; limit++) {
+    for (let round = 0; round < 12; round++) {
+      const target = `/pets?limit=${limit}&r=${round}`
+      const request = { path: '/pets', query: { limit: String(limit), r: String(round) } }
+      expect(verdict('listPets', request, target)).toBe('valid')
+      expect(verdict('listPets', request, target)).toBe('valid')
+    }
+    const refused = { path: '/pets', query: { limit: String(limit + 100) } }
+    const target = `/pets?limit=${limit + 100}`
+    expect(verdict('listPets', refused, target)).toBe('limit must be between 1 and 100')
+    expect(verdict('listPets', refused, target)).toBe('limit must be between 1 and 100')
+  }
+  // The same target under another operation is checked on its own.
+  expect(verdict('listPets', { path: '/pets', query: {} }, '/pets/abc')).toBe('valid')
+  expect(verdict('getPet', { path: '/pets/abc', query: {} }, '/pets/abc')).not.toBe('valid')
+})

@@ -60,3 +60,40 @@ it('counts in windows of the lengths it is given, not of lengths of its own', as
   expect((quota(now) as number[])[0]).toBe(0)
   expect((quota(now + 30_000) as number[]).slice(0, 4)).toEqual([0, now + 30_000, Date.UTC(2030, 0, 1, 10, 15, 30), 1])
 })
+
+it('answers -5 and makes nothing for a bound key its session holds no more (D46), and decides one it holds', async () => {
+  const now = Date.UTC(2030, 0, 1, 10, 15)
+  const redis = createLuaRedis()
+  redis.call('HSET', `${PREFIX}meta`, 'base', '1', 'lastId', '0', 'count', '0')
+  const quota = () =>
+    redis.run(
+      REDIS_SCRIPTS.quota,
+      [`${PREFIX}meta`],
+      [
+        PREFIX,
+        'w1',
+        now,
+        60_000,
+        'key:sbk_k',
+        5,
+        50,
+        2,
+        30_000,
+        'take',
+        '',
+        10,
+        60_000,
+        '',
+        '',
+        '',
+        '',
+        60_000,
+        86_400_000,
+        'sbk_k',
+      ],
+    )
+  expect(quota()).toBe(-5)
+  expect(redis.call('EXISTS', `${PREFIX}s:w1`)).toBe(0)
+  redis.call('HSET', `${PREFIX}s:w1`, 'K:sbk_k', '{"plan":"pro"}')
+  expect((quota() as number[])[0]).toBe(0)
+})

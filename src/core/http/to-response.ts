@@ -1,5 +1,5 @@
 import type { SandboxRequest } from './sandbox-request.js'
-import { isAdapterRequest } from './adapter-request.js'
+import { AdapterRequest, isAdapterRequest } from './adapter-request.js'
 import { JsonPieces } from './json-pieces.js'
 import type { Reply } from './reply.js'
 
@@ -38,25 +38,58 @@ const utf8 = new TextEncoder()
  * await toResponse({ status: 200, headers: new Headers(), body: { a: 1 } }, request).json() // { a: 1 }
  */
 export function toResponse(reply: Reply, request: SandboxRequest): Response {
-  return toResponseAndText(reply, request).response
+  const { response } = toResponseAndText(reply, request)
+  return response instanceof WireAnswer ? response.toResponse() : response
 }
+
+/**
+ * Holds an answer to an `AdapterRequest` as the adapter writes it, with no Response built for it
+ * (BENCHMARKS.md, "Closer to the wire"): the status, the reply's headers, and its JSON text or pieces.
+ */
+export class WireAnswer {
+  constructor(
+    readonly status: number,
+    readonly headers: Headers,
+    readonly text?: string,
+    readonly pieces?: () => Iterable<string>,
+  ) {}
+
+  /** Returns it as a Response that carries the same for the adapter (`repliedHeaders`, `jsonText`, `jsonPiecesOf`). */
+  toResponse(): Response {
+    return adapterResponse(this.status, this.headers, { [JSON_TEXT]: this.text, [JSON_PIECES]: this.pieces })
+  }
+}
+
+/** An answer as the tail gives it: a Response, or for the node:http adapter's own request a `WireAnswer`. */
+export type Answer = Response | WireAnswer
 
 /** {@link toResponse}, with the JSON text of the body made once for both (the request log keeps it). */
 export function toResponseAndText(
   reply: Reply,
   request: SandboxRequest,
-): { response: Response; text: string | undefined } {
+): { response: Answer; text: string | undefined } {
   const { status, headers } = reply
-  const forAdapter = isAdapterRequest(request)
+  const wire = request instanceof AdapterRequest
+  const forAdapter = wire || isAdapterRequest(request)
   if (reply.body === undefined)
     return {
-      response: forAdapter ? adapterResponse(status, headers) : new Response(null, { status, headers }),
+      response: wire
+        ? new WireAnswer(status, headers)
+        : forAdapter
+          ? adapterResponse(status, headers)
+          : new Response(null, { status, headers }),
       text: undefined,
     }
   headers.set('content-type', JSON_CONTENT_TYPE)
   if (reply.body instanceof JsonPieces)
-    return { response: piecesResponse(reply.body, status, headers, request), text: undefined }
+    return {
+      response: wire
+        ? new WireAnswer(status, headers, undefined, reply.body.pieces)
+        : piecesResponse(reply.body, status, headers, request),
+      text: undefined,
+    }
   const text = reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body)
+  if (wire) return { response: new WireAnswer(status, headers, text), text }
   if (forAdapter) return { response: adapterResponse(status, headers, { [JSON_TEXT]: text }), text }
   const bytes = utf8.encode(text)
   headers.set('content-length', String(bytes.byteLength))
@@ -86,7 +119,7 @@ function piecesResponse(body: JsonPieces, status: number, headers: Headers, requ
 function adapterResponse(
   status: number,
   headers: Headers,
-  body: { [JSON_TEXT]?: string; [JSON_PIECES]?: () => Iterable<string> } = {},
+  body: { [JSON_TEXT]?: string | undefined; [JSON_PIECES]?: (() => Iterable<string>) | undefined } = {},
 ): Response {
   return Object.assign(new Response(null, { status }), { [REPLY_HEADERS]: headers }, body)
 }

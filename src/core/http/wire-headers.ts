@@ -82,7 +82,14 @@ export class WireHeaders implements Headers {
   }
 
   forEach(callback: (value: string, name: string, parent: Headers) => void, thisArg?: unknown): void {
-    for (const [name, value] of this) callback.call(thisArg, value, name, this)
+    // No generator: the adapter reads every answer's headers through here.
+    const map = this.#values()
+    const names = [...map.keys()].sort()
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!
+      if (name !== 'set-cookie') callback.call(thisArg, map.get(name)!, name, this)
+      else for (const cookie of [...this.#cookies]) callback.call(thisArg, cookie, name, this)
+    }
   }
 
   *#pairs(): Generator<[string, string], undefined, unknown> {

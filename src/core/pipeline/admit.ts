@@ -176,14 +176,19 @@ function afterDecision(
     )
   }
   if (apiKey === undefined) {
-    throw new HttpError(
-      401,
-      ErrorCode.unauthorized,
-      token === undefined ? 'An API key is required: send Authorization: Bearer <key>' : 'The API key is not valid',
-      { 'www-authenticate': token === undefined ? 'Bearer' : 'Bearer error="invalid_token"' },
-    )
+    if (token !== undefined) throw invalidKey()
+    throw new HttpError(401, ErrorCode.unauthorized, 'An API key is required: send Authorization: Bearer <key>', {
+      'www-authenticate': 'Bearer',
+    })
   }
   return { apiPath, route, deprecation, key: apiKey.key }
+}
+
+/** Refuses a key the sandbox does not have (D17): a bound key whose session went is one (D46). */
+export function invalidKey(): HttpError {
+  return new HttpError(401, ErrorCode.unauthorized, 'The API key is not valid', {
+    'www-authenticate': 'Bearer error="invalid_token"',
+  })
 }
 
 /**

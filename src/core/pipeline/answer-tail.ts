@@ -6,7 +6,7 @@ import { isAdapterRequest } from '../http/adapter-request.js'
 import { errorReply } from '../http/error-reply.js'
 import { WireHeaders } from '../http/wire-headers.js'
 import type { Reply } from '../http/reply.js'
-import { JSON_CONTENT_TYPE, toResponseAndText } from '../http/to-response.js'
+import { type Answer, JSON_CONTENT_TYPE, toResponseAndText } from '../http/to-response.js'
 import type { Answered, ExchangeBodies, RequestLog } from '../request-log/create-request-log.js'
 
 /**
@@ -110,7 +110,7 @@ export interface AnswerTail {
    * Error body (`errorReply`), and where every handler's answer becomes a Response and is written
    * to the request log. Undefined when the handler passes the request on.
    */
-  end(request: SandboxRequest, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Response | undefined>
+  end(request: SandboxRequest, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Answer | undefined>
   /**
    * Refuses a request no handler can see (`RefusedRequest`): its Error reply, listed in the log;
    * with `undefined`, what is not a request at all (a head node:http could not parse), not logged.

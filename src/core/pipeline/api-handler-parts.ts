@@ -38,7 +38,7 @@ export interface ApiHandlerParts {
   tail: AnswerTail
   /** False while this process seeds or resets a store: a listing is then not read ahead. */
   storeSettled: () => boolean
-  /** The worlds requests are answered in: the default session's, and a named session's (`X-Sandbox-Session`, baggage). */
+  /** The worlds requests are answered in, as the sessions' lifecycle gives them (session-lifecycle.ts). */
   worlds: {
     default: WorldParts
     /** The world of the session a request names, made on first use; for a name the sandbox cannot serve, the default world with the refusal to answer. */

@@ -1,5 +1,6 @@
 import { HttpHandler } from 'msw'
 import type { SandboxRequest } from '../http/sandbox-request.js'
+import { type Answer, WireAnswer } from '../http/to-response.js'
 import type { AnswerTail, HandlerAnswer, Logging } from './answer-tail.js'
 
 type RunArgs = Parameters<HttpHandler['run']>[0]
@@ -38,14 +39,17 @@ export class ClaimingHandler extends HttpHandler {
     super(
       /.+/,
       ({ request }) => claims(new URL(request.url)),
-      ({ request }) => tail.end(request, new URL(request.url), logging, answer),
+      async ({ request }) => {
+        const answered = await tail.end(request, new URL(request.url), logging, answer)
+        return answered instanceof WireAnswer ? answered.toResponse() : answered
+      },
     )
     this.#claims = claims
     this.#claim = claim
   }
 
   /** Answers as `run` does, without msw, for the node:http adapter: null when unclaimed, undefined when passed on. */
-  serve(request: SandboxRequest, url: URL): Promise<Response | undefined> | null {
+  serve(request: SandboxRequest, url: URL): Promise<Answer | undefined> | null {
     if (!this.#claims(url)) return null
     this.isUsed = true
     const { tail, logging, answer } = this.#claim
@@ -55,7 +59,8 @@ export class ClaimingHandler extends HttpHandler {
   override async run(args: RunArgs): Promise<RunResult> {
     const served = this.serve(args.request, new URL(args.request.url))
     if (served === null) return null
-    const response = await served
+    const answered = await served
+    const response = answered instanceof WireAnswer ? answered.toResponse() : answered
     return {
       handler: this,
       request: args.request,

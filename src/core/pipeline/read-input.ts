@@ -37,7 +37,11 @@ function checked(
   for (const [name, value] of Object.entries(params)) decoded[name] = decodeComponent(value, name)
   const path = decodeComponent(apiPath, 'path')
   const query = queryOf(url)
-  parts.validator.validate(info.operationId, { path, query, ...(body === undefined ? {} : { body }) })
+  parts.validator.validate(
+    info.operationId,
+    { path, query, ...(body === undefined ? {} : { body }) },
+    body === undefined ? apiPath + url.search : undefined,
+  )
   return { query, params: decoded, body }
 }
 

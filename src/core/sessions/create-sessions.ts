@@ -3,7 +3,7 @@ import type { DropReason } from '../state/shared-state.js'
 import type { Origin } from './origin.js'
 import { createLru } from './create-lru.js'
 import { SessionConflict } from './session-errors.js'
-import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
+import { DEFAULT_SESSION } from './session-name.js'
 
 export type { DropReason }
 
@@ -26,19 +26,21 @@ export interface Registered {
 export interface SessionRegistry<W extends Registered> {
   readonly default: W
   /**
-   * The world of session `name`, made from the start-up world on its first use; a use that
-   * counts (in a shared state, the request's rate-limit decision counts it). Throws ConfigError
-   * for a name the rule refuses.
+   * The world this registry keeps of session `name`, counting a use (in a shared state, the
+   * request's rate-limit decision counts it); undefined when it keeps none: `add` then takes the
+   * world made for it.
    */
-  world(name: string): W
+  use(name: string): W | undefined
+  /** Keeps `world`, made from the start-up world for a session first met in a request or a call. */
+  add(world: W): W
   /** The world of session `name` if it exists, without making it or counting a use. */
   find(name: string): MaybePromise<W | undefined>
   /**
-   * A world for named session `name` that does not exist yet, not in the registry until `put`
-   * (once admission lets its request through, D34); undefined when it exists. A shared registry
-   * has none: its state makes a session only once the request's decision allows it.
+   * Whether a session first met in a request is kept only once admission lets the request through
+   * (in memory, where nothing runs between the decision and `add`, D34); a shared state's decision
+   * makes the session itself.
    */
-  provisional?(name: string): W | undefined
+  readonly keepsAfterAdmission?: boolean
   /** Every session: the default first, then the most recently used. */
   list(): MaybePromise<W[]>
   /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
@@ -57,7 +59,7 @@ export interface SessionRegistry<W extends Registered> {
 export interface SessionsOptions<W extends Registered> {
   /** The default session's world, which is never dropped. */
   default: W
-  /** A fresh world for a named session, from the start-up world. */
+  /** Makes a world from the start-up world for a session a shared state lists and this process has not met. */
   fresh(name: string): W
   /** Lets go of a world that leaves the registry (dropped, deleted or replaced). */
   dispose(world: W): void
@@ -81,11 +83,10 @@ const SWEEP_EVERY_MS = 1000
  *
  * @example
  * const sessions = createSessions({ default: world, fresh, dispose, max: 1000, idleMs: 3_600_000, now: clock.now })
- * sessions.world('worker-1') // made on first use
+ * sessions.use('worker-1') ?? sessions.add(world1) // kept on first use
  */
 export function createSessions<W extends Registered>({
   default: defaultWorld,
-  fresh,
   dispose,
   max,
   idleMs,
@@ -124,32 +125,24 @@ export function createSessions<W extends Registered>({
 
   return {
     default: defaultWorld,
-    /**
-     * The world of session `name`, made from the start-up world on its first use; a use that
-     * counts (a request, a call in its name). Throws ConfigError for a name the rule refuses.
-     */
-    world(name: string): W {
+    /** The world of session `name`, counting a use (a request, a call in its name); undefined when there is none. */
+    use(name: string): W | undefined {
       if (name === DEFAULT_SESSION) return defaultWorld
       const at = now()
       sweep(at)
       const found = named.use(name)
-      if (found !== undefined) {
-        found.lastUsed = at
-        return found
-      }
-      return add(fresh(checkSessionName(name, 'session name')), at)
+      if (found !== undefined) found.lastUsed = at
+      return found
     },
+    /** Keeps `world`, made for a session first met. */
+    add: (world: W): W => add(world, now()),
     /** The world of session `name` if it exists, without making it or counting a use. */
     find(name: string): W | undefined {
       if (name === DEFAULT_SESSION) return defaultWorld
       sweep(now())
       return named.peek(name)
     },
-    provisional(name: string): W | undefined {
-      if (name === DEFAULT_SESSION) return undefined
-      sweep(now())
-      return named.peek(name) === undefined ? fresh(checkSessionName(name, 'session name')) : undefined
-    },
+    keepsAfterAdmission: true,
     /** Every session: the default first, then the most recently used. */
     list(): W[] {
       sweep(now())

@@ -3,7 +3,7 @@ import type { SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '..
 import { createLru } from './create-lru.js'
 import { defaultNotDeleted, type SessionRegistry, type SessionsOptions } from './create-sessions.js'
 import type { Origin } from './origin.js'
-import { checkSessionName, DEFAULT_SESSION } from './session-name.js'
+import { DEFAULT_SESSION } from './session-name.js'
 import type { World } from './world.js'
 import { originFromShared, sharedOriginOf } from './world-table.js'
 
@@ -58,7 +58,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
     }
     return met.put(world.name, world)
   }
-  const local = (name: string): W => met.use(name) ?? keep(fresh(checkSessionName(name, 'session name')))
+  const local = (name: string): W => met.use(name) ?? keep(fresh(name))
   defaultWorld.refresh = async () => {
     const info = await shared.find(DEFAULT_SESSION)
     if (info !== undefined) adopt(defaultWorld, info)
@@ -66,7 +66,8 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
 
   return {
     default: defaultWorld,
-    world: (name) => (name === DEFAULT_SESSION ? defaultWorld : local(name)),
+    use: (name) => (name === DEFAULT_SESSION ? defaultWorld : met.use(name)),
+    add: keep,
     async find(name) {
       if (name === DEFAULT_SESSION) return defaultWorld
       const info = await shared.find(name)

@@ -61,7 +61,7 @@ export interface SessionLifecycleOptions<Of extends Timing> {
  * the registry its state keeps; every name is checked here, with `sessionNameRefusal`.
  *
  * @example
- * const sessions = createSessionLifecycle({ state, startUp, defaultOrigin, world, carriers, secrets, tracked, limits, journaled: false })
+ * const sessions = createSessionLifecycle({ state, startUp, defaultOrigin, world, carriers, ...process })
  * await sessions.put('worker-1', { from: 'default' })
  */
 export function createSessionLifecycle<Of extends Timing>(options: SessionLifecycleOptions<Of>) {
@@ -86,6 +86,8 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     ...options.limits,
     now: options.world.now,
   })
+  // The world of a session a request or a call names, made from the start-up world on its first use.
+  const worldOf = (name: string): World<Of> => registry.use(name) ?? registry.add(make(name, startUp))
   const served = (what?: string): void => {
     if (state.session === undefined) throw new SessionsNotServed(what)
   }
@@ -134,7 +136,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
   return {
     default: defaultWorld,
     /** The world a request names; for a name the sandbox cannot serve, the default world and the refusal. */
-    requested({
+    named({
       name,
       where,
     }: RequestedSession): World<Of> & { refusal?: HttpError; settle?: (admitted: boolean) => void } {
@@ -146,23 +148,24 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
           ...defaultWorld,
           refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message),
         }
-      const provisional: (World<Of> & { settle?: (admitted: boolean) => void }) | undefined =
-        registry.provisional?.(name)
-      if (provisional === undefined) return registry.world(name)
-      // Made once admission lets the request through, at once after the decision (in memory
+      if (!registry.keepsAfterAdmission) return worldOf(name)
+      const found = registry.use(name)
+      if (found !== undefined) return found
+      // Kept once admission lets the request through, at once after the decision (in memory
       // nothing runs between them); a refusal makes no session (D34).
-      provisional.settle = (admitted) => {
-        provisional.settle = undefined
-        if (admitted) registry.put(provisional)
-        else provisional.release()
+      const made: World<Of> & { settle?: (admitted: boolean) => void } = make(name, startUp)
+      made.settle = (admitted) => {
+        made.settle = undefined
+        if (admitted) registry.add(made)
+        else made.release()
       }
-      return provisional
+      return made
     },
     /** The world of the session a bound key names (D46); a header or baggage naming another is refused. */
     bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {
       // In memory a lookup sweeps idle sessions first: one that went took its keys, and the request is the default world's.
       if (carriers.bound.ask === undefined && registry.find(bound.session) === undefined) return defaultWorld
-      const world = registry.world(bound.session)
+      const world = worldOf(bound.session)
       if (named === undefined || named.name === bound.session) return world
       const refused = sessionNameRefusal(named.name, named.where, secrets())
       const mask = createMasker(secrets()).text
@@ -173,7 +176,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     world(name: string, where = 'session name'): World<Of> {
       checkSessionName(name, where, secrets())
       if (name !== DEFAULT_SESSION) served()
-      const world = registry.world(name)
+      const world = worldOf(name)
       registry.used?.(name)
       return world
     },

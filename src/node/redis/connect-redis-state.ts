@@ -168,6 +168,7 @@ export async function connectRedisState({
     faults: world.faults,
     scenarios: world.scenarios,
     keys: apiKeys,
+    boundKeys: worlds.boundKeys,
     sessions: (policy) => worlds.bound(policy),
     requestLog(capacity) {
       const log = createRedisRequestLog({ scripts, client, keys, capacity, generation: worlds.generation })

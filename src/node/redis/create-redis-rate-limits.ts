@@ -1,4 +1,6 @@
 import type { Limits } from '../../core/auth/plans.js'
+import type { HttpError } from '../../core/errors/http-error.js'
+import { invalidKey } from '../../core/pipeline/admit.js'
 import { type Bucket, describeBucket } from '../../core/rate-limit/describe-bucket.js'
 import { WINDOW_MS } from '../../core/rate-limit/windows.js'
 import type { QuotaChange, RateDecision } from '../../core/state/rate-limit-backend.js'
@@ -26,6 +28,8 @@ export interface RedisRateLimitsOptions {
   known: () => { version: string; max: number; idleMs: number }
   /** What each decision tells of the world, and the sessions it dropped ('' for none). */
   onNews: (news: WorldNews, drops: string) => void
+  /** Told of a bound key the session holds no more (D46): this process forgets it. */
+  onUnbound?: (key: string) => void
 }
 
 /** A page of a world's pets read with its next decision, in `quotaThenList` (the world's `readAhead`). */
@@ -70,11 +74,19 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
     id: string,
     limits: Limits,
     change: string[] = ['', '', '', ''],
-  ): Promise<Decided> =>
-    decided(
-      (await options.run('quota', ...head(mode, id, limits), ...change, WINDOW_MS.minute, WINDOW_MS.day)) as Fields,
-      options.onNews,
+  ): Promise<Decided> => {
+    const bound = boundOf(limits)
+    const reply = await options.run(
+      'quota',
+      ...head(mode, id, limits),
+      ...change,
+      WINDOW_MS.minute,
+      WINDOW_MS.day,
+      bound,
     )
+    if (reply === -5) throw unbound(options, bound)
+    return decided(reply as Fields, options.onNews)
+  }
 
   const decide = (outcome: number, bucket: Bucket, limits: Limits, t: number): RateDecision => {
     if (outcome === 2) return describeBucket.banned(bucket, limits, t)
@@ -88,7 +100,8 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
         return decide(outcome, bucket, limits, t)
       }
       const listing = ahead as RedisListing
-      const text = (await options.run(
+      const bound = boundOf(limits)
+      const reply = await options.run(
         'quotaThenList',
         ...head('take', id, limits),
         '',
@@ -97,10 +110,12 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
         '',
         WINDOW_MS.minute,
         WINDOW_MS.day,
+        bound,
         listing.status ?? '',
         listing.limit,
-      )) as string
-      const { outcome, t, bucket, page } = fromText(text, options.onNews)
+      )
+      if (reply === -5) throw unbound(options, bound)
+      const { outcome, t, bucket, page } = fromText(reply as string, options.onNews)
       // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
       listing.text = outcome === 0 ? page : undefined
       return decide(outcome, bucket, limits, t)
@@ -132,6 +147,17 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
     // A reset switches the generation the buckets are named after: nothing to clear here.
     clear: async () => undefined,
   }
+}
+
+/** The key of a bucket's limits when they are a bound key's (D46): the script checks its session still holds it. */
+function boundOf(limits: Limits): string {
+  return 'session' in limits && 'key' in limits ? String(limits.key) : ''
+}
+
+/** The refusal of a bound key whose session went: unknown, as any key the sandbox does not have (D17). */
+function unbound(options: RedisRateLimitsOptions, key: string): HttpError {
+  options.onUnbound?.(key)
+  return invalidKey()
 }
 
 // The quota script's 14 fields (redis-scripts.ts): the decision, the bucket, then the news.

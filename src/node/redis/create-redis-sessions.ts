@@ -14,6 +14,7 @@ import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { packBucket } from './create-redis-rate-limits.js'
 import { createRedisWorld, type RedisWorld } from './create-redis-world.js'
+import { createRedisBoundKeys } from './create-redis-bound-keys.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
 import type { RedisFailover } from './redis-failover.js'
 import type { RedisReplication } from './redis-replication.js'
@@ -60,6 +61,7 @@ export function createRedisSessions({
   let policy: SharedSessionsPolicy | undefined
   // The sandbox keeps a world per session it met, at most `max`, each holding its handle.
   const handles = createLru<RedisWorld>(() => 2 * bounds().max)
+  const boundKeys = createRedisBoundKeys({ client, keys })
 
   const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
   // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d44).
@@ -93,6 +95,7 @@ export function createRedisSessions({
       replication,
       failover,
       onDrops,
+      onUnbound: boundKeys.forget,
     })
   const defaultWorld = make(DEFAULT)
 
@@ -295,6 +298,8 @@ export function createRedisSessions({
 
   return {
     sessions,
+    /** The keys bound to sessions (D46), in the sessions' meta hashes. */
+    boundKeys,
     /** Makes the registry follow `next` (the sandbox's options); the state's default world needs none. */
     bound(next: SharedSessionsPolicy): SharedSessions {
       policy = next

@@ -29,6 +29,8 @@ export interface RedisWorldOptions {
   failover: RedisFailover
   /** Told of the sessions a decision dropped, as the script answered them. */
   onDrops: (drops: string) => void
+  /** Told of a bound key a decision found its session holds no more (D46). */
+  onUnbound: (key: string) => void
 }
 
 /** The scripts that start with WORLD's ARGV (redis-scripts.ts): they name the session. */
@@ -83,6 +85,10 @@ export function createRedisWorld(options: RedisWorldOptions) {
                   ),
                 // A pet's id, or nothing stored (the base missing, the store full, …): nothing to wait for.
                 (reply) => Number(reply) > 0,
+                async (id) => {
+                  const found = await scripts.getPet(at.meta, at.prefix, name, source(), ttlMs ?? '', String(id))
+                  return Array.isArray(found) && found.length > 0
+                },
               )
             : scripts[script](at.meta, at.prefix, name, source(), ttlMs ?? '', ...args),
         )
@@ -172,6 +178,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
         banAfter,
         banSeconds,
         known: () => ({ version, ...options.bounds() }),
+        onUnbound: options.onUnbound,
         onNews(told, drops) {
           news(told)
           if (drops !== '') options.onDrops(drops)

@@ -5,6 +5,8 @@ import type { RedisClient } from './redis-scripts-client.js'
 
 // How often a standalone Redis is asked how many replicas it has.
 const REPLICAS_EVERY_MS = 1_000
+// How long a write waits for a standalone Redis's replica, in WAITs of `waitMs` (docs/decisions.md#d44).
+export const STANDALONE_ACK_BOUND_MS = 3_000
 
 export interface RedisReplicationOptions {
   client: RedisClient
@@ -50,17 +52,20 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
     waits,
     /**
      * Runs the write `send` makes (one script on `key`, on a pipeline or the client) and answers its
-     * reply once a replica acknowledged it, or at once when `stored` says the reply stored nothing.
+     * reply once a replica acknowledged it, or at once when `stored` says the reply stored nothing;
+     * when the acknowledgement was lost with the master, once `stillThere` finds the write.
      * WAIT goes in the same pipeline; a script redirected there (ASK, MOVED: the slot moving or
      * moved) or not run (its master away) is sent alone, which ioredis follows and tries again,
      * and WAIT then goes to the master that ran it. Without an acknowledgement it waits again
      * while a replica still serves beside the master (after a failover the promoted replica may
-     * have none: then the write stands alone), within the failover's bound; past it, it throws (a 503).
+     * have none: then the write stands alone), within the failover's bound (a standalone Redis's:
+     * STANDALONE_ACK_BOUND_MS); past it, it throws (a 503).
      */
     async replicated(
       key: string,
       send: (on: ChainableCommander | RedisClient) => Promise<unknown> | unknown,
       stored: (reply: unknown) => boolean,
+      stillThere: (reply: unknown) => Promise<boolean>,
     ) {
       const started = failover.now()
       const pipeline = client.pipeline()
@@ -78,8 +83,10 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
         ranOn = asked === undefined ? masterOf(key) : nodeAt(asked)
         count = 0
       } else if (waitError && stored(reply)) {
-        // The script ran, its acknowledgement lost with the connection: whether a replica has it is unknown.
-        throw waitError
+        // The script ran, its acknowledgement lost with its master's connection: the write stands
+        // if the master serving the slot now (after a failover, the replica promoted) has it.
+        if (!failover.again(waitError) || !(await stillThere(reply).catch(() => false))) throw waitError
+        return reply
       }
       if (!stored(reply)) return reply
       while (count < 1) {
@@ -88,7 +95,8 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
           if (cluster === undefined) await ask()
           else await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()))
           if (!waits(key)) break
-          if (failover.now() - started + waitMs > Math.max(failover.boundMs, waitMs))
+          const boundMs = cluster === undefined ? STANDALONE_ACK_BOUND_MS : failover.boundMs
+          if (failover.now() - started + waitMs > Math.max(boundMs, waitMs))
             throw new Error('no replica acknowledged the write in time')
         }
         count = Number(await (ranOn ?? masterOf(key)).call('WAIT', 1, waitMs))

@@ -247,12 +247,15 @@ end
  * `quotaThenList`. ARGV after WORLD's: 5 bucket, 6 perMinute, 7 perDay, 8 banAfter, 9 ban ms,
  * 10 mode ('take' | 'peek' | 'arrange'), 11 the settings' version known, 12 the most named
  * sessions, 13 their idle ms, then for 'arrange' 14 minute left, 15 day left, 16 remaining, 17
- * ban ('' | 'lift' | ms), each '' when not changed, and 18 and 19 the minute's and the day's length in ms (WINDOW_MS, core/rate-limit/windows.ts). A named session
- * absent is decided over the start-up buckets and made only when the request is allowed (or for
- * 'arrange'); its use is counted (its TTL renewed when half spent), which may drop others.
- * It leaves the answer in `reply`, and `outcome`, `gen`, `own` for what follows.
+ * ban ('' | 'lift' | ms), each '' when not changed, and 18 and 19 the minute's and the day's length in ms (WINDOW_MS, core/rate-limit/windows.ts), 20 the
+ * bucket's key when it is bound to the session (D46), '' otherwise. A named session absent is
+ * decided over the start-up buckets and made only when the request is allowed (or for 'arrange');
+ * its use is counted (its TTL renewed when half spent), which may drop others. It answers
+ * -5, and makes nothing, for a bound key the session's meta does not hold (it went with its
+ * session). It leaves the answer in `reply`, and `outcome`, `gen`, `own` for what follows.
  */
-const DECIDE = `${WORLD}local drops = ''
+const DECIDE = `${WORLD}if ARGV[20] and ARGV[20] ~= '' and redis.call('HEXISTS', meta(NAME), 'K:' .. ARGV[20]) == 0 then return -5 end
+local drops = ''
 local mode = ARGV[10]
 -- A named session that does not exist yet is made only once the decision lets its request
 -- through (D34): until then it is decided over the start-up world's buckets, writing nothing.
@@ -377,14 +380,14 @@ export const REDIS_SCRIPTS = {
 
   /**
    * `quota` in mode 'take' (ARGV 14 to 17 ''), then, only when the request is allowed, the JSON
-   * of the first ARGV[21] pets, by status ARGV[20] or all, as `listPets` reads them: one round
+   * of the first ARGV[22] pets, by status ARGV[21] or all, as `listPets` reads them: one round
    * trip for a listing instead of two. Answers one text, cheaper to send and to decode than a
    * nested reply: `quota`'s 14 fields, each followed by a newline (the settings '' when
    * unchanged, otherwise after a '='; JSON text has no raw newline), then the page as a JSON
    * array ('' when refused).
    */
   quotaThenList: `${DECIDE}local listed = ''
-if outcome == 0 then listed = page(gen, own, m[7], ARGV[20], tonumber(ARGV[21])) end
+if outcome == 0 then listed = page(gen, own, m[7], ARGV[21], tonumber(ARGV[22])) end
 for i = 1, 9 do reply[i] = string.format('%.0f', reply[i]) end
 if reply[13] then reply[13] = '=' .. reply[13] else reply[13] = '' end
 return table.concat(reply, '\\n') .. '\\n' .. listed

@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
-import { jsonPiecesOf, jsonText, repliedHeaders } from '../../core/http/to-response.js'
+import { type Answer, jsonPiecesOf, jsonText, repliedHeaders, WireAnswer } from '../../core/http/to-response.js'
 import { drained, type IncomingBody, incomingBody, leaveBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
@@ -117,8 +117,17 @@ async function translate(
   if (body) leaveBody(request, body)
   try {
     // The server's last handler claims what no other does (start-server.ts).
-    const response = await answerOf(handlers, request)
-    if (response === undefined) throw new Error('no handler answered')
+    const answer = await answerOf(handlers, request)
+    if (answer === undefined) throw new Error('no handler answered')
+    if (answer instanceof WireAnswer) {
+      const headers = outgoingHeadersOf(answer.headers, added)
+      if (answer.pieces !== undefined)
+        return await writePieces(outgoing, answer.status, headers, method === 'HEAD' ? undefined : answer.pieces)
+      const payload = method === 'HEAD' ? undefined : answer.text
+      if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload))
+      return write(incoming, outgoing, answer.status, headers, payload, body)
+    }
+    const response = answer
     if (response.type === 'error') {
       // `Response.error()` (an injected dropped connection): the client sees the socket close
       // without an answer, as when a real server dies mid-request.
@@ -131,11 +140,7 @@ async function translate(
       for (const [name, lower, value] of added) if (!hasPair(pairs, lower)) pairs.push(name, value)
       return write(incoming, outgoing, passedOn.status, pairs, passedOn.body, body)
     }
-    const outgoingHeaders: Record<string, string> = {}
-    repliedHeaders(response).forEach((value, name) => {
-      outgoingHeaders[name] = value
-    })
-    for (const [name, lower, value] of added) if (outgoingHeaders[lower] === undefined) outgoingHeaders[name] = value
+    const outgoingHeaders = outgoingHeadersOf(repliedHeaders(response), added)
     const pieces = jsonPiecesOf(response)
     if (pieces !== undefined)
       return await writePieces(outgoing, response.status, outgoingHeaders, method === 'HEAD' ? undefined : pieces)
@@ -152,11 +157,21 @@ async function translate(
   }
 }
 
+/** Returns `headers` as node writes them, with the added ones they do not give themselves. */
+function outgoingHeadersOf(headers: Headers, added: AddedHeaders): Record<string, string> {
+  const outgoing: Record<string, string> = {}
+  headers.forEach((value, name) => {
+    outgoing[name] = value
+  })
+  for (const [name, lower, value] of added) if (outgoing[lower] === undefined) outgoing[name] = value
+  return outgoing
+}
+
 /**
  * Finds the first answer of `handlers` as msw's `getResponse` does, asking a `ClaimingHandler`
  * directly (BENCHMARKS.md, "Closer to the wire") and any other handler through msw.
  */
-async function answerOf(handlers: RequestHandler[], request: AdapterRequest): Promise<Response | undefined> {
+async function answerOf(handlers: RequestHandler[], request: AdapterRequest): Promise<Answer | undefined> {
   for (const handler of handlers) {
     if (handler instanceof ClaimingHandler) {
       const served = handler.serve(request, request.parsedUrl)
