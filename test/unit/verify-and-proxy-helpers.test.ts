@@ -8,7 +8,7 @@ import { upstreamHeaders } from '../../src/node/proxy/upstream-headers.js'
 import {
   checkHeaders,
   createExchangeChecker,
-  type Exchange,
+  type JudgedExchange,
   parseJsonBody,
   retryAfterSeconds,
 } from '../../src/node/verify/create-exchange-checker.js'
@@ -21,7 +21,7 @@ const operation = (method: string, path: string) => {
   return match.kind === 'operation' ? match.operation : undefined
 }
 
-function getPetAnswer(url: string, headers: Record<string, string>): Exchange {
+function getPetAnswer(url: string, headers: Record<string, string>): JudgedExchange {
   const base = {
     'x-ratelimit-limit': '60',
     'x-ratelimit-remaining': '59',
@@ -70,8 +70,8 @@ it("holds a 429's body to the sandbox's decision only (the spec does not show it
     status: number,
     headers: Record<string, string>,
     bodyText: string,
-    request: Partial<Exchange> = {},
-  ): Exchange => ({
+    request: Partial<JudgedExchange> = {},
+  ): JudgedExchange => ({
     method: 'GET',
     url: 'http://upstream.test/v1/pets',
     path: '/pets',
@@ -84,7 +84,7 @@ it("holds a 429's body to the sandbox's decision only (the spec does not show it
     receivedAt: Date.parse('2026-01-01T00:00:00Z'),
     ...request,
   })
-  const found = async (exchange: Exchange) =>
+  const found = async (exchange: JudgedExchange) =>
     (await checker.check(exchange)).map(({ promise, expected }) => `${promise}: ${expected}`)
   expect(await found(answer(429, { 'content-type': 'text/plain' }, 'Slow down'))).toEqual([
     'sandbox-contract: D2: The received media type "text/plain" does not match the one specified in the current response: application/json',
@@ -213,7 +213,7 @@ it('reads Retry-After in seconds or as an HTTP-date', () => {
 })
 
 it('diagnoses errors in another format, naming problem+json, and a base path without /v1', () => {
-  const problem: Exchange = {
+  const problem: JudgedExchange = {
     ...getPetAnswer('https://staging.example/api/pets?limit=0', { 'content-type': 'application/problem+json' }),
     path: '/pets',
     query: new URLSearchParams('limit=0'),

@@ -38,7 +38,7 @@ export interface ApiHandlerParts {
   tail: AnswerTail
   /** False while this process seeds or resets a store: a listing is then not read ahead. */
   storeSettled: () => boolean
-  /** The worlds requests are answered in: the default session's, and a named session's (`X-Sandbox-Session`, baggage). */
+  /** The worlds requests are answered in, as the sessions' lifecycle gives them (session-lifecycle.ts). */
   worlds: {
     default: WorldParts
     /** The world of the session a request names, made on first use; for a name the sandbox cannot serve, the default world with the refusal to answer. */
@@ -66,4 +66,9 @@ export interface WorldParts {
   ready: () => Promise<void>
   /** Why the request's session cannot be served (a bad name, 400; sessions on a state that keeps none, 501): the pipeline answers it after admission. */
   refusal?: HttpError
+  /**
+   * For a session the request names that does not exist yet: told whether admission let the
+   * request through, which makes the session, or refused it, which lets the world go (D34).
+   */
+  settle?: (admitted: boolean) => void
 }

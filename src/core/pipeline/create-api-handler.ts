@@ -10,6 +10,8 @@ import { mayAdmit } from './admit.js'
 import type { Ending, Exchange } from './answer-tail.js'
 import { ClaimingHandler } from './claiming-handler.js'
 import { parseBearer } from '../auth/create-key-ring.js'
+import { HttpError } from '../errors/http-error.js'
+import { SESSION_HEADER } from '../sessions/session-name.js'
 
 export type { ApiHandlerParts } from './api-handler-parts.js'
 
@@ -64,6 +66,14 @@ async function handleRequest(
         (text) => (exchange.requestBody = text),
       ),
     }
+  } catch (error) {
+    // A bound key whose session went, as a shared state's decision found it: answered as in memory,
+    // in no session (D46).
+    if (bound !== undefined && error instanceof HttpError && error.status === 401) {
+      headers.delete(SESSION_HEADER)
+      exchange.notes.session = undefined
+    }
+    throw error
   } finally {
     // What the policies said of the answer, an Error body's included.
     exchange.notes.fault = headers.get(FAULT_HEADER) ?? undefined

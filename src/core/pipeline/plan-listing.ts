@@ -14,7 +14,7 @@ import { type Resolution, resolve } from './resolve.js'
  */
 export interface PlannedListing {
   resolution: Resolution
-  /** The request's input, valid, and its page to read with the decision; or why it is not, thrown where the pipeline reads the input. */
+  /** The valid input and its page to read with the decision; or the refusal, thrown where the input is read. */
   read: { input: OperationInput; ahead: ListingAhead } | { refusal: unknown }
 }
 

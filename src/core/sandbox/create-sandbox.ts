@@ -183,7 +183,7 @@ function composeSandbox<Of extends Timing>(
     tail,
     storeSettled: () => filling === 0,
     boundKeys,
-    worlds: { default: defaultWorld, named: sessions.requested, bound: sessions.bound },
+    worlds: sessions,
   }
   const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]

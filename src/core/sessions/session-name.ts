@@ -24,7 +24,7 @@ const rule = schema.description.replace(/^sandbox - /, '')
  * token (D35). Values are never quoted: a header may hold anything.
  *
  * @example
- * sessionNameRefusal('.hidden', 'X-Sandbox-Session') // "X-Sandbox-Session must be 1 to 64 letters, digits, '.', '_' or '-', not starting with '.' or '-'"
+ * sessionNameRefusal('.hidden', 'X-Sandbox-Session') // "X-Sandbox-Session must be 1 to 64 letters, digits, …"
  * sessionNameRefusal('worker-3', 'X-Sandbox-Session') // undefined
  */
 export function sessionNameRefusal(name: unknown, where: string, secrets?: Secrets): string | undefined {

@@ -8,7 +8,7 @@ export interface ListQuery {
   limit: number
 }
 
-/** A page read with a rate-limit decision: `page()` is its JSON text as stored once the decision allowed, else undefined. */
+/** Holds a page read with a rate-limit decision: `page()`, its JSON text once the decision allowed. */
 export interface ListingAhead extends ReadAhead {
   page(): string | undefined
 }

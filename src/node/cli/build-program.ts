@@ -30,12 +30,10 @@ import { DEFAULT_MAX_PETS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from 
 import { DEFAULT_ERROR_KINDS, FAULT_KINDS } from '../../core/faults/fault-config.js'
 import { BUILT_IN_SCENARIOS } from '../../core/scenarios/scenario-config.js'
 
-// The commands' shared IO lives beside the shared option parsers, where verify and proxy read it too.
+// Re-exports the commands' IO from beside the option parsers, where verify and proxy read it too.
 export type { ProgramIo }
 
-/**
- * The commander program. Tests drive it directly; `bin/petstore-sandbox.js` only calls `main`.
- */
+/** Builds the commander program, which tests drive directly; `bin/petstore-sandbox.js` only calls `main`. */
 export function buildProgram(io: ProgramIo): Command {
   const program = new Command('petstore-sandbox')
     .description('A stateful, in-memory stand-in for the Animal Store API (v1) staging environment.')
@@ -187,7 +185,8 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(
       new Option(
         '--scenarios <file>',
-        'JSON file of custom scenarios: { "scenarios": { "<name>": { "latency"?, "errorRate"?, "kinds"?, "status"?, "operations"? } } }',
+        'JSON file of custom scenarios: { "scenarios": { "<name>": { "latency"?, "errorRate"?, "kinds"?,' +
+          ' "status"?, "operations"? } } }',
       ).env('PETSTORE_SANDBOX_SCENARIOS'),
     )
     .addOption(
@@ -199,7 +198,8 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(
       new Option(
         '--faults-file <file>',
-        'JSON file of faults, as PUT /__sandbox/faults takes them (petstore-sandbox weather prints one); flags override it',
+        'JSON file of faults, as PUT /__sandbox/faults takes them (petstore-sandbox weather prints one);' +
+          ' flags override it',
       ).env('PETSTORE_SANDBOX_FAULTS_FILE'),
     )
     .addOption(
@@ -244,7 +244,8 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(
       new Option(
         '--from <capsule>',
-        'start from a capsule (GET /__sandbox/sessions/{name}/capsule) or a recording (a .har file): the default session and every fresh one',
+        'start from a capsule (GET /__sandbox/sessions/{name}/capsule) or a recording (a .har file):' +
+          ' the default session and every fresh one',
       ).env('PETSTORE_SANDBOX_FROM'),
     )
     .addOption(
@@ -312,7 +313,8 @@ export function buildProgram(io: ProgramIo): Command {
           command.getOptionValueSource(pets) !== 'default'
         ) {
           throw new ConfigError(
-            `--from and --${pets === 'pets' ? 'pets' : 'pets-file'} cannot be combined: the capsule says which pets there are`,
+            `--from and --${pets === 'pets' ? 'pets' : 'pets-file'} cannot be combined:` +
+              ' the capsule says which pets there are',
           )
         }
       }

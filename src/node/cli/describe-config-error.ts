@@ -1,14 +1,7 @@
 import type { ConfigError } from '../../core/errors/config-error.js'
 import type { ScenarioFlag } from '../options/parse-options.js'
 
-/**
- * A ConfigError as `start` prints it. An entry of `scenarios.keys` came from a `--scenario` pair:
- * it is named by that pair's position, as typed (`--scenario #2: sandbox-fre-key is no configured
- * key; did you mean sandbox-free-key?`), or by the environment variable that held it.
- *
- * @example
- * describeConfigError(error, [{ key: 'a', name: 'down' }], 'cli') // '--scenario #1: …'
- */
+/** Words a ConfigError as `start` prints it, naming a `--scenario` entry by its position or its variable. */
 export function describeConfigError(
   error: ConfigError,
   scenarios: readonly ScenarioFlag[] | undefined,

@@ -1,16 +1,16 @@
-/**
- * One line for an error of `listen`, or undefined for any other error: what a person starting
- * the sandbox can do about it, instead of node's `listen EADDRINUSE: address already in use`.
- *
- * @example
- * describeListenError(error, '127.0.0.1', 4010) // 'port 4010 on 127.0.0.1 is already in use; ...'
- */
+/** Words an error of `listen` as what to do about it; undefined for any other error. */
 export function describeListenError(error: unknown, host: string, port: number): string | undefined {
   switch ((error as NodeJS.ErrnoException | undefined)?.code) {
     case 'EADDRINUSE':
-      return `port ${port} on ${host} is already in use (another sandbox?); stop that process, choose another --port, or use --port 0 for a free one`
+      return (
+        `port ${port} on ${host} is already in use (another sandbox?); stop that process,` +
+        ' choose another --port, or use --port 0 for a free one'
+      )
     case 'EACCES':
-      return `not allowed to listen on port ${port} of ${host} (ports below 1024 need privileges); choose another --port, or use --port 0 for a free one`
+      return (
+        `not allowed to listen on port ${port} of ${host} (ports below 1024 need privileges);` +
+        ' choose another --port, or use --port 0 for a free one'
+      )
     case 'EADDRNOTAVAIL':
       return `${host} is not an address of this machine; use --host 127.0.0.1, or 0.0.0.0 for every interface`
     case 'ENOTFOUND':

@@ -16,7 +16,7 @@ export interface BannerInput {
   fromEnvironment: Partial<Record<InForceItem, readonly string[]>>
 }
 
-/** What `start` prints once it listens: the address first, then the keys to call it with, then what is in force. */
+/** Formats what `start` prints once it listens: the address, the keys to call it with, what is in force. */
 export function formatBanner({ url, version, options, keys, showKeys, inForce, fromEnvironment }: BannerInput): string {
   const lines = [`petstore-sandbox ${version}: Animal Store API v1`, `Listening on ${url}`]
   // Keys from a keys file are secrets: listed masked, with the limits in force.
@@ -27,7 +27,8 @@ export function formatBanner({ url, version, options, keys, showKeys, inForce, f
     // A capsule's keys (--from) are its team's, not demo keys: masked too.
     const shown = showKeys && DEMO.has(key.key) ? key.key : maskKey(key.key)
     lines.push(
-      `  ${key.plan.padEnd(10)} ${shown.padEnd(24)} ${String(key.perMinute).padStart(5)}/min ${String(key.perDay).padStart(8)}/day`,
+      `  ${key.plan.padEnd(10)} ${shown.padEnd(24)} ${String(key.perMinute).padStart(5)}/min ` +
+        `${String(key.perDay).padStart(8)}/day`,
     )
   }
   // A stale variable in a teammate's shell is the usual surprise: each line says where it came from.

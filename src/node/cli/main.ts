@@ -17,8 +17,7 @@ export async function main(argv: string[]): Promise<void> {
     stdout: writeLines(process.stdout),
     stderr: writeLines(process.stderr),
     colour: process.stdout.isTTY === true,
-    // `on`, not `once`: a dependency (signal-exit) re-raises a signal when it sees no other
-    // listener, so ours must stay registered while the graceful shutdown runs.
+    // Stays registered (`on`) during the shutdown: signal-exit re-raises a signal when it sees no other listener.
     onSignal: (signal, listener) => process.on(signal, listener),
     version,
   })

@@ -8,8 +8,7 @@ import {
 } from '../../core/faults/fault-config.js'
 import { checkInput } from '../../core/contract/check-input.js'
 
-// The flags' own syntax is read here; their values are held to the admin document's fault schema,
-// as the admin API's and the faults option's are, so every way in keeps one rule.
+// Reads the flags' syntax only; their values go to the admin document's fault schema like every other way in.
 
 /** `--latency`: whole ms (`200`) or a range drawn from uniformly (`100-400`). */
 export function parseLatency(value: string): LatencyRange {
@@ -36,17 +35,14 @@ export function parseErrorKinds(value: string): FaultKind[] {
   return kinds as FaultKind[]
 }
 
-/**
- * `--fault <operationId>:<setting>=<value>[,...]`, repeatable: per-operation overrides, e.g.
- * `--fault createPet:error-rate=0.5,latency=100-300`. Operation names are checked when the
- * sandbox is created, against the contract.
- */
+/** Parses `--fault <operationId>:<setting>=<value>[,...]`, e.g. `--fault createPet:error-rate=0.5,latency=100-300`. */
 export function parseOperationFault(
   value: string,
   previous: Record<string, OperationFaults> | undefined,
 ): Record<string, OperationFaults> {
   const usage =
-    'expected <operationId>:<setting>=<value>[,...] with settings latency and error-rate, such as createPet:error-rate=0.5,latency=100-300.'
+    'expected <operationId>:<setting>=<value>[,...] with settings latency and error-rate,' +
+    ' such as createPet:error-rate=0.5,latency=100-300.'
   const match = /^([A-Za-z][A-Za-z0-9_]*):(.+)$/.exec(value)
   if (match === null) throw new InvalidArgumentError(usage)
   const faults: OperationFaults = { ...previous?.[match[1]!] }

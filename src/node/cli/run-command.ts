@@ -8,24 +8,13 @@ import { newRunId, RUN_ID_VARIABLE } from '../testing/worker-session.js'
 /** Signals passed on to the command: it decides how to end, and the sandbox ends with it. */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 
-/**
- * Signals `run` ends by when the command did, raised on itself: they only end a process. Any other
- * (SIGUSR1 opens Node's inspector, SIGQUIT dumps core) ends it with 128 + its number instead (D40).
- */
+/** Lists the signals `run` raises on itself when the command ended by one; others end it with 128 + n (D40). */
 const RAISED: ReadonlySet<NodeJS.Signals> = new Set([...FORWARDED, 'SIGKILL'])
 
 /** How the command ended: its exit code, or the signal that ended it. */
 type Ending = { code: number; signal?: undefined } | { signal: NodeJS.Signals; code?: undefined }
 
-/**
- * `petstore-sandbox run [start's options] -- <command> [args…]` (D40): the sandbox of `start`'s
- * options, served by `start`'s own code, then the command once the sandbox is ready, with
- * `PETSTORE_SANDBOX_URL` (the base URL with `/v1`), a run id in `PETSTORE_SANDBOX_RUN_ID` and, with an admin token,
- * `PETSTORE_SANDBOX_ADMIN_TOKEN` in its environment. Signals are passed on to the command; when it
- * ends, the sandbox stops and this process ends as the command did (its exit code, or its signal),
- * so the sandbox never outlives it. The process that started this one going away (npx killed)
- * counts as a SIGTERM. The sandbox's lines go to stderr: stdout is the command's.
- */
+/** Runs `run [start's options] -- <command>`: serves the sandbox, runs the command, ends as it did (D40). */
 export async function runCommand(options: StartOptions, argv: readonly string[], io: ProgramIo): Promise<void> {
   const [command, ...args] = argv as [string, ...string[]]
   let served: ServedSandbox | undefined
@@ -39,10 +28,7 @@ export async function runCommand(options: StartOptions, argv: readonly string[],
     if (how.signal === undefined) process.exit(how.code)
     const code = 128 + (constants.signals[how.signal] ?? 0)
     if (!RAISED.has(how.signal)) process.exit(code)
-    // Ended by a signal, as the command was: the shell (or CI) sees the same. Our own listeners go
-    // first, or the signal would only be heard. A dependency's listener (signal-exit, with
-    // --state) re-raises it in its turn; should none end the process, the exit code a shell gives
-    // that signal does.
+    // Ends by the command's signal, removing our listeners first; the shell's exit code for it stands in (D40).
     for (const signal of FORWARDED) process.off(signal, pass)
     process.kill(process.pid, how.signal)
     setTimeout(() => process.exit(code), 1_000)
@@ -76,9 +62,8 @@ export async function runCommand(options: StartOptions, argv: readonly string[],
   if (ended instanceof Error) {
     // The command could not be started: 127 for one not found, 126 otherwise, as a shell says.
     const code = (ended as NodeJS.ErrnoException).code
-    io.stderr(
-      `error: cannot run ${command}: ${code === 'ENOENT' ? 'no such command (is it installed, and on PATH?)' : (code ?? ended.message)}`,
-    )
+    const why = code === 'ENOENT' ? 'no such command (is it installed, and on PATH?)' : (code ?? ended.message)
+    io.stderr(`error: cannot run ${command}: ${why}`)
     return end({ code: code === 'ENOENT' ? 127 : 126 })
   }
   return end(ended)

@@ -1,22 +1,12 @@
 import cluster, { type Worker } from 'node:cluster'
 import { watchParent } from '../server/watch-parent.js'
 
-/**
- * `--workers <n>`: the primary forks n processes that serve one port (node:cluster hands them its
- * connections) and share their state through Redis, so they answer as one sandbox. A worker that
- * dies while serving is replaced; one that dies before it listened (a bad option, Redis refusing)
- * stops them all, since its siblings would fail alike. Signals stop every worker gracefully, and
- * so does the primary's parent going away, as for one process
- * (docs/cli.md#stopping): the primary is what npx started, and its workers watch only it.
- */
+/** Forks `--workers <n>` processes on one port sharing Redis; replaces one that dies serving (docs/cli.md#stopping). */
 export function runWorkers(
   count: number,
   io: { stderr: (line: string) => void; onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => void },
 ): Promise<void> {
-  // Each worker accepts its own connections. Under node's default round robin the primary accepts
-  // them and hands each to a worker: one handed to a worker killed meanwhile (kill -9) is never
-  // closed by the primary, and its client hangs (docs/running-for-a-team.md#several-replicas-one-redis).
-  // Accepted by the worker itself, a connection dies with it, and the client sees it closed.
+  // Lets each worker accept its own connections: under round robin, one handed to a killed worker hangs its client.
   cluster.schedulingPolicy = cluster.SCHED_NONE
   let stopping = false
   const listened = new Set<number>()

@@ -1,11 +1,6 @@
 import module from 'node:module'
 
-/**
- * What `@msw/data` imports from each `es-toolkit` barrel, and the module of its own each name
- * lives in, with the name it has there (the barrels re-export the same functions). A name missing
- * here fails the CLI at start, which `test/unit/slim-msw-data-imports.test.ts` catches when
- * `@msw/data` is upgraded.
- */
+/** Maps what `@msw/data` imports from each `es-toolkit` barrel to its own module (held by a unit test). */
 export const SLIM_MSW_DATA_IMPORTS: Readonly<Record<string, Readonly<Record<string, readonly [string, string]>>>> = {
   'es-toolkit/compat': {
     get: ['es-toolkit/compat/get', 'default'],
@@ -18,13 +13,7 @@ export const SLIM_MSW_DATA_IMPORTS: Readonly<Record<string, Readonly<Record<stri
   },
 }
 
-/**
- * In the CLI's own process, points `@msw/data`'s imports of the `es-toolkit` barrels at the modules
- * of the five functions it uses: the barrels are most of the modules a start-up loads, for the same
- * functions (docs/upstream-reports.md, BENCHMARKS.md start-up). A workaround, to be removed when
- * `@msw/data` imports them so itself; the library never sets hooks in its host. Where Node has no
- * `module.registerHooks` (before 22.15), nothing changes.
- */
+/** Points `@msw/data`'s barrel imports at five modules in the CLI's process (docs/upstream-reports.md). */
 export function slimMswDataImports(): void {
   module.registerHooks?.({
     resolve(specifier, context, nextResolve) {

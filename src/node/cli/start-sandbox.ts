@@ -60,7 +60,7 @@ export interface StartOptions extends ServingOptions {
   redis?: string
   redisPrefix: string
   workers: number
-  /** The options given by environment variables, by name (`scenario: 'PETSTORE_SANDBOX_SCENARIO'`): said in the banner. */
+  /** Names the variables that gave options (`scenario: 'PETSTORE_SANDBOX_SCENARIO'`), for the banner. */
   environment?: Readonly<Record<string, string>>
 }
 
@@ -72,14 +72,10 @@ export interface ServedSandbox {
   close(): Promise<void>
 }
 
-/**
- * `petstore-sandbox start` in this process: the sandbox, served over HTTP until a signal, or the
- * process that started it going away, stops it.
- */
+/** Runs `start`: serves the sandbox over HTTP until a signal, or the parent going away, stops it. */
 export async function startSandbox(options: StartOptions, io: ProgramIo): Promise<void> {
   let served: ServedSandbox | undefined
-  // A worker's channel to the primary would keep it alive: let go of it once all is closed. A
-  // worker watches only its primary, which watches npm for all of them (run-workers.ts).
+  // Lets go of a worker's channel to the primary once all is closed, which would keep it alive.
   stopOnSignals(io, () => served, {
     onClosed: () => cluster.worker?.disconnect(),
     ...(cluster.isWorker ? { underNpm: false } : {}),
@@ -87,11 +83,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   await serveSandbox(options, io, (serving) => (served = serving))
 }
 
-/**
- * The sandbox of `start`'s options served over HTTP, `start`'s and `run`'s alike: resolves once
- * it is ready and its banner printed. `onListening` hears of it as soon as it listens (while the
- * pets are seeded), so that a stop asked for meanwhile closes it.
- */
+/** Serves `start`'s sandbox, for `start` and `run`; `onListening` hears of it while the pets are seeded. */
 export async function serveSandbox(
   options: StartOptions,
   io: ProgramIo,
@@ -101,7 +93,7 @@ export async function serveSandbox(
   let shared: SharedState | undefined
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   const capsule = options.from === undefined ? undefined : await loadCapsuleFile(options.from)
-  // A capsule's pets are the start-up pets, as a pets file's are (D33's digest guards them under --state).
+  // Treats a capsule's pets as given ones, which D33's digest guards under --state.
   const givenPets =
     capsule !== undefined
       ? capsule.pets
@@ -131,7 +123,8 @@ export async function serveSandbox(
       ...(capsule === undefined ? {} : { givenBy: 'a --from capsule' }),
       onLockLost: (error) => {
         io.stderr(
-          `error: lost the lock on state file ${options.state} (${error.message}); stopping so that only one process writes it`,
+          `error: lost the lock on state file ${options.state} (${error.message});` +
+            ' stopping so that only one process writes it',
         )
         process.exit(1)
       },
@@ -216,7 +209,8 @@ export async function serveSandbox(
         if (prefer === undefined || !/\bcode\s*=/i.test(prefer.value)) return
         stop()
         logger.note(
-          `${entry.method} ${entry.path} sent Prefer: ${prefer.value.slice(0, 80)}, which this sandbox ignores: start it with --prefer to honour Prefer: code=<status>`,
+          `${entry.method} ${entry.path} sent Prefer: ${prefer.value.slice(0, 80)}, which this sandbox ignores:` +
+            ' start it with --prefer to honour Prefer: code=<status>',
         )
       })
     }
@@ -279,7 +273,8 @@ export async function serveSandbox(
         fromEnvironment: fromEnvironment(options.environment ?? {}),
       }),
       `Reference on ${origin}/reference`,
-      `Sessions: X-Sandbox-Session, up to ${options.maxSessions}, idle after ${formatDuration(options.sessionIdle)}${shared === undefined ? '' : ', shared by the replicas'}`,
+      `Sessions: X-Sandbox-Session, up to ${options.maxSessions},` +
+        ` idle after ${formatDuration(options.sessionIdle)}${shared === undefined ? '' : ', shared by the replicas'}`,
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
       ...(shared === undefined
         ? []
@@ -290,7 +285,7 @@ export async function serveSandbox(
   return served
 }
 
-/** Which of start's options feed each thing in force: the banner names their variables when they came from the environment. */
+/** Lists which of start's options feed each thing in force, so the banner can name their variables. */
 const IN_FORCE_OPTIONS: Record<InForceItem, ReadonlyArray<keyof StartOptions>> = {
   pets: ['pets', 'petsFile', 'seed'],
   clock: ['now'],

@@ -1,10 +1,4 @@
-/**
- * Whether an Accept-Encoding header takes gzip: named (or `*`) without `q=0`.
- *
- * @example
- * acceptsGzip('gzip, deflate, br') // true
- * acceptsGzip('gzip;q=0, identity') // false
- */
+/** Tells whether an Accept-Encoding header takes gzip: named (or `*`) without `q=0`. */
 export function acceptsGzip(header: string | undefined): boolean {
   if (header === undefined) return false
   return header.split(',').some((part) => {

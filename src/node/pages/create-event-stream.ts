@@ -11,7 +11,7 @@ import { type EventWriter, openEventStream, sendError } from './send-page.js'
 
 // A comment line this often keeps proxies and the browser from closing an idle stream.
 const HEARTBEAT_MS = 15_000
-// A reader this far behind is cut off rather than buffered for without end; the dashboard reconnects.
+// Cuts off a reader this far behind rather than buffering without end; the dashboard reconnects.
 const MAX_BUFFERED_BYTES = 1024 * 1024
 
 /** Where the stream's entries come from: the sandbox's request log (`sandbox.onRequest`). */
@@ -29,13 +29,7 @@ export interface EventStreamAdmin {
   clientAddress: (incoming: IncomingMessage) => string
 }
 
-/**
- * `GET /__sandbox/events`: the request log as server-sent events (`event: request`, the entry as
- * JSON, key masked), pushed as each request is answered. It is behind the admin gate like every
- * admin path (the same limit on wrong tokens, each refusal listed in the request log); the token
- * goes in `Authorization`, so the dashboard reads it with fetch rather than EventSource, which
- * cannot send one, and the token never goes into a URL.
- */
+/** Creates `GET /__sandbox/events`, the request log as server-sent events behind the admin gate (read with fetch). */
 export function createEventStream(
   requests: RequestEntrySource,
   tail: AnswerTail,

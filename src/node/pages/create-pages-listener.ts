@@ -39,18 +39,14 @@ export interface PagesOptions {
   petsFrom?: string | undefined
 }
 
-/** The pages, in front of the API: `handle` answers a request for a page and says whether it did. */
+/** Answers the pages in front of the API; `handle` says whether it did. */
 export interface PagesListener {
   handle(incoming: IncomingMessage, outgoing: ServerResponse): boolean
   /** Ends the open event streams, so a shutdown does not wait for them. */
   close(): void
 }
 
-/**
- * The pages people read (docs/running-for-a-team.md#pages): `/` the front door, `/openapi.yaml`
- * and `/openapi.json`, `/postman.json` (a Postman collection of it), `/reference`, the dashboard under `/__sandbox/` with its event stream, and
- * their assets; `/favicon.ico` is answered with no icon. They need no API key and spend no quota; everything else goes on to the API.
- */
+/** Creates the pages people read, with no key and no quota (docs/running-for-a-team.md#pages). */
 export function createPagesListener({
   sandbox,
   version,

@@ -1,12 +1,7 @@
 import { html, type SafeHtml } from './html.js'
 import { pageShell } from './page-shell.js'
 
-/**
- * /__sandbox/: the dashboard's static shell. It holds no data and no token: the script asks for
- * the admin token, keeps it in the tab's sessionStorage, and reads everything through the admin
- * API with it. Under `proxy` the board says so (`data-proxy`), so that the dashboard of `start` never
- * asks for a Proxy panel it has not got.
- */
+/** Builds the dashboard's static shell, with no data and no token; `data-proxy` says whether it has a Proxy panel. */
 export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
   return pageShell({
     title: 'Dashboard · petstore-sandbox',

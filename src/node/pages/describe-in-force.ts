@@ -2,7 +2,7 @@ import type { StateSummary } from '../../core/admin/admin-controls.js'
 import { shownKey } from '../../core/auth/shown-key.js'
 import { type Latency, noLatency, type ResolvedFaults } from '../../core/faults/fault-config.js'
 
-/** What may change every answer without a request saying so: each is a line wherever a person looks. */
+/** What may change every answer without a request saying so. */
 export type InForceItem = 'pets' | 'clock' | 'scenarios' | 'prefer' | 'faults' | 'admin'
 
 /** One thing in force, as the start banner and the front door say it: `scenarios: sandbox-free-key down`. */
@@ -30,17 +30,7 @@ const LABELS: Record<InForceItem, string> = {
   admin: 'admin API',
 }
 
-/**
- * What is in force in a sandbox, from its state: the pets and where they came from, the clock
- * and how far it was moved, each key's scenario, whether `Prefer: code=` is honoured, the faults,
- * and the admin API on or off. The start banner prints these lines (with the environment
- * variables they came from), the front door shows them, and `GET /__sandbox/state` holds the same
- * facts as fields. Keys are named as {@link shownKey} names them: a keys file's masked.
- *
- * @example
- * describeInForce(await sandbox.state(), { admin: false }).map((line) => `${line.label}: ${line.text}`)
- * // ['pets: 50 generated (seed 1)', 'clock: 2026-…Z, real time', 'scenarios: none', …]
- */
+/** Words what is in force, for the start banner and the front door; keys as {@link shownKey} shows them. */
 export function describeInForce(state: StateSummary, { admin, petsFrom, origin = '' }: InForceContext): InForceLine[] {
   const inScenario = state.keys.filter((key) => key.scenario !== undefined)
   const texts: Record<InForceItem, string> = {
@@ -87,7 +77,7 @@ function duration(ms: number): string {
   return parts.length === 0 ? `${(ms / 1000).toFixed(1)} s` : parts.join(' ')
 }
 
-/** The faults in force in words: `latency 100-400 ms, error rate 0.05 (500, 503); createPet: error rate 0.5`, or `none`. */
+/** Words the faults in force: `latency 100-400 ms, error rate 0.05 (500, 503); createPet: error rate 0.5`. */
 function describeFaults(faults: ResolvedFaults): string {
   const words = (latency: Latency) =>
     'p50' in latency

@@ -2,7 +2,7 @@ import type { FrontDoor } from './front-door.js'
 import { html, type SafeHtml } from './html.js'
 import { pageShell } from './page-shell.js'
 
-/** The front door as a page: what the sandbox is, where the API is, the keys to try it with, what is in force. */
+/** Builds the front door: what the sandbox is, where the API is, the keys to try, what is in force. */
 export function frontDoorPage(door: FrontDoor): SafeHtml {
   const keys = door.demoKeys
   return pageShell({

@@ -13,13 +13,7 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ENTITIES[character]!)
 }
 
-/**
- * A template whose every value is escaped unless it is already `SafeHtml` (arrays are joined), so a
- * page built with it shows a pet named `<img src=x onerror=alert(1)>` as text.
- *
- * @example
- * html`<td>${name}</td>`.markup // '<td>&lt;img src=x&gt;</td>' for name '<img src=x>'
- */
+/** Escapes every value of the template unless it is `SafeHtml` already (arrays are joined). */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
   let markup = strings[0]!
   values.forEach((value, index) => {

@@ -1,8 +1,4 @@
-/**
- * Sent with every page and asset: no inline or foreign script can run (a hostile pet name or path
- * that slipped through escaping stays inert), nothing is fetched from elsewhere, and the page can
- * be framed by nobody. Inline styles stay allowed: Swagger UI sets style attributes.
- */
+/** Runs no inline or foreign script, fetches nothing elsewhere, frames nowhere; inline styles are Swagger UI's. */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",

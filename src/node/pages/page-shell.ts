@@ -8,7 +8,7 @@ export interface PageShellInput {
   styles?: string[]
 }
 
-/** The document around every page: one stylesheet, no inline script, a skip-free single landmark. */
+/** Wraps every page: one stylesheet, no inline script, a single landmark. */
 export function pageShell({ title, body, scripts = [], styles = [] }: PageShellInput): SafeHtml {
   return html`<!doctype html>
 <html lang="en">

@@ -20,14 +20,14 @@ interface Example {
   every?: Record<string, string>
 }
 
-// In the collection's order: the pet created first is the one read next, so no id is assumed to exist.
+// Orders the requests so the pet created first is read next: no id is assumed to exist.
 const EXAMPLES: Record<'createPet' | 'getPet' | 'listPets', Example> = {
   createPet: { plan: 'pro', body: { name: 'Rex', categoryId: 1, status: 'available' }, keep: { petId: 'id' } },
   getPet: { plan: 'business', path: { petId: '{{petId}}' }, echo: { id: 'petId' } },
   listPets: { plan: 'free', query: { limit: '5', status: 'available' }, every: { status: 'available' } },
 }
 
-// Run once per request: a run given no session gets one of its own, so it starts from a fresh world.
+// Gives a run without a session one of its own, so it starts afresh.
 const PREREQUEST = [
   "if (!pm.variables.get('session')) pm.collectionVariables.set('session', 'postman-' + pm.variables.replaceIn('{{$guid}}'))",
 ]
@@ -40,14 +40,7 @@ export interface PostmanCollectionInput {
   demoKeys: readonly ApiKey[] | undefined
 }
 
-/**
- * `/postman.json`: a Postman v2.1 collection of every operation of the contract, with the demo
- * keys, a pet it creates before reading it, and a test per request checking the status, the
- * headers the contract requires and the body against its schema. `baseUrl` and `session`
- * (`X-Sandbox-Session`) are collection variables a run may set (`newman run … --env-var session=qa`).
- * Each operation uses the key of another plan, so that a run of 30 iterations a minute stays within
- * every plan's limits and never reaches a ban (D15).
- */
+/** Builds `/postman.json`, a Postman v2.1 collection, a plan per operation so a run is never banned (D15). */
 export function postmanCollection({ document, baseUrl, demoKeys }: PostmanCollectionInput): object {
   const components = (document.components ?? {}) as {
     schemas?: Record<string, unknown>
@@ -152,7 +145,7 @@ function bearer(token: string) {
   return { type: 'bearer', bearer: [{ key: 'token', value: token, type: 'string' }] }
 }
 
-/** The schema with its references inlined and the words Postman's JSON Schema check does not know (format, description) left out. */
+/** Inlines a schema's references, leaving out what Postman's JSON Schema check does not know. */
 function jsonSchema(schema: unknown, resolve: (value: unknown) => unknown): unknown {
   const resolved = resolve(schema)
   if (Array.isArray(resolved)) return resolved.map((entry) => jsonSchema(entry, resolve))

@@ -1,11 +1,4 @@
-/**
- * Whether an Accept header asks for JSON rather than HTML: it names `application/json` (or
- * `application/*+json`) and not `text/html`. Browsers send `text/html`; `*\/*` alone gets the page.
- *
- * @example
- * prefersJson('application/json') // true
- * prefersJson('text/html,application/xhtml+xml,*\/*;q=0.8') // false
- */
+/** Tells whether an Accept header names JSON and not `text/html`; `*\/*` alone gets the page. */
 export function prefersJson(accept: string | undefined): boolean {
   if (accept === undefined) return false
   const types = accept.split(',').map((part) => part.split(';')[0]!.trim().toLowerCase())

@@ -1,12 +1,7 @@
 import { html, SafeHtml } from './html.js'
 import { pageShell } from './page-shell.js'
 
-/**
- * /reference: Swagger UI over the contract, served from the package. Its "Try it out" calls this
- * sandbox (the document's servers point here) with `demoKey` already authorised, when there is one.
- * Swagger UI's files are named with its version, `swaggerUi`, so browsers may keep them. The document travels in the page as a JSON data block, which runs nothing (the CSP allows it), so
- * Swagger UI has it the moment its bundle has run instead of fetching it then (BENCHMARKS.md#page-load).
- */
+/** Builds /reference, Swagger UI over the contract with the document inline as data (BENCHMARKS.md#page-load). */
 export function referencePage({
   demoKey,
   contractJson,

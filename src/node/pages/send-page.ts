@@ -4,10 +4,7 @@ import { JSON_CONTENT_TYPE } from '../../core/http/to-response.js'
 import { type AnswerTail, refusedRequest } from '../../core/pipeline/answer-tail.js'
 import { PAGE_HEADERS } from './page-headers.js'
 
-/**
- * Writes a page's answer with the pages' headers (no body for HEAD); `extra` may override caching.
- * This file writes every answer of the pages, the event stream's included.
- */
+/** Writes a page's answer with the pages' headers (no body for HEAD); `extra` may override caching. */
 export function sendPage(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
@@ -32,7 +29,7 @@ export function sendNoContent(outgoing: ServerResponse, extra: Record<string, st
   outgoing.end()
 }
 
-/** Refuses a page request through the one tail (answer-tail.ts), which builds its Error body and lists it in the request log. */
+/** Refuses a page request through the tail (answer-tail.ts), which builds and logs its Error body. */
 export function sendError(
   tail: AnswerTail,
   incoming: IncomingMessage,
@@ -52,7 +49,7 @@ export function sendError(
 
 /** A stream of server-sent events as the pages write it (create-event-stream.ts). */
 export interface EventWriter {
-  /** Writes events or comments as given; a reader more than `maxBuffered` bytes behind is cut off instead (it reconnects). */
+  /** Writes events or comments; cuts off a reader more than `maxBuffered` bytes behind. */
   write(text: string): void
   end(): void
 }

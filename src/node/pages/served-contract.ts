@@ -7,14 +7,7 @@ export interface ServedContract {
   json: string
 }
 
-/**
- * fixtures/openapi.yaml as it ships, with only its `servers` replaced by this sandbox's `/v1`, so
- * a client generated or a reference opened from it calls the sandbox. The YAML is the file's own
- * text (comments and order kept); the JSON is the same document, generated from it.
- *
- * @example
- * createServedContract()('http://127.0.0.1:4010').json // '{"openapi":"3.1.0",…,"servers":[{"url":"http://127.0.0.1:4010/v1",…}]…}'
- */
+/** Serves fixtures/openapi.yaml as it ships, its `servers` pointed at this sandbox's `/v1`, and as JSON. */
 export function createServedContract(): (origin: string) => ServedContract {
   const text = readFileSync(new URL('../../../fixtures/openapi.yaml', import.meta.url), 'utf8')
   // The servers block: from `servers:` to the next top-level key.

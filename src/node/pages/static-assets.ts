@@ -9,19 +9,14 @@ export interface StaticAsset {
   type: string
   /** Whether it may be cached for an hour (a dependency's file, fixed by its version). */
   immutable: boolean
-  /** The same bytes gzipped, for clients that accept it: Swagger UI's bundle is large to send over a network as it is. */
+  /** The same bytes gzipped, for clients that accept it. */
   gzipped: Buffer
 }
 
 const JS = 'text/javascript; charset=utf-8'
 const CSS = 'text/css; charset=utf-8'
 
-/**
- * The files under /assets/, by exact name (nothing else of the disk is reachable): the pages'
- * stylesheet, their scripts (compiled from ./assets/ next to this module), and Swagger UI's
- * bundle from the `swagger-ui-dist` dependency, so the reference works with no network. Each is
- * read once, on first request.
- */
+/** Serves the files under /assets/ by exact name, each read once: the pages' own and Swagger UI's bundle. */
 export function createStaticAssets(): (path: string) => StaticAsset | undefined {
   const require = createRequire(import.meta.url)
   type Source = () => Omit<StaticAsset, 'gzipped'>

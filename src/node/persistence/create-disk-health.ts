@@ -2,13 +2,7 @@ import { unlink, writeFile } from 'node:fs/promises'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 
-/**
- * Whether the disk under a `--state` file takes writes (D26): the last write's failure (an error
- * code such as ENOSPC) until one succeeds again. `notReady` (what `/readyz` asks) also starts a
- * probe, one at a time, that writes a page of bytes beside the file (never in it), so readiness
- * recovers once space is freed even when no change arrives. The journal and the key file each
- * have one.
- */
+/** Creates the health of the disk under a `--state` file (D26); `notReady` probes beside the file, so it recovers. */
 export function createDiskHealth(path: string) {
   let failure: string | undefined
   let probing: Promise<void> | undefined

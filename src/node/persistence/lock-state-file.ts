@@ -4,8 +4,7 @@ import { hostname } from 'node:os'
 import lockfile from 'proper-lockfile'
 import { ConfigError } from '../../core/errors/config-error.js'
 
-// A holder keeps refreshing its lock; a lock not refreshed for this long belongs to a
-// process that died (kill -9, a crash, a lost machine) and is taken over (docs/running-for-a-team.md#one-writer-per-state-file).
+// Takes over a lock not refreshed for this long (docs/running-for-a-team.md#one-writer-per-state-file).
 const STALE_MS = 3_000
 const UPDATE_MS = 1_000
 const RETRY_MS = 250
@@ -16,17 +15,7 @@ interface Owner {
   host: string
 }
 
-/**
- * Makes this process the only writer of the state file at `path`, or throws a ConfigError naming
- * the process that is. The lock is proper-lockfile's: a `<path>.lock` directory (made atomically)
- * whose time the holder refreshes, so a lock left by a killed process goes stale and the next
- * start takes it over instead of being blocked; the owner file beside it names the holder's pid.
- * `onCompromised` is called if another process ever takes the lock away (the holder stalled for
- * longer than the stale time): the caller must stop writing.
- *
- * @example
- * const release = await lockStateFile('./state.jsonl', (error) => exitWith(error.message))
- */
+/** Makes this process the state file's only writer (proper-lockfile), or throws a ConfigError naming the writer. */
 export async function lockStateFile(path: string, onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
   const ownerPath = `${path}.lock-owner`
   const deadline = Date.now() + STALE_MS + 4 * RETRY_MS
@@ -88,7 +77,7 @@ function isAlive({ pid, host }: Owner): boolean {
   return !isZombie(pid)
 }
 
-/** Whether /proc says `pid` is a zombie: the state field follows the command name, which is in parentheses and may hold any character. */
+/** Tells whether /proc says `pid` is a zombie, reading past the command name, which may hold any character. */
 function isZombie(pid: number): boolean {
   try {
     const line = readFileSync(`/proc/${pid}/stat`, 'utf8')

@@ -4,14 +4,7 @@ import { ConfigError } from '../../core/errors/config-error.js'
 import { createDiskHealth, unwritable } from './create-disk-health.js'
 import { replaceAtomically } from './replace-atomically.js'
 
-/**
- * Opens (or starts) the file that keeps runtime key changes beside the `--state` journal:
- * `{ "petstoreSandboxKeys": 1, "put": [KeyConfig…], "revoked": ["key"…] }`, replaced whole and
- * atomically on each change (a crash leaves the old file or the new one). The entries are checked
- * like a keys file when the sandbox applies them; a file that is not this shape stops start-up.
- * A change the disk cannot take (ENOSPC) is refused with 503 and changes nothing, no temporary
- * file is left, and `/readyz` answers 503 until a write succeeds again (D26).
- */
+/** Opens the runtime key file beside the `--state` journal, replaced atomically on each change (D26). */
 export async function openKeyFile(path: string): Promise<KeyStorage> {
   let text: string | undefined
   try {
@@ -56,7 +49,8 @@ function parse(text: string, path: string): KeyChanges {
     file.revoked.some((key) => typeof key !== 'string')
   ) {
     throw new ConfigError(
-      `key file ${path} is not a petstore-sandbox key file; it was left untouched (repair it, or start with another --state file)`,
+      `key file ${path} is not a petstore-sandbox key file; it was left untouched (repair it,` +
+        ' or start with another --state file)',
     )
   }
   return { put: file.put, revoked: file.revoked as string[] }

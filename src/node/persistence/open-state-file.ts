@@ -10,7 +10,7 @@ import { seededPetsMismatch, type SeededPetsIdentity } from './seeded-pets-ident
 import { journalLine } from './state-journal.js'
 
 export interface StateFile extends PetStorage {
-  /** Whether start-up dropped an incomplete last line (a write cut short by a crash, never acknowledged). */
+  /** Tells whether start-up dropped an incomplete last line, never acknowledged. */
   droppedTornLine: boolean
   /** Waits for pending writes, closes the file and releases the lock. */
   close(): Promise<void>
@@ -18,7 +18,7 @@ export interface StateFile extends PetStorage {
 
 /** The seeded pets the file extends: a file made for other ones is refused. */
 export interface StateFileOptions extends SeededPetsIdentity {
-  /** Called if another process takes the lock away; the caller must stop (lock-state-file.ts). Default: throw. */
+  /** Hears that another process took the lock away; the caller must stop. Default: throw. */
   onLockLost?: (error: Error) => void
 }
 
@@ -29,28 +29,8 @@ interface Pending {
 }
 
 /**
- * Opens (or creates) the `--state` file: an append-only journal of the pets' changes (state-journal.ts). Node
- * only: the CLI uses it, the library (which also runs in browsers) never imports it.
- *
- * One writer: the file is locked first (lock-state-file.ts), so a second process never reads,
- * compacts or appends to a file a live process holds.
- *
- * Durability: `commit` resolves only once its line is on disk (`fdatasync`), and the store awaits
- * it before answering 201. Commits that arrive while a sync is running are written and synced
- * together by the next one (group commit), so a burst of creates costs a few syncs, not one each,
- * and a write never grows with the number of pets already stored.
- *
- * Atomicity: on start, the journal is compacted into a temporary file with the old file's mode
- * and owner, synced, renamed over the old one and the directory synced: a crash leaves the old
- * file or the new one, never a mix. After that only whole lines are appended; a crash mid-append
- * leaves at most an incomplete last line, whose change was never acknowledged: it is dropped on
- * the next start, which says so. A file that is corrupt in any other way, or read-only, stops
- * start-up with a ConfigError and is not touched.
- *
- * A failed append (a full disk, an I/O error) is cut back to the last whole line before anything
- * else is written, so the next line never lands on a partial one; the changes of that write are
- * refused with 503 and `notReady` says so (`/readyz` 503) until a write succeeds again
- * (docs/decisions.md, "a full disk under --state").
+ * Opens the `--state` journal: locked, compacted atomically, group-committed with `fdatasync`, cut back after a failed
+ * append (D26; docs/running-for-a-team.md, "Persistence").
  */
 export async function openStateFile(
   path: string,
@@ -83,7 +63,8 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
   // Checked on the mode bits, not access(): root may write any file, and would replace this one.
   if (existing !== undefined && (existing.mode & 0o222) === 0) {
     throw new ConfigError(
-      `state file ${path} is read-only (mode ${(existing.mode & 0o777).toString(8)}); make it writable, or start with another --state file`,
+      `state file ${path} is read-only (mode ${(existing.mode & 0o777).toString(8)}); make it writable,` +
+        ' or start with another --state file',
     )
   }
   let restored: Pet[] = []
@@ -162,7 +143,10 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
     },
     notReady() {
       if (torn)
-        return `the --state file could not be written (${failure}) nor cut back to its last whole line; restart the sandbox`
+        return (
+          `the --state file could not be written (${failure}) nor cut back to its last whole line;` +
+          ' restart the sandbox'
+        )
       const trouble = disk.notReady()
       return trouble === undefined ? undefined : `the --state file cannot be written (${trouble})`
     },

@@ -3,10 +3,7 @@ import type { Pet } from '../../core/store/pet.js'
 import { GIVEN_PETS_DIGEST } from './seeded-pets-identity.js'
 import { replayJournalLine, type Replayed } from './state-journal.js'
 
-/**
- * The first line of a state file: what it is and which seeded store it extends (`given` only for
- * given pets, so a file of generated pets reads as before it existed).
- */
+/** The first line of a state file: what it is and which seeded pets it extends (D33). */
 export interface StateHeader {
   petstoreSandboxState: 1
   seed: number
@@ -25,16 +22,12 @@ export interface StateContents {
   tornTail: boolean
 }
 
-/**
- * Parses a state file: a header line, then one JSON line per change (state-journal.ts). A last
- * line without its newline is a crash in the middle of an append: that change was never
- * acknowledged, so it is dropped. Anything else that does not parse is corruption, reported with
- * the line number, and the caller leaves the file alone.
- */
+/** Parses a state file, dropping a torn last line (never acknowledged) and reporting corruption by line number. */
 export function readStateFile(text: string, path: string, seeded: number): StateContents {
   const corrupt = (line: number, reason: string) =>
     new ConfigError(
-      `state file ${path} is corrupt at line ${line}: ${reason}; it was left untouched (repair it, or start with another --state file)`,
+      `state file ${path} is corrupt at line ${line}: ${reason}; it was left untouched (repair it,` +
+        ' or start with another --state file)',
     )
   const lines = text.split('\n')
   const tail = lines.pop()!

@@ -1,11 +1,7 @@
 import { chown, open, rename, unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 
-/**
- * temp file + fsync + rename + fsync of the directory: the file is either old or new (the --state
- * journal compacted on start, the key file on each change). The new file keeps `existing`'s mode
- * and, where this process may, its owner; a failed write leaves no temporary file behind.
- */
+/** Replaces a file by temp file, fsync, rename and fsync of the directory, keeping its mode and owner. */
 export async function replaceAtomically(
   path: string,
   contents: string,

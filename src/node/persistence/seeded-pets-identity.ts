@@ -1,33 +1,21 @@
 import { createHash } from 'node:crypto'
 import type { NewPet } from '../../core/store/pet.js'
 
-/**
- * Which seeded pets a `--state` file or a shared Redis extends (docs/decisions.md, "which seeded
- * pets a state extends"): generated ones are known by their seed and count; given ones
- * (`--pets-file`, `createSandbox({ pets: [...] })`) by `given`, a digest of the pets themselves,
- * since another file may end at the same id.
- */
+/** Which seeded pets a `--state` file or a shared Redis extends (D33): a seed and count, or a digest of given pets. */
 export interface SeededPetsIdentity {
   seed: number
   /** The highest seeded id: the count of generated pets, or the last given pet's id. */
   pets: number
   /** The digest of the given pets (`digestGivenPets`); absent for generated pets. */
   given?: string | undefined
-  /** Where the given pets come from, as a refusal names them: `a --pets-file` unless said (`a --from capsule`); never stored. */
+  /** Names where given pets come from in a refusal (`a --pets-file` unless said); never stored. */
   givenBy?: string | undefined
 }
 
 /** A digest as `given` holds it: 64 hex digits. */
 export const GIVEN_PETS_DIGEST = /^[0-9a-f]{64}$/
 
-/**
- * The SHA-256 of given pets as the sandbox serves them (numbered, in id order), not of the file's
- * bytes: a file reformatted, or with its implicit ids written out, keeps its digest; another pet,
- * field, id or order changes it.
- *
- * @example
- * digestGivenPets([{ id: 1, name: 'Ace', categoryId: 2 }])   // 64 hex digits
- */
+/** Digests given pets as served (numbered, in id order), not the file's bytes, so reformatting keeps it. */
 export function digestGivenPets(pets: Iterable<NewPet & { id?: number }>): string {
   const hash = createHash('sha256')
   let id = 0
@@ -58,5 +46,8 @@ export function seededPetsMismatch(stored: SeededPetsIdentity, current: SeededPe
   const theirs = `the pets of a --pets-file (sha256 ${stored.given.slice(0, 12)}…)`
   if (current.given === undefined) return `${theirs}, not generated ones; start with that --pets-file`
   const these = current.givenBy === undefined ? 'this one' : `this ${current.givenBy.replace(/^an? /, '')}`
-  return `${theirs}, not those of ${these} (sha256 ${current.given.slice(0, 12)}…: another pet, field, id or order); start with that --pets-file`
+  return (
+    `${theirs}, not those of ${these} (sha256 ${current.given.slice(0, 12)}…: another pet, field,` +
+    ' id or order); start with that --pets-file'
+  )
 }

@@ -12,11 +12,7 @@ export interface Replayed {
   nextId: number
 }
 
-/**
- * How each kind of change is written as a journal line (`{"<kind>": value}`), read back and
- * replayed: one entry per kind of the union, so a kind added to `PetChange` fails the typecheck
- * at `STATE_JOURNAL` until it has all three (test/unit/state-journal.test.ts shows it).
- */
+/** How each kind of change is written, read and replayed as a journal line, one per `PetChange` kind. */
 export type JournalCodec<Change extends { kind: string }> = {
   readonly [Kind in Change['kind']]: JournalEntry<Extract<Change, { kind: Kind }>>
 }

@@ -26,12 +26,13 @@ interface ProxyCommandOptions extends ServingOptions {
   shadowReport?: string
 }
 
-/** `petstore-sandbox proxy --upstream <url>`: forwards /v1 to a real backend and watches it keep the sandbox's promises. */
+/** Adds `proxy --upstream <url>`: forwards /v1 to a real backend and watches it keep the promises. */
 export function addProxyCommand(program: Command, io: ProgramIo): void {
   const proxy = program
     .command('proxy')
     .description(
-      "Forward /v1 to a real backend, check each answer against the sandbox's promises, and optionally let the sandbox answer what the backend cannot.",
+      "Forward /v1 to a real backend, check each answer against the sandbox's promises, " +
+        'and optionally let the sandbox answer what the backend cannot.',
     )
     .showHelpAfterError('(run petstore-sandbox proxy --help for the options)')
     .addOption(
@@ -44,7 +45,8 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
     .addOption(
       new Option(
         '--fallback',
-        'let the sandbox answer when the upstream is unreachable, times out, or answers 404/501 for an operation of the contract',
+        'let the sandbox answer when the upstream is unreachable, times out,' +
+          ' or answers 404/501 for an operation of the contract',
       ).default(false),
     )
     .addOption(
@@ -80,7 +82,8 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
     .addOption(
       new Option(
         '--shadow',
-        'answer every exchange also from a world learned from the upstream, and report where the answers differ (GET /__sandbox/shadow)',
+        'answer every exchange also from a world learned from the upstream, and report where the answers differ ' +
+          '(GET /__sandbox/shadow)',
       ).default(false),
     )
     .addOption(
@@ -129,8 +132,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           await checker.warm()
           shadow = createShadow({ checker })
         }
-        // As under `start`: one request log of every answer, whoever gave it (the upstream, the
-        // sandbox, the proxy itself), each saying who; one admin gate for every admin path.
+        // Logs every answer in one request log, each saying who gave it, as under `start`.
         const secrets = () => sandbox.secrets()
         const requestLog = createRequestLog(options.keepRequests, secrets, { source: 'sandbox' })
         const adminGate =
@@ -161,8 +163,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           ...(shadow === undefined ? {} : { shadowReport: shadow.report }),
         })
         await sandbox.ready()
-        // The server `start` serves on, with the same limits, refusals and pages; the tail the
-        // proxy's and the server's own answers end through is the sandbox's log, clock and masking.
+        // Serves on `start`'s server, every answer ending through the sandbox's tail.
         server = await serveOverHttp({
           sandbox,
           serving: options,
@@ -184,8 +185,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
           version: io.version,
           // The sandbox's demo keys are not offered: /v1 goes to the upstream, which does not know them.
           pages: { demoKeys: false, proxy: true },
-          // Whoever answers says so; only the upstream's answers say `upstream`. The proxy cannot
-          // know the upstream's quota: its own refusals carry no X-RateLimit-*.
+          // Marks the proxy's own answers `sandbox`, with no X-RateLimit-*: it cannot know the upstream's quota.
           answerHeaders: { [SOURCE_HEADER]: 'sandbox' },
         })
       } catch (error) {
@@ -204,7 +204,8 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
       const origin = server.url.replace(/\/v1$/, '')
       io.stdout(
         [
-          `petstore-sandbox ${io.version} proxy: /v1 forwarded to ${options.upstream} (fallback ${options.fallback ? 'on' : 'off'}, upstream timeout ${options.upstreamTimeout} ms)`,
+          `petstore-sandbox ${io.version} proxy: /v1 forwarded to ${options.upstream} ` +
+            `(fallback ${options.fallback ? 'on' : 'off'}, upstream timeout ${options.upstreamTimeout} ms)`,
           `Listening on ${server.url}`,
           `Reference on ${origin}/reference`,
           ...(options.adminToken === undefined
@@ -221,7 +222,7 @@ export function addProxyCommand(program: Command, io: ProgramIo): void {
   addServerLimitOptions(proxy, { fromEnvironment: false })
 }
 
-/** Writes the shadow's report at exit (`--shadow-report`): JSON to `file`, HTML beside it, once every queued exchange is compared. */
+/** Writes the shadow's report at exit (`--shadow-report`), JSON and HTML, once every queued exchange is compared. */
 async function writeShadowReport(shadow: Shadow | undefined, file: string | undefined, io: ProgramIo): Promise<void> {
   if (shadow === undefined || file === undefined) return
   await shadow.idle()

@@ -1,5 +1,5 @@
 import { createMasker } from '../../core/auth/create-masker.js'
-import { type Exchange, type ExchangeChecker, parseJsonBody } from '../verify/create-exchange-checker.js'
+import { type JudgedExchange, type ExchangeChecker, parseJsonBody } from '../verify/create-exchange-checker.js'
 import { describeSource, VERIFY_PROMISES } from '../verify/promises.js'
 import type { ProxyStats } from './create-proxy-stats.js'
 import type { DecodedBody } from './decode-body.js'
@@ -17,7 +17,7 @@ export interface HandedOver {
   authorization: string | undefined
   /** The request's Content-Type, as sent. */
   contentType: string | undefined
-  /** The bearer token presented: possibly the upstream's key, which the secrets in force need not hold. */
+  /** The bearer token presented, maybe the upstream's key, which the secrets in force need not hold. */
   presented: string | undefined
   /** The body's text, when the proxy kept it whole; undefined for one too long to keep. */
   sent: string | undefined
@@ -34,12 +34,7 @@ const DECIDED = new Map(
   ),
 )
 
-/**
- * Checks an upstream answer the client already has against verify's promises, and counts what it
- * finds (the counts' watchers print it): a broken promise of the spec as a violation, an open
- * point decided otherwise than the sandbox as a difference (docs/decisions.md#d39). An answer that
- * cannot be checked, or a check that fails, is a problem, and goes no further.
- */
+/** Checks an upstream answer the client has against verify's promises, counting violations and differences (D39). */
 export async function checkAnswer(
   { checker, stats }: { checker: ExchangeChecker; stats: ProxyStats },
   handedOver: HandedOver,
@@ -74,7 +69,7 @@ export async function checkAnswer(
   }
 }
 
-/** A forwarded request and the upstream's answer, as the promises judge it (verify's Exchange). */
+/** A forwarded request and the upstream's answer, as the promises judge it (verify's JudgedExchange). */
 export function toExchange({
   method,
   target,
@@ -84,7 +79,7 @@ export function toExchange({
   answer,
   decoded,
   receivedAt,
-}: HandedOver): Exchange {
+}: HandedOver): JudgedExchange {
   const headers: Record<string, string> = {}
   for (let i = 0; i < answer.rawHeaders.length; i += 2) {
     const name = answer.rawHeaders[i]!.toLowerCase()

@@ -10,7 +10,7 @@ export interface ComparedAnswer {
   json: boolean
 }
 
-/** What differs on one exchange: the aspect, what each side showed, and the promise the comparison itself holds the upstream to. */
+/** What differs on one exchange: the aspect, what each side showed, and the promise at stake. */
 export interface Difference {
   aspect: string
   upstream: string
@@ -19,7 +19,7 @@ export interface Difference {
   promise?: string
 }
 
-/** A key's last rate-limit headers on one side: its own sequence, which the next answer is read against. */
+/** A key's last rate-limit headers on one side, which the next answer is read against. */
 export interface RateSequence {
   remaining: number
   reset: string
@@ -35,12 +35,7 @@ const LIMIT = 'x-ratelimit-limit'
 const REMAINING = 'x-ratelimit-remaining'
 const RESET = 'x-ratelimit-reset'
 
-/**
- * The differences of the sandbox's answer from the upstream's on one exchange (D42): status, Error
- * `code`, the body's media type, a listing's ids and their order, each pet's fields, the
- * rate-limit headers as arithmetic on the key's own sequence (`sequences`, updated here), Retry-After,
- * and Deprecation, Sunset and Link. `ignoreId` leaves a created pet's id out (the upstream's is adopted).
- */
+/** Lists where the sandbox's answer differs from the upstream's (D42), reading rate limits on each key's sequence. */
 export function compareAnswers(
   operationId: string | undefined,
   query: URLSearchParams,
@@ -204,7 +199,7 @@ function compareRateLimits(
           aspect: 'header:X-RateLimit-Remaining',
           upstream: `down by ${ud} (${up.remaining} to ${un.remaining})`,
           sandbox: `down by ${sd} (${sp.remaining} to ${sn.remaining})`,
-          // Counting down by one per request is the spec's promise (§8); the sandbox's own count says this request counted.
+          // Holds the upstream to counting down by one (§8), when the sandbox's own count says this request counted.
           ...(sd === 1 ? { promise: 'remaining-counts-down' } : {}),
         })
       }

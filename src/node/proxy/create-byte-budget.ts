@@ -1,15 +1,4 @@
-/**
- * A bound on bytes held at once across requests: `reserve(n)` resolves with the release once `n`
- * bytes fit under `max`, reservations served first come, first served. A request waits for its
- * whole share before it holds anything, so no two requests each hold part of what they need and
- * wait for the other (D38).
- *
- * @example
- * const budget = createByteBudget(64 * 1024 * 1024)
- * const release = await budget.reserve(1024 * 1024)
- * // ...hold up to 1 MiB...
- * release()
- */
+/** Creates a bound on bytes held across requests; `reserve(n)` waits for the whole share, in turn (D38). */
 export function createByteBudget(max: number) {
   let held = 0
   const waiting: Array<{ bytes: number; admit: () => void }> = []

@@ -22,7 +22,7 @@ import { exchangeBodies, type HeldBody, isTextual } from './exchange-bodies.js'
 import { forwardRequest, MAX_FORWARDED_BYTES, type UpstreamAnswer, UpstreamError } from './forward-request.js'
 import { upstreamHeaders } from './upstream-headers.js'
 
-/** The bytes of request bodies the proxy holds at once, across requests (D38): a request waits for its share. */
+/** Bounds the request-body bytes the proxy holds at once, across requests (D38). */
 export const MAX_HELD_BODY_BYTES = 64 * 1024 * 1024
 
 export interface ForwardingOptions {
@@ -30,32 +30,22 @@ export interface ForwardingOptions {
   upstream: string
   fallback: boolean
   upstreamTimeoutMs: number
-  /** The one tail its answers end through (answer-tail.ts), as every handler's do: its refusals' Error bodies, the request log. */
+  /** Ends its answers, as every handler's (answer-tail.ts). */
   tail: AnswerTail
   stats: ProxyStats
   checker: ExchangeChecker
-  /** The clock that dates the upstream's answers and their entries: real time, which the upstream's X-RateLimit-Reset is held to. */
+  /** Dates the upstream's answers in real time, which its X-RateLimit-Reset is held to. */
   now: () => number
   /** The keys in force and the admin token, which name no session its log shows (D35). */
   secrets: () => Secrets
-  /** Hears of every exchange the upstream answered and the checker judges, once the client has it: the shadow (D42). */
+  /** Hears of every judged exchange once the client has it: the shadow (D42). */
   onExchange?: (handedOver: HandedOver) => void
 }
 
-// Methods that change nothing (RFC 9110 9.2.1): the only ones the sandbox may answer once the
-// upstream may have the request, since no answer of the sandbox can then duplicate a change.
+// Lists the safe methods (RFC 9110 9.2.1), the only ones the sandbox may answer once the upstream may have them (D25).
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-/**
- * The proxy as an msw handler that stands before the sandbox's handlers (docs/decisions.md#d25):
- * it forwards `/v1` to the upstream and answers with what the upstream answered, byte for byte,
- * checked afterwards against the promises; with fallback it passes the request on to the
- * sandbox's handlers, as msw's handlers fall through, where the sandbox's answer cannot duplicate
- * what the upstream did: a request that never reached it, a read, or an operation the upstream
- * says it does not have. Its own refusals (502, 504, 413) are Error bodies from the one error
- * tail. Request bodies stream through with a bounded part kept (D38); every answer it gives is
- * written to the request log, once, by the tail.
- */
+/** Creates the proxy as an msw handler before the sandbox's: forwards `/v1` byte for byte, falls through (D25, D38). */
 export function createForwardingHandler(options: ForwardingOptions): HttpHandler {
   const router = createRouter(openapiDocument)
   const held = createByteBudget(MAX_HELD_BODY_BYTES)
@@ -131,7 +121,8 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
             new HttpError(
               502,
               ErrorCode.upstreamTooLarge,
-              `The upstream's answer is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy passes on (${error.message})`,
+              `The upstream's answer is larger than the ${MAX_FORWARDED_BYTES} bytes the proxy passes on ` +
+                `(${error.message})`,
             ),
           )
         }
@@ -145,7 +136,8 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
             new HttpError(
               504,
               ErrorCode.upstreamOutcomeUnknown,
-              `This ${method} was sent to the upstream, which ${what}: it may have stored it; check before sending it again.`,
+              `This ${method} was sent to the upstream, which ${what}: it may have stored it;` +
+                ' check before sending it again.',
             ),
           )
         }

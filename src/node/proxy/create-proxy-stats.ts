@@ -25,11 +25,7 @@ function createTally<Finding extends LoggedViolation>() {
 /** Who hears of each finding as it is counted: the stdout log (create-request-logger.ts). */
 export type FindingWatcher = Pick<RequestLogger, 'violation' | 'difference' | 'problem'>
 
-/**
- * The proxy's counters: answers by source, fallbacks by reason, and per promise the upstream's
- * violations of the spec apart from the open points it decided otherwise than the sandbox
- * (docs/decisions.md#d39). Watchers hear of each finding, and of each check that could not run.
- */
+/** Creates the proxy's counters: answers by source, fallbacks by reason, violations and differences (D39). */
 export function createProxyStats(settings: {
   upstream: string
   fallback: boolean

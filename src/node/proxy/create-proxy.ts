@@ -15,9 +15,9 @@ export interface ProxyOptions {
   sandboxHandlers: RequestHandler[]
   /** Where the proxy counts (create-proxy-stats.ts), which the sandbox's admin API shows. */
   stats: ProxyStats
-  /** The one tail (answer-tail.ts) over the sandbox's request log: every answer is written there, whoever gave it. */
+  /** Ends every answer over the sandbox's request log, whoever gave it (answer-tail.ts). */
   tail: AnswerTail
-  /** The clock that dates the upstream's answers: real time, which its X-RateLimit-Reset is held to. */
+  /** Dates the upstream's answers in real time, which its X-RateLimit-Reset is held to. */
   now: () => number
   /** The keys in force and the admin token (create-masker.ts). */
   secrets: () => Secrets
@@ -25,11 +25,7 @@ export interface ProxyOptions {
   shadow?: Shadow | undefined
 }
 
-/**
- * `petstore-sandbox proxy` as msw handlers for the one server (start-server.ts), as `start` serves
- * the sandbox's: the forwarding handler first, then the sandbox's own, which answer what it passes
- * on (docs/decisions.md#d25). Each answer to `/v1` counts in `stats` by who gave it.
- */
+/** Creates `proxy`'s handlers for `start`'s server: the forwarding handler, then the sandbox's own (D25). */
 export async function createProxy(options: ProxyOptions): Promise<RequestHandler[]> {
   const { fallback, upstreamTimeoutMs, stats, tail, now, shadow, secrets } = options
   const upstream = options.upstream.replace(/\/+$/, '')

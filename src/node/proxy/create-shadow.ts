@@ -12,11 +12,11 @@ import { type HandedOver, toExchange } from './check-answer.js'
 import { type ComparedAnswer, compareAnswers, type Difference, type KeySequences } from './compare-answers.js'
 import { createShadowReport, type FoundDifference, MAX_SHOWN_CHARS } from './shadow-report.js'
 
-/** The most exchanges waiting for the shadow, and the most bytes of their bodies: beyond either, one is dropped and counted. */
+/** Bounds the exchanges waiting for the shadow; beyond it one is dropped and counted. */
 export const MAX_SHADOW_QUEUE = 256
 export const MAX_SHADOW_QUEUED_BYTES = 16 * 1024 * 1024
 
-/** The most keys whose rate-limit sequences the shadow follows; past it, the oldest is forgotten. */
+/** Bounds the keys whose rate-limit sequences the shadow follows; the oldest is forgotten. */
 const MAX_SEQUENCES = 10_000
 
 /** The promises verify holds an answer to, by the aspects of a difference they explain (D42). */
@@ -35,7 +35,7 @@ const EXPLAINS: ReadonlyArray<[RegExp, readonly string[]]> = [
   ],
   [/^body:(code|type)$/, ['sandbox-contract', 'error-bodies', 'matches-contract']],
   [/^body:order$/, ['ascending-ids']],
-  // A listing in another order is another page of the same pets: which pets it holds follows from the order.
+  // Blames the order for a listing's other ids: which pets a page holds follows from it.
   [/^body:ids$/, ['status-filter', 'limit-default-and-bounds', 'ascending-ids']],
   [/^body:field:/, ['sandbox-contract', 'matches-contract', 'create-then-get']],
   [/^header:X-RateLimit-/, ['rate-limit-headers', 'reset-in-future']],
@@ -52,19 +52,12 @@ export interface Shadow {
   idle(): Promise<void>
 }
 
-/**
- * The shadow of `proxy --shadow` (D42): a sandbox world that learns from the upstream where the
- * upstream is the authority (the pets its bodies show, a create's id, the clock of its `Date`,
- * each key's limit and what was left of it when first seen), answers every exchange the upstream
- * answered, after the client has the upstream's answer, and reports where the two differ,
- * each difference a `spec` violation, a `decision` taken otherwise, or `behaviour`, as verify's
- * checker explains it. It never writes upstream; its queue is bounded, and a full one drops.
- */
+/** Creates the shadow of `proxy --shadow` (D42): a sandbox learning from the upstream, reporting where they differ. */
 export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow {
   const router = createRouter(openapiDocument)
   const report = createShadowReport()
   let clock = 0
-  // A sandbox holds a key at least: one no client can know, so every key it serves is one the upstream accepted.
+  // Gives the sandbox a key no client can know, so every key it serves is one the upstream accepted.
   const world = createSandbox({
     pets: 0,
     keys: [{ key: `shadow-${randomUUID()}`, plan: 'free' }],
@@ -232,7 +225,7 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
   }
 }
 
-/** What explains a difference: a promise of the spec the upstream broke (`spec`), a decision it took otherwise, or nothing (`behaviour`). */
+/** What explains a difference: a broken spec promise (`spec`), a decision taken otherwise, or nothing (`behaviour`). */
 function classify(
   difference: Difference,
   findings: ReadonlyArray<{ promise: string; expected: string }>,

@@ -10,12 +10,7 @@ export function isEncoded(contentEncoding: string | undefined): boolean {
   return encoding !== undefined && encoding !== '' && encoding !== 'identity'
 }
 
-/**
- * The text of a body as sent with `content-encoding`, for checking and the log only: the client
- * gets the bytes as they came. Decoded as a stream off the event loop (zlib's thread pool), and
- * stopped once the text passes `maxBytes`: a few kilobytes that decode to gigabytes (a
- * decompression bomb) cost no more than `maxBytes` and never stall other requests (D38).
- */
+/** Decodes a body's `content-encoding` off the event loop for the checks, stopping past `maxBytes` (D38). */
 export function decodeBody(body: Buffer, contentEncoding: string | undefined, maxBytes: number): Promise<DecodedBody> {
   const decoder = decoderFor(contentEncoding)
   if (decoder === undefined) return Promise.resolve({ kind: 'text', text: body.toString('utf8') })

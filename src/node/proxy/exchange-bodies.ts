@@ -4,9 +4,9 @@ import { BODY_LIMIT, type ExchangeBodies } from '../../core/request-log/create-r
 /** A body of a proxied exchange as the log may show it: its type, and its text or its size. */
 export interface HeldBody {
   contentType: string | undefined
-  /** Its text, when the proxy has it whole and no longer than the log keeps (decoded, for an encoded answer). */
+  /** Its text, decoded, when the proxy has it whole and within what the log keeps. */
   text: string | undefined
-  /** Its length in bytes when it is left out for its size; undefined when it is left out for another reason (an answer that did not decode). */
+  /** Its length in bytes when left out for its size; undefined when left out for another reason. */
   size?: number | undefined
 }
 
@@ -18,12 +18,7 @@ export function isTextual(contentType: string | undefined): boolean {
   return contentType !== undefined && TEXTUAL.test(contentType)
 }
 
-/**
- * What the request log keeps of a proxied exchange's bodies, for a HAR: each body as text when it
- * is JSON or text and the proxy has it (never more than the log's `BODY_LIMIT`: D38), left out
- * otherwise (the entry stays), with its size when that is why. The HAR masks the keys in force
- * when it is read; `presented`, a key the sandbox may not know (the upstream's), is masked here.
- */
+/** Keeps a proxied exchange's bodies for a HAR, within `BODY_LIMIT` (D38), masking a `presented` key here. */
 export function exchangeBodies(
   origin: string,
   request: HeldBody | undefined,

@@ -8,10 +8,7 @@ import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { drained } from '../server/incoming-body.js'
 import { notForwarded } from './upstream-headers.js'
 
-/**
- * The most the proxy passes on of a request body, and reads of an upstream answer: the answer is
- * held whole to check it against the promises, so its size bounds the proxy's memory per request.
- */
+/** Bounds a forwarded body and an upstream answer, held whole for the checks (D38). */
 export const MAX_FORWARDED_BYTES = 16 * 1024 * 1024
 
 /** The upstream's answer as it came: status, raw header pairs, body bytes (still content-encoded). */
@@ -26,20 +23,12 @@ export interface ForwardedRequest {
   method: string
   /** The client's headers, as its Request has them. */
   headers: RequestHeaders
-  /** The client's body as it arrives, read only once the upstream is connected; undefined without one. */
+  /** Streams the client's body once the upstream is connected; undefined without one. */
   body: AsyncIterable<Uint8Array> | undefined
   timeoutMs: number
 }
 
-/**
- * Sends a request on to the upstream unchanged but for the connection's own headers and Host, its
- * body streamed as it arrives from the client and read only once a connection is made (a request
- * that never reached the upstream keeps its body for the sandbox), and reads the answer chunk by
- * chunk up to MAX_FORWARDED_BYTES: a larger one is not read further (its connection is cut) and
- * rejects `too_large`. A body over the cap, or one the client stops sending, rejects an
- * `HttpError` (413, 400) and goes no further. node:http rather than fetch, because fetch decodes
- * compressed bodies and the client must get the upstream's bytes as they were.
- */
+/** Forwards a request unchanged but for hop-by-hop headers, over node:http, as fetch would decode the bytes (D38). */
 export function forwardRequest({
   target,
   method,

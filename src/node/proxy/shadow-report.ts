@@ -1,6 +1,6 @@
 import type { ShadowDifference, ShadowReport } from '../../core/admin/admin-controls.js'
 
-/** The most difference groups the report holds, whatever the traffic; the rest are counted in `unlisted`. */
+/** Bounds the difference groups the report holds; the rest are counted in `unlisted`. */
 export const MAX_DIFFERENCE_GROUPS = 100
 
 /** The most characters a value of a difference shows (the admin document's ShadowDifference). */
@@ -9,11 +9,7 @@ export const MAX_SHOWN_CHARS = 200
 /** A difference found on one exchange, before it is grouped. */
 export type FoundDifference = Omit<ShadowDifference, 'count'>
 
-/**
- * The drift report of `proxy --shadow` (D42): its counts, and the differences grouped by operation,
- * aspect and kind, each with its first exchange as the example; bounded to
- * {@link MAX_DIFFERENCE_GROUPS} groups (BENCHMARKS.md#the-shadow).
- */
+/** Creates the drift report of `proxy --shadow` (D42), bounded in groups (BENCHMARKS.md#the-shadow). */
 export function createShadowReport() {
   const groups = new Map<string, ShadowDifference>()
   const counts = { exchanges: 0, compared: 0, dropped: 0, unlisted: 0 }

@@ -1,6 +1,6 @@
 import { SOURCE_HEADER } from '../../core/request-log/create-request-log.js'
 
-/** Headers that describe one connection, not the message (RFC 9110 7.6.1): a proxy never forwards them. */
+/** Lists the headers of one connection, not the message, which a proxy never forwards (RFC 9110 7.6.1). */
 const HOP_BY_HOP_HEADERS = new Set([
   'connection',
   'keep-alive',
@@ -13,14 +13,7 @@ const HOP_BY_HOP_HEADERS = new Set([
   'upgrade',
 ])
 
-/**
- * The headers of a message a proxy must not pass on, lower-cased: the hop-by-hop ones and every
- * header its `Connection` header names (RFC 9110 7.6.1), so a client or an upstream cannot make
- * the other side see a header meant for this connection only.
- *
- * @example
- * notForwarded('close, X-Debug-Token').has('x-debug-token') // true
- */
+/** Returns the headers a proxy must not pass on: the hop-by-hop ones and those `Connection` names. */
 export function notForwarded(connection: string | readonly string[] | undefined): Set<string> {
   const names = new Set(HOP_BY_HOP_HEADERS)
   for (const value of typeof connection === 'string' ? [connection] : (connection ?? [])) {
@@ -32,11 +25,7 @@ export function notForwarded(connection: string | readonly string[] | undefined)
   return names
 }
 
-/**
- * The upstream's raw header pairs as the client gets them: unchanged, less the connection's own
- * headers (those `Connection` names too), with the length of the bytes actually written and where
- * the answer came from.
- */
+/** Returns the upstream's header pairs less the connection's own, with the written length and the source. */
 export function upstreamHeaders(rawHeaders: string[], bodyLength: number, head: boolean): string[] {
   const connection: string[] = []
   for (let i = 0; i < rawHeaders.length; i += 2)

@@ -5,6 +5,8 @@ import type { RedisClient } from './redis-scripts-client.js'
 
 // How often a standalone Redis is asked how many replicas it has.
 const REPLICAS_EVERY_MS = 1_000
+// How long a write waits for a standalone Redis's replica, in WAITs of `waitMs` (docs/decisions.md#d44).
+export const STANDALONE_ACK_BOUND_MS = 3_000
 
 export interface RedisReplicationOptions {
   client: RedisClient
@@ -56,7 +58,8 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
      * moved) or not run (its master away) is sent alone, which ioredis follows and tries again,
      * and WAIT then goes to the master that ran it. Without an acknowledgement it waits again
      * while a replica still serves beside the master (after a failover the promoted replica may
-     * have none: then the write stands alone), within the failover's bound; past it, it throws (a 503).
+     * have none: then the write stands alone), within the failover's bound (a standalone Redis's:
+     * STANDALONE_ACK_BOUND_MS); past it, it throws (a 503).
      */
     async replicated(
       key: string,
@@ -92,7 +95,8 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
           if (cluster === undefined) await ask()
           else await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()))
           if (!waits(key)) break
-          if (failover.now() - started + waitMs > Math.max(failover.boundMs, waitMs))
+          const boundMs = cluster === undefined ? STANDALONE_ACK_BOUND_MS : failover.boundMs
+          if (failover.now() - started + waitMs > Math.max(boundMs, waitMs))
             throw new Error('no replica acknowledged the write in time')
         }
         count = Number(await (ranOn ?? masterOf(key)).call('WAIT', 1, waitMs))

@@ -12,15 +12,13 @@ interface VerifyCommandOptions {
   timeout: number
 }
 
-/**
- * `petstore-sandbox verify <baseUrl>`: holds a backend to the spec's promises and the sandbox's
- * decisions; exit 1 when a spec promise fails (or, with --strict, a decision), 2 when nothing answered.
- */
+/** Adds `verify <baseUrl>`: exit 1 when a spec promise fails (a decision, with --strict), 2 when none answered. */
 export function addVerifyCommand(program: Command, io: ProgramIo): void {
   program
     .command('verify')
     .description(
-      "Check that a server claiming to implement the API keeps the spec's promises, and where it takes the sandbox's decisions differently.",
+      "Check that a server claiming to implement the API keeps the spec's promises, " +
+        "and where it takes the sandbox's decisions differently.",
     )
     .showHelpAfterError('(run petstore-sandbox verify --help for the options)')
     .argument('<baseUrl>', 'the API base, e.g. https://staging.animal-store.example/v1', parseBaseUrl)

@@ -1,4 +1,4 @@
-import { type Exchange, parseJsonBody, retryAfterSeconds } from './create-exchange-checker.js'
+import { type JudgedExchange, parseJsonBody, retryAfterSeconds } from './create-exchange-checker.js'
 
 /** The key verify sends to check that a wrong key is refused; no backend should ever accept it. */
 export const WRONG_KEY = 'petstore-sandbox-verify-not-a-key'
@@ -18,19 +18,19 @@ export interface PoliteClientOptions {
   now: () => number
   sleep: (ms: number) => Promise<void>
   /** Sees every exchange, retried ones included. */
-  onExchange: (exchange: Exchange) => Promise<void>
+  onExchange: (exchange: JudgedExchange) => Promise<void>
   requestTimeoutMs: number
   /** Told before a 429 is waited out, so a pause is never a mystery. */
-  onWait: (seconds: number, exchange: Exchange) => void
+  onWait: (seconds: number, exchange: JudgedExchange) => void
 }
 
 export interface SendRequest {
   method?: string
   /** Below the base, with its query: `/pets?limit=5`. */
   path: string
-  credential?: Exchange['credential']
+  credential?: JudgedExchange['credential']
   body?: unknown
-  /** Whether a 429 is waited out (Retry-After) and the request sent again; false when the 429 is what is checked. */
+  /** Waits out a 429 and sends again; false when the 429 is what is checked. */
   retryAfter429?: boolean
 }
 
@@ -39,10 +39,7 @@ const MAX_RETRIES = 2
 /** A longer Retry-After (a ban, a daily window) is not waited out: the 429 stands and says why. */
 const MAX_WAIT_SECONDS = 120
 
-/**
- * Sends verify's requests one at a time (callers await each), obeying Retry-After: a backend's
- * quota is real, and verify must never be the reason a staging key gets banned (spec §8).
- */
+/** Creates verify's client: one request at a time, obeying Retry-After, so no staging key gets banned (spec §8). */
 export function createPoliteClient({
   baseUrl,
   key,
@@ -54,7 +51,7 @@ export function createPoliteClient({
 }: PoliteClientOptions) {
   let sent = 0
 
-  async function once(request: SendRequest): Promise<Exchange> {
+  async function once(request: SendRequest): Promise<JudgedExchange> {
     const method = request.method ?? 'GET'
     const credential = request.credential ?? 'key'
     const url = `${baseUrl}${request.path}`
@@ -81,7 +78,7 @@ export function createPoliteClient({
     response.headers.forEach((value, name) => {
       responseHeaders[name] = value
     })
-    const exchange: Exchange = {
+    const exchange: JudgedExchange = {
       method,
       url,
       path: request.path.split('?')[0]!,
@@ -101,7 +98,7 @@ export function createPoliteClient({
   return {
     /** How many requests were sent so far. */
     sent: () => sent,
-    async send(request: SendRequest): Promise<Exchange> {
+    async send(request: SendRequest): Promise<JudgedExchange> {
       let exchange = await once(request)
       for (let retry = 0; retry < MAX_RETRIES && exchange.status === 429 && request.retryAfter429 !== false; retry++) {
         const seconds = retryAfterSeconds(exchange.headers['retry-after'], now())

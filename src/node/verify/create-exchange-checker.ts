@@ -6,7 +6,7 @@ import { specOpenapiDocument } from '../../core/contract/spec-openapi-document.j
 import { PET_STATUSES } from '../../core/store/pet.js'
 
 /** One request and its answer, as the promises judge it: what verify sent, or what the proxy forwarded. */
-export interface Exchange {
+export interface JudgedExchange {
   method: string
   /** The full URL requested. */
   url: string
@@ -15,11 +15,7 @@ export interface Exchange {
   query: URLSearchParams
   /** Which kind of credential was sent: the user's key, a deliberately wrong one, or none. */
   credential: 'key' | 'wrong-key' | 'none'
-  /**
-   * The JSON body sent (text when it was sent as raw text); absent when none was sent, or when it
-   * is not known (the proxy keeps no body longer than the log's limit whole): createPet's
-   * promises about it are then not judged.
-   */
+  /** The body sent, JSON or text; absent when none was sent or it is not known, and then not judged. */
   requestBody?: unknown
   status: number
   /** Response headers, names in lower case. */
@@ -35,15 +31,12 @@ export interface Exchange {
 export interface Violation {
   promise: string
   expected: string
-  exchange: Exchange
+  exchange: JudgedExchange
 }
 
 type Found = Array<{ promise: string; expected: string }>
 
-/**
- * The JSON value of a body's text, or undefined when it is empty or not JSON: a promise then
- * reports the body as it came, rather than verify or the proxy failing on it.
- */
+/** Parses a body's text as JSON, or returns undefined, so a promise reports the body as it came. */
 export function parseJsonBody(text: string): unknown {
   if (text === '') return undefined
   try {
@@ -53,11 +46,7 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
-/**
- * The promises one exchange shows by itself, whoever sent it: `verify` runs this on every answer
- * it gets, `proxy` on every answer it forwards. Promises that need a sequence of requests (a round
- * trip, a count-down) are the scenarios' work (scenarios.ts).
- */
+/** Creates the checker of what one exchange shows by itself, for `verify` and `proxy`; sequences are scenarios.ts's. */
 export function createExchangeChecker(basePath: string) {
   const router = createRouter(specOpenapiDocument)
   const spec = createResponseValidator(specOpenapiDocument)
@@ -70,7 +59,7 @@ export function createExchangeChecker(basePath: string) {
         spec.check('listPets', { status: 200, headers: {}, body: [] }),
         sandbox.check('listPets', { status: 200, headers: {}, body: [] }),
       ]).then(() => undefined),
-    async check(exchange: Exchange): Promise<Violation[]> {
+    async check(exchange: JudgedExchange): Promise<Violation[]> {
       const match = router.match(exchange.method, exchange.path)
       const operationId = match.kind === 'operation' ? match.operation.operationId : undefined
       const found: Found = []
@@ -92,23 +81,19 @@ export function createExchangeChecker(basePath: string) {
 
 export type ExchangeChecker = ReturnType<typeof createExchangeChecker>
 
-/** Headers with promises of their own: the sandbox contract's word on them would only repeat those. */
+/** Matches headers with promises of their own, which the sandbox contract's word would only repeat. */
 const OWN_PROMISE_HEADERS = /retry-after|deprecation|sunset|link/i
 
-/**
- * The answer against the spec's own document (seed) and against the sandbox's stricter one: what
- * only the latter finds is the sandbox's decision, named by the field it concerns.
- */
+/** Checks an answer against the spec's document and the sandbox's stricter one, whose extra findings are decisions. */
 async function checkContracts(
-  exchange: Exchange,
+  exchange: JudgedExchange,
   operationId: string,
   spec: ResponseValidator,
   sandbox: ResponseValidator,
 ): Promise<Found> {
   const found: Found = []
   const type = exchange.headers['content-type'] ?? ''
-  // The spec shows every body but a 429's (§7): how a 429's body reads is the sandbox's D2 alone,
-  // which its own contract below speaks for.
+  // Leaves a 429's body to the sandbox's contract: the spec shows every body but a 429's (§7, D2).
   const shown = exchange.status !== 429
   if (shown && exchange.bodyText !== '' && !/^application\/json\s*(;|$)/i.test(type)) {
     found.push({ promise: 'matches-contract', expected: `a JSON body (content-type ${type || 'missing'})` })
@@ -135,7 +120,7 @@ function decisionOf(problem: string, status: number): string {
   return 'D7'
 }
 
-function checkErrorBody(exchange: Exchange): Found {
+function checkErrorBody(exchange: JudgedExchange): Found {
   const body = exchange.body as { code?: unknown; message?: unknown; status?: unknown } | undefined
   if (typeof body !== 'object' || body === null || typeof body.code !== 'string' || typeof body.message !== 'string') {
     return [{ promise: 'error-bodies', expected: `an Error body { code, message, status: ${exchange.status} }` }]
@@ -154,7 +139,7 @@ const IMF_FIXDATE =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
 
 /** The header promises: rate-limit headers and their arithmetic, Retry-After, and the deprecation of getPet. */
-export function checkHeaders(exchange: Exchange, operationId: string | undefined, basePath: string): Found {
+export function checkHeaders(exchange: JudgedExchange, operationId: string | undefined, basePath: string): Found {
   const found: Found = []
   const { headers } = exchange
   const missing = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].filter(
@@ -219,7 +204,7 @@ function successorLinkOk(link: string | undefined, url: string, basePath: string
 }
 
 /** The promises a listPets answer shows by itself: refusals of bad parameters, ordering, limit and filter. */
-function checkListAnswer(exchange: Exchange): Found {
+function checkListAnswer(exchange: JudgedExchange): Found {
   const found: Found = []
   const limit = exchange.query.get('limit')
   const status = exchange.query.get('status')
@@ -248,7 +233,7 @@ function checkListAnswer(exchange: Exchange): Found {
   return found
 }
 
-/** Whether `body` is a NewPet the spec allows (§2): an object with a string name, an integer categoryId, and a known status if any. */
+/** Tells whether `body` is a NewPet the spec allows (§2). */
 export function isNewPet(body: unknown): boolean {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return false
   const { name, categoryId, status } = body as Record<string, unknown>
@@ -259,7 +244,7 @@ export function isNewPet(body: unknown): boolean {
   )
 }
 
-function checkCreateAnswer(exchange: Exchange): Found {
+function checkCreateAnswer(exchange: JudgedExchange): Found {
   if (!('requestBody' in exchange)) return []
   if (!isNewPet(exchange.requestBody)) {
     return exchange.status < 400

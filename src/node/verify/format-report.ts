@@ -7,7 +7,7 @@ const COLOURS = { passed: '\u001b[32m', failed: '\u001b[31m', warned: '\u001b[33
 const NO_PATTERN =
   'none of the patterns verify looks for (no state, any key accepted, no rate limiting, errors in another format, a different base path)'
 
-/** The report as a reader on a terminal sees it: the diagnosis, then one line per promise with its source, each failure below it. */
+/** Formats the report for a terminal: the diagnosis, then a line per promise with its failures below. */
 export function formatTerminalReport(report: VerifyReport, colour: boolean): string {
   const lines = [
     `Verified ${report.baseUrl} with key ${report.key}${report.strict ? ' (--strict)' : ''}`,
@@ -157,10 +157,7 @@ ${table(
 `
 }
 
-/**
- * A warned promise in one line, from its first failure: "D3: the sandbox answers 400 for limit=0;
- * this backend 422", or the sandbox contract's finding with the decision it names.
- */
+/** Words a warned promise in one line from its first failure: "D3: the sandbox answers 400 for limit=0; this backend 422". */
 function warningLine(promise: PromiseOutcome): string {
   const first = promise.failures[0]
   if (first === undefined) return `${describeSource(promise.source)}: this backend differs from the sandbox`

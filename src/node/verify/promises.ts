@@ -1,9 +1,4 @@
-/**
- * Where a promise comes from: the specification's own words (`seed`, cited by section), or a
- * decision the sandbox took where the specification is silent (docs/decisions.md). A backend that
- * keeps every seed promise keeps the specification; a decision it takes differently is a warning,
- * and a failure only under `--strict`.
- */
+/** Where a promise comes from: the spec's words (`seed`), or a decision where it is silent (fails under `--strict`). */
 export type PromiseSource = { kind: 'seed'; sections: string } | { kind: 'decision'; decisions: string[] }
 
 /** One promise a backend claiming the API is held to. */
@@ -18,11 +13,7 @@ export interface PromiseDefinition {
 const seed = (sections: string): PromiseSource => ({ kind: 'seed', sections })
 const decision = (...decisions: string[]): PromiseSource => ({ kind: 'decision', decisions })
 
-/**
- * The behavioural contract `verify` checks and `proxy` watches, in report order: the seed promises
- * first, then the sandbox's decisions. Each id is stable: CI reports and the proxy's counters name
- * promises by it (docs/verify-and-proxy.md lists them).
- */
+/** Lists the promises `verify` checks and `proxy` watches, seed first, by stable ids (docs/verify-and-proxy.md). */
 export const VERIFY_PROMISES: readonly PromiseDefinition[] = [
   {
     id: 'matches-contract',
@@ -92,7 +83,8 @@ export const VERIFY_PROMISES: readonly PromiseDefinition[] = [
   {
     id: 'sandbox-contract',
     title:
-      "every answer also keeps fixtures/openapi.yaml's stricter constraints: Error codes, name, categoryId, ids from 1, no extra Pet fields",
+      "every answer also keeps fixtures/openapi.yaml's stricter constraints: " +
+      'Error codes, name, categoryId, ids from 1, no extra Pet fields',
     source: decision('D2', 'D5', 'D6', 'D7'),
   },
   {
@@ -104,7 +96,8 @@ export const VERIFY_PROMISES: readonly PromiseDefinition[] = [
   {
     id: 'deprecation-headers',
     title:
-      'getPet answers carry Deprecation: @<seconds>, the Sunset of 5 Dec 2030 and a successor Link; no other operation does',
+      'getPet answers carry Deprecation: @<seconds>, the Sunset of 5 Dec 2030 and a successor Link;' +
+      ' no other operation does',
     source: decision('D18'),
   },
   { id: 'retry-after-seconds', title: 'Retry-After is in whole seconds, at least 1', source: decision('D14') },

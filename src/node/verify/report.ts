@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { maskKey } from '../../core/auth/mask-key.js'
 import { createMasker } from '../../core/auth/create-masker.js'
-import { type Exchange, isNewPet } from './create-exchange-checker.js'
+import { type JudgedExchange, isNewPet } from './create-exchange-checker.js'
 import { type PromiseSource, VERIFY_PROMISES } from './promises.js'
 import { UNKNOWN_ID } from './scenarios.js'
 
@@ -12,10 +12,7 @@ export interface FailureDetail {
   expected: string
 }
 
-/**
- * `warned`: a decision's promise broken without `--strict`; the backend differs from the sandbox
- * where the spec is silent, which is not drift from the spec.
- */
+/** A promise's outcome; `warned` is a decision broken without `--strict`, no drift from the spec. */
 export type Outcome = 'passed' | 'failed' | 'warned' | 'skipped'
 
 export interface PromiseOutcome {
@@ -56,12 +53,12 @@ const DETAILS_KEPT = 3
 export function createPromiseLedger(key: string, strict: boolean) {
   const failures = new Map<string, FailureDetail[]>()
   // Distinct exchanges per promise: the scenario and the per-answer check may both flag one.
-  const seen = new Map<string, Set<Exchange>>()
+  const seen = new Map<string, Set<JudgedExchange>>()
   const skips = new Map<string, string>()
 
   return {
-    fail(promise: string, expected: string, exchange: Exchange): void {
-      const exchanges = seen.get(promise) ?? new Set<Exchange>()
+    fail(promise: string, expected: string, exchange: JudgedExchange): void {
+      const exchanges = seen.get(promise) ?? new Set<JudgedExchange>()
       if (exchanges.has(exchange)) return
       seen.set(promise, exchanges.add(exchange))
       const details = failures.get(promise) ?? []
@@ -115,8 +112,8 @@ const SHOWN_HEADERS = [
 ]
 const BODY_EXCERPT = 160
 
-/** The request and the answer of an exchange as one line each, with the key masked wherever it shows. */
-export function describeExchange(exchange: Exchange, key: string): { request: string; got: string } {
+/** Words an exchange's request and answer a line each, the key masked. */
+export function describeExchange(exchange: JudgedExchange, key: string): { request: string; got: string } {
   const mask = createMasker({ keys: [key] }).text
   const credential =
     exchange.credential === 'key' ? `key ${maskKey(key)}` : exchange.credential === 'none' ? 'no key' : 'a wrong key'
@@ -138,7 +135,10 @@ export function describeExchange(exchange: Exchange, key: string): { request: st
  * a half-built backend shows (no state, any key accepted, no rate limiting, errors in another
  * format, another base path), one line each, so a reader knows what the failures below add up to.
  */
-export function diagnose(exchanges: readonly Exchange[], run: { baseUrl: string; spentQuota: boolean }): string[] {
+export function diagnose(
+  exchanges: readonly JudgedExchange[],
+  run: { baseUrl: string; spentQuota: boolean },
+): string[] {
   const lines: string[] = []
   const basePath = new URL(run.baseUrl).pathname.replace(/\/+$/, '')
   if (!basePath.endsWith('/v1'))
@@ -176,14 +176,15 @@ export function diagnose(exchanges: readonly Exchange[], run: { baseUrl: string;
   for (const [type, statuses] of otherFormats) {
     const what = type === 'application/problem+json' ? 'application/problem+json (RFC 9457)' : type
     lines.push(
-      `validation errors in another format: ${[...statuses].join(', ')} answered as ${what}, not the spec's Error body (§7)`,
+      `validation errors in another format: ${[...statuses].join(', ')} answered as ${what},` +
+        ` not the spec's Error body (§7)`,
     )
   }
   return lines
 }
 
-/** Signs that a backend keeps nothing: a created pet not found again or not echoed, a pet for an id nobody created. */
-function statelessSigns(exchanges: readonly Exchange[]): string[] {
+/** Lists signs that a backend keeps nothing: a created pet not found again, a pet for an id nobody created. */
+function statelessSigns(exchanges: readonly JudgedExchange[]): string[] {
   const signs: string[] = []
   for (const [index, created] of exchanges.entries()) {
     if (created.method !== 'POST' || created.status !== 201 || !isNewPet(created.requestBody)) continue
@@ -200,7 +201,8 @@ function statelessSigns(exchanges: readonly Exchange[]): string[] {
       )
     if (fetched !== undefined && (fetched.status !== 200 || !isDeepStrictEqual(fetched.body, pet))) {
       signs.push(
-        `the pet it created (id ${String(pet?.id)}) was not found again: getPet answered ${fetched.status} ${fetched.bodyText.slice(0, 80)}`,
+        `the pet it created (id ${String(pet?.id)}) was not found again:` +
+          ` getPet answered ${fetched.status} ${fetched.bodyText.slice(0, 80)}`,
       )
     }
   }

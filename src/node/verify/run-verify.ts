@@ -1,7 +1,7 @@
 import { maskKey } from '../../core/auth/mask-key.js'
 import { createMasker } from '../../core/auth/create-masker.js'
 import { createPoliteClient } from './client.js'
-import { createExchangeChecker, type Exchange } from './create-exchange-checker.js'
+import { createExchangeChecker, type JudgedExchange } from './create-exchange-checker.js'
 import { createPromiseLedger, diagnose, type VerifyReport } from './report.js'
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.js'
 
@@ -39,7 +39,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const ledger = createPromiseLedger(options.key, options.strict ?? false)
   const checker = createExchangeChecker(new URL(baseUrl).pathname.replace(/\/+$/, ''))
   await checker.warm()
-  const exchanges: Exchange[] = []
+  const exchanges: JudgedExchange[] = []
   const client = createPoliteClient({
     baseUrl,
     key: options.key,
@@ -48,7 +48,8 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
     requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     onWait: (seconds, exchange) =>
       options.announce(
-        `429 for ${exchange.method} ${exchange.path}${exchange.query.size > 0 ? `?${exchange.query}` : ''}: waiting ${seconds} s as its Retry-After asks, then sending it again`,
+        `429 for ${exchange.method} ${exchange.path}${exchange.query.size > 0 ? `?${exchange.query}` : ''}:` +
+          ` waiting ${seconds} s as its Retry-After asks, then sending it again`,
       ),
     onExchange: async (exchange) => {
       exchanges.push(exchange)
@@ -64,7 +65,8 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   }
   const planned = enabled.reduce((sum, scenario) => sum + (scenario.needs === 'quota' ? 0 : scenario.requests), 0)
   options.announce(
-    `Sending ${planned} requests to ${baseUrl}, one at a time${options.spendQuota ? ", then spending the key's quota (counted before it starts)" : ''}; ` +
+    `Sending ${planned} requests to ${baseUrl},` +
+      ` one at a time${options.spendQuota ? ", then spending the key's quota (counted before it starts)" : ''}; ` +
       'a 429 is waited out as its Retry-After says and the request sent again.',
   )
   const context: ScenarioContext = {

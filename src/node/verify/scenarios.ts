@@ -1,14 +1,14 @@
 import { isDeepStrictEqual } from 'node:util'
 import { PET_STATUSES } from '../../core/store/pet.js'
 import type { PoliteClient } from './client.js'
-import { type Exchange, retryAfterSeconds } from './create-exchange-checker.js'
+import { type JudgedExchange, retryAfterSeconds } from './create-exchange-checker.js'
 import type { PromiseDefinition } from './promises.js'
 
 /** What a scenario may do: send, judge, and hand what it learnt to later scenarios. */
 export interface ScenarioContext {
   client: PoliteClient
   /** Records a broken promise with the exchange that showed it. */
-  fail(promise: string, expected: string, exchange: Exchange): void
+  fail(promise: string, expected: string, exchange: JudgedExchange): void
   skip(promise: string, reason: string): void
   /** Tells the user something before requests they were not told about are sent. */
   announce(line: string): void
@@ -21,13 +21,10 @@ export interface ScenarioContext {
   quotaSpent?: boolean
 }
 
-/**
- * A sequence of requests that checks what one answer cannot show by itself (the per-answer
- * checks of create-exchange-checker.ts run on every answer a scenario gets, too).
- */
+/** A sequence of requests that checks what one answer cannot show by itself. */
 export interface Scenario {
   promises: string[]
-  /** How many requests it sends when nothing is retried; the quota scenario says more as it learns. */
+  /** Counts the requests it sends when nothing is retried. */
   requests: number
   needs?: PromiseDefinition['needs']
   run(context: ScenarioContext): Promise<void>
@@ -48,7 +45,7 @@ const checkAuth: Scenario = {
   },
 }
 
-type Listing = { pets: Array<{ id: number; status?: string }>; exchange: Exchange }
+type Listing = { pets: Array<{ id: number; status?: string }>; exchange: JudgedExchange }
 
 async function listed(context: ScenarioContext, path: string): Promise<Listing | undefined> {
   const exchange = await context.client.send({ path })
@@ -68,8 +65,7 @@ const checkListing: Scenario = {
     if (all === undefined) return
     context.knownPetId = all.pets[0]?.id
     const byDefault = await listed(context, '/pets')
-    // Fewer than expected is the failure; more is the per-answer bound's to judge, and pets others
-    // create meanwhile on a shared backend must not fail this run.
+    // Fails on fewer only: others may create pets meanwhile on a shared backend.
     if (byDefault !== undefined && byDefault.pets.length < Math.min(20, all.pets.length)) {
       fail(
         'limit-default-and-bounds',
@@ -106,7 +102,7 @@ const checkListing: Scenario = {
 const INVALID_LIMITS = ['0', '101', '-1', 'abc', '1.5']
 const INVALID_STATUSES = ['adopted', 'SOLD']
 
-/** 400 for each listPets parameter outside the spec's constraints: the spec does not say what then, the sandbox refuses (D3). */
+/** Checks the 400 for each listPets parameter outside the spec's constraints, where the spec is silent (D3). */
 const checkInvalidQueries: Scenario = {
   promises: ['invalid-query-refused'],
   requests: INVALID_LIMITS.length + INVALID_STATUSES.length,
@@ -222,7 +218,8 @@ const spendQuota: Scenario = {
       return
     }
     if (remaining > maxQuotaRequests) {
-      const reason = `the key has ${remaining} requests left in its window, more than --max-quota-requests ${maxQuotaRequests}`
+      const reason =
+        `the key has ${remaining} requests left in its window, ` + `more than --max-quota-requests ${maxQuotaRequests}`
       for (const promise of ['quota-429-and-recovery', 'retry-after-seconds']) skip(promise, reason)
       return
     }

@@ -1,9 +1,8 @@
-// The dashboard's calls to the admin API. The token lives in this tab's sessionStorage only: it
-// goes out in the Authorization header, never in a URL or a cookie.
+// Calls the admin API for the dashboard; the token stays in the tab's sessionStorage and the Authorization header.
 
 const TOKEN_KEY = 'petstore-sandbox-admin-token'
 const SESSION_KEY = 'petstore-sandbox-session'
-// SESSION_HEADER of core/sessions/session-name.ts (D34): the assets load no core module at run time.
+// Repeats core's SESSION_HEADER (D34): the assets load no core module at run time.
 const SESSION_HEADER = 'x-sandbox-session'
 
 export const token = {
@@ -12,10 +11,7 @@ export const token = {
   clear: (): void => sessionStorage.removeItem(TOKEN_KEY),
 }
 
-/**
- * The session the board shows (D34), kept in this tab beside the token. The default session is
- * named by sending no header at all, so the board's calls for it are what they always were.
- */
+/** Keeps the session the board shows (D34) beside the token; the default one sends no header. */
 export const session = {
   get: (): string => sessionStorage.getItem(SESSION_KEY) ?? 'default',
   set: (name: string): void =>
@@ -40,7 +36,7 @@ export class AdminError extends Error {
   }
 }
 
-/** Calls `/__sandbox<path>` with the token, in the picked session; resolves with the JSON body, rejects with AdminError. */
+/** Calls `/__sandbox<path>` with the token in the picked session; rejects with AdminError. */
 export async function admin<T>(path: string, init: { method?: string; json?: unknown } = {}): Promise<T> {
   const headers = headersOfCall()
   if (init.json !== undefined) headers['content-type'] = 'application/json'

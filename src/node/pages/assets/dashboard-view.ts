@@ -1,7 +1,6 @@
 import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
 
-// Builds the dashboard's DOM from admin API data. Everything shown goes in through textContent
-// or attribute setters, never as markup, so paths and keys sent by clients stay text.
+// Builds the dashboard's DOM through textContent and attributes, never markup, so client text stays text.
 
 /** An element with text and attributes; children appended in order. */
 export function el(tag: string, props: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElement {
@@ -14,10 +13,7 @@ export function el(tag: string, props: Record<string, string> = {}, ...children:
   return element
 }
 
-/**
- * A usage bar: what is used of a limit, with the figures as text beside it. The caption ("minute")
- * shows only where the table's column headers are hidden (narrow screens, pages-css.ts).
- */
+/** Builds a usage bar with its figures as text; the caption shows where column headers are hidden. */
 export function meter(caption: string, label: string, used: number, limit: number): HTMLElement {
   const bar = el('progress', { max: String(limit), value: String(Math.min(used, limit)), 'aria-label': label })
   return el(
@@ -83,7 +79,7 @@ export function shown(entry: RequestLogEntry, status: string, key: string): bool
   return statusShown(entry.status, status) && (key === '' || entry.key === key)
 }
 
-/** Whether a status passes the status filter: any (``), a class (`2`, `4`, `5`), one status (`429`), or dropped (`0`). */
+/** Tells whether a status passes the filter: any (``), a class (`4`), one status (`429`), or dropped (`0`). */
 export function statusShown(status: number, filter: string): boolean {
   return (
     filter === '' ||

@@ -1,6 +1,5 @@
 import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
-// The dashboard at /__sandbox/: asks for the admin token, then shows and steers the sandbox
-// through the admin API, with the request log pushed as server-sent events.
+// Runs the dashboard at /__sandbox/ over the admin API, the request log pushed as server-sent events.
 import type { ProxyState, SessionSummary, ShadowReport, StateSummary } from '../../../core/admin/admin-controls.js'
 import { AdminError, admin, readEvents, session, token } from './admin-client.js'
 import type { OperationId } from '../../../core/operations/operation-table.js'
@@ -34,15 +33,13 @@ let sessions: SessionSummary[] | undefined
 // When the shown session was made: a session listed with another time is a new one of that name.
 let shownCreated: string | undefined
 let events: AbortController | undefined
-// Whether the server is `petstore-sandbox proxy`, as the page says: only it has GET /__sandbox/proxy
-// (404 under `start`), so it is polled only there.
+// Polls GET /__sandbox/proxy only under `petstore-sandbox proxy`, as the page says.
 let proxied = false
 let shadowed = false
 // The contract's sunset (D18), read from /openapi.json once the board opens.
 let sunset = Date.parse('2030-12-05T00:00:00Z')
 
-// The board's calls take turns: a refresh already on its way never names a session the board has
-// just deleted or left, which would make it anew.
+// Takes turns, so a refresh on its way never names a session just deleted, which would make it anew.
 let turn: Promise<unknown> = Promise.resolve()
 let waiting = 0
 function inTurn<T>(run: () => Promise<T>): Promise<T> {
@@ -334,7 +331,7 @@ function download(text: string, name: string): void {
   setTimeout(() => URL.revokeObjectURL(link.getAttribute('href') ?? ''), 10_000)
 }
 sessionPicker.addEventListener('change', () => pickSession(sessionPicker.value))
-// The shown session's world as a file, to restore with PUT /__sandbox/sessions/{name}, `start --from` or createSandbox({ from }).
+// Saves the shown session as a capsule file, to restore with PUT /__sandbox/sessions/{name} or `start --from`.
 $('download-capsule').addEventListener('click', () =>
   act('capsule downloaded', async () => {
     const name = session.get()

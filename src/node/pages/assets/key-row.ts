@@ -9,7 +9,7 @@ export interface KeyRowContext {
   scenarios: ReadonlyArray<{ name: string; description: string }>
   /** Keys the user chose to see whole; the others show masked. */
   revealed: Set<string>
-  /** Plans picked and not yet applied, by key: the board's refresh every second must not undo a pick. */
+  /** Keeps plans picked and not yet applied, so the refresh every second does not undo a pick. */
   pickedPlans: Map<string, string>
   /** Runs an admin call, then says `what` and refreshes the board. */
   act(what: string, run: () => Promise<unknown>): Promise<void>

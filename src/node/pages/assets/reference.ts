@@ -1,7 +1,6 @@
 export {}
 
-// Starts Swagger UI on /reference. A file of its own: the pages' Content-Security-Policy runs no
-// inline script.
+// Starts Swagger UI on /reference, from a file as the CSP runs no inline script.
 
 interface SwaggerUi {
   preauthorizeApiKey(name: string, value: string): void
@@ -19,10 +18,7 @@ const operations = Object.values(spec.paths ?? {}).flatMap((item) =>
   Object.keys(item).filter((name) => METHODS.has(name)),
 ).length
 
-/**
- * The page is ready once every operation of the document is on screen: Swagger UI calls onComplete
- * when it has the document, which can be before it has rendered it.
- */
+/** Marks the page ready once every operation is on screen, which onComplete may precede. */
 function markReady(): void {
   if (root.querySelectorAll('.opblock').length < operations) {
     requestAnimationFrame(markReady)
@@ -31,8 +27,7 @@ function markReady(): void {
   document.body.dataset.ready = 'true'
 }
 
-// Swagger UI's server picker has a caption but no label: it is named for screen readers whenever
-// Swagger UI (re)renders it.
+// Labels Swagger UI's server picker for screen readers whenever it renders.
 new MutationObserver(() => {
   const servers = document.getElementById('servers')
   if (servers !== null && !servers.hasAttribute('aria-label')) servers.setAttribute('aria-label', 'Server')

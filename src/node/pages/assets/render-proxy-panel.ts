@@ -2,11 +2,7 @@ import type { ProxyState, ProxyTally, ShadowReport } from '../../../core/admin/a
 import type { LoggedViolation } from '../../../core/request-log/create-request-logger.js'
 import { el } from './dashboard-view.js'
 
-/**
- * Fills the dashboard's Proxy panel: the upstream, fallback, answers by source, the violations of
- * the spec per promise and, apart, the open points decided otherwise than the sandbox (D39), each
- * with the last one kept. The upstream's data goes in as text only.
- */
+/** Fills the dashboard's Proxy panel: answers by source, violations and differences (D39), all as text. */
 export function renderProxyPanel(state: ProxyState): void {
   const $ = (id: string) => document.getElementById(id)!
   $('proxy-upstream').textContent = state.upstream

@@ -6,7 +6,7 @@ export const LOG_ROWS = 200
 
 type Counts = { ok: number; client: number; server: number }
 
-/** The dashboard's request log: newest first, filtered by status and key, and the chart by second. */
+/** Creates the dashboard's request log, newest first, filtered by status and key, with its chart by second. */
 export function createRequestLogView(
   body: HTMLTableSectionElement,
   canvas: HTMLCanvasElement,
@@ -32,17 +32,14 @@ export function createRequestLogView(
   return {
     render,
     chart,
-    /**
-     * Shows the kept requests, oldest first as the admin API gives them, after those the stream
-     * pushed while they were read (the stream opens first, so none falls between the two).
-     */
+    /** Shows the kept requests after those pushed while they were read (the stream opens first). */
     load(kept: RequestLogEntry[]): void {
       const listed = new Set(kept.map((entry) => entry.id))
       const pushed = entries.filter((entry) => entry.id === undefined || !listed.has(entry.id))
       entries = [...pushed, ...kept.slice(-LOG_ROWS).reverse()].slice(0, LOG_ROWS)
       render()
     },
-    /** A request pushed by the event stream; one already shown (read with the list) is not shown twice. */
+    /** Shows a request the stream pushed, once. */
     add(entry: RequestLogEntry): void {
       if (entry.id !== undefined && entries.some((shownEntry) => shownEntry.id === entry.id)) return
       entries.unshift(entry)

@@ -1,7 +1,7 @@
 import type { SessionSummary } from '../../../core/admin/admin-controls.js'
 import { el } from './dashboard-view.js'
 
-/** What a session's `reset()` returns to, in words: the start-up world, a fork's source, or a capsule. */
+/** Words what a session's `reset()` returns to: the start-up pets, a fork's source, or a capsule. */
 export function originText(summary: SessionSummary): string {
   switch (summary.origin) {
     case 'start-up':
@@ -13,11 +13,7 @@ export function originText(summary: SessionSummary): string {
   }
 }
 
-/**
- * The Sessions card (D34): a row per session the process keeps (default first, then the most
- * recently used, as `GET /__sandbox/sessions` lists them, with their bound keys masked), the picked one marked, and the picker's
- * options. `pick` runs when a row's button picks its session.
- */
+/** Renders the Sessions card (D34): a row per session as `GET /__sandbox/sessions` lists them, one picked. */
 export function renderSessions(
   sessions: readonly SessionSummary[],
   picked: string,
