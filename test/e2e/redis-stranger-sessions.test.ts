@@ -1,8 +1,13 @@
-import { strangerSessionsTests } from '../support/stranger-sessions.js'
+import { bannedKeyCapsule, strangerSessionsTests } from '../support/stranger-sessions.js'
 import { useRedisReplicas } from '../support/use-redis-replicas.js'
 
 // Requests admission refuses make no session (D34) on two replicas sharing one Redis: the team through one, strangers through the other.
-const { call, admin, replica, contract } = useRedisReplicas(2, ['--max-sessions', '3'])
+const { call, admin, replica, contract } = useRedisReplicas(2, [
+  '--max-sessions',
+  '3',
+  '--from',
+  await bannedKeyCapsule(),
+])
 
 strangerSessionsTests(() => ({
   async call(path, init = {}) {

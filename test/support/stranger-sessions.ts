@@ -1,6 +1,23 @@
+import { writeFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { createSandbox } from '../../src/index.js'
 
-/** How the tests reach a sandbox started with --max-sessions 3 and an admin token, each call checked against the contract. */
+/** The key the start-up world of `bannedKeyCapsule` holds banned: valid, yet refused in any fresh session. */
+export const BANNED_KEY = 'sandbox-pro-key'
+
+/** Writes a capsule whose start-up world holds BANNED_KEY banned, for `--from`; answers its path. */
+export async function bannedKeyCapsule(): Promise<string> {
+  const maker = createSandbox({})
+  maker.quota.set(BANNED_KEY, { banned: true })
+  const file = join(mkdtempSync(join(tmpdir(), 'stranger-sessions-')), 'banned-key.json')
+  writeFileSync(file, JSON.stringify(await maker.session('default').capsule()))
+  return file
+}
+
+/** How the tests reach a sandbox started with --max-sessions 3, an admin token and `--from` a bannedKeyCapsule, each call checked against the contract. */
 export interface StrangerSessionsParts {
   /** fetch `path` below /v1, with `key` (default: the enterprise demo key; null: none). */
   call(path: string, init?: RequestInit & { key?: string | null }): Promise<Response>
@@ -59,5 +76,25 @@ export function strangerSessionsTests(parts: () => StrangerSessionsParts): void 
     const kept = await parts().call(`/pets/${id}`, { headers: { 'x-sandbox-session': 'worker-1' } })
     expect(kept.status).toBe(200)
     expect(((await kept.json()) as { name: string }).name).toBe('Kept')
+  })
+
+  it('makes no session for a valid key admission refuses, and makes one for the key it lets through', async () => {
+    const names = async () =>
+      ((await (await parts().admin('/sessions')).json()) as { sessions: Array<{ name: string }> }).sessions.map(
+        (session) => session.name,
+      )
+    // Banned in the start-up world, so in every session made from it: refused before any session is made.
+    for (let index = 0; index < 5; index++) {
+      const refused = await parts().call('/pets', {
+        key: BANNED_KEY,
+        headers: { 'x-sandbox-session': `refused-${index}` },
+      })
+      expect(refused.status).toBe(429)
+      expect(await refused.json()).toMatchObject({ code: 'temporarily_banned' })
+    }
+    expect((await names()).filter((name) => name.startsWith('refused-'))).toEqual([])
+    const admitted = await parts().call('/pets', { headers: { 'x-sandbox-session': 'admitted-1' } })
+    expect(admitted.status).toBe(200)
+    expect(await names()).toContain('admitted-1')
   })
 }

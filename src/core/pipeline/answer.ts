@@ -35,8 +35,15 @@ export async function answer(
   if (world.session !== undefined) headers.set(SESSION_HEADER, world.session)
   // CORS and deprecation headers, the rate limit, the API's scope and the key (D16, D17); a
   // preflight is answered here (D19).
-  const admission = admit(parts, world, request, url, method, headers, listing)
-  const admitted = admission instanceof Promise ? await admission : admission
+  let admitted: Awaited<ReturnType<typeof admit>>
+  try {
+    const admission = admit(parts, world, request, url, method, headers, listing)
+    admitted = admission instanceof Promise ? await admission : admission
+  } catch (error) {
+    world.settle?.(false)
+    throw error
+  }
+  world.settle?.(!('status' in admitted))
   if ('status' in admitted) return admitted
   // A session the request names that cannot be served: a bad name (400), or none kept (501), D34.
   if (world.refusal !== undefined) throw world.refusal

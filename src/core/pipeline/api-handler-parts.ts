@@ -66,4 +66,9 @@ export interface WorldParts {
   ready: () => Promise<void>
   /** Why the request's session cannot be served (a bad name, 400; sessions on a state that keeps none, 501): the pipeline answers it after admission. */
   refusal?: HttpError
+  /**
+   * For a session the request names that does not exist yet: told whether admission let the
+   * request through, which makes the session, or refused it, which lets the world go (D34).
+   */
+  settle?: (admitted: boolean) => void
 }

@@ -35,6 +35,12 @@ export interface SessionRegistry<W extends Registered> {
   add(world: W): W
   /** The world of session `name` if it exists, without making it or counting a use. */
   find(name: string): MaybePromise<W | undefined>
+  /**
+   * Whether a session first met in a request is kept only once admission lets the request through
+   * (in memory, where nothing runs between the decision and `add`, D34); a shared state's decision
+   * makes the session itself.
+   */
+  readonly keepsAfterAdmission?: boolean
   /** Every session: the default first, then the most recently used. */
   list(): MaybePromise<W[]>
   /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
@@ -136,6 +142,7 @@ export function createSessions<W extends Registered>({
       sweep(now())
       return named.peek(name)
     },
+    keepsAfterAdmission: true,
     /** Every session: the default first, then the most recently used. */
     list(): W[] {
       sweep(now())

@@ -136,7 +136,10 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
   return {
     default: defaultWorld,
     /** The world a request names; for a name the sandbox cannot serve, the default world and the refusal. */
-    named({ name, where }: RequestedSession): World<Of> & { refusal?: HttpError } {
+    named({
+      name,
+      where,
+    }: RequestedSession): World<Of> & { refusal?: HttpError; settle?: (admitted: boolean) => void } {
       const refusal = sessionNameRefusal(name, where, secrets())
       if (refusal !== undefined)
         return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, refusal) }
@@ -145,7 +148,18 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
           ...defaultWorld,
           refusal: new HttpError(501, ErrorCode.notImplemented, new SessionsNotServed().message),
         }
-      return worldOf(name)
+      if (!registry.keepsAfterAdmission) return worldOf(name)
+      const found = registry.use(name)
+      if (found !== undefined) return found
+      // Kept once admission lets the request through, at once after the decision (in memory
+      // nothing runs between them); a refusal makes no session (D34).
+      const made: World<Of> & { settle?: (admitted: boolean) => void } = make(name, startUp)
+      made.settle = (admitted) => {
+        made.settle = undefined
+        if (admitted) registry.add(made)
+        else made.release()
+      }
+      return made
     },
     /** The world of the session a bound key names (D46); a header or baggage naming another is refused. */
     bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {

@@ -248,14 +248,19 @@ end
  * 10 mode ('take' | 'peek' | 'arrange'), 11 the settings' version known, 12 the most named
  * sessions, 13 their idle ms, then for 'arrange' 14 minute left, 15 day left, 16 remaining, 17
  * ban ('' | 'lift' | ms), each '' when not changed, and 18 and 19 the minute's and the day's length in ms (WINDOW_MS, core/rate-limit/windows.ts), 20 the
- * bucket's key when it is bound to the session (D46), '' otherwise. A named session is made when
- * absent, and its use counted (its TTL renewed when half spent), which may drop others. It answers
+ * bucket's key when it is bound to the session (D46), '' otherwise. A named session absent is
+ * decided over the start-up buckets and made only when the request is allowed (or for 'arrange');
+ * its use is counted (its TTL renewed when half spent), which may drop others. It answers
  * -5, and makes nothing, for a bound key the session's meta does not hold (it went with its
  * session). It leaves the answer in `reply`, and `outcome`, `gen`, `own` for what follows.
  */
 const DECIDE = `${WORLD}if ARGV[20] and ARGV[20] ~= '' and redis.call('HEXISTS', meta(NAME), 'K:' .. ARGV[20]) == 0 then return -5 end
 local drops = ''
-if NAME ~= 'default' then drops = C().register(NAME, tonumber(ARGV[12]), tonumber(ARGV[13])) end
+local mode = ARGV[10]
+-- A named session that does not exist yet is made only once the decision lets its request
+-- through (D34): until then it is decided over the start-up world's buckets, writing nothing.
+local pending = NAME ~= 'default' and mode ~= 'arrange' and redis.call('EXISTS', meta(NAME)) == 0
+if NAME ~= 'default' and not pending then drops = C().register(NAME, tonumber(ARGV[12]), tonumber(ARGV[13])) end
 local function read()
   return redis.call('HMGET', meta(NAME), 'offset', 'v', 'own', 'gen', 'exp', 'ogen', 'w', 'base', 'lastId', 'count')
 end
@@ -263,24 +268,29 @@ local m = read()
 local gen = m[4]
 if not gen then
   if not based() then return -1 end
-  gen = C().ensure(NAME)
-  m = read()
+  if not pending then
+    gen = C().ensure(NAME)
+    m = read()
+  end
 end
 if not based(m[8], m[9], m[10]) then return -1 end
-if named and SOURCE > tonumber(m[5] or '0') - tonumber(TTL) / 2 then C().expire(NAME, gen, m[6]) end
+if named and gen and SOURCE > tonumber(m[5] or '0') - tonumber(TTL) / 2 then C().expire(NAME, gen, m[6]) end
 local offset = m[1] or '0'
+local sclock = pending and redis.call('HGET', KEYS[1], 'sclock')
+if sclock then offset = string.format('%.0f', tonumber(sclock) - SOURCE) end
 local own = m[3]
 local t = math.floor(SOURCE + tonumber(offset))
 local bucket = ARGV[5]
 local isKey = string.sub(bucket, 1, 4) == 'key:'
-local q, rl = part(NAME, gen, 'q'), part(NAME, gen, 'rl:' .. bucket)
+local q, rl = P .. 'base:' .. BGEN .. ':q', false
+if not pending then q, rl = part(NAME, gen, 'q'), part(NAME, gen, 'rl:' .. bucket) end
 local perMinute, perDay = tonumber(ARGV[6]), tonumber(ARGV[7])
 local MINUTE, DAY = tonumber(ARGV[18]), tonumber(ARGV[19])
 local ms = t - (t % MINUTE)
 local ds = t - (t % DAY)
 local mu, du, rs, rc, bu = 0, 0, ms, 0, 0
 local raw
-if isKey then raw = redis.call('HGET', q, bucket) else raw = redis.call('GET', rl) end
+if isKey then raw = redis.call('HGET', q, bucket) elseif rl then raw = redis.call('GET', rl) end
 if raw then
   local bms, bmu, bds, bdu, brs, brc, bbu = string.match(raw, '^(%d+) (%d+) (%d+) (%d+) (%d+) (%d+) (%d+)$')
   mu, du, rs, rc, bu = tonumber(bmu), tonumber(bdu), tonumber(brs), tonumber(brc), tonumber(bbu)
@@ -288,7 +298,6 @@ if raw then
   if tonumber(bds) ~= ds then du = 0 end
 end
 local outcome = 0
-local mode = ARGV[10]
 if mode == 'take' then
   if bu > t then
     outcome = 2
@@ -328,7 +337,15 @@ elseif mode == 'arrange' then
     bu = t + tonumber(ARGV[17])
   end
 end
-if mode ~= 'peek' then
+if pending and outcome == 0 then
+  drops = C().register(NAME, tonumber(ARGV[12]), tonumber(ARGV[13]))
+  gen = C().ensure(NAME)
+  m = read()
+  own = m[3]
+  q, rl = part(NAME, gen, 'q'), part(NAME, gen, 'rl:' .. bucket)
+  pending = false
+end
+if mode ~= 'peek' and not pending then
   local packed = string.format('%.0f %.0f %.0f %.0f %.0f %.0f %.0f', ms, mu, ds, du, rs, rc, bu)
   if isKey then
     if redis.call('HSET', q, bucket, packed) == 1 and named then redis.call('PEXPIRE', q, TTL) end
@@ -340,7 +357,7 @@ if mode ~= 'peek' then
 end
 local settings = false
 if m[2] and m[2] ~= ARGV[11] then settings = settingsOf(NAME, 'S:') end
-local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, gen, m[2] or '0', settings, drops}
+local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, gen or '', m[2] or '0', settings, drops}
 `
 
 /**
