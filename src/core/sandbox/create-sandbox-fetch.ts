@@ -3,13 +3,7 @@ import { API_AREAS } from '../contract/create-api-scope.js'
 import { SESSION_HEADER } from '../sessions/session-name.js'
 
 /**
- * A `fetch` answered by the sandbox's handlers directly, with no interception: a client given it
- * can never reach the network, whenever it was built. (A client built before msw's
- * `server.listen()` keeps the original global `fetch` it captured, and msw never sees its
- * requests.) Requests no handler answers reject with a TypeError instead of going out; so does an
- * injected dropped connection, as a real `fetch` would. Headers and requests of another realm (Node's
- * `Headers` given where the global `Request` is happy-dom's, as under Nuxt's test environment) are
- * read as name-value pairs, so none is dropped.
+ * Creates a `fetch` the handlers answer directly, which never reaches the network; an unanswered request rejects.
  *
  * @example
  * const sandboxFetch = createSandboxFetch(sandbox.handlers, 'http://localhost:4010/v1')
@@ -28,7 +22,8 @@ export function createSandboxFetch(
     const response = await abortable(getResponse(handlers, request, { quiet: true }), request.signal)
     if (response === undefined) {
       throw new TypeError(
-        `petstore-sandbox: ${request.method} ${request.url} is outside the sandbox's API (${apiAreas(baseUrl)}); sandbox.fetch sends nothing to the network`,
+        `petstore-sandbox: ${request.method} ${request.url} is outside the sandbox's API (${apiAreas(baseUrl)});` +
+          ' sandbox.fetch sends nothing to the network',
       )
     }
     if (response.type === 'error')
@@ -37,7 +32,7 @@ export function createSandboxFetch(
   }
 }
 
-/** The Request `fetch(input, init)` means, built by this realm's `Request` from its parts where they are of another. */
+/** Builds the Request `fetch(input, init)` means with this realm's `Request`, whatever realm its parts are of. */
 async function toRequest(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
@@ -68,7 +63,7 @@ function isRequestLike(input: unknown): input is Request {
   )
 }
 
-/** Headers as name-value pairs, which every realm's `Request` reads; a `Headers` of another realm is read through its `forEach`. */
+/** Returns headers as name-value pairs, which every realm's `Request` reads, another realm's via `forEach`. */
 function headerPairs(headers: HeadersInit): HeadersInit {
   if (Array.isArray(headers) || typeof (headers as Headers).forEach !== 'function') return headers
   const pairs: Array<[string, string]> = []
@@ -91,7 +86,8 @@ function absolute(url: string, baseUrl: string | undefined): string {
   const base = baseUrl ?? (globalThis as { location?: { href?: string } }).location?.href
   if (base === undefined || !URL.canParse(url, base)) {
     throw new TypeError(
-      `petstore-sandbox: sandbox.fetch needs an absolute URL, or a baseUrl option to resolve ${JSON.stringify(url)} against`,
+      'petstore-sandbox: sandbox.fetch needs an absolute URL,' +
+        ` or a baseUrl option to resolve ${JSON.stringify(url)} against`,
     )
   }
   return new URL(url, base).href

@@ -27,11 +27,7 @@ import type { Sandbox, SandboxResetOptions, SessionControls, SessionInit } from 
 import type { SandboxState } from './sandbox-state.js'
 import { sandboxHar } from './sandbox-har.js'
 
-/**
- * Where the members of `SessionControls` that no per-session admin operation serves are served
- * over HTTP. With `SESSION_OPERATIONS` (create-admin-operations.ts) it names every member: one
- * added to `SessionControls` and served nowhere, or an operation serving no member, fails to compile.
- */
+/** Names where the `SessionControls` members no admin operation serves are served; the compiler asks for every one. */
 export const SERVED_ELSEWHERE = {
   pets: 'the API itself, whose answers are the pets',
   onRequest: 'the event stream, GET /__sandbox/events',
@@ -46,7 +42,7 @@ const onlyMembersServed: Exclude<ServedByAdmin, keyof SessionControls> extends n
 void everyMemberServed
 void onlyMembersServed
 
-// The options the controls take, refused otherwise as TypeScript refuses them, for plain JavaScript.
+// Lists the options the controls take, so plain JavaScript's typos are refused as TypeScript's are.
 const RESET_OPTIONS = optionNames<SandboxResetOptions>({ clock: true })
 const LOG_SELECTION = optionNames<LogSelection>({ limit: true, match: true })
 const HAR_SELECTION = optionNames<HarSelection>({ limit: true, match: true, id: true })
@@ -69,10 +65,7 @@ export interface ProcessControls<Of extends Timing> {
   carriers: WorldCarrierParts
 }
 
-/**
- * The controls of one world (`SessionControls`): the sandbox's own for the default session, and
- * `sandbox.session(name)`'s for a named one. The admin API serves the same calls.
- */
+/** Creates a session's controls: the sandbox's own for the default session, `sandbox.session(name)`'s otherwise. */
 export function createSessionControls<Of extends Timing>(
   world: World<Of>,
   process: ProcessControls<Of>,
@@ -101,9 +94,7 @@ export function createSessionControls<Of extends Timing>(
         })(),
       )
     },
-    // Copies of the stored records: a record is shared by every session that has not replaced it,
-    // and its JSON text is kept for listings (create-pet-store.ts), so a caller's edit of what it
-    // was handed must reach neither; `put` is how a pet changes.
+    // Hands out copies: records are shared between sessions and their texts cached; `put` changes a pet.
     pets: {
       all: () => copied(store.all(), (pets) => pets.map(storedPet)),
       get: (id) => copied(store.get(id), (pet) => (pet === undefined ? undefined : storedPet(pet))),
@@ -120,7 +111,7 @@ export function createSessionControls<Of extends Timing>(
     },
     quota: {
       get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
-      // Held to the admin API's QuotaChange, so what PATCH /__sandbox/keys/{key} refuses is refused here, in the same words.
+      // Holds the change to the admin API's QuotaChange, refused in the same words.
       set: (key: string, change: QuotaChange) =>
         rateLimiter.arrange(`key:${key}`, keyNamed(key), checkInput<QuotaChange>('QuotaChange', change, 'quota')),
       ofAddress: async (address: string): Promise<QuotaState> =>

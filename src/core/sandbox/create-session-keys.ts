@@ -6,10 +6,7 @@ import { ConfigError } from '../errors/config-error.js'
 import { DEFAULT_SESSION } from '../sessions/session-name.js'
 import type { SessionKeyInit, SessionKeys } from './sandbox.js'
 
-/**
- * The bound keys of session `name` (docs/decisions.md#d46): `use` counts a use of the session (making
- * it when absent) before a key is bound to it, as the admin API's call does.
- */
+/** Creates session `name`'s bound keys (D46); `use` makes the session first, as the admin API's call does. */
 export function createSessionKeys(name: string, bound: BoundKeys, use: () => Promise<void>): SessionKeys {
   return {
     async add(init: SessionKeyInit) {
@@ -30,10 +27,7 @@ export function createSessionKeys(name: string, bound: BoundKeys, use: () => Pro
   }
 }
 
-/**
- * The admin operation serving each member of `SessionKeys` (D46): a member added to it and served
- * nowhere fails to compile; a test holds the operations to the admin document.
- */
+/** Names the admin operation serving each `SessionKeys` member (D46); the compiler asks for every one. */
 export const SESSION_KEYS_SERVED = {
   add: 'addSessionKey',
   list: 'getSession',

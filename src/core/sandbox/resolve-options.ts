@@ -13,11 +13,10 @@ import { resolvePets } from '../store/resolve-pets.js'
 
 export const MAX_PETS = 100_000
 
-/** The default bound on stored pets: what a day of Enterprise creates could otherwise fill (BENCHMARKS.md#memory-per-stored-pet). */
+/** Bounds stored pets by default (BENCHMARKS.md#memory-per-stored-pet). */
 export const DEFAULT_MAX_PETS = 1_000_000
 
-// The names createSandbox takes, held by the compiler to SharedSandboxOptions, so that plain
-// JavaScript's typos are refused at run time as TypeScript refuses them.
+// Lists the names createSandbox takes, so plain JavaScript's typos are refused as TypeScript's are.
 const OPTION_NAMES = optionNames<SharedSandboxOptions>({
   baseUrl: true,
   seed: true,
@@ -106,7 +105,8 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     const missing = from.keys.findIndex((config) => !keys.some((key) => key.key === config.key))
     if (missing !== -1) {
       throw new ConfigError(
-        `from.keys[${missing}] (${maskKey(from.keys[missing]!.key)}) is not among keys: add it to keys, or leave keys out to adopt the capsule's`,
+        `from.keys[${missing}] (${maskKey(from.keys[missing]!.key)}) is not among keys: add it to keys,` +
+          ` or leave keys out to adopt the capsule's`,
       )
     }
   }
@@ -197,7 +197,8 @@ function instantOf(instant: Date | number | string): number {
   const ms = typeof instant === 'number' ? instant : instant instanceof Date ? instant.getTime() : Date.parse(instant)
   if (!Number.isFinite(ms) || ms < 0 || ms > Date.UTC(9999, 11, 31, 23, 59, 59, 999)) {
     throw new ConfigError(
-      'startAt must be an instant between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, such as 2030-01-01T00:00:00Z',
+      'startAt must be an instant between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z,' +
+        ' such as 2030-01-01T00:00:00Z',
     )
   }
   return ms

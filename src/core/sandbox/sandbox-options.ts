@@ -30,51 +30,29 @@ import type { ProxyState, ShadowReport } from '../admin/admin-controls.js'
  * })
  */
 export interface SandboxOptions {
-  /**
-   * Where the API lives, e.g. `http://localhost:4010/v1`. Default: any origin's `/v1` (D1).
-   * With a `baseUrl`, requests to other origins are left to other handlers.
-   */
+  /** Where the API lives, e.g. `http://localhost:4010/v1`. Default: any origin's `/v1` (D1). */
   baseUrl?: string
   /** Seed of the generated pets: the same seed gives the same pets. Default `1`. */
   seed?: number
-  /**
-   * How many pets to seed, 0 to 100000; or the pets themselves, which replace the generated ones
-   * (ids ascend in the order given where absent; a bad pet throws `ConfigError` naming its index
-   * and field). Default `50`.
-   */
+  /** How many pets to seed, 0 to 100000, or the pets themselves. Default `50`. */
   pets?: number | readonly GivenPet[]
-  /**
-   * The most pets the sandbox stores, seeded ones included: a create beyond it is answered 507
-   * `storage_full` and stores nothing. At least `pets`. Default `1000000`.
-   */
+  /** The most pets stored, seeded ones included; beyond it a create is a 507 (D23). Default `1000000`. */
   maxPets?: number
   /** API keys and their plans. Default: the demo keys, one per plan (see `DEMO_KEYS`). */
   keys?: readonly KeyConfig[]
   /** Time source in epoch ms; the sandbox clock starts from it. Default `Date.now`. */
   now?: () => number
-  /**
-   * The instant the sandbox clock shows at creation, and in every fresh session, and after
-   * `reset({ clock: true })`; it runs on from there (the CLI's `--now`). Default: the time source's.
-   */
+  /** The instant the clock starts at, in every fresh session and after `reset({ clock: true })`. */
   startAt?: Date | number | string
   /**
-   * A capsule to start from (D34; `GET /__sandbox/sessions/{name}/capsule`, `session.capsule()`):
-   * the default session and every fresh session start from its pets, clock, faults, each key's
-   * scenario and quota. Its keys and custom scenarios join the demo keys when `keys` is not given,
-   * and serve when `scenarios.custom` is not; `faults`, `scenarios.keys` and `startAt`, when given,
-   * win over the capsule's. Not with `pets` (the capsule says which pets there are) nor `shared`.
-   * A recording (HAR 1.2: Playwright's `recordHar`, a browser's, `GET /__sandbox/requests.har`) is
-   * learned into a capsule first (D41): every pet its response bodies show, the clock at its end.
+   * A capsule (D34) or a recording (D41) every fresh session starts from; options given win over it.
    *
    * @example
    * const sandbox = createSandbox({ from: JSON.parse(readFileSync('bug-123.capsule.json', 'utf8')) })
    */
   from?: Capsule | RecordedHar
   /**
-   * Named sessions (`X-Sandbox-Session`, `sandbox.session(name)`, D34): at most `max` (default
-   * 1000, the default session not counted; beyond it the least recently used is dropped), each
-   * dropped once unused for `idleMs` by the default session's clock (default one hour). `onDrop`
-   * hears of each drop.
+   * Named sessions (D34): at most `max` (1000), each dropped once idle for `idleMs` (an hour).
    *
    * @example
    * createSandbox({ sessions: { max: 8, idleMs: 60_000, onDrop: (name, reason) => console.log(name, reason.kind) } })
@@ -94,59 +72,37 @@ export interface SandboxOptions {
   corsOrigins?: '*' | readonly string[]
   /** Other dates for the deprecation of `getPet`, to rehearse them (D18). */
   deprecation?: DeprecationOverrides
-  /**
-   * Token of the admin API under `/__sandbox/` (`Authorization: Bearer <token>`). Without it the
-   * admin API does not exist: its paths are 404 like any path outside the API.
-   */
+  /** The admin API's token; without it the admin paths are 404. */
   adminToken?: string
   /**
-   * Each key's situation (D29): `keys` puts keys in scenarios from the start (what `reset()`
-   * restores), `custom` defines scenarios beside the built-in ones. Default: none.
+   * Each key's scenario from the start (`keys`), and scenarios beside the built-in ones (`custom`), D29.
    *
    * @example
-   * createSandbox({ scenarios: { keys: { 'sandbox-free-key': 'down' }, custom: { 'slow-creates': { operations: { createPet: { latency: 2000 } } } } } })
+   * createSandbox({ scenarios: { keys: { 'sandbox-free-key': 'down' } } })
    */
   scenarios?: {
     keys?: Readonly<Record<string, ScenarioName>>
     custom?: Readonly<Record<string, ScenarioDefinition>>
   }
-  /**
-   * Honour `Prefer: code=<status>` (Prism's convention, D30): a request is answered with that
-   * status when its operation lists it or its `default` covers it (an error), else 400. Default
-   * `false`: the header is ignored, as a real backend would.
-   */
+  /** Honours `Prefer: code=<status>` (D30). Default `false`, as a real backend ignores it. */
   prefer?: boolean
   /** Injected latency and failures, seeded so runs repeat. Default: none. */
   faults?: FaultOptions
-  /**
-   * Waits out injected latency and a scenario's (`slow`). Default: a real timer (not the sandbox
-   * clock). Tests may pass one that records the delay instead of waiting.
-   */
+  /** Waits out injected latency; a real timer by default, never the sandbox clock. */
   sleep?: (ms: number) => Promise<void>
   /** How many answered requests `requests()` and the admin API keep, 0 to 100000. Default `100`. */
   requestLogSize?: number
   /** Durable storage of created pets (the CLI's `--state <file>`). Default: memory only. */
   storage?: PetStorage
-  /** Durable storage of keys added, changed or revoked at runtime (the CLI's `--state`). Default: memory only. */
+  /** Stores runtime key changes durably (the CLI's `--state`). Default: memory only. */
   keyStorage?: KeyStorage
-  /**
-   * The request log the sandbox writes its answers into, for a server that writes into it too and
-   * prints it (the CLI): `createRequestLog`. Default: the sandbox's own, of `requestLogSize`.
-   */
+  /** The request log to write answers into, shared with a server (the CLI). Default: the sandbox's own. */
   requestLog?: RequestLog
-  /**
-   * The check of `adminToken`, for a server that serves admin paths of its own beside the admin API
-   * (the CLI's event stream, the proxy's paths), so that one limit on wrong tokens holds for all:
-   * `createAdminGate`. Default: the sandbox's own.
-   */
+  /** Checks `adminToken`, shared with a server's own admin paths so one limit holds for all (D31). */
   adminGate?: AdminGate
-  /**
-   * The counts of a proxy that stands in front of this sandbox's handlers (the CLI's
-   * `petstore-sandbox proxy`), which the admin API shows at `GET /__sandbox/proxy`. Default: none,
-   * and that path is 404.
-   */
+  /** Returns the counts of a proxy in front, for `GET /__sandbox/proxy`; without it that path is 404. */
   proxyState?: () => ProxyState
-  /** The drift report of `proxy --shadow`, which `GET /__sandbox/shadow` shows (D42); internal, as `proxyState` is. */
+  /** Returns the drift report of `proxy --shadow` for `GET /__sandbox/shadow` (D42). */
   shadowReport?: () => ShadowReport
   /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
   onUnexpectedError?: (error: unknown) => void
@@ -154,10 +110,6 @@ export interface SandboxOptions {
 
 /** Options of a sandbox whose state other processes share: {@link SandboxOptions} plus `shared`. */
 export interface SharedSandboxOptions extends SandboxOptions {
-  /**
-   * State shared with other sandbox processes (Node only): `await connectRedisState({ url })` from
-   * `petstore-sandbox/redis`. Every process given the same state answers as one sandbox.
-   * Default: the sandbox's own memory.
-   */
+  /** State shared with other processes (`connectRedisState` of `petstore-sandbox/redis`), answering as one. */
   shared: SharedState
 }

@@ -34,12 +34,7 @@ import type { WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
-/**
- * Where a sandbox's state lives: in its own memory, answering at once (`'now'`), or shared with
- * other processes (`'later'`, docs/decisions.md#d21). `createSandbox` composes the same sandbox
- * from either; the difference between the two lives here and nowhere else. Its own members are
- * the default session's world; `session` makes the world of a named one.
- */
+/** Where a sandbox's state lives: its own memory (`'now'`), or shared (`'later'`, D21); the one place they differ. */
 export interface SandboxState<Of extends Timing> extends SessionsState<Of> {
   keyStorage: KeyStorage | undefined
   /** The keys bound to sessions (D46): in its memory, or the shared state's. */
@@ -47,17 +42,17 @@ export interface SandboxState<Of extends Timing> extends SessionsState<Of> {
   requestLog: {
     /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
-    /** This process's listed entries of one session that `selection` picks, with their bodies while kept, oldest first: for a HAR. */
+    /** Selects this process's entries of one session, with their bodies while kept, for a HAR. */
     select(selection: LogSelection, of: InSession): KeptExchange[]
     /** This process's entry of one session with this id and its bodies, if still kept. */
     exchange(id: string, of: InSession): KeptExchange | undefined
-    /** The entries of one session `selection` picks, oldest first: every process's when the log is shared. */
+    /** Selects one session's entries, oldest first, every process's when the log is shared. */
     last(selection: LogSelection, of: InSession): Answer<RequestLogEntry[], Of>
     /** How many entries of one session the log keeps (a shared log: of every process). */
     count(of: InSession): Answer<number, Of>
     /** Calls `listener` with each answered request this state hears of, of every session; returns the stop. */
     onRequest(listener: (entry: RequestLogEntry) => void): () => void
-    /** Forgets this process's own entries of one session (a shared log is emptied by the store's reset). */
+    /** Forgets this process's own entries of one session. */
     clear(of: InSession): void
   }
   /** Readiness checks of the state itself, beside the store's seeding. */
@@ -178,10 +173,7 @@ export function sharedState(
 ): SandboxState<'later'> {
   const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const sharedLog = shared.requestLog(resolved.requestLogSize)
-  // The log lives in the shared state: every listed entry this process writes goes there (those
-  // written outside the handlers too: the server's refusals, the event stream's), and this
-  // process tells its own watchers of its own entries at once; the shared log brings them the
-  // other processes' entries.
+  // Forwards every listed entry to the shared log, which brings back the other processes' entries.
   localLog.forward(sharedLog.record)
   // What a session's origin is where the shared state keeps nothing else.
   const startUp = origin.current
@@ -192,8 +184,7 @@ export function sharedState(
     given: resolved.givenPets !== undefined,
     world: { nextId: resolved.from?.nextId ?? 0, clock: startUp.clock, quotas: startUp.quotas },
   }
-  // The default session's world is the shared state's own members; a named session's, what
-  // `shared.sessions` gives under the same names.
+  // Builds a session's state from the shared state's members, or from `shared.sessions` for a named one.
   const world = (parts: SharedWorld, origin: OriginHolder): WorldState<'later'> => {
     const injector = createFaultInjector({
       faults: origin.current.faults,
@@ -241,8 +232,7 @@ export function sharedState(
       // An exchange's bodies stay with the process that answered it.
       select: localLog.select,
       exchange: localLog.exchange,
-      // The shared log holds the entries built, of every session; a filter looks at every one
-      // kept of the session.
+      // Filters every kept entry of the session in the shared log.
       last: async (selection, of) => {
         const kept = await sharedLog.last(selection.match === undefined ? selection.limit : undefined, of)
         return pickLast(
@@ -268,11 +258,7 @@ export function sharedState(
   }
 }
 
-/**
- * The fault injector of a process sharing its state: before each draw it takes up the
- * configuration last set through any process, and starts over after a reset through any process.
- * The draws stay the process's own, seeded as usual.
- */
+/** Wraps the fault injector to take up the faults set, and the resets made, through any process. */
 function followSharedFaults(
   injector: FaultInjector,
   shared: SharedState['faults'],

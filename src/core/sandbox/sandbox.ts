@@ -19,8 +19,7 @@ import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
 import type { NewPet, Pet } from '../store/pet.js'
 
 /**
- * A sandbox: the msw handlers of the Animal Store API and the state behind them, with the controls a
- * test uses to arrange and inspect that state without HTTP. Made by {@link createSandbox}.
+ * The msw handlers of the Animal Store API, their state, and the controls to arrange it without HTTP.
  *
  * @example
  * import { setupServer } from 'msw/node'
@@ -34,9 +33,7 @@ import type { NewPet, Pet } from '../store/pet.js'
  */
 export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> {
   /**
-   * The msw request handlers of the API, for `setupServer` (Node) or `setupWorker` (browser).
-   * They answer the API's own paths (`/v1/pets…`, `/v1/store…`, `/v1/categories…`) on any origin,
-   * or `baseUrl`'s, and leave every other request to the handlers after them (D40).
+   * The API's msw handlers for `setupServer` or `setupWorker`, claiming the API's own paths only (D40).
    *
    * @example
    * const server = setupServer(...sandbox.handlers)       // msw/node
@@ -44,10 +41,7 @@ export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> 
    */
   readonly handlers: HttpHandler[]
   /**
-   * A `fetch` answered by the sandbox directly, with no interception and no msw server: give it
-   * to the client under test, and its requests can never reach the network, whenever the client
-   * was built. Requests outside the API reject with a TypeError. Relative URLs resolve against
-   * `baseUrl`, or the page's location.
+   * A `fetch` the sandbox answers directly, with no interception; a request outside the API rejects.
    *
    * @example
    * const client = createClient<paths>({ baseUrl: 'http://api.test/v1', fetch: sandbox.fetch })
@@ -55,23 +49,21 @@ export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> 
    */
   readonly fetch: typeof fetch
   /**
-   * The same, claiming the whole origin: paths outside the API prefix get a 404 Error body with
-   * rate-limit headers. The HTTP server (`petstore-sandbox start`) serves these.
+   * The handlers claiming the whole origin, as `petstore-sandbox start` serves them.
    *
    * @example
    * const response = await getResponse(sandbox.originHandlers, request)
    */
   readonly originHandlers: HttpHandler[]
   /**
-   * The keys in force with their resolved limits: the configured ones, as changed by `apiKeys`.
+   * The keys in force with their limits, as `apiKeys` changed them.
    *
    * @example
    * sandbox.keys.find((key) => key.plan === 'pro')?.perMinute   // 300
    */
   readonly keys: readonly ApiKey[]
   /**
-   * What no log may show whole (D35): the keys in force, the keys bound to sessions (D46) and the
-   * admin token, as they stand now; a log made outside the sandbox masks with them.
+   * Returns what no log may show whole (D35): keys in force and bound (D46), and the admin token.
    *
    * @example
    * const requestLog = createRequestLog(100, sandbox.secrets)
@@ -80,8 +72,7 @@ export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> 
   /** Add a key, change its plan, revoke it, at runtime (the admin API's `/keys`). */
   readonly apiKeys: SandboxApiKeys
   /**
-   * Resolves once the seeded pets are in the store. Requests wait for it by themselves; call it
-   * before reading `pets` right after `createSandbox()`.
+   * Resolves once the seeded pets are in the store; requests wait for it by themselves.
    *
    * @example
    * await sandbox.ready()
@@ -89,9 +80,7 @@ export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> 
    */
   ready(): Promise<void>
   /**
-   * Whether the sandbox can serve right now, and why not: what `GET /readyz` answers over HTTP.
-   * Not ready while the pets are seeded or a reset runs, or while a check added by a storage
-   * (`storage.notReady`) fails.
+   * Tells whether the sandbox can serve now, and why not, as `GET /readyz` does.
    *
    * @example
    * sandbox.readiness()   // { ready: false, checks: [{ name: 'store', ready: false, reason: 'seeding the pets' }] }
@@ -100,9 +89,7 @@ export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> 
   /** Lets go of the state: closes a shared state's connection; nothing to do for the sandbox's own. */
   close(): Promise<void>
   /**
-   * The controls of session `name` (docs/decisions.md#d34), made from the start-up world on first
-   * use, as a request naming it would; `default` is the sandbox's own. Throws `ConfigError` for a
-   * name the rule refuses. Its `fetch` sends `X-Sandbox-Session: <name>` with every request.
+   * Returns session `name`'s controls, made on first use as a request would (D34); `default` is the sandbox's own.
    *
    * @example
    * const worker = sandbox.session('worker-1')
@@ -114,15 +101,10 @@ export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> 
   readonly sessions: SandboxSessions
 }
 
-/**
- * What every session of a sandbox offers, the default one (the sandbox itself) and each named one
- * (`sandbox.session(name)`): the controls of its world. The admin API's per-session calls are
- * these, acting on the session `X-Sandbox-Session` names.
- */
+/** The controls every session offers, the default one and each named one; the admin API's per-session calls. */
 export interface SessionControls<Of extends Timing = 'now'> {
   /**
-   * The sandbox clock (D20): rate-limit windows, bans and the sunset read it. `set` and
-   * `advance` move it; it keeps running forward from there.
+   * The sandbox clock (D20), which windows, bans and the sunset read; it keeps running once moved.
    *
    * @example
    * sandbox.clock.set('2030-12-05T00:00:00Z')   // getPet answers 410 from now on
@@ -130,20 +112,14 @@ export interface SessionControls<Of extends Timing = 'now'> {
    */
   readonly clock: SandboxClock<Of>
   /**
-   * Calls `listener` with each request as it is answered, masked as in `requests()` (the
-   * dashboard's live log); returns the function that stops it.
+   * Calls `listener` with each request as it is answered, masked; returns the stop.
    *
    * @example
    * const stop = sandbox.onRequest((entry) => console.log(entry.status, entry.path))
    */
   onRequest(listener: (entry: RequestLogEntry) => void): () => void
   /**
-   * Returns the session to its origin (docs/decisions.md#d34): the seeded pets (ids start over),
-   * or what a fork or capsule made it from, with their quotas; forgets every other rate-limit
-   * counter and ban and the session's kept requests, and starts the fault draws over. Keys added or
-   * changed at runtime stay (docs/decisions.md#d22), and so does the fault configuration. The clock
-   * stays where it is unless `clock: true` puts it back (on `startAt`, the origin's instant, or its
-   * time source). Requests made meanwhile wait for it.
+   * Returns the session to what it was made from (D34), keeping runtime keys (D22) and, unless `clock`, the clock.
    *
    * @example
    * beforeEach(() => sandbox.reset({ clock: true }))
@@ -159,8 +135,7 @@ export interface SessionControls<Of extends Timing = 'now'> {
    */
   readonly pets: SandboxPets<Of>
   /**
-   * Inspect and arrange a configured key's quota (both windows and the ban) without looping over
-   * requests. Throws `ConfigError` for a key that is not configured.
+   * Reads and arranges a configured key's quota, both windows and the ban.
    *
    * @example
    * sandbox.quota.set('sandbox-free-key', { remaining: 0 })   // the next request is a 429
@@ -168,8 +143,7 @@ export interface SessionControls<Of extends Timing = 'now'> {
    */
   readonly quota: SandboxQuota<Of>
   /**
-   * Injected faults (latency, 500/503, dropped connections), seeded so runs repeat. `get` reads the
-   * configuration, `set` replaces it (the draws start over from its seed).
+   * Injected faults, seeded so runs repeat; `set` replaces them and starts the draws over.
    *
    * @example
    * sandbox.faults.set({ errorRate: 1, kinds: ['503'] })   // every operation answers 503
@@ -180,8 +154,7 @@ export interface SessionControls<Of extends Timing = 'now'> {
     set(options: FaultOptions): Answer<ResolvedFaults, Of>
   }
   /**
-   * The last `limit` answered requests (default: all kept), oldest first, keys masked; with a
-   * selection, the last `limit` of those it `match`es.
+   * Returns the last `limit` answered requests that `match`, oldest first, keys masked.
    *
    * @example
    * sandbox.requests(5).map((entry) => `${entry.method} ${entry.path} ${entry.status}`)
@@ -189,16 +162,14 @@ export interface SessionControls<Of extends Timing = 'now'> {
    */
   requests(selection?: number | LogSelection): Answer<RequestLogEntry[], Of>
   /**
-   * Pet count, next id, every key with its plan, quota and ban, and the faults: what
-   * `GET /__sandbox/state` shows.
+   * Returns what `GET /__sandbox/state` shows: pets, keys with their quotas, faults.
    *
    * @example
    * const { pets } = await sandbox.state()   // { count: 50, nextId: 51 }
    */
   state(): Promise<StateSummary>
   /**
-   * Each key's scenario (D29): what that key sees, and nothing else. Built in: `BUILT_IN_SCENARIOS`;
-   * more from `scenarios.custom`. `reset()` restores those given at creation.
+   * Each key's scenario (D29), shaping what that key sees and nothing else.
    *
    * @example
    * await sandbox.scenarios.set('sandbox-free-key', 'down')   // 503 with Retry-After for that key only
@@ -206,11 +177,7 @@ export interface SessionControls<Of extends Timing = 'now'> {
    */
   readonly scenarios: SandboxScenarios
   /**
-   * The exchanges this process answered, kept by the request log, as a HAR 1.2 document (what
-   * `GET /__sandbox/requests.har` serves), made from the request log's entries: their headers, and
-   * the bodies (up to 64 KiB each) of the last 1000, keys and the admin token masked (D35). `id`
-   * picks one exchange (a request log entry's `id`); otherwise `limit` and `match` pick the last
-   * exchanges, as for `requests()` (D36).
+   * Returns the kept exchanges as HAR 1.2, masked (D35), as `GET /__sandbox/requests.har` does (D36).
    *
    * @example
    * const har = sandbox.har()   // for a browser's network panel, or Playwright's routeFromHAR
@@ -218,9 +185,7 @@ export interface SessionControls<Of extends Timing = 'now'> {
    */
   har(options?: HarSelection): Har
   /**
-   * This session's world as a capsule (D34): its pets and next id, clock, faults, each key's
-   * scenario and quota, and its exchanges as HAR, for `createSandbox({ from })`, `start --from`
-   * or `sandbox.sessions.put(name, { capsule })`, in any mode.
+   * Returns this session as a capsule (D34), to start from in any mode.
    *
    * @example
    * writeFileSync('bug-123.capsule.json', JSON.stringify(await sandbox.session('qa').capsule()))
@@ -229,8 +194,7 @@ export interface SessionControls<Of extends Timing = 'now'> {
 }
 
 /**
- * One named session's controls (`sandbox.session(name)`), and a `fetch` that sends its
- * `X-Sandbox-Session` header.
+ * A named session's controls, and a `fetch` that sends its `X-Sandbox-Session`.
  *
  * @example
  * const session = sandbox.session('worker-2')
@@ -240,21 +204,19 @@ export interface Session<Of extends Timing = 'now'> extends SessionControls<Of> 
   readonly name: string
   /** `sandbox.fetch`, sending `X-Sandbox-Session: <name>` with every request. */
   readonly fetch: typeof fetch
-  /** The keys bound to this session (docs/decisions.md#d46), as `POST /__sandbox/sessions/{name}/keys` makes them. */
+  /** The keys bound to this session (D46). */
   readonly keys: SessionKeys
 }
 
 /**
- * The keys bound to one named session (docs/decisions.md#d46): a request carrying one is in that
- * session with no `X-Sandbox-Session`, so an app's server that forwards the user's token carries
- * the session with it. A bound key goes with its session; a reset keeps it.
+ * The keys bound to a named session (D46): a request carrying one is in that session.
  *
  * @example
  * const { key } = await sandbox.session('worker-1').keys.add({ plan: 'pro' })
  * await fetch('http://api.test/v1/pets', { headers: { Authorization: `Bearer ${key}` } })   // in worker-1
  */
 export interface SessionKeys {
-  /** Makes a key bound to the session, with a plan and optional limits (required for enterprise); the admin API's `addSessionKey`. */
+  /** Makes a key bound to the session, with a plan and optional limits (required for enterprise). */
   add(init: SessionKeyInit): Promise<BoundKey>
   /** The session's bound keys, in the order they were made, as its summary lists them. */
   list(): Promise<readonly BoundKey[]>
@@ -270,7 +232,7 @@ export interface SessionKeyInit {
 }
 
 /**
- * The sessions of a sandbox (`sandbox.sessions`): what the admin API's `/__sandbox/sessions` serves.
+ * The sessions of a sandbox, as `/__sandbox/sessions` serves them.
  *
  * @example
  * await sandbox.sessions.put('bug-123', { from: 'worker-1' })   // a fork of worker-1, as it is now
@@ -282,20 +244,12 @@ export interface SandboxSessions {
   list(): Promise<SessionSummary[]>
   /** One session's summary, or undefined when there is none. */
   get(name: string): Promise<SessionSummary | undefined>
-  /**
-   * Makes session `name`, or replaces it: fresh from the start-up world (`{}`), a fork of another
-   * session's world as it is now (`{ from }`), restored from a capsule (`{ capsule }`), or learned
-   * from a recording (`{ har }`, HAR 1.2, D41). What it
-   * was made from is what its `reset()` returns to. Throws `ConfigError` for a bad name, an
-   * unknown source or a capsule that cannot be restored here (naming the field).
-   */
+  /** Makes or replaces session `name`: fresh, a fork, from a capsule or a recording (D41); `reset()` returns there. */
   put(name: string, init?: SessionInit): Promise<SessionSummary>
-  /** Deletes a named session; false when there is none. The default session cannot be deleted (`ConfigError`). */
+  /** Deletes a named session; false when there is none; the default one cannot be deleted. */
   delete(name: string): Promise<boolean>
   /**
-   * Deletes every named session, or those whose name starts with `prefix` (a run's, named by
-   * `petstore-sandbox/testing`), with their log entries; returns their names. The default session
-   * stays as it is: `reset()` it.
+   * Deletes every named session, or those starting with `prefix`, with their log entries; returns their names.
    *
    * @example
    * await sandbox.sessions.deleteAll({ prefix: runId() })   // this run's sessions, no other's
@@ -305,7 +259,7 @@ export interface SandboxSessions {
   capsule(name: string): Promise<Capsule | undefined>
 }
 
-/** How `sandbox.sessions.put` makes a session: fresh (`{}`), a fork of session `from`, from a capsule, or from a recording. */
+/** How `sandbox.sessions.put` makes a session: fresh, a fork of `from`, from a capsule, or from a recording. */
 export type SessionInit = Record<string, never> | { from: string } | { capsule: Capsule } | { har: RecordedHar }
 
 /**
@@ -315,41 +269,30 @@ export type SessionInit = Record<string, never> | { from: string } | { capsule: 
  * await sandbox.reset({ clock: true })   // and the clock back on real time
  */
 export interface SandboxResetOptions {
-  /** Also put the clock back: on the origin's instant (`startAt`, a capsule's, a fork's), or on its time source (undoes `clock.set` and `clock.advance`). */
+  /** Puts the clock back too: on the starting instant, or on its time source. */
   clock?: boolean
 }
 
 /**
- * The stored pets of a sandbox (`sandbox.pets`). Reads reflect the store as requests see it;
- * writes validate the pet (throwing `ConfigError` for one the contract's `Pet` does not allow) and are seen
- * by the next request.
+ * The stored pets, as requests see them; writes are checked against the contract and seen by the next request.
  *
  * @example
  * await sandbox.ready()
  * const sold = sandbox.pets.all().filter((pet) => pet.status === 'sold')
  */
 export interface SandboxPets<Of extends Timing = 'now'> {
-  /**
-   * Every stored pet, ascending by id, as copies (change one with `put`). Seeding is asynchronous:
-   * right after `createSandbox()` this is `[]` until `await sandbox.ready()` (or any awaited request).
-   */
+  /** Returns every stored pet in id order; `[]` until `await sandbox.ready()`. */
   all(): Answer<Pet[], Of>
   /** A copy of the pet with this id, if stored (change it with `put`). */
   get(id: number): Answer<Pet | undefined, Of>
-  /**
-   * Stores a new pet as `POST /pets` does, through the same code: the name trimmed (1 to 200
-   * characters, D5), the default status when none is given (D4), the next id assigned. Returns it.
-   */
+  /** Stores a new pet as `POST /pets` does (D4, D5), and returns it. */
   create(pet: NewPet): Promise<Pet>
-  /**
-   * Stores `pet` under its own id: replaces the stored pet with that id, or adds it when the id
-   * is beyond every assigned one (later creates continue after it). Returns the stored pet.
-   */
+  /** Stores `pet` under its own id, replacing or adding it, and returns it. */
   put(pet: Pet): Promise<Pet>
 }
 
 /**
- * The rate-limit state of a sandbox's keys (`sandbox.quota`).
+ * The rate-limit standing of a sandbox's keys.
  *
  * @example
  * sandbox.quota.set('sandbox-free-key', { banned: true })
@@ -360,20 +303,12 @@ export interface SandboxQuota<Of extends Timing = 'now'> {
   get(key: string): Answer<QuotaState, Of>
   /** Sets what is left (both windows, or one) and starts or lifts a ban; returns the new state. */
   set(key: string, change: QuotaChange): Answer<QuotaState, Of>
-  /**
-   * Where a client address stands when it sends no valid key (D16; an IPv6 address's /64 network,
-   * D32): what the HTTP server names in a refusal it gives before the request can be read.
-   * Counts no request.
-   */
+  /** Returns where a client address stands without a valid key (D16, D32), counting no request. */
   ofAddress(address: string): Promise<QuotaState>
 }
 
 /**
- * A sandbox whose state lives elsewhere, shared with other processes (`createSandbox({ shared })`):
- * the same members as `Sandbox`, but every read of the state and every move of it is a promise,
- * resolved once every process sharing the state will see it. `onRequest` hears the requests of
- * every process sharing the state; another process's arrive a moment after they were answered
- * (they travel in batches).
+ * A sandbox whose state is shared with other processes: every read and move resolves once they all see it.
  *
  * @example
  * import { createSandbox } from 'petstore-sandbox'
