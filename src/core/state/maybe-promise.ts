@@ -1,9 +1,4 @@
-/**
- * How a state answers reads and moves: at once (`'now'`, the sandbox's own memory) or in a promise
- * (`'later'`, state shared with other processes, one round trip away). The state interfaces and
- * the `Sandbox` are typed by it, so an in-memory sandbox reads synchronously and a shared one
- * returns promises, from the same code.
- */
+/** How a state answers: at once (`'now'`, its own memory) or in a promise (`'later'`, shared), from the same code. */
 export type Timing = 'now' | 'later'
 
 /**

@@ -22,12 +22,9 @@ export interface PetRepository<Of extends Timing = Timing> {
   /** Restores the seeded pets; ids restart after them. */
   reset(): Promise<void>
   list(query: ListQuery): Answer<Pet[], Of>
-  /** `list`'s page as its JSON text, for a store that keeps each record's text (the in-memory one); `list` serves otherwise. */
+  /** Returns `list`'s page as JSON text, where the store keeps each record's text. */
   listJson?(query: ListQuery): string
-  /**
-   * The page `query` asks for, to be read with the next rate-limit decision of this world, in its
-   * round trip (a shared state's shortcut, BENCHMARKS.md, the Redis section); undefined otherwise.
-   */
+  /** Reads the page with the next rate-limit decision, in its round trip (BENCHMARKS.md, Redis); shared state only. */
   readAhead?(query: ListQuery): ListingAhead
   get(id: number): Answer<Pet | undefined, Of>
   create(pet: NewPet): Promise<Pet>

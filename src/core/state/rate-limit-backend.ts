@@ -2,12 +2,9 @@ import type { Limits } from '../auth/plans.js'
 import type { Answer, Timing } from './maybe-promise.js'
 import type { ReadAhead } from './read-ahead.js'
 
-/**
- * Where the rate-limit windows, refusal counts and bans live: in memory (`'now'`), deciding at
- * once, or shared (`'later'`), deciding each request in one round trip, exact across processes.
- */
+/** Where windows, refusals and bans live: in memory, deciding at once, or shared, in one round trip per request. */
 export interface RateLimitBackend<Of extends Timing = Timing> {
-  /** Counts a request; with `ahead`, which a shared state's store made, runs its read in the same step when allowed. */
+  /** Counts a request; runs `ahead`'s read in the same step when allowed. */
   take(id: string, limits: Limits, ahead?: ReadAhead): Answer<RateDecision, Of>
   peek(id: string, limits: Limits): Answer<RateDecision, Of>
   inspect(id: string, limits: Limits): Answer<QuotaState, Of>
@@ -27,9 +24,7 @@ export interface RateDecision {
 }
 
 /**
- * A key's quota as tests see it (`sandbox.quota.get(key)`), without counting a request.
- * `limit`, `remaining` and `reset` are what the next response's `X-RateLimit-*` headers would say
- * before it is counted (the binding window, D13, or the ban).
+ * A key's quota, as the next response's `X-RateLimit-*` would say before it is counted (D13).
  *
  * @example
  * const quota = sandbox.quota.get('sandbox-free-key')
@@ -72,11 +67,7 @@ export interface QuotaWindow {
 }
 
 /**
- * A change to a key's quota (`sandbox.quota.set(key, change)`): what the next response's
- * `X-RateLimit-Remaining` says (`remaining`: the minute window, with the day keeping at least as
- * much, D13), what is left in one window, and a ban to start (`true` for `banSeconds`, or a number
- * of seconds) or lift (`false`). Values are capped by each window's limit. Held to the admin API's
- * QuotaChange (fixtures/admin-openapi.yaml): whole numbers, at least one field, no other field.
+ * A change to a key's quota: what is left in a window (D13), or a ban to start or lift; held to `QuotaChange`.
  *
  * @example
  * sandbox.quota.set('sandbox-free-key', { remaining: 0 })     // the next request is a 429 for the rest of the minute
