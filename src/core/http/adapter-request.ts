@@ -1,9 +1,7 @@
 import type { SandboxRequest } from './sandbox-request.js'
 import { WireHeaders } from './wire-headers.js'
 
-// A brand only this module can write: a host environment can replace the global Request class
-// (vitest's jsdom environment does, with a Symbol.hasInstance that claims every subclass), but it
-// cannot forge a property under a symbol it never sees, so `instanceof` is not used to decide.
+// Brands the adapter's requests with a symbol, as jsdom's Request claims every subclass under `instanceof`.
 const MADE_BY_ADAPTER = Symbol('petstore-sandbox.adapterRequest')
 
 /** A fetch Request the node:http adapter made, for an msw handler that is no ClaimingHandler. */
@@ -23,14 +21,7 @@ export interface AdapterRequestInit {
   body: ReadableStream<Uint8Array> | null
 }
 
-/**
- * Holds what the handlers read of a node:http request, read from the parsed head without building
- * undici's Request (BENCHMARKS.md, "Closer to the wire"). Answers to it leave their JSON text for
- * the adapter to write (`toResponse`); a plain msw handler gets `fetchRequest()`.
- *
- * @example
- * isAdapterRequest(new AdapterRequest({ method: 'GET', url: new URL('http://127.0.0.1:4010/v1/pets'), rawHeaders: [], set: ['x-a', '1'], body: null })) // true
- */
+/** Holds what the handlers read of a node:http request, without undici's (BENCHMARKS.md, "Closer to the wire"). */
 export class AdapterRequest implements SandboxRequest {
   readonly [MADE_BY_ADAPTER] = true
   readonly method: string
@@ -61,12 +52,7 @@ export class AdapterRequest implements SandboxRequest {
   }
 }
 
-/**
- * Whether the node:http adapter made this request (see `AdapterRequest`).
- *
- * @example
- * isAdapterRequest(new Request('http://api.test/v1/pets')) // false
- */
+/** Tells whether the node:http adapter made this request. */
 export function isAdapterRequest(request: SandboxRequest | undefined): boolean {
   return (
     request !== undefined && (request as Partial<Record<typeof MADE_BY_ADAPTER, boolean>>)[MADE_BY_ADAPTER] === true

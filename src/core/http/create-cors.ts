@@ -24,15 +24,11 @@ const ANY_METHOD = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
 
 export type CorsOrigins = '*' | readonly string[]
 
-/**
- * CORS for browser frontends on other origins (D19): any origin by default, or only the listed
- * ones. Bearer keys travel in `Authorization`, which is not a CORS credential, so `*` is safe.
- */
+/** Creates CORS for frontends on other origins (D19): any origin by default, safe as keys are no CORS credential. */
 export function createCors(origins: CorsOrigins) {
   const allowed = origins === '*' ? undefined : new Set(origins)
 
-  // With `*` every answer says so, Origin or not: happy-dom preflights cross-origin requests
-  // without an Origin header and refuses the real request unless the allow headers come back.
+  // Answers `*` with or without an Origin: happy-dom preflights without one.
   function allowOrigin(request: SandboxRequest, headers: Headers): boolean {
     if (allowed === undefined) {
       headers.set('access-control-allow-origin', '*')
@@ -51,17 +47,12 @@ export function createCors(origins: CorsOrigins) {
       if (allowOrigin(request, headers)) headers.set('access-control-expose-headers', EXPOSED_HEADERS)
     },
 
-    /**
-     * Answers a preflight (or a plain OPTIONS) without a key and without spending quota. `allow`
-     * is the path's methods; for a path the API does not serve there are none, and the browser
-     * may send any method, so that the request itself gets its 404 or 501 (D19).
-     */
+    /** Answers a preflight without a key or quota; any method on a path the API does not serve (D19). */
     preflight(request: SandboxRequest, headers: Headers, allow: readonly string[] | undefined): Reply {
       if (allow !== undefined) headers.set('allow', allow.join(', '))
       if (allowOrigin(request, headers)) {
         headers.set('access-control-allow-methods', (allow ?? ANY_METHOD).join(', '))
-        // Prefer: a page may force a status with --prefer (D30); without it the header is ignored.
-        // X-Sandbox-Session, or baggage as OpenTelemetry's browser SDK sends it: a page may play in a session of its own (D34, D43).
+        // Allows Prefer (D30), and X-Sandbox-Session or baggage for a page's own session (D34, D43).
         headers.set('access-control-allow-headers', 'Authorization, Content-Type, Prefer, X-Sandbox-Session, baggage')
         headers.set('access-control-max-age', '600')
       }

@@ -24,11 +24,7 @@ export interface Deprecation {
   headers: ReadonlyArray<readonly [string, string]>
 }
 
-/**
- * The deprecation lifecycle of each deprecated operation (D18), read from the OpenAPI document
- * (`deprecated: true` and `x-deprecation`), so the dates live in the contract and nowhere else.
- * `overrides` lets a team rehearse other dates.
- */
+/** Reads each deprecated operation's lifecycle from the contract (D18); `overrides` rehearses other dates. */
 export function createDeprecations(operations: readonly OperationInfo[], overrides: DeprecationOverrides = {}) {
   const byOperation = new Map<string, Deprecation>()
   for (const operation of operations) {

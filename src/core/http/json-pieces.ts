@@ -1,20 +1,13 @@
-/**
- * A JSON body made in pieces, for an answer whose text could be larger than one string may be
- * (the request log's exports, D36): the edge writes the pieces as they come, with backpressure,
- * and in-process they become the bytes of a Blob; the whole text is never one string.
- */
+/** Holds a JSON body made in pieces, never one string (D36): written with backpressure, or a Blob in-process. */
 export class JsonPieces {
   constructor(readonly pieces: () => Iterable<string>) {}
 }
 
-// No piece is much longer than this: a string past V8's regular object size (128 KiB) lives among
-// its large objects, which only a full GC frees, so memory would follow the whole export
-// (BENCHMARKS.md, "Memory of the request log").
+// Bounds a piece below V8's large objects (BENCHMARKS.md, "Memory of the request log").
 const PIECE = 8 * 1024
 
 /**
- * The JSON text of `shell`, whose last member is an empty array, with `items` in that array, in
- * pieces of a few KiB: a long string (a body kept for the HAR) is written a slice at a time.
+ * Writes `shell`'s JSON with `items` in its last member, an empty array, in pieces of a few KiB.
  *
  * @example
  * [...jsonPieces({ requests: [] }, [{ a: 1 }, { a: 2 }])].join('') // '{"requests":[{"a":1},{"a":2}]}'
@@ -33,8 +26,7 @@ export function* jsonPieces(shell: unknown, items: Iterable<unknown>): Generator
 }
 
 /**
- * `JSON.stringify(value)` in pieces of a few KiB, for the plain data of an export (no `toJSON`, no
- * cycles): a capsule, whose HAR is as large as the request log's.
+ * Writes `JSON.stringify(value)` of plain data in pieces of a few KiB.
  *
  * @example
  * [...valuePieces({ a: [1, 'x'] })].join('') // '{"a":[1,"x"]}'

@@ -1,6 +1,5 @@
 /**
- * The query string as form-decoded names and values, as `URLSearchParams` reads them; a repeated
- * name gathers its values in order.
+ * Reads the query as `URLSearchParams` does, a repeated name gathering its values in order.
  *
  * @example
  * queryOf(new URL('http://x/v1/pets?limit=5&tag=a&tag=b')) // { limit: '5', tag: ['a', 'b'] }
@@ -11,8 +10,7 @@ export function queryOf(url: URL): Record<string, string | string[]> {
   const search = url.search
   if (search === '') return query
   if (!/[%+]/.test(search)) {
-    // Without `%` or `+`, form decoding changes nothing: splitting by hand gives what
-    // URLSearchParams gives, without building one, which showed in every request's profile.
+    // Splits by hand without `%` or `+`: building a URLSearchParams showed in every request's profile.
     for (const pair of search.slice(1).split('&')) {
       if (pair === '') continue
       const equals = pair.indexOf('=')
@@ -25,15 +23,7 @@ export function queryOf(url: URL): Record<string, string | string[]> {
   return query
 }
 
-/**
- * Adds `value` (one or several) under `name`, after any values already there. Own properties
- * only, defined rather than assigned: `?constructor=` must not find Object.prototype's, and
- * `?__proto__=` must be a parameter, not a new prototype.
- *
- * @example
- * const query = { tag: 'a' }
- * addQueryValue(query, 'tag', 'b') // query.tag is ['a', 'b']
- */
+/** Adds `value` under `name` as an own property, so `?__proto__=` is a parameter, not a prototype. */
 export function addQueryValue(query: Record<string, string | string[]>, name: string, value: string | string[]): void {
   // A new name other than `__proto__` is an own property by plain assignment, the cheap way.
   if (name !== '__proto__' && !Object.hasOwn(query, name)) {

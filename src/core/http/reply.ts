@@ -1,11 +1,4 @@
-/**
- * What the sandbox answers, before it is a Response: a status, the headers the policies set, and
- * a JSON value (none for a 204). Operations, the pipeline and the admin API return replies;
- * `toResponse` alone turns them into Responses, at the edge.
- *
- * @example
- * const reply: Reply = { status: 200, headers: new Headers(), body: [] }
- */
+/** An answer before it is a Response: status, headers, JSON value; `toResponse` alone makes the Response. */
 export interface Reply {
   status: number
   headers: Headers

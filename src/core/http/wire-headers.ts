@@ -8,13 +8,7 @@ function normalized(value: string): string {
     : value
 }
 
-/**
- * Keeps headers as `Headers` does, without undici's check of every name and value: llhttp parsed a
- * request's, and node checks an answer's as it writes them (BENCHMARKS.md, "Closer to the wire").
- *
- * @example
- * WireHeaders.fromRaw(['Accept', 'a', 'accept', 'b'], ['x-sandbox-client-address', '127.0.0.1']).get('ACCEPT') // 'a, b'
- */
+/** Keeps headers as `Headers` does, without undici's checks (BENCHMARKS.md, "Closer to the wire"). */
 export class WireHeaders implements Headers {
   #map: Map<string, string> | undefined
   #cookies: string[] = []
