@@ -21,25 +21,18 @@ import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import type { PlannedListing } from './plan-listing.js'
 import { withHead } from './resolve.js'
 
-/**
- * The header through which a transport tells the sandbox who the client is, for the per-address
- * rate limit of requests without a valid key (D16). The node:http adapter overwrites whatever a
- * client sent in it with the socket's address; in-process, tests may set it to play several clients.
- */
+/** Names the client's address for the per-address limit (D16): the adapter overwrites it, a test may set it. */
 export const CLIENT_ADDRESS_HEADER = 'x-sandbox-client-address'
 
 /** What a request for the admin API hears when the sandbox has no admin token. */
 const ADMIN_API_OFF =
-  'the admin API is off: start the sandbox with --admin-token <token> (or PETSTORE_SANDBOX_ADMIN_TOKEN; adminToken in createSandbox) and send Authorization: Bearer <token>'
+  'the admin API is off: start the sandbox with --admin-token <token> (or PETSTORE_SANDBOX_ADMIN_TOKEN;' +
+  ' adminToken in createSandbox) and send Authorization: Bearer <token>'
 
 /** The address used when no transport named one (in-process and in the browser). */
 export const LOCAL_CLIENT = 'local'
 
-/**
- * Whether admission may let the request through: a request under the API's scope with a valid key,
- * not a preflight. Only such a request makes the session it names (D34): any other is answered in
- * the default world, so strangers cannot make sessions and push a team's out.
- */
+/** Tells whether admission may let a request through, which alone makes the session it names (D34). */
 export function mayAdmit(
   parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>,
   request: SandboxRequest,
@@ -52,13 +45,7 @@ export function mayAdmit(
   return token !== undefined && parts.keyRing.find(token) !== undefined
 }
 
-/**
- * The first step of every request: CORS and deprecation headers, the rate limit (per key, or per
- * client address without a valid key, D16), then the API's scope and the key (D17). Every answer
- * from here on carries the rate-limit headers. A preflight is answered here, without a key and
- * without spending quota. With a `listing` planned ahead, a shared state reads its page with the
- * decision (plan-listing.ts).
- */
+/** Admits a request: CORS and deprecation headers, the rate limit (D16), the scope and the key (D17). */
 export function admit(
   parts: ApiHandlerParts,
   world: WorldParts,
@@ -213,7 +200,8 @@ function refusal(decision: RateDecision): HttpError {
     ? new HttpError(
         429,
         ErrorCode.temporarilyBanned,
-        `This client is temporarily banned after repeated requests over its rate limit; retry in ${decision.retryAfter} s`,
+        'This client is temporarily banned after repeated requests over its rate limit;' +
+          ` retry in ${decision.retryAfter} s`,
         retryAfter,
       )
     : new HttpError(

@@ -9,19 +9,13 @@ import type { Reply } from '../http/reply.js'
 import { type Answer, JSON_CONTENT_TYPE, toResponseAndText } from '../http/to-response.js'
 import type { Answered, ExchangeBodies, RequestLog } from '../request-log/create-request-log.js'
 
-/**
- * How the log takes an answer: `listed` keeps it (the request list, the HAR, the dashboard),
- * `watched` only shows it to the watchers of every answer (the printed log), `none` leaves it out.
- */
+/** How the log takes an answer: `listed` keeps it, `watched` only prints it, `none` leaves it out. */
 export type Logging = 'listed' | 'watched' | 'none'
 
 /** What an answer adds to its log entry beyond what every entry has. */
 export type EntryNotes = Pick<Answered, 'session' | 'fault' | 'scenario' | 'forced' | 'source' | 'presented'>
 
-/**
- * One exchange as a handler answers it. The handler sets what it learns as it goes; the tail reads
- * it once the answer is given, or thrown.
- */
+/** Holds what a handler learns of an exchange as it answers, for the tail to read. */
 export class Exchange {
   /** Headers earlier steps set (rate limits, deprecation, caching): an Error body carries them too. */
   readonly headers: Headers
@@ -40,12 +34,7 @@ export class Exchange {
   }
 }
 
-/**
- * How a handler's answer ends, discriminated so that the tail's switch is exhaustive:
- * - `reply`: a reply the tail makes into a Response (`toResponseAndText`);
- * - `passed`: a Response given as it came (the proxy's upstream), with what the log keeps of it;
- * - `next`: not answered here; the handlers after this one see the request (msw's fall-through).
- */
+/** How a handler's answer ends: a `reply`, a Response `passed` as it came, or `next` (msw's fall-through). */
 export type Ending =
   | { kind: 'reply'; reply: Reply }
   | {
@@ -70,10 +59,7 @@ export interface RefusedRequest {
   time: number
 }
 
-/**
- * A `RefusedRequest` of a request head as node:http parsed it (its method, target and raw header
- * pairs), dated `time`; `target` replaces one that cannot be shown.
- */
+/** Builds a `RefusedRequest` of a head node:http parsed, dated `time`. */
 export function refusedRequest(
   head: { method?: string | undefined; url?: string | undefined; rawHeaders: string[] },
   time: number,
@@ -105,36 +91,20 @@ export interface AnswerTailOptions {
 export interface AnswerTail {
   /** The clock entries are dated with. */
   now(): number
-  /**
-   * Runs `answer` and ends the exchange: the one place where what a handler throws becomes an
-   * Error body (`errorReply`), and where every handler's answer becomes a Response and is written
-   * to the request log. Undefined when the handler passes the request on.
-   */
+  /** Runs `answer`, making its answer or error a Response and logging it; undefined when passed on. */
   end(request: SandboxRequest, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Answer | undefined>
-  /**
-   * Refuses a request no handler can see (`RefusedRequest`): its Error reply, listed in the log;
-   * with `undefined`, what is not a request at all (a head node:http could not parse), not logged.
-   */
+  /** Refuses a request no handler can see, logged; with `undefined`, a head that did not parse, not logged. */
   refuse(refused: RefusedRequest | undefined, refusal: HttpError, headers: Headers): Reply
 }
 
-/**
- * The one tail every answer ends through, in the manner of hono's `onError`: the handlers (API,
- * admin, probes, the proxy's forwarding, what no handler claims) end in `end`, the server's and
- * the pages' refusals in `refuse`, so an Error body is built and an answer recorded in one place
- * each (docs/architecture.md, "One tail").
- *
- * @example
- * const tail = createAnswerTail({ requestLog, now: clock.now })
- * await tail.end(request, new URL(request.url), 'listed', async () => ({ kind: 'reply', reply: { status: 204, headers: new Headers() } }))
- */
+/** Creates the tail every answer ends through, as hono's `onError` (docs/architecture.md, "One tail"). */
 export function createAnswerTail({
   requestLog,
   now = Date.now,
   onUnexpectedError,
   secrets,
 }: AnswerTailOptions = {}): AnswerTail {
-  /** Messages echo paths and values the client sent; a key or the admin token among them is masked (D35). */
+  /** Masks a key or the admin token in messages that echo the client (D35). */
   const masked = (error: unknown): unknown => {
     if (secrets === undefined || !(error instanceof HttpError)) return error
     const message = createMasker(secrets()).text(error.message)
@@ -168,8 +138,7 @@ export function createAnswerTail({
       session: notes.session,
       presented: notes.presented,
     }
-    // The log keeps the facts of the answer, the header lists and the body texts, never the
-    // request, the response or a closure over this scope (Answered says why).
+    // Records plain facts only, never a closure over this scope (Answered says why).
     requestLog.record(answered, { listed, bodies: listed ? bodies : undefined })
   }
 
@@ -183,8 +152,7 @@ export function createAnswerTail({
         ending = await answer(request, url, exchange)
       } catch (error) {
         if (error instanceof DroppedConnection) {
-          // An injected dropped connection: in-process fetch rejects with a TypeError, and the
-          // HTTP adapter destroys the socket.
+          // Drops the connection: fetch rejects in-process, the adapter destroys the socket.
           exchange.notes.fault = 'drop'
           record(request, url, exchange, 0, undefined, { origin: url.origin, requestBody: exchange.requestBody })
           return Response.error()

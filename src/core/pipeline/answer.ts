@@ -11,13 +11,7 @@ import { emptyRead } from '../scenarios/create-scenarios.js'
 import { forcedError, PREFERENCE_APPLIED_HEADER, preferredStatus } from '../scenarios/forced-status.js'
 import { SESSION_HEADER } from '../sessions/session-name.js'
 
-/**
- * The request pipeline, the whole of it, in order: every request under the API's scope takes these
- * steps, so every answer, refusals included, carries the same headers. A step refuses by throwing
- * `HttpError`, which the handler turns into an Error body. `world` is the session the request
- * named (`X-Sandbox-Session`, D34), picked once by the handler. `onBodyText` hears the request
- * body's text once it is read, whatever the verdict (the request log's exchange).
- */
+/** Answers a request through the whole pipeline, in order; a step refuses by throwing `HttpError`. */
 export async function answer(
   parts: ApiHandlerParts,
   world: WorldParts,
@@ -27,14 +21,11 @@ export async function answer(
   headers: Headers,
   onBodyText?: (text: string) => void,
 ): Promise<Reply> {
-  // With a store that reads a page of pets with the rate-limit decision, one round trip instead of
-  // two (BENCHMARKS.md, the Redis section), a plain listing is resolved and its input read ahead,
-  // once: the steps below take them from the plan, and refuse, if at all, after the decision.
+  // Plans a plain listing ahead, read with the rate-limit decision (BENCHMARKS.md, Redis).
   const listing = world.refusal === undefined ? planListing(parts, world, request, url, method) : undefined
   // A named session's answers say so, refusals included (D34).
   if (world.session !== undefined) headers.set(SESSION_HEADER, world.session)
-  // CORS and deprecation headers, the rate limit, the API's scope and the key (D16, D17); a
-  // preflight is answered here (D19).
+  // Admits (D16, D17), answering a preflight (D19).
   let admitted: Awaited<ReturnType<typeof admit>>
   try {
     const admission = admit(parts, world, request, url, method, headers, listing)
@@ -50,9 +41,7 @@ export async function answer(
   // The operation, or why there is none: 501, 404, 405, 410 (D10, D11, D18).
   const resolved = listing?.resolution ?? resolve(parts, world, admitted, method)
   const { operationId } = resolved.info
-  // `Prefer: code=` (with --prefer), then the key's scenario: like faults, they hit requests a
-  // healthy server would serve, after auth and the rate limit (so they spend quota), before the
-  // body is read (D29, D30).
+  // Applies `Prefer: code=`, then the key's scenario, after the rate limit and before the body (D29, D30).
   const preferred = parts.prefer
     ? preferredStatus(request.headers.get('prefer'), operationId, parts.forcible.get(operationId))
     : undefined

@@ -16,10 +16,7 @@ import type { RequestedSession } from '../sessions/session-name.js'
 import type { ForcibleStatuses } from '../scenarios/forced-status.js'
 import type { AnswerTail } from './answer-tail.js'
 
-/**
- * What the request pipeline reads of a process, composed once per sandbox by `createSandbox`:
- * everything but the world a request is in (D34).
- */
+/** What the pipeline reads of a process, composed once per sandbox: all but the request's world (D34). */
 export interface ApiHandlerParts {
   scope: ApiScope
   router: Router
@@ -31,32 +28,32 @@ export interface ApiHandlerParts {
   validator: RequestValidator
   deprecations: Deprecations
   cors: Cors
-  /** With `prefer`, `Prefer: code=` forces an answer's status (D30), among the statuses each operation may answer. */
+  /** The statuses `Prefer: code=` may force per operation (D30). */
   forcible: ReadonlyMap<string, ForcibleStatuses>
   prefer: boolean
-  /** The one tail its answers end through: Error bodies, the request log, masking (answer-tail.ts). */
+  /** Ends the answers: Error bodies, the request log, masking (answer-tail.ts). */
   tail: AnswerTail
   /** False while this process seeds or resets a store: a listing is then not read ahead. */
   storeSettled: () => boolean
-  /** The worlds requests are answered in, as the sessions' lifecycle gives them (session-lifecycle.ts). */
+  /** Gives the worlds requests are answered in (session-lifecycle.ts). */
   worlds: {
     default: WorldParts
-    /** The world of the session a request names, made on first use; for a name the sandbox cannot serve, the default world with the refusal to answer. */
+    /** Returns the named session's world, made on first use, or the default one with a refusal. */
     named(requested: RequestedSession): WorldParts
-    /** The world of the session `bound` names; with the refusal to answer when `requested` names another. */
+    /** Returns the bound key's session's world, with a refusal when `requested` names another. */
     bound(bound: BoundKey, requested: RequestedSession | undefined): WorldParts
   }
 }
 
 /** What the request pipeline reads of the world a request is in (core/sessions, D34). */
 export interface WorldParts {
-  /** The session's name as answers echo it and the request log tags it; undefined for the default session. */
+  /** The session's name as answers echo it; undefined for the default session. */
   session: string | undefined
   /** The operations, over this world's pets. */
   operations: Readonly<Record<string, Operation>>
   /** The world's key buckets. */
   rateLimiter: RateLimitBackend
-  /** What the pipeline asks of the world's pets itself: a listing's page read with the decision (plan-listing.ts). */
+  /** Reads a listing's page with the decision (plan-listing.ts). */
   store: Pick<PetRepository, 'readAhead'>
   clock: SandboxClock
   faults: FaultInjector
@@ -64,11 +61,8 @@ export interface WorldParts {
   scenarios: Scenarios
   /** Waits for the world's pets (seeding, or a reset). */
   ready: () => Promise<void>
-  /** Why the request's session cannot be served (a bad name, 400; sessions on a state that keeps none, 501): the pipeline answers it after admission. */
+  /** Says why the session cannot be served (400, 501), answered after admission. */
   refusal?: HttpError
-  /**
-   * For a session the request names that does not exist yet: told whether admission let the
-   * request through, which makes the session, or refused it, which lets the world go (D34).
-   */
+  /** Hears whether admission let a new session's request through, which makes the session (D34). */
   settle?: (admitted: boolean) => void
 }

@@ -9,25 +9,16 @@ type RunResult = Awaited<ReturnType<HttpHandler['run']>>
 /** What a claiming handler claims, how it answers, and how its answers are logged. */
 export interface Claim {
   claims: (url: URL) => boolean
-  /** The URL is the request's, parsed once. An `Ending` of `next` passes the request on, as msw's own handlers fall through. */
+  /** Answers with the URL parsed once; `next` passes the request on, as msw's handlers fall through. */
   answer: HandlerAnswer
-  /** The one tail its answers end through (answer-tail.ts): errors become Error bodies there, and answers are recorded there. */
+  /** Ends the answers (answer-tail.ts). */
   tail: AnswerTail
   logging: Logging
 }
 
 /**
- * An msw `HttpHandler` for every method that answers the requests whose URL `claims` accepts,
- * with the URL parsed once for both, and ends every answer through the one tail.
- *
- * `run` is msw's own, less what this handler's answer never uses: `{ once }`, `finalize`,
- * generator resolvers, path parameters and cookies. Those parts cost more than the sandbox's whole
- * pipeline (an AbortController aborted per request, a request clone nothing reads, cookie parsing:
- * BENCHMARKS.md, "What the profiles changed"). Everything msw reads from a handler (the execution
- * result, `info`, `log`, `test`, `isUsed`) stays as an `http.all` handler has it.
- *
- * @example
- * setupServer(new ClaimingHandler({ claims: (url) => url.pathname === '/ping', answer: async () => ({ kind: 'reply', reply: { status: 204, headers: new Headers() } }), tail: createAnswerTail(), logging: 'none' }))
+ * Answers the requests `claims` accepts, its `run` msw's own less what it never uses, which cost more than the whole
+ * pipeline (BENCHMARKS.md, "What the profiles changed").
  */
 export class ClaimingHandler extends HttpHandler {
   readonly #claims: (url: URL) => boolean

@@ -15,12 +15,7 @@ import { SESSION_HEADER } from '../sessions/session-name.js'
 
 export type { ApiHandlerParts } from './api-handler-parts.js'
 
-/**
- * The sandbox as one msw handler: `answer` runs the pipeline, and the one tail (answer-tail.ts)
- * builds the Response and logs the request. One handler instead of one per operation: the
- * 404/405/501 fallbacks need the policies too, and msw tries a single predicate per request
- * instead of a list of path patterns. It is a `ClaimingHandler`, which parses the URL once.
- */
+/** Creates the sandbox as one msw handler, as the 404/405/501 fallbacks need the policies too. */
 export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
   return new ClaimingHandler({
     claims: (url) => parts.scope.claims(url),
@@ -36,12 +31,11 @@ async function handleRequest(
   url: URL,
   exchange: Exchange,
 ): Promise<Ending> {
-  // The world the request is in, once: its bound key's session (D46), the session it names (D34,
-  // D43), or the default one's when it names none or admission must refuse it.
+  // Picks the world once: the bound key's session (D46), the named one (D34, D43), or the default.
   const named = requestedSession((name) => request.headers.get(name))
   const token = parseBearer(request.headers.get('authorization'))
   let bound = token === undefined ? undefined : parts.boundKeys.known(token)
-  // A shared state is asked only of a token that is no key in force: no round trip for a key this process knows.
+  // Asks a shared state only of a token that is no key in force.
   if (bound === undefined && token !== undefined && parts.boundKeys.ask !== undefined && !parts.keyRing.find(token))
     bound = await parts.boundKeys.ask(token)
   const world =
@@ -67,8 +61,7 @@ async function handleRequest(
       ),
     }
   } catch (error) {
-    // A bound key whose session went, as a shared state's decision found it: answered as in memory,
-    // in no session (D46).
+    // Answers a bound key whose session went as in memory, in no session (D46).
     if (bound !== undefined && error instanceof HttpError && error.status === 401) {
       headers.delete(SESSION_HEADER)
       exchange.notes.session = undefined

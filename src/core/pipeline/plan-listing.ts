@@ -7,26 +7,14 @@ import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { type Resolution, resolve } from './resolve.js'
 
-/**
- * A listing planned ahead of the rate-limit decision. Its operation and its input are the ones
- * the pipeline would find after the decision, found once: the pipeline takes them from here
- * rather than resolving and reading the request again.
- */
+/** A listing planned ahead of the rate-limit decision, so the pipeline does not resolve it again. */
 export interface PlannedListing {
   resolution: Resolution
-  /** The valid input and its page to read with the decision; or the refusal, thrown where the input is read. */
+  /** The valid input and its page, or the refusal, thrown where the input is read. */
   read: { input: OperationInput; ahead: ListingAhead } | { refusal: unknown }
 }
 
-/**
- * For a store that can read a page of pets with the rate-limit decision (`readAhead`, one round
- * trip instead of two: BENCHMARKS.md, the Redis section): the listing a request is, when
- * nothing between the decision and the operation could stop it or change what it reads: a keyed
- * `GET /pets` without deprecation, no fault configured for it, and no seeding or reset of this
- * process under way. Otherwise undefined. It refuses nothing: an invalid input is kept and thrown
- * by the pipeline where it reads the input, after the decision, as every request is refused, so
- * the answers and headers are the same either way; only a valid one's page is read ahead.
- */
+/** Plans a listing to read with the rate-limit decision when nothing between could change it (BENCHMARKS.md, Redis). */
 export function planListing(
   parts: ApiHandlerParts,
   world: WorldParts,

@@ -7,12 +7,7 @@ import { readJsonBody } from '../validation/read-json-body.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import type { Resolution } from './resolve.js'
 
-/**
- * The operation's input, decoded and valid against the contract: path parameters, the query and,
- * for an operation that takes one, the JSON body (D9). Anything else is a 400 naming the field (D3).
- * Only a body is waited for: an input without one is decided at once. `onBodyText` hears a body's
- * text once it is read, valid or not (the request log's exchange).
- */
+/** Reads the operation's input, valid against the contract (D3, D9); only a body is waited for. */
 export function readInput(
   parts: ApiHandlerParts,
   request: SandboxRequest,

@@ -13,11 +13,7 @@ export interface Resolution {
   params: Record<string, string>
 }
 
-/**
- * The operation an admitted request is for, or the refusal that says why there is none:
- * 501 for the areas the spec leaves unspecified (D11), 404 and 405 with `Allow` (D10), and 410
- * once the sandbox clock has passed a deprecated operation's sunset (D18).
- */
+/** Resolves an admitted request's operation, or refuses: 501 (D11), 404 and 405 (D10), 410 after the sunset (D18). */
 export function resolve(
   parts: ApiHandlerParts,
   world: WorldParts,
@@ -48,7 +44,8 @@ export function resolve(
     throw new HttpError(
       410,
       ErrorCode.gone,
-      `${route.operation.method} ${prefix}${route.operation.path} was removed on ${new Date(deprecation.sunset).toUTCString()}; use ${deprecation.successor} instead`,
+      `${route.operation.method} ${prefix}${route.operation.path} was removed on ` +
+        `${new Date(deprecation.sunset).toUTCString()}; use ${deprecation.successor} instead`,
     )
   }
   const operation = world.operations[route.operation.operationId]

@@ -9,10 +9,7 @@ const COUNTED_PER_NETWORK: Array<[ipaddr.IPv6, number]> = [
 const TEREDO: [ipaddr.IPv6, number] = [ipaddr.IPv6.parse('2001::'), 32]
 
 /**
- * Whom a client address counts as wherever the sandbox counts per client (D16, the admin gate's
- * wrong tokens): a global or unique local IPv6 address as its /64 network (`2001:db8:1:2::/64`),
- * since one host usually owns one and could otherwise take fresh addresses at will (D32); every
- * other address (IPv4, IPv4-mapped IPv6, loopback, link-local, `local`) as itself.
+ * Names whom a client address counts as (D16): an IPv6 address as its /64 network (D32), any other as itself.
  *
  * @example
  * countedClient('2001:db8:1:2:a:b:c:d') // '2001:db8:1:2::/64'

@@ -11,37 +11,23 @@ export interface RateLimiterOptions {
   banSeconds: number
 }
 
-/**
- * Two fixed windows per bucket, the UTC minute and the UTC day (D12). `take` decides synchronously,
- * so concurrent requests are admitted exactly up to the quota: JavaScript runs one `take` at a time.
- */
+/** Creates the in-memory limiter: the UTC minute and day per bucket (D12), exact as `take` is synchronous. */
 export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOptions) {
   let buckets = new Map<string, Bucket>()
-  // Today's day count of each bucket that holds nothing else, for the UTC day starting at
-  // `countedDay` (see tidy): a bucket is rebuilt from it on its next request.
+  // Holds the day count of each bucket with nothing else, from which it is rebuilt (see tidy).
   const dayCounts = new Map<string, number>()
   let countedDay: number | undefined
   // The minute in which the buckets were last tidied (see tidy).
   let tidiedMinute: number | undefined
 
-  /**
-   * Keeps only what a bucket still needs. Once its minute window is over, no ban is in force and
-   * its refusals were counted in a window that is over, a bucket carries nothing but its day count:
-   * it is forgotten when that count is zero or of another day, and otherwise kept as that count
-   * alone, a map entry where the bucket took an object (BENCHMARKS.md, "Rate-limit memory per
-   * client address"). Without it every client address seen (D16) would keep a whole bucket.
-   * Run once per minute of the limiter's clock, on the first decision of that minute; the day
-   * counts go when the day turns. Exact while the clock moves forward: a clock moved back into a
-   * window already tidied away finds that window fresh.
-   */
+  /** Keeps only a day count of idle buckets, once a minute (BENCHMARKS.md, "Rate-limit memory per client address"). */
   function tidy(t: number, minuteStart: number, dayStart: number): void {
     tidiedMinute = minuteStart
     if (countedDay !== dayStart) {
       dayCounts.clear()
       countedDay = dayStart
     }
-    // The buckets kept whole go to a new map: deleting most entries of a large map one by one, as
-    // after a burst of new addresses, took longer (BENCHMARKS.md, "Rate-limit memory per client address").
+    // Copies the whole buckets to a new map, faster than deleting most of a large one.
     const whole = new Map<string, Bucket>()
     for (const [id, bucket] of buckets) {
       const minuteIdle = bucket.minuteStart !== minuteStart || bucket.minuteUsed === 0
@@ -108,10 +94,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     return describeBucket.allowed(bucket, limits)
   }
 
-  /**
-   * The headers a response would carry for this bucket, without counting a request: for answers
-   * that spend no quota (CORS preflights).
-   */
+  /** Returns a bucket's headers without counting a request, for answers that spend no quota. */
   function peek(id: string, limits: Limits): RateDecision {
     const t = now()
     return describeBucket.peek(current(id, t), limits, t)
@@ -123,10 +106,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     return describeBucket.quota(current(id, t), limits, t)
   }
 
-  /**
-   * Arranges a bucket's state, for tests and the admin API (see `QuotaChange`): `remaining` sets
-   * the binding window, `minuteRemaining` and `dayRemaining` one window, `banned` a ban.
-   */
+  /** Arranges a bucket's state for tests and the admin API (see `QuotaChange`). */
   function arrange(id: string, limits: Limits, change: QuotaChange): QuotaState {
     const t = now()
     const bucket = current(id, t)
@@ -136,8 +116,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     if (change.dayRemaining !== undefined) {
       bucket.dayUsed = limits.perDay - clamp(change.dayRemaining, limits.perDay)
     } else if (change.remaining !== undefined) {
-      // `remaining` is what the headers will say, and the minute binds on ties (D13): the day
-      // keeps at least as much, so a 0 is a minute-window 429 rather than a day-long one.
+      // Keeps the day at least at `remaining`, so a 0 is a minute's 429, not a day's (D13).
       const dayLeft = limits.perDay - bucket.dayUsed
       bucket.dayUsed = limits.perDay - Math.max(dayLeft, clamp(change.remaining, limits.perDay))
     }
@@ -151,10 +130,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     return inspect(id, limits)
   }
 
-  /**
-   * The buckets whose id starts with `prefix` and that hold anything at the clock's instant, as
-   * copies: what a fork or a capsule carries of a session's quotas (docs/decisions.md#d34).
-   */
+  /** Copies the buckets under `prefix` that hold anything: a fork's or a capsule's quotas (D34). */
   function snapshot(prefix: string): Map<string, Bucket> {
     const t = now()
     const out = new Map<string, Bucket>()

@@ -4,10 +4,7 @@ import { windowEnd } from './windows.js'
 
 export type { Bucket } from '../state/rate-limit-backend.js'
 
-/**
- * What a bucket says in headers and in `quota.get`, once a decision has been made on it: shared by
- * the in-memory limiter and the Redis one, so both answer alike.
- */
+/** Words a bucket in headers and `quota.get`, for the in-memory limiter and the Redis one alike. */
 export const describeBucket = {
   /** D13: the window with fewer requests left (the minute on ties), as headers describe it. */
   allowed(bucket: Bucket, limits: Limits): RateDecision {
@@ -28,10 +25,7 @@ export const describeBucket = {
         }
   },
 
-  /**
-   * A refusal: the refusing window is the one that must roll over before a retry can succeed, the
-   * day when it is spent (it ends last), otherwise the minute.
-   */
+  /** Words a refusal by the window that must roll over: the day when spent, else the minute. */
   limited(bucket: Bucket, limits: Limits, t: number): RateDecision {
     const dayBinds = limits.perDay - bucket.dayUsed <= 0
     const end = dayBinds ? windowEnd(bucket.dayStart, 'day') : windowEnd(bucket.minuteStart, 'minute')
@@ -44,11 +38,7 @@ export const describeBucket = {
     }
   },
 
-  /**
-   * A ban: `X-RateLimit-Reset` says when the ban ends, and `Retry-After` when a request will
-   * succeed (D14): the later of the ban's end and the end of a window that is spent, so a ban that
-   * ends before a spent day does not send its client back to be refused again.
-   */
+  /** Words a ban: the reset at its end, `Retry-After` at the later of its end and a spent window's (D14). */
   banned(bucket: Bucket, limits: Limits, t: number): RateDecision {
     const spentUntil =
       bucket.dayUsed >= limits.perDay
@@ -72,8 +62,7 @@ export const describeBucket = {
 
   /** The state of a bucket, as `quota.get` shows it. */
   quota(bucket: Bucket, limits: Limits, t: number): QuotaState {
-    // As the next request would be told: the ban, else the window a refusal names (the day once
-    // it is spent, as in `take`), else the binding window.
+    // Says what the next request would be told: the ban, the refusing window, or the binding one.
     const headers =
       bucket.bannedUntil > t
         ? describeBucket.banned(bucket, limits, t)
@@ -108,10 +97,7 @@ export const describeBucket = {
   },
 }
 
-/**
- * Whether a bucket's refusals still count towards a ban (D15) in the minute and day that start at
- * `minuteStart` and `dayStart`: `take` starts a new count once their window is over.
- */
+/** Tells whether a bucket's refusals still count towards a ban (D15) in these windows. */
 export function refusalsInForce(bucket: Bucket, minuteStart: number, dayStart: number): boolean {
   return bucket.refused > 0 && (bucket.refusedWindowStart === minuteStart || bucket.refusedWindowStart === dayStart)
 }

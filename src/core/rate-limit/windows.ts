@@ -1,14 +1,10 @@
-/**
- * The rate limit's two fixed windows (D12), by their length in ms: the UTC minute and the UTC day.
- * The Redis script is given these lengths rather than writing its own (redis-scripts.ts).
- */
+/** The two fixed windows' lengths in ms (D12), which the Redis script is given (redis-scripts.ts). */
 export const WINDOW_MS = { minute: 60_000, day: 86_400_000 } as const
 
 export type WindowName = keyof typeof WINDOW_MS
 
 /**
- * Gives the start of the window holding instant `t` (epoch ms). A window holds its start and not
- * its end (D13): at 10:15:00.000 the minute window is 10:15 to 10:16.
+ * Gives the start of the window holding `t`, which holds its start and not its end (D13).
  *
  * @example
  * windowStart(Date.UTC(2030, 0, 1, 10, 15, 30), 'minute') === Date.UTC(2030, 0, 1, 10, 15)
