@@ -18,10 +18,7 @@ export const CAPSULE_KIND = 'petstore-sandbox/capsule'
 export const CAPSULE_VERSION = 1
 
 /**
- * A session's world as a versioned document (docs/decisions.md#d34; the admin document's
- * `Capsule`): `GET /__sandbox/sessions/{name}/capsule` or `session.capsule()` makes one;
- * `PUT /__sandbox/sessions/{name}` with `{ capsule }`, `start --from` and `createSandbox({ from })`
- * restore it. The same requests against the restored world get the same answers.
+ * A session's world as a versioned document (D34): the same requests against it restored get the same answers.
  *
  * @example
  * const capsule = await sandbox.session('bug-123').capsule()
@@ -57,7 +54,7 @@ export interface Capsule {
   har?: Har
 }
 
-/** One key's buckets in a capsule: requests counted in the minute and the day holding its clock, refusals towards a ban, a ban. */
+/** One key's buckets in a capsule: the minute and day at its clock, refusals towards a ban, a ban. */
 export interface CapsuleQuota {
   minuteUsed: number
   dayUsed: number
@@ -124,12 +121,7 @@ export function makeCapsule(parts: CapsuleParts): Capsule {
   }
 }
 
-/**
- * A capsule a client gave, checked as every admin input is (the admin document's `Capsule`, one
- * error naming the field: `capsule.pets[3].categoryId must be at least 1`), and what a schema cannot
- * say: ids ascending, the next id above them, the keys that quotas and scenarios name listed in
- * `keys`. A newer version is named before anything else is read.
- */
+/** Checks a capsule against `Capsule` and what no schema says (ids ascending, keys named listed). */
 export function readCapsule(value: unknown, where = 'capsule'): Capsule {
   const version = typeof value === 'object' && value !== null ? (value as { version?: unknown }).version : undefined
   if (typeof version === 'number' && version > CAPSULE_VERSION) {
@@ -148,7 +140,8 @@ export function readCapsule(value: unknown, where = 'capsule'): Capsule {
   for (const field of ['made', 'clock'] as const) {
     if (!isClockInstant(capsule[field]))
       throw new ConfigError(
-        `${where}.${field} must be an RFC 3339 date-time between 1970-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, such as 2030-01-01T00:00:00Z`,
+        `${where}.${field} must be an RFC 3339 date-time between 1970-01-01T00:00:00Z and ` +
+          '9999-12-31T23:59:59.999Z, such as 2030-01-01T00:00:00Z',
       )
   }
   const bound = capsule.boundKeys ?? []

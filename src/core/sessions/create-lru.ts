@@ -1,8 +1,4 @@
-/**
- * Keeps the `max()` most recently used values by key: a use moves a value to the end (only when it
- * is not already there: a session's requests come in runs), and the first ones go beyond `max()`,
- * each told to `evicted`.
- */
+/** Creates a cache of the `max()` most recently used values by key, telling `evicted` of each it drops. */
 export function createLru<V>(max: () => number, evicted?: (value: V, key: string) => void) {
   const kept = new Map<string, V>()
   let newest: string | undefined

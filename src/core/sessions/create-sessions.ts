@@ -7,39 +7,27 @@ import { DEFAULT_SESSION } from './session-name.js'
 
 export type { DropReason }
 
-/** Which named sessions `sessions.deleteAll` (`DELETE /__sandbox/sessions`) deletes: every one, or those whose name starts with `prefix`. */
+/** Which named sessions `sessions.deleteAll` deletes: every one, or those starting with `prefix`. */
 export interface DeleteSessionsOptions {
   prefix?: string
 }
 
-/** What the registry keeps of a world: its name, and when it was last used, by the default session's clock. */
+/** What the registry keeps of a world: its name, and when it was last used. */
 export interface Registered {
   readonly name: string
   lastUsed: number
 }
 
-/**
- * The named sessions of a sandbox and its default one: in its memory (`createSessions`) or in a
- * shared state every process follows (create-shared-sessions.ts), where lookups, listings and
- * changes are promises.
- */
+/** The sessions of a sandbox, in its memory or in a shared state (create-shared-sessions.ts). */
 export interface SessionRegistry<W extends Registered> {
   readonly default: W
-  /**
-   * The world this registry keeps of session `name`, counting a use (in a shared state, the
-   * request's rate-limit decision counts it); undefined when it keeps none: `add` then takes the
-   * world made for it.
-   */
+  /** Returns the world kept of session `name`, counting a use; undefined when none, for `add`. */
   use(name: string): W | undefined
   /** Keeps `world`, made from the start-up world for a session first met in a request or a call. */
   add(world: W): W
   /** The world of session `name` if it exists, without making it or counting a use. */
   find(name: string): MaybePromise<W | undefined>
-  /**
-   * Whether a session first met in a request is kept only once admission lets the request through
-   * (in memory, where nothing runs between the decision and `add`, D34); a shared state's decision
-   * makes the session itself.
-   */
+  /** Keeps a session first met in a request only once admission lets it through (in memory, D34). */
   readonly keepsAfterAdmission?: boolean
   /** Every session: the default first, then the most recently used. */
   list(): MaybePromise<W[]>
@@ -47,19 +35,16 @@ export interface SessionRegistry<W extends Registered> {
   put(world: W): MaybePromise<W>
   /** Deletes a named session; false when there is none. The default session cannot be deleted. */
   delete(name: string): MaybePromise<boolean>
-  /**
-   * Counts a use of named session `name` other than by a request (an admin or library call), for
-   * a shared registry; in memory `world` counted it.
-   */
+  /** Counts a use other than by a request, for a shared registry. */
   used?(name: string): void
-  /** Keeps the default session's new origin where every process finds it (a shared state); in memory the world holds it. */
+  /** Keeps the default session's new origin where every process finds it. */
   putDefault?(origin: Origin): Promise<void>
 }
 
 export interface SessionsOptions<W extends Registered> {
   /** The default session's world, which is never dropped. */
   default: W
-  /** Makes a world from the start-up world for a session a shared state lists and this process has not met. */
+  /** Makes a fresh world for a session a shared state lists and this process has not met. */
   fresh(name: string): W
   /** Lets go of a world that leaves the registry (dropped, deleted or replaced). */
   dispose(world: W): void
@@ -76,15 +61,7 @@ export interface SessionsOptions<W extends Registered> {
 // Idle sessions are looked for at most this often, by the default session's clock.
 const SWEEP_EVERY_MS = 1000
 
-/**
- * The named sessions of a sandbox and its default one (docs/decisions.md#d34), least recently
- * used first (create-lru.ts). Idle ones are swept lazily, on lookups and listings: with no request
- * nothing grows, so no timer is needed.
- *
- * @example
- * const sessions = createSessions({ default: world, fresh, dispose, max: 1000, idleMs: 3_600_000, now: clock.now })
- * sessions.use('worker-1') ?? sessions.add(world1) // kept on first use
- */
+/** Creates the in-memory session registry (D34), sweeping idle ones lazily, so no timer is needed. */
 export function createSessions<W extends Registered>({
   default: defaultWorld,
   dispose,
@@ -125,7 +102,7 @@ export function createSessions<W extends Registered>({
 
   return {
     default: defaultWorld,
-    /** The world of session `name`, counting a use (a request, a call in its name); undefined when there is none. */
+    /** Returns session `name`'s world, counting a use; undefined when there is none. */
     use(name: string): W | undefined {
       if (name === DEFAULT_SESSION) return defaultWorld
       const at = now()

@@ -16,13 +16,7 @@ export interface SharedSessionsOptions<W extends World<Timing>> extends Omit<Ses
   startUp: Origin
 }
 
-/**
- * The registry of named sessions on a shared state (docs/decisions.md#d34): the state decides
- * which sessions there are, their use, drops and origins, one for every process; this process
- * keeps a world per session it meets (at most `max`, the least recently used let go without a
- * word: the session lives on in the state) and takes up what the state says of it whenever it
- * lists, finds or resets it. A drop this process made is told to `onDrop`.
- */
+/** Creates the session registry on a shared state (D34), which decides; this process keeps a world per session met. */
 export function createSharedSessions<W extends World<Timing>>(options: SharedSessionsOptions<W>): SessionRegistry<W> {
   const { default: defaultWorld, fresh, dispose, max, startUp } = options
   const met = createLru<W>(() => max)
@@ -51,7 +45,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
     world.origin = originFromShared(info.origin, startUp)
     return world
   }
-  // Beyond `max`, the least recently used world is let go without a word: the session lives on in the state.
+  // Lets the least recently used world go beyond `max`: the session lives on in the state.
   const keep = (world: W): W => {
     world.refresh ??= async () => {
       adopt(world, await shared.use(world.name))
@@ -93,8 +87,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
       return deleted
     },
     used(name) {
-      // Sent ahead of the call's own commands, on the same connection: the state counts it first.
-      // A failure is the call's to tell.
+      // Counts the use ahead of the call's commands, on the same connection; the call tells a failure.
       if (name !== DEFAULT_SESSION) shared.use(name).catch(() => undefined)
     },
     async putDefault(origin) {

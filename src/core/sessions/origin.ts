@@ -6,21 +6,17 @@ import type { PetOrigin } from '../store/create-pet-store.js'
 
 export type { OriginKind }
 
-/**
- * What a world holds (docs/decisions.md#d34), by entry: the part of its origin each entry keeps.
- * An entry added here fails the typecheck at `WORLD_TABLE` (world-table.ts) until every carrier carries it
- * (test/unit/world-table.test.ts shows it).
- */
+/** What a world holds, by entry (D34); the compiler asks `WORLD_TABLE` (world-table.ts) to carry each. */
 export interface WorldHolds {
   /** Where the world came from: the start-up world, a fork of session `from`, or a capsule. */
   origin: { kind: OriginKind; from?: string }
   /** The clock's instant, from which it runs on; undefined: the time source's own. */
   clock: { clock: number | undefined }
-  /** The pets and next id, over a base shared by every world that starts from it; undefined where a shared state keeps them. */
+  /** The pets and next id over a shared base; undefined where a shared state keeps them. */
   pets: { pets: (() => PetOrigin) | undefined }
   /** The key buckets (`key:<key>`), as the rate limiter keeps them. */
   quotas: { quotas: ReadonlyMap<string, Bucket> }
-  /** The keys bound to the session when it is made (D46): a capsule's; none for the start-up world or a fork. */
+  /** The keys bound to the session when made (D46): a capsule's, else none. */
   keys: { boundKeys: readonly ApiKey[] }
   /** The log entries: a world starts with none, so its origin holds nothing of them. */
   log: Record<never, never>
@@ -34,7 +30,7 @@ type Intersect<U> = (U extends unknown ? (part: U) => void : never) extends (who
 /** The world a session starts from and `reset()` returns to: every entry's part of `WorldHolds`. */
 export type Origin = Intersect<WorldHolds[keyof WorldHolds]>
 
-/** Holds a world's origin, read by the world and by its state's parts; a replaced or adopted origin is written here once. */
+/** Holds a world's origin for the world and its state's parts, written once when replaced. */
 export interface OriginHolder {
   current: Origin
 }

@@ -1,12 +1,6 @@
 import { ConfigError } from '../errors/config-error.js'
 
-/**
- * A session asked for by name that there is none of (a fork's source, one to delete): the admin
- * API answers it 404.
- *
- * @example
- * throw new UnknownSession('from', 'worker-9')   // "from: no session \"worker-9\""
- */
+/** Reports a session asked for by name that does not exist, which the admin API answers 404. */
 export class UnknownSession extends ConfigError {
   constructor(where: string, name: string) {
     super(`${where}: no session ${JSON.stringify(name)}`)

@@ -14,19 +14,11 @@ import { checkSessionName, DEFAULT_SESSION, type RequestedSession, sessionNameRe
 import { createWorld, type World, type WorldOptions, type WorldState } from './world.js'
 import { capsuleOrigin, forkOrigin, resetWorld, type WorldCarrierParts } from './world-table.js'
 
-/** What a state gives the sessions beside the default session's world (sandbox-state.ts makes both kinds). */
+/** What a state gives the sessions beside the default session's world (sandbox-state.ts). */
 export interface SessionsState<Of extends Timing> extends WorldState<Of> {
-  /**
-   * The world of a named session, starting from `origin.current` (read again on each reset); undefined
-   * while this state keeps no named sessions (a shared state without `SharedState.session`):
-   * a request naming one is then answered 501.
-   */
+  /** Makes a named session's world from `origin.current`; undefined where no named sessions are kept (501). */
   session: ((name: string, origin: OriginHolder) => WorldState<Of>) | undefined
-  /**
-   * Refuses (507 storage_full, D23) a world starting from `origin` in place of the world whose
-   * store is `replacing` when the pets it adds would pass maxPets; undefined where the shared
-   * state bounds its own.
-   */
+  /** Refuses a world whose pets would pass maxPets (D23); undefined where the shared state bounds its own. */
   admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
   /** The registry of named sessions over this state: in its memory, or the shared state's. */
   registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
@@ -43,7 +35,7 @@ export interface SessionLifecycleOptions<Of extends Timing> {
   startUp: Origin
   /** The default session's origin, which its state reads on each of its resets. */
   defaultOrigin: OriginHolder
-  /** What every world is made with; its `now`, the default session's clock, also dates uses and drops. */
+  /** What every world is made with; its `now` also dates uses and drops. */
   world: WorldOptions
   carriers: WorldCarrierParts
   /** The keys in force and the admin token, which no session may be named (D35). */
@@ -52,13 +44,12 @@ export interface SessionLifecycleOptions<Of extends Timing> {
   tracked(work: Promise<void>): Promise<void>
   /** The bounds of the named sessions (D34). */
   limits: Pick<SessionsOptions<World<Of>>, 'max' | 'idleMs' | 'onDrop'>
-  /** Whether the default session's pets are journaled (`--state`): it then starts over only from the start-up world. */
+  /** Tells whether the default session's pets are journalled (`--state`), so it starts over only from start-up. */
   journaled: boolean
 }
 
 /**
- * Makes, finds, forks, replaces and drops the sessions of a sandbox (docs/decisions.md#d34), over
- * the registry its state keeps; every name is checked here, with `sessionNameRefusal`.
+ * Makes, finds, forks, replaces and drops the sessions (D34), checking every name.
  *
  * @example
  * const sessions = createSessionLifecycle({ state, startUp, defaultOrigin, world, carriers, ...process })
@@ -115,7 +106,8 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     const elsewhere = await carriers.bound.boundElsewhere(name, keys)
     if (elsewhere !== undefined)
       throw new SessionConflict(
-        `capsule.boundKeys: ${maskKey(elsewhere.key)} is bound to session ${JSON.stringify(elsewhere.session)}: delete that session, or restore the capsule into it`,
+        `capsule.boundKeys: ${maskKey(elsewhere.key)} is bound to session ${JSON.stringify(elsewhere.session)}:` +
+          ' delete that session, or restore the capsule into it',
       )
   }
 
@@ -123,7 +115,8 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     // The journal keeps the default session's own changes over the start-up pets, not a fork's.
     if (origin !== startUp && options.journaled) {
       throw new SessionConflict(
-        'with --state the default session starts over only from the start-up world: PUT it {}, or fork into a named session',
+        'with --state the default session starts over only from the start-up world: PUT it {},' +
+          ' or fork into a named session',
       )
     }
     defaultWorld.origin = origin
@@ -163,16 +156,19 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     },
     /** The world of the session a bound key names (D46); a header or baggage naming another is refused. */
     bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {
-      // In memory a lookup sweeps idle sessions first: one that went took its keys, and the request is the default world's.
+      // Sweeps idle sessions first in memory: one that went took its keys, leaving the default world.
       if (carriers.bound.ask === undefined && registry.find(bound.session) === undefined) return defaultWorld
       const world = worldOf(bound.session)
       if (named === undefined || named.name === bound.session) return world
       const refused = sessionNameRefusal(named.name, named.where, secrets())
       const mask = createMasker(secrets()).text
-      const contradiction = `the API key is bound to session ${JSON.stringify(mask(bound.session))}, and ${named.where} names session ${JSON.stringify(mask(named.name))}: send no ${named.where}, or one naming the key's session`
+      const contradiction =
+        `the API key is bound to session ${JSON.stringify(mask(bound.session))},` +
+        ` and ${named.where} names session ${JSON.stringify(mask(named.name))}:` +
+        ` send no ${named.where}, or one naming the key's session`
       return { ...world, refusal: new HttpError(400, ErrorCode.invalidRequest, refused ?? contradiction) }
     },
-    /** The world of session `name` for an admin or library call, made on first use and counted as a use. */
+    /** Returns session `name`'s world for a call, made on first use and counted. */
     world(name: string, where = 'session name'): World<Of> {
       checkSessionName(name, where, secrets())
       if (name !== DEFAULT_SESSION) served()
@@ -186,10 +182,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     served,
     /** Every session: the default first, then the most recently used. */
     list: async (): Promise<World<Of>[]> => registry.list(),
-    /**
-     * Puts session `name` in place from `start`, replacing one of that name; nothing changes when
-     * the pets it brings would pass maxPets (D23), those of the world it replaces given back.
-     */
+    /** Puts session `name` in place from `start`, unless its pets would pass maxPets (D23). */
     async put(name: string, start: SessionStart): Promise<World<Of>> {
       checkSessionName(name, 'session name', secrets())
       if (name !== DEFAULT_SESSION) served()

@@ -2,14 +2,13 @@ import type { Secrets } from '../auth/create-masker.js'
 import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 
-/** The request header that names a request's session (docs/decisions.md#d34); without it, the default session. */
+/** Names a request's session (D34); without it, the default session. */
 export const SESSION_HEADER = 'x-sandbox-session'
 
 /** The name of the session a request without `X-Sandbox-Session` is in: today's sandbox. */
 export const DEFAULT_SESSION = 'default'
 
-// The rule is said once, as the admin document's SessionName schema: the check and its message
-// are read from it.
+// Reads the check and its message from the admin document's SessionName.
 const { schemas } = adminOpenapiDocument.components as {
   schemas: Record<string, { pattern: string; description: string }>
 }
@@ -17,16 +16,7 @@ const schema = schemas.SessionName!
 const pattern = new RegExp(schema.pattern)
 const rule = schema.description.replace(/^sandbox - /, '')
 
-/**
- * Why `name` may not name a session, said of `where`; undefined when it may. The one rule for
- * every path that names a session (headers, baggage, admin paths and queries, capsules, the
- * library): the admin document's `SessionName`, and with `secrets` no key in force nor the admin
- * token (D35). Values are never quoted: a header may hold anything.
- *
- * @example
- * sessionNameRefusal('.hidden', 'X-Sandbox-Session') // "X-Sandbox-Session must be 1 to 64 letters, digits, …"
- * sessionNameRefusal('worker-3', 'X-Sandbox-Session') // undefined
- */
+/** Says why `name` may not name a session (`SessionName`, and no secret with `secrets`, D35), never quoting it. */
 export function sessionNameRefusal(name: unknown, where: string, secrets?: Secrets): string | undefined {
   if (typeof name !== 'string' || !pattern.test(name)) return `${where} must be ${rule}`
   // A session's name is shown whole wherever sessions are, and `SessionName` has no room for a masked one.
@@ -63,10 +53,7 @@ const PROPERTY = /^[\t ]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[\t ]*(=[\t ]*[\x21\x23-\x2b
 const MAX_BAGGAGE_CHARS = 8192
 
 /**
- * The session a request names (D34, D43): `X-Sandbox-Session`, or without it the `sandbox-session`
- * member of its `baggage` header (percent-decoded); undefined when it names none (the default
- * session). A malformed baggage header names none. The name is not checked: the caller refuses a
- * bad one with `sessionNameRefusal(name, where)`.
+ * Reads the session a request names (D34, D43): `X-Sandbox-Session`, else baggage's `sandbox-session`; unchecked.
  *
  * @example
  * requestedSession((name) => headers.get(name))   // { name: 'worker-1', where: "baggage's sandbox-session" }
@@ -81,9 +68,7 @@ export function requestedSession(header: (name: string) => string | null | undef
 }
 
 /**
- * The `sandbox-session` member of a baggage header's value, percent-decoded; undefined when the
- * header is malformed or has no such member. Two such members are read as one name joined by a
- * comma, as a repeated X-Sandbox-Session is, which the name rule refuses.
+ * Reads baggage's `sandbox-session`, percent-decoded; two are joined by a comma, which the rule refuses.
  *
  * @example
  * baggageSession('userId=alice, sandbox-session=worker-1;ttl=5')   // 'worker-1'

@@ -68,15 +68,15 @@ export interface WorldEntry<K extends keyof WorldHolds> {
   capsule: {
     /** What the entry writes into a capsule of `world`. */
     write(world: World<Timing>, parts: WorldCarrierParts): MaybePromise<Partial<CapsuleHolds>>
-    /** The entry's part of a capsule's world (a capsule checked by readCapsule); throws ConfigError for what this sandbox lacks. */
+    /** Reads the entry's part of a checked capsule; throws ConfigError for what this sandbox lacks. */
     read(capsule: Capsule, parts: WorldCarrierParts): MaybePromise<WorldHolds[K]>
   }
   /** Puts the entry back to the world's origin on `reset()`, in the table's order. */
   reset(world: World<Timing>, parts: WorldCarrierParts, options: { clock?: boolean }): MaybePromise<void>
   shared: {
-    /** The entry's part of what a shared state is told of an origin: its settings, or what the state copies. */
+    /** Returns the entry's part of what a shared state is told of an origin. */
     put(origin: Origin): Partial<WorldSettings> | Partial<CapsuleCopy>
-    /** The entry's part of an origin read back from what the state keeps; `startUp` where it keeps nothing. */
+    /** Reads the entry's part of an origin back from the state; `startUp` where it keeps nothing. */
     take(info: SharedOriginInfo, startUp: Origin): WorldHolds[K]
   }
   /** The entry's part of the session's summary (`GET /__sandbox/sessions`). */
@@ -100,10 +100,7 @@ export type WorldTable = { readonly [K in keyof WorldHolds]: WorldEntry<K> }
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/**
- * Every entry of a world, in the order a reset puts them back (the origin first: a shared state
- * may have replaced it; the pets last: a shared log is emptied in the step that switches them).
- */
+/** Lists every entry of a world in the order a reset puts them back: the origin first, the pets last. */
 export const WORLD_TABLE: WorldTable = {
   origin: {
     schema: ['session'],
@@ -155,7 +152,8 @@ export const WORLD_TABLE: WorldTable = {
         for (const [index, config] of capsule.keys.entries()) {
           if (!keys.some((apiKey) => apiKey.key === config.key)) {
             throw new ConfigError(
-              `capsule.keys[${index}] (${maskKey(config.key)}) is not a key of this sandbox: add it (POST /__sandbox/keys, sandbox.apiKeys.add) or start the sandbox with it`,
+              `capsule.keys[${index}] (${maskKey(config.key)}) is not a key of this sandbox: add it ` +
+                '(POST /__sandbox/keys, sandbox.apiKeys.add) or start the sandbox with it',
             )
           }
         }
@@ -192,7 +190,8 @@ export const WORLD_TABLE: WorldTable = {
         for (const [index, config] of (capsule.boundKeys ?? []).entries()) {
           if (config.key === parts.adminToken || keys.some((apiKey) => apiKey.key === config.key))
             throw new ConfigError(
-              `capsule.boundKeys[${index}] (${maskKey(config.key)}) is a key of this sandbox or its admin token: a bound key is no other key`,
+              `capsule.boundKeys[${index}] (${maskKey(config.key)}) is a key of this sandbox or its admin token:` +
+                ' a bound key is no other key',
             )
         }
         return { boundKeys: (capsule.boundKeys ?? []).map(limitsOf) }
@@ -254,7 +253,8 @@ export const WORLD_TABLE: WorldTable = {
         for (const [key, name] of Object.entries(capsule.scenarios)) {
           if (!known.has(name)) {
             throw new ConfigError(
-              `capsule.scenarios: ${maskKey(key)}: ${unknownScenario(name, [...known.keys()])}; start the sandbox with --scenarios defining it`,
+              `capsule.scenarios: ${maskKey(key)}: ${unknownScenario(name, [...known.keys()])};` +
+                ' start the sandbox with --scenarios defining it',
             )
           }
         }

@@ -12,14 +12,11 @@ import type { PetStatus } from '../store/pet.js'
 import type { Origin, OriginHolder } from './origin.js'
 import { DEFAULT_SESSION } from './session-name.js'
 
-/**
- * The parts of one world (docs/decisions.md#d34) as a state keeps them: the default session's,
- * or a named session's. The pipeline reads them through the world `createSandbox` composes.
- */
+/** The parts of one world as a state keeps them (D34). */
 export interface WorldState<Of extends Timing> {
   clock: MovableClock<Of>
   store: PetRepository<Of>
-  /** The world's key buckets; the default session's also holds the per-address ones (D16), which every session shares. */
+  /** The world's key buckets; the default session's holds the shared per-address ones too (D16). */
   rateLimiter: RateLimitBackend<Of>
   /** The fault injector the pipeline draws from (a shared one follows what any process set). */
   faults: FaultInjector
@@ -27,26 +24,17 @@ export interface WorldState<Of extends Timing> {
   shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
   /** Each key's scenario as every process sees it; undefined for a sandbox of its own (D29). */
   scenarios: SharedScenarios | undefined
-  /**
-   * The pets and key buckets as a fork starts from them; undefined where the state cannot fork.
-   * A shared state gives none (`pets` undefined, no quotas): it copies them itself when the fork is
-   * put, in one step with the registry.
-   */
+  /** Returns the pets and buckets a fork starts from; a shared state copies them itself. */
   fork: (() => Pick<Origin, 'pets' | 'quotas'>) | undefined
   /** Lets go of what the world holds (a dropped or replaced session): its pets leave the maxPets count. */
   release(): void
 }
 
-/**
- * A world (docs/decisions.md#d34): everything a test can change, the default session's or a named
- * one's. The pipeline answers a request with the parts of the world its `X-Sandbox-Session` names;
- * what is not here (keys, the per-address buckets, the admin gate, the request log's ring) is the
- * process's.
- */
+/** A world (D34): everything a test can change in one session; the rest is the process's. */
 export interface World<Of extends Timing = Timing> {
   /** The session's name: `default` for the default session. */
   readonly name: string
-  /** The name answers echo and the request log tags; undefined for the default session, whose answers are today's. */
+  /** The name answers echo and the request log tags; undefined for the default session. */
   readonly session: string | undefined
   readonly clock: MovableClock<Of>
   readonly store: PetRepository<Of>
@@ -62,13 +50,9 @@ export interface World<Of extends Timing = Timing> {
   /** When the session was made and last used, by the default session's clock (epoch ms). */
   created: number
   lastUsed: number
-  /**
-   * Takes up what a shared state keeps of this session (its origin, when it was made and last
-   * used), counting a use of a named one: read before a reset, since another process may have
-   * replaced it. Undefined in memory, where the world holds it all.
-   */
+  /** Takes up what a shared state keeps of this session before a reset; undefined in memory. */
   refresh?: () => Promise<void>
-  /** The pets and key buckets as a fork starts from them; undefined where the state cannot fork (yet). */
+  /** Returns the pets and buckets a fork starts from; undefined where the state cannot fork. */
   readonly fork: WorldState<Of>['fork']
   /** Lets go of what the world holds, once it left the sessions. */
   release(): void
@@ -86,7 +70,7 @@ export interface WorldOptions {
   now: () => number
 }
 
-/** The world of session `name` over `state`, starting from `origin.current`, which its state reads too. */
+/** Creates session `name`'s world over `state`, from `origin.current`. */
 export function createWorld<Of extends Timing>(
   name: string,
   state: WorldState<Of>,
