@@ -14,15 +14,7 @@ interface ClientError extends Error {
 /** The answer to a refusal for a client address: its Error body and the headers the server adds. */
 export type Refuse = (address: string, refusal: HttpError) => Promise<WrittenAnswer>
 
-/**
- * node:http's `clientError` listener: requests node rejects before any handler runs (a malformed
- * request line or header, a head over `maxHeaderBytes`, a client too slow to send its head) get
- * an Error body instead of node's bare `400 Bad Request`. A socket that is gone, or already
- * carries a response, can take no answer: it is only destroyed.
- *
- * @example
- * server.on('clientError', answerClientError(refuse))
- */
+/** Answers what node:http rejects before any handler with an Error body instead of a bare 400. */
 export function answerClientError(refuse: Refuse) {
   return (error: ClientError, socket: Duplex): void => {
     const refusal = refusalOf(error)

@@ -6,20 +6,14 @@ import proxyaddr from 'proxy-addr'
 export const FORWARDING_HEADERS = ['X-Forwarded-For', 'Forwarded'] as const
 export type ForwardingHeader = (typeof FORWARDING_HEADERS)[number]
 
-/** The proxies whose word on the client is taken (`--trust-proxy`), and the one header they write it in. */
+/** The proxies trusted to name the client (`--trust-proxy`), and the header they write it in. */
 export interface TrustedProxies {
   proxies: readonly string[]
   header: ForwardingHeader
 }
 
 /**
- * Who the client of a request is, for the per-address limit (D16): the socket's peer, unless the
- * peer is a trusted proxy (`--trust-proxy`), in which case the address the one header its
- * operator names (`--trust-proxy-header`: `X-Forwarded-For` by default, or `Forwarded`, RFC 7239)
- * gives, walking back through trusted proxies only (proxy-addr). The other header is never read:
- * a proxy that appends to one passes the other on as the client wrote it (D24). From any other
- * peer neither is read, so a client cannot choose its own bucket
- * (docs/running-for-a-team.md#behind-a-proxy).
+ * Names a request's client for the per-address limit (D16): the peer, or what a trusted proxy's one header says (D24).
  *
  * @example
  * const clientAddress = createClientAddress({ proxies: ['10.0.0.0/8'], header: 'X-Forwarded-For' })
@@ -46,11 +40,7 @@ export function createClientAddress(trusted?: TrustedProxies): (incoming: Incomi
   }
 }
 
-/**
- * The `for=` addresses of a Forwarded header as an X-Forwarded-For list (ports and brackets
- * taken off), or undefined when there is none or it does not parse: a malformed header is no
- * evidence of anything, and the client is then the proxy itself.
- */
+/** Reads a Forwarded header's `for=` addresses as an X-Forwarded-For list; undefined when malformed. */
 function forwardedFor(header: string | undefined): string | undefined {
   if (header === undefined) return undefined
   let elements: Array<Record<string, string>>

@@ -22,9 +22,7 @@ export interface RequestListenerOptions {
   tail: AnswerTail
 }
 
-// After answering, at most this much of an unread body is read and thrown away so the client
-// can read the answer; a client still sending beyond it is cut off. Twice the proxy's forwarding
-// cap, so a body the proxy refuses for its size is drained too.
+// Bounds what is drained of an unread body after answering: twice the proxy's cap.
 const MAX_DISCARD_BYTES = 32 * 1024 * 1024
 
 /** An answer passed on as it came, which the adapter writes byte for byte (`rawResponse`). */
@@ -37,27 +35,12 @@ interface RawAnswer {
 
 const RAW = Symbol('petstore-sandbox.rawAnswer')
 
-/**
- * A Response the node:http adapter writes as it is: its status, its header pairs as spelled and
- * repeated, its body bytes. For an answer passed on from elsewhere (the proxy's upstream), which a
- * fetch Response would reshape: it lower-cases names, folds repeated ones, and refuses a status
- * outside 200 to 599.
- */
+/** Wraps an answer the adapter writes as it came (the proxy's upstream), which a fetch Response would reshape. */
 export function rawResponse(answer: RawAnswer): Response {
   return Object.assign(new Response(null, { status: 200 }), { [RAW]: answer })
 }
 
-/**
- * The node:http adapter: it only translates. An IncomingMessage becomes the handlers' request
- * (`AdapterRequest`, with the URL the server parsed), the handlers run in order as msw runs them
- * (`answerOf`), and the Response is written back. The handlers answer every
- * request themselves, errors and what no one else claims included (they end through the one tail,
- * answer-tail.ts), so this layer adds no behaviour of its own beyond a last-resort 500 should the
- * translation itself fail. The server (start-server.ts) has already
- * refused what cannot become a fetch Request (unservable-request.ts). This file and the pages'
- * writer (pages/send-page.ts) are where answers are written, and answer-client-error.ts for heads
- * node:http could not parse.
- */
+/** Creates the node:http adapter, which only translates, adding nothing but a last-resort 500. */
 export function createRequestListener(
   handlers: RequestHandler[],
   { origin, clientAddress = peerAddress, answerHeaders = {}, tail }: RequestListenerOptions,
@@ -85,7 +68,7 @@ export function createRequestListener(
   }
 }
 
-/** Headers every answer carries unless it gives them itself: the name as written, lower-cased, and the value. */
+/** Headers every answer carries unless it gives them: the name as written, lower-cased, and the value. */
 type AddedHeaders = ReadonlyArray<readonly [string, string, string]>
 
 async function translate(
@@ -102,12 +85,10 @@ async function translate(
     method !== 'HEAD' &&
     (incoming.headers['content-length'] !== undefined || incoming.headers['transfer-encoding'] !== undefined)
   const body = hasBody ? incomingBody(incoming) : undefined
-  // No AbortSignal: nothing in the handlers reads `request.signal` (a client gone mid-body errors
-  // the body stream instead), and undici follows a passed signal with a WeakRef and a
-  // FinalizationRegistry entry per request.
+  // Passes no AbortSignal: nothing reads it, and undici would track it per request.
   const request = new AdapterRequest({
     method,
-    // A target that is no URL is the server's to refuse (unservable-request.ts); here it throws, answered 500.
+    // Throws, answered 500, for a target that is no URL, which the server refuses first.
     url: url ?? new URL(incoming.url ?? '/'),
     rawHeaders: incoming.rawHeaders,
     // The client address comes from the socket, never from what the client claims.
@@ -129,8 +110,7 @@ async function translate(
     }
     const response = answer
     if (response.type === 'error') {
-      // `Response.error()` (an injected dropped connection): the client sees the socket close
-      // without an answer, as when a real server dies mid-request.
+      // Drops the connection for `Response.error()`, as a server dying mid-request would.
       outgoing.destroy()
       return
     }
@@ -167,10 +147,7 @@ function outgoingHeadersOf(headers: Headers, added: AddedHeaders): Record<string
   return outgoing
 }
 
-/**
- * Finds the first answer of `handlers` as msw's `getResponse` does, asking a `ClaimingHandler`
- * directly (BENCHMARKS.md, "Closer to the wire") and any other handler through msw.
- */
+/** Finds the first answer as msw's `getResponse` does, asking a `ClaimingHandler` directly (BENCHMARKS.md). */
 async function answerOf(handlers: RequestHandler[], request: AdapterRequest): Promise<Answer | undefined> {
   for (const handler of handlers) {
     if (handler instanceof ClaimingHandler) {
@@ -186,11 +163,7 @@ async function answerOf(handlers: RequestHandler[], request: AdapterRequest): Pr
   return undefined
 }
 
-/**
- * Writes an answer (no body for HEAD: node leaves it out). One whose request body is still
- * arriving, refused before it was read whole (413, 415, 401...), goes out now and ends once the
- * rest of the body is drained.
- */
+/** Writes an answer, ending it once the rest of an unread request body is drained. */
 function write(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
@@ -209,10 +182,7 @@ function write(
   endAfterBody(incoming, outgoing)
 }
 
-/**
- * Writes an answer to a request refused before anything read it (start-server.ts): the connection
- * closes after it, and what the client sends meanwhile is thrown away.
- */
+/** Writes an answer to a request refused unread, closing the connection after it. */
 export function answerUnread(
   incoming: IncomingMessage,
   outgoing: ServerResponse,
@@ -224,12 +194,7 @@ export function answerUnread(
   incoming.resume()
 }
 
-/**
- * Ends an answer whose request body is still arriving once the rest of it is read and thrown
- * away (or the connection is cut past MAX_DISCARD_BYTES). Closed with the body still arriving,
- * the connection is reset, and a reset destroys the answer waiting in the client's buffer
- * (RFC 9112 9.6, "lingering close").
- */
+/** Ends an answer once the request body is drained, as a reset would destroy it (RFC 9112 9.6, lingering close). */
 function endAfterBody(incoming: IncomingMessage, outgoing: ServerResponse): void {
   if (incoming.readableEnded || incoming.destroyed) {
     outgoing.end()
@@ -251,15 +216,10 @@ function hasPair(pairs: string[], lowerName: string): boolean {
   return false
 }
 
-// Small pieces are gathered to about this many characters per write: fewer chunks on the wire,
-// and still only this much held at a time (D36).
+// Gathers small pieces to about this many characters per write (D36).
 const PIECES_PER_WRITE = 16 * 1024
 
-/**
- * Writes a JSON body made in pieces (the request log's exports) as it is made: chunked, small
- * pieces gathered to a write of about 16 KiB, waiting for the client to take each (backpressure), so memory stays
- * one write deep whatever the whole comes to. A client gone mid-way stops the making.
- */
+/** Writes a JSON body in pieces as it is made, with backpressure, so memory stays one write deep (D36). */
 async function writePieces(
   outgoing: ServerResponse,
   status: number,
@@ -281,8 +241,7 @@ async function writePieces(
       gathered += piece
       continue
     }
-    // A large piece goes out on its own: joined to others it would make a string V8 keeps
-    // among its large objects until a full GC, and memory would follow the whole export.
+    // Sends a large piece on its own, below V8's large objects (BENCHMARKS.md, "Memory of the request log").
     if (gathered !== '') await write(gathered)
     gathered = ''
     await write(piece)

@@ -2,28 +2,15 @@ import type { SandboxRequest } from '../../core/http/sandbox-request.js'
 import type { IncomingMessage } from 'node:http'
 import type { Writable } from 'node:stream'
 
-/**
- * A request body as the handlers read it, with backpressure: through the Request's `stream`, or,
- * for a handler that passes the body on before the handlers after it may read it (the proxy's
- * forwarding), through `take`.
- */
+/** A request body with backpressure: through `stream`, or `take` for a handler that passes it on first. */
 export interface IncomingBody {
-  /**
-   * The Request's body: what `take` kept, then what has not arrived yet. Unlike `Readable.toWeb`,
-   * cancelling it does not destroy the socket: a body refused half-way (413) stops filling it, and
-   * the rest is drained after the answer (`endAfterBody`), so the client reads the Error body
-   * instead of a reset connection.
-   */
+  /** The Request's body, which, unlike `Readable.toWeb`, a cancel leaves the socket of, so the Error body is read. */
   stream: ReadableStream<Uint8Array>
-  /** Stops reading the body, whoever reads it: what arrives from now on is `endAfterBody`'s to drain. */
+  /** Stops reading the body; what arrives from now on is drained. */
   stop(): void
-  /**
-   * The body chunk by chunk as it arrives, keeping its first `keep` bytes (and no more) for the
-   * handlers after this one, which read `stream` as if nothing had been taken. Past `keep`, what
-   * was taken is gone: `stream` then gives the bytes kept and fails, never a shortened body.
-   */
+  /** Takes the body chunk by chunk, keeping `keep` bytes for the handlers after; past it `stream` fails. */
   take(keep: number): TakenBody
-  /** Runs `release` once nothing can read the body any more (the answer is written): for a bound on bytes held (D38). */
+  /** Runs `release` once nothing can read the body any more (D38). */
   onRelease(release: () => void): void
   /** The answer is written: what `take` kept is dropped, and the `onRelease` callbacks run. */
   release(): void
@@ -41,10 +28,7 @@ export interface TakenBody {
 // Where the adapter leaves a request's body for the handlers that take it (`takeBody`).
 const BODY = Symbol('petstore-sandbox.incomingBody')
 
-/**
- * Reads `incoming`'s body for the handlers of the node:http adapter: nothing is read until a
- * handler asks, and then one chunk at a time.
- */
+/** Reads `incoming`'s body for the adapter's handlers, only when asked, a chunk at a time. */
 export function incomingBody(incoming: IncomingMessage): IncomingBody {
   let stopped = false
   let ended = false
@@ -146,7 +130,7 @@ export function leaveBody(request: SandboxRequest, body: IncomingBody): void {
   Object.defineProperty(request, BODY, { value: body })
 }
 
-/** The body of a request the node:http adapter made, for a handler that takes it; undefined for any other request, or one without a body. */
+/** Returns the body of a request the adapter made, for a handler that takes it; undefined otherwise. */
 export function takeBody(request: SandboxRequest): IncomingBody | undefined {
   return (request as Request & { [BODY]?: IncomingBody })[BODY]
 }

@@ -8,14 +8,7 @@ export interface WrittenAnswer {
   body: Buffer
 }
 
-/**
- * The bytes of an answer the Node side gives by itself, with no handler behind it: the server's
- * refusals of requests node:http or fetch cannot hand on (malformed, too slow, CONNECT, TRACE) and
- * its last-resort 500. The Error reply comes from the one tail (`AnswerTail.refuse`).
- *
- * @example
- * refusalAnswer(tail.refuse(undefined, new HttpError(400, ErrorCode.invalidRequest, 'Host is missing'), new Headers()))
- */
+/** Writes the bytes of an answer the server gives with no handler behind it, its reply from the tail. */
 export function refusalAnswer(reply: Reply): WrittenAnswer {
   const body = Buffer.from(JSON.stringify(reply.body))
   const written: Record<string, string> = {}
@@ -26,10 +19,7 @@ export function refusalAnswer(reply: Reply): WrittenAnswer {
   return { status: reply.status, headers: written, body }
 }
 
-/**
- * The `X-RateLimit-*` headers of a quota, for a refusal that spends none: a request refused
- * before it could be read names the quota of its client's address (D16, D24).
- */
+/** Returns a quota's `X-RateLimit-*` headers, for a refusal before the request was read (D16, D24). */
 export function rateLimitHeaders(quota: QuotaState): Record<string, string> {
   return {
     'x-ratelimit-limit': String(quota.limit),

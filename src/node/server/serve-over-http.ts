@@ -11,7 +11,7 @@ import { type RunningServer, type StartServerOptions, startServer } from './star
 export interface ServeOptions {
   sandbox: Sandbox
   serving: ServingOptions
-  /** The handlers the server asks in order, given the tail they end through: the sandbox's own, or the proxy's before them. */
+  /** Returns the handlers in order, given their tail: the sandbox's, or the proxy's before them. */
   handlers: (tail: AnswerTail) => RequestHandler[] | Promise<RequestHandler[]>
   /** The one request log of every answer, the server's and the pages' refusals included. */
   requestLog: RequestLog
@@ -19,21 +19,14 @@ export interface ServeOptions {
   secrets: () => Secrets
   adminGate: AdminGate | undefined
   version: string
-  /**
-   * What the pages show: the demo keys (when the sandbox has its own), where its pets came from,
-   * and, under `proxy`, the dashboard's Proxy panel.
-   */
+  /** What the pages show: the demo keys, where the pets came from, the Proxy panel under `proxy`. */
   pages: { demoKeys: boolean; petsFrom?: string | undefined; proxy?: boolean }
   trustProxy?: TrustedProxies | undefined
   refusalHeaders?: StartServerOptions['refusalHeaders']
   answerHeaders?: StartServerOptions['answerHeaders']
 }
 
-/**
- * Serves a sandbox over HTTP, as `start`, `run` and `proxy` do: the one server (start-server.ts)
- * with the options' limits, the tail every answer ends through on the sandbox's log, clock and
- * masking, and the pages, loaded on the first request for one.
- */
+/** Serves a sandbox over HTTP for `start`, `run` and `proxy`, the pages loaded on the first request for one. */
 export async function serveOverHttp(options: ServeOptions): Promise<RunningServer> {
   const { sandbox, serving, requestLog, secrets, adminGate, version, trustProxy } = options
   const tail = createAnswerTail({ requestLog, now: () => sandbox.clock.now(), secrets })

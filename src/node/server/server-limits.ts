@@ -1,7 +1,4 @@
-/**
- * How long and how much node:http lets a client take, so slow or oversized clients cannot hold
- * the sandbox's sockets (slowloris) or memory. All times in milliseconds.
- */
+/** Bounds how long and how much a client may take, against slowloris; times in ms. */
 export interface ServerLimits {
   /** Time allowed to send the whole request head; a slower client gets 408 and is cut off. */
   headersTimeoutMs: number
@@ -15,13 +12,7 @@ export interface ServerLimits {
   shutdownGraceMs: number
 }
 
-/**
- * The defaults: generous for a real client on loopback or a LAN, short enough that a stalled
- * client is gone within seconds. `shutdownGraceMs` keeps a graceful stop under 5 s.
- *
- * @example
- * await startServer({ handlers, port: 0, host: '127.0.0.1', limits: { headersTimeoutMs: 1000 } })
- */
+/** The defaults: generous on a LAN, a stalled client gone within seconds, a graceful stop under 5 s. */
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
@@ -40,7 +31,7 @@ export interface ServingOptions {
   shutdownGrace?: number
 }
 
-/** The hidden options that set the server's limits: the least each takes, the limit it sets, `start`'s variable for it. */
+/** Lists the hidden options of the limits: the least each takes, the limit, `start`'s variable. */
 export const LIMIT_OPTIONS = {
   headersTimeout: {
     flag: '--headers-timeout <ms>',

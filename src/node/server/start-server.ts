@@ -19,35 +19,19 @@ import { refusalAnswer } from './refusal-answer.js'
 import { requestUrl, unservableRequest } from './unservable-request.js'
 
 export interface StartServerOptions {
-  /**
-   * What answers the requests the server accepts, in order, as msw composes handlers: a handler
-   * answers, or passes to the next (create-request-listener.ts translates).
-   */
+  /** Answers the accepted requests in order, as msw composes handlers. */
   handlers: RequestHandler[]
   port: number
   host: string
-  /**
-   * The headers the server's own refusals carry for a client address (a malformed head, CONNECT,
-   * TRACE): `start` names the address's quota (D16, D24). None when not given.
-   */
+  /** Returns the headers of the server's own refusals for an address: its quota (D16, D24). */
   refusalHeaders?: (address: string) => Promise<Record<string, string>>
-  /**
-   * Headers every answer carries unless its answerer gives them itself, pages and refusals
-   * included: under `proxy`, `X-Sandbox-Source: sandbox` (the upstream's answers say `upstream`).
-   */
+  /** Headers every answer carries unless it gives them: `X-Sandbox-Source: sandbox` under `proxy`. */
   answerHeaders?: Record<string, string>
-  /**
-   * The one tail every answer ends through (answer-tail.ts): the handlers' own, what no handler
-   * claims, and the server's refusals (TRACE, a missing Host, a target that is no URL), each
-   * written to the request log it holds. A tail that logs nothing when not given.
-   */
+  /** Ends every answer, the server's refusals too (answer-tail.ts); one that logs nothing by default. */
   tail?: AnswerTail
   /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: Partial<ServerLimits>
-  /**
-   * Answers the requests it claims before the handlers see them (the pages), given the origin.
-   * Made on the first request outside /v1, where pages never are, so start-up does not wait for it.
-   */
+  /** Makes the pages on the first request outside /v1, so start-up does not wait for them. */
   pages?: (origin: string) => Promise<PagesListener>
   /** Proxies whose Forwarded / X-Forwarded-For headers name the client (create-client-address.ts). */
   trustProxy?: TrustedProxies
@@ -58,10 +42,7 @@ export interface RunningServer {
   url: string
   port: number
   server: Server
-  /**
-   * Stops accepting connections, lets in-flight requests finish (their connections close after
-   * the answer), then resolves; connections still busy after `shutdownGraceMs` are cut.
-   */
+  /** Stops accepting, lets in-flight requests finish, cuts what is busy after `shutdownGraceMs`. */
   close(): Promise<void>
 }
 
@@ -70,11 +51,7 @@ function underApi(target = '/'): boolean {
   return target.startsWith('/v1') && (target.length === 3 || target[3] === '/' || target[3] === '?')
 }
 
-/**
- * The one HTTP server of every command: the limits against slow and oversized clients, Error
- * bodies for what node:http or fetch cannot take (a malformed head, CONNECT, TRACE, a missing
- * Host), the pages, and a graceful close. Serves until `close()`.
- */
+/** Starts the HTTP server of every command: limits, Error bodies for what node cannot take, pages, a graceful close. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const {
     port,
@@ -95,11 +72,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     requestTimeout: requestTimeoutMs,
     keepAliveTimeout: keepAliveTimeoutMs,
     maxHeaderSize: maxHeaderBytes,
-    // The adapter answers a missing or doubled Host with an Error body (unservable-request.ts);
-    // node's own check would answer a bare 400.
+    // Leaves the Host check to the adapter's Error body (unservable-request.ts).
     requireHostHeader: false,
-    // node checks the two timeouts above only this often (30 s by default): check often enough
-    // that they mean what they say.
+    // Checks the timeouts often enough that they mean what they say (node's default is 30 s).
     connectionsCheckingInterval: Math.max(100, Math.min(1_000, headersTimeoutMs / 4)),
   })
   await new Promise<void>((resolve, reject) => {
@@ -114,9 +89,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const origin = `http://${hostForUrl}:${address.port}`
   let closing = false
   const inFlight = new Set<ServerResponse>()
-  // Registered before the adapter. Once closing, every answer not yet written says
-  // `Connection: close`, and a connection is closed as soon as its answer is out, so keep-alive
-  // clients leave after their in-flight request and `close()` can resolve.
+  // Says `Connection: close` once closing, so keep-alive clients leave and `close()` resolves.
   server.on('request', (_incoming, outgoing: ServerResponse) => {
     if (closing) outgoing.shouldKeepAlive = false
     inFlight.add(outgoing)
@@ -126,7 +99,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     })
   })
   const clientAddress = createClientAddress(trustProxy)
-  /** The refusal of a request before any handler, through the tail; `refused` is undefined for what is no request at all. */
+  /** Refuses a request before any handler, through the tail. */
   const refuseRequest = async (address: string, refusal: HttpError, refused?: RefusedRequest) => {
     let headers: Record<string, string> = {}
     try {
@@ -179,8 +152,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       return
     }
     if (pages === undefined && makePages !== undefined && !underApi(incoming.url)) {
-      // The request waits unread (its body stays buffered) until the pages exist; it happens once.
-      // Pages that cannot be made (a broken install) leave the API's own answer, never a crash.
+      // Waits once for the pages; pages that cannot be made leave the API's answer, never a crash.
       makePagesOnce(makePages).then(
         (made) => {
           if (!paged(made, incoming, outgoing)) answer(incoming, outgoing, url!)
@@ -192,7 +164,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (pages === undefined || !paged(pages, incoming, outgoing)) answer(incoming, outgoing, url!)
   })
   server.on('clientError', answerClientError(refuse))
-  // node answers an Expect it does not know with a bare 417; the adapter answers it with an Error body.
+  // Answers an unknown Expect with the adapter's Error body instead of node's bare 417.
   server.on('checkExpectation', (incoming, outgoing) => server.emit('request', incoming, outgoing))
   // Without a listener node drops CONNECT connections unanswered; the sandbox is no proxy.
   server.on('connect', (_incoming, socket) =>

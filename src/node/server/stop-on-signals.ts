@@ -1,12 +1,6 @@
 import { watchParent } from './watch-parent.js'
 
-/**
- * Stops what `served` gives on SIGINT or SIGTERM, or when the process that started this one goes
- * away (docs/cli.md#stopping): in-flight requests finish, then `onClosed`; a second signal ends
- * the process at once, as does a first one before anything is served. Register it before the
- * server listens: a supervisor may stop it as soon as it reads "Listening on". `underNpm` as
- * watchParent takes it (false for a worker, whose primary watches npm for all of them).
- */
+/** Stops what `served` gives on a signal or the parent going away (docs/cli.md#stopping); register before listening. */
 export function stopOnSignals(
   io: { stdout(line: string): void; onSignal(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void },
   served: () => { close(): Promise<void> } | undefined,

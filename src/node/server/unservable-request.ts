@@ -5,15 +5,7 @@ import { HttpError } from '../../core/errors/http-error.js'
 // Methods a fetch Request refuses to carry (Fetch standard, "forbidden method").
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
-/**
- * Why a request node:http parsed still cannot become a fetch Request for the handlers, or
- * undefined: a method fetch forbids, an HTTP/1.1 head without exactly one Host (RFC 9112 3.2), a
- * target that is no URL (`url`, from `requestUrl`, is null). The server checks them before anything answers, for `start` and `proxy`
- * alike, so these get an Error body instead of a 500, and a TRACE is never forwarded.
- *
- * @example
- * unservableRequest(incoming, requestUrl(incoming, 'http://127.0.0.1:4010'))?.status // 400 for a TRACE
- */
+/** Says why a parsed request cannot become a fetch Request: a forbidden method, no one Host (RFC 9112 3.2), no URL. */
 export function unservableRequest(incoming: IncomingMessage, url: URL | null): HttpError | undefined {
   const method = incoming.method ?? 'GET'
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
