@@ -23,20 +23,12 @@ export interface RedisStateOptions {
   url: string
   /** Every key's prefix: processes with the same URL and prefix are one sandbox. Default `petstore-sandbox:`. */
   prefix?: string
-  /**
-   * How long one Redis command may take, in ms, before its request is answered 503; the default
-   * keeps a request's answer within the bound of docs/reliability.md#redis-trouble. On a Redis
-   * Cluster a command waits out a master's failover instead (docs/decisions.md#d44).
-   */
+  /** Bounds a Redis command in ms before a 503 (docs/reliability.md#redis-trouble); see D44 for a cluster. */
   commandTimeoutMs?: number
 }
 
 /**
- * Connects to Redis (or Valkey) and returns the state a sandbox shares with every other process
- * connected with the same URL and prefix: `createSandbox({ shared: await connectRedisState(...) })`.
- * Rejects with a ConfigError naming the URL when Redis cannot be reached. Afterwards it never
- * throws at its host: while Redis is away, requests are answered 503 and the client reconnects by
- * itself (docs/decisions.md#d21).
+ * Connects to Redis (or Valkey) for state shared by every process with the same URL and prefix (D21).
  *
  * @example
  * const shared = await connectRedisState({ url: 'redis://127.0.0.1:6379', prefix: 'team-a:' })
@@ -67,8 +59,7 @@ export async function connectRedisState({
   const first = new Redis(urls[0]!, {
     ...connectionOptions(commandTimeoutMs),
     lazyConnect: true,
-    // Not auto-pipelining: it holds new commands back while a batch waits for its answers, so one
-    // slow answer would delay every request behind it past its own timeout.
+    // Turns auto-pipelining off: one slow answer would delay every request behind it.
     enableAutoPipelining: false,
   })
   // Without a listener ioredis would throw its connection errors at the process.

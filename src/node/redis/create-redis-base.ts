@@ -22,13 +22,7 @@ export interface RedisBaseOptions {
   seeding: PetSeeding
 }
 
-/**
- * The start-up pets in Redis, every session's base (docs/decisions.md#d34): a hash of JSON by id
- * and sorted sets of ids (all, and per status) of one generation, written once and never changed.
- * The first process to take the seeding lease fills a new generation and switches to it; the
- * others wait for it and seed nothing, and a process seeded otherwise is refused
- * (docs/decisions.md#d21, #d33).
- */
+/** Creates the start-up pets in Redis, every session's base (D34), seeded once by the lease holder (D21, D33). */
 export function createRedisBase({ client, scripts, keys, where, seeding }: RedisBaseOptions) {
   let reseeding: Promise<void> | undefined
   // What a process must be seeded with to join (docs/decisions.md, "which seeded pets a state extends").
@@ -38,11 +32,7 @@ export function createRedisBase({ client, scripts, keys, where, seeding }: Redis
     given: seeding.given ? digestGivenPets(seeding.draw()) : undefined,
   }
 
-  /**
-   * Fills a new generation with the seeded pets in every group that has none yet, and switches
-   * each to it, unless another process was first. Every group holds the same pets (the seeding is
-   * deterministic), so groups switched by different processes may name different generations.
-   */
+  /** Fills and switches to a new generation in every group without one, unless another process was first. */
   async function fill(missing: RedisGroupKeys[]): Promise<void> {
     const gen = String(await client.incr(keys.generations))
     const { world } = seeding

@@ -12,14 +12,7 @@ export interface RedisBoundKeys extends BoundKeys {
   forget(token: string): void
 }
 
-/**
- * The keys bound to sessions on Redis (docs/decisions.md#d46): each in its session's meta hash
- * (`K:<key>`), which goes with the session however it goes (deleted, dropped, replaced, expired),
- * and an index by key (`<prefix>bound`: key → session) that is only a hint: what it names is
- * checked in the session's meta, and a stale entry is taken out when met. Every decision of a
- * request carrying a bound key checks the meta in its script, so a key gone through one process
- * is refused by all of them at their next request.
- */
+/** Creates the bound keys on Redis (D46): in each session's meta, with an index by key that is only a hint. */
 export function createRedisBoundKeys({ client, keys }: { client: RedisClient; keys: RedisKeys }): RedisBoundKeys {
   const index = `${keys.prefix}bound`
   const meta = (session: string) => keys.of(session).session(session)

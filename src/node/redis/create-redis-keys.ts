@@ -2,8 +2,7 @@ import type { KeyChanges, KeyStorage } from '../../core/auth/key-storage.js'
 import type { RedisClient } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
-// How often a process looks for a change another process made; a change is in force on every
-// process within this time (docs/running-for-a-team.md#several-replicas-one-redis).
+// Looks for another process's change this often (docs/running-for-a-team.md#several-replicas-one-redis).
 const FOLLOW_MS = 1_000
 
 export interface RedisKeysOptions {
@@ -12,11 +11,7 @@ export interface RedisKeysOptions {
   meta: string
 }
 
-/**
- * Runtime key changes in Redis, shared by every process of the sandbox and kept as long as Redis
- * keeps the pets: each change replaces the whole set and bumps its version in one transaction;
- * each process reads them at start and looks for a newer version every second.
- */
+/** Creates the runtime key changes in Redis, replaced whole and versioned in one transaction, followed each second. */
 export async function createRedisKeys({ client, meta }: RedisKeysOptions): Promise<KeyStorage & { close(): void }> {
   const followed = await followMetaField<KeyChanges>(client, meta, 'keys', 'kv')
   let taken = followed.version()
@@ -35,11 +30,7 @@ export async function createRedisKeys({ client, meta }: RedisKeysOptions): Promi
   }
 }
 
-/**
- * A JSON value in a field of the meta hash, with its version in another: set replaces it and bumps
- * the version in one transaction; the value is read at start and again every second when the
- * version moved. `value()` is a new object only when it changed.
- */
+/** Follows a versioned JSON value in the meta hash, read again each second when its version moved. */
 async function followMetaField<T>(client: RedisClient, meta: string, field: string, versionField: string) {
   const read = async () => {
     const [text, version] = await client.hmget(meta, field, versionField)

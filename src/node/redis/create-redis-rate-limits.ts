@@ -52,12 +52,7 @@ export function redisListing({ status, limit }: ListQuery): RedisListing {
   return listing
 }
 
-/**
- * The rate limiter of one session's world on Redis: every decision is one run of the quota script,
- * atomic in Redis, so a key's quota in a session is exact across every process sharing it, bursts
- * included (docs/decisions.md#d21, #d34). The headers are worded by the same code as in memory
- * (describeBucket).
- */
+/** Creates a session's rate limiter on Redis: one atomic script run per decision, exact across processes (D21). */
 export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimitBackend<'later'> {
   const { banAfter, banSeconds } = options
   const banMs = Math.round(banSeconds * 1000)
@@ -200,10 +195,7 @@ function decided(fields: Fields, onNews: RedisRateLimitsOptions['onNews']) {
   return { outcome, t, bucket }
 }
 
-/**
- * `quotaThenList`'s one text: 14 fields, each ended by a newline, then the page's JSON ('' when
- * refused). The settings are '' when unchanged, otherwise their text after a '='.
- */
+/** Reads `quotaThenList`'s text: 14 newline-ended fields, then the page's JSON ('' when refused). */
 function fromText(text: string, onNews: RedisRateLimitsOptions['onNews']) {
   const fields: string[] = []
   let start = 0

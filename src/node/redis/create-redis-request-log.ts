@@ -6,8 +6,7 @@ import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
 import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
-// Entries wait this long to travel together: the log costs a command per batch, not per request
-// (BENCHMARKS.md, the Redis rows).
+// Batches entries this long: a command per batch, not per request (BENCHMARKS.md, Redis).
 const FLUSH_AFTER_MS = 20
 
 export interface RedisRequestLogOptions {
@@ -15,19 +14,11 @@ export interface RedisRequestLogOptions {
   client: RedisClient
   keys: RedisKeys
   capacity: number
-  /** The generation of a session (undefined: the default) this process last saw in force: an entry answered before its session's reset is not kept. */
+  /** Returns the session's generation last seen, so an entry from before its reset is not kept. */
   generation: (session: string | undefined) => string
 }
 
-/**
- * The request log shared by every process and session: a Redis list per session, newest first,
- * the group's last `capacity` entries over them all (REQUEST_LOG in redis-keys.ts); a session's
- * reset or drop unlinks its list, in the script that does it, and a count is the list's length
- * (docs/decisions.md#d34). Each batch written is also
- * published on the prefix's channel, for the live logs of the other processes (docs/running-for-a-team.md#several-replicas-one-redis).
- * Recording never waits and never fails a request; an entry lost while Redis is away is only a
- * log line.
- */
+/** Creates the request log shared on Redis: a list per session (REQUEST_LOG), batches published to the others (D34). */
 export function createRedisRequestLog({
   scripts,
   client,
@@ -80,8 +71,7 @@ export function createRedisRequestLog({
     }
   }
 
-  // A connection of its own, opened for the first watcher and closed after the last: a connection
-  // that subscribes can send nothing else, and a process nobody watches subscribes to nothing.
+  // Opens a subscriber of its own for the first watcher, closed after the last.
   const subscribe = () => {
     // Waits for Redis, however long it is away, rather than failing: ioredis subscribes again
     // by itself after a reconnect.
@@ -103,8 +93,7 @@ export function createRedisRequestLog({
       )
     return connection
   }
-  // Closed at once rather than quit: a subscriber has nothing to finish, and a QUIT queued while
-  // Redis is away would keep it reconnecting, and the process alive, after a shutdown.
+  // Disconnects rather than quits: a QUIT queued while Redis is away would keep the process alive.
   const unsubscribe = () => {
     subscriber?.disconnect()
     subscriber = undefined

@@ -21,9 +21,7 @@ import type { RedisReplication } from './redis-replication.js'
 import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
-// How often a process takes up what changed in the worlds it uses (clock, faults, scenarios)
-// between its requests: within this time of a change through another process
-// (docs/running-for-a-team.md#several-replicas-one-redis).
+// Takes up other processes' changes to the worlds it uses this often (docs/running-for-a-team.md).
 const FOLLOW_MS = 1_000
 // Worlds unused by this process for this long are not followed: their next decision brings the news.
 const FOLLOW_IDLE_MS = 60_000
@@ -42,13 +40,7 @@ export interface RedisSessionsOptions {
   failover: RedisFailover
 }
 
-/**
- * The worlds of a Redis state, the default session's and the named ones, and the registry of
- * named sessions every process follows (docs/decisions.md#d34): a sorted set of names by last
- * use on the default session's clock, in which each use, listing, fork and deletion is one script.
- * Each process keeps a handle per world it meets (a few caches, nothing of the pets), at most
- * `max` of them, and tells of the drops it made itself.
- */
+/** Creates a Redis state's worlds and session registry (D34): a sorted set by last use, one script per change. */
 export function createRedisSessions({
   client,
   scripts,
@@ -88,8 +80,7 @@ export function createRedisSessions({
       keys,
       base,
       source,
-      // The safety net: a named session's keys go by themselves after twice the idle time without
-      // use, should no process be left to drop it (docs/decisions.md#d34).
+      // Expires a named session's keys after twice the idle time, should no process drop it (D34).
       ttlMs: name === DEFAULT ? undefined : 2 * bounds().idleMs,
       bounds: groupBounds,
       replication,
@@ -99,10 +90,7 @@ export function createRedisSessions({
     })
   const defaultWorld = make(DEFAULT)
 
-  /**
-   * The handle of world `name`, made on first use; the least recently used handles go beyond twice
-   * `max` (the sandbox keeps a world per session it met, at most `max`, each holding its handle).
-   */
+  /** Returns world `name`'s handle, made on first use, keeping at most twice `max`. */
   function handle(name: string): RedisWorld {
     if (name === DEFAULT) return defaultWorld
     return handles.use(name) ?? handles.put(name, make(name))
@@ -215,7 +203,7 @@ export function createRedisSessions({
     return replies.length === 1 ? found : found.sort((a, b) => b.lastUsed - a.lastUsed)
   }
 
-  /** The putWorld script's ARGV from 7 on; a capsule's pets and buckets are written first, under an origin generation of their own. */
+  /** Returns putWorld's ARGV from 7 on, writing a capsule's pets and buckets first under their own generation. */
   async function originArgs(name: string, origin: SharedOrigin, maxPets: number): Promise<Array<string | number>> {
     const { clock, ...rest } = origin.settings
     const settings = Object.entries(rest).flatMap(([setting, value]) => [setting, JSON.stringify(value)])
@@ -237,7 +225,7 @@ export function createRedisSessions({
     return [...head, ...(await writeOrigin(name, origin.pets, quotas, origin.nextId)), maxPets, ...settings]
   }
 
-  /** Session `from`'s world as it is now: its pets, packed key buckets, next id, and its own settings in force (pairs of a name and its JSON). */
+  /** Reads session `from`'s world as it is now: pets, packed buckets, next id, settings in force. */
   async function readWorld(from: string) {
     const world = handle(from)
     const pets = await world.allPets()
@@ -256,7 +244,7 @@ export function createRedisSessions({
     return { pets, quotas, nextId, settings }
   }
 
-  /** Writes pets and packed key buckets under a new origin generation of session `name`; answers putWorld's ARGV 10 to 12. */
+  /** Writes pets and packed buckets under a new origin generation of `name`; returns putWorld's ARGV 10 to 12. */
   async function writeOrigin(
     name: string,
     pets: readonly Pet[],
@@ -314,7 +302,7 @@ export function createRedisSessions({
   }
 }
 
-/** A session as listWorlds, useWorld and putWorld answer it: name, created, last used, then its origin, its settings as one JSON object. */
+/** A session as listWorlds, useWorld and putWorld answer it: name, times, origin, settings as one JSON object. */
 function infoOf([
   name = '',
   created = '0',

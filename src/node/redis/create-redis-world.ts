@@ -36,12 +36,7 @@ export interface RedisWorldOptions {
 /** The scripts that start with WORLD's ARGV (redis-scripts.ts): they name the session. */
 export type WorldScript = Exclude<keyof RedisScripts, 'followWorlds' | 'switchBase' | 'logRequests'>
 
-/**
- * One session's world in Redis (the default session's included), as this process sees it: the
- * scripts that read and change it, each one round trip naming the session, and what the last of
- * them told of its clock offset, faults, scenarios and generation. Costs Redis nothing until used:
- * the first script that needs the session makes it from the start-up world.
- */
+/** Creates a session's world in Redis as this process sees it: one round trip per script, made on first use. */
 export function createRedisWorld(options: RedisWorldOptions) {
   const { name, client, scripts, keys, source, ttlMs } = options
   // Every key of the world is in its group's slot (docs/decisions.md#d44).
@@ -163,7 +158,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
     settings = kept(settings, JSON.parse(json) as LiveSettings)
     version = String(changed)
   }
-  /** Copies the default session's offset into every other group, whose registry times are on its clock (docs/decisions.md#d44). */
+  /** Copies the default session's offset into every other group, whose registry times are on its clock (D44). */
   const spreadOffset = async () => {
     if (name !== 'default') return
     const others = keys.groups.filter((other) => other !== group)

@@ -2,10 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Cluster } from 'ioredis'
 import type { RedisClient } from './redis-scripts-client.js'
 
-/**
- * How long past its cluster-node-timeout a Redis Cluster may take to fail a master over (the
- * replica's election): the bound of a call's wait is the two together (docs/decisions.md#d44).
- */
+/** Bounds a failover past cluster-node-timeout (D44). */
 export const FAILOVER_MARGIN_MS = 5_000
 
 /** Redis's own cluster-node-timeout, taken when a node does not tell its own (CONFIG refused). */
@@ -17,23 +14,13 @@ export const FAILOVER_RETRY_MS = 100
 /** How long a call waits for a failover, in ms, on a cluster whose cluster-node-timeout is `nodeTimeoutMs`. */
 export const failoverBoundMs = (nodeTimeoutMs: number) => nodeTimeoutMs + FAILOVER_MARGIN_MS
 
-/**
- * Whether `error` says the call is to be sent again: its slot had no master that answered, was
- * moving or moved, or its connection closed (ioredis takes that one as not run, as it does itself).
- */
+/** Tells whether an error says the call is to be sent again: no master, a slot moving, a connection closed. */
 const again = (message: string) =>
   /^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK) /.test(message) ||
   message === 'Connection is closed.' ||
   message.startsWith("Cluster isn't ready")
 
-/**
- * How the calls of a world ride out a master's failover on a Redis Cluster (docs/decisions.md#d44):
- * a call whose slot has no master that answers is tried again every FAILOVER_RETRY_MS for at most
- * `boundMs` from its first try; then its error goes on (a 503). ioredis does so itself for a
- * command, within its command time (the same bound), but not for a pipeline whose commands failed
- * apart (a script and its WAIT): this covers those. On a standalone Redis (`boundMs` 0) nothing
- * is tried again: Redis away is answered 503 at once.
- */
+/** Retries a call through a cluster failover for at most `boundMs`, as ioredis does not for pipelines (D44). */
 export function createRedisFailover({
   client,
   boundMs,

@@ -1,10 +1,7 @@
 /** The prefix of a shared sandbox's Redis keys, so several sandboxes can share one Redis. */
 export const DEFAULT_REDIS_PREFIX = 'petstore-sandbox:'
 
-/**
- * The layout of the keys below, written in the meta hash (`layout`): a process refuses a state
- * written in another one, in one line, rather than misread it (docs/decisions.md#d21).
- */
+/** Names the key layout, so a process refuses a state written in another rather than misread it (D21). */
 export const REDIS_LAYOUT = '4'
 
 /**
@@ -28,14 +25,7 @@ export const CLUSTER_GROUPS = 16
 
 const SLOTS = 16_384
 
-/**
- * The names of a shared sandbox's keys, all under its prefix (`--redis-prefix`). The sessions are
- * spread over `groups` (one on a standalone Redis, CLUSTER_GROUPS on a Redis Cluster): each group
- * holds its sessions' worlds, its copy of the start-up pets (the base), its part of the registry
- * and of the request log, all under one hash tag, so that every script runs in one slot
- * (docs/decisions.md#d44). On a standalone Redis the group's prefix is the prefix itself. `db` is
- * the database the Redis URL selects (`redis://host:6379/2`).
- */
+/** Names a shared sandbox's keys under its prefix, sessions spread over groups of one hash tag each (D44). */
 export function redisKeys(prefix: string, { db = 0, cluster = false }: { db?: number; cluster?: boolean } = {}) {
   const groups = cluster
     ? Array.from({ length: CLUSTER_GROUPS }, (_, index) => groupKeys(groupPrefix(prefix, index), db))
@@ -74,9 +64,9 @@ function groupKeys(p: string, db: number) {
     meta: `${p}meta`,
     /** List of session `name`'s kept requests, newest first, each `<sequence> <entry JSON>` (REQUEST_LOG). */
     sessionLog: (name: string) => `${p}s:${name}:${REQUEST_LOG.list}`,
-    /** Sorted set of the sessions with kept requests, by the sequence of their oldest: the next to go past the capacity. */
+    /** Sorted set of the sessions with kept requests, by their oldest's sequence: the next to go. */
     logOldest: `${p}${REQUEST_LOG.oldest}`,
-    /** Hash of how many kept requests each session's list holds, kept past the list's TTL so the group's count stays exact. */
+    /** Hash of each session's count of kept requests, kept past the list's TTL so the count stays exact. */
     logCounts: `${p}${REQUEST_LOG.counts}`,
     /**
      * Pub/sub channel of the answered requests, as each process sends them: the live logs. It
@@ -99,7 +89,7 @@ function groupKeys(p: string, db: number) {
     baseIds: (gen: string, status?: string) => `${p}base:${gen}:ids${status === undefined ? '' : `:${status}`}`,
     /** The start-up key buckets (a `--from` capsule's), copied into each session made. */
     baseQuotas: (gen: string) => `${p}base:${gen}:q`,
-    /** A session's keys of one generation (`<gen>`) or of its origin (`o<gen>`): `pets`, `ids`, `ids:<status>`, `replaced`, `q`. */
+    /** A session's keys of one generation (`<gen>`) or of its origin (`o<gen>`). */
     world: (name: string, gen: string, part: string) => `${p}s:${name}:${gen}:${part}`,
   }
 }

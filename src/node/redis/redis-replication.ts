@@ -16,13 +16,7 @@ export interface RedisReplicationOptions {
   failover: RedisFailover
 }
 
-/**
- * Which writes wait for a replica (docs/decisions.md#d44): a pet stored where a replica serves
- * beside the master (a slot's replicas on a Redis Cluster, from ioredis's map of the slots, which
- * follows failovers and reshardings; a standalone Redis's connected replicas, asked once a second)
- * is answered only once a replica has it too (WAIT), so that losing the master loses no pet
- * answered 201.
- */
+/** Makes a write wait for a replica where one serves (WAIT), so losing the master loses no pet answered 201 (D44). */
 export async function createRedisReplication({ client, waitMs, failover }: RedisReplicationOptions) {
   const cluster = client instanceof Cluster ? client : undefined
   // A standalone Redis's connected replicas, as it last told.
@@ -39,7 +33,7 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
   const servers = (slot: number) => (cluster === undefined ? 1 + replicas : (cluster.slots[slot]?.length ?? 0))
   /** Whether a write to `key` waits for a replica. */
   const waits = (key: string) => servers(slotOf(key)) > 1
-  /** The connection of the master serving `key` now: the one its script went on, where WAIT counts that script's write. */
+  /** Returns the connection of the master serving `key` now, where WAIT counts its script's write. */
   const masterOf = (key: string) => (cluster === undefined ? client : nodeAt(cluster.slots[slotOf(key)]?.[0] ?? ''))
   /** The connection to the cluster's node at `address` (host:port). */
   const nodeAt = (address: string) => {

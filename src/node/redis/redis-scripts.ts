@@ -413,7 +413,7 @@ end
 return {}
 `,
 
-  /** How many pets the world holds, and the id the next created pet gets, as text: ioredis rounds integers past 2^53/2. */
+  /** Counts the world's pets and its next id, as text: ioredis rounds integers past 2^53/2. */
   petCounts: `${WORLD}if not based() then return -1 end
 local m = redis.call('HMGET', meta(NAME), 'nextId', 'own')
 local count = C().addedOf(NAME)
@@ -421,7 +421,7 @@ if m[2] ~= '1' then count = count + BASE_COUNT end
 return {int(count), m[1] or int(LAST_ID + 1)}
 `,
 
-  /** Every pet of the world, unsorted: whether it stands alone, its own pets, the base ids it replaced, and the base's pets. */
+  /** Returns every pet of the world, unsorted: standing alone or not, its own, the ids it replaced, the base's. */
   allPets: `${WORLD}if not based() then return -1 end
 local m = redis.call('HMGET', meta(NAME), 'gen', 'own')
 local mine, replaced, theirs = {}, {}, {}
