@@ -164,7 +164,7 @@ function composeSandbox<Of extends Timing>(
     carriers,
   }
 
-  // The one tail every handler's answer ends through: Error bodies, masking, the request log.
+  // Ends every handler's answer: Error bodies, masking, the request log.
   const tail = createAnswerTail({
     requestLog,
     now: () => defaultWorld.clock.now(),

@@ -52,7 +52,7 @@ const OPTION_NAMES = optionNames<SharedSandboxOptions>({
 export function resolveOptions(options: SandboxOptions & { shared?: SharedState | undefined }) {
   if (typeof options !== 'object' || options === null)
     throw new ConfigError(`createSandbox takes an object of options, got ${options === null ? 'null' : typeof options}`)
-  // An unknown name in the words of the one describer: `sed: unknown field; did you mean seed?`.
+  // Words an unknown name as every input's: `sed: unknown field; did you mean seed?`.
   refuseUnknownOptions(options, OPTION_NAMES)
   // A capsule is the start-up world (D34): its pets, clock, faults, scenarios and quotas, and its
   // keys and custom scenarios when none are given.

@@ -34,7 +34,7 @@ import type { WorldState } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
-/** Where a sandbox's state lives: its own memory (`'now'`), or shared (`'later'`, D21); the one place they differ. */
+/** Where a sandbox's state lives: its own memory (`'now'`), or shared (`'later'`, D21), which differ here only. */
 export interface SandboxState<Of extends Timing> extends SessionsState<Of> {
   keyStorage: KeyStorage | undefined
   /** The keys bound to sessions (D46): in its memory, or the shared state's. */

@@ -13,7 +13,7 @@ import type { ScenarioDefinition } from '../scenarios/scenario-config.js'
 import type { QuotaState } from '../state/rate-limit-backend.js'
 import type { Pet } from '../store/pet.js'
 
-/** What a capsule says it is, and the one version this sandbox reads and writes. */
+/** What a capsule says it is, and the version this sandbox reads and writes. */
 export const CAPSULE_KIND = 'petstore-sandbox/capsule'
 export const CAPSULE_VERSION = 1
 

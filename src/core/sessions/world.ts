@@ -20,7 +20,7 @@ export interface WorldState<Of extends Timing> {
   rateLimiter: RateLimitBackend<Of>
   /** The fault injector the pipeline draws from (a shared one follows what any process set). */
   faults: FaultInjector
-  /** Makes a configuration just given to `faults` the one every process follows; answers it. */
+  /** Makes a configuration just given to `faults` what every process follows; answers it. */
   shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
   /** Each key's scenario as every process sees it; undefined for a sandbox of its own (D29). */
   scenarios: SharedScenarios | undefined

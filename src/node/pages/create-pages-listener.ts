@@ -31,7 +31,7 @@ export interface PagesOptions {
   demoKeys: boolean
   /** The admin gate: the dashboard and its event stream exist only with an admin token. */
   admin?: EventStreamAdmin
-  /** The one tail (answer-tail.ts): the pages' refusals are built and listed there. */
+  /** Ends the pages' refusals, built and listed there (answer-tail.ts). */
   tail: AnswerTail
   /** The server is `petstore-sandbox proxy`: the dashboard shows its Proxy panel. */
   proxy?: boolean
@@ -86,7 +86,7 @@ export function createPagesListener({
                 vary: 'Accept',
               })
           }
-          // A state that cannot be read (shared state down) is the one error path's 503, not a crash.
+          // Answers a state that cannot be read (shared state down) with a 503, not a crash.
           answer().catch(() =>
             sendError(
               tail,

@@ -39,7 +39,7 @@ export function redisKeys(prefix: string, { db = 0, cluster = false }: { db?: nu
     meta: `${prefix}meta`,
     /** Counter of the base's generations: each seeding fills a new one. */
     generations: `${prefix}generations`,
-    /** Held by the one process seeding, so the others wait rather than seed too. */
+    /** Held by the process seeding, so the others wait rather than seed too. */
     seeding: `${prefix}seeding`,
     /** Every group, in the order of their slots. */
     groups,

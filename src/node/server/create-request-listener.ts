@@ -18,7 +18,7 @@ export interface RequestListenerOptions {
   clientAddress?: (incoming: IncomingMessage) => string
   /** Headers every answer carries unless its handler gives them itself (start-server.ts). */
   answerHeaders?: Record<string, string>
-  /** The one tail (answer-tail.ts), which builds the last-resort 500. */
+  /** Ends the answers (answer-tail.ts), building the last-resort 500. */
   tail: AnswerTail
 }
 

@@ -139,7 +139,7 @@ function bytesOf(chunk: Buffer): Uint8Array {
   return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
 }
 
-/** Once `stream` can take more, or is gone: the one wait of every writer that respects backpressure. */
+/** Waits until `stream` can take more, or is gone: every writer's backpressure. */
 export function drained(stream: Writable): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

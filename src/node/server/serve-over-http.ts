@@ -13,7 +13,7 @@ export interface ServeOptions {
   serving: ServingOptions
   /** Returns the handlers in order, given their tail: the sandbox's, or the proxy's before them. */
   handlers: (tail: AnswerTail) => RequestHandler[] | Promise<RequestHandler[]>
-  /** The one request log of every answer, the server's and the pages' refusals included. */
+  /** The request log of every answer, the server's and the pages' refusals included. */
   requestLog: RequestLog
   /** The keys and token masked wherever an answer is written (D35). */
   secrets: () => Secrets
