@@ -247,7 +247,8 @@ end
  * `quotaThenList`. ARGV after WORLD's: 5 bucket, 6 perMinute, 7 perDay, 8 banAfter, 9 ban ms,
  * 10 mode ('take' | 'peek' | 'arrange'), 11 the settings' version known, 12 the most named
  * sessions, 13 their idle ms, then for 'arrange' 14 minute left, 15 day left, 16 remaining, 17
- * ban ('' | 'lift' | ms), each '' when not changed, and 18 and 19 the minute's and the day's length in ms (WINDOW_MS, core/rate-limit/windows.ts), 20 the
+ * ban ('' | 'lift' | ms), each '' when not changed, and 18 and 19 the minute's and the day's length in ms
+ * (WINDOW_MS, core/rate-limit/windows.ts), 20 the
  * bucket's key when it is bound to the session (D46), '' otherwise. A named session absent is
  * decided over the start-up buckets and made only when the request is allowed (or for 'arrange');
  * its use is counted (its TTL renewed when half spent), which may drop others. It answers
@@ -438,7 +439,8 @@ return {m[2] or '', mine, replaced, theirs}
    * without the id, 7 status ('' for none), 8 the most pets stored over every session (D23), for
    * a new id assigned. The id goes first into the stored JSON, so reads answer the text as stored.
    * A base pet put is replaced in the overlay; an id beyond every assigned one moves the next id
-   * past it. Answers the id as text (as petCounts does), -2 when the store is full, -3 when the next id would pass 2^53-1
+   * past it. Answers the id as text (as petCounts does), -2 when the store is full, -3 when the next id would pass
+   * 2^53-1
    * (D37), -4 for a create in a named session dropped meanwhile (D34): nothing was stored.
    */
   putPet: `${WORLD}if not based() then return -1 end
@@ -513,7 +515,8 @@ return gen
    * idle ms, 7 the origin's kind ('start-up' | 'fork' | 'capsule'), 8 the session forked ('' when
    * none), 9 the origin's clock ('' for the time source's), for a capsule (or a fork of a session
    * in another group, read by Node) 10 the generation its pets and buckets were written under
-   * (`o<gen>`), 11 its next id, 12 its count of pets ('' each otherwise), 13 the most pets stored, then its settings as pairs of a name and its JSON, which the session starts with.
+   * (`o<gen>`), 11 its next id, 12 its count of pets ('' each otherwise), 13 the most pets stored, then its settings
+   * as pairs of a name and its JSON, which the session starts with.
    * A fork copies the source's pets, key buckets and settings in force as they are at this moment.
    * Answers `info`'s fields, then the sessions dropped; {-2, the pets it brings} when they, less
    * those of the session it replaces, would pass the most pets (D23): nothing changed, the written origin gone.

@@ -157,7 +157,7 @@ ${table(
 `
 }
 
-/** Words a warned promise in one line from its first failure: "D3: the sandbox answers 400 for limit=0; this backend 422". */
+/** Words a warned promise in one line: "D3: the sandbox answers 400 for limit=0; this backend 422". */
 function warningLine(promise: PromiseOutcome): string {
   const first = promise.failures[0]
   if (first === undefined) return `${describeSource(promise.source)}: this backend differs from the sandbox`
@@ -188,7 +188,7 @@ function html(text: string): string {
   return xml(text)
 }
 
-/** The drift report of `proxy --shadow` (D42) as a page of its own, in verify's HTML style: `--shadow-report`'s HTML. */
+/** Writes the drift report of `proxy --shadow` (D42) as a page in verify's HTML style (`--shadow-report`). */
 export function formatShadowHtml(report: ShadowReport): string {
   const order = { behaviour: 0, spec: 1, decision: 2 } as const
   const rows = [...report.differences]
