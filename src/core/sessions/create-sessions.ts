@@ -1,7 +1,7 @@
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { DropReason } from '../state/shared-state.js'
 import type { Origin } from './origin.js'
-import { createLru } from './create-lru.js'
+import { createLru } from '../cache/create-lru.js'
 import { SessionConflict } from './session-errors.js'
 import { DEFAULT_SESSION } from './session-name.js'
 

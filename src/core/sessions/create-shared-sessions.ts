@@ -1,6 +1,6 @@
 import type { Timing } from '../state/maybe-promise.js'
 import type { SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../state/shared-state.js'
-import { createLru } from './create-lru.js'
+import { createLru } from '../cache/create-lru.js'
 import { defaultNotDeleted, type SessionRegistry, type SessionsOptions } from './create-sessions.js'
 import type { Origin } from './origin.js'
 import { DEFAULT_SESSION } from './session-name.js'

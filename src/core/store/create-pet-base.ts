@@ -1,4 +1,5 @@
 import { Collection, Query } from '@msw/data'
+import { createLru } from '../cache/create-lru.js'
 import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { createPetSchema } from './create-pet-schema.js'
 import { createMswDataWorkaround } from './msw-data-workaround.js'
@@ -34,7 +35,7 @@ export function createPetBase() {
   let users = 0
   const texts = new WeakMap<Pet, string>()
   // Emptied when a fill swaps the pets (BENCHMARKS.md, "Closer to the wire").
-  let pages = new Map<string, PageText>()
+  let pages = createLru<PageText>(() => PAGES_KEPT)
   let firstFilled: () => void = () => undefined
   let filling: Promise<void> | undefined = new Promise<void>((resolve) => {
     firstFilled = resolve
@@ -72,13 +73,13 @@ export function createPetBase() {
     /** Returns `list`'s page as JSON text, made once per status and limit: a filled base never changes. */
     pageText(status: PetStatus | undefined, limit: number): PageText {
       const key = `${status ?? ''}:${limit}`
-      let page = pages.get(key)
+      let page = pages.peek(key)
       if (page === undefined) {
         const pets = list(status, limit)
         let text = '['
         for (let index = 0; index < pets.length; index++) text += `${index === 0 ? '' : ','}${textOf(pets[index]!)}`
         page = { text: `${text}]`, count: pets.length }
-        if (pages.size < PAGES_KEPT) pages.set(key, page)
+        pages.put(key, page)
       }
       return page
     },
@@ -126,7 +127,7 @@ export function createPetBase() {
     collection = next
     byId = nextIndex
     lastId = seeded
-    pages = new Map()
+    pages = createLru<PageText>(() => PAGES_KEPT)
   }
 }
 

@@ -1,4 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv'
+import { createLru } from '../cache/create-lru.js'
 import { describeInputErrors, inputMessage, type InputIssue } from '../contract/describe-input-errors.js'
 import type { OpenApiDocument } from '../contract/openapi-document-type.js'
 import { HttpError } from '../errors/http-error.js'
@@ -37,7 +38,7 @@ interface CompiledOperation {
   names: Record<'query' | 'path', Record<string, string>>
 }
 
-// Bounds the bodiless requests remembered as valid; past it the memory starts again.
+// Bounds the bodiless requests remembered as valid, the least recently remembered let go first.
 const VALID_KEPT = 1024
 
 // Shares compiled schemas between sandboxes: a suite that creates a sandbox per test compiles once.
@@ -67,7 +68,7 @@ export function createRequestValidator(document: OpenApiDocument) {
   }
 
   // A verdict depends on the operation, path and query alone (BENCHMARKS.md, "Closer to the wire").
-  let valid = new Set<string>()
+  const valid = createLru<true>(() => VALID_KEPT)
 
   return {
     /**
@@ -76,12 +77,11 @@ export function createRequestValidator(document: OpenApiDocument) {
      */
     validate(operationId: string, request: RequestToValidate, target?: string): void {
       const key = target === undefined || request.body !== undefined ? undefined : `${operationId} ${target}`
-      if (key !== undefined && valid.has(key)) return
+      if (key !== undefined && valid.peek(key)) return
       const found = issues(operationId, request)
       if (found.length > 0) throw new HttpError(400, ErrorCode.invalidRequest, inputMessage(found))
       if (key === undefined) return
-      if (valid.size >= VALID_KEPT) valid = new Set()
-      valid.add(key)
+      valid.put(key, true)
     },
     issues,
   }

@@ -1,4 +1,4 @@
-import { createLru } from '../../core/sessions/create-lru.js'
+import { createLru } from '../../core/cache/create-lru.js'
 import type {
   DropReason,
   OriginKind,
