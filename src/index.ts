@@ -27,7 +27,9 @@ export { CAPSULE_VERSION, type Capsule, type CapsuleQuota } from './core/session
 export type { SandboxOptions, SharedSandboxOptions } from './core/sandbox/sandbox-options.js'
 export type { SharedState, SharedWorld, PetSeeding } from './core/state/shared-state.js'
 export type { SandboxClock } from './core/clock/create-clock.js'
-export type { QuotaState, QuotaWindow, QuotaChange } from './core/state/rate-limit-backend.js'
+export type { QuotaStanding, QuotaWindow, QuotaChange } from './core/state/rate-limit-backend.js'
+/** @deprecated Renamed `QuotaStanding` in 0.2: "state" names where a sandbox keeps its data. */
+export type { QuotaStanding as QuotaState } from './core/state/rate-limit-backend.js'
 export type { StateSummary, KeySummary, SessionSummary } from './core/admin/admin-controls.js'
 export {
   FAULT_KINDS,

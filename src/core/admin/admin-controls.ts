@@ -2,7 +2,7 @@ import type { MovableClock } from '../clock/create-clock.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { FaultOptions, ResolvedFaults } from '../faults/fault-config.js'
 import type { QuotaChange } from '../state/rate-limit-backend.js'
-import type { QuotaState } from '../state/rate-limit-backend.js'
+import type { QuotaStanding } from '../state/rate-limit-backend.js'
 import type { LogSelection, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { Plan } from '../auth/plans.js'
 import type { SandboxApiKeys } from '../auth/create-key-controls.js'
@@ -21,7 +21,7 @@ export interface KeySummary {
   plan: Plan
   perMinute: number
   perDay: number
-  quota: QuotaState
+  quota: QuotaStanding
   /** The key's scenario (D29), when it has one. */
   scenario?: string
 }
@@ -122,8 +122,8 @@ export interface AdminSessionControls {
   reset(options?: { clock?: boolean }): Promise<void>
   state(): Promise<StateSummary>
   readonly quota: {
-    get(key: string): MaybePromise<QuotaState>
-    set(key: string, change: QuotaChange): MaybePromise<QuotaState>
+    get(key: string): MaybePromise<QuotaStanding>
+    set(key: string, change: QuotaChange): MaybePromise<QuotaStanding>
   }
   readonly faults: {
     get(): ResolvedFaults

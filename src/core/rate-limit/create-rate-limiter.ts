@@ -1,5 +1,5 @@
 import type { Limits } from '../auth/plans.js'
-import type { QuotaChange, QuotaState, RateDecision } from '../state/rate-limit-backend.js'
+import type { QuotaChange, QuotaStanding, RateDecision } from '../state/rate-limit-backend.js'
 import { type Bucket, describeBucket, refusalsInForce } from './describe-bucket.js'
 import { windowStart } from './windows.js'
 
@@ -101,13 +101,13 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
   }
 
   /** The state of a bucket, without counting a request. */
-  function inspect(id: string, limits: Limits): QuotaState {
+  function inspect(id: string, limits: Limits): QuotaStanding {
     const t = now()
     return describeBucket.quota(current(id, t), limits, t)
   }
 
   /** Arranges a bucket's state for tests and the admin API (see `QuotaChange`). */
-  function arrange(id: string, limits: Limits, change: QuotaChange): QuotaState {
+  function arrange(id: string, limits: Limits, change: QuotaChange): QuotaStanding {
     const t = now()
     const bucket = current(id, t)
     const clamp = (value: number, limit: number) => Math.min(limit, Math.max(0, Math.floor(value)))

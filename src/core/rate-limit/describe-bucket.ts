@@ -1,5 +1,5 @@
 import type { Limits } from '../auth/plans.js'
-import type { Bucket, QuotaState, RateDecision } from '../state/rate-limit-backend.js'
+import type { Bucket, QuotaStanding, RateDecision } from '../state/rate-limit-backend.js'
 import { windowEnd } from './windows.js'
 
 export type { Bucket } from '../state/rate-limit-backend.js'
@@ -61,7 +61,7 @@ export const describeBucket = {
   },
 
   /** The state of a bucket, as `quota.get` shows it. */
-  quota(bucket: Bucket, limits: Limits, t: number): QuotaState {
+  quota(bucket: Bucket, limits: Limits, t: number): QuotaStanding {
     // Says what the next request would be told: the ban, the refusing window, or the binding one.
     const headers =
       bucket.bannedUntil > t

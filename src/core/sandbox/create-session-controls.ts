@@ -15,7 +15,7 @@ import { type FaultOptions, resolveFaults } from '../faults/fault-config.js'
 import { countedClient } from '../rate-limit/counted-client.js'
 import type { LogSelection } from '../request-log/create-request-log.js'
 import type { HarSelection } from '../request-log/to-har.js'
-import type { RateLimitBackend, QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
+import type { RateLimitBackend, QuotaChange, QuotaStanding } from '../state/rate-limit-backend.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import { assertPet } from '../store/assert-pet.js'
 import { storedPet } from '../store/stored-pet.js'
@@ -114,7 +114,7 @@ export function createSessionControls<Of extends Timing>(
       // Holds the change to the admin API's QuotaChange, refused in the same words.
       set: (key: string, change: QuotaChange) =>
         rateLimiter.arrange(`key:${key}`, keyNamed(key), checkInput<QuotaChange>('QuotaChange', change, 'quota')),
-      ofAddress: async (address: string): Promise<QuotaState> =>
+      ofAddress: async (address: string): Promise<QuotaStanding> =>
         await process.addressLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
     },
     faults: {

@@ -29,13 +29,13 @@ import {
   sessionTooLarge,
 } from '../store/create-pet-store.js'
 import type { OriginHolder } from '../sessions/origin.js'
-import type { SessionsState } from '../sessions/session-lifecycle.js'
-import type { WorldState } from '../sessions/world.js'
+import type { SessionsBacking } from '../sessions/session-lifecycle.js'
+import type { WorldBacking } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
 /** Where a sandbox's state lives: its own memory (`'now'`), or shared (`'later'`, D21), which differ here only. */
-export interface SandboxState<Of extends Timing> extends SessionsState<Of> {
+export interface SandboxState<Of extends Timing> extends SessionsBacking<Of> {
   keyStorage: KeyStorage | undefined
   /** The keys bound to sessions (D46): in its memory, or the shared state's. */
   boundKeys: BoundKeys
@@ -82,7 +82,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
   const pool = createPetPool(resolved.maxPets)
   // Each world's store by the object its world holds, for what replacing that world frees.
   const stores = new WeakMap<object, PetStore>()
-  const world = (origin: OriginHolder, storage?: PetStorage): WorldState<'now'> => {
+  const world = (origin: OriginHolder, storage?: PetStorage): WorldBacking<'now'> => {
     const pets = () => origin.current.pets!()
     const clock = createClock(resolved.now)
     const at = origin.current.clock
@@ -185,7 +185,7 @@ export function sharedState(
     world: { nextId: resolved.from?.nextId ?? 0, clock: startUp.clock, quotas: startUp.quotas },
   }
   // Builds a session's state from the shared state's members, or from `shared.sessions` for a named one.
-  const world = (parts: SharedWorld, origin: OriginHolder): WorldState<'later'> => {
+  const world = (parts: SharedWorld, origin: OriginHolder): WorldBacking<'later'> => {
     const injector = createFaultInjector({
       faults: origin.current.faults,
       ...(resolved.sleep ? { sleep: resolved.sleep } : {}),

@@ -15,7 +15,7 @@ import type { DeleteSessionsOptions } from '../sessions/create-sessions.js'
 import type { RecordedHar } from '../learning/learn-capsule.js'
 import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
-import type { QuotaChange, QuotaState } from '../state/rate-limit-backend.js'
+import type { QuotaChange, QuotaStanding } from '../state/rate-limit-backend.js'
 import type { NewPet, Pet } from '../store/pet.js'
 
 /**
@@ -300,11 +300,11 @@ export interface SandboxPets<Of extends Timing = 'now'> {
  */
 export interface SandboxQuota<Of extends Timing = 'now'> {
   /** Where `key` stands: binding window, both windows, ban. Counts no request. */
-  get(key: string): Answer<QuotaState, Of>
+  get(key: string): Answer<QuotaStanding, Of>
   /** Sets what is left (both windows, or one) and starts or lifts a ban; returns the new state. */
-  set(key: string, change: QuotaChange): Answer<QuotaState, Of>
+  set(key: string, change: QuotaChange): Answer<QuotaStanding, Of>
   /** Returns where a client address stands without a valid key (D16, D32), counting no request. */
-  ofAddress(address: string): Promise<QuotaState>
+  ofAddress(address: string): Promise<QuotaStanding>
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Bucket } from '../rate-limit/describe-bucket.js'
 import { windowStart } from '../rate-limit/windows.js'
 import type { Har } from '../request-log/to-har.js'
 import type { ScenarioDefinition } from '../scenarios/scenario-config.js'
-import type { QuotaState } from '../state/rate-limit-backend.js'
+import type { QuotaStanding } from '../state/rate-limit-backend.js'
 import type { Pet } from '../store/pet.js'
 
 /** What a capsule says it is, and the version this sandbox reads and writes. */
@@ -78,9 +78,9 @@ export interface CapsuleParts {
   /** The definitions of custom scenarios, by name. */
   custom: Readonly<Record<string, ScenarioDefinition>> | undefined
   /** Every key of the sandbox, with its quota in the session. */
-  keys: ReadonlyArray<{ config: KeyConfig; quota: QuotaState }>
+  keys: ReadonlyArray<{ config: KeyConfig; quota: QuotaStanding }>
   /** The keys bound to the session, with their quotas in it. */
-  boundKeys: ReadonlyArray<{ config: KeyConfig; quota: QuotaState }>
+  boundKeys: ReadonlyArray<{ config: KeyConfig; quota: QuotaStanding }>
   har: Har
 }
 

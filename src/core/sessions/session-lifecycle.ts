@@ -11,13 +11,13 @@ import type { SessionRegistry, SessionsOptions } from './create-sessions.js'
 import type { Origin, OriginHolder } from './origin.js'
 import { SessionConflict, SessionsNotServed, UnknownSession } from './session-errors.js'
 import { checkSessionName, DEFAULT_SESSION, type RequestedSession, sessionNameRefusal } from './session-name.js'
-import { createWorld, type World, type WorldOptions, type WorldState } from './world.js'
+import { createWorld, type World, type WorldOptions, type WorldBacking } from './world.js'
 import { capsuleOrigin, forkOrigin, resetWorld, type WorldCarrierParts } from './world-table.js'
 
 /** What a state gives the sessions beside the default session's world (sandbox-state.ts). */
-export interface SessionsState<Of extends Timing> extends WorldState<Of> {
+export interface SessionsBacking<Of extends Timing> extends WorldBacking<Of> {
   /** Makes a named session's world from `origin.current`; undefined where no named sessions are kept (501). */
-  session: ((name: string, origin: OriginHolder) => WorldState<Of>) | undefined
+  session: ((name: string, origin: OriginHolder) => WorldBacking<Of>) | undefined
   /** Refuses a world whose pets would pass maxPets (D23); undefined where the shared state bounds its own. */
   admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
   /** The registry of named sessions over this state: in its memory, or the shared state's. */
@@ -31,7 +31,7 @@ export interface SessionStart {
 }
 
 export interface SessionLifecycleOptions<Of extends Timing> {
-  state: SessionsState<Of>
+  state: SessionsBacking<Of>
   startUp: Origin
   /** The default session's origin, which its state reads on each of its resets. */
   defaultOrigin: OriginHolder

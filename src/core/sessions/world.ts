@@ -13,7 +13,7 @@ import type { Origin, OriginHolder } from './origin.js'
 import { DEFAULT_SESSION } from './session-name.js'
 
 /** The parts of one world as a state keeps them (D34). */
-export interface WorldState<Of extends Timing> {
+export interface WorldBacking<Of extends Timing> {
   clock: MovableClock<Of>
   store: PetRepository<Of>
   /** The world's key buckets; the default session's holds the shared per-address ones too (D16). */
@@ -53,7 +53,7 @@ export interface World<Of extends Timing = Timing> {
   /** Takes up what a shared state keeps of this session before a reset; undefined in memory. */
   refresh?: () => Promise<void>
   /** Returns the pets and buckets a fork starts from; undefined where the state cannot fork. */
-  readonly fork: WorldState<Of>['fork']
+  readonly fork: WorldBacking<Of>['fork']
   /** Lets go of what the world holds, once it left the sessions. */
   release(): void
 }
@@ -73,7 +73,7 @@ export interface WorldOptions {
 /** Creates session `name`'s world over `state`, from `origin.current`. */
 export function createWorld<Of extends Timing>(
   name: string,
-  state: WorldState<Of>,
+  state: WorldBacking<Of>,
   origin: OriginHolder,
   options: WorldOptions,
 ): World<Of> {

@@ -7,8 +7,8 @@ export interface RateLimitBackend<Of extends Timing = Timing> {
   /** Counts a request; runs `ahead`'s read in the same step when allowed. */
   take(id: string, limits: Limits, ahead?: ReadAhead): Answer<RateDecision, Of>
   peek(id: string, limits: Limits): Answer<RateDecision, Of>
-  inspect(id: string, limits: Limits): Answer<QuotaState, Of>
-  arrange(id: string, limits: Limits, change: QuotaChange): Answer<QuotaState, Of>
+  inspect(id: string, limits: Limits): Answer<QuotaStanding, Of>
+  arrange(id: string, limits: Limits, change: QuotaChange): Answer<QuotaStanding, Of>
   clear(): Answer<void, Of>
 }
 
@@ -33,7 +33,7 @@ export interface RateDecision {
  * quota.day.remaining      // 1000
  * quota.banned             // false
  */
-export interface QuotaState {
+export interface QuotaStanding {
   /** The limit of the binding window (`X-RateLimit-Limit`). */
   limit: number
   /** Requests left in the binding window, 0 while banned (`X-RateLimit-Remaining`). */

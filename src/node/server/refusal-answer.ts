@@ -1,5 +1,5 @@
 import type { Reply } from '../../core/http/reply.js'
-import type { QuotaState } from '../../core/state/rate-limit-backend.js'
+import type { QuotaStanding } from '../../core/state/rate-limit-backend.js'
 
 /** An answer ready to write: status, headers, body bytes. */
 export interface WrittenAnswer {
@@ -20,7 +20,7 @@ export function refusalAnswer(reply: Reply): WrittenAnswer {
 }
 
 /** Returns a quota's `X-RateLimit-*` headers, for a refusal before the request was read (D16, D24). */
-export function rateLimitHeaders(quota: QuotaState): Record<string, string> {
+export function rateLimitHeaders(quota: QuotaStanding): Record<string, string> {
   return {
     'x-ratelimit-limit': String(quota.limit),
     'x-ratelimit-remaining': String(quota.remaining),
