@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Measures the comments of src/ with the TypeScript scanner, generated contract modules left out: comment words per
 // line of code, lines past 120 columns (those holding a comment apart), and how often comments say "the one ".
-// Usage: node scripts/measure-voice.mjs [folder] [--files] (the folder defaults to src; --files lists the worst files).
+// Usage: node scripts/measure-voice.mjs [folder] [--files] [--by-folder] (the folder defaults to src; --files lists the
+// worst files, --by-folder the ratio of each folder holding files).
 import { readFileSync, readdirSync } from 'node:fs'
 import ts from 'typescript'
 
 const args = process.argv.slice(2)
 const folder = args.find((arg) => !arg.startsWith('--')) ?? 'src'
 const perFile = args.includes('--files')
+const byFolder = args.includes('--by-folder')
 const WIDTH = 120
 const GENERATED = /^\/\/ Generated from .* Do not edit\./
 
@@ -82,6 +84,22 @@ if (perFile) {
     console.log(
       `${ratio(row.commentWords, row.codeLines).padStart(6)} words/line  ${String(row.commentWords).padStart(5)} words` +
         `  ${String(row.wideComment + row.wideCode).padStart(3)} wide  ${row.file}`,
+    )
+}
+if (byFolder) {
+  const folders = new Map()
+  for (const row of rows) {
+    const name = row.file.slice(0, row.file.lastIndexOf('/'))
+    const sum = folders.get(name) ?? { files: 0, codeLines: 0, commentWords: 0 }
+    sum.files += 1
+    sum.codeLines += row.codeLines
+    sum.commentWords += row.commentWords
+    folders.set(name, sum)
+  }
+  for (const [name, sum] of [...folders].sort((a, b) => b[1].commentWords - a[1].commentWords))
+    console.log(
+      `${ratio(sum.commentWords, sum.codeLines).padStart(6)} words/line  ${String(sum.commentWords).padStart(5)} words` +
+        `  ${String(sum.codeLines).padStart(5)} code lines  ${String(sum.files).padStart(3)} files  ${name}`,
     )
 }
 console.log(`${folder}: ${total.files} files, ${total.codeLines} lines of code, ${total.commentLines} lines of comment`)
