@@ -4,15 +4,70 @@ import { maskKey } from '../auth/mask-key.js'
 import { ConfigError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
-import type { Timing } from '../state/maybe-promise.js'
+import type { MaybePromise, Timing } from '../state/maybe-promise.js'
+import type { DropReason } from '../state/shared-state.js'
 import type { PetRepository } from '../state/pet-repository.js'
+import { createOperations } from '../operations/operation-table.js'
+import { createScenarios } from '../scenarios/create-scenarios.js'
 import type { Capsule } from './capsule.js'
-import type { SessionRegistry, SessionsOptions } from './create-sessions.js'
 import type { Origin, OriginHolder } from './origin.js'
 import { SessionConflict, SessionsNotServed, UnknownSession } from './session-errors.js'
 import { checkSessionName, DEFAULT_SESSION, type RequestedSession, sessionNameRefusal } from './session-name.js'
-import { createWorld, type World, type WorldOptions, type WorldBacking } from './world.js'
+import type { World, WorldOptions, WorldBacking } from './world.js'
 import { capsuleOrigin, forkOrigin, resetWorld, type WorldCarrierParts } from './world-table.js'
+
+export type { DropReason }
+
+/** Which named sessions `sessions.deleteAll` deletes: every one, or those starting with `prefix`. */
+export interface DeleteSessionsOptions {
+  prefix?: string
+}
+
+/** What the registry keeps of a world: its name, and when it was last used. */
+export interface Registered {
+  readonly name: string
+  lastUsed: number
+}
+
+/** The sessions of a sandbox, in its memory or in a shared state (create-shared-sessions.ts). */
+export interface SessionRegistry<W extends Registered> {
+  readonly default: W
+  /** Returns the world kept of session `name`, counting a use; undefined when none, for `add`. */
+  use(name: string): W | undefined
+  /** Keeps `world`, made from the start-up world for a session first met in a request or a call. */
+  add(world: W): W
+  /** The world of session `name` if it exists, without making it or counting a use. */
+  find(name: string): MaybePromise<W | undefined>
+  /** Keeps a session first met in a request only once admission lets it through (in memory, D34). */
+  readonly keepsAfterAdmission?: boolean
+  /** Every session: the default first, then the most recently used. */
+  list(): MaybePromise<W[]>
+  /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
+  put(world: W): MaybePromise<W>
+  /** Deletes a named session; false when there is none. The default session cannot be deleted. */
+  delete(name: string): MaybePromise<boolean>
+  /** Counts a use other than by a request, for a shared registry. */
+  used?(name: string): void
+  /** Keeps the default session's new origin where every process finds it. */
+  putDefault?(origin: Origin): Promise<void>
+}
+
+export interface SessionsOptions<W extends Registered> {
+  /** The default session's world, which is never dropped. */
+  default: W
+  /** Makes a fresh world for a session a shared state lists and this process has not met. */
+  fresh(name: string): W
+  /** Lets go of a world that leaves the registry (dropped, deleted or replaced). */
+  dispose(world: W): void
+  /** Named sessions kept at most (the default excluded); beyond it the least recently used goes. */
+  max: number
+  /** A named session unused this long, by the default session's clock, is dropped. */
+  idleMs: number
+  /** The default session's clock (docs/decisions.md#d34: a test moves it to expire sessions). */
+  now: () => number
+  /** Told of every drop (the CLI prints a line). */
+  onDrop?: ((name: string, reason: DropReason) => void) | undefined
+}
 
 /** What a state gives the sessions beside the default session's world (sandbox-state.ts). */
 export interface SessionsBacking<Of extends Timing> extends WorldBacking<Of> {
@@ -57,11 +112,11 @@ export interface SessionLifecycleOptions<Of extends Timing> {
  */
 export function createSessionLifecycle<Of extends Timing>(options: SessionLifecycleOptions<Of>) {
   const { state, startUp, defaultOrigin, carriers, secrets } = options
-  const defaultWorld: World<Of> = createWorld(DEFAULT_SESSION, state, defaultOrigin, options.world)
+  const defaultWorld: World<Of> = worldOver(DEFAULT_SESSION, state, defaultOrigin, options.world)
   const make = (name: string, origin: Origin): World<Of> => {
     if (state.session === undefined) throw new SessionsNotServed()
     const holder = { current: origin }
-    const world = createWorld(name, state.session(name, holder), holder, options.world)
+    const world = worldOver(name, state.session(name, holder), holder, options.world)
     world.store.start().catch(() => undefined)
     return world
   }
@@ -215,3 +270,43 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
 }
 
 export type SessionLifecycle<Of extends Timing> = ReturnType<typeof createSessionLifecycle<Of>>
+
+/** Makes session `name`'s world of the parts `backing` holds, from `origin.current`. */
+function worldOver<Of extends Timing>(
+  name: string,
+  backing: WorldBacking<Of>,
+  origin: OriginHolder,
+  options: WorldOptions,
+): World<Of> {
+  const { store } = backing
+  const created = options.now()
+  return {
+    name,
+    session: name === DEFAULT_SESSION ? undefined : name,
+    clock: backing.clock,
+    store,
+    rateLimiter: backing.rateLimiter,
+    faults: backing.faults,
+    shareFaults: backing.shareFaults,
+    scenarios: createScenarios({
+      known: options.knownScenarios,
+      initial: () => origin.current.scenarios,
+      seed: () => origin.current.seed,
+      sleep: options.sleep,
+      isKey: options.isKey,
+      shared: backing.scenarios,
+    }),
+    operations: createOperations(store, { defaultStatus: options.defaultStatus }),
+    ready: store.ready,
+    get origin() {
+      return origin.current
+    },
+    set origin(next) {
+      origin.current = next
+    },
+    created,
+    lastUsed: created,
+    fork: backing.fork,
+    release: backing.release,
+  }
+}
