@@ -32,10 +32,12 @@ export interface KeyControlsOptions {
   storage: KeyStorage | undefined
   /** The admin token, which no API key may equal. */
   adminToken: string | undefined
+  /** Lets go of what goes with a key once it is revoked (its scenario in every session). */
+  revoked?: (key: string) => Promise<void>
 }
 
 /** Creates the runtime key controls over a key ring, applying the storage's restored changes at once. */
-export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsOptions): KeyControls {
+export function createKeyControls({ keyRing, storage, adminToken, revoked }: KeyControlsOptions): KeyControls {
   // Holds per key its runtime config, or null once revoked.
   const changes = new Map<string, KeyConfig | null>()
   const initial = keyRing.keys
@@ -112,11 +114,13 @@ export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsO
         const apiKey = resolveKey(config)
         return { key, config: configOf(apiKey, config), result: apiKey }
       }),
-    revoke: (key) =>
-      change(() => {
+    async revoke(key) {
+      await change(() => {
         existing(key)
         return { key, config: null, result: undefined }
-      }),
+      })
+      await revoked?.(key)
+    },
   }
 }
 

@@ -251,6 +251,10 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       if (origin.boundKeys.length > 0) await carriers.bound.bind(name, origin.boundKeys)
       return made
     },
+    /** Forgets `key`'s scenario in every session: a revoked key added again starts fresh. */
+    async forgetKey(key: string): Promise<void> {
+      for (const world of await registry.list()) await world.scenarios.forget(key)
+    },
     /** Deletes named session `name`; false when there is none. */
     async delete(name: string): Promise<boolean> {
       checkSessionName(name, 'session name')
