@@ -16,6 +16,40 @@ import { checkSessionName, DEFAULT_SESSION, type RequestedSession, sessionNameRe
 import type { World, WorldOptions, WorldBacking } from './world.js'
 import { capsuleOrigin, forkOrigin, resetWorld, type WorldCarrierParts } from './world-table.js'
 
+/** What a state gives the sessions beside the default session's world (sandbox-state.ts). */
+export interface SessionsBacking<Of extends Timing> extends WorldBacking<Of> {
+  /** Makes a named session's world from `origin.current`; undefined where no named sessions are kept (501). */
+  session: ((name: string, origin: OriginHolder) => WorldBacking<Of>) | undefined
+  /** Refuses a world whose pets would pass maxPets (D23); undefined where the shared state bounds its own. */
+  admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
+  /** The registry of named sessions over this state: in its memory, or the shared state's. */
+  registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
+}
+
+/** Where a session put in place starts: the start-up world, a capsule, or a fork of session `from`. */
+export interface SessionStart {
+  capsule?: Capsule
+  from?: string
+}
+
+export interface SessionLifecycleOptions<Of extends Timing> {
+  state: SessionsBacking<Of>
+  startUp: Origin
+  /** The default session's origin, which its state reads on each of its resets. */
+  defaultOrigin: OriginHolder
+  /** What every world is made with; its `now` also dates uses and drops. */
+  world: WorldOptions
+  carriers: WorldCarrierParts
+  /** The keys in force and the admin token, which no session may be named (D35). */
+  secrets: () => Secrets
+  /** Marks the store busy while `work` runs: /readyz answers 503 meanwhile. */
+  tracked(work: Promise<void>): Promise<void>
+  /** The bounds of the named sessions (D34). */
+  limits: Pick<SessionsOptions<World<Of>>, 'max' | 'idleMs' | 'onDrop'>
+  /** Tells whether the default session's pets are journalled (`--state`), so it starts over only from start-up. */
+  journaled: boolean
+}
+
 export type { DropReason }
 
 /** Which named sessions `sessions.deleteAll` deletes: every one, or those starting with `prefix`. */
@@ -67,40 +101,6 @@ export interface SessionsOptions<W extends Registered> {
   now: () => number
   /** Told of every drop (the CLI prints a line). */
   onDrop?: ((name: string, reason: DropReason) => void) | undefined
-}
-
-/** What a state gives the sessions beside the default session's world (sandbox-state.ts). */
-export interface SessionsBacking<Of extends Timing> extends WorldBacking<Of> {
-  /** Makes a named session's world from `origin.current`; undefined where no named sessions are kept (501). */
-  session: ((name: string, origin: OriginHolder) => WorldBacking<Of>) | undefined
-  /** Refuses a world whose pets would pass maxPets (D23); undefined where the shared state bounds its own. */
-  admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
-  /** The registry of named sessions over this state: in its memory, or the shared state's. */
-  registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
-}
-
-/** Where a session put in place starts: the start-up world, a capsule, or a fork of session `from`. */
-export interface SessionStart {
-  capsule?: Capsule
-  from?: string
-}
-
-export interface SessionLifecycleOptions<Of extends Timing> {
-  state: SessionsBacking<Of>
-  startUp: Origin
-  /** The default session's origin, which its state reads on each of its resets. */
-  defaultOrigin: OriginHolder
-  /** What every world is made with; its `now` also dates uses and drops. */
-  world: WorldOptions
-  carriers: WorldCarrierParts
-  /** The keys in force and the admin token, which no session may be named (D35). */
-  secrets: () => Secrets
-  /** Marks the store busy while `work` runs: /readyz answers 503 meanwhile. */
-  tracked(work: Promise<void>): Promise<void>
-  /** The bounds of the named sessions (D34). */
-  limits: Pick<SessionsOptions<World<Of>>, 'max' | 'idleMs' | 'onDrop'>
-  /** Tells whether the default session's pets are journalled (`--state`), so it starts over only from start-up. */
-  journaled: boolean
 }
 
 /**
