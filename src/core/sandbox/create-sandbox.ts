@@ -112,6 +112,7 @@ function composeSandbox<Of extends Timing>(
     keyRing: createKeyRing(resolved.keys),
     storage: state.keyStorage,
     adminToken: resolved.adminToken,
+    boundKeys: state.boundKeys,
   })
   const keyRing = apiKeys.ring
   const { boundKeys } = state
