@@ -213,10 +213,10 @@ it("moves a session group's slot to another master while its sessions are used: 
     for (const index of [0, 1])
       expect(await ids(await call(index, '/pets?limit=100', inSession(session)))).toEqual(whole)
   }
-  // Every key of the group on the target now.
+  // Every key of the group on the target now, with the tokens of the creates made there since (D44).
   const byMaster = await keysByMaster()
   expect(byMaster.get(from.port)!.filter((key) => slotOf(key) === slot)).toEqual([])
-  expect(byMaster.get(to.port)!.filter((key) => slotOf(key) === slot).length).toBe(move.keys)
+  expect(byMaster.get(to.port)!.filter((key) => slotOf(key) === slot).length).toBeGreaterThanOrEqual(move.keys)
 }, 120_000)
 
 it('stalls the requests of a SIGKILLed busiest master until its replica answers, within 30 s for every session, with every acknowledged create still there', async () => {
