@@ -109,6 +109,7 @@ function composeSandbox<Of extends Timing>(
     keyRing: createKeyRing(resolved.keys),
     storage: state.keyStorage,
     adminToken: resolved.adminToken,
+    boundKeys: state.boundKeys,
     // A revoked key's scenario goes with it, in every session: added again, the key starts fresh.
     revoked: (key) => sessions.forgetKey(key),
   })

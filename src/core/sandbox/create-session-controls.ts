@@ -77,10 +77,17 @@ export function createSessionControls<Of extends Timing>(
   const { resolved, keyRing, requestLog, carriers } = process
   const { clock, store, rateLimiter, faults, scenarios } = world
   const of = { session: world.session }
-  const keyNamed = (key: string): ApiKey => {
+  // Reads with a key of the sandbox or one bound to this session (D46).
+  const withKey = <T>(key: string, read: (apiKey: ApiKey) => Answer<T, Of>): Answer<T, Of> => {
     const found = keyRing.find(key)
-    if (found === undefined) throw new UnknownKeyError(key)
-    return found
+    if (found !== undefined) return read(found)
+    const pick = (bound: readonly ApiKey[]) => {
+      const apiKey = bound.find((candidate) => candidate.key === key)
+      if (apiKey === undefined) throw new UnknownKeyError(key)
+      return read(apiKey)
+    }
+    const bound = carriers.bound.of(world.name)
+    return (bound instanceof Promise ? bound.then(pick) : pick(bound)) as Answer<T, Of>
   }
   const controls: SessionControls<Of> = {
     clock,
@@ -114,10 +121,12 @@ export function createSessionControls<Of extends Timing>(
       },
     },
     quota: {
-      get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
+      get: (key: string) => withKey(key, (apiKey) => rateLimiter.inspect(`key:${key}`, apiKey)),
       // Holds the change to the admin API's QuotaChange, refused in the same words.
       set: (key: string, change: QuotaChange) =>
-        rateLimiter.arrange(`key:${key}`, keyNamed(key), checkInput<QuotaChange>('QuotaChange', change, 'quota')),
+        withKey(key, (apiKey) =>
+          rateLimiter.arrange(`key:${key}`, apiKey, checkInput<QuotaChange>('QuotaChange', change, 'quota')),
+        ),
       ofAddress: async (address: string): Promise<QuotaStanding> =>
         await process.addressLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
     },
