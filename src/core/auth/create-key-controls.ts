@@ -36,7 +36,7 @@ export interface KeyControlsOptions {
   /** The keys bound to sessions, which no key of the sandbox may equal (D46). */
   boundKeys: Pick<BoundKeys, 'known' | 'ask'>
   /** Lets go of what goes with a key once it is revoked (its scenario in every session). */
-  revoked?: (key: string) => Promise<void>
+  afterRevoke?: (key: string) => Promise<void>
 }
 
 /** Creates the runtime key controls over a key ring, applying the storage's restored changes at once. */
@@ -45,7 +45,7 @@ export function createKeyControls({
   storage,
   adminToken,
   boundKeys,
-  revoked,
+  afterRevoke,
 }: KeyControlsOptions): KeyControls {
   // Holds per key its runtime config, or null once revoked.
   const changes = new Map<string, KeyConfig | null>()
@@ -132,7 +132,7 @@ export function createKeyControls({
         existing(key)
         return { key, config: null, result: undefined }
       })
-      await revoked?.(key)
+      await afterRevoke?.(key)
     },
   }
 }

@@ -111,7 +111,7 @@ function composeSandbox<Of extends Timing>(
     adminToken: resolved.adminToken,
     boundKeys: state.boundKeys,
     // A revoked key's scenario goes with it, in every session: added again, the key starts fresh.
-    revoked: (key) => sessions.forgetKey(key),
+    afterRevoke: (key) => sessions.forgetKey(key),
   })
   const keyRing = apiKeys.ring
   const { boundKeys } = state
