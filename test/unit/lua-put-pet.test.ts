@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest'
+import { checkSessionName } from '../../src/core/sessions/session-name.js'
 import { redisKeys } from '../../src/node/redis/redis-keys.js'
 import { REDIS_SCRIPTS } from '../../src/node/redis/redis-scripts.js'
 import { createLuaRedis } from '../support/run-redis-lua.js'
@@ -21,7 +22,7 @@ function luaWorld() {
   const create = (name: string, token: string) =>
     run('putPet', name, '', JSON.stringify({ name: 'Rex', categoryId: 1 }), '', MAX_PETS, token, 40_000)
   const held = (name: string) => {
-    const gen = redis.call('HGET', KEYS.session(name), 'gen') as string
+    const gen = redis.call('HGET', KEYS.session(checkSessionName(name, 'session')), 'gen') as string
     return (redis.call('HGETALL', `${KEYS.prefix}s:${name}:${gen}:pets`) as string[]).length / 2
   }
   const added = () => Number(redis.call('HGET', KEYS.meta, 'added') ?? '0')

@@ -24,7 +24,7 @@ import type {
 import type { ResolvedFaults } from '../faults/fault-config.js'
 import { createLru } from '../cache/create-lru.js'
 import { defaultNotDeleted } from '../sessions/session-errors.js'
-import { DEFAULT_SESSION } from '../sessions/session-name.js'
+import { DEFAULT_SESSION, type SessionName } from '../sessions/session-name.js'
 import { createSharedSessions } from '../sessions/create-shared-sessions.js'
 import { type BoundKeys, createBoundKeys } from '../auth/create-bound-keys.js'
 import type { PetBase } from '../store/create-pet-base.js'
@@ -311,7 +311,7 @@ function ownSessions<W extends Registered>({
   return {
     default: defaultWorld,
     /** Returns session `name`'s world, counting a use; undefined when there is none. */
-    use(name: string): W | undefined {
+    use(name: SessionName): W | undefined {
       if (name === DEFAULT_SESSION) return defaultWorld
       const at = now()
       sweep(at)
@@ -322,7 +322,7 @@ function ownSessions<W extends Registered>({
     /** Keeps `world`, made for a session first met. */
     add: (world: W): W => add(world, now()),
     /** The world of session `name` if it exists, without making it or counting a use. */
-    find(name: string): W | undefined {
+    find(name: SessionName): W | undefined {
       if (name === DEFAULT_SESSION) return defaultWorld
       sweep(now())
       return named.peek(name)
@@ -342,7 +342,7 @@ function ownSessions<W extends Registered>({
       return add(world, at)
     },
     /** Deletes a named session; false when there is none. The default session cannot be deleted. */
-    delete(name: string): boolean {
+    delete(name: SessionName): boolean {
       if (name === DEFAULT_SESSION) throw defaultNotDeleted()
       const found = named.peek(name)
       if (found === undefined) return false

@@ -10,6 +10,7 @@ import type { PetRepository } from '../state/pet-repository.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { PetStatus } from '../store/pet.js'
 import type { Origin } from './origin.js'
+import type { SessionName } from './session-name.js'
 
 /** The parts of one world as a state keeps them (D34). */
 export interface WorldBacking<Of extends Timing> {
@@ -32,7 +33,7 @@ export interface WorldBacking<Of extends Timing> {
 /** A world (D34): everything a test can change in one session; the rest is the process's. */
 export interface World<Of extends Timing = Timing> {
   /** The session's name: `default` for the default session. */
-  readonly name: string
+  readonly name: SessionName
   /** The name answers echo and the request log tags; undefined for the default session. */
   readonly session: string | undefined
   readonly clock: MovableClock<Of>

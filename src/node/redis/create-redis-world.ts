@@ -1,5 +1,5 @@
 import type { PetRepository } from '../../core/state/pet-repository.js'
-import type { SharedWorld, WorldSettings } from '../../core/state/shared-state.js'
+import type { SessionName, SharedWorld, WorldSettings } from '../../core/state/shared-state.js'
 import type { NewPet, Pet } from '../../core/store/pet.js'
 import { idsExhausted, sessionDropped, storageFull } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
@@ -12,7 +12,7 @@ import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 export interface RedisWorldOptions {
-  name: string
+  name: SessionName
   client: RedisClient
   scripts: RedisScripts
   keys: RedisKeys
