@@ -1,5 +1,5 @@
 import type { PetRepository } from '../../core/state/pet-repository.js'
-import type { SharedWorld, WorldSettings } from '../../core/state/shared-state.js'
+import type { SessionName, SharedWorld, WorldSettings } from '../../core/state/shared-state.js'
 import type { NewPet, Pet } from '../../core/store/pet.js'
 import { idsExhausted, sessionDropped, storageFull } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
@@ -12,7 +12,7 @@ import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 export interface RedisWorldOptions {
-  name: string
+  name: SessionName
   client: RedisClient
   scripts: RedisScripts
   keys: RedisKeys
@@ -115,7 +115,10 @@ export function createRedisWorld(options: RedisWorldOptions) {
     let ready: Promise<void> = Promise.resolve()
     // Counted and stored in one script, so creates racing on every process never pass the limit.
     const save = async (id: string, pet: Pet): Promise<Pet> => {
-      const reply = await run('putPet', id, encode(pet), pet.status ?? '', maxPets)
+      // A create sent again through a failover finds the pet its first sending made (D44).
+      const { boundMs } = options.failover
+      const token = id === '' && boundMs > 0 ? crypto.randomUUID() : ''
+      const reply = await run('putPet', id, encode(pet), pet.status ?? '', maxPets, token, 2 * boundMs)
       if (reply === -2) throw storageFull(maxPets)
       if (reply === -3) throw idsExhausted()
       if (reply === -4) throw sessionDropped()

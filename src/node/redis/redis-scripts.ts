@@ -441,9 +441,15 @@ return {m[2] or '', mine, replaced, theirs}
    * A base pet put is replaced in the overlay; an id beyond every assigned one moves the next id
    * past it. Answers the id as text (as petCounts does), -2 when the store is full, -3 when the next id would pass
    * 2^53-1
-   * (D37), -4 for a create in a named session dropped meanwhile (D34): nothing was stored.
+   * (D37), -4 for a create in a named session dropped meanwhile (D34): nothing was stored. ARGV 9, a
+   * create's token ('' for none), kept ARGV 10 ms: the same create sent again answers the id it got (D44).
    */
   putPet: `${WORLD}if not based() then return -1 end
+local made = ARGV[9] ~= '' and P .. 's:' .. NAME .. ':made:' .. ARGV[9]
+if made then
+  local was = redis.call('GET', made)
+  if was then return was end
+end
 -- A create whose session was dropped once its use was counted makes no session again (D34).
 if named and ARGV[5] == '' and redis.call('EXISTS', meta(NAME)) == 0 then return -4 end
 local gen = C().ensure(NAME)
@@ -481,6 +487,7 @@ if ARGV[7] ~= '' then
 end
 if counted then C().setAdded(NAME, C().addedOf(NAME) + 1) end
 if named then for _, k in ipairs(written) do redis.call('PEXPIRE', k, TTL) end end
+if made then redis.call('SET', made, id, 'PX', ARGV[10]) end
 return id
 `,
 
