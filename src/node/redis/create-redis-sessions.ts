@@ -14,6 +14,7 @@ import { sessionTooLarge } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { packBucket } from './create-redis-rate-limits.js'
+import { createRedisPages } from './create-redis-pages.js'
 import { createRedisWorld, type RedisWorld } from './create-redis-world.js'
 import { createRedisBoundKeys } from './create-redis-bound-keys.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
@@ -55,6 +56,7 @@ export function createRedisSessions({
   // The sandbox keeps a world per session it met, at most `max`, each holding its handle.
   const handles = createLru<RedisWorld>(() => 2 * bounds().max)
   const boundKeys = createRedisBoundKeys({ client, keys })
+  const pages = createRedisPages()
 
   const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
   // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d44).
@@ -89,6 +91,7 @@ export function createRedisSessions({
       failover,
       onDrops,
       onUnbound: boundKeys.forget,
+      pages,
     })
   const defaultWorld = make(DEFAULT)
 

@@ -4,6 +4,7 @@ import type { NewPet, Pet } from '../../core/store/pet.js'
 import { idsExhausted, sessionDropped, storageFull } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
+import type { RedisPages } from './create-redis-pages.js'
 import { createRedisRateLimits, redisListing, type WorldNews } from './create-redis-rate-limits.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
 import type { RedisFailover } from './redis-failover.js'
@@ -31,6 +32,8 @@ export interface RedisWorldOptions {
   onDrops: (drops: string) => void
   /** Told of a bound key a decision found its session holds no more (D46). */
   onUnbound: (key: string) => void
+  /** The base's page texts this process keeps, shared by its worlds. */
+  pages: RedisPages
 }
 
 /** The scripts that start with WORLD's ARGV (redis-scripts.ts): they name the session. */
@@ -177,6 +180,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
         banSeconds,
         known: () => ({ version, ...options.bounds() }),
         onUnbound: options.onUnbound,
+        pages: options.pages.of(group.prefix),
         onNews(told, drops) {
           news(told)
           if (drops !== '') options.onDrops(drops)

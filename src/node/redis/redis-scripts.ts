@@ -382,15 +382,22 @@ export const REDIS_SCRIPTS = {
   /**
    * `quota` in mode 'take' (ARGV 14 to 17 ''), then, only when the request is allowed, the JSON
    * of the first ARGV[22] pets, by status ARGV[21] or all, as `listPets` reads them: one round
-   * trip for a listing instead of two. Answers one text, cheaper to send and to decode than a
-   * nested reply: `quota`'s 14 fields, each followed by a newline (the settings '' when
-   * unchanged, otherwise after a '='; JSON text has no raw newline), then the page as a JSON
-   * array ('' when refused).
+   * trip for a listing instead of two. ARGV[23]: the base's generation whose page of that status
+   * and limit the caller keeps ('' when none). Answers one text, cheaper to send and to decode than
+   * a nested reply: `quota`'s 14 fields, then the base's generation when the page is the base's
+   * alone (the world holds no pets of its own: the page never changes within the generation), ''
+   * otherwise, each followed by a newline (the settings '' when unchanged, otherwise after a '=';
+   * JSON text has no raw newline), then the page as a JSON array ('' when refused, or when it is
+   * the base's page the caller keeps).
    */
-  quotaThenList: `${DECIDE}local listed = ''
-if outcome == 0 then listed = page(gen, own, m[7], ARGV[21], tonumber(ARGV[22])) end
+  quotaThenList: `${DECIDE}local listed, of = '', ''
+if outcome == 0 then
+  if own ~= '1' and not (gen and m[7] == '1') then of = BGEN end
+  if of == '' or of ~= ARGV[23] then listed = page(gen, own, m[7], ARGV[21], tonumber(ARGV[22])) end
+end
 for i = 1, 9 do reply[i] = string.format('%.0f', reply[i]) end
 if reply[13] then reply[13] = '=' .. reply[13] else reply[13] = '' end
+reply[15] = of
 return table.concat(reply, '\\n') .. '\\n' .. listed
 `,
 
