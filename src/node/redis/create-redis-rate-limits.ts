@@ -117,8 +117,9 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
       if (reply === -5) throw unbound(options, bound)
       const { outcome, t, bucket, page, of } = fromText(reply as string, options.onNews)
       // The page goes out as Redis sent it, or as this process kept it, never parsed (BENCHMARKS.md, Redis).
-      listing.text = outcome !== 0 ? undefined : page ?? (kept?.generation === of ? kept.text : undefined)
-      if (page !== undefined && of !== '') options.pages.keep(listing.status, listing.limit, { generation: of, text: page })
+      listing.text = outcome !== 0 ? undefined : (page ?? (kept?.generation === of ? kept.text : undefined))
+      if (page !== undefined && of !== '')
+        options.pages.keep(listing.status, listing.limit, { generation: of, text: page })
       return decide(outcome, bucket, limits, t)
     },
     async peek(id, limits) {
