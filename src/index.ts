@@ -22,7 +22,7 @@ export {
   BAGGAGE_MEMBER,
   baggageSession,
 } from './core/sessions/session-name.js'
-export type { DeleteSessionsOptions, DropReason } from './core/sessions/create-sessions.js'
+export type { DeleteSessionsOptions, DropReason } from './core/sessions/session-lifecycle.js'
 export { CAPSULE_VERSION, type Capsule, type CapsuleQuota } from './core/sessions/capsule.js'
 export type { SandboxOptions, SharedSandboxOptions } from './core/sandbox/sandbox-options.js'
 export type { SharedState, SharedWorld, PetSeeding } from './core/state/shared-state.js'

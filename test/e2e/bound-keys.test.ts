@@ -127,6 +127,24 @@ it('counts a bound key’s quota in its session, on its plan', async () => {
   const refused = await call('/pets', { key: bound.key })
   expect(refused.status).toBe(429)
   expect(refused.headers.get('x-ratelimit-limit')).toBe('2')
+  // Read and arranged through the admin API in its session only.
+  const path = `/keys/${encodeURIComponent(bound.key)}`
+  const read = await admin(path, { session: 'quota' })
+  expect(read.status).toBe(200)
+  expect(((await read.json()) as { quota: { limit: number; remaining: number } }).quota).toMatchObject({
+    limit: 2,
+    remaining: 0,
+  })
+  const arranged = await admin(path, { session: 'quota', method: 'PATCH', json: { remaining: 1 } })
+  expect(arranged.status).toBe(200)
+  expect((await call('/pets', { key: bound.key })).status).toBe(200)
+  expect((await admin(path)).status).toBe(404)
+  expect((await admin(path, { session: 'elsewhere-quota' })).status).toBe(404)
+  // A key of the sandbox may not equal it, and the refusal changes nothing.
+  const added = await admin('/keys', { method: 'POST', json: { key: bound.key, plan: 'pro' } })
+  expect(added.status).toBe(400)
+  expect(((await added.json()) as { message: string }).message).toContain('bound to a session')
+  expect((await call('/pets', { key: bound.key })).status).toBe(429)
 })
 
 it('lets a bound key die with its session: deleted, replaced, deleted by prefix', async () => {

@@ -36,6 +36,18 @@ it('serves a key bound through one replica on the other, in its session, and lis
     const summary = (await (await admin(replica, '/sessions/r-iso-1')).json()) as { keys: Array<{ key: string }> }
     expect(summary.keys.map((key) => key.key)).toEqual([one.key])
   }
+  // A key's quota reads through either replica in its session only, the one that never met the key first.
+  const three = await bind(0, 'r-iso-3')
+  expect((await call(0, '/pets', { key: three.key })).status).toBe(200)
+  const quotaPath = `/keys/${encodeURIComponent(three.key)}`
+  for (const replica of [1, 0]) {
+    const read = await admin(replica, quotaPath, { headers: { 'x-sandbox-session': 'r-iso-3' } })
+    expect(read.status).toBe(200)
+    expect(((await read.json()) as { quota: { minute: { used: number } } }).quota.minute.used).toBe(1)
+    expect((await admin(replica, quotaPath)).status).toBe(404)
+  }
+  const added = await admin(0, '/keys', { method: 'POST', json: { key: one.key, plan: 'pro' } })
+  expect(added.status).toBe(400)
   // A reset through either keeps it; a contradicting header is refused on both.
   expect((await admin(1, '/reset', { method: 'POST', headers: { 'x-sandbox-session': 'r-iso-1' } })).status).toBe(200)
   const reset = await call(0, '/pets?limit=100', { key: one.key })

@@ -258,6 +258,9 @@ it('drops the least recently used session beyond max, and one idle by the defaul
   await first.session('s3').clock.advance(3_600_000)
   expect(await second.sessions.list()).toHaveLength(4)
   await second.clock.advance(61_000)
+  // The first replica follows the moved clock a moment later, as it followed the set one.
+  const moved = second.clock.now()
+  await expect.poll(() => first.clock.now(), { timeout: 10_000 }).toBeGreaterThanOrEqual(moved)
   await call(first, '/pets?limit=1', 's4')
   expect((await first.sessions.list()).map((session) => session.name)).toEqual(['default', 's4'])
   // s4 too was idle for 61 s when the request came: it starts over, as in memory.

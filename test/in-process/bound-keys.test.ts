@@ -30,6 +30,11 @@ it('binds a key to a session: its requests are in it with no header, listed by k
   expect((await create(bound.key, 'Bound')).headers.get('x-sandbox-session')).toBe('lib-a')
   expect(session.pets.all().map((pet) => pet.name)).toContain('Bound')
   expect(sandbox.pets.all().map((pet) => pet.name)).not.toContain('Bound')
+  // Its quota is the session's to read and arrange, at once in memory; no key of the sandbox may equal it.
+  expect(session.quota.get(bound.key)).toMatchObject({ limit: 60, remaining: 59 })
+  expect(session.quota.set(bound.key, { remaining: 3 })).toMatchObject({ remaining: 3 })
+  expect(() => sandbox.quota.get(bound.key)).toThrow(ConfigError)
+  await expect(sandbox.apiKeys.add({ key: bound.key, plan: 'pro' })).rejects.toThrow(/bound to a session/)
   // Masked as every key: the library's secrets hold it.
   expect(sandbox.secrets().keys).toContain(bound.key)
   expect(JSON.stringify(session.requests())).not.toContain(bound.key)

@@ -40,6 +40,19 @@ it('refuses a revoked key with 401, and a reset does not bring it back', async (
   expect((await api('/pets', { key: 'sandbox-pro-key' })).status).toBe(200)
 })
 
+it('forgets a revoked key’s scenario in every session: added again, the key starts with none in each', async () => {
+  await sandbox.apiKeys.add({ key: 'scenario-key', plan: 'pro' })
+  const team = sandbox.session('revoke-team')
+  await sandbox.scenarios.set('scenario-key', 'slow')
+  await team.scenarios.set('scenario-key', 'flaky')
+  expect([sandbox.scenarios.get('scenario-key'), team.scenarios.get('scenario-key')]).toEqual(['slow', 'flaky'])
+  await sandbox.apiKeys.revoke('scenario-key')
+  await sandbox.apiKeys.add({ key: 'scenario-key', plan: 'pro' })
+  expect([sandbox.scenarios.get('scenario-key'), team.scenarios.get('scenario-key')]).toEqual([undefined, undefined])
+  await sandbox.apiKeys.revoke('scenario-key')
+  await sandbox.sessions.delete('revoke-team')
+})
+
 it.each([
   ['an existing key', () => sandbox.apiKeys.add({ key: 'sandbox-free-key', plan: 'pro' }), 'key is already configured'],
   [

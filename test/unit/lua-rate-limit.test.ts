@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
-import { createRedisRateLimits } from '../../src/node/redis/create-redis-rate-limits.js'
+import { createRedisPages } from '../../src/node/redis/create-redis-pages.js'
+import { createRedisRateLimits, redisListing } from '../../src/node/redis/create-redis-rate-limits.js'
 import { REDIS_SCRIPTS } from '../../src/node/redis/redis-scripts.js'
 import { assertDecidesAsInMemory, LIMITS, POLICY } from '../support/rate-limit-equivalence.js'
 import { createLuaRedis } from '../support/run-redis-lua.js'
@@ -9,14 +10,18 @@ import { createLuaRedis } from '../support/run-redis-lua.js'
 const PREFIX = 'lua:'
 
 /** The default session's rate limiter over the quota script, as create-redis-world.ts runs it, on a fresh stand-in of Redis. */
-function luaRateLimits(source: () => number) {
+function luaRateLimits(source: () => number, replies: unknown[] = []) {
   const redis = createLuaRedis()
   // The start-up pets' identity, as seeding leaves it: the script answers -1 without it.
   redis.call('HSET', `${PREFIX}meta`, 'base', '1', 'lastId', '0', 'count', '0')
   let version = ''
   const rateLimits = createRedisRateLimits({
-    run: async (script, ...args) =>
-      redis.run(REDIS_SCRIPTS[script], [`${PREFIX}meta`], [PREFIX, 'default', source(), '', ...args]),
+    run: async (script, ...args) => {
+      const reply = redis.run(REDIS_SCRIPTS[script], [`${PREFIX}meta`], [PREFIX, 'default', source(), '', ...args])
+      replies.push(reply)
+      return reply
+    },
+    pages: createRedisPages().of(PREFIX),
     ...POLICY,
     known: () => ({ version, max: 10, idleMs: 3_600_000 }),
     onNews(news) {
@@ -96,4 +101,37 @@ it('answers -5 and makes nothing for a bound key its session holds no more (D46)
   expect(redis.call('EXISTS', `${PREFIX}s:w1`)).toBe(0)
   redis.call('HSET', `${PREFIX}s:w1`, 'K:sbk_k', '{"plan":"pro"}')
   expect((quota() as number[])[0]).toBe(0)
+})
+
+it("leaves out of the listing script's answer the base's page this process keeps, and only that", async () => {
+  const now = Date.UTC(2030, 0, 1, 10, 15)
+  const replies: unknown[] = []
+  const { redis, rateLimits } = luaRateLimits(() => now, replies)
+  const pets = [1, 2, 3].map((id) => `{"id":${id},"name":"P${id}","categoryId":1,"status":"sold"}`)
+  redis.call('HSET', `${PREFIX}meta`, 'base', '1', 'lastId', '3', 'count', '3')
+  for (const [index, pet] of pets.entries()) {
+    redis.call('ZADD', `${PREFIX}base:1:ids`, String(index + 1), String(index + 1))
+    redis.call('HSET', `${PREFIX}base:1:pets`, String(index + 1), pet)
+  }
+  const list = async (limit: number) => {
+    const listing = redisListing({ status: undefined, limit })
+    await rateLimits.take('key:k', { ...LIMITS, perMinute: 100, perDay: 100 }, listing)
+    return { page: listing.page(), answered: String(replies.at(-1)) }
+  }
+  const first = await list(2)
+  expect(first.page).toBe(`[${pets[0]},${pets[1]}]`)
+  expect(first.answered.endsWith(`\n1\n${first.page}`)).toBe(true)
+  // Kept: the script answers the generation alone, and the page is this process's copy.
+  expect(await list(2)).toEqual({ page: first.page, answered: expect.stringMatching(/\n1\n$/) })
+  // Another limit is another page.
+  expect((await list(3)).page).toBe(`[${pets.join(',')}]`)
+  // A new generation of the base: the kept page is not the one in force.
+  redis.call('HSET', `${PREFIX}s:default`, 'base', '2')
+  redis.call('ZADD', `${PREFIX}base:2:ids`, '1', '1')
+  redis.call('HSET', `${PREFIX}base:2:pets`, '1', pets[2]!)
+  expect(await list(2)).toEqual({ page: `[${pets[2]}]`, answered: expect.stringMatching(/\n2\n\[/) })
+  // A world standing alone (a capsule's): its page is its own, never kept.
+  redis.call('HSET', `${PREFIX}s:default`, 'own', '1')
+  expect(await list(2)).toEqual({ page: '[]', answered: expect.stringMatching(/\n\n\[\]$/) })
+  expect(await list(2)).toEqual({ page: '[]', answered: expect.stringMatching(/\n\n\[\]$/) })
 })

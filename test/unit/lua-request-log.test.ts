@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
+import { checkSessionName } from '../../src/core/sessions/session-name.js'
 import { REQUEST_LOG, redisKeys } from '../../src/node/redis/redis-keys.js'
 import { REDIS_SCRIPTS } from '../../src/node/redis/redis-scripts.js'
 import { createLuaRedis } from '../support/run-redis-lua.js'
@@ -21,7 +22,8 @@ function luaLog(capacity: number) {
     redis.run(REDIS_SCRIPTS[script], [KEYS.meta], [PREFIX, name, NOW, name === 'default' ? '' : TTL, ...args])
   const make = (name: string) => (name === 'default' ? world('resetWorld', name) : world('useWorld', name, 100, TTL))
   for (const name of SESSIONS) make(name)
-  const generation = (name: string) => redis.call('HGET', KEYS.session(name), 'gen') as string | null
+  const generation = (name: string) =>
+    redis.call('HGET', KEYS.session(checkSessionName(name, 'session')), 'gen') as string | null
   return {
     redis,
     make,
@@ -96,7 +98,7 @@ it('forgets a dropped or reset session’s entries alone, and counts what the ot
 
 it('keeps no entry answered before its session’s reset, nor one of a named session gone meanwhile', () => {
   const log = luaLog(10)
-  const before = log.redis.call('HGET', KEYS.session('a'), 'gen') as string
+  const before = log.redis.call('HGET', KEYS.session(checkSessionName('a', 'session')), 'gen') as string
   log.reset('a')
   log.drop('b')
   log.log([
@@ -118,7 +120,8 @@ it('forgets the entries of a session whose keys went with their TTL, when it is 
     { session: 'default', id: 4 },
   ])
   // Redis let the sessions' keys go (their TTL, the log's list with its meta): their counts stay.
-  for (const name of ['a', 'b', 'c']) log.redis.call('UNLINK', KEYS.session(name), KEYS.sessionLog(name))
+  for (const name of ['a', 'b', 'c'])
+    log.redis.call('UNLINK', KEYS.session(checkSessionName(name, 'session')), KEYS.sessionLog(name))
   expect(log.held()).toBe(4)
   const listed = log.redis.run(REDIS_SCRIPTS.listWorlds, [KEYS.meta], [PREFIX, 'default', NOW, '', TTL, 'a'])
   expect(listed).toEqual([''])

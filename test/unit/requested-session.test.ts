@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { baggageSession, requestedSession } from '../../src/core/sessions/session-name.js'
+import { ConfigError } from '../../src/core/errors/config-error.js'
+import {
+  baggageSession,
+  checkSessionName,
+  readSessionName,
+  requestedSession,
+} from '../../src/core/sessions/session-name.js'
+import { redisKeys } from '../../src/node/redis/redis-keys.js'
 
 describe('baggageSession', () => {
   it('reads the sandbox-session member among others, with properties and whitespace, percent-decoded', () => {
@@ -41,5 +48,23 @@ describe('requestedSession', () => {
     expect(of({ baggage: 'sandbox-session=b' })).toEqual({ name: 'b', where: "baggage's sandbox-session" })
     expect(of({ baggage: 'nonsense here' })).toBeUndefined()
     expect(of({})).toBeUndefined()
+  })
+})
+
+describe('SessionName', () => {
+  it("is made only of a name the rule lets through, and only such a name builds a session's Redis keys", () => {
+    const keys = redisKeys('p:').of('default')
+    expect(keys.session(checkSessionName('worker-1', 'session name'))).toBe('p:s:worker-1')
+    expect(readSessionName('has space', 'X-Sandbox-Session')).toEqual({
+      refusal: expect.stringMatching(/^X-Sandbox-Session must be /),
+    })
+    expect(
+      readSessionName('sandbox-free-key', 'session name', { keys: ['sandbox-free-key'], adminToken: undefined }),
+    ).toEqual({
+      refusal: 'session name must not be an API key or the admin token',
+    })
+    expect(() => checkSessionName('a/b', 'session name')).toThrow(ConfigError)
+    // @ts-expect-error: a string the rule did not check is no SessionName, so it builds no session key.
+    expect(keys.session('unchecked')).toBe('p:s:unchecked')
   })
 })

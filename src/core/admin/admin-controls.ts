@@ -10,7 +10,7 @@ import type { SandboxScenarios } from '../scenarios/create-scenarios.js'
 import type { Har, HarSelection } from '../request-log/to-har.js'
 import type { LoggedDifference, LoggedViolation } from '../request-log/create-request-logger.js'
 import type { Secrets } from '../auth/create-masker.js'
-import type { DeleteSessionsOptions } from '../sessions/create-sessions.js'
+import type { DeleteSessionsOptions } from '../sessions/session-lifecycle.js'
 import type { BoundKey } from '../auth/create-bound-keys.js'
 
 /** One configured key in the state summary. */

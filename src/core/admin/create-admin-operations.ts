@@ -12,7 +12,7 @@ import type { LogSelection, RequestLogEntry } from '../request-log/create-reques
 import { JsonPieces, jsonPieces, valuePieces } from '../http/json-pieces.js'
 import { createMasker, type Secrets } from '../auth/create-masker.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
-import { unknownScenario } from '../scenarios/create-scenarios.js'
+import { unknownScenario } from '../scenarios/scenario-config.js'
 
 /** An admin operation's input, valid against fixtures/admin-openapi.yaml by the time it runs. */
 export interface AdminInput {

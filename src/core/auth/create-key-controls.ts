@@ -1,4 +1,5 @@
 import { ConfigError, UnknownKeyError } from '../errors/config-error.js'
+import type { BoundKeys } from './create-bound-keys.js'
 import type { KeyRing } from './create-key-ring.js'
 import type { ApiKey, KeyConfig } from './key-config.js'
 import type { KeyChanges, KeyStorage } from './key-storage.js'
@@ -32,10 +33,20 @@ export interface KeyControlsOptions {
   storage: KeyStorage | undefined
   /** The admin token, which no API key may equal. */
   adminToken: string | undefined
+  /** The keys bound to sessions, which no key of the sandbox may equal (D46). */
+  boundKeys: Pick<BoundKeys, 'known' | 'ask'>
+  /** Lets go of what goes with a key once it is revoked (its scenario in every session). */
+  afterRevoke?: (key: string) => Promise<void>
 }
 
 /** Creates the runtime key controls over a key ring, applying the storage's restored changes at once. */
-export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsOptions): KeyControls {
+export function createKeyControls({
+  keyRing,
+  storage,
+  adminToken,
+  boundKeys,
+  afterRevoke,
+}: KeyControlsOptions): KeyControls {
   // Holds per key its runtime config, or null once revoked.
   const changes = new Map<string, KeyConfig | null>()
   const initial = keyRing.keys
@@ -97,14 +108,18 @@ export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsO
         return keyRing.keys
       },
     },
-    add: (config) =>
-      change(() => {
+    async add(config) {
+      const key = (config as Partial<KeyConfig> | null)?.key
+      if (typeof key === 'string' && (boundKeys.known(key) ?? (await boundKeys.ask?.(key))) !== undefined)
+        throw new ConfigError('key is bound to a session: a key of the sandbox must differ from every bound key')
+      return change(() => {
         const apiKey = resolveKey(config)
         if (keyRing.keys.some((candidate) => candidate.key === apiKey.key))
           throw new ConfigError('key is already configured')
         if (apiKey.key === adminToken) throw new ConfigError('key must differ from the admin token')
         return { key: apiKey.key, config: configOf(apiKey, config), result: apiKey }
-      }),
+      })
+    },
     setPlan: (key, plan, limits = {}) =>
       change(() => {
         existing(key)
@@ -112,11 +127,13 @@ export function createKeyControls({ keyRing, storage, adminToken }: KeyControlsO
         const apiKey = resolveKey(config)
         return { key, config: configOf(apiKey, config), result: apiKey }
       }),
-    revoke: (key) =>
-      change(() => {
+    async revoke(key) {
+      await change(() => {
         existing(key)
         return { key, config: null, result: undefined }
-      }),
+      })
+      await afterRevoke?.(key)
+    },
   }
 }
 

@@ -30,6 +30,11 @@ const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|cookie)$|api[-_
 // Decodes an escape only to a character a secret can hold (the BearerToken rule).
 const SECRET_CHAR = /^[A-Za-z0-9._~+/=-]$/
 
+/** Tells whether two sets of secrets mask alike: the same keys in the same order, the same admin token. */
+export function sameSecrets(a: Secrets, b: Secrets): boolean {
+  return a.adminToken === b.adminToken && a.keys.length === b.keys.length && a.keys.every((key, i) => key === b.keys[i])
+}
+
 /** Creates the masker of `secrets`, cheap enough to make one per read. */
 export function createMasker(given: Secrets): Masker {
   const { keys, adminToken } = given

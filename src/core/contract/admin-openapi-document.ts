@@ -293,7 +293,7 @@ export const adminOpenapiDocument: OpenApiDocument = {
           "name": "key",
           "in": "path",
           "required": true,
-          "description": "A configured API key, percent-encoded.",
+          "description": "A configured API key, or one bound to the session named (D46), percent-encoded.",
           "schema": {
             "type": "string"
           }

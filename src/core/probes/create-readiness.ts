@@ -35,3 +35,18 @@ export function createReadiness(checks: ReadinessCheck[] = []) {
 }
 
 export type ReadinessRegistry = ReturnType<typeof createReadiness>
+
+/** Creates the count of the store's seeding and resets in progress: its check is not ready while any runs. */
+export function createStoreWork() {
+  let running = 0
+  return {
+    /** Marks the store busy while `work` runs. */
+    tracked(work: Promise<void>): Promise<void> {
+      running++
+      return work.finally(() => running--)
+    },
+    /** Whether no seeding or reset is in progress. */
+    settled: (): boolean => running === 0,
+    check: { name: 'store', notReady: () => (running > 0 ? 'seeding the pets' : undefined) } satisfies ReadinessCheck,
+  }
+}

@@ -1,4 +1,4 @@
-import { createMasker, type Masker, type Secrets } from '../auth/create-masker.js'
+import { createMasker, type Masker, sameSecrets, type Secrets } from '../auth/create-masker.js'
 import { maskSecret } from '../auth/mask-key.js'
 import { createKeyedRing } from './create-keyed-ring.js'
 import { createRingBuffer } from './create-ring-buffer.js'
@@ -182,6 +182,13 @@ export function createRequestLog(
   // Keys the ring by session: a listing counts each session's entries, a drop forgets them.
   const entries = createKeyedRing<Kept, string | undefined>(capacity, (kept) => kept.answer.session)
   let sink: ((entry: RequestLogEntry) => void) | undefined
+  // Makes the masker again only when the secrets in force changed: a shared log describes every answer.
+  let masker: Masker | undefined
+  const maskerNow = (): Masker => {
+    const inForce = secrets()
+    if (masker === undefined || !sameSecrets(masker.secrets, inForce)) masker = createMasker(inForce)
+    return masker
+  }
   // Tags ids with this log's own prefix, so another process's id is never found here.
   const tag = Math.floor(Math.random() * 0xffffff)
     .toString(16)
@@ -196,7 +203,7 @@ export function createRequestLog(
   // Masks with the secrets in force at each read.
   const show = (
     { answer, id }: { answer: Answered; id?: string | undefined },
-    masker = createMasker(secrets()),
+    masker = maskerNow(),
   ): RequestLogEntry => {
     const entry: RequestLogEntry = { ...(id === undefined ? {} : { id }), ...describeAnswer(answer, masker) }
     if (source === undefined || entry.source !== undefined) return entry
@@ -207,7 +214,7 @@ export function createRequestLog(
     return entry
   }
   const showAll = (kept: readonly Kept[]): RequestLogEntry[] => {
-    const masker = createMasker(secrets())
+    const masker = maskerNow()
     return kept.map((one) => show(one, masker))
   }
   const withBodies = (kept: Kept, masker?: Masker): KeptExchange => ({ entry: show(kept, masker), bodies: kept.bodies })
@@ -245,7 +252,7 @@ export function createRequestLog(
     count: (of?: InSession): number => (of === undefined ? entries.count() : entries.count(of.session)),
     /** Selects entries for an export, with their bodies while kept, oldest first. */
     select(selection: LogSelection = {}, of?: InSession): KeptExchange[] {
-      const masker = createMasker(secrets())
+      const masker = maskerNow()
       const looked = kept(selection.match === undefined ? (selection.limit ?? capacity) : capacity, of)
       return pickLast(
         looked,

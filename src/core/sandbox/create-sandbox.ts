@@ -4,25 +4,22 @@ import { createKeyControls } from '../auth/create-key-controls.js'
 import { createKeyRing } from '../auth/create-key-ring.js'
 import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
-import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { createApiScope } from '../contract/create-api-scope.js'
 import { createRouter } from '../contract/create-router.js'
 import { openapiDocument } from '../contract/openapi-document.js'
-import { ConfigError } from '../errors/config-error.js'
 import { realSleep } from '../faults/create-fault-injector.js'
 import { createCors } from '../http/create-cors.js'
 import { createDeprecations } from '../http/create-deprecations.js'
 import { type ApiHandlerParts, createApiHandler } from '../pipeline/create-api-handler.js'
 import { createProbeHandler } from '../probes/create-probe-handler.js'
 import { createAnswerTail } from '../pipeline/answer-tail.js'
-import { createReadiness } from '../probes/create-readiness.js'
-import { unknownScenario } from '../scenarios/create-scenarios.js'
+import { createReadiness, createStoreWork } from '../probes/create-readiness.js'
 import { forcibleStatuses } from '../scenarios/forced-status.js'
-import { resolveScenarios } from '../scenarios/scenario-config.js'
+import { checkScenarioKeys, resolveScenarios } from '../scenarios/scenario-config.js'
 import type { Origin } from '../sessions/origin.js'
 import { startUpOrigin } from '../sessions/world-table.js'
 import { createSessionLifecycle } from '../sessions/session-lifecycle.js'
-import type { World, WorldOptions } from '../sessions/world.js'
+import type { WorldOptions } from '../sessions/world.js'
 import type { Timing } from '../state/maybe-promise.js'
 import { createPetBase } from '../store/create-pet-base.js'
 import { seedPets } from '../store/seed-pets.js'
@@ -32,11 +29,11 @@ import {
   carrierParts,
   createSandboxSessions,
   createSessionControls,
+  createSessionOf,
   type ProcessControls,
 } from './create-session-controls.js'
 import { type ResolvedOptions, resolveOptions } from './resolve-options.js'
-import type { Sandbox, Session, SessionKeyInit } from './sandbox.js'
-import { createSessionKeys } from './create-session-keys.js'
+import type { Sandbox, SessionKeyInit } from './sandbox.js'
 import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
@@ -112,6 +109,9 @@ function composeSandbox<Of extends Timing>(
     keyRing: createKeyRing(resolved.keys),
     storage: state.keyStorage,
     adminToken: resolved.adminToken,
+    boundKeys: state.boundKeys,
+    // A revoked key's scenario goes with it, in every session: added again, the key starts fresh.
+    afterRevoke: (key) => sessions.forgetKey(key),
   })
   const keyRing = apiKeys.ring
   const { boundKeys } = state
@@ -122,13 +122,7 @@ function composeSandbox<Of extends Timing>(
   })
   const forcible = forcibleStatuses(openapiDocument)
   const knownScenarios = resolveScenarios(resolved.scenarios.custom, forcible)
-  for (const [key, name] of Object.entries(resolved.scenarios.keys ?? {})) {
-    // Checked now, as any option is.
-    if (keyRing.find(key) === undefined)
-      throw ConfigError.ofEntry('scenarios.keys', key, noConfiguredKey(key, keyRing.keys))
-    if (!knownScenarios.has(name))
-      throw ConfigError.ofEntry('scenarios.keys', key, unknownScenario(name, [...knownScenarios.keys()]))
-  }
+  checkScenarioKeys(resolved.scenarios.keys, knownScenarios, keyRing)
   const worldOptions: WorldOptions = {
     knownScenarios,
     isKey: (key) => keyRing.find(key) !== undefined,
@@ -138,11 +132,8 @@ function composeSandbox<Of extends Timing>(
     now: () => state.clock.now(),
   }
   // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
-  let filling = 0
-  const tracked = (work: Promise<void>): Promise<void> => {
-    filling++
-    return work.finally(() => filling--)
-  }
+  const storeWork = createStoreWork()
+  const { tracked } = storeWork
   const processParts = { resolved, keyRing, secrets, requestLog, operationIds, tracked }
   const carriers = carrierParts(processParts, knownScenarios, boundKeys)
   const sessions = createSessionLifecycle({
@@ -181,7 +172,7 @@ function composeSandbox<Of extends Timing>(
     forcible,
     prefer: resolved.prefer,
     tail,
-    storeSettled: () => filling === 0,
+    storeSettled: storeWork.settled,
     boundKeys,
     worlds: sessions,
   }
@@ -190,29 +181,8 @@ function composeSandbox<Of extends Timing>(
 
   // A store that cannot start (shared state seeded otherwise) rejects `ready()`: the caller hears it.
   tracked(defaultWorld.store.start()).catch(() => undefined)
-  const readiness = createReadiness([
-    { name: 'store', notReady: () => (filling > 0 ? 'seeding the pets' : undefined) },
-    ...state.checks,
-  ])
-
-  // Each world's controls, made once: the sandbox's own for the default one.
-  const made = new WeakMap<World<Of>, Session<Of>>()
-  const sessionOf = (world: World<Of>): Session<Of> => {
-    let session = made.get(world)
-    if (session === undefined) {
-      session = {
-        ...createSessionControls(world, process),
-        name: world.name,
-        fetch: createSandboxFetch(handlers, resolved.baseUrl, world.session),
-        // A session dropped meanwhile is made again by the call, as any call in its name makes it.
-        keys: createSessionKeys(world.name, boundKeys, async () => {
-          sessions.world(world.name)
-        }),
-      }
-      made.set(world, session)
-    }
-    return session
-  }
+  const readiness = createReadiness([storeWork.check, ...state.checks])
+  const sessionOf = createSessionOf(sessions, process, handlers, boundKeys)
   const sandboxSessions = createSandboxSessions(sessions, process)
   const sandbox: Sandbox<Of> = {
     ...createSessionControls(defaultWorld, process),
@@ -223,14 +193,7 @@ function composeSandbox<Of extends Timing>(
       return keyRing.keys
     },
     secrets,
-    // A revoked key's scenario goes with it, in every session: added again, the key starts fresh.
-    apiKeys: {
-      ...apiKeys,
-      async revoke(key) {
-        await apiKeys.revoke(key)
-        for (const world of await sessions.list()) await world.scenarios.forget(key)
-      },
-    },
+    apiKeys,
     ready: defaultWorld.store.ready,
     readiness: readiness.current,
     session: (name) => sessionOf(sessions.world(name)),

@@ -1,5 +1,6 @@
 import type { AdminSessionInit, SessionSummary, StateSummary } from '../admin/admin-controls.js'
 import type { SESSION_OPERATIONS } from '../admin/create-admin-operations.js'
+import type { BoundKeys } from '../auth/create-bound-keys.js'
 import type { KeyRing } from '../auth/create-key-ring.js'
 import type { Secrets } from '../auth/create-masker.js'
 import type { ApiKey } from '../auth/key-config.js'
@@ -23,7 +24,10 @@ import type { World } from '../sessions/world.js'
 import { type Capsule, makeCapsule, readCapsule } from '../sessions/capsule.js'
 import { capsuleHolds, resetWorld, summaryHolds, type WorldCarrierParts } from '../sessions/world-table.js'
 import type { ResolvedOptions } from './resolve-options.js'
-import type { Sandbox, SandboxResetOptions, SessionControls, SessionInit } from './sandbox.js'
+import type { RequestHandler } from 'msw'
+import type { Sandbox, SandboxResetOptions, Session, SessionControls, SessionInit } from './sandbox.js'
+import { createSandboxFetch } from './create-sandbox-fetch.js'
+import { createSessionKeys } from './create-session-keys.js'
 import type { SandboxState } from './sandbox-state.js'
 import { sandboxHar } from './sandbox-har.js'
 
@@ -73,10 +77,17 @@ export function createSessionControls<Of extends Timing>(
   const { resolved, keyRing, requestLog, carriers } = process
   const { clock, store, rateLimiter, faults, scenarios } = world
   const of = { session: world.session }
-  const keyNamed = (key: string): ApiKey => {
+  // Reads with a key of the sandbox or one bound to this session (D46).
+  const withKey = <T>(key: string, read: (apiKey: ApiKey) => Answer<T, Of>): Answer<T, Of> => {
     const found = keyRing.find(key)
-    if (found === undefined) throw new UnknownKeyError(key)
-    return found
+    if (found !== undefined) return read(found)
+    const pick = (bound: readonly ApiKey[]) => {
+      const apiKey = bound.find((candidate) => candidate.key === key)
+      if (apiKey === undefined) throw new UnknownKeyError(key)
+      return read(apiKey)
+    }
+    const bound = carriers.bound.of(world.name)
+    return (bound instanceof Promise ? bound.then(pick) : pick(bound)) as Answer<T, Of>
   }
   const controls: SessionControls<Of> = {
     clock,
@@ -110,10 +121,12 @@ export function createSessionControls<Of extends Timing>(
       },
     },
     quota: {
-      get: (key: string) => rateLimiter.inspect(`key:${key}`, keyNamed(key)),
+      get: (key: string) => withKey(key, (apiKey) => rateLimiter.inspect(`key:${key}`, apiKey)),
       // Holds the change to the admin API's QuotaChange, refused in the same words.
       set: (key: string, change: QuotaChange) =>
-        rateLimiter.arrange(`key:${key}`, keyNamed(key), checkInput<QuotaChange>('QuotaChange', change, 'quota')),
+        withKey(key, (apiKey) =>
+          rateLimiter.arrange(`key:${key}`, apiKey, checkInput<QuotaChange>('QuotaChange', change, 'quota')),
+        ),
       ofAddress: async (address: string): Promise<QuotaStanding> =>
         await process.addressLimiter.inspect(`address:${countedClient(address)}`, PLANS.free),
     },
@@ -177,6 +190,32 @@ export function createSessionControls<Of extends Timing>(
     capsule: () => capsuleOf(world, process),
   }
   return controls
+}
+
+/** Returns each world's `Session` (`sandbox.session(name)`): its controls, fetch and bound keys, made once a world. */
+export function createSessionOf<Of extends Timing>(
+  sessions: SessionLifecycle<Of>,
+  process: ProcessControls<Of>,
+  handlers: RequestHandler[],
+  boundKeys: BoundKeys,
+): (world: World<Of>) => Session<Of> {
+  const made = new WeakMap<World<Of>, Session<Of>>()
+  return (world) => {
+    let session = made.get(world)
+    if (session === undefined) {
+      session = {
+        ...createSessionControls(world, process),
+        name: world.name,
+        fetch: createSandboxFetch(handlers, process.resolved.baseUrl, world.session),
+        // A session dropped meanwhile is made again by the call, as any call in its name makes it.
+        keys: createSessionKeys(world.name, boundKeys, async () => {
+          sessions.world(world.name)
+        }),
+      }
+      made.set(world, session)
+    }
+    return session
+  }
 }
 
 /** The capsule of `world` as it stands now. */

@@ -14,9 +14,17 @@ import {
   type RequestLogEntry,
 } from '../request-log/create-request-log.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
-import type { SharedSessions, SharedSessionsPolicy, SharedState, SharedWorld } from '../state/shared-state.js'
+import type {
+  DropReason,
+  SharedSessions,
+  SharedSessionsPolicy,
+  SharedState,
+  SharedWorld,
+} from '../state/shared-state.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
-import { createSessions } from '../sessions/create-sessions.js'
+import { createLru } from '../cache/create-lru.js'
+import { defaultNotDeleted } from '../sessions/session-errors.js'
+import { DEFAULT_SESSION, type SessionName } from '../sessions/session-name.js'
 import { createSharedSessions } from '../sessions/create-shared-sessions.js'
 import { type BoundKeys, createBoundKeys } from '../auth/create-bound-keys.js'
 import type { PetBase } from '../store/create-pet-base.js'
@@ -29,7 +37,7 @@ import {
   sessionTooLarge,
 } from '../store/create-pet-store.js'
 import type { OriginHolder } from '../sessions/origin.js'
-import type { SessionsBacking } from '../sessions/session-lifecycle.js'
+import type { Registered, SessionRegistry, SessionsBacking, SessionsOptions } from '../sessions/session-lifecycle.js'
 import type { WorldBacking } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
@@ -144,7 +152,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
       if (!pool.fits(adds - freed)) throw sessionTooLarge(pool.maxPets, adds)
     },
     session: (_name, origin) => world(origin),
-    registry: createSessions,
+    registry: ownSessions,
     keyStorage: resolved.keyStorage,
     boundKeys: createBoundKeys(),
     requestLog: {
@@ -223,7 +231,7 @@ export function sharedState(
           },
     registry: (options) =>
       shared.sessions === undefined
-        ? createSessions(options)
+        ? ownSessions(options)
         : createSharedSessions({ ...options, shared: registryOf, source: resolved.now, startUp }),
     keyStorage: shared.keys ?? resolved.keyStorage,
     boundKeys: shared.boundKeys ?? createBoundKeys(),
@@ -255,6 +263,92 @@ export function sharedState(
     },
     checks: [{ name: 'shared state', notReady: () => shared.notReady(), detail: () => shared.detail?.() }],
     close: () => shared.close(),
+  }
+}
+
+// Idle sessions are looked for at most this often, by the default session's clock.
+const SWEEP_EVERY_MS = 1000
+
+/** Creates the in-memory session registry (D34), sweeping idle ones lazily, so no timer is needed. */
+function ownSessions<W extends Registered>({
+  default: defaultWorld,
+  dispose,
+  max,
+  idleMs,
+  now,
+  onDrop,
+}: SessionsOptions<W>): SessionRegistry<W> {
+  let sweptAt = Number.NEGATIVE_INFINITY
+  const drop = (world: W, reason: DropReason | undefined) => {
+    dispose(world)
+    if (reason !== undefined) onDrop?.(world.name, reason)
+  }
+  // Beyond `max`, the least recently used goes first.
+  const named = createLru<W>(
+    () => max,
+    (world) => drop(world, { kind: 'least-recently-used', max }),
+  )
+  const remove = (world: W, reason: DropReason | undefined) => {
+    named.delete(world.name)
+    drop(world, reason)
+  }
+
+  function sweep(at: number): void {
+    // Also when the clock went back: a clock moved back must not keep every session from expiring.
+    if (at - sweptAt < SWEEP_EVERY_MS && at >= sweptAt) return
+    sweptAt = at
+    for (const world of named.values()) {
+      if (at - world.lastUsed < idleMs) break
+      remove(world, { kind: 'idle', idleMs })
+    }
+  }
+
+  function add(world: W, at: number): W {
+    world.lastUsed = at
+    return named.put(world.name, world)
+  }
+
+  return {
+    default: defaultWorld,
+    /** Returns session `name`'s world, counting a use; undefined when there is none. */
+    use(name: SessionName): W | undefined {
+      if (name === DEFAULT_SESSION) return defaultWorld
+      const at = now()
+      sweep(at)
+      const found = named.use(name)
+      if (found !== undefined) found.lastUsed = at
+      return found
+    },
+    /** Keeps `world`, made for a session first met. */
+    add: (world: W): W => add(world, now()),
+    /** The world of session `name` if it exists, without making it or counting a use. */
+    find(name: SessionName): W | undefined {
+      if (name === DEFAULT_SESSION) return defaultWorld
+      sweep(now())
+      return named.peek(name)
+    },
+    keepsAfterAdmission: true,
+    /** Every session: the default first, then the most recently used. */
+    list(): W[] {
+      sweep(now())
+      return [defaultWorld, ...[...named.values()].reverse()]
+    },
+    /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
+    put(world: W): W {
+      const at = now()
+      sweep(at)
+      const replaced = named.peek(world.name)
+      if (replaced !== undefined) remove(replaced, undefined)
+      return add(world, at)
+    },
+    /** Deletes a named session; false when there is none. The default session cannot be deleted. */
+    delete(name: SessionName): boolean {
+      if (name === DEFAULT_SESSION) throw defaultNotDeleted()
+      const found = named.peek(name)
+      if (found === undefined) return false
+      remove(found, undefined)
+      return true
+    },
   }
 }
 

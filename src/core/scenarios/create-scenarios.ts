@@ -1,4 +1,3 @@
-import { nearestName } from '../contract/describe-input-errors.js'
 import { ConfigError, UnknownKeyError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
@@ -7,7 +6,7 @@ import { createRandom, seedFor } from '../faults/create-random.js'
 import type { MaybePromise } from '../state/maybe-promise.js'
 import type { SharedScenarios } from '../state/shared-state.js'
 import { forcedError } from './forced-status.js'
-import type { ResolvedScenario, ScenarioName } from './scenario-config.js'
+import { type ResolvedScenario, type ScenarioName, unknownScenario } from './scenario-config.js'
 
 /** Marks every answer a key's scenario shaped with the scenario's name, so nobody mistakes it for a bug. */
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
@@ -24,13 +23,6 @@ export interface ScenariosOptions {
   isKey: (key: string) => boolean
   /** Holds the scenarios for every process of a shared sandbox; this process's memory by default. */
   shared?: SharedScenarios | undefined
-}
-
-/** Says why `name` is no scenario: the nearest known name when it looks like a typo, then all of them. */
-export function unknownScenario(name: string, known: readonly string[]): string {
-  const nearest = nearestName(name, known)
-  const guess = nearest === undefined ? '' : ` did you mean ${nearest}?`
-  return `unknown scenario ${JSON.stringify(name)};${guess} known: ${known.join(', ')}`
 }
 
 /** What a key's scenario leaves the pipeline to do: `empty` answers reads with nothing. */

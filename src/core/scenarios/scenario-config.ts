@@ -1,4 +1,7 @@
+import type { KeyRing } from '../auth/create-key-ring.js'
+import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { checkInput } from '../contract/check-input.js'
+import { nearestName } from '../contract/describe-input-errors.js'
 import { ConfigError } from '../errors/config-error.js'
 import { DEFAULT_ERROR_KINDS, type FaultKind, type LatencyRange } from '../faults/fault-config.js'
 import { checkForcible, type ForcibleStatuses } from './forced-status.js'
@@ -124,4 +127,23 @@ export function resolveScenarios(
     known.set(name, { name, description, operations: resolved })
   }
   return known
+}
+
+/** Says why `name` is no scenario: the nearest known name when it looks like a typo, then all of them. */
+export function unknownScenario(name: string, known: readonly string[]): string {
+  const nearest = nearestName(name, known)
+  const guess = nearest === undefined ? '' : ` did you mean ${nearest}?`
+  return `unknown scenario ${JSON.stringify(name)};${guess} known: ${known.join(', ')}`
+}
+
+/** Checks each key's scenario of the `scenarios.keys` option: the key is one of `ring`'s and the scenario is known. */
+export function checkScenarioKeys(
+  keys: Readonly<Record<string, string>> | undefined,
+  known: ReadonlyMap<string, ResolvedScenario>,
+  ring: Pick<KeyRing, 'find' | 'keys'>,
+): void {
+  for (const [key, name] of Object.entries(keys ?? {})) {
+    if (ring.find(key) === undefined) throw ConfigError.ofEntry('scenarios.keys', key, noConfiguredKey(key, ring.keys))
+    if (!known.has(name)) throw ConfigError.ofEntry('scenarios.keys', key, unknownScenario(name, [...known.keys()]))
+  }
 }

@@ -1,9 +1,10 @@
 import type { Timing } from '../state/maybe-promise.js'
 import type { SharedSessionInfo, SharedSessions, SharedSessionsPolicy } from '../state/shared-state.js'
 import { createLru } from '../cache/create-lru.js'
-import { defaultNotDeleted, type SessionRegistry, type SessionsOptions } from './create-sessions.js'
+import { defaultNotDeleted } from './session-errors.js'
+import type { SessionRegistry, SessionsOptions } from './session-lifecycle.js'
 import type { Origin } from './origin.js'
-import { DEFAULT_SESSION } from './session-name.js'
+import { DEFAULT_SESSION, type SessionName } from './session-name.js'
 import type { World } from './world.js'
 import { originFromShared, sharedOriginOf } from './world-table.js'
 
@@ -21,7 +22,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
   const { default: defaultWorld, fresh, dispose, max, startUp } = options
   const met = createLru<W>(() => max)
   // A session gone from the state: its world here goes too, with this process's log entries of it.
-  const forget = (name: string) => {
+  const forget = (name: SessionName) => {
     const world = met.peek(name)
     if (world === undefined) return
     met.delete(name)
@@ -52,7 +53,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
     }
     return met.put(world.name, world)
   }
-  const local = (name: string): W => met.use(name) ?? keep(fresh(name))
+  const local = (name: SessionName): W => met.use(name) ?? keep(fresh(name))
   defaultWorld.refresh = async () => {
     const info = await shared.find(DEFAULT_SESSION)
     if (info !== undefined) adopt(defaultWorld, info)

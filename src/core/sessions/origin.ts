@@ -1,7 +1,7 @@
 import type { ApiKey } from '../auth/key-config.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
 import type { Bucket } from '../rate-limit/describe-bucket.js'
-import type { OriginKind } from '../state/shared-state.js'
+import type { OriginKind, SessionName } from '../state/shared-state.js'
 import type { PetOrigin } from '../store/create-pet-store.js'
 
 export type { OriginKind }
@@ -9,7 +9,7 @@ export type { OriginKind }
 /** What a world holds, by entry (D34); the compiler asks `WORLD_TABLE` (world-table.ts) to carry each. */
 export interface WorldHolds {
   /** Where the world came from: the start-up world, a fork of session `from`, or a capsule. */
-  origin: { kind: OriginKind; from?: string }
+  origin: { kind: OriginKind; from?: SessionName }
   /** The clock's instant, from which it runs on; undefined: the time source's own. */
   clock: { clock: number | undefined }
   /** The pets and next id over a shared base; undefined where a shared state keeps them. */

@@ -31,3 +31,8 @@ export class SessionConflict extends ConfigError {
     this.name = 'SessionConflict'
   }
 }
+
+/** The refusal to delete the default session, worded alike by every registry. */
+export function defaultNotDeleted(): SessionConflict {
+  return new SessionConflict('the default session cannot be deleted: reset it, or PUT it to start it over')
+}

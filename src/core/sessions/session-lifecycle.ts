@@ -4,20 +4,29 @@ import { maskKey } from '../auth/mask-key.js'
 import { ConfigError } from '../errors/config-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
-import type { Timing } from '../state/maybe-promise.js'
+import type { MaybePromise, Timing } from '../state/maybe-promise.js'
+import type { DropReason } from '../state/shared-state.js'
 import type { PetRepository } from '../state/pet-repository.js'
+import { createOperations } from '../operations/operation-table.js'
+import { createScenarios } from '../scenarios/create-scenarios.js'
 import type { Capsule } from './capsule.js'
-import type { SessionRegistry, SessionsOptions } from './create-sessions.js'
 import type { Origin, OriginHolder } from './origin.js'
 import { SessionConflict, SessionsNotServed, UnknownSession } from './session-errors.js'
-import { checkSessionName, DEFAULT_SESSION, type RequestedSession, sessionNameRefusal } from './session-name.js'
-import { createWorld, type World, type WorldOptions, type WorldBacking } from './world.js'
+import {
+  checkSessionName,
+  DEFAULT_SESSION,
+  type RequestedSession,
+  readSessionName,
+  type SessionName,
+  sessionNameRefusal,
+} from './session-name.js'
+import type { World, WorldOptions, WorldBacking } from './world.js'
 import { capsuleOrigin, forkOrigin, resetWorld, type WorldCarrierParts } from './world-table.js'
 
 /** What a state gives the sessions beside the default session's world (sandbox-state.ts). */
 export interface SessionsBacking<Of extends Timing> extends WorldBacking<Of> {
   /** Makes a named session's world from `origin.current`; undefined where no named sessions are kept (501). */
-  session: ((name: string, origin: OriginHolder) => WorldBacking<Of>) | undefined
+  session: ((name: SessionName, origin: OriginHolder) => WorldBacking<Of>) | undefined
   /** Refuses a world whose pets would pass maxPets (D23); undefined where the shared state bounds its own. */
   admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
   /** The registry of named sessions over this state: in its memory, or the shared state's. */
@@ -48,6 +57,59 @@ export interface SessionLifecycleOptions<Of extends Timing> {
   journaled: boolean
 }
 
+export type { DropReason }
+
+/** Which named sessions `sessions.deleteAll` deletes: every one, or those starting with `prefix`. */
+export interface DeleteSessionsOptions {
+  prefix?: string
+}
+
+/** What the registry keeps of a world: its name, and when it was last used. */
+export interface Registered {
+  readonly name: SessionName
+  lastUsed: number
+}
+
+/** The sessions of a sandbox, in its memory or in a shared state (create-shared-sessions.ts). */
+export interface SessionRegistry<W extends Registered> {
+  readonly default: W
+  /** Returns the world kept of session `name`, counting a use; undefined when none, for `add`. */
+  use(name: SessionName): W | undefined
+  /** Keeps `world`, made from the start-up world for a session first met in a request or a call. */
+  add(world: W): W
+  /** The world of session `name` if it exists, without making it or counting a use. */
+  find(name: SessionName): MaybePromise<W | undefined>
+  /** Keeps a session first met in a request only once admission lets it through (in memory, D34). */
+  readonly keepsAfterAdmission?: boolean
+  /** Every session: the default first, then the most recently used. */
+  list(): MaybePromise<W[]>
+  /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
+  put(world: W): MaybePromise<W>
+  /** Deletes a named session; false when there is none. The default session cannot be deleted. */
+  delete(name: SessionName): MaybePromise<boolean>
+  /** Counts a use other than by a request, for a shared registry. */
+  used?(name: SessionName): void
+  /** Keeps the default session's new origin where every process finds it. */
+  putDefault?(origin: Origin): Promise<void>
+}
+
+export interface SessionsOptions<W extends Registered> {
+  /** The default session's world, which is never dropped. */
+  default: W
+  /** Makes a fresh world for a session a shared state lists and this process has not met. */
+  fresh(name: SessionName): W
+  /** Lets go of a world that leaves the registry (dropped, deleted or replaced). */
+  dispose(world: W): void
+  /** Named sessions kept at most (the default excluded); beyond it the least recently used goes. */
+  max: number
+  /** A named session unused this long, by the default session's clock, is dropped. */
+  idleMs: number
+  /** The default session's clock (docs/decisions.md#d34: a test moves it to expire sessions). */
+  now: () => number
+  /** Told of every drop (the CLI prints a line). */
+  onDrop?: ((name: string, reason: DropReason) => void) | undefined
+}
+
 /**
  * Makes, finds, forks, replaces and drops the sessions (D34), checking every name.
  *
@@ -57,11 +119,11 @@ export interface SessionLifecycleOptions<Of extends Timing> {
  */
 export function createSessionLifecycle<Of extends Timing>(options: SessionLifecycleOptions<Of>) {
   const { state, startUp, defaultOrigin, carriers, secrets } = options
-  const defaultWorld: World<Of> = createWorld(DEFAULT_SESSION, state, defaultOrigin, options.world)
-  const make = (name: string, origin: Origin): World<Of> => {
+  const defaultWorld: World<Of> = worldOver(DEFAULT_SESSION, state, defaultOrigin, options.world)
+  const make = (name: SessionName, origin: Origin): World<Of> => {
     if (state.session === undefined) throw new SessionsNotServed()
     const holder = { current: origin }
-    const world = createWorld(name, state.session(name, holder), holder, options.world)
+    const world = worldOver(name, state.session(name, holder), holder, options.world)
     world.store.start().catch(() => undefined)
     return world
   }
@@ -78,12 +140,14 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     now: options.world.now,
   })
   // The world of a session a request or a call names, made from the start-up world on its first use.
-  const worldOf = (name: string): World<Of> => registry.use(name) ?? registry.add(make(name, startUp))
+  const worldOf = (name: SessionName): World<Of> => registry.use(name) ?? registry.add(make(name, startUp))
   const served = (what?: string): void => {
     if (state.session === undefined) throw new SessionsNotServed(what)
   }
-  const find = async (name: string): Promise<World<Of> | undefined> =>
-    sessionNameRefusal(name, 'session name') === undefined ? registry.find(name) : undefined
+  const find = async (name: string): Promise<World<Of> | undefined> => {
+    const read = readSessionName(name, 'session name')
+    return typeof read === 'string' ? registry.find(read) : undefined
+  }
 
   async function originOf(start: SessionStart): Promise<Origin> {
     if (start.capsule !== undefined) return capsuleOrigin(start.capsule, carriers)
@@ -97,7 +161,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
   }
 
   // A key names one session (D46): nothing changes while one is bound to another.
-  async function bindable(name: string, origin: Origin): Promise<void> {
+  async function bindable(name: SessionName, origin: Origin): Promise<void> {
     if (name === DEFAULT_SESSION)
       throw new ConfigError(
         'capsule.boundKeys: the default session takes no bound keys: restore it into a named session',
@@ -130,12 +194,13 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     default: defaultWorld,
     /** The world a request names; for a name the sandbox cannot serve, the default world and the refusal. */
     named({
-      name,
+      name: requested,
       where,
     }: RequestedSession): World<Of> & { refusal?: HttpError; settle?: (admitted: boolean) => void } {
-      const refusal = sessionNameRefusal(name, where, secrets())
-      if (refusal !== undefined)
-        return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, refusal) }
+      const read = readSessionName(requested, where, secrets())
+      if (typeof read !== 'string')
+        return { ...defaultWorld, refusal: new HttpError(400, ErrorCode.invalidRequest, read.refusal) }
+      const name = read
       if (name !== DEFAULT_SESSION && state.session === undefined)
         return {
           ...defaultWorld,
@@ -157,8 +222,11 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     /** The world of the session a bound key names (D46); a header or baggage naming another is refused. */
     bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {
       // Sweeps idle sessions first in memory: one that went took its keys, leaving the default world.
-      if (carriers.bound.ask === undefined && registry.find(bound.session) === undefined) return defaultWorld
-      const world = worldOf(bound.session)
+      // A bound key's session was checked as it was bound: read again here, it gives its SessionName.
+      const session = readSessionName(bound.session, 'bound session')
+      if (typeof session !== 'string') return defaultWorld
+      if (carriers.bound.ask === undefined && registry.find(session) === undefined) return defaultWorld
+      const world = worldOf(session)
       if (named === undefined || named.name === bound.session) return world
       const refused = sessionNameRefusal(named.name, named.where, secrets())
       const mask = createMasker(secrets()).text
@@ -169,8 +237,8 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       return { ...world, refusal: new HttpError(400, ErrorCode.invalidRequest, refused ?? contradiction) }
     },
     /** Returns session `name`'s world for a call, made on first use and counted. */
-    world(name: string, where = 'session name'): World<Of> {
-      checkSessionName(name, where, secrets())
+    world(given: string, where = 'session name'): World<Of> {
+      const name = checkSessionName(given, where, secrets())
       if (name !== DEFAULT_SESSION) served()
       const world = worldOf(name)
       registry.used?.(name)
@@ -183,8 +251,8 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     /** Every session: the default first, then the most recently used. */
     list: async (): Promise<World<Of>[]> => registry.list(),
     /** Puts session `name` in place from `start`, unless its pets would pass maxPets (D23). */
-    async put(name: string, start: SessionStart): Promise<World<Of>> {
-      checkSessionName(name, 'session name', secrets())
+    async put(given: string, start: SessionStart): Promise<World<Of>> {
+      const name = checkSessionName(given, 'session name', secrets())
       if (name !== DEFAULT_SESSION) served()
       if (start.capsule !== undefined) served('Capsules')
       const origin = await originOf(start)
@@ -196,10 +264,13 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       if (origin.boundKeys.length > 0) await carriers.bound.bind(name, origin.boundKeys)
       return made
     },
+    /** Forgets `key`'s scenario in every session: a revoked key added again starts fresh. */
+    async forgetKey(key: string): Promise<void> {
+      for (const world of await registry.list()) await world.scenarios.forget(key)
+    },
     /** Deletes named session `name`; false when there is none. */
     async delete(name: string): Promise<boolean> {
-      checkSessionName(name, 'session name')
-      return registry.delete(name)
+      return registry.delete(checkSessionName(name, 'session name'))
     },
     /** Deletes every named session, or those whose name starts with `prefix`; answers the names it deleted. */
     async deleteAll(prefix?: string): Promise<string[]> {
@@ -215,3 +286,43 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
 }
 
 export type SessionLifecycle<Of extends Timing> = ReturnType<typeof createSessionLifecycle<Of>>
+
+/** Makes session `name`'s world of the parts `backing` holds, from `origin.current`. */
+function worldOver<Of extends Timing>(
+  name: SessionName,
+  backing: WorldBacking<Of>,
+  origin: OriginHolder,
+  options: WorldOptions,
+): World<Of> {
+  const { store } = backing
+  const created = options.now()
+  return {
+    name,
+    session: name === DEFAULT_SESSION ? undefined : name,
+    clock: backing.clock,
+    store,
+    rateLimiter: backing.rateLimiter,
+    faults: backing.faults,
+    shareFaults: backing.shareFaults,
+    scenarios: createScenarios({
+      known: options.knownScenarios,
+      initial: () => origin.current.scenarios,
+      seed: () => origin.current.seed,
+      sleep: options.sleep,
+      isKey: options.isKey,
+      shared: backing.scenarios,
+    }),
+    operations: createOperations(store, { defaultStatus: options.defaultStatus }),
+    ready: store.ready,
+    get origin() {
+      return origin.current
+    },
+    set origin(next) {
+      origin.current = next
+    },
+    created,
+    lastUsed: created,
+    fork: backing.fork,
+    release: backing.release,
+  }
+}

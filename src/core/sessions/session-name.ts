@@ -1,12 +1,15 @@
 import type { Secrets } from '../auth/create-masker.js'
 import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
+import type { SessionName } from '../state/shared-state.js'
+
+export type { SessionName }
 
 /** Names a request's session (D34); without it, the default session. */
 export const SESSION_HEADER = 'x-sandbox-session'
 
 /** The name of the session a request without `X-Sandbox-Session` is in: today's sandbox. */
-export const DEFAULT_SESSION = 'default'
+export const DEFAULT_SESSION = 'default' as SessionName
 
 // Reads the check and its message from the admin document's SessionName.
 const { schemas } = adminOpenapiDocument.components as {
@@ -26,10 +29,16 @@ export function sessionNameRefusal(name: unknown, where: string, secrets?: Secre
 }
 
 /** Answers `name` when it may name a session; otherwise throws a ConfigError saying `sessionNameRefusal`. */
-export function checkSessionName(name: unknown, where: string, secrets?: Secrets): string {
+export function checkSessionName(name: unknown, where: string, secrets?: Secrets): SessionName {
+  const read = readSessionName(name, where, secrets)
+  if (typeof read !== 'string') throw new ConfigError(read.refusal)
+  return read
+}
+
+/** Answers `name` as a `SessionName` when it may name a session; otherwise `sessionNameRefusal`'s refusal. */
+export function readSessionName(name: unknown, where: string, secrets?: Secrets): SessionName | { refusal: string } {
   const refusal = sessionNameRefusal(name, where, secrets)
-  if (refusal !== undefined) throw new ConfigError(refusal)
-  return name as string
+  return refusal === undefined ? (name as SessionName) : { refusal }
 }
 
 /** The W3C Baggage header, whose `sandbox-session` member names a session without `X-Sandbox-Session` (D43). */

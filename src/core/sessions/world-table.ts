@@ -4,8 +4,7 @@ import { ConfigError } from '../errors/config-error.js'
 import { resolveFaults } from '../faults/fault-config.js'
 import type { Har } from '../request-log/to-har.js'
 import type { InSession } from '../request-log/create-request-log.js'
-import { unknownScenario } from '../scenarios/create-scenarios.js'
-import type { ResolvedScenario, ScenarioDefinition } from '../scenarios/scenario-config.js'
+import { type ResolvedScenario, type ScenarioDefinition, unknownScenario } from '../scenarios/scenario-config.js'
 import type { MaybePromise, Timing } from '../state/maybe-promise.js'
 import type { OriginKind, SharedOrigin, SharedOriginInfo, WorldSettings } from '../state/shared-state.js'
 import { createPetBase, type PetBase } from '../store/create-pet-base.js'
@@ -16,6 +15,7 @@ import type { Origin, WorldHolds } from './origin.js'
 import type { World } from './world.js'
 import type { BoundKeys } from '../auth/create-bound-keys.js'
 import { limitsOf } from '../auth/resolve-keys.js'
+import { DEFAULT_SESSION } from './session-name.js'
 
 /** What the carriers read beside a world: the process's parts. */
 export interface WorldCarrierParts {
@@ -352,7 +352,7 @@ export function sharedOriginOf(origin: Origin): SharedOrigin {
   const put = Object.assign({}, ...ENTRIES.map((entry) => entry.shared.put(origin))) as WorldSettings &
     Partial<CapsuleCopy>
   const { pets, nextId, quotas, ...settings } = put
-  if (origin.kind === 'fork') return { settings, kind: 'fork', from: origin.from ?? 'default' }
+  if (origin.kind === 'fork') return { settings, kind: 'fork', from: origin.from ?? DEFAULT_SESSION }
   if (origin.kind === 'capsule' && pets !== undefined)
     return { settings, kind: 'capsule', pets, nextId: nextId!, quotas: quotas ?? new Map() }
   return { settings, kind: 'start-up' }

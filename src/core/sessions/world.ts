@@ -1,16 +1,16 @@
 import type { MovableClock } from '../clock/create-clock.js'
 import type { FaultInjector } from '../faults/create-fault-injector.js'
 import type { ResolvedFaults } from '../faults/fault-config.js'
-import { createOperations, type Operations } from '../operations/operation-table.js'
+import type { Operations } from '../operations/operation-table.js'
 import type { SharedScenarios } from '../state/shared-state.js'
-import { createScenarios, type Scenarios } from '../scenarios/create-scenarios.js'
+import type { Scenarios } from '../scenarios/create-scenarios.js'
 import type { ResolvedScenario } from '../scenarios/scenario-config.js'
 import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { PetRepository } from '../state/pet-repository.js'
 import type { RateLimitBackend } from '../state/rate-limit-backend.js'
 import type { PetStatus } from '../store/pet.js'
-import type { Origin, OriginHolder } from './origin.js'
-import { DEFAULT_SESSION } from './session-name.js'
+import type { Origin } from './origin.js'
+import type { SessionName } from './session-name.js'
 
 /** The parts of one world as a state keeps them (D34). */
 export interface WorldBacking<Of extends Timing> {
@@ -33,7 +33,7 @@ export interface WorldBacking<Of extends Timing> {
 /** A world (D34): everything a test can change in one session; the rest is the process's. */
 export interface World<Of extends Timing = Timing> {
   /** The session's name: `default` for the default session. */
-  readonly name: string
+  readonly name: SessionName
   /** The name answers echo and the request log tags; undefined for the default session. */
   readonly session: string | undefined
   readonly clock: MovableClock<Of>
@@ -68,44 +68,4 @@ export interface WorldOptions {
   defaultStatus: PetStatus | undefined
   /** The default session's clock, which dates `created` and `lastUsed`. */
   now: () => number
-}
-
-/** Creates session `name`'s world over `state`, from `origin.current`. */
-export function createWorld<Of extends Timing>(
-  name: string,
-  state: WorldBacking<Of>,
-  origin: OriginHolder,
-  options: WorldOptions,
-): World<Of> {
-  const { store } = state
-  const created = options.now()
-  return {
-    name,
-    session: name === DEFAULT_SESSION ? undefined : name,
-    clock: state.clock,
-    store,
-    rateLimiter: state.rateLimiter,
-    faults: state.faults,
-    shareFaults: state.shareFaults,
-    scenarios: createScenarios({
-      known: options.knownScenarios,
-      initial: () => origin.current.scenarios,
-      seed: () => origin.current.seed,
-      sleep: options.sleep,
-      isKey: options.isKey,
-      shared: state.scenarios,
-    }),
-    operations: createOperations(store, { defaultStatus: options.defaultStatus }),
-    ready: store.ready,
-    get origin() {
-      return origin.current
-    },
-    set origin(next) {
-      origin.current = next
-    },
-    created,
-    lastUsed: created,
-    fork: state.fork,
-    release: state.release,
-  }
 }

@@ -3,6 +3,9 @@ import type { ResolvedFaults } from '../faults/fault-config.js'
 import type { PetRepository } from './pet-repository.js'
 import type { Bucket, RateLimitBackend } from './rate-limit-backend.js'
 import type { Answer, Timing } from './maybe-promise.js'
+
+/** A session's name that passed the name rule: only `checkSessionName` and `readSessionName` (core/sessions) make one. */
+export type SessionName = string & { readonly sessionName: unique symbol }
 import type { InSession, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { KeyStorage } from '../auth/key-storage.js'
 import type { BoundKeys } from '../auth/create-bound-keys.js'
@@ -82,30 +85,30 @@ export interface SharedSessionsPolicy {
   /** The time source without offset, to which the state adds the default session's to date uses. */
   source: () => number
   /** Hears of each drop this process made. */
-  onDrop?: ((name: string, reason: DropReason) => void) | undefined
+  onDrop?: ((name: SessionName, reason: DropReason) => void) | undefined
   /** Hears of a session another process reset, replaced or dropped, whose kept exchanges are now stale. */
-  onStale?: ((name: string) => void) | undefined
+  onStale?: ((name: SessionName) => void) | undefined
 }
 
 /** The named sessions of a shared state: the registry every process sharing it follows. */
 export interface SharedSessions {
   /** Returns session `name`'s world, made in the state on first read or write. */
-  world(name: string): SharedWorld
+  world(name: SessionName): SharedWorld
   /** Counts a use of session `name`, making it when absent. */
-  use(name: string): Promise<SharedSessionInfo>
+  use(name: SessionName): Promise<SharedSessionInfo>
   /** Finds what the state keeps of session `name`, counting no use. */
-  find(name: string): Promise<SharedSessionInfo | undefined>
+  find(name: SessionName): Promise<SharedSessionInfo | undefined>
   /** The named sessions, the most recently used first (those idle past the policy dropped first). */
   list(): Promise<SharedSessionInfo[]>
   /** Makes session `name` anew from `origin`, replacing the one of that name. */
-  put(name: string, origin: SharedOrigin): Promise<SharedSessionInfo>
+  put(name: SessionName, origin: SharedOrigin): Promise<SharedSessionInfo>
   /** Deletes named session `name`, its pets, quotas and log entries; false when there is none. */
-  delete(name: string): Promise<boolean>
+  delete(name: SessionName): Promise<boolean>
 }
 
 /** A session as a shared state keeps it: made, last used (epoch ms), and its origin. */
 export interface SharedSessionInfo {
-  name: string
+  name: SessionName
   created: number
   lastUsed: number
   origin: SharedOriginInfo
@@ -124,14 +127,14 @@ export interface WorldSettings {
 /** What a shared state keeps of a session's origin besides pets and quotas: its kind, a fork's source, settings. */
 export interface SharedOriginInfo {
   kind: OriginKind
-  from?: string | undefined
+  from?: SessionName | undefined
   settings?: Partial<WorldSettings> | undefined
 }
 
 /** Where `SharedSessions.put` makes a session from and its resets return to: start-up, a fork, or a capsule. */
 export type SharedOrigin = { settings: WorldSettings } & (
   | { kind: 'start-up' }
-  | { kind: 'fork'; from: string }
+  | { kind: 'fork'; from: SessionName }
   | {
       kind: 'capsule'
       pets: readonly Pet[]

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Cluster, Redis, type RedisOptions } from 'ioredis'
 import { ConfigError } from '../../core/errors/config-error.js'
 import type { SharedState } from '../../core/state/shared-state.js'
+import { coalesceWrites } from './coalesce-writes.js'
 import { createRedisBase, type RedisBase } from './create-redis-base.js'
 import { createRedisKeys } from './create-redis-keys.js'
 import { createRedisRequestLog } from './create-redis-request-log.js'
@@ -64,6 +65,7 @@ export async function connectRedisState({
   })
   // Without a listener ioredis would throw its connection errors at the process.
   first.on('error', () => undefined)
+  coalesceWrites(first)
   try {
     await first.connect()
   } catch (error) {
@@ -236,6 +238,7 @@ async function connectCluster(
     },
   )
   client.on('error', () => undefined)
+  client.on('+node', coalesceWrites)
   try {
     // ioredis keeps trying a cluster it cannot map: given up on after a while, at start.
     await Promise.race([

@@ -1,3 +1,4 @@
+import { checkSessionName } from '../../core/sessions/session-name.js'
 import type { BoundKey, BoundKeys } from '../../core/auth/create-bound-keys.js'
 import type { ApiKey } from '../../core/auth/key-config.js'
 import type { RedisKeys } from './redis-keys.js'
@@ -15,7 +16,7 @@ export interface RedisBoundKeys extends BoundKeys {
 /** Creates the bound keys on Redis (D46): in each session's meta, with an index by key that is only a hint. */
 export function createRedisBoundKeys({ client, keys }: { client: RedisClient; keys: RedisKeys }): RedisBoundKeys {
   const index = `${keys.prefix}bound`
-  const meta = (session: string) => keys.of(session).session(session)
+  const meta = (session: string) => keys.of(session).session(checkSessionName(session, 'a bound session'))
   // What this process met, by key; remade lists for masking.
   const known = new Map<string, BoundKey>()
   let tokens: readonly string[] = []

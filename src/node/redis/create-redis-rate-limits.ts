@@ -7,6 +7,7 @@ import type { QuotaChange, RateDecision } from '../../core/state/rate-limit-back
 import type { RateLimitBackend } from '../../core/state/rate-limit-backend.js'
 import type { ListingAhead, ListQuery } from '../../core/state/pet-repository.js'
 import type { PetStatus } from '../../core/store/pet.js'
+import type { RedisGroupPages } from './create-redis-pages.js'
 
 /** What the state tells a world with each decision, and between them (`followWorlds`). */
 export interface WorldNews {
@@ -30,6 +31,8 @@ export interface RedisRateLimitsOptions {
   onNews: (news: WorldNews, drops: string) => void
   /** Told of a bound key the session holds no more (D46): this process forgets it. */
   onUnbound?: (key: string) => void
+  /** The pages of the world's base this process keeps, which a listing's script then leaves out. */
+  pages: RedisGroupPages
 }
 
 /** A page of a world's pets read with its next decision, in `quotaThenList` (the world's `readAhead`). */
@@ -96,6 +99,7 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
       }
       const listing = ahead as RedisListing
       const bound = boundOf(limits)
+      const kept = options.pages.kept(listing.status, listing.limit)
       const reply = await options.run(
         'quotaThenList',
         ...head('take', id, limits),
@@ -108,11 +112,14 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
         bound,
         listing.status ?? '',
         listing.limit,
+        kept?.generation ?? '',
       )
       if (reply === -5) throw unbound(options, bound)
-      const { outcome, t, bucket, page } = fromText(reply as string, options.onNews)
-      // The page goes out as Redis sent it, never parsed (BENCHMARKS.md, the Redis section).
-      listing.text = outcome === 0 ? page : undefined
+      const { outcome, t, bucket, page, of } = fromText(reply as string, options.onNews)
+      // The page goes out as Redis sent it, or as this process kept it, never parsed (BENCHMARKS.md, Redis).
+      listing.text = outcome !== 0 ? undefined : (page ?? (kept?.generation === of ? kept.text : undefined))
+      if (page !== undefined && of !== '')
+        options.pages.keep(listing.status, listing.limit, { generation: of, text: page })
       return decide(outcome, bucket, limits, t)
     },
     async peek(id, limits) {
@@ -195,24 +202,25 @@ function decided(fields: Fields, onNews: RedisRateLimitsOptions['onNews']) {
   return { outcome, t, bucket }
 }
 
-/** Reads `quotaThenList`'s text: 14 newline-ended fields, then the page's JSON ('' when refused). */
+/** Reads `quotaThenList`'s text: 15 newline-ended fields, then the page's JSON ('' when refused or kept). */
 function fromText(text: string, onNews: RedisRateLimitsOptions['onNews']) {
   const fields: string[] = []
   let start = 0
-  for (let i = 0; i < 14; i++) {
+  for (let i = 0; i < 15; i++) {
     const end = text.indexOf('\n', start)
     fields.push(text.slice(start, end))
     start = end + 1
   }
   const page = text.slice(start)
   const numbers = fields.slice(0, 9).map(Number)
-  const [offset = '0', generation = '', version = '0', settings = '', drops = ''] = fields.slice(9)
+  const [offset = '0', generation = '', version = '0', settings = '', drops = '', of = ''] = fields.slice(9)
   return {
     ...decided(
       [...numbers, offset, generation, version, settings === '' ? null : settings.slice(1), drops] as Fields,
       onNews,
     ),
     page: page === '' ? undefined : page,
+    of,
   }
 }
 

@@ -1,4 +1,5 @@
 import { createLru } from '../../core/cache/create-lru.js'
+import { checkSessionName, DEFAULT_SESSION, type SessionName } from '../../core/sessions/session-name.js'
 import type {
   DropReason,
   OriginKind,
@@ -13,6 +14,7 @@ import { sessionTooLarge } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
 import { packBucket } from './create-redis-rate-limits.js'
+import { createRedisPages } from './create-redis-pages.js'
 import { createRedisWorld, type RedisWorld } from './create-redis-world.js'
 import { createRedisBoundKeys } from './create-redis-bound-keys.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
@@ -25,7 +27,7 @@ import { redisUnavailable } from './redis-unavailable.js'
 const FOLLOW_MS = 1_000
 // Worlds unused by this process for this long are not followed: their next decision brings the news.
 const FOLLOW_IDLE_MS = 60_000
-const DEFAULT = 'default'
+const DEFAULT = DEFAULT_SESSION
 
 export interface RedisSessionsOptions {
   client: RedisClient
@@ -54,6 +56,7 @@ export function createRedisSessions({
   // The sandbox keeps a world per session it met, at most `max`, each holding its handle.
   const handles = createLru<RedisWorld>(() => 2 * bounds().max)
   const boundKeys = createRedisBoundKeys({ client, keys })
+  const pages = createRedisPages()
 
   const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
   // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d44).
@@ -61,7 +64,8 @@ export function createRedisSessions({
   const onDrops = (drops: string) => {
     if (drops === '') return
     for (const drop of drops.split(' ')) {
-      const [why, name = ''] = [drop.slice(0, 1), drop.slice(2)]
+      const [why, dropped = ''] = [drop.slice(0, 1), drop.slice(2)]
+      const name = kept(dropped)
       handles.delete(name)
       const reason: DropReason | undefined =
         why === 'i'
@@ -72,7 +76,7 @@ export function createRedisSessions({
       if (reason !== undefined) policy?.onDrop?.(name, reason)
     }
   }
-  const make = (name: string) =>
+  const make = (name: SessionName) =>
     createRedisWorld({
       name,
       client,
@@ -87,11 +91,12 @@ export function createRedisSessions({
       failover,
       onDrops,
       onUnbound: boundKeys.forget,
+      pages,
     })
   const defaultWorld = make(DEFAULT)
 
   /** Returns world `name`'s handle, made on first use, keeping at most twice `max`. */
-  function handle(name: string): RedisWorld {
+  function handle(name: SessionName): RedisWorld {
     if (name === DEFAULT) return defaultWorld
     return handles.use(name) ?? handles.put(name, make(name))
   }
@@ -134,7 +139,7 @@ export function createRedisSessions({
 
   /** Runs a registry script through a world's handle (it names the session and its TTL). */
   const call = async (
-    name: string,
+    name: SessionName,
     script: 'useWorld' | 'putWorld' | 'listWorlds' | 'deleteWorld',
     ...args: Array<string | number>
   ) => handle(name).run(script, ...args)
@@ -204,7 +209,7 @@ export function createRedisSessions({
   }
 
   /** Returns putWorld's ARGV from 7 on, writing a capsule's pets and buckets first under their own generation. */
-  async function originArgs(name: string, origin: SharedOrigin, maxPets: number): Promise<Array<string | number>> {
+  async function originArgs(name: SessionName, origin: SharedOrigin, maxPets: number): Promise<Array<string | number>> {
     const { clock, ...rest } = origin.settings
     const settings = Object.entries(rest).flatMap(([setting, value]) => [setting, JSON.stringify(value)])
     const head = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '']
@@ -226,7 +231,7 @@ export function createRedisSessions({
   }
 
   /** Reads session `from`'s world as it is now: pets, packed buckets, next id, settings in force. */
-  async function readWorld(from: string) {
+  async function readWorld(from: SessionName) {
     const world = handle(from)
     const pets = await world.allPets()
     const [, nextId] = (await world.run('petCounts')) as [number, number]
@@ -246,7 +251,7 @@ export function createRedisSessions({
 
   /** Writes pets and packed buckets under a new origin generation of `name`; returns putWorld's ARGV 10 to 12. */
   async function writeOrigin(
-    name: string,
+    name: SessionName,
     pets: readonly Pet[],
     quotas: ReadonlyArray<[string, string]>,
     firstId: number,
@@ -313,12 +318,12 @@ function infoOf([
   settings = '',
 ]: string[]): SharedSessionInfo {
   return {
-    name,
+    name: kept(name),
     created: Number(created),
     lastUsed: Number(lastUsed),
     origin: {
       kind: kind as OriginKind,
-      ...(from === '' ? {} : { from }),
+      ...(from === '' ? {} : { from: kept(from) }),
       settings: {
         ...(settings === '' ? {} : (JSON.parse(settings) as Partial<WorldSettings>)),
         ...(clock === '' ? {} : { clock: Number(clock) }),
@@ -330,4 +335,9 @@ function infoOf([
 async function exec(pipeline: ReturnType<RedisClient['pipeline']>): Promise<void> {
   const results = (await pipeline.exec().catch(redisUnavailable)) ?? []
   for (const [error] of results) if (error) redisUnavailable(error)
+}
+
+/** Reads a session's name the scripts answer: written as the lifecycle checked it, so checked again it passes. */
+function kept(name: string): SessionName {
+  return checkSessionName(name, 'a session name kept in Redis')
 }

@@ -1,9 +1,10 @@
 import type { PetRepository } from '../../core/state/pet-repository.js'
-import type { SharedWorld, WorldSettings } from '../../core/state/shared-state.js'
+import type { SessionName, SharedWorld, WorldSettings } from '../../core/state/shared-state.js'
 import type { NewPet, Pet } from '../../core/store/pet.js'
 import { idsExhausted, sessionDropped, storageFull } from '../../core/store/create-pet-store.js'
 import { storedPet } from '../../core/store/stored-pet.js'
 import type { RedisBase } from './create-redis-base.js'
+import type { RedisPages } from './create-redis-pages.js'
 import { createRedisRateLimits, redisListing, type WorldNews } from './create-redis-rate-limits.js'
 import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
 import type { RedisFailover } from './redis-failover.js'
@@ -12,7 +13,7 @@ import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
 export interface RedisWorldOptions {
-  name: string
+  name: SessionName
   client: RedisClient
   scripts: RedisScripts
   keys: RedisKeys
@@ -31,6 +32,8 @@ export interface RedisWorldOptions {
   onDrops: (drops: string) => void
   /** Told of a bound key a decision found its session holds no more (D46). */
   onUnbound: (key: string) => void
+  /** The base's page texts this process keeps, shared by its worlds. */
+  pages: RedisPages
 }
 
 /** The scripts that start with WORLD's ARGV (redis-scripts.ts): they name the session. */
@@ -115,7 +118,10 @@ export function createRedisWorld(options: RedisWorldOptions) {
     let ready: Promise<void> = Promise.resolve()
     // Counted and stored in one script, so creates racing on every process never pass the limit.
     const save = async (id: string, pet: Pet): Promise<Pet> => {
-      const reply = await run('putPet', id, encode(pet), pet.status ?? '', maxPets)
+      // A create sent again through a failover finds the pet its first sending made (D44).
+      const { boundMs } = options.failover
+      const token = id === '' && boundMs > 0 ? crypto.randomUUID() : ''
+      const reply = await run('putPet', id, encode(pet), pet.status ?? '', maxPets, token, 2 * boundMs)
       if (reply === -2) throw storageFull(maxPets)
       if (reply === -3) throw idsExhausted()
       if (reply === -4) throw sessionDropped()
@@ -174,6 +180,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
         banSeconds,
         known: () => ({ version, ...options.bounds() }),
         onUnbound: options.onUnbound,
+        pages: options.pages.of(group.prefix),
         onNews(told, drops) {
           news(told)
           if (drops !== '') options.onDrops(drops)

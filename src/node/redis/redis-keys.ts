@@ -1,3 +1,5 @@
+import type { SessionName } from '../../core/state/shared-state.js'
+
 /** The prefix of a shared sandbox's Redis keys, so several sandboxes can share one Redis. */
 export const DEFAULT_REDIS_PREFIX = 'petstore-sandbox:'
 
@@ -84,13 +86,13 @@ function groupKeys(p: string, db: number) {
     /** Hash of the pets each session holds beyond the base. */
     added: `${p}added`,
     /** A session's meta hash (redis-scripts.ts says its fields). */
-    session: (name: string) => `${p}s:${name}`,
+    session: (name: SessionName) => `${p}s:${name}`,
     basePets: (gen: string) => `${p}base:${gen}:pets`,
     baseIds: (gen: string, status?: string) => `${p}base:${gen}:ids${status === undefined ? '' : `:${status}`}`,
     /** The start-up key buckets (a `--from` capsule's), copied into each session made. */
     baseQuotas: (gen: string) => `${p}base:${gen}:q`,
     /** A session's keys of one generation (`<gen>`) or of its origin (`o<gen>`). */
-    world: (name: string, gen: string, part: string) => `${p}s:${name}:${gen}:${part}`,
+    world: (name: SessionName, gen: string, part: string) => `${p}s:${name}:${gen}:${part}`,
   }
 }
 

@@ -382,15 +382,22 @@ export const REDIS_SCRIPTS = {
   /**
    * `quota` in mode 'take' (ARGV 14 to 17 ''), then, only when the request is allowed, the JSON
    * of the first ARGV[22] pets, by status ARGV[21] or all, as `listPets` reads them: one round
-   * trip for a listing instead of two. Answers one text, cheaper to send and to decode than a
-   * nested reply: `quota`'s 14 fields, each followed by a newline (the settings '' when
-   * unchanged, otherwise after a '='; JSON text has no raw newline), then the page as a JSON
-   * array ('' when refused).
+   * trip for a listing instead of two. ARGV[23]: the base's generation whose page of that status
+   * and limit the caller keeps ('' when none). Answers one text, cheaper to send and to decode than
+   * a nested reply: `quota`'s 14 fields, then the base's generation when the page is the base's
+   * alone (the world holds no pets of its own: the page never changes within the generation), ''
+   * otherwise, each followed by a newline (the settings '' when unchanged, otherwise after a '=';
+   * JSON text has no raw newline), then the page as a JSON array ('' when refused, or when it is
+   * the base's page the caller keeps).
    */
-  quotaThenList: `${DECIDE}local listed = ''
-if outcome == 0 then listed = page(gen, own, m[7], ARGV[21], tonumber(ARGV[22])) end
+  quotaThenList: `${DECIDE}local listed, of = '', ''
+if outcome == 0 then
+  if own ~= '1' and not (gen and m[7] == '1') then of = BGEN end
+  if of == '' or of ~= ARGV[23] then listed = page(gen, own, m[7], ARGV[21], tonumber(ARGV[22])) end
+end
 for i = 1, 9 do reply[i] = string.format('%.0f', reply[i]) end
 if reply[13] then reply[13] = '=' .. reply[13] else reply[13] = '' end
+reply[15] = of
 return table.concat(reply, '\\n') .. '\\n' .. listed
 `,
 
@@ -441,9 +448,15 @@ return {m[2] or '', mine, replaced, theirs}
    * A base pet put is replaced in the overlay; an id beyond every assigned one moves the next id
    * past it. Answers the id as text (as petCounts does), -2 when the store is full, -3 when the next id would pass
    * 2^53-1
-   * (D37), -4 for a create in a named session dropped meanwhile (D34): nothing was stored.
+   * (D37), -4 for a create in a named session dropped meanwhile (D34): nothing was stored. ARGV 9, a
+   * create's token ('' for none), kept ARGV 10 ms: the same create sent again answers the id it got (D44).
    */
   putPet: `${WORLD}if not based() then return -1 end
+local made = ARGV[9] ~= '' and P .. 's:' .. NAME .. ':made:' .. ARGV[9]
+if made then
+  local was = redis.call('GET', made)
+  if was then return was end
+end
 -- A create whose session was dropped once its use was counted makes no session again (D34).
 if named and ARGV[5] == '' and redis.call('EXISTS', meta(NAME)) == 0 then return -4 end
 local gen = C().ensure(NAME)
@@ -481,6 +494,7 @@ if ARGV[7] ~= '' then
 end
 if counted then C().setAdded(NAME, C().addedOf(NAME) + 1) end
 if named then for _, k in ipairs(written) do redis.call('PEXPIRE', k, TTL) end end
+if made then redis.call('SET', made, id, 'PX', ARGV[10]) end
 return id
 `,
 

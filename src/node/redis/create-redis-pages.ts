@@ -1,0 +1,35 @@
+import { createLru } from '../../core/cache/create-lru.js'
+import { PET_STATUSES, type PetStatus } from '../../core/store/pet.js'
+
+// One page text per status (or none) and limit a listing may ask (1 to 100), at most, over the groups.
+const PAGES_KEPT = (PET_STATUSES.length + 1) * 100
+
+/** A page of a group's start-up pets as JSON text, and the base's generation it is of. */
+export interface RedisPage {
+  generation: string
+  text: string
+}
+
+/** The pages of one group's base this process keeps. */
+export interface RedisGroupPages {
+  kept(status: PetStatus | undefined, limit: number): RedisPage | undefined
+  keep(status: PetStatus | undefined, limit: number, page: RedisPage): void
+}
+
+/** Creates the base's page texts this process keeps, which never change within a generation (BENCHMARKS.md, Redis). */
+export function createRedisPages() {
+  const pages = createLru<RedisPage>(() => PAGES_KEPT)
+  return {
+    /** The pages of the group under `prefix`. */
+    of(prefix: string): RedisGroupPages {
+      return {
+        kept: (status, limit) => pages.peek(`${prefix}${status ?? ''}:${limit}`),
+        keep: (status, limit, page) => {
+          pages.put(`${prefix}${status ?? ''}:${limit}`, page)
+        },
+      }
+    },
+  }
+}
+
+export type RedisPages = ReturnType<typeof createRedisPages>
