@@ -1,6 +1,6 @@
 import type { ApiKey } from './key-config.js'
 
-// A value now or later (state/maybe-promise.ts's, which this folder does not import).
+// Copied from state/maybe-promise.ts, which this folder does not import.
 type MaybePromise<T> = T | Promise<T>
 
 /**
@@ -14,31 +14,25 @@ export interface BoundKey extends ApiKey {
   readonly session: string
 }
 
-/**
- * The keys bound to sessions, by token: in a sandbox's memory (`createBoundKeys`), or in a shared
- * state every process follows, where lookups are promises and this process keeps what it met.
- */
+/** Holds the keys bound to sessions, in memory (`createBoundKeys`) or in a shared state (then lookups are promises). */
 export interface BoundKeys {
-  /** The bound key equal to `token` as this process knows it, without asking: what a request's admission reads. */
+  /** Returns the bound key `token` as this process knows it, without asking (what admission reads). */
   known(token: string): BoundKey | undefined
-  /**
-   * Asks the shared state of a token this process does not know (no key in force either): the key
-   * bound elsewhere, which `known` answers from then on. Undefined in memory, where `known` knows all.
-   */
+  /** Asks the shared state for a token this process does not know; `known` answers it from then on. */
   ask?(token: string): Promise<BoundKey | undefined>
-  /** Session `session`'s bound keys, in the order they were made. */
+  /** Returns `session`'s bound keys, in the order they were made. */
   of(session: string): MaybePromise<readonly BoundKey[]>
-  /** Every bound key this process knows, masked wherever keys are (D35). */
+  /** Returns every bound key this process knows, masked wherever keys are (D35). */
   tokens(): readonly string[]
-  /** The session other than `session` one of `keys` is bound to, with that key; undefined when none is. */
+  /** Returns the first of `keys` bound to a session other than `session`, with that session. */
   boundElsewhere(session: string, keys: readonly string[]): MaybePromise<{ key: string; session: string } | undefined>
   /** Binds `keys` to `session`, after `boundElsewhere` said none is bound elsewhere. */
   bind(session: string, keys: readonly ApiKey[]): MaybePromise<void>
-  /** Forgets session `session`'s keys: it left (dropped, deleted, replaced), and its keys with it. */
+  /** Forgets `session`'s keys once it is dropped, deleted or replaced. */
   release(session: string): void
 }
 
-/** A new key to bind: `sbk_` and 32 characters of base64url (192 random bits), a bearer token (D27). */
+/** Makes a key to bind: `sbk_` and 192 random bits in base64url, a bearer token (D27). */
 export function newBoundToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(24))
   let text = ''
@@ -46,14 +40,11 @@ export function newBoundToken(): string {
   return `sbk_${btoa(text).replaceAll('+', '-').replaceAll('/', '_')}`
 }
 
-/**
- * The bound keys of a sandbox of its own, in its memory: a map by token, and each session's in
- * the order they were made.
- */
+/** Creates the bound keys of a sandbox of its own, in its memory. */
 export function createBoundKeys(): BoundKeys {
   const byToken = new Map<string, BoundKey>()
   const bySession = new Map<string, BoundKey[]>()
-  // Remade on each change, read by every masking.
+  // Remade on each change: every masking reads it.
   let tokens: readonly string[] = []
   const changed = () => {
     tokens = [...byToken.keys()]

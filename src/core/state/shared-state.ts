@@ -4,7 +4,7 @@ import type { PetRepository } from './pet-repository.js'
 import type { Bucket, RateLimitBackend } from './rate-limit-backend.js'
 import type { Answer, Timing } from './maybe-promise.js'
 
-/** A session's name that passed the name rule: only `checkSessionName` and `readSessionName` (core/sessions) make one. */
+/** Brands a session name that passed `checkSessionName` or `readSessionName` (core/sessions). */
 export type SessionName = string & { readonly sessionName: unique symbol }
 import type { InSession, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { KeyStorage } from '../auth/key-storage.js'
@@ -19,30 +19,30 @@ export interface ClockOffset<Of extends Timing = Timing> {
   refresh?(): Promise<void>
 }
 
-/** What the seeded pets are, so processes sharing one state can tell whether they agree. */
+/** Describes the seeded pets, so processes sharing one state can tell whether they agree. */
 export interface PetSeeding {
   seed: number
   /** The highest seeded id: the count of generated pets, or the last given pet's id. */
   pets: number
   /** The seeded pets in id order; one without an id takes the one after the pet before it. */
   draw: () => Iterable<NewPet & { id?: number }>
-  /** Tells whether the pets were given, so their identity is what `draw` yields, not the seed and count (D33). */
+  /** Tells whether the pets were given: then `draw`, not seed and count, is their identity (D33). */
   given?: boolean
-  /** The rest of the start-up world, when not the default one: the next id, the clock, each key's buckets. */
+  /** Holds the rest of a start-up world that is not the default one. */
   world?: { nextId: number; clock: number | undefined; quotas: ReadonlyMap<string, Bucket> }
 }
 
-/** State several processes share to answer as one sandbox (D21), made by `connectRedisState`. */
+/** Shares state between processes that answer as one sandbox (D21); made by `connectRedisState`. */
 export interface SharedState {
-  /** A short name of where the state lives, for the banner, e.g. `redis://127.0.0.1:6379`. */
+  /** Names where the state lives, for the banner (`redis://127.0.0.1:6379`). */
   readonly where: string
-  /** `maxPets` bounds the pets stored across every process: a create beyond it is refused (D23). */
+  /** Returns the pets; a create beyond `maxPets` across every process is refused (D23). */
   pets(seeding: PetSeeding, limits: { maxPets: number }): PetRepository<'later'>
-  /** `source` is the time source without the shared clock offset, which the backend adds. */
+  /** Returns the rate limits; the backend adds the shared clock offset to `source`. */
   rateLimits(policy: { source: () => number; banAfter: number; banSeconds: number }): RateLimitBackend<'later'>
   readonly clockOffset: ClockOffset<'later'>
   readonly faults: {
-    /** The configuration set through any process, or undefined while none was set. */
+    /** Returns the faults set through any process, undefined while none was set. */
     current(): ResolvedFaults | undefined
     set(faults: ResolvedFaults): Promise<void>
     /** Returns a mark that changes when any process resets, so each starts its fault draws over. */
@@ -98,7 +98,7 @@ export interface SharedSessions {
   use(name: SessionName): Promise<SharedSessionInfo>
   /** Finds what the state keeps of session `name`, counting no use. */
   find(name: SessionName): Promise<SharedSessionInfo | undefined>
-  /** The named sessions, the most recently used first (those idle past the policy dropped first). */
+  /** Lists the named sessions, most recently used first, after dropping the idle ones. */
   list(): Promise<SharedSessionInfo[]>
   /** Makes session `name` anew from `origin`, replacing the one of that name. */
   put(name: SessionName, origin: SharedOrigin): Promise<SharedSessionInfo>
@@ -124,14 +124,14 @@ export interface WorldSettings {
   seed: number
 }
 
-/** What a shared state keeps of a session's origin besides pets and quotas: its kind, a fork's source, settings. */
+/** Holds a session's origin apart from its pets and quotas. */
 export interface SharedOriginInfo {
   kind: OriginKind
   from?: SessionName | undefined
   settings?: Partial<WorldSettings> | undefined
 }
 
-/** Where `SharedSessions.put` makes a session from and its resets return to: start-up, a fork, or a capsule. */
+/** Says where `SharedSessions.put` makes a session from, and where its resets return to. */
 export type SharedOrigin = { settings: WorldSettings } & (
   | { kind: 'start-up' }
   | { kind: 'fork'; from: SessionName }
@@ -158,9 +158,9 @@ export interface SharedScenarios {
 export interface SharedRequestLog {
   /** Records an entry this process answered (already masked); never waits, never fails. */
   record(entry: RequestLogEntry): void
-  /** The last `limit` entries (default all kept) of one session, oldest first. */
+  /** Returns the last `limit` entries (default all) of one session, oldest first. */
   last(limit: number | undefined, of: InSession): Promise<RequestLogEntry[]>
-  /** How many entries of one session the log keeps. */
+  /** Counts the entries of one session the log keeps. */
   count(of: InSession): Promise<number>
   /** Calls `listener` with each entry other processes record; returns the stop. */
   watchOthers(listener: (entry: RequestLogEntry) => void): () => void
