@@ -4,17 +4,15 @@ import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 import type { WrittenAnswer } from './refusal-answer.js'
 
-// How long a socket answered here may linger for the client to read the answer before it is cut.
 const LINGER_MS = 2_000
 
 interface ClientError extends Error {
   code?: string
 }
 
-/** The answer to a refusal for a client address: its Error body and the headers the server adds. */
 export type Refuse = (address: string, refusal: HttpError) => Promise<WrittenAnswer>
 
-/** Answers what node:http rejects before any handler with an Error body instead of a bare 400. */
+/** Answers what node:http rejects with an Error body, not a bare 400. */
 export function answerClientError(refuse: Refuse) {
   return (error: ClientError, socket: Duplex): void => {
     const refusal = refusalOf(error)
@@ -26,10 +24,10 @@ export function answerClientError(refuse: Refuse) {
     if (current === undefined || current.writableFinished) {
       writeRefusal(refuse, socket, refusal)
     } else if (current.req.complete) {
-      // A pipelined request before the broken one is still being answered: its answer goes first.
+      // A pipelined request before the broken one is answered first.
       current.once('close', () => (socket.writable ? writeRefusal(refuse, socket, refusal) : socket.destroy()))
     } else if (current.headersSent) {
-      // The broken part is the body of a request already being answered: no second answer fits.
+      // A body being answered broke: no second answer fits.
       socket.destroy()
     } else {
       writeRefusal(refuse, socket, refusal)
@@ -37,7 +35,7 @@ export function answerClientError(refuse: Refuse) {
   }
 }
 
-/** Answers on a raw socket (no ServerResponse exists for it) and closes the connection. */
+/** Answers on a raw socket and closes it. */
 export function writeRefusal(refuse: Refuse, socket: Duplex, refusal: HttpError): void {
   const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown'
   void refuse(address, refusal).then(({ status, headers, body }) => {
@@ -50,7 +48,7 @@ export function writeRefusal(refuse: Refuse, socket: Duplex, refusal: HttpError)
     ]
     socket.write(`${head.join('\r\n')}\r\n\r\n`)
     socket.end(body)
-    // The client may still be sending (an oversized head): give it time to read the answer.
+    // The client may still be sending: let it read the answer.
     setTimeout(() => socket.destroy(), LINGER_MS).unref()
   })
 }

@@ -2,23 +2,16 @@ import type { IncomingMessage } from 'node:http'
 import parseForwarded from 'forwarded-parse'
 import proxyaddr from 'proxy-addr'
 
-/** The headers a trusted proxy may name the client in (`--trust-proxy-header`), the default first. */
+/** Lists the forwarding headers, the default first. */
 export const FORWARDING_HEADERS = ['X-Forwarded-For', 'Forwarded'] as const
 export type ForwardingHeader = (typeof FORWARDING_HEADERS)[number]
 
-/** The proxies trusted to name the client (`--trust-proxy`), and the header they write it in. */
 export interface TrustedProxies {
   proxies: readonly string[]
   header: ForwardingHeader
 }
 
-/**
- * Names a request's client for the per-address limit (D16): the peer, or what a trusted proxy's one header says (D24).
- *
- * @example
- * const clientAddress = createClientAddress({ proxies: ['10.0.0.0/8'], header: 'X-Forwarded-For' })
- * clientAddress(incoming) // '203.0.113.7' when a proxy at 10.0.0.2 forwarded it
- */
+/** Names a request's client: the peer, or what a trusted proxy says (D24). */
 export function createClientAddress(trusted?: TrustedProxies): (incoming: IncomingMessage) => string {
   if (trusted === undefined || trusted.proxies.length === 0)
     return (incoming) => incoming.socket.remoteAddress ?? 'unknown'
@@ -40,7 +33,7 @@ export function createClientAddress(trusted?: TrustedProxies): (incoming: Incomi
   }
 }
 
-/** Reads a Forwarded header's `for=` addresses as an X-Forwarded-For list; undefined when malformed. */
+/** Reads Forwarded's `for=` chain; undefined when malformed. */
 function forwardedFor(header: string | undefined): string | undefined {
   if (header === undefined) return undefined
   let elements: Array<Record<string, string>>

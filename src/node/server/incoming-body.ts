@@ -2,33 +2,26 @@ import type { SandboxRequest } from '../../core/http/sandbox-request.js'
 import type { IncomingMessage } from 'node:http'
 import type { Writable } from 'node:stream'
 
-/** A request body with backpressure: through `stream`, or `take` for a handler that passes it on first. */
+/** A request body with backpressure, read by `stream` or, first, by `take`. */
 export interface IncomingBody {
-  /** The Request's body, which, unlike `Readable.toWeb`, a cancel leaves the socket of, so the Error body is read. */
+  /** Unlike `Readable.toWeb`'s, a cancel leaves the socket open for the Error body. */
   stream: ReadableStream<Uint8Array>
-  /** Stops reading the body; what arrives from now on is drained. */
   stop(): void
-  /** Takes the body chunk by chunk, keeping `keep` bytes for the handlers after; past it `stream` fails. */
+  /** Keeps the first `keep` bytes for the handlers after; past them `stream` fails. */
   take(keep: number): TakenBody
-  /** Runs `release` once nothing can read the body any more (D38). */
+  /** Runs `release` once nothing can read the body (D38). */
   onRelease(release: () => void): void
-  /** The answer is written: what `take` kept is dropped, and the `onRelease` callbacks run. */
   release(): void
 }
 
-/** The body as a forwarding handler takes it. */
 export interface TakenBody {
   chunks: AsyncIterable<Uint8Array>
-  /** The bytes taken so far. */
   taken(): number
-  /** The first bytes taken, up to `keep`: the whole body when `taken()` is no more than `keep`. */
   kept(): Buffer
 }
 
-// Where the adapter leaves a request's body for the handlers that take it (`takeBody`).
 const BODY = Symbol('petstore-sandbox.incomingBody')
 
-/** Reads `incoming`'s body for the adapter's handlers, only when asked, a chunk at a time. */
 export function incomingBody(incoming: IncomingMessage): IncomingBody {
   let stopped = false
   let ended = false
@@ -50,7 +43,6 @@ export function incomingBody(incoming: IncomingMessage): IncomingBody {
     wake?.()
   })
   incoming.pause()
-  /** The next chunk as it arrives; null at the end (or once stopped). */
   const next = async (): Promise<Buffer | null> => {
     for (;;) {
       if (stopped) return null
@@ -88,7 +80,7 @@ export function incomingBody(incoming: IncomingMessage): IncomingBody {
         stopped = true
       },
     },
-    // Nothing is read before a handler asks: a handler that takes the body reads it first.
+    // Reads nothing until asked, so a handler that takes the body reads it first.
     { highWaterMark: 0 },
   )
   return {
@@ -101,7 +93,7 @@ export function incomingBody(incoming: IncomingMessage): IncomingBody {
       async function* chunks() {
         for (;;) {
           const chunk = await next()
-          // Stopped, the body is cut short: whoever passes it on must not end it as if whole.
+          // A body cut short must not be passed on as whole.
           if (stopped) throw new Error('the body was no longer read: its answer was given')
           if (chunk === null) return
           takenBytes += chunk.length
@@ -125,12 +117,11 @@ export function incomingBody(incoming: IncomingMessage): IncomingBody {
   }
 }
 
-/** Leaves `body` on the adapter's `request`, for a handler to take it. */
+/** Leaves `body` on `request` for `takeBody`. */
 export function leaveBody(request: SandboxRequest, body: IncomingBody): void {
   Object.defineProperty(request, BODY, { value: body })
 }
 
-/** Returns the body of a request the adapter made, for a handler that takes it; undefined otherwise. */
 export function takeBody(request: SandboxRequest): IncomingBody | undefined {
   return (request as Request & { [BODY]?: IncomingBody })[BODY]
 }
@@ -139,7 +130,6 @@ function bytesOf(chunk: Buffer): Uint8Array {
   return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
 }
 
-/** Waits until `stream` can take more, or is gone: every writer's backpressure. */
 export function drained(stream: Writable): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {

@@ -1,14 +1,13 @@
 import type { Reply } from '../../core/http/reply.js'
 import type { QuotaStanding } from '../../core/state/rate-limit-backend.js'
 
-/** An answer ready to write: status, headers, body bytes. */
 export interface WrittenAnswer {
   status: number
   headers: Record<string, string>
   body: Buffer
 }
 
-/** Writes the bytes of an answer the server gives with no handler behind it, its reply from the tail. */
+/** Writes a refusal's bytes. */
 export function refusalAnswer(reply: Reply): WrittenAnswer {
   const body = Buffer.from(JSON.stringify(reply.body))
   const written: Record<string, string> = {}
@@ -19,7 +18,7 @@ export function refusalAnswer(reply: Reply): WrittenAnswer {
   return { status: reply.status, headers: written, body }
 }
 
-/** Returns a quota's `X-RateLimit-*` headers, for a refusal before the request was read (D16, D24). */
+/** Returns a quota's `X-RateLimit-*` headers (D16). */
 export function rateLimitHeaders(quota: QuotaStanding): Record<string, string> {
   return {
     'x-ratelimit-limit': String(quota.limit),

@@ -11,22 +11,20 @@ import { type RunningServer, type StartServerOptions, startServer } from './star
 export interface ServeOptions {
   sandbox: Sandbox
   serving: ServingOptions
-  /** Returns the handlers in order, given their tail: the sandbox's, or the proxy's before them. */
+  /** Returns the handlers, given their tail. */
   handlers: (tail: AnswerTail) => RequestHandler[] | Promise<RequestHandler[]>
-  /** The request log of every answer, the server's and the pages' refusals included. */
   requestLog: RequestLog
-  /** The keys and token masked wherever an answer is written (D35). */
+  /** Returns what answers mask (D35). */
   secrets: () => Secrets
   adminGate: AdminGate | undefined
   version: string
-  /** What the pages show: the demo keys, where the pets came from, the Proxy panel under `proxy`. */
   pages: { demoKeys: boolean; petsFrom?: string | undefined; proxy?: boolean }
   trustProxy?: TrustedProxies | undefined
   refusalHeaders?: StartServerOptions['refusalHeaders']
   answerHeaders?: StartServerOptions['answerHeaders']
 }
 
-/** Serves a sandbox over HTTP for `start`, `run` and `proxy`, the pages loaded on the first request for one. */
+/** Serves a sandbox over HTTP for `start`, `run` and `proxy`. */
 export async function serveOverHttp(options: ServeOptions): Promise<RunningServer> {
   const { sandbox, serving, requestLog, secrets, adminGate, version, trustProxy } = options
   const tail = createAnswerTail({ requestLog, now: () => sandbox.clock.now(), secrets })
@@ -40,7 +38,6 @@ export async function serveOverHttp(options: ServeOptions): Promise<RunningServe
     ...(trustProxy ? { trustProxy } : {}),
     ...(options.refusalHeaders ? { refusalHeaders: options.refusalHeaders } : {}),
     ...(options.answerHeaders ? { answerHeaders: options.answerHeaders } : {}),
-    // Loaded on the first request for a page, not before the first answer.
     pages: async (origin) =>
       (await import('../pages/create-pages-listener.js')).createPagesListener({
         sandbox,

@@ -1,18 +1,13 @@
-/** Bounds how long and how much a client may take, against slowloris; times in ms. */
+/** Bounds how long and how much a client may take (slowloris); times in ms. */
 export interface ServerLimits {
-  /** Time allowed to send the whole request head; a slower client gets 408 and is cut off. */
   headersTimeoutMs: number
-  /** Time allowed to send the whole request, body included. */
   requestTimeoutMs: number
-  /** How long an idle keep-alive connection stays open. */
   keepAliveTimeoutMs: number
-  /** Largest request head in bytes (request line and headers); larger gets 431. */
   maxHeaderBytes: number
-  /** After SIGTERM/`close()`, how long in-flight requests get before their connections are cut. */
+  /** Lets in-flight requests finish this long after `close()`. */
   shutdownGraceMs: number
 }
 
-/** The defaults: generous on a LAN, a stalled client gone within seconds, a graceful stop under 5 s. */
 export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
@@ -21,7 +16,6 @@ export const DEFAULT_SERVER_LIMITS: ServerLimits = {
   shutdownGraceMs: 3_000,
 }
 
-/** The server's options of every command that serves (`start`, `run`, `proxy`), as commander parses them. */
 export interface ServingOptions {
   port: number
   host: string
@@ -31,7 +25,7 @@ export interface ServingOptions {
   shutdownGrace?: number
 }
 
-/** Lists the hidden options of the limits: the least each takes, the limit, `start`'s variable. */
+/** Lists the limits' hidden options. */
 export const LIMIT_OPTIONS = {
   headersTimeout: {
     flag: '--headers-timeout <ms>',
@@ -62,7 +56,6 @@ export const LIMIT_OPTIONS = {
   { flag: string; min: number; limit: keyof ServerLimits; variable: string }
 >
 
-/** The limits the options set; those not given keep their defaults (DEFAULT_SERVER_LIMITS). */
 export function serverLimitsOf(options: ServingOptions): Partial<ServerLimits> {
   const limits: Partial<ServerLimits> = {}
   for (const [name, { limit }] of Object.entries(LIMIT_OPTIONS) as Array<

@@ -19,39 +19,33 @@ import { refusalAnswer } from './refusal-answer.js'
 import { requestUrl, unservableRequest } from './unservable-request.js'
 
 export interface StartServerOptions {
-  /** Answers the accepted requests in order, as msw composes handlers. */
   handlers: RequestHandler[]
   port: number
   host: string
-  /** Returns the headers of the server's own refusals for an address: its quota (D16, D24). */
+  /** Returns the headers of the server's own refusals for an address (D16, D24). */
   refusalHeaders?: (address: string) => Promise<Record<string, string>>
-  /** Headers every answer carries unless it gives them: `X-Sandbox-Source: sandbox` under `proxy`. */
+  /** Headers for answers that lack them. */
   answerHeaders?: Record<string, string>
-  /** Ends every answer, the server's refusals too (answer-tail.ts); one that logs nothing by default. */
   tail?: AnswerTail
-  /** Timeouts and sizes against slow or oversized clients; defaults in DEFAULT_SERVER_LIMITS. */
   limits?: Partial<ServerLimits>
-  /** Makes the pages on the first request outside /v1, so start-up does not wait for them. */
+  /** Makes the pages on the first request outside /v1. */
   pages?: (origin: string) => Promise<PagesListener>
-  /** Proxies whose Forwarded / X-Forwarded-For headers name the client (create-client-address.ts). */
   trustProxy?: TrustedProxies
 }
 
 export interface RunningServer {
-  /** The API's base address, e.g. `http://127.0.0.1:4010/v1`. */
   url: string
   port: number
   server: Server
-  /** Stops accepting, lets in-flight requests finish, cuts what is busy after `shutdownGraceMs`. */
+  /** Stops accepting and lets in-flight requests finish within `shutdownGraceMs`. */
   close(): Promise<void>
 }
 
-/** Whether a request target is the API's (/v1), where no page is. */
 function underApi(target = '/'): boolean {
   return target.startsWith('/v1') && (target.length === 3 || target[3] === '/' || target[3] === '?')
 }
 
-/** Starts the HTTP server of every command: limits, Error bodies for what node cannot take, pages, a graceful close. */
+/** Starts the HTTP server of every serving command. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const {
     port,
@@ -72,9 +66,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     requestTimeout: requestTimeoutMs,
     keepAliveTimeout: keepAliveTimeoutMs,
     maxHeaderSize: maxHeaderBytes,
-    // Leaves the Host check to the adapter's Error body (unservable-request.ts).
+    // Host is checked in unservable-request.ts.
     requireHostHeader: false,
-    // Checks the timeouts often enough that they mean what they say (node's default is 30 s).
+    // node's default (30 s) makes the timeouts late.
     connectionsCheckingInterval: Math.max(100, Math.min(1_000, headersTimeoutMs / 4)),
   })
   await new Promise<void>((resolve, reject) => {
@@ -89,7 +83,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const origin = `http://${hostForUrl}:${address.port}`
   let closing = false
   const inFlight = new Set<ServerResponse>()
-  // Says `Connection: close` once closing, so keep-alive clients leave and `close()` resolves.
+  // Keep-alive clients must leave for `close()` to resolve.
   server.on('request', (_incoming, outgoing: ServerResponse) => {
     if (closing) outgoing.shouldKeepAlive = false
     inFlight.add(outgoing)
@@ -99,18 +93,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     })
   })
   const clientAddress = createClientAddress(trustProxy)
-  /** Refuses a request before any handler, through the tail. */
   const refuseRequest = async (address: string, refusal: HttpError, refused?: RefusedRequest) => {
     let headers: Record<string, string> = {}
     try {
       headers = (await refusalHeaders?.(address)) ?? {}
     } catch {
-      // The Error body still goes out (shared state down); only these headers are missing.
+      // Shared state down: the Error body goes out without them.
     }
     return refusalAnswer(tail.refuse(refused, refusal, new Headers({ ...answerHeaders, ...headers })))
   }
   const refuse: Refuse = (address, refusal) => refuseRequest(address, refusal)
-  // What no handler claims ends through the tail too, as a 404 (hono's `notFound`).
   const unclaimed = new ClaimingHandler({
     claims: () => true,
     answer: () => Promise.reject(new HttpError(404, ErrorCode.notFound, 'Not found')),
@@ -119,7 +111,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   })
   const answer = createRequestListener([...options.handlers, unclaimed], { origin, clientAddress, answerHeaders, tail })
   const headerNames = Object.keys(answerHeaders)
-  /** Whether the pages answered; theirs carry the answer headers too. */
   const paged = (made: PagesListener, incoming: IncomingMessage, outgoing: ServerResponse): boolean => {
     if (headerNames.length === 0) return made.handle(incoming, outgoing)
     for (const name of headerNames) outgoing.setHeader(name, answerHeaders[name]!)
@@ -131,13 +122,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let pagesMade: Promise<PagesListener> | undefined
   const makePagesOnce = (make: (origin: string) => Promise<PagesListener>) =>
     (pagesMade ??= make(origin).then((made) => {
-      // Made while closing: its event streams must not hold the process open.
+      // Its event streams must not hold a closing process open.
       if (closing) made.close()
       pages = made
       return made
     }))
   server.on('request', (incoming, outgoing) => {
-    // A request fetch cannot carry, or no one should forward, is refused before anything sees it.
     const url = requestUrl(incoming, origin)
     const refusal = unservableRequest(incoming, url)
     if (refusal !== undefined) {
@@ -152,7 +142,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       return
     }
     if (pages === undefined && makePages !== undefined && !underApi(incoming.url)) {
-      // Waits once for the pages; pages that cannot be made leave the API's answer, never a crash.
+      // Pages that cannot be made leave the API's answer.
       makePagesOnce(makePages).then(
         (made) => {
           if (!paged(made, incoming, outgoing)) answer(incoming, outgoing, url!)
@@ -164,9 +154,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     if (pages === undefined || !paged(pages, incoming, outgoing)) answer(incoming, outgoing, url!)
   })
   server.on('clientError', answerClientError(refuse))
-  // Answers an unknown Expect with the adapter's Error body instead of node's bare 417.
+  // node would answer a bare 417.
   server.on('checkExpectation', (incoming, outgoing) => server.emit('request', incoming, outgoing))
-  // Without a listener node drops CONNECT connections unanswered; the sandbox is no proxy.
+  // node would drop CONNECT unanswered.
   server.on('connect', (_incoming, socket) =>
     writeRefusal(
       refuse,

@@ -1,6 +1,6 @@
 import { watchParent } from './watch-parent.js'
 
-/** Stops what `served` gives on a signal or the parent going away (docs/cli.md#stopping); register before listening. */
+/** Stops what `served` gives on a signal or orphaning; register before listening. */
 export function stopOnSignals(
   io: { stdout(line: string): void; onSignal(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void },
   served: () => { close(): Promise<void> } | undefined,
@@ -12,7 +12,7 @@ export function stopOnSignals(
     closing = true
     const current = served()
     if (current === undefined) process.exit(0)
-    // Close first: once the line is out, a new connection is refused.
+    // Closes first: once the line is out, a new connection is refused.
     const closed = current.close()
     io.stdout('Shutting down: finishing in-flight requests')
     void closed.then(onClosed)

@@ -2,10 +2,10 @@ import type { IncomingMessage } from 'node:http'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 
-// Methods a fetch Request refuses to carry (Fetch standard, "forbidden method").
+// The Fetch standard's forbidden methods.
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
-/** Says why a parsed request cannot become a fetch Request: a forbidden method, no one Host (RFC 9112 3.2), no URL. */
+/** Says why a request cannot become a fetch Request. */
 export function unservableRequest(incoming: IncomingMessage, url: URL | null): HttpError | undefined {
   const method = incoming.method ?? 'GET'
   if (FORBIDDEN_METHODS.has(method.toUpperCase())) {
@@ -34,7 +34,7 @@ export function unservableRequest(incoming: IncomingMessage, url: URL | null): H
   }
   const encoding = incoming.headers['transfer-encoding']
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') {
-    // node reads the body as chunked whatever codings come first: refuse instead of misreading it (RFC 9112 6.1).
+    // node reads any coding list as chunked (RFC 9112 6.1).
     return new HttpError(
       400,
       ErrorCode.invalidRequest,
@@ -47,11 +47,7 @@ export function unservableRequest(incoming: IncomingMessage, url: URL | null): H
   return undefined
 }
 
-/**
- * The URL of a request, parsed once for the server and every handler; null for a target that is
- * no URL. An origin-form target (`/v1/pets`) is a path on `origin`, even one that starts with
- * `//`, which `new URL(target, origin)` would read as another host.
- */
+/** Parses the target once; origin-form `//x` stays a path, not a host. */
 export function requestUrl(incoming: IncomingMessage, origin: string): URL | null {
   const target = incoming.url ?? '/'
   return target.startsWith('/') ? URL.parse(`${origin}${target}`) : URL.parse(target, origin)
