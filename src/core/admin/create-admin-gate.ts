@@ -4,13 +4,10 @@ import { HttpError } from '../errors/http-error.js'
 import { countedClient } from '../rate-limit/counted-client.js'
 import { createAttemptLimiter } from './create-attempt-limiter.js'
 
-// Bounds the wrong admin tokens per client address per minute (docs/running-for-a-team.md#admin-api).
+// Bounds wrong tokens per client address per minute (docs/running-for-a-team.md#admin-api).
 const WRONG_TOKENS_PER_MINUTE = 10
 
-/**
- * Creates the process's admin token check for every admin path (D31): a 401 for a wrong token, and a 429 for every
- * request of a locked-out address, the right token too, so a guesser learns nothing from a 200.
- */
+/** Creates the admin token check: a locked-out address gets 429 even with the right token (D31). */
 export function createAdminGate({ token, now }: { token: string; now: () => number }) {
   const wrongTokens = createAttemptLimiter({ limit: WRONG_TOKENS_PER_MINUTE, windowMs: 60_000, now })
   return {

@@ -25,18 +25,16 @@ export { ADMIN_PREFIX } from '../contract/admin-prefix.js'
 
 export interface AdminHandlerOptions {
   controls: AdminControls
-  /** Checks the admin token, for every admin path of the process. */
   gate: AdminGate
-  /** Claims only this origin's admin paths; any origin when undefined. */
+  /** Claims only this origin's admin paths; any when undefined. */
   origin: string | undefined
-  /** Ends the answers (answer-tail.ts): the gate's refusals listed, the rest only watched. */
   tail: AnswerTail
 }
 
 // Serves these at the origin's root instead (core/probes).
 const PROBE_OPERATIONS = ['probeHealth', 'probeReady']
 
-/** Creates the admin API: the in-process controls over HTTP, routed and validated from fixtures/admin-openapi.yaml. */
+/** Creates the admin API, routed and validated from fixtures/admin-openapi.yaml. */
 export function createAdminHandler({ controls, gate, origin, tail }: AdminHandlerOptions): HttpHandler {
   const router = createRouter(adminOpenapiDocument)
   const validator = createRequestValidator(adminOpenapiDocument)
@@ -106,12 +104,12 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
     }
   }
 
-  // Uses a ClaimingHandler: first in line, msw's own run() would clone every request before saying no.
+  // Uses a ClaimingHandler: first in line, msw's run() would clone every request.
   return new ClaimingHandler({
     claims: (url) => (origin === undefined || url.origin === origin) && isAdminPath(url.pathname),
     answer: async (request, url, exchange) => {
       exchange.headers.set('cache-control', 'no-store')
-      // Lists the gate's refusals; prints the calls it lets through, which would crowd the API's answers out.
+      // Lists the gate's refusals only; the calls it lets through would crowd the API's out.
       exchange.logging = 'listed'
       gate.admit(
         parseBearer(request.headers.get('authorization')),
@@ -125,7 +123,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
   })
 }
 
-/** Reads the session a call names by header (D43) or `?session=`; undefined for the default one. */
+/** Reads the session a call names by header (D43) or `?session=`. */
 function namedSession(
   request: SandboxRequest,
   query: Record<string, string | string[]>,

@@ -14,18 +14,18 @@ import { createMasker, type Secrets } from '../auth/create-masker.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { unknownScenario } from '../scenarios/scenario-config.js'
 
-/** An admin operation's input, valid against fixtures/admin-openapi.yaml by the time it runs. */
+/** Holds an admin operation's input, valid against its schema by the time it runs. */
 export interface AdminInput {
   params: Record<string, string>
   query: Record<string, string | string[]>
   body: Record<string, unknown> | undefined
-  /** Returns the controls of the session the request names, made on first use. */
+  /** Returns the named session's controls, made on first use. */
   session: () => AdminSessionControls
 }
 
 type AdminOperation = (input: AdminInput) => unknown
 
-/** Lists the admin operations on the named session (D34), each with the `SessionControls` member it serves. */
+/** Maps each admin operation on a session (D34) to the `SessionControls` member it serves. */
 export const SESSION_OPERATIONS = {
   getState: 'state',
   reset: 'reset',
@@ -41,7 +41,7 @@ export const SESSION_OPERATIONS = {
   getHar: 'har',
 } as const
 
-/** Creates the admin operations by operationId over the controls, checking only what no schema says. */
+/** Creates the admin operations by operationId, checking only what no schema says. */
 export function createAdminOperations(controls: AdminControls): Record<string, AdminOperation> {
   const clockBody = async (clock: AdminControls['clock']) => {
     await clock.sync()

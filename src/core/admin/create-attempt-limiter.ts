@@ -1,17 +1,14 @@
-/** Whether a client may try again, and when. */
 export type AttemptDecision = { allowed: true } | { allowed: false; retryAfter: number }
 
 export interface AttemptLimiterOptions {
-  /** Bounds the failed attempts per client per window. */
   limit: number
   windowMs: number
-  /** The sandbox clock (D20). */
   now: () => number
-  /** Bounds the clients remembered; ended windows are forgotten first. */
+  /** Bounds the clients remembered. */
   maxClients?: number
 }
 
-/** Creates a counter of failed attempts per client in fixed windows, to slow the guessing of a secret. */
+/** Counts failed attempts per client in fixed windows, to slow the guessing of a secret. */
 export function createAttemptLimiter({ limit, windowMs, now, maxClients = 10_000 }: AttemptLimiterOptions) {
   const windows = new Map<string, { start: number; failures: number }>()
 
@@ -26,7 +23,7 @@ export function createAttemptLimiter({ limit, windowMs, now, maxClients = 10_000
     const at = now()
     for (const [client, window] of windows)
       if (at - window.start >= windowMs || at < window.start) windows.delete(client)
-    // Forgets the oldest clients first, in the Map's insertion order.
+    // Forgets the oldest first, by the Map's insertion order.
     for (const client of windows.keys()) {
       if (windows.size < maxClients) break
       windows.delete(client)
@@ -34,13 +31,12 @@ export function createAttemptLimiter({ limit, windowMs, now, maxClients = 10_000
   }
 
   return {
-    /** Tells whether `client` may try again, and if not, in how many whole seconds. */
+    /** Tells whether `client` may try again, or in how many whole seconds. */
     blocked(client: string): AttemptDecision {
       const window = current(client)
       if (window === undefined || window.failures < limit) return { allowed: true }
       return { allowed: false, retryAfter: Math.max(1, Math.ceil((window.start + windowMs - now()) / 1000)) }
     },
-    /** Counts one failed attempt of `client`. */
     fail(client: string): void {
       const window = current(client)
       if (window !== undefined) {

@@ -1,4 +1,4 @@
-/** Compares two strings in time that depends on their lengths only (no `node:crypto` in the browser). */
+/** Compares in time that depends on lengths only (no `node:crypto` in browsers). */
 export function constantTimeEqual(a: string, b: string): boolean {
   const length = Math.max(a.length, b.length)
   let difference = a.length ^ b.length

@@ -6,24 +6,15 @@ import type { KeyChanges, KeyStorage } from './key-storage.js'
 import type { Limits, Plan } from './plans.js'
 import { resolveKey } from './resolve-keys.js'
 
-/**
- * Keys at runtime (`sandbox.apiKeys`, the admin API's `/keys`), each change durable before it is in force (D22).
- *
- * @example
- * await sandbox.apiKeys.add({ key: 'partner-key', plan: 'pro' })
- * await sandbox.apiKeys.setPlan('partner-key', 'business')
- * await sandbox.apiKeys.revoke('partner-key')   // its requests get 401 from now on
- */
+/** Changes keys at runtime, each durable before in force (D22). */
 export interface SandboxApiKeys {
-  /** Adds a key with a plan and optional limits (required for enterprise); returns it resolved. */
   add(config: KeyConfig): Promise<ApiKey>
-  /** Moves a key to another plan; limits not given come from the plan, and its counters stay. */
+  /** Moves a key to another plan; its counters stay. */
   setPlan(key: string, plan: Plan, limits?: Partial<Limits>): Promise<ApiKey>
-  /** Revokes a key: its requests are refused with 401 from then on. */
   revoke(key: string): Promise<void>
 }
 
-/** The controls, and the key ring the requests read, which takes up other processes' changes first. */
+/** Adds the ring, which takes up other processes' changes first. */
 export interface KeyControls extends SandboxApiKeys {
   readonly ring: KeyRing
 }
@@ -31,15 +22,14 @@ export interface KeyControls extends SandboxApiKeys {
 export interface KeyControlsOptions {
   keyRing: KeyRing
   storage: KeyStorage | undefined
-  /** The admin token, which no API key may equal. */
   adminToken: string | undefined
-  /** The keys bound to sessions, which no key of the sandbox may equal (D46). */
+  /** Holds the bound keys, which no key may equal (D46). */
   boundKeys: Pick<BoundKeys, 'known' | 'ask'>
-  /** Lets go of what goes with a key once it is revoked (its scenario in every session). */
+  /** Drops a revoked key's scenario in every session. */
   afterRevoke?: (key: string) => Promise<void>
 }
 
-/** Creates the runtime key controls over a key ring, applying the storage's restored changes at once. */
+/** Creates key controls, applying restored changes at once. */
 export function createKeyControls({
   keyRing,
   storage,
@@ -47,7 +37,7 @@ export function createKeyControls({
   boundKeys,
   afterRevoke,
 }: KeyControlsOptions): KeyControls {
-  // Holds per key its runtime config, or null once revoked.
+  // Holds per key its runtime config, null once revoked.
   const changes = new Map<string, KeyConfig | null>()
   const initial = keyRing.keys
   const configured = new Set(initial.map((apiKey) => apiKey.key))
@@ -61,13 +51,11 @@ export function createKeyControls({
   }
   if (storage !== undefined) apply(storage.restored)
 
-  // Runs changes one at a time, each durable before it is in force.
   let queue: Promise<unknown> = Promise.resolve()
   function change<T>(apply: () => { key: string; config: KeyConfig | null; result: T }): Promise<T> {
     const run = queue.then(async () => {
       const { key, config, result } = apply()
       const next = new Map(changes).set(key, config)
-      // Forgets a revoked key that was only ever added at runtime.
       if (config === null && !configured.has(key)) next.delete(key)
       await storage?.commit(snapshot(next))
       changes.clear()
@@ -92,7 +80,7 @@ export function createKeyControls({
     try {
       apply(news)
     } catch {
-      // Skips changes this process cannot read: another process stores only checked keys.
+      // Skips what this process cannot read; the writer checked its keys.
     }
   }
 

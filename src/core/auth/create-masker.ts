@@ -1,44 +1,38 @@
 import { maskKey, maskSecret } from './mask-key.js'
 
-/** What no log, list, HAR or answer may show whole. */
 export interface Secrets {
-  /** The keys in force: each shown by its first four characters and a fingerprint (`team…#1a2b`). */
   keys: readonly string[]
-  /** The admin token: a fingerprint alone, never a character of it (D31). */
+  /** Shows as a fingerprint alone (D31). */
   adminToken?: string | undefined
 }
 
-/** Masks every secret wherever it travels, however encoded, replacing exactly the written form (D35). */
+/** Masks every secret wherever it travels, however encoded (D35). */
 export interface Masker {
-  /** Masks any text a client sent or an answer echoes. */
   text(text: string): string
-  /** Masks a request target, still percent-encoded, hiding credential-like query values too (D17). */
+  /** Also hides credential-like query values (D17). */
   url(target: string): string
-  /** Masks a credential header whole by its name, any other as text; on `adminPath` a fingerprint alone. */
+  /** Masks a credential header whole; on `adminPath` as a fingerprint alone. */
   header(name: string, value: string, adminPath?: boolean): string
-  /** Shows an Authorization header as the log's key column (`sand…#1a2b`), `-` when there is none. */
+  /** Shows an Authorization header as the log's key column. */
   credential(authorization: string | undefined): string
   readonly secrets: Secrets
 }
 
-// Hides the values of credential-like query parameters, configured keys or not (D17).
 const SECRET_PARAMS = /([?&](?:api[_-]?key|key|token|access_token)=)[^&#]*/gi
 
-// Matches the headers that carry a credential by their name.
 const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i
 
-// Decodes an escape only to a character a secret can hold (the BearerToken rule).
+// Decodes only what a secret can hold (the BearerToken rule).
 const SECRET_CHAR = /^[A-Za-z0-9._~+/=-]$/
 
-/** Tells whether two sets of secrets mask alike: the same keys in the same order, the same admin token. */
 export function sameSecrets(a: Secrets, b: Secrets): boolean {
   return a.adminToken === b.adminToken && a.keys.length === b.keys.length && a.keys.every((key, i) => key === b.keys[i])
 }
 
-/** Creates the masker of `secrets`, cheap enough to make one per read. */
+/** Creates a masker, cheap enough per read. */
 export function createMasker(given: Secrets): Masker {
   const { keys, adminToken } = given
-  // Sets the admin token after the keys, so it never shows a prefix, even if it were also a key.
+  // Sets the admin token last: it never shows a prefix, even as a key.
   const found = new Map<string, () => string>()
   for (const key of keys)
     if (key !== '')
@@ -51,7 +45,7 @@ export function createMasker(given: Secrets): Masker {
       adminToken,
       once(() => maskSecret(adminToken)),
     )
-  // Sorts longest first: where two secrets overlap, the longer one is masked whole.
+  // Sorts longest first: the longer of two overlapping secrets is masked whole.
   const secrets = [...found].sort(([a], [b]) => b.length - a.length)
 
   const text = (written: string): string => {
@@ -63,7 +57,7 @@ export function createMasker(given: Secrets): Masker {
     }
     return maskDecoded(written, secrets)
   }
-  // Shows a fingerprint alone for a credential that starts as the admin token does.
+  // Hides the prefix of a credential that starts as the admin token does.
   const adminStart = adminToken?.slice(0, 4)
   const credentialMask = (credential: string): string =>
     adminStart !== undefined && adminStart !== '' && credential.replace(/^"/, '').startsWith(adminStart)
@@ -73,7 +67,7 @@ export function createMasker(given: Secrets): Masker {
     const match = /^\s*([A-Za-z][A-Za-z0-9!#$&'*+.^_`|~-]*)\s+(\S(?:.*\S)?)\s*$/s.exec(value)
     if (match === null) return maskSecret(value.trim())
     const [, scheme, credential] = match as unknown as [string, string, string]
-    // Shows the first characters of a Bearer key only, never of another scheme's (Basic).
+    // Shows a prefix of a Bearer key only, never of Basic.
     const bearer = !adminPath && scheme.toLowerCase() === 'bearer'
     return `${scheme} ${bearer ? credentialMask(credential) : maskSecret(credential)}`
   }
@@ -91,7 +85,6 @@ export function createMasker(given: Secrets): Masker {
     header(name, value, adminPath = false) {
       const lower = name.toLowerCase()
       if (lower === 'set-cookie') {
-        // Masks the cookie's value as a credential, its attributes as text.
         const [pair = '', ...attributes] = value.split(';')
         return [cookiePair(pair), ...attributes.map((attribute) => text(attribute))].join(';')
       }
@@ -109,10 +102,9 @@ export function createMasker(given: Secrets): Masker {
   }
 }
 
-/** Masks each secret wherever the decoded form of `written` holds it, replacing exactly what was written. */
 function maskDecoded(written: string, secrets: ReadonlyArray<readonly [string, () => string]>): string {
   let decoded = ''
-  // Holds where the written form of each decoded character begins.
+  // Holds where each decoded character begins in `written`.
   const starts: number[] = []
   for (let i = 0; i < written.length; ) {
     starts.push(i)
@@ -128,7 +120,7 @@ function maskDecoded(written: string, secrets: ReadonlyArray<readonly [string, (
     }
   }
   if (matches.length === 0) return written
-  // Takes the earliest match first, the longer of two that start together, skipping one inside another.
+  // Takes the earliest, then the longer, skipping one inside another.
   matches.sort((a, b) => a.from - b.from || b.to - a.to)
   let result = ''
   let copied = 0
@@ -142,7 +134,6 @@ function maskDecoded(written: string, secrets: ReadonlyArray<readonly [string, (
   return result + written.slice(copied)
 }
 
-/** Decodes the character written at `i`, with its written width. */
 function decodeAt(written: string, i: number): [string, number] {
   const here = written[i]!
   if (here === '%') {
@@ -156,7 +147,7 @@ function decodeAt(written: string, i: number): [string, number] {
       const decoded = fromHex(written.slice(i + 2, i + 6))
       if (decoded !== undefined) return [decoded, 6]
     }
-    // Takes any other escape as one unit, so the character after it is not read as escaped.
+    // Takes any other escape whole, so its next character is not read as escaped.
     return ['\\', 2]
   }
   return [here, 1]

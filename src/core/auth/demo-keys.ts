@@ -1,11 +1,6 @@
 import type { KeyConfig } from './key-config.js'
 
-/**
- * The keys of a sandbox with none configured, one per plan (docs/getting-started.md); never real credentials.
- *
- * @example
- * createSandbox({ keys: [...DEMO_KEYS, { key: 'team-a-key', plan: 'pro' }] })
- */
+/** Lists the keys of a sandbox with none configured; never real ones. */
 export const DEMO_KEYS: readonly KeyConfig[] = Object.freeze([
   { key: 'sandbox-free-key', plan: 'free' },
   { key: 'sandbox-pro-key', plan: 'pro' },

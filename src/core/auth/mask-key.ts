@@ -1,9 +1,9 @@
-/** Shows a key by its first four characters and an FNV-1a fingerprint, never whole. */
+/** Shows a key's first four characters and a fingerprint. */
 export function maskKey(key: string): string {
   return key.length >= 12 ? `${key.slice(0, 4)}${maskSecret(key)}` : maskSecret(key)
 }
 
-/** Shows a secret by its fingerprint alone (`…#1a2b`): the admin token, guesses at it, `Basic` credentials. */
+/** Shows a secret by its fingerprint alone (`…#1a2b`). */
 export function maskSecret(secret: string): string {
   let hash = 0x811c9dc5
   for (let i = 0; i < secret.length; i++) {

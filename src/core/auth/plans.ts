@@ -1,9 +1,4 @@
-/**
- * Rate limits per plan (spec section 8). Enterprise limits are agreed per key.
- *
- * @example
- * PLANS.free.perMinute   // 60
- */
+/** Lists each plan's limits (spec section 8); enterprise sets them per key. */
 export const PLANS = {
   free: { perMinute: 60, perDay: 1_000 },
   pro: { perMinute: 300, perDay: 10_000 },
@@ -11,12 +6,11 @@ export const PLANS = {
   enterprise: undefined,
 } as const
 
-/** A plan name: a key of `PLANS`, which check-names holds the documents' `Plan` enums to. */
+/** Names a plan; check-names holds the documents to it. */
 export type Plan = keyof typeof PLANS
 
 export const PLAN_NAMES = Object.keys(PLANS) as Plan[]
 
-/** A key's two limits. */
 export interface Limits {
   perMinute: number
   perDay: number

@@ -4,7 +4,7 @@ import type { ApiKey, KeyConfig } from './key-config.js'
 import { DEMO_KEYS } from './demo-keys.js'
 import { PLANS, type Limits } from './plans.js'
 
-/** Checks key configuration against `KeysFile` and resolves each key's limits, naming entries, never keys. */
+/** Checks keys against `KeysFile` and resolves their limits; errors name entries, never keys. */
 export function resolveKeys(input: unknown): ApiKey[] {
   const { keys } = checkInput<{ keys: KeyConfig[] }>('KeysFile', { keys: input })
   const seen = new Set<string>()
@@ -15,17 +15,16 @@ export function resolveKeys(input: unknown): ApiKey[] {
   })
 }
 
-/** Checks one key entry against `KeyConfig` and resolves its limits. */
 export function resolveKey(entry: unknown, where = ''): ApiKey {
   return limitsOf(checkInput<KeyConfig>('KeyConfig', entry, where))
 }
 
-/** Resolves the demo keys without compiling the schema (BENCHMARKS.md, cold cost); a unit test holds them to it. */
+/** Resolves the demo keys without compiling the schema (BENCHMARKS.md, "Cold cost of a test file"). */
 export function resolveDemoKeys(): ApiKey[] {
   return DEMO_KEYS.map(limitsOf)
 }
 
-/** Resolves a key its schema checked already: its plan's limits where it gives none. */
+/** Resolves the limits of a key its schema checked already. */
 export function limitsOf({ key, plan, perMinute, perDay }: KeyConfig): ApiKey {
   // Trusts the schema to require both limits of an enterprise key.
   const defaults: Limits | undefined = PLANS[plan]

@@ -1,4 +1,4 @@
-/** Creates a cache of the `max()` most recently used values by key, telling `evicted` of each it drops. */
+/** Creates a cache of the `max()` most recently used values, telling `evicted` of each dropped. */
 export function createLru<V>(max: () => number, evicted?: (value: V, key: string) => void) {
   const kept = new Map<string, V>()
   let newest: string | undefined
@@ -15,22 +15,19 @@ export function createLru<V>(max: () => number, evicted?: (value: V, key: string
     return value
   }
   return {
-    /** The value of `key`, counting a use. */
+    /** Counts a use. */
     use(key: string): V | undefined {
       const found = kept.get(key)
       return found === undefined || key === newest ? found : put(key, found)
     },
-    /** The value of `key`, counting no use. */
     peek: (key: string): V | undefined => kept.get(key),
-    /** Keeps `value` as the most recently used of `key`. */
     put,
     delete(key: string): boolean {
       if (key === newest) newest = undefined
       return kept.delete(key)
     },
-    /** The values, the least recently used first. */
+    /** Lists the oldest first. */
     values: () => kept.values(),
-    /** How many values are kept. */
     size: (): number => kept.size,
   }
 }

@@ -2,43 +2,33 @@ import type { Answer, Timing } from '../state/maybe-promise.js'
 import type { ClockOffset } from '../state/shared-state.js'
 import { ConfigError } from '../errors/config-error.js'
 
-// Bounds the clock to four-digit years from the epoch (D28).
+// Bounds the clock to four-digit years (D28).
 const EARLIEST = 0
 const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
 
 /**
- * The sandbox's clock (D20): a time source shifted by an offset, so a clock `set` keeps running (fake timers:
- * docs/in-process.md).
+ * Shifts a time source by an offset, so a `set` clock keeps running (D20; fake timers: docs/in-process.md).
  *
  * @example
  * sandbox.clock.set('2030-01-01T10:00:00Z')
- * sandbox.clock.advance(60_000)
- * sandbox.clock.now()   // 10:01:00 UTC as epoch ms, and running on
  */
 export interface SandboxClock<Of extends Timing = 'now'> {
-  /** The current instant, in epoch milliseconds. */
   now(): number
-  /** Moves the clock to `instant`; time keeps running from there. */
   set(instant: Date | number | string): Answer<void, Of>
-  /** Moves the clock by `ms` milliseconds, back when negative. */
   advance(ms: number): Answer<void, Of>
-  /** Puts the clock back on its time source (real time, unless the sandbox was given `now`). */
   reset(): Answer<void, Of>
 }
 
-/** The clock as the sandbox composes it: a move resolves once every process sharing it sees it. */
+/** Resolves a move once every process sharing the clock sees it. */
 export interface MovableClock<Of extends Timing = Timing> extends SandboxClock<Of> {
-  /** Takes up moves made by other processes sharing the offset; nothing to do for a local one. */
+  /** Takes up other processes' moves. */
   sync(): void | Promise<void>
-  /** Returns how far the clock is from its source in ms, 0 when never moved. */
   offset(): number
 }
 
-/** Creates a clock on `source` (default `Date.now`) whose offset lives in `offset`, by default its own. */
 export function createClock(source?: () => number): MovableClock<'now'>
 export function createClock<Of extends Timing>(source: () => number, offset: ClockOffset<Of>): MovableClock<Of>
 export function createClock(source: () => number = Date.now, offset: ClockOffset = localOffset()): MovableClock {
-  // Stops at the span's last instant (D28).
   const now = () => Math.min(LATEST, source() + offset.get())
   return {
     now,
@@ -58,7 +48,7 @@ export function createClock(source: () => number = Date.now, offset: ClockOffset
   }
 }
 
-/** Creates an in-memory offset: moves are done when they return. */
+/** Creates an in-memory offset, moved synchronously. */
 export function localOffset(): ClockOffset<'now'> {
   let offset = 0
   return {
@@ -72,7 +62,6 @@ export function localOffset(): ClockOffset<'now'> {
   }
 }
 
-/** Refuses a move beyond the span before anything changes. */
 function assertInSpan(instant: number): void {
   if (!(instant >= EARLIEST && instant <= LATEST)) {
     throw new ConfigError('the clock must stay between 1970-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z')
@@ -81,7 +70,7 @@ function assertInSpan(instant: number): void {
 
 const RFC_3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$/i
 
-/** Tells whether `text` is an RFC 3339 date-time in the clock's span (D28). */
+/** Tells whether `text` is an RFC 3339 date-time in the span. */
 export function isClockInstant(text: string): boolean {
   const ms = Date.parse(text)
   return RFC_3339.test(text) && ms >= EARLIEST && ms <= LATEST

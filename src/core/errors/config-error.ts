@@ -1,6 +1,6 @@
-/** Reports a bad option or configuration file, when a sandbox is created (never per request). */
+/** Reports bad configuration, never per request. */
 export class ConfigError extends Error {
-  /** @param about the entry of a list option at fault, so the CLI can name its flag instead (`--scenario #2: …`). */
+  /** @param about lets the CLI name the flag at fault. */
   constructor(
     message: string,
     readonly about?: { option: string; entry: string; problem: string },
@@ -9,13 +9,12 @@ export class ConfigError extends Error {
     this.name = 'ConfigError'
   }
 
-  /** Reports one entry of a list option: `scenarios.keys: <problem>`. */
   static ofEntry(option: string, entry: string, problem: string): ConfigError {
     return new ConfigError(`${option}: ${problem}`, { option, entry, problem })
   }
 }
 
-/** Reports a key that is not configured, so the admin API answers 404 by type, not by wording. */
+/** Lets the admin API answer 404 by type. */
 export class UnknownKeyError extends ConfigError {
   constructor(readonly key: string) {
     super(`no configured key ${JSON.stringify(key)}`)

@@ -1,11 +1,10 @@
-/** Lists every `Error.code` with its status (D2), in the order of D2's table, which check-names holds to it. */
+/** Lists each `Error.code` and status in D2's order (check-names). */
 export const ERRORS = {
   invalidRequest: { code: 'invalid_request', status: 400 },
   unauthorized: { code: 'unauthorized', status: 401 },
   notFound: { code: 'not_found', status: 404 },
   methodNotAllowed: { code: 'method_not_allowed', status: 405 },
   requestTimeout: { code: 'request_timeout', status: 408 },
-  /** Only from the admin API: deleting the default session (D34). */
   conflict: { code: 'conflict', status: 409 },
   gone: { code: 'gone', status: 410 },
   payloadTooLarge: { code: 'payload_too_large', status: 413 },
@@ -18,9 +17,7 @@ export const ERRORS = {
   notImplemented: { code: 'not_implemented', status: 501 },
   serviceUnavailable: { code: 'service_unavailable', status: 503 },
   storageFull: { code: 'storage_full', status: 507 },
-  /** A status forced by a scenario or `Prefer: code=` that no condition of the sandbox answers with (D29). */
   forcedStatus: { code: 'forced_status', status: undefined },
-  /** Only from `petstore-sandbox proxy` (docs/verify-and-proxy.md). */
   upstreamUnreachable: { code: 'upstream_unreachable', status: 502, proxy: true },
   upstreamTimeout: { code: 'upstream_timeout', status: 504, proxy: true },
   upstreamOutcomeUnknown: { code: 'upstream_outcome_unknown', status: 504, proxy: true },
@@ -29,12 +26,7 @@ export const ERRORS = {
 
 type Errors = typeof ERRORS
 
-/**
- * The stable `Error.code` values (D2): one per condition; they never change meaning.
- *
- * @example
- * if (body.code === ErrorCode.rateLimited) showRetryLater()
- */
+/** Names the stable `Error.code` values (D2). */
 export const ErrorCode = Object.fromEntries(Object.entries(ERRORS).map(([name, { code }]) => [name, code])) as {
   readonly [Name in keyof Errors]: Errors[Name]['code']
 }

@@ -2,18 +2,17 @@ import type { ERRORS, ErrorCode } from './error-code.js'
 
 type Error_ = (typeof ERRORS)[keyof typeof ERRORS]
 
-/** The status `code` comes with (D2), bound by the compiler: `forced_status` takes the status forced. */
+/** Ties a code to its status (D2); `forced_status` takes any. */
 export type StatusOf<Code extends ErrorCode> = Extract<Error_, { code: Code }>['status'] extends infer Status
   ? Status extends undefined
     ? number
     : Status
   : never
 
-/** Refuses a request; `errorReply` alone turns it into an Error body, in every mode. */
+/** Refuses a request; `errorReply` makes the Error body. */
 export class HttpError<Code extends ErrorCode = ErrorCode> extends Error {
   readonly status: number
   readonly code: Code
-  /** Headers the refusal itself needs (`Allow`, `Retry-After`, `WWW-Authenticate`). */
   readonly headers: Readonly<Record<string, string>>
 
   constructor(status: StatusOf<Code>, code: Code, message: string, headers: Record<string, string> = {}) {

@@ -1,27 +1,25 @@
 import type { SandboxRequest } from './sandbox-request.js'
 import { WireHeaders } from './wire-headers.js'
 
-// Brands the adapter's requests with a symbol, as jsdom's Request claims every subclass under `instanceof`.
+// Brands with a symbol, as jsdom's Request claims every subclass under `instanceof`.
 const MADE_BY_ADAPTER = Symbol('petstore-sandbox.adapterRequest')
 
-/** A fetch Request the node:http adapter made, for an msw handler that is no ClaimingHandler. */
+/** Marks a Request the adapter made, for handlers other than a ClaimingHandler. */
 class AdapterFetchRequest extends Request {
   readonly [MADE_BY_ADAPTER] = true
 }
 
-/** What the node:http adapter hands an `AdapterRequest`: the head as node parsed it, and the body. */
 export interface AdapterRequestInit {
   method: string
-  /** The URL, parsed once by the server (unservable-request.ts). */
+  /** Holds the URL the server parsed (unservable-request.ts). */
   url: URL
-  /** The head's header pairs as node:http gives them (`rawHeaders`). */
   rawHeaders: readonly string[]
-  /** A header the adapter sets itself, whatever the client sent under its name: lower-case name and value. */
+  /** Replaces the client's header of this lower-case name. */
   set: readonly [string, string]
   body: ReadableStream<Uint8Array> | null
 }
 
-/** Holds what the handlers read of a node:http request, without undici's (BENCHMARKS.md, "Closer to the wire"). */
+/** Holds what the handlers read of a node:http request (BENCHMARKS.md, "Closer to the wire"). */
 export class AdapterRequest implements SandboxRequest {
   readonly [MADE_BY_ADAPTER] = true
   readonly method: string
@@ -41,7 +39,7 @@ export class AdapterRequest implements SandboxRequest {
     return this.parsedUrl.href
   }
 
-  /** The same request as a fetch Request, made once, for a handler that needs one. */
+  /** Makes the fetch Request once, on demand. */
   fetchRequest(): Request {
     this.#fetchRequest ??= new AdapterFetchRequest(this.url, {
       method: this.method,
@@ -52,7 +50,6 @@ export class AdapterRequest implements SandboxRequest {
   }
 }
 
-/** Tells whether the node:http adapter made this request. */
 export function isAdapterRequest(request: SandboxRequest | undefined): boolean {
   return (
     request !== undefined && (request as Partial<Record<typeof MADE_BY_ADAPTER, boolean>>)[MADE_BY_ADAPTER] === true

@@ -1,7 +1,6 @@
 import type { OperationInfo } from '../contract/create-router.js'
 import { toEpochMs } from '../clock/create-clock.js'
 
-/** The `x-deprecation` extension of a deprecated operation in fixtures/openapi.yaml. */
 interface DeprecationExtension {
   deprecatedAt: string
   sunset: string
@@ -10,9 +9,9 @@ interface DeprecationExtension {
 }
 
 export interface DeprecationOverrides {
-  /** When the operation was deprecated; sent as `Deprecation: @<unix seconds>`. */
+  /** Goes out as `Deprecation: @<unix seconds>`. */
   deprecatedAt?: Date | string | number
-  /** When it goes away; from then on it answers 410 `gone`. */
+  /** Starts the 410 `gone` answers. */
   sunset?: Date | string | number
 }
 
@@ -24,7 +23,7 @@ export interface Deprecation {
   headers: ReadonlyArray<readonly [string, string]>
 }
 
-/** Reads each deprecated operation's lifecycle from the contract (D18); `overrides` rehearses other dates. */
+/** Reads each deprecated operation's dates from the contract (D18). */
 export function createDeprecations(operations: readonly OperationInfo[], overrides: DeprecationOverrides = {}) {
   const byOperation = new Map<string, Deprecation>()
   for (const operation of operations) {

@@ -2,7 +2,7 @@ import type { Reply } from './reply.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 
-/** Turns anything thrown into an Error body (D2): an `HttpError` as it is, anything else a 500 naming no internals. */
+/** Turns anything thrown into an Error body; a 500 names no internals (D2). */
 export function errorReply(error: unknown, headers: Headers, onUnexpected?: (error: unknown) => void): Reply {
   const httpError =
     error instanceof HttpError

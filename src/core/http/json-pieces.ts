@@ -1,4 +1,4 @@
-/** Holds a JSON body made in pieces, never one string (D36): written with backpressure, or a Blob in-process. */
+/** Holds a JSON body made in pieces, never one string (D36). */
 export class JsonPieces {
   constructor(readonly pieces: () => Iterable<string>) {}
 }
@@ -6,12 +6,7 @@ export class JsonPieces {
 // Bounds a piece below V8's large objects (BENCHMARKS.md, "Memory of the request log").
 const PIECE = 8 * 1024
 
-/**
- * Writes `shell`'s JSON with `items` in its last member, an empty array, in pieces of a few KiB.
- *
- * @example
- * [...jsonPieces({ requests: [] }, [{ a: 1 }, { a: 2 }])].join('') // '{"requests":[{"a":1},{"a":2}]}'
- */
+/** Writes `shell`'s JSON in pieces, `items` filling its last member's empty array. */
 export function* jsonPieces(shell: unknown, items: Iterable<unknown>): Generator<string> {
   const empty = JSON.stringify(shell)
   const at = empty.lastIndexOf('[]')
@@ -25,12 +20,7 @@ export function* jsonPieces(shell: unknown, items: Iterable<unknown>): Generator
   yield empty.slice(at + 1)
 }
 
-/**
- * Writes `JSON.stringify(value)` of plain data in pieces of a few KiB.
- *
- * @example
- * [...valuePieces({ a: [1, 'x'] })].join('') // '{"a":[1,"x"]}'
- */
+/** Writes `JSON.stringify(value)` of plain data in pieces. */
 export function* valuePieces(value: unknown): Generator<string> {
   if (typeof value === 'string') {
     if (value.length <= PIECE) {
@@ -40,7 +30,7 @@ export function* valuePieces(value: unknown): Generator<string> {
     yield '"'
     for (let from = 0; from < value.length; ) {
       let to = Math.min(from + PIECE, value.length)
-      // A surrogate pair stays whole, so each slice is well formed.
+      // Keeps a surrogate pair whole.
       if (to < value.length && /[\uD800-\uDBFF]/.test(value[to - 1]!)) to--
       yield JSON.stringify(value.slice(from, to)).slice(1, -1)
       from = to
@@ -52,7 +42,6 @@ export function* valuePieces(value: unknown): Generator<string> {
     yield '['
     for (let i = 0; i < value.length; i++) {
       if (i > 0) yield ','
-      // As JSON.stringify writes them: an undefined item is null.
       yield* value[i] === undefined ? ['null'] : valuePieces(value[i])
     }
     yield ']'

@@ -1,16 +1,11 @@
-/**
- * Reads the query as `URLSearchParams` does, a repeated name gathering its values in order.
- *
- * @example
- * queryOf(new URL('http://x/v1/pets?limit=5&tag=a&tag=b')) // { limit: '5', tag: ['a', 'b'] }
- */
+/** Reads the query as `URLSearchParams` does, repeated names into arrays. */
 export function queryOf(url: URL): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {}
   const add = (name: string, value: string) => addQueryValue(query, name, value)
   const search = url.search
   if (search === '') return query
   if (!/[%+]/.test(search)) {
-    // Splits by hand without `%` or `+`: building a URLSearchParams showed in every request's profile.
+    // Splits by hand without `%` or `+`: a URLSearchParams showed in every profile.
     for (const pair of search.slice(1).split('&')) {
       if (pair === '') continue
       const equals = pair.indexOf('=')
@@ -23,9 +18,8 @@ export function queryOf(url: URL): Record<string, string | string[]> {
   return query
 }
 
-/** Adds `value` under `name` as an own property, so `?__proto__=` is a parameter, not a prototype. */
+/** Adds `value` as an own property, so `?__proto__=` is no prototype. */
 export function addQueryValue(query: Record<string, string | string[]>, name: string, value: string | string[]): void {
-  // A new name other than `__proto__` is an own property by plain assignment, the cheap way.
   if (name !== '__proto__' && !Object.hasOwn(query, name)) {
     query[name] = value
     return

@@ -3,29 +3,27 @@ import { AdapterRequest, isAdapterRequest } from './adapter-request.js'
 import { JsonPieces } from './json-pieces.js'
 import type { Reply } from './reply.js'
 
-/** Holds a JSON body that is text already, written as it is (BENCHMARKS.md, Redis). */
+/** Holds a JSON body that is text already, written as it is. */
 export class JsonText {
   constructor(readonly text: string) {}
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
 
-// Keeps a response's JSON text for the adapter to write (BENCHMARKS.md, "Where the time goes").
+// Carries body and headers to the adapter unbuilt (BENCHMARKS.md, "What the profiles changed").
 const JSON_TEXT = Symbol('petstore-sandbox.jsonText')
-// The pieces of a JsonPieces body, which the adapter writes as they come.
 const JSON_PIECES = Symbol('petstore-sandbox.jsonPieces')
-// Keeps the reply's headers for the adapter, uncopied (BENCHMARKS.md, "What the profiles changed").
 const REPLY_HEADERS = Symbol('petstore-sandbox.replyHeaders')
 
 const utf8 = new TextEncoder()
 
-/** Turns a reply into a Response, with a `Content-Length`, as msw leaks sockets without (docs/upstream-reports.md). */
+/** Turns a reply into a Response with a `Content-Length`, as msw leaks sockets without (docs/upstream-reports.md). */
 export function toResponse(reply: Reply, request: SandboxRequest): Response {
   const { response } = toResponseAndText(reply, request)
   return response instanceof WireAnswer ? response.toResponse() : response
 }
 
-/** Holds an answer to an `AdapterRequest`, with no Response built (BENCHMARKS.md, "Closer to the wire"). */
+/** Answers an `AdapterRequest` with no Response built (BENCHMARKS.md, "Closer to the wire"). */
 export class WireAnswer {
   constructor(
     readonly status: number,
@@ -34,16 +32,13 @@ export class WireAnswer {
     readonly pieces?: () => Iterable<string>,
   ) {}
 
-  /** Returns it as a Response that carries the same for the adapter. */
   toResponse(): Response {
     return adapterResponse(this.status, this.headers, { [JSON_TEXT]: this.text, [JSON_PIECES]: this.pieces })
   }
 }
 
-/** An answer as the tail gives it: a Response, or a `WireAnswer` for the adapter's own request. */
 export type Answer = Response | WireAnswer
 
-/** Turns a reply into a Response and its JSON text, made once for both. */
 export function toResponseAndText(
   reply: Reply,
   request: SandboxRequest,
@@ -76,7 +71,6 @@ export function toResponseAndText(
   return { response: new Response(request.method === 'HEAD' ? null : bytes, { status, headers }), text }
 }
 
-/** Builds a response of JSON pieces: the pieces for the adapter, else a Blob of them with its length. */
 function piecesResponse(body: JsonPieces, status: number, headers: Headers, request: SandboxRequest): Response {
   if (isAdapterRequest(request)) return adapterResponse(status, headers, { [JSON_PIECES]: body.pieces })
   if (request.method === 'HEAD') return new Response(null, { status, headers })
@@ -87,7 +81,6 @@ function piecesResponse(body: JsonPieces, status: number, headers: Headers, requ
   return new Response(blob, { status, headers })
 }
 
-/** Builds a Response for the adapter, the reply's headers and body carried beside an empty header list. */
 function adapterResponse(
   status: number,
   headers: Headers,
@@ -96,17 +89,15 @@ function adapterResponse(
   return Object.assign(new Response(null, { status }), { [REPLY_HEADERS]: headers }, body)
 }
 
-/** Returns the headers a response is written with: the reply's own for the adapter, else its list. */
+/** Returns the headers a response is written with. */
 export function repliedHeaders(response: Response): Headers {
   return (response as Response & { [REPLY_HEADERS]?: Headers })[REPLY_HEADERS] ?? response.headers
 }
 
-/** Returns the JSON pieces `toResponse` carried for the adapter, or undefined. */
 export function jsonPiecesOf(response: Response): (() => Iterable<string>) | undefined {
   return (response as Response & { [JSON_PIECES]?: () => Iterable<string> })[JSON_PIECES]
 }
 
-/** Returns the JSON text `toResponse` carried for the adapter, or undefined. */
 export function jsonText(response: Response): string | undefined {
   return (response as Response & { [JSON_TEXT]?: string })[JSON_TEXT]
 }

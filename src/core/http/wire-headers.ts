@@ -1,4 +1,4 @@
-// What `Headers` strips from both ends of a value (Fetch standard, "normalize").
+// Matches what `Headers` trims from a value (Fetch standard, "normalize").
 const EDGE_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g
 
 function normalized(value: string): string {
@@ -15,7 +15,7 @@ export class WireHeaders implements Headers {
   #raw: readonly string[] | undefined
   #override: readonly [string, string] | undefined
 
-  /** Reads node's raw pairs on first use, with `override` (a lower-case name, a value) in place of the client's. */
+  /** Reads node's raw pairs on first use, `override` in place of the client's. */
   static fromRaw(raw: readonly string[], override: readonly [string, string]): WireHeaders {
     const headers = new WireHeaders()
     headers.#raw = raw

@@ -3,7 +3,7 @@ import type { PetRepository } from '../state/pet-repository.js'
 import type { NewPet, Pet, PetStatus } from '../store/pet.js'
 import type { Operation } from './operation.js'
 
-/** Creates `POST /pets` and `sandbox.pets.create`: the name trimmed (D5), the default status (D4), no `id` (D7). */
+/** Creates `POST /pets` and `sandbox.pets.create` (D4, D5, D7). */
 export function createPet(store: PetRepository, defaultStatus: PetStatus | undefined) {
   async function stored(pet: NewPet): Promise<Pet> {
     const status = pet.status ?? defaultStatus

@@ -4,7 +4,7 @@ import type { PetRepository } from '../state/pet-repository.js'
 import type { Pet } from '../store/pet.js'
 import type { Operation } from './operation.js'
 
-/** Creates `GET /pets/{petId}`: one pet, or 404 for any int64 that names none (D37). */
+/** Creates `GET /pets/{petId}` (D37). */
 export function getPet(store: PetRepository): Operation {
   return {
     handle({ params }) {
@@ -12,7 +12,7 @@ export function getPet(store: PetRepository): Operation {
         if (pet === undefined) throw new HttpError(404, ErrorCode.notFound, `pet ${params.petId} does not exist`)
         return { status: 200, body: pet }
       }
-      // Looks up only 1 to 2^53-1: past it a number rounds onto another id (D37).
+      // Looks up only safe integers: a larger one rounds onto another id.
       const id = Number(params.petId)
       if (!Number.isSafeInteger(id) || id < 1) return found(undefined)
       const pet = store.get(id)

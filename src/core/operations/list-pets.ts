@@ -5,7 +5,7 @@ import type { Operation, OperationInput, OperationResult } from './operation.js'
 
 const DEFAULT_LIMIT = 20
 
-/** Creates `GET /pets`: the first `limit` pets (default 20) in id order, optionally by status. */
+/** Creates `GET /pets`. */
 export function listPets(store: PetRepository): Operation {
   return {
     handle(input) {
@@ -17,7 +17,6 @@ export function listPets(store: PetRepository): Operation {
   }
 }
 
-/** Reads the page a valid listing asks for. */
 export function listQuery({ query }: OperationInput): ListQuery {
   // Casts safely: validation has run.
   const limit = first(query.limit)
@@ -25,12 +24,10 @@ export function listQuery({ query }: OperationInput): ListQuery {
   return { limit: limit === undefined ? DEFAULT_LIMIT : Number(limit), status }
 }
 
-/** Answers a listing with its page, as pets or as their JSON text. */
 export function listed(pets: Pet[] | JsonText): OperationResult {
   return { status: 200, body: pets }
 }
 
-/** Returns a parameter's first value, as `URLSearchParams.get` does. */
 function first(value: string | readonly string[] | undefined): string | undefined {
   return typeof value === 'string' ? value : value?.[0]
 }

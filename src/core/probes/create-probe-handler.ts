@@ -6,18 +6,16 @@ import type { AnswerTail } from '../pipeline/answer-tail.js'
 import { ClaimingHandler } from '../pipeline/claiming-handler.js'
 import type { Readiness } from './create-readiness.js'
 
-/** The probes' paths, outside the API's `/v1` and the admin API's `/__sandbox`. */
 export const PROBE_PATHS = ['/healthz', '/readyz'] as const
 
 export interface ProbeHandlerOptions {
   readiness: () => Readiness
-  /** Claims only this origin's probes; any origin when undefined. */
+  /** Claims only this origin's probes; any when undefined. */
   origin: string | undefined
-  /** Ends the answers (answer-tail.ts); probes are not logged. */
   tail: AnswerTail
 }
 
-/** Creates `GET /healthz` and `GET /readyz` (503 until ready): no key, no quota (docs/running-for-a-team.md#probes). */
+/** Creates `GET /healthz` and `GET /readyz`, without key or quota (docs/running-for-a-team.md#probes). */
 export function createProbeHandler({ readiness, origin, tail }: ProbeHandlerOptions): HttpHandler {
   function answer(path: string, method: string, headers: Headers): Reply {
     if (method !== 'GET')

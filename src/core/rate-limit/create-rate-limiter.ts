@@ -5,29 +5,26 @@ import { windowStart } from './windows.js'
 
 export interface RateLimiterOptions {
   now: () => number
-  /** Refused requests in one window after which a bucket is banned (D15). */
+  /** Bans after this many refusals in a window (D15). */
   banAfter: number
-  /** Length of a ban in seconds (D15). */
   banSeconds: number
 }
 
-/** Creates the in-memory limiter: the UTC minute and day per bucket (D12), exact as `take` is synchronous. */
+/** Creates the in-memory limiter (D12), exact as synchronous. */
 export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOptions) {
   let buckets = new Map<string, Bucket>()
-  // Holds the day count of each bucket with nothing else, from which it is rebuilt (see tidy).
   const dayCounts = new Map<string, number>()
   let countedDay: number | undefined
-  // The minute in which the buckets were last tidied (see tidy).
   let tidiedMinute: number | undefined
 
-  /** Keeps only a day count of idle buckets, once a minute (BENCHMARKS.md, "Rate-limit memory per client address"). */
+  /** Keeps only a day count of idle buckets (BENCHMARKS.md, "Rate-limit memory per client address"). */
   function tidy(t: number, minuteStart: number, dayStart: number): void {
     tidiedMinute = minuteStart
     if (countedDay !== dayStart) {
       dayCounts.clear()
       countedDay = dayStart
     }
-    // Copies the whole buckets to a new map, faster than deleting most of a large one.
+    // Copies, faster than deleting most of a large map.
     const whole = new Map<string, Bucket>()
     for (const [id, bucket] of buckets) {
       const minuteIdle = bucket.minuteStart !== minuteStart || bucket.minuteUsed === 0
@@ -56,7 +53,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
       }
       buckets.set(id, bucket)
     }
-    // A clock moved backwards also starts a new window: counts from "the future" do not apply.
+    // Resets on a clock moved back too: future counts do not apply.
     if (bucket.minuteStart !== minuteStart) {
       bucket.minuteStart = minuteStart
       bucket.minuteUsed = 0
@@ -94,19 +91,17 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     return describeBucket.allowed(bucket, limits)
   }
 
-  /** Returns a bucket's headers without counting a request, for answers that spend no quota. */
+  /** Returns a bucket's headers without counting a request. */
   function peek(id: string, limits: Limits): RateDecision {
     const t = now()
     return describeBucket.peek(current(id, t), limits, t)
   }
 
-  /** The state of a bucket, without counting a request. */
   function inspect(id: string, limits: Limits): QuotaStanding {
     const t = now()
     return describeBucket.quota(current(id, t), limits, t)
   }
 
-  /** Arranges a bucket's state for tests and the admin API (see `QuotaChange`). */
   function arrange(id: string, limits: Limits, change: QuotaChange): QuotaStanding {
     const t = now()
     const bucket = current(id, t)
@@ -116,7 +111,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     if (change.dayRemaining !== undefined) {
       bucket.dayUsed = limits.perDay - clamp(change.dayRemaining, limits.perDay)
     } else if (change.remaining !== undefined) {
-      // Keeps the day at least at `remaining`, so a 0 is a minute's 429, not a day's (D13).
+      // Keeps the day at least at `remaining`: 0 means a minute's 429 (D13).
       const dayLeft = limits.perDay - bucket.dayUsed
       bucket.dayUsed = limits.perDay - Math.max(dayLeft, clamp(change.remaining, limits.perDay))
     }
@@ -130,7 +125,7 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     return inspect(id, limits)
   }
 
-  /** Copies the buckets under `prefix` that hold anything: a fork's or a capsule's quotas (D34). */
+  /** Copies the non-empty buckets under `prefix`, for a fork or capsule (D34). */
   function snapshot(prefix: string): Map<string, Bucket> {
     const t = now()
     const out = new Map<string, Bucket>()
@@ -143,7 +138,6 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     return out
   }
 
-  /** Sets these buckets as they are (copies), replacing any of the same id: a fork's or a capsule's quotas. */
   function load(loaded: ReadonlyMap<string, Bucket>): void {
     for (const [id, bucket] of loaded) {
       dayCounts.delete(id)
@@ -158,12 +152,10 @@ export function createRateLimiter({ now, banAfter, banSeconds }: RateLimiterOpti
     arrange,
     snapshot,
     load,
-    /** Forgets every counter and ban. */
     clear: () => {
       buckets.clear()
       dayCounts.clear()
     },
-    /** How many buckets are held, whole or as a day count: idle ones are forgotten once a minute. */
     size: () => buckets.size + dayCounts.size,
   }
 }

@@ -4,9 +4,9 @@ import { windowEnd } from './windows.js'
 
 export type { Bucket } from '../state/rate-limit-backend.js'
 
-/** Words a bucket in headers and `quota.get`, for the in-memory limiter and the Redis one alike. */
+/** Words a bucket for memory and Redis alike. */
 export const describeBucket = {
-  /** D13: the window with fewer requests left (the minute on ties), as headers describe it. */
+  /** Describes the window with fewer requests left, the minute on ties (D13). */
   allowed(bucket: Bucket, limits: Limits): RateDecision {
     const minuteLeft = Math.max(0, limits.perMinute - bucket.minuteUsed)
     const dayLeft = Math.max(0, limits.perDay - bucket.dayUsed)
@@ -25,7 +25,7 @@ export const describeBucket = {
         }
   },
 
-  /** Words a refusal by the window that must roll over: the day when spent, else the minute. */
+  /** Words a refusal by the window that must roll over. */
   limited(bucket: Bucket, limits: Limits, t: number): RateDecision {
     const dayBinds = limits.perDay - bucket.dayUsed <= 0
     const end = dayBinds ? windowEnd(bucket.dayStart, 'day') : windowEnd(bucket.minuteStart, 'minute')
@@ -38,7 +38,7 @@ export const describeBucket = {
     }
   },
 
-  /** Words a ban: the reset at its end, `Retry-After` at the later of its end and a spent window's (D14). */
+  /** Words a ban: `Retry-After` at the later of its end and a spent window's (D14). */
   banned(bucket: Bucket, limits: Limits, t: number): RateDecision {
     const spentUntil =
       bucket.dayUsed >= limits.perDay
@@ -55,14 +55,11 @@ export const describeBucket = {
     }
   },
 
-  /** The headers of an answer that spends no quota (CORS preflights). */
   peek(bucket: Bucket, limits: Limits, t: number): RateDecision {
     return bucket.bannedUntil > t ? describeBucket.banned(bucket, limits, t) : describeBucket.allowed(bucket, limits)
   },
 
-  /** The state of a bucket, as `quota.get` shows it. */
   quota(bucket: Bucket, limits: Limits, t: number): QuotaStanding {
-    // Says what the next request would be told: the ban, the refusing window, or the binding one.
     const headers =
       bucket.bannedUntil > t
         ? describeBucket.banned(bucket, limits, t)
@@ -97,7 +94,7 @@ export const describeBucket = {
   },
 }
 
-/** Tells whether a bucket's refusals still count towards a ban (D15) in these windows. */
+/** Tells whether refusals still count towards a ban (D15). */
 export function refusalsInForce(bucket: Bucket, minuteStart: number, dayStart: number): boolean {
   return bucket.refused > 0 && (bucket.refusedWindowStart === minuteStart || bucket.refusedWindowStart === dayStart)
 }

@@ -2,13 +2,7 @@ import { getResponse, type RequestHandler } from 'msw'
 import { API_AREAS } from '../contract/create-api-scope.js'
 import { SESSION_HEADER } from '../sessions/session-name.js'
 
-/**
- * Creates a `fetch` the handlers answer directly, which never reaches the network; an unanswered request rejects.
- *
- * @example
- * const sandboxFetch = createSandboxFetch(sandbox.handlers, 'http://localhost:4010/v1')
- * await sandboxFetch('/v1/pets', { headers: { Authorization: 'Bearer sandbox-free-key' } })
- */
+/** Creates a `fetch` the handlers answer directly, never reaching the network. */
 export function createSandboxFetch(
   handlers: RequestHandler[],
   baseUrl: string | undefined,
@@ -16,7 +10,6 @@ export function createSandboxFetch(
 ): typeof fetch {
   return async function sandboxFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const request = await toRequest(input, init, baseUrl)
-    // A session's fetch names it on every request (D34).
     if (session !== undefined) request.headers.set(SESSION_HEADER, session)
     request.signal.throwIfAborted()
     const response = await abortable(getResponse(handlers, request, { quiet: true }), request.signal)
@@ -32,7 +25,7 @@ export function createSandboxFetch(
   }
 }
 
-/** Builds the Request `fetch(input, init)` means with this realm's `Request`, whatever realm its parts are of. */
+/** Builds the Request `fetch(input, init)` means with this realm's `Request`. */
 async function toRequest(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
@@ -53,7 +46,7 @@ async function toRequest(
   })
 }
 
-/** A Request of another realm: what `instanceof Request` misses. */
+/** Tells a Request of another realm, which `instanceof Request` misses. */
 function isRequestLike(input: unknown): input is Request {
   return (
     typeof input === 'object' &&
@@ -63,7 +56,7 @@ function isRequestLike(input: unknown): input is Request {
   )
 }
 
-/** Returns headers as name-value pairs, which every realm's `Request` reads, another realm's via `forEach`. */
+/** Returns headers as name-value pairs, which every realm's `Request` reads. */
 function headerPairs(headers: HeadersInit): HeadersInit {
   if (Array.isArray(headers) || typeof (headers as Headers).forEach !== 'function') return headers
   const pairs: Array<[string, string]> = []
@@ -73,14 +66,14 @@ function headerPairs(headers: HeadersInit): HeadersInit {
   return pairs
 }
 
-/** `/v1/pets, /v1/store and /v1/categories on any origin`: what the handlers claim (D40). */
+/** Words what the handlers claim (D40). */
 function apiAreas(baseUrl: string | undefined): string {
   const base = baseUrl === undefined ? '/v1' : baseUrl.replace(/\/+$/, '')
   const areas = API_AREAS.map((area) => `${base}${area}`)
   return `${areas.slice(0, -1).join(', ')} and ${areas.at(-1)}${baseUrl === undefined ? ' on any origin' : ''}`
 }
 
-/** A relative URL is resolved as a page would: against the sandbox's base URL, else the page. */
+/** Resolves a relative URL against the sandbox's base URL, else the page's. */
 function absolute(url: string, baseUrl: string | undefined): string {
   if (URL.canParse(url)) return url
   const base = baseUrl ?? (globalThis as { location?: { href?: string } }).location?.href

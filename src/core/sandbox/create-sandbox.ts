@@ -38,20 +38,10 @@ import type { SandboxOptions, SharedSandboxOptions } from './sandbox-options.js'
 import { ownState, type SandboxState, sharedState } from './sandbox-state.js'
 
 /**
- * Creates a stateful, in-memory Animal Store API: msw handlers plus the state behind them. Options
- * are checked here (a bad one throws `ConfigError`), never per request. Each call is independent:
- * its own store, clock, counters and Faker instance.
+ * Creates the Animal Store API as msw handlers; a bad option throws `ConfigError`.
  *
  * @example
- * import { setupServer } from 'msw/node'
- * import { createSandbox } from 'petstore-sandbox'
- *
- * const sandbox = createSandbox({ seed: 7, pets: 20 })
- * const server = setupServer(...sandbox.handlers)
- * server.listen()
- * const response = await fetch('http://api.test/v1/pets?status=sold', {
- *   headers: { Authorization: 'Bearer sandbox-free-key' },
- * })
+ * setupServer(...createSandbox({ seed: 7, pets: 20 }).handlers).listen()
  */
 export function createSandbox(options: SharedSandboxOptions): Sandbox<'later'>
 export function createSandbox(options?: SandboxOptions): Sandbox<'now'>
@@ -59,10 +49,9 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const resolved = resolveOptions(options)
   const router = createRouter(openapiDocument)
   const operationIds = router.operations().map((operation) => operation.operationId)
-  // Read lazily: keys change at runtime, and the key ring is made from the state's key storage.
+  // Read lazily: the key ring comes from the state's key storage.
   let keysInForce: () => readonly ApiKey[] = () => []
   let boundInForce: () => readonly string[] = () => []
-  // The start-up world (D34): what the default session and every fresh session start from.
   const base = createPetBase()
   const startUp = startUpOrigin({
     base,
@@ -77,7 +66,6 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const defaultOrigin = { current: startUp }
   const inputs = {
     resolved,
-    // Given pets replace the generated ones.
     seed: resolved.givenPets === undefined ? () => seedPets(resolved.seed, resolved.pets) : () => resolved.givenPets!,
     secrets: (): Secrets => ({
       keys: [...keysInForce().map((apiKey) => apiKey.key), ...boundInForce()],
@@ -95,7 +83,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   return resolved.shared ? compose(sharedState(inputs, resolved.shared)) : compose(ownState(inputs))
 }
 
-/** The sandbox's parts and controls over `state`, whichever kind it is. */
+/** Composes the sandbox over either kind of `state`. */
 function composeSandbox<Of extends Timing>(
   resolved: ResolvedOptions,
   router: ReturnType<typeof createRouter>,
@@ -110,12 +98,11 @@ function composeSandbox<Of extends Timing>(
     storage: state.keyStorage,
     adminToken: resolved.adminToken,
     boundKeys: state.boundKeys,
-    // A revoked key's scenario goes with it, in every session: added again, the key starts fresh.
+    // A revoked key's scenario goes with it, in every session.
     afterRevoke: (key) => sessions.forgetKey(key),
   })
   const keyRing = apiKeys.ring
   const { boundKeys } = state
-  // Bound keys are masked as every key is (D35, D46).
   const secrets = (): Secrets => ({
     keys: [...keyRing.keys.map((apiKey) => apiKey.key), ...boundKeys.tokens()],
     adminToken: resolved.adminToken,
@@ -128,10 +115,9 @@ function composeSandbox<Of extends Timing>(
     isKey: (key) => keyRing.find(key) !== undefined,
     sleep: resolved.sleep ?? realSleep,
     defaultStatus: resolved.defaultStatus,
-    // The default session's clock: the state's own.
     now: () => state.clock.now(),
   }
-  // Seeding and resets in progress: /readyz answers 503 meanwhile, whichever store holds the pets.
+  // Seeding and resets in any store make /readyz answer 503.
   const storeWork = createStoreWork()
   const { tracked } = storeWork
   const processParts = { resolved, keyRing, secrets, requestLog, operationIds, tracked }
@@ -155,7 +141,6 @@ function composeSandbox<Of extends Timing>(
     carriers,
   }
 
-  // Ends every handler's answer: Error bodies, masking, the request log.
   const tail = createAnswerTail({
     requestLog,
     now: () => defaultWorld.clock.now(),
@@ -179,7 +164,7 @@ function composeSandbox<Of extends Timing>(
   const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
 
-  // A store that cannot start (shared state seeded otherwise) rejects `ready()`: the caller hears it.
+  // A store that cannot start rejects `ready()`, where the caller hears it.
   tracked(defaultWorld.store.start()).catch(() => undefined)
   const readiness = createReadiness([storeWork.check, ...state.checks])
   const sessionOf = createSessionOf(sessions, process, handlers, boundKeys)
@@ -202,7 +187,7 @@ function composeSandbox<Of extends Timing>(
   }
   const origin = resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin
   if (resolved.adminToken !== undefined) {
-    // First in line: the origin-wide API handler would otherwise answer /__sandbox with a 404.
+    // First: the origin-wide API handler would answer /__sandbox with a 404.
     const admin = createAdminHandler({
       controls: {
         clock: defaultWorld.clock,
@@ -211,7 +196,7 @@ function composeSandbox<Of extends Timing>(
           return { ...sessionOf(world), clock: world.clock }
         },
         apiKeys: sandbox.apiKeys,
-        // The library checks what a client sent as it checks any caller's.
+        // `keys.add` checks what a client sent as it checks any caller's.
         sessions: {
           ...sandboxSessions,
           addKey: (name, init) => sandbox.session(name).keys.add(init as SessionKeyInit),
@@ -227,7 +212,7 @@ function composeSandbox<Of extends Timing>(
     handlers.unshift(admin)
     originHandlers.unshift(admin)
   }
-  // Origin-wide only: in-process handlers without a baseUrl must leave other servers' probes alone.
+  // Origin-wide only: in-process handlers must leave other servers' probes alone.
   originHandlers.unshift(createProbeHandler({ readiness: readiness.current, origin, tail }))
   return sandbox
 }

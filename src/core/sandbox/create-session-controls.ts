@@ -31,7 +31,7 @@ import { createSessionKeys } from './create-session-keys.js'
 import type { SandboxState } from './sandbox-state.js'
 import { sandboxHar } from './sandbox-har.js'
 
-/** Names where the `SessionControls` members no admin operation serves are served; the compiler asks for every one. */
+/** Names where the members no admin operation serves are served; the compiler asks for each. */
 export const SERVED_ELSEWHERE = {
   pets: 'the API itself, whose answers are the pets',
   onRequest: 'the event stream, GET /__sandbox/events',
@@ -46,30 +46,28 @@ const onlyMembersServed: Exclude<ServedByAdmin, keyof SessionControls> extends n
 void everyMemberServed
 void onlyMembersServed
 
-// Lists the options the controls take, so plain JavaScript's typos are refused as TypeScript's are.
+// Plain JavaScript's typos are refused as TypeScript's are.
 const RESET_OPTIONS = optionNames<SandboxResetOptions>({ clock: true })
 const LOG_SELECTION = optionNames<LogSelection>({ limit: true, match: true })
 const HAR_SELECTION = optionNames<HarSelection>({ limit: true, match: true, id: true })
 
-/** What every session's controls share: the process's parts. */
+/** Holds the process's parts every session's controls share. */
 export interface ProcessControls<Of extends Timing> {
   resolved: ResolvedOptions
   keyRing: KeyRing
-  /** The keys in force and the admin token, masked wherever the log shows them (D35). */
   secrets: () => Secrets
   requestLog: SandboxState<Of>['requestLog']
-  /** The per-address buckets (D16), the process's: the default session's limiter holds them. */
+  /** Holds the per-address buckets (D16): the default session's limiter. */
   addressLimiter: RateLimitBackend<Of>
   operationIds: readonly string[]
-  /** Marks the store busy while `work` runs: /readyz answers 503 meanwhile. */
+  /** Marks the store busy while `work` runs (/readyz answers 503). */
   tracked(work: Promise<void>): Promise<void>
-  /** The default session's clock, which dates sessions' use. */
+  /** Reads the default session's clock, which dates sessions' use. */
   now(): number
-  /** What the world's table reads beside a world. */
   carriers: WorldCarrierParts
 }
 
-/** Creates a session's controls: the sandbox's own for the default session, `sandbox.session(name)`'s otherwise. */
+/** Creates a session's controls, the default's or a named one's. */
 export function createSessionControls<Of extends Timing>(
   world: World<Of>,
   process: ProcessControls<Of>,
@@ -77,7 +75,6 @@ export function createSessionControls<Of extends Timing>(
   const { resolved, keyRing, requestLog, carriers } = process
   const { clock, store, rateLimiter, faults, scenarios } = world
   const of = { session: world.session }
-  // Reads with a key of the sandbox or one bound to this session (D46).
   const withKey = <T>(key: string, read: (apiKey: ApiKey) => Answer<T, Of>): Answer<T, Of> => {
     const found = keyRing.find(key)
     if (found !== undefined) return read(found)
@@ -105,7 +102,7 @@ export function createSessionControls<Of extends Timing>(
         })(),
       )
     },
-    // Hands out copies: records are shared between sessions and their texts cached; `put` changes a pet.
+    // Hands out copies: records are shared between sessions and their texts cached.
     pets: {
       all: () => copied(store.all(), (pets) => pets.map(storedPet)),
       get: (id) => copied(store.get(id), (pet) => (pet === undefined ? undefined : storedPet(pet))),
@@ -122,7 +119,6 @@ export function createSessionControls<Of extends Timing>(
     },
     quota: {
       get: (key: string) => withKey(key, (apiKey) => rateLimiter.inspect(`key:${key}`, apiKey)),
-      // Holds the change to the admin API's QuotaChange, refused in the same words.
       set: (key: string, change: QuotaChange) =>
         withKey(key, (apiKey) =>
           rateLimiter.arrange(`key:${key}`, apiKey, checkInput<QuotaChange>('QuotaChange', change, 'quota')),
@@ -192,7 +188,7 @@ export function createSessionControls<Of extends Timing>(
   return controls
 }
 
-/** Returns each world's `Session` (`sandbox.session(name)`): its controls, fetch and bound keys, made once a world. */
+/** Returns each world's `Session`, made once a world. */
 export function createSessionOf<Of extends Timing>(
   sessions: SessionLifecycle<Of>,
   process: ProcessControls<Of>,
@@ -207,7 +203,7 @@ export function createSessionOf<Of extends Timing>(
         ...createSessionControls(world, process),
         name: world.name,
         fetch: createSandboxFetch(handlers, process.resolved.baseUrl, world.session),
-        // A session dropped meanwhile is made again by the call, as any call in its name makes it.
+        // Makes a session dropped meanwhile again, as any call in its name does.
         keys: createSessionKeys(world.name, boundKeys, async () => {
           sessions.world(world.name)
         }),
@@ -218,7 +214,7 @@ export function createSessionOf<Of extends Timing>(
   }
 }
 
-/** The capsule of `world` as it stands now. */
+/** Returns the capsule of `world` as it stands now. */
 export async function capsuleOf<Of extends Timing>(world: World<Of>, process: ProcessControls<Of>): Promise<Capsule> {
   await world.store.ready()
   await world.clock.sync()
@@ -229,15 +225,12 @@ export async function capsuleOf<Of extends Timing>(world: World<Of>, process: Pr
   })
 }
 
-/**
- * Serves `sandbox.sessions` (and the admin API's `/sessions`) from `sessions`: checks what a
- * caller gives, as the admin document describes it, and summarizes what the sessions answer.
- */
+/** Serves `sandbox.sessions` and the admin API's `/sessions`, checking what a caller gives. */
 export function createSandboxSessions<Of extends Timing>(
   sessions: SessionLifecycle<Of>,
   process: ProcessControls<Of>,
 ): Omit<Sandbox<Of>['sessions'], 'put'> & {
-  /** The library's `put`, which takes a client's JSON as well: it checks it as the admin document describes it. */
+  /** Takes a client's JSON as well, checked as the admin document describes it. */
   put(name: string, init?: SessionInit | AdminSessionInit): Promise<SessionSummary>
 } {
   return {
@@ -259,13 +252,13 @@ export function createSandboxSessions<Of extends Timing>(
   }
 }
 
-/** Where a session put with `init` starts, checked; a recording is learned into a capsule made at `now`. */
+/** Checks where a session put with `init` starts; learns a recording at `now`. */
 function startOf<Of extends Timing>(
   init: SessionInit | AdminSessionInit,
   sessions: SessionLifecycle<Of>,
   now: number,
 ): SessionStart {
-  // A capsule or a recording is checked on its own, so that a newer version is named before anything else.
+  // Checked on its own first, so a newer version is named before anything else.
   const { capsule, har, ...rest } = init as { capsule?: unknown; har?: unknown; from?: string }
   checkInput('SessionInit', rest, 'init')
   const sources = [capsule !== undefined && 'capsule', har !== undefined && 'har', rest.from !== undefined && 'from']
@@ -282,7 +275,7 @@ function startOf<Of extends Timing>(
   return rest.from === undefined ? {} : { from: rest.from }
 }
 
-/** A session as `GET /__sandbox/sessions` lists it. */
+/** Summarizes a session as `GET /__sandbox/sessions` lists it. */
 export async function summarize<Of extends Timing>(
   world: World<Of>,
   process: ProcessControls<Of>,
@@ -300,7 +293,7 @@ export async function summarize<Of extends Timing>(
   }
 }
 
-/** What the world's table reads beside a world, from the process's parts. */
+/** Gives the world's table what it reads beside a world. */
 export function carrierParts<Of extends Timing>(
   process: Pick<ProcessControls<Of>, 'resolved' | 'requestLog' | 'keyRing' | 'operationIds' | 'secrets'>,
   knownScenarios: WorldCarrierParts['knownScenarios'],
@@ -331,7 +324,7 @@ export function carrierParts<Of extends Timing>(
   }
 }
 
-/** `copy` of an answer now, or of the answer a promise gives later, in the same timing. */
+/** Copies an answer now or later, in its own timing. */
 function copied<T, R, Of extends Timing>(answer: Answer<T, Of>, copy: (value: T) => R): Answer<R, Of> {
   return (answer instanceof Promise ? answer.then(copy) : copy(answer as T)) as Answer<R, Of>
 }

@@ -6,7 +6,7 @@ import { ConfigError } from '../errors/config-error.js'
 import { DEFAULT_SESSION } from '../sessions/session-name.js'
 import type { SessionKeyInit, SessionKeys } from './sandbox.js'
 
-/** Creates session `name`'s bound keys (D46); `use` makes the session first, as the admin API's call does. */
+/** Creates session `name`'s bound keys (D46); `use` makes the session first. */
 export function createSessionKeys(name: string, bound: BoundKeys, use: () => Promise<void>): SessionKeys {
   return {
     async add(init: SessionKeyInit) {
@@ -27,7 +27,7 @@ export function createSessionKeys(name: string, bound: BoundKeys, use: () => Pro
   }
 }
 
-/** Names the admin operation serving each `SessionKeys` member (D46); the compiler asks for every one. */
+/** Names the admin operation serving each `SessionKeys` member; the compiler asks for each. */
 export const SESSION_KEYS_SERVED = {
   add: 'addSessionKey',
   list: 'getSession',

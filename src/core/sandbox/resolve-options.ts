@@ -16,7 +16,7 @@ export const MAX_PETS = 100_000
 /** Bounds stored pets by default (BENCHMARKS.md#memory-per-stored-pet). */
 export const DEFAULT_MAX_PETS = 1_000_000
 
-// Lists the names createSandbox takes, so plain JavaScript's typos are refused as TypeScript's are.
+// Plain JavaScript's typos are refused as TypeScript's are.
 const OPTION_NAMES = optionNames<SharedSandboxOptions>({
   baseUrl: true,
   seed: true,
@@ -48,15 +48,12 @@ const OPTION_NAMES = optionNames<SharedSandboxOptions>({
   shared: true,
 })
 
-/** Checks options once, when the sandbox is created, and fills in the defaults. */
+/** Checks options once, at creation, and fills in the defaults. */
 export function resolveOptions(options: SandboxOptions & { shared?: SharedState | undefined }) {
   if (typeof options !== 'object' || options === null)
     throw new ConfigError(`createSandbox takes an object of options, got ${options === null ? 'null' : typeof options}`)
-  // Words an unknown name as every input's: `sed: unknown field; did you mean seed?`.
   refuseUnknownOptions(options, OPTION_NAMES)
-  // A capsule is the start-up world (D34): its pets, clock, faults, scenarios and quotas, and its
-  // keys and custom scenarios when none are given.
-  // A recording is learned into a capsule first (D41): one shape of the world.
+  // A recording is learned into a capsule first (D41), the start-up world (D34).
   const from =
     options.from === undefined
       ? undefined
@@ -69,7 +66,6 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
     throw new ConfigError(`from.pets holds ${from.pets.length} pets; a sandbox starts with at most ${MAX_PETS}`)
   const seed = options.seed ?? from?.seed ?? 1
   if (!Number.isSafeInteger(seed)) throw new ConfigError(`seed must be an integer, got ${String(seed)}`)
-  // Given pets replace the generated ones; the seeded ids then end at the last given one.
   const givenPets =
     from !== undefined ? from.pets : Array.isArray(options.pets) ? resolvePets(options.pets, 'pets') : undefined
   const pets = givenPets?.length ?? (options.pets as number | undefined) ?? 50
@@ -164,19 +160,18 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
 
 export type ResolvedOptions = ReturnType<typeof resolveOptions>
 
-/** The demo keys, and a capsule's keys beside them (its own where both have one). */
+/** Adds a capsule's keys to the demo keys, its own winning. */
 function withCapsuleKeys(demo: ApiKey[], from: Capsule | undefined): ApiKey[] {
-  // Its bound keys too (D46): the capsule's world is the default session's.
+  // Bound keys too: the capsule's world is the default session's (D46).
   const configs = from === undefined ? [] : [...from.keys, ...(from.boundKeys ?? [])]
   if (configs.length === 0) return demo
   const adopted = resolveKeys(configs)
   return [...demo.filter((key) => !adopted.some((other) => other.key === key.key)), ...adopted]
 }
 
-/** The most named sessions a sandbox keeps, and the default (D34). */
+/** Bounds the named sessions a sandbox keeps (D34). */
 export const MAX_SESSIONS = 100_000
 export const DEFAULT_MAX_SESSIONS = 1000
-/** How long a named session may go unused, by default: an hour. */
 export const DEFAULT_SESSION_IDLE_MS = 3_600_000
 
 function resolveSessions(options: SandboxOptions['sessions']) {

@@ -14,102 +14,73 @@ import type { Capsule } from '../sessions/capsule.js'
 import type { RecordedHar } from '../learning/learn-capsule.js'
 import type { ProxyState, ShadowReport } from '../admin/admin-controls.js'
 
-/**
- * Options of {@link createSandbox}. Every one is optional.
- *
- * @example
- * const sandbox = createSandbox({
- *   baseUrl: 'https://staging.animal-store.example/v1',
- *   seed: 7,
- *   pets: 20,
- *   keys: [{ key: 'team-a-key', plan: 'pro' }],
- *   now: () => Date.parse('2030-01-01T10:00:00Z'),
- *   banAfter: 3,
- *   banSeconds: 60,
- *   defaultStatus: null,
- * })
- */
+/** Configures {@link createSandbox}. */
 export interface SandboxOptions {
-  /** Where the API lives, e.g. `http://localhost:4010/v1`. Default: any origin's `/v1` (D1). */
+  /** Places the API. Default: any origin's `/v1` (D1). */
   baseUrl?: string
-  /** Seed of the generated pets: the same seed gives the same pets. Default `1`. */
+  /** Seeds the generated pets. Default `1`. */
   seed?: number
-  /** How many pets to seed, 0 to 100000, or the pets themselves. Default `50`. */
+  /** Gives the pets to seed, or how many (0 to 100000). Default `50`. */
   pets?: number | readonly GivenPet[]
-  /** The most pets stored, seeded ones included; beyond it a create is a 507 (D23). Default `1000000`. */
+  /** Bounds the pets stored (D23). Default `1000000`. */
   maxPets?: number
-  /** API keys and their plans. Default: the demo keys, one per plan (see `DEMO_KEYS`). */
+  /** Lists the API keys and their plans. Default: `DEMO_KEYS`. */
   keys?: readonly KeyConfig[]
-  /** Time source in epoch ms; the sandbox clock starts from it. Default `Date.now`. */
+  /** Gives the time in epoch ms. Default `Date.now`. */
   now?: () => number
-  /** The instant the clock starts at, in every fresh session and after `reset({ clock: true })`. */
+  /** Sets the clock's starting instant. */
   startAt?: Date | number | string
-  /**
-   * A capsule (D34) or a recording (D41) every fresh session starts from; options given win over it.
-   *
-   * @example
-   * const sandbox = createSandbox({ from: JSON.parse(readFileSync('bug-123.capsule.json', 'utf8')) })
-   */
+  /** Starts every fresh session from a capsule (D34) or recording (D41); options win over it. */
   from?: Capsule | RecordedHar
-  /**
-   * Named sessions (D34): at most `max` (1000), each dropped once idle for `idleMs` (an hour).
-   *
-   * @example
-   * createSandbox({ sessions: { max: 8, idleMs: 60_000, onDrop: (name, reason) => console.log(name, reason.kind) } })
-   */
+  /** Bounds the named sessions (D34). Default: 1000, each idle for an hour at most. */
   sessions?: {
     max?: number
     idleMs?: number
     onDrop?: (name: string, reason: DropReason) => void
   }
-  /** Refused requests in one window after which a key is banned (D15). Default `10`. */
+  /** Bans a key after this many refused requests in a window (D15). Default `10`. */
   banAfter?: number
-  /** Length of a temporary ban in seconds (D15). Default `900`. */
+  /** Gives a ban's seconds (D15). Default `900`. */
   banSeconds?: number
-  /** Status of pets created without one (D4): a PetStatus, or `null` for none. Default `'available'`. */
+  /** Gives a created pet without a status this one (D4). Default `'available'`. */
   defaultStatus?: PetStatus | null
-  /** Origins allowed by CORS (D19): `'*'` (default) or a list such as `['http://localhost:5173']`. */
+  /** Lists the origins CORS allows (D19). */
   corsOrigins?: '*' | readonly string[]
-  /** Other dates for the deprecation of `getPet`, to rehearse them (D18). */
+  /** Moves `getPet`'s deprecation dates (D18). */
   deprecation?: DeprecationOverrides
-  /** The admin API's token; without it the admin paths are 404. */
+  /** Opens the admin API to this token. */
   adminToken?: string
-  /**
-   * Each key's scenario from the start (`keys`), and scenarios beside the built-in ones (`custom`), D29.
-   *
-   * @example
-   * createSandbox({ scenarios: { keys: { 'sandbox-free-key': 'down' } } })
-   */
+  /** Sets scenarios per key from the start, and adds `custom` ones (D29). */
   scenarios?: {
     keys?: Readonly<Record<string, ScenarioName>>
     custom?: Readonly<Record<string, ScenarioDefinition>>
   }
-  /** Honours `Prefer: code=<status>` (D30). Default `false`, as a real backend ignores it. */
+  /** Honours `Prefer: code=<status>` (D30). Default `false`. */
   prefer?: boolean
-  /** Injected latency and failures, seeded so runs repeat. Default: none. */
+  /** Injects latency and failures, seeded so runs repeat. */
   faults?: FaultOptions
-  /** Waits out injected latency; a real timer by default, never the sandbox clock. */
+  /** Waits out injected latency, never on the sandbox clock. */
   sleep?: (ms: number) => Promise<void>
-  /** How many answered requests `requests()` and the admin API keep, 0 to 100000. Default `100`. */
+  /** Bounds the answered requests kept (0 to 100000). Default `100`. */
   requestLogSize?: number
-  /** Durable storage of created pets (the CLI's `--state <file>`). Default: memory only. */
+  /** Stores created pets durably (`--state`). */
   storage?: PetStorage
-  /** Stores runtime key changes durably (the CLI's `--state`). Default: memory only. */
+  /** Stores runtime key changes durably (`--state`). */
   keyStorage?: KeyStorage
-  /** The request log to write answers into, shared with a server (the CLI). Default: the sandbox's own. */
+  /** Writes answers into a log shared with a server. */
   requestLog?: RequestLog
-  /** Checks `adminToken`, shared with a server's own admin paths so one limit holds for all (D31). */
+  /** Checks `adminToken` for this sandbox and a server alike (D31). */
   adminGate?: AdminGate
-  /** Returns the counts of a proxy in front, for `GET /__sandbox/proxy`; without it that path is 404. */
+  /** Returns a proxy's counts for `GET /__sandbox/proxy`. */
   proxyState?: () => ProxyState
-  /** Returns the drift report of `proxy --shadow` for `GET /__sandbox/shadow` (D42). */
+  /** Returns the drift report of `proxy --shadow` (D42). */
   shadowReport?: () => ShadowReport
-  /** Called with anything thrown inside a handler (answered as 500). Default `console.error`. */
+  /** Hears what a handler throws (answered as 500). Default `console.error`. */
   onUnexpectedError?: (error: unknown) => void
 }
 
-/** Options of a sandbox whose state other processes share: {@link SandboxOptions} plus `shared`. */
+/** Configures a sandbox whose state other processes share. */
 export interface SharedSandboxOptions extends SandboxOptions {
-  /** State shared with other processes (`connectRedisState` of `petstore-sandbox/redis`), answering as one. */
+  /** Shares the state with other processes (`connectRedisState`). */
   shared: SharedState
 }

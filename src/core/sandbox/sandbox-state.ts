@@ -42,53 +42,42 @@ import type { WorldBacking } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
-/** Where a sandbox's state lives: its own memory (`'now'`), or shared (`'later'`, D21), which differ here only. */
+/** Holds a sandbox's state in its own memory (`'now'`) or shared (`'later'`, D21). */
 export interface SandboxState<Of extends Timing> extends SessionsBacking<Of> {
   keyStorage: KeyStorage | undefined
-  /** The keys bound to sessions (D46): in its memory, or the shared state's. */
   boundKeys: BoundKeys
   requestLog: {
-    /** Writes an answer (core/request-log): listed ones are kept, and shared when the state is. */
     record: RequestLog['record']
-    /** Selects this process's entries of one session, with their bodies while kept, for a HAR. */
+    /** Selects this process's entries, with their bodies, for a HAR. */
     select(selection: LogSelection, of: InSession): KeptExchange[]
-    /** This process's entry of one session with this id and its bodies, if still kept. */
     exchange(id: string, of: InSession): KeptExchange | undefined
-    /** Selects one session's entries, oldest first, every process's when the log is shared. */
+    /** Selects one session's entries of every process, oldest first. */
     last(selection: LogSelection, of: InSession): Answer<RequestLogEntry[], Of>
-    /** How many entries of one session the log keeps (a shared log: of every process). */
     count(of: InSession): Answer<number, Of>
-    /** Calls `listener` with each answered request this state hears of, of every session; returns the stop. */
+    /** Calls `listener` with each answer of every session and process. */
     onRequest(listener: (entry: RequestLogEntry) => void): () => void
-    /** Forgets this process's own entries of one session. */
     clear(of: InSession): void
   }
-  /** Readiness checks of the state itself, beside the store's seeding. */
   checks: ReadinessCheck[]
   close(): Promise<void>
 }
 
-/** What both kinds of state are made from. */
+/** Holds what both kinds of state are made from. */
 export interface StateInputs {
   resolved: ResolvedOptions
-  /** The seeded pets; one without an id takes the one after the pet before it. */
   seed: () => Iterable<NewPet & { id?: number }>
-  /** The secrets in force (keys and admin token), masked wherever the request log shows them. */
   secrets: () => Secrets
-  /** The default session's origin, read again on each of its resets. */
   origin: OriginHolder
-  /** The start-up pets, filled when the default session's store starts (a sandbox of its own). */
   base: PetBase
 }
 
-/** The sandbox's own state, in its memory. */
+/** Creates the sandbox's own state, in its memory. */
 export function ownState({ resolved, seed, secrets, origin, base }: StateInputs): SandboxState<'now'> {
   const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
   const log = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const { storage } = resolved
-  // maxPets counts the start-up pets once and every pet any session adds (D23, D34).
+  // Counts the start-up pets once and every pet any session adds (D23, D34).
   const pool = createPetPool(resolved.maxPets)
-  // Each world's store by the object its world holds, for what replacing that world frees.
   const stores = new WeakMap<object, PetStore>()
   const world = (origin: OriginHolder, storage?: PetStorage): WorldBacking<'now'> => {
     const pets = () => origin.current.pets!()
@@ -111,7 +100,6 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     return {
       clock,
       store,
-      // A reset clears the buckets back to the origin's.
       rateLimiter: {
         ...limiter,
         clear() {
@@ -133,7 +121,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     }
   }
   const startUp = world(origin, storage)
-  // The start-up pets are seeded when the default session's store starts: once, for every session.
+  // Seeds the start-up pets once, for every session.
   const defaultStore = {
     ...startUp.store,
     start() {
@@ -174,16 +162,14 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
   }
 }
 
-/** State shared with other processes through `shared` (the CLI's `--redis`). */
+/** Creates the state shared with other processes through `shared`. */
 export function sharedState(
   { resolved, seed, secrets, origin }: StateInputs,
   shared: SharedState,
 ): SandboxState<'later'> {
   const localLog = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const sharedLog = shared.requestLog(resolved.requestLogSize)
-  // Forwards every listed entry to the shared log, which brings back the other processes' entries.
   localLog.forward(sharedLog.record)
-  // What a session's origin is where the shared state keeps nothing else.
   const startUp = origin.current
   const seeding = {
     seed: resolved.seed,
@@ -192,7 +178,6 @@ export function sharedState(
     given: resolved.givenPets !== undefined,
     world: { nextId: resolved.from?.nextId ?? 0, clock: startUp.clock, quotas: startUp.quotas },
   }
-  // Builds a session's state from the shared state's members, or from `shared.sessions` for a named one.
   const world = (parts: SharedWorld, origin: OriginHolder): WorldBacking<'later'> => {
     const injector = createFaultInjector({
       faults: origin.current.faults,
@@ -210,7 +195,7 @@ export function sharedState(
       faults: following,
       shareFaults: (next) => parts.faults.set(next).then(following.config),
       scenarios: parts.scenarios,
-      // The shared state copies a fork's pets and key buckets itself, when the fork is put.
+      // The shared state copies a fork's pets and buckets itself.
       fork: shared.sessions === undefined ? undefined : () => ({ pets: undefined, quotas: new Map() }),
       release: () => undefined,
     }
@@ -237,10 +222,9 @@ export function sharedState(
     boundKeys: shared.boundKeys ?? createBoundKeys(),
     requestLog: {
       record: localLog.record,
-      // An exchange's bodies stay with the process that answered it.
+      // Bodies stay with the process that answered.
       select: localLog.select,
       exchange: localLog.exchange,
-      // Filters every kept entry of the session in the shared log.
       last: async (selection, of) => {
         const kept = await sharedLog.last(selection.match === undefined ? selection.limit : undefined, of)
         return pickLast(
@@ -266,10 +250,9 @@ export function sharedState(
   }
 }
 
-// Idle sessions are looked for at most this often, by the default session's clock.
 const SWEEP_EVERY_MS = 1000
 
-/** Creates the in-memory session registry (D34), sweeping idle ones lazily, so no timer is needed. */
+/** Creates the in-memory session registry (D34), sweeping lazily, with no timer. */
 function ownSessions<W extends Registered>({
   default: defaultWorld,
   dispose,
@@ -283,7 +266,6 @@ function ownSessions<W extends Registered>({
     dispose(world)
     if (reason !== undefined) onDrop?.(world.name, reason)
   }
-  // Beyond `max`, the least recently used goes first.
   const named = createLru<W>(
     () => max,
     (world) => drop(world, { kind: 'least-recently-used', max }),
@@ -294,7 +276,7 @@ function ownSessions<W extends Registered>({
   }
 
   function sweep(at: number): void {
-    // Also when the clock went back: a clock moved back must not keep every session from expiring.
+    // Also when the clock went back, else no session would expire.
     if (at - sweptAt < SWEEP_EVERY_MS && at >= sweptAt) return
     sweptAt = at
     for (const world of named.values()) {
@@ -310,7 +292,6 @@ function ownSessions<W extends Registered>({
 
   return {
     default: defaultWorld,
-    /** Returns session `name`'s world, counting a use; undefined when there is none. */
     use(name: SessionName): W | undefined {
       if (name === DEFAULT_SESSION) return defaultWorld
       const at = now()
@@ -319,21 +300,17 @@ function ownSessions<W extends Registered>({
       if (found !== undefined) found.lastUsed = at
       return found
     },
-    /** Keeps `world`, made for a session first met. */
     add: (world: W): W => add(world, now()),
-    /** The world of session `name` if it exists, without making it or counting a use. */
     find(name: SessionName): W | undefined {
       if (name === DEFAULT_SESSION) return defaultWorld
       sweep(now())
       return named.peek(name)
     },
     keepsAfterAdmission: true,
-    /** Every session: the default first, then the most recently used. */
     list(): W[] {
       sweep(now())
       return [defaultWorld, ...[...named.values()].reverse()]
     },
-    /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
     put(world: W): W {
       const at = now()
       sweep(at)
@@ -341,7 +318,6 @@ function ownSessions<W extends Registered>({
       if (replaced !== undefined) remove(replaced, undefined)
       return add(world, at)
     },
-    /** Deletes a named session; false when there is none. The default session cannot be deleted. */
     delete(name: SessionName): boolean {
       if (name === DEFAULT_SESSION) throw defaultNotDeleted()
       const found = named.peek(name)
@@ -352,7 +328,7 @@ function ownSessions<W extends Registered>({
   }
 }
 
-/** Wraps the fault injector to take up the faults set, and the resets made, through any process. */
+/** Makes the fault injector follow the faults and resets of every process. */
 function followSharedFaults(
   injector: FaultInjector,
   shared: SharedState['faults'],
@@ -362,12 +338,11 @@ function followSharedFaults(
   let resets = shared.resets()
   const follow = () => {
     const current = shared.current()
-    // None set (any more, in a session made afresh): the origin's.
     if (current !== followed) {
       followed = current
       injector.configure(current ?? initial())
     }
-    // As a reset does on one process, so a run after a reset repeats (docs/decisions.md#d21).
+    // So a run after a reset repeats (D21).
     const latest = shared.resets()
     if (latest !== resets) {
       resets = latest

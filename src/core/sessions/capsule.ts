@@ -13,78 +13,65 @@ import type { ScenarioDefinition } from '../scenarios/scenario-config.js'
 import type { QuotaStanding } from '../state/rate-limit-backend.js'
 import type { Pet } from '../store/pet.js'
 
-/** What a capsule says it is, and the version this sandbox reads and writes. */
 export const CAPSULE_KIND = 'petstore-sandbox/capsule'
 export const CAPSULE_VERSION = 1
 
 /**
- * A session's world as a versioned document (D34): the same requests against it restored get the same answers.
+ * Holds a session's world as a versioned document (D34): restored, it answers the same requests alike.
  *
  * @example
- * const capsule = await sandbox.session('bug-123').capsule()
- * const replay = createSandbox({ from: capsule })   // its pets, clock, faults, scenarios and quotas
+ * const replay = createSandbox({ from: await sandbox.session('bug-123').capsule() })
  */
 export interface Capsule {
   kind: typeof CAPSULE_KIND
   version: typeof CAPSULE_VERSION
-  /** The session it was made of. */
   session: string
-  /** When it was made, in real time (ISO 8601). */
   made: string
-  /** The session's clock when it was made (ISO 8601, ms): a restored session's clock starts there. */
+  /** Starts a restored session's clock (ISO 8601, ms). */
   clock: string
-  /** The seed of the scenarios' draws. */
   seed: number
-  /** Every pet, ascending by id. */
+  /** Lists every pet, ascending by id. */
   pets: Pet[]
-  /** The id the next created pet gets. */
   nextId: number
   faults: ResolvedFaults
-  /** Each key's scenario, by key. */
   scenarios: Record<string, string>
-  /** The definitions of the custom scenarios `scenarios` names. */
+  /** Defines the custom scenarios `scenarios` names. */
   customScenarios?: Record<string, ScenarioDefinition>
-  /** Each key's buckets at `clock` (the windows holding that instant), for the keys that used any. */
+  /** Counts each key's buckets in the windows holding `clock`. */
   quotas: Record<string, CapsuleQuota>
-  /** The keys `quotas` and `scenarios` name, with their plans. */
+  /** Lists the keys `quotas` and `scenarios` name. */
   keys: KeyConfig[]
-  /** The keys bound to the session (D46), with their plans; `quotas` and `scenarios` may name them. */
   boundKeys?: KeyConfig[]
-  /** The session's exchanges, for reading: restoring ignores them. */
+  /** Records the session's exchanges, for reading: restoring ignores them. */
   har?: Har
 }
 
-/** One key's buckets in a capsule: the minute and day at its clock, refusals towards a ban, a ban. */
 export interface CapsuleQuota {
   minuteUsed: number
   dayUsed: number
   refused: number
-  /** When the key's ban ends (ISO 8601), while banned. */
+  /** Ends the key's ban (ISO 8601). */
   bannedUntil?: string
 }
 
-/** What a capsule is made of: a session's world as its controls read it. */
+/** Holds what `makeCapsule` reads of a world. */
 export interface CapsuleParts {
   session: string
-  /** Real time, epoch ms. */
+  /** Dates in real time (epoch ms). */
   made: number
-  /** The session's clock, epoch ms. */
   clock: number
   seed: number
   pets: Pet[]
   nextId: number
   faults: ResolvedFaults
   scenarios: Readonly<Record<string, string>>
-  /** The definitions of custom scenarios, by name. */
   custom: Readonly<Record<string, ScenarioDefinition>> | undefined
-  /** Every key of the sandbox, with its quota in the session. */
   keys: ReadonlyArray<{ config: KeyConfig; quota: QuotaStanding }>
-  /** The keys bound to the session, with their quotas in it. */
   boundKeys: ReadonlyArray<{ config: KeyConfig; quota: QuotaStanding }>
   har: Har
 }
 
-/** The capsule of a world. */
+/** Makes the capsule of a world. */
 export function makeCapsule(parts: CapsuleParts): Capsule {
   const quotas: Record<string, CapsuleQuota> = {}
   for (const { config, quota } of [...parts.keys, ...parts.boundKeys]) {
@@ -159,18 +146,12 @@ export function readCapsule(value: unknown, where = 'capsule'): Capsule {
   return capsule
 }
 
-/**
- * A capsule's quotas as the rate limiter keeps buckets (`key:<key>`), in the windows holding its
- * clock: restored with the clock at that instant, the same requests get the same `X-RateLimit-*`
- * headers. `limitsOfKey` gives a key of the sandbox its limits, to tell which window its refusals were counted
- * in; a bound key's are the capsule's.
- */
+/** Turns a capsule's quotas into buckets in the windows holding its clock (D34). */
 export function capsuleBuckets(capsule: Capsule, limitsOfKey: (key: string) => Limits): Map<string, Bucket> {
   const at = Date.parse(capsule.clock)
   const minuteStart = windowStart(at, 'minute')
   const dayStart = windowStart(at, 'day')
   const buckets = new Map<string, Bucket>()
-  // A bound key's limits are the capsule's own.
   const bound = new Map((capsule.boundKeys ?? []).map((config) => [config.key, limitsOf(config)]))
   for (const [key, quota] of Object.entries(capsule.quotas)) {
     const dayBinds = quota.dayUsed >= (bound.get(key) ?? limitsOfKey(key)).perDay

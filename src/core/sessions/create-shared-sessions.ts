@@ -9,19 +9,15 @@ import type { World } from './world.js'
 import { originFromShared, sharedOriginOf } from './world-table.js'
 
 export interface SharedSessionsOptions<W extends World<Timing>> extends Omit<SessionsOptions<W>, 'now'> {
-  /** The shared state's registry, made with the bounds and drop listener given here. */
   shared: (policy: SharedSessionsPolicy) => SharedSessions
-  /** The time source without any offset. */
   source: () => number
-  /** The start-up world: what a session's origin is where the shared state keeps nothing else. */
   startUp: Origin
 }
 
-/** Creates the session registry on a shared state (D34), which decides; this process keeps a world per session met. */
+/** Creates the session registry on a shared state, which decides (D34); this process keeps the worlds it meets. */
 export function createSharedSessions<W extends World<Timing>>(options: SharedSessionsOptions<W>): SessionRegistry<W> {
   const { default: defaultWorld, fresh, dispose, max, startUp } = options
   const met = createLru<W>(() => max)
-  // A session gone from the state: its world here goes too, with this process's log entries of it.
   const forget = (name: SessionName) => {
     const world = met.peek(name)
     if (world === undefined) return
@@ -36,7 +32,6 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
       forget(name)
       options.onDrop?.(name, reason)
     },
-    // Let go as the least recently used are: the next use makes the world here afresh.
     onStale: forget,
   })
 
@@ -46,7 +41,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
     world.origin = originFromShared(info.origin, startUp)
     return world
   }
-  // Lets the least recently used world go beyond `max`: the session lives on in the state.
+  // Beyond `max` the least recently used world goes here; its session lives on in the state.
   const keep = (world: W): W => {
     world.refresh ??= async () => {
       adopt(world, await shared.use(world.name))
@@ -88,7 +83,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
       return deleted
     },
     used(name) {
-      // Counts the use ahead of the call's commands, on the same connection; the call tells a failure.
+      // Ordered before the call's commands on one connection; the call reports a failure.
       if (name !== DEFAULT_SESSION) shared.use(name).catch(() => undefined)
     },
     async putDefault(origin) {

@@ -23,17 +23,16 @@ import {
 import type { World, WorldOptions, WorldBacking } from './world.js'
 import { capsuleOrigin, forkOrigin, resetWorld, type WorldCarrierParts } from './world-table.js'
 
-/** What a state gives the sessions beside the default session's world (sandbox-state.ts). */
+/** Holds a state's parts for the sessions (sandbox-state.ts). */
 export interface SessionsBacking<Of extends Timing> extends WorldBacking<Of> {
-  /** Makes a named session's world from `origin.current`; undefined where no named sessions are kept (501). */
+  /** Makes a named session's parts; undefined where sessions are not served (501). */
   session: ((name: SessionName, origin: OriginHolder) => WorldBacking<Of>) | undefined
-  /** Refuses a world whose pets would pass maxPets (D23); undefined where the shared state bounds its own. */
+  /** Refuses a world whose pets would pass maxPets (D23). */
   admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
-  /** The registry of named sessions over this state: in its memory, or the shared state's. */
   registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
 }
 
-/** Where a session put in place starts: the start-up world, a capsule, or a fork of session `from`. */
+/** Starts a session from a capsule, a fork of `from`, or else start-up. */
 export interface SessionStart {
   capsule?: Capsule
   from?: string
@@ -42,81 +41,64 @@ export interface SessionStart {
 export interface SessionLifecycleOptions<Of extends Timing> {
   state: SessionsBacking<Of>
   startUp: Origin
-  /** The default session's origin, which its state reads on each of its resets. */
   defaultOrigin: OriginHolder
-  /** What every world is made with; its `now` also dates uses and drops. */
   world: WorldOptions
   carriers: WorldCarrierParts
-  /** The keys in force and the admin token, which no session may be named (D35). */
+  /** Returns the secrets no session may be named after (D35). */
   secrets: () => Secrets
-  /** Marks the store busy while `work` runs: /readyz answers 503 meanwhile. */
+  /** Marks the store busy (/readyz 503) while `work` runs. */
   tracked(work: Promise<void>): Promise<void>
-  /** The bounds of the named sessions (D34). */
   limits: Pick<SessionsOptions<World<Of>>, 'max' | 'idleMs' | 'onDrop'>
-  /** Tells whether the default session's pets are journalled (`--state`), so it starts over only from start-up. */
+  /** Tells whether `--state` journals the default session (D34). */
   journaled: boolean
 }
 
 export type { DropReason }
 
-/** Which named sessions `sessions.deleteAll` deletes: every one, or those starting with `prefix`. */
 export interface DeleteSessionsOptions {
   prefix?: string
 }
 
-/** What the registry keeps of a world: its name, and when it was last used. */
 export interface Registered {
   readonly name: SessionName
   lastUsed: number
 }
 
-/** The sessions of a sandbox, in its memory or in a shared state (create-shared-sessions.ts). */
+/** Keeps the sessions in memory or in a shared state. */
 export interface SessionRegistry<W extends Registered> {
   readonly default: W
-  /** Returns the world kept of session `name`, counting a use; undefined when none, for `add`. */
+  /** Returns `name`'s world and counts a use; undefined when none. */
   use(name: SessionName): W | undefined
-  /** Keeps `world`, made from the start-up world for a session first met in a request or a call. */
+  /** Keeps a new session's world. */
   add(world: W): W
-  /** The world of session `name` if it exists, without making it or counting a use. */
+  /** Finds `name`'s world without making it or counting a use. */
   find(name: SessionName): MaybePromise<W | undefined>
-  /** Keeps a session first met in a request only once admission lets it through (in memory, D34). */
+  /** Tells whether a new session waits for admission (D34). */
   readonly keepsAfterAdmission?: boolean
-  /** Every session: the default first, then the most recently used. */
+  /** Lists the default session, then the most recently used. */
   list(): MaybePromise<W[]>
-  /** Puts `world` in the registry as session `world.name`, replacing one of that name. */
   put(world: W): MaybePromise<W>
-  /** Deletes a named session; false when there is none. The default session cannot be deleted. */
   delete(name: SessionName): MaybePromise<boolean>
-  /** Counts a use other than by a request, for a shared registry. */
+  /** Counts a use by a call. */
   used?(name: SessionName): void
-  /** Keeps the default session's new origin where every process finds it. */
+  /** Shares the default session's new origin with every process. */
   putDefault?(origin: Origin): Promise<void>
 }
 
 export interface SessionsOptions<W extends Registered> {
-  /** The default session's world, which is never dropped. */
   default: W
-  /** Makes a fresh world for a session a shared state lists and this process has not met. */
+  /** Makes a world for a session this process has not met. */
   fresh(name: SessionName): W
-  /** Lets go of a world that leaves the registry (dropped, deleted or replaced). */
   dispose(world: W): void
-  /** Named sessions kept at most (the default excluded); beyond it the least recently used goes. */
+  /** Caps the named sessions, dropping the least recently used (D34). */
   max: number
-  /** A named session unused this long, by the default session's clock, is dropped. */
   idleMs: number
-  /** The default session's clock (docs/decisions.md#d34: a test moves it to expire sessions). */
+  /** Reads the default session's clock, which dates uses (D34). */
   now: () => number
-  /** Told of every drop (the CLI prints a line). */
   onDrop?: ((name: string, reason: DropReason) => void) | undefined
 }
 
-/**
- * Makes, finds, forks, replaces and drops the sessions (D34), checking every name.
- *
- * @example
- * const sessions = createSessionLifecycle({ state, startUp, defaultOrigin, world, carriers, ...process })
- * await sessions.put('worker-1', { from: 'default' })
- */
+/** Makes, finds, forks, replaces and drops the sessions (D34), checking every name. */
 export function createSessionLifecycle<Of extends Timing>(options: SessionLifecycleOptions<Of>) {
   const { state, startUp, defaultOrigin, carriers, secrets } = options
   const defaultWorld: World<Of> = worldOver(DEFAULT_SESSION, state, defaultOrigin, options.world)
@@ -133,13 +115,12 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     dispose(world) {
       world.release()
       carriers.requests.clear({ session: world.session })
-      // A bound key goes with its session (D46).
+      // Bound keys go with their session (D46).
       carriers.bound.release(world.name)
     },
     ...options.limits,
     now: options.world.now,
   })
-  // The world of a session a request or a call names, made from the start-up world on its first use.
   const worldOf = (name: SessionName): World<Of> => registry.use(name) ?? registry.add(make(name, startUp))
   const served = (what?: string): void => {
     if (state.session === undefined) throw new SessionsNotServed(what)
@@ -160,7 +141,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     return forkOrigin(source, source.fork())
   }
 
-  // A key names one session (D46): nothing changes while one is bound to another.
+  // A key names one session (D46).
   async function bindable(name: SessionName, origin: Origin): Promise<void> {
     if (name === DEFAULT_SESSION)
       throw new ConfigError(
@@ -176,7 +157,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
   }
 
   async function replaceDefault(origin: Origin): Promise<World<Of>> {
-    // The journal keeps the default session's own changes over the start-up pets, not a fork's.
+    // The journal holds changes over the start-up pets only (D34).
     if (origin !== startUp && options.journaled) {
       throw new SessionConflict(
         'with --state the default session starts over only from the start-up world: PUT it {},' +
@@ -192,7 +173,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
 
   return {
     default: defaultWorld,
-    /** The world a request names; for a name the sandbox cannot serve, the default world and the refusal. */
+    /** Returns the world a request names, or the default world with a refusal. */
     named({
       name: requested,
       where,
@@ -209,8 +190,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       if (!registry.keepsAfterAdmission) return worldOf(name)
       const found = registry.use(name)
       if (found !== undefined) return found
-      // Kept once admission lets the request through, at once after the decision (in memory
-      // nothing runs between them); a refusal makes no session (D34).
+      // Kept once admitted (nothing runs between decision and settle); a refusal makes none (D34).
       const made: World<Of> & { settle?: (admitted: boolean) => void } = make(name, startUp)
       made.settle = (admitted) => {
         made.settle = undefined
@@ -219,10 +199,9 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       }
       return made
     },
-    /** The world of the session a bound key names (D46); a header or baggage naming another is refused. */
+    /** Returns a bound key's session's world, refusing a header naming another (D46). */
     bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {
-      // Sweeps idle sessions first in memory: one that went took its keys, leaving the default world.
-      // A bound key's session was checked as it was bound: read again here, it gives its SessionName.
+      // Read only to brand it. In memory `find` sweeps first: a dropped session took its keys.
       const session = readSessionName(bound.session, 'bound session')
       if (typeof session !== 'string') return defaultWorld
       if (carriers.bound.ask === undefined && registry.find(session) === undefined) return defaultWorld
@@ -236,7 +215,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
         ` send no ${named.where}, or one naming the key's session`
       return { ...world, refusal: new HttpError(400, ErrorCode.invalidRequest, refused ?? contradiction) }
     },
-    /** Returns session `name`'s world for a call, made on first use and counted. */
+    /** Returns `name`'s world for a call, made on first use and counted. */
     world(given: string, where = 'session name'): World<Of> {
       const name = checkSessionName(given, where, secrets())
       if (name !== DEFAULT_SESSION) served()
@@ -244,13 +223,11 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       registry.used?.(name)
       return world
     },
-    /** The world of session `name` if it exists, without making it or counting a use. */
     find,
-    /** Throws SessionsNotServed ("`what` are not yet served") on a state that keeps no named sessions. */
+    /** Throws SessionsNotServed where named sessions are not kept. */
     served,
-    /** Every session: the default first, then the most recently used. */
     list: async (): Promise<World<Of>[]> => registry.list(),
-    /** Puts session `name` in place from `start`, unless its pets would pass maxPets (D23). */
+    /** Puts `name` in place from `start`, within maxPets (D23). */
     async put(given: string, start: SessionStart): Promise<World<Of>> {
       const name = checkSessionName(given, 'session name', secrets())
       if (name !== DEFAULT_SESSION) served()
@@ -264,20 +241,19 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       if (origin.boundKeys.length > 0) await carriers.bound.bind(name, origin.boundKeys)
       return made
     },
-    /** Forgets `key`'s scenario in every session: a revoked key added again starts fresh. */
+    /** Forgets `key`'s scenario in every session, so a key added again starts fresh. */
     async forgetKey(key: string): Promise<void> {
       for (const world of await registry.list()) await world.scenarios.forget(key)
     },
-    /** Deletes named session `name`; false when there is none. */
     async delete(name: string): Promise<boolean> {
       return registry.delete(checkSessionName(name, 'session name'))
     },
-    /** Deletes every named session, or those whose name starts with `prefix`; answers the names it deleted. */
+    /** Deletes every named session, or those starting with `prefix`; returns their names. */
     async deleteAll(prefix?: string): Promise<string[]> {
       const deleted: string[] = []
       for (const world of await registry.list()) {
         if (world.name === DEFAULT_SESSION || (prefix !== undefined && !world.name.startsWith(prefix))) continue
-        // Another process may have deleted it meanwhile: only those this call deleted are named.
+        // Another process may delete it meanwhile.
         if (await registry.delete(world.name)) deleted.push(world.name)
       }
       return deleted
@@ -287,7 +263,6 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
 
 export type SessionLifecycle<Of extends Timing> = ReturnType<typeof createSessionLifecycle<Of>>
 
-/** Makes session `name`'s world of the parts `backing` holds, from `origin.current`. */
 function worldOver<Of extends Timing>(
   name: SessionName,
   backing: WorldBacking<Of>,

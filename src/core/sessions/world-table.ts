@@ -17,76 +17,66 @@ import type { BoundKeys } from '../auth/create-bound-keys.js'
 import { limitsOf } from '../auth/resolve-keys.js'
 import { DEFAULT_SESSION } from './session-name.js'
 
-/** What the carriers read beside a world: the process's parts. */
+/** Holds the process's parts the carriers read beside a world. */
 export interface WorldCarrierParts {
-  /** The keys in force. */
   keys(): readonly ApiKey[]
-  /** The keys bound to sessions (D46). */
   bound: BoundKeys
-  /** The admin token, which no bound key may be. */
   adminToken: string | undefined
-  /** Every scenario the sandbox knows. */
   knownScenarios: ReadonlyMap<string, ResolvedScenario>
-  /** The definitions of the custom scenarios, by name. */
   custom: Readonly<Record<string, ScenarioDefinition>> | undefined
   operationIds: readonly string[]
   requests: {
     count(of: InSession): MaybePromise<number>
     clear(of: InSession): void
-    /** The session's exchanges as HAR. */
     har(world: World<Timing>): Har
   }
 }
 
-/** What the start-up world is made of: the resolved options it reads. */
+/** Holds the resolved options the start-up world reads. */
 export interface StartUpParts {
   base: PetBase
   seed: number
   startAt: number | undefined
   faults: unknown
   scenarios: Readonly<Record<string, string>> | undefined
-  /** A `--from` capsule, whose next id and quotas the start-up world takes. */
+  /** Gives the start-up world a `--from` capsule's next id and quotas. */
   from: Capsule | undefined
   keys: readonly ApiKey[]
   operationIds: readonly string[]
 }
 
-/** A capsule's fields each entry writes: `makeCapsule` gets them as the world has them. */
+/** Holds the capsule fields the entries write for `makeCapsule`. */
 export type CapsuleHolds = Omit<CapsuleParts, 'session' | 'made'>
 
-/** The pets and key buckets a fork copies, as the source's state gives them (World.fork). */
+/** Holds what a fork copies (`World.fork`). */
 export type Copied = Pick<Origin, 'pets' | 'quotas'>
 
-/** How one entry is made, forked, written to and read from a capsule, reset, shared and summarized. */
+/** Says how each carrier carries one entry of a world. */
 export interface WorldEntry<K extends keyof WorldHolds> {
-  /** The admin document's `Capsule` properties the entry is written in (the schema that checks them). */
+  /** Names the admin document's `Capsule` properties holding the entry. */
   readonly schema: ReadonlyArray<keyof Capsule>
-  /** The start-up world's. */
   startUp(parts: StartUpParts): WorldHolds[K]
-  /** A fork's, from the source world (its store ready, its clock synced) and what its state copied. */
+  /** Returns a fork's part, from a source whose store is ready and clock synced. */
   fork(source: World<Timing>, copied: Copied): WorldHolds[K]
   capsule: {
-    /** What the entry writes into a capsule of `world`. */
     write(world: World<Timing>, parts: WorldCarrierParts): MaybePromise<Partial<CapsuleHolds>>
-    /** Reads the entry's part of a checked capsule; throws ConfigError for what this sandbox lacks. */
+    /** Reads a checked capsule's part; throws ConfigError for what this sandbox lacks. */
     read(capsule: Capsule, parts: WorldCarrierParts): MaybePromise<WorldHolds[K]>
   }
-  /** Puts the entry back to the world's origin on `reset()`, in the table's order. */
+  /** Puts the entry back to the world's origin, in the table's order. */
   reset(world: World<Timing>, parts: WorldCarrierParts, options: { clock?: boolean }): MaybePromise<void>
   shared: {
-    /** Returns the entry's part of what a shared state is told of an origin. */
     put(origin: Origin): Partial<WorldSettings> | Partial<CapsuleCopy>
-    /** Reads the entry's part of an origin back from the state; `startUp` where it keeps nothing. */
+    /** Reads the part back from the state, else from `startUp`. */
     take(info: SharedOriginInfo, startUp: Origin): WorldHolds[K]
   }
-  /** The entry's part of the session's summary (`GET /__sandbox/sessions`). */
   summary(world: World<Timing>, parts: WorldCarrierParts): MaybePromise<Partial<SummaryHolds>>
 }
 
-/** What a shared state copies of a capsule's origin itself (SharedOrigin of kind `capsule`). */
+/** Holds what a shared state copies of a capsule's origin itself. */
 export type CapsuleCopy = Omit<Extract<SharedOrigin, { kind: 'capsule' }>, 'kind' | 'settings'>
 
-/** A summary's fields the entries write: the rest (name, created, lastUsed) are the registry's. */
+/** Holds the summary fields the entries write; the registry writes the rest. */
 export interface SummaryHolds {
   pets: { count: number; nextId: number }
   requests: number
@@ -100,7 +90,7 @@ export type WorldTable = { readonly [K in keyof WorldHolds]: WorldEntry<K> }
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** Lists every entry of a world in the order a reset puts them back: the origin first, the pets last. */
+/** Lists a world's entries in the order a reset puts them back. */
 export const WORLD_TABLE: WorldTable = {
   origin: {
     schema: ['session'],
@@ -108,7 +98,7 @@ export const WORLD_TABLE: WorldTable = {
     fork: (source) => ({ kind: 'fork', from: source.name }),
     capsule: { write: () => ({}), read: () => ({ kind: 'capsule' }) },
     reset: (world) => world.refresh?.(),
-    // The kind and source are the shared origin's own discriminant (sharedOriginOf).
+    // The kind and source are `SharedOrigin`'s discriminant.
     shared: {
       put: () => ({}),
       take: (info) => ({ kind: info.kind, ...(info.from === undefined ? {} : { from: info.from }) }),
@@ -167,8 +157,7 @@ export const WORLD_TABLE: WorldTable = {
     },
     summary: () => ({}),
   },
-  // A key names one session: a fork copies none, a reset keeps them (D46); the registry binds an
-  // origin's when it puts the world, in memory and in a shared state alike, so a state is told none.
+  // A fork copies none, a reset keeps them (D46); the registry binds an origin's, so a state is told none.
   keys: {
     schema: ['boundKeys'],
     startUp: () => ({ boundKeys: [] }),
@@ -213,9 +202,8 @@ export const WORLD_TABLE: WorldTable = {
     schema: ['har'],
     startUp: () => ({}),
     fork: () => ({}),
-    // Restoring ignores the exchanges: they are for reading.
     capsule: { write: (world, parts) => ({ har: parts.requests.har(world) }), read: () => ({}) },
-    // A shared log is emptied by the store's reset, in the step that switches the pets.
+    // A shared log is emptied by the store's reset, in the step switching the pets.
     reset: (world, parts) => parts.requests.clear({ session: world.session }),
     shared: { put: () => ({}), take: () => ({}) },
     summary: async (world, parts) => ({ requests: await parts.requests.count({ session: world.session }) }),
@@ -280,7 +268,6 @@ export const WORLD_TABLE: WorldTable = {
     fork: (_source, copied) => ({ pets: copied.pets }),
     capsule: {
       write: async ({ store }) => ({ pets: await store.all(), nextId: await store.nextId() }),
-      // In a base of their own.
       async read(capsule) {
         const base = createPetBase()
         await base.fill(capsule.pets)
@@ -302,29 +289,28 @@ export const WORLD_TABLE: WorldTable = {
 
 const ENTRIES = Object.values(WORLD_TABLE) as Array<WorldEntry<keyof WorldHolds>>
 
-/** Assembles an origin from every entry's part, in the table's order. */
 function assemble(parts: ReadonlyArray<WorldHolds[keyof WorldHolds]>): Origin {
   return Object.assign({}, ...parts) as Origin
 }
 
-/** The start-up world: what the default session and every fresh session start from. */
+/** Makes the start-up world every fresh session starts from. */
 export function startUpOrigin(parts: StartUpParts): Origin {
   return assemble(ENTRIES.map((entry) => entry.startUp(parts)))
 }
 
-/** The origin of a fork of `source`, whose store is ready and clock synced. */
+/** Makes the origin of a fork of `source`. */
 export function forkOrigin(source: World<Timing>, copied: Copied): Origin {
   return assemble(ENTRIES.map((entry) => entry.fork(source, copied)))
 }
 
-/** The world a capsule (checked by readCapsule) starts, each entry read in turn. */
+/** Makes the origin of a capsule checked by `readCapsule`. */
 export async function capsuleOrigin(capsule: Capsule, parts: WorldCarrierParts): Promise<Origin> {
   const read: Array<WorldHolds[keyof WorldHolds]> = []
   for (const entry of ENTRIES) read.push(await entry.capsule.read(capsule, parts))
   return assemble(read)
 }
 
-/** What every entry writes into a capsule of `world`. */
+/** Collects what every entry writes into a capsule of `world`. */
 export async function capsuleHolds(world: World<Timing>, parts: WorldCarrierParts): Promise<CapsuleHolds> {
   const written: Array<Partial<CapsuleHolds>> = []
   for (const entry of ENTRIES) written.push(await entry.capsule.write(world, parts))
@@ -340,14 +326,14 @@ export async function resetWorld(
   for (const entry of ENTRIES) await entry.reset(world, parts, options)
 }
 
-/** Every entry's part of a session's summary. */
+/** Collects every entry's part of a session's summary. */
 export async function summaryHolds(world: World<Timing>, parts: WorldCarrierParts): Promise<SummaryHolds> {
   const written: Array<Partial<SummaryHolds>> = []
   for (const entry of ENTRIES) written.push(await entry.summary(world, parts))
   return Object.assign({}, ...written) as SummaryHolds
 }
 
-/** What a shared state is told of an origin: its settings as one value, and a capsule's pets and buckets. */
+/** Tells a shared state an origin: settings as one value, a capsule's pets and buckets. */
 export function sharedOriginOf(origin: Origin): SharedOrigin {
   const put = Object.assign({}, ...ENTRIES.map((entry) => entry.shared.put(origin))) as WorldSettings &
     Partial<CapsuleCopy>
@@ -358,12 +344,12 @@ export function sharedOriginOf(origin: Origin): SharedOrigin {
   return { settings, kind: 'start-up' }
 }
 
-/** A session's origin as the core reads it, from what the shared state keeps. */
+/** Reads a session's origin from what the shared state keeps. */
 export function originFromShared(info: SharedOriginInfo, startUp: Origin): Origin {
   return assemble(ENTRIES.map((entry) => entry.shared.take(info, startUp)))
 }
 
-/** Every pet of a base and an overlay over it, in id order. */
+/** Lists the pets of a base and its overlay, in id order. */
 function petsOf({ base, overlay }: PetOrigin): Pet[] {
   const fromBase = base.all().filter((pet) => !overlay.replaced.has(pet.id))
   return [...fromBase, ...overlay.replaced.values(), ...overlay.added].sort((a, b) => a.id - b.id)

@@ -2,7 +2,7 @@ import type { Limits } from '../auth/plans.js'
 import type { Answer, Timing } from './maybe-promise.js'
 import type { ReadAhead } from './read-ahead.js'
 
-/** Where windows, refusals and bans live: in memory, deciding at once, or shared, in one round trip per request. */
+/** Keeps windows, refusals and bans in memory, or shared in one round trip per request. */
 export interface RateLimitBackend<Of extends Timing = Timing> {
   /** Counts a request; runs `ahead`'s read in the same step when allowed. */
   take(id: string, limits: Limits, ahead?: ReadAhead): Answer<RateDecision, Of>
@@ -12,68 +12,43 @@ export interface RateLimitBackend<Of extends Timing = Timing> {
   clear(): Answer<void, Of>
 }
 
-/** What the rate limiter decided for one request, and the `X-RateLimit-*` values to send. */
+/** Says what the rate limiter decided, and the `X-RateLimit-*` values to send. */
 export interface RateDecision {
   outcome: 'allowed' | 'rate_limited' | 'temporarily_banned'
   limit: number
   remaining: number
-  /** Unix time in seconds at which the described window (or the ban) ends. */
+  /** Gives the end of the window or ban, in Unix seconds. */
   reset: number
-  /** Whole seconds until a retry can succeed, at least 1; only for refusals (D14). */
+  /** Gives whole seconds until a retry can succeed, at least 1 (D14). */
   retryAfter?: number
 }
 
-/**
- * A key's quota, as the next response's `X-RateLimit-*` would say before it is counted (D13).
- *
- * @example
- * const quota = sandbox.quota.get('sandbox-free-key')
- * quota.remaining          // 60 in a fresh minute
- * quota.reset              // Unix seconds at which the minute ends
- * quota.day.remaining      // 1000
- * quota.banned             // false
- */
+/** Gives a key's quota as the next response's `X-RateLimit-*` would, before counting it (D13). */
 export interface QuotaStanding {
-  /** The limit of the binding window (`X-RateLimit-Limit`). */
   limit: number
-  /** Requests left in the binding window, 0 while banned (`X-RateLimit-Remaining`). */
+  /** Gives the binding window's requests left, 0 while banned. */
   remaining: number
-  /** Unix time in seconds at which the binding window, or the ban, ends (`X-RateLimit-Reset`). */
+  /** Gives the end of the binding window or ban, in Unix seconds. */
   reset: number
-  /** Whether requests are refused with 429 `temporarily_banned` right now (D15). */
+  /** Tells whether requests are refused as `temporarily_banned` now (D15). */
   banned: boolean
-  /** The UTC-minute window: its limit, requests counted, requests left, end in Unix seconds. */
   minute: QuotaWindow
-  /** The UTC-day window, likewise. */
   day: QuotaWindow
-  /** Requests refused in the current refusal window, counted towards a ban. */
+  /** Counts the refusals towards a ban. */
   refused: number
-  /** Epoch ms at which the current ban ends, or undefined when not banned. */
+  /** Gives the ban's end in epoch ms. */
   bannedUntil: number | undefined
 }
 
-/**
- * One fixed window of a key's quota.
- *
- * @example
- * const { used, remaining } = sandbox.quota.get('sandbox-pro-key').minute
- */
+/** Gives one fixed UTC window of a key's quota; `reset` is its end in Unix seconds. */
 export interface QuotaWindow {
   limit: number
   used: number
   remaining: number
-  /** Unix time in seconds at which the window ends. */
   reset: number
 }
 
-/**
- * A change to a key's quota: what is left in a window (D13), or a ban to start or lift; held to `QuotaChange`.
- *
- * @example
- * sandbox.quota.set('sandbox-free-key', { remaining: 0 })     // the next request is a 429 for the rest of the minute
- * sandbox.quota.set('sandbox-free-key', { dayRemaining: 5 })  // five left today
- * sandbox.quota.set('sandbox-free-key', { banned: 120 })      // banned for two minutes
- */
+/** Changes what is left in a window (D13), or starts (for good or for seconds) or lifts a ban. */
 export interface QuotaChange {
   remaining?: number
   minuteRemaining?: number
@@ -81,7 +56,7 @@ export interface QuotaChange {
   banned?: boolean | number
 }
 
-/** A key's (or a client address's) counters: the two windows (D12), the refusals and the ban (D15). */
+/** Counts a key's or address's windows (D12), refusals and ban (D15). */
 export interface Bucket {
   minuteStart: number
   minuteUsed: number

@@ -1,4 +1,4 @@
-/** Names a read to run with the next rate-limit decision when it allows (BENCHMARKS.md, Redis); opaque elsewhere. */
+/** Names a read to run with the next rate-limit decision (BENCHMARKS.md, Redis). */
 export interface ReadAhead {
   readonly readAhead: true
 }
