@@ -21,18 +21,16 @@ import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import type { PlannedListing } from './plan-listing.js'
 import { withHead } from './resolve.js'
 
-/** Names the client's address for the per-address limit (D16): the adapter overwrites it, a test may set it. */
+/** Names the client's address (D16); the adapter overwrites it, a test may set it. */
 export const CLIENT_ADDRESS_HEADER = 'x-sandbox-client-address'
 
-/** What a request for the admin API hears when the sandbox has no admin token. */
 const ADMIN_API_OFF =
   'the admin API is off: start the sandbox with --admin-token <token> (or PETSTORE_SANDBOX_ADMIN_TOKEN;' +
   ' adminToken in createSandbox) and send Authorization: Bearer <token>'
 
-/** The address used when no transport named one (in-process and in the browser). */
 export const LOCAL_CLIENT = 'local'
 
-/** Tells whether admission may let a request through, which alone makes the session it names (D34). */
+/** Tells whether admission may let a request through, which alone makes its session (D34). */
 export function mayAdmit(
   parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>,
   request: SandboxRequest,
@@ -45,7 +43,7 @@ export function mayAdmit(
   return token !== undefined && parts.keyRing.find(token) !== undefined
 }
 
-/** Admits a request: CORS and deprecation headers, the rate limit (D16), the scope and the key (D17). */
+/** Admits a request: CORS, deprecation, the rate limit (D16), the scope and the key (D17). */
 export function admit(
   parts: ApiHandlerParts,
   world: WorldParts,
@@ -55,7 +53,6 @@ export function admit(
   headers: Headers,
   listing?: PlannedListing,
 ): MaybePromise<Admission | Reply> {
-  // A bound key is a key in its session only (D46).
   const boundHere = (token: string) => {
     const bound = parts.boundKeys.known(token)
     return bound !== undefined && bound.session === world.session ? bound : undefined
@@ -73,12 +70,10 @@ export function admit(
     ? `key:${apiKey.key}`
     : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
   const limits = apiKey ?? PLANS.free
-  // A key's quota is its session's; an address's is the process's, whichever session is named (D34).
+  // Counts a key in its session, an address across sessions (D34).
   const limiter = apiKey ? world.rateLimiter : parts.addressLimiter
 
-  // A preflight anywhere under the API's prefix, served path or not, so that a browser app sees
-  // the real request's 404 or 501 rather than a failed preflight (D19). OPTIONS is no operation
-  // of the document, so a served path reports it as not allowed, with the methods it has.
+  // Answers a preflight anywhere under the prefix, served or not (D19).
   if (method === 'OPTIONS' && apiPath !== undefined) {
     const allow = route?.kind === 'method-not-allowed' ? withHead(route.allow).concat('OPTIONS') : undefined
     const preflight = (decision: RateDecision) => {
@@ -91,8 +86,7 @@ export function admit(
       : preflight(peeked)
   }
 
-  // The in-memory limiter decides at once, and that path stays free of promises; a shared one
-  // answers in one round trip, which for a planned listing also reads its page.
+  // Keeps the in-memory path free of promises; a shared limiter reads a planned page in its round trip.
   const admitted = (decided: RateDecision) =>
     afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
   const unknown = () => unknownQuota(headers, limits, world.clock.now())
@@ -103,11 +97,11 @@ export function admit(
     world.scenarios.sparesQuota(apiKey!.key, route.operation.operationId) &&
     !answersPreference(parts, request, route.operation.operationId)
   ) {
-    // The 429 of a spent window, without spending the real one (D29): the scenario step answers it.
+    // Peeks: the scenario step answers its 429 without spending the real window (D29).
     const peeked = limiter.peek(bucket, limits)
     return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
   }
-  // A key's scenario may change what a listing answers (`empty`): its page is not read ahead.
+  // Reads no page ahead for a key with a scenario, which may change it (`empty`).
   const ahead =
     listing !== undefined && 'ahead' in listing.read && apiKey !== undefined && scenario === undefined
       ? listing.read.ahead
@@ -125,11 +119,7 @@ export function admit(
   return decision instanceof Promise ? decision.then(admitted, unknown()) : admitted(decision)
 }
 
-/**
- * Whether `Prefer: code=` (with `prefer`, D30) decides this request, before the key's scenario
- * can: its answer, or its 400 for a code the operation may not give, is then no scenario's, and a
- * request served by its preference spends quota like any other.
- */
+/** Tells whether `Prefer: code=` decides this request before the key's scenario can (D30). */
 function answersPreference(parts: ApiHandlerParts, request: SandboxRequest, operationId: string): boolean {
   if (!parts.prefer) return false
   try {
@@ -154,7 +144,7 @@ function afterDecision(
   if (decision.outcome !== 'allowed') throw refusal(decision)
 
   if (apiPath === undefined) {
-    // The admin handler stands before this one when there is a token: without one, say how to get it.
+    // Says how to turn on the admin API, whose handler stands first when there is a token.
     if (isAdminPath(url.pathname)) throw new HttpError(404, ErrorCode.notFound, `${url.pathname}: ${ADMIN_API_OFF}`)
     throw new HttpError(
       404,
@@ -171,17 +161,14 @@ function afterDecision(
   return { apiPath, route, deprecation, key: apiKey.key }
 }
 
-/** Refuses a key the sandbox does not have (D17): a bound key whose session went is one (D46). */
+/** Refuses a key the sandbox does not have, a dropped session's bound key too (D17, D46). */
 export function invalidKey(): HttpError {
   return new HttpError(401, ErrorCode.unauthorized, 'The API key is not valid', {
     'www-authenticate': 'Bearer error="invalid_token"',
   })
 }
 
-/**
- * When the shared state cannot say where a quota stands, the answer still carries rate-limit
- * headers: the plan's limit, nothing promised, the end of the minute.
- */
+/** Sets rate-limit headers promising nothing when the shared state cannot say where a quota stands. */
 function unknownQuota(headers: Headers, limits: Limits, now: number) {
   return (error: unknown): never => {
     setRateLimitHeaders(headers, {

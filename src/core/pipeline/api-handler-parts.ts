@@ -16,53 +16,45 @@ import type { RequestedSession } from '../sessions/session-name.js'
 import type { ForcibleStatuses } from '../scenarios/forced-status.js'
 import type { AnswerTail } from './answer-tail.js'
 
-/** What the pipeline reads of a process, composed once per sandbox: all but the request's world (D34). */
+/** Holds what the pipeline reads of a process, all but the request's world (D34). */
 export interface ApiHandlerParts {
   scope: ApiScope
   router: Router
   keyRing: KeyRing
-  /** The keys bound to sessions (D46): a request carrying one is in its session. */
   boundKeys: BoundKeys
-  /** The per-address buckets of requests without a valid key (D16, D32): one for every session. */
+  /** Counts requests without a valid key per address, across sessions (D16). */
   addressLimiter: RateLimitBackend
   validator: RequestValidator
   deprecations: Deprecations
   cors: Cors
-  /** The statuses `Prefer: code=` may force per operation (D30). */
+  /** Lists per operation what `Prefer: code=` may force (D30). */
   forcible: ReadonlyMap<string, ForcibleStatuses>
   prefer: boolean
-  /** Ends the answers: Error bodies, the request log, masking (answer-tail.ts). */
   tail: AnswerTail
-  /** False while this process seeds or resets a store: a listing is then not read ahead. */
+  /** Turns off the read-ahead while this process seeds or resets a store. */
   storeSettled: () => boolean
-  /** Gives the worlds requests are answered in (session-lifecycle.ts). */
   worlds: {
     default: WorldParts
-    /** Returns the named session's world, made on first use, or the default one with a refusal. */
+    /** Makes the named world on first use, or gives the default one with a refusal. */
     named(requested: RequestedSession): WorldParts
-    /** Returns the bound key's session's world, with a refusal when `requested` names another. */
+    /** Gives the bound key's world, with a refusal when `requested` names another. */
     bound(bound: BoundKey, requested: RequestedSession | undefined): WorldParts
   }
 }
 
-/** What the request pipeline reads of the world a request is in (core/sessions, D34). */
+/** Holds what the pipeline reads of the world a request is in (D34). */
 export interface WorldParts {
-  /** The session's name as answers echo it; undefined for the default session. */
+  /** Is undefined for the default session. */
   session: string | undefined
-  /** The operations, over this world's pets. */
   operations: Readonly<Record<string, Operation>>
-  /** The world's key buckets. */
   rateLimiter: RateLimitBackend
-  /** Reads a listing's page with the decision (plan-listing.ts). */
   store: Pick<PetRepository, 'readAhead'>
   clock: SandboxClock
   faults: FaultInjector
-  /** Each key's scenario (D29). */
   scenarios: Scenarios
-  /** Waits for the world's pets (seeding, or a reset). */
   ready: () => Promise<void>
-  /** Says why the session cannot be served (400, 501), answered after admission. */
+  /** Says why the session cannot be served, answered after admission. */
   refusal?: HttpError
-  /** Hears whether admission let a new session's request through, which makes the session (D34). */
+  /** Makes a new session once admission lets its request through (D34). */
   settle?: (admitted: boolean) => void
 }

@@ -7,14 +7,14 @@ import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { type Resolution, resolve } from './resolve.js'
 
-/** A listing planned ahead of the rate-limit decision, so the pipeline does not resolve it again. */
+/** Holds a listing planned ahead of the rate-limit decision, resolved once. */
 export interface PlannedListing {
   resolution: Resolution
-  /** The valid input and its page, or the refusal, thrown where the input is read. */
+  /** Holds the input and its page, or the refusal, thrown where the input is read. */
   read: { input: OperationInput; ahead: ListingAhead } | { refusal: unknown }
 }
 
-/** Plans a listing to read with the rate-limit decision when nothing between could change it (BENCHMARKS.md, Redis). */
+/** Plans a listing read with the rate-limit decision (BENCHMARKS.md, "The listing's page read ahead"). */
 export function planListing(
   parts: ApiHandlerParts,
   world: WorldParts,
@@ -35,7 +35,7 @@ export function planListing(
   )
     return undefined
   if (!parts.storeSettled() || !faultsQuiet(world)) return undefined
-  // A listing has no body: its input is decided at once, and resolving it cannot refuse.
+  // Decides at once: a listing has no body, and resolving it cannot refuse.
   const resolution = resolve(parts, world, { apiPath, route, deprecation: undefined }, method)
   try {
     const input = readInput(parts, request, url, apiPath, resolution) as OperationInput

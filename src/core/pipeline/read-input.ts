@@ -7,7 +7,7 @@ import { readJsonBody } from '../validation/read-json-body.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import type { Resolution } from './resolve.js'
 
-/** Reads the operation's input, valid against the contract (D3, D9); only a body is waited for. */
+/** Reads the operation's input, valid against the contract (D3, D9). */
 export function readInput(
   parts: ApiHandlerParts,
   request: SandboxRequest,

@@ -6,14 +6,13 @@ import type { Operation } from '../operations/operation.js'
 import type { Admission } from './admission.js'
 import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 
-/** An admitted request's operation, and the route's raw path parameters. */
 export interface Resolution {
   info: OperationInfo
   operation: Operation
   params: Record<string, string>
 }
 
-/** Resolves an admitted request's operation, or refuses: 501 (D11), 404 and 405 (D10), 410 after the sunset (D18). */
+/** Resolves an admitted request's operation, or refuses it (D10, D11, D18). */
 export function resolve(
   parts: ApiHandlerParts,
   world: WorldParts,
@@ -53,12 +52,7 @@ export function resolve(
   return { info: route.operation, operation, params: route.params }
 }
 
-/**
- * The methods of a path as `Allow` lists them: HEAD wherever GET is, since HEAD is answered like GET.
- *
- * @example
- * withHead(['GET', 'POST']) // ['GET', 'POST', 'HEAD']
- */
+/** Lists a path's methods for `Allow`, HEAD wherever GET is. */
 export function withHead(methods: readonly string[]): string[] {
   return methods.includes('GET') && !methods.includes('HEAD') ? [...methods, 'HEAD'] : [...methods]
 }
