@@ -5,33 +5,32 @@ import { createPetSchema } from './create-pet-schema.js'
 import { createMswDataWorkaround } from './msw-data-workaround.js'
 import { storedPet } from './stored-pet.js'
 
-// Built once: per request they showed in the profile (BENCHMARKS.md, "What the profiles changed").
+// Built once (BENCHMARKS.md, "What the profiles changed").
 const ANY_PET = new Query<Pet>(() => true)
 const BY_STATUS = Object.fromEntries(
   PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)]),
 ) as Record<PetStatus, Query<Pet>>
 
-// Yields between batches so a large seed does not starve the probes (docs/running-for-a-team.md#probes).
+// Yields between batches so a large seed does not starve the probes.
 const PETS_PER_YIELD = 5_000
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
-// One page text per status (or none) and limit a listing may ask (1 to 100), at most.
+// A page per status (or none) and limit (1 to 100).
 const PAGES_KEPT = (PET_STATUSES.length + 1) * 100
 
-/** A page of a base's pets as JSON text, and how many pets it holds. */
 export interface PageText {
   text: string
   count: number
 }
 
-/** Creates the immutable pets that sessions share copy-on-write (D34), kept in id order so a scan is a page (D8). */
+/** Creates the immutable pets sessions share copy-on-write (D34), in id order (D8). */
 export function createPetBase() {
   const symbols = createMswDataWorkaround()
   const schema = createPetSchema((pet) => symbols.prepared(storedPet(pet)))
   let collection = new Collection({ schema })
   let byId = new Map<number, Pet>()
   let lastId = 0
-  // Counts the sessions over this base: its pets count against maxPets while any does.
+  // Its pets count against maxPets while any session uses it.
   let users = 0
   const texts = new WeakMap<Pet, string>()
   // Emptied when a fill swaps the pets (BENCHMARKS.md, "Closer to the wire").
@@ -41,7 +40,7 @@ export function createPetBase() {
     firstFilled = resolve
   })
 
-  /** Returns a record's JSON text, cached: records never change in place. */
+  /** Returns a record's JSON text, cached: records never change. */
   function textOf(pet: Pet): string {
     let text = texts.get(pet)
     if (text === undefined) {
@@ -51,14 +50,13 @@ export function createPetBase() {
     return text
   }
 
-  /** Lists the first `limit` pets in id order, of one status or all. */
   function list(status: PetStatus | undefined, limit: number): Pet[] {
     return collection.findMany(status === undefined ? ANY_PET : BY_STATUS[status], { take: limit })
   }
 
   return {
     textOf,
-    /** Stores `pets` in id order, in batches; a pet without an id takes the next one after the pet before it. */
+    /** Stores `pets` in id order, in batches. */
     fill(pets: Iterable<NewPet & { id?: number }>): Promise<void> {
       const done = fillWith(pets).then(() => {
         firstFilled()
@@ -70,7 +68,7 @@ export function createPetBase() {
     /** Resolves once the base is filled; undefined when it is. */
     filled: (): Promise<void> | undefined => filling,
     list,
-    /** Returns `list`'s page as JSON text, made once per status and limit: a filled base never changes. */
+    /** Returns `list`'s page as JSON text, cached per fill. */
     pageText(status: PetStatus | undefined, limit: number): PageText {
       const key = `${status ?? ''}:${limit}`
       let page = pages.peek(key)
@@ -84,16 +82,11 @@ export function createPetBase() {
       return page
     },
     get: (id: number): Pet | undefined => byId.get(id),
-    /** Returns every pet, in id order. */
     all: (): Pet[] => collection.findMany(),
     count: (): number => byId.size,
-    /** Returns the highest id of the base, 0 when empty. */
     lastId: (): number => lastId,
-    /** Counts a session that starts from this base; returns how many now do. */
     use: (): number => ++users,
-    /** Uncounts a session; returns how many still use the base. */
     release: (): number => --users,
-    /** Counts the sessions over this base now. */
     users: (): number => users,
   }
 

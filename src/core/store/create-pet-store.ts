@@ -5,60 +5,55 @@ import type { PetBase } from './create-pet-base.js'
 import { ErrorCode } from '../errors/error-code.js'
 import { HttpError } from '../errors/http-error.js'
 
-/** A `listPets` page: the first `limit` pets in id order, of one status or all. */
 export interface ListQuery {
   status?: PetStatus | undefined
   limit: number
 }
 
-/** Keeps pets across restarts; the store awaits `commit` before it acknowledges or shows a change. */
+/** Keeps pets across restarts, committing a change before it is acknowledged. */
 export interface PetStorage {
-  /** Pets created in earlier runs, ascending by id. */
+  /** Lists pets created in earlier runs, ascending by id. */
   restored: readonly Pet[]
-  /** Seeded pets replaced by `pets.put` in earlier runs. */
   replaced?: readonly Pet[]
-  /** The id the next created pet gets. */
   nextId: number
   commit(change: PetChange): Promise<void>
-  /** Says why the storage cannot serve now (`GET /readyz` answers 503), or undefined. */
+  /** Says why the storage cannot serve now (`/readyz` 503). */
   notReady?: () => string | undefined
 }
 
-/** What a session changed over its base: pets replaced, pets added past the base's last id (ascending), the next id. */
+/** Holds a session's changes over its base; `added` ascends past its last id. */
 export interface PetOverlay {
   replaced: Map<number, Pet>
   added: Pet[]
   nextId: number
 }
 
-/** The pets a session starts from and returns to on `reset()`: a base and an overlay. */
+/** Holds the pets a session starts from and resets to. */
 export interface PetOrigin {
   base: PetBase
   overlay: PetOverlay
 }
 
-/** Creates the `maxPets` count (D23) of a process: each base in use once, plus what every session added. */
+/** Creates a process's `maxPets` count (D23). */
 export function createPetPool(maxPets = Number.POSITIVE_INFINITY) {
   let stored = 0
-  // Counts creates in flight, so a burst cannot overshoot the bound.
+  // Counts creates in flight, so a burst cannot overshoot.
   let creating = 0
   return {
     maxPets,
-    /** Refuses a create beyond the bound (507 storage_full) before anything is stored. */
+    /** Refuses a create beyond the bound before storing. */
     claim(): void {
       if (stored + creating >= maxPets) throw storageFull(maxPets)
       creating++
     },
-    /** Ends a claim: `kept` when the pet was stored. */
     settle(kept: boolean): void {
       creating--
       if (kept) stored++
     },
-    /** Counts pets stored (positive) or given back (negative) other than by a create. */
+    /** Counts pets stored or freed outside a create. */
     add(count: number): void {
       stored += count
     },
-    /** Tells whether `count` more pets fit. */
     fits: (count: number): boolean => stored + creating + count <= maxPets,
     stored: (): number => stored,
   }
@@ -67,23 +62,22 @@ export function createPetPool(maxPets = Number.POSITIVE_INFINITY) {
 export type PetPool = ReturnType<typeof createPetPool>
 
 export interface PetStoreOptions {
-  /** Returns what the store starts from and `reset()` restores, read on each reset. */
+  /** Returns the origin, read on each reset. */
   origin: () => PetOrigin
   pool: PetPool
-  /** Resolves once the origin's base is filled; undefined when it is. */
   filled: () => Promise<void> | undefined
-  /** Stores this session's changes durably (`--state`, the default session only). */
+  /** Journals this session's changes (`--state`, the default session only). */
   storage?: PetStorage
 }
 
-/** Creates a session's pets, copy-on-write over a shared base (D34); ids ascend and are never reused. */
+/** Creates a session's pets, copy-on-write over a shared base (D34); ids are never reused. */
 export function createPetStore({ origin, pool, filled, storage }: PetStoreOptions) {
   let base = origin().base
   let overlay: PetOverlay = emptyOverlay()
-  // Counts this session's pets in the pool: its additions, and its base's while it is the only user.
+  // Pets this session adds to the pool, and the base while it alone uses it.
   let owned = 0
   let usingBase = false
-  // Stops a create still in flight from storing once the session is dropped.
+  // Stops a create in flight once the session is dropped.
   let released = false
   let replacedInOrder: Pet[] | undefined
   let ready: Promise<void> = Promise.resolve()
@@ -112,7 +106,6 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     return replacedInOrder
   }
 
-  /** Finds the index of `id` in the ascending `added`, or where it would go. */
   function addedIndex(id: number): number {
     const { added } = overlay
     // Nearly always the end: creates come in id order.
@@ -133,7 +126,6 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     return pet?.id === id ? pet : undefined
   }
 
-  /** Lists the first `limit` pets in id order: the base's less those replaced, merged with this session's. */
   function list({ status, limit }: ListQuery): Pet[] {
     const { replaced, added } = overlay
     let page: Pet[]
@@ -151,7 +143,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     return page
   }
 
-  /** Stores `record` in `into`'s added pets, in id order; whether it is new there. */
+  /** Returns whether `record` is new in `into`'s added pets. */
   function placeAdded(into: PetOverlay, record: Pet): boolean {
     const index = into === overlay ? addedIndex(record.id) : into.added.findIndex((pet) => pet.id >= record.id)
     const at = index === -1 ? into.added.length : index
@@ -161,13 +153,12 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
   }
 
   return {
-    /** Resolves once the base is filled and, the first time, the storage's pets are in place. */
     ready: () => ready,
 
-    /** Starts from the origin once its base is filled, with the storage's pets of earlier runs on top. */
+    /** Starts from the origin, the storage's pets on top. */
     start(): Promise<void> {
       const filling = filled()
-      // Starts at once when the base is filled, for in-process reads.
+      // Synchronous when filled, for in-process reads.
       if (filling === undefined && storage === undefined) {
         restoreOrigin()
         return ready
@@ -195,18 +186,16 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
         await storage?.commit({ kind: 'reset' })
         restoreOrigin()
       })
-      // Keeps the store usable after a reset that could not be made durable.
+      // A reset that failed to journal leaves the store usable.
       ready = done.catch(() => undefined)
       return done
     },
 
     list,
 
-    /** Returns `list`'s page as JSON text. */
     listJson(query: ListQuery): string {
       const { status, limit } = query
       if (overlay.replaced.size === 0) {
-        // The base's page text, then this world's own pets.
         const fromBase = base.pageText(status, limit)
         const { added } = overlay
         if (fromBase.count === limit || added.length === 0) return fromBase.text
@@ -239,9 +228,9 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       const record = storedPet({ ...pet, id: into.nextId++ })
       let kept = false
       try {
-        // Durable first, visible second: a crash may lose an unacknowledged pet, never an acknowledged one.
+        // Durable before visible: a crash never loses an acknowledged pet.
         if (storage !== undefined) await storage.commit({ kind: 'created', pet: record })
-        // Drops the pet when a reset replaced its overlay while the journal was written.
+        // A reset that replaced the overlay meanwhile drops the pet.
         if (into === overlay && !released) {
           placeAdded(into, record)
           owned++
@@ -253,7 +242,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       }
     },
 
-    /** Stores `pet` under its own id, replacing or adding; ids skipped on the way are never assigned. */
+    /** Stores `pet` under its own id; ids skipped on the way are never assigned. */
     async put(pet: Pet): Promise<Pet> {
       const record = storedPet(pet)
       if (storage !== undefined) await storage.commit({ kind: 'put', pet: record })
@@ -273,7 +262,6 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       return record
     },
 
-    /** Returns every pet, in id order. */
     all(): Pet[] {
       const { replaced, added } = overlay
       const fromBase = base.all()
@@ -289,13 +277,13 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
 
     nextId: (): number => overlay.nextId,
 
-    /** Returns this session's pets as an origin for a fork, in O(its changes). */
+    /** Returns the pets as a fork's origin, in O(changes). */
     snapshot: (): PetOrigin => ({ base, overlay: copyOverlay(overlay) }),
 
-    /** Counts the pets `release()` would give back while a session over `kept` stays. */
+    /** Counts what `release()` would give back while a session over `kept` stays. */
     freed: (kept: PetBase): number => owned + (usingBase && base !== kept && base.users() === 1 ? base.count() : 0),
 
-    /** Lets go of this session's pets: they no longer count against maxPets. */
+    /** Lets go of this session's pets and their maxPets count. */
     release(): void {
       released = true
       pool.add(-owned)
@@ -308,7 +296,6 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
 
 export type PetStore = ReturnType<typeof createPetStore>
 
-/** Returns an overlay that changes nothing. */
 export function emptyOverlay(nextId = 1): PetOverlay {
   return { replaced: new Map(), added: [], nextId }
 }
@@ -320,12 +307,11 @@ export function overlaid(overlay: PetOverlay, base: PetBase): number {
   return count
 }
 
-/** Counts the pets a new session from `origin` adds to the pool: its overlay's, and its base's if unused. */
+/** Counts the pets a new session from `origin` adds to the pool. */
 export function originAdds({ base, overlay }: PetOrigin): number {
   return (base.users() === 0 ? base.count() : 0) + overlaid(overlay, base)
 }
 
-/** Returns the origin of a session that starts from `base` as it is. */
 export function baseOrigin(base: PetBase): PetOrigin {
   return { base, overlay: emptyOverlay(base.lastId() + 1) }
 }
@@ -334,7 +320,7 @@ function copyOverlay(overlay: PetOverlay): PetOverlay {
   return { replaced: new Map(overlay.replaced), added: [...overlay.added], nextId: overlay.nextId }
 }
 
-/** Merges two disjoint lists in id order, up to `limit` pets. */
+/** Merges two disjoint id-ordered lists, up to `limit`. */
 function mergeInOrder(a: Pet[], b: Pet[], limit: number): Pet[] {
   if (b.length === 0) return a.length > limit ? a.slice(0, limit) : a
   const out: Pet[] = []
@@ -347,10 +333,10 @@ function mergeInOrder(a: Pet[], b: Pet[], limit: number): Pet[] {
   return out
 }
 
-/** The highest id a pet gets (D37): past it a number rounds onto another. */
+/** Caps pet ids where numbers stay exact (D37). */
 export const MAX_PET_ID = Number.MAX_SAFE_INTEGER
 
-/** Refuses a create once the next id would pass MAX_PET_ID (D37). */
+/** Refuses a create past MAX_PET_ID (D37). */
 export function idsExhausted(): HttpError {
   return new HttpError(
     507,
@@ -359,7 +345,7 @@ export function idsExhausted(): HttpError {
   )
 }
 
-/** Refuses a create whose session was dropped while it was in flight (D34). */
+/** Refuses a create whose session was dropped meanwhile (D34). */
 export function sessionDropped(): HttpError {
   return new HttpError(
     409,
@@ -377,7 +363,7 @@ export function storageFull(maxPets: number): HttpError {
   )
 }
 
-/** Refuses a session whose pets (a capsule's, a recording's, a fork's) would pass `maxPets` (D23). */
+/** Refuses a session whose pets would pass `maxPets` (D23). */
 export function sessionTooLarge(maxPets: number, adds: number): HttpError {
   return new HttpError(
     507,

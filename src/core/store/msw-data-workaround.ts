@@ -1,25 +1,23 @@
-// A WORKAROUND for @msw/data 1.1.7: remove it once the fix in docs/upstream-reports.md ("a relation Map for every
-// record") ships. Why: BENCHMARKS.md, "Why the figures are what they are"; test/unit/msw-data-workaround.test.ts
-// fails if the internals it reads change.
+// WORKAROUND for @msw/data 1.1.7 until docs/upstream-reports.md's fix ships (BENCHMARKS.md, "Why the figures are
+// what they are"); test/unit/msw-data-workaround.test.ts guards the internals.
 
-// Stores the first pet alone, so the symbols are learnt before any other record is made.
+// The first pet alone, to learn the symbols before other records.
 const SEED_BATCH = 100
 
-/** Creates the workaround: the pet's id as primary key, one shared empty relation map, symbols read off a record. */
+/** Keys records by id and shares one empty relation map. */
 export function createMswDataWorkaround() {
   let primaryKey: symbol | undefined
   let relationMap: symbol | undefined
   const noRelations = new NoRelations()
   return {
-    /** Returns the size of seeding's next batch after `stored` pets. */
     seedBatchSize: (stored: number): number => (stored === 0 ? 1 : SEED_BATCH),
 
-    /** Returns `values` carrying the pet's id as the record's primary key. */
+    /** Keys `values` by the pet's id. */
     keyed<T extends { id: number }>(values: T): T {
       return primaryKey === undefined ? values : { ...values, [primaryKey]: values.id }
     },
 
-    /** Gives a record a writable, configurable relation-map slot, so the collection's own definition succeeds. */
+    /** Gives a record the writable relation-map slot the collection defines. */
     prepared<T extends object>(record: T): T {
       if (relationMap !== undefined) {
         Object.defineProperty(record, relationMap, {
@@ -32,7 +30,7 @@ export function createMswDataWorkaround() {
       return record
     },
 
-    /** Learns the symbols from the collection's first record; points later ones at the shared map. */
+    /** Learns the symbols from the first record, then shares the map. */
     settle(record: object): void {
       if (primaryKey === undefined || relationMap === undefined) {
         const symbols = Object.getOwnPropertySymbols(record)
@@ -40,13 +38,13 @@ export function createMswDataWorkaround() {
         relationMap ??= symbols.find((candidate) => candidate.description === 'kRelationMap')
         return
       }
-      // Reflect.set: a record without a writable slot (made on update) keeps its map instead of throwing.
+      // Reflect.set: a record made on update keeps its own map.
       Reflect.set(record, relationMap, noRelations)
     },
   }
 }
 
-/** Refuses every entry, so relating one record fails loudly instead of relating them all. */
+/** Refuses every entry, so relating a record fails loudly. */
 class NoRelations extends Map<string, never> {
   override set(key: string): never {
     throw new TypeError(`the pet store's records have no relations (tried to relate "${key}")`)

@@ -3,7 +3,7 @@ import { openapiDocument } from '../contract/openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 import type { Pet } from './pet.js'
 
-/** A pet given instead of the generated ones (`pets`, `--pets-file`): a `NewPet` with an optional `id`. */
+/** Holds a pet given instead of generated ones (`pets`, `--pets-file`), its `id` optional. */
 export interface GivenPet {
   id?: number
   name: string
@@ -27,7 +27,7 @@ const schemas = (
     schemas: Record<string, { properties: Record<string, FieldSchema>; required: string[] }>
   }
 ).schemas
-// Holds a given pet to both NewPet (what a client may send) and Pet (what is stored), the id optional.
+// Holds a given pet to both NewPet and Pet, the id optional.
 const FIELDS: Record<string, FieldSchema> = Object.fromEntries(
   Object.keys({ ...schemas.Pet!.properties, ...schemas.NewPet!.properties }).map((name) => [
     name,
@@ -45,7 +45,7 @@ const PETS_SCHEMA = {
   },
 }
 
-/** Checks given pets against the contract and numbers them in ascending order, or throws a `ConfigError`. */
+/** Checks given pets against the contract and numbers them ascending, or throws a `ConfigError`. */
 export function resolvePets(pets: unknown, source: string): Pet[] {
   const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(PETS_SCHEMA)
   if (!validate(pets)) throw new ConfigError(at(source, describe(validate.errors ?? [])))
@@ -70,13 +70,13 @@ export function resolvePets(pets: unknown, source: string): Pet[] {
   return numbered
 }
 
-/** Prefixes a problem with its source: `pets [2].categoryId: …`, `pets file p.json: [2].categoryId: …`. */
+/** Prefixes a problem with its source (`pets file p.json: [2].categoryId: …`). */
 function at(source: string, problem: string): string {
   if (source.endsWith(':')) return `${source} ${problem}`
   return problem.startsWith('[') ? `${source} ${problem}` : `${source}: ${problem}`
 }
 
-/** Words every problem of the first bad pet from the schema: `[2].categoryId: must be an integer ≥ 1`. */
+/** Words every problem of the first bad pet from the schema. */
 function describe(errors: readonly ErrorObject[]): string {
   const first = errors[0]
   if (first === undefined) return 'not valid'
@@ -103,7 +103,7 @@ function describe(errors: readonly ErrorObject[]): string {
   return [...problems].map(([field, problem]) => `[${index}]${field === '' ? '' : `.${field}`}: ${problem}`).join('; ')
 }
 
-/** Words what a field's schema allows: `an integer ≥ 1`, `a string of 1 to 200 characters, not blank`. */
+/** Words what a field's schema allows (`an integer ≥ 1`). */
 function expected(field: FieldSchema): string {
   if (field.enum !== undefined) return `one of ${field.enum.join(', ')}`
   if (field.type === 'integer') {

@@ -1,12 +1,12 @@
 import type { Faker } from '@faker-js/faker'
-// Imports English only: the root evaluates every locale (BENCHMARKS.md, cold cost); it lends class and definitions.
+// English only: the root evaluates every locale (BENCHMARKS.md, cold cost).
 import { faker as english } from '@faker-js/faker/locale/en'
 import { PET_STATUSES, type NewPet, type PetStatus } from './pet.js'
 
-/** Lists the seeded pets' categories: few, so filtering by category is meaningful. */
+/** Lists the seeded categories: few, so a filter finds pets. */
 export const SEED_CATEGORY_IDS = [1, 2, 3, 4, 5] as const
 
-/** Draws `count` pets lazily from a Faker of their own seeded with `seed`; the first three show every status. */
+/** Draws `count` pets lazily, seeded with `seed`; the first three show every status. */
 export function* seedPets(seed: number, count: number): Generator<NewPet, void, undefined> {
   const faker: Faker = new (english.constructor as typeof Faker)({ locale: english.rawDefinitions, seed })
   const firstStatuses = faker.helpers.shuffle([...PET_STATUSES])

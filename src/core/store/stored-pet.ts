@@ -1,9 +1,6 @@
 import type { Pet } from './pet.js'
 
-/**
- * Returns the plain record the store keeps for `pet`, built by a constructor so `@msw/data`'s hidden properties
- * fit in-object (BENCHMARKS.md, "What the profiles changed").
- */
+/** Builds `pet`'s record by constructor so hidden fields fit in-object (BENCHMARKS.md, "What the profiles changed"). */
 export function storedPet(pet: Pet): Pet {
   return new StoredPet(pet)
 }
