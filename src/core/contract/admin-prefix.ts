@@ -1,4 +1,4 @@
-/** The admin API's prefix, outside the API's `/v1` (fixtures/admin-openapi.yaml). */
+/** Puts the admin API outside the API's `/v1` (fixtures/admin-openapi.yaml). */
 export const ADMIN_PREFIX = '/__sandbox'
 
 /** Tells whether a path is `/__sandbox` or below it. */

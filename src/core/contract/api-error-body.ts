@@ -1,7 +1,7 @@
 import type { components } from './openapi-types.js'
 
 /**
- * The body of every error response: the contract's `Error`, exported as `ApiError`, its codes `ErrorCode`'s (D2).
+ * Types the body of every error response, the contract's `Error` (D2).
  *
  * @example
  * import { ErrorCode, type ApiError } from 'petstore-sandbox'

@@ -20,7 +20,6 @@ const ADMIN_SCHEMAS = [
   'Capsule',
 ] as const
 
-/** A contract schema that structured inputs are held to. */
 export type InputSchema = (typeof API_SCHEMAS)[number] | (typeof ADMIN_SCHEMAS)[number]
 
 /** Checks a structured input against its contract schema, or throws a ConfigError worded as the admin API's 400s. */

@@ -2,15 +2,14 @@ import type { OpenApiDocument } from './openapi-document-type.js'
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
-/** One operation of an OpenAPI document, as the pipeline reads it. */
 export interface OperationInfo {
   operationId: string
   method: string
-  /** The path template below the server prefix: `/pets/{petId}`. */
+  /** Holds the path template below the server prefix: `/pets/{petId}`. */
   path: string
   deprecated: boolean
   readsBody: boolean
-  /** The first success status its responses give (201 for one that makes something), 200 when none is given. */
+  /** Holds the first success status its responses give, else 200. */
   successStatus: number
   extensions: Record<string, unknown>
 }

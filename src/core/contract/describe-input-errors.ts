@@ -1,17 +1,13 @@
 import type { ErrorObject } from 'ajv'
 import { distance } from 'fastest-levenshtein'
 
-/** One field at fault and why. */
 export interface InputIssue {
-  /** The field's path after `where`, as the message names it (`keys[0].plan`, `limit`). */
+  /** Names the field after `where` (`keys[0].plan`, `limit`). */
   field: string
   message: string
 }
 
-/**
- * Words Ajv's `verbose` errors as one issue per field (`limit must be between 1 and 100`), for requests and library
- * inputs alike; values are never quoted, as an input may hold keys.
- */
+/** Words Ajv's errors as one issue per field, never quoting a value, as an input may hold keys. */
 export function describeInputErrors(errors: readonly ErrorObject[], where = '', root = 'the input'): InputIssue[] {
   const byField = new Map<string, string>()
   // Words a `oneOf` of single fields given none or both as the choice, not as each branch's complaint.

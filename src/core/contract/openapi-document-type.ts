@@ -1,4 +1,4 @@
-/** The parts of an OpenAPI 3.1 document the sandbox reads; the rest passes through untyped. */
+/** Types the parts of an OpenAPI 3.1 document the sandbox reads; the rest passes untyped. */
 export interface OpenApiDocument {
   openapi: string
   info: { title: string; version: string; [key: string]: unknown }

@@ -2,7 +2,6 @@ import type { IHttpOperation } from '@stoplight/types'
 import { HttpError } from '../errors/http-error.js'
 import { ErrorCode } from '../errors/error-code.js'
 
-/** One query or path parameter, as the syntax check reads it. */
 export interface ParameterSyntax {
   name: string
   in: 'query' | 'path'

@@ -7,12 +7,10 @@ import { ErrorCode } from '../errors/error-code.js'
 import { addQueryValue } from '../http/query-of.js'
 import { checkParameterSyntax, type ParameterSyntax, parameterSyntax } from './check-parameter-syntax.js'
 
-// Compiles the contract with Ajv instead of loading prism (BENCHMARKS.md, "First refusal"); a property test holds
-// the verdicts to prism's (test/unit/create-request-validator.test.ts).
+// Compiles the contract with Ajv, not prism (BENCHMARKS.md, "First refusal"); a property test holds it to prism.
 
-/** A request as the validator sees it. */
 export interface RequestToValidate {
-  /** The path below the prefix, percent-decoded. */
+  /** Holds the path below the prefix, percent-decoded. */
   path: string
   query: Record<string, string | string[]>
   body?: unknown
@@ -26,11 +24,10 @@ interface Parameter {
 }
 
 interface CompiledOperation {
-  /** The path template: `/pets/{petId}`. */
   template: string
   pathParameters: { name: string; index: number }[]
   segmentCount: number
-  /** D3's syntax rules, checked before the schemas. */
+  /** Holds D3's syntax rules, checked before the schemas. */
   syntax: ParameterSyntax[]
   query: ValidateFunction | undefined
   path: ValidateFunction | undefined
@@ -71,10 +68,7 @@ export function createRequestValidator(document: OpenApiDocument) {
   const valid = createLru<true>(() => VALID_KEPT)
 
   return {
-    /**
-     * Throws 400 `invalid_request` naming every field at fault. `target`, the raw path and query of a
-     * request without a body, remembers it valid, so the same request is not checked again.
-     */
+    /** Throws 400 naming every field at fault; a bodiless request's `target` is remembered valid. */
     validate(operationId: string, request: RequestToValidate, target?: string): void {
       const key = target === undefined || request.body !== undefined ? undefined : `${operationId} ${target}`
       if (key !== undefined && valid.peek(key)) return

@@ -1,10 +1,6 @@
 import type { Redis } from 'ioredis'
 
-/**
- * Sends the commands `connection` is given in one turn of the event loop in one write, when the
- * turn ends (BENCHMARKS.md, the Redis section). Unlike ioredis's auto-pipelining it never waits
- * for an answer: a command leaves in the turn it was made, whatever Redis is still working on.
- */
+/** Sends one event-loop turn's commands in one write; unlike auto-pipelining it never waits (BENCHMARKS.md, Redis). */
 export function coalesceWrites(connection: Redis): void {
   let corked: { uncork(): void } | undefined
   const uncork = () => {

@@ -1,16 +1,14 @@
 import { createLru } from '../../core/cache/create-lru.js'
 import { PET_STATUSES, type PetStatus } from '../../core/store/pet.js'
 
-// One page text per status (or none) and limit a listing may ask (1 to 100), at most, over the groups.
+// A page per status (or none) and limit (1 to 100), over all groups.
 const PAGES_KEPT = (PET_STATUSES.length + 1) * 100
 
-/** A page of a group's start-up pets as JSON text, and the base's generation it is of. */
 export interface RedisPage {
   generation: string
   text: string
 }
 
-/** The pages of one group's base this process keeps. */
 export interface RedisGroupPages {
   kept(status: PetStatus | undefined, limit: number): RedisPage | undefined
   keep(status: PetStatus | undefined, limit: number, page: RedisPage): void
@@ -20,7 +18,6 @@ export interface RedisGroupPages {
 export function createRedisPages() {
   const pages = createLru<RedisPage>(() => PAGES_KEPT)
   return {
-    /** The pages of the group under `prefix`. */
     of(prefix: string): RedisGroupPages {
       return {
         kept: (status, limit) => pages.peek(`${prefix}${status ?? ''}:${limit}`),

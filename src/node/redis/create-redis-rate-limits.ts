@@ -12,11 +12,10 @@ import type { RedisGroupPages } from './create-redis-pages.js'
 /** What the state tells a world with each decision, and between them (`followWorlds`). */
 export interface WorldNews {
   offset: string
-  /** The generation in force: it changes with each reset or replacement. */
+  /** Changes with each reset or replacement. */
   generation: string
-  /** The version of the world's settings. */
   version: string
-  /** The settings as one JSON object ('' while none were set), only when their version differs from the one known. */
+  /** The settings' JSON ('' while none were set) when their version moved; null otherwise. */
   settings: string | null
 }
 
@@ -25,13 +24,10 @@ export interface RedisRateLimitsOptions {
   run: (script: 'quota' | 'quotaThenList', ...args: Array<string | number>) => Promise<unknown>
   banAfter: number
   banSeconds: number
-  /** The version this process holds of the world's settings, and the registry's bounds. */
   known: () => { version: string; max: number; idleMs: number }
-  /** What each decision tells of the world, and the sessions it dropped ('' for none). */
   onNews: (news: WorldNews, drops: string) => void
   /** Told of a bound key the session holds no more (D46): this process forgets it. */
   onUnbound?: (key: string) => void
-  /** The pages of the world's base this process keeps, which a listing's script then leaves out. */
   pages: RedisGroupPages
 }
 
@@ -39,11 +35,10 @@ export interface RedisRateLimitsOptions {
 export interface RedisListing extends ListingAhead {
   readonly status: PetStatus | undefined
   readonly limit: number
-  /** The page's JSON text once a decision allowed. */
   text: string | undefined
 }
 
-/** A page `query` asks for, to be read with a decision of this world's rate limiter. */
+/** Returns a listing to read with the next decision. */
 export function redisListing({ status, limit }: ListQuery): RedisListing {
   const listing: RedisListing = {
     readAhead: true,
@@ -162,7 +157,7 @@ function unbound(options: RedisRateLimitsOptions, key: string): HttpError {
   return invalidKey()
 }
 
-// The quota script's 14 fields (redis-scripts.ts): the decision, the bucket, then the news.
+// The quota script's 14 fields (redis-scripts.ts).
 type Fields = [
   number,
   number,

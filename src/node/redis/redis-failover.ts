@@ -5,16 +5,13 @@ import type { RedisClient } from './redis-scripts-client.js'
 /** Bounds a failover past cluster-node-timeout (D44). */
 export const FAILOVER_MARGIN_MS = 5_000
 
-/** Redis's own cluster-node-timeout, taken when a node does not tell its own (CONFIG refused). */
+/** Redis's default cluster-node-timeout, for a node that refuses CONFIG. */
 export const DEFAULT_CLUSTER_NODE_TIMEOUT_MS = 15_000
 
-/** How often a call is tried again while its slot has no master that answers. */
 export const FAILOVER_RETRY_MS = 100
 
-/** How long a call waits for a failover, in ms, on a cluster whose cluster-node-timeout is `nodeTimeoutMs`. */
 export const failoverBoundMs = (nodeTimeoutMs: number) => nodeTimeoutMs + FAILOVER_MARGIN_MS
 
-/** Tells whether an error says the call is to be sent again: no master, a slot moving, a connection closed. */
 const again = (message: string) =>
   /^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK) /.test(message) ||
   message === 'Connection is closed.' ||
@@ -33,9 +30,8 @@ export function createRedisFailover({
   return {
     boundMs,
     now,
-    /** Whether `error` says its call is to be sent again. */
     again: (error: unknown) => again((error as Error).message ?? ''),
-    /** Runs `call`, again while a failover allows, and answers its reply or its last error. */
+    /** Runs `call`, again while within the bound. */
     async ride<T>(call: () => Promise<T>): Promise<T> {
       const started = now()
       for (;;) {

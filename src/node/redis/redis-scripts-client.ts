@@ -1,16 +1,12 @@
 import type { Cluster, Redis } from 'ioredis'
 import { REDIS_SCRIPTS } from './redis-scripts.js'
 
-/** A connection to a standalone Redis, or to a Redis Cluster (docs/decisions.md#d44). */
 export type RedisClient = Redis | Cluster
 
 type ScriptReply = unknown
 type Script = (meta: string, ...args: Array<string | number>) => Promise<ScriptReply>
 
-/**
- * The scripts, callable by name: ioredis sends EVALSHA, and EVAL when Redis lost its script cache
- * (on a cluster, per node: the node of the script's key, KEYS[1], whose slot holds every key it touches).
- */
+/** The scripts by name; ioredis sends EVALSHA, EVAL when a node lost its cache. */
 export type RedisScripts = Record<keyof typeof REDIS_SCRIPTS, Script>
 
 export function redisScriptsClient(client: RedisClient): RedisScripts {

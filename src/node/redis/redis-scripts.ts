@@ -2,44 +2,25 @@ import { PET_STATUSES } from '../../core/store/pet.js'
 import { REDIS_LAYOUT, REQUEST_LOG } from './redis-keys.js'
 
 /*
- * The layout the scripts read and write (redis-keys.ts names the same keys from Node), under the
- * prefix P of a group of sessions: the sandbox's prefix on a standalone Redis, a hash tag of it
- * per group on a Redis Cluster (docs/decisions.md#d21, #d34, #d44):
- *
- * - `P meta` (KEYS[1] of every script): layout, the start-up pets' identity (seed, pets, given),
- *   base (the base's generation), lastId and count (the base's), added (the pets every session
- *   added, for maxPets), keys and kv (runtime keys).
- * - `P base:<g>:pets` (id -> JSON), `P base:<g>:ids[:<status>]` (ids by id): the start-up pets,
- *   written once per generation, never changed; `P base:<g>:q` the start-up key buckets (a
- *   capsule's), with the start-up next id and clock in `P meta` (snext, sclock).
- * - `P s:<name>`: a session's meta: gen (its generation, from the `P worlds` counter: a reset
- *   or a replacement is a new one), nextId, created (the default session's clock), exp (when its
- *   TTL is next renewed), offset (its clock's), its settings (core/sessions/world-table.ts) as
- *   one value: a field `S:<setting>` holding each one's JSON, and v, their version (from `P worlds`
- *   too, so a replaced session never repeats one), own ('1': its pets stand alone,
- *   over no base: a capsule), w ('1' once its overlay may hold pets: a world that only reads
- *   never looks there), a copy of the base's base, lastId and count, and its origin: okind,
- *   ofrom, oclock, its settings (`O:<setting>`), onext, oadded, ow, ogen (its origin's keys, when it has any).
- * - `P s:<name>:<gen>:{pets,ids,ids:<status>,replaced,q}`: a world's overlay: its pets (created,
- *   and the base's it replaced, whose ids `replaced` holds), their ids by status, and its key
- *   buckets (`q`, bucket -> "ms mu ds du rs rc bu"); `P s:<name>:o<ogen>:...` likewise for a
- *   fork's or a capsule's origin, copied into a new generation on each reset.
- * - `P s:default:<gen>:rl:<bucket>`: the per-address buckets, strings of the same fields, each
- *   expiring after its day.
- * - `P added` (session -> pets it holds beyond the base), `P sessions` (named sessions by last
- *   use, on the default session's clock).
- * - The request log (REQUEST_LOG): `P s:<name>:log`, a session's entries `<sequence> <JSON>`,
- *   newest first, expiring with the session's meta; `P logs`, the sessions holding entries by the
- *   sequence of their oldest; `P logcounts` (session -> entries its list holds); in `P meta`,
- *   logged (the entries the group keeps) and lseq (the last sequence given). Past the capacity the
- *   oldest entries go, whichever session's; a session's reset or drop unlinks its list alone. A
- *   list gone with its TTL leaves its count, taken off when the name is next made, found gone, or
- *   reached by the trim.
+ * The keys under P, a group's prefix (redis-keys.ts; D21, D34, D44); KEYS[1] of every script is `P meta`.
+ * - `P meta`: layout, seed, pets, given (the given pets' digest), base (the base's generation), lastId and count
+ *   (the base's), added (every session's pets beyond the base), snext and sclock (the start-up next id and clock),
+ *   doffset (the default session's offset, in a group without it), logged and lseq (REQUEST_LOG).
+ * - `P base:<g>:pets` (id -> JSON), `P base:<g>:ids[:<status>]`, `P base:<g>:q` (start-up key buckets): the base.
+ * - `P s:<name>`: gen, nextId, created (on the default session's clock), exp (when its keys expire), offset,
+ *   `S:<setting>` and v (the settings in force and their version), own ('1': no base under it), w ('1': its overlay
+ *   may hold pets), base, lastId and count (a copy), `K:<key>` (bound keys, D46), and its origin's okind, ofrom,
+ *   oclock, `O:<setting>`, onext, oadded, ow, ogen.
+ * - `P s:<name>:<gen>:{pets,ids,ids:<status>,replaced,q}`: a world's overlay, `q` bucket -> "ms mu ds du rs rc bu";
+ *   `P s:<name>:o<ogen>:…` its origin, copied on each reset; `P s:<name>:<gen>:rl:<bucket>` an address's bucket,
+ *   expiring after its day or ban; `P s:<name>:made:<token>` the id a create got (putPet).
+ * - `P worlds` (generations and versions), `P added` (session -> its pets beyond the base), `P sessions` (named
+ *   sessions by last use), `P s:<name>:log`, `P logs` and `P logcounts` (REQUEST_LOG).
  */
 
 const STATUSES = `{${PET_STATUSES.map((status) => `'${status}'`).join(', ')}}`
 
-/** The request log's keys and how a session's entries go, for a script with P and the group's meta in KEYS[1]. */
+/** Names the request log's keys and forgets a session's entries. */
 const LOG = `local OLDEST, COUNTS = P .. '${REQUEST_LOG.oldest}', P .. '${REQUEST_LOG.counts}'
 local function logOf(name) return P .. 's:' .. name .. ':${REQUEST_LOG.list}' end
 -- Forgets session \`name\`'s entries (its list, its place among the oldest, its share of the
@@ -55,11 +36,7 @@ local function forgetLog(name)
 end
 `
 
-/**
- * What every script of one session's world starts with. ARGV: prefix, session, the time source's
- * now (ms, without any offset), the TTL of a named session's keys in ms. Answers -1 when the base
- * is not there: the state is not seeded (yet, or any more, after Redis came back empty).
- */
+/** Starts every script of a world: ARGV prefix, session, now (ms, no offset), TTL ms or ''; -1 when no base. */
 const WORLD = `local P, NAME, SOURCE, TTL = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 -- The base's generation, last id and count, read by \`based\` (a session's meta holds a copy: the
 -- base changes only when Redis lost everything, sessions included).
@@ -243,17 +220,11 @@ end
 `
 
 /**
- * The rate-limit decision (D12, D15) in session NAME's world, shared by `quota` and
- * `quotaThenList`. ARGV after WORLD's: 5 bucket, 6 perMinute, 7 perDay, 8 banAfter, 9 ban ms,
- * 10 mode ('take' | 'peek' | 'arrange'), 11 the settings' version known, 12 the most named
- * sessions, 13 their idle ms, then for 'arrange' 14 minute left, 15 day left, 16 remaining, 17
- * ban ('' | 'lift' | ms), each '' when not changed, and 18 and 19 the minute's and the day's length in ms
- * (WINDOW_MS, core/rate-limit/windows.ts), 20 the
- * bucket's key when it is bound to the session (D46), '' otherwise. A named session absent is
- * decided over the start-up buckets and made only when the request is allowed (or for 'arrange');
- * its use is counted (its TTL renewed when half spent), which may drop others. It answers
- * -5, and makes nothing, for a bound key the session's meta does not hold (it went with its
- * session). It leaves the answer in `reply`, and `outcome`, `gen`, `own` for what follows.
+ * Decides a bucket (D12, D15): ARGV 5 bucket, 6 perMinute, 7 perDay, 8 banAfter, 9 ban ms, 10 mode ('take' | 'peek' |
+ * 'arrange'), 11 the settings' version known, 12 most named sessions, 13 their idle ms, for 'arrange' 14 minute left,
+ * 15 day left, 16 remaining, 17 ban ('' | 'lift' | ms), 18 and 19 the minute's and day's ms, 20 a bound key or ''.
+ * Makes an absent named session only once allowed (D34); -5 for a bound key its session no longer holds (D46).
+ * Leaves `reply`, `outcome`, `gen`, `own` and `m` for what follows.
  */
 const DECIDE = `${WORLD}if ARGV[20] and ARGV[20] ~= '' and redis.call('HEXISTS', meta(NAME), 'K:' .. ARGV[20]) == 0 then return -5 end
 local drops = ''
@@ -361,34 +332,21 @@ if m[2] and m[2] ~= ARGV[11] then settings = settingsOf(NAME, 'S:') end
 local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, gen or '', m[2] or '0', settings, drops}
 `
 
-/**
- * The Lua scripts of the shared state. Each decision is one script, one round trip, never a read
- * then a write from Node (docs/decisions.md#d21). Keys are built inside the scripts from the prefix
- * P they are given, a group's (redis-keys.ts): on a Redis Cluster every key of a group carries its
- * hash tag, so a script touches one slot, that of KEYS[1] (docs/decisions.md#d44). A script of a session's world
- * answers -1 when the base is not there (WORLD).
- */
+/** Lists the Lua scripts: each decision one round trip touching one slot (D21, D44). */
 export const REDIS_SCRIPTS = {
   /**
-   * A rate-limit bucket (DECIDE's ARGV). Answers the outcome (0 allowed, 1 refused, 2 banned), the
-   * instant, the bucket's fields, the clock offset, the generation in force, the settings' version
-   * and the settings as one JSON object when their version differs from the one known ('' when
-   * none were set: the origin's are in force; false when the same), and the sessions this call dropped
-   * ('i:<name>' idle, 'l:<name>' least recently used, space-separated).
+   * Answers `{outcome (0 allowed, 1 refused, 2 banned), t, ms, mu, ds, du, rs, rc, bu, offset, gen, version, settings,
+   * drops}`: settings as JSON when their version differs ('' when none were set, false when the same), drops
+   * 'i:<name>' (idle) or 'l:<name>' (least recently used), space-separated.
    */
   quota: `${DECIDE}return reply
 `,
 
   /**
-   * `quota` in mode 'take' (ARGV 14 to 17 ''), then, only when the request is allowed, the JSON
-   * of the first ARGV[22] pets, by status ARGV[21] or all, as `listPets` reads them: one round
-   * trip for a listing instead of two. ARGV[23]: the base's generation whose page of that status
-   * and limit the caller keeps ('' when none). Answers one text, cheaper to send and to decode than
-   * a nested reply: `quota`'s 14 fields, then the base's generation when the page is the base's
-   * alone (the world holds no pets of its own: the page never changes within the generation), ''
-   * otherwise, each followed by a newline (the settings '' when unchanged, otherwise after a '=';
-   * JSON text has no raw newline), then the page as a JSON array ('' when refused, or when it is
-   * the base's page the caller keeps).
+   * Takes as `quota` (ARGV 14 to 17 ''), then when allowed lists ARGV[22] pets of status ARGV[21] ('' for all);
+   * ARGV[23] is the base generation whose page the caller keeps. Answers one text: `quota`'s 14 fields (settings ''
+   * when the same, else after '='), 15th the base generation when the page is the base's alone, each ending in a
+   * newline, then the page ('' when refused or kept).
    */
   quotaThenList: `${DECIDE}local listed, of = '', ''
 if outcome == 0 then
@@ -401,13 +359,13 @@ reply[15] = of
 return table.concat(reply, '\\n') .. '\\n' .. listed
 `,
 
-  /** The JSON array of the first ARGV[6] pets, by status ARGV[5] or all, in id order. */
+  /** Answers the JSON array of the first ARGV[6] pets of status ARGV[5] ('' for all), in id order. */
   listPets: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'base', 'lastId', 'count', 'gen', 'own', 'w')
 if not based(m[1], m[2], m[3]) then return -1 end
 return page(m[4], m[5], m[6], ARGV[5], tonumber(ARGV[6]))
 `,
 
-  /** The JSON of pet ARGV[5], in a list: empty when there is no such pet. */
+  /** Answers `{JSON}` of pet ARGV[5], or `{}`. */
   getPet: `${WORLD}local m = redis.call('HMGET', meta(NAME), 'base', 'lastId', 'count', 'gen', 'own', 'w')
 if not based(m[1], m[2], m[3]) then return -1 end
 if m[4] and m[6] == '1' then
@@ -421,7 +379,7 @@ end
 return {}
 `,
 
-  /** Counts the world's pets and its next id, as text: ioredis rounds integers past 2^53/2. */
+  /** Answers `{count, nextId}` as text: ioredis rounds integers past 2^53/2. */
   petCounts: `${WORLD}if not based() then return -1 end
 local m = redis.call('HMGET', meta(NAME), 'nextId', 'own')
 local count = C().addedOf(NAME)
@@ -429,7 +387,7 @@ if m[2] ~= '1' then count = count + BASE_COUNT end
 return {int(count), m[1] or int(LAST_ID + 1)}
 `,
 
-  /** Returns every pet of the world, unsorted: standing alone or not, its own, the ids it replaced, the base's. */
+  /** Answers `{own, its pets, the ids it replaced, the base's pets}`, unsorted. */
   allPets: `${WORLD}if not based() then return -1 end
 local m = redis.call('HMGET', meta(NAME), 'gen', 'own')
 local mine, replaced, theirs = {}, {}, {}
@@ -442,14 +400,9 @@ return {m[2] or '', mine, replaced, theirs}
 `,
 
   /**
-   * Stores a pet in the world: ARGV after WORLD's: 5 id ('' assigns the next one), 6 its JSON
-   * without the id, 7 status ('' for none), 8 the most pets stored over every session (D23), for
-   * a new id assigned. The id goes first into the stored JSON, so reads answer the text as stored.
-   * A base pet put is replaced in the overlay; an id beyond every assigned one moves the next id
-   * past it. Answers the id as text (as petCounts does), -2 when the store is full, -3 when the next id would pass
-   * 2^53-1
-   * (D37), -4 for a create in a named session dropped meanwhile (D34): nothing was stored. ARGV 9, a
-   * create's token ('' for none), kept ARGV 10 ms: the same create sent again answers the id it got (D44).
+   * Stores a pet: ARGV 5 id ('' for the next), 6 JSON without the id, 7 status or '', 8 most pets (D23), 9 a create's
+   * token or '', 10 how long the token is kept (ms; D44). Answers the id as text (a token seen before: the id it got);
+   * -2 full, -3 past 2^53-1 (D37), -4 a create in a dropped session (D34), nothing stored.
    */
   putPet: `${WORLD}if not based() then return -1 end
 local made = ARGV[9] ~= '' and P .. 's:' .. NAME .. ':made:' .. ARGV[9]
@@ -498,12 +451,7 @@ if made then redis.call('SET', made, id, 'PX', ARGV[10]) end
 return id
 `,
 
-  /**
-   * Back to the origin (a reset): a new generation holding a copy of the origin's pets and key
-   * buckets (none for the start-up world), its next id, the origin's count of pets, and the
-   * session's log entries gone. The clock, faults and scenarios are put back by the sandbox.
-   * Answers the generation in force.
-   */
+  /** Resets to the origin: a new generation copying its pets and buckets, the log emptied. Answers the generation. */
   resetWorld: `${WORLD}if not based() then return -1 end
 C().ensure(NAME)
 local m = redis.call('HMGET', meta(NAME), 'gen', 'ogen', 'onext', 'oadded', 'ow')
@@ -524,16 +472,10 @@ return gen
 `,
 
   /**
-   * Makes session NAME anew, replacing the one of that name (its keys and log entries go; the
-   * default session keeps when it was made). ARGV after WORLD's: 5 the most named sessions, 6 their
-   * idle ms, 7 the origin's kind ('start-up' | 'fork' | 'capsule'), 8 the session forked ('' when
-   * none), 9 the origin's clock ('' for the time source's), for a capsule (or a fork of a session
-   * in another group, read by Node) 10 the generation its pets and buckets were written under
-   * (`o<gen>`), 11 its next id, 12 its count of pets ('' each otherwise), 13 the most pets stored, then its settings
-   * as pairs of a name and its JSON, which the session starts with.
-   * A fork copies the source's pets, key buckets and settings in force as they are at this moment.
-   * Answers `info`'s fields, then the sessions dropped; {-2, the pets it brings} when they, less
-   * those of the session it replaces, would pass the most pets (D23): nothing changed, the written origin gone.
+   * Makes session NAME anew: ARGV 5 most named sessions, 6 their idle ms, 7 origin kind ('start-up' | 'fork' |
+   * 'capsule'), 8 session forked or '', 9 origin clock or '', 10 the gen of `o<gen>` keys Node wrote or '', 11 its
+   * next id, 12 its pet count, 13 most pets, then settings as name, JSON pairs (a fork's own in force win). Answers
+   * `info`'s fields then the drops; `{-2, pets brought}` past the most pets (D23): nothing kept.
    */
   putWorld: `${WORLD}if not based() then return -1 end
 local kind, from = ARGV[7], ARGV[8]
@@ -605,11 +547,7 @@ reply[#reply + 1] = dropped
 return reply
 `,
 
-  /**
-   * Counts a use of named session NAME (an admin or library call), making it when absent, its TTL
-   * renewed. ARGV after WORLD's: 5 the most named sessions, 6 their idle ms. Answers `info`'s
-   * fields, then the sessions dropped.
-   */
+  /** Counts a use of NAME, made when absent: ARGV 5 most named sessions, 6 idle ms. Answers `info`, then drops. */
   useWorld: `${WORLD}if not based() then return -1 end
 local dropped = C().register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6]))
 local gen = C().ensure(NAME)
@@ -620,9 +558,8 @@ return reply
 `,
 
   /**
-   * Named sessions, the most recently used first, after dropping those idle past ARGV[5] ms:
-   * `info`'s fields of each, then the sessions dropped. ARGV[6]: one session's name to answer
-   * alone ('' for all). A session whose keys went with their TTL is let go without a word.
+   * Sweeps sessions idle past ARGV[5] ms and answers `info`'s fields of each named one (ARGV[6] alone, '' for all),
+   * most recent first, then the drops.
    */
   listWorlds: `${WORLD}local drops = {}
 C().sweep(C().defaultNow(), tonumber(ARGV[5]), '', drops)
@@ -648,7 +585,7 @@ reply[#reply + 1] = table.concat(drops, ' ')
 return reply
 `,
 
-  /** Deletes named session NAME, its keys and log entries. Answers 1, or 0 when there was none. */
+  /** Drops named session NAME. Answers 1, or 0 when there was none. */
   deleteWorld: `${WORLD}local known = redis.call('ZSCORE', REG, NAME) or redis.call('EXISTS', meta(NAME)) == 1
 if not known then return 0 end
 C().drop(NAME, {}, 'd')
@@ -656,10 +593,8 @@ return 1
 `,
 
   /**
-   * Changes one thing of the world: ARGV[5] 'offset' (set to ARGV[6]), 'advance' (by ARGV[6]
-   * ms), or 'settings' (ARGV from 6 on pairs of a setting's name and its JSON, with a new version
-   * of them all). Answers the offset, or the settings in force as one pair: their version and
-   * their JSON object, so a process takes up what others set alongside.
+   * Sets ARGV[5]: 'offset' to ARGV[6], 'advance' by ARGV[6] ms, or 'settings' from name, JSON pairs at ARGV[6].
+   * Answers the offset, or `{version, settings JSON}`.
    */
   setWorld: `${WORLD}if not based() then return -1 end
 C().ensure(NAME)
@@ -677,10 +612,8 @@ return {version, settingsOf(NAME, 'S:')}
 `,
 
   /**
-   * What changed in several worlds, for a process following them between its requests: ARGV
-   * prefix, then pairs of a session and its settings' version known. Answers per session its
-   * generation ('' when it has none), offset, settings' version, and the settings as one JSON
-   * object when their version differs ('' when none were set, false when the same).
+   * Follows worlds: ARGV prefix, then session, version known pairs. Answers per session gen or '', offset, version,
+   * and settings as `quota`'s.
    */
   followWorlds: `local P = ARGV[1]
 local reply = {}
@@ -701,11 +634,8 @@ return reply
 `,
 
   /**
-   * Makes base generation ARGV[2] the one in force, unless another process was first (then its
-   * keys are dropped): ARGV prefix, generation, seed, pets, the given pets' digest ('' for
-   * generated pets), the base's last id, its count, then the rest of the start-up world: the next
-   * id, the clock's instant ('' each when none; its key buckets are in `base:<gen>:q`). Answers
-   * the generation in force.
+   * Makes base ARGV[2] the one in force, or drops its keys when another is: ARGV prefix, gen, seed, pets, given or
+   * '', lastId, count, snext or '', sclock or ''. Answers the generation in force.
    */
   switchBase: `
 local P, gen = ARGV[1], ARGV[2]
@@ -724,12 +654,9 @@ return gen
 `,
 
   /**
-   * Appends answered requests to their sessions' logs, keeping the group's last ARGV[2], and
-   * publishes them on channel ARGV[3] as `<sender> [entries]`. ARGV prefix, capacity, channel,
-   * sender, then for each entry, oldest first: its session ('' for the default), the generation of
-   * that session it was answered in ('' when unknown), its JSON. Entries answered before their
-   * session's reset, or in a named session gone meanwhile, are published but not kept, so a
-   * reset's empty log stays empty and a dropped session leaves no entries behind.
+   * Appends entries, keeping the group's newest ARGV[2], and publishes them as `<sender> [entries]`: ARGV prefix,
+   * capacity, channel, sender, then session, gen, JSON triples; an entry of an earlier generation or a gone session
+   * is published, not kept.
    */
   logRequests: `
 local P = ARGV[1]

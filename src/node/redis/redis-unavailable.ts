@@ -1,10 +1,7 @@
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 
-/**
- * The answer while Redis cannot be reached or does not answer in time: a 503 Error body a client
- * may retry, never a hang or a crash (docs/reliability.md#redis-trouble).
- */
+/** Throws the 503 a client may retry while Redis cannot be reached (docs/reliability.md#redis-trouble). */
 export function redisUnavailable(error: unknown): never {
   if (error instanceof HttpError) throw error
   throw new HttpError(
