@@ -1,5 +1,5 @@
-// Exports the in-process API explicitly, with no node:* import: the entry serves Node and the browser alike.
-// Imports first, so an old Node is named before msw fails on it.
+// Imports no node:* module: the entry serves the browser too.
+// First, so an old Node is named before msw fails on it.
 import './core/assert-node-floor.js'
 export { createSandbox } from './core/sandbox/create-sandbox.js'
 export type {
@@ -28,7 +28,7 @@ export type { SandboxOptions, SharedSandboxOptions } from './core/sandbox/sandbo
 export type { SharedState, SharedWorld, PetSeeding } from './core/state/shared-state.js'
 export type { SandboxClock } from './core/clock/create-clock.js'
 export type { QuotaStanding, QuotaWindow, QuotaChange } from './core/state/rate-limit-backend.js'
-/** @deprecated Renamed `QuotaStanding` in 0.2: "state" names where a sandbox keeps its data. */
+/** @deprecated Renamed `QuotaStanding` in 0.2. */
 export type { QuotaStanding as QuotaState } from './core/state/rate-limit-backend.js'
 export type { StateSummary, KeySummary, SessionSummary } from './core/admin/admin-controls.js'
 export {
@@ -63,7 +63,6 @@ export type { SandboxApiKeys } from './core/auth/create-key-controls.js'
 export type { KeyStorage, KeyChanges } from './core/auth/key-storage.js'
 export { DEMO_KEYS } from './core/auth/demo-keys.js'
 export { PLANS, type Plan, type Limits } from './core/auth/plans.js'
-// Types generated from fixtures/openapi.yaml (src/core/contract/openapi-types.ts).
 export { PET_STATUSES, type Pet, type NewPet, type PetStatus } from './core/store/pet.js'
 export type { ApiErrorBody as ApiError } from './core/contract/api-error-body.js'
 export type { paths, components, operations } from './core/contract/openapi-types.js'

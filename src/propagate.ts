@@ -1,5 +1,4 @@
-// Preloads session propagation into an app's server (docs/running-for-a-team.md#server-rendered-apps);
-// without PETSTORE_SANDBOX_URL it does nothing.
+// Preloads session propagation into an app's server (docs/running-for-a-team.md#server-rendered-apps).
 import { propagateSession } from './node/propagate/propagate-session.js'
 
 export { type PropagateOptions, propagateSession } from './node/propagate/propagate-session.js'

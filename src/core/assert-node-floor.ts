@@ -1,12 +1,12 @@
-// Names the floor first: on an older Node, msw 3 and commander 15 fail deep inside with an unrelated TypeError.
+// Below it, msw 3 and commander 15 fail with an unrelated TypeError.
 const FLOOR = { major: 22, minor: 12 }
 
-/** Throws when `version` is older than the package supports; checks nothing in a browser. */
+/** Throws when Node `version` is below the floor; a browser gives none. */
 export function assertNodeFloor(version: string | undefined): void {
   if (version === undefined) return
   const [major = 0, minor = 0] = version.split('.').map(Number)
   if (major < FLOOR.major || (major === FLOOR.major && minor < FLOOR.minor)) {
-    // Names the two ways on (docs/getting-started.md#an-older-node).
+    // See docs/getting-started.md#an-older-node.
     throw new Error(
       `petstore-sandbox needs Node ${FLOOR.major}.${FLOOR.minor} or newer (this is v${version}): ` +
         '`nvm install 24`, or `npm i -D node@24` in the app and run it through npm scripts',
@@ -14,5 +14,4 @@ export function assertNodeFloor(version: string | undefined): void {
   }
 }
 
-// Evaluated before msw: the entry points import this module first.
 assertNodeFloor((globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node)

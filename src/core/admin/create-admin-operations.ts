@@ -159,7 +159,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
   }
 }
 
-/** Lists the exports' filters by query parameter, each one predicate over entries (D36); both exports take each. */
+/** Lists the exports' filters by query parameter, each a predicate over entries (D36). */
 const EXPORT_FILTERS: Readonly<
   Record<string, (value: string, context: ExportContext) => (entry: RequestLogEntry) => boolean>
 > = {
@@ -178,7 +178,7 @@ const EXPORT_FILTERS: Readonly<
   },
 }
 
-/** What the export filters read: the secrets the log masks, and the scenarios known. */
+/** Holds what the export filters read: the log's secrets and the scenarios known. */
 export interface ExportContext {
   secrets: Secrets
   /** Refuses a `scenario` filter naming another. */

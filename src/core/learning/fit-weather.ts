@@ -4,7 +4,7 @@ import { ConfigError } from '../errors/config-error.js'
 import type { FaultOptions, OperationFaults } from '../faults/fault-config.js'
 import { entriesOf, operationOf, readEntry } from './learn-capsule.js'
 
-/** Fits a faults document to a recording (D45): per operation p50, p99, the share of 5xx and drops, their runs. */
+/** Fits a faults document to a recording (D45): per operation p50, p99, error rate and burst. */
 export function fitWeather(value: unknown, where: string): FaultOptions {
   const router = createRouter(openapiDocument)
   const seen = new Map<string, { times: number[]; failed: boolean[] }>()

@@ -7,7 +7,7 @@ import { petsOfAnswer } from './pets-of-answer.js'
 import { CAPSULE_KIND, CAPSULE_VERSION, type Capsule } from '../sessions/capsule.js'
 import { DEFAULT_SESSION } from '../sessions/session-name.js'
 
-/** A recording as HAR 1.2 (devtools, Playwright's `recordHar`, `GET /__sandbox/requests.har`), as far as it is read. */
+/** Reads as much of a HAR 1.2 recording as learning needs (devtools, Playwright, the sandbox's own). */
 export interface RecordedHar {
   log: { entries: ReadonlyArray<object> }
 }
@@ -17,7 +17,7 @@ export function isRecordedHar(value: unknown): value is RecordedHar {
   return typeof value === 'object' && value !== null && 'log' in value && !('kind' in value)
 }
 
-/** Learns a capsule from a recording (D41): each pet as last shown, the clock at the last entry, nothing else. */
+/** Learns a capsule from a recording (D41). */
 export function learnCapsule(value: unknown, where: string, made: number): Capsule {
   const entries = entriesOf(value, where)
   const router = createRouter(openapiDocument)
@@ -81,10 +81,10 @@ interface ReadEntry {
   method: string
   url: string
   started: number
-  /** The entry's time in ms, NaN when it gives none. */
+  /** Gives the entry's time in ms, NaN when there is none. */
   time: number
   status: number
-  /** The response body's text, decoded; absent when the recording left it out. */
+  /** Gives the decoded response body, if recorded. */
   body: string | undefined
 }
 

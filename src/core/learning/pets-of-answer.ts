@@ -11,16 +11,16 @@ const PET_FIELDS = Object.keys(
 // Bounds the dropped field names kept: a body may carry any number.
 const MAX_DROPPED_NAMES = 20
 
-/** The pets an answer showed, and what of them the contract cannot hold. */
+/** Holds the pets an answer showed, and what of them the contract cannot hold. */
 export interface AnswerPets {
   pets: Pet[]
   /** Counts the pets left out as no `Pet` (no name, an id of 0). */
   unheld: number
-  /** Names the first few fields dropped as beyond the contract (`createdAt`). */
+  /** Names the first few fields beyond the contract. */
   dropped: string[]
 }
 
-/** Reads the pets of a listPets 200, createPet 201 or getPet 200, kept to the contract's fields (D41). */
+/** Reads the pets of a listPets 200, createPet 201 or getPet 200 (D41). */
 export function petsOfAnswer(operationId: string, status: number, body: unknown): AnswerPets {
   const shown =
     operationId === 'listPets' && status === 200

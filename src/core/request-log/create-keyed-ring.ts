@@ -1,4 +1,4 @@
-/** An item kept, linked to its neighbours in the order of all items and in that of its key's. */
+/** Links an item to its neighbours in the ring and in its key's list. */
 interface Link<T, K> {
   item: T
   key: K
@@ -8,19 +8,13 @@ interface Link<T, K> {
   newerOfKey: Link<T, K> | undefined
 }
 
-/** The items of one key, oldest and newest, and how many. */
 interface Chain<T, K> {
   oldest: Link<T, K>
   newest: Link<T, K>
   size: number
 }
 
-/**
- * The last `capacity` items pushed, oldest first, each under a key (a request log's session):
- * memory stays bounded however long the process runs, and a key's items are counted at once,
- * read and forgotten in time proportional to their number, not to the whole ring's. A capacity
- * of 0 keeps nothing.
- */
+/** Creates a ring of the last `capacity` items under keys, each key's read or forgotten in O(its items). */
 export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
   let oldest: Link<T, K> | undefined
   let newest: Link<T, K> | undefined
@@ -43,7 +37,7 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
     if (link.newerOfKey === undefined) chain.newest = link.olderOfKey!
     else link.newerOfKey.olderOfKey = link.olderOfKey
   }
-  // Up to `limit` items, newest first, walking back by `step` from `from`; answered oldest first.
+  // Walks back from `from` by `step`; returns up to `limit` items, oldest first.
   const walk = (from: Link<T, K> | undefined, step: (link: Link<T, K>) => Link<T, K> | undefined, limit: number) => {
     const out: T[] = []
     for (let link = from; link !== undefined && out.length < limit; link = step(link)) out.push(link.item)
@@ -51,7 +45,7 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
   }
 
   return {
-    /** Keeps `item`; returns the oldest one it pushed out, once the ring is full. */
+    /** Keeps `item`; returns what it pushed out once full. */
     push(item: T): T | undefined {
       if (capacity === 0) return item
       const key = keyOf(item)
@@ -79,13 +73,12 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
       unlink(out)
       return out.item
     },
-    /** The last `limit` items (default all kept), oldest first. */
+    /** Returns the last `limit` items, oldest first. */
     last: (limit = capacity): T[] => walk(newest, (link) => link.older, limit),
-    /** The last `limit` items of `key`, oldest first. */
     lastOf: (key: K, limit = capacity): T[] => walk(chains.get(key)?.newest, (link) => link.olderOfKey, limit),
-    /** How many items are kept, of `key` alone when given. */
+    /** Counts the items kept, of `key` alone when given. */
     count: (...key: [] | [K]): number => (key.length === 0 ? size : (chains.get(key[0] as K)?.size ?? 0)),
-    /** The newest kept item (of `key` alone when given) that `matches` accepts. */
+    /** Finds the newest item `matches` accepts. */
     find(matches: (item: T) => boolean, ...key: [] | [K]): T | undefined {
       const of = key.length > 0
       const from = of ? chains.get(key[0] as K)?.newest : newest
@@ -93,7 +86,7 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
         if (matches(link.item)) return link.item
       return undefined
     },
-    /** Forgets the items of `key`; the others keep their order. Answers them, oldest first. */
+    /** Forgets `key`'s items and returns them, oldest first. */
     remove(key: K): T[] {
       const chain = chains.get(key)
       if (chain === undefined) return []

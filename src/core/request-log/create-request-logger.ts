@@ -2,7 +2,7 @@ import type { RequestLogEntry } from './create-request-log.js'
 
 export type LogFormat = 'pretty' | 'json' | 'off'
 
-/** A promise of the spec the upstream broke, as the proxy logs it. */
+/** Holds a promise of the spec the upstream broke. */
 export interface LoggedViolation {
   time: string
   promise: string
@@ -13,9 +13,9 @@ export interface LoggedViolation {
   key: string
 }
 
-/** An open point of the spec the upstream decided otherwise than the sandbox: no violation (D39). */
+/** Holds an open point the upstream decided otherwise: no violation (D39). */
 export interface LoggedDifference extends LoggedViolation {
-  /** The sandbox's decisions behind the promise, e.g. `D3`. */
+  /** Names the decisions behind it (`D3`). */
   decisions: string
 }
 
@@ -103,7 +103,7 @@ function statusColour(status: number): string {
 // Matches what could end a line or drive the terminal: C0 and C1 controls, DEL, U+2028 and U+2029.
 const CONTROLS = /[\p{Cc}\u2028\u2029]/gu
 
-/** Writes every control character as `\xNN` (`\uNNNN` above 0xff), so `text` prints on one line as itself. */
+/** Escapes every control as `\xNN` or `\uNNNN`, so `text` prints on one line. */
 export function escapeControls(text: string): string {
   return text.replace(CONTROLS, (control) => {
     const code = control.charCodeAt(0)

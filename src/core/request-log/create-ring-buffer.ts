@@ -1,4 +1,4 @@
-/** Creates a ring of the last `capacity` items pushed, oldest first; a capacity of 0 keeps nothing. */
+/** Creates a ring of the last `capacity` items; a capacity of 0 keeps nothing. */
 export function createRingBuffer<T>(capacity: number) {
   const items = new Array<T | undefined>(capacity)
   let next = 0
@@ -13,7 +13,7 @@ export function createRingBuffer<T>(capacity: number) {
   }
 
   return {
-    /** Keeps `item`; returns the oldest one it pushed out, once the buffer is full. */
+    /** Keeps `item`; returns what it pushed out once full. */
     push(item: T): T | undefined {
       if (capacity === 0) return item
       const out = size === capacity ? items[next] : undefined
@@ -23,7 +23,7 @@ export function createRingBuffer<T>(capacity: number) {
       return out
     },
     last,
-    /** Forgets the items `matches` accepts; the others keep their order. */
+    /** Forgets the items `matches` accepts. */
     remove(matches: (item: T) => boolean): void {
       const kept = last().filter((item) => !matches(item))
       items.fill(undefined)

@@ -1,7 +1,7 @@
 import { createMasker, type Secrets } from '../auth/create-masker.js'
 import type { KeptExchange, LoggedHeader, LogSelection } from './create-request-log.js'
 
-/** A HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/), as far as the sandbox writes it. */
+/** Holds a HAR 1.2 document (http://www.softwareishard.com/blog/har-12-spec/). */
 export interface Har {
   log: {
     version: '1.2'
@@ -41,7 +41,7 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number }
   /** Lists the entry under Chrome's Fetch/XHR rather than as a script. */
   _resourceType: 'fetch'
-  /** The log's id, the masked key, and what shaped the answer. */
+  /** Carries the log's id, masked key and what shaped the answer. */
   _id?: string
   _key: string
   _scenario?: string
@@ -57,17 +57,16 @@ interface HarHeader {
   value: string
 }
 
-/** Selects what a HAR holds: the entry with `id`, or the log's selection (D36). */
+/** Selects the entry with `id`, or the log's selection (D36). */
 export type HarSelection = LogSelection & { id?: string | undefined }
 
 export interface HarOptions {
-  /** The secrets masked wherever they appear (D35). */
+  /** Masks these wherever they appear (D35). */
   secrets: Secrets
-  /** The served contract's version. */
   version: string
-  /** Leaves out the sandbox's own request headers (the transport's note of its address). */
+  /** Leaves out the sandbox's own request headers. */
   internalHeaders?: readonly string[]
-  /** The origin of an entry whose bodies are no longer kept. */
+  /** Gives the origin of entries without bodies. */
   origin?: string | undefined
 }
 
@@ -101,12 +100,12 @@ function harDocument(entries: HarEntry[], version: string): Har {
   }
 }
 
-/** Makes each HAR entry as it is read; a dropped connection or a target that was no URL has none. */
+/** Makes each entry as read; a dropped connection or a target that is no URL has none. */
 function* toHarEntries(
   exchanges: Iterable<KeptExchange>,
   { secrets, internalHeaders = [], origin = 'http://localhost' }: HarOptions,
 ): Generator<HarEntry> {
-  // Masks the bodies here, the entries being masked already; the query is read off the masked URL (D35).
+  // Masks the bodies; the entries, and so the query, are masked already (D35).
   const mask = createMasker(secrets).text
   const internal = new Set(internalHeaders.map((name) => name.toLowerCase()))
   for (const { entry, bodies } of exchanges) {
@@ -124,7 +123,7 @@ function* toHarEntries(
     const mimeType =
       headerOf(responseHeaders, 'content-type') ??
       (responseText === undefined ? 'x-unknown' : 'application/json; charset=utf-8')
-    // Drops a length a masked body may no longer match, which would cut a replay short.
+    // A masked body may no longer match its length, which would cut a replay short.
     const replayable =
       responseText !== undefined
         ? responseHeaders.filter((header) => header.name.toLowerCase() !== 'content-length')

@@ -54,7 +54,7 @@ export interface SessionControls<Of extends Timing = 'now'> {
   readonly clock: SandboxClock<Of>
   /** Calls `listener` with each answered request, masked; returns the stop. */
   onRequest(listener: (entry: RequestLogEntry) => void): () => void
-  /** Returns the session to its origin (D34), keeping runtime keys (D22) and the clock. */
+  /** Returns the session to its origin (D34), keeping runtime keys (D22) and, unless `clock`, the clock. */
   reset(options?: SandboxResetOptions): Promise<void>
   readonly pets: SandboxPets<Of>
   readonly quota: SandboxQuota<Of>
@@ -94,7 +94,7 @@ export interface SessionKeyInit {
 
 /** Serves the sessions, as `/__sandbox/sessions` does. */
 export interface SandboxSessions {
-  /** Lists the default session, then the most recently used. */
+  /** Lists every session: the default, then the most recently used. */
   list(): Promise<SessionSummary[]>
   get(name: string): Promise<SessionSummary | undefined>
   /** Makes or replaces session `name` (D41); its `reset()` returns there. */

@@ -319,12 +319,7 @@ function stateFileLine(path: string, file: StateFile): string {
   return `State file ${path}: ${file.restored.length} created pet(s) restored${torn}`
 }
 
-/**
- * A duration as `--session-idle` takes it: the largest whole unit.
- *
- * @example
- * formatDuration(3_600_000) // '1h'
- */
+/** Formats a duration as `--session-idle` takes it, in the largest whole unit (`1h`). */
 export function formatDuration(ms: number): string {
   for (const [unit, size] of [
     ['d', 86_400_000],

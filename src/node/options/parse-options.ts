@@ -18,13 +18,7 @@ export const parseMaxSessions = integerIn(1, MAX_SESSIONS)
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
-/**
- * A duration: whole ms, or a whole number of `s`, `m`, `h` or `d` (`--session-idle 30m`), at least
- * 1 ms and at most a year.
- *
- * @example
- * parseDuration('90s') // 90000
- */
+/** Parses a duration: whole ms, or whole `s`, `m`, `h` or `d` (`30m`), from 1 ms to a year. */
 export function parseDuration(value: string): number {
   const match = /^(\d+)(ms|s|m|h|d)?$/.exec(value.trim())
   const ms = match === null ? Number.NaN : Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms']!
@@ -71,11 +65,7 @@ export interface ScenarioFlag {
   name: string
 }
 
-/**
- * `--scenario <key>=<name>`, repeatable; one value may hold several, comma-separated (as its
- * environment variable does): `sandbox-free-key=down,sandbox-pro-key=slow`. The pairs keep their
- * order, so that a message can name the one at fault by its position.
- */
+/** Parses `--scenario <key>=<name>[,…]`, repeatable; pairs keep their order, so an error names one by position. */
 export function parseScenario(value: string, previous: ScenarioFlag[] | undefined): ScenarioFlag[] {
   const next = [...(previous ?? [])]
   for (const pair of value.split(',')) {

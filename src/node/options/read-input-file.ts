@@ -22,13 +22,7 @@ export async function readInputFile<T>(
   }
 }
 
-/**
- * The JSON value of a file, for a loader whose checks are not an admin-document schema (the pets
- * file, the scenarios file): read and parsed with the same one-line errors as {@link readInputFile}.
- * Held to what a request body is held to (D9): valid UTF-8 without a byte order mark, and no key
- * twice in one object, which JSON.parse would settle silently by keeping the last. Only a regular
- * file is read: a FIFO or a device would block the start, or never end.
- */
+/** Reads a file's JSON as a request body is held (D9): strict UTF-8, no BOM, no key twice, a regular file only. */
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
   const text = await readText(path, what)
   if (text.charCodeAt(0) === 0xfeff)
@@ -45,10 +39,7 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   return value
 }
 
-/**
- * The file's text, as strict UTF-8. Opened without blocking, so a FIFO is seen for what it is
- * rather than waited on, and refused unless it is a regular file.
- */
+/** Reads a file's text as strict UTF-8, opened without blocking so a FIFO is refused, not waited on. */
 async function readText(path: string, what: string): Promise<string> {
   let bytes: Uint8Array
   try {
@@ -81,11 +72,7 @@ function kindOf(stats: import('node:fs').Stats): string {
   return 'not a file'
 }
 
-/**
- * Where JSON.parse failed, without V8's message, which quotes the text around a bad token. V8
- * names the position of most errors; for an unexpected token it does not, and the position is
- * found as the end of the longest prefix of the text that is still the start of valid JSON.
- */
+/** Says where JSON.parse failed without quoting the text, as V8's message does; V8 omits some positions. */
 function describeSyntaxError(text: string, error: unknown): string {
   const message = error instanceof Error ? error.message : ''
   if (/^Unexpected end of JSON input/.test(message)) return 'at its end: it stops before the JSON does'

@@ -14,18 +14,14 @@ const HEARTBEAT_MS = 15_000
 // Cuts off a reader this far behind rather than buffering without end; the dashboard reconnects.
 const MAX_BUFFERED_BYTES = 1024 * 1024
 
-/** Where the stream's entries come from: the sandbox's request log (`sandbox.onRequest`). */
 export interface RequestEntrySource {
   onRequest(listener: (entry: RequestLogEntry) => void): () => void
-  /** A named session's entries (`sandbox.session(name)`, D34); absent where there are no sessions (the proxy). */
+  /** A named session's entries (D34); absent where there are no sessions (the proxy). */
   session?(name: string): { onRequest(listener: (entry: RequestLogEntry) => void): () => void }
 }
 
-/** The admin paths' gate, and what the event stream needs to use it as the admin API does. */
 export interface EventStreamAdmin {
-  /** The process's one admin gate (create-admin-gate.ts), shared with the admin API. */
   gate: AdminGate
-  /** Who the client is (create-client-address.ts, `--trust-proxy`). */
   clientAddress: (incoming: IncomingMessage) => string
 }
 
@@ -72,10 +68,7 @@ export function createEventStream(
   }
 }
 
-/**
- * The entries of the session the stream names: `X-Sandbox-Session` (or baggage's, D43), or
- * `?session=` for an `EventSource`, which cannot send headers (D34); the default session's without either.
- */
+/** Returns the entries of the session `X-Sandbox-Session`, baggage (D43) or `?session=` (D34) names. */
 function sessionSource(requests: RequestEntrySource, incoming: IncomingMessage): Pick<RequestEntrySource, 'onRequest'> {
   const header = requestedSession((name) => {
     const value = incoming.headers[name]

@@ -204,10 +204,7 @@ export function createPagesListener({
   }
 }
 
-/**
- * The version of the `swagger-ui-dist` the pages serve: the reference names its assets with it
- * (`?v=`), so those URLs can be cached for good and a new version is a new URL.
- */
+/** Returns the `swagger-ui-dist` version, which names its assets' URLs (`?v=`) so they cache for good. */
 export function swaggerUiVersion(): string {
   return (createRequire(import.meta.url)('swagger-ui-dist/package.json') as { version: string }).version
 }

@@ -1,7 +1,7 @@
 import type { ApiKey } from '../../core/auth/key-config.js'
 import type { InForceLine } from './describe-in-force.js'
 
-/** What `/` says, as JSON for `Accept: application/json` and as the page. */
+/** What `/` says, as JSON or as the page. */
 export interface FrontDoor {
   name: string
   version: string
@@ -9,7 +9,7 @@ export interface FrontDoor {
   baseUrl: string
   /** The demo keys still configured, when the sandbox runs with them; absent with a keys file. */
   demoKeys?: Array<{ key: string; plan: string; perMinute: number; perDay: number }>
-  /** What is in force (describeInForce), as the start banner says it. */
+  /** What is in force, as the start banner says it. */
   inForce: InForceLine[]
   links: Record<string, { href: string; title: string }>
 }
@@ -22,7 +22,7 @@ export interface FrontDoorInput {
   inForce: InForceLine[]
 }
 
-/** The front door's content: no key and no quota are needed to read it. */
+/** Returns the front door's content, read with no key and no quota. */
 export function frontDoor({ version, origin, demoKeys, dashboard, inForce }: FrontDoorInput): FrontDoor {
   return {
     name: 'petstore-sandbox',

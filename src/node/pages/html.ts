@@ -8,7 +8,7 @@ export class SafeHtml {
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
-/** Text as HTML text or attribute value: the five characters that could end either are escaped. */
+/** Escapes the five characters that could end HTML text or an attribute value. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ENTITIES[character]!)
 }

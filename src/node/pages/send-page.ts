@@ -23,13 +23,13 @@ export function sendPage(
   outgoing.end(incoming.method === 'HEAD' ? undefined : body)
 }
 
-/** Answers 204 with the pages' headers and no body (nor a Content-Length, which a 204 must not have). */
+/** Answers 204 with the pages' headers and no Content-Length, which a 204 must not have. */
 export function sendNoContent(outgoing: ServerResponse, extra: Record<string, string> = {}): void {
   outgoing.writeHead(204, { ...PAGE_HEADERS, ...extra })
   outgoing.end()
 }
 
-/** Refuses a page request through the tail (answer-tail.ts), which builds and logs its Error body. */
+/** Refuses a page request through the tail, which builds and logs its Error body. */
 export function sendError(
   tail: AnswerTail,
   incoming: IncomingMessage,
@@ -47,7 +47,6 @@ export function sendError(
   )
 }
 
-/** A stream of server-sent events as the pages write it (create-event-stream.ts). */
 export interface EventWriter {
   /** Writes events or comments; cuts off a reader more than `maxBuffered` bytes behind. */
   write(text: string): void

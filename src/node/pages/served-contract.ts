@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { openapiDocument } from '../../core/contract/openapi-document.js'
 
-/** The contract as /openapi.yaml and /openapi.json serve it, for one origin. */
 export interface ServedContract {
   yaml: string
   json: string

@@ -3,13 +3,11 @@ import { createRequire } from 'node:module'
 import { gzipSync } from 'node:zlib'
 import { pagesCss } from './pages-css.js'
 
-/** One asset: its bytes and its type. */
 export interface StaticAsset {
   body: string | Buffer
   type: string
   /** Whether it may be cached for an hour (a dependency's file, fixed by its version). */
   immutable: boolean
-  /** The same bytes gzipped, for clients that accept it. */
   gzipped: Buffer
 }
 

@@ -38,11 +38,7 @@ export function createDiskHealth(path: string) {
   }
 }
 
-/**
- * The refusal of a change that could not be made durable (D26): the disk's trouble, not the
- * client's, a 503 with `Retry-After: 1`. `torn`: the journal could not be cut back to its last
- * whole line, and only a restart writes again.
- */
+/** Refuses a change not made durable with a 503 (D26); `torn`: only a restart writes again. */
 export function unwritable(what: string, code: string, torn = false): HttpError {
   const next = torn ? 'the sandbox must be restarted' : 'retry once the disk has room again'
   return new HttpError(

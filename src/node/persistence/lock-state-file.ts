@@ -62,11 +62,7 @@ async function readOwner(ownerPath: string): Promise<Owner | undefined> {
   }
 }
 
-/**
- * Whether the owner is a live process other than this one (a restarted container may reuse its
- * pid). A zombie (killed, not yet reaped by its parent) still answers `kill(pid, 0)` but holds
- * nothing: where /proc exists its state says so.
- */
+/** Whether the owner is another live process; a zombie answers `kill(pid, 0)` too, so /proc is asked. */
 function isAlive({ pid, host }: Owner): boolean {
   if (host !== hostname() || pid === process.pid) return false
   try {

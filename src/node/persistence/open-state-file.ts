@@ -28,10 +28,7 @@ interface Pending {
   reject: (error: unknown) => void
 }
 
-/**
- * Opens the `--state` journal: locked, compacted atomically, group-committed with `fdatasync`, cut back after a failed
- * append (D26; docs/running-for-a-team.md, "Persistence").
- */
+/** Opens the `--state` journal (D26; docs/running-for-a-team.md, "Persistence"). */
 export async function openStateFile(
   path: string,
   { onLockLost = rethrow, ...seeded }: StateFileOptions,

@@ -26,15 +26,7 @@ export function digestGivenPets(pets: Iterable<NewPet & { id?: number }>): strin
   return hash.digest('hex')
 }
 
-/**
- * Why a sandbox seeded as `current` cannot take up a state that extends `stored`, worded to follow
- * "extends" or "holds" and to end before ", or use another …", or undefined when they agree. Given
- * pets are compared by their digest alone: the seed does not change them.
- *
- * @example
- * seededPetsMismatch({ seed: 1, pets: 50 }, { seed: 1, pets: 5, given: digest })
- * // 'pets seeded with --seed 1 --pets 50, not those of a --pets-file; start with those'
- */
+/** Says why `current` cannot take up a state extending `stored` (D33), to follow "extends"; undefined if it can. */
 export function seededPetsMismatch(stored: SeededPetsIdentity, current: SeededPetsIdentity): string | undefined {
   if (stored.given === undefined) {
     const generated = `pets seeded with --seed ${stored.seed} --pets ${stored.pets}`

@@ -73,10 +73,7 @@ export function journalLine(change: PetChange): string {
   return `${JSON.stringify({ [change.kind]: entryOf(change.kind)!.write(change) })}\n`
 }
 
-/**
- * Replays one parsed line (an object) onto what the lines before it built; returns why it cannot
- * be replayed (the file is corrupt there), or undefined.
- */
+/** Replays one parsed line; returns why it cannot be (the file is corrupt there), or undefined. */
 export function replayJournalLine(replayed: Replayed, line: Record<string, unknown>): string | undefined {
   const names = Object.keys(line)
   const entry = names.length === 1 ? entryOf(names[0]!) : undefined

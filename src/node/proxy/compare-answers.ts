@@ -142,11 +142,7 @@ function dedupeAspects(found: Difference[]): Difference[] {
   return found.filter((difference) => !seen.has(difference.aspect) && seen.add(difference.aspect))
 }
 
-/**
- * The rate-limit headers, each side read against its own last answer for the key: the limit as
- * sent, whether the window rolled over (Reset changed), and how far Remaining went down within a
- * window; never the numbers of one origin against the other's.
- */
+/** Compares the rate-limit headers, each side against its own last answer for the key, never across origins. */
 function compareRateLimits(
   upstream: ComparedAnswer,
   sandbox: ComparedAnswer,

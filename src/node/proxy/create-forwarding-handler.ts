@@ -214,11 +214,7 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
   })
 }
 
-/**
- * Whether an upstream status means "this operation is not there yet": 501 for any operation of
- * the contract, 404 for one whose contract has no 404 (getPet's 404 says "no such pet" and is
- * forwarded). docs/verify-and-proxy.md says the same to users.
- */
+/** Whether an upstream status means "not built yet": 501, or 404 where the contract has none (D25). */
 export function fallsBackOn(status: number, operation: OperationInfo | undefined): boolean {
   if (operation === undefined) return false
   if (status === 501) return true
@@ -231,11 +227,7 @@ export function fallsBackOn(status: number, operation: OperationInfo | undefined
   return responses?.['404'] === undefined
 }
 
-/**
- * The named session an exchange is logged in (D34, D43), as the sandbox's handlers log theirs;
- * undefined for the default session and for a name no session may have (a key among them, D35),
- * which the upstream was sent anyway.
- */
+/** Names the session an exchange is logged in (D43); undefined for the default or a name no session may have (D35). */
 function loggedSession(request: SandboxRequest, secrets: Secrets): string | undefined {
   const named = requestedSession((name) => request.headers.get(name))
   if (

@@ -11,17 +11,14 @@ export interface ProxyOptions {
   upstream: string
   fallback: boolean
   upstreamTimeoutMs: number
-  /** The sandbox's origin handlers (`sandbox.originHandlers`), which answer what the proxy passes on. */
+  /** The sandbox's origin handlers, which answer what the proxy passes on. */
   sandboxHandlers: RequestHandler[]
-  /** Where the proxy counts (create-proxy-stats.ts), which the sandbox's admin API shows. */
   stats: ProxyStats
-  /** Ends every answer over the sandbox's request log, whoever gave it (answer-tail.ts). */
   tail: AnswerTail
-  /** Dates the upstream's answers in real time, which its X-RateLimit-Reset is held to. */
+  /** Real time, which the upstream's X-RateLimit-Reset is held to. */
   now: () => number
-  /** The keys in force and the admin token (create-masker.ts). */
   secrets: () => Secrets
-  /** With `--shadow`: the shadow, handed every exchange the upstream answered (D42). */
+  /** With `--shadow`: handed every exchange the upstream answered (D42). */
   shadow?: Shadow | undefined
 }
 

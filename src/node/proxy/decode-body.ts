@@ -4,7 +4,6 @@ import type { Transform } from 'node:stream'
 /** A body's text as the checks read it: decoded, not decodable, or longer than the cap once decoded. */
 export type DecodedBody = { kind: 'text'; text: string } | { kind: 'undecodable' } | { kind: 'too-large' }
 
-/** Whether `contentEncoding` says the bytes are encoded (anything but none or `identity`). */
 export function isEncoded(contentEncoding: string | undefined): boolean {
   const encoding = contentEncoding?.trim().toLowerCase()
   return encoding !== undefined && encoding !== '' && encoding !== 'identity'
@@ -30,7 +29,7 @@ export function decodeBody(body: Buffer, contentEncoding: string | undefined, ma
   })
 }
 
-// Output in chunks of this size: a few events on the event loop per mebibyte decoded.
+// A few events per mebibyte decoded.
 const CHUNK_BYTES = 64 * 1024
 
 function decoderFor(contentEncoding: string | undefined): Transform | undefined {

@@ -1,19 +1,18 @@
 import { createMasker } from '../../core/auth/create-masker.js'
 import { BODY_LIMIT, type ExchangeBodies } from '../../core/request-log/create-request-log.js'
 
-/** A body of a proxied exchange as the log may show it: its type, and its text or its size. */
+/** A proxied exchange's body as the log may show it. */
 export interface HeldBody {
   contentType: string | undefined
-  /** Its text, decoded, when the proxy has it whole and within what the log keeps. */
+  /** Its decoded text, when whole and within what the log keeps. */
   text: string | undefined
-  /** Its length in bytes when left out for its size; undefined when left out for another reason. */
+  /** Its length in bytes when left out for its size. */
   size?: number | undefined
 }
 
-// What a HAR shows as text: JSON (`application/json`, any `+json`) and `text/*`.
 const TEXTUAL = /^\s*(?:application\/json|[\w.-]+\/[\w.+-]+\+json|text\/[\w.+-]+)\s*(?:;|$)/i
 
-/** Whether a body of this type is shown as text, so worth keeping: JSON or text. */
+/** Whether a HAR shows this type as text: JSON (any `+json`) or `text/*`. */
 export function isTextual(contentType: string | undefined): boolean {
   return contentType !== undefined && TEXTUAL.test(contentType)
 }
@@ -42,7 +41,7 @@ export function exchangeBodies(
   return bodies
 }
 
-/** A body's text, its size when it is too long to keep, or undefined when it is not kept. */
+/** Returns a body's text, its size when too long, or undefined. */
 function logged({ contentType, text, size }: HeldBody): string | number | undefined {
   if (!isTextual(contentType)) return undefined
   if (text !== undefined) return text === '' ? undefined : text

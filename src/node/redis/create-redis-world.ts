@@ -234,10 +234,7 @@ export type RedisWorld = ReturnType<typeof createRedisWorld>
 /** The settings a world may have in force, each set by itself: the clock is its offset, the seed its origin's. */
 type LiveSettings = Partial<Omit<WorldSettings, 'clock'>>
 
-/**
- * `next`, keeping each setting of `before` whose JSON did not change: a follower compares settings
- * by identity, and a change of one must not start the draws of another over.
- */
+/** Returns `next`, keeping each unchanged setting of `before`: followers compare by identity. */
 function kept(before: LiveSettings | undefined, next: LiveSettings): LiveSettings {
   if (before === undefined) return next
   const same = Object.fromEntries(

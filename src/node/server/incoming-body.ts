@@ -117,7 +117,6 @@ export function incomingBody(incoming: IncomingMessage): IncomingBody {
   }
 }
 
-/** Leaves `body` on `request` for `takeBody`. */
 export function leaveBody(request: SandboxRequest, body: IncomingBody): void {
   Object.defineProperty(request, BODY, { value: body })
 }

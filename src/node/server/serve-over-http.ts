@@ -11,7 +11,6 @@ import { type RunningServer, type StartServerOptions, startServer } from './star
 export interface ServeOptions {
   sandbox: Sandbox
   serving: ServingOptions
-  /** Returns the handlers, given their tail. */
   handlers: (tail: AnswerTail) => RequestHandler[] | Promise<RequestHandler[]>
   requestLog: RequestLog
   /** Returns what answers mask (D35). */

@@ -25,7 +25,6 @@ export interface ServingOptions {
   shutdownGrace?: number
 }
 
-/** Lists the limits' hidden options. */
 export const LIMIT_OPTIONS = {
   headersTimeout: {
     flag: '--headers-timeout <ms>',

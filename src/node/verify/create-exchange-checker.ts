@@ -182,10 +182,7 @@ export function checkHeaders(exchange: JudgedExchange, operationId: string | und
   return found
 }
 
-/**
- * The wait a Retry-After asks for, in whole seconds: delta-seconds or an HTTP-date (RFC 9110
- * 10.2.3), so verify waits politely whichever form a backend sends; undefined when it is neither.
- */
+/** Reads a Retry-After in whole seconds, delta-seconds or HTTP-date (RFC 9110 10.2.3); undefined otherwise. */
 export function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined
   if (/^\d+$/.test(value.trim())) return Number(value.trim())
@@ -270,11 +267,7 @@ type Answer = { status: number; headers: Record<string, string>; body: unknown }
 type ResponseValidator = ReturnType<typeof createResponseValidator>
 type ValidateOutput = typeof import('@stoplight/prism-http/dist/validator/index.js')['validateOutput']
 
-/**
- * Validates answers against an OpenAPI document with prism's `validateOutput` (status code,
- * required headers and body schema per operation), the validator the test suite's own contract
- * check uses, so the sandbox and a backend are judged alike. Prism loads on first use.
- */
+/** Validates answers with prism's `validateOutput`, as the tests do, so sandbox and backend are judged alike. */
 function createResponseValidator(document: OpenApiDocument) {
   let loading: Promise<{ operations: Map<string, IHttpOperation>; validateOutput: ValidateOutput }> | undefined
   const load = () => (loading ??= compile(document))

@@ -48,11 +48,7 @@ export function formatTerminalReport(report: VerifyReport, colour: boolean): str
   return lines.join('\n')
 }
 
-/**
- * The report as JUnit XML, one test case per promise, for CI systems that show test results. Each
- * case names its source in a property; a warning (a decision taken differently, without --strict)
- * passes with a `warning` property and its details in system-out, since JUnit has no warning state.
- */
+/** Formats the report as JUnit XML, a case per promise; a warning passes with a property, JUnit having none. */
 export function formatJunitReport(report: VerifyReport): string {
   const cases = report.promises.map((promise) => {
     const properties = [`        <property name="source" value="${xml(describeSource(promise.source))}"/>`]
@@ -91,11 +87,7 @@ export function formatJunitReport(report: VerifyReport): string {
   ].join('\n')
 }
 
-/**
- * The report as one HTML page a CI can publish as an artifact: the diagnosis, each promise with its
- * source, and the exchanges that broke it. Everything a backend sent is escaped, the page loads
- * nothing and runs no script (its Content-Security-Policy says so), and keys are masked upstream.
- */
+/** Formats the report as one HTML page; a backend's text is escaped and the page runs no script (its CSP). */
 export function formatHtmlReport(report: VerifyReport): string {
   const promiseRows = (promises: PromiseOutcome[]) =>
     promises

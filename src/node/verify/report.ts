@@ -130,11 +130,7 @@ export function describeExchange(exchange: JudgedExchange, key: string): { reque
   }
 }
 
-/**
- * What kind of backend the run was looking at, from all its exchanges: the patterns a stand-in or
- * a half-built backend shows (no state, any key accepted, no rate limiting, errors in another
- * format, another base path), one line each, so a reader knows what the failures below add up to.
- */
+/** Says what kind of backend the run saw (no state, any key taken, no rate limit, …), a line per pattern. */
 export function diagnose(
   exchanges: readonly JudgedExchange[],
   run: { baseUrl: string; spentQuota: boolean },

@@ -197,10 +197,7 @@ const checkCountDown: Scenario = {
   },
 }
 
-/**
- * Spends the key's window, checks the 429 and its Retry-After, waits that long and checks that
- * requests succeed again; it stops at the first 429, so the key is refused once and never banned.
- */
+/** Spends the key's window, checks the 429, waits its Retry-After; stops at the first 429, so no ban follows. */
 const spendQuota: Scenario = {
   promises: ['quota-429-and-recovery', 'retry-after-seconds'],
   requests: 1,

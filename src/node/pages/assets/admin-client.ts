@@ -53,10 +53,7 @@ export async function admin<T>(path: string, init: { method?: string; json?: unk
   return body as T
 }
 
-/**
- * Reads the server-sent events of `/__sandbox/events` of the picked session through fetch
- * (EventSource cannot send the token), calling `onEvent` with each event's name and JSON data, until `signal` aborts.
- */
+/** Reads `/__sandbox/events` through fetch, as EventSource cannot send the token, until `signal` aborts. */
 export async function readEvents(
   onEvent: (name: string, data: unknown) => void,
   signal: AbortSignal,

@@ -91,12 +91,7 @@ function renderKeys(): void {
   keyFilter.value = chosen
 }
 
-/**
- * Reads the sessions the process keeps. A picked session that is gone (deleted, replaced, or
- * dropped idle or over --max-sessions) is not asked for again, which would make it anew: the board
- * goes back to the default session and says why. One made anew between this list and the next
- * state call (which names it) is seen on the next list by its later `created`.
- */
+/** Reads the sessions; a picked one gone is not asked for again, which would make it anew. */
 async function refreshSessions(): Promise<void> {
   try {
     sessions = (await admin<{ sessions: SessionSummary[] }>('/sessions')).sessions
@@ -158,11 +153,7 @@ async function findProxy(): Promise<void> {
   $('log-source').hidden = !proxied
 }
 
-/**
- * Follows the picked session's live stream, in place of any other's, then loads its kept requests:
- * in that order, a request answered while the list is read is pushed by the stream, where read the
- * other way round it would fall between the two (the view shows each request once).
- */
+/** Follows the picked session's stream, then loads its kept requests: the other order would lose some. */
 async function follow(): Promise<void> {
   events?.abort()
   log.clear()

@@ -62,10 +62,7 @@ function renderTally(
 
 const KIND_ORDER = { behaviour: 0, spec: 1, decision: 2 } as const
 
-/**
- * Fills the dashboard's Shadow panel (`proxy --shadow`, D42): the counts, and each group of
- * differences, behaviour first, then most found. The upstream's data goes in as text only.
- */
+/** Fills the Shadow panel (D42), behaviour first, then most found; the upstream's data goes in as text only. */
 export function renderShadowPanel(report: ShadowReport): void {
   const $ = (id: string) => document.getElementById(id)!
   const unlisted = report.unlisted > 0 ? `, ${report.unlisted} more differences past the groups shown` : ''
