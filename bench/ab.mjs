@@ -16,12 +16,15 @@
 // - proxy-http: the same through `petstore-sandbox proxy` of each build, in front of one upstream
 //   for all (bench/servers/upstream-server.mjs: the same bytes, every promise kept);
 // - startup: spawn of `start` (50 pets) to its first 200, in ms;
+// - cold: a fresh process importing the build's library by its name, to `createSandbox()` and `ready()`, in ms
+//   (the probe of bench/cold-start-library.mjs);
 // - cli-memory: RSS of `start --pets 100000` one second after its first 200;
 // - library-memory: RSS of a process that creates a sandbox with 100000 pets, right after
 //   seeding and one request (bench/memory.mjs of the build itself).
-import { spawnSync } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import {
   AUTHORIZATION,
@@ -35,8 +38,10 @@ import {
   startRedis,
   writeKeysFile,
 } from './support.mjs'
+import { LIBRARY_PROBE } from './cold-start-library.mjs'
 
 const LIST = '/v1/pets?limit=20'
+const run = promisify(execFile)
 const option = (name, fallback) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
 const figure = option('figure', 'http')
@@ -123,6 +128,10 @@ async function measureOnce(build) {
     const lines = child.stdout.trim().split('\n')
     return { value: JSON.parse(lines[lines.length - 1]).rssBytes / 2 ** 20 }
   }
+  if (figure === 'cold') {
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', LIBRARY_PROBE], { cwd: build.root })
+    return { value: JSON.parse(stdout.trim().split('\n').at(-1)).ready }
+  }
   throw new Error(`unknown figure ${figure}`)
 }
 
@@ -165,6 +174,7 @@ const unit = {
   http: 'req/s',
   'proxy-http': 'req/s',
   startup: 'ms',
+  cold: 'ms',
   'cli-memory': 'MB RSS',
   'library-memory': 'MB RSS',
 }[figure]

@@ -1,4 +1,6 @@
+import { EXPOSED_HEADERS } from '../dist/core/http/create-cors.js'
 import { seedPets } from '../dist/core/store/seed-pets.js'
+import { BENCH_KEYS } from './support.mjs'
 
 /**
  * The bytes the sandbox answers to `GET /v1/pets?limit=20` with the default seed: the floor and
@@ -9,3 +11,18 @@ export function constantListBody() {
 }
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8'
+
+/** Returns the headers the sandbox sends with that body to the benchmark key, its quota counting down per answer. */
+export function constantListHeaders(body) {
+  const limit = BENCH_KEYS[0].perMinute
+  let remaining = limit
+  return () => ({
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': EXPOSED_HEADERS,
+    'content-type': JSON_CONTENT_TYPE,
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(--remaining),
+    'x-ratelimit-reset': String((Math.floor(Date.now() / 60_000) + 1) * 60),
+    'content-length': String(body.byteLength),
+  })
+}

@@ -82,6 +82,10 @@ const SERVERS = {
     list: '/v1/pets?limit=20',
   },
   raw: { args: (port) => [join(ROOT, 'bench/servers/raw-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
+  rawBody: {
+    args: (port) => [join(ROOT, 'bench/servers/raw-server.mjs'), String(port), '--body-only'],
+    list: '/v1/pets?limit=20',
+  },
 }
 
 async function start(name, extraArgs = []) {
@@ -190,6 +194,7 @@ async function httpThroughput() {
       sandboxOverFloor: ratio('sandbox', 'floor'),
       sandboxOverClaimingFloor: ratio('sandbox', 'claimingFloor'),
       sandboxOverRaw: ratio('sandbox', 'raw'),
+      sandboxOverRawBody: ratio('sandbox', 'rawBody'),
       floorOverRaw: ratio('floor', 'raw'),
       claimingFloorOverRaw: ratio('claimingFloor', 'raw'),
     },
@@ -198,6 +203,7 @@ async function httpThroughput() {
       sandboxOverFloor: cpuRatio('sandbox', 'floor'),
       sandboxOverClaimingFloor: cpuRatio('sandbox', 'claimingFloor'),
       sandboxOverRaw: cpuRatio('sandbox', 'raw'),
+      sandboxOverRawBody: cpuRatio('sandbox', 'rawBody'),
     },
   }
 }
@@ -363,8 +369,22 @@ const TARGETS = [
     ratioText,
   ],
   [
-    'sandbox / raw node:http, HTTP throughput',
+    'sandbox / raw node:http writing the same bytes, HTTP throughput',
     (r) => r.http.ratios.sandboxOverRaw,
+    (v) => v >= 0.6,
+    'at least 0.6',
+    ratioText,
+  ],
+  [
+    'sandbox / raw node:http writing the same bytes, server CPU per request',
+    (r) => r.http.cpuRatios.sandboxOverRaw,
+    (v) => (v === undefined ? undefined : v >= 0.6),
+    'at least 0.6',
+    (v) => (v === undefined ? 'n/a' : ratioText(v)),
+  ],
+  [
+    'sandbox / raw node:http writing only the body, HTTP throughput',
+    (r) => r.http.ratios.sandboxOverRawBody,
     () => undefined,
     'reported',
     ratioText,
@@ -540,9 +560,10 @@ function table(r) {
     floor: 'floor: adapter + one constant msw `http.get` handler',
     claimingFloor: 'floor: adapter + one constant `ClaimingHandler`',
     raw: 'raw node:http, same bytes',
+    rawBody: 'raw node:http, same body, no other header',
     mixed: 'sandbox, mixed 70/15/15',
   }
-  for (const name of ['sandbox', 'prism', 'floor', 'claimingFloor', 'raw', 'mixed']) {
+  for (const name of ['sandbox', 'prism', 'floor', 'claimingFloor', 'raw', 'rawBody', 'mixed']) {
     const s = r.http[name]
     lines.push(
       `| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`,
@@ -552,7 +573,7 @@ function table(r) {
   if (c.sandboxOverPrism !== undefined) {
     lines.push(
       '',
-      `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / ClaimingHandler floor ${c.sandboxOverClaimingFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)}.`,
+      `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / ClaimingHandler floor ${c.sandboxOverClaimingFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)} (${c.sandboxOverRawBody.toFixed(2)} against the raw server writing only the body).`,
     )
   }
   lines.push('', `Start-up, spawn to first 200, median of ${plan.startups}:`, '')

@@ -1,11 +1,16 @@
-// The machine's limit: a bare node:http server writing the same bytes as the floor server.
+// The machine's limit: a bare node:http server writing the sandbox's bytes, head and body (`--body-only`: the body with
+// only its type and length, as the floor servers write it).
 import { createServer } from 'node:http'
-import { constantListBody, JSON_CONTENT_TYPE } from '../constant-body.mjs'
+import { constantListBody, constantListHeaders, JSON_CONTENT_TYPE } from '../constant-body.mjs'
 
 const body = Buffer.from(constantListBody())
+const bodyOnly = process.argv.includes('--body-only')
+const headers = bodyOnly
+  ? () => ({ 'content-type': JSON_CONTENT_TYPE, 'content-length': String(body.byteLength) })
+  : constantListHeaders(body)
 const server = createServer((request, response) => {
   request.resume()
-  response.writeHead(200, { 'content-type': JSON_CONTENT_TYPE, 'content-length': String(body.byteLength) })
+  response.writeHead(200, headers())
   response.end(body)
 })
 server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {

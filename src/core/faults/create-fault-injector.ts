@@ -3,10 +3,10 @@ import { ErrorCode } from '../errors/error-code.js'
 import { createRandom, seedFor } from './create-random.js'
 import type { FaultKind, Latency, ResolvedFaults } from './fault-config.js'
 
-/** Marks every response that carries an injected fault, so nobody mistakes it for a bug. */
+/** Marks every answer carrying an injected fault. */
 export const FAULT_HEADER = 'x-sandbox-fault'
 
-/** Drops the connection: the pipeline answers it with `Response.error()`. */
+/** Drops the connection (`Response.error()`). */
 export class DroppedConnection extends Error {
   constructor() {
     super('injected fault: connection dropped')
@@ -16,18 +16,17 @@ export class DroppedConnection extends Error {
 
 export interface FaultInjectorOptions {
   faults: ResolvedFaults
-  /** Waits out injected latency; a real timer by default, as moving the clock must not shorten a delay. */
+  /** Waits out latency on a real timer: moving the clock must not shorten it. */
   sleep?: (ms: number) => Promise<void>
 }
 
-/** Waits `ms` on a real timer, independent of the sandbox clock. */
 export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/** Creates the fault draws: three per request from a stream per operation, so a seed repeats in any interleaving. */
+/** Creates the fault draws, a stream per operation so a seed repeats in any interleaving. */
 export function createFaultInjector({ faults, sleep = realSleep }: FaultInjectorOptions) {
   let config = faults
   let streams = new Map<string, () => number>()
-  // Holds the operations whose last request failed, for bursts.
+  // Operations whose last request failed, for bursts.
   let failing = new Set<string>()
 
   function stream(operationId: string): () => number {
@@ -41,18 +40,18 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
 
   return {
     config: (): ResolvedFaults => config,
-    /** Replaces the configuration; the draws start over from the seed. */
+    /** Replaces the configuration and restarts the draws. */
     configure(next: ResolvedFaults): void {
       config = next
       streams = new Map()
       failing = new Set()
     },
-    /** Starts the draws over from the seed, so a reset run repeats too. */
+    /** Starts the draws over, so a reset run repeats. */
     restart(): void {
       streams = new Map()
       failing = new Set()
     },
-    /** Waits out the drawn latency, marks `headers` and throws the drawn failure; undefined when there is no wait. */
+    /** Waits out the drawn latency, marks `headers`, throws the drawn failure. */
     inject(operationId: string, headers: Headers): Promise<void> | undefined {
       const random = stream(operationId)
       const latencyDraw = random()
@@ -75,13 +74,13 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
   }
 }
 
-/** Returns the chance this request fails, in bursts of mean length `burst` by a two-state chain (D45). */
+/** Returns this request's chance to fail, by a two-state chain (D45). */
 function failureChance(errorRate: number, burst: number | undefined, failedLast: boolean): number {
   if (burst === undefined || errorRate >= 1) return errorRate
   return failedLast ? 1 - 1 / burst : errorRate / (burst * (1 - errorRate))
 }
 
-/** Maps a uniform draw to a latency: in a range, or through a log-normal's p50 and p99. */
+/** Maps a uniform draw to a latency. */
 export function latencyMs(latency: Latency, draw: number): number {
   if (!('p50' in latency)) return latency.min + Math.floor(draw * (latency.max - latency.min + 1))
   if (latency.p50 <= 0) return 0
@@ -119,7 +118,7 @@ function probit(p: number): number {
   )
 }
 
-/** Throws the drawn failure, if any, marked in `headers` after the marks already there. */
+/** Throws the drawn failure, marked in `headers` after the marks there. */
 function fail(kind: FaultKind | undefined, headers: Headers, marks: string[]): undefined {
   if (kind === undefined) return undefined
   if (kind === 'drop') throw new DroppedConnection()

@@ -1,4 +1,4 @@
-/** Creates a seeded PRNG (mulberry32), so injected faults repeat from run to run. */
+/** Creates a seeded PRNG (mulberry32). */
 export function createRandom(seed: number): () => number {
   let state = seed >>> 0
   return () => {
@@ -10,7 +10,7 @@ export function createRandom(seed: number): () => number {
   }
 }
 
-/** Mixes a text into a seed (FNV-1a), so each operation gets a stream of its own. */
+/** Mixes a text into a seed (FNV-1a). */
 export function seedFor(seed: number, name: string): number {
   let hash = (0x811c9dc5 ^ (seed >>> 0) ^ Math.floor(seed / 4294967296)) >>> 0
   for (let i = 0; i < name.length; i++) {

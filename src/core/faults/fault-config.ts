@@ -1,80 +1,74 @@
 import { ConfigError } from '../errors/config-error.js'
 import { checkInput } from '../contract/check-input.js'
 
-/** Lists the injected failures: an Error body with 500 or 503, or a dropped connection. */
 export const FAULT_KINDS = ['500', '503', 'drop'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
-/** Lists the failures drawn when none are chosen: those with an answer. */
+/** Lists the failures drawn by default. */
 export const DEFAULT_ERROR_KINDS = ['500', '503'] as const satisfies readonly FaultKind[]
 
-/** Added latency in ms: a fixed value (`min === max`) or drawn uniformly from `min..max`. */
+/** Draws latency uniformly from `min..max` ms. */
 export interface LatencyRange {
   min: number
   max: number
 }
 
-/** Added latency in ms drawn from a log-normal through two percentiles (D45). */
+/** Draws latency through two percentiles (D45). */
 export interface LatencyPercentiles {
   p50: number
   p99: number
 }
 
-/** Added latency: a range drawn uniformly, or two percentiles drawn through. */
 export type Latency = LatencyRange | LatencyPercentiles
 
-/** Tells whether a latency adds nothing. */
 export function noLatency(latency: Latency): boolean {
   return 'p50' in latency ? latency.p99 <= 0 : latency.max <= 0
 }
 
-/** Faults of one operation; what is left out falls back to the sandbox-wide setting. */
+/** Overrides the sandbox-wide faults for one operation. */
 export interface OperationFaults {
   latency?: Latency
   errorRate?: number
-  /** The mean length of a run of failures (D45); without it each request fails by itself. */
   burst?: number
 }
 
 /**
- * Faults to inject, sandbox-wide with per-operation overrides, drawn from a PRNG seeded by `seed`.
+ * Injects faults sandbox-wide or per operation, drawn from `seed`.
  *
  * @example
  * createSandbox({ faults: { seed: 3, errorRate: 0.1, operations: { createPet: { latency: { p50: 50, p99: 400 } } } } })
  */
 export interface FaultOptions {
-  /** Added latency: ms, a range, or two percentiles (D45). */
+  /** Delays answers: ms, a range, or two percentiles (D45). */
   latency?: Latency | number
-  /** Share of requests answered with an injected failure, 0 to 1. Default 0. */
+  /** Fails this share of requests, 0 to 1. */
   errorRate?: number
-  /** The mean length of a run of failures, the long-run share still `errorRate` (D45). */
+  /** Fails in runs of this mean length (D45). */
   burst?: number
-  /** Which failures to inject, chosen among uniformly. Default `DEFAULT_ERROR_KINDS`. */
+  /** Chooses among these failures uniformly. */
   kinds?: readonly FaultKind[]
-  /** Overrides by operationId. */
   operations?: Readonly<Record<string, OperationFaults>>
-  /** Seed of the fault draws. Default: the sandbox's `seed`. */
+  /** Seeds the draws (default: the sandbox's). */
   seed?: number
 }
 
 export interface ResolvedFaults {
   latency: Latency
   errorRate: number
-  /** Absent: each request fails or not by itself. */
   burst?: number
   kinds: FaultKind[]
   operations: Record<string, OperationFaults>
   seed: number
 }
 
-/** Checks fault settings against `FaultSettings` and what no schema says (operations, ranges), and fills defaults. */
+/** Checks fault settings against the schema and the operations, filling defaults. */
 export function resolveFaults(
   options: unknown,
   defaultSeed: number,
   operationIds: readonly string[],
   where = 'faults',
 ): ResolvedFaults {
-  // Compiles no schema for no faults, every sandbox's default (BENCHMARKS.md, cold cost).
+  // Skips the schema for no faults (BENCHMARKS.md, cold cost).
   const none =
     typeof options === 'object' && options !== null && !Array.isArray(options) && Object.keys(options).length === 0
   const input = none ? {} : checkInput<FaultSettings>('FaultSettings', options, where)
@@ -101,7 +95,6 @@ export function resolveFaults(
   }
 }
 
-/** Fault settings as the schema admits them: a latency may be given as ms. */
 interface FaultSettings extends Omit<FaultOptions, 'latency' | 'operations'> {
   latency?: Latency | number
   operations?: Record<string, { latency?: Latency | number; errorRate?: number; burst?: number }>
@@ -113,7 +106,7 @@ function latencyOf(latency: Latency | number, where: string): Latency {
   return { p50: latency.p50, p99: latency.p99 }
 }
 
-// Refuses a burst that would need a chance above 1 of starting after a success (D45).
+// Refuses a burst needing a chance above 1 after a success (D45).
 function burstOf(burst: number, errorRate: number, where: string): number {
   if (errorRate < 1 && errorRate / (burst * (1 - errorRate)) > 1) {
     throw new ConfigError(
@@ -123,7 +116,7 @@ function burstOf(burst: number, errorRate: number, where: string): number {
   return burst
 }
 
-/** Checks a latency setting, whole ms or `{ min, max }`, against `LatencySetting`. */
+/** Checks a latency setting against `LatencySetting`. */
 export function resolveLatency(latency: unknown, where: string): LatencyRange {
   return rangeOf(checkInput<LatencyRange | number>('LatencySetting', latency, where), where)
 }

@@ -8,20 +8,18 @@ import type { SharedScenarios } from '../state/shared-state.js'
 import { forcedError } from './forced-status.js'
 import { type ResolvedScenario, type ScenarioName, unknownScenario } from './scenario-config.js'
 
-/** Marks every answer a key's scenario shaped with the scenario's name, so nobody mistakes it for a bug. */
+/** Marks every answer a key's scenario shaped, so nobody mistakes it for a bug. */
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 
 export interface ScenariosOptions {
   known: ReadonlyMap<string, ResolvedScenario>
-  /** Returns what a reset restores: the scenarios given at start, or the session's starting point's (D34). */
+  /** Returns what a reset restores (D34). */
   initial: () => Readonly<Record<string, string>>
-  /** Returns the seed of the draws. */
   seed: () => number
   /** Waits out a scenario's latency, never on the sandbox clock. */
   sleep: (ms: number) => Promise<void>
-  /** Tells whether `key` is a key of the sandbox now. */
   isKey: (key: string) => boolean
-  /** Holds the scenarios for every process of a shared sandbox; this process's memory by default. */
+  /** Holds the scenarios for every process; this process's memory by default. */
   shared?: SharedScenarios | undefined
 }
 
@@ -73,11 +71,9 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
   }
 
   return {
-    /** Lists the scenarios a key can be put in, built-in first, with what each does. */
     list: () => [...known.values()].map(({ name, description }) => ({ name, description })),
     of: (key: string): string | undefined => scenarioOf(assigned(), key),
     all: assigned,
-    /** Returns the seed of the draws in force. */
     seed: (): number => shared?.seed() ?? seed(),
     /** Puts `key` in scenario `name`; throws a ConfigError for an unknown name or key. */
     set(key: string, name: ScenarioName): MaybePromise<void> {
@@ -85,19 +81,18 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
       if (!isKey(key)) throw new UnknownKeyError(key)
       return store({ ...assigned(), [key]: name })
     },
-    /** Takes `key` out of its scenario. */
     clear(key: string): MaybePromise<void> {
       if (!isKey(key)) throw new UnknownKeyError(key)
       return store(without(key))
     },
-    /** Forgets the scenario of a revoked key: added again, it is a fresh key. */
+    /** Forgets a revoked key's scenario: added again, it is fresh. */
     forget: (key: string): MaybePromise<void> =>
       scenarioOf(assigned(), key) === undefined ? undefined : store(without(key)),
     /** Restores the starting scenarios of the keys still configured; the draws start over. */
     reset: () => store(Object.fromEntries(Object.entries(initial()).filter(([key]) => isKey(key)))),
     /** Tells whether `key`'s scenario answers with a 429, which must not spend the real quota. */
     sparesQuota: (key: string, operationId: string): boolean => behaviour(key, operationId)?.status === 429,
-    /** Applies `key`'s scenario to one request, throwing the forced or drawn error; undefined when it has none. */
+    /** Applies `key`'s scenario, throwing the forced or drawn error; undefined when it has none. */
     shape(
       key: string,
       operationId: string,
@@ -145,7 +140,7 @@ export function emptyRead(params: Record<string, string>): HttpError {
 }
 
 /**
- * Each key's scenario, in-process (`sandbox.scenarios`): `PUT` and `DELETE /__sandbox/keys/{key}/scenario`.
+ * Sets each key's scenario in-process, as `PUT` and `DELETE /__sandbox/keys/{key}/scenario` do.
  *
  * @example
  * sandbox.scenarios.set('sandbox-free-key', 'down')   // that key gets 503s; the others are untouched

@@ -4,9 +4,8 @@ import { HttpError } from '../errors/http-error.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import { resetOf } from '../rate-limit/windows.js'
 
-/** The statuses an operation may be forced to answer: those its contract lists, and any error its `default` covers. */
+/** Lists the statuses an operation may be forced to: its contract's, and any error its `default` covers. */
 export interface ForcibleStatuses {
-  /** The listed statuses, ascending. */
   listed: readonly number[]
   /** Tells whether a `default` response covers every other 4xx and 5xx. */
   errorsByDefault: boolean
@@ -29,7 +28,7 @@ export function forcibleStatuses(document: OpenApiDocument): Map<string, Forcibl
   return byId
 }
 
-/** Returns undefined when `status` may be forced on an operation, else the words that say which may. */
+/** Says which statuses may be forced when `status` may not; undefined when it may. */
 export function checkForcible(status: number, forcible: ForcibleStatuses | undefined): string | undefined {
   if (forcible === undefined) return 'this request has no operation of the contract'
   if (forcible.listed.includes(status) || (forcible.errorsByDefault && status >= 400 && status <= 599)) return undefined
@@ -38,16 +37,16 @@ export function checkForcible(status: number, forcible: ForcibleStatuses | undef
   return `${successes}${forcible.errorsByDefault ? ' or any 400 to 599' : `, ${errors}`}`
 }
 
-// Maps each status with a condition of its own to its first code in D2 (the proxy's aside); others get `forced_status`.
+// Maps a status with a condition of its own to its first D2 code; others get `forced_status`.
 const CODES = new Map<number, ErrorCode>()
 for (const { code, status, ...rest } of Object.values(ERRORS)) {
   if (status !== undefined && !('proxy' in rest) && !CODES.has(status)) CODES.set(status, code)
 }
 
-/** Says how long a forced 503 asks clients to wait, in seconds. */
+/** Says how long a forced 503 asks clients to wait (s). */
 const UNAVAILABLE_RETRY_AFTER = 30
 
-/** Builds the error of a forced status as the sandbox's own refusal of it looks, `why` saying what forced it. */
+/** Builds a forced status's error as the sandbox's own refusal looks, `why` saying what forced it. */
 export function forcedError(
   status: number,
   why: string,
@@ -92,7 +91,7 @@ export function forcedError(
   }
 }
 
-/** Reads the status `Prefer: code=<status>` asks for (D30), or throws a 400 naming those the operation may answer. */
+/** Reads the status `Prefer: code=` asks for (D30), or throws a 400 naming those allowed. */
 export function preferredStatus(
   prefer: string | null,
   operationId: string,
@@ -124,7 +123,7 @@ export function preferredStatus(
 /** Says which preference an answer applied (RFC 7240): `Preference-Applied: code=503`. */
 export const PREFERENCE_APPLIED_HEADER = 'preference-applied'
 
-/** Reads the status a `Prefer: code=` forced from the answer's headers, for the request log; undefined if none. */
+/** Reads the status a `Prefer: code=` forced from the answer's headers; undefined if none. */
 export function forcedByPrefer(headers: Headers): number | undefined {
   const applied = /^code=(\d{3})$/.exec(headers.get(PREFERENCE_APPLIED_HEADER) ?? '')
   return applied === null ? undefined : Number(applied[1])

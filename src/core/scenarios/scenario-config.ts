@@ -12,7 +12,6 @@ interface BuiltInDefinition {
   operations?: Record<string, Partial<ResolvedBehaviour>>
 }
 
-// Lists the built-in scenarios and what each does.
 const BUILT_IN = {
   empty: { description: 'listPets answers [], getPet 404; creates still work', every: { empty: true } },
   slow: { description: 'every answer arrives 1 to 3 s late, whole', every: { latency: { min: 1000, max: 3000 } } },
@@ -25,13 +24,12 @@ const BUILT_IN = {
   },
 } satisfies Record<string, BuiltInDefinition>
 
-/** A built-in scenario's name (D29). */
 export type BuiltInScenario = keyof typeof BUILT_IN
 
 /** Lists the built-in scenarios (D29) in the order of docs/running-for-a-team.md#scenarios, which check-names holds. */
 export const BUILT_IN_SCENARIOS: readonly BuiltInScenario[] = Object.keys(BUILT_IN) as BuiltInScenario[]
 
-/** A scenario's name: a built-in one, or one defined in `scenarios.custom` (the CLI's `--scenarios` file). */
+/** Names a built-in scenario or one in `scenarios.custom` (`--scenarios`). */
 export type ScenarioName = BuiltInScenario | (string & {})
 
 /** What a scenario does to one operation's answers; a field left out does nothing. */
@@ -40,7 +38,7 @@ export interface ScenarioBehaviour {
   latency?: number | LatencyRange
   /** Share of answers, 0 to 1, that are a drawn error. */
   errorRate?: number
-  /** The drawn errors, chosen among uniformly. Default `DEFAULT_ERROR_KINDS`. */
+  /** Lists the drawn errors, chosen uniformly (default `DEFAULT_ERROR_KINDS`). */
   kinds?: ReadonlyArray<Exclude<FaultKind, 'drop'>>
   /** Forces every answer's status: one the contract lists, or any 4xx/5xx. */
   status?: number
@@ -57,7 +55,6 @@ export interface ScenarioDefinition extends ScenarioBehaviour {
   operations?: Readonly<Record<string, ScenarioBehaviour>>
 }
 
-/** A scenario's behaviour for one operation, resolved. */
 export interface ResolvedBehaviour {
   latency: LatencyRange
   errorRate: number
@@ -70,7 +67,6 @@ export interface ResolvedBehaviour {
 export interface ResolvedScenario {
   name: string
   description: string
-  /** By operationId. */
   operations: Record<string, ResolvedBehaviour>
 }
 
@@ -129,14 +125,14 @@ export function resolveScenarios(
   return known
 }
 
-/** Says why `name` is no scenario: the nearest known name when it looks like a typo, then all of them. */
+/** Says why `name` is no scenario, suggesting the nearest known name. */
 export function unknownScenario(name: string, known: readonly string[]): string {
   const nearest = nearestName(name, known)
   const guess = nearest === undefined ? '' : ` did you mean ${nearest}?`
   return `unknown scenario ${JSON.stringify(name)};${guess} known: ${known.join(', ')}`
 }
 
-/** Checks each key's scenario of the `scenarios.keys` option: the key is one of `ring`'s and the scenario is known. */
+/** Checks `scenarios.keys`: each key is one of `ring`'s, each scenario known. */
 export function checkScenarioKeys(
   keys: Readonly<Record<string, string>> | undefined,
   known: ReadonlyMap<string, ResolvedScenario>,

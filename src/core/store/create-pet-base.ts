@@ -1,4 +1,4 @@
-import { Collection, Query } from '@msw/data'
+import { Collection, Query } from './msw-data.js'
 import { createLru } from '../cache/create-lru.js'
 import { PET_STATUSES, type NewPet, type Pet, type PetStatus } from './pet.js'
 import { createPetSchema } from './create-pet-schema.js'

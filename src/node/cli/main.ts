@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { buildProgram } from './build-program.js'
-import { slimMswDataImports } from './slim-msw-data-imports.js'
 import { writeLines } from '../options/program-io.js'
 
 /** Entry point of the `petstore-sandbox` command. */
 export async function main(argv: string[]): Promise<void> {
-  // Before any command loads the sandbox, whose store imports @msw/data.
-  slimMswDataImports()
   const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
     version: string
   }
