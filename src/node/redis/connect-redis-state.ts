@@ -22,9 +22,9 @@ export { DEFAULT_REDIS_PREFIX }
 export interface RedisStateOptions {
   /** e.g. `redis://127.0.0.1:6379`, `rediss://user:password@host:6380/2`. */
   url: string
-  /** Every key's prefix: processes with the same URL and prefix are one sandbox. Default `petstore-sandbox:`. */
+  /** Every key's prefix: processes with the same URL and prefix are one sandbox. */
   prefix?: string
-  /** Bounds a Redis command in ms before a 503 (docs/reliability.md#redis-trouble); see D44 for a cluster. */
+  /** Bounds a Redis command in ms before a 503 (D44). */
   commandTimeoutMs?: number
 }
 
@@ -60,7 +60,7 @@ export async function connectRedisState({
   const first = new Redis(urls[0]!, {
     ...connectionOptions(commandTimeoutMs),
     lazyConnect: true,
-    // Turns auto-pipelining off: one slow answer would delay every request behind it.
+    // Auto-pipelining off: one slow answer would delay every request behind it.
     enableAutoPipelining: false,
   })
   // Without a listener ioredis would throw its connection errors at the process.
@@ -72,10 +72,9 @@ export async function connectRedisState({
     first.disconnect()
     throw new ConfigError(`cannot reach Redis at ${shown}: ${(error as Error).message}`)
   }
-  // A node of a Redis Cluster: the sessions spread over its masters (docs/decisions.md#d44). A
-  // server that refuses INFO (renamed by a host) is taken as standalone.
+  // A server that refuses INFO (renamed by a host) is taken as standalone.
   const cluster = /^cluster_enabled:1\b/m.test(await first.info('cluster').catch(() => ''))
-  // The scripts copy keys (COPY) and ask for several members at once (SMISMEMBER): Redis 6.2 on.
+  // COPY and SMISMEMBER: Redis 6.2 on.
   const version = /^redis_version:(\d+)\.(\d+)/m.exec(await first.info('server').catch(() => ''))
   if (version !== null && Number(version[1]) * 100 + Number(version[2]) < (cluster ? 700 : 602)) {
     first.disconnect()
@@ -90,7 +89,7 @@ export async function connectRedisState({
     )
   }
   let client: RedisClient = first
-  // How long a call waits out a master's failover: none on a standalone Redis (docs/decisions.md#d44).
+  // None on a standalone Redis (D44).
   let boundMs = 0
   if (cluster) {
     const state = /^cluster_state:(\w+)/m.exec(String(await first.call('CLUSTER', 'INFO').catch(() => '')))?.[1]
@@ -107,7 +106,7 @@ export async function connectRedisState({
   const keys = redisKeys(prefix, { db: cluster ? 0 : (first.options.db ?? 0), cluster })
   const scripts = redisScriptsClient(client)
   const where = `Redis at ${shown} (prefix ${prefix})`
-  // A state written in another key layout is refused rather than misread (docs/decisions.md#d21).
+  // Another key layout is refused rather than misread (D21).
   const [layout, oldGeneration] = await client.hmget(keys.meta, 'layout', 'gen')
   if (layout === null && oldGeneration !== null) {
     client.disconnect()
@@ -121,7 +120,7 @@ export async function connectRedisState({
       `${where} holds a state in key layout ${layout}, written by another version of petstore-sandbox: start with another --redis-prefix, or with that version`,
     )
   }
-  // On a cluster the sandbox's meta hash is apart from the groups' (switchBase writes theirs).
+  // On a cluster the groups' meta hashes are apart (switchBase writes them).
   if (cluster) await client.hsetnx(keys.meta, 'layout', REDIS_LAYOUT)
 
   let base: RedisBase | undefined
@@ -129,10 +128,9 @@ export async function connectRedisState({
     if (base === undefined) throw new Error('the shared pets are read before the sandbox gave their seeding')
     return base
   }
-  // The sandbox's time source, once it gives it (with the rate limits); real time until then.
   let source: () => number = Date.now
   const failover = createRedisFailover({ client, boundMs })
-  // One WAIT for a replica takes at most this share of a command's time (docs/decisions.md#d44).
+  // One WAIT's share of a command's time (D44).
   const replication = await createRedisReplication({ client, waitMs: Math.floor(commandTimeoutMs * 0.6), failover })
   const worlds = createRedisSessions({
     client,
@@ -180,11 +178,9 @@ export async function connectRedisState({
   }
 }
 
-/** What every connection to Redis is given: requests never queue behind a lost connection. */
 function connectionOptions(commandTimeoutMs: number): RedisOptions {
   return {
-    // Requests must not queue up behind a lost connection: they are answered 503 at once, and the
-    // client keeps reconnecting on its own.
+    // Answered 503 at once rather than queued behind a lost connection; ioredis reconnects.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,
@@ -194,10 +190,8 @@ function connectionOptions(commandTimeoutMs: number): RedisOptions {
   }
 }
 
-// How long a start waits for a map of the cluster's slots.
 const CLUSTER_START_MS = 10_000
 
-/** Connects to the Redis Cluster that `nodes` belong to, finding the others from them. */
 async function connectCluster(
   nodes: URL[],
   shown: string,
@@ -219,8 +213,6 @@ async function connectCluster(
       lazyConnect: true,
       enableOfflineQueue: false,
       scaleReads: 'master',
-      // A command to a slot whose master is away is tried again this often, while its command
-      // time lasts: the failover's bound, so it waits for the replica taken over and then answers.
       retryDelayOnFailover: FAILOVER_RETRY_MS,
       retryDelayOnClusterDown: FAILOVER_RETRY_MS,
       retryDelayOnTryAgain: FAILOVER_RETRY_MS,
@@ -240,7 +232,7 @@ async function connectCluster(
   client.on('error', () => undefined)
   client.on('+node', coalesceWrites)
   try {
-    // ioredis keeps trying a cluster it cannot map: given up on after a while, at start.
+    // ioredis would keep trying a cluster it cannot map.
     await Promise.race([
       client.connect(),
       sleep(CLUSTER_START_MS).then(() => {

@@ -17,22 +17,21 @@ export interface RedisBaseOptions {
   client: RedisClient
   scripts: RedisScripts
   keys: RedisKeys
-  /** Where the state lives, for the message of a disagreeing seed. */
   where: string
   seeding: PetSeeding
 }
 
-/** Creates the start-up pets in Redis, every session's base (D34), seeded once by the lease holder (D21, D33). */
+/** Creates the start-up pets in Redis, every session's base, seeded once (D21, D33, D34). */
 export function createRedisBase({ client, scripts, keys, where, seeding }: RedisBaseOptions) {
   let reseeding: Promise<void> | undefined
-  // What a process must be seeded with to join (docs/decisions.md, "which seeded pets a state extends").
+  // What a process must be seeded with to join (D33).
   const identity: SeededPetsIdentity = {
     seed: seeding.seed,
     pets: seeding.pets,
     given: seeding.given ? digestGivenPets(seeding.draw()) : undefined,
   }
 
-  /** Fills and switches to a new generation in every group without one, unless another process was first. */
+  /** Fills a new generation in every group without one, unless another process was first. */
   async function fill(missing: RedisGroupKeys[]): Promise<void> {
     const gen = String(await client.incr(keys.generations))
     const { world } = seeding
@@ -71,7 +70,7 @@ export function createRedisBase({ client, scripts, keys, where, seeding }: Redis
     }
   }
 
-  /** Finds the seeded pets in every group, or seeds them where no process has; refuses a state seeded otherwise. */
+  /** Finds or seeds the pets in every group; refuses a state seeded otherwise. */
   async function ensureSeeded(): Promise<void> {
     const deadline = Date.now() + SEEDING_WAIT_MS
     for (;;) {
@@ -110,7 +109,7 @@ export function createRedisBase({ client, scripts, keys, where, seeding }: Redis
 
   let ready: Promise<void> | undefined
   return {
-    /** Seeds, or finds the pets another process seeded; once. Rejects (ConfigError) when they cannot be. */
+    /** Seeds or finds the pets, once; rejects with a ConfigError when they disagree. */
     start(): Promise<void> {
       ready ??= ensureSeeded().catch((error: unknown) => {
         if (error instanceof ConfigError) throw error
@@ -118,9 +117,8 @@ export function createRedisBase({ client, scripts, keys, where, seeding }: Redis
       })
       return ready
     },
-    /** Resolves once the base is there (rejects when it cannot be); before `start`, at once. */
     ready: (): Promise<void> => ready ?? Promise.resolve(),
-    /** Seeds the state again, once however many callers found it empty (Redis came back without its data). */
+    /** Seeds again once, however many callers found Redis empty. */
     reseed(): Promise<void> {
       reseeding ??= ensureSeeded()
         .catch(redisUnavailable)

@@ -5,19 +5,18 @@ import type { RedisKeys } from './redis-keys.js'
 import type { RedisClient } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
-// A session's meta hash holds each of its bound keys under this mark (redis-scripts.ts: DECIDE checks it).
+// DECIDE checks it too (redis-scripts.ts).
 const MARK = 'K:'
 
 export interface RedisBoundKeys extends BoundKeys {
-  /** Forgets what this process knew of `token`: the state said it is bound no more. */
+  /** Forgets `token`, which the state said is bound no more. */
   forget(token: string): void
 }
 
-/** Creates the bound keys on Redis (D46): in each session's meta, with an index by key that is only a hint. */
+/** Creates the bound keys on Redis (D46): in each session's meta, indexed by a hint. */
 export function createRedisBoundKeys({ client, keys }: { client: RedisClient; keys: RedisKeys }): RedisBoundKeys {
   const index = `${keys.prefix}bound`
   const meta = (session: string) => keys.of(session).session(checkSessionName(session, 'a bound session'))
-  // What this process met, by key; remade lists for masking.
   const known = new Map<string, BoundKey>()
   let tokens: readonly string[] = []
   const changed = () => {
@@ -32,7 +31,6 @@ export function createRedisBoundKeys({ client, keys }: { client: RedisClient; ke
     const { plan, perMinute, perDay } = JSON.parse(json) as Omit<ApiKey, 'key'>
     return { key, plan, perMinute, perDay, session }
   }
-  /** The key as session `session`'s meta holds it, or undefined (the session went, or never had it). */
   const inSession = async (key: string, session: string): Promise<BoundKey | undefined> => {
     const json = await client.hget(meta(session), MARK + key).catch(redisUnavailable)
     return json === null ? undefined : parse(key, session, json)
@@ -56,7 +54,6 @@ export function createRedisBoundKeys({ client, keys }: { client: RedisClient; ke
           ? [{ ...parse(field.slice(MARK.length), session, json), made: JSON.parse(json).made }]
           : [],
       )
-      // In the order they were made.
       return bound.sort((a, b) => a.made - b.made).map(({ made: _made, ...key }) => key)
     },
     tokens: () => tokens,

@@ -2,16 +2,15 @@ import type { KeyChanges, KeyStorage } from '../../core/auth/key-storage.js'
 import type { RedisClient } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
-// Looks for another process's change this often (docs/running-for-a-team.md#several-replicas-one-redis).
+// docs/running-for-a-team.md#several-replicas-one-redis
 const FOLLOW_MS = 1_000
 
 export interface RedisKeysOptions {
   client: RedisClient
-  /** The shared sandbox's meta hash: its `keys` field holds the changes, `kv` their version. */
   meta: string
 }
 
-/** Creates the runtime key changes in Redis, replaced whole and versioned in one transaction, followed each second. */
+/** Creates the runtime key changes in Redis, versioned in one transaction, followed each second. */
 export async function createRedisKeys({ client, meta }: RedisKeysOptions): Promise<KeyStorage & { close(): void }> {
   const followed = await followMetaField<KeyChanges>(client, meta, 'keys', 'kv')
   let taken = followed.version()
@@ -30,7 +29,7 @@ export async function createRedisKeys({ client, meta }: RedisKeysOptions): Promi
   }
 }
 
-/** Follows a versioned JSON value in the meta hash, read again each second when its version moved. */
+/** Follows a versioned JSON value in the meta hash. */
 async function followMetaField<T>(client: RedisClient, meta: string, field: string, versionField: string) {
   const read = async () => {
     const [text, version] = await client.hmget(meta, field, versionField)
@@ -42,7 +41,6 @@ async function followMetaField<T>(client: RedisClient, meta: string, field: stri
       .then((latest) => {
         if (latest.version !== version) ({ value, version } = latest)
       })
-      // Redis away: the value stays as it was until it answers again.
       .catch(() => undefined)
   }, FOLLOW_MS)
   timer.unref()

@@ -9,7 +9,7 @@ import type { ListingAhead, ListQuery } from '../../core/state/pet-repository.js
 import type { PetStatus } from '../../core/store/pet.js'
 import type { RedisGroupPages } from './create-redis-pages.js'
 
-/** What the state tells a world with each decision, and between them (`followWorlds`). */
+/** What the state tells a world with each decision, and in `followWorlds`. */
 export interface WorldNews {
   offset: string
   /** Changes with each reset or replacement. */
@@ -20,25 +20,24 @@ export interface WorldNews {
 }
 
 export interface RedisRateLimitsOptions {
-  /** Runs a script of the world's (create-redis-world.ts), ARGV after its prefix, session, now and TTL. */
+  /** Runs a world's script, ARGV from 5 on. */
   run: (script: 'quota' | 'quotaThenList', ...args: Array<string | number>) => Promise<unknown>
   banAfter: number
   banSeconds: number
   known: () => { version: string; max: number; idleMs: number }
   onNews: (news: WorldNews, drops: string) => void
-  /** Told of a bound key the session holds no more (D46): this process forgets it. */
+  /** Told of a bound key the session holds no more (D46). */
   onUnbound?: (key: string) => void
   pages: RedisGroupPages
 }
 
-/** A page of a world's pets read with its next decision, in `quotaThenList` (the world's `readAhead`). */
+/** A page of pets read with the next decision, in `quotaThenList`. */
 export interface RedisListing extends ListingAhead {
   readonly status: PetStatus | undefined
   readonly limit: number
   text: string | undefined
 }
 
-/** Returns a listing to read with the next decision. */
 export function redisListing({ status, limit }: ListQuery): RedisListing {
   const listing: RedisListing = {
     readAhead: true,
@@ -50,7 +49,7 @@ export function redisListing({ status, limit }: ListQuery): RedisListing {
   return listing
 }
 
-/** Creates a session's rate limiter on Redis: one atomic script run per decision, exact across processes (D21). */
+/** Creates a session's rate limiter on Redis: one script per decision, exact across processes (D21). */
 export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimitBackend<'later'> {
   const { banAfter, banSeconds } = options
   const banMs = Math.round(banSeconds * 1000)
@@ -111,7 +110,7 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
       )
       if (reply === -5) throw unbound(options, bound)
       const { outcome, t, bucket, page, of } = fromText(reply as string, options.onNews)
-      // The page goes out as Redis sent it, or as this process kept it, never parsed (BENCHMARKS.md, Redis).
+      // Never parsed (BENCHMARKS.md, Redis).
       listing.text = outcome !== 0 ? undefined : (page ?? (kept?.generation === of ? kept.text : undefined))
       if (page !== undefined && of !== '')
         options.pages.keep(listing.status, listing.limit, { generation: of, text: page })
@@ -141,17 +140,17 @@ export function createRedisRateLimits(options: RedisRateLimitsOptions): RateLimi
       ])
       return describeBucket.quota(bucket, limits, t)
     },
-    // A reset switches the generation the buckets are named after: nothing to clear here.
+    // A reset switches the buckets' generation.
     clear: async () => undefined,
   }
 }
 
-/** The key of a bucket's limits when they are a bound key's (D46): the script checks its session still holds it. */
+/** Returns the bound key (D46) the limits are of, or ''. */
 function boundOf(limits: Limits): string {
   return 'session' in limits && 'key' in limits ? String(limits.key) : ''
 }
 
-/** The refusal of a bound key whose session went: unknown, as any key the sandbox does not have (D17). */
+/** Refuses a bound key whose session went as unknown (D17). */
 function unbound(options: RedisRateLimitsOptions, key: string): HttpError {
   options.onUnbound?.(key)
   return invalidKey()
@@ -197,7 +196,7 @@ function decided(fields: Fields, onNews: RedisRateLimitsOptions['onNews']) {
   return { outcome, t, bucket }
 }
 
-/** Reads `quotaThenList`'s text: 15 newline-ended fields, then the page's JSON ('' when refused or kept). */
+/** Reads `quotaThenList`'s text (redis-scripts.ts). */
 function fromText(text: string, onNews: RedisRateLimitsOptions['onNews']) {
   const fields: string[] = []
   let start = 0
@@ -219,7 +218,7 @@ function fromText(text: string, onNews: RedisRateLimitsOptions['onNews']) {
   }
 }
 
-/** A bucket as the scripts keep it: "ms mu ds du rs rc bu". */
+/** Packs a bucket as the scripts keep it. */
 export function packBucket(bucket: Bucket): string {
   return [
     bucket.minuteStart,

@@ -6,7 +6,7 @@ import type { RedisGroupKeys, RedisKeys } from './redis-keys.js'
 import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
-// Batches entries this long: a command per batch, not per request (BENCHMARKS.md, Redis).
+// A command per batch, not per request (BENCHMARKS.md, Redis).
 const FLUSH_AFTER_MS = 20
 
 export interface RedisRequestLogOptions {
@@ -14,11 +14,11 @@ export interface RedisRequestLogOptions {
   client: RedisClient
   keys: RedisKeys
   capacity: number
-  /** Returns the session's generation last seen, so an entry from before its reset is not kept. */
+  /** Returns the session's generation last seen: an entry from before a reset is not kept. */
   generation: (session: string | undefined) => string
 }
 
-/** Creates the request log shared on Redis: a list per session (REQUEST_LOG), batches published to the others (D34). */
+/** Creates the request log shared on Redis, batches published to the other processes (D34). */
 export function createRedisRequestLog({
   scripts,
   client,
@@ -26,12 +26,11 @@ export function createRedisRequestLog({
   capacity,
   generation,
 }: RedisRequestLogOptions): SharedRequestLog & { close(): void } {
-  // Names this process's batches on the channel, so it does not hear its own entries twice.
+  // So this process does not hear its own entries twice.
   const sender = randomUUID()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
   let subscriber: RedisClient | undefined
   let closed = false
-  // Each entry as the script takes it: its session, that session's generation, its JSON.
   let pending: string[] = []
   let timer: ReturnType<typeof setTimeout> | undefined
 
@@ -40,7 +39,7 @@ export function createRedisRequestLog({
     timer = undefined
     const batch = pending
     pending = []
-    // One script per group of sessions, each in its group's slot (docs/decisions.md#d44).
+    // One script per group, in its slot (D44).
     const byGroup = new Map<RedisGroupKeys, string[]>()
     for (let index = 0; index < batch.length; index += 3) {
       const group = keys.of(batch[index] || 'default')
@@ -49,7 +48,6 @@ export function createRedisRequestLog({
     for (const [group, entries] of byGroup)
       scripts.logRequests(group.meta, group.prefix, capacity, group.requests, sender, ...entries).catch(() => undefined)
   }
-  // The list of a session's entries (`session` undefined: the default's).
   const listOf = ({ session = 'default' }: InSession) => keys.of(session).sessionLog(session)
 
   const hear = (_channel: string, message: string) => {
@@ -63,7 +61,7 @@ export function createRedisRequestLog({
     }
     for (const entry of entries) {
       for (const watcher of watchers) {
-        // One watcher's failure must not keep the others, or the connection, from the next entries.
+        // One watcher's failure must not stop the others.
         try {
           watcher(entry)
         } catch {}
@@ -71,10 +69,8 @@ export function createRedisRequestLog({
     }
   }
 
-  // Opens a subscriber of its own for the first watcher, closed after the last.
   const subscribe = () => {
-    // Waits for Redis, however long it is away, rather than failing: ioredis subscribes again
-    // by itself after a reconnect.
+    // Waits however long Redis is away; ioredis subscribes again after a reconnect.
     const waiting = { enableOfflineQueue: true, maxRetriesPerRequest: null, commandTimeout: undefined }
     const connection: RedisClient =
       client instanceof Cluster
@@ -93,7 +89,7 @@ export function createRedisRequestLog({
       )
     return connection
   }
-  // Disconnects rather than quits: a QUIT queued while Redis is away would keep the process alive.
+  // A QUIT queued while Redis is away would keep the process alive.
   const unsubscribe = () => {
     subscriber?.disconnect()
     subscriber = undefined
@@ -110,7 +106,6 @@ export function createRedisRequestLog({
     async last(limit = capacity, of): Promise<RequestLogEntry[]> {
       if (limit <= 0 || capacity === 0) return []
       const newest = await client.lrange(listOf(of), 0, Math.min(limit, capacity) - 1).catch(redisUnavailable)
-      // Each line is `<sequence> <JSON>`.
       return newest.reverse().map((line) => JSON.parse(line.slice(line.indexOf(' ') + 1)) as RequestLogEntry)
     },
     count: async (of) =>
@@ -124,7 +119,7 @@ export function createRedisRequestLog({
       }
     },
     close() {
-      // Sent before the connection quits, so the last entries are not lost on a clean shutdown.
+      // Before the connection quits, so a clean shutdown loses no entries.
       if (pending.length > 0) flush()
       closed = true
       watchers.clear()

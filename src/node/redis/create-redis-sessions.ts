@@ -23,9 +23,9 @@ import type { RedisReplication } from './redis-replication.js'
 import type { RedisClient, RedisScripts } from './redis-scripts-client.js'
 import { redisUnavailable } from './redis-unavailable.js'
 
-// Takes up other processes' changes to the worlds it uses this often (docs/running-for-a-team.md).
+// How often other processes' changes are taken up (docs/running-for-a-team.md).
 const FOLLOW_MS = 1_000
-// Worlds unused by this process for this long are not followed: their next decision brings the news.
+// Worlds unused this long are not followed: their next decision brings the news.
 const FOLLOW_IDLE_MS = 60_000
 const DEFAULT = DEFAULT_SESSION
 
@@ -34,15 +34,12 @@ export interface RedisSessionsOptions {
   scripts: RedisScripts
   keys: RedisKeys
   base: () => RedisBase
-  /** The time source without any offset, once the sandbox gives it. */
   source: () => number
-  /** Which writes wait for a replica. */
   replication: RedisReplication
-  /** How calls ride out a master's failover. */
   failover: RedisFailover
 }
 
-/** Creates a Redis state's worlds and session registry (D34): a sorted set by last use, one script per change. */
+/** Creates a Redis state's worlds and session registry (D34). */
 export function createRedisSessions({
   client,
   scripts,
@@ -53,13 +50,12 @@ export function createRedisSessions({
   failover,
 }: RedisSessionsOptions) {
   let policy: SharedSessionsPolicy | undefined
-  // The sandbox keeps a world per session it met, at most `max`, each holding its handle.
   const handles = createLru<RedisWorld>(() => 2 * bounds().max)
   const boundKeys = createRedisBoundKeys({ client, keys })
   const pages = createRedisPages()
 
   const bounds = () => ({ max: policy?.max ?? 0, idleMs: policy?.idleMs ?? 0 })
-  // What the scripts bound, in each group: its share of the most sessions (docs/decisions.md#d44).
+  // Each group's share of the most sessions (D44).
   const groupBounds = () => ({ ...bounds(), max: Math.ceil(bounds().max / keys.groups.length) })
   const onDrops = (drops: string) => {
     if (drops === '') return
@@ -84,7 +80,7 @@ export function createRedisSessions({
       keys,
       base,
       source,
-      // Expires a named session's keys after twice the idle time, should no process drop it (D34).
+      // Twice the idle time, should no process drop it (D34).
       ttlMs: name === DEFAULT ? undefined : 2 * bounds().idleMs,
       bounds: groupBounds,
       replication,
@@ -95,13 +91,11 @@ export function createRedisSessions({
     })
   const defaultWorld = make(DEFAULT)
 
-  /** Returns world `name`'s handle, made on first use, keeping at most twice `max`. */
   function handle(name: SessionName): RedisWorld {
     if (name === DEFAULT) return defaultWorld
     return handles.use(name) ?? handles.put(name, make(name))
   }
 
-  // What changed in the worlds this process uses, once a second, in one script for all of them.
   const follow = async () => {
     const since = source() - FOLLOW_IDLE_MS
     const byGroup = new Map<RedisGroupKeys, RedisWorld[]>()
@@ -120,24 +114,21 @@ export function createRedisSessions({
         string,
         string | null,
       ]
-      // Another generation than this process's own last one: another process reset, replaced or dropped it.
+      // Another process reset, replaced or dropped it.
       const known = world.generation()
       if (known !== '' && generation !== known && world.name !== DEFAULT) {
         handles.delete(world.name)
         policy?.onStale?.(world.name)
         return
       }
-      // A world the state has not made yet has nothing to tell.
       if (generation !== '') world.news({ generation, offset, version, settings })
     })
   }
   const timer = setInterval(() => {
-    // Redis away: the worlds stay as they were until it answers again.
     follow().catch(() => undefined)
   }, FOLLOW_MS)
   timer.unref()
 
-  /** Runs a registry script through a world's handle (it names the session and its TTL). */
   const call = async (
     name: SessionName,
     script: 'useWorld' | 'putWorld' | 'listWorlds' | 'deleteWorld',
@@ -193,7 +184,6 @@ export function createRedisSessions({
     },
   }
 
-  /** The named sessions (or the one named `only`), the most recently used first. */
   async function list(only: string): Promise<SharedSessionInfo[]> {
     const groups = only === '' ? keys.groups : [keys.of(only)]
     const replies = await Promise.all(
@@ -208,14 +198,13 @@ export function createRedisSessions({
     return replies.length === 1 ? found : found.sort((a, b) => b.lastUsed - a.lastUsed)
   }
 
-  /** Returns putWorld's ARGV from 7 on, writing a capsule's pets and buckets first under their own generation. */
+  /** Returns putWorld's ARGV from 7 on, writing a capsule's keys first. */
   async function originArgs(name: SessionName, origin: SharedOrigin, maxPets: number): Promise<Array<string | number>> {
     const { clock, ...rest } = origin.settings
     const settings = Object.entries(rest).flatMap(([setting, value]) => [setting, JSON.stringify(value)])
     const head = [origin.kind, origin.kind === 'fork' ? origin.from : '', clock ?? '']
     if (origin.kind === 'fork' && keys.of(origin.from) !== keys.of(name)) {
-      // A source in another group, so in another slot: read here, and written as a capsule's
-      // pets and buckets are, a copy standing alone (docs/decisions.md#d44).
+      // Another group is another slot: read here, written as a capsule (D44).
       const source = await readWorld(origin.from)
       return [
         ...head,
@@ -230,7 +219,6 @@ export function createRedisSessions({
     return [...head, ...(await writeOrigin(name, origin.pets, quotas, origin.nextId)), maxPets, ...settings]
   }
 
-  /** Reads session `from`'s world as it is now: pets, packed buckets, next id, settings in force. */
   async function readWorld(from: SessionName) {
     const world = handle(from)
     const pets = await world.allPets()
@@ -240,7 +228,6 @@ export function createRedisSessions({
     const settings = Object.entries(meta).flatMap(([field, value]) =>
       field.startsWith('S:') ? [field.slice(2), value] : [],
     )
-    // A session never used yet starts from the start-up buckets.
     const bucketsKey =
       meta.gen !== undefined
         ? group.world(from, meta.gen, 'q')
@@ -249,7 +236,7 @@ export function createRedisSessions({
     return { pets, quotas, nextId, settings }
   }
 
-  /** Writes pets and packed buckets under a new origin generation of `name`; returns putWorld's ARGV 10 to 12. */
+  /** Writes pets and buckets under a new `o<gen>` of `name`; returns putWorld's ARGV 10 to 12. */
   async function writeOrigin(
     name: SessionName,
     pets: readonly Pet[],
@@ -259,7 +246,7 @@ export function createRedisSessions({
     const group = keys.of(name)
     const ogen = String(await client.incr(group.worlds).catch(redisUnavailable))
     const at = (part: string) => group.world(name, `o${ogen}`, part)
-    // Written before the script adopts them; gone by themselves should this process stop half-way.
+    // They expire by themselves should this process stop before the script adopts them.
     const written = new Set<string>()
     let batch = client.pipeline()
     let size = 0
@@ -291,23 +278,18 @@ export function createRedisSessions({
 
   return {
     sessions,
-    /** The keys bound to sessions (D46), in the sessions' meta hashes. */
     boundKeys,
-    /** Makes the registry follow `next` (the sandbox's options); the state's default world needs none. */
     bound(next: SharedSessionsPolicy): SharedSessions {
       policy = next
       return sessions
     },
-    /** The default session's world. */
     default: defaultWorld,
-    /** The generation of a session this process last saw (undefined: the default). */
     generation: (session: string | undefined) =>
       (session === undefined ? defaultWorld : handles.peek(session))?.generation() ?? '',
     close: () => clearInterval(timer),
   }
 }
 
-/** A session as listWorlds, useWorld and putWorld answer it: name, times, origin, settings as one JSON object. */
 function infoOf([
   name = '',
   created = '0',
@@ -337,7 +319,7 @@ async function exec(pipeline: ReturnType<RedisClient['pipeline']>): Promise<void
   for (const [error] of results) if (error) redisUnavailable(error)
 }
 
-/** Reads a session's name the scripts answer: written as the lifecycle checked it, so checked again it passes. */
+/** Reads a session name the scripts answer; checked on the way in, it passes again. */
 function kept(name: string): SessionName {
   return checkSessionName(name, 'a session name kept in Redis')
 }

@@ -18,38 +18,30 @@ export interface RedisWorldOptions {
   scripts: RedisScripts
   keys: RedisKeys
   base: () => RedisBase
-  /** The time source without any offset. */
   source: () => number
-  /** The TTL of a named session's keys in ms (docs/decisions.md#d34); undefined for the default session. */
+  /** The TTL of a named session's keys in ms (D34); undefined for the default session. */
   ttlMs: number | undefined
-  /** The registry's bounds, which every decision of a named session applies. */
   bounds: () => { max: number; idleMs: number }
-  /** Which writes wait for a replica. */
   replication: RedisReplication
-  /** How calls ride out a master's failover. */
   failover: RedisFailover
-  /** Told of the sessions a decision dropped, as the script answered them. */
   onDrops: (drops: string) => void
-  /** Told of a bound key a decision found its session holds no more (D46). */
+  /** Told of a bound key its session holds no more (D46). */
   onUnbound: (key: string) => void
-  /** The base's page texts this process keeps, shared by its worlds. */
   pages: RedisPages
 }
 
-/** The scripts that start with WORLD's ARGV (redis-scripts.ts): they name the session. */
 export type WorldScript = Exclude<keyof RedisScripts, 'followWorlds' | 'switchBase' | 'logRequests'>
 
-/** Creates a session's world in Redis as this process sees it: one round trip per script, made on first use. */
+/** Creates a session's world in Redis: one round trip per script. */
 export function createRedisWorld(options: RedisWorldOptions) {
   const { name, client, scripts, keys, source, ttlMs } = options
-  // Every key of the world is in its group's slot (docs/decisions.md#d44).
   const group = keys.of(name)
   let offset = 0
-  // The settings in force as one value (undefined: none set, the origin's), and their version.
+  // Undefined: none set, the origin's are in force.
   let settings: LiveSettings | undefined
   let version = ''
   let generation = ''
-  // When this process last used the world: the follower looks only at worlds in use.
+  // The follower looks only at worlds in use.
   let usedAt = 0
 
   const news = (told: WorldNews) => {
@@ -60,10 +52,9 @@ export function createRedisWorld(options: RedisWorldOptions) {
     version = told.version
   }
 
-  /** Runs one of the world's scripts (after WORLD's ARGV), seeding the base again if Redis came back empty. */
+  /** Runs one of the world's scripts, seeding the base again if Redis came back empty. */
   const run = (script: WorldScript, ...args: Array<string | number>): Promise<unknown> => runIn(group, script, ...args)
 
-  /** Runs a script naming this world in group `at` (a listing of another group's sessions names the default one). */
   async function runIn(at: RedisGroupKeys, script: WorldScript, ...args: Array<string | number>): Promise<unknown> {
     usedAt = source()
     try {
@@ -81,7 +72,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
                     ttlMs ?? '',
                     ...args,
                   ),
-                // A pet's id, or nothing stored (the base missing, the store full, …): nothing to wait for.
+                // Not an id: nothing stored, nothing to wait for.
                 (reply) => Number(reply) > 0,
                 async (id) => {
                   const found = await scripts.getPet(at.meta, at.prefix, name, source(), ttlMs ?? '', String(id))
@@ -101,7 +92,6 @@ export function createRedisWorld(options: RedisWorldOptions) {
     }
   }
 
-  /** Every pet of the world, in id order. */
   async function allPets(): Promise<Pet[]> {
     const [own, mine, replaced, theirs] = (await run('allPets')) as [string, string[], string[], string[]]
     const hidden = new Set(replaced.map(Number))
@@ -110,13 +100,12 @@ export function createRedisWorld(options: RedisWorldOptions) {
     return fromBase.concat(JSON.parse(`[${mine.join(',')}]`) as Pet[]).sort((a, b) => a.id - b.id)
   }
 
-  // Stored as the JSON of the contract's Pet, id first; the script puts the id in.
   const encode = ({ name: petName, categoryId, status }: NewPet) =>
     JSON.stringify(status === undefined ? { name: petName, categoryId } : { name: petName, categoryId, status })
 
   const pets = (maxPets: number): PetRepository<'later'> => {
     let ready: Promise<void> = Promise.resolve()
-    // Counted and stored in one script, so creates racing on every process never pass the limit.
+    // One script counts and stores, so racing creates never pass the limit.
     const save = async (id: string, pet: Pet): Promise<Pet> => {
       // A create sent again through a failover finds the pet its first sending made (D44).
       const { boundMs } = options.failover
@@ -141,9 +130,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
         ready = done.catch(() => undefined)
         return done
       },
-      // Read in the decision's round trip, by the world's rate limiter.
       readAhead: redisListing,
-      // One parse for the whole page.
       list: async ({ status, limit }) => JSON.parse((await run('listPets', status ?? '', limit)) as string) as Pet[],
       async get(id) {
         const [json] = (await run('getPet', String(id))) as string[]
@@ -158,13 +145,12 @@ export function createRedisWorld(options: RedisWorldOptions) {
   }
 
   const set = async (what: 'offset' | 'advance', value: string) => String(await run('setWorld', what, value))
-  // One setting changed, the others as the state has them: the answer is the whole value and its version.
   const change = async <K extends keyof LiveSettings>(name: K, value: LiveSettings[K]) => {
     const [changed, json] = (await run('setWorld', 'settings', name, JSON.stringify(value))) as [number, string]
     settings = kept(settings, JSON.parse(json) as LiveSettings)
     version = String(changed)
   }
-  /** Copies the default session's offset into every other group, whose registry times are on its clock (D44). */
+  /** Copies the default session's offset into the other groups, whose registry runs on its clock (D44). */
   const spreadOffset = async () => {
     if (name !== 'default') return
     const others = keys.groups.filter((other) => other !== group)
@@ -220,18 +206,16 @@ export function createRedisWorld(options: RedisWorldOptions) {
     runIn,
     allPets,
     news,
-    /** The generation this process last saw in force: log entries answered before a reset are not kept. */
+    /** Log entries answered before a reset are not kept. */
     generation: () => generation,
-    /** The settings' version this process holds, for `followWorlds`. */
     known: () => version,
-    /** Whether this process used the world since `since` (epoch ms, by the time source). */
     usedSince: (since: number) => usedAt >= since,
   }
 }
 
 export type RedisWorld = ReturnType<typeof createRedisWorld>
 
-/** The settings a world may have in force, each set by itself: the clock is its offset, the seed its origin's. */
+/** The settings a world may have in force; the clock is its offset, the seed its origin's. */
 type LiveSettings = Partial<Omit<WorldSettings, 'clock'>>
 
 /** Returns `next`, keeping each unchanged setting of `before`: followers compare by identity. */

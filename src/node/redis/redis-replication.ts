@@ -13,7 +13,7 @@ export interface RedisReplicationOptions {
   failover: RedisFailover
 }
 
-/** Makes a write wait for a replica where one serves (WAIT), so losing the master loses no pet answered 201 (D44). */
+/** Makes a write wait for a replica where one serves, so losing the master loses no pet answered 201 (D44). */
 export async function createRedisReplication({ client, waitMs, failover }: RedisReplicationOptions) {
   const cluster = client instanceof Cluster ? client : undefined
   let replicas = 0
@@ -55,7 +55,6 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
       const [[error, piped] = [], [waitError, acknowledged] = []] = (await pipeline.exec()) ?? []
       let reply = piped
       let count = Number(acknowledged)
-      // An ASK names the master the slot moves to.
       let ranOn: RedisClient | undefined
       if (error) {
         if (cluster === undefined || !failover.again(error)) throw error
@@ -71,7 +70,6 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
       if (!stored(reply)) return reply
       while (count < 1) {
         if (ranOn === undefined) {
-          // A replica gone or a master failed over shows only when asked again.
           if (cluster === undefined) await ask()
           else await new Promise<void>((resolve) => cluster.refreshSlotsCache(() => resolve()))
           if (!waits(key)) break

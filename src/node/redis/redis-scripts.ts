@@ -2,20 +2,16 @@ import { PET_STATUSES } from '../../core/store/pet.js'
 import { REDIS_LAYOUT, REQUEST_LOG } from './redis-keys.js'
 
 /*
- * The keys under P, a group's prefix (redis-keys.ts; D21, D34, D44); KEYS[1] of every script is `P meta`.
- * - `P meta`: layout, seed, pets, given (the given pets' digest), base (the base's generation), lastId and count
- *   (the base's), added (every session's pets beyond the base), snext and sclock (the start-up next id and clock),
- *   doffset (the default session's offset, in a group without it), logged and lseq (REQUEST_LOG).
- * - `P base:<g>:pets` (id -> JSON), `P base:<g>:ids[:<status>]`, `P base:<g>:q` (start-up key buckets): the base.
- * - `P s:<name>`: gen, nextId, created (on the default session's clock), exp (when its keys expire), offset,
- *   `S:<setting>` and v (the settings in force and their version), own ('1': no base under it), w ('1': its overlay
- *   may hold pets), base, lastId and count (a copy), `K:<key>` (bound keys, D46), and its origin's okind, ofrom,
- *   oclock, `O:<setting>`, onext, oadded, ow, ogen.
- * - `P s:<name>:<gen>:{pets,ids,ids:<status>,replaced,q}`: a world's overlay, `q` bucket -> "ms mu ds du rs rc bu";
- *   `P s:<name>:o<ogen>:…` its origin, copied on each reset; `P s:<name>:<gen>:rl:<bucket>` an address's bucket,
- *   expiring after its day or ban; `P s:<name>:made:<token>` the id a create got (putPet).
- * - `P worlds` (generations and versions), `P added` (session -> its pets beyond the base), `P sessions` (named
- *   sessions by last use), `P s:<name>:log`, `P logs` and `P logcounts` (REQUEST_LOG).
+ * The keys under P, a group's prefix (redis-keys.ts; D21, D34, D44). KEYS[1] is `P meta`: layout, seed, pets, given,
+ * base (its generation), lastId, count, added (pets beyond the base), snext and sclock (the start-up next id and
+ * clock), doffset (the default session's offset), logged, lseq.
+ * - `P base:<g>:{pets,ids,ids:<status>,q}`: the base; pets id -> JSON, q the start-up buckets.
+ * - `P s:<name>`: gen, nextId, created, exp, offset, `S:<setting>` and v (their version), own ('1': no base), w ('1':
+ *   its overlay may hold pets), base, lastId, count, `K:<key>` (D46), and its origin's okind, ofrom, oclock,
+ *   `O:<setting>`, onext, oadded, ow, ogen.
+ * - `P s:<name>:<gen>:{pets,ids,ids:<status>,replaced,q}`: its overlay, q bucket -> "ms mu ds du rs rc bu";
+ *   `:o<ogen>:…` its origin's; `:<gen>:rl:<bucket>` an address's bucket; `:made:<token>` a create's id.
+ * - `P worlds` (a counter), `P added`, `P sessions` (by last use), `P s:<name>:log`, `P logs`, `P logcounts`.
  */
 
 const STATUSES = `{${PET_STATUSES.map((status) => `'${status}'`).join(', ')}}`
@@ -220,11 +216,10 @@ end
 `
 
 /**
- * Decides a bucket (D12, D15): ARGV 5 bucket, 6 perMinute, 7 perDay, 8 banAfter, 9 ban ms, 10 mode ('take' | 'peek' |
- * 'arrange'), 11 the settings' version known, 12 most named sessions, 13 their idle ms, for 'arrange' 14 minute left,
- * 15 day left, 16 remaining, 17 ban ('' | 'lift' | ms), 18 and 19 the minute's and day's ms, 20 a bound key or ''.
- * Makes an absent named session only once allowed (D34); -5 for a bound key its session no longer holds (D46).
- * Leaves `reply`, `outcome`, `gen`, `own` and `m` for what follows.
+ * Decides a bucket (D12, D15): ARGV 5 bucket, 6 perMinute, 7 perDay, 8 banAfter, 9 ban ms, 10 mode (take, peek,
+ * arrange), 11 settings' version known, 12 most sessions, 13 idle ms, 14 to 17 arrange's minute left, day left,
+ * remaining, ban ('lift' or ms), 18 minute ms, 19 day ms, 20 a bound key. '' is none. An absent named session is
+ * made only once allowed (D34); -5 for a bound key its session lost (D46). Leaves reply, outcome, gen, own, m.
  */
 const DECIDE = `${WORLD}if ARGV[20] and ARGV[20] ~= '' and redis.call('HEXISTS', meta(NAME), 'K:' .. ARGV[20]) == 0 then return -5 end
 local drops = ''
@@ -336,17 +331,15 @@ local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, gen or '', m[2] o
 export const REDIS_SCRIPTS = {
   /**
    * Answers `{outcome (0 allowed, 1 refused, 2 banned), t, ms, mu, ds, du, rs, rc, bu, offset, gen, version, settings,
-   * drops}`: settings as JSON when their version differs ('' when none were set, false when the same), drops
-   * 'i:<name>' (idle) or 'l:<name>' (least recently used), space-separated.
+   * drops}`: settings JSON when the version moved ('' none set, false same); drops 'i:<idle>' and 'l:<lru>' names.
    */
   quota: `${DECIDE}return reply
 `,
 
   /**
-   * Takes as `quota` (ARGV 14 to 17 ''), then when allowed lists ARGV[22] pets of status ARGV[21] ('' for all);
-   * ARGV[23] is the base generation whose page the caller keeps. Answers one text: `quota`'s 14 fields (settings ''
-   * when the same, else after '='), 15th the base generation when the page is the base's alone, each ending in a
-   * newline, then the page ('' when refused or kept).
+   * Takes as `quota`, then when allowed lists ARGV[22] pets of status ARGV[21]; ARGV[23] is the base generation whose
+   * page the caller keeps. Answers text: `quota`'s 14 fields (settings '' or '=' and JSON), 15th the base generation
+   * of a base-only page, each ending in a newline, then the page ('' when refused or kept).
    */
   quotaThenList: `${DECIDE}local listed, of = '', ''
 if outcome == 0 then
@@ -400,9 +393,9 @@ return {m[2] or '', mine, replaced, theirs}
 `,
 
   /**
-   * Stores a pet: ARGV 5 id ('' for the next), 6 JSON without the id, 7 status or '', 8 most pets (D23), 9 a create's
-   * token or '', 10 how long the token is kept (ms; D44). Answers the id as text (a token seen before: the id it got);
-   * -2 full, -3 past 2^53-1 (D37), -4 a create in a dropped session (D34), nothing stored.
+   * Stores a pet: ARGV 5 id ('' for the next), 6 JSON without the id, 7 status, 8 most pets (D23), 9 a create's
+   * token, 10 its keep ms (D44). Answers the id as text, a token's earlier one; -2 full, -3 past 2^53-1 (D37),
+   * -4 dropped (D34).
    */
   putPet: `${WORLD}if not based() then return -1 end
 local made = ARGV[9] ~= '' and P .. 's:' .. NAME .. ':made:' .. ARGV[9]
@@ -472,10 +465,9 @@ return gen
 `,
 
   /**
-   * Makes session NAME anew: ARGV 5 most named sessions, 6 their idle ms, 7 origin kind ('start-up' | 'fork' |
-   * 'capsule'), 8 session forked or '', 9 origin clock or '', 10 the gen of `o<gen>` keys Node wrote or '', 11 its
-   * next id, 12 its pet count, 13 most pets, then settings as name, JSON pairs (a fork's own in force win). Answers
-   * `info`'s fields then the drops; `{-2, pets brought}` past the most pets (D23): nothing kept.
+   * Makes session NAME anew: ARGV 5 most sessions, 6 idle ms, 7 origin kind, 8 session forked, 9 origin clock, 10 the
+   * gen of `o<gen>` keys Node wrote, 11 and 12 their next id and pet count, 13 most pets, then setting, JSON pairs (a
+   * fork's own win). Answers `info`'s fields then the drops; `{-2, pets brought}` past the most pets (D23).
    */
   putWorld: `${WORLD}if not based() then return -1 end
 local kind, from = ARGV[7], ARGV[8]
@@ -557,10 +549,7 @@ reply[#reply + 1] = dropped
 return reply
 `,
 
-  /**
-   * Sweeps sessions idle past ARGV[5] ms and answers `info`'s fields of each named one (ARGV[6] alone, '' for all),
-   * most recent first, then the drops.
-   */
+  /** Sweeps sessions idle past ARGV[5] ms; answers `info` of each (ARGV[6] alone), most recent first, then drops. */
   listWorlds: `${WORLD}local drops = {}
 C().sweep(C().defaultNow(), tonumber(ARGV[5]), '', drops)
 local reply = {}
@@ -654,9 +643,8 @@ return gen
 `,
 
   /**
-   * Appends entries, keeping the group's newest ARGV[2], and publishes them as `<sender> [entries]`: ARGV prefix,
-   * capacity, channel, sender, then session, gen, JSON triples; an entry of an earlier generation or a gone session
-   * is published, not kept.
+   * Appends entries, keeping the group's newest ARGV[2], and publishes `<sender> [entries]`: ARGV prefix, capacity,
+   * channel, sender, then session, gen, JSON triples; an entry of an older generation is published, not kept.
    */
   logRequests: `
 local P = ARGV[1]

@@ -2,7 +2,7 @@ import type { SandboxRequest } from '../../core/http/sandbox-request.js'
 import type { IncomingMessage } from 'node:http'
 import type { Writable } from 'node:stream'
 
-/** A request body with backpressure, read by `stream` or, first, by `take`. */
+/** A request body with backpressure. */
 export interface IncomingBody {
   /** Unlike `Readable.toWeb`'s, a cancel leaves the socket open for the Error body. */
   stream: ReadableStream<Uint8Array>

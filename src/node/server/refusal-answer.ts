@@ -7,7 +7,6 @@ export interface WrittenAnswer {
   body: Buffer
 }
 
-/** Writes a refusal's bytes. */
 export function refusalAnswer(reply: Reply): WrittenAnswer {
   const body = Buffer.from(JSON.stringify(reply.body))
   const written: Record<string, string> = {}

@@ -24,7 +24,6 @@ export interface StartServerOptions {
   host: string
   /** Returns the headers of the server's own refusals for an address (D16, D24). */
   refusalHeaders?: (address: string) => Promise<Record<string, string>>
-  /** Headers for answers that lack them. */
   answerHeaders?: Record<string, string>
   tail?: AnswerTail
   limits?: Partial<ServerLimits>
@@ -37,7 +36,7 @@ export interface RunningServer {
   url: string
   port: number
   server: Server
-  /** Stops accepting and lets in-flight requests finish within `shutdownGraceMs`. */
+  /** Stops, letting in-flight requests finish within `shutdownGraceMs`. */
   close(): Promise<void>
 }
 
