@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Measures the comments of src/ with the TypeScript scanner, generated contract modules left out: comment words per
+// Measures the comments of src/ with the TypeScript parser's tokens, generated contract modules left out: comment words per
 // line of code, lines past 120 columns (those holding a comment apart), and how often comments say "the one ".
 // Usage: node scripts/measure-voice.mjs [folder] [--files] [--by-folder] (the folder defaults to src; --files lists the
 // worst files, --by-folder the ratio of each folder holding files).
@@ -22,35 +22,47 @@ const files = readdirSync(folder, { recursive: true, withFileTypes: true })
 const total = { files: 0, codeLines: 0, commentWords: 0, commentLines: 0, wideComment: 0, wideCode: 0, theOne: 0 }
 const rows = []
 for (const file of files) {
-  const found = measure(readFileSync(file, 'utf8'))
+  const found = measure(readFileSync(file, 'utf8'), file)
   for (const key of Object.keys(found)) total[key] += found[key]
   total.files += 1
   rows.push({ file, ...found })
 }
 
-/** Counts one file's code lines, comment words and lines, wide lines and "the one ". */
-function measure(text) {
+/** Counts one file's code lines, comment words and lines, wide lines and "the one ", from its parsed tokens. */
+function measure(text, file) {
   const lineOf = lineStarts(text)
   const code = new Set()
   const comment = new Set()
+  const seen = new Set()
   let commentWords = 0
   let theOne = 0
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text)
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    const start = scanner.getTokenStart()
-    const end = scanner.getTokenEnd()
-    const first = lineOf(start)
-    const last = lineOf(Math.max(start, end - 1))
-    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) {
-      const body = text.slice(start, end).replace(/^\/\/+|^\/\*+|\*+\/$/g, ' ')
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false)
+  const mark = (lines, start, end) => {
+    for (let line = lineOf(start); line <= lineOf(Math.max(start, end - 1)); line += 1) lines.add(line)
+  }
+  const noteComments = (ranges) => {
+    for (const { pos, end } of ranges ?? []) {
+      if (seen.has(pos)) continue
+      seen.add(pos)
+      const body = text.slice(pos, end).replace(/^\/\/+|^\/\*+|\*+\/$/g, ' ')
       commentWords += body.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length
       theOne += (body.replace(/\s*\n\s*\*?\s*/g, ' ').match(/\bthe one /gi) ?? []).length
-      for (let line = first; line <= last; line += 1) comment.add(line)
-    } else if (kind !== ts.SyntaxKind.WhitespaceTrivia && kind !== ts.SyntaxKind.NewLineTrivia) {
-      // A template's middle and tail are scanned as `}` here; the lines they span are code all the same.
-      for (let line = first; line <= last; line += 1) code.add(line)
+      mark(comment, pos, end)
     }
   }
+  // The parser's tokens, so a regex or a template's parts are never read as the start of a string or comment.
+  const visit = (node) => {
+    const children = node.getChildren(source)
+    if (children.length > 0 && !ts.isJSDoc(node)) {
+      for (const child of children) visit(child)
+      return
+    }
+    noteComments(ts.getLeadingCommentRanges(text, node.pos))
+    noteComments(ts.getTrailingCommentRanges(text, node.end))
+    if (node.kind !== ts.SyntaxKind.EndOfFileToken && node.end > node.getStart(source))
+      mark(code, node.getStart(source), node.end)
+  }
+  visit(source)
   let wideComment = 0
   let wideCode = 0
   text.split('\n').forEach((line, index) => {

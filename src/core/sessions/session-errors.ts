@@ -8,10 +8,7 @@ export class UnknownSession extends ConfigError {
   }
 }
 
-/**
- * A named session asked of a state that keeps none yet (a shared state without sessions, D34): the
- * admin API and the pipeline answer it 501 `not_implemented`.
- */
+/** Reports a named session asked of a state that keeps none (D34): 501 `not_implemented`. */
 export class SessionsNotServed extends ConfigError {
   constructor(what = 'Named sessions (X-Sandbox-Session)') {
     super(
@@ -21,10 +18,7 @@ export class SessionsNotServed extends ConfigError {
   }
 }
 
-/**
- * A change the default session cannot take (deleting it; replacing it with a fork or a capsule
- * while `--state` keeps its pets): the admin API answers it 409 `conflict`.
- */
+/** Reports a change the default session cannot take (D34): 409 `conflict`. */
 export class SessionConflict extends ConfigError {
   constructor(message: string) {
     super(message)
@@ -32,7 +26,7 @@ export class SessionConflict extends ConfigError {
   }
 }
 
-/** The refusal to delete the default session, worded alike by every registry. */
+/** Refuses to delete the default session, alike in every registry. */
 export function defaultNotDeleted(): SessionConflict {
   return new SessionConflict('the default session cannot be deleted: reset it, or PUT it to start it over')
 }

@@ -40,7 +40,7 @@ export function createPetBase() {
     firstFilled = resolve
   })
 
-  /** Returns a record's JSON text, cached: records never change. */
+  /** Returns a record's JSON text, cached. */
   function textOf(pet: Pet): string {
     let text = texts.get(pet)
     if (text === undefined) {

@@ -66,7 +66,7 @@ export interface PetStoreOptions {
   origin: () => PetOrigin
   pool: PetPool
   filled: () => Promise<void> | undefined
-  /** Journals this session's changes (`--state`, the default session only). */
+  /** Journals this session's changes (`--state`). */
   storage?: PetStorage
 }
 

@@ -12,7 +12,6 @@ export function createMswDataWorkaround() {
   return {
     seedBatchSize: (stored: number): number => (stored === 0 ? 1 : SEED_BATCH),
 
-    /** Keys `values` by the pet's id. */
     keyed<T extends { id: number }>(values: T): T {
       return primaryKey === undefined ? values : { ...values, [primaryKey]: values.id }
     },
@@ -30,7 +29,7 @@ export function createMswDataWorkaround() {
       return record
     },
 
-    /** Learns the symbols from the first record, then shares the map. */
+    /** Learns the symbols from the first record. */
     settle(record: object): void {
       if (primaryKey === undefined || relationMap === undefined) {
         const symbols = Object.getOwnPropertySymbols(record)

@@ -1,3 +1,3 @@
-// The build replaces this module with one bundle of what it exports (scripts/bundle-msw-data.mjs, BENCHMARKS.md,
-// "A/B of each trick"): @msw/data imports the es-toolkit barrels for five functions.
+// Replaced at build by one bundle (scripts/bundle-msw-data.mjs; BENCHMARKS.md, "A/B of each trick"): @msw/data
+// imports es-toolkit barrels for five functions.
 export { Collection, Query } from '@msw/data'
