@@ -25,28 +25,22 @@ import { createRequire } from 'node:module'
 export interface PagesOptions {
   sandbox: Sandbox<Timing>
   version: string
-  /** The origin the server listens on, e.g. `http://127.0.0.1:4010`. */
   origin: string
-  /** The demo keys are in use (no keys file): the front door and the reference show them. */
   demoKeys: boolean
-  /** The admin gate: the dashboard and its event stream exist only with an admin token. */
+  /** The dashboard and its event stream exist only with an admin token. */
   admin?: EventStreamAdmin
-  /** Ends the pages' refusals, built and listed there (answer-tail.ts). */
   tail: AnswerTail
-  /** The server is `petstore-sandbox proxy`: the dashboard shows its Proxy panel. */
   proxy?: boolean
-  /** The pets file the pets came from (`--pets-file`), for what is in force. */
   petsFrom?: string | undefined
 }
 
-/** Answers the pages in front of the API; `handle` says whether it did. */
 export interface PagesListener {
   handle(incoming: IncomingMessage, outgoing: ServerResponse): boolean
-  /** Ends the open event streams, so a shutdown does not wait for them. */
+  /** Ends the open event streams, which a shutdown would wait for. */
   close(): void
 }
 
-/** Creates the pages people read, with no key and no quota (docs/running-for-a-team.md#pages). */
+/** Creates the pages, read with no key and no quota (docs/running-for-a-team.md#pages). */
 export function createPagesListener({
   sandbox,
   version,
@@ -62,7 +56,7 @@ export function createPagesListener({
   const contract = createServedContract()
   const events = admin === undefined ? undefined : createEventStream(sandbox, tail, admin)
   const demo = new Set(DEMO_KEYS.map((key) => key.key))
-  // The demo keys still configured (one revoked at runtime is no longer offered).
+  // One revoked at runtime is no longer offered.
   const shownDemoKeys = () => (demoKeys ? sandbox.keys.filter((key) => demo.has(key.key)) : undefined)
 
   function route(path: string): ((incoming: IncomingMessage, outgoing: ServerResponse) => void) | undefined {
@@ -86,7 +80,7 @@ export function createPagesListener({
                 vary: 'Accept',
               })
           }
-          // Answers a state that cannot be read (shared state down) with a 503, not a crash.
+          // Shared state down: a 503, not a crash.
           answer().catch(() =>
             sendError(
               tail,
@@ -105,7 +99,7 @@ export function createPagesListener({
         return (incoming, outgoing) => {
           const served = contract(pageOrigin(incoming, origin))
           const yaml = path === '/openapi.yaml'
-          // Anyone may read the contract from another origin (a client generator, a hosted viewer).
+          // Client generators and hosted viewers read it from other origins.
           sendPage(
             incoming,
             outgoing,
@@ -142,8 +136,7 @@ export function createPagesListener({
             }).markup,
           )
       case '/favicon.ico':
-        // A browser asks for it on every page: answered with no icon, so that it is no 404 in the
-        // console, and, being a page, never in the request log nor the HAR.
+        // No icon, but no 404 in the console, and never in the request log.
         return (_, outgoing) => sendNoContent(outgoing, { 'cache-control': 'public, max-age=86400' })
       case '/__sandbox/':
         return admin === undefined
@@ -156,8 +149,7 @@ export function createPagesListener({
         const asset = assets(path)
         if (asset === undefined) return undefined
         return (incoming, outgoing) => {
-          // Under the URL the reference names (its version in `?v=`), a dependency's file never
-          // changes: a later visit takes it from the cache without asking (BENCHMARKS.md#page-load).
+          // Its URL names its version (BENCHMARKS.md#page-load).
           const versioned =
             asset.immutable && new URLSearchParams((incoming.url ?? '').split('?')[1] ?? '').get('v') === swaggerUi
           const caching: Record<string, string> = versioned

@@ -2,10 +2,9 @@ import type { StateSummary } from '../../core/admin/admin-controls.js'
 import { shownKey } from '../../core/auth/shown-key.js'
 import { type Latency, noLatency, type ResolvedFaults } from '../../core/faults/fault-config.js'
 
-/** What may change every answer without a request saying so. */
 export type InForceItem = 'pets' | 'clock' | 'scenarios' | 'prefer' | 'faults' | 'admin'
 
-/** One thing in force, as the start banner and the front door say it: `scenarios: sandbox-free-key down`. */
+/** One thing in force: `scenarios: sandbox-free-key down`. */
 export interface InForceLine {
   item: InForceItem
   label: string
@@ -13,11 +12,8 @@ export interface InForceLine {
 }
 
 export interface InForceContext {
-  /** Whether the admin API is on (the sandbox has an admin token). */
   admin: boolean
-  /** Where given pets came from, when a pets file gave them. */
   petsFrom?: string | undefined
-  /** The origin the sandbox serves, to name the admin API's address (`http://127.0.0.1:4010`). */
   origin?: string | undefined
 }
 
@@ -30,7 +26,7 @@ const LABELS: Record<InForceItem, string> = {
   admin: 'admin API',
 }
 
-/** Words what is in force, for the start banner and the front door; keys as {@link shownKey} shows them. */
+/** Words what is in force, for the start banner and the front door. */
 export function describeInForce(state: StateSummary, { admin, petsFrom, origin = '' }: InForceContext): InForceLine[] {
   const inScenario = state.keys.filter((key) => key.scenario !== undefined)
   const texts: Record<InForceItem, string> = {
@@ -52,13 +48,13 @@ export function describeInForce(state: StateSummary, { admin, petsFrom, origin =
   return (Object.keys(LABELS) as InForceItem[]).map((item) => ({ item, label: LABELS[item], text: texts[item] }))
 }
 
-/** `real time`, or how far and which way the clock was moved: `1496 d 9 h ahead of real time`. */
+/** Says `real time`, or `1496 d 9 h ahead of real time`. */
 function clockMove(offsetMs: number): string {
   if (offsetMs === 0) return 'real time'
   return `${duration(Math.abs(offsetMs))} ${offsetMs > 0 ? 'ahead of' : 'behind'} real time`
 }
 
-/** A span in its two largest units: `3 h 12 min`, `45 s`, `0.3 s`. */
+/** Words a span in its two largest units: `3 h 12 min`. */
 function duration(ms: number): string {
   const units: Array<[string, number]> = [
     ['d', 86_400_000],
@@ -77,7 +73,7 @@ function duration(ms: number): string {
   return parts.length === 0 ? `${(ms / 1000).toFixed(1)} s` : parts.join(' ')
 }
 
-/** Words the faults in force: `latency 100-400 ms, error rate 0.05 (500, 503); createPet: error rate 0.5`. */
+/** Words the faults in force: `latency 100-400 ms, error rate 0.05 (500, 503)`. */
 function describeFaults(faults: ResolvedFaults): string {
   const words = (latency: Latency) =>
     'p50' in latency

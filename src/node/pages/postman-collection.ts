@@ -4,43 +4,39 @@ import type { OpenApiDocument } from '../../core/contract/openapi-document-type.
 
 const SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json'
 
-/** What one request of the collection sends, and with which demo key's plan. */
 interface Example {
-  /** The demo key's plan: each operation spends another key's quota (see `postmanCollection`). */
+  /** Each operation spends another key's quota. */
   plan: Plan
-  /** Path parameters, as Postman variables: `{ petId: '{{petId}}' }`. */
   path?: Record<string, string>
   query?: Record<string, string>
   body?: unknown
-  /** What the test keeps for the requests after it, as collection variables: `{ petId: 'id' }`. */
+  /** Kept for the requests after: `{ petId: 'id' }`. */
   keep?: Record<string, string>
-  /** Body fields the test holds to a collection variable: `{ id: 'petId' }`. */
+  /** Held to collection variables: `{ id: 'petId' }`. */
   echo?: Record<string, string>
-  /** Fields every item of an array body has: `{ status: 'available' }`. */
+  /** Every item of an array body has these: `{ status: 'available' }`. */
   every?: Record<string, string>
 }
 
-// Orders the requests so the pet created first is read next: no id is assumed to exist.
+// The pet created first is read next: no id is assumed to exist.
 const EXAMPLES: Record<'createPet' | 'getPet' | 'listPets', Example> = {
   createPet: { plan: 'pro', body: { name: 'Rex', categoryId: 1, status: 'available' }, keep: { petId: 'id' } },
   getPet: { plan: 'business', path: { petId: '{{petId}}' }, echo: { id: 'petId' } },
   listPets: { plan: 'free', query: { limit: '5', status: 'available' }, every: { status: 'available' } },
 }
 
-// Gives a run without a session one of its own, so it starts afresh.
 const PREREQUEST = [
   "if (!pm.variables.get('session')) pm.collectionVariables.set('session', 'postman-' + pm.variables.replaceIn('{{$guid}}'))",
 ]
 
 export interface PostmanCollectionInput {
   document: OpenApiDocument
-  /** The API base the requests default to, e.g. `http://127.0.0.1:4010/v1`. */
   baseUrl: string
-  /** The demo keys still configured; absent with a keys file, when every request sends `{{apiKey}}`. */
+  /** Absent with a keys file: every request sends `{{apiKey}}`. */
   demoKeys: readonly ApiKey[] | undefined
 }
 
-/** Builds `/postman.json`, a Postman v2.1 collection, a plan per operation so a run is never banned (D15). */
+/** Builds `/postman.json`, a plan per operation so a run is never banned (D15). */
 export function postmanCollection({ document, baseUrl, demoKeys }: PostmanCollectionInput): object {
   const components = (document.components ?? {}) as {
     schemas?: Record<string, unknown>
@@ -145,7 +141,7 @@ function bearer(token: string) {
   return { type: 'bearer', bearer: [{ key: 'token', value: token, type: 'string' }] }
 }
 
-/** Inlines a schema's references, leaving out what Postman's JSON Schema check does not know. */
+/** Inlines a schema's references, less what Postman's check does not know. */
 function jsonSchema(schema: unknown, resolve: (value: unknown) => unknown): unknown {
   const resolved = resolve(schema)
   if (Array.isArray(resolved)) return resolved.map((entry) => jsonSchema(entry, resolve))

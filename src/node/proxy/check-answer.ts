@@ -5,36 +5,30 @@ import type { ProxyStats } from './create-proxy-stats.js'
 import type { DecodedBody } from './decode-body.js'
 import { MAX_FORWARDED_BYTES, type UpstreamAnswer } from './forward-request.js'
 
-/** A request the proxy forwarded, and the upstream's answer it handed over. */
 export interface HandedOver {
   method: string
-  /** Where it went upstream. */
   target: URL
-  /** The path below `/v1`, as the promises name operations. */
   apiPath: string
-  /** Path and query as the client sent them to the proxy. */
   shownTarget: string
   authorization: string | undefined
-  /** The request's Content-Type, as sent. */
   contentType: string | undefined
-  /** The bearer token presented, maybe the upstream's key, which the secrets in force need not hold. */
+  /** Maybe the upstream's key, which the secrets in force need not hold. */
   presented: string | undefined
-  /** The body's text, when the proxy kept it whole; undefined for one too long to keep. */
+  /** Undefined for a body too long to keep. */
   sent: string | undefined
   answer: UpstreamAnswer
-  /** The answer's text, for an encoded one; undefined when it was not encoded. */
+  /** Undefined when the answer was not encoded. */
   decoded: DecodedBody | undefined
   receivedAt: number
 }
 
-// The decisions behind each promise that is a decision, not the spec's word (verify/promises.ts).
 const DECIDED = new Map(
   VERIFY_PROMISES.flatMap(({ id, source }) =>
     source.kind === 'decision' ? [[id, describeSource(source)] as const] : [],
   ),
 )
 
-/** Checks an upstream answer the client has against verify's promises, counting violations and differences (D39). */
+/** Checks an upstream answer against verify's promises (D39). */
 export async function checkAnswer(
   { checker, stats }: { checker: ExchangeChecker; stats: ProxyStats },
   handedOver: HandedOver,
@@ -69,7 +63,7 @@ export async function checkAnswer(
   }
 }
 
-/** A forwarded request and the upstream's answer, as the promises judge it (verify's JudgedExchange). */
+/** Returns the exchange as the promises judge it. */
 export function toExchange({
   method,
   target,
@@ -94,7 +88,7 @@ export function toExchange({
     path: apiPath,
     query: target.searchParams,
     credential: authorization === undefined ? 'none' : 'key',
-    // A body not kept whole is unknown: the promises that judge it are then not judged.
+    // Unknown: the promises that judge it are not judged.
     ...(sent !== undefined && (method === 'POST' || sent !== '') ? { requestBody: parseJsonBody(sent) ?? sent } : {}),
     status: answer.status,
     headers,

@@ -1,31 +1,26 @@
 import { PET_STATUSES } from '../../core/store/pet.js'
 
-/** One side of a compared exchange: an answer's status, headers (names in lower case) and JSON body. */
+/** One side of a compared exchange; header names in lower case. */
 export interface ComparedAnswer {
   status: number
   headers: Record<string, string>
-  /** The body parsed as JSON; undefined when empty or not JSON. */
   body: unknown
-  /** Whether its Content-Type is JSON. */
   json: boolean
 }
 
-/** What differs on one exchange: the aspect, what each side showed, and the promise at stake. */
 export interface Difference {
   aspect: string
   upstream: string
   sandbox: string
-  /** A promise (verify/promises.ts) the upstream's side of this comparison breaks by itself. */
+  /** A promise the upstream's side breaks by itself. */
   promise?: string
 }
 
-/** A key's last rate-limit headers on one side, which the next answer is read against. */
 export interface RateSequence {
   remaining: number
   reset: string
 }
 
-/** The rate-limit sequences of one key, upstream's and sandbox's. */
 export interface KeySequences {
   upstream?: RateSequence
   sandbox?: RateSequence
@@ -35,7 +30,7 @@ const LIMIT = 'x-ratelimit-limit'
 const REMAINING = 'x-ratelimit-remaining'
 const RESET = 'x-ratelimit-reset'
 
-/** Lists where the sandbox's answer differs from the upstream's (D42), reading rate limits on each key's sequence. */
+/** Lists where the sandbox's answer differs from the upstream's (D42). */
 export function compareAnswers(
   operationId: string | undefined,
   query: URLSearchParams,
@@ -72,7 +67,7 @@ export function compareAnswers(
   return found
 }
 
-/** A listing's bad query both refused, with other statuses: the sandbox's D3 (400) taken otherwise. */
+/** Says a bad listing query both refused with other statuses is D3 taken otherwise. */
 function queryPromise(
   operationId: string | undefined,
   query: URLSearchParams,
@@ -105,7 +100,7 @@ function compareBodies(
     const hidden = options.hiddenIds ?? new Set<number>()
     const shown = (s as Array<{ id?: unknown }>).filter((pet) => !hidden.has(pet?.id as number))
     const sIds = shown.map((pet) => pet?.id)
-    // With placeholders hidden, the sandbox's page is that much shorter: compared as far as it goes.
+    // With placeholders hidden, the sandbox's page is shorter.
     const all = (u as Array<{ id?: unknown }>).map((pet) => pet?.id)
     const uIds = shown.length < (s as unknown[]).length ? all.slice(0, sIds.length) : all
     const sorted = (ids: unknown[]) => [...ids].map(String).sort().join(',')
@@ -136,7 +131,7 @@ function compareFields(upstream: unknown, sandbox: unknown, ignoreId: boolean): 
   return found
 }
 
-/** One difference per aspect on one exchange: a listing's pets differing in a field count once. */
+/** Keeps one difference per aspect. */
 function dedupeAspects(found: Difference[]): Difference[] {
   const seen = new Set<string>()
   return found.filter((difference) => !seen.has(difference.aspect) && seen.add(difference.aspect))
@@ -195,7 +190,7 @@ function compareRateLimits(
           aspect: 'header:X-RateLimit-Remaining',
           upstream: `down by ${ud} (${up.remaining} to ${un.remaining})`,
           sandbox: `down by ${sd} (${sp.remaining} to ${sn.remaining})`,
-          // Holds the upstream to counting down by one (§8), when the sandbox's own count says this request counted.
+          // Down by one (§8) when the sandbox's own count says this request counted.
           ...(sd === 1 ? { promise: 'remaining-counts-down' } : {}),
         })
       }
@@ -206,7 +201,7 @@ function compareRateLimits(
   return found
 }
 
-/** Retry-After's form (whole seconds or an HTTP-date) and, in seconds, the wait within a second or two. */
+/** Compares Retry-After's form and, within a second or two, its wait. */
 function compareRetryAfter(upstream: string | undefined, sandbox: string | undefined): Difference[] {
   const show = (value: string | undefined) => value ?? 'absent'
   if (upstream === undefined || sandbox === undefined) {

@@ -26,26 +26,25 @@ import { upstreamHeaders } from './upstream-headers.js'
 export const MAX_HELD_BODY_BYTES = 64 * 1024 * 1024
 
 export interface ForwardingOptions {
-  /** The upstream API base, without a trailing slash: `/v1/<rest>` goes to `<upstream>/<rest>`. */
+  /** Without a trailing slash: `/v1/<rest>` goes to `<upstream>/<rest>`. */
   upstream: string
   fallback: boolean
   upstreamTimeoutMs: number
-  /** Ends its answers, as every handler's (answer-tail.ts). */
   tail: AnswerTail
   stats: ProxyStats
   checker: ExchangeChecker
-  /** Dates the upstream's answers in real time, which its X-RateLimit-Reset is held to. */
+  /** Real time, which the upstream's X-RateLimit-Reset is held to. */
   now: () => number
-  /** The keys in force and the admin token, which name no session its log shows (D35). */
+  /** Name no session the log shows (D35). */
   secrets: () => Secrets
-  /** Hears of every judged exchange once the client has it: the shadow (D42). */
+  /** Hears of every judged exchange: the shadow (D42). */
   onExchange?: (handedOver: HandedOver) => void
 }
 
-// Lists the safe methods (RFC 9110 9.2.1), the only ones the sandbox may answer once the upstream may have them (D25).
+// RFC 9110 9.2.1: the only ones the sandbox may answer once the upstream may have them (D25).
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
-/** Creates the proxy as an msw handler before the sandbox's: forwards `/v1` byte for byte, falls through (D25, D38). */
+/** Creates the proxy as an msw handler before the sandbox's (D25, D38). */
 export function createForwardingHandler(options: ForwardingOptions): HttpHandler {
   const router = createRouter(openapiDocument)
   const held = createByteBudget(MAX_HELD_BODY_BYTES)
@@ -55,7 +54,6 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
     tail: options.tail,
     logging: 'listed',
     answer: async (request, url, exchange): Promise<Ending> => {
-      // Dated by real time, which the upstream's X-RateLimit-Reset is held to.
       exchange.time = options.now()
       // Never cached: a refusal says nothing of the upstream.
       exchange.headers.set('cache-control', 'no-store')
@@ -72,7 +70,6 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
         throw refusal
       }
 
-      /** Passes the request on to the sandbox's handlers, which answer it (msw's fall-through). */
       const passOn = (reason: FallbackReason): Ending => {
         options.stats.fellBack(reason)
         options.stats.answered('sandbox')
@@ -80,7 +77,6 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       }
 
       const announced = request.headers.get('content-length')
-      // Refused before a byte is read when it says it is too large.
       if (announced !== null && Number(announced) > MAX_FORWARDED_BYTES) {
         return refuse(
           new HttpError(
@@ -90,8 +86,7 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
           ),
         )
       }
-      // What is kept of the body as it streams through (D38): enough for the log, and with
-      // fallback, for the sandbox to read the body of an operation the upstream turns out not to have.
+      // Enough for the log and, with fallback, for the sandbox to read it (D38).
       const body = takeBody(request)
       let taken: TakenBody | undefined
       if (body !== undefined) {
@@ -113,7 +108,6 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
           timeoutMs: options.upstreamTimeoutMs,
         })
       } catch (error) {
-        // The client's own body: too large, or not sent in full.
         if (error instanceof HttpError) return refuse(error)
         if (!(error instanceof UpstreamError)) throw error
         if (error.kind === 'too_large') {
@@ -160,8 +154,7 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
       const header = (name: string) => headerOf(answer.rawHeaders, name)
       const checked = !head && method !== 'OPTIONS'
       const contentType = header('content-type')
-      // An encoded answer is decoded before it is handed over, off the event loop and capped: the
-      // log shows its text and the check reads it (D38).
+      // Decoded off the event loop and capped, for the log and the check (D38).
       const encoded = !head && isEncoded(header('content-encoding'))
       const decoded =
         encoded && (checked || isTextual(contentType))
@@ -179,7 +172,7 @@ export function createForwardingHandler(options: ForwardingOptions): HttpHandler
           : { contentType: request.headers.get('content-type') ?? undefined, text: sentText, size: taken.taken() }
       const answered: HeldBody | undefined = head ? undefined : answerBody(contentType, answer.body, encoded, decoded)
       exchange.notes.source = 'upstream'
-      // Checked once the answer is on its way, so that the client does not wait for the check.
+      // The client does not wait for the check.
       if (checked) {
         const handedOver: HandedOver = {
           method,
@@ -227,7 +220,7 @@ export function fallsBackOn(status: number, operation: OperationInfo | undefined
   return responses?.['404'] === undefined
 }
 
-/** Names the session an exchange is logged in (D43); undefined for the default or a name no session may have (D35). */
+/** Names the session an exchange is logged in (D43); undefined for the default or a key (D35). */
 function loggedSession(request: SandboxRequest, secrets: Secrets): string | undefined {
   const named = requestedSession((name) => request.headers.get(name))
   if (
@@ -239,7 +232,7 @@ function loggedSession(request: SandboxRequest, secrets: Secrets): string | unde
   return named.name
 }
 
-/** The upstream's body as the log may show it: the text it decoded to, or its bytes as text when none was needed. */
+/** Returns the upstream's body as the log may show it. */
 function answerBody(
   contentType: string | undefined,
   bytes: Buffer,

@@ -12,14 +12,13 @@ import { type HandedOver, toExchange } from './check-answer.js'
 import { type ComparedAnswer, compareAnswers, type Difference, type KeySequences } from './compare-answers.js'
 import { createShadowReport, type FoundDifference, MAX_SHOWN_CHARS } from './shadow-report.js'
 
-/** Bounds the exchanges waiting for the shadow; beyond it one is dropped and counted. */
+/** Bounds the exchanges waiting for the shadow; past it one is dropped and counted. */
 export const MAX_SHADOW_QUEUE = 256
 export const MAX_SHADOW_QUEUED_BYTES = 16 * 1024 * 1024
 
-/** Bounds the keys whose rate-limit sequences the shadow follows; the oldest is forgotten. */
 const MAX_SEQUENCES = 10_000
 
-/** The promises verify holds an answer to, by the aspects of a difference they explain (D42). */
+/** Maps a difference's aspects to the promises that explain them (D42). */
 const EXPLAINS: ReadonlyArray<[RegExp, readonly string[]]> = [
   [
     /^status$/,
@@ -35,7 +34,7 @@ const EXPLAINS: ReadonlyArray<[RegExp, readonly string[]]> = [
   ],
   [/^body:(code|type)$/, ['sandbox-contract', 'error-bodies', 'matches-contract']],
   [/^body:order$/, ['ascending-ids']],
-  // Blames the order for a listing's other ids: which pets a page holds follows from it.
+  // Which pets a page holds follows from the order.
   [/^body:ids$/, ['status-filter', 'limit-default-and-bounds', 'ascending-ids']],
   [/^body:field:/, ['sandbox-contract', 'matches-contract', 'create-then-get']],
   [/^header:X-RateLimit-/, ['rate-limit-headers', 'reset-in-future']],
@@ -45,19 +44,17 @@ const EXPLAINS: ReadonlyArray<[RegExp, readonly string[]]> = [
 const SOURCES = new Map(VERIFY_PROMISES.map(({ id, source }) => [id, source]))
 
 export interface Shadow {
-  /** Queues an exchange the upstream answered, or drops it (counted) when the queue is full. */
   offer(handedOver: HandedOver): void
   report(): ShadowReport
-  /** Resolves once every queued exchange is compared. */
   idle(): Promise<void>
 }
 
-/** Creates the shadow of `proxy --shadow` (D42): a sandbox learning from the upstream, reporting where they differ. */
+/** Creates the shadow of `proxy --shadow` (D42). */
 export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow {
   const router = createRouter(openapiDocument)
   const report = createShadowReport()
   let clock = 0
-  // Gives the sandbox a key no client can know, so every key it serves is one the upstream accepted.
+  // No client knows this key: every key served is one the upstream accepted.
   const world = createSandbox({
     pets: 0,
     keys: [{ key: `shadow-${randomUUID()}`, plan: 'free' }],
@@ -67,12 +64,12 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
   })
   const known = new Set<string>()
   const sequences = new Map<string, KeySequences>()
-  // Ids the shadow assigned to creates before it knew the upstream's: hidden from its listings.
+  // Assigned before the upstream's were known: hidden from listings.
   const placeholders = new Set<number>()
   const queue: HandedOver[] = []
   let queuedBytes = 0
   let running: Promise<void> | undefined
-  // Whether the upstream was seen listing in another order than ascending ids (D8): a page of one pet cannot show it.
+  // A page of one pet cannot show the order (D8).
   let orderedOtherwise = false
 
   const pump = async (): Promise<void> => {
@@ -103,7 +100,6 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
     clock = Math.max(clock, Number.isFinite(date) ? date : handedOver.receivedAt)
     await adoptKey(presented, upstream)
 
-    // What the upstream shows that the shadow does not know yet, it learns before it answers.
     const shown = operationId === undefined ? [] : petsOfAnswer(operationId, answer.status, exchange.body).pets
     const created = operationId === 'createPet' ? shown[0] : undefined
     for (const pet of shown)
@@ -158,7 +154,7 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
       }
     }
 
-    // The upstream is the authority: its pets as it shows them, a create under the upstream's id.
+    // The upstream is the authority.
     const made = parseJsonBody(text) as Pet | undefined
     if (created !== undefined && response.status === 201 && made?.id !== undefined && made.id !== created.id)
       placeholders.add(made.id)
@@ -173,7 +169,7 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
     await world.pets.put(pet)
   }
 
-  /** A key the upstream accepted, first seen: given the limit it showed and what it said was left. */
+  /** Learns a key the upstream accepted, with the limit and remaining it showed. */
   async function adoptKey(presented: string | undefined, upstream: ComparedAnswer): Promise<void> {
     if (presented === undefined || known.has(presented) || upstream.status === 401) return
     const limit = Number(upstream.headers['x-ratelimit-limit'])
@@ -189,7 +185,7 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
       if (Number.isSafeInteger(remaining) && remaining >= 0)
         world.quota.set(presented, { remaining: remaining + (upstream.status === 429 ? 0 : 1) })
     } catch {
-      // A token the sandbox cannot take as a key (D17's syntax): the shadow answers it 401.
+      // Not a key by D17's syntax: the shadow answers 401.
     }
   }
 
@@ -225,7 +221,7 @@ export function createShadow({ checker }: { checker: ExchangeChecker }): Shadow 
   }
 }
 
-/** What explains a difference: a broken spec promise (`spec`), a decision taken otherwise, or nothing (`behaviour`). */
+/** Says what explains a difference: a spec promise, a decision, or nothing (`behaviour`). */
 function classify(
   difference: Difference,
   findings: ReadonlyArray<{ promise: string; expected: string }>,
@@ -240,11 +236,10 @@ function classify(
   for (const { promise, expected } of explaining) {
     const source = SOURCES.get(promise)
     if (source?.kind !== 'decision') continue
-    // The sandbox contract's findings name their decision first (`D2: …`).
+    // Findings name their decision first (`D2: …`).
     const named = /^(D\d+):/.exec(expected)?.[1]
     return { kind: 'decision', decision: named ?? source.decisions[0]! }
   }
-  // Which pets a page holds follows from the order the upstream lists them in.
   if (difference.aspect === 'body:ids' && orderedOtherwise) return { kind: 'decision', decision: 'D8' }
   return { kind: 'behaviour' }
 }

@@ -11,7 +11,7 @@ import { notForwarded } from './upstream-headers.js'
 /** Bounds a forwarded body and an upstream answer, held whole for the checks (D38). */
 export const MAX_FORWARDED_BYTES = 16 * 1024 * 1024
 
-/** The upstream's answer as it came: status, raw header pairs, body bytes (still content-encoded). */
+/** The upstream's answer as it came, the body still content-encoded. */
 export interface UpstreamAnswer {
   status: number
   rawHeaders: string[]
@@ -21,14 +21,12 @@ export interface UpstreamAnswer {
 export interface ForwardedRequest {
   target: URL
   method: string
-  /** The client's headers, as its Request has them. */
   headers: RequestHeaders
-  /** Streams the client's body once the upstream is connected; undefined without one. */
   body: AsyncIterable<Uint8Array> | undefined
   timeoutMs: number
 }
 
-/** Forwards a request unchanged but for hop-by-hop headers, over node:http, as fetch would decode the bytes (D38). */
+/** Forwards a request unchanged but for hop-by-hop headers, over node:http (D38). */
 export function forwardRequest({
   target,
   method,
@@ -39,7 +37,7 @@ export function forwardRequest({
   const skipped = notForwarded(headers.get('connection') ?? undefined)
   const outgoing: OutgoingHttpHeaders = {}
   headers.forEach((value, name) => {
-    // The client's address is the sandbox's note to its handlers, never the upstream's to read.
+    // The sandbox's note to its handlers.
     if (name !== 'host' && name !== CLIENT_ADDRESS_HEADER && !skipped.has(name)) outgoing[name] = value
   })
   // Without a length a body goes chunked; an empty write still says it has none.
@@ -53,7 +51,7 @@ export function forwardRequest({
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
     let settled = false
-    // Whether a connection to the upstream was made: from then on, it may have the request.
+    // From then on, the upstream may have the request.
     let reached = false
     let sending = false
     const settle = (error: UpstreamError | HttpError | undefined, answer?: UpstreamAnswer) => {
@@ -121,7 +119,7 @@ export function forwardRequest({
         sending = false
         if (!settled) request.end()
       } catch {
-        // The client went away or stopped sending: the upstream gets no end, so never a shortened body.
+        // No end, so never a shortened body.
         settle(new HttpError(400, ErrorCode.invalidRequest, 'body was not received in full'))
       }
     }
@@ -130,7 +128,7 @@ export function forwardRequest({
         reached = true
         void sendBody()
       }
-      // A kept-alive socket is connected already; a new one once it connects (and, for TLS, is secured).
+      // A kept-alive socket is connected already.
       if (!socket.connecting) connected()
       else socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', connected)
     })

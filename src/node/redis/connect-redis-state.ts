@@ -63,7 +63,7 @@ export async function connectRedisState({
     // Auto-pipelining off: one slow answer would delay every request behind it.
     enableAutoPipelining: false,
   })
-  // Without a listener ioredis would throw its connection errors at the process.
+  // Unheard, ioredis errors would crash the process.
   first.on('error', () => undefined)
   coalesceWrites(first)
   try {
@@ -180,7 +180,7 @@ export async function connectRedisState({
 
 function connectionOptions(commandTimeoutMs: number): RedisOptions {
   return {
-    // Answered 503 at once rather than queued behind a lost connection; ioredis reconnects.
+    // A 503 at once, not queued behind a lost connection.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false,

@@ -25,7 +25,7 @@ import { redisUnavailable } from './redis-unavailable.js'
 
 // How often other processes' changes are taken up (docs/running-for-a-team.md).
 const FOLLOW_MS = 1_000
-// Worlds unused this long are not followed: their next decision brings the news.
+// Unused worlds are not followed: their next decision brings the news.
 const FOLLOW_IDLE_MS = 60_000
 const DEFAULT = DEFAULT_SESSION
 
@@ -246,7 +246,7 @@ export function createRedisSessions({
     const group = keys.of(name)
     const ogen = String(await client.incr(group.worlds).catch(redisUnavailable))
     const at = (part: string) => group.world(name, `o${ogen}`, part)
-    // They expire by themselves should this process stop before the script adopts them.
+    // They expire should this process stop before the script adopts them.
     const written = new Set<string>()
     let batch = client.pipeline()
     let size = 0

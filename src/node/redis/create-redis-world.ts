@@ -52,7 +52,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
     version = told.version
   }
 
-  /** Runs one of the world's scripts, seeding the base again if Redis came back empty. */
+  /** Runs a world's script, seeding again if Redis came back empty. */
   const run = (script: WorldScript, ...args: Array<string | number>): Promise<unknown> => runIn(group, script, ...args)
 
   async function runIn(at: RedisGroupKeys, script: WorldScript, ...args: Array<string | number>): Promise<unknown> {
@@ -150,7 +150,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
     settings = kept(settings, JSON.parse(json) as LiveSettings)
     version = String(changed)
   }
-  /** Copies the default session's offset into the other groups, whose registry runs on its clock (D44). */
+  /** Copies the default session's offset into the other groups (D44). */
   const spreadOffset = async () => {
     if (name !== 'default') return
     const others = keys.groups.filter((other) => other !== group)
@@ -215,7 +215,7 @@ export function createRedisWorld(options: RedisWorldOptions) {
 
 export type RedisWorld = ReturnType<typeof createRedisWorld>
 
-/** The settings a world may have in force; the clock is its offset, the seed its origin's. */
+/** The settings a world may have in force. */
 type LiveSettings = Partial<Omit<WorldSettings, 'clock'>>
 
 /** Returns `next`, keeping each unchanged setting of `before`: followers compare by identity. */

@@ -38,10 +38,7 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
 
   return {
     waits,
-    /**
-     * Answers `send`'s reply once a replica has the write, or `stillThere` finds it after a lost WAIT (D44).
-     * A script redirected in the pipeline is sent alone, which ioredis follows, and WAIT goes where it ran.
-     */
+    /** Answers `send`'s reply once a replica has the write, or `stillThere` finds it after a lost WAIT (D44). */
     async replicated(
       key: string,
       send: (on: ChainableCommander | RedisClient) => Promise<unknown> | unknown,

@@ -3,8 +3,8 @@ import { REDIS_LAYOUT, REQUEST_LOG } from './redis-keys.js'
 
 /*
  * The keys under P, a group's prefix (redis-keys.ts; D21, D34, D44). KEYS[1] is `P meta`: layout, seed, pets, given,
- * base (its generation), lastId, count, added (pets beyond the base), snext and sclock (the start-up next id and
- * clock), doffset (the default session's offset), logged, lseq.
+ * base (its generation), lastId, count, added (pets beyond the base), snext, sclock (the start-up world's), doffset
+ * (the default session's offset), logged, lseq.
  * - `P base:<g>:{pets,ids,ids:<status>,q}`: the base; pets id -> JSON, q the start-up buckets.
  * - `P s:<name>`: gen, nextId, created, exp, offset, `S:<setting>` and v (their version), own ('1': no base), w ('1':
  *   its overlay may hold pets), base, lastId, count, `K:<key>` (D46), and its origin's okind, ofrom, oclock,
@@ -16,7 +16,6 @@ import { REDIS_LAYOUT, REQUEST_LOG } from './redis-keys.js'
 
 const STATUSES = `{${PET_STATUSES.map((status) => `'${status}'`).join(', ')}}`
 
-/** Names the request log's keys and forgets a session's entries. */
 const LOG = `local OLDEST, COUNTS = P .. '${REQUEST_LOG.oldest}', P .. '${REQUEST_LOG.counts}'
 local function logOf(name) return P .. 's:' .. name .. ':${REQUEST_LOG.list}' end
 -- Forgets session \`name\`'s entries (its list, its place among the oldest, its share of the
@@ -327,7 +326,7 @@ if m[2] and m[2] ~= ARGV[11] then settings = settingsOf(NAME, 'S:') end
 local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, gen or '', m[2] or '0', settings, drops}
 `
 
-/** Lists the Lua scripts: each decision one round trip touching one slot (D21, D44). */
+/** Lists the Lua scripts: a decision is one round trip in one slot (D21, D44). */
 export const REDIS_SCRIPTS = {
   /**
    * Answers `{outcome (0 allowed, 1 refused, 2 banned), t, ms, mu, ds, du, rs, rc, bu, offset, gen, version, settings,
@@ -444,7 +443,7 @@ if made then redis.call('SET', made, id, 'PX', ARGV[10]) end
 return id
 `,
 
-  /** Resets to the origin: a new generation copying its pets and buckets, the log emptied. Answers the generation. */
+  /** Resets to the origin in a new generation, the log emptied. Answers the generation. */
   resetWorld: `${WORLD}if not based() then return -1 end
 C().ensure(NAME)
 local m = redis.call('HMGET', meta(NAME), 'gen', 'ogen', 'onext', 'oadded', 'ow')
@@ -539,7 +538,7 @@ reply[#reply + 1] = dropped
 return reply
 `,
 
-  /** Counts a use of NAME, made when absent: ARGV 5 most named sessions, 6 idle ms. Answers `info`, then drops. */
+  /** Counts a use of NAME, made when absent: ARGV 5 most sessions, 6 idle ms. Answers `info`, then drops. */
   useWorld: `${WORLD}if not based() then return -1 end
 local dropped = C().register(NAME, tonumber(ARGV[5]), tonumber(ARGV[6]))
 local gen = C().ensure(NAME)
@@ -582,8 +581,8 @@ return 1
 `,
 
   /**
-   * Sets ARGV[5]: 'offset' to ARGV[6], 'advance' by ARGV[6] ms, or 'settings' from name, JSON pairs at ARGV[6].
-   * Answers the offset, or `{version, settings JSON}`.
+   * Sets ARGV[5]: 'offset' to ARGV[6], 'advance' by ARGV[6] ms, or 'settings' from pairs at ARGV[6]. Answers the
+   * offset, or `{version, settings}`.
    */
   setWorld: `${WORLD}if not based() then return -1 end
 C().ensure(NAME)
@@ -601,8 +600,8 @@ return {version, settingsOf(NAME, 'S:')}
 `,
 
   /**
-   * Follows worlds: ARGV prefix, then session, version known pairs. Answers per session gen or '', offset, version,
-   * and settings as `quota`'s.
+   * Follows worlds: ARGV prefix, then session, version known pairs. Answers per session gen, offset, version,
+   * settings (as `quota`).
    */
   followWorlds: `local P = ARGV[1]
 local reply = {}
@@ -623,8 +622,8 @@ return reply
 `,
 
   /**
-   * Makes base ARGV[2] the one in force, or drops its keys when another is: ARGV prefix, gen, seed, pets, given or
-   * '', lastId, count, snext or '', sclock or ''. Answers the generation in force.
+   * Makes base ARGV[2] the one in force, or drops it when another is: ARGV prefix, gen, seed, pets, given, lastId,
+   * count, snext, sclock. Answers the generation in force.
    */
   switchBase: `
 local P, gen = ARGV[1], ARGV[2]
@@ -643,8 +642,8 @@ return gen
 `,
 
   /**
-   * Appends entries, keeping the group's newest ARGV[2], and publishes `<sender> [entries]`: ARGV prefix, capacity,
-   * channel, sender, then session, gen, JSON triples; an entry of an older generation is published, not kept.
+   * Keeps the group's newest ARGV[2] entries and publishes `<sender> [entries]`: ARGV prefix, capacity, channel,
+   * sender, then session, gen, JSON; an entry of an older generation is not kept.
    */
   logRequests: `
 local P = ARGV[1]

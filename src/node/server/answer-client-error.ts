@@ -35,7 +35,6 @@ export function answerClientError(refuse: Refuse) {
   }
 }
 
-/** Answers on a raw socket and closes it. */
 export function writeRefusal(refuse: Refuse, socket: Duplex, refusal: HttpError): void {
   const address = (socket as Duplex & { remoteAddress?: string }).remoteAddress ?? 'unknown'
   void refuse(address, refusal).then(({ status, headers, body }) => {
@@ -48,7 +47,7 @@ export function writeRefusal(refuse: Refuse, socket: Duplex, refusal: HttpError)
     ]
     socket.write(`${head.join('\r\n')}\r\n\r\n`)
     socket.end(body)
-    // The client may still be sending: let it read the answer.
+    // The client may still be sending.
     setTimeout(() => socket.destroy(), LINGER_MS).unref()
   })
 }

@@ -11,7 +11,7 @@ export interface TrustedProxies {
   header: ForwardingHeader
 }
 
-/** Names a request's client: the peer, or what a trusted proxy says (D24). */
+/** Names a request's client (D24). */
 export function createClientAddress(trusted?: TrustedProxies): (incoming: IncomingMessage) => string {
   if (trusted === undefined || trusted.proxies.length === 0)
     return (incoming) => incoming.socket.remoteAddress ?? 'unknown'

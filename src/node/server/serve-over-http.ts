@@ -13,7 +13,7 @@ export interface ServeOptions {
   serving: ServingOptions
   handlers: (tail: AnswerTail) => RequestHandler[] | Promise<RequestHandler[]>
   requestLog: RequestLog
-  /** Returns what answers mask (D35). */
+  /** Masked in every answer (D35). */
   secrets: () => Secrets
   adminGate: AdminGate | undefined
   version: string

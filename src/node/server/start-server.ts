@@ -22,12 +22,12 @@ export interface StartServerOptions {
   handlers: RequestHandler[]
   port: number
   host: string
-  /** Returns the headers of the server's own refusals for an address (D16, D24). */
+  /** Returns the headers of the server's refusals for an address (D16). */
   refusalHeaders?: (address: string) => Promise<Record<string, string>>
   answerHeaders?: Record<string, string>
   tail?: AnswerTail
   limits?: Partial<ServerLimits>
-  /** Makes the pages on the first request outside /v1. */
+  /** Made on the first request outside /v1. */
   pages?: (origin: string) => Promise<PagesListener>
   trustProxy?: TrustedProxies
 }
@@ -121,7 +121,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let pagesMade: Promise<PagesListener> | undefined
   const makePagesOnce = (make: (origin: string) => Promise<PagesListener>) =>
     (pagesMade ??= make(origin).then((made) => {
-      // Its event streams must not hold a closing process open.
+      // Its event streams would hold a closing process open.
       if (closing) made.close()
       pages = made
       return made

@@ -12,7 +12,7 @@ export function stopOnSignals(
     closing = true
     const current = served()
     if (current === undefined) process.exit(0)
-    // Closes first: once the line is out, a new connection is refused.
+    // Closes first, so the line means new connections are refused.
     const closed = current.close()
     io.stdout('Shutting down: finishing in-flight requests')
     void closed.then(onClosed)

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 
-// The Fetch standard's forbidden methods.
+// Fetch's forbidden methods.
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK'])
 
 /** Says why a request cannot become a fetch Request. */

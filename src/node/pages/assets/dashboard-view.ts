@@ -1,8 +1,7 @@
 import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
 
-// Builds the dashboard's DOM through textContent and attributes, never markup, so client text stays text.
+// Builds the DOM through textContent and attributes, never markup, so client text stays text.
 
-/** An element with text and attributes; children appended in order. */
 export function el(tag: string, props: Record<string, string> = {}, ...children: Array<Node | string>): HTMLElement {
   const element = document.createElement(tag)
   for (const [name, value] of Object.entries(props)) {
@@ -13,7 +12,7 @@ export function el(tag: string, props: Record<string, string> = {}, ...children:
   return element
 }
 
-/** Builds a usage bar with its figures as text; the caption shows where column headers are hidden. */
+/** Builds a usage bar with its figures as text. */
 export function meter(caption: string, label: string, used: number, limit: number): HTMLElement {
   const bar = el('progress', { max: String(limit), value: String(Math.min(used, limit)), 'aria-label': label })
   return el(
@@ -25,7 +24,7 @@ export function meter(caption: string, label: string, used: number, limit: numbe
   )
 }
 
-/** "in 42 s", "in 3 min", "in 5 h" until a Unix time in seconds, by the sandbox clock. */
+/** Says "in 42 s", "in 3 min" or "in 5 h" until a Unix time, by the sandbox clock. */
 export function until(resetSeconds: number, nowMs: number): string {
   const seconds = Math.max(0, Math.round(resetSeconds - nowMs / 1000))
   if (seconds < 120) return `in ${seconds} s`
@@ -33,7 +32,7 @@ export function until(resetSeconds: number, nowMs: number): string {
   return `in ${Math.round(seconds / 3600)} h`
 }
 
-/** One entry of the request log as a table row; its source cell only when it has one (under the proxy). */
+/** Builds a request log row; its source cell only under the proxy. */
 export function logRow(entry: RequestLogEntry): HTMLElement {
   const status = entry.status === 0 ? 'dropped' : String(entry.status)
   const { source } = entry
@@ -48,7 +47,6 @@ export function logRow(entry: RequestLogEntry): HTMLElement {
     el('td', { class: `status-${String(entry.status)[0]}`, text: status }),
     ...(source === undefined ? [] : [el('td', { class: 'source', text: source })]),
     el('td', { text: entry.method }),
-    // A request the sandbox answered opens its exchange (headers and bodies, masked).
     el(
       'td',
       {},
@@ -74,12 +72,11 @@ export function logRow(entry: RequestLogEntry): HTMLElement {
   )
 }
 
-/** Whether a log entry passes the status filter (`2`, `4`, `5`, `429`, `0`) and the key filter. */
 export function shown(entry: RequestLogEntry, status: string, key: string): boolean {
   return statusShown(entry.status, status) && (key === '' || entry.key === key)
 }
 
-/** Tells whether a status passes the filter: any (``), a class (`4`), one status (`429`), or dropped (`0`). */
+/** Tells whether a status passes: any (``), a class (`4`), one status (`429`), or dropped (`0`). */
 export function statusShown(status: number, filter: string): boolean {
   return (
     filter === '' ||
@@ -87,7 +84,7 @@ export function statusShown(status: number, filter: string): boolean {
   )
 }
 
-/** Draws requests per second by status class for the last 60 s, from per-second counts. */
+/** Draws requests per second by status class for the last 60 s. */
 export function drawChart(
   canvas: HTMLCanvasElement,
   seconds: Array<{ ok: number; client: number; server: number }>,
@@ -114,7 +111,7 @@ export function drawChart(
   canvas.setAttribute('aria-label', `Requests per second by status class, last 60 seconds; peak ${peak} per second`)
 }
 
-/** A HAR entry's request or response as text: the first line, the headers, a blank line, the body. */
+/** Writes a HAR entry's request or response as HTTP text. */
 export function exchangeText(
   first: string,
   headers: ReadonlyArray<{ name: string; value: string }>,

@@ -1,5 +1,5 @@
 import type { RequestLogEntry } from '../../../core/request-log/create-request-log.js'
-// Runs the dashboard at /__sandbox/ over the admin API, the request log pushed as server-sent events.
+// Runs the dashboard at /__sandbox/ over the admin API.
 import type { ProxyState, SessionSummary, ShadowReport, StateSummary } from '../../../core/admin/admin-controls.js'
 import { AdminError, admin, readEvents, session, token } from './admin-client.js'
 import type { OperationId } from '../../../core/operations/operation-table.js'
@@ -11,7 +11,7 @@ import { renderProxyPanel, renderShadowPanel } from './render-proxy-panel.js'
 import { createRequestLogView, LOG_ROWS } from './request-log-view.js'
 import { originText, renderSessions } from './session-panel.js'
 
-// A row per operation of the contract: the compiler names an operation the table lacks.
+// The compiler names an operation the table lacks.
 const OPERATIONS = Object.keys({ listPets: true, createPet: true, getPet: true } satisfies Record<OperationId, true>)
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 const keysBody = $<HTMLTableElement>('keys-table').tBodies[0]!
@@ -28,18 +28,16 @@ const sessionPicker = $<HTMLSelectElement>('session')
 const revealed = new Set<string>()
 const pickedPlans = new Map<string, string>()
 let state: StateSummary | undefined
-// The sessions the process keeps (D34); undefined where the server keeps none (the proxy).
+// Undefined where the server keeps no sessions (the proxy).
 let sessions: SessionSummary[] | undefined
-// When the shown session was made: a session listed with another time is a new one of that name.
+// Listed with another time, a session is a new one of that name.
 let shownCreated: string | undefined
 let events: AbortController | undefined
-// Polls GET /__sandbox/proxy only under `petstore-sandbox proxy`, as the page says.
 let proxied = false
 let shadowed = false
-// The contract's sunset (D18), read from /openapi.json once the board opens.
 let sunset = Date.parse('2030-12-05T00:00:00Z')
 
-// Takes turns, so a refresh on its way never names a session just deleted, which would make it anew.
+// Takes turns: a refresh naming a session just deleted would make it anew.
 let turn: Promise<unknown> = Promise.resolve()
 let waiting = 0
 function inTurn<T>(run: () => Promise<T>): Promise<T> {
@@ -63,7 +61,6 @@ function act(what: string, run: () => Promise<unknown>): Promise<void> {
   })
 }
 
-/** Shows session `name` when the user picks it, in its turn. */
 function pickSession(name: string): void {
   inTurn(() => show(name)).catch((error: unknown) => {
     $('message').textContent = error instanceof Error ? error.message : String(error)
@@ -136,7 +133,6 @@ async function refresh(): Promise<void> {
   if (shadowed) renderShadowPanel(await admin<ShadowReport>('/shadow'))
 }
 
-/** Shows the Proxy panel when the page says the server is a proxy, and keeps it hidden otherwise. */
 async function findProxy(): Promise<void> {
   proxied = $('board').dataset.proxy === 'true'
   if (proxied) renderProxyPanel(await admin<ProxyState>('/proxy'))
@@ -149,7 +145,6 @@ async function findProxy(): Promise<void> {
     shadowed = false
   }
   $('shadow').hidden = !shadowed
-  // Under the proxy every listed request says who answered it; under `start` the column stays away.
   $('log-source').hidden = !proxied
 }
 
@@ -163,12 +158,11 @@ async function follow(): Promise<void> {
   const open = new Promise<void>((resolve) => {
     opened = resolve
   })
-  // Reconnects after a cut (a restart, a proxy's timeout) while the dashboard is open.
   void (async () => {
     while (!controller.signal.aborted) {
       await readEvents(
         (name, data) => {
-          // An event read after a switch is the previous session's: not shown.
+          // The previous session's.
           if (name === 'request' && !controller.signal.aborted) log.add(data as RequestLogEntry)
         },
         controller.signal,
@@ -184,7 +178,6 @@ async function follow(): Promise<void> {
   if (!controller.signal.aborted) log.load(requests)
 }
 
-/** Shows session `name`: the board's calls, the list and the stream are then of that session. */
 async function show(name: string): Promise<void> {
   session.set(name)
   shownCreated = undefined
@@ -240,7 +233,6 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('[data-advance
 $('past-sunset').addEventListener('click', () =>
   moveClock('clock set past the sunset', { set: new Date(sunset + 86_400_000).toISOString() }),
 )
-// Real time is the machine's; the sandbox clock runs on from there.
 $('real-time').addEventListener('click', () => moveClock('clock back on real time', { set: new Date().toISOString() }))
 $('clock-set').addEventListener('submit', (event) => {
   event.preventDefault()
@@ -265,7 +257,6 @@ $('add-key').addEventListener('submit', (event) => {
     formElement.reset()
   })
 })
-// One exchange of the list, as the HAR has it: masked headers and bodies of request and response.
 $('log-table').addEventListener('click', (event) => {
   const button = (event.target as HTMLElement).closest<HTMLButtonElement>('button[data-exchange]')
   if (button === null) return
@@ -297,9 +288,7 @@ $('log-table').addEventListener('click', (event) => {
 $('exchange-close').addEventListener('click', () => {
   $('exchange').hidden = true
 })
-// What the list shows, as a file for a browser's network panel or Playwright's routeFromHAR: the
-// shown session's exchanges, of the chosen key alone (?key=, which a replay per key needs), of the
-// chosen status.
+// What the list shows, as a HAR file; ?key= as a replay per key needs.
 $('download-har').addEventListener('click', () =>
   act('HAR downloaded', async () => {
     const chosen = state?.keys.find((entry) => entry.masked === keyFilter.value)
@@ -315,14 +304,13 @@ $('download-har').addEventListener('click', () =>
   }),
 )
 
-/** Offers `text` as a file download named `name`. */
 function download(text: string, name: string): void {
   const link = el('a', { href: URL.createObjectURL(new Blob([text], { type: 'application/json' })), download: name })
   link.click()
   setTimeout(() => URL.revokeObjectURL(link.getAttribute('href') ?? ''), 10_000)
 }
 sessionPicker.addEventListener('change', () => pickSession(sessionPicker.value))
-// Saves the shown session as a capsule file, to restore with PUT /__sandbox/sessions/{name} or `start --from`.
+// A capsule, restored by PUT /__sandbox/sessions/{name} or `start --from`.
 $('download-capsule').addEventListener('click', () =>
   act('capsule downloaded', async () => {
     const name = session.get()
