@@ -42,7 +42,7 @@ export interface Capsule {
   /** Lists the keys `quotas` and `scenarios` name. */
   keys: KeyConfig[]
   boundKeys?: KeyConfig[]
-  /** Records the session's exchanges, for reading: restoring ignores them. */
+  /** Records the session's exchanges; restoring ignores them. */
   har?: Har
 }
 

@@ -11,7 +11,7 @@ export interface WorldHolds {
   origin: { kind: OriginKind; from?: SessionName }
   /** Starts the clock there; undefined: the time source. */
   clock: { clock: number | undefined }
-  /** Returns the pets over a shared base; undefined where a shared state keeps them. */
+  /** Returns the pets over a shared base; undefined on a shared state. */
   pets: { pets: (() => PetOrigin) | undefined }
   quotas: { quotas: ReadonlyMap<string, Bucket> }
   /** Binds a capsule's keys when made (D46). */

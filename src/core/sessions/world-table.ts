@@ -310,7 +310,7 @@ export async function capsuleOrigin(capsule: Capsule, parts: WorldCarrierParts):
   return assemble(read)
 }
 
-/** Collects what every entry writes into a capsule of `world`. */
+/** Collects every entry's part of a capsule. */
 export async function capsuleHolds(world: World<Timing>, parts: WorldCarrierParts): Promise<CapsuleHolds> {
   const written: Array<Partial<CapsuleHolds>> = []
   for (const entry of ENTRIES) written.push(await entry.capsule.write(world, parts))

@@ -44,7 +44,7 @@ export interface World<Of extends Timing = Timing> {
   /** Dates the session on the default session's clock (D34). */
   created: number
   lastUsed: number
-  /** Takes up the shared state's copy before a reset; undefined in memory. */
+  /** Takes up the shared state's copy before a reset. */
   refresh?: () => Promise<void>
   readonly fork: WorldBacking<Of>['fork']
   release(): void
