@@ -3,7 +3,7 @@ import { type Capsule, readCapsule } from '../../core/sessions/capsule.js'
 import { isRecordedHar, learnCapsule } from '../../core/learning/learn-capsule.js'
 import { readJsonFile } from './read-input-file.js'
 
-/** Reads a capsule file (`--from`) held to `Capsule` (D34), or learns one from a recording (D41). */
+/** Reads a capsule file (`--from`), or learns one from a recording (D34, D41). */
 export async function loadCapsuleFile(path: string, now: () => number = Date.now): Promise<Capsule> {
   const recording = path.toLowerCase().endsWith('.har')
   const json = await readJsonFile(path, recording ? 'har file' : 'capsule file')
@@ -16,7 +16,7 @@ export async function loadCapsuleFile(path: string, now: () => number = Date.now
   }
 }
 
-/** Reads a recording (`learn <file.har>`) and learns the capsule of its world (D41), whatever its name. */
+/** Learns a recording's capsule (D41). */
 export async function learnCapsuleFile(path: string, now: () => number = Date.now): Promise<Capsule> {
   return learned(path, await readJsonFile(path, 'har file'), now)
 }

@@ -4,7 +4,7 @@ import { readJsonFile } from './read-input-file.js'
 import { forcibleStatuses } from '../../core/scenarios/forced-status.js'
 import { resolveScenarios, type ScenarioDefinition } from '../../core/scenarios/scenario-config.js'
 
-/** Reads a scenarios file (`--scenarios`), checked against `ScenariosFile` and the contract. */
+/** Reads a scenarios file (`--scenarios`). */
 export async function loadScenariosFile(path: string): Promise<Record<string, ScenarioDefinition>> {
   const json = await readJsonFile(path, 'scenarios file')
   const fields = typeof json === 'object' && json !== null && !Array.isArray(json) ? Object.keys(json) : []

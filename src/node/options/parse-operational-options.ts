@@ -2,14 +2,14 @@ import { InvalidArgumentError } from 'commander'
 import proxyaddr from 'proxy-addr'
 import { FORWARDING_HEADERS, type ForwardingHeader } from '../server/create-client-address.js'
 
-/** Parses `--max-pets`: the most pets stored, seeded ones included. */
+/** Parses `--max-pets`, seeded pets included. */
 export function parseMaxPets(value: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)))
     throw new InvalidArgumentError('expected a whole number such as 1000000.')
   return Number(value)
 }
 
-/** Parses `--trust-proxy`: addresses, CIDR ranges or proxy-addr's names, repeatable or in one list. */
+/** Parses `--trust-proxy`. */
 export function parseTrustedProxy(value: string, previous: string[] | undefined): string[] {
   const entries = value.split(/[\s,]+/).filter(Boolean)
   for (const entry of entries) {
@@ -26,7 +26,7 @@ export function parseTrustedProxy(value: string, previous: string[] | undefined)
   return [...(previous ?? []), ...entries]
 }
 
-/** `--trust-proxy-header`: the header trusted proxies name the client in, in any case (D24). */
+/** Parses `--trust-proxy-header`, in any case (D24). */
 export function parseForwardingHeader(value: string): ForwardingHeader {
   const header = FORWARDING_HEADERS.find((name) => name.toLowerCase() === value.trim().toLowerCase())
   if (header === undefined) throw new InvalidArgumentError(`expected ${FORWARDING_HEADERS.join(' or ')}.`)

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander'
 import { MAX_PETS, MAX_SESSIONS } from '../../core/sandbox/resolve-options.js'
 
-/** commander argument parsers: each rejects a bad value with a one-line reason. */
+/** Returns a parser of whole numbers from `min` to `max`. */
 export function integerIn(min: number, max: number) {
   return (value: string): number => {
     if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
@@ -18,7 +18,7 @@ export const parseMaxSessions = integerIn(1, MAX_SESSIONS)
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }
 
-/** Parses a duration: whole ms, or whole `s`, `m`, `h` or `d` (`30m`), from 1 ms to a year. */
+/** Parses a duration: whole ms, `s`, `m`, `h` or `d`, up to a year. */
 export function parseDuration(value: string): number {
   const match = /^(\d+)(ms|s|m|h|d)?$/.exec(value.trim())
   const ms = match === null ? Number.NaN : Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms']!
@@ -34,7 +34,7 @@ export function parsePositiveNumber(value: string): number {
   return number
 }
 
-/** `--now`: an ISO 8601 instant with a time zone, e.g. 2030-12-06T00:00:00Z. */
+/** Parses `--now`, an ISO 8601 instant with a time zone. */
 export function parseInstant(value: string): number {
   const ms = Date.parse(value)
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value) || !Number.isFinite(ms)) {
@@ -43,7 +43,7 @@ export function parseInstant(value: string): number {
   return ms
 }
 
-/** `--cors-origin`: an origin such as http://localhost:5173, or `*`. */
+/** Parses `--cors-origin`: an origin or `*`. */
 export function parseOrigin(value: string, previous: string[] | undefined): string[] {
   if (value !== '*') {
     let origin: string
@@ -59,13 +59,12 @@ export function parseOrigin(value: string, previous: string[] | undefined): stri
   return [...(previous ?? []), value]
 }
 
-/** One `<key>=<scenario>` pair of `--scenario`, in the order given (`--scenario #2` names the second). */
 export interface ScenarioFlag {
   key: string
   name: string
 }
 
-/** Parses `--scenario <key>=<name>[,…]`, repeatable; pairs keep their order, so an error names one by position. */
+/** Parses `--scenario <key>=<name>[,…]`; pairs keep their order, so an error names one by position. */
 export function parseScenario(value: string, previous: ScenarioFlag[] | undefined): ScenarioFlag[] {
   const next = [...(previous ?? [])]
   for (const pair of value.split(',')) {
@@ -79,7 +78,7 @@ export function parseScenario(value: string, previous: ScenarioFlag[] | undefine
   return next
 }
 
-/** Parses a base URL argument (`verify <baseUrl>`, `proxy --upstream`): http or https, no query or trailing slash. */
+/** Parses a base URL (http or https). */
 export function parseBaseUrl(value: string): string {
   let url: URL
   try {

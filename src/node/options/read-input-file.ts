@@ -4,7 +4,7 @@ import { ConfigError } from '../../core/errors/config-error.js'
 import { checkInput, type InputSchema } from '../../core/contract/check-input.js'
 import { findDuplicateKeyAt } from '../../core/validation/find-duplicate-key.js'
 
-/** Reads a JSON input file held to its schema; a ConfigError names the place, never the text, which may be a key. */
+/** Reads a JSON input file held to its schema, never quoting it in errors. */
 export async function readInputFile<T>(
   path: string,
   schema: InputSchema,
@@ -22,7 +22,7 @@ export async function readInputFile<T>(
   }
 }
 
-/** Reads a file's JSON as a request body is held (D9): strict UTF-8, no BOM, no key twice, a regular file only. */
+/** Reads a file's JSON as a request body is held (D9), a regular file only. */
 export async function readJsonFile(path: string, what: string): Promise<unknown> {
   const text = await readText(path, what)
   if (text.charCodeAt(0) === 0xfeff)
@@ -39,11 +39,10 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   return value
 }
 
-/** Reads a file's text as strict UTF-8, opened without blocking so a FIFO is refused, not waited on. */
 async function readText(path: string, what: string): Promise<string> {
   let bytes: Uint8Array
   try {
-    // O_NONBLOCK: opening a FIFO for reading would wait for a writer, and only SIGKILL ends that wait.
+    // Opening a FIFO would wait for a writer, until SIGKILL.
     const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0))
     try {
       const stats = await handle.stat()
@@ -57,7 +56,7 @@ async function readText(path: string, what: string): Promise<string> {
     throw new ConfigError(`cannot read ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
   }
   try {
-    // ignoreBOM keeps a byte order mark in the text, so it is named above rather than dropped.
+    // Keeps a BOM in the text, so it is named rather than dropped.
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
     throw new ConfigError(`${what} ${path}: not valid UTF-8`)
@@ -72,7 +71,7 @@ function kindOf(stats: import('node:fs').Stats): string {
   return 'not a file'
 }
 
-/** Says where JSON.parse failed without quoting the text, as V8's message does; V8 omits some positions. */
+/** Says where JSON.parse failed, never quoting the text. */
 function describeSyntaxError(text: string, error: unknown): string {
   const message = error instanceof Error ? error.message : ''
   if (/^Unexpected end of JSON input/.test(message)) return 'at its end: it stops before the JSON does'
@@ -85,7 +84,7 @@ function lineAndColumn(text: string, offset: number): string {
   return `at line ${before.length}, column ${before.at(-1)!.length + 1}`
 }
 
-/** The offset of the first character that cannot continue valid JSON (a binary search over prefixes). */
+/** Finds where valid JSON stops, by binary search over prefixes. */
 function firstBadOffset(text: string): number {
   const viable = (length: number): boolean => {
     try {

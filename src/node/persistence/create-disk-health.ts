@@ -2,7 +2,7 @@ import { unlink, writeFile } from 'node:fs/promises'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 
-/** Creates the health of the disk under a `--state` file (D26); `notReady` probes beside the file, so it recovers. */
+/** Creates the health of the disk under a `--state` file (D26). */
 export function createDiskHealth(path: string) {
   let failure: string | undefined
   let probing: Promise<void> | undefined
@@ -12,14 +12,12 @@ export function createDiskHealth(path: string) {
       await writeFile(probePath, Buffer.alloc(4096), { flush: true })
       failure = undefined
     } catch {
-      // Still unwritable: the next readiness check tries again.
     } finally {
       await unlink(probePath).catch(() => undefined)
       probing = undefined
     }
   }
   return {
-    /** Notes a failed write; returns its error code. */
     failed(error: unknown): string {
       failure = (error as NodeJS.ErrnoException).code ?? 'EIO'
       return failure
@@ -27,13 +25,12 @@ export function createDiskHealth(path: string) {
     succeeded(): void {
       failure = undefined
     },
-    /** Why the file cannot be written (its error code), or undefined; starts a probe of the disk meanwhile. */
+    /** Returns why the file cannot be written, or undefined; probes the disk meanwhile. */
     notReady(): string | undefined {
       if (failure === undefined) return undefined
       probing ??= probe()
       return failure
     },
-    /** Waits for a probe under way (on close). */
     settled: (): Promise<void> => probing ?? Promise.resolve(),
   }
 }

@@ -4,18 +4,18 @@ import { hostname } from 'node:os'
 import lockfile from 'proper-lockfile'
 import { ConfigError } from '../../core/errors/config-error.js'
 
-// Takes over a lock not refreshed for this long (docs/running-for-a-team.md#one-writer-per-state-file).
+// docs/running-for-a-team.md#one-writer-per-state-file
 const STALE_MS = 3_000
 const UPDATE_MS = 1_000
 const RETRY_MS = 250
 
-/** Who holds a state file, written beside its lock so a second process can name it. */
+/** Written beside the lock, so a second process can name the holder. */
 interface Owner {
   pid: number
   host: string
 }
 
-/** Makes this process the state file's only writer (proper-lockfile), or throws a ConfigError naming the writer. */
+/** Makes this process the state file's only writer, or throws a ConfigError naming the writer. */
 export async function lockStateFile(path: string, onCompromised: (error: Error) => void): Promise<() => Promise<void>> {
   const ownerPath = `${path}.lock-owner`
   const deadline = Date.now() + STALE_MS + 4 * RETRY_MS
@@ -37,8 +37,7 @@ export async function lockStateFile(path: string, onCompromised: (error: Error) 
       const code = (error as NodeJS.ErrnoException).code
       if (code !== 'ELOCKED') throw new ConfigError(`cannot lock state file ${path}: ${code ?? String(error)}`)
       const owner = await readOwner(ownerPath)
-      // A live holder that keeps its lock fresh is named at once; a lock whose holder is dead, or
-      // has stopped refreshing it, is about to go stale and is waited out.
+      // A dead or silent holder's lock is about to go stale: waited out.
       if ((owner !== undefined && isAlive(owner) && (await isRefreshed(path))) || Date.now() > deadline) {
         const holder =
           owner === undefined
@@ -73,7 +72,7 @@ function isAlive({ pid, host }: Owner): boolean {
   return !isZombie(pid)
 }
 
-/** Tells whether /proc says `pid` is a zombie, reading past the command name, which may hold any character. */
+/** Tells whether /proc says `pid` is a zombie. */
 function isZombie(pid: number): boolean {
   try {
     const line = readFileSync(`/proc/${pid}/stat`, 'utf8')
@@ -83,7 +82,7 @@ function isZombie(pid: number): boolean {
   }
 }
 
-/** Whether the lock was refreshed lately, as its holder does every UPDATE_MS: one that was not is going stale. */
+/** Whether the lock was refreshed within UPDATE_MS. */
 async function isRefreshed(path: string): Promise<boolean> {
   try {
     return Date.now() - (await stat(`${path}.lock`)).mtimeMs < 2 * UPDATE_MS

@@ -4,7 +4,7 @@ import { ConfigError } from '../../core/errors/config-error.js'
 import { createDiskHealth, unwritable } from './create-disk-health.js'
 import { replaceAtomically } from './replace-atomically.js'
 
-/** Opens the runtime key file beside the `--state` journal, replaced atomically on each change (D26). */
+/** Opens the runtime key file beside the `--state` journal (D26). */
 export async function openKeyFile(path: string): Promise<KeyStorage> {
   let text: string | undefined
   try {

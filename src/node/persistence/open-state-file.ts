@@ -10,15 +10,13 @@ import { seededPetsMismatch, type SeededPetsIdentity } from './seeded-pets-ident
 import { journalLine } from './state-journal.js'
 
 export interface StateFile extends PetStorage {
-  /** Tells whether start-up dropped an incomplete last line, never acknowledged. */
+  /** Tells whether start-up dropped a torn last line. */
   droppedTornLine: boolean
-  /** Waits for pending writes, closes the file and releases the lock. */
   close(): Promise<void>
 }
 
-/** The seeded pets the file extends: a file made for other ones is refused. */
 export interface StateFileOptions extends SeededPetsIdentity {
-  /** Hears that another process took the lock away; the caller must stop. Default: throw. */
+  /** Hears that another process took the lock; the caller must stop. */
   onLockLost?: (error: Error) => void
 }
 
@@ -57,7 +55,7 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
     const code = (error as NodeJS.ErrnoException).code
     if (code !== 'ENOENT') throw new ConfigError(`cannot read state file ${path}: ${code ?? String(error)}`)
   }
-  // Checked on the mode bits, not access(): root may write any file, and would replace this one.
+  // Mode bits, not access(): root may write any file.
   if (existing !== undefined && (existing.mode & 0o222) === 0) {
     throw new ConfigError(
       `state file ${path} is read-only (mode ${(existing.mode & 0o777).toString(8)}); make it writable,` +
@@ -91,12 +89,11 @@ async function openLocked(path: string, seeded: SeededPetsIdentity, release: () 
     throw new ConfigError(`cannot write state file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`)
   }
   const handle = await open(path, 'a')
-  // Bytes of whole lines in the file: a failed append is cut back to this length.
+  // A failed append is cut back to this length.
   let length = Buffer.byteLength(contents)
-  // Why the last write failed (an error code such as ENOSPC), until one succeeds again.
   const disk = createDiskHealth(path)
   let failure: string | undefined
-  // A write that failed and could not be cut back leaves a partial line: nothing more is written.
+  // A partial line: nothing more is written.
   let torn = false
 
   let pending: Pending[] = []

@@ -3,7 +3,7 @@ import type { Pet } from '../../core/store/pet.js'
 import { GIVEN_PETS_DIGEST } from './seeded-pets-identity.js'
 import { replayJournalLine, type Replayed } from './state-journal.js'
 
-/** The first line of a state file: what it is and which seeded pets it extends (D33). */
+/** The first line of a state file (D33). */
 export interface StateHeader {
   petstoreSandboxState: 1
   seed: number
@@ -13,16 +13,15 @@ export interface StateHeader {
 
 export interface StateContents {
   header: StateHeader
-  /** Created (or put beyond the seeded ids) pets since the last reset, ascending by id. */
+  /** Ascending by id, since the last reset. */
   created: Pet[]
-  /** Seeded pets replaced by `pets.put` since the last reset, ascending by id. */
   replaced: Pet[]
   nextId: number
-  /** Whether the last line was cut short by a crash mid-append (never acknowledged). */
+  /** Whether a crash cut the last line short (never acknowledged). */
   tornTail: boolean
 }
 
-/** Parses a state file, dropping a torn last line (never acknowledged) and reporting corruption by line number. */
+/** Parses a state file, dropping a torn last line and naming a corrupt one by number. */
 export function readStateFile(text: string, path: string, seeded: number): StateContents {
   const corrupt = (line: number, reason: string) =>
     new ConfigError(

@@ -1,21 +1,19 @@
 import { createHash } from 'node:crypto'
 import type { NewPet } from '../../core/store/pet.js'
 
-/** Which seeded pets a `--state` file or a shared Redis extends (D33): a seed and count, or a digest of given pets. */
+/** Which seeded pets a `--state` file or a shared Redis extends (D33). */
 export interface SeededPetsIdentity {
   seed: number
-  /** The highest seeded id: the count of generated pets, or the last given pet's id. */
+  /** The highest seeded id. */
   pets: number
-  /** The digest of the given pets (`digestGivenPets`); absent for generated pets. */
   given?: string | undefined
-  /** Names where given pets come from in a refusal (`a --pets-file` unless said); never stored. */
+  /** Names given pets' source in a refusal; never stored. */
   givenBy?: string | undefined
 }
 
-/** A digest as `given` holds it: 64 hex digits. */
 export const GIVEN_PETS_DIGEST = /^[0-9a-f]{64}$/
 
-/** Digests given pets as served (numbered, in id order), not the file's bytes, so reformatting keeps it. */
+/** Digests given pets as served, not the file's bytes, so reformatting keeps it. */
 export function digestGivenPets(pets: Iterable<NewPet & { id?: number }>): string {
   const hash = createHash('sha256')
   let id = 0

@@ -1,28 +1,23 @@
 import type { PetChange } from '../../core/store/pet-change.js'
 import { PET_STATUSES, type Pet } from '../../core/store/pet.js'
 
-/** What a journal's lines have built so far: the pets since the last reset, by id. */
+/** What a journal's lines built: the pets since the last reset, by id. */
 export interface Replayed {
-  /** The start-up pets' count: ids up to it are theirs. */
   readonly seeded: number
-  /** Pets beyond the start-up ones (created, or put beyond every assigned id). */
   created: Map<number, Pet>
-  /** Start-up pets replaced by `pets.put`. */
   replaced: Map<number, Pet>
   nextId: number
 }
 
-/** How each kind of change is written, read and replayed as a journal line, one per `PetChange` kind. */
+/** Writes, reads and replays each `PetChange` kind as a journal line. */
 export type JournalCodec<Change extends { kind: string }> = {
   readonly [Kind in Change['kind']]: JournalEntry<Extract<Change, { kind: Kind }>>
 }
 
 interface JournalEntry<Change> {
-  /** The value the line holds under its kind's name. */
   write(change: Change): unknown
-  /** The change a line's value stands for, or why it stands for none. */
   read(value: unknown): Change | string
-  /** Applies the change to what the lines before it built, or says why it cannot follow them. */
+  /** Applies the change, or says why it cannot follow the lines before. */
   replay(replayed: Replayed, change: Change): string | undefined
 }
 
@@ -61,14 +56,13 @@ export const STATE_JOURNAL: JournalCodec<PetChange> = {
 
 const KINDS = Object.keys(STATE_JOURNAL)
 
-/** The entry of a change's own kind (the compiler cannot pair a union's member with its entry). */
+/** Returns the entry of a change's kind (the compiler cannot pair them). */
 function entryOf(kind: string): JournalEntry<PetChange> | undefined {
   return Object.hasOwn(STATE_JOURNAL, kind)
     ? (STATE_JOURNAL[kind as PetChange['kind']] as JournalEntry<PetChange>)
     : undefined
 }
 
-/** The journal line of a change, newline included. */
 export function journalLine(change: PetChange): string {
   return `${JSON.stringify({ [change.kind]: entryOf(change.kind)!.write(change) })}\n`
 }

@@ -5,7 +5,7 @@ import { syncBuiltinESMExports } from 'node:module'
 import { requestedSession, SESSION_HEADER } from '../../core/sessions/session-name.js'
 
 export interface PropagateOptions {
-  /** The sandbox's origin, or a URL on it (`PETSTORE_SANDBOX_URL`): only requests there carry the session. */
+  /** The sandbox's origin, or a URL on it: only requests there carry the session. */
   origin: string
 }
 
@@ -38,7 +38,7 @@ export function propagateSession({ origin }: PropagateOptions): () => void {
     })
   }
 
-  // Inbound: every server's request handlers run in the session their request names.
+  // Inbound: handlers run in the session their request names.
   for (const Server of [http.Server, https.Server]) {
     replace(
       Server.prototype as unknown as { emit: Emit },
@@ -74,7 +74,7 @@ export function propagateSession({ origin }: PropagateOptions): () => void {
       },
   )
 
-  // Outbound through node:http and node:https: the header set before the request's head is written.
+  // Outbound through node:http and node:https, before the head is written.
   const carry = (request: http.ClientRequest) => {
     const session = inbound.getStore()
     if (session === undefined || request.headersSent || request.hasHeader(SESSION_HEADER)) return request
@@ -83,7 +83,7 @@ export function propagateSession({ origin }: PropagateOptions): () => void {
     try {
       request.setHeader(SESSION_HEADER, session)
     } catch {
-      // Headers given as a raw array are written at once; such a request goes as it is.
+      // Raw-array headers are written at once: the request goes as it is.
     }
     return request
   }

@@ -1,9 +1,9 @@
 import { type JudgedExchange, parseJsonBody, retryAfterSeconds } from './create-exchange-checker.js'
 
-/** The key verify sends to check that a wrong key is refused; no backend should ever accept it. */
+/** Names the wrong key verify sends to see it refused. */
 export const WRONG_KEY = 'petstore-sandbox-verify-not-a-key'
 
-/** The server under verification could not be reached or did not answer: nothing can be judged. */
+/** Thrown when the backend did not answer, so nothing can be judged. */
 export class VerifyConnectionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
@@ -12,7 +12,7 @@ export class VerifyConnectionError extends Error {
 }
 
 export interface PoliteClientOptions {
-  /** The API base, e.g. `https://staging.animal-store.example/v1`, without a trailing slash. */
+  /** Without a trailing slash. */
   baseUrl: string
   key: string
   now: () => number
@@ -20,7 +20,7 @@ export interface PoliteClientOptions {
   /** Sees every exchange, retried ones included. */
   onExchange: (exchange: JudgedExchange) => Promise<void>
   requestTimeoutMs: number
-  /** Told before a 429 is waited out, so a pause is never a mystery. */
+  /** Told before a 429 is waited out. */
   onWait: (seconds: number, exchange: JudgedExchange) => void
 }
 
@@ -30,16 +30,15 @@ export interface SendRequest {
   path: string
   credential?: JudgedExchange['credential']
   body?: unknown
-  /** Waits out a 429 and sends again; false when the 429 is what is checked. */
+  /** False when the 429 is what is checked. */
   retryAfter429?: boolean
 }
 
-/** Retries of one request after 429s before its 429 stands. */
 const MAX_RETRIES = 2
-/** A longer Retry-After (a ban, a daily window) is not waited out: the 429 stands and says why. */
+/** Longer Retry-Afters (a ban, a daily window) are not waited out. */
 const MAX_WAIT_SECONDS = 120
 
-/** Creates verify's client: one request at a time, obeying Retry-After, so no staging key gets banned (spec §8). */
+/** Creates verify's client: one request at a time, obeying Retry-After, so no key gets banned (spec §8). */
 export function createPoliteClient({
   baseUrl,
   key,
@@ -96,7 +95,6 @@ export function createPoliteClient({
   }
 
   return {
-    /** How many requests were sent so far. */
     sent: () => sent,
     async send(request: SendRequest): Promise<JudgedExchange> {
       let exchange = await once(request)
@@ -116,7 +114,7 @@ export type PoliteClient = ReturnType<typeof createPoliteClient>
 
 function describeFailure(error: unknown, timeoutMs: number): string {
   if ((error as Error).name === 'TimeoutError') return `no answer within ${timeoutMs} ms`
-  // undici wraps the socket's error, and an AggregateError of one per address tried.
+  // undici wraps the socket's error, or an AggregateError of one per address tried.
   const cause = (error as { cause?: { code?: string; message?: string; errors?: Array<{ code?: string }> } }).cause
   return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message
 }
