@@ -1,9 +1,9 @@
 import { type JudgedExchange, parseJsonBody, retryAfterSeconds } from './create-exchange-checker.js'
 
-/** The key verify sends to check that a wrong key is refused; no backend should ever accept it. */
+/** The wrong key verify sends, which no backend should accept. */
 export const WRONG_KEY = 'petstore-sandbox-verify-not-a-key'
 
-/** The server under verification could not be reached or did not answer: nothing can be judged. */
+/** Says the server could not be reached or did not answer: nothing can be judged. */
 export class VerifyConnectionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
@@ -12,21 +12,20 @@ export class VerifyConnectionError extends Error {
 }
 
 export interface PoliteClientOptions {
-  /** The API base, e.g. `https://staging.animal-store.example/v1`, without a trailing slash. */
+  /** Without a trailing slash. */
   baseUrl: string
   key: string
   now: () => number
   sleep: (ms: number) => Promise<void>
-  /** Sees every exchange, retried ones included. */
   onExchange: (exchange: JudgedExchange) => Promise<void>
   requestTimeoutMs: number
-  /** Told before a 429 is waited out, so a pause is never a mystery. */
+  /** Told before a 429 is waited out. */
   onWait: (seconds: number, exchange: JudgedExchange) => void
 }
 
 export interface SendRequest {
   method?: string
-  /** Below the base, with its query: `/pets?limit=5`. */
+  /** Below the base: `/pets?limit=5`. */
   path: string
   credential?: JudgedExchange['credential']
   body?: unknown
@@ -34,12 +33,11 @@ export interface SendRequest {
   retryAfter429?: boolean
 }
 
-/** Retries of one request after 429s before its 429 stands. */
 const MAX_RETRIES = 2
-/** A longer Retry-After (a ban, a daily window) is not waited out: the 429 stands and says why. */
+/** A longer Retry-After (a ban, a day) is not waited out. */
 const MAX_WAIT_SECONDS = 120
 
-/** Creates verify's client: one request at a time, obeying Retry-After, so no staging key gets banned (spec §8). */
+/** Creates verify's client: one request at a time, obeying Retry-After (spec §8). */
 export function createPoliteClient({
   baseUrl,
   key,
@@ -96,7 +94,6 @@ export function createPoliteClient({
   }
 
   return {
-    /** How many requests were sent so far. */
     sent: () => sent,
     async send(request: SendRequest): Promise<JudgedExchange> {
       let exchange = await once(request)

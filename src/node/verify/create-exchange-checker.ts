@@ -5,29 +5,25 @@ import type { OpenApiDocument } from '../../core/contract/openapi-document-type.
 import { specOpenapiDocument } from '../../core/contract/spec-openapi-document.js'
 import { PET_STATUSES } from '../../core/store/pet.js'
 
-/** One request and its answer, as the promises judge it: what verify sent, or what the proxy forwarded. */
+/** One request and its answer, as the promises judge it. */
 export interface JudgedExchange {
   method: string
-  /** The full URL requested. */
   url: string
-  /** The path below the API base, e.g. `/pets/3`. */
+  /** Below the API base, e.g. `/pets/3`. */
   path: string
   query: URLSearchParams
-  /** Which kind of credential was sent: the user's key, a deliberately wrong one, or none. */
   credential: 'key' | 'wrong-key' | 'none'
-  /** The body sent, JSON or text; absent when none was sent or it is not known, and then not judged. */
+  /** Absent when none was sent or it is not known, and then not judged. */
   requestBody?: unknown
   status: number
-  /** Response headers, names in lower case. */
+  /** Names in lower case. */
   headers: Record<string, string>
   bodyText: string
-  /** The body parsed as JSON, or undefined when it is empty or not JSON. */
   body: unknown
-  /** When the answer arrived, epoch ms by the checker's clock. */
+  /** Epoch ms by the checker's clock. */
   receivedAt: number
 }
 
-/** A broken promise: which one, what was expected, and the exchange that showed it. */
 export interface Violation {
   promise: string
   expected: string
@@ -36,7 +32,7 @@ export interface Violation {
 
 type Found = Array<{ promise: string; expected: string }>
 
-/** Parses a body's text as JSON, or returns undefined, so a promise reports the body as it came. */
+/** Parses a body's text as JSON, or returns undefined. */
 export function parseJsonBody(text: string): unknown {
   if (text === '') return undefined
   try {
@@ -46,14 +42,13 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
-/** Creates the checker of what one exchange shows by itself, for `verify` and `proxy`; sequences are scenarios.ts's. */
+/** Creates the checker of what one exchange shows by itself, for `verify` and `proxy`. */
 export function createExchangeChecker(basePath: string) {
   const router = createRouter(specOpenapiDocument)
   const spec = createResponseValidator(specOpenapiDocument)
   const sandbox = createResponseValidator(openapiDocument)
 
   return {
-    /** Loads the validators now rather than at the first answer. */
     warm: () =>
       Promise.all([
         spec.check('listPets', { status: 200, headers: {}, body: [] }),
@@ -65,7 +60,7 @@ export function createExchangeChecker(basePath: string) {
       const found: Found = []
       if (operationId !== undefined) found.push(...(await checkContracts(exchange, operationId, spec, sandbox)))
       if (exchange.status >= 400 && exchange.status !== 429) found.push(...checkErrorBody(exchange))
-      // A 429 may come first: requests without a valid key are rate-limited per address too (D16).
+      // Requests without a valid key are rate-limited per address too (D16).
       const refused = exchange.status === 401 || exchange.status === 429
       if (exchange.credential === 'none' && !refused)
         found.push({ promise: 'unauthorized-without-key', expected: '401 without a key' })
@@ -81,10 +76,10 @@ export function createExchangeChecker(basePath: string) {
 
 export type ExchangeChecker = ReturnType<typeof createExchangeChecker>
 
-/** Matches headers with promises of their own, which the sandbox contract's word would only repeat. */
+/** Matches headers with promises of their own. */
 const OWN_PROMISE_HEADERS = /retry-after|deprecation|sunset|link/i
 
-/** Checks an answer against the spec's document and the sandbox's stricter one, whose extra findings are decisions. */
+/** Checks an answer against the spec's document and the sandbox's stricter one (decisions). */
 async function checkContracts(
   exchange: JudgedExchange,
   operationId: string,
@@ -93,7 +88,7 @@ async function checkContracts(
 ): Promise<Found> {
   const found: Found = []
   const type = exchange.headers['content-type'] ?? ''
-  // Leaves a 429's body to the sandbox's contract: the spec shows every body but a 429's (§7, D2).
+  // The spec shows every body but a 429's (§7, D2).
   const shown = exchange.status !== 429
   if (shown && exchange.bodyText !== '' && !/^application\/json\s*(;|$)/i.test(type)) {
     found.push({ promise: 'matches-contract', expected: `a JSON body (content-type ${type || 'missing'})` })
@@ -109,14 +104,13 @@ async function checkContracts(
   return found
 }
 
-/** The decision behind a constraint only fixtures/openapi.yaml has, read from the field it names. */
+/** Names the decision behind a constraint only fixtures/openapi.yaml has. */
 function decisionOf(problem: string, status: number): string {
-  // Error bodies from every layer, as JSON (a 429's body is not shown in the spec).
   if (/\(body\.(code|message|status)\)$|media type/.test(problem) || (status >= 400 && /\(body\)$/.test(problem)))
     return 'D2'
   if (/\.name\)$/.test(problem)) return 'D5'
   if (/\.categoryId\)$/.test(problem)) return 'D6'
-  // Ids from 1 and no fields beyond the Pet's (D7 assigns ids and ignores extra fields).
+  // D7 assigns ids and ignores extra fields.
   return 'D7'
 }
 
@@ -130,15 +124,15 @@ function checkErrorBody(exchange: JudgedExchange): Found {
     : [{ promise: 'error-bodies', expected: `Error.status ${exchange.status}, got ${String(body.status)}` }]
 }
 
-/** How far a backend's clock may lag ours before its X-RateLimit-Reset counts as past. */
+/** Bounds a backend's clock lag before its X-RateLimit-Reset counts as past. */
 const CLOCK_SKEW_MS = 5_000
 
-/** The sunset of getPet (spec §9): 5 December 2030. */
+/** The sunset of getPet (spec §9). */
 const SUNSET_MS = Date.parse('2030-12-05T00:00:00Z')
 const IMF_FIXDATE =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
 
-/** The header promises: rate-limit headers and their arithmetic, Retry-After, and the deprecation of getPet. */
+/** Checks the header promises: rate limits, Retry-After, getPet's deprecation. */
 export function checkHeaders(exchange: JudgedExchange, operationId: string | undefined, basePath: string): Found {
   const found: Found = []
   const { headers } = exchange
@@ -200,7 +194,7 @@ function successorLinkOk(link: string | undefined, url: string, basePath: string
   }
 }
 
-/** The promises a listPets answer shows by itself: refusals of bad parameters, ordering, limit and filter. */
+/** Checks what a listPets answer shows by itself. */
 function checkListAnswer(exchange: JudgedExchange): Found {
   const found: Found = []
   const limit = exchange.query.get('limit')
@@ -220,7 +214,7 @@ function checkListAnswer(exchange: JudgedExchange): Found {
       expected: `ids in ascending order, got ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}`,
     })
   }
-  // An invalid limit answered at all is invalid-query-refused's finding, not a bound to hold to.
+  // An invalid limit answered is invalid-query-refused's finding.
   const max = limit === null ? 20 : Number(limit)
   if (limitValid && pets.length > max)
     found.push({ promise: 'limit-default-and-bounds', expected: `at most ${max} pets, got ${pets.length}` })
@@ -252,7 +246,7 @@ function checkCreateAnswer(exchange: JudgedExchange): Found {
   if (exchange.status !== 201) return [{ promise: 'create-then-get', expected: `201 Created, got ${exchange.status}` }]
   const sent = exchange.requestBody as Record<string, unknown>
   const pet = exchange.body as Record<string, unknown> | undefined
-  // How a name is stored is not shown (§2): one stored trimmed, as the sandbox stores it (D5), still echoes it.
+  // A name stored trimmed (D5) still echoes it (§2).
   const same = (field: string, a: unknown, b: unknown) =>
     field === 'name' && typeof a === 'string' && typeof b === 'string' ? a.trim() === b.trim() : a === b
   const differs = ['name', 'categoryId', 'status'].filter(
@@ -267,12 +261,11 @@ type Answer = { status: number; headers: Record<string, string>; body: unknown }
 type ResponseValidator = ReturnType<typeof createResponseValidator>
 type ValidateOutput = typeof import('@stoplight/prism-http/dist/validator/index.js')['validateOutput']
 
-/** Validates answers with prism's `validateOutput`, as the tests do, so sandbox and backend are judged alike. */
+/** Validates answers with prism, as the tests do, so sandbox and backend are judged alike. */
 function createResponseValidator(document: OpenApiDocument) {
   let loading: Promise<{ operations: Map<string, IHttpOperation>; validateOutput: ValidateOutput }> | undefined
   const load = () => (loading ??= compile(document))
   return {
-    /** What is wrong with this answer of `operationId` (empty when it conforms). */
     async check(operationId: string, answer: Answer): Promise<string[]> {
       const { operations, validateOutput } = await load()
       const operation = operations.get(operationId)
@@ -294,7 +287,7 @@ async function compile(document: OpenApiDocument) {
     import('@stoplight/prism-http/dist/utils/operations.js'),
     import('@stoplight/prism-http/dist/validator/index.js'),
   ])
-  // Prism dereferences in place: it gets a copy so the shared document stays as written.
+  // Prism dereferences in place.
   const list = await getHttpOperationsFromSpec(structuredClone(document) as never)
   return { operations: new Map(list.map((operation) => [operation.iid ?? operation.id, operation])), validateOutput }
 }

@@ -5,14 +5,14 @@ import { type JudgedExchange, isNewPet } from './create-exchange-checker.js'
 import { type PromiseSource, VERIFY_PROMISES } from './promises.js'
 import { UNKNOWN_ID } from './scenarios.js'
 
-/** One failure of a promise, as the reports show it: keys masked. */
+/** One failure of a promise, keys masked. */
 export interface FailureDetail {
   request: string
   got: string
   expected: string
 }
 
-/** A promise's outcome; `warned` is a decision broken without `--strict`, no drift from the spec. */
+/** A promise's outcome; `warned`: a decision broken without `--strict`. */
 export type Outcome = 'passed' | 'failed' | 'warned' | 'skipped'
 
 export interface PromiseOutcome {
@@ -20,24 +20,19 @@ export interface PromiseOutcome {
   title: string
   source: PromiseSource
   outcome: Outcome
-  /** Why it was skipped. */
   reason?: string
-  /** The first few failures, and how many there were in all. */
   failures: FailureDetail[]
   failureCount: number
 }
 
-/** What a verify run found, whatever format shows it. */
 export interface VerifyReport {
   baseUrl: string
-  /** The key, masked. */
+  /** Masked. */
   key: string
   startedAt: string
   durationMs: number
   requests: number
-  /** Whether a broken decision failed the run rather than warn. */
   strict: boolean
-  /** The patterns seen across the run, one line each (diagnose below); empty when none was. */
   diagnosis: string[]
   promises: PromiseOutcome[]
   passed: number
@@ -46,13 +41,13 @@ export interface VerifyReport {
   skipped: number
 }
 
-/** Failures kept per promise for the report; the count says how many there were in all. */
+/** Bounds the failures kept per promise; the count says how many there were. */
 const DETAILS_KEPT = 3
 
-/** Collects failures and skips per promise while verify runs; a failure outranks a skip. */
+/** Collects failures and skips per promise; a failure outranks a skip. */
 export function createPromiseLedger(key: string, strict: boolean) {
   const failures = new Map<string, FailureDetail[]>()
-  // Distinct exchanges per promise: the scenario and the per-answer check may both flag one.
+  // The scenario and the per-answer check may both flag one.
   const seen = new Map<string, Set<JudgedExchange>>()
   const skips = new Map<string, string>()
 
@@ -99,7 +94,7 @@ export function createPromiseLedger(key: string, strict: boolean) {
   }
 }
 
-// Headers the promises speak of, shown in a failure; other headers would only bury them.
+// Other headers would only bury these.
 const SHOWN_HEADERS = [
   'content-type',
   'x-ratelimit-limit',
@@ -112,7 +107,7 @@ const SHOWN_HEADERS = [
 ]
 const BODY_EXCERPT = 160
 
-/** Words an exchange's request and answer a line each, the key masked. */
+/** Words an exchange's request and answer a line each. */
 export function describeExchange(exchange: JudgedExchange, key: string): { request: string; got: string } {
   const mask = createMasker({ keys: [key] }).text
   const credential =
@@ -121,7 +116,7 @@ export function describeExchange(exchange: JudgedExchange, key: string): { reque
   const headers = SHOWN_HEADERS.filter((name) => exchange.headers[name] !== undefined).map(
     (name) => `${name}: ${exchange.headers[name]}`,
   )
-  // Masked before it is cut, so no part of a key is left at the cut.
+  // Masked before cut, so no part of a key is left.
   const whole = mask(exchange.bodyText)
   const body = whole.length > BODY_EXCERPT ? `${whole.slice(0, BODY_EXCERPT)}...` : whole
   return {
@@ -130,7 +125,7 @@ export function describeExchange(exchange: JudgedExchange, key: string): { reque
   }
 }
 
-/** Says what kind of backend the run saw (no state, any key taken, no rate limit, …), a line per pattern. */
+/** Says what kind of backend the run saw, a line per pattern. */
 export function diagnose(
   exchanges: readonly JudgedExchange[],
   run: { baseUrl: string; spentQuota: boolean },
@@ -179,7 +174,7 @@ export function diagnose(
   return lines
 }
 
-/** Lists signs that a backend keeps nothing: a created pet not found again, a pet for an id nobody created. */
+/** Lists signs that a backend keeps nothing. */
 function statelessSigns(exchanges: readonly JudgedExchange[]): string[] {
   const signs: string[] = []
   for (const [index, created] of exchanges.entries()) {

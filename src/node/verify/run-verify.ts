@@ -6,7 +6,6 @@ import { createPromiseLedger, diagnose, type VerifyReport } from './report.js'
 import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.js'
 
 export interface VerifyOptions {
-  /** The API base, e.g. `https://staging.animal-store.example/v1`. */
   baseUrl: string
   key: string
   /** Whether createPet may be called (valid and invalid bodies). */
@@ -17,7 +16,6 @@ export interface VerifyOptions {
   maxQuotaRequests: number
   /** Whether a decision taken differently fails the run (`--strict`) rather than warn. */
   strict?: boolean
-  /** Told before requests are sent: how many. */
   announce: (line: string) => void
   now?: () => number
   /** How verify waits out a Retry-After; tests pass one that moves a sandbox clock instead. */
@@ -30,7 +28,7 @@ const OPTED_OUT = {
   quota: "opted out: run with --spend-quota to spend the key's window and check the 429",
 }
 
-/** Runs every scenario against `baseUrl`, one request at a time, and reports each promise and what the run saw. */
+/** Runs every scenario against `baseUrl`, one request at a time, and reports. */
 export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const now = options.now ?? Date.now
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))

@@ -4,33 +4,30 @@ import type { PoliteClient } from './client.js'
 import { type JudgedExchange, retryAfterSeconds } from './create-exchange-checker.js'
 import type { PromiseDefinition } from './promises.js'
 
-/** What a scenario may do: send, judge, and hand what it learnt to later scenarios. */
+/** What a scenario may do: send, judge, and hand on what it learnt. */
 export interface ScenarioContext {
   client: PoliteClient
-  /** Records a broken promise with the exchange that showed it. */
   fail(promise: string, expected: string, exchange: JudgedExchange): void
   skip(promise: string, reason: string): void
-  /** Tells the user something before requests they were not told about are sent. */
+  /** Tells the user before requests they were not told about. */
   announce(line: string): void
   maxQuotaRequests: number
   sleep: (ms: number) => Promise<void>
   now: () => number
-  /** The id of a pet the listing showed, for getPet. */
   knownPetId?: number
-  /** Whether the key's quota was spent, so that no 429 means no rate limiting. */
+  /** So that no 429 means no rate limiting. */
   quotaSpent?: boolean
 }
 
-/** A sequence of requests that checks what one answer cannot show by itself. */
+/** Checks with a sequence what one answer cannot show. */
 export interface Scenario {
   promises: string[]
-  /** Counts the requests it sends when nothing is retried. */
   requests: number
   needs?: PromiseDefinition['needs']
   run(context: ScenarioContext): Promise<void>
 }
 
-/** An id no backend holds: the largest integer JSON clients read exactly. */
+/** The largest integer JSON clients read exactly, which no backend holds. */
 export const UNKNOWN_ID = Number.MAX_SAFE_INTEGER
 
 /** 401 without a key and with a wrong one (spec §5). */
@@ -55,7 +52,7 @@ async function listed(context: ScenarioContext, path: string): Promise<Listing |
   return undefined
 }
 
-/** The default and bounds of `limit` and the status filter, judged against one full listing (spec §4.1). */
+/** Judges `limit` and the status filter against one full listing (spec §4.1). */
 const checkListing: Scenario = {
   promises: ['limit-default-and-bounds', 'status-filter'],
   requests: 3 + PET_STATUSES.length,
@@ -65,7 +62,7 @@ const checkListing: Scenario = {
     if (all === undefined) return
     context.knownPetId = all.pets[0]?.id
     const byDefault = await listed(context, '/pets')
-    // Fails on fewer only: others may create pets meanwhile on a shared backend.
+    // Others may create pets meanwhile on a shared backend.
     if (byDefault !== undefined && byDefault.pets.length < Math.min(20, all.pets.length)) {
       fail(
         'limit-default-and-bounds',
@@ -83,7 +80,7 @@ const checkListing: Scenario = {
     }
     for (const status of PET_STATUSES) {
       const filtered = await listed(context, `/pets?status=${status}&limit=100`)
-      // With fewer than 100 pets the full listing holds them all, so each of that status must come back.
+      // Under 100 pets, the full listing holds them all.
       if (filtered === undefined || all.pets.length >= 100) continue
       const returned = new Set(filtered.pets.map((pet) => pet.id))
       const missing = all.pets.filter((pet) => pet.status === status && !returned.has(pet.id)).map((pet) => pet.id)
@@ -98,11 +95,11 @@ const checkListing: Scenario = {
   },
 }
 
-// Values outside the spec's constraints (§4.1): limit is an integer from 1 to 100, status one of three.
+// Outside §4.1's constraints.
 const INVALID_LIMITS = ['0', '101', '-1', 'abc', '1.5']
 const INVALID_STATUSES = ['adopted', 'SOLD']
 
-/** Checks the 400 for each listPets parameter outside the spec's constraints, where the spec is silent (D3). */
+/** Checks the 400 for each bad listPets parameter (D3). */
 const checkInvalidQueries: Scenario = {
   promises: ['invalid-query-refused'],
   requests: INVALID_LIMITS.length + INVALID_STATUSES.length,
@@ -117,7 +114,7 @@ const checkInvalidQueries: Scenario = {
   },
 }
 
-// Bodies the spec rules out (§2, §4.2): name and categoryId are required, categoryId an integer, status one of three.
+// Bodies §2 and §4.2 rule out.
 const INVALID_BODIES: Array<[string, unknown]> = [
   ['an empty object', {}],
   ['no name', { categoryId: 1 }],
@@ -129,7 +126,7 @@ const INVALID_BODIES: Array<[string, unknown]> = [
   ['an array', [{ name: 'Verify', categoryId: 1 }]],
 ]
 
-/** 400 for each NewPet the spec rules out; a backend that accepts one stores it, hence a write. */
+/** Checks the 400 for each bad NewPet; a backend that accepts one stores it. */
 const checkInvalidNewPets: Scenario = {
   promises: ['invalid-new-pet-refused'],
   requests: INVALID_BODIES.length,
@@ -142,7 +139,7 @@ const checkInvalidNewPets: Scenario = {
   },
 }
 
-/** createPet answers 201 with the stored Pet, and getPet returns the same Pet. */
+/** Checks createPet's 201 and that getPet returns the same Pet. */
 const checkCreateThenGet: Scenario = {
   promises: ['create-then-get'],
   requests: 2,
@@ -162,7 +159,7 @@ const checkCreateThenGet: Scenario = {
   },
 }
 
-/** 404 for an unknown id, and 200 for a listed one (whose deprecation headers every answer's check judges). */
+/** Checks getPet's 404 for an unknown id and 200 for a listed one. */
 const checkGetPet: Scenario = {
   promises: ['get-pet-not-found'],
   requests: 2,
@@ -175,7 +172,7 @@ const checkGetPet: Scenario = {
   },
 }
 
-/** X-RateLimit-Remaining goes down by one per request; a pair straddling a window's end is sent again once. */
+/** Checks X-RateLimit-Remaining goes down by one; a pair straddling a window is sent again once. */
 const checkCountDown: Scenario = {
   promises: ['remaining-counts-down'],
   requests: 2,
@@ -231,7 +228,7 @@ const spendQuota: Scenario = {
       fail('quota-429-and-recovery', `a 429 after ${remaining} more requests spent X-RateLimit-Remaining`, first)
       return
     }
-    // The 429's Retry-After, its form (D14) included, is judged by every answer's check.
+    // Every answer's check judges the Retry-After (D14).
     const seconds = retryAfterSeconds(refused.headers['retry-after'], now())
     if (seconds === undefined) return
     if (refused.headers['x-ratelimit-remaining'] !== '0')
@@ -243,7 +240,7 @@ const spendQuota: Scenario = {
   },
 }
 
-/** Every scenario, in the order they run: the listing first, since getPet asks for an id it found. */
+/** Lists the scenarios in order: the listing first, as getPet needs an id it found. */
 export const SCENARIOS: readonly Scenario[] = [
   checkAuth,
   checkListing,
