@@ -16,17 +16,17 @@ export class DroppedConnection extends Error {
 
 export interface FaultInjectorOptions {
   faults: ResolvedFaults
-  /** Waits out latency on a real timer: moving the clock must not shorten it. */
+  /** Sleeps on a real timer, never the sandbox clock. */
   sleep?: (ms: number) => Promise<void>
 }
 
 export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
-/** Creates the fault draws, a stream per operation so a seed repeats in any interleaving. */
+/** Creates the fault draws, a stream per operation (D45). */
 export function createFaultInjector({ faults, sleep = realSleep }: FaultInjectorOptions) {
   let config = faults
   let streams = new Map<string, () => number>()
-  // Operations whose last request failed, for bursts.
+  // Operations whose last request failed (bursts).
   let failing = new Set<string>()
 
   function stream(operationId: string): () => number {
@@ -40,18 +40,18 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
 
   return {
     config: (): ResolvedFaults => config,
-    /** Replaces the configuration and restarts the draws. */
+    /** Replaces the configuration, restarting the draws. */
     configure(next: ResolvedFaults): void {
       config = next
       streams = new Map()
       failing = new Set()
     },
-    /** Starts the draws over, so a reset run repeats. */
+    /** Restarts the draws, so a reset run repeats. */
     restart(): void {
       streams = new Map()
       failing = new Set()
     },
-    /** Waits out the drawn latency, marks `headers`, throws the drawn failure. */
+    /** Waits out the drawn latency and throws the drawn failure. */
     inject(operationId: string, headers: Headers): Promise<void> | undefined {
       const random = stream(operationId)
       const latencyDraw = random()
@@ -74,13 +74,12 @@ export function createFaultInjector({ faults, sleep = realSleep }: FaultInjector
   }
 }
 
-/** Returns this request's chance to fail, by a two-state chain (D45). */
+/** Returns this request's chance to fail (D45). */
 function failureChance(errorRate: number, burst: number | undefined, failedLast: boolean): number {
   if (burst === undefined || errorRate >= 1) return errorRate
   return failedLast ? 1 - 1 / burst : errorRate / (burst * (1 - errorRate))
 }
 
-/** Maps a uniform draw to a latency. */
 export function latencyMs(latency: Latency, draw: number): number {
   if (!('p50' in latency)) return latency.min + Math.floor(draw * (latency.max - latency.min + 1))
   if (latency.p50 <= 0) return 0
@@ -94,7 +93,7 @@ export function latencyMs(latency: Latency, draw: number): number {
 // The standard normal's 99th percentile.
 const Z99 = 2.3263478740408408
 
-/** Returns the standard normal's quantile (Acklam's approximation, relative error below 1.2e-9). */
+/** Returns the standard normal's quantile (Acklam, error below 1.2e-9). */
 function probit(p: number): number {
   const a = [
     -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239,
@@ -118,7 +117,7 @@ function probit(p: number): number {
   )
 }
 
-/** Throws the drawn failure, marked in `headers` after the marks there. */
+/** Throws the drawn failure, its mark after those in `headers`. */
 function fail(kind: FaultKind | undefined, headers: Headers, marks: string[]): undefined {
   if (kind === undefined) return undefined
   if (kind === 'drop') throw new DroppedConnection()

@@ -25,19 +25,14 @@ export function noLatency(latency: Latency): boolean {
   return 'p50' in latency ? latency.p99 <= 0 : latency.max <= 0
 }
 
-/** Overrides the sandbox-wide faults for one operation. */
+/** Overrides the faults for one operation. */
 export interface OperationFaults {
   latency?: Latency
   errorRate?: number
   burst?: number
 }
 
-/**
- * Injects faults sandbox-wide or per operation, drawn from `seed`.
- *
- * @example
- * createSandbox({ faults: { seed: 3, errorRate: 0.1, operations: { createPet: { latency: { p50: 50, p99: 400 } } } } })
- */
+/** Injects faults sandbox-wide or per operation, drawn from `seed`. */
 export interface FaultOptions {
   /** Delays answers: ms, a range, or two percentiles (D45). */
   latency?: Latency | number
@@ -61,7 +56,7 @@ export interface ResolvedFaults {
   seed: number
 }
 
-/** Checks fault settings against the schema and the operations, filling defaults. */
+/** Checks fault settings, filling defaults. */
 export function resolveFaults(
   options: unknown,
   defaultSeed: number,
@@ -106,7 +101,7 @@ function latencyOf(latency: Latency | number, where: string): Latency {
   return { p50: latency.p50, p99: latency.p99 }
 }
 
-// Refuses a burst needing a chance above 1 after a success (D45).
+// Refuses a burst too short for the rate (D45).
 function burstOf(burst: number, errorRate: number, where: string): number {
   if (errorRate < 1 && errorRate / (burst * (1 - errorRate)) > 1) {
     throw new ConfigError(

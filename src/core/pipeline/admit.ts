@@ -21,7 +21,7 @@ import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import type { PlannedListing } from './plan-listing.js'
 import { withHead } from './resolve.js'
 
-/** Names the client's address (D16); the adapter overwrites it, a test may set it. */
+/** Names the client's address (D16); the adapter overwrites it. */
 export const CLIENT_ADDRESS_HEADER = 'x-sandbox-client-address'
 
 const ADMIN_API_OFF =
@@ -30,7 +30,7 @@ const ADMIN_API_OFF =
 
 export const LOCAL_CLIENT = 'local'
 
-/** Tells whether admission may let a request through, which alone makes its session (D34). */
+/** Tells whether admission may let a request through, making its session (D34). */
 export function mayAdmit(
   parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>,
   request: SandboxRequest,
@@ -70,10 +70,10 @@ export function admit(
     ? `key:${apiKey.key}`
     : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
   const limits = apiKey ?? PLANS.free
-  // Counts a key in its session, an address across sessions (D34).
+  // D34.
   const limiter = apiKey ? world.rateLimiter : parts.addressLimiter
 
-  // Answers a preflight anywhere under the prefix, served or not (D19).
+  // D19.
   if (method === 'OPTIONS' && apiPath !== undefined) {
     const allow = route?.kind === 'method-not-allowed' ? withHead(route.allow).concat('OPTIONS') : undefined
     const preflight = (decision: RateDecision) => {
@@ -86,7 +86,7 @@ export function admit(
       : preflight(peeked)
   }
 
-  // Keeps the in-memory path free of promises; a shared limiter reads a planned page in its round trip.
+  // Keeps the in-memory path free of promises.
   const admitted = (decided: RateDecision) =>
     afterDecision(parts, url, decided, headers, apiPath, route, deprecation, apiKey, token)
   const unknown = () => unknownQuota(headers, limits, world.clock.now())
@@ -97,11 +97,11 @@ export function admit(
     world.scenarios.sparesQuota(apiKey!.key, route.operation.operationId) &&
     !answersPreference(parts, request, route.operation.operationId)
   ) {
-    // Peeks: the scenario step answers its 429 without spending the real window (D29).
+    // The scenario answers its 429 without spending the window (D29).
     const peeked = limiter.peek(bucket, limits)
     return peeked instanceof Promise ? peeked.then(admitted, unknown()) : admitted(peeked)
   }
-  // Reads no page ahead for a key with a scenario, which may change it (`empty`).
+  // A scenario may change the page (`empty`).
   const ahead =
     listing !== undefined && 'ahead' in listing.read && apiKey !== undefined && scenario === undefined
       ? listing.read.ahead
@@ -144,7 +144,7 @@ function afterDecision(
   if (decision.outcome !== 'allowed') throw refusal(decision)
 
   if (apiPath === undefined) {
-    // Says how to turn on the admin API, whose handler stands first when there is a token.
+    // The admin handler stands first when there is a token.
     if (isAdminPath(url.pathname)) throw new HttpError(404, ErrorCode.notFound, `${url.pathname}: ${ADMIN_API_OFF}`)
     throw new HttpError(
       404,
@@ -161,14 +161,14 @@ function afterDecision(
   return { apiPath, route, deprecation, key: apiKey.key }
 }
 
-/** Refuses a key the sandbox does not have, a dropped session's bound key too (D17, D46). */
+/** Refuses an unknown key, a dropped session's bound key too (D17, D46). */
 export function invalidKey(): HttpError {
   return new HttpError(401, ErrorCode.unauthorized, 'The API key is not valid', {
     'www-authenticate': 'Bearer error="invalid_token"',
   })
 }
 
-/** Sets rate-limit headers promising nothing when the shared state cannot say where a quota stands. */
+/** Sets rate-limit headers promising nothing when the shared state cannot say. */
 function unknownQuota(headers: Headers, limits: Limits, now: number) {
   return (error: unknown): never => {
     setRateLimitHeaders(headers, {

@@ -9,21 +9,20 @@ import type { Reply } from '../http/reply.js'
 import { type Answer, JSON_CONTENT_TYPE, toResponseAndText } from '../http/to-response.js'
 import type { Answered, ExchangeBodies, RequestLog } from '../request-log/create-request-log.js'
 
-/** How the log takes an answer: `listed` keeps it, `watched` only prints it, `none` leaves it out. */
+/** `listed` logs an answer, `watched` only prints it, `none` leaves it out. */
 export type Logging = 'listed' | 'watched' | 'none'
 
-/** What an answer adds to its log entry beyond what every entry has. */
 export type EntryNotes = Pick<Answered, 'session' | 'fault' | 'scenario' | 'forced' | 'source' | 'presented'>
 
-/** Holds what a handler learns of an exchange as it answers, for the tail to read. */
+/** Holds what a handler learns of an exchange, for the tail. */
 export class Exchange {
-  /** Headers earlier steps set (rate limits, deprecation, caching): an Error body carries them too. */
+  /** Holds headers an Error body carries too. */
   readonly headers: Headers
-  /** Epoch ms the entry is dated with: the tail's clock, or the clock of the session answering. */
+  /** Dates the entry by the tail's or the answering session's clock. */
   time: number
   logging: Logging
   readonly notes: EntryNotes = {}
-  /** The request body as a handler read it, for the HAR. */
+  /** Keeps the body a handler read, for the HAR. */
   requestBody: string | undefined = undefined
   readonly started = performance.now()
 
@@ -34,7 +33,7 @@ export class Exchange {
   }
 }
 
-/** How a handler's answer ends: a `reply`, a Response `passed` as it came, or `next` (msw's fall-through). */
+/** Ends an answer; `next` is msw's fall-through. */
 export type Ending =
   | { kind: 'reply'; reply: Reply }
   | {
@@ -46,15 +45,14 @@ export type Ending =
     }
   | { kind: 'next' }
 
-/** A handler's answer to a request it claimed, given the exchange it may note things in. */
 export type HandlerAnswer = (request: SandboxRequest, url: URL, exchange: Exchange) => Promise<Ending>
 
-/** A request refused before it became a fetch Request (the server's edge) or outside the handlers (the pages). */
+/** Describes a request refused at the server's edge or by the pages. */
 export interface RefusedRequest {
   method: string
   target: string
   requestHeaders: Iterable<[string, string]>
-  /** When the refusal began, by `performance.now()`, and by the tail's clock. */
+  /** Is by `performance.now()`, `time` by the tail's clock. */
   started: number
   time: number
 }
@@ -78,22 +76,21 @@ export function refusedRequest(
 }
 
 export interface AnswerTailOptions {
-  /** Where every answer is written; nowhere when absent (a bare server in a test or a benchmark). */
+  /** Logs every answer; absent for a bare server. */
   requestLog?: Pick<RequestLog, 'record'> | undefined
-  /** The clock entries are dated with, unless a handler says otherwise (the sandbox clock). */
+  /** Dates the entries a handler does not date. */
   now?: () => number
-  /** Told of anything thrown that is not an HttpError: a bug of ours, answered 500. */
+  /** Hears of a bug (anything thrown but an HttpError), answered 500. */
   onUnexpectedError?: (error: unknown) => void
-  /** The keys and token in force: an Error message that echoes one shows it masked (D35). */
+  /** Masks these in Error messages (D35). */
   secrets?: () => Secrets
 }
 
 export interface AnswerTail {
-  /** The clock entries are dated with. */
   now(): number
-  /** Runs `answer`, making its answer or error a Response and logging it; undefined when passed on. */
+  /** Runs `answer` into a logged Response; undefined when passed on. */
   end(request: SandboxRequest, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Answer | undefined>
-  /** Refuses a request no handler can see, logged; with `undefined`, a head that did not parse, not logged. */
+  /** Refuses a request no handler sees; logs it unless `refused` is undefined. */
   refuse(refused: RefusedRequest | undefined, refusal: HttpError, headers: Headers): Reply
 }
 
@@ -104,7 +101,6 @@ export function createAnswerTail({
   onUnexpectedError,
   secrets,
 }: AnswerTailOptions = {}): AnswerTail {
-  /** Masks a key or the admin token in messages that echo the client (D35). */
   const masked = (error: unknown): unknown => {
     if (secrets === undefined || !(error instanceof HttpError)) return error
     const message = createMasker(secrets()).text(error.message)
@@ -122,7 +118,7 @@ export function createAnswerTail({
     if (requestLog === undefined || exchange.logging === 'none') return
     const listed = exchange.logging === 'listed'
     const { notes } = exchange
-    // Every field named, in one order: every entry has one shape (V8 keeps one hidden class).
+    // Names every field in one order, so every entry has one hidden class.
     const answered: Answered = {
       time: exchange.time,
       method: request.method.toUpperCase(),
@@ -138,21 +134,19 @@ export function createAnswerTail({
       session: notes.session,
       presented: notes.presented,
     }
-    // Records plain facts only, never a closure over this scope (Answered says why).
+    // Plain facts only, never a closure (Answered says why).
     requestLog.record(answered, { listed, bodies: listed ? bodies : undefined })
   }
 
   return {
     now,
     async end(request, url, logging, answer) {
-      // The adapter's answers get headers node checks as it writes them (wire-headers.ts).
       const exchange = new Exchange(now(), logging, isAdapterRequest(request) ? new WireHeaders() : new Headers())
       let ending: Ending | undefined
       try {
         ending = await answer(request, url, exchange)
       } catch (error) {
         if (error instanceof DroppedConnection) {
-          // Drops the connection: fetch rejects in-process, the adapter destroys the socket.
           exchange.notes.fault = 'drop'
           record(request, url, exchange, 0, undefined, { origin: url.origin, requestBody: exchange.requestBody })
           return Response.error()
@@ -166,7 +160,7 @@ export function createAnswerTail({
           record(request, url, exchange, ending.status, ending.headers, ending.bodies)
           return ending.response
         case 'reply': {
-          // The body's JSON text is made once: the Response and the log's exchange share it.
+          // Makes the JSON text once, for the Response and the log.
           const { response, text } = toResponseAndText(ending.reply, request)
           record(request, url, exchange, ending.reply.status, ending.reply.headers, {
             origin: url.origin,
@@ -181,7 +175,6 @@ export function createAnswerTail({
     },
     refuse(refused, refusal, headers) {
       const reply = errorReply(masked(refusal), headers)
-      // An Error body is JSON, as `toResponseAndText` says of every reply with a body.
       headers.set('content-type', JSON_CONTENT_TYPE)
       if (requestLog !== undefined && refused !== undefined) {
         const { method, target, requestHeaders, started, time } = refused

@@ -22,29 +22,28 @@ export interface ApiHandlerParts {
   router: Router
   keyRing: KeyRing
   boundKeys: BoundKeys
-  /** Counts requests without a valid key per address, across sessions (D16). */
+  /** Counts keyless requests per address (D16). */
   addressLimiter: RateLimitBackend
   validator: RequestValidator
   deprecations: Deprecations
   cors: Cors
-  /** Lists per operation what `Prefer: code=` may force (D30). */
+  /** D30. */
   forcible: ReadonlyMap<string, ForcibleStatuses>
   prefer: boolean
   tail: AnswerTail
-  /** Turns off the read-ahead while this process seeds or resets a store. */
+  /** Is false while this process seeds or resets a store. */
   storeSettled: () => boolean
   worlds: {
     default: WorldParts
-    /** Makes the named world on first use, or gives the default one with a refusal. */
+    /** Makes the named world on first use, or gives the default with a refusal. */
     named(requested: RequestedSession): WorldParts
-    /** Gives the bound key's world, with a refusal when `requested` names another. */
+    /** Gives the bound key's world; a refusal when `requested` names another. */
     bound(bound: BoundKey, requested: RequestedSession | undefined): WorldParts
   }
 }
 
 /** Holds what the pipeline reads of the world a request is in (D34). */
 export interface WorldParts {
-  /** Is undefined for the default session. */
   session: string | undefined
   operations: Readonly<Record<string, Operation>>
   rateLimiter: RateLimitBackend
@@ -53,8 +52,8 @@ export interface WorldParts {
   faults: FaultInjector
   scenarios: Scenarios
   ready: () => Promise<void>
-  /** Says why the session cannot be served, answered after admission. */
+  /** Is answered after admission. */
   refusal?: HttpError
-  /** Makes a new session once admission lets its request through (D34). */
+  /** Makes a new session once admitted (D34). */
   settle?: (admitted: boolean) => void
 }

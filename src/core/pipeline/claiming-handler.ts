@@ -6,27 +6,22 @@ import type { AnswerTail, HandlerAnswer, Logging } from './answer-tail.js'
 type RunArgs = Parameters<HttpHandler['run']>[0]
 type RunResult = Awaited<ReturnType<HttpHandler['run']>>
 
-/** What a claiming handler claims, how it answers, and how its answers are logged. */
 export interface Claim {
   claims: (url: URL) => boolean
-  /** Answers with the URL parsed once; `next` passes the request on, as msw's handlers fall through. */
+  /** Answers with the URL parsed once; `next` passes the request on. */
   answer: HandlerAnswer
-  /** Ends the answers (answer-tail.ts). */
   tail: AnswerTail
   logging: Logging
 }
 
-/**
- * Answers the requests `claims` accepts, its `run` msw's own less what it never uses, which cost more than the whole
- * pipeline (BENCHMARKS.md, "What the profiles changed").
- */
+/** Answers the requests `claims` accepts, with a leaner `run` (BENCHMARKS.md, "What the profiles changed"). */
 export class ClaimingHandler extends HttpHandler {
   readonly #claims: (url: URL) => boolean
   readonly #claim: Claim
 
   constructor(claim: Claim) {
     const { claims, answer, tail, logging } = claim
-    // The predicate and resolver msw keeps serve `test()` and anyone calling the base class.
+    // Serve `test()` and callers of the base class.
     super(
       /.+/,
       ({ request }) => claims(new URL(request.url)),
@@ -39,7 +34,7 @@ export class ClaimingHandler extends HttpHandler {
     this.#claim = claim
   }
 
-  /** Answers as `run` does, without msw, for the node:http adapter: null when unclaimed, undefined when passed on. */
+  /** Answers as `run` does, for the node:http adapter: null when unclaimed, undefined when passed on. */
   serve(request: SandboxRequest, url: URL): Promise<Answer | undefined> | null {
     if (!this.#claims(url)) return null
     this.isUsed = true

@@ -15,7 +15,7 @@ import { SESSION_HEADER } from '../sessions/session-name.js'
 
 export type { ApiHandlerParts } from './api-handler-parts.js'
 
-/** Creates the sandbox as one msw handler, as the 404/405/501 fallbacks need the policies too. */
+/** Creates the sandbox as one msw handler: the 404/405/501 fallbacks need the policies too. */
 export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
   return new ClaimingHandler({
     claims: (url) => parts.scope.claims(url),
@@ -31,11 +31,10 @@ async function handleRequest(
   url: URL,
   exchange: Exchange,
 ): Promise<Ending> {
-  // Picks the world once: the bound key's session (D46), the named one (D34, D43), or the default.
+  // The bound key's session (D46), the named one (D34, D43), or the default.
   const named = requestedSession((name) => request.headers.get(name))
   const token = parseBearer(request.headers.get('authorization'))
   let bound = token === undefined ? undefined : parts.boundKeys.known(token)
-  // Asks a shared state only of a token that is no key in force.
   if (bound === undefined && token !== undefined && parts.boundKeys.ask !== undefined && !parts.keyRing.find(token))
     bound = await parts.boundKeys.ask(token)
   const world =
@@ -61,14 +60,14 @@ async function handleRequest(
       ),
     }
   } catch (error) {
-    // Answers a bound key whose session went as in memory, in no session (D46).
+    // D46.
     if (bound !== undefined && error instanceof HttpError && error.status === 401) {
       headers.delete(SESSION_HEADER)
       exchange.notes.session = undefined
     }
     throw error
   } finally {
-    // What the policies said of the answer, an Error body's included.
+    // An Error body's too.
     exchange.notes.fault = headers.get(FAULT_HEADER) ?? undefined
     exchange.notes.scenario = headers.get(SCENARIO_HEADER) ?? undefined
     exchange.notes.forced = forcedByPrefer(headers)

@@ -10,7 +10,7 @@ import { type Resolution, resolve } from './resolve.js'
 /** Holds a listing planned ahead of the rate-limit decision, resolved once. */
 export interface PlannedListing {
   resolution: Resolution
-  /** Holds the input and its page, or the refusal, thrown where the input is read. */
+  /** Holds the refusal to throw where the input is read. */
   read: { input: OperationInput; ahead: ListingAhead } | { refusal: unknown }
 }
 
@@ -35,7 +35,7 @@ export function planListing(
   )
     return undefined
   if (!parts.storeSettled() || !faultsQuiet(world)) return undefined
-  // Decides at once: a listing has no body, and resolving it cannot refuse.
+  // A listing has no body, and resolving it cannot refuse.
   const resolution = resolve(parts, world, { apiPath, route, deprecation: undefined }, method)
   try {
     const input = readInput(parts, request, url, apiPath, resolution) as OperationInput

@@ -8,7 +8,7 @@ import type { SharedScenarios } from '../state/shared-state.js'
 import { forcedError } from './forced-status.js'
 import { type ResolvedScenario, type ScenarioName, unknownScenario } from './scenario-config.js'
 
-/** Marks every answer a key's scenario shaped, so nobody mistakes it for a bug. */
+/** Marks every answer a key's scenario shaped. */
 export const SCENARIO_HEADER = 'x-sandbox-scenario'
 
 export interface ScenariosOptions {
@@ -16,19 +16,18 @@ export interface ScenariosOptions {
   /** Returns what a reset restores (D34). */
   initial: () => Readonly<Record<string, string>>
   seed: () => number
-  /** Waits out a scenario's latency, never on the sandbox clock. */
+  /** Waits out latency on a real timer. */
   sleep: (ms: number) => Promise<void>
   isKey: (key: string) => boolean
-  /** Holds the scenarios for every process; this process's memory by default. */
   shared?: SharedScenarios | undefined
 }
 
-/** What a key's scenario leaves the pipeline to do: `empty` answers reads with nothing. */
+/** Says what a scenario leaves the pipeline to do. */
 export interface Shaped {
   empty: boolean
 }
 
-/** Creates each key's scenario (D29) and the step that applies it: latency, then a forced or drawn error. */
+/** Creates each key's scenario and the step applying it (D29). */
 export function createScenarios({ known, initial, seed, sleep, isKey, shared }: ScenariosOptions) {
   let local: Record<string, string> = { ...initial() }
   let streams = new Map<string, () => number>()
@@ -36,7 +35,7 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
   const assigned = (): Readonly<Record<string, string>> => {
     if (shared === undefined) return local
     const current = shared.current() ?? initial()
-    // Starts the draws over when another process changed them, as a change here does.
+    // Another process's change restarts the draws, as one here does.
     if (current !== followed) {
       followed = current
       streams = new Map()
@@ -75,7 +74,7 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     of: (key: string): string | undefined => scenarioOf(assigned(), key),
     all: assigned,
     seed: (): number => shared?.seed() ?? seed(),
-    /** Puts `key` in scenario `name`; throws a ConfigError for an unknown name or key. */
+    /** Puts `key` in scenario `name`, or throws a ConfigError. */
     set(key: string, name: ScenarioName): MaybePromise<void> {
       if (!known.has(name)) throw new ConfigError(unknownScenario(name, [...known.keys()]))
       if (!isKey(key)) throw new UnknownKeyError(key)
@@ -85,14 +84,13 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
       if (!isKey(key)) throw new UnknownKeyError(key)
       return store(without(key))
     },
-    /** Forgets a revoked key's scenario: added again, it is fresh. */
     forget: (key: string): MaybePromise<void> =>
       scenarioOf(assigned(), key) === undefined ? undefined : store(without(key)),
-    /** Restores the starting scenarios of the keys still configured; the draws start over. */
+    /** Restores the configured keys' starting scenarios and draws. */
     reset: () => store(Object.fromEntries(Object.entries(initial()).filter(([key]) => isKey(key)))),
-    /** Tells whether `key`'s scenario answers with a 429, which must not spend the real quota. */
+    /** Tells whether `key`'s scenario answers 429, spending no real quota. */
     sparesQuota: (key: string, operationId: string): boolean => behaviour(key, operationId)?.status === 429,
-    /** Applies `key`'s scenario, throwing the forced or drawn error; undefined when it has none. */
+    /** Applies `key`'s scenario, throwing the forced or drawn error. */
     shape(
       key: string,
       operationId: string,
@@ -125,12 +123,12 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
 
 export type Scenarios = ReturnType<typeof createScenarios>
 
-/** Reads `key`'s own entry only, so a key named `constructor` or `__proto__` is in no scenario. */
+/** Reads `key`'s own entry only (`__proto__` is none). */
 function scenarioOf(assigned: Readonly<Record<string, string>>, key: string): string | undefined {
   return Object.hasOwn(assigned, key) ? assigned[key] : undefined
 }
 
-/** Answers a read that is not a listing, under `empty`, with a 404. */
+/** Answers a non-listing read under `empty` with a 404. */
 export function emptyRead(params: Record<string, string>): HttpError {
   return new HttpError(
     404,
@@ -139,17 +137,11 @@ export function emptyRead(params: Record<string, string>): HttpError {
   )
 }
 
-/**
- * Sets each key's scenario in-process, as `PUT` and `DELETE /__sandbox/keys/{key}/scenario` do.
- *
- * @example
- * sandbox.scenarios.set('sandbox-free-key', 'down')   // that key gets 503s; the others are untouched
- * sandbox.scenarios.clear('sandbox-free-key')
- */
+/** Sets each key's scenario in-process (`sandbox.scenarios.set(key, 'down')`). */
 export interface SandboxScenarios {
   set(key: string, name: ScenarioName): Promise<void>
   clear(key: string): Promise<void>
   get(key: string): string | undefined
-  /** Lists the scenarios a key can be put in, built-in first, with what each does. */
+  /** Lists the scenarios, built-in first. */
   list(): Array<{ name: string; description: string }>
 }

@@ -4,14 +4,14 @@ import { HttpError } from '../errors/http-error.js'
 import type { Deprecation } from '../http/create-deprecations.js'
 import { resetOf } from '../rate-limit/windows.js'
 
-/** Lists the statuses an operation may be forced to: its contract's, and any error its `default` covers. */
+/** Lists the statuses an operation may be forced to (D29). */
 export interface ForcibleStatuses {
   listed: readonly number[]
-  /** Tells whether a `default` response covers every other 4xx and 5xx. */
+  /** Tells whether `default` covers every other 4xx and 5xx. */
   errorsByDefault: boolean
 }
 
-/** Reads per operationId the statuses a scenario or `Prefer: code=` may force (D29). */
+/** Reads each operation's forcible statuses. */
 export function forcibleStatuses(document: OpenApiDocument): Map<string, ForcibleStatuses> {
   const byId = new Map<string, ForcibleStatuses>()
   for (const item of Object.values(document.paths)) {
@@ -28,7 +28,7 @@ export function forcibleStatuses(document: OpenApiDocument): Map<string, Forcibl
   return byId
 }
 
-/** Says which statuses may be forced when `status` may not; undefined when it may. */
+/** Says which statuses may be forced, unless `status` may. */
 export function checkForcible(status: number, forcible: ForcibleStatuses | undefined): string | undefined {
   if (forcible === undefined) return 'this request has no operation of the contract'
   if (forcible.listed.includes(status) || (forcible.errorsByDefault && status >= 400 && status <= 599)) return undefined
@@ -37,16 +37,16 @@ export function checkForcible(status: number, forcible: ForcibleStatuses | undef
   return `${successes}${forcible.errorsByDefault ? ' or any 400 to 599' : `, ${errors}`}`
 }
 
-// Maps a status with a condition of its own to its first D2 code; others get `forced_status`.
+// Statuses with a condition of their own take their first D2 code.
 const CODES = new Map<number, ErrorCode>()
 for (const { code, status, ...rest } of Object.values(ERRORS)) {
   if (status !== undefined && !('proxy' in rest) && !CODES.has(status)) CODES.set(status, code)
 }
 
-/** Says how long a forced 503 asks clients to wait (s). */
+/** Gives a forced 503's Retry-After (s). */
 const UNAVAILABLE_RETRY_AFTER = 30
 
-/** Builds a forced status's error as the sandbox's own refusal looks, `why` saying what forced it. */
+/** Builds a forced status's error as the sandbox's own looks. */
 export function forcedError(
   status: number,
   why: string,
@@ -91,14 +91,14 @@ export function forcedError(
   }
 }
 
-/** Reads the status `Prefer: code=` asks for (D30), or throws a 400 naming those allowed. */
+/** Reads `Prefer: code=` (D30), or throws a 400 naming the allowed statuses. */
 export function preferredStatus(
   prefer: string | null,
   operationId: string,
   forcible: ForcibleStatuses | undefined,
 ): number | undefined {
   if (prefer === null) return undefined
-  // Splits as RFC 7240 does: preferences by commas, each `name[=value]` with `;`-parameters.
+  // Splits as RFC 7240 does.
   for (const preference of prefer.split(',')) {
     const [name = '', ...value] = (preference.split(';')[0] ?? '').split('=')
     if (name.trim().toLowerCase() !== 'code') continue
@@ -120,10 +120,10 @@ export function preferredStatus(
   return undefined
 }
 
-/** Says which preference an answer applied (RFC 7240): `Preference-Applied: code=503`. */
+/** Names the applied preference (RFC 7240). */
 export const PREFERENCE_APPLIED_HEADER = 'preference-applied'
 
-/** Reads the status a `Prefer: code=` forced from the answer's headers; undefined if none. */
+/** Reads the status a `Prefer: code=` forced from the answer's headers. */
 export function forcedByPrefer(headers: Headers): number | undefined {
   const applied = /^code=(\d{3})$/.exec(headers.get(PREFERENCE_APPLIED_HEADER) ?? '')
   return applied === null ? undefined : Number(applied[1])

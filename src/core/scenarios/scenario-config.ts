@@ -26,30 +26,24 @@ const BUILT_IN = {
 
 export type BuiltInScenario = keyof typeof BUILT_IN
 
-/** Lists the built-in scenarios (D29) in the order of docs/running-for-a-team.md#scenarios, which check-names holds. */
+/** Lists the built-in scenarios (D29) in docs/running-for-a-team.md#scenarios's order. */
 export const BUILT_IN_SCENARIOS: readonly BuiltInScenario[] = Object.keys(BUILT_IN) as BuiltInScenario[]
 
 /** Names a built-in scenario or one in `scenarios.custom` (`--scenarios`). */
 export type ScenarioName = BuiltInScenario | (string & {})
 
-/** What a scenario does to one operation's answers; a field left out does nothing. */
+/** Says what a scenario does to one operation's answers. */
 export interface ScenarioBehaviour {
-  /** Delays whole answers: ms, or a range drawn from. */
+  /** Delays whole answers: ms, or a range. */
   latency?: number | LatencyRange
-  /** Share of answers, 0 to 1, that are a drawn error. */
+  /** Fails this share of answers, 0 to 1. */
   errorRate?: number
-  /** Lists the drawn errors, chosen uniformly (default `DEFAULT_ERROR_KINDS`). */
   kinds?: ReadonlyArray<Exclude<FaultKind, 'drop'>>
-  /** Forces every answer's status: one the contract lists, or any 4xx/5xx. */
+  /** Forces every answer's status: a listed one, or any 4xx/5xx. */
   status?: number
 }
 
-/**
- * A custom scenario: a behaviour for every operation, with `operations` overriding it by operationId.
- *
- * @example
- * const flaky: ScenarioDefinition = { operations: { createPet: { errorRate: 0.5 } } }
- */
+/** Defines a custom scenario; `operations` overrides it by operationId. */
 export interface ScenarioDefinition extends ScenarioBehaviour {
   description?: string
   operations?: Readonly<Record<string, ScenarioBehaviour>>
@@ -72,7 +66,7 @@ export interface ResolvedScenario {
 
 const NONE: ResolvedBehaviour = { latency: { min: 0, max: 0 }, errorRate: 0, kinds: [...DEFAULT_ERROR_KINDS] }
 
-/** Resolves the built-in scenarios, then the custom ones checked against `ScenariosFile` and the contract. */
+/** Resolves the built-in scenarios, then the checked custom ones. */
 export function resolveScenarios(
   custom: unknown,
   forcible: ReadonlyMap<string, ForcibleStatuses>,
@@ -125,14 +119,14 @@ export function resolveScenarios(
   return known
 }
 
-/** Says why `name` is no scenario, suggesting the nearest known name. */
+/** Says why `name` is no scenario, with the nearest name. */
 export function unknownScenario(name: string, known: readonly string[]): string {
   const nearest = nearestName(name, known)
   const guess = nearest === undefined ? '' : ` did you mean ${nearest}?`
   return `unknown scenario ${JSON.stringify(name)};${guess} known: ${known.join(', ')}`
 }
 
-/** Checks `scenarios.keys`: each key is one of `ring`'s, each scenario known. */
+/** Checks `scenarios.keys` against `ring` and the known scenarios. */
 export function checkScenarioKeys(
   keys: Readonly<Record<string, string>> | undefined,
   known: ReadonlyMap<string, ResolvedScenario>,

@@ -43,7 +43,9 @@ export function createRedisRequestLog({
     const byGroup = new Map<RedisGroupKeys, string[]>()
     for (let index = 0; index < batch.length; index += 3) {
       const group = keys.of(batch[index] || 'default')
-      byGroup.set(group, [...(byGroup.get(group) ?? []), ...batch.slice(index, index + 3)])
+      const entries = byGroup.get(group) ?? []
+      if (entries.length === 0) byGroup.set(group, entries)
+      entries.push(batch[index]!, batch[index + 1]!, batch[index + 2]!)
     }
     for (const [group, entries] of byGroup)
       scripts.logRequests(group.meta, group.prefix, capacity, group.requests, sender, ...entries).catch(() => undefined)

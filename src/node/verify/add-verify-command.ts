@@ -48,7 +48,7 @@ export function addVerifyCommand(program: Command, io: ProgramIo): void {
       new Option('--timeout <ms>', 'time to wait for each answer').argParser(integerIn(1, 600_000)).default(30_000),
     )
     .action(async (baseUrl: string, options: VerifyCommandOptions) => {
-      // Progress goes to stderr when the report is for a machine, so stdout stays one document.
+      // Keeps stdout one document when the report is for a machine.
       const announce = options.format === 'terminal' ? io.stdout : io.stderr
       // Loaded when verify runs, so that `start` does not pay for them (BENCHMARKS.md, start-up).
       const [{ runVerify }, formats, { VerifyConnectionError }] = await Promise.all([
@@ -74,7 +74,7 @@ export function addVerifyCommand(program: Command, io: ProgramIo): void {
         if (report.failed > 0) process.exitCode = 1
       } catch (error) {
         if (!(error instanceof VerifyConnectionError)) throw error
-        // Exit 2, not 1: nothing was judged, which CI should tell apart from drift.
+        // Nothing was judged, which CI should tell apart from drift.
         io.stderr(`error: ${error.message}`)
         process.exitCode = 2
       }

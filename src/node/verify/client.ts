@@ -1,9 +1,9 @@
 import { type JudgedExchange, parseJsonBody, retryAfterSeconds } from './create-exchange-checker.js'
 
-/** The wrong key verify sends, which no backend should accept. */
+/** Names the wrong key verify sends to see it refused. */
 export const WRONG_KEY = 'petstore-sandbox-verify-not-a-key'
 
-/** Says the server could not be reached or did not answer: nothing can be judged. */
+/** Thrown when the backend did not answer, so nothing can be judged. */
 export class VerifyConnectionError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
@@ -17,6 +17,7 @@ export interface PoliteClientOptions {
   key: string
   now: () => number
   sleep: (ms: number) => Promise<void>
+  /** Sees every exchange, retried ones included. */
   onExchange: (exchange: JudgedExchange) => Promise<void>
   requestTimeoutMs: number
   /** Told before a 429 is waited out. */
@@ -25,19 +26,19 @@ export interface PoliteClientOptions {
 
 export interface SendRequest {
   method?: string
-  /** Below the base: `/pets?limit=5`. */
+  /** Below the base, with its query: `/pets?limit=5`. */
   path: string
   credential?: JudgedExchange['credential']
   body?: unknown
-  /** Waits out a 429 and sends again; false when the 429 is what is checked. */
+  /** False when the 429 is what is checked. */
   retryAfter429?: boolean
 }
 
 const MAX_RETRIES = 2
-/** A longer Retry-After (a ban, a day) is not waited out. */
+/** Longer Retry-Afters (a ban, a daily window) are not waited out. */
 const MAX_WAIT_SECONDS = 120
 
-/** Creates verify's client: one request at a time, obeying Retry-After (spec §8). */
+/** Creates verify's client: one request at a time, obeying Retry-After, so no key gets banned (spec §8). */
 export function createPoliteClient({
   baseUrl,
   key,
@@ -113,7 +114,7 @@ export type PoliteClient = ReturnType<typeof createPoliteClient>
 
 function describeFailure(error: unknown, timeoutMs: number): string {
   if ((error as Error).name === 'TimeoutError') return `no answer within ${timeoutMs} ms`
-  // undici wraps the socket's error, and an AggregateError of one per address tried.
+  // undici wraps the socket's error, or an AggregateError of one per address tried.
   const cause = (error as { cause?: { code?: string; message?: string; errors?: Array<{ code?: string }> } }).cause
   return cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? (error as Error).message
 }

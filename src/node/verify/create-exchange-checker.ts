@@ -5,25 +5,26 @@ import type { OpenApiDocument } from '../../core/contract/openapi-document-type.
 import { specOpenapiDocument } from '../../core/contract/spec-openapi-document.js'
 import { PET_STATUSES } from '../../core/store/pet.js'
 
-/** One request and its answer, as the promises judge it. */
+/** One request and its answer, as verify sent it or the proxy forwarded it. */
 export interface JudgedExchange {
   method: string
   url: string
-  /** Below the API base, e.g. `/pets/3`. */
   path: string
   query: URLSearchParams
   credential: 'key' | 'wrong-key' | 'none'
-  /** Absent when none was sent or it is not known, and then not judged. */
+  /** Absent when not known, and then not judged. */
   requestBody?: unknown
   status: number
   /** Names in lower case. */
   headers: Record<string, string>
   bodyText: string
+  /** Undefined when the body is empty or not JSON. */
   body: unknown
   /** Epoch ms by the checker's clock. */
   receivedAt: number
 }
 
+/** A broken promise and the exchange that showed it. */
 export interface Violation {
   promise: string
   expected: string
@@ -32,7 +33,7 @@ export interface Violation {
 
 type Found = Array<{ promise: string; expected: string }>
 
-/** Parses a body's text as JSON, or returns undefined. */
+/** Parses a body as JSON, or returns undefined. */
 export function parseJsonBody(text: string): unknown {
   if (text === '') return undefined
   try {
@@ -42,13 +43,14 @@ export function parseJsonBody(text: string): unknown {
   }
 }
 
-/** Creates the checker of what one exchange shows by itself, for `verify` and `proxy`. */
+/** Creates the checker of what one exchange shows by itself; sequences are scenarios.ts's. */
 export function createExchangeChecker(basePath: string) {
   const router = createRouter(specOpenapiDocument)
   const spec = createResponseValidator(specOpenapiDocument)
   const sandbox = createResponseValidator(openapiDocument)
 
   return {
+    /** Loads the validators before the first answer. */
     warm: () =>
       Promise.all([
         spec.check('listPets', { status: 200, headers: {}, body: [] }),
@@ -60,7 +62,7 @@ export function createExchangeChecker(basePath: string) {
       const found: Found = []
       if (operationId !== undefined) found.push(...(await checkContracts(exchange, operationId, spec, sandbox)))
       if (exchange.status >= 400 && exchange.status !== 429) found.push(...checkErrorBody(exchange))
-      // Requests without a valid key are rate-limited per address too (D16).
+      // Keyless requests are rate-limited per address too (D16).
       const refused = exchange.status === 401 || exchange.status === 429
       if (exchange.credential === 'none' && !refused)
         found.push({ promise: 'unauthorized-without-key', expected: '401 without a key' })
@@ -79,7 +81,7 @@ export type ExchangeChecker = ReturnType<typeof createExchangeChecker>
 /** Matches headers with promises of their own. */
 const OWN_PROMISE_HEADERS = /retry-after|deprecation|sunset|link/i
 
-/** Checks an answer against the spec's document and the sandbox's stricter one (decisions). */
+/** Checks an answer against the spec's document and the sandbox's, whose extra findings are decisions. */
 async function checkContracts(
   exchange: JudgedExchange,
   operationId: string,
@@ -88,7 +90,7 @@ async function checkContracts(
 ): Promise<Found> {
   const found: Found = []
   const type = exchange.headers['content-type'] ?? ''
-  // The spec shows every body but a 429's (§7, D2).
+  // The spec does not show a 429's body (§7, D2).
   const shown = exchange.status !== 429
   if (shown && exchange.bodyText !== '' && !/^application\/json\s*(;|$)/i.test(type)) {
     found.push({ promise: 'matches-contract', expected: `a JSON body (content-type ${type || 'missing'})` })
@@ -110,7 +112,6 @@ function decisionOf(problem: string, status: number): string {
     return 'D2'
   if (/\.name\)$/.test(problem)) return 'D5'
   if (/\.categoryId\)$/.test(problem)) return 'D6'
-  // D7 assigns ids and ignores extra fields.
   return 'D7'
 }
 
@@ -124,15 +125,15 @@ function checkErrorBody(exchange: JudgedExchange): Found {
     : [{ promise: 'error-bodies', expected: `Error.status ${exchange.status}, got ${String(body.status)}` }]
 }
 
-/** Bounds a backend's clock lag before its X-RateLimit-Reset counts as past. */
+/** How far a backend's clock may lag ours before its reset counts as past. */
 const CLOCK_SKEW_MS = 5_000
 
-/** The sunset of getPet (spec §9). */
+/** getPet's sunset (spec §9). */
 const SUNSET_MS = Date.parse('2030-12-05T00:00:00Z')
 const IMF_FIXDATE =
   /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
 
-/** Checks the header promises: rate limits, Retry-After, getPet's deprecation. */
+/** Checks the rate-limit headers, Retry-After and getPet's deprecation. */
 export function checkHeaders(exchange: JudgedExchange, operationId: string | undefined, basePath: string): Found {
   const found: Found = []
   const { headers } = exchange
@@ -176,7 +177,7 @@ export function checkHeaders(exchange: JudgedExchange, operationId: string | und
   return found
 }
 
-/** Reads a Retry-After in whole seconds, delta-seconds or HTTP-date (RFC 9110 10.2.3); undefined otherwise. */
+/** Reads a Retry-After, seconds or HTTP-date, in seconds; undefined otherwise. */
 export function retryAfterSeconds(value: string | undefined, now: number): number | undefined {
   if (value === undefined) return undefined
   if (/^\d+$/.test(value.trim())) return Number(value.trim())
@@ -194,7 +195,7 @@ function successorLinkOk(link: string | undefined, url: string, basePath: string
   }
 }
 
-/** Checks what a listPets answer shows by itself. */
+/** Checks a listPets answer: bad parameters refused, order, limit and filter. */
 function checkListAnswer(exchange: JudgedExchange): Found {
   const found: Found = []
   const limit = exchange.query.get('limit')
@@ -214,7 +215,7 @@ function checkListAnswer(exchange: JudgedExchange): Found {
       expected: `ids in ascending order, got ${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', ...' : ''}`,
     })
   }
-  // An invalid limit answered is invalid-query-refused's finding.
+  // An invalid limit is invalid-query-refused's finding.
   const max = limit === null ? 20 : Number(limit)
   if (limitValid && pets.length > max)
     found.push({ promise: 'limit-default-and-bounds', expected: `at most ${max} pets, got ${pets.length}` })
@@ -246,7 +247,7 @@ function checkCreateAnswer(exchange: JudgedExchange): Found {
   if (exchange.status !== 201) return [{ promise: 'create-then-get', expected: `201 Created, got ${exchange.status}` }]
   const sent = exchange.requestBody as Record<string, unknown>
   const pet = exchange.body as Record<string, unknown> | undefined
-  // A name stored trimmed (D5) still echoes it (§2).
+  // A name stored trimmed still echoes it (D39).
   const same = (field: string, a: unknown, b: unknown) =>
     field === 'name' && typeof a === 'string' && typeof b === 'string' ? a.trim() === b.trim() : a === b
   const differs = ['name', 'categoryId', 'status'].filter(
@@ -261,11 +262,12 @@ type Answer = { status: number; headers: Record<string, string>; body: unknown }
 type ResponseValidator = ReturnType<typeof createResponseValidator>
 type ValidateOutput = typeof import('@stoplight/prism-http/dist/validator/index.js')['validateOutput']
 
-/** Validates answers with prism, as the tests do, so sandbox and backend are judged alike. */
+/** Validates answers with prism's `validateOutput`, as the tests do. */
 function createResponseValidator(document: OpenApiDocument) {
   let loading: Promise<{ operations: Map<string, IHttpOperation>; validateOutput: ValidateOutput }> | undefined
   const load = () => (loading ??= compile(document))
   return {
+    /** Lists what is wrong with an answer of `operationId`. */
     async check(operationId: string, answer: Answer): Promise<string[]> {
       const { operations, validateOutput } = await load()
       const operation = operations.get(operationId)

@@ -156,7 +156,6 @@ function warningLine(promise: PromiseOutcome): string {
   const named = /^(D\d+): (.*)$/.exec(first.expected)
   if (named !== null)
     return `${named[1]}: the sandbox's contract says ${named[2]}; this backend differs, as shown below`
-  // A status against a status reads as one; other expectations are shown whole below.
   const differs = /^\d{3}\b/.test(first.expected)
     ? `this backend ${first.got.split(' | ')[0]}`
     : 'this backend differs, as shown below'
@@ -170,13 +169,13 @@ function failureText(promise: PromiseOutcome): string {
 }
 
 function xml(text: string): string {
-  // XML 1.0 has no escape for control characters other than tab and line ends: they are dropped.
+  // XML 1.0 cannot escape control characters but tab and line ends.
   const printable = [...text].filter((char) => char >= ' ' || char === '\t' || char === '\n' || char === '\r').join('')
   return printable.replace(/[<>&"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
 function html(text: string): string {
-  // The same escaping serves both: HTML, like XML, reads &#NN; in text and in attribute values.
+  // HTML, like XML, reads &#NN; in text and attribute values.
   return xml(text)
 }
 

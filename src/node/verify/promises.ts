@@ -1,4 +1,4 @@
-/** Where a promise comes from: the spec's words (`seed`), or a decision where it is silent (fails under `--strict`). */
+/** Names a promise's source: the spec's words (`seed`) or a decision (fails under `--strict`). */
 export type PromiseSource = { kind: 'seed'; sections: string } | { kind: 'decision'; decisions: string[] }
 
 /** One promise a backend claiming the API is held to. */
@@ -6,7 +6,7 @@ export interface PromiseDefinition {
   id: string
   title: string
   source: PromiseSource
-  /** What the user must allow for the promise to be checked: it writes pets, or spends quota. */
+  /** What the user must allow for it to be checked. */
   needs?: 'writes' | 'quota'
 }
 

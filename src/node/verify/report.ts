@@ -12,7 +12,7 @@ export interface FailureDetail {
   expected: string
 }
 
-/** A promise's outcome; `warned`: a decision broken without `--strict`. */
+/** Names a promise's outcome; `warned` is a decision broken without `--strict`. */
 export type Outcome = 'passed' | 'failed' | 'warned' | 'skipped'
 
 export interface PromiseOutcome {
@@ -21,10 +21,12 @@ export interface PromiseOutcome {
   source: PromiseSource
   outcome: Outcome
   reason?: string
+  /** The first few; `failureCount` counts them all. */
   failures: FailureDetail[]
   failureCount: number
 }
 
+/** What a verify run found, whatever format shows it. */
 export interface VerifyReport {
   baseUrl: string
   /** Masked. */
@@ -33,6 +35,7 @@ export interface VerifyReport {
   durationMs: number
   requests: number
   strict: boolean
+  /** Patterns seen across the run, a line each (see `diagnose`). */
   diagnosis: string[]
   promises: PromiseOutcome[]
   passed: number
@@ -41,13 +44,13 @@ export interface VerifyReport {
   skipped: number
 }
 
-/** Bounds the failures kept per promise; the count says how many there were. */
+/** Failures kept per promise; the count says how many in all. */
 const DETAILS_KEPT = 3
 
-/** Collects failures and skips per promise; a failure outranks a skip. */
+/** Collects failures and skips per promise while verify runs; a failure outranks a skip. */
 export function createPromiseLedger(key: string, strict: boolean) {
   const failures = new Map<string, FailureDetail[]>()
-  // The scenario and the per-answer check may both flag one.
+  // The scenario and the per-answer check may both flag one exchange.
   const seen = new Map<string, Set<JudgedExchange>>()
   const skips = new Map<string, string>()
 
@@ -94,7 +97,7 @@ export function createPromiseLedger(key: string, strict: boolean) {
   }
 }
 
-// Other headers would only bury these.
+// Headers the promises speak of; others would bury them.
 const SHOWN_HEADERS = [
   'content-type',
   'x-ratelimit-limit',
@@ -107,7 +110,7 @@ const SHOWN_HEADERS = [
 ]
 const BODY_EXCERPT = 160
 
-/** Words an exchange's request and answer a line each. */
+/** Words an exchange's request and answer a line each, the key masked. */
 export function describeExchange(exchange: JudgedExchange, key: string): { request: string; got: string } {
   const mask = createMasker({ keys: [key] }).text
   const credential =
@@ -116,7 +119,7 @@ export function describeExchange(exchange: JudgedExchange, key: string): { reque
   const headers = SHOWN_HEADERS.filter((name) => exchange.headers[name] !== undefined).map(
     (name) => `${name}: ${exchange.headers[name]}`,
   )
-  // Masked before cut, so no part of a key is left.
+  // Masked before it is cut, so no part of a key is left at the cut.
   const whole = mask(exchange.bodyText)
   const body = whole.length > BODY_EXCERPT ? `${whole.slice(0, BODY_EXCERPT)}...` : whole
   return {
@@ -125,7 +128,7 @@ export function describeExchange(exchange: JudgedExchange, key: string): { reque
   }
 }
 
-/** Says what kind of backend the run saw, a line per pattern. */
+/** Says what kind of backend the run saw (no state, any key taken, …), a line per pattern. */
 export function diagnose(
   exchanges: readonly JudgedExchange[],
   run: { baseUrl: string; spentQuota: boolean },

@@ -8,17 +8,18 @@ import { SCENARIOS, type Scenario, type ScenarioContext } from './scenarios.js'
 export interface VerifyOptions {
   baseUrl: string
   key: string
-  /** Whether createPet may be called (valid and invalid bodies). */
+  /** Allows createPet calls. */
   writes: boolean
-  /** Whether the key's window may be spent to see the 429 and the recovery. */
+  /** Allows spending the key's window to see the 429 and the recovery. */
   spendQuota: boolean
-  /** The most requests verify spends on a quota; a key with more left is not spent. */
+  /** A key with more requests left is not spent. */
   maxQuotaRequests: number
-  /** Whether a decision taken differently fails the run (`--strict`) rather than warn. */
+  /** Fails the run on a decision taken differently rather than warn. */
   strict?: boolean
+  /** Told how many requests will be sent. */
   announce: (line: string) => void
   now?: () => number
-  /** How verify waits out a Retry-After; tests pass one that moves a sandbox clock instead. */
+  /** Waits out a Retry-After; tests pass one that moves a sandbox clock. */
   sleep?: (ms: number) => Promise<void>
   requestTimeoutMs?: number
 }
@@ -28,7 +29,7 @@ const OPTED_OUT = {
   quota: "opted out: run with --spend-quota to spend the key's window and check the 429",
 }
 
-/** Runs every scenario against `baseUrl`, one request at a time, and reports. */
+/** Runs every scenario against `baseUrl`, one request at a time, and reports each promise. */
 export async function runVerify(options: VerifyOptions): Promise<VerifyReport> {
   const now = options.now ?? Date.now
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))

@@ -4,7 +4,7 @@ import type { PoliteClient } from './client.js'
 import { type JudgedExchange, retryAfterSeconds } from './create-exchange-checker.js'
 import type { PromiseDefinition } from './promises.js'
 
-/** What a scenario may do: send, judge, and hand on what it learnt. */
+/** Lets a scenario send, judge, and hand what it learnt to later ones. */
 export interface ScenarioContext {
   client: PoliteClient
   fail(promise: string, expected: string, exchange: JudgedExchange): void
@@ -14,23 +14,25 @@ export interface ScenarioContext {
   maxQuotaRequests: number
   sleep: (ms: number) => Promise<void>
   now: () => number
+  /** From the listing, for getPet. */
   knownPetId?: number
-  /** So that no 429 means no rate limiting. */
+  /** Set once the quota was spent, so that no 429 means no rate limiting. */
   quotaSpent?: boolean
 }
 
-/** Checks with a sequence what one answer cannot show. */
+/** A sequence of requests that checks what one answer cannot show by itself. */
 export interface Scenario {
   promises: string[]
+  /** Counts the requests sent when nothing is retried. */
   requests: number
   needs?: PromiseDefinition['needs']
   run(context: ScenarioContext): Promise<void>
 }
 
-/** The largest integer JSON clients read exactly, which no backend holds. */
+/** Names an id no backend holds: the largest integer JSON reads exactly. */
 export const UNKNOWN_ID = Number.MAX_SAFE_INTEGER
 
-/** 401 without a key and with a wrong one (spec §5). */
+/** Checks the 401 without a key and with a wrong one (spec §5). */
 const checkAuth: Scenario = {
   promises: ['unauthorized-without-key', 'unauthorized-with-wrong-key'],
   requests: 2,
@@ -52,7 +54,7 @@ async function listed(context: ScenarioContext, path: string): Promise<Listing |
   return undefined
 }
 
-/** Judges `limit` and the status filter against one full listing (spec §4.1). */
+/** Checks `limit` and the status filter against one full listing (spec §4.1). */
 const checkListing: Scenario = {
   promises: ['limit-default-and-bounds', 'status-filter'],
   requests: 3 + PET_STATUSES.length,
@@ -62,7 +64,7 @@ const checkListing: Scenario = {
     if (all === undefined) return
     context.knownPetId = all.pets[0]?.id
     const byDefault = await listed(context, '/pets')
-    // Others may create pets meanwhile on a shared backend.
+    // Fewer only: others may create pets meanwhile.
     if (byDefault !== undefined && byDefault.pets.length < Math.min(20, all.pets.length)) {
       fail(
         'limit-default-and-bounds',
@@ -80,7 +82,7 @@ const checkListing: Scenario = {
     }
     for (const status of PET_STATUSES) {
       const filtered = await listed(context, `/pets?status=${status}&limit=100`)
-      // Under 100 pets, the full listing holds them all.
+      // Under 100 pets the full listing holds them all.
       if (filtered === undefined || all.pets.length >= 100) continue
       const returned = new Set(filtered.pets.map((pet) => pet.id))
       const missing = all.pets.filter((pet) => pet.status === status && !returned.has(pet.id)).map((pet) => pet.id)
@@ -95,11 +97,10 @@ const checkListing: Scenario = {
   },
 }
 
-// Outside §4.1's constraints.
 const INVALID_LIMITS = ['0', '101', '-1', 'abc', '1.5']
 const INVALID_STATUSES = ['adopted', 'SOLD']
 
-/** Checks the 400 for each bad listPets parameter (D3). */
+/** Checks the 400 for each listPets parameter outside the spec's constraints (§4.1, D3). */
 const checkInvalidQueries: Scenario = {
   promises: ['invalid-query-refused'],
   requests: INVALID_LIMITS.length + INVALID_STATUSES.length,
@@ -114,7 +115,6 @@ const checkInvalidQueries: Scenario = {
   },
 }
 
-// Bodies §2 and §4.2 rule out.
 const INVALID_BODIES: Array<[string, unknown]> = [
   ['an empty object', {}],
   ['no name', { categoryId: 1 }],
@@ -126,7 +126,7 @@ const INVALID_BODIES: Array<[string, unknown]> = [
   ['an array', [{ name: 'Verify', categoryId: 1 }]],
 ]
 
-/** Checks the 400 for each bad NewPet; a backend that accepts one stores it. */
+/** Checks the 400 for each NewPet the spec rules out (§2, §4.2); a write, since a backend may store one. */
 const checkInvalidNewPets: Scenario = {
   promises: ['invalid-new-pet-refused'],
   requests: INVALID_BODIES.length,
@@ -139,7 +139,7 @@ const checkInvalidNewPets: Scenario = {
   },
 }
 
-/** Checks createPet's 201 and that getPet returns the same Pet. */
+/** Checks that createPet answers 201 with the Pet that getPet then returns. */
 const checkCreateThenGet: Scenario = {
   promises: ['create-then-get'],
   requests: 2,
@@ -159,7 +159,7 @@ const checkCreateThenGet: Scenario = {
   },
 }
 
-/** Checks getPet's 404 for an unknown id and 200 for a listed one. */
+/** Checks the 404 for an unknown id and the 200 for a listed one. */
 const checkGetPet: Scenario = {
   promises: ['get-pet-not-found'],
   requests: 2,
@@ -172,7 +172,7 @@ const checkGetPet: Scenario = {
   },
 }
 
-/** Checks X-RateLimit-Remaining goes down by one; a pair straddling a window is sent again once. */
+/** Checks that X-RateLimit-Remaining drops by one; a pair straddling a window's end is sent again once. */
 const checkCountDown: Scenario = {
   promises: ['remaining-counts-down'],
   requests: 2,
@@ -194,7 +194,7 @@ const checkCountDown: Scenario = {
   },
 }
 
-/** Spends the key's window, checks the 429, waits its Retry-After; stops at the first 429, so no ban follows. */
+/** Spends the key's window, checks the 429 and waits its Retry-After; stops at the first 429, so no ban follows. */
 const spendQuota: Scenario = {
   promises: ['quota-429-and-recovery', 'retry-after-seconds'],
   requests: 1,
@@ -228,7 +228,6 @@ const spendQuota: Scenario = {
       fail('quota-429-and-recovery', `a 429 after ${remaining} more requests spent X-RateLimit-Remaining`, first)
       return
     }
-    // Every answer's check judges the Retry-After (D14).
     const seconds = retryAfterSeconds(refused.headers['retry-after'], now())
     if (seconds === undefined) return
     if (refused.headers['x-ratelimit-remaining'] !== '0')
@@ -240,7 +239,7 @@ const spendQuota: Scenario = {
   },
 }
 
-/** Lists the scenarios in order: the listing first, as getPet needs an id it found. */
+/** Lists the scenarios in order: the listing first, since getPet takes an id it found. */
 export const SCENARIOS: readonly Scenario[] = [
   checkAuth,
   checkListing,
