@@ -2,18 +2,18 @@ import type { NewPet, Pet, PetStatus } from '../store/pet.js'
 import type { Answer, Timing } from './maybe-promise.js'
 import type { ReadAhead } from './read-ahead.js'
 
-/** Asks for the first `limit` pets in id order, of one status or all. */
+/** Asks for the first `limit` pets in id order. */
 export interface ListQuery {
   status?: PetStatus | undefined
   limit: number
 }
 
-/** Holds a page read with a rate-limit decision; `page()` is its JSON once allowed. */
+/** Holds a page read with the rate-limit decision. */
 export interface ListingAhead extends ReadAhead {
   page(): string | undefined
 }
 
-/** Keeps the pets in memory (`'now'`) or shared (`'later'`). */
+/** Keeps the pets. */
 export interface PetRepository<Of extends Timing = Timing> {
   /** Rejects with a ConfigError when the seeded pets cannot be there. */
   ready(): Promise<void>
@@ -21,9 +21,8 @@ export interface PetRepository<Of extends Timing = Timing> {
   start(): Promise<void>
   reset(): Promise<void>
   list(query: ListQuery): Answer<Pet[], Of>
-  /** Returns `list`'s page as JSON, where the store keeps each record's text. */
+  /** Gives `list`'s page as JSON, where records are text. */
   listJson?(query: ListQuery): string
-  /** Reads the page in the next rate-limit decision's round trip (BENCHMARKS.md, Redis). */
   readAhead?(query: ListQuery): ListingAhead
   get(id: number): Answer<Pet | undefined, Of>
   create(pet: NewPet): Promise<Pet>

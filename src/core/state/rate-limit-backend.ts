@@ -2,9 +2,9 @@ import type { Limits } from '../auth/plans.js'
 import type { Answer, Timing } from './maybe-promise.js'
 import type { ReadAhead } from './read-ahead.js'
 
-/** Keeps windows, refusals and bans in memory, or shared in one round trip per request. */
+/** Keeps windows and bans; shared, in one round trip a request. */
 export interface RateLimitBackend<Of extends Timing = Timing> {
-  /** Counts a request; runs `ahead`'s read in the same step when allowed. */
+  /** Runs `ahead`'s read in the same step. */
   take(id: string, limits: Limits, ahead?: ReadAhead): Answer<RateDecision, Of>
   peek(id: string, limits: Limits): Answer<RateDecision, Of>
   inspect(id: string, limits: Limits): Answer<QuotaStanding, Of>
@@ -12,35 +12,34 @@ export interface RateLimitBackend<Of extends Timing = Timing> {
   clear(): Answer<void, Of>
 }
 
-/** Says what the rate limiter decided, and the `X-RateLimit-*` values to send. */
+/** Holds the `X-RateLimit-*` values too. */
 export interface RateDecision {
   outcome: 'allowed' | 'rate_limited' | 'temporarily_banned'
   limit: number
   remaining: number
-  /** Gives the end of the window or ban, in Unix seconds. */
+  /** Is in Unix seconds. */
   reset: number
-  /** Gives whole seconds until a retry can succeed, at least 1 (D14). */
+  /** Is whole seconds, at least 1 (D14). */
   retryAfter?: number
 }
 
-/** Gives a key's quota as the next response's `X-RateLimit-*` would, before counting it (D13). */
+/** Gives a key's quota as the next `X-RateLimit-*` would (D13). */
 export interface QuotaStanding {
   limit: number
-  /** Gives the binding window's requests left, 0 while banned. */
+  /** Is the binding window's, 0 while banned. */
   remaining: number
-  /** Gives the end of the binding window or ban, in Unix seconds. */
+  /** Is the binding window's or ban's end, Unix seconds. */
   reset: number
-  /** Tells whether requests are refused as `temporarily_banned` now (D15). */
   banned: boolean
   minute: QuotaWindow
   day: QuotaWindow
-  /** Counts the refusals towards a ban. */
+  /** Counts refusals towards a ban. */
   refused: number
-  /** Gives the ban's end in epoch ms. */
+  /** Is in epoch ms. */
   bannedUntil: number | undefined
 }
 
-/** Gives one fixed UTC window of a key's quota; `reset` is its end in Unix seconds. */
+/** Gives one fixed UTC window of a quota; `reset` in Unix seconds. */
 export interface QuotaWindow {
   limit: number
   used: number
@@ -48,7 +47,7 @@ export interface QuotaWindow {
   reset: number
 }
 
-/** Changes what is left in a window (D13), or starts (for good or for seconds) or lifts a ban. */
+/** Sets what a window has left (D13); `banned`: true, for seconds, or false to lift. */
 export interface QuotaChange {
   remaining?: number
   minuteRemaining?: number
@@ -56,7 +55,7 @@ export interface QuotaChange {
   banned?: boolean | number
 }
 
-/** Counts a key's or address's windows (D12), refusals and ban (D15). */
+/** Counts windows (D12), refusals and a ban (D15). */
 export interface Bucket {
   minuteStart: number
   minuteUsed: number

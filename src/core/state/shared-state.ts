@@ -4,13 +4,13 @@ import type { PetRepository } from './pet-repository.js'
 import type { Bucket, RateLimitBackend } from './rate-limit-backend.js'
 import type { Answer, Timing } from './maybe-promise.js'
 
-/** Brands a session name that passed the name rule (core/sessions). */
+/** Brands a checked session name. */
 export type SessionName = string & { readonly sessionName: unique symbol }
 import type { InSession, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { KeyStorage } from '../auth/key-storage.js'
 import type { BoundKeys } from '../auth/create-bound-keys.js'
 
-/** Holds the clock's offset (D20); shared, `get` is the last one seen. */
+/** Holds the clock's offset (D20); `get` is the last seen. */
 export interface ClockOffset<Of extends Timing = Timing> {
   get(): number
   set(offset: number): Answer<void, Of>
@@ -18,14 +18,14 @@ export interface ClockOffset<Of extends Timing = Timing> {
   refresh?(): Promise<void>
 }
 
-/** Lets processes sharing a state tell whether their seeded pets agree. */
+/** Lets sharing processes tell whether their seeded pets agree. */
 export interface PetSeeding {
   seed: number
   /** Gives the highest seeded id. */
   pets: number
-  /** Yields the seeded pets in id order; a missing id follows the previous. */
+  /** Yields pets in id order; a missing id follows the previous. */
   draw: () => Iterable<NewPet & { id?: number }>
-  /** Tells whether `draw`, not seed and count, is the pets' identity (D33). */
+  /** Tells whether `draw` is the pets' identity (D33). */
   given?: boolean
   world?: { nextId: number; clock: number | undefined; quotas: ReadonlyMap<string, Bucket> }
 }
@@ -33,26 +33,25 @@ export interface PetSeeding {
 /** Shares state between processes that answer as one sandbox (D21). */
 export interface SharedState {
   readonly where: string
-  /** Refuses a create beyond `maxPets` across every process (D23). */
+  /** Caps creates at `maxPets` (D23). */
   pets(seeding: PetSeeding, limits: { maxPets: number }): PetRepository<'later'>
   /** Adds the shared clock offset to `source`. */
   rateLimits(policy: { source: () => number; banAfter: number; banSeconds: number }): RateLimitBackend<'later'>
   readonly clockOffset: ClockOffset<'later'>
   readonly faults: {
-    /** Returns the faults set through any process, if any. */
     current(): ResolvedFaults | undefined
     set(faults: ResolvedFaults): Promise<void>
-    /** Returns a mark that changes on any process's reset. */
+    /** Changes on any process's reset. */
     resets(): string
   }
   requestLog(capacity: number): SharedRequestLog
   readonly scenarios?: SharedScenarios
   readonly keys?: KeyStorage
   readonly boundKeys?: BoundKeys
-  /** Returns the named sessions across processes (D34); without it they answer 501. */
+  /** Shares named sessions (D34), which answer 501 without it. */
   sessions?(policy: SharedSessionsPolicy): SharedSessions
   notReady(): string | undefined
-  /** Notes a flaw while it serves, for the banner and `/readyz`. */
+  /** Names a flaw for the banner and `/readyz`. */
   detail?(): string | undefined
   close(): Promise<void>
 }
@@ -74,18 +73,17 @@ export interface SharedSessionsPolicy {
   onStale?: ((name: SessionName) => void) | undefined
 }
 
-/** Registers the named sessions every process sharing the state follows. */
 export interface SharedSessions {
-  /** Returns session `name`'s world, made on first read or write. */
+  /** Makes the world on first read or write. */
   world(name: SessionName): SharedWorld
-  /** Counts a use, making the session when absent. */
+  /** Makes the session when absent. */
   use(name: SessionName): Promise<SharedSessionInfo>
-  /** Finds session `name`, counting no use. */
+  /** Counts no use. */
   find(name: SessionName): Promise<SharedSessionInfo | undefined>
-  /** Lists the named sessions, most recently used first, idle ones dropped. */
+  /** Lists most recently used first, dropping idle ones. */
   list(): Promise<SharedSessionInfo[]>
   put(name: SessionName, origin: SharedOrigin): Promise<SharedSessionInfo>
-  /** Deletes the session with its pets, quotas and log entries. */
+  /** Deletes its pets, quotas and log entries. */
   delete(name: SessionName): Promise<boolean>
 }
 
@@ -96,9 +94,9 @@ export interface SharedSessionInfo {
   origin: SharedOriginInfo
 }
 
-/** Keeps a world's settings as one value (core/sessions/world-table.ts). */
+/** Holds a world's settings (world-table.ts). */
 export interface WorldSettings {
-  /** Gives the clock's instant; undefined for the time source's. */
+  /** Is undefined for the source's time. */
   clock: number | undefined
   faults: ResolvedFaults
   scenarios: Readonly<Record<string, string>>
@@ -112,7 +110,7 @@ export interface SharedOriginInfo {
   settings?: Partial<WorldSettings> | undefined
 }
 
-/** Says where `put` makes a session from and its resets return to. */
+/** Says what `put` makes a session from, and resets return to. */
 export type SharedOrigin = { settings: WorldSettings } & (
   | { kind: 'start-up' }
   | { kind: 'fork'; from: SessionName }
@@ -120,23 +118,22 @@ export type SharedOrigin = { settings: WorldSettings } & (
       kind: 'capsule'
       pets: readonly Pet[]
       nextId: number
-      /** Holds the key buckets (`key:<key>`). */
+      /** Is keyed `key:<key>`. */
       quotas: ReadonlyMap<string, Bucket>
     }
 )
 
 export interface SharedScenarios {
-  /** Returns the scenarios set through any process, a new object on each change. */
+  /** Gives a new object on each change. */
   current(): Readonly<Record<string, string>> | undefined
   set(scenarios: Readonly<Record<string, string>>): Promise<void>
-  /** Returns the seed of the session's draws, if kept. */
   seed(): number | undefined
 }
 
 export interface SharedRequestLog {
   /** Records a masked entry; never waits, never fails. */
   record(entry: RequestLogEntry): void
-  /** Returns the last `limit` entries (default all), oldest first. */
+  /** Lists oldest first; all when `limit` is undefined. */
   last(limit: number | undefined, of: InSession): Promise<RequestLogEntry[]>
   count(of: InSession): Promise<number>
   watchOthers(listener: (entry: RequestLogEntry) => void): () => void
