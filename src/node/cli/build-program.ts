@@ -30,10 +30,10 @@ import { DEFAULT_MAX_PETS, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS } from 
 import { DEFAULT_ERROR_KINDS, FAULT_KINDS } from '../../core/faults/fault-config.js'
 import { BUILT_IN_SCENARIOS } from '../../core/scenarios/scenario-config.js'
 
-// Re-exports the commands' IO from beside the option parsers, where verify and proxy read it too.
+// Re-exported: it lives beside the option parsers, for verify and proxy.
 export type { ProgramIo }
 
-/** Builds the commander program, which tests drive directly; `bin/petstore-sandbox.js` only calls `main`. */
+/** Builds the commander program, which tests drive directly. */
 export function buildProgram(io: ProgramIo): Command {
   const program = new Command('petstore-sandbox')
     .description('A stateful, in-memory stand-in for the Animal Store API (v1) staging environment.')
@@ -259,12 +259,12 @@ export function buildProgram(io: ProgramIo): Command {
         if (options.workers > 1 && cluster.isPrimary) {
           if (options.redis === undefined)
             throw new ConfigError('--workers requires --redis: the workers share their state through it')
-          // Checked once here, so an unreachable Redis is one line rather than one per worker.
+          // One line for an unreachable Redis, not one per worker.
           const { connectRedisState } = await import('../redis/connect-redis-state.js')
           await (await connectRedisState({ url: options.redis, prefix: options.redisPrefix })).close()
           await runWorkers(options.workers, io)
         } else {
-          // Each command loads its modules when it runs, so one pays nothing for the others.
+          // One command pays nothing for the others' modules.
           const { startSandbox } = await import('./start-sandbox.js')
           await startSandbox(options, io)
         }
@@ -289,13 +289,12 @@ export function buildProgram(io: ProgramIo): Command {
         await runCommand(options, argv, io)
       }),
     )
-  // The same options, parsers, defaults and variables as start: one list, said once.
   for (const option of start.options) run.addOption(option)
 
-  /** Runs a command's work over start's options; bad options and a port in use are one line, without the usage hint. */
+  /** Runs a command over start's options; bad options and a port in use are one line. */
   async function reportingErrors(options: StartOptions, command: Command, work: () => Promise<void>): Promise<void> {
     try {
-      // Which options came from the environment: the banner says so (a stale variable surprises).
+      // The banner names them: a stale variable surprises.
       options.environment = Object.fromEntries(
         command.options.flatMap((option) =>
           option.envVar !== undefined && command.getOptionValueSource(option.attributeName()) === 'env'
@@ -322,7 +321,7 @@ export function buildProgram(io: ProgramIo): Command {
     } catch (error) {
       const listen = describeListenError(error, options.host, options.port)
       if (error instanceof ConfigError || listen !== undefined) {
-        // The options were understood; what failed is named in one line, without the usage hint.
+        // The options were understood: no usage hint.
         program.showHelpAfterError(false)
         const message =
           listen ??

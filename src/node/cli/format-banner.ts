@@ -11,27 +11,26 @@ export interface BannerInput {
   options: { host: string; maxPets?: number; trustProxy?: string[]; trustProxyHeader: string }
   keys: readonly ApiKey[]
   showKeys: boolean
-  /** What is in force (describeInForce), and the environment variables each item came from. */
   inForce: readonly InForceLine[]
   fromEnvironment: Partial<Record<InForceItem, readonly string[]>>
 }
 
-/** Formats what `start` prints once it listens: the address, the keys to call it with, what is in force. */
+/** Formats what `start` prints once it listens. */
 export function formatBanner({ url, version, options, keys, showKeys, inForce, fromEnvironment }: BannerInput): string {
   const lines = [`petstore-sandbox ${version}: Animal Store API v1`, `Listening on ${url}`]
-  // Keys from a keys file are secrets: listed masked, with the limits in force.
+  // Keys from a keys file are secrets.
   lines.push(
     showKeys ? 'Demo keys (send Authorization: Bearer <key>):' : `${keys.length} key(s) from the keys file (masked):`,
   )
   for (const key of keys) {
-    // A capsule's keys (--from) are its team's, not demo keys: masked too.
+    // A capsule's keys are its team's, not demo keys.
     const shown = showKeys && DEMO.has(key.key) ? key.key : maskKey(key.key)
     lines.push(
       `  ${key.plan.padEnd(10)} ${shown.padEnd(24)} ${String(key.perMinute).padStart(5)}/min ` +
         `${String(key.perDay).padStart(8)}/day`,
     )
   }
-  // A stale variable in a teammate's shell is the usual surprise: each line says where it came from.
+  // A stale variable in a teammate's shell is the usual surprise.
   lines.push('In force:')
   for (const { item, label, text } of inForce) {
     const variables = fromEnvironment[item] ?? []
@@ -42,7 +41,7 @@ export function formatBanner({ url, version, options, keys, showKeys, inForce, f
   if (options.maxPets !== undefined) lines.push(`Stores at most ${options.maxPets} pets (--max-pets)`)
   if (options.trustProxy !== undefined)
     lines.push(`Client addresses from ${options.trustProxyHeader} of trusted proxies: ${options.trustProxy.join(', ')}`)
-  // The bound address, not the option as typed: '::0' or '0:0:0:0:0:0:0:0' are all interfaces too.
+  // The bound address: '::0' is every interface too.
   const bound = new URL(url).hostname
   if (bound === '0.0.0.0' || bound === '[::]') {
     lines.push(

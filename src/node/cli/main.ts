@@ -7,14 +7,14 @@ export async function main(argv: string[]): Promise<void> {
   const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
     version: string
   }
-  // PORT, which hosting platforms set, is read when PETSTORE_SANDBOX_PORT is not.
+  // Hosting platforms set PORT.
   if (process.env.PETSTORE_SANDBOX_PORT === undefined && process.env.PORT !== undefined)
     process.env.PETSTORE_SANDBOX_PORT = process.env.PORT
   const program = buildProgram({
     stdout: writeLines(process.stdout),
     stderr: writeLines(process.stderr),
     colour: process.stdout.isTTY === true,
-    // Stays registered (`on`) during the shutdown: signal-exit re-raises a signal when it sees no other listener.
+    // Stays registered: signal-exit re-raises a signal it sees no other listener for.
     onSignal: (signal, listener) => process.on(signal, listener),
     version,
   })

@@ -8,9 +8,9 @@ import {
 } from '../../core/faults/fault-config.js'
 import { checkInput } from '../../core/contract/check-input.js'
 
-// Reads the flags' syntax only; their values go to the admin document's fault schema like every other way in.
+// Reads the flags' syntax only; the fault schema checks their values.
 
-/** `--latency`: whole ms (`200`) or a range drawn from uniformly (`100-400`). */
+/** Parses `--latency`: ms (`200`) or a range (`100-400`). */
 export function parseLatency(value: string): LatencyRange {
   const match = /^(\d{1,15})(?:-(\d{1,15}))?$/.exec(value)
   if (match === null)
@@ -19,7 +19,7 @@ export function parseLatency(value: string): LatencyRange {
   return asArgument(() => resolveLatency(match[2] === undefined ? min : { min, max: Number(match[2]) }, 'latency'))
 }
 
-/** `--error-rate`: the share of requests answered with an injected failure, 0 to 1. */
+/** Parses `--error-rate`, 0 to 1. */
 export function parseRate(value: string): number {
   if (!/^(\d+(\.\d+)?|\.\d+)$/.test(value))
     throw new InvalidArgumentError('expected a number from 0 to 1, such as 0.1.')
@@ -28,14 +28,14 @@ export function parseRate(value: string): number {
   return errorRate
 }
 
-/** `--error-kinds`: which failures to inject, e.g. `500,503,drop`. */
+/** Parses `--error-kinds`, e.g. `500,503,drop`. */
 export function parseErrorKinds(value: string): FaultKind[] {
   const kinds = value.split(',').map((kind) => kind.trim())
   asArgument(() => checkInput('FaultSettings', { kinds }))
   return kinds as FaultKind[]
 }
 
-/** Parses `--fault <operationId>:<setting>=<value>[,...]`, e.g. `--fault createPet:error-rate=0.5,latency=100-300`. */
+/** Parses `--fault <operationId>:<setting>=<value>[,...]`. */
 export function parseOperationFault(
   value: string,
   previous: Record<string, OperationFaults> | undefined,
@@ -56,7 +56,7 @@ export function parseOperationFault(
   return { ...previous, [match[1]!]: faults }
 }
 
-/** A schema's refusal as commander's: it prints the flag and the value with the reason. */
+/** Turns a schema's refusal into commander's. */
 function asArgument<T>(check: () => T): T {
   try {
     return check()

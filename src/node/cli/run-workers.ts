@@ -1,12 +1,12 @@
 import cluster, { type Worker } from 'node:cluster'
 import { watchParent } from '../server/watch-parent.js'
 
-/** Forks `--workers <n>` processes on one port sharing Redis; replaces one that dies serving (docs/cli.md#stopping). */
+/** Forks `--workers <n>` processes on one port sharing Redis; replaces one that dies. */
 export function runWorkers(
   count: number,
   io: { stderr: (line: string) => void; onSignal: (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => void },
 ): Promise<void> {
-  // Lets each worker accept its own connections: under round robin, one handed to a killed worker hangs its client.
+  // Under round robin, a connection handed to a killed worker hangs its client.
   cluster.schedulingPolicy = cluster.SCHED_NONE
   let stopping = false
   const listened = new Set<number>()

@@ -24,7 +24,6 @@ import type { ScenarioFlag } from '../options/parse-options.js'
 import { stopOnSignals } from '../server/stop-on-signals.js'
 import type { ServingOptions } from '../server/server-limits.js'
 
-/** The options of `petstore-sandbox start`, as commander parsed them. */
 export interface StartOptions extends ServingOptions {
   seed: number
   pets: number
@@ -50,9 +49,7 @@ export interface StartOptions extends ServingOptions {
   prefer?: boolean
   keepRequests: number
   maxSessions: number
-  /** `--session-idle`, in ms. */
   sessionIdle: number
-  /** `--from`: a capsule file. */
   from?: string
   maxPets: number
   trustProxy?: string[]
@@ -60,22 +57,20 @@ export interface StartOptions extends ServingOptions {
   redis?: string
   redisPrefix: string
   workers: number
-  /** Names the variables that gave options (`scenario: 'PETSTORE_SANDBOX_SCENARIO'`), for the banner. */
+  /** Names the variables that gave options, for the banner. */
   environment?: Readonly<Record<string, string>>
 }
 
-/** A sandbox served over HTTP by this process: where, and how to stop it. */
 export interface ServedSandbox {
-  /** The API's base address, e.g. `http://127.0.0.1:4010/v1`. */
   url: string
-  /** Stops the server (in-flight requests finish), then lets go of the state file and Redis. */
+  /** Stops the server, then lets go of the state file and Redis. */
   close(): Promise<void>
 }
 
-/** Runs `start`: serves the sandbox over HTTP until a signal, or the parent going away, stops it. */
+/** Runs `start` until a signal, or the parent going away, stops it. */
 export async function startSandbox(options: StartOptions, io: ProgramIo): Promise<void> {
   let served: ServedSandbox | undefined
-  // Lets go of a worker's channel to the primary once all is closed, which would keep it alive.
+  // A worker's channel to the primary would keep it alive.
   stopOnSignals(io, () => served, {
     onClosed: () => cluster.worker?.disconnect(),
     ...(cluster.isWorker ? { underNpm: false } : {}),
@@ -83,7 +78,7 @@ export async function startSandbox(options: StartOptions, io: ProgramIo): Promis
   await serveSandbox(options, io, (serving) => (served = serving))
 }
 
-/** Serves `start`'s sandbox, for `start` and `run`; `onListening` hears of it while the pets are seeded. */
+/** Serves `start`'s sandbox, for `start` and `run`. */
 export async function serveSandbox(
   options: StartOptions,
   io: ProgramIo,
@@ -93,7 +88,7 @@ export async function serveSandbox(
   let shared: SharedState | undefined
   const keys = options.keys === undefined ? undefined : await loadKeysFile(options.keys)
   const capsule = options.from === undefined ? undefined : await loadCapsuleFile(options.from)
-  // Treats a capsule's pets as given ones, which D33's digest guards under --state.
+  // A capsule's pets are given ones (D33).
   const givenPets =
     capsule !== undefined
       ? capsule.pets
@@ -101,15 +96,15 @@ export async function serveSandbox(
         ? undefined
         : await loadPetsFile(options.petsFile)
   const customScenarios = options.scenarios === undefined ? undefined : await loadScenariosFile(options.scenarios)
-  // A state file holds what came after the seeded ids: with a pets file, they end at its last id.
+  // With a pets file the seeded ids end at its last id.
   const lastSeededId = givenPets === undefined ? options.pets : (givenPets.at(-1)?.id ?? 0)
   if (options.redis !== undefined) {
-    // The clock of a shared sandbox belongs to all its processes: a restarted one must not move it.
+    // A shared clock: a restarted process must not move it.
     if (options.now !== undefined)
       throw new ConfigError('--now cannot be combined with --redis: move the shared clock through the admin API')
     if (options.state !== undefined)
       throw new ConfigError('--state cannot be combined with --redis: the pets live in Redis')
-    // Loaded only when asked for, as is the state file's lock: a plain start pays for neither.
+    // Loaded when asked for, as is the state file's lock.
     const { connectRedisState } = await import('../redis/connect-redis-state.js')
     shared = await connectRedisState({ url: options.redis, prefix: options.redisPrefix })
   }
@@ -130,21 +125,19 @@ export async function serveSandbox(
       },
     })
   }
-  // Keys added, re-planned or revoked at runtime are kept beside the pets (docs/decisions.md#d22).
+  // Runtime keys are kept beside the pets (D22).
   const keyFile =
     options.state === undefined
       ? undefined
       : await (await import('../persistence/open-key-file.js')).openKeyFile(`${options.state}.keys.json`)
-  // One request log and one admin gate for the sandbox's handlers and the pages' event stream;
-  // masked with the secrets in force when read (runtime keys and the admin token included, D35),
-  // and timed by the sandbox clock.
+  // Masked with the secrets in force when read (D35).
   const secrets = () => sandbox.secrets()
   const requestLog = createRequestLog(options.keepRequests, secrets)
   const adminGate =
     options.adminToken === undefined
       ? undefined
       : createAdminGate({ token: options.adminToken, now: (): number => sandbox.clock.now() })
-  // The file's faults, each flag over them (an operation's flag over that operation's entry).
+  // Each flag over the file's faults.
   const fromFile = options.faultsFile === undefined ? {} : await loadFaultsFile(options.faultsFile)
   const fileOperations = fromFile.operations ?? {}
   const faults = {
@@ -160,9 +153,9 @@ export async function serveSandbox(
     sessions: {
       max: options.maxSessions,
       idleMs: options.sessionIdle,
-      // Each drop is said, so a test that lost its session learns why.
+      // A test that lost its session learns why.
       onDrop: (named, reason) => {
-        // A key or the admin token may be used as a session name (D35).
+        // A key may be used as a session name (D35).
         const name = createMasker(secrets()).text(named)
         io.stdout(
           reason.kind === 'idle'
@@ -174,7 +167,7 @@ export async function serveSandbox(
     maxPets: options.maxPets,
     banAfter: options.banAfter,
     banSeconds: options.banSeconds,
-    // The start-up world's instant: the default session's, every fresh session's, and a reset's with clock=true (D34).
+    // The start-up world's instant (D34).
     ...(options.now === undefined ? {} : { startAt: options.now }),
     ...(keys ? { keys } : {}),
     ...(options.corsOrigin && !options.corsOrigin.includes('*') ? { corsOrigins: options.corsOrigin } : {}),
@@ -194,7 +187,7 @@ export async function serveSandbox(
       ...(customScenarios ? { custom: customScenarios } : {}),
       ...(options.scenario ? { keys: Object.fromEntries(options.scenario.map(({ key, name }) => [key, name])) } : {}),
     },
-    // Only when a flag sets them: a --from capsule's faults stand otherwise.
+    // A --from capsule's faults stand otherwise.
     ...(Object.keys(faults).length === 0 ? {} : { faults }),
   })
   const logger = createRequestLogger(options.log, io.stdout, io.colour, Date.now, (text) =>
@@ -202,7 +195,7 @@ export async function serveSandbox(
   )
   if (options.log !== 'off') {
     requestLog.watch(logger.answer)
-    // Without --prefer the header changes nothing, which surprises whoever sent it: said once, with the flag (D30).
+    // Without --prefer the header changes nothing: said once (D30).
     if (options.prefer !== true) {
       const stop = requestLog.watch((entry) => {
         const prefer = entry.requestHeaders?.find((header) => header.name.toLowerCase() === 'prefer')
@@ -229,7 +222,7 @@ export async function serveSandbox(
     version: io.version,
     pages: { demoKeys: keys === undefined, petsFrom: options.from ?? options.petsFile },
     trustProxy,
-    // A request refused before it could be read names its address's quota (D24).
+    // A refusal before the request is read names its address's quota (D24).
     refusalHeaders: async (address) => rateLimitHeaders(await sandbox.quota.ofAddress(address)),
   })
   const served: ServedSandbox = {
@@ -240,7 +233,7 @@ export async function serveSandbox(
     },
   }
   onListening(served)
-  // Listening before the seed is in, so that /readyz can say 503 meanwhile (docs/cli.md#probes).
+  // So /readyz can say 503 meanwhile (docs/cli.md#probes).
   const origin = server.url.replace(/\/v1$/, '')
   if (!sandbox.readiness().ready)
     io.stdout(`Seeding ${givenPets?.length ?? options.pets} pets; ${origin}/readyz answers 503 until done`)
@@ -251,12 +244,11 @@ export async function serveSandbox(
     await shared?.close()
     throw error
   }
-  // The first worker speaks for all of them; the others only say that they serve.
   if (cluster.isWorker && cluster.worker?.id !== 1) {
     io.stdout(`Worker ${process.pid} serving ${server.url}`)
     return served
   }
-  // One write, so whoever waits for "Listening on" has read these lines too.
+  // Whoever waits for "Listening on" has read these lines too.
   io.stdout(
     [
       formatBanner({
@@ -285,7 +277,7 @@ export async function serveSandbox(
   return served
 }
 
-/** Lists which of start's options feed each thing in force, so the banner can name their variables. */
+/** Lists which of start's options feed each thing in force. */
 const IN_FORCE_OPTIONS: Record<InForceItem, ReadonlyArray<keyof StartOptions>> = {
   pets: ['pets', 'petsFile', 'seed'],
   clock: ['now'],
@@ -295,7 +287,7 @@ const IN_FORCE_OPTIONS: Record<InForceItem, ReadonlyArray<keyof StartOptions>> =
   admin: ['adminToken'],
 }
 
-/** For each thing in force, the environment variables that set it (`environment`: option → variable). */
+/** Returns the variables that set each thing in force. */
 function fromEnvironment(environment: Readonly<Record<string, string>>): Partial<Record<InForceItem, string[]>> {
   const found: Partial<Record<InForceItem, string[]>> = {}
   for (const [item, names] of Object.entries(IN_FORCE_OPTIONS) as Array<
@@ -307,7 +299,6 @@ function fromEnvironment(environment: Readonly<Record<string, string>>): Partial
   return found
 }
 
-/** A note after a banner line, when there is one. */
 function noted(detail: string | undefined): string {
   return detail === undefined ? '' : `; ${detail}`
 }

@@ -7,7 +7,7 @@ const COLOURS = { passed: '\u001b[32m', failed: '\u001b[31m', warned: '\u001b[33
 const NO_PATTERN =
   'none of the patterns verify looks for (no state, any key accepted, no rate limiting, errors in another format, a different base path)'
 
-/** Formats the report for a terminal: the diagnosis, then a line per promise with its failures below. */
+/** Formats the report for a terminal. */
 export function formatTerminalReport(report: VerifyReport, colour: boolean): string {
   const lines = [
     `Verified ${report.baseUrl} with key ${report.key}${report.strict ? ' (--strict)' : ''}`,
