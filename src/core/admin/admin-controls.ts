@@ -20,7 +20,7 @@ export interface KeySummary {
   perMinute: number
   perDay: number
   quota: QuotaStanding
-  /** Names the key's scenario (D29). */
+  /** D29. */
   scenario?: string
 }
 
@@ -29,10 +29,9 @@ export interface StateSummary {
   session: string
   now: string
   pets: { count: number; nextId: number }
-  /** Says what a reset restores. */
   seeded: { seed: number; pets: number; source: 'generated' | 'given' }
   clockOffsetMs: number
-  /** Tells whether `Prefer: code=<status>` is honoured (D30). */
+  /** Tells whether `Prefer: code=` is honoured (D30). */
   prefer: boolean
   keys: KeySummary[]
   faults: ResolvedFaults
@@ -51,10 +50,10 @@ export interface ProxyState {
   fallback: boolean
   upstreamTimeoutMs: number
   answers: { upstream: number; sandbox: number }
-  /** Counts the requests the sandbox answered instead, by reason. */
+  /** Counts the sandbox's answers instead, by reason. */
   fallbacks: { unreachable: number; timeout: number; missing: number }
   violations: ProxyTally<LoggedViolation>
-  /** Counts where the spec is silent and the upstream chose otherwise (D39). */
+  /** D39. */
   differences: ProxyTally<LoggedDifference>
 }
 
@@ -62,17 +61,17 @@ export interface ProxyState {
 export interface ShadowReport {
   exchanges: number
   compared: number
-  /** Counts exchanges left uncompared: a full queue, a body too large or cut. */
+  /** Counts exchanges left uncompared. */
   dropped: number
   /** Counts differences beyond the groups listed. */
   unlisted: number
   differences: ShadowDifference[]
 }
 
-/** Groups the exchanges where the sandbox's answer differs from the upstream's. */
+/** Groups the exchanges where sandbox and upstream differ. */
 export interface ShadowDifference {
   operation: string
-  /** Names what differs: `status`, `body:order`, `header:X-RateLimit-Remaining`. */
+  /** Names what differs: `status`, `body:order`, `header:<name>`. */
   aspect: string
   kind: 'spec' | 'decision' | 'behaviour'
   decision?: string
@@ -86,17 +85,16 @@ export interface ShadowDifference {
 export interface SessionSummary {
   name: string
   pets: { count: number; nextId: number }
-  /** Counts the session's log entries this process keeps. */
+  /** Counts the log entries this process keeps. */
   requests: number
   now: string
-  /** Tells when it was made, by the default session's clock. */
+  /** Is by the default session's clock. */
   created: string
-  /** Is absent for the default session, which is never dropped. */
+  /** Is absent for the default session, never dropped. */
   lastUsed?: string
-  /** Says what `reset()` returns to. */
   origin: 'start-up' | 'fork' | 'capsule'
   from?: string
-  /** Lists the bound keys (D46), masked as the log shows them. */
+  /** Lists the bound keys (D46). */
   keys: Array<{ key: string; masked: string; plan: Plan; perMinute: number; perDay: number }>
 }
 
@@ -121,10 +119,10 @@ export interface AdminSessionControls {
 /** Says how `PUT /__sandbox/sessions/{name}` makes a session. */
 export type AdminSessionInit = Record<string, never> | { from: string } | { capsule: unknown } | { har: unknown }
 
-/** Holds what the admin API serves: a session's controls, the keys, the sessions (D34). */
+/** Holds what the admin API serves (D34). */
 export interface AdminControls {
   readonly clock: MovableClock
-  /** Returns a session's controls, making it as a request would. */
+  /** Makes the session as a request would. */
   session(name: string | undefined): AdminSessionControls
   readonly apiKeys: SandboxApiKeys
   readonly sessions: {
@@ -135,13 +133,13 @@ export interface AdminControls {
     /** Binds a new key (D46), making the session when absent. */
     addKey(name: string, init: unknown): Promise<BoundKey>
     deleteAll(options?: DeleteSessionsOptions): Promise<string[]>
-    /** Returns a capsule without making the session. */
+    /** Makes no session. */
     capsule(name: string): Promise<unknown>
   }
-  /** Returns the log's secrets, so an export's `?key=` masks alike. */
+  /** Lets an export's `?key=` mask as the log does. */
   secrets(): Secrets
-  /** Returns a proxy's counts; when absent, the path is 404. */
+  /** Is absent, and the path 404, outside a proxy. */
   proxyState?(): ProxyState
-  /** Returns the shadow's drift report; when absent, the path is 404. */
+  /** Is absent, and the path 404, outside a shadow. */
   shadowReport?(): ShadowReport
 }

@@ -4,7 +4,7 @@ import { HttpError } from '../errors/http-error.js'
 import { countedClient } from '../rate-limit/counted-client.js'
 import { createAttemptLimiter } from './create-attempt-limiter.js'
 
-// Bounds wrong tokens per client address per minute (docs/running-for-a-team.md#admin-api).
+// Per client address per minute (docs/running-for-a-team.md#admin-api).
 const WRONG_TOKENS_PER_MINUTE = 10
 
 /** Creates the admin token check: a locked-out address gets 429 even with the right token (D31). */

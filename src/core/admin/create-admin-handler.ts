@@ -31,7 +31,7 @@ export interface AdminHandlerOptions {
   tail: AnswerTail
 }
 
-// Serves these at the origin's root instead (core/probes).
+// Served at the origin's root (core/probes).
 const PROBE_OPERATIONS = ['probeHealth', 'probeReady']
 
 /** Creates the admin API, routed and validated from fixtures/admin-openapi.yaml. */
@@ -60,19 +60,18 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
       )
     }
     const { operationId, readsBody } = route.operation
-    // Answers 404 for what only other commands serve (the proxy's counts).
     const operation = operations[operationId]
     if (operation === undefined)
       throw new HttpError(404, ErrorCode.notFound, `${url.pathname} is served only by petstore-sandbox proxy`)
     const params: Record<string, string> = {}
     for (const [name, value] of Object.entries(route.params)) params[name] = decode(value, name)
     const query = queryOf(url)
-    // Checks session names before the schema, so a bad one is told the rule (D34).
+    // Before the schema, so a bad name is told the rule (D34).
     const named =
       operationId in SESSION_OPERATIONS
         ? namedSession(request, query, (name, where) => checkName(name, where, controls.secrets()))
         : undefined
-    // Refuses a key as the name of a new session (D35); reading or deleting one goes by any name.
+    // A key may not name a new session (D35); reading or deleting goes by any name.
     if (params.name !== undefined)
       checkName(
         params.name,
@@ -98,18 +97,17 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
     } catch (error) {
       if (error instanceof SessionsNotServed) throw new HttpError(501, ErrorCode.notImplemented, error.message)
       if (error instanceof SessionConflict) throw new HttpError(409, ErrorCode.conflict, error.message)
-      // Answers a control's ConfigError as the client's bad input.
       if (error instanceof ConfigError) throw new HttpError(400, ErrorCode.invalidRequest, error.message)
       throw error
     }
   }
 
-  // Uses a ClaimingHandler: first in line, msw's run() would clone every request.
+  // First in line: msw's run() would clone every request.
   return new ClaimingHandler({
     claims: (url) => (origin === undefined || url.origin === origin) && isAdminPath(url.pathname),
     answer: async (request, url, exchange) => {
       exchange.headers.set('cache-control', 'no-store')
-      // Lists the gate's refusals only; the calls it lets through would crowd the API's out.
+      // Lists only the gate's refusals: the calls it admits would crowd the API's out.
       exchange.logging = 'listed'
       gate.admit(
         parseBearer(request.headers.get('authorization')),
@@ -144,7 +142,7 @@ function namedSession(
   return header?.name ?? fromQuery
 }
 
-/** Refuses (400) a name no session may have, and with `secrets`, one of them (D35). */
+/** Refuses a name no session may have, and with `secrets`, a key (D35). */
 function checkName(name: string, where: string, secrets?: Secrets): void {
   const refusal = sessionNameRefusal(name, where, secrets)
   if (refusal !== undefined) throw new HttpError(400, ErrorCode.invalidRequest, refusal)

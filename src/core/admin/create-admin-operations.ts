@@ -14,18 +14,17 @@ import { createMasker, type Secrets } from '../auth/create-masker.js'
 import { noConfiguredKey } from '../auth/no-configured-key.js'
 import { unknownScenario } from '../scenarios/scenario-config.js'
 
-/** Holds an admin operation's input, valid against its schema by the time it runs. */
+/** Holds an admin operation's input, valid against its schema. */
 export interface AdminInput {
   params: Record<string, string>
   query: Record<string, string | string[]>
   body: Record<string, unknown> | undefined
-  /** Returns the named session's controls, made on first use. */
   session: () => AdminSessionControls
 }
 
 type AdminOperation = (input: AdminInput) => unknown
 
-/** Maps each admin operation on a session (D34) to the `SessionControls` member it serves. */
+/** Maps each admin operation on a session (D34) to its `SessionControls` member. */
 export const SESSION_OPERATIONS = {
   getState: 'state',
   reset: 'reset',
@@ -55,7 +54,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       throw error
     }
   }
-  // Answers the process's key calls with the default session's quota.
+  // The process's key calls show the default session's quota.
   const keyEntry = async (apiKey: ApiKey) => ({
     ...apiKey,
     quota: await controls.session(undefined).quota.get(apiKey.key),
@@ -117,7 +116,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
     },
     getFaults: ({ session }) => session().faults.get(),
     setFaults: ({ body, session }) => session().faults.set(body as FaultOptions),
-    // Writes both exports a piece at a time, never as one string (D36).
+    // D36.
     getHar({ query, session }) {
       const { log } = harAnswer(session().har, query, exportContext())
       return new JsonPieces(() => jsonPieces({ log: { ...log, entries: [] } }, log.entries))
@@ -141,7 +140,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
       const capsule = await controls.sessions.capsule(params.name!)
       if (capsule === undefined)
         throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(params.name!)}`)
-      // Writes it a piece at a time, as it holds the session's HAR (D36).
+      // It holds the session's HAR (D36).
       return new JsonPieces(() => valuePieces(capsule))
     },
     deleteSessions: async ({ query }) => ({
@@ -153,24 +152,22 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
         throw new HttpError(404, ErrorCode.notFound, `no session ${JSON.stringify(name)}`)
       return { name, deleted: true }
     },
-    // Serves these only under `petstore-sandbox proxy`; elsewhere the path is 404.
     ...(controls.proxyState === undefined ? {} : { getProxy: controls.proxyState }),
     ...(controls.shadowReport === undefined ? {} : { getShadow: controls.shadowReport }),
   }
 }
 
-/** Lists the exports' filters by query parameter, each a predicate over entries (D36). */
+/** Lists the exports' filters by query parameter (D36). */
 const EXPORT_FILTERS: Readonly<
   Record<string, (value: string, context: ExportContext) => (entry: RequestLogEntry) => boolean>
 > = {
-  // Keeps one key's entries, for a HAR that replays that key alone (routeFromHAR matches method and URL only).
+  // For a HAR that replays one key (routeFromHAR matches method and URL only).
   key(value, { secrets }) {
     if (!secrets.keys.includes(value))
       throw new HttpError(404, ErrorCode.notFound, `key: ${noConfiguredKey(value, secrets.keys)}`)
     const shown = createMasker(secrets).credential(`Bearer ${value}`)
     return (entry) => entry.key === shown
   },
-  // Keeps the answers a scenario shaped.
   scenario(value, { scenarios }) {
     if (scenarios !== undefined && !scenarios.includes(value))
       throw new HttpError(400, ErrorCode.invalidRequest, `scenario: ${unknownScenario(value, scenarios)}`)
@@ -178,14 +175,14 @@ const EXPORT_FILTERS: Readonly<
   },
 }
 
-/** Holds what the export filters read: the log's secrets and the scenarios known. */
+/** Holds what the export filters read. */
 export interface ExportContext {
   secrets: Secrets
   /** Refuses a `scenario` filter naming another. */
   scenarios?: readonly string[] | undefined
 }
 
-/** Reads an export's selection from its query: its `limit` and every filter it gives. */
+/** Reads an export's `limit` and filters from its query. */
 export function exportSelection(query: AdminInput['query'], context: ExportContext): LogSelection {
   const tests = Object.entries(EXPORT_FILTERS).flatMap(([name, filter]) => {
     const value = query[name]

@@ -8,7 +8,7 @@ export interface AttemptLimiterOptions {
   maxClients?: number
 }
 
-/** Counts failed attempts per client in fixed windows, to slow the guessing of a secret. */
+/** Counts failed attempts per client in fixed windows, to slow guessing a secret. */
 export function createAttemptLimiter({ limit, windowMs, now, maxClients = 10_000 }: AttemptLimiterOptions) {
   const windows = new Map<string, { start: number; failures: number }>()
 
@@ -23,7 +23,7 @@ export function createAttemptLimiter({ limit, windowMs, now, maxClients = 10_000
     const at = now()
     for (const [client, window] of windows)
       if (at - window.start >= windowMs || at < window.start) windows.delete(client)
-    // Forgets the oldest first, by the Map's insertion order.
+    // The Map's order: oldest first.
     for (const client of windows.keys()) {
       if (windows.size < maxClients) break
       windows.delete(client)

@@ -1,4 +1,4 @@
-/** Links an item to its neighbours in the ring and in its key's list. */
+/** Links an item into the ring and its key's list. */
 interface Link<T, K> {
   item: T
   key: K
@@ -14,7 +14,7 @@ interface Chain<T, K> {
   size: number
 }
 
-/** Creates a ring of the last `capacity` items under keys, each key's read or forgotten in O(its items). */
+/** Creates a ring of the last `capacity` items, by key. */
 export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
   let oldest: Link<T, K> | undefined
   let newest: Link<T, K> | undefined
@@ -37,7 +37,7 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
     if (link.newerOfKey === undefined) chain.newest = link.olderOfKey!
     else link.newerOfKey.olderOfKey = link.olderOfKey
   }
-  // Walks back from `from` by `step`; returns up to `limit` items, oldest first.
+  // Walks back by `step`; up to `limit` items, oldest first.
   const walk = (from: Link<T, K> | undefined, step: (link: Link<T, K>) => Link<T, K> | undefined, limit: number) => {
     const out: T[] = []
     for (let link = from; link !== undefined && out.length < limit; link = step(link)) out.push(link.item)
@@ -45,7 +45,7 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
   }
 
   return {
-    /** Keeps `item`; returns what it pushed out once full. */
+    /** Keeps `item`, returning any it pushed out. */
     push(item: T): T | undefined {
       if (capacity === 0) return item
       const key = keyOf(item)
@@ -73,12 +73,10 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
       unlink(out)
       return out.item
     },
-    /** Returns the last `limit` items, oldest first. */
     last: (limit = capacity): T[] => walk(newest, (link) => link.older, limit),
     lastOf: (key: K, limit = capacity): T[] => walk(chains.get(key)?.newest, (link) => link.olderOfKey, limit),
-    /** Counts the items kept, of `key` alone when given. */
+    /** Counts the items, of `key` alone when given. */
     count: (...key: [] | [K]): number => (key.length === 0 ? size : (chains.get(key[0] as K)?.size ?? 0)),
-    /** Finds the newest item `matches` accepts. */
     find(matches: (item: T) => boolean, ...key: [] | [K]): T | undefined {
       const of = key.length > 0
       const from = of ? chains.get(key[0] as K)?.newest : newest
@@ -86,7 +84,7 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
         if (matches(link.item)) return link.item
       return undefined
     },
-    /** Forgets `key`'s items and returns them, oldest first. */
+    /** Forgets `key`'s items, returning them. */
     remove(key: K): T[] {
       const chain = chains.get(key)
       if (chain === undefined) return []

@@ -3,29 +3,22 @@ import { maskSecret } from '../auth/mask-key.js'
 import { createKeyedRing } from './create-keyed-ring.js'
 import { createRingBuffer } from './create-ring-buffer.js'
 
-/** Shows one answered request, keys masked, the path percent-encoded. */
+/** Shows one answered request, keys masked. */
 export interface RequestLogEntry {
   /** Names the entry for `GET /__sandbox/requests.har?id=`. */
   id?: string
-  /** Dates the arrival by the sandbox clock (ISO 8601). */
   time: string
   method: string
   path: string
   /** Is 0 for an injected dropped connection. */
   status: number
-  /** Times arrival to answer, in ms (one decimal). */
   durationMs: number
   /** Masks the key (`sand…#1a2b`, `-`, `admin`, `refused:…#1a2b`, D35). */
   key: string
-  /** Repeats the `X-Sandbox-Fault` mark. */
   fault?: string
-  /** Names the key's scenario (D29). */
   scenario?: string
-  /** Gives the status `Prefer: code=` forced (D30). */
   forced?: number
-  /** Says who answered under `proxy` (`X-Sandbox-Source`). */
   source?: 'upstream' | 'sandbox'
-  /** Names the session; absent for the default one (D34). */
   session?: string
   requestHeaders?: LoggedHeader[]
   responseHeaders?: LoggedHeader[]
@@ -36,10 +29,10 @@ export interface LoggedHeader {
   value: string
 }
 
-// Shows the admin token as `admin` here, never a part of it.
+// Shows the admin token here as `admin`.
 const ADMIN_PATH = /^\/__sandbox(?:[/?]|$)/
 
-/** Holds plain facts, never a closure that would keep a body alive (BENCHMARKS.md). */
+/** Holds plain facts: a closure would keep a body alive (BENCHMARKS.md). */
 export interface Answered {
   time: number
   method: string
@@ -53,11 +46,11 @@ export interface Answered {
   forced?: number | undefined
   source?: 'upstream' | 'sandbox' | undefined
   session?: string | undefined
-  /** Masks a presented key the secrets lack (the upstream's, under `proxy`). */
+  /** Masks a presented key the secrets lack (the upstream's). */
   presented?: string | undefined
 }
 
-/** Builds an answer's entry, masked by the secrets in force. */
+/** Builds an answer's entry, masked by `inForce`. */
 export function describeAnswer(answer: Answered, inForce: Masker): RequestLogEntry {
   const masker =
     answer.presented === undefined
@@ -93,13 +86,13 @@ export function describeAnswer(answer: Answered, inForce: Masker): RequestLogEnt
   return entry
 }
 
-/** Holds what a HAR needs beside the entry, kept for the last `EXCHANGES_KEPT` entries. */
+/** Holds what a HAR needs beside the entry, for the last `EXCHANGES_KEPT`. */
 export interface ExchangeBodies {
   origin: string
   /** Absent when none was read, or over `BODY_LIMIT`. */
   requestBody?: string | undefined
   responseBody?: string | undefined
-  /** Gives the length of a body left out for its size. */
+  /** Gives the length of a body left out. */
   omitted?: { request?: number; response?: number }
 }
 
@@ -108,13 +101,13 @@ export interface KeptExchange {
   bodies?: ExchangeBodies | undefined
 }
 
-/** Selects the last `limit` entries that `match`, every filter one predicate (D36). */
+/** Selects the last `limit` entries that `match` (D36). */
 export interface LogSelection {
   limit?: number | undefined
   match?: ((entry: RequestLogEntry) => boolean) | undefined
 }
 
-/** Picks the last `limit` of `items` that `match`, making only the items it looks at. */
+/** Picks the last `limit` that `match`, making only those it reads. */
 export function pickLast<Item, Made>(
   items: readonly Item[],
   make: (item: Item) => Made,
@@ -129,12 +122,12 @@ export function pickLast<Item, Made>(
   return picked.reverse()
 }
 
-/** Bounds a kept body, in UTF-16 units: a HAR says only the size of a longer one. */
+/** Bounds a kept body in UTF-16 units; a HAR gives a longer one's size. */
 export const BODY_LIMIT = 64 * 1024
 
 export const EXCHANGES_KEPT = 1000
 
-/** Shows no part of the admin token; a refusal, a fingerprint of what was presented (D35). */
+/** Shows no part of the admin token; a refusal, a fingerprint (D35). */
 function adminKey(status: number, authorization: string | undefined): string {
   if (status !== 401 && status !== 429) return 'admin'
   const presented = authorization?.trim().split(/\s+/).pop()
@@ -151,16 +144,16 @@ interface Kept {
 export const SOURCE_HEADER = 'X-Sandbox-Source'
 
 export interface RequestLogOptions {
-  /** Names who answered when the writer names nobody (under `proxy`). */
+  /** Names who answered when the writer names nobody. */
   source?: 'sandbox'
 }
 
-/** Selects one session's entries; undefined is the default session's (D34). */
+/** Selects one session's entries (D34). */
 export interface InSession {
   session: string | undefined
 }
 
-/** Creates a process's request log: a ring of the last `capacity` answers, masked only when read (D31, D35). */
+/** Creates a process's request log, masked only when read (D31, D35). */
 export function createRequestLog(
   capacity: number,
   secrets: () => Secrets = () => ({ keys: [] }),
@@ -168,17 +161,17 @@ export function createRequestLog(
 ) {
   const listeners = new Set<(entry: RequestLogEntry) => void>()
   const watchers = new Set<(entry: RequestLogEntry) => void>()
-  // Keyed by session, so a session's entries are counted and forgotten at once.
+  // Keyed by session: a session's entries are counted and forgotten at once.
   const entries = createKeyedRing<Kept, string | undefined>(capacity, (kept) => kept.answer.session)
   let sink: ((entry: RequestLogEntry) => void) | undefined
-  // Remade only when the secrets change: a shared log describes every answer.
+  // Remade only when the secrets change.
   let masker: Masker | undefined
   const maskerNow = (): Masker => {
     const inForce = secrets()
     if (masker === undefined || !sameSecrets(masker.secrets, inForce)) masker = createMasker(inForce)
     return masker
   }
-  // Prefixes ids so another process's id is never found here.
+  // Prefixes ids so another process's are never found here.
   const tag = Math.floor(Math.random() * 0xffffff)
     .toString(16)
     .padStart(6, '0')
@@ -232,12 +225,12 @@ export function createRequestLog(
       if (capacity === 0) return
       entries.push(kept)
     },
-    /** Returns the last `limit` listed entries, oldest first. */
+    /** Returns the last `limit` listed entries. */
     last(limit = capacity, of?: InSession): RequestLogEntry[] {
       return showAll(kept(limit, of))
     },
     count: (of?: InSession): number => (of === undefined ? entries.count() : entries.count(of.session)),
-    /** Selects entries with their bodies while kept. */
+    /** Selects entries with their bodies. */
     select(selection: LogSelection = {}, of?: InSession): KeptExchange[] {
       const masker = maskerNow()
       const looked = kept(selection.match === undefined ? (selection.limit ?? capacity) : capacity, of)
@@ -253,21 +246,20 @@ export function createRequestLog(
       const found = of === undefined ? entries.find(matches) : entries.find(matches, of.session)
       return found === undefined ? undefined : withBodies(found)
     },
-    /** Hands each listed entry to `to` too (the shared log). */
+    /** Hands each listed entry to the shared log too. */
     forward(to: (entry: RequestLogEntry) => void): void {
       sink = to
     },
-    /** Calls `listener` with each listed entry. */
     subscribe(listener: (entry: RequestLogEntry) => void): () => void {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    /** Calls `watcher` with every answer, listed or not (stdout). */
+    /** Calls `watcher` with every answer, listed or not. */
     watch(watcher: (entry: RequestLogEntry) => void): () => void {
       watchers.add(watcher)
       return () => watchers.delete(watcher)
     },
-    /** Forgets the entries of `of`, or every entry. */
+    /** Forgets `of`'s entries, or every entry. */
     clear(of?: InSession): void {
       if (of === undefined) {
         entries.clear()

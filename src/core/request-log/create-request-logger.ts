@@ -2,7 +2,7 @@ import type { RequestLogEntry } from './create-request-log.js'
 
 export type LogFormat = 'pretty' | 'json' | 'off'
 
-/** Holds a promise of the spec the upstream broke. */
+/** Holds a promise the upstream broke. */
 export interface LoggedViolation {
   time: string
   promise: string
@@ -13,19 +13,19 @@ export interface LoggedViolation {
   key: string
 }
 
-/** Holds an open point the upstream decided otherwise: no violation (D39). */
+/** Holds an open point the upstream decided otherwise (D39). */
 export interface LoggedDifference extends LoggedViolation {
   /** Names the decisions behind it (`D3`). */
   decisions: string
 }
 
-/** Creates the stdout log of `start` and `proxy`, controls escaped so no request can forge a line. */
+/** Creates the stdout log, escaping controls so no request forges a line. */
 export function createRequestLogger(
   format: LogFormat,
   write: (line: string) => void,
   colour: boolean,
   now: () => number = Date.now,
-  // Masks a session name, which may be a key or the admin token (D35).
+  // A session name may be a key or the admin token (D35).
   mask: (text: string) => string = (text) => text,
 ) {
   const paint = (code: string, text: string) => (colour ? `\u001b[${code}m${text}\u001b[0m` : text)
@@ -50,22 +50,22 @@ export function createRequestLogger(
         })
         return
       }
-      // Shows status 0 as the dropped connection it stands for.
+      // Status 0 is a dropped connection.
       const status = paint(statusColour(entry.status), entry.status === 0 ? 'dropped' : String(entry.status))
       const source = entry.source === undefined ? '' : ` source=${entry.source}`
-      // Leaves a session name unescaped: its rule admits no control.
+      // A session name's rule admits no control.
       const session = entry.session === undefined ? '' : ` session=${mask(entry.session)}`
       const key = escapeControls(entry.key)
       write(
         `${escapeControls(entry.method)} ${escapeControls(entry.path)} ${status} ${ms}ms key=${key}${source}${session}`,
       )
     },
-    /** Writes a hint for whoever reads the log (a Prefer header this sandbox ignores). */
+    /** Writes a hint (a Prefer header this sandbox ignores). */
     note(message: string): void {
       if (format === 'json') json({ time: new Date(now()).toISOString(), note: message })
       else if (format === 'pretty') write(`${paint('36', 'note')} ${escapeControls(message)}`)
     },
-    /** Writes what kept the proxy from checking an answer it sent. */
+    /** Writes why the proxy left an answer unchecked. */
     problem(message: string): void {
       if (format === 'json') json({ time: new Date(now()).toISOString(), problem: message })
       else if (format === 'pretty') write(`${paint('33', 'problem')} ${escapeControls(message)}`)
@@ -100,10 +100,10 @@ function statusColour(status: number): string {
   return '32'
 }
 
-// Matches what could end a line or drive the terminal: C0 and C1 controls, DEL, U+2028 and U+2029.
+// Controls that could end a line or drive the terminal (C0, C1, DEL, U+2028/9).
 const CONTROLS = /[\p{Cc}\u2028\u2029]/gu
 
-/** Escapes every control as `\xNN` or `\uNNNN`, so `text` prints on one line. */
+/** Escapes every control, so `text` prints on one line. */
 export function escapeControls(text: string): string {
   return text.replace(CONTROLS, (control) => {
     const code = control.charCodeAt(0)

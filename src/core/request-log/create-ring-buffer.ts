@@ -1,10 +1,9 @@
-/** Creates a ring of the last `capacity` items; a capacity of 0 keeps nothing. */
+/** Creates a ring of the last `capacity` items. */
 export function createRingBuffer<T>(capacity: number) {
   const items = new Array<T | undefined>(capacity)
   let next = 0
   let size = 0
 
-  /** Returns the last `limit` items, oldest first. */
   function last(limit = capacity): T[] {
     const count = Math.min(Math.max(0, limit), size)
     const out: T[] = []
@@ -13,7 +12,7 @@ export function createRingBuffer<T>(capacity: number) {
   }
 
   return {
-    /** Keeps `item`; returns what it pushed out once full. */
+    /** Keeps `item`, returning any it pushed out. */
     push(item: T): T | undefined {
       if (capacity === 0) return item
       const out = size === capacity ? items[next] : undefined

@@ -41,13 +41,12 @@ export interface HarEntry {
   timings: { send: number; wait: number; receive: number }
   /** Lists the entry under Chrome's Fetch/XHR rather than as a script. */
   _resourceType: 'fetch'
-  /** Carries the log's id, masked key and what shaped the answer. */
+  /** Carries the log's id, key and marks. */
   _id?: string
   _key: string
   _scenario?: string
   _forced?: number
   _fault?: string
-  /** Absent for the default session (D34). */
   _session?: string
   comment?: string
 }
@@ -57,7 +56,7 @@ interface HarHeader {
   value: string
 }
 
-/** Selects the entry with `id`, or the log's selection (D36). */
+/** Selects the entry `id`, or the log's selection (D36). */
 export type HarSelection = LogSelection & { id?: string | undefined }
 
 export interface HarOptions {
@@ -89,7 +88,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   507: 'Insufficient Storage',
 }
 
-/** Writes log entries as HAR 1.2, masked as the log is (D35), for a network panel or `routeFromHAR`. */
+/** Writes log entries as HAR 1.2, masked (D35), for a network panel or `routeFromHAR`. */
 export function toHar(exchanges: Iterable<KeptExchange>, options: HarOptions): Har {
   return harDocument([...toHarEntries(exchanges, options)], options.version)
 }
@@ -100,12 +99,12 @@ function harDocument(entries: HarEntry[], version: string): Har {
   }
 }
 
-/** Makes each entry as read; a dropped connection or a target that is no URL has none. */
+/** Makes each entry as read, skipping dropped connections and non-URLs. */
 function* toHarEntries(
   exchanges: Iterable<KeptExchange>,
   { secrets, internalHeaders = [], origin = 'http://localhost' }: HarOptions,
 ): Generator<HarEntry> {
-  // Masks the bodies; the entries, and so the query, are masked already (D35).
+  // The entries, and so the query, are masked already (D35).
   const mask = createMasker(secrets).text
   const internal = new Set(internalHeaders.map((name) => name.toLowerCase()))
   for (const { entry, bodies } of exchanges) {
@@ -123,7 +122,7 @@ function* toHarEntries(
     const mimeType =
       headerOf(responseHeaders, 'content-type') ??
       (responseText === undefined ? 'x-unknown' : 'application/json; charset=utf-8')
-    // A masked body may no longer match its length, which would cut a replay short.
+    // A masked body may not match its length, cutting a replay short.
     const replayable =
       responseText !== undefined
         ? responseHeaders.filter((header) => header.name.toLowerCase() !== 'content-length')
@@ -181,12 +180,12 @@ function* toHarEntries(
   }
 }
 
-/** Counts a text's UTF-8 length without encoding a copy. */
+/** Counts a text's UTF-8 bytes without encoding it. */
 function utf8Length(text: string): number {
   let bytes = text.length
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i)
-    // Counts two bytes up to U+07FF, three beyond; a surrogate pair's two units make four.
+    // Two bytes up to U+07FF, three beyond; a surrogate pair four.
     if (unit >= 0x80) bytes += unit >= 0x800 && (unit < 0xd800 || unit > 0xdfff) ? 2 : 1
   }
   return bytes

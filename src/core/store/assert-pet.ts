@@ -1,7 +1,7 @@
 import type { NewPet, Pet } from './pet.js'
 import { checkInput } from '../contract/check-input.js'
 
-/** Checks a test's pet against `NewPet` or `Pet` in `POST /v1/pets`'s words. */
+/** Checks a test's pet against `NewPet` or `Pet`. */
 export function assertPet<Schema extends 'NewPet' | 'Pet'>(
   schema: Schema,
   pet: Schema extends 'Pet' ? Pet : NewPet,

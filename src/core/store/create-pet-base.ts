@@ -11,11 +11,10 @@ const BY_STATUS = Object.fromEntries(
   PET_STATUSES.map((status) => [status, new Query<Pet>((pet) => pet.status === status)]),
 ) as Record<PetStatus, Query<Pet>>
 
-// Yields between batches so a large seed does not starve the probes.
+// Yields so a large seed does not starve the probes.
 const PETS_PER_YIELD = 5_000
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
-// A page per status (or none) and limit (1 to 100).
 const PAGES_KEPT = (PET_STATUSES.length + 1) * 100
 
 export interface PageText {
@@ -23,24 +22,23 @@ export interface PageText {
   count: number
 }
 
-/** Creates the immutable pets sessions share copy-on-write (D34), in id order (D8). */
+/** Creates the immutable pets sessions share (D34), in id order (D8). */
 export function createPetBase() {
   const symbols = createMswDataWorkaround()
   const schema = createPetSchema((pet) => symbols.prepared(storedPet(pet)))
   let collection = new Collection({ schema })
   let byId = new Map<number, Pet>()
   let lastId = 0
-  // Its pets count against maxPets while any session uses it.
+  // Its pets count against maxPets while used.
   let users = 0
   const texts = new WeakMap<Pet, string>()
-  // Emptied when a fill swaps the pets (BENCHMARKS.md, "Closer to the wire").
+  // Emptied on each fill (BENCHMARKS.md, "Closer to the wire").
   let pages = createLru<PageText>(() => PAGES_KEPT)
   let firstFilled: () => void = () => undefined
   let filling: Promise<void> | undefined = new Promise<void>((resolve) => {
     firstFilled = resolve
   })
 
-  /** Returns a record's JSON text, cached. */
   function textOf(pet: Pet): string {
     let text = texts.get(pet)
     if (text === undefined) {
@@ -56,7 +54,6 @@ export function createPetBase() {
 
   return {
     textOf,
-    /** Stores `pets` in id order, in batches. */
     fill(pets: Iterable<NewPet & { id?: number }>): Promise<void> {
       const done = fillWith(pets).then(() => {
         firstFilled()
@@ -65,10 +62,10 @@ export function createPetBase() {
       filling = done
       return done
     },
-    /** Resolves once the base is filled; undefined when it is. */
+    /** Resolves once filled; undefined when it is. */
     filled: (): Promise<void> | undefined => filling,
     list,
-    /** Returns `list`'s page as JSON text, cached per fill. */
+    /** Returns `list`'s page as JSON, cached. */
     pageText(status: PetStatus | undefined, limit: number): PageText {
       const key = `${status ?? ''}:${limit}`
       let page = pages.peek(key)
@@ -116,7 +113,7 @@ export function createPetBase() {
       if (batch.length >= symbols.seedBatchSize(nextIndex.size)) await store()
     }
     if (batch.length > 0) await store()
-    // Readers see the whole base or none of it.
+    // Swapped whole: readers see all or none.
     collection = next
     byId = nextIndex
     lastId = seeded

@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec'
 import { PET_STATUSES, type Pet } from './pet.js'
 import { storedPet } from './stored-pet.js'
 
-/** Creates a stored pet's hand-written Standard Schema, guarding against our own bugs. */
+/** Creates a stored pet's hand-written Standard Schema. */
 export function createPetSchema(output: (pet: Pet) => Pet = storedPet): StandardSchemaV1<Pet, Pet> {
   return {
     '~standard': {

@@ -10,25 +10,24 @@ export interface ListQuery {
   limit: number
 }
 
-/** Keeps pets across restarts, committing a change before it is acknowledged. */
+/** Keeps pets across restarts, committed before acknowledged. */
 export interface PetStorage {
-  /** Lists pets created in earlier runs, ascending by id. */
+  /** Lists pets created in earlier runs. */
   restored: readonly Pet[]
   replaced?: readonly Pet[]
   nextId: number
   commit(change: PetChange): Promise<void>
-  /** Says why the storage cannot serve now (`/readyz` 503). */
+  /** Says why the storage cannot serve (`/readyz` 503). */
   notReady?: () => string | undefined
 }
 
-/** Holds a session's changes over its base; `added` ascends past its last id. */
+/** Holds a session's changes over its base. */
 export interface PetOverlay {
   replaced: Map<number, Pet>
   added: Pet[]
   nextId: number
 }
 
-/** Holds the pets a session starts from and resets to. */
 export interface PetOrigin {
   base: PetBase
   overlay: PetOverlay
@@ -37,11 +36,11 @@ export interface PetOrigin {
 /** Creates a process's `maxPets` count (D23). */
 export function createPetPool(maxPets = Number.POSITIVE_INFINITY) {
   let stored = 0
-  // Counts creates in flight, so a burst cannot overshoot.
+  // Creates in flight, so a burst cannot overshoot.
   let creating = 0
   return {
     maxPets,
-    /** Refuses a create beyond the bound before storing. */
+    /** Refuses a create beyond the bound. */
     claim(): void {
       if (stored + creating >= maxPets) throw storageFull(maxPets)
       creating++
@@ -50,7 +49,7 @@ export function createPetPool(maxPets = Number.POSITIVE_INFINITY) {
       creating--
       if (kept) stored++
     },
-    /** Counts pets stored or freed outside a create. */
+    /** Counts pets stored or freed outside creates. */
     add(count: number): void {
       stored += count
     },
@@ -70,11 +69,11 @@ export interface PetStoreOptions {
   storage?: PetStorage
 }
 
-/** Creates a session's pets, copy-on-write over a shared base (D34); ids are never reused. */
+/** Creates a session's pets, copy-on-write over a shared base (D34). */
 export function createPetStore({ origin, pool, filled, storage }: PetStoreOptions) {
   let base = origin().base
   let overlay: PetOverlay = emptyOverlay()
-  // Pets this session adds to the pool, and the base while it alone uses it.
+  // Pets this session holds in the pool.
   let owned = 0
   let usingBase = false
   // Stops a create in flight once the session is dropped.
@@ -108,7 +107,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
 
   function addedIndex(id: number): number {
     const { added } = overlay
-    // Nearly always the end: creates come in id order.
+    // Nearly always the end: ids ascend.
     if (added.length === 0 || added[added.length - 1]!.id < id) return added.length
     let low = 0
     let high = added.length
@@ -131,7 +130,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     let page: Pet[]
     if (replaced.size === 0) page = base.list(status, limit)
     else {
-      // Reads `replaced.size` more: at most that many of the base's first matches are replaced.
+      // At most `replaced.size` of the base's first matches are replaced.
       const fromBase = base.list(status, limit + replaced.size).filter((pet) => !replaced.has(pet.id))
       const changed = sortedReplaced().filter((pet) => status === undefined || pet.status === status)
       page = mergeInOrder(fromBase, changed, limit)
@@ -155,7 +154,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
   return {
     ready: () => ready,
 
-    /** Starts from the origin, the storage's pets on top. */
+    /** Starts from the origin, stored pets on top. */
     start(): Promise<void> {
       const filling = filled()
       // Synchronous when filled, for in-process reads.
@@ -180,13 +179,13 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       return ready
     },
 
-    /** Returns to the origin's pets, durably; ids restart after them. */
+    /** Returns to the origin's pets, durably. */
     reset(): Promise<void> {
       const done = ready.then(async () => {
         await storage?.commit({ kind: 'reset' })
         restoreOrigin()
       })
-      // A reset that failed to journal leaves the store usable.
+      // A failed reset journal leaves the store usable.
       ready = done.catch(() => undefined)
       return done
     },
@@ -230,7 +229,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       try {
         // Durable before visible: a crash never loses an acknowledged pet.
         if (storage !== undefined) await storage.commit({ kind: 'created', pet: record })
-        // A reset that replaced the overlay meanwhile drops the pet.
+        // A reset meanwhile drops the pet.
         if (into === overlay && !released) {
           placeAdded(into, record)
           owned++
@@ -242,7 +241,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
       }
     },
 
-    /** Stores `pet` under its own id; ids skipped on the way are never assigned. */
+    /** Stores `pet` under its own id; skipped ids are never assigned. */
     async put(pet: Pet): Promise<Pet> {
       const record = storedPet(pet)
       if (storage !== undefined) await storage.commit({ kind: 'put', pet: record })
@@ -277,13 +276,13 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
 
     nextId: (): number => overlay.nextId,
 
-    /** Returns the pets as a fork's origin, in O(changes). */
+    /** Returns the pets as a fork's origin. */
     snapshot: (): PetOrigin => ({ base, overlay: copyOverlay(overlay) }),
 
-    /** Counts what `release()` would give back while a session over `kept` stays. */
+    /** Counts what `release()` would free while a session over `kept` stays. */
     freed: (kept: PetBase): number => owned + (usingBase && base !== kept && base.users() === 1 ? base.count() : 0),
 
-    /** Lets go of this session's pets and their maxPets count. */
+    /** Lets go of this session's pets. */
     release(): void {
       released = true
       pool.add(-owned)
@@ -300,14 +299,13 @@ export function emptyOverlay(nextId = 1): PetOverlay {
   return { replaced: new Map(), added: [], nextId }
 }
 
-/** Counts the pets of `overlay` that are not in `base`. */
 export function overlaid(overlay: PetOverlay, base: PetBase): number {
   let count = overlay.added.length
   for (const id of overlay.replaced.keys()) if (base.get(id) === undefined) count++
   return count
 }
 
-/** Counts the pets a new session from `origin` adds to the pool. */
+/** Counts the pets a session from `origin` would add. */
 export function originAdds({ base, overlay }: PetOrigin): number {
   return (base.users() === 0 ? base.count() : 0) + overlaid(overlay, base)
 }
@@ -345,7 +343,7 @@ export function idsExhausted(): HttpError {
   )
 }
 
-/** Refuses a create whose session was dropped meanwhile (D34). */
+/** Refuses a create whose session was dropped (D34). */
 export function sessionDropped(): HttpError {
   return new HttpError(
     409,
@@ -363,7 +361,7 @@ export function storageFull(maxPets: number): HttpError {
   )
 }
 
-/** Refuses a session whose pets would pass `maxPets` (D23). */
+/** Refuses a session that would pass `maxPets` (D23). */
 export function sessionTooLarge(maxPets: number, adds: number): HttpError {
   return new HttpError(
     507,

@@ -1,10 +1,10 @@
 // WORKAROUND for @msw/data 1.1.7 until docs/upstream-reports.md's fix ships (BENCHMARKS.md, "Why the figures are
 // what they are"); test/unit/msw-data-workaround.test.ts guards the internals.
 
-// The first pet alone, to learn the symbols before other records.
+// The first pet alone, to learn the symbols.
 const SEED_BATCH = 100
 
-/** Keys records by id and shares one empty relation map. */
+/** Keys records by id and shares a relation map. */
 export function createMswDataWorkaround() {
   let primaryKey: symbol | undefined
   let relationMap: symbol | undefined
@@ -16,7 +16,7 @@ export function createMswDataWorkaround() {
       return primaryKey === undefined ? values : { ...values, [primaryKey]: values.id }
     },
 
-    /** Gives a record the writable relation-map slot the collection defines. */
+    /** Gives a record the relation-map slot the collection defines. */
     prepared<T extends object>(record: T): T {
       if (relationMap !== undefined) {
         Object.defineProperty(record, relationMap, {
@@ -43,7 +43,7 @@ export function createMswDataWorkaround() {
   }
 }
 
-/** Refuses every entry, so relating a record fails loudly. */
+/** Refuses every entry: relating a record fails loudly. */
 class NoRelations extends Map<string, never> {
   override set(key: string): never {
     throw new TypeError(`the pet store's records have no relations (tried to relate "${key}")`)

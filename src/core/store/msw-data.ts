@@ -1,3 +1,2 @@
-// Replaced at build by one bundle (scripts/bundle-msw-data.mjs; BENCHMARKS.md, "A/B of each trick"): @msw/data
-// imports es-toolkit barrels for five functions.
+// Replaced at build by one bundle (scripts/bundle-msw-data.mjs; BENCHMARKS.md, "A/B of each trick").
 export { Collection, Query } from '@msw/data'

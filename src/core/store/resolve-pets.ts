@@ -3,7 +3,7 @@ import { openapiDocument } from '../contract/openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 import type { Pet } from './pet.js'
 
-/** Holds a pet given instead of generated ones (`pets`, `--pets-file`), its `id` optional. */
+/** Holds a pet given instead of generated ones, its `id` optional. */
 export interface GivenPet {
   id?: number
   name: string
@@ -27,7 +27,7 @@ const schemas = (
     schemas: Record<string, { properties: Record<string, FieldSchema>; required: string[] }>
   }
 ).schemas
-// Holds a given pet to both NewPet and Pet, the id optional.
+// Both NewPet and Pet, the id optional.
 const FIELDS: Record<string, FieldSchema> = Object.fromEntries(
   Object.keys({ ...schemas.Pet!.properties, ...schemas.NewPet!.properties }).map((name) => [
     name,
@@ -45,7 +45,7 @@ const PETS_SCHEMA = {
   },
 }
 
-/** Checks given pets against the contract and numbers them ascending, or throws a `ConfigError`. */
+/** Checks given pets and numbers them ascending, or throws a `ConfigError`. */
 export function resolvePets(pets: unknown, source: string): Pet[] {
   const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile(PETS_SCHEMA)
   if (!validate(pets)) throw new ConfigError(at(source, describe(validate.errors ?? [])))
@@ -76,7 +76,7 @@ function at(source: string, problem: string): string {
   return problem.startsWith('[') ? `${source} ${problem}` : `${source}: ${problem}`
 }
 
-/** Words every problem of the first bad pet from the schema. */
+/** Words the first bad pet's problems from the schema. */
 function describe(errors: readonly ErrorObject[]): string {
   const first = errors[0]
   if (first === undefined) return 'not valid'

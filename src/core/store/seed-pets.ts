@@ -3,10 +3,10 @@ import type { Faker } from '@faker-js/faker'
 import { faker as english } from '@faker-js/faker/locale/en'
 import { PET_STATUSES, type NewPet, type PetStatus } from './pet.js'
 
-/** Lists the seeded categories: few, so a filter finds pets. */
+/** Lists few seeded categories, so a filter finds pets. */
 export const SEED_CATEGORY_IDS = [1, 2, 3, 4, 5] as const
 
-/** Draws `count` pets lazily from `seed`; the first three show every status. */
+/** Draws `count` pets; the first three show every status. */
 export function* seedPets(seed: number, count: number): Generator<NewPet, void, undefined> {
   const faker: Faker = new (english.constructor as typeof Faker)({ locale: english.rawDefinitions, seed })
   const firstStatuses = faker.helpers.shuffle([...PET_STATUSES])

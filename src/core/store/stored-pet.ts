@@ -1,6 +1,6 @@
 import type { Pet } from './pet.js'
 
-/** Builds `pet`'s record by constructor so hidden fields fit in-object (BENCHMARKS.md, "What the profiles changed"). */
+/** Builds `pet`'s record by constructor, fields in-object (BENCHMARKS.md, "What the profiles changed"). */
 export function storedPet(pet: Pet): Pet {
   return new StoredPet(pet)
 }
@@ -10,7 +10,7 @@ interface StoredPetConstructor {
   prototype: object
 }
 
-// Uses a function: a class's prototype cannot be Object.prototype, which `toStrictEqual` compares.
+// A function: a class's prototype cannot be Object.prototype (`toStrictEqual`).
 const StoredPet = function (this: Pet, pet: Pet) {
   this.id = pet.id
   this.name = pet.name
