@@ -1,7 +1,6 @@
 /** Puts the admin API outside the API's `/v1` (fixtures/admin-openapi.yaml). */
 export const ADMIN_PREFIX = '/__sandbox'
 
-/** Tells whether a path is `/__sandbox` or below it. */
 export function isAdminPath(pathname: string): boolean {
   return pathname === ADMIN_PREFIX || pathname.startsWith(`${ADMIN_PREFIX}/`)
 }

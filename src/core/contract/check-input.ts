@@ -4,7 +4,6 @@ import { describeInputErrors, inputMessage, pathOf } from './describe-input-erro
 import { openapiDocument } from './openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 
-// Lists the schemas inputs are held to, by the document that holds them.
 const API_SCHEMAS = ['NewPet', 'Pet'] as const
 const ADMIN_SCHEMAS = [
   'KeysFile',
@@ -22,7 +21,7 @@ const ADMIN_SCHEMAS = [
 
 export type InputSchema = (typeof API_SCHEMAS)[number] | (typeof ADMIN_SCHEMAS)[number]
 
-/** Checks a structured input against its contract schema, or throws a ConfigError worded as the admin API's 400s. */
+/** Checks an input against its schema, or throws a ConfigError worded as the admin API's 400s. */
 export function checkInput<T>(schema: InputSchema, value: unknown, where = ''): T {
   const validate = compiled(schema)
   if (!validate(value)) throw new ConfigError(inputMessage(describeInputErrors(validate.errors ?? [], where)))
@@ -32,10 +31,10 @@ export function checkInput<T>(schema: InputSchema, value: unknown, where = ''): 
   return value as T
 }
 
-/** Bounds how deep an input nests, where a schema leaves a field open (a HAR's `_` fields). */
+/** Bounds nesting where a schema leaves a field open (a HAR's `_` fields). */
 export const MAX_INPUT_DEPTH = 64
 
-/** Finds the first part of `value` Ajv passes but may not: a non-finite number, or nesting past MAX_INPUT_DEPTH. */
+/** Finds the first part Ajv passes but may not: a non-finite number, or too deep. */
 function unboundedPart(value: unknown): { path: readonly string[]; problem: string } | undefined {
   interface Step {
     value: unknown
@@ -57,14 +56,14 @@ function unboundedPart(value: unknown): { path: readonly string[]; problem: stri
     if (step.depth >= MAX_INPUT_DEPTH)
       return { path: pathTo(step), problem: `nests deeper than ${MAX_INPUT_DEPTH} levels` }
     const members = Object.entries(step.value)
-    // Pushes the last first, so the first fault in document order is named.
+    // Last first: names the first fault in document order.
     for (let i = members.length - 1; i >= 0; i--)
       pending.push({ value: members[i]![1], name: members[i]![0], parent: step, depth: step.depth + 1 })
   }
   return undefined
 }
 
-// Compiles each schema when first needed; `verbose` keeps the failing schema on each error, for its words.
+// Compiled when first needed; `verbose` keeps each error's schema, for its words.
 let ajv: Ajv | undefined
 const validators = new Map<InputSchema, ValidateFunction>()
 

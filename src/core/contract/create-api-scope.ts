@@ -1,10 +1,10 @@
 import { ConfigError } from '../errors/config-error.js'
 import { openapiDocument } from './openapi-document.js'
 
-/** Lists the areas the spec names without describing: they answer 501 (D11). */
+/** Lists the areas the spec names without describing (D11). */
 export const UNSPECIFIED_AREAS: readonly string[] = ['/store', '/categories']
 
-/** Lists the API's areas below its prefix: the contract's first segments and UNSPECIFIED_AREAS (D40). */
+/** Lists the API's areas below its prefix (D40). */
 export const API_AREAS: readonly string[] = [
   ...new Set([
     ...Object.keys(openapiDocument.paths).map((path) => `/${path.split('/')[1] ?? ''}`),
@@ -12,12 +12,12 @@ export const API_AREAS: readonly string[] = [
   ]),
 ]
 
-/** Tells whether a path below the prefix is in one of `areas` (`/pets/12`, not `/petshop`). */
+/** Tells whether a path is in one of `areas`: `/pets/12`, not `/petshop`. */
 export function inArea(apiPath: string, areas: readonly string[]): boolean {
   return areas.some((area) => apiPath === area || apiPath.startsWith(`${area}/`))
 }
 
-/** Creates the test of which URLs are the API (D1, D40); `everything` (HTTP mode) claims the whole origin. */
+/** Creates the test of which URLs are the API (D1, D40); `everything` claims the whole origin. */
 export function createApiScope(baseUrl: string | undefined, everything = false) {
   let origin: string | undefined
   let prefix = '/v1'

@@ -5,11 +5,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 export interface OperationInfo {
   operationId: string
   method: string
-  /** Holds the path template below the server prefix: `/pets/{petId}`. */
+  /** Is below the server prefix: `/pets/{petId}`. */
   path: string
   deprecated: boolean
   readsBody: boolean
-  /** Holds the first success status its responses give, else 200. */
+  /** Is the first success status, else 200. */
   successStatus: number
   extensions: Record<string, unknown>
 }

@@ -2,15 +2,15 @@ import type { ErrorObject } from 'ajv'
 import { distance } from 'fastest-levenshtein'
 
 export interface InputIssue {
-  /** Names the field after `where` (`keys[0].plan`, `limit`). */
+  /** Names the field after `where`: `keys[0].plan`. */
   field: string
   message: string
 }
 
-/** Words Ajv's errors as one issue per field, never quoting a value, as an input may hold keys. */
+/** Words Ajv's errors as one issue per field, never quoting a value: it may be a key. */
 export function describeInputErrors(errors: readonly ErrorObject[], where = '', root = 'the input'): InputIssue[] {
   const byField = new Map<string, string>()
-  // Words a `oneOf` of single fields given none or both as the choice, not as each branch's complaint.
+  // A `oneOf` of single fields is worded as the choice, not each branch's complaint.
   const choices = errors.flatMap((error) => {
     const names = choiceOf(error)
     return names === undefined ? [] : [{ error, names }]
@@ -26,14 +26,14 @@ export function describeInputErrors(errors: readonly ErrorObject[], where = '', 
         error.schemaPath.startsWith(`${choice.error.schemaPath}/`) && error.instancePath === choice.error.instancePath,
     )
   const named = telling(errors).filter((error) => choices.length === 0 || !chosen(error))
-  // Gathers each place's errors once, so a 20000-pet capsule is described in linear time.
+  // Linear time for a 20000-pet capsule.
   const atPlace = new Map<string, ErrorObject[]>()
   for (const error of errors) {
     const place = atPlace.get(error.instancePath)
     if (place === undefined) atPlace.set(error.instancePath, [error])
     else place.push(error)
   }
-  // Names unknown fields first: a typo of a required field explains its absence too.
+  // First: a typo of a required field explains its absence too.
   const explained = new Set<string>()
   for (const error of named) {
     if (error.keyword !== 'additionalProperties') continue
@@ -50,17 +50,17 @@ export function describeInputErrors(errors: readonly ErrorObject[], where = '', 
   return [...byField].map(([field, message]) => ({ field, message }))
 }
 
-/** Bounds the issues a message names; the rest are counted. */
+/** Bounds the issues a message names. */
 export const MAX_TOLD_ISSUES = 20
 
-/** Joins the first MAX_TOLD_ISSUES issues into one message, with a count of the rest. */
+/** Joins the first MAX_TOLD_ISSUES issues into one message. */
 export function inputMessage(issues: readonly InputIssue[]): string {
   const told = issues.slice(0, MAX_TOLD_ISSUES).map(({ message }) => message)
   const more = issues.length - told.length
   return `${told.join('; ')}${more > 0 ? `; and ${more} more` : ''}`
 }
 
-/** Keeps the errors worth naming: no `if` errors, and of a `oneOf`/`anyOf` only the branches that came closest. */
+/** Keeps the errors worth naming: of a `oneOf`/`anyOf`, the closest branches. */
 function telling(errors: readonly ErrorObject[]): ErrorObject[] {
   const branchOf = (error: ErrorObject) => /^(.*?\/(?:oneOf|anyOf)\/\d+)\//.exec(error.schemaPath)?.[1]
   const counts = new Map<string, number>()
@@ -78,7 +78,7 @@ function telling(errors: readonly ErrorObject[]): ErrorObject[] {
   return matchedType.length > 0 ? matchedType : kept
 }
 
-/** Returns the fields of a failed `oneOf` of single-field branches given none or several, else undefined. */
+/** Returns the fields of a `oneOf` of single-field branches given none or several. */
 function choiceOf(error: ErrorObject): string[] | undefined {
   if (error.keyword !== 'oneOf' || !Array.isArray(error.schema)) return undefined
   const names = (error.schema as Array<{ required?: string[]; additionalProperties?: unknown }>).map((branch) =>
@@ -120,7 +120,6 @@ function words(error: ErrorObject, beside: readonly ErrorObject[], field: string
       return `${field} must be ${article(String(params.type))}`
     case 'minimum':
     case 'maximum':
-      // Names both ends, unless the ceiling is only a safe integer's.
       if (schema.minimum !== undefined && schema.maximum !== undefined && schema.maximum < Number.MAX_SAFE_INTEGER) {
         return `${field} must be between ${schema.minimum} and ${schema.maximum}`
       }
@@ -144,7 +143,6 @@ function words(error: ErrorObject, beside: readonly ErrorObject[], field: string
     case 'minLength':
     case 'maxLength':
     case 'pattern': {
-      // Quotes a schema that words its rule (a bearer token, a pet's name).
       if (schema.description !== undefined) return `${field} must be ${ruleOf(schema.description)}`
       if (error.keyword === 'pattern') return `${field} must match ${String(params.pattern)}`
       if (error.keyword === 'minLength' && params.limit === 1) return `${field} must not be empty`
@@ -155,7 +153,7 @@ function words(error: ErrorObject, beside: readonly ErrorObject[], field: string
   }
 }
 
-/** Reads the rule from a schema's description: its first clause, without the "sandbox - " mark or a decision. */
+/** Reads the rule from a schema's description: its first clause. */
 function ruleOf(description: string): string {
   const rule = description
     .trim()
@@ -189,14 +187,13 @@ function fieldOf(error: ErrorObject, where: string, root: string): string {
   return pathOf(where, [...steps(error), ...extra], root)
 }
 
-/** Names a field's path after `where`, indexes in brackets (`keys[0].plan`); `root` when empty. */
+/** Names a field's path after `where`; `root` when empty. */
 export function pathOf(where: string, path: readonly string[], root: string): string {
   let named = where
   for (const step of path) named += /^\d+$/.test(step) ? `[${step}]` : `${named === '' ? '' : '.'}${shownName(step)}`
   return named === '' ? root : named
 }
 
-/** Names the unknown field of an object a schema closes. */
 function unknownField(
   error: ErrorObject,
   where: string,
@@ -207,7 +204,7 @@ function unknownField(
   return unknownName(field, known, where, steps(error), root)
 }
 
-/** Words an unknown field with its nearest known name; a name no near miss is not repeated, as it may be a key. */
+/** Words an unknown field, never repeating one near no name: it may be a key. */
 export function unknownName(
   field: string,
   known: readonly string[],
@@ -224,7 +221,7 @@ export function unknownName(
   return { field: `${at} (unknown field)`, message: `${at} has an unknown field; known fields: ${known.join(', ')}` }
 }
 
-/** Finds the known name a typo of `word` meant, without case; a tie goes to the longer common start. */
+/** Finds the known name a typo of `word` meant; a tie goes to the longer common start. */
 export function nearestName(word: string, known: readonly string[]): string | undefined {
   const ranked = known
     .map((name) => ({
@@ -240,7 +237,7 @@ export function nearestName(word: string, known: readonly string[]): string | un
   return close ? nearest.name : undefined
 }
 
-/** Shows a name plain when it is a plain word, JSON-quoted otherwise. */
+/** Shows a name plain, or JSON-quoted when not a plain word. */
 export function shownName(name: string): string {
   return /^[\w$-]+$/.test(name) ? name : JSON.stringify(name)
 }

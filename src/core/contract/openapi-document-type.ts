@@ -1,4 +1,4 @@
-/** Types the parts of an OpenAPI 3.1 document the sandbox reads; the rest passes untyped. */
+/** Types the parts of an OpenAPI 3.1 document the sandbox reads. */
 export interface OpenApiDocument {
   openapi: string
   info: { title: string; version: string; [key: string]: unknown }

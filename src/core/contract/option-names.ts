@@ -8,7 +8,7 @@ export function optionNames<Options extends object>(
   return Object.keys(names)
 }
 
-/** Refuses an option `names` lacks, for plain JavaScript: `reset.clok: unknown field; did you mean clock?`. */
+/** Refuses an option `names` lacks, for plain JavaScript. */
 export function refuseUnknownOptions(
   options: object,
   names: readonly string[],
