@@ -1,6 +1,6 @@
 import type { Limits, Plan } from './plans.js'
 
-/** Configures an API key (the `keys` option, a keys file's entry). */
+/** Configures an API key: a `keys` option or keys file entry. */
 export interface KeyConfig {
   key: string
   plan: Plan

@@ -1,4 +1,4 @@
-/** Lists each plan's limits (spec section 8); enterprise sets them per key. */
+/** Lists each plan's limits (spec section 8); enterprise's are per key. */
 export const PLANS = {
   free: { perMinute: 60, perDay: 1_000 },
   pro: { perMinute: 300, perDay: 10_000 },
