@@ -17,7 +17,7 @@ export const CAPSULE_KIND = 'petstore-sandbox/capsule'
 export const CAPSULE_VERSION = 1
 
 /**
- * Holds a session's world as a versioned document (D34): restored, it answers the same requests alike.
+ * Holds a session's world as a versioned document (D34).
  *
  * @example
  * const replay = createSandbox({ from: await sandbox.session('bug-123').capsule() })
@@ -30,16 +30,13 @@ export interface Capsule {
   /** Starts a restored session's clock (ISO 8601, ms). */
   clock: string
   seed: number
-  /** Lists every pet, ascending by id. */
   pets: Pet[]
   nextId: number
   faults: ResolvedFaults
   scenarios: Record<string, string>
-  /** Defines the custom scenarios `scenarios` names. */
   customScenarios?: Record<string, ScenarioDefinition>
-  /** Counts each key's buckets in the windows holding `clock`. */
+  /** Counts each key's buckets at `clock`. */
   quotas: Record<string, CapsuleQuota>
-  /** Lists the keys `quotas` and `scenarios` name. */
   keys: KeyConfig[]
   boundKeys?: KeyConfig[]
   /** Records the session's exchanges; restoring ignores them. */
@@ -50,14 +47,11 @@ export interface CapsuleQuota {
   minuteUsed: number
   dayUsed: number
   refused: number
-  /** Ends the key's ban (ISO 8601). */
   bannedUntil?: string
 }
 
-/** Holds what `makeCapsule` reads of a world. */
 export interface CapsuleParts {
   session: string
-  /** Dates in real time (epoch ms). */
   made: number
   clock: number
   seed: number
@@ -71,7 +65,6 @@ export interface CapsuleParts {
   har: Har
 }
 
-/** Makes the capsule of a world. */
 export function makeCapsule(parts: CapsuleParts): Capsule {
   const quotas: Record<string, CapsuleQuota> = {}
   for (const { config, quota } of [...parts.keys, ...parts.boundKeys]) {
@@ -108,7 +101,7 @@ export function makeCapsule(parts: CapsuleParts): Capsule {
   }
 }
 
-/** Checks a capsule against `Capsule` and what no schema says (ids ascending, keys named listed). */
+/** Checks a capsule against `Capsule` and what no schema says. */
 export function readCapsule(value: unknown, where = 'capsule'): Capsule {
   const version = typeof value === 'object' && value !== null ? (value as { version?: unknown }).version : undefined
   if (typeof version === 'number' && version > CAPSULE_VERSION) {
@@ -146,7 +139,7 @@ export function readCapsule(value: unknown, where = 'capsule'): Capsule {
   return capsule
 }
 
-/** Turns a capsule's quotas into buckets in the windows holding its clock (D34). */
+/** Turns a capsule's quotas into buckets at its clock (D34). */
 export function capsuleBuckets(capsule: Capsule, limitsOfKey: (key: string) => Limits): Map<string, Bucket> {
   const at = Date.parse(capsule.clock)
   const minuteStart = windowStart(at, 'minute')

@@ -14,7 +14,7 @@ export interface SharedSessionsOptions<W extends World<Timing>> extends Omit<Ses
   startUp: Origin
 }
 
-/** Creates the session registry on a shared state, which decides (D34); this process keeps the worlds it meets. */
+/** Creates the registry on a shared state, which decides (D34). */
 export function createSharedSessions<W extends World<Timing>>(options: SharedSessionsOptions<W>): SessionRegistry<W> {
   const { default: defaultWorld, fresh, dispose, max, startUp } = options
   const met = createLru<W>(() => max)
@@ -41,7 +41,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
     world.origin = originFromShared(info.origin, startUp)
     return world
   }
-  // Beyond `max` the least recently used world goes here; its session lives on in the state.
+  // Beyond `max` a world goes here; its session lives on in the state.
   const keep = (world: W): W => {
     world.refresh ??= async () => {
       adopt(world, await shared.use(world.name))
@@ -83,7 +83,7 @@ export function createSharedSessions<W extends World<Timing>>(options: SharedSes
       return deleted
     },
     used(name) {
-      // Ordered before the call's commands on one connection; the call reports a failure.
+      // Ordered before the call's commands on one connection.
       if (name !== DEFAULT_SESSION) shared.use(name).catch(() => undefined)
     },
     async putDefault(origin) {

@@ -6,7 +6,7 @@ import type { PetOrigin } from '../store/create-pet-store.js'
 
 export type { OriginKind }
 
-/** Lists what a world holds, by entry (D34); `WORLD_TABLE` must carry each. */
+/** Lists what a world holds (D34); `WORLD_TABLE` carries each. */
 export interface WorldHolds {
   origin: { kind: OriginKind; from?: SessionName }
   /** Starts the clock there; undefined: the time source. */
@@ -14,7 +14,6 @@ export interface WorldHolds {
   /** Returns the pets over a shared base; undefined on a shared state. */
   pets: { pets: (() => PetOrigin) | undefined }
   quotas: { quotas: ReadonlyMap<string, Bucket> }
-  /** Binds a capsule's keys when made (D46). */
   keys: { boundKeys: readonly ApiKey[] }
   /** Holds nothing: a world starts with no log entries. */
   log: Record<never, never>
@@ -24,7 +23,7 @@ export interface WorldHolds {
 
 type Intersect<U> = (U extends unknown ? (part: U) => void : never) extends (whole: infer I) => void ? I : never
 
-/** Holds what a session starts from and `reset()` returns to. */
+/** Holds what a session starts from and resets to. */
 export type Origin = Intersect<WorldHolds[keyof WorldHolds]>
 
 export interface OriginHolder {

@@ -1,6 +1,6 @@
 import { ConfigError } from '../errors/config-error.js'
 
-/** Reports a session asked for by name that does not exist, which the admin API answers 404. */
+/** Reports an unknown session (404). */
 export class UnknownSession extends ConfigError {
   constructor(where: string, name: string) {
     super(`${where}: no session ${JSON.stringify(name)}`)
@@ -8,7 +8,7 @@ export class UnknownSession extends ConfigError {
   }
 }
 
-/** Reports a named session asked of a state that keeps none (D34): 501 `not_implemented`. */
+/** Reports named sessions on a state that keeps none (501). */
 export class SessionsNotServed extends ConfigError {
   constructor(what = 'Named sessions (X-Sandbox-Session)') {
     super(
@@ -18,7 +18,7 @@ export class SessionsNotServed extends ConfigError {
   }
 }
 
-/** Reports a change the default session cannot take (D34): 409 `conflict`. */
+/** Reports a change the default session cannot take (409). */
 export class SessionConflict extends ConfigError {
   constructor(message: string) {
     super(message)
@@ -26,7 +26,7 @@ export class SessionConflict extends ConfigError {
   }
 }
 
-/** Refuses to delete the default session, alike in every registry. */
+/** Refuses to delete the default session. */
 export function defaultNotDeleted(): SessionConflict {
   return new SessionConflict('the default session cannot be deleted: reset it, or PUT it to start it over')
 }

@@ -25,14 +25,14 @@ import { capsuleOrigin, forkOrigin, resetWorld, type WorldCarrierParts } from '.
 
 /** Holds a state's parts for the sessions (sandbox-state.ts). */
 export interface SessionsBacking<Of extends Timing> extends WorldBacking<Of> {
-  /** Makes a named session's parts; undefined where sessions are not served (501). */
+  /** Makes a named session's parts; undefined where not served (501). */
   session: ((name: SessionName, origin: OriginHolder) => WorldBacking<Of>) | undefined
   /** Refuses a world whose pets would pass maxPets (D23). */
   admit?(origin: Origin, replacing: PetRepository<Of> | undefined): void
   registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
 }
 
-/** Starts a session from a capsule, a fork of `from`, or else start-up. */
+/** Starts a session from a capsule, a fork of `from`, or start-up. */
 export interface SessionStart {
   capsule?: Capsule
   from?: string
@@ -64,14 +64,12 @@ export interface Registered {
   lastUsed: number
 }
 
-/** Keeps the sessions in memory or in a shared state. */
 export interface SessionRegistry<W extends Registered> {
   readonly default: W
-  /** Returns `name`'s world and counts a use; undefined when none. */
+  /** Returns `name`'s world, counting a use. */
   use(name: SessionName): W | undefined
-  /** Keeps a new session's world. */
   add(world: W): W
-  /** Finds `name`'s world without making it or counting a use. */
+  /** Finds `name`'s world, counting no use. */
   find(name: SessionName): MaybePromise<W | undefined>
   /** Tells whether a new session waits for admission (D34). */
   readonly keepsAfterAdmission?: boolean
@@ -79,21 +77,20 @@ export interface SessionRegistry<W extends Registered> {
   list(): MaybePromise<W[]>
   put(world: W): MaybePromise<W>
   delete(name: SessionName): MaybePromise<boolean>
-  /** Counts a use by a call. */
   used?(name: SessionName): void
-  /** Shares the default session's new origin with every process. */
+  /** Shares the default session's new origin. */
   putDefault?(origin: Origin): Promise<void>
 }
 
 export interface SessionsOptions<W extends Registered> {
   default: W
-  /** Makes a world for a session this process has not met. */
+  /** Makes a world for a session not met here. */
   fresh(name: SessionName): W
   dispose(world: W): void
   /** Caps the named sessions, dropping the least recently used (D34). */
   max: number
   idleMs: number
-  /** Reads the default session's clock, which dates uses (D34). */
+  /** Reads the default session's clock (D34). */
   now: () => number
   onDrop?: ((name: string, reason: DropReason) => void) | undefined
 }
@@ -173,7 +170,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
 
   return {
     default: defaultWorld,
-    /** Returns the world a request names, or the default world with a refusal. */
+    /** Returns the world a request names, or the default with a refusal. */
     named({
       name: requested,
       where,
@@ -199,9 +196,9 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       }
       return made
     },
-    /** Returns a bound key's session's world, refusing a header naming another (D46). */
+    /** Returns a bound key's session's world (D46). */
     bound(bound: BoundKey, named: RequestedSession | undefined): World<Of> & { refusal?: HttpError } {
-      // Read only to brand it. In memory `find` sweeps first: a dropped session took its keys.
+      // In memory `find` sweeps first: a dropped session took its keys.
       const session = readSessionName(bound.session, 'bound session')
       if (typeof session !== 'string') return defaultWorld
       if (carriers.bound.ask === undefined && registry.find(session) === undefined) return defaultWorld
@@ -215,7 +212,7 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
         ` send no ${named.where}, or one naming the key's session`
       return { ...world, refusal: new HttpError(400, ErrorCode.invalidRequest, refused ?? contradiction) }
     },
-    /** Returns `name`'s world for a call, made on first use and counted. */
+    /** Returns `name`'s world for a call, counting a use. */
     world(given: string, where = 'session name'): World<Of> {
       const name = checkSessionName(given, where, secrets())
       if (name !== DEFAULT_SESSION) served()
@@ -241,14 +238,14 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       if (origin.boundKeys.length > 0) await carriers.bound.bind(name, origin.boundKeys)
       return made
     },
-    /** Forgets `key`'s scenario in every session, so a key added again starts fresh. */
+    /** Forgets `key`'s scenario in every session. */
     async forgetKey(key: string): Promise<void> {
       for (const world of await registry.list()) await world.scenarios.forget(key)
     },
     async delete(name: string): Promise<boolean> {
       return registry.delete(checkSessionName(name, 'session name'))
     },
-    /** Deletes every named session, or those starting with `prefix`; returns their names. */
+    /** Deletes the named sessions starting with `prefix`; returns their names. */
     async deleteAll(prefix?: string): Promise<string[]> {
       const deleted: string[] = []
       for (const world of await registry.list()) {

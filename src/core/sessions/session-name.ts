@@ -18,23 +18,23 @@ const schema = schemas.SessionName!
 const pattern = new RegExp(schema.pattern)
 const rule = schema.description.replace(/^sandbox - /, '')
 
-/** Says why `name` may not name a session (D34, D35), never quoting it. */
+/** Says why `name` may not name a session, never quoting it (D35). */
 export function sessionNameRefusal(name: unknown, where: string, secrets?: Secrets): string | undefined {
   if (typeof name !== 'string' || !pattern.test(name)) return `${where} must be ${rule}`
-  // A session's name is shown whole, so it must not be a secret (D35).
+  // Names are shown whole, so none may be a secret (D35).
   if (secrets !== undefined && (name === secrets.adminToken || secrets.keys.includes(name)))
     return `${where} must not be an API key or the admin token`
   return undefined
 }
 
-/** Returns `name` as a `SessionName`, or throws a ConfigError with the refusal. */
+/** Returns `name` branded, or throws a ConfigError. */
 export function checkSessionName(name: unknown, where: string, secrets?: Secrets): SessionName {
   const read = readSessionName(name, where, secrets)
   if (typeof read !== 'string') throw new ConfigError(read.refusal)
   return read
 }
 
-/** Returns `name` as a `SessionName`, or the refusal. */
+/** Returns `name` branded, or the refusal. */
 export function readSessionName(name: unknown, where: string, secrets?: Secrets): SessionName | { refusal: string } {
   const refusal = sessionNameRefusal(name, where, secrets)
   return refusal === undefined ? (name as SessionName) : { refusal }
@@ -45,20 +45,20 @@ export const BAGGAGE_HEADER = 'baggage'
 
 export const BAGGAGE_MEMBER = 'sandbox-session'
 
-/** Holds a request's session name, unchecked, and where it was named. */
+/** Holds a requested session name, unchecked, and where it was named. */
 export interface RequestedSession {
   readonly name: string
   readonly where: 'X-Sandbox-Session' | "baggage's sandbox-session"
 }
 
-// W3C Baggage's grammar: a token key, a baggage-octets value, properties after `;`.
+// W3C Baggage's grammar.
 const MEMBER =
   /^[\t ]*([!#$%&'*+.^_`|~0-9A-Za-z-]+)[\t ]*=[\t ]*([\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*)[\t ]*(;.*)?$/
 const PROPERTY = /^[\t ]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[\t ]*(=[\t ]*[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*[\t ]*)?$/
 // The W3C limit bounds what a client makes the sandbox read.
 const MAX_BAGGAGE_CHARS = 8192
 
-/** Reads the session a request names (D43), unchecked: `X-Sandbox-Session`, else baggage's. */
+/** Reads the session a request names (D43), unchecked. */
 export function requestedSession(header: (name: string) => string | null | undefined): RequestedSession | undefined {
   const named = header(SESSION_HEADER)
   if (named !== null && named !== undefined) return { name: named, where: 'X-Sandbox-Session' }
@@ -68,7 +68,7 @@ export function requestedSession(header: (name: string) => string | null | undef
   return name === undefined ? undefined : { name, where: "baggage's sandbox-session" }
 }
 
-/** Reads baggage's `sandbox-session`, percent-decoded; two join with a comma, which the rule refuses. */
+/** Reads baggage's `sandbox-session`; two join with a comma, which the rule refuses. */
 export function baggageSession(value: string): string | undefined {
   if (value.length > MAX_BAGGAGE_CHARS || !value.includes(BAGGAGE_MEMBER)) return undefined
   const found: string[] = []
@@ -92,7 +92,7 @@ export function baggageSession(value: string): string | undefined {
   return found.length === 0 ? undefined : found.join(', ')
 }
 
-// Keeps a value that is not percent-encoding as sent: the name rule refuses it.
+// Keeps bad percent-encoding as sent: the name rule refuses it.
 function decode(value: string): string {
   try {
     return decodeURIComponent(value)

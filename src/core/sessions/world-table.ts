@@ -17,7 +17,7 @@ import type { BoundKeys } from '../auth/create-bound-keys.js'
 import { limitsOf } from '../auth/resolve-keys.js'
 import { DEFAULT_SESSION } from './session-name.js'
 
-/** Holds the process's parts the carriers read beside a world. */
+/** Holds the process's parts the carriers read. */
 export interface WorldCarrierParts {
   keys(): readonly ApiKey[]
   bound: BoundKeys
@@ -39,13 +39,13 @@ export interface StartUpParts {
   startAt: number | undefined
   faults: unknown
   scenarios: Readonly<Record<string, string>> | undefined
-  /** Gives the start-up world a `--from` capsule's next id and quotas. */
+  /** Gives a `--from` capsule's next id and quotas. */
   from: Capsule | undefined
   keys: readonly ApiKey[]
   operationIds: readonly string[]
 }
 
-/** Holds the capsule fields the entries write for `makeCapsule`. */
+/** Holds the capsule fields the entries write. */
 export type CapsuleHolds = Omit<CapsuleParts, 'session' | 'made'>
 
 /** Holds what a fork copies (`World.fork`). */
@@ -53,30 +53,30 @@ export type Copied = Pick<Origin, 'pets' | 'quotas'>
 
 /** Says how each carrier carries one entry of a world. */
 export interface WorldEntry<K extends keyof WorldHolds> {
-  /** Names the admin document's `Capsule` properties holding the entry. */
+  /** Names the `Capsule` properties holding the entry. */
   readonly schema: ReadonlyArray<keyof Capsule>
   startUp(parts: StartUpParts): WorldHolds[K]
-  /** Returns a fork's part, from a source whose store is ready and clock synced. */
+  /** Returns a fork's part; the source's store is ready, its clock synced. */
   fork(source: World<Timing>, copied: Copied): WorldHolds[K]
   capsule: {
     write(world: World<Timing>, parts: WorldCarrierParts): MaybePromise<Partial<CapsuleHolds>>
-    /** Reads a checked capsule's part; throws ConfigError for what this sandbox lacks. */
+    /** Reads a checked capsule's part, or throws ConfigError. */
     read(capsule: Capsule, parts: WorldCarrierParts): MaybePromise<WorldHolds[K]>
   }
-  /** Puts the entry back to the world's origin, in the table's order. */
+  /** Puts the entry back to the world's origin. */
   reset(world: World<Timing>, parts: WorldCarrierParts, options: { clock?: boolean }): MaybePromise<void>
   shared: {
     put(origin: Origin): Partial<WorldSettings> | Partial<CapsuleCopy>
-    /** Reads the part back from the state, else from `startUp`. */
+    /** Reads the part back, else from `startUp`. */
     take(info: SharedOriginInfo, startUp: Origin): WorldHolds[K]
   }
   summary(world: World<Timing>, parts: WorldCarrierParts): MaybePromise<Partial<SummaryHolds>>
 }
 
-/** Holds what a shared state copies of a capsule's origin itself. */
+/** Holds what a shared state copies of a capsule's origin. */
 export type CapsuleCopy = Omit<Extract<SharedOrigin, { kind: 'capsule' }>, 'kind' | 'settings'>
 
-/** Holds the summary fields the entries write; the registry writes the rest. */
+/** Holds the summary fields the entries write. */
 export interface SummaryHolds {
   pets: { count: number; nextId: number }
   requests: number
@@ -90,7 +90,7 @@ export type WorldTable = { readonly [K in keyof WorldHolds]: WorldEntry<K> }
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** Lists a world's entries in the order a reset puts them back. */
+/** Lists a world's entries in reset order. */
 export const WORLD_TABLE: WorldTable = {
   origin: {
     schema: ['session'],
@@ -157,7 +157,7 @@ export const WORLD_TABLE: WorldTable = {
     },
     summary: () => ({}),
   },
-  // A fork copies none, a reset keeps them (D46); the registry binds an origin's, so a state is told none.
+  // A fork copies none, a reset keeps them; the registry binds them (D46).
   keys: {
     schema: ['boundKeys'],
     startUp: () => ({ boundKeys: [] }),
@@ -203,7 +203,7 @@ export const WORLD_TABLE: WorldTable = {
     startUp: () => ({}),
     fork: () => ({}),
     capsule: { write: (world, parts) => ({ har: parts.requests.har(world) }), read: () => ({}) },
-    // A shared log is emptied by the store's reset, in the step switching the pets.
+    // The store's reset empties a shared log, in the same step.
     reset: (world, parts) => parts.requests.clear({ session: world.session }),
     shared: { put: () => ({}), take: () => ({}) },
     summary: async (world, parts) => ({ requests: await parts.requests.count({ session: world.session }) }),
@@ -293,31 +293,29 @@ function assemble(parts: ReadonlyArray<WorldHolds[keyof WorldHolds]>): Origin {
   return Object.assign({}, ...parts) as Origin
 }
 
-/** Makes the start-up world every fresh session starts from. */
+/** Makes the start-up world. */
 export function startUpOrigin(parts: StartUpParts): Origin {
   return assemble(ENTRIES.map((entry) => entry.startUp(parts)))
 }
 
-/** Makes the origin of a fork of `source`. */
 export function forkOrigin(source: World<Timing>, copied: Copied): Origin {
   return assemble(ENTRIES.map((entry) => entry.fork(source, copied)))
 }
 
-/** Makes the origin of a capsule checked by `readCapsule`. */
+/** Makes a checked capsule's origin. */
 export async function capsuleOrigin(capsule: Capsule, parts: WorldCarrierParts): Promise<Origin> {
   const read: Array<WorldHolds[keyof WorldHolds]> = []
   for (const entry of ENTRIES) read.push(await entry.capsule.read(capsule, parts))
   return assemble(read)
 }
 
-/** Collects every entry's part of a capsule. */
 export async function capsuleHolds(world: World<Timing>, parts: WorldCarrierParts): Promise<CapsuleHolds> {
   const written: Array<Partial<CapsuleHolds>> = []
   for (const entry of ENTRIES) written.push(await entry.capsule.write(world, parts))
   return Object.assign({}, ...written) as CapsuleHolds
 }
 
-/** Puts every entry of `world` back to its origin, in the table's order. */
+/** Resets every entry of `world`, in table order. */
 export async function resetWorld(
   world: World<Timing>,
   parts: WorldCarrierParts,
@@ -326,14 +324,13 @@ export async function resetWorld(
   for (const entry of ENTRIES) await entry.reset(world, parts, options)
 }
 
-/** Collects every entry's part of a session's summary. */
 export async function summaryHolds(world: World<Timing>, parts: WorldCarrierParts): Promise<SummaryHolds> {
   const written: Array<Partial<SummaryHolds>> = []
   for (const entry of ENTRIES) written.push(await entry.summary(world, parts))
   return Object.assign({}, ...written) as SummaryHolds
 }
 
-/** Tells a shared state an origin: settings as one value, a capsule's pets and buckets. */
+/** Tells a shared state an origin, its settings as one value. */
 export function sharedOriginOf(origin: Origin): SharedOrigin {
   const put = Object.assign({}, ...ENTRIES.map((entry) => entry.shared.put(origin))) as WorldSettings &
     Partial<CapsuleCopy>
@@ -344,12 +341,12 @@ export function sharedOriginOf(origin: Origin): SharedOrigin {
   return { settings, kind: 'start-up' }
 }
 
-/** Reads a session's origin from what the shared state keeps. */
+/** Reads a session's origin from the shared state. */
 export function originFromShared(info: SharedOriginInfo, startUp: Origin): Origin {
   return assemble(ENTRIES.map((entry) => entry.shared.take(info, startUp)))
 }
 
-/** Lists the pets of a base and its overlay, in id order. */
+/** Lists a base's pets under its overlay, in id order. */
 function petsOf({ base, overlay }: PetOrigin): Pet[] {
   const fromBase = base.all().filter((pet) => !overlay.replaced.has(pet.id))
   return [...fromBase, ...overlay.replaced.values(), ...overlay.added].sort((a, b) => a.id - b.id)

@@ -18,12 +18,12 @@ export interface WorldBacking<Of extends Timing> {
   store: PetRepository<Of>
   rateLimiter: RateLimitBackend<Of>
   faults: FaultInjector
-  /** Shares a configuration just given to `faults` with every process. */
+  /** Shares a configuration just given to `faults`. */
   shareFaults(next: ResolvedFaults): Answer<ResolvedFaults, Of>
   scenarios: SharedScenarios | undefined
-  /** Returns what a fork starts from; undefined where the state copies it. */
+  /** Returns what a fork starts from; undefined where the state copies. */
   fork: (() => Pick<Origin, 'pets' | 'quotas'>) | undefined
-  /** Lets go of the world's parts; its pets leave the maxPets count. */
+  /** Lets go of the world's parts and their maxPets count. */
   release(): void
 }
 

@@ -330,7 +330,7 @@ local reply = {outcome, t, ms, mu, ds, du, rs, rc, bu, offset, gen or '', m[2] o
 export const REDIS_SCRIPTS = {
   /**
    * Answers `{outcome (0 allowed, 1 refused, 2 banned), t, ms, mu, ds, du, rs, rc, bu, offset, gen, version, settings,
-   * drops}`: settings JSON when the version moved ('' none set, false same); drops 'i:<idle>' and 'l:<lru>' names.
+   * drops}`: settings JSON when the version moved ('' none set, false same); drops 'i:<name>' (idle), 'l:<name>' (LRU).
    */
   quota: `${DECIDE}return reply
 `,
@@ -643,7 +643,7 @@ return gen
 
   /**
    * Keeps the group's newest ARGV[2] entries and publishes `<sender> [entries]`: ARGV prefix, capacity, channel,
-   * sender, then session, gen, JSON; an entry of an older generation is not kept.
+   * sender, then session, gen, JSON; an entry of an older generation or a gone session is not kept.
    */
   logRequests: `
 local P = ARGV[1]
