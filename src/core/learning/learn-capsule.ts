@@ -7,7 +7,7 @@ import { petsOfAnswer } from './pets-of-answer.js'
 import { CAPSULE_KIND, CAPSULE_VERSION, type Capsule } from '../sessions/capsule.js'
 import { DEFAULT_SESSION } from '../sessions/session-name.js'
 
-/** Reads as much of a HAR 1.2 recording as learning needs (devtools, Playwright, the sandbox's own). */
+/** Reads as much of a HAR 1.2 recording as learning needs. */
 export interface RecordedHar {
   log: { entries: ReadonlyArray<object> }
 }
@@ -65,7 +65,7 @@ export function learnCapsule(value: unknown, where: string, made: number): Capsu
   }
 }
 
-/** Returns a recording's entries, or throws a ConfigError naming what is no HAR. */
+/** Returns a recording's entries, or throws a ConfigError. */
 export function entriesOf(value: unknown, where: string): readonly unknown[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ConfigError(`${where} must be a HAR document (an object with log.entries)`)
@@ -81,14 +81,14 @@ interface ReadEntry {
   method: string
   url: string
   started: number
-  /** Gives the entry's time in ms, NaN when there is none. */
+  /** Is in ms, NaN when there is none. */
   time: number
   status: number
-  /** Gives the decoded response body, if recorded. */
+  /** Is decoded. */
   body: string | undefined
 }
 
-/** Reads a HAR entry as HAR 1.2 has it, or throws a ConfigError naming the field at `at`. */
+/** Reads a HAR 1.2 entry, or throws a ConfigError naming the field at `at`. */
 export function readEntry(entry: unknown, at: string): ReadEntry {
   const object = (value: unknown, name: string): Record<string, unknown> => {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
