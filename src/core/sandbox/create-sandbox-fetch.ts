@@ -56,7 +56,7 @@ function isRequestLike(input: unknown): input is Request {
   )
 }
 
-/** Returns headers as name-value pairs, which every realm's `Request` reads. */
+/** Returns headers as pairs, which every realm's `Request` reads. */
 function headerPairs(headers: HeadersInit): HeadersInit {
   if (Array.isArray(headers) || typeof (headers as Headers).forEach !== 'function') return headers
   const pairs: Array<[string, string]> = []

@@ -98,7 +98,6 @@ function composeSandbox<Of extends Timing>(
     storage: state.keyStorage,
     adminToken: resolved.adminToken,
     boundKeys: state.boundKeys,
-    // A revoked key's scenario goes with it, in every session.
     afterRevoke: (key) => sessions.forgetKey(key),
   })
   const keyRing = apiKeys.ring
@@ -196,7 +195,6 @@ function composeSandbox<Of extends Timing>(
           return { ...sessionOf(world), clock: world.clock }
         },
         apiKeys: sandbox.apiKeys,
-        // `keys.add` checks what a client sent as it checks any caller's.
         sessions: {
           ...sandboxSessions,
           addKey: (name, init) => sandbox.session(name).keys.add(init as SessionKeyInit),

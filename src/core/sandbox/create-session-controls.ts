@@ -31,7 +31,7 @@ import { createSessionKeys } from './create-session-keys.js'
 import type { SandboxState } from './sandbox-state.js'
 import { sandboxHar } from './sandbox-har.js'
 
-/** Names where the members no admin operation serves are served; the compiler asks for each. */
+/** Names where each member no admin operation serves is served; the compiler asks. */
 export const SERVED_ELSEWHERE = {
   pets: 'the API itself, whose answers are the pets',
   onRequest: 'the event stream, GET /__sandbox/events',
@@ -57,7 +57,7 @@ export interface ProcessControls<Of extends Timing> {
   keyRing: KeyRing
   secrets: () => Secrets
   requestLog: SandboxState<Of>['requestLog']
-  /** Holds the per-address buckets (D16): the default session's limiter. */
+  /** Is the default session's limiter (D16). */
   addressLimiter: RateLimitBackend<Of>
   operationIds: readonly string[]
   /** Marks the store busy while `work` runs (/readyz answers 503). */
@@ -67,7 +67,7 @@ export interface ProcessControls<Of extends Timing> {
   carriers: WorldCarrierParts
 }
 
-/** Creates a session's controls, the default's or a named one's. */
+/** Creates a session's controls. */
 export function createSessionControls<Of extends Timing>(
   world: World<Of>,
   process: ProcessControls<Of>,
@@ -102,7 +102,7 @@ export function createSessionControls<Of extends Timing>(
         })(),
       )
     },
-    // Hands out copies: records are shared between sessions and their texts cached.
+    // Copies: records are shared between sessions, their texts cached.
     pets: {
       all: () => copied(store.all(), (pets) => pets.map(storedPet)),
       get: (id) => copied(store.get(id), (pet) => (pet === undefined ? undefined : storedPet(pet))),
@@ -188,7 +188,7 @@ export function createSessionControls<Of extends Timing>(
   return controls
 }
 
-/** Returns each world's `Session`, made once a world. */
+/** Returns each world's `Session`, made once. */
 export function createSessionOf<Of extends Timing>(
   sessions: SessionLifecycle<Of>,
   process: ProcessControls<Of>,
@@ -203,7 +203,7 @@ export function createSessionOf<Of extends Timing>(
         ...createSessionControls(world, process),
         name: world.name,
         fetch: createSandboxFetch(handlers, process.resolved.baseUrl, world.session),
-        // Makes a session dropped meanwhile again, as any call in its name does.
+        // Remakes a session dropped meanwhile, as any call in its name does.
         keys: createSessionKeys(world.name, boundKeys, async () => {
           sessions.world(world.name)
         }),
@@ -214,7 +214,7 @@ export function createSessionOf<Of extends Timing>(
   }
 }
 
-/** Returns the capsule of `world` as it stands now. */
+/** Returns `world`'s capsule as it stands. */
 export async function capsuleOf<Of extends Timing>(world: World<Of>, process: ProcessControls<Of>): Promise<Capsule> {
   await world.store.ready()
   await world.clock.sync()
@@ -230,7 +230,7 @@ export function createSandboxSessions<Of extends Timing>(
   sessions: SessionLifecycle<Of>,
   process: ProcessControls<Of>,
 ): Omit<Sandbox<Of>['sessions'], 'put'> & {
-  /** Takes a client's JSON as well, checked as the admin document describes it. */
+  /** Takes a client's JSON too, checked against the admin document. */
   put(name: string, init?: SessionInit | AdminSessionInit): Promise<SessionSummary>
 } {
   return {
@@ -258,7 +258,7 @@ function startOf<Of extends Timing>(
   sessions: SessionLifecycle<Of>,
   now: number,
 ): SessionStart {
-  // Checked on its own first, so a newer version is named before anything else.
+  // First, so a newer version is named before anything else.
   const { capsule, har, ...rest } = init as { capsule?: unknown; har?: unknown; from?: string }
   checkInput('SessionInit', rest, 'init')
   const sources = [capsule !== undefined && 'capsule', har !== undefined && 'har', rest.from !== undefined && 'from']

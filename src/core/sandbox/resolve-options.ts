@@ -53,7 +53,7 @@ export function resolveOptions(options: SandboxOptions & { shared?: SharedState 
   if (typeof options !== 'object' || options === null)
     throw new ConfigError(`createSandbox takes an object of options, got ${options === null ? 'null' : typeof options}`)
   refuseUnknownOptions(options, OPTION_NAMES)
-  // A recording is learned into a capsule first (D41), the start-up world (D34).
+  // Learned into a capsule first (D41): the start-up world (D34).
   const from =
     options.from === undefined
       ? undefined

@@ -42,19 +42,19 @@ import type { WorldBacking } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
-/** Holds a sandbox's state in its own memory (`'now'`) or shared (`'later'`, D21). */
+/** Holds a sandbox's state, in memory or shared (D21). */
 export interface SandboxState<Of extends Timing> extends SessionsBacking<Of> {
   keyStorage: KeyStorage | undefined
   boundKeys: BoundKeys
   requestLog: {
     record: RequestLog['record']
-    /** Selects this process's entries, with their bodies, for a HAR. */
+    /** Selects this process's entries, with bodies, for a HAR. */
     select(selection: LogSelection, of: InSession): KeptExchange[]
     exchange(id: string, of: InSession): KeptExchange | undefined
-    /** Selects one session's entries of every process, oldest first. */
+    /** Selects one session's entries of every process. */
     last(selection: LogSelection, of: InSession): Answer<RequestLogEntry[], Of>
     count(of: InSession): Answer<number, Of>
-    /** Calls `listener` with each answer of every session and process. */
+    /** Hears every session and process. */
     onRequest(listener: (entry: RequestLogEntry) => void): () => void
     clear(of: InSession): void
   }
@@ -62,7 +62,6 @@ export interface SandboxState<Of extends Timing> extends SessionsBacking<Of> {
   close(): Promise<void>
 }
 
-/** Holds what both kinds of state are made from. */
 export interface StateInputs {
   resolved: ResolvedOptions
   seed: () => Iterable<NewPet & { id?: number }>
@@ -71,7 +70,7 @@ export interface StateInputs {
   base: PetBase
 }
 
-/** Creates the sandbox's own state, in its memory. */
+/** Creates the sandbox's state in its memory. */
 export function ownState({ resolved, seed, secrets, origin, base }: StateInputs): SandboxState<'now'> {
   const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
   const log = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
@@ -121,7 +120,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     }
   }
   const startUp = world(origin, storage)
-  // Seeds the start-up pets once, for every session.
+  // Once, for every session.
   const defaultStore = {
     ...startUp.store,
     start() {
@@ -162,7 +161,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
   }
 }
 
-/** Creates the state shared with other processes through `shared`. */
+/** Creates the state shared through `shared`. */
 export function sharedState(
   { resolved, seed, secrets, origin }: StateInputs,
   shared: SharedState,
@@ -252,7 +251,7 @@ export function sharedState(
 
 const SWEEP_EVERY_MS = 1000
 
-/** Creates the in-memory session registry (D34), sweeping lazily, with no timer. */
+/** Creates the in-memory session registry (D34), sweeping lazily with no timer. */
 function ownSessions<W extends Registered>({
   default: defaultWorld,
   dispose,
