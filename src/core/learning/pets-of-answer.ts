@@ -11,7 +11,7 @@ const PET_FIELDS = Object.keys(
 // Bounds the dropped names kept: a body may carry any number.
 const MAX_DROPPED_NAMES = 20
 
-/** Holds the pets an answer showed, and what of them the contract cannot hold. */
+/** Holds the pets an answer showed, and what the contract cannot hold. */
 export interface AnswerPets {
   pets: Pet[]
   /** Counts the pets left out as no `Pet` (no name, an id of 0). */
