@@ -24,7 +24,7 @@ export interface SandboxOptions {
   pets?: number | readonly GivenPet[]
   /** Bounds the pets stored (D23). Default `1000000`. */
   maxPets?: number
-  /** Lists the API keys and their plans. Default: `DEMO_KEYS`. */
+  /** Lists the API keys. Default: `DEMO_KEYS`. */
   keys?: readonly KeyConfig[]
   /** Gives the time in epoch ms. Default `Date.now`. */
   now?: () => number
@@ -50,7 +50,7 @@ export interface SandboxOptions {
   deprecation?: DeprecationOverrides
   /** Opens the admin API to this token. */
   adminToken?: string
-  /** Sets scenarios per key from the start, and adds `custom` ones (D29). */
+  /** Sets scenarios per key, and adds `custom` ones (D29). */
   scenarios?: {
     keys?: Readonly<Record<string, ScenarioName>>
     custom?: Readonly<Record<string, ScenarioDefinition>>
@@ -81,6 +81,6 @@ export interface SandboxOptions {
 
 /** Configures a sandbox whose state other processes share. */
 export interface SharedSandboxOptions extends SandboxOptions {
-  /** Shares the state with other processes (`connectRedisState`). */
+  /** Shares the state (`connectRedisState`). */
   shared: SharedState
 }

@@ -48,7 +48,7 @@ export interface SandboxState<Of extends Timing> extends SessionsBacking<Of> {
   boundKeys: BoundKeys
   requestLog: {
     record: RequestLog['record']
-    /** Selects this process's entries, with bodies, for a HAR. */
+    /** Selects this process's entries, with bodies. */
     select(selection: LogSelection, of: InSession): KeptExchange[]
     exchange(id: string, of: InSession): KeptExchange | undefined
     /** Selects one session's entries of every process. */
@@ -75,7 +75,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
   const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
   const log = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const { storage } = resolved
-  // Counts the start-up pets once and every pet any session adds (D23, D34).
+  // The start-up pets once, and each a session adds (D23, D34).
   const pool = createPetPool(resolved.maxPets)
   const stores = new WeakMap<object, PetStore>()
   const world = (origin: OriginHolder, storage?: PetStorage): WorldBacking<'now'> => {
@@ -194,7 +194,7 @@ export function sharedState(
       faults: following,
       shareFaults: (next) => parts.faults.set(next).then(following.config),
       scenarios: parts.scenarios,
-      // The shared state copies a fork's pets and buckets itself.
+      // The shared state copies forks.
       fork: shared.sessions === undefined ? undefined : () => ({ pets: undefined, quotas: new Map() }),
       release: () => undefined,
     }
@@ -251,7 +251,7 @@ export function sharedState(
 
 const SWEEP_EVERY_MS = 1000
 
-/** Creates the in-memory session registry (D34), sweeping lazily with no timer. */
+/** Creates the in-memory session registry (D34), swept lazily. */
 function ownSessions<W extends Registered>({
   default: defaultWorld,
   dispose,
@@ -275,7 +275,7 @@ function ownSessions<W extends Registered>({
   }
 
   function sweep(at: number): void {
-    // Also when the clock went back, else no session would expire.
+    // Also when the clock went back, or none would expire.
     if (at - sweptAt < SWEEP_EVERY_MS && at >= sweptAt) return
     sweptAt = at
     for (const world of named.values()) {
@@ -327,7 +327,7 @@ function ownSessions<W extends Registered>({
   }
 }
 
-/** Makes the fault injector follow the faults and resets of every process. */
+/** Makes the fault injector follow every process's faults and resets. */
 function followSharedFaults(
   injector: FaultInjector,
   shared: SharedState['faults'],
