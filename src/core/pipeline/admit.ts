@@ -70,10 +70,10 @@ export function admit(
     ? `key:${apiKey.key}`
     : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
   const limits = apiKey ?? PLANS.free
-  // D34.
+  // A key counts in its session's world; an address without one in the default session's (D34).
   const limiter = apiKey ? world.rateLimiter : parts.addressLimiter
 
-  // D19.
+  // A preflight is answered here, without a key and without spending quota (D19).
   if (method === 'OPTIONS' && apiPath !== undefined) {
     const allow = route?.kind === 'method-not-allowed' ? withHead(route.allow).concat('OPTIONS') : undefined
     const preflight = (decision: RateDecision) => {
