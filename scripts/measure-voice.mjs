@@ -59,7 +59,8 @@ function measure(text, file) {
     }
     noteComments(ts.getLeadingCommentRanges(text, node.pos))
     noteComments(ts.getTrailingCommentRanges(text, node.end))
-    if (node.kind !== ts.SyntaxKind.EndOfFileToken && node.end > node.getStart(source))
+    // A JSDoc is a comment the parser attaches to its declaration: counted above, never as code.
+    if (node.kind !== ts.SyntaxKind.EndOfFileToken && !ts.isJSDoc(node) && node.end > node.getStart(source))
       mark(code, node.getStart(source), node.end)
   }
   visit(source)

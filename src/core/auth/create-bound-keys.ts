@@ -1,6 +1,6 @@
 import type { ApiKey } from './key-config.js'
 
-// Copies state/maybe-promise.ts, which auth may not import.
+// Auth may not import state/maybe-promise.ts.
 type MaybePromise<T> = T | Promise<T>
 
 /** Puts a request carrying it in its session (D46). */
@@ -9,12 +9,11 @@ export interface BoundKey extends ApiKey {
 }
 
 export interface BoundKeys {
-  /** Answers without asking the shared state. */
   known(token: string): BoundKey | undefined
-  /** Asks the shared state; `known` answers it from then on. */
+  /** Asks the shared state; `known` answers it after. */
   ask?(token: string): Promise<BoundKey | undefined>
   of(session: string): MaybePromise<readonly BoundKey[]>
-  /** Lists the tokens known, for the masker (D35). */
+  /** Feeds the masker (D35). */
   tokens(): readonly string[]
   boundElsewhere(session: string, keys: readonly string[]): MaybePromise<{ key: string; session: string } | undefined>
   /** Binds keys; call `boundElsewhere` first. */

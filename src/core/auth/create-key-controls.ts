@@ -6,15 +6,15 @@ import type { KeyChanges, KeyStorage } from './key-storage.js'
 import type { Limits, Plan } from './plans.js'
 import { resolveKey } from './resolve-keys.js'
 
-/** Changes keys at runtime, each durable before in force (D22). */
+/** Changes keys at runtime, each durable first (D22). */
 export interface SandboxApiKeys {
   add(config: KeyConfig): Promise<ApiKey>
-  /** Moves a key to another plan; its counters stay. */
+  /** Keeps the key's counters. */
   setPlan(key: string, plan: Plan, limits?: Partial<Limits>): Promise<ApiKey>
   revoke(key: string): Promise<void>
 }
 
-/** Adds the ring, which takes up other processes' changes first. */
+/** Adds the ring, which takes up other processes' changes. */
 export interface KeyControls extends SandboxApiKeys {
   readonly ring: KeyRing
 }
@@ -23,13 +23,12 @@ export interface KeyControlsOptions {
   keyRing: KeyRing
   storage: KeyStorage | undefined
   adminToken: string | undefined
-  /** Holds the bound keys, which no key may equal (D46). */
+  /** Keeps a key from equalling a bound one (D46). */
   boundKeys: Pick<BoundKeys, 'known' | 'ask'>
   /** Drops a revoked key's scenario in every session. */
   afterRevoke?: (key: string) => Promise<void>
 }
 
-/** Creates key controls, applying restored changes at once. */
 export function createKeyControls({
   keyRing,
   storage,
@@ -37,7 +36,7 @@ export function createKeyControls({
   boundKeys,
   afterRevoke,
 }: KeyControlsOptions): KeyControls {
-  // Holds per key its runtime config, null once revoked.
+  // Null once revoked.
   const changes = new Map<string, KeyConfig | null>()
   const initial = keyRing.keys
   const configured = new Set(initial.map((apiKey) => apiKey.key))
@@ -80,7 +79,7 @@ export function createKeyControls({
     try {
       apply(news)
     } catch {
-      // Skips what this process cannot read; the writer checked its keys.
+      // Skips what it cannot read: the writer checked.
     }
   }
 

@@ -2,7 +2,7 @@ import { constantTimeEqual } from './constant-time-equal.js'
 import type { ApiKey } from './key-config.js'
 
 export interface KeyRing {
-  /** Finds the key equal to `token` in constant time. */
+  /** Finds `token`'s key in constant time. */
   find(token: string): ApiKey | undefined
   readonly keys: readonly ApiKey[]
   put(apiKey: ApiKey): void
@@ -11,7 +11,7 @@ export interface KeyRing {
 }
 
 export function createKeyRing(initial: readonly ApiKey[]): KeyRing {
-  // Replaces, never mutates, so a request holds a steady list.
+  // Replaced, never mutated: a request holds a steady list.
   let keys: readonly ApiKey[] = Object.freeze([...initial])
   return {
     get keys() {

@@ -6,12 +6,12 @@ export interface Secrets {
   adminToken?: string | undefined
 }
 
-/** Masks every secret wherever it travels, however encoded (D35). */
+/** Masks every secret, however encoded (D35). */
 export interface Masker {
   text(text: string): string
   /** Also hides credential-like query values (D17). */
   url(target: string): string
-  /** Masks a credential header whole; on `adminPath` as a fingerprint alone. */
+  /** Masks a credential header; on `adminPath` as a fingerprint. */
   header(name: string, value: string, adminPath?: boolean): string
   /** Shows an Authorization header as the log's key column. */
   credential(authorization: string | undefined): string
@@ -22,17 +22,17 @@ const SECRET_PARAMS = /([?&](?:api[_-]?key|key|token|access_token)=)[^&#]*/gi
 
 const CREDENTIAL_HEADER = /^(?:authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i
 
-// Decodes only what a secret can hold (the BearerToken rule).
+// What a secret can hold (the BearerToken rule).
 const SECRET_CHAR = /^[A-Za-z0-9._~+/=-]$/
 
 export function sameSecrets(a: Secrets, b: Secrets): boolean {
   return a.adminToken === b.adminToken && a.keys.length === b.keys.length && a.keys.every((key, i) => key === b.keys[i])
 }
 
-/** Creates a masker, cheap enough per read. */
+/** Creates a masker, cheap per read. */
 export function createMasker(given: Secrets): Masker {
   const { keys, adminToken } = given
-  // Sets the admin token last: it never shows a prefix, even as a key.
+  // Admin token last: never a prefix, even as a key.
   const found = new Map<string, () => string>()
   for (const key of keys)
     if (key !== '')
@@ -45,7 +45,7 @@ export function createMasker(given: Secrets): Masker {
       adminToken,
       once(() => maskSecret(adminToken)),
     )
-  // Sorts longest first: the longer of two overlapping secrets is masked whole.
+  // Longest first: overlapping secrets mask the longer whole.
   const secrets = [...found].sort(([a], [b]) => b.length - a.length)
 
   const text = (written: string): string => {
@@ -57,7 +57,7 @@ export function createMasker(given: Secrets): Masker {
     }
     return maskDecoded(written, secrets)
   }
-  // Hides the prefix of a credential that starts as the admin token does.
+  // No prefix of a credential that starts as the admin token does.
   const adminStart = adminToken?.slice(0, 4)
   const credentialMask = (credential: string): string =>
     adminStart !== undefined && adminStart !== '' && credential.replace(/^"/, '').startsWith(adminStart)
@@ -67,7 +67,6 @@ export function createMasker(given: Secrets): Masker {
     const match = /^\s*([A-Za-z][A-Za-z0-9!#$&'*+.^_`|~-]*)\s+(\S(?:.*\S)?)\s*$/s.exec(value)
     if (match === null) return maskSecret(value.trim())
     const [, scheme, credential] = match as unknown as [string, string, string]
-    // Shows a prefix of a Bearer key only, never of Basic.
     const bearer = !adminPath && scheme.toLowerCase() === 'bearer'
     return `${scheme} ${bearer ? credentialMask(credential) : maskSecret(credential)}`
   }
@@ -104,7 +103,7 @@ export function createMasker(given: Secrets): Masker {
 
 function maskDecoded(written: string, secrets: ReadonlyArray<readonly [string, () => string]>): string {
   let decoded = ''
-  // Holds where each decoded character begins in `written`.
+  // Each decoded character's start in `written`.
   const starts: number[] = []
   for (let i = 0; i < written.length; ) {
     starts.push(i)
@@ -120,7 +119,7 @@ function maskDecoded(written: string, secrets: ReadonlyArray<readonly [string, (
     }
   }
   if (matches.length === 0) return written
-  // Takes the earliest, then the longer, skipping one inside another.
+  // Earliest, then longer; one inside another is skipped.
   matches.sort((a, b) => a.from - b.from || b.to - a.to)
   let result = ''
   let copied = 0
@@ -147,7 +146,7 @@ function decodeAt(written: string, i: number): [string, number] {
       const decoded = fromHex(written.slice(i + 2, i + 6))
       if (decoded !== undefined) return [decoded, 6]
     }
-    // Takes any other escape whole, so its next character is not read as escaped.
+    // Whole, so its next character is not read as escaped.
     return ['\\', 2]
   }
   return [here, 1]

@@ -1,6 +1,6 @@
 import type { KeyConfig } from './key-config.js'
 
-/** Lists the keys of a sandbox with none configured; never real ones. */
+/** Lists the keys of a sandbox with none configured. */
 export const DEMO_KEYS: readonly KeyConfig[] = Object.freeze([
   { key: 'sandbox-free-key', plan: 'free' },
   { key: 'sandbox-pro-key', plan: 'pro' },

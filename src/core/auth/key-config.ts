@@ -1,6 +1,6 @@
 import type { Limits, Plan } from './plans.js'
 
-/** Configures an API key (the `keys` option, a keys file's entry). */
+/** Configures an API key: a `keys` option or keys file entry. */
 export interface KeyConfig {
   key: string
   plan: Plan
@@ -9,7 +9,7 @@ export interface KeyConfig {
   perDay?: number
 }
 
-/** Holds a checked key and its limits (`sandbox.keys`). */
+/** Holds a checked key (`sandbox.keys`). */
 export interface ApiKey extends Limits {
   key: string
   plan: Plan

@@ -8,9 +8,8 @@ export interface KeyChanges {
 /** Keeps runtime key changes across restarts (`--state`). */
 export interface KeyStorage {
   restored: KeyChanges
-  /** Stores every change, or rejects and changes nothing (D26). */
+  /** Stores all changes or none (D26). */
   commit(changes: KeyChanges): Promise<void>
   notReady?(): string | undefined
-  /** Returns another process's changes once, when they change. */
   news?(): KeyChanges | undefined
 }

@@ -1,4 +1,4 @@
-/** Lists each plan's limits (spec section 8); enterprise sets them per key. */
+/** Lists each plan's limits (spec section 8); enterprise's are per key. */
 export const PLANS = {
   free: { perMinute: 60, perDay: 1_000 },
   pro: { perMinute: 300, perDay: 10_000 },
@@ -6,7 +6,7 @@ export const PLANS = {
   enterprise: undefined,
 } as const
 
-/** Names a plan; check-names holds the documents to it. */
+/** Names a plan; check-names checks the docs. */
 export type Plan = keyof typeof PLANS
 
 export const PLAN_NAMES = Object.keys(PLANS) as Plan[]

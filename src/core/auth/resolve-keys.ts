@@ -4,7 +4,7 @@ import type { ApiKey, KeyConfig } from './key-config.js'
 import { DEMO_KEYS } from './demo-keys.js'
 import { PLANS, type Limits } from './plans.js'
 
-/** Checks keys against `KeysFile` and resolves their limits; errors name entries, never keys. */
+/** Checks keys against `KeysFile`, resolving their limits; errors never quote a key. */
 export function resolveKeys(input: unknown): ApiKey[] {
   const { keys } = checkInput<{ keys: KeyConfig[] }>('KeysFile', { keys: input })
   const seen = new Set<string>()
@@ -24,9 +24,8 @@ export function resolveDemoKeys(): ApiKey[] {
   return DEMO_KEYS.map(limitsOf)
 }
 
-/** Resolves the limits of a key its schema checked already. */
 export function limitsOf({ key, plan, perMinute, perDay }: KeyConfig): ApiKey {
-  // Trusts the schema to require both limits of an enterprise key.
+  // The schema requires both limits of an enterprise key.
   const defaults: Limits | undefined = PLANS[plan]
   return { key, plan, perMinute: perMinute ?? defaults?.perMinute ?? 0, perDay: perDay ?? defaults?.perDay ?? 0 }
 }

@@ -3,7 +3,7 @@ import { maskKey } from './mask-key.js'
 
 const PUBLIC_KEYS = new Set(DEMO_KEYS.map((key) => key.key))
 
-/** Shows a demo key whole (the banner prints it) and any other masked. */
+/** Shows a demo key whole (the banner prints it), others masked. */
 export function shownKey(key: string): string {
   return PUBLIC_KEYS.has(key) ? key : maskKey(key)
 }

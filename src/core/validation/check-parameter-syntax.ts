@@ -14,7 +14,7 @@ export interface ParameterSyntax {
 const DECIMAL_INTEGER = /^-?\d+$/
 const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
 
-/** Returns the syntax rule of a parameter with this schema. */
+/** Returns a parameter schema's syntax rule. */
 export function parameterSyntax(
   name: string,
   where: 'query' | 'path',
@@ -29,7 +29,7 @@ export function parameterSyntax(
   }
 }
 
-/** Returns the syntax rules of a prism operation's parameters. */
+/** Returns a prism operation's parameter rules. */
 export function parameterSyntaxOf(operation: IHttpOperation): ParameterSyntax[] {
   const of = (where: 'query' | 'path', parameters: ReadonlyArray<{ name: string; schema?: unknown }> | undefined) =>
     (parameters ?? []).map((parameter) =>
@@ -42,7 +42,7 @@ export function parameterSyntaxOf(operation: IHttpOperation): ParameterSyntax[] 
   return [...of('query', operation.request?.query), ...of('path', operation.request?.path)]
 }
 
-/** Refuses what schema coercion would pass (D3): integers not in plain digits, empty values, int64s past 64 bits. */
+/** Refuses what schema coercion would pass (D3): non-plain digits, empty values, int64s past 64 bits. */
 export function checkParameterSyntax(
   rules: ParameterSyntax[],
   template: string,

@@ -7,10 +7,10 @@ import { ErrorCode } from '../errors/error-code.js'
 import { addQueryValue } from '../http/query-of.js'
 import { checkParameterSyntax, type ParameterSyntax, parameterSyntax } from './check-parameter-syntax.js'
 
-// Compiles the contract with Ajv, not prism (BENCHMARKS.md, "First refusal"); a property test holds it to prism.
+// Ajv, not prism (BENCHMARKS.md, "First refusal"); a property test holds it to prism.
 
 export interface RequestToValidate {
-  /** Holds the path below the prefix, percent-decoded. */
+  /** Is below the prefix, percent-decoded. */
   path: string
   query: Record<string, string | string[]>
   body?: unknown
@@ -27,7 +27,7 @@ interface CompiledOperation {
   template: string
   pathParameters: { name: string; index: number }[]
   segmentCount: number
-  /** Holds D3's syntax rules, checked before the schemas. */
+  /** Holds D3's syntax rules, checked first. */
   syntax: ParameterSyntax[]
   query: ValidateFunction | undefined
   path: ValidateFunction | undefined
@@ -35,13 +35,13 @@ interface CompiledOperation {
   names: Record<'query' | 'path', Record<string, string>>
 }
 
-// Bounds the bodiless requests remembered as valid, the least recently remembered let go first.
+// Bounds the bodiless requests remembered valid, least recent out first.
 const VALID_KEPT = 1024
 
-// Shares compiled schemas between sandboxes: a suite that creates a sandbox per test compiles once.
+// Shared between sandboxes: a suite with a sandbox per test compiles once.
 const compiledByDocument = new WeakMap<OpenApiDocument, Map<string, CompiledOperation>>()
 
-/** Creates a request validator: a 400 `invalid_request` naming every field at fault (D3, D5, D6). */
+/** Creates a request validator (D3, D5, D6). */
 export function createRequestValidator(document: OpenApiDocument) {
   const load = (): Map<string, CompiledOperation> => {
     let compiled = compiledByDocument.get(document)
@@ -57,18 +57,18 @@ export function createRequestValidator(document: OpenApiDocument) {
     return entry
   }
 
-  /** Lists the fields at fault; D3's syntax rules run first and throw on their own. */
+  /** Lists the fields at fault; D3's rules throw first. */
   const issues = (operationId: string, request: RequestToValidate): InputIssue[] => {
     const entry = entryOf(operationId)
     checkParameterSyntax(entry.syntax, entry.template, request.path, request.query)
     return diagnose(entry, request)
   }
 
-  // A verdict depends on the operation, path and query alone (BENCHMARKS.md, "Closer to the wire").
+  // BENCHMARKS.md, "Closer to the wire".
   const valid = createLru<true>(() => VALID_KEPT)
 
   return {
-    /** Throws 400 naming every field at fault; a bodiless request's `target` is remembered valid. */
+    /** Throws 400 naming every field at fault; remembers a bodiless `target` valid. */
     validate(operationId: string, request: RequestToValidate, target?: string): void {
       const key = target === undefined || request.body !== undefined ? undefined : `${operationId} ${target}`
       if (key !== undefined && valid.peek(key)) return
@@ -81,12 +81,12 @@ export function createRequestValidator(document: OpenApiDocument) {
   }
 }
 
-/** Lists the request's schema violations: path parameters, then query, then body. */
+/** Lists the schema violations: path, then query, then body. */
 function diagnose(entry: CompiledOperation, request: RequestToValidate): InputIssue[] {
   const pathParams: Record<string, string> = {}
   const actual = request.path.split('/')
   for (const { name, index } of entry.pathParameters) {
-    // Gives a last parameter the rest of the path, as prism does: `/pets/1%2F2` has the petId `1/2`.
+    // As prism does: `/pets/1%2F2` has the petId `1/2`.
     const value = index === entry.segmentCount - 1 ? actual.slice(index).join('/') : actual[index]
     if (value !== undefined) pathParams[name] = value
   }
@@ -103,7 +103,7 @@ function check(validate: ValidateFunction | undefined, value: unknown, root: str
   return describeInputErrors(validate.errors ?? [], '', root)
 }
 
-/** Copies the query with names matched to the declared ones without case, as prism does (`?Limit=0`). */
+/** Copies the query with names matched without case (`?Limit=0`), as prism does. */
 function queryByDeclaredName(
   entry: CompiledOperation,
   query: Record<string, string | string[]>,
@@ -118,7 +118,7 @@ function queryByDeclaredName(
   return byName
 }
 
-// Skips the meta-schema (most of the first compile's cost): the tests check the contract's schemas.
+// No meta-schema (most of the first compile): the tests check the schemas.
 const AJV_OPTIONS = {
   strict: false,
   allErrors: true,
@@ -128,7 +128,7 @@ const AJV_OPTIONS = {
 } as const
 
 function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
-  // Coerces query and path strings, as prism does; never bodies ("1" is no integer).
+  // Query and path strings only, as prism does: a body's "1" is no integer.
   const coercing = new Ajv({ ...AJV_OPTIONS, coerceTypes: true })
   const exact = new Ajv(AJV_OPTIONS)
   const byId = new Map<string, CompiledOperation>()

@@ -1,11 +1,11 @@
-/** Finds the first key twice in one object of parsed-valid JSON, which `JSON.parse` would hide (RFC 8259 4). */
+/** Finds a key twice in one object of valid JSON, which `JSON.parse` hides (RFC 8259 4). */
 export function findDuplicateKey(text: string): string | undefined {
   return findDuplicateKeyAt(text)?.key
 }
 
-/** Finds a duplicate key and the offset of its second appearance, for an error that need not quote it. */
+/** Finds a duplicate key's second offset, for an error that need not quote it. */
 export function findDuplicateKeyAt(text: string): { key: string; at: number } | undefined {
-  // Holds per open container the keys seen so far, null for an array.
+  // Null for an array.
   const open: Array<Set<string> | null> = []
   let expectKey = false
   for (let i = 0; i < text.length; i++) {

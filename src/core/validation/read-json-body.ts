@@ -9,7 +9,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 /** Bounds a capsule restored over HTTP at 16 MiB (D34). */
 export const MAX_CAPSULE_BYTES = 16 * 1024 * 1024
 
-/** Reads a body as a JSON object (D9: 415, 413 while streaming, 400); `onText` gets the text before it is judged. */
+/** Reads a body as a JSON object (D9); `onText` gets the text before it is judged. */
 export async function readJsonBody(
   request: SandboxRequest,
   onText?: (text: string) => void,
@@ -33,7 +33,7 @@ export async function readJsonBody(
   if (bytes.byteLength === 0) throw new HttpError(400, ErrorCode.invalidRequest, `body is required: send ${expected}`)
   let text: string
   try {
-    // Keeps a byte order mark, so it is refused below instead of dropped.
+    // Keeps a byte order mark, to refuse it below.
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
   } catch {
     throw new HttpError(400, ErrorCode.invalidRequest, 'body is not valid UTF-8')
@@ -77,7 +77,7 @@ async function readAtMost(request: SandboxRequest, limit: number): Promise<Uint8
     try {
       chunk = await reader.read()
     } catch {
-      // Answers a client gone mid-body with a 400: its fault, not ours.
+      // A client gone mid-body: its fault, not ours.
       throw new HttpError(400, ErrorCode.invalidRequest, 'body was not received in full')
     }
     const { done, value } = chunk
