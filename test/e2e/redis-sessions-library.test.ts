@@ -248,9 +248,18 @@ it('drops the least recently used session beyond max, and one idle by the defaul
   await expect
     .poll(() => second.clock.now(), { timeout: 10_000 })
     .toBeGreaterThanOrEqual(Date.parse('2030-01-01T00:00:00Z'))
-  for (const [index, name] of ['s1', 's2', 's3'].entries())
+  // Redis ranks uses by the millisecond, a tie by name: each use comes in a millisecond of its own.
+  const nextMs = async () => {
+    const now = Date.now()
+    await expect.poll(() => Date.now()).toBeGreaterThan(now)
+  }
+  for (const [index, name] of ['s1', 's2', 's3'].entries()) {
+    await nextMs()
     await call(index % 2 === 0 ? first : second, '/pets?limit=1', name)
+  }
+  await nextMs()
   await call(second, '/pets?limit=1', 's1')
+  await nextMs()
   await call(first, '/pets?limit=1', 's4')
   expect(drops).toEqual(['s2:least-recently-used'])
   expect((await second.sessions.list()).map((session) => session.name)).toEqual(['default', 's4', 's1', 's3'])

@@ -44,7 +44,7 @@ export interface ProxyTally<Finding extends LoggedViolation> {
   recent: Finding[]
 }
 
-/** Answers `GET /__sandbox/proxy` under `petstore-sandbox proxy`. */
+/** Answers `GET /__sandbox/proxy`. */
 export interface ProxyState {
   upstream: string
   fallback: boolean
@@ -98,7 +98,7 @@ export interface SessionSummary {
   keys: Array<{ key: string; masked: string; plan: Plan; perMinute: number; perDay: number }>
 }
 
-/** Holds the session controls the admin API serves, checked against `SessionControls`. */
+/** Holds the session controls the admin API serves. */
 export interface AdminSessionControls {
   readonly clock: MovableClock
   reset(options?: { clock?: boolean }): Promise<void>
@@ -130,7 +130,7 @@ export interface AdminControls {
     get(name: string): Promise<SessionSummary | undefined>
     put(name: string, init: AdminSessionInit): Promise<SessionSummary>
     delete(name: string): Promise<boolean>
-    /** Binds a new key (D46), making the session when absent. */
+    /** Makes the session when absent (D46). */
     addKey(name: string, init: unknown): Promise<BoundKey>
     deleteAll(options?: DeleteSessionsOptions): Promise<string[]>
     /** Makes no session. */

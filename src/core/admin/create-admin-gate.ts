@@ -7,7 +7,7 @@ import { createAttemptLimiter } from './create-attempt-limiter.js'
 // Per client address per minute (docs/running-for-a-team.md#admin-api).
 const WRONG_TOKENS_PER_MINUTE = 10
 
-/** Creates the admin token check: a locked-out address gets 429 even with the right token (D31). */
+/** Creates the admin token check: a locked-out address gets 429 even with the token (D31). */
 export function createAdminGate({ token, now }: { token: string; now: () => number }) {
   const wrongTokens = createAttemptLimiter({ limit: WRONG_TOKENS_PER_MINUTE, windowMs: 60_000, now })
   return {

@@ -71,7 +71,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
       operationId in SESSION_OPERATIONS
         ? namedSession(request, query, (name, where) => checkName(name, where, controls.secrets()))
         : undefined
-    // A key may not name a new session (D35); reading or deleting goes by any name.
+    // A key may not name a new session (D35).
     if (params.name !== undefined)
       checkName(
         params.name,
@@ -107,7 +107,7 @@ export function createAdminHandler({ controls, gate, origin, tail }: AdminHandle
     claims: (url) => (origin === undefined || url.origin === origin) && isAdminPath(url.pathname),
     answer: async (request, url, exchange) => {
       exchange.headers.set('cache-control', 'no-store')
-      // Lists only the gate's refusals: the calls it admits would crowd the API's out.
+      // Only the gate's refusals: the calls it admits would crowd the API's out.
       exchange.logging = 'listed'
       gate.admit(
         parseBearer(request.headers.get('authorization')),
@@ -142,7 +142,7 @@ function namedSession(
   return header?.name ?? fromQuery
 }
 
-/** Refuses a name no session may have, and with `secrets`, a key (D35). */
+/** Refuses a name no session may have; with `secrets`, a key (D35). */
 function checkName(name: string, where: string, secrets?: Secrets): void {
   const refusal = sessionNameRefusal(name, where, secrets)
   if (refusal !== undefined) throw new HttpError(400, ErrorCode.invalidRequest, refusal)

@@ -40,7 +40,7 @@ export const SESSION_OPERATIONS = {
   getHar: 'har',
 } as const
 
-/** Creates the admin operations by operationId, checking only what no schema says. */
+/** Creates the admin operations, checking only what no schema says. */
 export function createAdminOperations(controls: AdminControls): Record<string, AdminOperation> {
   const clockBody = async (clock: AdminControls['clock']) => {
     await clock.sync()
@@ -161,7 +161,7 @@ export function createAdminOperations(controls: AdminControls): Record<string, A
 const EXPORT_FILTERS: Readonly<
   Record<string, (value: string, context: ExportContext) => (entry: RequestLogEntry) => boolean>
 > = {
-  // For a HAR that replays one key (routeFromHAR matches method and URL only).
+  // Replays one key (routeFromHAR matches method and URL only).
   key(value, { secrets }) {
     if (!secrets.keys.includes(value))
       throw new HttpError(404, ErrorCode.notFound, `key: ${noConfiguredKey(value, secrets.keys)}`)
@@ -194,7 +194,7 @@ export function exportSelection(query: AdminInput['query'], context: ExportConte
   }
 }
 
-/** Answers `GET /__sandbox/requests.har`; an `id` no longer kept is a 404. */
+/** Answers `GET /__sandbox/requests.har`; an `id` not kept is a 404. */
 function harAnswer(har: AdminSessionControls['har'], query: AdminInput['query'], context: ExportContext): Har {
   const id = typeof query.id === 'string' ? query.id : undefined
   const answer = har(id === undefined ? exportSelection(query, context) : { id })

@@ -8,7 +8,7 @@ export interface AttemptLimiterOptions {
   maxClients?: number
 }
 
-/** Counts failed attempts per client in fixed windows, to slow guessing a secret. */
+/** Counts failed attempts per client in fixed windows. */
 export function createAttemptLimiter({ limit, windowMs, now, maxClients = 10_000 }: AttemptLimiterOptions) {
   const windows = new Map<string, { start: number; failures: number }>()
 

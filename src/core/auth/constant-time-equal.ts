@@ -1,4 +1,4 @@
-/** Compares in time that depends on lengths only (no `node:crypto` in browsers). */
+/** Compares in time that depends on lengths only (browsers lack `node:crypto`). */
 export function constantTimeEqual(a: string, b: string): boolean {
   const length = Math.max(a.length, b.length)
   let difference = a.length ^ b.length

@@ -10,7 +10,7 @@ export interface BoundKey extends ApiKey {
 
 export interface BoundKeys {
   known(token: string): BoundKey | undefined
-  /** Asks the shared state; `known` answers it from then on. */
+  /** Asks the shared state; `known` answers it after. */
   ask?(token: string): Promise<BoundKey | undefined>
   of(session: string): MaybePromise<readonly BoundKey[]>
   /** Feeds the masker (D35). */

@@ -6,7 +6,7 @@ import type { KeyChanges, KeyStorage } from './key-storage.js'
 import type { Limits, Plan } from './plans.js'
 import { resolveKey } from './resolve-keys.js'
 
-/** Changes keys at runtime, each durable before in force (D22). */
+/** Changes keys at runtime, each durable first (D22). */
 export interface SandboxApiKeys {
   add(config: KeyConfig): Promise<ApiKey>
   /** Keeps the key's counters. */
@@ -14,7 +14,7 @@ export interface SandboxApiKeys {
   revoke(key: string): Promise<void>
 }
 
-/** Adds the ring, which takes up other processes' changes first. */
+/** Adds the ring, which takes up other processes' changes. */
 export interface KeyControls extends SandboxApiKeys {
   readonly ring: KeyRing
 }
@@ -29,7 +29,6 @@ export interface KeyControlsOptions {
   afterRevoke?: (key: string) => Promise<void>
 }
 
-/** Creates key controls, restored changes applied. */
 export function createKeyControls({
   keyRing,
   storage,

@@ -11,7 +11,7 @@ export interface Masker {
   text(text: string): string
   /** Also hides credential-like query values (D17). */
   url(target: string): string
-  /** Masks a credential header; on `adminPath` as a fingerprint alone. */
+  /** Masks a credential header; on `adminPath` as a fingerprint. */
   header(name: string, value: string, adminPath?: boolean): string
   /** Shows an Authorization header as the log's key column. */
   credential(authorization: string | undefined): string
@@ -29,7 +29,7 @@ export function sameSecrets(a: Secrets, b: Secrets): boolean {
   return a.adminToken === b.adminToken && a.keys.length === b.keys.length && a.keys.every((key, i) => key === b.keys[i])
 }
 
-/** Creates a masker, cheap enough per read. */
+/** Creates a masker, cheap per read. */
 export function createMasker(given: Secrets): Masker {
   const { keys, adminToken } = given
   // Admin token last: never a prefix, even as a key.
@@ -45,7 +45,7 @@ export function createMasker(given: Secrets): Masker {
       adminToken,
       once(() => maskSecret(adminToken)),
     )
-  // Longest first: of two overlapping secrets, the longer is masked whole.
+  // Longest first: overlapping secrets mask the longer whole.
   const secrets = [...found].sort(([a], [b]) => b.length - a.length)
 
   const text = (written: string): string => {
@@ -103,7 +103,7 @@ export function createMasker(given: Secrets): Masker {
 
 function maskDecoded(written: string, secrets: ReadonlyArray<readonly [string, () => string]>): string {
   let decoded = ''
-  // Where each decoded character begins in `written`.
+  // Each decoded character's start in `written`.
   const starts: number[] = []
   for (let i = 0; i < written.length; ) {
     starts.push(i)

@@ -9,7 +9,7 @@ export interface KeyConfig {
   perDay?: number
 }
 
-/** Holds a checked key and its limits (`sandbox.keys`). */
+/** Holds a checked key (`sandbox.keys`). */
 export interface ApiKey extends Limits {
   key: string
   plan: Plan

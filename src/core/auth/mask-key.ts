@@ -1,4 +1,4 @@
-/** Shows a key's first four characters and a fingerprint. */
+/** Shows a key's first four characters and fingerprint. */
 export function maskKey(key: string): string {
   return key.length >= 12 ? `${key.slice(0, 4)}${maskSecret(key)}` : maskSecret(key)
 }

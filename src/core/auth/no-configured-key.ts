@@ -2,7 +2,7 @@ import { nearestName, shownName } from '../contract/describe-input-errors.js'
 import type { ApiKey } from './key-config.js'
 import { shownKey } from './shown-key.js'
 
-/** Says why `typed` names no key, suggesting the nearest. */
+/** Says why `typed` names no key, with the nearest. */
 export function noConfiguredKey(typed: string, keys: readonly (ApiKey | string)[]): string {
   const nearest = nearestName(
     typed,

@@ -6,7 +6,7 @@ export const PLANS = {
   enterprise: undefined,
 } as const
 
-/** Names a plan; check-names holds the documents to it. */
+/** Names a plan; check-names checks the docs. */
 export type Plan = keyof typeof PLANS
 
 export const PLAN_NAMES = Object.keys(PLANS) as Plan[]

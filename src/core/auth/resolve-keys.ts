@@ -24,7 +24,6 @@ export function resolveDemoKeys(): ApiKey[] {
   return DEMO_KEYS.map(limitsOf)
 }
 
-/** Resolves a schema-checked key's limits. */
 export function limitsOf({ key, plan, perMinute, perDay }: KeyConfig): ApiKey {
   // The schema requires both limits of an enterprise key.
   const defaults: Limits | undefined = PLANS[plan]

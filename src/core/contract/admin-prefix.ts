@@ -1,4 +1,4 @@
-/** Puts the admin API outside the API's `/v1` (fixtures/admin-openapi.yaml). */
+/** Puts the admin API outside `/v1` (fixtures/admin-openapi.yaml). */
 export const ADMIN_PREFIX = '/__sandbox'
 
 export function isAdminPath(pathname: string): boolean {

@@ -21,7 +21,7 @@ const ADMIN_SCHEMAS = [
 
 export type InputSchema = (typeof API_SCHEMAS)[number] | (typeof ADMIN_SCHEMAS)[number]
 
-/** Checks an input against its schema, or throws a ConfigError worded as the admin API's 400s. */
+/** Checks an input against its schema, or throws a ConfigError worded as admin 400s are. */
 export function checkInput<T>(schema: InputSchema, value: unknown, where = ''): T {
   const validate = compiled(schema)
   if (!validate(value)) throw new ConfigError(inputMessage(describeInputErrors(validate.errors ?? [], where)))
@@ -34,7 +34,7 @@ export function checkInput<T>(schema: InputSchema, value: unknown, where = ''): 
 /** Bounds nesting where a schema leaves a field open (a HAR's `_` fields). */
 export const MAX_INPUT_DEPTH = 64
 
-/** Finds the first part Ajv passes but may not: a non-finite number, or too deep. */
+/** Finds what Ajv passes but may not: a non-finite number, or too deep. */
 function unboundedPart(value: unknown): { path: readonly string[]; problem: string } | undefined {
   interface Step {
     value: unknown

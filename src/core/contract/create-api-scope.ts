@@ -17,7 +17,7 @@ export function inArea(apiPath: string, areas: readonly string[]): boolean {
   return areas.some((area) => apiPath === area || apiPath.startsWith(`${area}/`))
 }
 
-/** Creates the test of which URLs are the API (D1, D40); `everything` claims the whole origin. */
+/** Creates the test of which URLs are the API (D1, D40). */
 export function createApiScope(baseUrl: string | undefined, everything = false) {
   let origin: string | undefined
   let prefix = '/v1'

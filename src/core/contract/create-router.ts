@@ -24,7 +24,7 @@ interface Route {
   operations: Map<string, OperationInfo>
 }
 
-/** Creates a router from a document's paths: an operation, a 405 with its `Allow` (D10), or a 404. */
+/** Creates a router from a document's paths: an operation, a 405 (D10), or a 404. */
 export function createRouter(document: OpenApiDocument) {
   const routes: Route[] = Object.entries(document.paths).map(([path, item]) => {
     const operations = new Map<string, OperationInfo>()

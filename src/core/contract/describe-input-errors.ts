@@ -10,7 +10,7 @@ export interface InputIssue {
 /** Words Ajv's errors as one issue per field, never quoting a value: it may be a key. */
 export function describeInputErrors(errors: readonly ErrorObject[], where = '', root = 'the input'): InputIssue[] {
   const byField = new Map<string, string>()
-  // A `oneOf` of single fields is worded as the choice, not each branch's complaint.
+  // A `oneOf` of single fields is worded as the choice.
   const choices = errors.flatMap((error) => {
     const names = choiceOf(error)
     return names === undefined ? [] : [{ error, names }]
@@ -53,7 +53,7 @@ export function describeInputErrors(errors: readonly ErrorObject[], where = '', 
 /** Bounds the issues a message names. */
 export const MAX_TOLD_ISSUES = 20
 
-/** Joins the first MAX_TOLD_ISSUES issues into one message. */
+/** Joins the first issues into one message. */
 export function inputMessage(issues: readonly InputIssue[]): string {
   const told = issues.slice(0, MAX_TOLD_ISSUES).map(({ message }) => message)
   const more = issues.length - told.length
@@ -78,7 +78,7 @@ function telling(errors: readonly ErrorObject[]): ErrorObject[] {
   return matchedType.length > 0 ? matchedType : kept
 }
 
-/** Returns the fields of a `oneOf` of single-field branches given none or several. */
+/** Returns a `oneOf`'s single fields when none or several are given. */
 function choiceOf(error: ErrorObject): string[] | undefined {
   if (error.keyword !== 'oneOf' || !Array.isArray(error.schema)) return undefined
   const names = (error.schema as Array<{ required?: string[]; additionalProperties?: unknown }>).map((branch) =>
@@ -221,7 +221,7 @@ export function unknownName(
   return { field: `${at} (unknown field)`, message: `${at} has an unknown field; known fields: ${known.join(', ')}` }
 }
 
-/** Finds the known name a typo of `word` meant; a tie goes to the longer common start. */
+/** Finds the name a typo of `word` meant; a tie goes to the longer common start. */
 export function nearestName(word: string, known: readonly string[]): string | undefined {
   const ranked = known
     .map((name) => ({
@@ -237,7 +237,7 @@ export function nearestName(word: string, known: readonly string[]): string | un
   return close ? nearest.name : undefined
 }
 
-/** Shows a name plain, or JSON-quoted when not a plain word. */
+/** Shows a name plain, or JSON-quoted. */
 export function shownName(name: string): string {
   return /^[\w$-]+$/.test(name) ? name : JSON.stringify(name)
 }

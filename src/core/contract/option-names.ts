@@ -1,7 +1,7 @@
 import { ConfigError } from '../errors/config-error.js'
 import { unknownName } from './describe-input-errors.js'
 
-/** Lists an options type's names, held to the type by the compiler. */
+/** Lists an options type's names, held to it by the compiler. */
 export function optionNames<Options extends object>(
   names: { [Name in keyof Required<Options>]: true },
 ): readonly string[] {

@@ -7,12 +7,12 @@ import { petsOfAnswer } from './pets-of-answer.js'
 import { CAPSULE_KIND, CAPSULE_VERSION, type Capsule } from '../sessions/capsule.js'
 import { DEFAULT_SESSION } from '../sessions/session-name.js'
 
-/** Reads as much of a HAR 1.2 recording as learning needs (devtools, Playwright, the sandbox's own). */
+/** Reads what learning needs of a HAR 1.2 recording. */
 export interface RecordedHar {
   log: { entries: ReadonlyArray<object> }
 }
 
-/** Tells a recording from a capsule: a HAR's `log` and no capsule's `kind`. */
+/** Tells a recording (a `log`, no `kind`) from a capsule. */
 export function isRecordedHar(value: unknown): value is RecordedHar {
   return typeof value === 'object' && value !== null && 'log' in value && !('kind' in value)
 }
@@ -65,7 +65,7 @@ export function learnCapsule(value: unknown, where: string, made: number): Capsu
   }
 }
 
-/** Returns a recording's entries, or throws a ConfigError naming what is no HAR. */
+/** Returns a recording's entries. */
 export function entriesOf(value: unknown, where: string): readonly unknown[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw new ConfigError(`${where} must be a HAR document (an object with log.entries)`)
@@ -81,14 +81,14 @@ interface ReadEntry {
   method: string
   url: string
   started: number
-  /** Gives the entry's time in ms, NaN when there is none. */
+  /** Is in ms, NaN when there is none. */
   time: number
   status: number
-  /** Gives the decoded response body, if recorded. */
+  /** Is decoded. */
   body: string | undefined
 }
 
-/** Reads a HAR entry as HAR 1.2 has it, or throws a ConfigError naming the field at `at`. */
+/** Reads a HAR 1.2 entry, or throws a ConfigError naming the field at `at`. */
 export function readEntry(entry: unknown, at: string): ReadEntry {
   const object = (value: unknown, name: string): Record<string, unknown> => {
     if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -120,7 +120,7 @@ function decodeBase64(text: string): string | undefined {
   }
 }
 
-/** Finds the operation a recorded URL names, below any prefix (`/v1`, `/api/v1`). */
+/** Finds the operation a recorded URL names, below any prefix. */
 export function operationOf(router: Router, method: string, url: string): string | undefined {
   let pathname: string
   try {

@@ -3,15 +3,15 @@ import { openapiDocument } from '../contract/openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 import type { Pet } from '../store/pet.js'
 
-// Keeps of a learned pet only the contract's fields.
+// Keeps only the contract's fields.
 const PET_FIELDS = Object.keys(
   (openapiDocument.components as { schemas: { Pet: { properties: Record<string, unknown> } } }).schemas.Pet.properties,
 )
 
-// Bounds the dropped field names kept: a body may carry any number.
+// Bounds the dropped names kept: a body may carry any number.
 const MAX_DROPPED_NAMES = 20
 
-/** Holds the pets an answer showed, and what of them the contract cannot hold. */
+/** Holds the pets an answer showed, and what the contract cannot hold. */
 export interface AnswerPets {
   pets: Pet[]
   /** Counts the pets left out as no `Pet` (no name, an id of 0). */

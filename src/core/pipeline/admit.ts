@@ -30,7 +30,7 @@ const ADMIN_API_OFF =
 
 export const LOCAL_CLIENT = 'local'
 
-/** Tells whether admission may let a request through, making its session (D34). */
+/** Tells whether admission may let a request through (D34). */
 export function mayAdmit(
   parts: Pick<ApiHandlerParts, 'scope' | 'keyRing'>,
   request: SandboxRequest,
@@ -43,7 +43,7 @@ export function mayAdmit(
   return token !== undefined && parts.keyRing.find(token) !== undefined
 }
 
-/** Admits a request: CORS, deprecation, the rate limit (D16), the scope and the key (D17). */
+/** Admits a request: CORS, deprecation, the rate limit (D16), the key (D17). */
 export function admit(
   parts: ApiHandlerParts,
   world: WorldParts,
@@ -70,10 +70,10 @@ export function admit(
     ? `key:${apiKey.key}`
     : `address:${countedClient(request.headers.get(CLIENT_ADDRESS_HEADER) ?? LOCAL_CLIENT)}`
   const limits = apiKey ?? PLANS.free
-  // D34.
+  // A key counts in its session's world; an address without one in the default session's (D34).
   const limiter = apiKey ? world.rateLimiter : parts.addressLimiter
 
-  // D19.
+  // A preflight is answered here, without a key and without spending quota (D19).
   if (method === 'OPTIONS' && apiPath !== undefined) {
     const allow = route?.kind === 'method-not-allowed' ? withHead(route.allow).concat('OPTIONS') : undefined
     const preflight = (decision: RateDecision) => {
@@ -119,7 +119,7 @@ export function admit(
   return decision instanceof Promise ? decision.then(admitted, unknown()) : admitted(decision)
 }
 
-/** Tells whether `Prefer: code=` decides this request before the key's scenario can (D30). */
+/** Tells whether `Prefer: code=` decides before the key's scenario (D30). */
 function answersPreference(parts: ApiHandlerParts, request: SandboxRequest, operationId: string): boolean {
   if (!parts.prefer) return false
   try {
@@ -168,7 +168,7 @@ export function invalidKey(): HttpError {
   })
 }
 
-/** Sets rate-limit headers promising nothing when the shared state cannot say. */
+/** Sets rate-limit headers promising nothing when the state cannot say. */
 function unknownQuota(headers: Headers, limits: Limits, now: number) {
   return (error: unknown): never => {
     setRateLimitHeaders(headers, {

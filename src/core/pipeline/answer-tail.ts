@@ -14,11 +14,11 @@ export type Logging = 'listed' | 'watched' | 'none'
 
 export type EntryNotes = Pick<Answered, 'session' | 'fault' | 'scenario' | 'forced' | 'source' | 'presented'>
 
-/** Holds what a handler learns of an exchange, for the tail. */
+/** Holds what a handler learns of an exchange. */
 export class Exchange {
   /** Holds headers an Error body carries too. */
   readonly headers: Headers
-  /** Dates the entry by the tail's or the answering session's clock. */
+  /** Is by the tail's or the answering session's clock. */
   time: number
   logging: Logging
   readonly notes: EntryNotes = {}
@@ -47,7 +47,7 @@ export type Ending =
 
 export type HandlerAnswer = (request: SandboxRequest, url: URL, exchange: Exchange) => Promise<Ending>
 
-/** Describes a request refused at the server's edge or by the pages. */
+/** Describes a request refused at the server's edge. */
 export interface RefusedRequest {
   method: string
   target: string
@@ -78,7 +78,6 @@ export function refusedRequest(
 export interface AnswerTailOptions {
   /** Logs every answer; absent for a bare server. */
   requestLog?: Pick<RequestLog, 'record'> | undefined
-  /** Dates the entries a handler does not date. */
   now?: () => number
   /** Hears of a bug (anything thrown but an HttpError), answered 500. */
   onUnexpectedError?: (error: unknown) => void
@@ -88,7 +87,7 @@ export interface AnswerTailOptions {
 
 export interface AnswerTail {
   now(): number
-  /** Runs `answer` into a logged Response; undefined when passed on. */
+  /** Runs `answer` into a logged Response. */
   end(request: SandboxRequest, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Answer | undefined>
   /** Refuses a request no handler sees; logs it unless `refused` is undefined. */
   refuse(refused: RefusedRequest | undefined, refusal: HttpError, headers: Headers): Reply
@@ -160,7 +159,7 @@ export function createAnswerTail({
           record(request, url, exchange, ending.status, ending.headers, ending.bodies)
           return ending.response
         case 'reply': {
-          // Makes the JSON text once, for the Response and the log.
+          // One JSON text for the Response and the log.
           const { response, text } = toResponseAndText(ending.reply, request)
           record(request, url, exchange, ending.reply.status, ending.reply.headers, {
             origin: url.origin,

@@ -25,7 +25,7 @@ export async function answer(
   const listing = world.refusal === undefined ? planListing(parts, world, request, url, method) : undefined
   // Refusals included (D34).
   if (world.session !== undefined) headers.set(SESSION_HEADER, world.session)
-  // D16, D17, D19.
+  // Admits: the key, the quota and a preflight (D16, D17, D19).
   let admitted: Awaited<ReturnType<typeof admit>>
   try {
     const admission = admit(parts, world, request, url, method, headers, listing)
@@ -36,9 +36,9 @@ export async function answer(
   }
   world.settle?.(!('status' in admitted))
   if ('status' in admitted) return admitted
-  // D34.
+  // A session the request names that cannot be served: 400 or 501 (D34).
   if (world.refusal !== undefined) throw world.refusal
-  // D10, D11, D18.
+  // The operation, or why there is none: 501, 404, 405, 410 (D10, D11, D18).
   const resolved = listing?.resolution ?? resolve(parts, world, admitted, method)
   const { operationId } = resolved.info
   // After the rate limit, before the body (D29, D30).
@@ -58,12 +58,12 @@ export async function answer(
   // After the rate limit: a failed request still spent quota.
   const faulted = world.faults.inject(operationId, headers)
   if (faulted !== undefined) await faulted
-  // D3, D9.
+  // The input, valid against the contract, or a 400 naming the field (D3, D9).
   const read =
     listing === undefined ? readInput(parts, request, url, admitted.apiPath, resolved, onBodyText) : inputOf(listing)
   const input = read instanceof Promise ? await read : read
   await world.ready()
-  // D29.
+  // `empty`: a read lists or finds nothing, a write works (D29).
   const effect = shaped?.empty === true ? effectOf(operationId) : undefined
   if (effect !== undefined && 'reads' in effect) {
     if (effect.reads === 'item') throw emptyRead(input.params)

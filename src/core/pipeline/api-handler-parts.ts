@@ -16,7 +16,7 @@ import type { RequestedSession } from '../sessions/session-name.js'
 import type { ForcibleStatuses } from '../scenarios/forced-status.js'
 import type { AnswerTail } from './answer-tail.js'
 
-/** Holds what the pipeline reads of a process, all but the request's world (D34). */
+/** Holds what the pipeline reads of a process (D34). */
 export interface ApiHandlerParts {
   scope: ApiScope
   router: Router
@@ -35,7 +35,7 @@ export interface ApiHandlerParts {
   storeSettled: () => boolean
   worlds: {
     default: WorldParts
-    /** Makes the named world on first use, or gives the default with a refusal. */
+    /** Makes the world on first use, or gives the default with a refusal. */
     named(requested: RequestedSession): WorldParts
     /** Gives the bound key's world; a refusal when `requested` names another. */
     bound(bound: BoundKey, requested: RequestedSession | undefined): WorldParts

@@ -34,7 +34,7 @@ export class ClaimingHandler extends HttpHandler {
     this.#claim = claim
   }
 
-  /** Answers as `run` does, for the node:http adapter: null when unclaimed, undefined when passed on. */
+  /** Answers as `run` does, for node:http: null when unclaimed, undefined when passed on. */
   serve(request: SandboxRequest, url: URL): Promise<Answer | undefined> | null {
     if (!this.#claims(url)) return null
     this.isUsed = true

@@ -2,7 +2,7 @@ import { getResponse, type RequestHandler } from 'msw'
 import { API_AREAS } from '../contract/create-api-scope.js'
 import { SESSION_HEADER } from '../sessions/session-name.js'
 
-/** Creates a `fetch` the handlers answer directly, never reaching the network. */
+/** Creates a `fetch` the handlers answer, never the network. */
 export function createSandboxFetch(
   handlers: RequestHandler[],
   baseUrl: string | undefined,
@@ -25,7 +25,7 @@ export function createSandboxFetch(
   }
 }
 
-/** Builds the Request `fetch(input, init)` means with this realm's `Request`. */
+/** Builds `fetch(input, init)`'s Request with this realm's `Request`. */
 async function toRequest(
   input: RequestInfo | URL,
   init: RequestInit | undefined,
@@ -56,7 +56,7 @@ function isRequestLike(input: unknown): input is Request {
   )
 }
 
-/** Returns headers as name-value pairs, which every realm's `Request` reads. */
+/** Returns headers as pairs, which every realm's `Request` reads. */
 function headerPairs(headers: HeadersInit): HeadersInit {
   if (Array.isArray(headers) || typeof (headers as Headers).forEach !== 'function') return headers
   const pairs: Array<[string, string]> = []
@@ -73,7 +73,7 @@ function apiAreas(baseUrl: string | undefined): string {
   return `${areas.slice(0, -1).join(', ')} and ${areas.at(-1)}${baseUrl === undefined ? ' on any origin' : ''}`
 }
 
-/** Resolves a relative URL against the sandbox's base URL, else the page's. */
+/** Resolves a relative URL against the base URL, else the page's. */
 function absolute(url: string, baseUrl: string | undefined): string {
   if (URL.canParse(url)) return url
   const base = baseUrl ?? (globalThis as { location?: { href?: string } }).location?.href

@@ -49,7 +49,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   const resolved = resolveOptions(options)
   const router = createRouter(openapiDocument)
   const operationIds = router.operations().map((operation) => operation.operationId)
-  // Read lazily: the key ring comes from the state's key storage.
+  // Lazily: the key ring comes from the state's storage.
   let keysInForce: () => readonly ApiKey[] = () => []
   let boundInForce: () => readonly string[] = () => []
   const base = createPetBase()
@@ -83,7 +83,7 @@ export function createSandbox(options: SandboxOptions | SharedSandboxOptions = {
   return resolved.shared ? compose(sharedState(inputs, resolved.shared)) : compose(ownState(inputs))
 }
 
-/** Composes the sandbox over either kind of `state`. */
+/** Composes the sandbox over either kind of state. */
 function composeSandbox<Of extends Timing>(
   resolved: ResolvedOptions,
   router: ReturnType<typeof createRouter>,
@@ -98,7 +98,6 @@ function composeSandbox<Of extends Timing>(
     storage: state.keyStorage,
     adminToken: resolved.adminToken,
     boundKeys: state.boundKeys,
-    // A revoked key's scenario goes with it, in every session.
     afterRevoke: (key) => sessions.forgetKey(key),
   })
   const keyRing = apiKeys.ring
@@ -164,7 +163,7 @@ function composeSandbox<Of extends Timing>(
   const handlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl) })]
   const originHandlers = [createApiHandler({ ...parts, scope: createApiScope(resolved.baseUrl, true) })]
 
-  // A store that cannot start rejects `ready()`, where the caller hears it.
+  // It rejects `ready()`, where the caller hears it.
   tracked(defaultWorld.store.start()).catch(() => undefined)
   const readiness = createReadiness([storeWork.check, ...state.checks])
   const sessionOf = createSessionOf(sessions, process, handlers, boundKeys)
@@ -187,7 +186,7 @@ function composeSandbox<Of extends Timing>(
   }
   const origin = resolved.baseUrl === undefined ? undefined : new URL(resolved.baseUrl).origin
   if (resolved.adminToken !== undefined) {
-    // First: the origin-wide API handler would answer /__sandbox with a 404.
+    // First: the origin-wide handler would answer /__sandbox 404.
     const admin = createAdminHandler({
       controls: {
         clock: defaultWorld.clock,
@@ -196,7 +195,6 @@ function composeSandbox<Of extends Timing>(
           return { ...sessionOf(world), clock: world.clock }
         },
         apiKeys: sandbox.apiKeys,
-        // `keys.add` checks what a client sent as it checks any caller's.
         sessions: {
           ...sandboxSessions,
           addKey: (name, init) => sandbox.session(name).keys.add(init as SessionKeyInit),
@@ -212,7 +210,7 @@ function composeSandbox<Of extends Timing>(
     handlers.unshift(admin)
     originHandlers.unshift(admin)
   }
-  // Origin-wide only: in-process handlers must leave other servers' probes alone.
+  // Origin-wide only: in-process handlers leave other servers' probes alone.
   originHandlers.unshift(createProbeHandler({ readiness: readiness.current, origin, tail }))
   return sandbox
 }

@@ -31,7 +31,7 @@ import { createSessionKeys } from './create-session-keys.js'
 import type { SandboxState } from './sandbox-state.js'
 import { sandboxHar } from './sandbox-har.js'
 
-/** Names where the members no admin operation serves are served; the compiler asks for each. */
+/** Names where the members no admin operation serves are served. */
 export const SERVED_ELSEWHERE = {
   pets: 'the API itself, whose answers are the pets',
   onRequest: 'the event stream, GET /__sandbox/events',
@@ -51,23 +51,22 @@ const RESET_OPTIONS = optionNames<SandboxResetOptions>({ clock: true })
 const LOG_SELECTION = optionNames<LogSelection>({ limit: true, match: true })
 const HAR_SELECTION = optionNames<HarSelection>({ limit: true, match: true, id: true })
 
-/** Holds the process's parts every session's controls share. */
+/** Holds what every session's controls share. */
 export interface ProcessControls<Of extends Timing> {
   resolved: ResolvedOptions
   keyRing: KeyRing
   secrets: () => Secrets
   requestLog: SandboxState<Of>['requestLog']
-  /** Holds the per-address buckets (D16): the default session's limiter. */
+  /** Is the default session's limiter (D16). */
   addressLimiter: RateLimitBackend<Of>
   operationIds: readonly string[]
   /** Marks the store busy while `work` runs (/readyz answers 503). */
   tracked(work: Promise<void>): Promise<void>
-  /** Reads the default session's clock, which dates sessions' use. */
+  /** Dates sessions' use, by the default session's clock. */
   now(): number
   carriers: WorldCarrierParts
 }
 
-/** Creates a session's controls, the default's or a named one's. */
 export function createSessionControls<Of extends Timing>(
   world: World<Of>,
   process: ProcessControls<Of>,
@@ -95,14 +94,14 @@ export function createSessionControls<Of extends Timing>(
     },
     reset(options = {}) {
       refuseUnknownOptions(options, RESET_OPTIONS, 'reset')
-      // Not ready from the call on, not only once the store starts over.
+      // Not ready from the call on.
       return process.tracked(
         (async () => {
           await resetWorld(world, carriers, options)
         })(),
       )
     },
-    // Hands out copies: records are shared between sessions and their texts cached.
+    // Copies: records are shared, their texts cached.
     pets: {
       all: () => copied(store.all(), (pets) => pets.map(storedPet)),
       get: (id) => copied(store.get(id), (pet) => (pet === undefined ? undefined : storedPet(pet))),
@@ -188,7 +187,7 @@ export function createSessionControls<Of extends Timing>(
   return controls
 }
 
-/** Returns each world's `Session`, made once a world. */
+/** Returns each world's `Session`, made once. */
 export function createSessionOf<Of extends Timing>(
   sessions: SessionLifecycle<Of>,
   process: ProcessControls<Of>,
@@ -203,7 +202,7 @@ export function createSessionOf<Of extends Timing>(
         ...createSessionControls(world, process),
         name: world.name,
         fetch: createSandboxFetch(handlers, process.resolved.baseUrl, world.session),
-        // Makes a session dropped meanwhile again, as any call in its name does.
+        // Remakes a session dropped meanwhile.
         keys: createSessionKeys(world.name, boundKeys, async () => {
           sessions.world(world.name)
         }),
@@ -214,7 +213,6 @@ export function createSessionOf<Of extends Timing>(
   }
 }
 
-/** Returns the capsule of `world` as it stands now. */
 export async function capsuleOf<Of extends Timing>(world: World<Of>, process: ProcessControls<Of>): Promise<Capsule> {
   await world.store.ready()
   await world.clock.sync()
@@ -225,12 +223,12 @@ export async function capsuleOf<Of extends Timing>(world: World<Of>, process: Pr
   })
 }
 
-/** Serves `sandbox.sessions` and the admin API's `/sessions`, checking what a caller gives. */
+/** Serves `sandbox.sessions` and the admin `/sessions`, checking what a caller gives. */
 export function createSandboxSessions<Of extends Timing>(
   sessions: SessionLifecycle<Of>,
   process: ProcessControls<Of>,
 ): Omit<Sandbox<Of>['sessions'], 'put'> & {
-  /** Takes a client's JSON as well, checked as the admin document describes it. */
+  /** Takes a client's JSON too, checked against the admin document. */
   put(name: string, init?: SessionInit | AdminSessionInit): Promise<SessionSummary>
 } {
   return {
@@ -258,7 +256,7 @@ function startOf<Of extends Timing>(
   sessions: SessionLifecycle<Of>,
   now: number,
 ): SessionStart {
-  // Checked on its own first, so a newer version is named before anything else.
+  // First: a newer version is named before anything else.
   const { capsule, har, ...rest } = init as { capsule?: unknown; har?: unknown; from?: string }
   checkInput('SessionInit', rest, 'init')
   const sources = [capsule !== undefined && 'capsule', har !== undefined && 'har', rest.from !== undefined && 'from']
@@ -324,7 +322,7 @@ export function carrierParts<Of extends Timing>(
   }
 }
 
-/** Copies an answer now or later, in its own timing. */
+/** Copies an answer in its own timing. */
 function copied<T, R, Of extends Timing>(answer: Answer<T, Of>, copy: (value: T) => R): Answer<R, Of> {
   return (answer instanceof Promise ? answer.then(copy) : copy(answer as T)) as Answer<R, Of>
 }

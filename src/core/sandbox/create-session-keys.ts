@@ -27,7 +27,7 @@ export function createSessionKeys(name: string, bound: BoundKeys, use: () => Pro
   }
 }
 
-/** Names the admin operation serving each `SessionKeys` member; the compiler asks for each. */
+/** Names the admin operation serving each `SessionKeys` member. */
 export const SESSION_KEYS_SERVED = {
   add: 'addSessionKey',
   list: 'getSession',

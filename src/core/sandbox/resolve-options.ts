@@ -48,12 +48,12 @@ const OPTION_NAMES = optionNames<SharedSandboxOptions>({
   shared: true,
 })
 
-/** Checks options once, at creation, and fills in the defaults. */
+/** Checks options once and fills in the defaults. */
 export function resolveOptions(options: SandboxOptions & { shared?: SharedState | undefined }) {
   if (typeof options !== 'object' || options === null)
     throw new ConfigError(`createSandbox takes an object of options, got ${options === null ? 'null' : typeof options}`)
   refuseUnknownOptions(options, OPTION_NAMES)
-  // A recording is learned into a capsule first (D41), the start-up world (D34).
+  // Learned into a capsule first (D41): the start-up world (D34).
   const from =
     options.from === undefined
       ? undefined
@@ -162,7 +162,7 @@ export type ResolvedOptions = ReturnType<typeof resolveOptions>
 
 /** Adds a capsule's keys to the demo keys, its own winning. */
 function withCapsuleKeys(demo: ApiKey[], from: Capsule | undefined): ApiKey[] {
-  // Bound keys too: the capsule's world is the default session's (D46).
+  // Bound keys too (D46).
   const configs = from === undefined ? [] : [...from.keys, ...(from.boundKeys ?? [])]
   if (configs.length === 0) return demo
   const adopted = resolveKeys(configs)

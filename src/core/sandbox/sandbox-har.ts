@@ -4,7 +4,7 @@ import { CLIENT_ADDRESS_HEADER } from '../pipeline/admit.js'
 import type { KeptExchange, LogSelection } from '../request-log/create-request-log.js'
 import { type Har, type HarSelection, toHar } from '../request-log/to-har.js'
 
-/** Writes a request log's exchanges as the sandbox's and the proxy's HAR, masked alike (D35, D36). */
+/** Writes a request log's exchanges as HAR, masked (D35, D36). */
 export function sandboxHar(
   log: { select(selection: LogSelection): KeptExchange[]; exchange(id: string): KeptExchange | undefined },
   { id, ...selection }: HarSelection,

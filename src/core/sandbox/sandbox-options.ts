@@ -16,7 +16,7 @@ import type { ProxyState, ShadowReport } from '../admin/admin-controls.js'
 
 /** Configures {@link createSandbox}. */
 export interface SandboxOptions {
-  /** Places the API. Default: any origin's `/v1` (D1). */
+  /** Places the API at this URL, e.g. `http://localhost:4010/v1`. Default: any origin's `/v1` (D1). */
   baseUrl?: string
   /** Seeds the generated pets. Default `1`. */
   seed?: number
@@ -24,11 +24,11 @@ export interface SandboxOptions {
   pets?: number | readonly GivenPet[]
   /** Bounds the pets stored (D23). Default `1000000`. */
   maxPets?: number
-  /** Lists the API keys and their plans. Default: `DEMO_KEYS`. */
+  /** Lists the API keys. Default: `DEMO_KEYS`. */
   keys?: readonly KeyConfig[]
   /** Gives the time in epoch ms. Default `Date.now`. */
   now?: () => number
-  /** Sets the clock's starting instant. */
+  /** Sets the clock's start, in every fresh session and after `reset({ clock: true })`. */
   startAt?: Date | number | string
   /** Starts every fresh session from a capsule (D34) or recording (D41); options win over it. */
   from?: Capsule | RecordedHar
@@ -42,15 +42,15 @@ export interface SandboxOptions {
   banAfter?: number
   /** Gives a ban's seconds (D15). Default `900`. */
   banSeconds?: number
-  /** Gives a created pet without a status this one (D4). Default `'available'`. */
+  /** Gives a pet created without a status this one, or none for `null` (D4). Default `'available'`. */
   defaultStatus?: PetStatus | null
-  /** Lists the origins CORS allows (D19). */
+  /** Lists the origins CORS allows (D19). Default `'*'`. */
   corsOrigins?: '*' | readonly string[]
   /** Moves `getPet`'s deprecation dates (D18). */
   deprecation?: DeprecationOverrides
-  /** Opens the admin API to this token. */
+  /** Opens the admin API under `/__sandbox/` to this bearer token; without one its paths are 404. */
   adminToken?: string
-  /** Sets scenarios per key from the start, and adds `custom` ones (D29). */
+  /** Sets scenarios per key, and adds `custom` ones (D29). */
   scenarios?: {
     keys?: Readonly<Record<string, ScenarioName>>
     custom?: Readonly<Record<string, ScenarioDefinition>>
@@ -81,6 +81,6 @@ export interface SandboxOptions {
 
 /** Configures a sandbox whose state other processes share. */
 export interface SharedSandboxOptions extends SandboxOptions {
-  /** Shares the state with other processes (`connectRedisState`). */
+  /** Shares the state (`connectRedisState`). */
   shared: SharedState
 }

@@ -42,19 +42,19 @@ import type { WorldBacking } from '../sessions/world.js'
 import type { NewPet } from '../store/pet.js'
 import type { ResolvedOptions } from './resolve-options.js'
 
-/** Holds a sandbox's state in its own memory (`'now'`) or shared (`'later'`, D21). */
+/** Holds a sandbox's state, in memory or shared (D21). */
 export interface SandboxState<Of extends Timing> extends SessionsBacking<Of> {
   keyStorage: KeyStorage | undefined
   boundKeys: BoundKeys
   requestLog: {
     record: RequestLog['record']
-    /** Selects this process's entries, with their bodies, for a HAR. */
+    /** Selects this process's entries, with bodies. */
     select(selection: LogSelection, of: InSession): KeptExchange[]
     exchange(id: string, of: InSession): KeptExchange | undefined
-    /** Selects one session's entries of every process, oldest first. */
+    /** Selects one session's entries of every process. */
     last(selection: LogSelection, of: InSession): Answer<RequestLogEntry[], Of>
     count(of: InSession): Answer<number, Of>
-    /** Calls `listener` with each answer of every session and process. */
+    /** Hears every session and process. */
     onRequest(listener: (entry: RequestLogEntry) => void): () => void
     clear(of: InSession): void
   }
@@ -62,7 +62,6 @@ export interface SandboxState<Of extends Timing> extends SessionsBacking<Of> {
   close(): Promise<void>
 }
 
-/** Holds what both kinds of state are made from. */
 export interface StateInputs {
   resolved: ResolvedOptions
   seed: () => Iterable<NewPet & { id?: number }>
@@ -71,12 +70,12 @@ export interface StateInputs {
   base: PetBase
 }
 
-/** Creates the sandbox's own state, in its memory. */
+/** Creates the sandbox's state in its memory. */
 export function ownState({ resolved, seed, secrets, origin, base }: StateInputs): SandboxState<'now'> {
   const policy = { banAfter: resolved.banAfter, banSeconds: resolved.banSeconds }
   const log = resolved.requestLog ?? createRequestLog(resolved.requestLogSize, secrets)
   const { storage } = resolved
-  // Counts the start-up pets once and every pet any session adds (D23, D34).
+  // The start-up pets once, and each a session adds (D23, D34).
   const pool = createPetPool(resolved.maxPets)
   const stores = new WeakMap<object, PetStore>()
   const world = (origin: OriginHolder, storage?: PetStorage): WorldBacking<'now'> => {
@@ -121,7 +120,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
     }
   }
   const startUp = world(origin, storage)
-  // Seeds the start-up pets once, for every session.
+  // Once, for every session.
   const defaultStore = {
     ...startUp.store,
     start() {
@@ -162,7 +161,7 @@ export function ownState({ resolved, seed, secrets, origin, base }: StateInputs)
   }
 }
 
-/** Creates the state shared with other processes through `shared`. */
+/** Creates the state shared through `shared`. */
 export function sharedState(
   { resolved, seed, secrets, origin }: StateInputs,
   shared: SharedState,
@@ -195,7 +194,7 @@ export function sharedState(
       faults: following,
       shareFaults: (next) => parts.faults.set(next).then(following.config),
       scenarios: parts.scenarios,
-      // The shared state copies a fork's pets and buckets itself.
+      // The shared state copies forks.
       fork: shared.sessions === undefined ? undefined : () => ({ pets: undefined, quotas: new Map() }),
       release: () => undefined,
     }
@@ -252,7 +251,7 @@ export function sharedState(
 
 const SWEEP_EVERY_MS = 1000
 
-/** Creates the in-memory session registry (D34), sweeping lazily, with no timer. */
+/** Creates the in-memory session registry (D34), swept lazily. */
 function ownSessions<W extends Registered>({
   default: defaultWorld,
   dispose,
@@ -276,7 +275,7 @@ function ownSessions<W extends Registered>({
   }
 
   function sweep(at: number): void {
-    // Also when the clock went back, else no session would expire.
+    // Also when the clock went back, or none would expire.
     if (at - sweptAt < SWEEP_EVERY_MS && at >= sweptAt) return
     sweptAt = at
     for (const world of named.values()) {
@@ -328,7 +327,7 @@ function ownSessions<W extends Registered>({
   }
 }
 
-/** Makes the fault injector follow the faults and resets of every process. */
+/** Makes the fault injector follow every process's faults and resets. */
 function followSharedFaults(
   injector: FaultInjector,
   shared: SharedState['faults'],

@@ -39,7 +39,7 @@ export interface Sandbox<Of extends Timing = 'now'> extends SessionControls<Of> 
   /** Returns what no log may show whole (D35, D46). */
   secrets(): Secrets
   readonly apiKeys: SandboxApiKeys
-  /** Resolves once the seeded pets are stored; requests wait for it by themselves. */
+  /** Resolves once the seeded pets are stored; requests wait for it themselves. */
   ready(): Promise<void>
   readiness(): Readiness
   /** Closes a shared state's connection. */

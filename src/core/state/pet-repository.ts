@@ -8,12 +8,10 @@ export interface ListQuery {
   limit: number
 }
 
-/** Holds a page read with the rate-limit decision. */
 export interface ListingAhead extends ReadAhead {
   page(): string | undefined
 }
 
-/** Keeps the pets. */
 export interface PetRepository<Of extends Timing = Timing> {
   /** Rejects with a ConfigError when the seeded pets cannot be there. */
   ready(): Promise<void>

@@ -12,7 +12,6 @@ export interface RateLimitBackend<Of extends Timing = Timing> {
   clear(): Answer<void, Of>
 }
 
-/** Holds the `X-RateLimit-*` values too. */
 export interface RateDecision {
   outcome: 'allowed' | 'rate_limited' | 'temporarily_banned'
   limit: number
@@ -55,7 +54,7 @@ export interface QuotaChange {
   banned?: boolean | number
 }
 
-/** Counts windows (D12), refusals and a ban (D15). */
+/** Counts windows (D12) and bans (D15). */
 export interface Bucket {
   minuteStart: number
   minuteUsed: number

@@ -4,7 +4,6 @@ import type { PetRepository } from './pet-repository.js'
 import type { Bucket, RateLimitBackend } from './rate-limit-backend.js'
 import type { Answer, Timing } from './maybe-promise.js'
 
-/** Brands a checked session name. */
 export type SessionName = string & { readonly sessionName: unique symbol }
 import type { InSession, RequestLogEntry } from '../request-log/create-request-log.js'
 import type { KeyStorage } from '../auth/key-storage.js'
@@ -25,7 +24,7 @@ export interface PetSeeding {
   pets: number
   /** Yields pets in id order; a missing id follows the previous. */
   draw: () => Iterable<NewPet & { id?: number }>
-  /** Tells whether `draw` is the pets' identity (D33). */
+  /** Makes `draw` the pets' identity (D33). */
   given?: boolean
   world?: { nextId: number; clock: number | undefined; quotas: ReadonlyMap<string, Bucket> }
 }
@@ -33,7 +32,6 @@ export interface PetSeeding {
 /** Shares state between processes that answer as one sandbox (D21). */
 export interface SharedState {
   readonly where: string
-  /** Caps creates at `maxPets` (D23). */
   pets(seeding: PetSeeding, limits: { maxPets: number }): PetRepository<'later'>
   /** Adds the shared clock offset to `source`. */
   rateLimits(policy: { source: () => number; banAfter: number; banSeconds: number }): RateLimitBackend<'later'>
@@ -48,7 +46,7 @@ export interface SharedState {
   readonly scenarios?: SharedScenarios
   readonly keys?: KeyStorage
   readonly boundKeys?: BoundKeys
-  /** Shares named sessions (D34), which answer 501 without it. */
+  /** Leaves named sessions 501 when absent (D34). */
   sessions?(policy: SharedSessionsPolicy): SharedSessions
   notReady(): string | undefined
   /** Names a flaw for the banner and `/readyz`. */
@@ -80,10 +78,9 @@ export interface SharedSessions {
   use(name: SessionName): Promise<SharedSessionInfo>
   /** Counts no use. */
   find(name: SessionName): Promise<SharedSessionInfo | undefined>
-  /** Lists most recently used first, dropping idle ones. */
+  /** Lists most recent first, idle ones dropped. */
   list(): Promise<SharedSessionInfo[]>
   put(name: SessionName, origin: SharedOrigin): Promise<SharedSessionInfo>
-  /** Deletes its pets, quotas and log entries. */
   delete(name: SessionName): Promise<boolean>
 }
 
@@ -133,7 +130,7 @@ export interface SharedScenarios {
 export interface SharedRequestLog {
   /** Records a masked entry; never waits, never fails. */
   record(entry: RequestLogEntry): void
-  /** Lists oldest first; all when `limit` is undefined. */
+  /** Lists oldest first; all without `limit`. */
   last(limit: number | undefined, of: InSession): Promise<RequestLogEntry[]>
   count(of: InSession): Promise<number>
   watchOthers(listener: (entry: RequestLogEntry) => void): () => void

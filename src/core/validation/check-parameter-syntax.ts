@@ -29,7 +29,7 @@ export function parameterSyntax(
   }
 }
 
-/** Returns the syntax rules of a prism operation's parameters. */
+/** Returns a prism operation's parameter rules. */
 export function parameterSyntaxOf(operation: IHttpOperation): ParameterSyntax[] {
   const of = (where: 'query' | 'path', parameters: ReadonlyArray<{ name: string; schema?: unknown }> | undefined) =>
     (parameters ?? []).map((parameter) =>

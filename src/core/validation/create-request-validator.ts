@@ -35,13 +35,13 @@ interface CompiledOperation {
   names: Record<'query' | 'path', Record<string, string>>
 }
 
-// Bounds the bodiless requests remembered valid, least recent let go first.
+// Bounds the bodiless requests remembered valid, least recent out first.
 const VALID_KEPT = 1024
 
 // Shared between sandboxes: a suite with a sandbox per test compiles once.
 const compiledByDocument = new WeakMap<OpenApiDocument, Map<string, CompiledOperation>>()
 
-/** Creates a request validator: a 400 naming every field at fault (D3, D5, D6). */
+/** Creates a request validator (D3, D5, D6). */
 export function createRequestValidator(document: OpenApiDocument) {
   const load = (): Map<string, CompiledOperation> => {
     let compiled = compiledByDocument.get(document)
@@ -57,7 +57,7 @@ export function createRequestValidator(document: OpenApiDocument) {
     return entry
   }
 
-  /** Lists the fields at fault; D3's syntax rules throw first. */
+  /** Lists the fields at fault; D3's rules throw first. */
   const issues = (operationId: string, request: RequestToValidate): InputIssue[] => {
     const entry = entryOf(operationId)
     checkParameterSyntax(entry.syntax, entry.template, request.path, request.query)
@@ -68,7 +68,7 @@ export function createRequestValidator(document: OpenApiDocument) {
   const valid = createLru<true>(() => VALID_KEPT)
 
   return {
-    /** Throws 400 naming every field at fault; remembers a valid bodiless `target`. */
+    /** Throws 400 naming every field at fault; remembers a bodiless `target` valid. */
     validate(operationId: string, request: RequestToValidate, target?: string): void {
       const key = target === undefined || request.body !== undefined ? undefined : `${operationId} ${target}`
       if (key !== undefined && valid.peek(key)) return
@@ -81,7 +81,7 @@ export function createRequestValidator(document: OpenApiDocument) {
   }
 }
 
-/** Lists the schema violations: path parameters, then query, then body. */
+/** Lists the schema violations: path, then query, then body. */
 function diagnose(entry: CompiledOperation, request: RequestToValidate): InputIssue[] {
   const pathParams: Record<string, string> = {}
   const actual = request.path.split('/')
@@ -103,7 +103,7 @@ function check(validate: ValidateFunction | undefined, value: unknown, root: str
   return describeInputErrors(validate.errors ?? [], '', root)
 }
 
-/** Copies the query with names matched without case, as prism does (`?Limit=0`). */
+/** Copies the query with names matched without case (`?Limit=0`), as prism does. */
 function queryByDeclaredName(
   entry: CompiledOperation,
   query: Record<string, string | string[]>,
@@ -118,7 +118,7 @@ function queryByDeclaredName(
   return byName
 }
 
-// Skips the meta-schema (most of the first compile): the tests check the schemas.
+// No meta-schema (most of the first compile): the tests check the schemas.
 const AJV_OPTIONS = {
   strict: false,
   allErrors: true,
@@ -128,7 +128,7 @@ const AJV_OPTIONS = {
 } as const
 
 function compile(document: OpenApiDocument): Map<string, CompiledOperation> {
-  // Query and path strings only, as prism does ("1" is no integer in a body).
+  // Query and path strings only, as prism does: a body's "1" is no integer.
   const coercing = new Ajv({ ...AJV_OPTIONS, coerceTypes: true })
   const exact = new Ajv(AJV_OPTIONS)
   const byId = new Map<string, CompiledOperation>()

@@ -3,7 +3,7 @@ export function findDuplicateKey(text: string): string | undefined {
   return findDuplicateKeyAt(text)?.key
 }
 
-/** Finds a duplicate key and its second offset, for an error that need not quote it. */
+/** Finds a duplicate key's second offset, for an error that need not quote it. */
 export function findDuplicateKeyAt(text: string): { key: string; at: number } | undefined {
   // Null for an array.
   const open: Array<Set<string> | null> = []

@@ -142,7 +142,7 @@ export function buildProgram(io: ProgramIo): Command {
     .addOption(
       new Option(
         '--trust-proxy-header <name>',
-        `the one header those proxies write the client in: ${FORWARDING_HEADERS.join(' or ')}`,
+        `the header those proxies write the client in: ${FORWARDING_HEADERS.join(' or ')}`,
       )
         .argParser(parseForwardingHeader)
         .default(FORWARDING_HEADERS[0])

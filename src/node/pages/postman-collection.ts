@@ -26,7 +26,8 @@ const EXAMPLES: Record<'createPet' | 'getPet' | 'listPets', Example> = {
 }
 
 const PREREQUEST = [
-  "if (!pm.variables.get('session')) pm.collectionVariables.set('session', 'postman-' + pm.variables.replaceIn('{{$guid}}'))",
+  "if (!pm.variables.get('session')) " +
+    "pm.collectionVariables.set('session', 'postman-' + pm.variables.replaceIn('{{$guid}}'))",
 ]
 
 export interface PostmanCollectionInput {
@@ -75,7 +76,8 @@ export function postmanCollection({ document, baseUrl, demoKeys }: PostmanCollec
       .filter((segment) => segment !== '')
       .map((segment) => segment.replace(/^\{(.+)\}$/, (_, name: string) => example.path?.[name] ?? `:${name}`))
     const query = Object.entries(example.query ?? {}).map(([key, value]) => ({ key, value }))
-    const raw = `{{baseUrl}}/${segments.join('/')}${query.length === 0 ? '' : `?${query.map(({ key, value }) => `${key}=${value}`).join('&')}`}`
+    const search = query.length === 0 ? '' : `?${query.map(({ key, value }) => `${key}=${value}`).join('&')}`
+    const raw = `{{baseUrl}}/${segments.join('/')}${search}`
     const key = keyOf(example.plan)
     return {
       name: `${found.operation.summary ?? operationId} (${operationId})`,
@@ -106,7 +108,9 @@ export function postmanCollection({ document, baseUrl, demoKeys }: PostmanCollec
     info: {
       name: `${document.info.title} ${document.info.version} (petstore-sandbox)`,
       description:
-        'Every operation of the Animal Store API as petstore-sandbox serves it, each with a test. Set `baseUrl` (the API base, ending in /v1) and `session` (sent as X-Sandbox-Session; a run without one gets a fresh session of its own).',
+        'Every operation of the Animal Store API as petstore-sandbox serves it, each with a test. ' +
+        'Set `baseUrl` (the API base, ending in /v1) and `session` ' +
+        '(sent as X-Sandbox-Session; a run without one gets a fresh session of its own).',
       schema: SCHEMA,
     },
     auth: bearer('{{apiKey}}'),
@@ -164,15 +168,18 @@ function testScript(status: number, headers: string[], schema: unknown, { keep, 
   const json = JSON.stringify
   return [
     `pm.test('answers ${status}', () => pm.response.to.have.status(${status}))`,
-    `pm.test('carries ${headers.join(', ')}', () => { for (const name of ${json(headers)}) pm.response.to.have.header(name) })`,
+    `pm.test('carries ${headers.join(', ')}', () => ` +
+      `{ for (const name of ${json(headers)}) pm.response.to.have.header(name) })`,
     `pm.test('has a body of the contract', () => pm.response.to.have.jsonSchema(${json(schema)}))`,
     ...Object.entries(echo ?? {}).map(
       ([field, variable]) =>
-        `pm.test('has the ${field} asked for', () => pm.expect(String(pm.response.json()[${json(field)}])).to.eql(pm.collectionVariables.get(${json(variable)})))`,
+        `pm.test('has the ${field} asked for', () => pm.expect(String(pm.response.json()[${json(field)}]))` +
+        `.to.eql(pm.collectionVariables.get(${json(variable)})))`,
     ),
     ...Object.entries(every ?? {}).map(
       ([field, value]) =>
-        `pm.test('lists only ${field} ${value}', () => { for (const item of pm.response.json()) pm.expect(String(item[${json(field)}])).to.eql(${json(value)}) })`,
+        `pm.test('lists only ${field} ${value}', () => ` +
+        `{ for (const item of pm.response.json()) pm.expect(String(item[${json(field)}])).to.eql(${json(value)}) })`,
     ),
     ...Object.entries(keep ?? {}).map(
       ([variable, field]) =>

@@ -50,7 +50,8 @@ export async function connectRedisState({
       return found
     } catch {
       throw new ConfigError(
-        `the Redis URL must look like redis://host:6379 (or a list of a cluster's nodes, comma-separated), got ${JSON.stringify(url)}`,
+        "the Redis URL must look like redis://host:6379 (or a list of a cluster's nodes, comma-separated), " +
+          `got ${JSON.stringify(url)}`,
       )
     }
   })
@@ -78,14 +79,16 @@ export async function connectRedisState({
   const version = /^redis_version:(\d+)\.(\d+)/m.exec(await first.info('server').catch(() => ''))
   if (version !== null && Number(version[1]) * 100 + Number(version[2]) < (cluster ? 700 : 602)) {
     first.disconnect()
+    const needed = cluster ? '7.0 or later on a cluster (sharded pub/sub)' : '6.2 or later'
     throw new ConfigError(
-      `Redis at ${shown} is version ${version[1]}.${version[2]}: the shared state needs Redis ${cluster ? '7.0 or later on a cluster (sharded pub/sub)' : '6.2 or later'}, or Valkey`,
+      `Redis at ${shown} is version ${version[1]}.${version[2]}: the shared state needs Redis ${needed}, or Valkey`,
     )
   }
   if (!cluster && urls.length > 1) {
     first.disconnect()
     throw new ConfigError(
-      `Redis at ${parsed[0]!.host} is not a node of a Redis Cluster: a list of URLs names a cluster's nodes; give a standalone Redis one URL`,
+      `Redis at ${parsed[0]!.host} is not a node of a Redis Cluster: ` +
+        "a list of URLs names a cluster's nodes; give a standalone Redis one URL",
     )
   }
   let client: RedisClient = first
@@ -98,7 +101,8 @@ export async function connectRedisState({
     first.disconnect()
     if (state !== 'ok') {
       throw new ConfigError(
-        `the Redis Cluster at ${shown} does not serve every slot (cluster_state:${state ?? 'unknown'}): create it first (docs/running-for-a-team.md#more-than-one-redis)`,
+        `the Redis Cluster at ${shown} does not serve every slot (cluster_state:${state ?? 'unknown'}): ` +
+          'create it first (docs/running-for-a-team.md#more-than-one-redis)',
       )
     }
     client = await connectCluster(parsed, shown, prefix, commandTimeoutMs, boundMs)
@@ -111,13 +115,16 @@ export async function connectRedisState({
   if (layout === null && oldGeneration !== null) {
     client.disconnect()
     throw new ConfigError(
-      `${where} holds a state written by an older petstore-sandbox, in a key layout this one does not read: start with another --redis-prefix, or delete the keys under ${prefix} (every pet, session and runtime key stored there goes)`,
+      `${where} holds a state written by an older petstore-sandbox, in a key layout this one does not read: ` +
+        `start with another --redis-prefix, or delete the keys under ${prefix} ` +
+        '(every pet, session and runtime key stored there goes)',
     )
   }
   if (layout !== null && layout !== REDIS_LAYOUT) {
     client.disconnect()
     throw new ConfigError(
-      `${where} holds a state in key layout ${layout}, written by another version of petstore-sandbox: start with another --redis-prefix, or with that version`,
+      `${where} holds a state in key layout ${layout}, written by another version of petstore-sandbox: ` +
+        'start with another --redis-prefix, or with that version',
     )
   }
   // On a cluster the groups' meta hashes are apart (switchBase writes them).
@@ -201,7 +208,8 @@ async function connectCluster(
 ): Promise<Cluster> {
   if (/[{}]/.test(prefix))
     throw new ConfigError(
-      `the Redis key prefix must not hold { or } on a Redis Cluster, which reads them as a hash tag, got ${JSON.stringify(prefix)}`,
+      'the Redis key prefix must not hold { or } on a Redis Cluster, which reads them as a hash tag, ' +
+        `got ${JSON.stringify(prefix)}`,
     )
   const database = nodes.find((node) => node.pathname !== '' && node.pathname !== '/' && node.pathname !== '/0')
   if (database !== undefined)

@@ -89,7 +89,10 @@ export async function createRedisReplication({ client, waitMs, failover }: Redis
       for (const serving of cluster.slots) if (serving?.[0] !== undefined) masters.set(serving[0], serving.length)
       const alone = [...masters].filter(([, count]) => count < 2).map(([master]) => master)
       if (alone.length === 0) return undefined
-      return `${alone.length} of ${masters.size} Redis Cluster masters have no replica (${alone.join(', ')}): a pet created there is lost if its master is`
+      return (
+        `${alone.length} of ${masters.size} Redis Cluster masters have no replica (${alone.join(', ')}): ` +
+        'a pet created there is lost if its master is'
+      )
     },
     close: () => clearInterval(timer),
   }

@@ -622,7 +622,7 @@ return reply
 `,
 
   /**
-   * Makes base ARGV[2] the one in force, or drops it when another is: ARGV prefix, gen, seed, pets, given, lastId,
+   * Puts base ARGV[2] in force, or drops it when another is in force: ARGV prefix, gen, seed, pets, given, lastId,
    * count, snext, sclock. Answers the generation in force.
    */
   switchBase: `

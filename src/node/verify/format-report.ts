@@ -5,7 +5,8 @@ import type { PromiseOutcome, VerifyReport } from './report.js'
 const MARKS = { passed: '✓', failed: '✗', warned: '!', skipped: '-' }
 const COLOURS = { passed: '\u001b[32m', failed: '\u001b[31m', warned: '\u001b[33m', skipped: '\u001b[2m' }
 const NO_PATTERN =
-  'none of the patterns verify looks for (no state, any key accepted, no rate limiting, errors in another format, a different base path)'
+  'none of the patterns verify looks for ' +
+  '(no state, any key accepted, no rate limiting, errors in another format, a different base path)'
 
 /** Formats the report for a terminal. */
 export function formatTerminalReport(report: VerifyReport, colour: boolean): string {
@@ -37,14 +38,11 @@ export function formatTerminalReport(report: VerifyReport, colour: boolean): str
     report.promises.filter((promise) => promise.source.kind === 'seed'),
   )
   section(
-    `The sandbox's decisions, where the spec is silent (${report.strict ? 'failures under --strict' : 'warnings; --strict makes them failures'}):`,
+    `The sandbox's decisions, where the spec is silent (${decisionsAre(report)}):`,
     report.promises.filter((promise) => promise.source.kind === 'decision'),
   )
   const seconds = (report.durationMs / 1000).toFixed(1)
-  lines.push(
-    '',
-    `${report.passed} passed, ${report.failed} failed, ${report.warned} warned, ${report.skipped} skipped; ${report.requests} requests in ${seconds} s`,
-  )
+  lines.push('', `${tally(report)}; ${report.requests} requests in ${seconds} s`)
   return lines.join('\n')
 }
 
@@ -61,14 +59,15 @@ export function formatJunitReport(report: VerifyReport): string {
       '      </properties>',
     ]
     if (promise.outcome === 'skipped') parts.push(`      <skipped message="${xml(promise.reason ?? '')}"/>`)
-    if (promise.outcome === 'failed')
-      parts.push(
-        `      <failure message="${xml(`${promise.title}: ${promise.failures[0]?.expected ?? ''}`)}">${xml(failureText(promise))}</failure>`,
-      )
+    if (promise.outcome === 'failed') {
+      const message = xml(`${promise.title}: ${promise.failures[0]?.expected ?? ''}`)
+      parts.push(`      <failure message="${message}">${xml(failureText(promise))}</failure>`)
+    }
     if (promise.outcome === 'warned') parts.push(`      <system-out>${xml(failureText(promise))}</system-out>`)
     return [...parts, '    </testcase>'].join('\n')
   })
   const counts = `tests="${report.promises.length}" failures="${report.failed}" skipped="${report.skipped}" errors="0"`
+  const time = report.durationMs / 1000
   const suiteProperties = [
     `      <property name="strict" value="${report.strict}"/>`,
     `      <property name="warnings" value="${report.warned}"/>`,
@@ -76,8 +75,8 @@ export function formatJunitReport(report: VerifyReport): string {
   ]
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="petstore-sandbox verify" ${counts} time="${report.durationMs / 1000}">`,
-    `  <testsuite name="${xml(report.baseUrl)}" ${counts} timestamp="${report.startedAt}" time="${report.durationMs / 1000}">`,
+    `<testsuites name="petstore-sandbox verify" ${counts} time="${time}">`,
+    `  <testsuite name="${xml(report.baseUrl)}" ${counts} timestamp="${report.startedAt}" time="${time}">`,
     '    <properties>',
     ...suiteProperties,
     '    </properties>',
@@ -95,22 +94,30 @@ export function formatHtmlReport(report: VerifyReport): string {
         const details = promise.failures
           .map(
             (failure) =>
-              `<dl><dt>request</dt><dd><code>${html(failure.request)}</code></dd><dt>got</dt><dd><code>${html(failure.got)}</code></dd><dt>expected</dt><dd>${html(failure.expected)}</dd></dl>`,
+              `<dl><dt>request</dt><dd><code>${html(failure.request)}</code></dd>` +
+              `<dt>got</dt><dd><code>${html(failure.got)}</code></dd>` +
+              `<dt>expected</dt><dd>${html(failure.expected)}</dd></dl>`,
           )
           .join('')
         const more =
           promise.failureCount > promise.failures.length ? `<p>${promise.failureCount} failures in all</p>` : ''
         const reason = promise.reason === undefined ? '' : `<p>skipped: ${html(promise.reason)}</p>`
         const warning = promise.outcome === 'warned' ? `<p>${html(warningLine(promise))}</p>` : ''
-        return `<tr class="${promise.outcome}"><td>${MARKS[promise.outcome]} ${promise.outcome}</td><td><code>${html(promise.id)}</code></td><td>${html(describeSource(promise.source))}</td><td>${html(promise.title)}${reason}${warning}${details}${more}</td></tr>`
+        return (
+          `<tr class="${promise.outcome}"><td>${MARKS[promise.outcome]} ${promise.outcome}</td>` +
+          `<td><code>${html(promise.id)}</code></td><td>${html(describeSource(promise.source))}</td>` +
+          `<td>${html(promise.title)}${reason}${warning}${details}${more}</td></tr>`
+        )
       })
       .join('\n')
+  const head = headRow(['outcome', 'promise', 'source', 'what the backend must do'])
   const table = (caption: string, promises: PromiseOutcome[]) =>
-    `<table><caption>${html(caption)}</caption><thead><tr><th>outcome</th><th>promise</th><th>source</th><th>what the backend must do</th></tr></thead><tbody>\n${promiseRows(promises)}\n</tbody></table>`
+    `<table><caption>${html(caption)}</caption>${head}<tbody>\n${promiseRows(promises)}\n</tbody></table>`
   const diagnosis = (report.diagnosis.length > 0 ? report.diagnosis : [NO_PATTERN])
     .map((line) => `<li>${html(line)}</li>`)
     .join('')
   const seconds = (report.durationMs / 1000).toFixed(1)
+  const strict = report.strict ? ', --strict' : ''
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -132,8 +139,8 @@ dt { font-weight: 600; } dd { margin: 0; }
 </head>
 <body>
 <h1>verify: ${html(report.baseUrl)}</h1>
-<p>Key ${html(report.key)}, started ${html(report.startedAt)}, ${report.requests} requests in ${seconds} s${report.strict ? ', --strict' : ''}.
-<strong>${report.passed} passed, ${report.failed} failed, ${report.warned} warned, ${report.skipped} skipped.</strong></p>
+<p>Key ${html(report.key)}, started ${html(report.startedAt)}, ${report.requests} requests in ${seconds} s${strict}.
+<strong>${tally(report)}.</strong></p>
 <h2>Diagnosis</h2>
 <ul>${diagnosis}</ul>
 ${table(
@@ -141,7 +148,7 @@ ${table(
   report.promises.filter((promise) => promise.source.kind === 'seed'),
 )}
 ${table(
-  `The sandbox's decisions where the spec is silent (docs/decisions.md): ${report.strict ? 'failures under --strict' : 'warnings; --strict makes them failures'}`,
+  `The sandbox's decisions where the spec is silent (docs/decisions.md): ${decisionsAre(report)}`,
   report.promises.filter((promise) => promise.source.kind === 'decision'),
 )}
 </body>
@@ -160,6 +167,21 @@ function warningLine(promise: PromiseOutcome): string {
     ? `this backend ${first.got.split(' | ')[0]}`
     : 'this backend differs, as shown below'
   return `${describeSource(promise.source)}: the sandbox answers ${first.expected}; ${differs}`
+}
+
+/** Counts the promises by outcome. */
+function tally(report: VerifyReport): string {
+  return `${report.passed} passed, ${report.failed} failed, ${report.warned} warned, ${report.skipped} skipped`
+}
+
+/** Says what the sandbox's decisions are under the report's strictness. */
+function decisionsAre(report: VerifyReport): string {
+  return report.strict ? 'failures under --strict' : 'warnings; --strict makes them failures'
+}
+
+/** Writes a table's head row of the given column titles. */
+function headRow(titles: string[]): string {
+  return `<thead><tr>${titles.map((title) => `<th>${title}</th>`).join('')}</tr></thead>`
 }
 
 function failureText(promise: PromiseOutcome): string {
@@ -184,12 +206,22 @@ export function formatShadowHtml(report: ShadowReport): string {
   const order = { behaviour: 0, spec: 1, decision: 2 } as const
   const rows = [...report.differences]
     .sort((a, b) => order[a.kind] - order[b.kind] || b.count - a.count)
-    .map(
-      (group) =>
-        `<tr class="${group.kind}"><td>${group.kind}${group.decision === undefined ? '' : ` (${html(group.decision)})`}</td><td><code>${html(group.operation)}</code></td><td><code>${html(group.aspect)}</code></td><td>${group.count}</td><td><code>${html(group.upstream)}</code></td><td><code>${html(group.sandbox)}</code></td><td><code>${html(`${group.example.method} ${group.example.path}`)}</code> ${group.example.upstreamStatus} / ${group.example.sandboxStatus}${group.example.key === undefined ? '' : `, key ${html(group.example.key)}`}, ${html(group.example.time)}</td></tr>`,
-    )
+    .map((group) => {
+      const decision = group.decision === undefined ? '' : ` (${html(group.decision)})`
+      const { example } = group
+      const key = example.key === undefined ? '' : `, key ${html(example.key)}`
+      return (
+        `<tr class="${group.kind}"><td>${group.kind}${decision}</td><td><code>${html(group.operation)}</code></td>` +
+        `<td><code>${html(group.aspect)}</code></td><td>${group.count}</td>` +
+        `<td><code>${html(group.upstream)}</code></td><td><code>${html(group.sandbox)}</code></td>` +
+        `<td><code>${html(`${example.method} ${example.path}`)}</code> ` +
+        `${example.upstreamStatus} / ${example.sandboxStatus}${key}, ${html(example.time)}</td></tr>`
+      )
+    })
     .join('\n')
   const behaviour = report.differences.filter((group) => group.kind === 'behaviour').length
+  const beyond = report.unlisted > 0 ? `, ${report.unlisted} differences beyond the groups shown` : ''
+  const head = headRow(['kind', 'operation', 'aspect', 'count', 'upstream', 'sandbox', 'example'])
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -207,9 +239,9 @@ code { overflow-wrap: anywhere; }
 </head>
 <body>
 <h1>shadow: drift report</h1>
-<p>${report.exchanges} exchanges, ${report.compared} compared, ${report.dropped} dropped${report.unlisted > 0 ? `, ${report.unlisted} differences beyond the groups shown` : ''}.
+<p>${report.exchanges} exchanges, ${report.compared} compared, ${report.dropped} dropped${beyond}.
 <strong>${report.differences.length} groups of differences, ${behaviour} of behaviour.</strong></p>
-<table><thead><tr><th>kind</th><th>operation</th><th>aspect</th><th>count</th><th>upstream</th><th>sandbox</th><th>example</th></tr></thead><tbody>
+<table>${head}<tbody>
 ${rows}
 </tbody></table>
 </body>

@@ -121,10 +121,14 @@ async function refresh(): Promise<void> {
   state = current
   $('clock-now').textContent = current.now
   const summary = sessions?.find((entry) => entry.name === current.session)
+  const origin = summary === undefined ? 'its origin' : originText(summary)
   $('reset-what').textContent =
     current.session === 'default'
-      ? `Restores ${current.seeded.pets} pets from seed ${current.seeded.seed} (now ${current.pets.count}, next id ${current.pets.nextId}), clears counters, bans and the request log.`
-      : `Returns session ${current.session} to ${summary === undefined ? 'its origin' : originText(summary)} (now ${current.pets.count} pets, next id ${current.pets.nextId}), clears its counters, bans and requests; its clock stays.`
+      ? `Restores ${current.seeded.pets} pets from seed ${current.seeded.seed} ` +
+        `(now ${current.pets.count}, next id ${current.pets.nextId}), clears counters, bans and the request log.`
+      : `Returns session ${current.session} to ${origin} ` +
+        `(now ${current.pets.count} pets, next id ${current.pets.nextId}), ` +
+        'clears its counters, bans and requests; its clock stays.'
   $('reset').textContent = current.session === 'default' ? 'Reset the sandbox' : `Reset session ${current.session}`
   renderKeys()
   if (!faultsBody.contains(document.activeElement))
@@ -266,8 +270,9 @@ $('log-table').addEventListener('click', (event) => {
       const entry = har.log.entries[0]
       if (entry === undefined) return
       const { request, response } = entry
+      const scenario = entry._scenario ? `, scenario ${entry._scenario}` : ''
       $('exchange-summary').textContent =
-        `${request.method} ${request.url} → ${response.status}, key ${entry._key}${entry._scenario ? `, scenario ${entry._scenario}` : ''}`
+        `${request.method} ${request.url} → ${response.status}, key ${entry._key}${scenario}`
       $('exchange-request').textContent = exchangeText(
         `${request.method} ${request.url}`,
         request.headers,

@@ -92,7 +92,8 @@ export function renderShadowPanel(report: ShadowReport): void {
           { class: 'muted' },
           `${group.example.method} `,
           el('code', { text: group.example.path }),
-          ` → ${group.example.upstreamStatus} / ${group.example.sandboxStatus}${group.example.key === undefined ? '' : `, key ${group.example.key}`}, ${group.example.time}`,
+          ` → ${group.example.upstreamStatus} / ${group.example.sandboxStatus}` +
+            `${group.example.key === undefined ? '' : `, key ${group.example.key}`}, ${group.example.time}`,
         ),
       ),
     ),
