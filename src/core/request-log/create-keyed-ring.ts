@@ -37,7 +37,6 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
     if (link.newerOfKey === undefined) chain.newest = link.olderOfKey!
     else link.newerOfKey.olderOfKey = link.olderOfKey
   }
-  // Walks back by `step`; up to `limit` items, oldest first.
   const walk = (from: Link<T, K> | undefined, step: (link: Link<T, K>) => Link<T, K> | undefined, limit: number) => {
     const out: T[] = []
     for (let link = from; link !== undefined && out.length < limit; link = step(link)) out.push(link.item)

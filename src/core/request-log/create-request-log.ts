@@ -164,7 +164,6 @@ export function createRequestLog(
   // Keyed by session: a session's entries are counted and forgotten at once.
   const entries = createKeyedRing<Kept, string | undefined>(capacity, (kept) => kept.answer.session)
   let sink: ((entry: RequestLogEntry) => void) | undefined
-  // Remade only when the secrets change.
   let masker: Masker | undefined
   const maskerNow = (): Masker => {
     const inForce = secrets()
@@ -230,7 +229,6 @@ export function createRequestLog(
       return showAll(kept(limit, of))
     },
     count: (of?: InSession): number => (of === undefined ? entries.count() : entries.count(of.session)),
-    /** Selects entries with their bodies. */
     select(selection: LogSelection = {}, of?: InSession): KeptExchange[] {
       const masker = maskerNow()
       const looked = kept(selection.match === undefined ? (selection.limit ?? capacity) : capacity, of)
@@ -259,14 +257,12 @@ export function createRequestLog(
       watchers.add(watcher)
       return () => watchers.delete(watcher)
     },
-    /** Forgets `of`'s entries, or every entry. */
     clear(of?: InSession): void {
       if (of === undefined) {
         entries.clear()
         detailed.clear()
         return
       }
-      // Costs the session's entries only.
       const removed = entries.remove(of.session)
       if (removed.some((one) => one.bodies !== undefined)) detailed.remove((one) => one.answer.session === of.session)
     },

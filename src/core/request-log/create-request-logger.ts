@@ -50,7 +50,6 @@ export function createRequestLogger(
         })
         return
       }
-      // Status 0 is a dropped connection.
       const status = paint(statusColour(entry.status), entry.status === 0 ? 'dropped' : String(entry.status))
       const source = entry.source === undefined ? '' : ` source=${entry.source}`
       // A session name's rule admits no control.

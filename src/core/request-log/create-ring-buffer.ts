@@ -22,7 +22,6 @@ export function createRingBuffer<T>(capacity: number) {
       return out
     },
     last,
-    /** Forgets the items `matches` accepts. */
     remove(matches: (item: T) => boolean): void {
       const kept = last().filter((item) => !matches(item))
       items.fill(undefined)

@@ -32,7 +32,7 @@ export interface SessionsBacking<Of extends Timing> extends WorldBacking<Of> {
   registry(options: SessionsOptions<World<Of>>): SessionRegistry<World<Of>>
 }
 
-/** Starts a session from a capsule, a fork of `from`, or start-up. */
+/** Starts a session from a capsule, a fork, or start-up. */
 export interface SessionStart {
   capsule?: Capsule
   from?: string
@@ -84,7 +84,7 @@ export interface SessionRegistry<W extends Registered> {
 
 export interface SessionsOptions<W extends Registered> {
   default: W
-  /** Makes a world for a session not met here. */
+  /** Makes a new session's world. */
   fresh(name: SessionName): W
   dispose(world: W): void
   /** Caps the named sessions, dropping the least recently used (D34). */
@@ -112,7 +112,6 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     dispose(world) {
       world.release()
       carriers.requests.clear({ session: world.session })
-      // Bound keys go with their session (D46).
       carriers.bound.release(world.name)
     },
     ...options.limits,
@@ -138,7 +137,6 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
     return forkOrigin(source, source.fork())
   }
 
-  // A key names one session (D46).
   async function bindable(name: SessionName, origin: Origin): Promise<void> {
     if (name === DEFAULT_SESSION)
       throw new ConfigError(
@@ -221,7 +219,6 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       return world
     },
     find,
-    /** Throws SessionsNotServed where named sessions are not kept. */
     served,
     list: async (): Promise<World<Of>[]> => registry.list(),
     /** Puts `name` in place from `start`, within maxPets (D23). */
@@ -238,14 +235,13 @@ export function createSessionLifecycle<Of extends Timing>(options: SessionLifecy
       if (origin.boundKeys.length > 0) await carriers.bound.bind(name, origin.boundKeys)
       return made
     },
-    /** Forgets `key`'s scenario in every session. */
     async forgetKey(key: string): Promise<void> {
       for (const world of await registry.list()) await world.scenarios.forget(key)
     },
     async delete(name: string): Promise<boolean> {
       return registry.delete(checkSessionName(name, 'session name'))
     },
-    /** Deletes the named sessions starting with `prefix`; returns their names. */
+    /** Deletes the named sessions starting with `prefix`. */
     async deleteAll(prefix?: string): Promise<string[]> {
       const deleted: string[] = []
       for (const world of await registry.list()) {

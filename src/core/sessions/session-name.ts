@@ -21,7 +21,6 @@ const rule = schema.description.replace(/^sandbox - /, '')
 /** Says why `name` may not name a session, never quoting it (D35). */
 export function sessionNameRefusal(name: unknown, where: string, secrets?: Secrets): string | undefined {
   if (typeof name !== 'string' || !pattern.test(name)) return `${where} must be ${rule}`
-  // Names are shown whole, so none may be a secret (D35).
   if (secrets !== undefined && (name === secrets.adminToken || secrets.keys.includes(name)))
     return `${where} must not be an API key or the admin token`
   return undefined
@@ -45,7 +44,7 @@ export const BAGGAGE_HEADER = 'baggage'
 
 export const BAGGAGE_MEMBER = 'sandbox-session'
 
-/** Holds a requested session name, unchecked, and where it was named. */
+/** Holds an unchecked session name and where it was named. */
 export interface RequestedSession {
   readonly name: string
   readonly where: 'X-Sandbox-Session' | "baggage's sandbox-session"

@@ -293,7 +293,6 @@ function assemble(parts: ReadonlyArray<WorldHolds[keyof WorldHolds]>): Origin {
   return Object.assign({}, ...parts) as Origin
 }
 
-/** Makes the start-up world. */
 export function startUpOrigin(parts: StartUpParts): Origin {
   return assemble(ENTRIES.map((entry) => entry.startUp(parts)))
 }
@@ -315,7 +314,6 @@ export async function capsuleHolds(world: World<Timing>, parts: WorldCarrierPart
   return Object.assign({}, ...written) as CapsuleHolds
 }
 
-/** Resets every entry of `world`, in table order. */
 export async function resetWorld(
   world: World<Timing>,
   parts: WorldCarrierParts,
@@ -341,7 +339,6 @@ export function sharedOriginOf(origin: Origin): SharedOrigin {
   return { settings, kind: 'start-up' }
 }
 
-/** Reads a session's origin from the shared state. */
 export function originFromShared(info: SharedOriginInfo, startUp: Origin): Origin {
   return assemble(ENTRIES.map((entry) => entry.shared.take(info, startUp)))
 }
