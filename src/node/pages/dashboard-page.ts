@@ -1,5 +1,19 @@
-import { html, type SafeHtml } from './html.js'
+import { html, type SafeHtml, tableHead } from './html.js'
 import { pageShell } from './page-shell.js'
+
+const SHADOW_COLUMNS = ['kind', 'operation', 'aspect', 'count', 'upstream', 'sandbox', 'example']
+const SESSION_COLUMNS = ['session', 'made from', 'pets', 'next id', 'requests', 'clock', 'last used', 'bound keys']
+// The source column is shown by the script when the sandbox proxies.
+const LOG_COLUMNS = [
+  'time',
+  'status',
+  html`<th scope="col" id="log-source" hidden>source</th>`,
+  'method',
+  'path',
+  'key',
+  'ms',
+  'fault',
+]
 
 /** Builds the dashboard's static shell, with no data and no token; `data-proxy` says whether it has a Proxy panel. */
 export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
@@ -26,17 +40,17 @@ export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
 </dl>
 <h3 id="violations-title">Broken promises of the spec <span class="muted" id="proxy-violations-total"></span></h3>
 <p id="violations-none" class="muted">None so far: every upstream answer kept the spec's promises.</p>
-<div class="table-scroll"><table id="violations-table" aria-labelledby="violations-title"><thead><tr><th scope="col">promise</th><th scope="col">violations</th><th scope="col">last example</th></tr></thead><tbody></tbody></table></div>
+${emptyTable('violations-table', 'violations-title', ['promise', 'violations', 'last example'])}
 <h3 id="differences-title">Decided otherwise than the sandbox <span class="muted" id="proxy-differences-total"></span></h3>
 <p id="differences-none" class="muted">None so far: where the spec is silent, the upstream answered as the sandbox does.</p>
-<div class="table-scroll"><table id="differences-table" aria-labelledby="differences-title"><thead><tr><th scope="col">promise</th><th scope="col">differences</th><th scope="col">last example</th></tr></thead><tbody></tbody></table></div>
+${emptyTable('differences-table', 'differences-title', ['promise', 'differences', 'last example'])}
 </section>
 <section class="card" id="shadow" aria-labelledby="shadow-title" hidden>
 <h2 id="shadow-title">Shadow</h2>
 <p class="muted">The sandbox's answers from a world learned from the upstream, against the upstream's own (<code>--shadow</code>): <strong>behaviour</strong> is the drift to look at.</p>
 <p id="shadow-counts">…</p>
 <p id="shadow-none" class="muted">No difference so far: every compared exchange agreed.</p>
-<div class="table-scroll"><table id="shadow-table" aria-labelledby="shadow-title"><thead><tr><th scope="col">kind</th><th scope="col">operation</th><th scope="col">aspect</th><th scope="col">count</th><th scope="col">upstream</th><th scope="col">sandbox</th><th scope="col">example</th></tr></thead><tbody></tbody></table></div>
+${emptyTable('shadow-table', 'shadow-title', SHADOW_COLUMNS)}
 </section>
 <section class="card" id="sessions" aria-labelledby="sessions-title" hidden>
 <h2 id="sessions-title">Sessions</h2>
@@ -46,7 +60,7 @@ export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
 <button type="button" id="delete-session" class="secondary" hidden>Delete this session</button>
 </div>
 <p class="muted">The clock, reset, the keys' quotas and scenarios, the faults and the requests below are the shown session's (<code>X-Sandbox-Session</code>); the keys and their plans are the same in every session.</p>
-<div class="table-scroll"><table id="sessions-table" aria-labelledby="sessions-title"><thead><tr><th scope="col">session</th><th scope="col">made from</th><th scope="col">pets</th><th scope="col">next id</th><th scope="col">requests</th><th scope="col">clock</th><th scope="col">last used</th><th scope="col">bound keys</th></tr></thead><tbody></tbody></table></div>
+${emptyTable('sessions-table', 'sessions-title', SESSION_COLUMNS)}
 </section>
 <div class="grid">
 <section class="card" aria-labelledby="clock-title">
@@ -70,7 +84,7 @@ export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
 </div>
 <section class="card" aria-labelledby="keys-title">
 <h2 id="keys-title">Keys</h2>
-<div class="table-scroll"><table id="keys-table"><thead><tr><th scope="col">key</th><th scope="col">plan</th><th scope="col">this minute</th><th scope="col">today</th><th scope="col">scenario</th><th scope="col">ban</th><th scope="col">actions</th></tr></thead><tbody></tbody></table></div>
+${emptyTable('keys-table', undefined, ['key', 'plan', 'this minute', 'today', 'scenario', 'ban', 'actions'])}
 <form id="add-key" class="row">
 <label for="new-key">New key</label><input id="new-key" name="key" required>
 <label for="new-plan">plan</label><select id="new-plan" name="plan"><option>free</option><option>pro</option><option>business</option><option>enterprise</option></select>
@@ -81,7 +95,7 @@ export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
 </section>
 <section class="card" aria-labelledby="faults-title">
 <h2 id="faults-title">Faults</h2>
-<div class="table-scroll"><table id="faults-table"><thead><tr><th scope="col">operation</th><th scope="col">latency ms (min–max)</th><th scope="col">error rate</th><th scope="col">actions</th></tr></thead><tbody></tbody></table></div>
+${emptyTable('faults-table', undefined, ['operation', 'latency ms (min–max)', 'error rate', 'actions'])}
 <div class="row"><button type="button" id="faults-off" class="secondary">All faults off</button></div>
 </section>
 <section class="card" aria-labelledby="log-title">
@@ -93,7 +107,7 @@ export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
 <label for="filter-key">Key</label><select id="filter-key"><option value="">any</option></select>
 <button type="button" id="download-har" class="secondary">Download HAR</button>
 </div>
-<div class="table-scroll"><table id="log-table"><thead><tr><th scope="col">time</th><th scope="col">status</th><th scope="col" id="log-source" hidden>source</th><th scope="col">method</th><th scope="col">path</th><th scope="col">key</th><th scope="col">ms</th><th scope="col">fault</th></tr></thead><tbody></tbody></table></div>
+${emptyTable('log-table', undefined, LOG_COLUMNS)}
 <section id="exchange" aria-labelledby="exchange-title" hidden>
 <h3 id="exchange-title">Exchange <span id="exchange-summary" class="muted"></span></h3>
 <div class="grid">
@@ -107,4 +121,10 @@ export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
 </main>`,
     scripts: ['/assets/dashboard.js'],
   })
+}
+
+/** Writes an empty table for the dashboard's script to fill, labelled by a heading where it has one. */
+function emptyTable(id: string, labelledBy: string | undefined, titles: readonly (string | SafeHtml)[]): SafeHtml {
+  const label = labelledBy === undefined ? '' : html` aria-labelledby="${labelledBy}"`
+  return html`<div class="table-scroll"><table id="${id}"${label}>${tableHead(titles)}<tbody></tbody></table></div>`
 }

@@ -28,3 +28,9 @@ function render(value: unknown): string {
   if (value === undefined || value === null || value === false) return ''
   return escapeHtml(String(value))
 }
+
+/** Writes a table's head row: a title that is a string becomes a column header, a `SafeHtml` one stays as it is. */
+export function tableHead(titles: readonly (string | SafeHtml)[]): SafeHtml {
+  const cells = titles.map((title) => (title instanceof SafeHtml ? title : html`<th scope="col">${title}</th>`))
+  return html`<thead><tr>${cells}</tr></thead>`
+}
