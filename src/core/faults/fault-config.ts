@@ -4,7 +4,6 @@ import { checkInput } from '../contract/check-input.js'
 export const FAULT_KINDS = ['500', '503', 'drop'] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
-/** Lists the failures drawn by default. */
 export const DEFAULT_ERROR_KINDS = ['500', '503'] as const satisfies readonly FaultKind[]
 
 /** Draws latency uniformly from `min..max` ms. */
@@ -101,7 +100,6 @@ function latencyOf(latency: Latency | number, where: string): Latency {
   return { p50: latency.p50, p99: latency.p99 }
 }
 
-// Refuses a burst too short for the rate (D45).
 function burstOf(burst: number, errorRate: number, where: string): number {
   if (errorRate < 1 && errorRate / (burst * (1 - errorRate)) > 1) {
     throw new ConfigError(
@@ -111,7 +109,6 @@ function burstOf(burst: number, errorRate: number, where: string): number {
   return burst
 }
 
-/** Checks a latency setting against `LatencySetting`. */
 export function resolveLatency(latency: unknown, where: string): LatencyRange {
   return rangeOf(checkInput<LatencyRange | number>('LatencySetting', latency, where), where)
 }

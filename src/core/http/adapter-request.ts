@@ -39,7 +39,6 @@ export class AdapterRequest implements SandboxRequest {
     return this.parsedUrl.href
   }
 
-  /** Makes the fetch Request once, on demand. */
   fetchRequest(): Request {
     this.#fetchRequest ??= new AdapterFetchRequest(this.url, {
       method: this.method,

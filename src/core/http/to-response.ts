@@ -3,7 +3,7 @@ import { AdapterRequest, isAdapterRequest } from './adapter-request.js'
 import { JsonPieces } from './json-pieces.js'
 import type { Reply } from './reply.js'
 
-/** Holds a JSON body that is text already, written as it is. */
+/** Holds JSON already text, written as it is. */
 export class JsonText {
   constructor(readonly text: string) {}
 }
@@ -89,7 +89,6 @@ function adapterResponse(
   return Object.assign(new Response(null, { status }), { [REPLY_HEADERS]: headers }, body)
 }
 
-/** Returns the headers a response is written with. */
 export function repliedHeaders(response: Response): Headers {
   return (response as Response & { [REPLY_HEADERS]?: Headers })[REPLY_HEADERS] ?? response.headers
 }

@@ -74,7 +74,6 @@ export function createScenarios({ known, initial, seed, sleep, isKey, shared }: 
     of: (key: string): string | undefined => scenarioOf(assigned(), key),
     all: assigned,
     seed: (): number => shared?.seed() ?? seed(),
-    /** Puts `key` in scenario `name`, or throws a ConfigError. */
     set(key: string, name: ScenarioName): MaybePromise<void> {
       if (!known.has(name)) throw new ConfigError(unknownScenario(name, [...known.keys()]))
       if (!isKey(key)) throw new UnknownKeyError(key)
@@ -128,7 +127,6 @@ function scenarioOf(assigned: Readonly<Record<string, string>>, key: string): st
   return Object.hasOwn(assigned, key) ? assigned[key] : undefined
 }
 
-/** Answers a non-listing read under `empty` with a 404. */
 export function emptyRead(params: Record<string, string>): HttpError {
   return new HttpError(
     404,

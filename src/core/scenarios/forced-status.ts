@@ -11,7 +11,6 @@ export interface ForcibleStatuses {
   errorsByDefault: boolean
 }
 
-/** Reads each operation's forcible statuses. */
 export function forcibleStatuses(document: OpenApiDocument): Map<string, ForcibleStatuses> {
   const byId = new Map<string, ForcibleStatuses>()
   for (const item of Object.values(document.paths)) {
@@ -123,7 +122,7 @@ export function preferredStatus(
 /** Names the applied preference (RFC 7240). */
 export const PREFERENCE_APPLIED_HEADER = 'preference-applied'
 
-/** Reads the status a `Prefer: code=` forced from the answer's headers. */
+/** Reads back the status `Prefer: code=` forced. */
 export function forcedByPrefer(headers: Headers): number | undefined {
   const applied = /^code=(\d{3})$/.exec(headers.get(PREFERENCE_APPLIED_HEADER) ?? '')
   return applied === null ? undefined : Number(applied[1])

@@ -40,7 +40,6 @@ export function createPetPool(maxPets = Number.POSITIVE_INFINITY) {
   let creating = 0
   return {
     maxPets,
-    /** Refuses a create beyond the bound. */
     claim(): void {
       if (stored + creating >= maxPets) throw storageFull(maxPets)
       creating++
@@ -73,7 +72,6 @@ export interface PetStoreOptions {
 export function createPetStore({ origin, pool, filled, storage }: PetStoreOptions) {
   let base = origin().base
   let overlay: PetOverlay = emptyOverlay()
-  // Pets this session holds in the pool.
   let owned = 0
   let usingBase = false
   // Stops a create in flight once the session is dropped.
@@ -282,7 +280,6 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
     /** Counts what `release()` would free while a session over `kept` stays. */
     freed: (kept: PetBase): number => owned + (usingBase && base !== kept && base.users() === 1 ? base.count() : 0),
 
-    /** Lets go of this session's pets. */
     release(): void {
       released = true
       pool.add(-owned)
@@ -343,7 +340,6 @@ export function idsExhausted(): HttpError {
   )
 }
 
-/** Refuses a create whose session was dropped (D34). */
 export function sessionDropped(): HttpError {
   return new HttpError(
     409,

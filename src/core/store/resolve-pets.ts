@@ -3,7 +3,7 @@ import { openapiDocument } from '../contract/openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 import type { Pet } from './pet.js'
 
-/** Holds a pet given instead of generated ones, its `id` optional. */
+/** Holds a pet given instead of generated ones. */
 export interface GivenPet {
   id?: number
   name: string
@@ -27,7 +27,6 @@ const schemas = (
     schemas: Record<string, { properties: Record<string, FieldSchema>; required: string[] }>
   }
 ).schemas
-// Both NewPet and Pet, the id optional.
 const FIELDS: Record<string, FieldSchema> = Object.fromEntries(
   Object.keys({ ...schemas.Pet!.properties, ...schemas.NewPet!.properties }).map((name) => [
     name,
