@@ -24,11 +24,19 @@ const STATUS_FILTERS = [
   ['0', 'dropped'],
 ]
 const TOKEN_INPUT = html`<input id="token" name="token" type="password" required minlength="8">`
+const SIGN_OUT = html`<button type="button" id="sign-out" class="secondary">Forget the token</button>`
+const CHART_LABEL = 'Requests per second by status class, last 60 seconds'
+const LEGEND = [
+  ['status-2', '2xx'],
+  ['status-4', '4xx'],
+  ['status-5', '5xx and dropped'],
+]
 const INSTANT = html`<input id="clock-at" name="at" placeholder="2030-12-06T00:00:00Z" required>`
 
 /** Builds the dashboard's static shell, with no data and no token; `data-proxy` says whether it has a Proxy panel. */
 export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
   const planOptions = PLAN_NAMES.map((plan) => html`<option>${plan}</option>`)
+  const legend = LEGEND.map(([status, text]) => html`<span class="${status}">■ ${text}</span>`)
   const statusOptions = STATUS_FILTERS.map(([value, text]) => html`<option value="${value}">${text}</option>`)
   return pageShell({
     title: 'Dashboard · petstore-sandbox',
@@ -91,7 +99,7 @@ ${emptyTable('sessions-table', 'sessions-title', SESSION_COLUMNS)}
 <section class="card" aria-labelledby="reset-title">
 <h2 id="reset-title">Reset</h2>
 <p id="reset-what">…</p>
-<div class="row"><button type="button" id="reset">Reset the sandbox</button><button type="button" id="sign-out" class="secondary">Forget the token</button></div>
+<div class="row"><button type="button" id="reset">Reset the sandbox</button>${SIGN_OUT}</div>
 <p id="message" role="status"></p>
 </section>
 </div>
@@ -113,8 +121,8 @@ ${emptyTable('faults-table', undefined, ['operation', 'latency ms (min–max)', 
 </section>
 <section class="card" aria-labelledby="log-title">
 <h2 id="log-title">Requests</h2>
-<canvas id="chart" class="chart" width="600" height="90" role="img" aria-label="Requests per second by status class, last 60 seconds"></canvas>
-<p class="legend"><span class="status-2">■ 2xx</span><span class="status-4">■ 4xx</span><span class="status-5">■ 5xx and dropped</span></p>
+<canvas id="chart" class="chart" width="600" height="90" role="img" aria-label="${CHART_LABEL}"></canvas>
+<p class="legend">${legend}</p>
 <div class="row">
 <label for="filter-status">Status</label><select id="filter-status">${statusOptions}</select>
 <label for="filter-key">Key</label><select id="filter-key"><option value="">any</option></select>
