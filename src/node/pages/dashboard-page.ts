@@ -1,3 +1,4 @@
+import { PLAN_NAMES } from '../../core/auth/plans.js'
 import { html, type SafeHtml, tableHead } from './html.js'
 import { pageShell } from './page-shell.js'
 
@@ -14,9 +15,21 @@ const LOG_COLUMNS = [
   'ms',
   'fault',
 ]
+const STATUS_FILTERS = [
+  ['', 'any'],
+  ['2', '2xx'],
+  ['4', '4xx'],
+  ['429', '429'],
+  ['5', '5xx'],
+  ['0', 'dropped'],
+]
+const TOKEN_INPUT = html`<input id="token" name="token" type="password" required minlength="8">`
+const INSTANT = html`<input id="clock-at" name="at" placeholder="2030-12-06T00:00:00Z" required>`
 
 /** Builds the dashboard's static shell, with no data and no token; `data-proxy` says whether it has a Proxy panel. */
 export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
+  const planOptions = PLAN_NAMES.map((plan) => html`<option>${plan}</option>`)
+  const statusOptions = STATUS_FILTERS.map(([value, text]) => html`<option value="${value}">${text}</option>`)
   return pageShell({
     title: 'Dashboard · petstore-sandbox',
     body: html`<header class="bar"><p class="crumbs"><a href="/">petstore-sandbox</a> · Dashboard</p></header>
@@ -25,7 +38,7 @@ export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
 <form id="login" class="card" autocomplete="off">
 <h2>Admin token</h2>
 <p class="muted">The token the sandbox was started with (<code>--admin-token</code>). It is kept in this tab only.</p>
-<div class="row"><label for="token">Admin token</label><input id="token" name="token" type="password" required minlength="8"><button type="submit">Open</button></div>
+<div class="row"><label for="token">Admin token</label>${TOKEN_INPUT}<button type="submit">Open</button></div>
 <p id="login-error" role="alert"></p>
 </form>
 <div id="board" hidden data-proxy="${String(proxy)}">
@@ -38,10 +51,10 @@ export function dashboardPage({ proxy }: { proxy: boolean }): SafeHtml {
 <div><dt>Answered by the sandbox</dt><dd id="proxy-answers-sandbox">…</dd></div>
 <div><dt>Fallbacks</dt><dd id="proxy-fallbacks">…</dd></div>
 </dl>
-<h3 id="violations-title">Broken promises of the spec <span class="muted" id="proxy-violations-total"></span></h3>
+<h3 id="violations-title">Broken promises of the spec ${total('proxy-violations-total')}</h3>
 <p id="violations-none" class="muted">None so far: every upstream answer kept the spec's promises.</p>
 ${emptyTable('violations-table', 'violations-title', ['promise', 'violations', 'last example'])}
-<h3 id="differences-title">Decided otherwise than the sandbox <span class="muted" id="proxy-differences-total"></span></h3>
+<h3 id="differences-title">Decided otherwise than the sandbox ${total('proxy-differences-total')}</h3>
 <p id="differences-none" class="muted">None so far: where the spec is silent, the upstream answered as the sandbox does.</p>
 ${emptyTable('differences-table', 'differences-title', ['promise', 'differences', 'last example'])}
 </section>
@@ -73,7 +86,7 @@ ${emptyTable('sessions-table', 'sessions-title', SESSION_COLUMNS)}
 <button type="button" id="past-sunset" class="secondary">Past the sunset</button>
 <button type="button" id="real-time" class="secondary">Back to real time</button>
 </div>
-<form id="clock-set" class="row"><label for="clock-at">Set to</label><input id="clock-at" name="at" placeholder="2030-12-06T00:00:00Z" required><button type="submit">Set</button></form>
+<form id="clock-set" class="row"><label for="clock-at">Set to</label>${INSTANT}<button type="submit">Set</button></form>
 </section>
 <section class="card" aria-labelledby="reset-title">
 <h2 id="reset-title">Reset</h2>
@@ -87,7 +100,7 @@ ${emptyTable('sessions-table', 'sessions-title', SESSION_COLUMNS)}
 ${emptyTable('keys-table', undefined, ['key', 'plan', 'this minute', 'today', 'scenario', 'ban', 'actions'])}
 <form id="add-key" class="row">
 <label for="new-key">New key</label><input id="new-key" name="key" required>
-<label for="new-plan">plan</label><select id="new-plan" name="plan"><option>free</option><option>pro</option><option>business</option><option>enterprise</option></select>
+<label for="new-plan">plan</label><select id="new-plan" name="plan">${planOptions}</select>
 <label for="new-minute">per minute</label><input id="new-minute" name="perMinute" type="number" min="1" size="6">
 <label for="new-day">per day</label><input id="new-day" name="perDay" type="number" min="1" size="8">
 <button type="submit">Add key</button>
@@ -103,7 +116,7 @@ ${emptyTable('faults-table', undefined, ['operation', 'latency ms (min–max)', 
 <canvas id="chart" class="chart" width="600" height="90" role="img" aria-label="Requests per second by status class, last 60 seconds"></canvas>
 <p class="legend"><span class="status-2">■ 2xx</span><span class="status-4">■ 4xx</span><span class="status-5">■ 5xx and dropped</span></p>
 <div class="row">
-<label for="filter-status">Status</label><select id="filter-status"><option value="">any</option><option value="2">2xx</option><option value="4">4xx</option><option value="429">429</option><option value="5">5xx</option><option value="0">dropped</option></select>
+<label for="filter-status">Status</label><select id="filter-status">${statusOptions}</select>
 <label for="filter-key">Key</label><select id="filter-key"><option value="">any</option></select>
 <button type="button" id="download-har" class="secondary">Download HAR</button>
 </div>
@@ -121,6 +134,11 @@ ${emptyTable('log-table', undefined, LOG_COLUMNS)}
 </main>`,
     scripts: ['/assets/dashboard.js'],
   })
+}
+
+/** Writes the place of a heading's count, filled by the dashboard's script. */
+function total(id: string): SafeHtml {
+  return html`<span class="muted" id="${id}"></span>`
 }
 
 /** Writes an empty table for the dashboard's script to fill, labelled by a heading where it has one. */

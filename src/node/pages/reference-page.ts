@@ -11,10 +11,12 @@ export function referencePage({
   contractJson: string
   swaggerUi: string
 }): SafeHtml {
+  const documents = html`<a href="/openapi.yaml">openapi.yaml</a> · <a href="/openapi.json">openapi.json</a>`
+  const crumbs = html`<a href="/">petstore-sandbox</a> · API reference · ${documents}`
   return pageShell({
     title: 'Animal Store API reference · petstore-sandbox',
     styles: [`/assets/swagger-ui/swagger-ui.css?v=${swaggerUi}`],
-    body: html`<header class="bar"><p class="crumbs"><a href="/">petstore-sandbox</a> · API reference · <a href="/openapi.yaml">openapi.yaml</a> · <a href="/openapi.json">openapi.json</a></p></header>
+    body: html`<header class="bar"><p class="crumbs">${crumbs}</p></header>
 <main class="reference">
 <h1 class="visually-hidden">Animal Store API reference</h1>
 <div id="swagger-ui" data-demo-key="${demoKey ?? ''}"></div>
