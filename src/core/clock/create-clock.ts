@@ -19,7 +19,7 @@ export interface SandboxClock<Of extends Timing = 'now'> {
   reset(): Answer<void, Of>
 }
 
-/** Resolves a move once every process sharing the clock sees it. */
+/** Resolves a move once every process sees it. */
 export interface MovableClock<Of extends Timing = Timing> extends SandboxClock<Of> {
   /** Takes up other processes' moves. */
   sync(): void | Promise<void>
@@ -48,7 +48,6 @@ export function createClock(source: () => number = Date.now, offset: ClockOffset
   }
 }
 
-/** Creates an in-memory offset, moved synchronously. */
 export function localOffset(): ClockOffset<'now'> {
   let offset = 0
   return {

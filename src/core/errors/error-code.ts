@@ -26,7 +26,6 @@ export const ERRORS = {
 
 type Errors = typeof ERRORS
 
-/** Names the stable `Error.code` values (D2). */
 export const ErrorCode = Object.fromEntries(Object.entries(ERRORS).map(([name, { code }]) => [name, code])) as {
   readonly [Name in keyof Errors]: Errors[Name]['code']
 }

@@ -19,7 +19,6 @@ export interface OperationSettings {
 export interface OperationEntry {
   /** Tells the `empty` scenario what finds nothing (D29). */
   effect: OperationEffect
-  /** Builds the operation; it returns data, never a Response. */
   build(store: PetRepository, settings: OperationSettings): Operation
 }
 

@@ -34,7 +34,7 @@ export function createReadiness(checks: ReadinessCheck[] = []) {
 
 export type ReadinessRegistry = ReturnType<typeof createReadiness>
 
-/** Counts the store's seedings and resets in progress, not ready while any runs. */
+/** Counts the store's seedings and resets, not ready while any runs. */
 export function createStoreWork() {
   let running = 0
   return {
