@@ -21,10 +21,9 @@
 // - cli-memory: RSS of `start --pets 100000` one second after its first 200;
 // - library-memory: RSS of a process that creates a sandbox with 100000 pets, right after
 //   seeding and one request (bench/memory.mjs of the build itself).
-import { execFile, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import autocannon from 'autocannon'
 import {
   AUTHORIZATION,
@@ -38,10 +37,9 @@ import {
   startRedis,
   writeKeysFile,
 } from './support.mjs'
-import { LIBRARY_PROBE } from './cold-start-library.mjs'
+import { probe } from './cold-start-library.mjs'
 
 const LIST = '/v1/pets?limit=20'
-const run = promisify(execFile)
 const option = (name, fallback) =>
   process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
 const figure = option('figure', 'http')
@@ -129,8 +127,7 @@ async function measureOnce(build) {
     return { value: JSON.parse(lines[lines.length - 1]).rssBytes / 2 ** 20 }
   }
   if (figure === 'cold') {
-    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', LIBRARY_PROBE], { cwd: build.root })
-    return { value: JSON.parse(stdout.trim().split('\n').at(-1)).ready }
+    return { value: (await probe('library', build.root)).ready }
   }
   throw new Error(`unknown figure ${figure}`)
 }
