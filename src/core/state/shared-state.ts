@@ -51,6 +51,8 @@ export interface SharedState {
   notReady(): string | undefined
   /** Names a flaw for the banner and `/readyz`. */
   detail?(): string | undefined
+  /** Bounds how long a master's failover stalls a request, on a Redis Cluster (D44). */
+  readonly failoverBoundMs?: number
   close(): Promise<void>
 }
 

@@ -270,7 +270,10 @@ export async function serveSandbox(
       ...(stateFile === undefined ? [] : [stateFileLine(options.state!, stateFile)]),
       ...(shared === undefined
         ? []
-        : [`Shared state: ${shared.where}, key prefix ${options.redisPrefix}${noted(shared.detail?.())}`]),
+        : [
+            `Shared state: ${shared.where}, key prefix ${options.redisPrefix}` +
+              `${stalled(shared.failoverBoundMs)}${noted(shared.detail?.())}`,
+          ]),
       ...(cluster.isWorker ? [`${options.workers} worker processes serve this port`] : []),
     ].join('\n'),
   )
@@ -297,6 +300,10 @@ function fromEnvironment(environment: Readonly<Record<string, string>>): Partial
     if (variables.length > 0) found[item] = variables
   }
   return found
+}
+
+function stalled(boundMs: number | undefined): string {
+  return boundMs === undefined ? '' : `; a master's failover stalls a request for at most ${formatDuration(boundMs)}`
 }
 
 function noted(detail: string | undefined): string {

@@ -175,6 +175,7 @@ export async function connectRedisState({
     },
     notReady: () => (client.status === 'ready' ? undefined : `${where} is unreachable`),
     detail: () => replication.detail(),
+    ...(cluster ? { failoverBoundMs: boundMs } : {}),
     async close() {
       apiKeys.close()
       worlds.close()
