@@ -204,6 +204,7 @@ async function httpThroughput() {
       sandboxOverClaimingFloor: cpuRatio('sandbox', 'claimingFloor'),
       sandboxOverRaw: cpuRatio('sandbox', 'raw'),
       sandboxOverRawBody: cpuRatio('sandbox', 'rawBody'),
+      claimingFloorOverRaw: cpuRatio('claimingFloor', 'raw'),
     },
   }
 }
@@ -381,6 +382,13 @@ const TARGETS = [
     (v) => (v === undefined ? undefined : v >= 0.6),
     'at least 0.6',
     (v) => (v === undefined ? 'n/a' : ratioText(v)),
+  ],
+  [
+    'ClaimingHandler floor / raw node:http writing the same bytes: the adapter and the tail alone, HTTP throughput',
+    (r) => r.http.ratios.claimingFloorOverRaw,
+    () => undefined,
+    'reported',
+    (v, r) => `${ratioText(v)} (by server CPU per request: ${r.http.cpuRatios.claimingFloorOverRaw?.toFixed(2) ?? 'n/a'})`,
   ],
   [
     'sandbox / raw node:http writing only the body, HTTP throughput',
