@@ -18,7 +18,12 @@ export function createLru<V>(max: () => number, evicted?: (value: V, key: string
     /** Counts a use. */
     use(key: string): V | undefined {
       const found = kept.get(key)
-      return found === undefined || key === newest ? found : put(key, found)
+      if (found === undefined || key === newest) return found
+      // Moves it to the newest end; the size stays, so nothing is evicted.
+      kept.delete(key)
+      kept.set(key, found)
+      newest = key
+      return found
     },
     peek: (key: string): V | undefined => kept.get(key),
     put,
