@@ -27,6 +27,15 @@ function sameAs(wire: WireHeaders, headers: Headers): void {
     expected.push(`${n}=${v}`)
   })
   expect(seen).toEqual(expected)
+  // What the adapter writes: the same names and values, Set-Cookie one value each, in no order.
+  const written = wire.written()
+  const cookies = headers.getSetCookie()
+  const want: Record<string, string | string[]> = {}
+  headers.forEach((v, n) => {
+    if (n !== 'set-cookie') want[n] = v
+  })
+  if (cookies.length > 0 || headers.has('set-cookie')) want['set-cookie'] = cookies
+  expect(written).toEqual(want)
 }
 
 it('reads, writes and iterates as a fetch Headers does', () => {

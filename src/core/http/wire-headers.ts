@@ -86,6 +86,15 @@ export class WireHeaders implements Headers {
     }
   }
 
+  /** Returns the headers as node:http writes them, in the order set: the wire needs no sorting. */
+  written(): Record<string, string | string[]> {
+    const written: Record<string, string | string[]> = {}
+    this.#values().forEach((value, name) => {
+      written[name] = name === 'set-cookie' ? [...this.#cookies] : value
+    })
+    return written
+  }
+
   *#pairs(): Generator<[string, string], undefined, unknown> {
     const map = this.#values()
     for (const name of [...map.keys()].sort()) {
