@@ -58,8 +58,11 @@ export function admit(
     return bound !== undefined && bound.session === world.session ? bound : undefined
   }
   parts.cors.apply(request, headers)
-  const apiPath = parts.scope.apiPath(url)
-  const route = apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath)
+  // A planned listing matched them already.
+  const apiPath = listing?.apiPath ?? parts.scope.apiPath(url)
+  const route =
+    listing?.route ??
+    (apiPath === undefined ? undefined : parts.router.match(method === 'HEAD' ? 'GET' : method, apiPath))
 
   const deprecation = route?.kind === 'operation' ? parts.deprecations.of(route.operation.operationId) : undefined
   if (deprecation !== undefined) for (const [name, value] of deprecation.headers) headers.set(name, value)

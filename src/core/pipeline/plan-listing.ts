@@ -3,12 +3,15 @@ import { noLatency } from '../faults/fault-config.js'
 import type { OperationInput } from '../operations/operation.js'
 import { listQuery } from '../operations/list-pets.js'
 import type { ListingAhead } from '../state/pet-repository.js'
+import type { RouteMatch } from '../contract/create-router.js'
 import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
 import { type Resolution, resolve } from './resolve.js'
 
 /** Holds a listing planned ahead of the rate-limit decision, resolved once. */
 export interface PlannedListing {
+  apiPath: string
+  route: RouteMatch
   resolution: Resolution
   /** Holds the refusal to throw where the input is read. */
   read: { input: OperationInput; ahead: ListingAhead } | { refusal: unknown }
@@ -39,9 +42,9 @@ export function planListing(
   const resolution = resolve(parts, world, { apiPath, route, deprecation: undefined }, method)
   try {
     const input = readInput(parts, request, url, apiPath, resolution) as OperationInput
-    return { resolution, read: { input, ahead: readAhead(listQuery(input)) } }
+    return { apiPath, route, resolution, read: { input, ahead: readAhead(listQuery(input)) } }
   } catch (refusal) {
-    return { resolution, read: { refusal } }
+    return { apiPath, route, resolution, read: { refusal } }
   }
 }
 

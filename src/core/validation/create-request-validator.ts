@@ -65,17 +65,30 @@ export function createRequestValidator(document: OpenApiDocument) {
   }
 
   // BENCHMARKS.md, "Closer to the wire".
-  const valid = createLru<true>(() => VALID_KEPT)
+  const valid = createLru<unknown>(() => VALID_KEPT)
+  const validate = (operationId: string, request: RequestToValidate): void => {
+    const found = issues(operationId, request)
+    if (found.length > 0) throw new HttpError(400, ErrorCode.invalidRequest, inputMessage(found))
+  }
 
   return {
-    /** Throws 400 naming every field at fault; remembers a bodiless `target` valid. */
-    validate(operationId: string, request: RequestToValidate, target?: string): void {
-      const key = target === undefined || request.body !== undefined ? undefined : `${operationId} ${target}`
-      if (key !== undefined && valid.peek(key)) return
-      const found = issues(operationId, request)
-      if (found.length > 0) throw new HttpError(400, ErrorCode.invalidRequest, inputMessage(found))
-      if (key === undefined) return
-      valid.put(key, true)
+    /** Throws 400 naming every field at fault. */
+    validate,
+    /** Returns what `read` made of a bodiless `target` found valid before; else validates it, keeping `read`'s. */
+    readValid<T>(
+      operationId: string,
+      target: string,
+      request: () => RequestToValidate,
+      read: (valid: RequestToValidate) => T,
+    ): T {
+      const key = `${operationId} ${target}`
+      const kept = valid.peek(key)
+      if (kept !== undefined) return kept as T
+      const asked = request()
+      validate(operationId, asked)
+      const made = read(asked)
+      valid.put(key, made)
+      return made
     },
     issues,
   }
