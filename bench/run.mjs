@@ -388,7 +388,8 @@ const TARGETS = [
     (r) => r.http.ratios.claimingFloorOverRaw,
     () => undefined,
     'reported',
-    (v, r) => `${ratioText(v)} (by server CPU per request: ${r.http.cpuRatios.claimingFloorOverRaw?.toFixed(2) ?? 'n/a'})`,
+    (v, r) =>
+      `${ratioText(v)} (by server CPU per request: ${r.http.cpuRatios.claimingFloorOverRaw?.toFixed(2) ?? 'n/a'})`,
   ],
   [
     'sandbox / raw node:http writing only the body, HTTP throughput',
