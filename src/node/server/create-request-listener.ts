@@ -11,6 +11,7 @@ import type { AnswerTail } from '../../core/pipeline/answer-tail.js'
 import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
 import { refusalAnswer, type WrittenAnswer } from './refusal-answer.js'
 import { requestUrl } from './unservable-request.js'
+import { createBatchedEnds, type EndAnswer } from './batched-ends.js'
 
 export interface RequestListenerOptions {
   /** The origin requests are addressed to, e.g. `http://127.0.0.1:4010`. */
@@ -47,9 +48,10 @@ export function createRequestListener(
   { origin, clientAddress = peerAddress, answerHeaders = {}, tail }: RequestListenerOptions,
 ) {
   const added = Object.entries(answerHeaders).map(([name, value]) => [name, name.toLowerCase(), value] as const)
+  const wire: Wire = { added, end: createBatchedEnds() }
   return (incoming: IncomingMessage, outgoing: ServerResponse, url?: URL): void => {
     // The handlers write each answer to the request log themselves (core/request-log).
-    translate(handlers, url ?? requestUrl(incoming, origin), clientAddress(incoming), incoming, outgoing, added).catch(
+    translate(handlers, url ?? requestUrl(incoming, origin), clientAddress(incoming), incoming, outgoing, wire).catch(
       () => {
         if (!outgoing.headersSent) {
           const { status, headers, body } = refusalAnswer(
@@ -72,14 +74,21 @@ export function createRequestListener(
 /** Headers every answer carries unless it gives them: the name as written, lower-cased, and the value. */
 type AddedHeaders = ReadonlyArray<readonly [string, string, string]>
 
+/** Holds how this listener writes answers. */
+interface Wire {
+  added: AddedHeaders
+  end: EndAnswer
+}
+
 async function translate(
   handlers: RequestHandler[],
   url: URL | null,
   client: string,
   incoming: IncomingMessage,
   outgoing: ServerResponse,
-  added: AddedHeaders,
+  wire: Wire,
 ): Promise<void> {
+  const { added } = wire
   const method = incoming.method ?? 'GET'
   const hasBody =
     method !== 'GET' &&
@@ -107,7 +116,7 @@ async function translate(
         return await writePieces(outgoing, answer.status, headers, method === 'HEAD' ? undefined : answer.pieces)
       const payload = method === 'HEAD' ? undefined : answer.text
       if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload))
-      return write(incoming, outgoing, answer.status, headers, payload, body)
+      return write(incoming, outgoing, answer.status, headers, payload, body, wire.end)
     }
     const response = answer
     if (response.type === 'error') {
@@ -119,7 +128,7 @@ async function translate(
     if (passedOn !== undefined) {
       const pairs = passedOn.rawHeaders
       for (const [name, lower, value] of added) if (!hasPair(pairs, lower)) pairs.push(name, value)
-      return write(incoming, outgoing, passedOn.status, pairs, passedOn.body, body)
+      return write(incoming, outgoing, passedOn.status, pairs, passedOn.body, body, wire.end)
     }
     const outgoingHeaders = outgoingHeadersOf(repliedHeaders(response), added)
     const pieces = jsonPiecesOf(response)
@@ -131,7 +140,7 @@ async function translate(
         ? undefined
         : (text ?? (response.body === null ? undefined : Buffer.from(await response.arrayBuffer())))
     if (payload !== undefined) outgoingHeaders['content-length'] = String(Buffer.byteLength(payload))
-    write(incoming, outgoing, response.status, outgoingHeaders, payload, body)
+    write(incoming, outgoing, response.status, outgoingHeaders, payload, body, wire.end)
   } finally {
     // Nothing reads the body any more: what a handler kept of it goes (incoming-body.ts).
     body?.release()
@@ -179,10 +188,11 @@ function write(
   headers: OutgoingHttpHeaders | string[],
   payload: string | Buffer | undefined,
   body: IncomingBody | undefined,
+  end: EndAnswer,
 ): void {
   outgoing.writeHead(status, headers)
   if (body === undefined || incoming.complete) {
-    outgoing.end(payload)
+    end(outgoing, payload)
     return
   }
   if (payload !== undefined) outgoing.write(payload)
