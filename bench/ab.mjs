@@ -9,7 +9,7 @@
 //
 // Figures:
 // - http: GET /v1/pets?limit=20 through the CLI, autocannon, 50 connections: req/s and server
-//   CPU µs per request (`--redis`: every build on its own prefix of one local redis-server;
+//   CPU µs per request, autocannon's latencies beside (`--redis`: every build on its own prefix of one local redis-server;
 //   `--redis=<names>`: only the builds named, so a build can be measured in memory and on Redis
 //   in the same rounds, each given twice under two names;
 //   `--rate`: that many requests a second in all, rather than as many as the server answers);
@@ -98,7 +98,11 @@ async function loadOnce(origin, pid, duration) {
   const bad = result.non2xx + result.errors + result.timeouts
   if (bad > 0) throw new Error(`${origin}: ${bad} of ${result.requests.total} requests were not answered 2xx`)
   const cpu = cpuMs(pid) - before
-  return { value: result.requests.total / result.duration, cpuUs: (cpu * 1000) / result.requests.total }
+  return {
+    value: result.requests.total / result.duration,
+    cpuUs: (cpu * 1000) / result.requests.total,
+    latency: { p50: result.latency.p50, mean: result.latency.mean, p99: result.latency.p99 },
+  }
 }
 
 /** One measurement of `build` per round for the figures that start a process each time. */
@@ -194,4 +198,15 @@ const lines = [
       `| ${s.name} | ${s.median.toFixed(1)} | ${s.ratio.toFixed(3)} |${extra === undefined ? '' : ` ${s.cpu.toFixed(1)} | ${s.cpuRatio.toFixed(3)} |`} ${s.rounds.join(', ')} |`,
   ),
 ]
+if (served) {
+  const latency = (name, which) => median(results[name].map((r) => r.latency[which]))
+  lines.push(
+    `latency, autocannon's, medians of the rounds: ${builds
+      .map(
+        ({ name }) =>
+          `${name} p50 ${latency(name, 'p50')} ms, mean ${latency(name, 'mean').toFixed(2)} ms, p99 ${latency(name, 'p99')} ms`,
+      )
+      .join('; ')}`,
+  )
+}
 process.stdout.write(`${lines.join('\n')}\n`)
