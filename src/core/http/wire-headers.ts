@@ -8,6 +8,18 @@ function normalized(value: string): string {
     : value
 }
 
+/** Returns headers as node:http writes them, Set-Cookie one value each; a `WireHeaders`'s in the order set. */
+export function writtenHeaders(headers: Headers): Record<string, string | string[]> {
+  if (headers instanceof WireHeaders) return headers.written()
+  const written: Record<string, string | string[]> = {}
+  headers.forEach((value, name) => {
+    written[name] = value
+  })
+  const cookies = headers.getSetCookie()
+  if (cookies.length > 0) written['set-cookie'] = cookies
+  return written
+}
+
 /** Keeps headers as `Headers` does, without undici's checks (BENCHMARKS.md, "Closer to the wire"). */
 export class WireHeaders implements Headers {
   #map: Map<string, string> | undefined

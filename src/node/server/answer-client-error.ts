@@ -41,7 +41,7 @@ export function writeRefusal(refuse: Refuse, socket: Duplex, refusal: HttpError)
     if (!socket.writable) return socket.destroy()
     const head = [
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      ...Object.entries(headers).flatMap(([name, value]) => [value].flat().map((one) => `${name}: ${one}`)),
       'connection: close',
       `date: ${new Date().toUTCString()}`,
     ]

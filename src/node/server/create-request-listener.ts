@@ -2,7 +2,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { getResponse, type RequestHandler } from 'msw'
 import { CLIENT_ADDRESS_HEADER } from '../../core/pipeline/admit.js'
 import { AdapterRequest } from '../../core/http/adapter-request.js'
-import { WireHeaders } from '../../core/http/wire-headers.js'
+import { writtenHeaders } from '../../core/http/wire-headers.js'
 import { type Answer, jsonPiecesOf, jsonText, repliedHeaders, WireAnswer } from '../../core/http/to-response.js'
 import { drained, type IncomingBody, incomingBody, leaveBody } from './incoming-body.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
@@ -149,19 +149,9 @@ async function translate(
 
 /** Returns `headers` as node writes them, with the added ones they do not give themselves. */
 function outgoingHeadersOf(headers: Headers, added: AddedHeaders): Record<string, string | string[]> {
-  const outgoing = headers instanceof WireHeaders ? headers.written() : writtenOf(headers)
+  const outgoing = writtenHeaders(headers)
   for (const [name, lower, value] of added) if (outgoing[lower] === undefined) outgoing[name] = value
   return outgoing
-}
-
-function writtenOf(headers: Headers): Record<string, string | string[]> {
-  const written: Record<string, string | string[]> = {}
-  headers.forEach((value, name) => {
-    written[name] = value
-  })
-  const cookies = headers.getSetCookie()
-  if (cookies.length > 0) written['set-cookie'] = cookies
-  return written
 }
 
 /** Finds the first answer as msw's `getResponse` does, asking a `ClaimingHandler` directly (BENCHMARKS.md). */

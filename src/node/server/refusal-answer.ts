@@ -1,18 +1,16 @@
 import type { Reply } from '../../core/http/reply.js'
+import { writtenHeaders } from '../../core/http/wire-headers.js'
 import type { QuotaStanding } from '../../core/state/rate-limit-backend.js'
 
 export interface WrittenAnswer {
   status: number
-  headers: Record<string, string>
+  headers: Record<string, string | string[]>
   body: Buffer
 }
 
 export function refusalAnswer(reply: Reply): WrittenAnswer {
   const body = Buffer.from(JSON.stringify(reply.body))
-  const written: Record<string, string> = {}
-  reply.headers.forEach((value, name) => {
-    written[name] = value
-  })
+  const written = writtenHeaders(reply.headers)
   written['content-length'] = String(body.length)
   return { status: reply.status, headers: written, body }
 }
