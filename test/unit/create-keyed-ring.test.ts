@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { expect, it } from 'vitest'
 import { createKeyedRing } from '../../src/core/request-log/create-keyed-ring.js'
+import { oldGenerationGrowth, payload } from '../support/young-collections.js'
 
 type Item = { key: string | undefined; id: number }
 const KEYS = [undefined, 'a', 'b', 'c'] as const
@@ -62,4 +63,20 @@ it('looks among a key’s items alone, and forgets them leaving the rest in plac
   expect(ring.remove('rare')).toHaveLength(100)
   expect(ring.count()).toBe(99_900)
   expect(ring.count('rare')).toBe(0)
+})
+
+it('lets go of what it pushed out, so a young collection frees it though older links outlived one', () => {
+  const ring = createKeyedRing<{ key: undefined; body: string }, undefined>(50, (item) => item.key)
+  for (let id = 0; id < 50; id++) ring.push({ key: undefined, body: payload(id) })
+  const items = 5000
+  // The links kept now move to the old generation first, as in a server under load.
+  const grown = oldGenerationGrowth((young) => {
+    for (let id = 50; id < 50 + items; id++) {
+      ring.push({ key: undefined, body: payload(id) })
+      if (id % 500 === 0) young()
+    }
+  })
+  // Each pushed-out item held by the link before it would be kept and moved there: about 10 MB.
+  expect(grown).toBeLessThan((items * payload(0).length) / 10)
+  expect(ring.count()).toBe(50)
 })

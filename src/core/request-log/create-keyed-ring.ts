@@ -1,6 +1,6 @@
-/** Links an item into the ring and its key's list. */
+/** Links an item into the ring and its key's list; `item` is undefined once unlinked. */
 interface Link<T, K> {
-  item: T
+  item: T | undefined
   key: K
   older: Link<T, K> | undefined
   newer: Link<T, K> | undefined
@@ -21,25 +21,30 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
   let size = 0
   const chains = new Map<K, Chain<T, K>>()
 
-  const unlink = (link: Link<T, K>): void => {
+  /** Unlinks `link`, returning its item. */
+  const unlink = (link: Link<T, K>): T => {
+    const item = link.item!
     if (link.older === undefined) oldest = link.newer
     else link.older.newer = link.newer
     if (link.newer === undefined) newest = link.older
     else link.newer.older = link.older
     size--
     const chain = chains.get(link.key)!
-    if (--chain.size === 0) {
-      chains.delete(link.key)
-      return
+    if (--chain.size === 0) chains.delete(link.key)
+    else {
+      if (link.olderOfKey === undefined) chain.oldest = link.newerOfKey!
+      else link.olderOfKey.newerOfKey = link.newerOfKey
+      if (link.newerOfKey === undefined) chain.newest = link.olderOfKey!
+      else link.newerOfKey.olderOfKey = link.olderOfKey
     }
-    if (link.olderOfKey === undefined) chain.oldest = link.newerOfKey!
-    else link.olderOfKey.newerOfKey = link.newerOfKey
-    if (link.newerOfKey === undefined) chain.newest = link.olderOfKey!
-    else link.newerOfKey.olderOfKey = link.olderOfKey
+    // An unlinked link that outlived a young collection must hold neither its item nor the newer links
+    // (BENCHMARKS.md, "What the collector kept").
+    link.item = link.older = link.newer = link.olderOfKey = link.newerOfKey = undefined
+    return item
   }
   const walk = (from: Link<T, K> | undefined, step: (link: Link<T, K>) => Link<T, K> | undefined, limit: number) => {
     const out: T[] = []
-    for (let link = from; link !== undefined && out.length < limit; link = step(link)) out.push(link.item)
+    for (let link = from; link !== undefined && out.length < limit; link = step(link)) out.push(link.item!)
     return out.reverse()
   }
 
@@ -68,9 +73,7 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
         chain.size++
       }
       if (size <= capacity) return undefined
-      const out = oldest!
-      unlink(out)
-      return out.item
+      return unlink(oldest!)
     },
     last: (limit = capacity): T[] => walk(newest, (link) => link.older, limit),
     lastOf: (key: K, limit = capacity): T[] => walk(chains.get(key)?.newest, (link) => link.olderOfKey, limit),
@@ -80,7 +83,7 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
       const of = key.length > 0
       const from = of ? chains.get(key[0] as K)?.newest : newest
       for (let link = from; link !== undefined; link = of ? link.olderOfKey : link.older)
-        if (matches(link.item)) return link.item
+        if (matches(link.item!)) return link.item
       return undefined
     },
     /** Forgets `key`'s items, returning them. */
@@ -90,8 +93,7 @@ export function createKeyedRing<T, K>(capacity: number, keyOf: (item: T) => K) {
       const removed: T[] = []
       for (let link: Link<T, K> | undefined = chain.oldest; link !== undefined; ) {
         const next: Link<T, K> | undefined = link.newerOfKey
-        removed.push(link.item)
-        unlink(link)
+        removed.push(unlink(link))
         link = next
       }
       return removed

@@ -15,6 +15,7 @@ import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from './server-limits.js'
 import type { PagesListener } from '../pages/create-pages-listener.js'
 import { createClientAddress, type TrustedProxies } from './create-client-address.js'
+import { createInFlight } from './in-flight.js'
 import { refusalAnswer } from './refusal-answer.js'
 import { requestUrl, unservableRequest } from './unservable-request.js'
 
@@ -81,13 +82,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address
   const origin = `http://${hostForUrl}:${address.port}`
   let closing = false
-  const inFlight = new Set<ServerResponse>()
+  const inFlight = createInFlight<ServerResponse>()
   // Keep-alive clients must leave for `close()` to resolve.
   server.on('request', (_incoming, outgoing: ServerResponse) => {
     if (closing) outgoing.shouldKeepAlive = false
-    inFlight.add(outgoing)
+    const remove = inFlight.add(outgoing)
     outgoing.once('close', () => {
-      inFlight.delete(outgoing)
+      remove()
       if (closing) server.closeIdleConnections()
     })
   })
@@ -172,7 +173,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       new Promise<void>((resolve) => {
         closing = true
         pages?.close()
-        for (const outgoing of inFlight) if (!outgoing.headersSent) outgoing.shouldKeepAlive = false
+        inFlight.forEach((outgoing) => {
+          if (!outgoing.headersSent) outgoing.shouldKeepAlive = false
+        })
         const cut = setTimeout(() => server.closeAllConnections(), shutdownGraceMs)
         server.close(() => {
           clearTimeout(cut)
