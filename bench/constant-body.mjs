@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { EXPOSED_HEADERS } from '../dist/core/http/create-cors.js'
 import { seedPets } from '../dist/core/store/seed-pets.js'
 import { BENCH_KEYS } from './support.mjs'
@@ -25,4 +28,16 @@ export function constantListHeaders(body) {
     'x-ratelimit-reset': String((Math.floor(Date.now() / 60_000) + 1) * 60),
     'content-length': String(body.byteLength),
   })
+}
+
+/** Writes json-server's database: the sandbox's 50 start-up pets of the default seed; the file goes when this process exits. */
+export function writeJsonServerDb() {
+  const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-json-server-'))
+  const file = join(directory, 'db.json')
+  writeFileSync(
+    file,
+    JSON.stringify({ pets: Array.from(seedPets(1, 50), (pet, index) => ({ id: index + 1, ...pet })) }),
+  )
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
+  return file
 }

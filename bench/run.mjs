@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick] [--only=<sections>] [--rounds=<n>]`: every figure of BENCHMARKS.md in one run. A benchmark, never a test.
 //
 // Each server runs in a child process of its own, so autocannon (here) and the server do not share
-// an event loop. Rounds are interleaved (sandbox, prism, floor, raw, sandbox, ...) and every figure
+// an event loop. Rounds are interleaved (sandbox, prism, json-server, floor, raw, sandbox, ...) and every figure
 // is the median of its rounds, so noise from other work on the machine hits all servers alike and
 // the ratios stay meaningful even when the absolute numbers wander.
 import autocannon from 'autocannon'
@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import {
   AUTHORIZATION,
   CONTRACT,
+  JSON_SERVER_BIN,
   PRISM_BIN,
   ROOT,
   SANDBOX_BIN,
@@ -25,6 +26,7 @@ import {
   writeKeysFile,
 } from './support.mjs'
 import { measureColdStart } from './cold-start-library.mjs'
+import { writeJsonServerDb } from './constant-body.mjs'
 import { measureRedisThroughput } from './redis-throughput.mjs'
 import { measureSessionStart, measureSessionThroughput } from './sessions.mjs'
 
@@ -62,6 +64,7 @@ const rounds = process.argv.find((arg) => arg.startsWith('--rounds='))?.slice('-
 if (rounds !== undefined) plan.rounds = Number(rounds)
 const CONNECTIONS = 50
 const keysFile = writeKeysFile()
+const jsonServerDb = writeJsonServerDb()
 const log = (line) => process.stderr.write(`${line}\n`)
 
 // --- 1. HTTP throughput ---------------------------------------------------------------------------
@@ -76,6 +79,20 @@ const SERVERS = {
     args: (port) => [PRISM_BIN, 'mock', '-h', '127.0.0.1', '-p', String(port), '-v', 'silent', CONTRACT],
     list: '/pets?limit=20',
   },
+  // json-server serves the database's arrays at the root and pages by `_limit`; `--read-only` as nothing is written.
+  jsonServer: {
+    args: (port) => [
+      JSON_SERVER_BIN,
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--quiet',
+      '--read-only',
+      jsonServerDb,
+    ],
+    list: '/pets?_limit=20',
+  },
   floor: { args: (port) => [join(ROOT, 'bench/servers/floor-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
   claimingFloor: {
     args: (port) => [join(ROOT, 'bench/servers/claiming-floor-server.mjs'), String(port)],
@@ -87,6 +104,14 @@ const SERVERS = {
     list: '/v1/pets?limit=20',
   },
 }
+
+// The peers among SERVERS, each to stay this many times behind the sandbox; `sandboxOver<Name>` their ratios.
+const PEERS = [
+  ['prism', 'Prism'],
+  ['jsonServer', 'json-server'],
+]
+const PEER_FACTOR = 2.5
+const overPeer = (name) => `sandboxOver${name[0].toUpperCase()}${name.slice(1)}`
 
 async function start(name, extraArgs = []) {
   const port = await freePort()
@@ -190,7 +215,7 @@ async function httpThroughput() {
   return {
     ...summary,
     ratios: {
-      sandboxOverPrism: ratio('sandbox', 'prism'),
+      ...Object.fromEntries(PEERS.map(([name]) => [overPeer(name), ratio('sandbox', name)])),
       sandboxOverFloor: ratio('sandbox', 'floor'),
       sandboxOverClaimingFloor: ratio('sandbox', 'claimingFloor'),
       sandboxOverRaw: ratio('sandbox', 'raw'),
@@ -199,7 +224,7 @@ async function httpThroughput() {
       claimingFloorOverRaw: ratio('claimingFloor', 'raw'),
     },
     cpuRatios: {
-      sandboxOverPrism: cpuRatio('sandbox', 'prism'),
+      ...Object.fromEntries(PEERS.map(([name]) => [overPeer(name), cpuRatio('sandbox', name)])),
       sandboxOverFloor: cpuRatio('sandbox', 'floor'),
       sandboxOverClaimingFloor: cpuRatio('sandbox', 'claimingFloor'),
       sandboxOverRaw: cpuRatio('sandbox', 'raw'),
@@ -352,9 +377,19 @@ const SECTIONS = [
 
 // --- report ---------------------------------------------------------------------------------------
 
-/** @type {Array<[string, (r: any) => number, (v: number) => boolean | undefined, string, (v: number, r: any) => string]>} */
+/** @typedef {[string, (r: any) => number, (v: number) => boolean | undefined, string, (v: number, r: any) => string]} Target */
+/** @type {Target[]} */
 const TARGETS = [
-  ['sandbox / Prism, HTTP throughput', (r) => r.http.ratios.sandboxOverPrism, (v) => v >= 2, 'at least 2.0', ratioText],
+  ...PEERS.map(
+    ([name, label]) =>
+      /** @type {Target} */ ([
+        `sandbox / ${label}, HTTP throughput (by server CPU per request)`,
+        (r) => r.http.ratios[overPeer(name)],
+        (v) => v >= PEER_FACTOR,
+        `at least ${PEER_FACTOR}`,
+        (v, r) => `${ratioText(v)} (${r.http.cpuRatios[overPeer(name)]?.toFixed(2) ?? 'n/a'})`,
+      ]),
+  ),
   [
     'sandbox / bare-msw floor, HTTP throughput',
     (r) => r.http.ratios.sandboxOverFloor,
@@ -566,13 +601,14 @@ function table(r) {
   const labels = {
     sandbox: 'sandbox (CLI, full pipeline)',
     prism: 'Prism mock 5.15 (`GET /pets`)',
+    jsonServer: 'json-server 0.17 (`GET /pets?_limit=20`)',
     floor: 'floor: adapter + one constant msw `http.get` handler',
     claimingFloor: 'floor: adapter + one constant `ClaimingHandler`',
     raw: 'raw node:http, same bytes',
     rawBody: 'raw node:http, same body, no other header',
     mixed: 'sandbox, mixed 70/15/15',
   }
-  for (const name of ['sandbox', 'prism', 'floor', 'claimingFloor', 'raw', 'rawBody', 'mixed']) {
+  for (const name of ['sandbox', 'prism', 'jsonServer', 'floor', 'claimingFloor', 'raw', 'rawBody', 'mixed']) {
     const s = r.http[name]
     lines.push(
       `| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`,
@@ -582,7 +618,7 @@ function table(r) {
   if (c.sandboxOverPrism !== undefined) {
     lines.push(
       '',
-      `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / ClaimingHandler floor ${c.sandboxOverClaimingFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)} (${c.sandboxOverRawBody.toFixed(2)} against the raw server writing only the body).`,
+      `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / json-server ${c.sandboxOverJsonServer.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / ClaimingHandler floor ${c.sandboxOverClaimingFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)} (${c.sandboxOverRawBody.toFixed(2)} against the raw server writing only the body).`,
     )
   }
   lines.push('', `Start-up, spawn to first 200, median of ${plan.startups}:`, '')

@@ -10,6 +10,7 @@ import { inspectMemory, inspectorAddress } from '../test/support/inspect-memory.
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const SANDBOX_BIN = join(ROOT, 'bin/petstore-sandbox.js')
 export const PRISM_BIN = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js')
+export const JSON_SERVER_BIN = join(ROOT, 'node_modules/json-server/lib/cli/bin.js')
 export const CONTRACT = join(ROOT, 'fixtures/openapi.yaml')
 
 /** A key whose quota no benchmark reaches: every request runs the whole pipeline and is answered 200. */
