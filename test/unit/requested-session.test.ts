@@ -3,6 +3,7 @@ import { ConfigError } from '../../src/core/errors/config-error.js'
 import {
   baggageSession,
   checkSessionName,
+  createBaggageReader,
   readSessionName,
   requestedSession,
 } from '../../src/core/sessions/session-name.js'
@@ -48,6 +49,18 @@ describe('requestedSession', () => {
     expect(of({ baggage: 'sandbox-session=b' })).toEqual({ name: 'b', where: "baggage's sandbox-session" })
     expect(of({ baggage: 'nonsense here' })).toBeUndefined()
     expect(of({})).toBeUndefined()
+  })
+
+  it('reads baggage through a remembering reader as without it, past what the reader keeps and back', () => {
+    const fromBaggage = createBaggageReader()
+    const values = Array.from({ length: 200 }, (_, n) =>
+      n % 3 === 0 ? `userId=u${n}` : n % 3 === 1 ? `sandbox-session=w${n};ttl=5,tenant=a` : `sandbox-session=bad ${n}`,
+    )
+    // Each value three times: first read, remembered, and read again once 199 others pushed it out.
+    for (const value of [...values, ...values.slice().reverse(), ...values]) {
+      const header = (name: string) => new Headers({ baggage: value }).get(name)
+      expect(requestedSession(header, fromBaggage), value).toEqual(requestedSession(header))
+    }
   })
 })
 

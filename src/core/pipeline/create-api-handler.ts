@@ -2,7 +2,7 @@ import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { HttpHandler } from 'msw'
 import { FAULT_HEADER } from '../faults/create-fault-injector.js'
 import { SCENARIO_HEADER } from '../scenarios/create-scenarios.js'
-import { requestedSession } from '../sessions/session-name.js'
+import { createBaggageReader, type RequestedSession, requestedSession } from '../sessions/session-name.js'
 import { forcedByPrefer } from '../scenarios/forced-status.js'
 import type { ApiHandlerParts } from './api-handler-parts.js'
 import { answer } from './answer.js'
@@ -17,9 +17,10 @@ export type { ApiHandlerParts } from './api-handler-parts.js'
 
 /** Creates the sandbox as one msw handler: the 404/405/501 fallbacks need the policies too. */
 export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
+  const fromBaggage = createBaggageReader()
   return new ClaimingHandler({
     claims: (url) => parts.scope.claims(url),
-    answer: (request, url, exchange) => handleRequest(parts, request, url, exchange),
+    answer: (request, url, exchange) => handleRequest(parts, fromBaggage, request, url, exchange),
     tail: parts.tail,
     logging: 'listed',
   })
@@ -27,12 +28,13 @@ export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
 
 async function handleRequest(
   parts: ApiHandlerParts,
+  fromBaggage: (baggage: string) => RequestedSession | undefined,
   request: SandboxRequest,
   url: URL,
   exchange: Exchange,
 ): Promise<Ending> {
   // The bound key's session (D46), the named one (D34, D43), or the default.
-  const named = requestedSession((name) => request.headers.get(name))
+  const named = requestedSession((name) => request.headers.get(name), fromBaggage)
   const token = parseBearer(request.headers.get('authorization'))
   let bound = token === undefined ? undefined : parts.boundKeys.known(token)
   if (bound === undefined && token !== undefined && parts.boundKeys.ask !== undefined && !parts.keyRing.find(token))

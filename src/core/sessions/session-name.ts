@@ -1,4 +1,5 @@
 import type { Secrets } from '../auth/create-masker.js'
+import { createLru } from '../cache/create-lru.js'
 import { adminOpenapiDocument } from '../contract/admin-openapi-document.js'
 import { ConfigError } from '../errors/config-error.js'
 import type { SessionName } from '../state/shared-state.js'
@@ -57,14 +58,33 @@ const PROPERTY = /^[\t ]*[!#$%&'*+.^_`|~0-9A-Za-z-]+[\t ]*(=[\t ]*[\x21\x23-\x2b
 // The W3C limit bounds what a client makes the sandbox read.
 const MAX_BAGGAGE_CHARS = 8192
 
-/** Reads the session a request names (D43), unchecked. */
-export function requestedSession(header: (name: string) => string | null | undefined): RequestedSession | undefined {
+/** Reads the session a request names (D43), unchecked; `fromBaggage` reads a `baggage` header's. */
+export function requestedSession(
+  header: (name: string) => string | null | undefined,
+  fromBaggage: (baggage: string) => RequestedSession | undefined = baggageRequest,
+): RequestedSession | undefined {
   const named = header(SESSION_HEADER)
   if (named !== null && named !== undefined) return { name: named, where: 'X-Sandbox-Session' }
   const baggage = header(BAGGAGE_HEADER)
-  if (baggage === null || baggage === undefined) return undefined
+  return baggage === null || baggage === undefined ? undefined : fromBaggage(baggage)
+}
+
+function baggageRequest(baggage: string): RequestedSession | undefined {
   const name = baggageSession(baggage)
   return name === undefined ? undefined : { name, where: "baggage's sandbox-session" }
+}
+
+// A client sends the same baggage with every request: the last few values read are remembered.
+const REMEMBERED_BAGGAGE = 64
+
+/** Creates a `fromBaggage` that remembers what the last values it read name (BENCHMARKS.md, "Sessions"). */
+export function createBaggageReader(): (baggage: string) => RequestedSession | undefined {
+  const remembered = createLru<RequestedSession | null>(() => REMEMBERED_BAGGAGE)
+  return (baggage) => {
+    const found = remembered.use(baggage)
+    if (found !== undefined) return found ?? undefined
+    return remembered.put(baggage, baggageRequest(baggage) ?? null) ?? undefined
+  }
 }
 
 /** Reads baggage's `sandbox-session`; two join with a comma, which the rule refuses. */
