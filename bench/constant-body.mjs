@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { EXPOSED_HEADERS } from '../dist/core/http/create-cors.js'
@@ -40,4 +40,28 @@ export function writeJsonServerDb() {
   )
   process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
   return file
+}
+
+/** Writes WireMock's root: one stub answering `GET /v1/pets?limit=20` with a bearer key by the sandbox's bytes, head and body. */
+export function writeWireMockRoot() {
+  const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-wiremock-'))
+  const body = constantListBody()
+  const {
+    'content-length': _length,
+    'x-ratelimit-remaining': _remaining,
+    ...headers
+  } = constantListHeaders(Buffer.from(body))()
+  const stub = {
+    request: {
+      method: 'GET',
+      urlPath: '/v1/pets',
+      queryParameters: { limit: { equalTo: '20' } },
+      headers: { Authorization: { matches: 'Bearer .+' } },
+    },
+    response: { status: 200, headers, body },
+  }
+  mkdirSync(join(directory, 'mappings'))
+  writeFileSync(join(directory, 'mappings', 'list-pets.json'), JSON.stringify(stub))
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
+  return directory
 }

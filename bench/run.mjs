@@ -5,6 +5,7 @@
 // is the median of its rounds, so noise from other work on the machine hits all servers alike and
 // the ratios stay meaningful even when the absolute numbers wander.
 import autocannon from 'autocannon'
+import { spawnSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { join } from 'node:path'
@@ -13,6 +14,7 @@ import {
   CONTRACT,
   JSON_SERVER_BIN,
   PRISM_BIN,
+  WIREMOCK_JAR,
   ROOT,
   SANDBOX_BIN,
   answers200,
@@ -26,7 +28,7 @@ import {
   writeKeysFile,
 } from './support.mjs'
 import { measureColdStart } from './cold-start-library.mjs'
-import { writeJsonServerDb } from './constant-body.mjs'
+import { writeJsonServerDb, writeWireMockRoot } from './constant-body.mjs'
 import { measureRedisThroughput } from './redis-throughput.mjs'
 import { measureSessionStart, measureSessionThroughput } from './sessions.mjs'
 
@@ -65,6 +67,8 @@ if (rounds !== undefined) plan.rounds = Number(rounds)
 const CONNECTIONS = 50
 const keysFile = writeKeysFile()
 const jsonServerDb = writeJsonServerDb()
+// WireMock runs on Debian's Java; without one the run leaves it out, saying so.
+const hasJava = spawnSync('java', ['-version']).status === 0
 const log = (line) => process.stderr.write(`${line}\n`)
 
 // --- 1. HTTP throughput ---------------------------------------------------------------------------
@@ -93,6 +97,27 @@ const SERVERS = {
     ],
     list: '/pets?_limit=20',
   },
+  // WireMock 3 standalone (the npm package's jar) with one stub of the sandbox's bytes; no request journal, as none is read.
+  ...(hasJava && {
+    wireMock: {
+      command: 'java',
+      // The JVM compiles its hot paths only after thousands of requests.
+      warmupSeconds: 10,
+      args: (port) => [
+        '-jar',
+        WIREMOCK_JAR,
+        '--bind-address',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--root-dir',
+        writeWireMockRoot(),
+        '--no-request-journal',
+        '--disable-banner',
+      ],
+      list: '/v1/pets?limit=20',
+    },
+  }),
   floor: { args: (port) => [join(ROOT, 'bench/servers/floor-server.mjs'), String(port)], list: '/v1/pets?limit=20' },
   claimingFloor: {
     args: (port) => [join(ROOT, 'bench/servers/claiming-floor-server.mjs'), String(port)],
@@ -109,7 +134,9 @@ const SERVERS = {
 const PEERS = [
   ['prism', 'Prism'],
   ['jsonServer', 'json-server'],
-]
+  ['wireMock', 'WireMock'],
+].filter(([name]) => name in SERVERS)
+if (!hasJava) log('WireMock left out: no java on PATH (Debian: apt-get install default-jre-headless)')
 const PEER_FACTOR = 2.5
 const overPeer = (name) => `sandboxOver${name[0].toUpperCase()}${name.slice(1)}`
 
@@ -119,6 +146,7 @@ async function start(name, extraArgs = []) {
   const origin = `http://127.0.0.1:${port}`
   const running = await spawnServer([...server.args(port), ...extraArgs], {
     ready: answers200(`${origin}${server.list}`),
+    ...(server.command === undefined ? {} : { command: server.command }),
   })
   return { ...running, origin, list: server.list }
 }
@@ -182,8 +210,10 @@ async function httpThroughput() {
   for (const name of names) running[name] = await start(name)
   const rounds = Object.fromEntries([...names, 'mixed'].map((name) => [name, []]))
   try {
-    for (const name of names)
-      await load(running[name].origin, plan.warmupSeconds, [{ path: running[name].list }], running[name].child.pid)
+    for (const name of names) {
+      const seconds = Math.max(plan.warmupSeconds, SERVERS[name].warmupSeconds ?? 0)
+      await load(running[name].origin, seconds, [{ path: running[name].list }], running[name].child.pid)
+    }
     for (let round = 0; round < plan.rounds; round++) {
       // Rotate the order too, so no server always runs right after the same neighbour.
       const order = [...names.slice(round % names.length), ...names.slice(0, round % names.length)]
@@ -602,13 +632,14 @@ function table(r) {
     sandbox: 'sandbox (CLI, full pipeline)',
     prism: 'Prism mock 5.15 (`GET /pets`)',
     jsonServer: 'json-server 0.17 (`GET /pets?_limit=20`)',
+    wireMock: 'WireMock 3.13 (one stub, the same bytes)',
     floor: 'floor: adapter + one constant msw `http.get` handler',
     claimingFloor: 'floor: adapter + one constant `ClaimingHandler`',
     raw: 'raw node:http, same bytes',
     rawBody: 'raw node:http, same body, no other header',
     mixed: 'sandbox, mixed 70/15/15',
   }
-  for (const name of ['sandbox', 'prism', 'jsonServer', 'floor', 'claimingFloor', 'raw', 'rawBody', 'mixed']) {
+  for (const name of [...Object.keys(SERVERS), 'mixed']) {
     const s = r.http[name]
     lines.push(
       `| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`,
@@ -618,7 +649,7 @@ function table(r) {
   if (c.sandboxOverPrism !== undefined) {
     lines.push(
       '',
-      `The same ratios from server CPU time per request (per round, then the median): sandbox / Prism ${c.sandboxOverPrism.toFixed(2)}, sandbox / json-server ${c.sandboxOverJsonServer.toFixed(2)}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / ClaimingHandler floor ${c.sandboxOverClaimingFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)} (${c.sandboxOverRawBody.toFixed(2)} against the raw server writing only the body).`,
+      `The same ratios from server CPU time per request (per round, then the median): ${PEERS.map(([name, label]) => `sandbox / ${label} ${c[overPeer(name)].toFixed(2)}`).join(', ')}, sandbox / floor ${c.sandboxOverFloor.toFixed(2)}, sandbox / ClaimingHandler floor ${c.sandboxOverClaimingFloor.toFixed(2)}, sandbox / raw ${c.sandboxOverRaw.toFixed(2)} (${c.sandboxOverRawBody.toFixed(2)} against the raw server writing only the body).`,
     )
   }
   lines.push('', `Start-up, spawn to first 200, median of ${plan.startups}:`, '')

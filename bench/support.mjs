@@ -11,6 +11,7 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 export const SANDBOX_BIN = join(ROOT, 'bin/petstore-sandbox.js')
 export const PRISM_BIN = join(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js')
 export const JSON_SERVER_BIN = join(ROOT, 'node_modules/json-server/lib/cli/bin.js')
+export const WIREMOCK_JAR = join(ROOT, 'node_modules/wiremock/build/wiremock-standalone-3.13.2.jar')
 export const CONTRACT = join(ROOT, 'fixtures/openapi.yaml')
 
 /** A key whose quota no benchmark reaches: every request runs the whole pipeline and is answered 200. */
@@ -58,9 +59,9 @@ export function freePort() {
  * Spawns a server process and resolves once `ready()` answers true (polled every 5 ms), with the
  * milliseconds from spawn to that moment.
  */
-export async function spawnServer(args, { ready, env = {}, timeoutMs = 30_000 }) {
+export async function spawnServer(args, { ready, env = {}, timeoutMs = 30_000, command = process.execPath }) {
   const started = performance.now()
-  const child = spawn(process.execPath, args, {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
