@@ -12,9 +12,14 @@ export const FAILOVER_RETRY_MS = 100
 
 export const failoverBoundMs = (nodeTimeoutMs: number) => nodeTimeoutMs + FAILOVER_MARGIN_MS
 
+// What ioredis says of a master going away, before the cluster names its replica: a closed or reconnecting
+// connection, a pipeline cut off, a command failed at once rather than queued (connect-redis-state.ts).
 const again = (message: string) =>
   /^(CLUSTERDOWN|TRYAGAIN|MOVED|ASK) /.test(message) ||
   message === 'Connection is closed.' ||
+  message === 'Command aborted due to connection close' ||
+  message.startsWith("Stream isn't writeable") ||
+  message.startsWith('Reached the max retries per request limit') ||
   message.startsWith("Cluster isn't ready")
 
 /** Retries a call through a cluster failover for at most `boundMs`, as ioredis does not for pipelines (D44). */
