@@ -1,9 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { EXPOSED_HEADERS } from '../dist/core/http/create-cors.js'
 import { seedPets } from '../dist/core/store/seed-pets.js'
-import { BENCH_KEYS } from './support.mjs'
+import { BENCH_KEYS, throwawayDirectory } from './support.mjs'
 
 /**
  * The bytes the sandbox answers to `GET /v1/pets?limit=20` with the default seed: the floor and
@@ -32,19 +31,17 @@ export function constantListHeaders(body) {
 
 /** Writes json-server's database: the sandbox's 50 start-up pets of the default seed; the file goes when this process exits. */
 export function writeJsonServerDb() {
-  const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-json-server-'))
-  const file = join(directory, 'db.json')
+  const file = join(throwawayDirectory('petstore-bench-json-server-'), 'db.json')
   writeFileSync(
     file,
     JSON.stringify({ pets: Array.from(seedPets(1, 50), (pet, index) => ({ id: index + 1, ...pet })) }),
   )
-  process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
   return file
 }
 
 /** Writes WireMock's root: one stub answering `GET /v1/pets?limit=20` with a bearer key by the sandbox's bytes, head and body. */
 export function writeWireMockRoot() {
-  const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-wiremock-'))
+  const directory = throwawayDirectory('petstore-bench-wiremock-')
   const body = constantListBody()
   const {
     'content-length': _length,
@@ -62,6 +59,5 @@ export function writeWireMockRoot() {
   }
   mkdirSync(join(directory, 'mappings'))
   writeFileSync(join(directory, 'mappings', 'list-pets.json'), JSON.stringify(stub))
-  process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
   return directory
 }

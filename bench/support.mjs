@@ -24,11 +24,16 @@ export const AUTHORIZATION = `Bearer ${BENCH_KEY}`
 
 /** Writes the benchmark key to a keys file for the CLI; the file goes when this process exits. */
 export function writeKeysFile() {
-  const directory = mkdtempSync(join(tmpdir(), 'petstore-bench-'))
-  const file = join(directory, 'keys.json')
+  const file = join(throwawayDirectory('petstore-bench-'), 'keys.json')
   writeFileSync(file, JSON.stringify({ keys: BENCH_KEYS }))
-  process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
   return file
+}
+
+/** Makes a directory that goes when this process exits. */
+export function throwawayDirectory(prefix) {
+  const directory = mkdtempSync(join(tmpdir(), prefix))
+  process.once('exit', () => rmSync(directory, { recursive: true, force: true }))
+  return directory
 }
 
 export function median(values) {
