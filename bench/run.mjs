@@ -101,8 +101,8 @@ const SERVERS = {
   ...(hasJava && {
     wireMock: {
       command: 'java',
-      // The JVM compiles its hot paths only after thousands of requests.
-      warmupSeconds: 10,
+      // The JVM compiles its hot paths late (BENCHMARKS.md, "How it measures").
+      warmupSeconds: 30,
       args: (port) => [
         '-jar',
         WIREMOCK_JAR,
@@ -177,6 +177,8 @@ async function load(origin, seconds, requests, pid) {
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpuUsPerRequest,
+    // How many of the machine's cores the server kept busy: more than one for a server of many threads.
+    cores: cpuUsPerRequest === undefined ? undefined : (cpuAfter - cpuBefore) / 1000 / result.duration,
   }
 }
 
@@ -211,7 +213,8 @@ async function httpThroughput() {
   const rounds = Object.fromEntries([...names, 'mixed'].map((name) => [name, []]))
   try {
     for (const name of names) {
-      const seconds = Math.max(plan.warmupSeconds, SERVERS[name].warmupSeconds ?? 0)
+      // A quick run keeps to its minute and warms every server alike.
+      const seconds = quick ? plan.warmupSeconds : Math.max(plan.warmupSeconds, SERVERS[name].warmupSeconds ?? 0)
       await load(running[name].origin, seconds, [{ path: running[name].list }], running[name].child.pid)
     }
     for (let round = 0; round < plan.rounds; round++) {
@@ -234,7 +237,7 @@ async function httpThroughput() {
   } finally {
     for (const name of names) await running[name].stop()
   }
-  const summary = summarizeRounds(rounds, ['cpuUsPerRequest'])
+  const summary = summarizeRounds(rounds, ['cpuUsPerRequest', 'cores'])
   // Ratios per round (servers of one round ran back to back), then their median.
   const ratio = (a, b) => median(rounds[a].map((f, i) => f.rps / rounds[b][i].rps))
   // The same ratios from server CPU per request (b's CPU / a's CPU: work per request, inverted).
@@ -625,8 +628,8 @@ function table(r) {
     '',
   )
   lines.push(
-    '| server | req/s | p50 ms | p99 ms | server CPU µs / request | rounds (req/s) |',
-    '|---|---|---|---|---|---|',
+    '| server | req/s | p50 ms | p99 ms | server CPU µs / request | cores busy | rounds (req/s) |',
+    '|---|---|---|---|---|---|---|',
   )
   const labels = {
     sandbox: 'sandbox (CLI, full pipeline)',
@@ -642,7 +645,7 @@ function table(r) {
   for (const name of [...Object.keys(SERVERS), 'mixed']) {
     const s = r.http[name]
     lines.push(
-      `| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`,
+      `| ${labels[name]} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.cores === undefined ? 'n/a' : s.cores.toFixed(2)} | ${s.rounds.join(', ')} |`,
     )
   }
   const c = r.http.cpuRatios
@@ -748,7 +751,7 @@ function table(r) {
   ]) {
     const s = t[name]
     lines.push(
-      `| ${label} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`,
+      `| ${label} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.cores === undefined ? 'n/a' : s.cores.toFixed(2)} | ${s.rounds.join(', ')} |`,
     )
   }
   lines.push(
