@@ -17,7 +17,7 @@ import type { PagesListener } from '../pages/create-pages-listener.js'
 import { createClientAddress, type TrustedProxies } from './create-client-address.js'
 import { createInFlight } from './in-flight.js'
 import { refusalAnswer } from './refusal-answer.js'
-import { requestUrl, unservableRequest } from './unservable-request.js'
+import { createRequestUrls, unservableRequest } from './unservable-request.js'
 
 export interface StartServerOptions {
   handlers: RequestHandler[]
@@ -127,8 +127,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       pages = made
       return made
     }))
+  const requestUrl = createRequestUrls(origin)
   server.on('request', (incoming, outgoing) => {
-    const url = requestUrl(incoming, origin)
+    const url = requestUrl(incoming)
     const refusal = unservableRequest(incoming, url)
     if (refusal !== undefined) {
       const refused = refusedRequest(

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http'
+import { createLru } from '../../core/cache/create-lru.js'
 import { ErrorCode } from '../../core/errors/error-code.js'
 import { HttpError } from '../../core/errors/http-error.js'
 
@@ -51,4 +52,21 @@ export function unservableRequest(incoming: IncomingMessage, url: URL | null): H
 export function requestUrl(incoming: IncomingMessage, origin: string): URL | null {
   const target = incoming.url ?? '/'
   return target.startsWith('/') ? URL.parse(`${origin}${target}`) : URL.parse(target, origin)
+}
+
+// How many targets stay parsed, and how long the longest kept may be (BENCHMARKS.md, "Closer to the wire").
+const URLS_KEPT = 64
+const LONGEST_KEPT = 512
+
+/** Creates `requestUrl` for one origin, keeping the URLs of recent targets; one changed since is parsed again. */
+export function createRequestUrls(origin: string): (incoming: IncomingMessage) => URL | null {
+  const kept = createLru<{ url: URL; href: string }>(() => URLS_KEPT)
+  return (incoming) => {
+    const target = incoming.url ?? '/'
+    const found = kept.use(target)
+    if (found !== undefined && found.url.href === found.href) return found.url
+    const url = requestUrl(incoming, origin)
+    if (url !== null && target.length <= LONGEST_KEPT) kept.put(target, { url, href: url.href })
+    return url
+  }
 }
