@@ -751,7 +751,7 @@ function table(r) {
   ]) {
     const s = t[name]
     lines.push(
-      `| ${label} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.cores === undefined ? 'n/a' : s.cores.toFixed(2)} | ${s.rounds.join(', ')} |`,
+      `| ${label} | ${s.rps.toFixed(0)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest === undefined ? 'n/a' : s.cpuUsPerRequest.toFixed(0)} | ${s.rounds.join(', ')} |`,
     )
   }
   lines.push(
