@@ -19,8 +19,11 @@ import { createRequestLog } from '../../src/core/request-log/create-request-log.
 import { createAnswerTail } from '../../src/core/pipeline/answer-tail.js'
 import { contractViolations } from '../support/contract.js'
 import { createScenarios } from '../../src/core/scenarios/create-scenarios.js'
+import { ClaimingHandler } from '../../src/core/pipeline/claiming-handler.js'
+import type { Operation } from '../../src/core/operations/operation.js'
+import { WireAnswer } from '../../src/core/http/to-response.js'
 
-function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
+function handlerWith(listPets: Operation['handle'], onUnexpectedError = vi.fn()) {
   const clock = createClock()
   const router = createRouter(openapiDocument)
   const rateLimiter = createRateLimiter({ now: clock.now, banAfter: 10, banSeconds: 900 })
@@ -37,9 +40,8 @@ function handlerWith(listPets: () => Response, onUnexpectedError = vi.fn()) {
       sleep: () => Promise.resolve(),
       isKey: () => true,
     }),
-    ready: () => Promise.resolve(),
     // An in-memory store reads nothing ahead.
-    store: {},
+    store: { pending: () => undefined },
   }
   const handler = createApiHandler({
     scope: createApiScope(undefined),
@@ -94,4 +96,38 @@ it('does not leak the exception message to the client', async () => {
     new Request('http://api.test/v1/pets', { headers: { authorization: 'Bearer sandbox-free-key' } }),
   )
   expect(await response!.text()).not.toContain('secret internal detail')
+})
+
+it('answers in memory without a promise, so node:http writes the answer in the turn that read the request', async () => {
+  const listPets = () => ({ status: 200, body: [] })
+  const { handler } = handlerWith(listPets)
+  expect(handler).toBeInstanceOf(ClaimingHandler)
+  const url = 'http://api.test/v1/pets?limit=2'
+  const request = new Request(url, { headers: { authorization: 'Bearer sandbox-free-key' } })
+
+  const served = (handler as ClaimingHandler).serve(request, new URL(url))
+
+  expect(served).not.toBeNull()
+  expect(served).not.toBeInstanceOf(Promise)
+  const response = served instanceof WireAnswer ? served.toResponse() : (served as Response)
+  expect(response.status).toBe(200)
+  expect(await response.clone().json()).toEqual([])
+  expect(response.headers.get('x-ratelimit-remaining')).toBe('59')
+  expect(await contractViolations('GET', url, response)).toEqual([])
+})
+
+it('answers through a promise when the operation gives one, with the same answer', async () => {
+  const listPets = () => Promise.resolve({ status: 200, body: [] })
+  const { handler } = handlerWith(listPets)
+  const url = 'http://api.test/v1/pets?limit=2'
+  const request = new Request(url, { headers: { authorization: 'Bearer sandbox-free-key' } })
+
+  const served = (handler as ClaimingHandler).serve(request, new URL(url))
+
+  expect(served).toBeInstanceOf(Promise)
+  const answered = await served
+  const response = answered instanceof WireAnswer ? answered.toResponse() : (answered as Response)
+  expect(response.status).toBe(200)
+  expect(await response.clone().json()).toEqual([])
+  expect(await contractViolations('GET', url, response)).toEqual([])
 })

@@ -8,6 +8,7 @@ import { WireHeaders } from '../http/wire-headers.js'
 import type { Reply } from '../http/reply.js'
 import { type Answer, JSON_CONTENT_TYPE, toResponseAndText } from '../http/to-response.js'
 import type { Answered, ExchangeBodies, RequestLog } from '../request-log/create-request-log.js'
+import { type MaybePromise, settleWith } from '../state/maybe-promise.js'
 
 /** `listed` logs an answer, `watched` only prints it, `none` leaves it out. */
 export type Logging = 'listed' | 'watched' | 'none'
@@ -45,7 +46,7 @@ export type Ending =
     }
   | { kind: 'next' }
 
-export type HandlerAnswer = (request: SandboxRequest, url: URL, exchange: Exchange) => Promise<Ending>
+export type HandlerAnswer = (request: SandboxRequest, url: URL, exchange: Exchange) => MaybePromise<Ending>
 
 /** Describes a request refused at the server's edge. */
 export interface RefusedRequest {
@@ -87,8 +88,8 @@ export interface AnswerTailOptions {
 
 export interface AnswerTail {
   now(): number
-  /** Runs `answer` into a logged Response. */
-  end(request: SandboxRequest, url: URL, logging: Logging, answer: HandlerAnswer): Promise<Answer | undefined>
+  /** Runs `answer` into a logged Response, without a promise when `answer` gives none. */
+  end(request: SandboxRequest, url: URL, logging: Logging, answer: HandlerAnswer): MaybePromise<Answer | undefined>
   /** Refuses a request no handler sees; logs it unless `refused` is undefined. */
   refuse(refused: RefusedRequest | undefined, refusal: HttpError, headers: Headers): Reply
 }
@@ -139,38 +140,41 @@ export function createAnswerTail({
 
   return {
     now,
-    async end(request, url, logging, answer) {
+    end(request, url, logging, answer) {
       const exchange = new Exchange(now(), logging, isAdapterRequest(request) ? new WireHeaders() : new Headers())
-      let ending: Ending | undefined
-      try {
-        ending = await answer(request, url, exchange)
-      } catch (error) {
-        if (error instanceof DroppedConnection) {
-          exchange.notes.fault = 'drop'
-          record(request, url, exchange, 0, undefined, { origin: url.origin, requestBody: exchange.requestBody })
-          return Response.error()
+      const ended = (ending: Ending): Answer | undefined => {
+        switch (ending.kind) {
+          case 'next':
+            return undefined
+          case 'passed':
+            record(request, url, exchange, ending.status, ending.headers, ending.bodies)
+            return ending.response
+          case 'reply': {
+            // One JSON text for the Response and the log.
+            const { response, text } = toResponseAndText(ending.reply, request)
+            record(request, url, exchange, ending.reply.status, ending.reply.headers, {
+              origin: url.origin,
+              requestBody: exchange.requestBody,
+              responseBody: text,
+            })
+            return response
+          }
+          default:
+            return ending satisfies never
         }
-        ending = { kind: 'reply', reply: errorReply(masked(error), exchange.headers, onUnexpectedError) }
       }
-      switch (ending.kind) {
-        case 'next':
-          return undefined
-        case 'passed':
-          record(request, url, exchange, ending.status, ending.headers, ending.bodies)
-          return ending.response
-        case 'reply': {
-          // One JSON text for the Response and the log.
-          const { response, text } = toResponseAndText(ending.reply, request)
-          record(request, url, exchange, ending.reply.status, ending.reply.headers, {
-            origin: url.origin,
-            requestBody: exchange.requestBody,
-            responseBody: text,
-          })
-          return response
-        }
-        default:
-          return ending satisfies never
-      }
+      return settleWith(
+        () => answer(request, url, exchange),
+        ended,
+        (error) => {
+          if (error instanceof DroppedConnection) {
+            exchange.notes.fault = 'drop'
+            record(request, url, exchange, 0, undefined, { origin: url.origin, requestBody: exchange.requestBody })
+            return Response.error()
+          }
+          return ended({ kind: 'reply', reply: errorReply(masked(error), exchange.headers, onUnexpectedError) })
+        },
+      )
     },
     refuse(refused, refusal, headers) {
       const reply = errorReply(masked(refusal), headers)

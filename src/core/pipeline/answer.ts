@@ -1,18 +1,20 @@
 import type { SandboxRequest } from '../http/sandbox-request.js'
 import type { Reply } from '../http/reply.js'
 import { admit } from './admit.js'
+import type { Admission } from './admission.js'
 import { type PlannedListing, planListing } from './plan-listing.js'
-import type { OperationInput } from '../operations/operation.js'
+import type { OperationInput, OperationResult } from '../operations/operation.js'
 import { effectOf } from '../operations/operation-table.js'
 import type { ApiHandlerParts, WorldParts } from './api-handler-parts.js'
 import { readInput } from './read-input.js'
-import { resolve } from './resolve.js'
-import { emptyRead } from '../scenarios/create-scenarios.js'
+import { type Resolution, resolve } from './resolve.js'
+import { emptyRead, type Shaped } from '../scenarios/create-scenarios.js'
 import { forcedError, PREFERENCE_APPLIED_HEADER, preferredStatus } from '../scenarios/forced-status.js'
 import { SESSION_HEADER } from '../sessions/session-name.js'
+import { andThen, type MaybePromise } from '../state/maybe-promise.js'
 
-/** Answers a request through the pipeline; a step refuses by throwing `HttpError`. */
-export async function answer(
+/** Answers a request through the pipeline; a step refuses by throwing `HttpError`, in memory without a promise. */
+export function answer(
   parts: ApiHandlerParts,
   world: WorldParts,
   request: SandboxRequest,
@@ -20,26 +22,60 @@ export async function answer(
   method: string,
   headers: Headers,
   onBodyText?: (text: string) => void,
-): Promise<Reply> {
+): MaybePromise<Reply> {
   // Read with the rate-limit decision (BENCHMARKS.md, Redis).
   const listing = world.refusal === undefined ? planListing(parts, world, request, url, method) : undefined
   // Refusals included (D34).
   if (world.session !== undefined) headers.set(SESSION_HEADER, world.session)
   // Admits: the key, the quota and a preflight (D16, D17, D19).
-  let admitted: Awaited<ReturnType<typeof admit>>
+  let admission: MaybePromise<Admission | Reply>
   try {
-    const admission = admit(parts, world, request, url, method, headers, listing)
-    admitted = admission instanceof Promise ? await admission : admission
+    admission = admit(parts, world, request, url, method, headers, listing)
   } catch (error) {
     world.settle?.(false)
     throw error
   }
+  const passage = { parts, world, request, url, method, headers, listing, onBodyText }
+  return admission instanceof Promise
+    ? admission.then(
+        (admitted) => admittedOnes(admitted, passage),
+        (error: unknown) => {
+          world.settle?.(false)
+          throw error
+        },
+      )
+    : admittedOnes(admission, passage)
+}
+
+/** Holds a request on its way through the steps. */
+interface Passage {
+  readonly parts: ApiHandlerParts
+  readonly world: WorldParts
+  readonly request: SandboxRequest
+  readonly url: URL
+  readonly method: string
+  readonly headers: Headers
+  readonly listing: PlannedListing | undefined
+  readonly onBodyText: ((text: string) => void) | undefined
+}
+
+/** Holds an admitted request on its way, with what the steps found. */
+interface Admitted extends Passage {
+  readonly admitted: Admission
+  readonly resolved: Resolution
+  shaped?: Shaped | undefined
+  input?: OperationInput
+}
+
+/** Serves an admitted request: its operation, a forced status, then the scenario's step. */
+function admittedOnes(admitted: Admission | Reply, passage: Passage): MaybePromise<Reply> {
+  const { parts, world, request, method, headers } = passage
   world.settle?.(!('status' in admitted))
   if ('status' in admitted) return admitted
   // A session the request names that cannot be served: 400 or 501 (D34).
   if (world.refusal !== undefined) throw world.refusal
   // The operation, or why there is none: 501, 404, 405, 410 (D10, D11, D18).
-  const resolved = listing?.resolution ?? resolve(parts, world, admitted, method)
+  const resolved = passage.listing?.resolution ?? resolve(parts, world, admitted, method)
   const { operationId } = resolved.info
   // After the rate limit, before the body (D29, D30).
   const preferred = parts.prefer
@@ -54,23 +90,42 @@ export async function answer(
     preferred === undefined
       ? world.scenarios.shape(admitted.key, operationId, headers, world.clock.now, admitted.deprecation)
       : undefined
-  const shaped = shaping === undefined ? undefined : await shaping
-  // After the rate limit: a failed request still spent quota.
-  const faulted = world.faults.inject(operationId, headers)
-  if (faulted !== undefined) await faulted
-  // The input, valid against the contract, or a 400 naming the field (D3, D9).
-  const read =
+  return andThen(shaping, faulted, { ...passage, admitted, resolved })
+}
+
+/** Injects the operation's fault: after the rate limit, so a failed request still spent quota. */
+function faulted(shaped: Shaped | undefined, passage: Admitted): MaybePromise<Reply> {
+  passage.shaped = shaped
+  return andThen(passage.world.faults.inject(passage.resolved.info.operationId, passage.headers), read, passage)
+}
+
+/** Reads the input, valid against the contract, or throws a 400 naming the field (D3, D9). */
+function read(_: void, passage: Admitted): MaybePromise<Reply> {
+  const { parts, request, url, admitted, resolved, listing, onBodyText } = passage
+  const input =
     listing === undefined ? readInput(parts, request, url, admitted.apiPath, resolved, onBodyText) : inputOf(listing)
-  const input = read instanceof Promise ? await read : read
-  await world.ready()
+  return andThen(input, stored, passage)
+}
+
+/** Waits for a seeding or a reset that runs, then runs the operation. */
+function stored(input: OperationInput, passage: Admitted): MaybePromise<Reply> {
+  passage.input = input
+  return andThen(passage.world.store.pending(), handled, passage)
+}
+
+function handled(_: void, passage: Admitted): MaybePromise<Reply> {
+  const { shaped, resolved, admitted, headers } = passage
+  const input = passage.input!
   // `empty`: a read lists or finds nothing, a write works (D29).
-  const effect = shaped?.empty === true ? effectOf(operationId) : undefined
+  const effect = shaped?.empty === true ? effectOf(resolved.info.operationId) : undefined
   if (effect !== undefined && 'reads' in effect) {
     if (effect.reads === 'item') throw emptyRead(input.params)
     return { status: 200, headers, body: [] }
   }
-  const handled = admitted.listed ?? resolved.operation.handle(input)
-  const { status, body } = handled instanceof Promise ? await handled : handled
+  return andThen(admitted.listed ?? resolved.operation.handle(input), replied, passage)
+}
+
+function replied({ status, body }: OperationResult, { headers }: Admitted): Reply {
   return { status, headers, body }
 }
 

@@ -47,11 +47,10 @@ export interface WorldParts {
   session: string | undefined
   operations: Readonly<Record<string, Operation>>
   rateLimiter: RateLimitBackend
-  store: Pick<PetRepository, 'readAhead'>
+  store: Pick<PetRepository, 'readAhead' | 'pending'>
   clock: SandboxClock
   faults: FaultInjector
   scenarios: Scenarios
-  ready: () => Promise<void>
   /** Is answered after admission. */
   refusal?: HttpError
   /** Makes a new session once admitted (D34). */

@@ -2,6 +2,7 @@ import { HttpHandler } from 'msw'
 import type { SandboxRequest } from '../http/sandbox-request.js'
 import { type Answer, WireAnswer } from '../http/to-response.js'
 import type { AnswerTail, HandlerAnswer, Logging } from './answer-tail.js'
+import type { MaybePromise } from '../state/maybe-promise.js'
 
 type RunArgs = Parameters<HttpHandler['run']>[0]
 type RunResult = Awaited<ReturnType<HttpHandler['run']>>
@@ -35,7 +36,7 @@ export class ClaimingHandler extends HttpHandler {
   }
 
   /** Answers as `run` does, for node:http: null when unclaimed, undefined when passed on. */
-  serve(request: SandboxRequest, url: URL): Promise<Answer | undefined> | null {
+  serve(request: SandboxRequest, url: URL): MaybePromise<Answer | undefined> | null {
     if (!this.#claims(url)) return null
     this.isUsed = true
     const { tail, logging, answer } = this.#claim

@@ -12,6 +12,8 @@ import { ClaimingHandler } from './claiming-handler.js'
 import { parseBearer } from '../auth/create-key-ring.js'
 import { HttpError } from '../errors/http-error.js'
 import { SESSION_HEADER } from '../sessions/session-name.js'
+import { type MaybePromise, settleWith } from '../state/maybe-promise.js'
+import type { BoundKey } from '../auth/create-bound-keys.js'
 
 export type { ApiHandlerParts } from './api-handler-parts.js'
 
@@ -26,19 +28,31 @@ export function createApiHandler(parts: ApiHandlerParts): HttpHandler {
   })
 }
 
-async function handleRequest(
+function handleRequest(
   parts: ApiHandlerParts,
   fromBaggage: (baggage: string) => RequestedSession | undefined,
   request: SandboxRequest,
   url: URL,
   exchange: Exchange,
-): Promise<Ending> {
+): MaybePromise<Ending> {
   // The bound key's session (D46), the named one (D34, D43), or the default.
   const named = requestedSession((name) => request.headers.get(name), fromBaggage)
   const token = parseBearer(request.headers.get('authorization'))
-  let bound = token === undefined ? undefined : parts.boundKeys.known(token)
+  const bound = token === undefined ? undefined : parts.boundKeys.known(token)
   if (bound === undefined && token !== undefined && parts.boundKeys.ask !== undefined && !parts.keyRing.find(token))
-    bound = await parts.boundKeys.ask(token)
+    return parts.boundKeys.ask(token).then((asked) => answerIn(parts, request, url, exchange, named, asked))
+  return answerIn(parts, request, url, exchange, named, bound)
+}
+
+/** Answers in the bound key's world, the named one or the default, noting the session and what shaped the answer. */
+function answerIn(
+  parts: ApiHandlerParts,
+  request: SandboxRequest,
+  url: URL,
+  exchange: Exchange,
+  named: RequestedSession | undefined,
+  bound: BoundKey | undefined,
+): MaybePromise<Ending> {
   const world =
     bound !== undefined && mayAdmit(parts, request, url, bound)
       ? parts.worlds.bound(bound, named)
@@ -48,10 +62,15 @@ async function handleRequest(
   exchange.time = world.clock.now()
   exchange.notes.session = world.session
   const headers = exchange.headers
-  try {
-    return {
-      kind: 'reply',
-      reply: await answer(
+  // An Error body's too.
+  const note = () => {
+    exchange.notes.fault = headers.get(FAULT_HEADER) ?? undefined
+    exchange.notes.scenario = headers.get(SCENARIO_HEADER) ?? undefined
+    exchange.notes.forced = forcedByPrefer(headers)
+  }
+  return settleWith(
+    () =>
+      answer(
         parts,
         world,
         request,
@@ -60,18 +79,18 @@ async function handleRequest(
         headers,
         (text) => (exchange.requestBody = text),
       ),
-    }
-  } catch (error) {
-    // D46.
-    if (bound !== undefined && error instanceof HttpError && error.status === 401) {
-      headers.delete(SESSION_HEADER)
-      exchange.notes.session = undefined
-    }
-    throw error
-  } finally {
-    // An Error body's too.
-    exchange.notes.fault = headers.get(FAULT_HEADER) ?? undefined
-    exchange.notes.scenario = headers.get(SCENARIO_HEADER) ?? undefined
-    exchange.notes.forced = forcedByPrefer(headers)
-  }
+    (reply): Ending => {
+      note()
+      return { kind: 'reply', reply }
+    },
+    (error) => {
+      // D46.
+      if (bound !== undefined && error instanceof HttpError && error.status === 401) {
+        headers.delete(SESSION_HEADER)
+        exchange.notes.session = undefined
+      }
+      note()
+      throw error
+    },
+  )
 }

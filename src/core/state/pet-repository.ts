@@ -15,6 +15,8 @@ export interface ListingAhead extends ReadAhead {
 export interface PetRepository<Of extends Timing = Timing> {
   /** Rejects with a ConfigError when the seeded pets cannot be there. */
   ready(): Promise<void>
+  /** Returns what a read waits for: `ready()` while the store changes, nothing once it is settled. */
+  pending(): Promise<void> | undefined
   /** Seeds, or finds the pets another process seeded. */
   start(): Promise<void>
   reset(): Promise<void>

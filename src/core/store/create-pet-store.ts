@@ -78,6 +78,19 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
   let released = false
   let replacedInOrder: Pet[] | undefined
   let ready: Promise<void> = Promise.resolve()
+  // Reads wait only while a seeding or a reset runs; a failed one keeps them waiting on its refusal.
+  let settled = true
+  const changing = (next: Promise<void>): Promise<void> => {
+    ready = next
+    settled = false
+    next.then(
+      () => {
+        if (ready === next) settled = true
+      },
+      () => undefined,
+    )
+    return next
+  }
   const useBase = (next: PetBase) => {
     if (usingBase && next === base) return
     if (usingBase && base.release() === 0) pool.add(-base.count())
@@ -151,6 +164,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
 
   return {
     ready: () => ready,
+    pending: () => (settled ? undefined : ready),
 
     /** Starts from the origin, stored pets on top. */
     start(): Promise<void> {
@@ -160,21 +174,22 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
         restoreOrigin()
         return ready
       }
-      ready = ready
-        .then(() => filling)
-        .then(() => {
-          restoreOrigin()
-          if (storage === undefined) return
-          const restored = copyOverlay(overlay)
-          for (const pet of storage.replaced ?? []) {
-            if (pet.id <= base.lastId()) restored.replaced.set(pet.id, pet)
-            else placeAdded(restored, pet)
-          }
-          for (const pet of storage.restored) placeAdded(restored, pet)
-          restored.nextId = Math.max(restored.nextId, storage.nextId)
-          adopt(restored)
-        })
-      return ready
+      return changing(
+        ready
+          .then(() => filling)
+          .then(() => {
+            restoreOrigin()
+            if (storage === undefined) return
+            const restored = copyOverlay(overlay)
+            for (const pet of storage.replaced ?? []) {
+              if (pet.id <= base.lastId()) restored.replaced.set(pet.id, pet)
+              else placeAdded(restored, pet)
+            }
+            for (const pet of storage.restored) placeAdded(restored, pet)
+            restored.nextId = Math.max(restored.nextId, storage.nextId)
+            adopt(restored)
+          }),
+      )
     },
 
     /** Returns to the origin's pets, durably. */
@@ -184,7 +199,7 @@ export function createPetStore({ origin, pool, filled, storage }: PetStoreOption
         restoreOrigin()
       })
       // A failed reset journal leaves the store usable.
-      ready = done.catch(() => undefined)
+      changing(done.catch(() => undefined))
       return done
     },
 

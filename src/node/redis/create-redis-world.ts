@@ -119,6 +119,8 @@ export function createRedisWorld(options: RedisWorldOptions) {
     const counts = async () => ((await run('petCounts')) as [string, string]).map(Number) as [number, number]
     return {
       ready: () => ready,
+      // Every read here waits on Redis anyway.
+      pending: () => ready,
       start() {
         ready = options.base().start()
         return ready

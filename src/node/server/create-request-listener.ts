@@ -12,6 +12,7 @@ import { ClaimingHandler } from '../../core/pipeline/claiming-handler.js'
 import { refusalAnswer, type WrittenAnswer } from './refusal-answer.js'
 import { requestUrl } from './unservable-request.js'
 import { createBatchedEnds, type EndAnswer } from './batched-ends.js'
+import type { MaybePromise } from '../../core/state/maybe-promise.js'
 
 export interface RequestListenerOptions {
   /** The origin requests are addressed to, e.g. `http://127.0.0.1:4010`. */
@@ -108,7 +109,8 @@ async function translate(
   if (body) leaveBody(request, body)
   try {
     // The server's last handler claims what no other does (start-server.ts).
-    const answer = await answerOf(handlers, request)
+    const answered = answerOf(handlers, request)
+    const answer = answered instanceof Promise ? await answered : answered
     if (answer === undefined) throw new Error('no handler answered')
     if (answer instanceof WireAnswer) {
       const headers = outgoingHeadersOf(answer.headers, added)
@@ -155,17 +157,16 @@ function outgoingHeadersOf(headers: Headers, added: AddedHeaders): Record<string
 }
 
 /** Finds the first answer as msw's `getResponse` does, asking a `ClaimingHandler` directly (BENCHMARKS.md). */
-async function answerOf(handlers: RequestHandler[], request: AdapterRequest): Promise<Answer | undefined> {
-  for (const handler of handlers) {
-    if (handler instanceof ClaimingHandler) {
-      const served = handler.serve(request, request.parsedUrl)
-      if (served === null) continue
-      const response = await served
-      if (response !== undefined) return response
-      continue
-    }
-    const response = await getResponse([handler], request.fetchRequest(), { quiet: true })
-    if (response !== undefined) return response
+function answerOf(handlers: RequestHandler[], request: AdapterRequest, from = 0): MaybePromise<Answer | undefined> {
+  const onward = (response: Answer | undefined, at: number) => response ?? answerOf(handlers, request, at + 1)
+  for (let at = from; at < handlers.length; at++) {
+    const handler = handlers[at]!
+    if (!(handler instanceof ClaimingHandler))
+      return getResponse([handler], request.fetchRequest(), { quiet: true }).then((response) => onward(response, at))
+    const served = handler.serve(request, request.parsedUrl)
+    if (served === null) continue
+    if (served instanceof Promise) return served.then((response) => onward(response, at))
+    if (served !== undefined) return served
   }
   return undefined
 }
