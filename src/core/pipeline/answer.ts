@@ -38,13 +38,13 @@ export function answer(
   const passage = { parts, world, request, url, method, headers, listing, onBodyText }
   return admission instanceof Promise
     ? admission.then(
-        (admitted) => admittedOnes(admitted, passage),
+        (admitted) => serveAdmitted(admitted, passage),
         (error: unknown) => {
           world.settle?.(false)
           throw error
         },
       )
-    : admittedOnes(admission, passage)
+    : serveAdmitted(admission, passage)
 }
 
 /** Holds a request on its way through the steps. */
@@ -67,8 +67,8 @@ interface Admitted extends Passage {
   input?: OperationInput
 }
 
-/** Serves an admitted request: its operation, a forced status, then the scenario's step. */
-function admittedOnes(admitted: Admission | Reply, passage: Passage): MaybePromise<Reply> {
+/** Serves an admitted request: finds its operation, applies `Prefer`, then the key's scenario. */
+function serveAdmitted(admitted: Admission | Reply, passage: Passage): MaybePromise<Reply> {
   const { parts, world, request, method, headers } = passage
   world.settle?.(!('status' in admitted))
   if ('status' in admitted) return admitted
@@ -90,30 +90,31 @@ function admittedOnes(admitted: Admission | Reply, passage: Passage): MaybePromi
     preferred === undefined
       ? world.scenarios.shape(admitted.key, operationId, headers, world.clock.now, admitted.deprecation)
       : undefined
-  return andThen(shaping, faulted, { ...passage, admitted, resolved })
+  return andThen(shaping, injectFault, { ...passage, admitted, resolved })
 }
 
 /** Injects the operation's fault: after the rate limit, so a failed request still spent quota. */
-function faulted(shaped: Shaped | undefined, passage: Admitted): MaybePromise<Reply> {
+function injectFault(shaped: Shaped | undefined, passage: Admitted): MaybePromise<Reply> {
   passage.shaped = shaped
-  return andThen(passage.world.faults.inject(passage.resolved.info.operationId, passage.headers), read, passage)
+  return andThen(passage.world.faults.inject(passage.resolved.info.operationId, passage.headers), readTheInput, passage)
 }
 
 /** Reads the input, valid against the contract, or throws a 400 naming the field (D3, D9). */
-function read(_: void, passage: Admitted): MaybePromise<Reply> {
+function readTheInput(_: void, passage: Admitted): MaybePromise<Reply> {
   const { parts, request, url, admitted, resolved, listing, onBodyText } = passage
   const input =
     listing === undefined ? readInput(parts, request, url, admitted.apiPath, resolved, onBodyText) : inputOf(listing)
-  return andThen(input, stored, passage)
+  return andThen(input, waitForStore, passage)
 }
 
 /** Waits for a seeding or a reset that runs, then runs the operation. */
-function stored(input: OperationInput, passage: Admitted): MaybePromise<Reply> {
+function waitForStore(input: OperationInput, passage: Admitted): MaybePromise<Reply> {
   passage.input = input
-  return andThen(passage.world.store.pending(), handled, passage)
+  return andThen(passage.world.store.pending(), runOperation, passage)
 }
 
-function handled(_: void, passage: Admitted): MaybePromise<Reply> {
+/** Runs the operation, or reads nothing for a scenario's `empty`. */
+function runOperation(_: void, passage: Admitted): MaybePromise<Reply> {
   const { shaped, resolved, admitted, headers } = passage
   const input = passage.input!
   // `empty`: a read lists or finds nothing, a write works (D29).
@@ -122,10 +123,11 @@ function handled(_: void, passage: Admitted): MaybePromise<Reply> {
     if (effect.reads === 'item') throw emptyRead(input.params)
     return { status: 200, headers, body: [] }
   }
-  return andThen(admitted.listed ?? resolved.operation.handle(input), replied, passage)
+  return andThen(admitted.listed ?? resolved.operation.handle(input), reply, passage)
 }
 
-function replied({ status, body }: OperationResult, { headers }: Admitted): Reply {
+/** Gives the operation's result with the exchange's headers. */
+function reply({ status, body }: OperationResult, { headers }: Admitted): Reply {
   return { status, headers, body }
 }
 
